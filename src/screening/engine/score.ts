@@ -1,0 +1,126 @@
+/**
+ * Name-to-name scoring: best one-to-one token pairing (greedy on similarity, which is optimal or near it
+ * for the 1–6 token names found on lists) using Jaro-Winkler, weighted by token length, with penalties
+ * for unmatched tokens. Unmatched tokens lying between matched ones (a dropped middle name) cost much less
+ * than unmatched tokens at either end (a different first or family name).
+ *
+ *   score = Σ w·sim / (Σ w + Σ_unmatched w·penalty)       w = mean length of the paired tokens (≤ 12)
+ */
+import { jaroWinkler } from './jaro-winkler.ts';
+
+/** Token pairs below this similarity are treated as unmatched. */
+export const TOKEN_FLOOR = 0.8;
+/** Penalty factors for unmatched tokens (fraction of their weight added to the denominator). */
+export const PENALTY = {
+  queryMiddle: 0.25,
+  queryEnd: 0.7,
+  listedMiddle: 0.15,
+  listedEnd: 0.6,
+};
+/** Discount when a pair only matches after removing a glued 'al'/'el' article from one side. */
+const ARTICLE_FACTOR = 0.95;
+
+export function tokenSimilarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length;
+  const lb = b.length;
+  // Very short tokens (initials, 'ab', 'co') must match exactly: JW is meaningless on them.
+  if (la <= 2 || lb <= 2) return 0;
+  let s = jaroWinkler(a, b);
+  if (s < 0.97) {
+    const aa = la >= 5 && (a.startsWith('al') || a.startsWith('el'));
+    const ba = lb >= 5 && (b.startsWith('al') || b.startsWith('el'));
+    if (aa !== ba) {
+      const s2 = ARTICLE_FACTOR * (aa ? jaroWinkler(a.slice(2), b) : jaroWinkler(a, b.slice(2)));
+      if (s2 > s) s = s2;
+    }
+  }
+  return s;
+}
+
+export interface TokenPair {
+  query: string;
+  listed: string;
+  similarity: number;
+}
+
+export interface NameScore {
+  score: number;
+  pairs: TokenPair[];
+  unmatchedQuery: string[];
+  unmatchedListed: string[];
+}
+
+let simBuf = new Float64Array(64);
+
+/** Score query tokens against one listed name's tokens. */
+export function scoreTokens(
+  q: string[],
+  qw: number[],
+  r: string[],
+  rw: number[],
+  withDetail: boolean,
+): NameScore | number {
+  const m = q.length;
+  const n = r.length;
+  if (m * n > simBuf.length) simBuf = new Float64Array(m * n * 2);
+  const sims = simBuf;
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) sims[i * n + j] = tokenSimilarity(q[i], r[j]);
+  }
+  let usedQ = 0;
+  let usedR = 0;
+  let num = 0;
+  let den = 0;
+  let qMin = m;
+  let qMax = -1;
+  let rMin = n;
+  let rMax = -1;
+  const pairs: TokenPair[] | undefined = withDetail ? [] : undefined;
+  const k = Math.min(m, n, 31);
+  for (let step = 0; step < k; step++) {
+    let best = TOKEN_FLOOR;
+    let bi = -1;
+    let bj = -1;
+    for (let i = 0; i < m; i++) {
+      if (usedQ & (1 << i)) continue;
+      for (let j = 0; j < n; j++) {
+        if (usedR & (1 << j)) continue;
+        const s = sims[i * n + j];
+        if (s >= best && (s > best || bi < 0)) {
+          best = s;
+          bi = i;
+          bj = j;
+        }
+      }
+    }
+    if (bi < 0) break;
+    usedQ |= 1 << bi;
+    usedR |= 1 << bj;
+    const w = (qw[bi] + rw[bj]) / 2;
+    num += w * best;
+    den += w;
+    if (bi < qMin) qMin = bi;
+    if (bi > qMax) qMax = bi;
+    if (bj < rMin) rMin = bj;
+    if (bj > rMax) rMax = bj;
+    pairs?.push({ query: q[bi], listed: r[bj], similarity: best });
+  }
+  if (num === 0) return withDetail ? { score: 0, pairs: [], unmatchedQuery: q, unmatchedListed: r } : 0;
+  for (let i = 0; i < m; i++) {
+    if (usedQ & (1 << i)) continue;
+    den += qw[i] * (i > qMin && i < qMax ? PENALTY.queryMiddle : PENALTY.queryEnd);
+  }
+  for (let j = 0; j < n; j++) {
+    if (usedR & (1 << j)) continue;
+    den += rw[j] * (j > rMin && j < rMax ? PENALTY.listedMiddle : PENALTY.listedEnd);
+  }
+  const score = num / den;
+  if (!withDetail) return score;
+  return {
+    score,
+    pairs: pairs!,
+    unmatchedQuery: q.filter((_, i) => !(usedQ & (1 << i))),
+    unmatchedListed: r.filter((_, j) => !(usedR & (1 << j))),
+  };
+}

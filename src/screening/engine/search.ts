@@ -1,0 +1,324 @@
+/**
+ * Query side of the screening engine: candidate generation from postings, name scoring, qualifiers.
+ */
+import { countryCode } from '../countries.ts';
+import type { EntityKind, ScreeningEntity } from '../entity.ts';
+import { parseDate } from '../lists/util.ts';
+import { nameTokens, normalizeIdentifier } from '../normalize.ts';
+import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight } from './build.ts';
+import { type NameScore, scoreTokens, type TokenPair } from './score.ts';
+
+export interface ScreeningQuery {
+  name: string;
+  /** 'company' is accepted as a synonym of 'organisation'. */
+  kind?: EntityKind | 'company';
+  /** 'yyyy-MM-dd' or 'yyyy'. */
+  birth_date?: string;
+  /** Countries associated with the subject (ISO alpha-2 or names). */
+  countries?: string[];
+  nationality?: string;
+  gender?: 'male' | 'female';
+  identifiers?: { type?: string; value: string }[];
+  /** 0..1, default 0.5. threshold = 1 − 0.3 × fuzziness (0 → 1.0, 0.5 → 0.85, 1 → 0.70). */
+  fuzziness?: number;
+  /** Only return names whose normalised token multiset equals the query's. */
+  exact_match?: boolean;
+  /** Keep entities having at least one of these list types ('sanction', 'pep', ...). */
+  list_types?: string[];
+  /** Overrides the threshold derived from fuzziness. */
+  min_score?: number;
+  /** Maximum number of results (default 10). */
+  limit?: number;
+}
+
+export interface QualifierEffect {
+  field: 'birth_date' | 'country' | 'gender' | 'alias_strength' | 'identifier';
+  /** Change applied to the score (negative = penalty). 0 for agreements noted for information. */
+  effect: number;
+  detail: string;
+}
+
+export interface MatchExplanation {
+  summary: string;
+  name_score: number;
+  matched_tokens: TokenPair[];
+  unmatched_query_tokens: string[];
+  unmatched_listed_tokens: string[];
+  qualifiers: QualifierEffect[];
+  identifier?: { type: string; value: string };
+}
+
+export interface ScreeningMatch {
+  entity: ScreeningEntity;
+  score: number;
+  matched_name: string;
+  explanation: MatchExplanation;
+}
+
+export const DEFAULT_FUZZINESS = 0.5;
+export const DEFAULT_LIMIT = 10;
+
+/** The documented fuzziness → threshold mapping. */
+export function fuzzinessToThreshold(fuzziness: number = DEFAULT_FUZZINESS): number {
+  const f = Math.min(1, Math.max(0, Number.isFinite(fuzziness) ? fuzziness : DEFAULT_FUZZINESS));
+  return Math.round((1 - 0.3 * f) * 1000) / 1000;
+}
+
+/** Qualifier penalties. */
+export const QUALIFIER = {
+  birthYearOff1: -0.05,
+  birthYearOff5: -0.1,
+  birthYearFar: -0.2,
+  birthDayDiffers: -0.05,
+  country: -0.1,
+  gender: -0.1,
+  weakAlias: -0.05,
+};
+
+const MAX_QUERY_TOKENS = 31;
+
+interface Candidate {
+  record: number;
+  detail: NameScore;
+}
+
+let maskBuf = new Uint32Array(0);
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function normKind(kind: ScreeningQuery['kind']): EntityKind | undefined {
+  if (!kind) return undefined;
+  return kind === 'company' ? 'organisation' : kind;
+}
+
+function birthQualifier(
+  index: ScreeningIndex,
+  ei: number,
+  birth: string | undefined,
+): QualifierEffect | undefined {
+  if (!birth) return undefined;
+  const facts = index.facts[ei];
+  if (!facts.births.length) return undefined;
+  const qYear = Number(birth.slice(0, 4));
+  const qDate = birth.length === 10 ? birth : undefined;
+  let best = Number.POSITIVE_INFINITY;
+  let dayDiffers = true;
+  for (const b of facts.births) {
+    const diff = Math.abs(b.year - qYear);
+    if (diff < best) best = diff;
+    if (diff === 0 && (!qDate || !b.date || b.date === qDate)) dayDiffers = false;
+  }
+  const listed = index.entities[ei].birth_dates.slice(0, 3).join(', ');
+  if (best === 0 && !dayDiffers) return { field: 'birth_date', effect: 0, detail: `agrees with ${listed}` };
+  if (best === 0)
+    return {
+      field: 'birth_date',
+      effect: QUALIFIER.birthDayDiffers,
+      detail: `same year, day differs (${listed})`,
+    };
+  const effect =
+    best <= 1 ? QUALIFIER.birthYearOff1 : best <= 5 ? QUALIFIER.birthYearOff5 : QUALIFIER.birthYearFar;
+  return { field: 'birth_date', effect, detail: `query ${birth} vs listed ${listed}` };
+}
+
+/** Search the index. Results are best first and at or above the threshold. */
+export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningMatch[] {
+  const threshold = query.min_score ?? fuzzinessToThreshold(query.fuzziness);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const kind = normKind(query.kind);
+  const listTypes = query.list_types?.length ? query.list_types : undefined;
+  const name = query.name ?? '';
+  const qPerson = kind && kind !== 'person' ? [] : nameTokens(name, 'person').slice(0, MAX_QUERY_TOKENS);
+  const qOrg = kind === 'person' ? [] : nameTokens(name, 'org', index.legalForms).slice(0, MAX_QUERY_TOKENS);
+  const qPersonW = qPerson.map(tokenWeight);
+  const qOrgW = qOrg.map(tokenWeight);
+
+  const allowed = (ei: number): boolean => {
+    const f = index.facts[ei];
+    if (kind && f.kind !== kind) return false;
+    if (listTypes && !listTypes.some((t) => f.listTypes.has(t))) return false;
+    return true;
+  };
+
+  const best = new Map<number, Candidate>();
+  const consider = (ri: number) => {
+    const rec = index.records[ri];
+    if (!allowed(rec.entity)) return;
+    const person = rec.variant === 'person';
+    const q = person ? qPerson : qOrg;
+    if (!q.length) return;
+    const s = scoreTokens(q, person ? qPersonW : qOrgW, rec.tokens, rec.weights, false) as number;
+    const adjusted = rec.weak ? s + QUALIFIER.weakAlias : s;
+    // Qualifiers can only lower a name score, so anything already below the threshold is final.
+    if (adjusted < threshold) return;
+    const prev = best.get(rec.entity);
+    if (prev) {
+      const prevRec = index.records[prev.record];
+      const prevAdj = prev.detail.score + (prevRec.weak ? QUALIFIER.weakAlias : 0);
+      if (prevAdj >= adjusted) return;
+    }
+    const detail = scoreTokens(q, person ? qPersonW : qOrgW, rec.tokens, rec.weights, true) as NameScore;
+    best.set(rec.entity, { record: ri, detail });
+  };
+
+  if (query.exact_match) {
+    const seen = new Set<string>();
+    for (const toks of [qPerson, qOrg]) {
+      if (!toks.length) continue;
+      const key = exactKey(toks);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const ri of index.exact.get(key) ?? []) {
+        const rec = index.records[ri];
+        // Only accept records normalised with the same variant as these query tokens.
+        if ((rec.variant === 'person') !== (toks === qPerson)) continue;
+        consider(ri);
+      }
+    }
+  } else {
+    // Candidate generation: one bit per distinct query token, OR-ed into a per-record mask.
+    const union: string[] = [];
+    for (const t of [...qPerson, ...qOrg]) if (!union.includes(t)) union.push(t);
+    if (union.length > MAX_QUERY_TOKENS) union.length = MAX_QUERY_TOKENS;
+    if (maskBuf.length < index.records.length) maskBuf = new Uint32Array(index.records.length);
+    const masks = maskBuf;
+    const touched: number[] = [];
+    const keys = new Set<string>();
+    for (let i = 0; i < union.length; i++) {
+      keys.clear();
+      tokenKeys(union[i], keys);
+      const bit = 1 << i;
+      for (const k of keys) {
+        const list = index.postings.get(k);
+        if (!list) continue;
+        for (let x = 0; x < list.length; x++) {
+          const ri = list[x];
+          const m = masks[ri];
+          if (m === 0) touched.push(ri);
+          masks[ri] = m | bit;
+        }
+      }
+    }
+    const qn = Math.max(qPerson.length, qOrg.length);
+    for (const ri of touched) {
+      const hits = popcount(masks[ri]);
+      masks[ri] = 0;
+      const rn = index.records[ri].tokens.length;
+      // A multi-token name needs at least two shared tokens with a multi-token query.
+      if (hits < Math.min(2, qn, rn)) continue;
+      consider(ri);
+    }
+  }
+
+  const results: ScreeningMatch[] = [];
+  const qBirth = parseDate(query.birth_date ?? undefined);
+  const qCountries = new Set<string>();
+  for (const c of [...(query.countries ?? []), ...(query.nationality ? [query.nationality] : [])]) {
+    qCountries.add(countryCode(c) ?? c.trim().toUpperCase());
+  }
+
+  // Identifier matches score 1 regardless of the name.
+  const idHits = new Map<number, { type: string; value: string }>();
+  for (const id of query.identifiers ?? []) {
+    const v = normalizeIdentifier(id.value ?? '');
+    if (v.length < 4) continue;
+    for (const hit of index.identifiers.get(v) ?? []) {
+      if (allowed(hit.entity) && !idHits.has(hit.entity))
+        idHits.set(hit.entity, { type: hit.type, value: hit.value });
+    }
+  }
+
+  const entityIds = new Set<number>([...best.keys(), ...idHits.keys()]);
+  for (const ei of entityIds) {
+    const cand = best.get(ei);
+    const entity = index.entities[ei];
+    const facts = index.facts[ei];
+    const qualifiers: QualifierEffect[] = [];
+    const idHit = idHits.get(ei);
+    const rec = cand ? index.records[cand.record] : undefined;
+    const nameScore = cand ? cand.detail.score : 0;
+    let score = nameScore;
+    if (rec?.weak) {
+      qualifiers.push({
+        field: 'alias_strength',
+        effect: QUALIFIER.weakAlias,
+        detail: 'matched a weak alias',
+      });
+    }
+    const b = birthQualifier(index, ei, qBirth);
+    if (b) qualifiers.push(b);
+    if (qCountries.size && facts.countries.size) {
+      const overlap = [...qCountries].some((c) => facts.countries.has(c));
+      qualifiers.push(
+        overlap
+          ? { field: 'country', effect: 0, detail: 'country/nationality agrees' }
+          : {
+              field: 'country',
+              effect: QUALIFIER.country,
+              detail: `query ${[...qCountries].join(', ')} vs listed ${[...facts.countries].join(', ')}`,
+            },
+      );
+    }
+    if (query.gender && facts.gender) {
+      qualifiers.push(
+        query.gender === facts.gender
+          ? { field: 'gender', effect: 0, detail: 'gender agrees' }
+          : {
+              field: 'gender',
+              effect: QUALIFIER.gender,
+              detail: `query ${query.gender} vs listed ${facts.gender}`,
+            },
+      );
+    }
+    for (const q of qualifiers) score += q.effect;
+    if (idHit) {
+      qualifiers.push({
+        field: 'identifier',
+        effect: 1 - score,
+        detail: `identical ${idHit.type} ${idHit.value}`,
+      });
+      score = 1;
+    }
+    score = Math.max(0, Math.min(1, score));
+    if (score < threshold) continue;
+    const detail = cand?.detail;
+    const matched = detail?.pairs ?? [];
+    const parts: string[] = [];
+    if (matched.length) {
+      parts.push(
+        `name ${nameScore.toFixed(2)}: ${matched
+          .map((p) => (p.query === p.listed ? p.query : `${p.query}~${p.listed} ${p.similarity.toFixed(2)}`))
+          .join(', ')}`,
+      );
+      if (detail!.unmatchedQuery.length) parts.push(`unmatched query: ${detail!.unmatchedQuery.join(' ')}`);
+      if (detail!.unmatchedListed.length)
+        parts.push(`unmatched listed: ${detail!.unmatchedListed.join(' ')}`);
+    }
+    for (const q of qualifiers) {
+      parts.push(
+        `${q.field} ${q.effect === 0 ? 'ok' : q.effect > 0 ? `+${q.effect.toFixed(2)}` : q.effect.toFixed(2)}`,
+      );
+    }
+    results.push({
+      entity,
+      score: Math.round(score * 10000) / 10000,
+      matched_name: rec?.name ?? entity.name,
+      explanation: {
+        summary: parts.join('; '),
+        name_score: Math.round(nameScore * 10000) / 10000,
+        matched_tokens: matched,
+        unmatched_query_tokens: detail?.unmatchedQuery ?? [],
+        unmatched_listed_tokens: detail?.unmatchedListed ?? [],
+        qualifiers,
+        identifier: idHit,
+      },
+    });
+  }
+  results.sort((a, b) => b.score - a.score || a.entity.name.localeCompare(b.entity.name));
+  if (results.length > limit) results.length = limit;
+  return results;
+}

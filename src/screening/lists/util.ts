@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { toCountryCode } from '../countries.ts';
+import type { ScreeningEntity } from '../entity.ts';
+
+export const MAX_ERRORS = 10;
+
+/** Collects malformed-record counts and the first few messages. */
+export class LoadProblems {
+  malformed = 0;
+  errors: string[] = [];
+
+  /** Count a malformed record and keep its message if we have room. */
+  bad(message: string): void {
+    this.malformed++;
+    this.note(message);
+  }
+
+  /** Keep a message without counting a malformed record (e.g. orphan alias rows). */
+  note(message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push(message);
+  }
+}
+
+export function contentHash(...parts: (string | undefined)[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) {
+    h.update(p ?? '');
+    h.update('\0');
+  }
+  return `sha256:${h.digest('hex').slice(0, 12)}`;
+}
+
+export function versionString(hash: string, published?: string): string {
+  return published ? `${published}/${hash}` : hash;
+}
+
+export function pushUnique<T>(list: T[], value: T | undefined | null): void {
+  if (value === undefined || value === null || value === '') return;
+  if (!list.includes(value)) list.push(value);
+}
+
+export function addCountry(list: string[], name: string | undefined | null): void {
+  if (!name) return;
+  const t = name.trim();
+  if (!t) return;
+  pushUnique(list, toCountryCode(t));
+}
+
+export function addIdentifier(entity: ScreeningEntity, type: string, value: string | undefined | null): void {
+  const v = value?.trim();
+  if (!v) return;
+  const t = type.trim() || 'id';
+  if (entity.identifiers.some((i) => i.value === v && i.type === t)) return;
+  entity.identifiers.push({ type: t, value: v });
+}
+
+export function addAlias(
+  entity: ScreeningEntity,
+  name: string | undefined | null,
+  strength: 'strong' | 'weak',
+) {
+  const n = name?.replace(/\s+/g, ' ').trim();
+  if (!n || n === entity.name) return;
+  const existing = entity.aliases.find((a) => a.name === n);
+  if (existing) {
+    if (strength === 'strong') existing.strength = 'strong';
+    return;
+  }
+  entity.aliases.push({ name: n, strength });
+}
+
+const MONTHS: Record<string, string> = {
+  jan: '01',
+  feb: '02',
+  mar: '03',
+  apr: '04',
+  may: '05',
+  jun: '06',
+  jul: '07',
+  aug: '08',
+  sep: '09',
+  oct: '10',
+  nov: '11',
+  dec: '12',
+};
+
+function pad2(n: string): string {
+  return n.length === 1 ? `0${n}` : n;
+}
+
+/**
+ * Parse a birth date written in one of the common list styles into 'yyyy-MM-dd' or 'yyyy'.
+ * Handles '1960-01-31', '31/01/1960', '31.01.1960', '31 Jan 1960', 'Jan 1960' (→ year), '1960',
+ * 'circa 1960'. Returns undefined when no year can be found.
+ */
+export function parseDate(text: string | undefined | null): string | undefined {
+  if (!text) return undefined;
+  const s = text.trim();
+  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(s);
+  if (m) {
+    if (m[2] === '00' || m[3] === '00') return m[1];
+    return `${m[1]}-${pad2(m[2])}-${pad2(m[3])}`;
+  }
+  m = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(s);
+  if (m) {
+    if (m[1] === '00' || m[2] === '00') return m[3];
+    return `${m[3]}-${pad2(m[2])}-${pad2(m[1])}`;
+  }
+  m = /(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})/.exec(s);
+  if (m) {
+    const month = MONTHS[m[2].toLowerCase()];
+    if (month) return `${m[3]}-${month}-${pad2(m[1])}`;
+  }
+  m = /\b(1[89]\d\d|20\d\d)\b/.exec(s);
+  if (m) return m[1];
+  return undefined;
+}
+
+/** Split a UTF-8 text into lines, stripping a BOM. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

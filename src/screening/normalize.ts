@@ -1,0 +1,326 @@
+/**
+ * Name normalisation shared by the index (list side) and the query side.
+ *
+ * Pipeline (`normalizeText`): Unicode NFKD → drop combining marks (diacritics) → transliterate whatever is
+ * still non-ASCII with any-ascii (Cyrillic, Greek, Arabic, CJK, ...) → lower case → drop apostrophes
+ * (o'brien → obrien) → join dotted initials (s.a. → sa, u.s.a. → usa) → '&' → 'and' → every other
+ * non-alphanumeric character becomes a space.
+ *
+ * Tokenising (`nameTokens`) then depends on the kind of name:
+ * - persons: "LAST, First Middle" (exactly one comma) is reordered to "first middle last"; titles
+ *   (mr, mrs, dr, jr, ...) and low-information particles (de, del, la, van, von, da, dos, bin, ibn, bint, ...)
+ *   are dropped.
+ * - organisations, vessels, aircraft: stopwords (the, of, and, for, de, la, et, und, ...) are dropped and
+ *   legal-form designations are stripped from the end (and a few Russian/Indonesian ones from the start):
+ *   a built-in list plus, when supplied, the abbreviations columns of the ISO 20275 ELF code list.
+ *   Stripping never removes the last remaining token.
+ * - 'al' / 'el' are NOT stopwords: in Arabic names the article is part of the family name, so it is glued
+ *   to the following token ("Al-Tikriti", "al Tikriti", "Altikriti" → "altikriti"). The scorer also
+ *   compares tokens with the article removed so "Tikriti" still matches (slightly discounted).
+ */
+import anyAscii from 'any-ascii';
+import { parse } from 'csv-parse/sync';
+
+export type NameVariant = 'person' | 'org';
+
+const PERSON_STOPWORDS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'dr',
+  'prof',
+  'jr',
+  'sr',
+  'de',
+  'del',
+  'della',
+  'der',
+  'den',
+  'van',
+  'von',
+  'da',
+  'das',
+  'do',
+  'dos',
+  'du',
+  'di',
+  'la',
+  'le',
+  'las',
+  'los',
+  'y',
+  'bin',
+  'ibn',
+  'bint',
+  'binti',
+]);
+
+const ORG_STOPWORDS = new Set([
+  'the',
+  'of',
+  'and',
+  'for',
+  'de',
+  'del',
+  'la',
+  'le',
+  'les',
+  'los',
+  'las',
+  'des',
+  'du',
+  'di',
+  'da',
+  'do',
+  'y',
+  'et',
+  'und',
+  'a',
+  'an',
+]);
+
+/** Articles glued to the following token. */
+const ARTICLES = new Set(['al', 'el']);
+
+/** Legal forms that commonly lead an organisation name. */
+const PREFIX_FORMS = [
+  'ooo',
+  'oao',
+  'zao',
+  'pao',
+  'ao',
+  'ano',
+  'tov',
+  'pat',
+  'fgup',
+  'gup',
+  'mup',
+  'pt',
+  'jsc',
+  'ojsc',
+  'cjsc',
+  'pjsc',
+  'llc',
+  'ip',
+];
+
+/** Built-in legal-form suffixes, used with or without the ELF list. */
+const BUILTIN_FORMS = [
+  'ltd',
+  'limited',
+  'llc',
+  'llp',
+  'lp',
+  'plc',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'gmbh',
+  'mbh',
+  'ag',
+  'kg',
+  'ohg',
+  'ug',
+  'se',
+  'sa',
+  'sas',
+  'sarl',
+  'sl',
+  'srl',
+  'spa',
+  'sro',
+  'sp z oo',
+  'bv',
+  'nv',
+  'ab',
+  'as',
+  'asa',
+  'oy',
+  'oyj',
+  'aps',
+  'kft',
+  'zrt',
+  'doo',
+  'dd',
+  'ad',
+  'ood',
+  'ooo',
+  'oao',
+  'zao',
+  'pao',
+  'ao',
+  'jsc',
+  'ojsc',
+  'cjsc',
+  'pjsc',
+  'pte',
+  'pty',
+  'pvt',
+  'bhd',
+  'sdn bhd',
+  'fze',
+  'fzco',
+  'fzc',
+  'fz llc',
+  'wll',
+  'ltda',
+  'cia',
+  'sa de cv',
+  'de cv',
+  'cv',
+  'rl',
+  's de rl',
+  's de rl de cv',
+  'sapi de cv',
+  'saic',
+  'sac',
+  'saa',
+  'eirl',
+  'joint stock company',
+  'open joint stock company',
+  'closed joint stock company',
+  'public joint stock company',
+  'limited liability company',
+  'limited liability partnership',
+  'private limited',
+  'public limited company',
+  'sociedad anonima',
+  'sociedad limitada',
+  'company limited',
+  'holding',
+  'holdings',
+  'group',
+];
+
+export interface LegalForms {
+  /** Token sequences (joined by a space) that are legal forms. */
+  forms: Set<string>;
+  /** Longest sequence length, in tokens. */
+  maxTokens: number;
+}
+
+/** Normalise free text to lower-case ASCII words separated by single spaces. */
+export function normalizeText(input: string): string {
+  let t = input.normalize('NFKD').replace(/\p{M}+/gu, '');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range check
+  if (/[^\x00-\x7f]/.test(t)) t = anyAscii(t);
+  t = t.toLowerCase();
+  t = t.replace(/['`]/g, '');
+  t = t.replace(/\b([a-z0-9])\.(?=[a-z0-9]\b)/g, '$1');
+  t = t.replace(/&/g, ' and ');
+  t = t.replace(/[^a-z0-9]+/g, ' ').trim();
+  return t;
+}
+
+function buildForms(list: Iterable<string>, base?: LegalForms): LegalForms {
+  const forms = new Set(base?.forms ?? []);
+  let maxTokens = base?.maxTokens ?? 1;
+  for (const raw of list) {
+    const f = normalizeText(raw);
+    if (!f || !/[a-z]/.test(f)) continue;
+    const n = f.split(' ').length;
+    if (n > 5) continue;
+    if (n === 1 && f.length < 2) continue;
+    forms.add(f);
+    if (n > maxTokens) maxTokens = n;
+  }
+  return { forms, maxTokens };
+}
+
+/** The built-in legal-form list (works without the ELF file). */
+export const DEFAULT_LEGAL_FORMS: LegalForms = buildForms(BUILTIN_FORMS);
+const PREFIXES = new Set(PREFIX_FORMS);
+
+/**
+ * Build a legal-form set from the ISO 20275 ELF CSV (columns "Abbreviations Local language" and
+ * "Abbreviations transliterated", ';'-separated), merged with the built-in list. Multi-word descriptive
+ * abbreviations longer than 5 words are ignored.
+ */
+export function legalFormsFromElfCsv(csvText: string): LegalForms {
+  const rows = parse(csvText, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<
+    string,
+    string
+  >[];
+  const abbr: string[] = [];
+  for (const row of rows) {
+    for (const col of ['Abbreviations Local language', 'Abbreviations transliterated']) {
+      const v = row[col];
+      if (v) for (const a of v.split(';')) abbr.push(a);
+    }
+  }
+  return buildForms(abbr, DEFAULT_LEGAL_FORMS);
+}
+
+/** Put "LAST, First Middle" into "First Middle LAST" order (only when there is exactly one comma). */
+export function reorderCommaName(name: string): string {
+  const i = name.indexOf(',');
+  if (i < 0 || name.indexOf(',', i + 1) >= 0) return name;
+  const last = name.slice(0, i).trim();
+  const first = name.slice(i + 1).trim();
+  if (!last || !first) return name;
+  return `${first} ${last}`;
+}
+
+function glueArticles(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (ARTICLES.has(t) && i + 1 < tokens.length) {
+      out.push(t + tokens[++i]);
+    } else out.push(t);
+  }
+  return out;
+}
+
+function stripLegalForms(tokens: string[], legal: LegalForms): string[] {
+  let end = tokens.length;
+  let start = 0;
+  let changed = true;
+  while (changed && end - start > 1) {
+    changed = false;
+    for (let n = Math.min(legal.maxTokens, end - start - 1); n >= 1; n--) {
+      if (legal.forms.has(tokens.slice(end - n, end).join(' '))) {
+        end -= n;
+        changed = true;
+        break;
+      }
+    }
+  }
+  while (end - start > 1 && PREFIXES.has(tokens[start])) start++;
+  return tokens.slice(start, end);
+}
+
+/**
+ * Tokens of a name for matching. `variant` 'person' reorders "LAST, First" and drops person particles;
+ * 'org' drops organisation stopwords and legal forms.
+ */
+export function nameTokens(
+  name: string,
+  variant: NameVariant,
+  legal: LegalForms = DEFAULT_LEGAL_FORMS,
+): string[] {
+  if (variant === 'person') {
+    const raw = normalizeText(reorderCommaName(name)).split(' ');
+    const kept = raw.filter((t) => t && !PERSON_STOPWORDS.has(t));
+    return glueArticles(kept.length ? kept : raw.filter(Boolean));
+  }
+  // Legal forms first (they may contain stopwords: "s de rl de cv"), then stopwords, then forms again.
+  const raw = stripLegalForms(normalizeText(name).split(' ').filter(Boolean), legal);
+  const kept = raw.filter((t) => !ORG_STOPWORDS.has(t));
+  const base = kept.length ? kept : raw;
+  return glueArticles(stripLegalForms(base, legal));
+}
+
+/** Normalised display form: the tokens joined by single spaces. */
+export function normalizeName(name: string, variant: NameVariant, legal?: LegalForms): string {
+  return nameTokens(name, variant, legal).join(' ');
+}
+
+/** Normalise an identifier for comparison: upper-case alphanumerics only. */
+export function normalizeIdentifier(value: string): string {
+  return normalizeText(value).replace(/ /g, '').toUpperCase();
+}
