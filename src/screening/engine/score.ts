@@ -53,6 +53,11 @@ export interface NameScore {
 
 let simBuf = new Float64Array(64);
 
+function isMatchedTwin(r: string[], j: number, used: number): boolean {
+  for (let k = 0; k < r.length; k++) if (k !== j && used & (1 << k) && r[k] === r[j]) return true;
+  return false;
+}
+
 /** Score query tokens against one listed name's tokens. */
 export function scoreTokens(
   q: string[],
@@ -113,7 +118,9 @@ export function scoreTokens(
   }
   for (let j = 0; j < n; j++) {
     if (usedR & (1 << j)) continue;
-    den += rw[j] * (j > rMin && j < rMax ? PENALTY.listedMiddle : PENALTY.listedEnd);
+    // A repeated listed token ("BARRERA BARRERA, Daniel") counts as a middle token when its twin matched.
+    const middle = (j > rMin && j < rMax) || isMatchedTwin(r, j, usedR);
+    den += rw[j] * (middle ? PENALTY.listedMiddle : PENALTY.listedEnd);
   }
   const score = num / den;
   if (!withDetail) return score;

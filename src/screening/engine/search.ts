@@ -203,7 +203,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         }
       }
     }
-    const qn = Math.max(qPerson.length, qOrg.length);
+    const qn = union.length;
     for (const ri of touched) {
       const hits = popcount(masks[ri]);
       masks[ri] = 0;
