@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources directly with Node's type stripping (Node >= 22.18).
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  process.stderr.write(`vericase needs Node.js 22.18 or newer (this is ${process.version}).\n`);
+  process.exit(1);
+}
+await import('../src/cli/main.ts');

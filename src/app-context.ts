@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AfterCaseCreated } from './cases/create-case.ts';
+import type { CheckEnvelopeLoader } from './cases/get-case.ts';
+import type { Config } from './config.ts';
+import type { Db } from './db/connect.ts';
+import type { KeyResolver } from './http/auth.ts';
+
+/** What every route module receives: configuration and shared services. No request state. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  keys: KeyResolver;
+  /** Extension points filled by later modules (checks), so the case module does not import them. */
+  /** Stops background work started by modules (workers, schedules). */
+  stop?: () => Promise<void>;
+  hooks: {
+    afterCaseCreated?: AfterCaseCreated;
+    loadCheckEnvelopes?: CheckEnvelopeLoader;
+  };
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import { companyInsertRow } from '../companies/to-row.ts';
+import type { Db } from '../db/connect.ts';
+import type { NewRelation } from '../db/schema.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
+import { individualInsertRow } from '../individuals/to-row.ts';
+import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { ensureTags } from '../tags/repository.ts';
+import { presentCase } from './present.ts';
+import { presentDetailedCase } from './present-detailed.ts';
+import type { CaseCreate } from './schemas.ts';
+
+export type CaseCreateInput = Static<typeof CaseCreate>;
+
+/** Hook for template-created checks, plugged in by the checks module (runs in the same transaction). */
+export type AfterCaseCreated = (trx: Db, ctx: { workspaceId: string; caseId: string; input: CaseCreateInput }) =>
+  Promise<{ templateId: string | null }>;
+
+/**
+ * Validates the graph (refs, one main company, relation ends) before anything is written:
+ * every problem is reported with the path of the offending field.
+ */
+function planGraph(input: CaseCreateInput) {
+  const details: ErrorDetail[] = [];
+  const companies = input.companies ?? [];
+  const individuals = input.individuals ?? [];
+  const companyIdByRef = new Map<string, string>();
+  const refSeen = new Set<string>();
+  const companyIds = companies.map(() => randomUUID());
+  const individualIds = individuals.map(() => randomUUID());
+
+  companies.forEach((c, i) => {
+    if (c.ref === undefined) return;
+    if (refSeen.has(c.ref)) details.push({ path: `companies[${i}].ref`, message: `ref "${c.ref}" is used twice` });
+    refSeen.add(c.ref);
+    companyIdByRef.set(c.ref, companyIds[i]);
+  });
+  individuals.forEach((p, i) => {
+    if (p.ref === undefined) return;
+    if (refSeen.has(p.ref)) details.push({ path: `individuals[${i}].ref`, message: `ref "${p.ref}" is used twice` });
+    refSeen.add(p.ref);
+  });
+
+  const mainIdx = companies.map((c, i) => ((c.type ?? 'main') === 'main' ? i : -1)).filter((i) => i >= 0);
+  if (mainIdx.length > 1) {
+    details.push({
+      path: `companies[${mainIdx[1]}].type`,
+      message: `companies[${mainIdx[1]}].type: a case has one main company; companies[${mainIdx[0]}] is already main (type defaults to main)`,
+    });
+  }
+  const mainId = mainIdx.length ? companyIds[mainIdx[0]] : undefined;
+  if (!mainId && (companies.length || individuals.length)) {
+    details.push({
+      path: companies.length ? 'companies' : 'individuals',
+      message: 'A case with companies or individuals needs a main company (a company with type "main")',
+    });
+  }
+
+  const relations: NewRelation[] = [];
+  const pairs = new Set<string>();
+  const resolve = (
+    owner: 'companies' | 'individuals',
+    ownerIdx: number,
+    sourceId: string,
+    rels: NonNullable<(typeof companies)[number]['relations']>,
+  ) => {
+    rels.forEach((r, j) => {
+      const path = `${owner}[${ownerIdx}].relations[${j}].source_company_ref`;
+      let target: string | undefined;
+      if (r.source_company_ref !== undefined) {
+        target = companyIdByRef.get(r.source_company_ref);
+        if (!target) {
+          details.push({ path, message: `${path}: no company has ref "${r.source_company_ref}"` });
+          return;
+        }
+      } else {
+        target = mainId;
+        if (!target) return; // reported above
+      }
+      if (target === sourceId) {
+        details.push({ path, message: `${path}: a company cannot be related to itself` });
+        return;
+      }
+      const pair = `${sourceId}>${target}`;
+      if (pairs.has(pair)) {
+        details.push({ path, message: `${path}: duplicate relation to the same company` });
+        return;
+      }
+      pairs.add(pair);
+      relations.push({
+        id: randomUUID(),
+        workspace_id: '',
+        case_id: '',
+        from_company_id: owner === 'companies' ? sourceId : null,
+        from_individual_id: owner === 'individuals' ? sourceId : null,
+        to_company_id: target,
+        voting_rights_percentage: r.voting_rights_percentage ?? null,
+        ownership_percentage: r.ownership_percentage ?? null,
+        roles: r.roles ?? [],
+        position: r.position ?? null,
+      });
+    });
+  };
+  companies.forEach((c, i) => {
+    resolve('companies', i, companyIds[i], c.relations ?? []);
+  });
+  individuals.forEach((p, i) => {
+    resolve('individuals', i, individualIds[i], p.relations ?? []);
+  });
+
+  if (details.length) throw new ApiError(400, details[0].message, details);
+  return { companyIds, individualIds, relations, mainId };
+}
+
+export async function createCase(
+  db: Db,
+  workspaceId: string,
+  input: CaseCreateInput,
+  afterCreated?: AfterCaseCreated,
+) {
+  const plan = planGraph(input);
+  const caseId = randomUUID();
+  const companies = input.companies ?? [];
+  const individuals = input.individuals ?? [];
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const caseRow = await trx
+        .insertInto('cases')
+        .values({
+          id: caseId,
+          workspace_id: workspaceId,
+          external_id: input.external_id ?? null,
+          name: input.name,
+          status: input.status ?? 'open',
+          assignee_id: input.assignee_id ?? null,
+          space_slug: input.space_slug ?? null,
+          tags: [...new Set(input.tags ?? [])],
+          metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+          custom_properties: JSON.stringify(input.custom_properties ?? {}),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (input.tags?.length) await ensureTags(trx, workspaceId, input.tags);
+
+      const companyRows = companies.length
+        ? await trx
+            .insertInto('companies')
+            .values(
+              companies.map((c, i) =>
+                companyInsertRow(c, {
+                  id: plan.companyIds[i],
+                  workspaceId,
+                  caseId,
+                  type: c.type ?? 'main',
+                }),
+              ),
+            )
+            .returningAll()
+            .execute()
+        : [];
+      const toMain = new Map(
+        plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),
+      );
+      const individualRows = individuals.length
+        ? await trx
+            .insertInto('individuals')
+            .values(
+              individuals.map((p, i) => {
+                const rel = toMain.get(plan.individualIds[i]);
+                return individualInsertRow(
+                  p,
+                  { id: plan.individualIds[i], workspaceId, caseId },
+                  rel
+                    ? {
+                        roles: rel.roles as string[],
+                        position: rel.position,
+                        ownership_percentage: rel.ownership_percentage,
+                        voting_rights_percentage: rel.voting_rights_percentage,
+                      }
+                    : {},
+                );
+              }),
+            )
+            .returningAll()
+            .execute()
+        : [];
+      const relationRows = plan.relations.length
+        ? await trx
+            .insertInto('relations')
+            .values(plan.relations.map((r) => ({ ...r, workspace_id: workspaceId, case_id: caseId })))
+            .returningAll()
+            .execute()
+        : [];
+
+      const templated = afterCreated ? await afterCreated(trx, { workspaceId, caseId, input }) : null;
+      const finalCase = templated?.templateId
+        ? await trx.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
+        : caseRow;
+
+      const graph = { companies: companyRows, individuals: individualRows, relations: relationRows };
+      const detailed = presentDetailedCase(finalCase, graph);
+      await recordEvents(trx, workspaceId, [
+        { type: 'Case.Created', case_id: caseId, payload: { case: presentCase(finalCase) } },
+        ...detailed.companies.map((c) => ({
+          type: 'Company.Created',
+          case_id: caseId,
+          payload: { company: c },
+        })),
+        ...detailed.individuals.map((p) => ({
+          type: 'Individual.Created',
+          case_id: caseId,
+          payload: { individual: p },
+        })),
+      ]);
+      return detailed;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'cases_external_id')) {
+      throw conflict(`A case with external_id "${input.external_id}" already exists`, 'external_id');
+    }
+    throw err;
+  }
+}
+

@@ -1,0 +1,32 @@
+import type { Db } from '../db/connect.ts';
+import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { presentCase } from './present.ts';
+import { CASE_STATUSES } from './schemas.ts';
+
+export const caseListSpec: ListSpec = {
+  filters: {
+    external_id: { kind: 'text' },
+    assignee_id: { kind: 'text' },
+    name: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
+    tags: { kind: 'array' },
+    status: { kind: 'set', values: CASE_STATUSES },
+    created_at: { kind: 'date' },
+    updated_at: { kind: 'date' },
+    last_activity_at: { kind: 'date' },
+  },
+  sort: ['created_at', 'last_activity_at', 'name'],
+  idColumn: 'id',
+};
+
+export async function listCases(db: Db, workspaceId: string, query: Record<string, unknown>) {
+  const parsed = parseListQuery(caseListSpec, query);
+  const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    applyList(base.selectAll(), caseListSpec, parsed).execute(),
+    applyFilters(base.select((eb) => eb.fn.countAll<string>().as('n')), parsed).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    data: rows.map(presentCase),
+    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+  };
+}

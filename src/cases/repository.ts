@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { CaseRow, CompanyRow, IndividualRow, RelationRow } from '../db/schema.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
+
+/** Finds a live case of the workspace by internal id first, then by external_id. */
+export async function findCase(db: Db, workspaceId: string, idOrExternal: string): Promise<CaseRow | undefined> {
+  let q = db.selectFrom('cases').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+  if (UUID_RE.test(idOrExternal)) {
+    q = q
+      .where((eb) => eb.or([eb('id', '=', idOrExternal), eb('external_id', '=', idOrExternal)]))
+      .orderBy(sql`case when id = ${idOrExternal} then 0 else 1 end`)
+      .limit(1);
+  } else {
+    q = q.where('external_id', '=', idOrExternal);
+  }
+  return q.executeTakeFirst();
+}
+
+/** Locks a live case row (by internal id) for a write in this transaction. */
+export async function lockCase(trx: Db, workspaceId: string, caseId: string): Promise<CaseRow | undefined> {
+  if (!UUID_RE.test(caseId)) return undefined;
+  return trx
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', caseId)
+    .where('deleted_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Marks activity inside a case (any change to it or to what it contains). */
+export async function touchCase(trx: Db, caseId: string): Promise<void> {
+  await trx.updateTable('cases').set({ last_activity_at: sql`now()` }).where('id', '=', caseId).execute();
+}
+
+export interface CaseGraph {
+  companies: CompanyRow[];
+  individuals: IndividualRow[];
+  relations: RelationRow[];
+}
+
+/** The companies, individuals and relations of a case, in one round trip. */
+export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: boolean): Promise<CaseGraph> {
+  const relevant = includeNotRelevant ? sql`` : sql` and is_relevant`;
+  const { rows } = await sql<{ companies: CompanyRow[]; individuals: IndividualRow[]; relations: RelationRow[] }>`
+    select
+      (select coalesce(json_agg(c order by c.created_at, c.id), '[]') from companies c
+        where c.case_id = ${caseId}${relevant}) as companies,
+      (select coalesce(json_agg(i order by i.created_at, i.id), '[]') from individuals i
+        where i.case_id = ${caseId}${relevant}) as individuals,
+      (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
+        where r.case_id = ${caseId}) as relations
+  `.execute(db);
+  return rows[0];
+}
+
+export async function findMainCompanyId(db: Db, caseId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('companies')
+    .select('id')
+    .where('case_id', '=', caseId)
+    .where('type', '=', 'main')
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -1,0 +1,100 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import { CaseIdParam, errors } from '../http/common-schemas.ts';
+import { listQuerySchema, paginated } from '../http/list-query.ts';
+import { createCase } from './create-case.ts';
+import { deleteCase } from './delete-case.ts';
+import { getCase } from './get-case.ts';
+import { caseListSpec, listCases } from './list-cases.ts';
+import { Case, CaseCreate, CaseDeleteQuery, CaseDetailed, CaseGetQuery, CaseUpdate } from './schemas.ts';
+import { updateCase } from './update-case.ts';
+
+export function registerCaseRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Cases'];
+  app.get(
+    '/cases',
+    {
+      schema: {
+        tags,
+        summary: 'List cases',
+        querystring: listQuerySchema(caseListSpec, {
+          include_custom_properties: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: paginated(Case), ...errors(400) },
+      },
+    },
+    (req) => listCases(ctx.db, req.principal.workspaceId, req.query as Record<string, unknown>),
+  );
+
+  app.post(
+    '/cases',
+    {
+      schema: {
+        tags,
+        summary: 'Create a case with its companies, individuals and relations',
+        description: 'The whole graph is written in one transaction, or nothing is.',
+        body: CaseCreate,
+        response: { 201: CaseDetailed, ...errors(400, 409) },
+      },
+    },
+    async (req, reply) => {
+      const created = await createCase(ctx.db, req.principal.workspaceId, req.body, ctx.hooks.afterCaseCreated);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    '/cases/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Retrieve a case (by id, then external_id)',
+        params: CaseIdParam,
+        querystring: CaseGetQuery,
+        response: { 200: CaseDetailed, ...errors(404) },
+      },
+    },
+    (req) =>
+      getCase(
+        ctx.db,
+        req.principal.workspaceId,
+        req.params.id,
+        {
+          includeNotRelevant: req.query.include_not_relevant ?? false,
+          excludeInternalChecks: req.query.exclude_internal_checks ?? false,
+        },
+        ctx.hooks.loadCheckEnvelopes,
+      ),
+  );
+
+  app.patch(
+    '/cases/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a case',
+        params: CaseIdParam,
+        body: CaseUpdate,
+        response: { 200: Case, ...errors(400, 404, 409) },
+      },
+    },
+    (req) => updateCase(ctx.db, req.principal.workspaceId, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/cases/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a case (soft, or permanent with ?permanent=true)',
+        params: CaseIdParam,
+        querystring: CaseDeleteQuery,
+        response: { 204: Type.Null(), ...errors(404) },
+      },
+    },
+    async (req, reply) => {
+      await deleteCase(ctx.db, req.principal.workspaceId, req.params.id, req.query.permanent ?? false);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { Db } from '../db/connect.ts';
+import { type DomainEvent, recordEvents } from '../events/record-event.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { ensureTags } from '../tags/repository.ts';
+import { presentCase } from './present.ts';
+import { findCase } from './repository.ts';
+import type { CaseUpdate } from './schemas.ts';
+
+const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
+  ['status', 'Case.StatusUpdated'],
+  ['tags', 'Case.TagsUpdated'],
+  ['assignee_id', 'Case.AssigneeUpdated'],
+  ['name', 'Case.InfoUpdated'],
+  ['external_id', 'Case.InfoUpdated'],
+  ['metadata', 'Case.MetadataUpdated'],
+  ['custom_properties', 'Case.CustomPropertiesUpdated'],
+];
+
+export async function updateCase(db: Db, workspaceId: string, idOrExternal: string, input: Static<typeof CaseUpdate>) {
+  const found = await findCase(db, workspaceId, idOrExternal);
+  if (!found) throw notFound('Case');
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const set: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
+      if (input.name !== undefined) set.name = input.name;
+      if (input.status !== undefined) set.status = input.status;
+      if (input.external_id !== undefined) set.external_id = input.external_id;
+      if (input.assignee_id !== undefined) set.assignee_id = input.assignee_id;
+      if (input.metadata !== undefined) set.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
+      if (input.custom_properties !== undefined) {
+        // custom properties merge key by key; a null value clears one
+        const merged = { ...(found.custom_properties ?? {}), ...input.custom_properties };
+        set.custom_properties = JSON.stringify(merged);
+      }
+      if (input.tags !== undefined) {
+        set.tags = [...new Set(input.tags)];
+        await ensureTags(trx, workspaceId, input.tags);
+      }
+      const row = await trx
+        .updateTable('cases')
+        .set(set)
+        .where('id', '=', found.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const payload = { case: presentCase(row) };
+      const subs = new Set<string>();
+      for (const [field, sub] of SUB_EVENTS) {
+        if (input[field] === undefined) continue;
+        if (JSON.stringify(found[field as keyof typeof found]) === JSON.stringify(row[field as keyof typeof row]))
+          continue;
+        subs.add(sub);
+      }
+      const events: DomainEvent[] = [...subs].map((sub) => ({
+        type: 'Case.Updated',
+        sub_event: sub,
+        case_id: row.id,
+        payload,
+      }));
+      await recordEvents(trx, workspaceId, events);
+      return presentCase(row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'cases_external_id')) {
+      throw conflict(`A case with external_id "${input.external_id}" already exists`, 'external_id');
+    }
+    throw err;
+  }
+}

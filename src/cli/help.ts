@@ -1,0 +1,13 @@
+export const COMMANDS_HELP = `vericase: identity and business verification service
+
+Usage: vericase <command>
+
+  serve                              run the API (and the workers) on PORT
+  worker                             run the background workers only
+  migrate                            migrate the database to the latest version
+  workspaces create --name NAME      create a workspace; prints it with a new API key (JSON)
+  keys create --workspace ID         create another API key for a workspace (JSON)
+  keys revoke --id KEY_ID            revoke a key (or --key API_KEY)
+
+Configuration is read from the environment: see the README.
+`;

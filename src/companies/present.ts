@@ -1,0 +1,43 @@
+import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
+import type { CompanyRow, RelationRow } from '../db/schema.ts';
+import { presentRelationOfEntity } from '../relations/present.ts';
+import { bankingOut, fullAddress } from '../shared/address.ts';
+import { iso } from '../shared/time.ts';
+
+export function presentCompanyListItem(c: CompanyRow) {
+  return {
+    id: c.id,
+    case_id: c.case_id,
+    type: c.type as 'main' | 'affiliated',
+    name: c.name,
+    is_relevant: c.is_relevant,
+    commercial_name: c.commercial_name,
+    country: c.country,
+    registration_number: c.registration_number,
+    registration_date: c.registration_date,
+    status: c.status as 'live' | 'closed' | 'not_reported',
+    legal_form: c.legal_form,
+    entity_legal_form: c.entity_legal_form,
+    entity_legal_form_label: null,
+    address: fullAddress(c.address),
+    classifications: (c.classifications ?? []) as { type: string; code: string; description: string | null }[],
+    banking_information: bankingOut(c.banking_information),
+    share_capital: c.share_capital,
+    tax_identification_number: c.tax_identification_number,
+    website_url: c.website_url,
+    employer_identification_number: c.employer_identification_number,
+    last_activity_at: iso(c.last_activity_at),
+    created_at: iso(c.created_at),
+    updated_at: iso(c.updated_at),
+  };
+}
+
+export function presentCompany(c: CompanyRow, relations: RelationRow[], checks: CheckEnvelopeOut[] = []) {
+  return {
+    ...presentCompanyListItem(c),
+    custom_properties: c.custom_properties ?? {},
+    document_orders: [],
+    checks,
+    relations: relations.map(presentRelationOfEntity),
+  };
+}

@@ -1,0 +1,230 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Row types of the database, as Kysely sees them. Mirrors migrations/. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T = unknown> = ColumnType<T, string | T, string | T>;
+type CustomProps = Record<string, string | number | boolean | string[] | null>;
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  settings: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: string;
+  key_hash: string;
+  prefix: string;
+  created_at: Timestamp;
+  revoked_at: Date | null;
+}
+
+export interface CasesTable {
+  id: string;
+  workspace_id: string;
+  external_id: string | null;
+  name: string;
+  status: string;
+  template_id: string | null;
+  assignee_id: string | null;
+  space_slug: string | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  flags: ColumnType<string[], string[] | undefined, string[]>;
+  metadata: Json<Record<string, string> | null>;
+  custom_properties: Json<CustomProps>;
+  risk: Json<Record<string, unknown> | null>;
+  review: Json<Record<string, unknown> | null>;
+  contact_has_actions: Generated<boolean>;
+  reviewer_has_actions: Generated<boolean>;
+  last_contact_action_at: Date | null;
+  next_review_at: string | null;
+  last_activity_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Date | null;
+}
+
+export interface CompaniesTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  type: string;
+  name: string;
+  is_relevant: Generated<boolean>;
+  commercial_name: string | null;
+  country: string | null;
+  registration_number: string | null;
+  registration_date: string | null;
+  status: string;
+  legal_form: string | null;
+  entity_legal_form: string | null;
+  address: Json<Record<string, string | null>>;
+  classifications: Json<unknown[]>;
+  banking_information: Json<Record<string, string | null> | null>;
+  share_capital: string | null;
+  tax_identification_number: string | null;
+  website_url: string | null;
+  employer_identification_number: string | null;
+  custom_properties: Json<CustomProps>;
+  last_activity_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface IndividualsTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  roles: ColumnType<string[], string[] | undefined, string[]>;
+  is_beneficial_owner: boolean;
+  is_controlling_person: boolean;
+  is_business_contact: boolean;
+  is_delegator: boolean;
+  is_signatory: boolean;
+  is_relevant: Generated<boolean>;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  maiden_name: string | null;
+  email: string | null;
+  birth_date: string | null;
+  birth_country: string | null;
+  birth_place: string | null;
+  gender: string | null;
+  nationalities: string[] | null;
+  address: Json<Record<string, string | null>>;
+  banking_information: Json<Record<string, string | null> | null>;
+  tax_identification_number: string | null;
+  social_security_number: string | null;
+  phone_number: string | null;
+  position: string | null;
+  ownership_percentage: number | null;
+  voting_rights_percentage: number | null;
+  custom_properties: Json<CustomProps>;
+  last_activity_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RelationsTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  from_company_id: string | null;
+  from_individual_id: string | null;
+  to_company_id: string;
+  voting_rights_percentage: number | null;
+  ownership_percentage: number | null;
+  roles: ColumnType<string[], string[] | undefined, string[]>;
+  position: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CaseReviewsTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  status: string;
+  comment: string | null;
+  reviewer_type: string;
+  reviewed_at: Timestamp;
+  next_review_at: string | null;
+  created_at: Timestamp;
+}
+
+export interface RisksTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  mode: string;
+  level: string;
+  comment: string | null;
+  score: number | null;
+  components: Json<Record<string, number> | null>;
+  flags: Json<Record<string, boolean> | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotesTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  content: string;
+  author_type: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NoteCommentsTable {
+  id: string;
+  workspace_id: string;
+  note_id: string;
+  content: string;
+  author_type: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TagsTable {
+  id: string;
+  workspace_id: string;
+  label: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventsTable {
+  id: string;
+  seq: Generated<string>;
+  workspace_id: string;
+  case_id: string | null;
+  type: string;
+  sub_event: string | null;
+  payload: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  api_keys: ApiKeysTable;
+  cases: CasesTable;
+  companies: CompaniesTable;
+  individuals: IndividualsTable;
+  relations: RelationsTable;
+  case_reviews: CaseReviewsTable;
+  risks: RisksTable;
+  notes: NotesTable;
+  note_comments: NoteCommentsTable;
+  tags: TagsTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export type CaseRow = Selectable<CasesTable>;
+export type CompanyRow = Selectable<CompaniesTable>;
+export type IndividualRow = Selectable<IndividualsTable>;
+export type RelationRow = Selectable<RelationsTable>;
+export type NoteRow = Selectable<NotesTable>;
+export type NoteCommentRow = Selectable<NoteCommentsTable>;
+export type TagRow = Selectable<TagsTable>;
+export type RiskRow = Selectable<RisksTable>;
+export type CaseReviewRow = Selectable<CaseReviewsTable>;
+export type NewCase = Insertable<CasesTable>;
+export type NewCompany = Insertable<CompaniesTable>;
+export type NewIndividual = Insertable<IndividualsTable>;
+export type NewRelation = Insertable<RelationsTable>;
+export type CaseUpdateRow = Updateable<CasesTable>;

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import type { App, AppContext } from '../app-context.ts';
+import { registerCaseRoutes } from '../cases/routes.ts';
+import { registerSettingsRoutes } from '../settings/routes.ts';
+import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
+import { registerApiKeyAuth } from './auth.ts';
+import { ErrorBody } from './common-schemas.ts';
+import { errorBody, registerErrorHandling } from './errors.ts';
+import { registerIdempotency } from './idempotency.ts';
+import { customFormats } from './schema-formats.ts';
+import { V1_ROUTE_MODULES } from './v1-routes.ts';
+
+export interface BuildAppOptions {
+  /** A pino logger; without it the app does not log (tests). */
+  logger?: FastifyBaseLogger;
+}
+
+/** Builds the HTTP application: plumbing once, then every resource's routes under /v1. */
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+  const options: FastifyServerOptions = {
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: 5 * 1024 * 1024,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && given.length <= 128 ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array' as never, useDefaults: true },
+      plugins: [
+        // biome-ignore lint/suspicious/noExplicitAny: ajv instance type is not exported by fastify
+        (ajv: any) => {
+          for (const [name, fn] of Object.entries(customFormats)) ajv.addFormat(name, fn);
+          return ajv;
+        },
+      ],
+    },
+  };
+  const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-request-id', req.id);
+    return payload;
+  });
+  registerErrorHandling(app);
+  app.addSchema(ErrorBody);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'vericase API',
+        version: '1.0.0',
+        description:
+          'Identity and business verification (KYB/KYC). Authenticate every /v1 request with the `X-SERVICE-API-KEY` header.',
+      },
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-SERVICE-API-KEY' } },
+      },
+      security: [{ ApiKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await ctx.db.selectFrom('workspaces').select('id').limit(1).execute();
+    return { status: 'ok' };
+  });
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (admin) => {
+      registerAdminRoutes(admin as App, ctx);
+    },
+    { prefix: '/admin' },
+  );
+
+  await app.register(
+    async (v1) => {
+      const api = v1 as App;
+      registerApiKeyAuth(api, ctx.keys);
+      if (ctx.config.rateLimitPerMinute > 0) {
+        await api.register(rateLimit, {
+          hook: 'preHandler',
+          max: ctx.config.rateLimitPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (req) => req.principal?.keyId ?? req.ip,
+          errorResponseBuilder: (_req, c) => ({
+            statusCode: 429,
+            ...errorBody(429, `Rate limit exceeded: ${c.max} requests per minute; retry in ${c.after}`),
+          }),
+        });
+      }
+      registerIdempotency(api, ctx.db);
+      registerPingRoute(api);
+      registerCaseRoutes(api, ctx);
+      registerSettingsRoutes(api, ctx);
+      for (const register of V1_ROUTE_MODULES) register(api, ctx);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/connect.ts';
+import { hashApiKey } from '../workspaces/api-key.ts';
+import { findActiveKey } from '../workspaces/repository.ts';
+import { ApiError } from './errors.ts';
+
+export const API_KEY_HEADER = 'x-service-api-key';
+
+export interface Principal {
+  workspaceId: string;
+  workspaceName: string;
+  keyId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/**
+ * Resolves keys to workspaces. A short-lived cache keeps the hot path free of a query per
+ * request; revocation through this process clears it at once, and other processes see it
+ * within the TTL (VERICASE_AUTH_CACHE_TTL_MS).
+ */
+export class KeyResolver {
+  readonly #db: Db;
+  readonly #ttlMs: number;
+  readonly #cache = new Map<string, { principal: Principal | null; expires: number }>();
+
+  constructor(db: Db, ttlMs: number) {
+    this.#db = db;
+    this.#ttlMs = ttlMs;
+  }
+
+  async resolve(key: string): Promise<Principal | null> {
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    const hit = this.#cache.get(hash);
+    if (hit && hit.expires > now) return hit.principal;
+    const row = await findActiveKey(this.#db, hash);
+    const principal = row
+      ? { workspaceId: row.workspace_id, workspaceName: row.workspace_name, keyId: row.key_id }
+      : null;
+    if (this.#ttlMs > 0) {
+      if (this.#cache.size > 10_000) this.#cache.clear();
+      this.#cache.set(hash, { principal, expires: now + this.#ttlMs });
+    }
+    return principal;
+  }
+
+  forget(keyHash: string): void {
+    this.#cache.delete(keyHash);
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+}
+
+/** Requires a valid key on every route of the given instance (the /v1 scope). */
+export function registerApiKeyAuth(app: FastifyInstance, resolver: KeyResolver): void {
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const header = request.headers[API_KEY_HEADER];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) {
+      throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
+    }
+    const principal = await resolver.resolve(key);
+    if (!principal) throw new ApiError(401, 'Invalid or revoked API key');
+    request.principal = principal;
+  });
+}

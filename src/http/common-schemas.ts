@@ -1,0 +1,53 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Schema building blocks shared by every resource. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+export const DateOnly = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
+export const Country = Type.String({ format: 'alpha-2', description: 'ISO 3166-1 alpha-2 country code' });
+
+export const CustomProperties = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Boolean(), Type.Number(), Type.Array(Type.String()), Type.Null()]),
+);
+export const Metadata = Nullable(Type.Record(Type.String(), Type.String()));
+
+export const ErrorBody = Type.Object(
+  {
+    status_code: Type.Integer(),
+    timestamp: DateTime,
+    code: Type.String({
+      description:
+        'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR',
+    }),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'ErrorBody', description: 'Error body of every 4xx and 5xx response' },
+);
+
+const errorRef = Type.Ref('ErrorBody');
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Malformed request or invalid parameters; `details` names each offending field',
+  401: 'Missing, unknown or revoked API key',
+  404: 'Not found in this workspace',
+  409: 'Conflict (duplicate external_id, or an Idempotency-Key reused with another body)',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Rate limit exceeded; see Retry-After',
+};
+
+/** Error responses for a route's OpenAPI entry. 401 and 429 apply to every /v1 route. */
+export function errors(...codes: number[]) {
+  const out: Record<number, TSchema> = {};
+  for (const code of [...codes, 401, 429]) {
+    out[code] = Type.Unsafe({ ...errorRef, description: ERROR_TEXT[code] ?? 'Error' });
+  }
+  return out;
+}
+
+export const IdParam = Type.Object({ id: Uuid });
+export const CaseIdParam = Type.Object({
+  id: Type.String({ description: 'Case id, or its external_id' }),
+});

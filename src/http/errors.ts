@@ -1,0 +1,126 @@
+import { FORMAT_MESSAGES } from './schema-formats.ts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Error codes of the error body, by HTTP status. */
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An error the API reports to its caller as-is: status, message and optional field details. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly details: ErrorDetail[] | undefined;
+  constructor(statusCode: number, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.statusCode = statusCode;
+    this.details = details;
+  }
+}
+
+export const badRequest = (message: string, path?: string) =>
+  new ApiError(400, message, path ? [{ path, message }] : undefined);
+export const notFound = (what: string) => new ApiError(404, `${what} not found`);
+export const conflict = (message: string, path?: string) =>
+  new ApiError(409, message, path ? [{ path, message }] : undefined);
+
+export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]) {
+  return {
+    status_code: statusCode,
+    timestamp: new Date().toISOString(),
+    code: CODES[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
+    message,
+    ...(details?.length ? { details } : {}),
+  };
+}
+
+/** `/companies/0/country` + missing property → `companies[0].country`. */
+function jsonPointerToPath(prefix: string, pointer: string, extra?: string): string {
+  const parts = pointer.split('/').filter(Boolean);
+  if (extra) parts.push(extra);
+  let out = '';
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(part)) out += `[${part}]`;
+    else out += out ? `.${part}` : part;
+  }
+  if (prefix === 'body') return out || 'body';
+  return out || prefix;
+}
+
+interface AjvLikeError {
+  instancePath?: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+export function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const e of errors) {
+    // anyOf/oneOf wrappers repeat what their branches said
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const extra =
+      e.keyword === 'required'
+        ? String(e.params?.missingProperty)
+        : e.keyword === 'additionalProperties'
+          ? String(e.params?.additionalProperty)
+          : undefined;
+    const path = jsonPointerToPath(context, e.instancePath ?? '', extra);
+    let message: string;
+    if (e.keyword === 'required') message = `${path} is required`;
+    else if (e.keyword === 'additionalProperties')
+      message = context === 'querystring' ? `${path} is not a supported parameter` : `${path} is not allowed`;
+    else if (e.keyword === 'enum')
+      message = `${path} must be one of: ${(e.params?.allowedValues as unknown[] | undefined)?.join(', ')}`;
+    else if (e.keyword === 'type' && e.params?.type === 'null') continue; // nullable branch
+    else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
+      message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
+    else message = `${path} ${e.message ?? 'is invalid'}`;
+    const key = `${path}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push({ path, message });
+  }
+  return details;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message, error.details));
+    }
+    const fe = error as FastifyError;
+    if (fe.validation) {
+      const details = validationDetails(fe.validationContext ?? 'body', fe.validation as AjvLikeError[]);
+      const message = details[0]?.message ?? fe.message;
+      return reply.status(400).send(errorBody(400, message, details));
+    }
+    const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(status).send(errorBody(status, 'An unexpected error occurred'));
+    }
+    const headers = (fe as { headers?: Record<string, string> }).headers;
+    if (headers) reply.headers(headers);
+    return reply.status(status).send(errorBody(status, fe.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+}

@@ -1,0 +1,276 @@
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type TObject, type TSchema, Type } from 'typebox';
+import { ApiError, type ErrorDetail } from './errors.ts';
+
+/**
+ * The one implementation of list filtering, sorting and pagination (spec: "Conventions for all
+ * list endpoints"). Each endpoint declares its fields; this module validates the query against
+ * the declaration and compiles it to SQL with bound parameters only.
+ */
+export type FilterKind = 'text' | 'set' | 'array' | 'date' | 'day';
+export type FilterOp =
+  | 'eq'
+  | 'not_eq'
+  | 'like'
+  | 'ilike'
+  | 'in'
+  | 'not_in'
+  | 'array_contains'
+  | 'array_not_contains'
+  | 'array_overlap'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte';
+
+export interface FilterSpec {
+  kind: FilterKind;
+  /** Column reference in the query (defaults to the field name). */
+  column?: string;
+  /** Operators allowed; defaults by kind. */
+  ops?: readonly FilterOp[];
+  /** Allowed values (set kind). */
+  values?: readonly string[];
+}
+
+export interface ListSpec {
+  filters: Record<string, FilterSpec>;
+  sort: readonly string[];
+  /** Column per sortable field (defaults to the field name). */
+  sortColumns?: Record<string, string>;
+  /** Column used as the final tie-breaker, so pages never overlap. */
+  idColumn: string;
+  maxLimit?: number;
+}
+
+const DEFAULT_OPS: Record<FilterKind, readonly FilterOp[]> = {
+  text: ['eq', 'not_eq'],
+  set: ['eq', 'not_eq', 'in', 'not_in'],
+  array: ['array_contains', 'array_not_contains', 'array_overlap'],
+  date: ['eq', 'not_eq', 'gt', 'gte', 'lt', 'lte'],
+  day: ['eq', 'not_eq', 'gt', 'gte', 'lt', 'lte'],
+};
+const MULTI: ReadonlySet<FilterOp> = new Set(['in', 'not_in', 'array_contains', 'array_not_contains', 'array_overlap']);
+
+export const opsOf = (f: FilterSpec) => f.ops ?? DEFAULT_OPS[f.kind];
+
+export interface ParsedFilter {
+  field: string;
+  spec: FilterSpec;
+  op: FilterOp;
+  values: string[];
+}
+
+export interface ParsedList {
+  filters: ParsedFilter[];
+  sort: { field: string; desc: boolean }[];
+  page: number;
+  limit: number;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+function validDay(v: string): boolean {
+  if (!DATE_ONLY.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}
+
+/** Query-string schema for the OpenAPI document and for rejecting unknown parameters. */
+export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> = {}): TObject {
+  const props: Record<string, TSchema> = {};
+  const patterns: Record<string, TSchema> = {};
+  for (const [field, f] of Object.entries(spec.filters)) {
+    const ops = opsOf(f);
+    const multi = ops.some((o) => MULTI.has(o));
+    props[field] = Type.Optional(
+      Type.String({
+        description:
+          `Filter on ${field}; also \`${field}.{operator}\` with operator one of ${ops.map((o) => `\`${o}\``).join(', ')}` +
+          ` (default \`${ops[0]}\`).${multi ? ' Comma-separated values for multi-value operators.' : ''}` +
+          (f.values ? ` Values: ${f.values.join(', ')}.` : '') +
+          (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : ''),
+      }),
+    );
+    patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
+  }
+  const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default created_at ascending.`;
+  return Type.Object(
+    {
+      ...props,
+      ...extra,
+      sort: Type.Optional(Type.String({ description: sortDesc })),
+      page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: spec.maxLimit ?? 100, default: 20, description: 'Items per page.' }),
+      ),
+    },
+    { additionalProperties: false, patternProperties: patterns },
+  );
+}
+
+export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): ParsedList {
+  const details: ErrorDetail[] = [];
+  const filters: ParsedFilter[] = [];
+  for (const [key, raw] of Object.entries(query)) {
+    if (key === 'sort' || key === 'page' || key === 'limit') continue;
+    const dot = key.indexOf('.');
+    const field = dot === -1 ? key : key.slice(0, dot);
+    const f = spec.filters[field];
+    if (!f) continue; // not a filter: another declared parameter of the route
+    const ops = opsOf(f);
+    const op = (dot === -1 ? ops[0] : key.slice(dot + 1)) as FilterOp;
+    if (!ops.includes(op)) {
+      details.push({ path: key, message: `${key}: operator must be one of ${ops.join(', ')}` });
+      continue;
+    }
+    if (typeof raw !== 'string') {
+      details.push({ path: key, message: `${key} must be given once` });
+      continue;
+    }
+    const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
+    if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text')) {
+      details.push({ path: key, message: `${key} must not be empty` });
+      continue;
+    }
+    let bad: string | undefined;
+    for (const v of values) {
+      if (f.kind === 'set' && f.values && !f.values.includes(v)) bad = `must be one of ${f.values.join(', ')}`;
+      if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
+        bad = 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time';
+      if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
+    }
+    if (bad) {
+      details.push({ path: key, message: `${key} ${bad}` });
+      continue;
+    }
+    filters.push({ field, spec: f, op, values });
+  }
+
+  const sort: ParsedList['sort'] = [];
+  if (query.sort !== undefined) {
+    const seen = new Set<string>();
+    const rawSort = String(query.sort);
+    for (const part of rawSort.split(',')) {
+      const term = part.trim();
+      const desc = term.endsWith('.desc');
+      const asc = term.endsWith('.asc');
+      const field = desc || asc ? term.slice(0, term.lastIndexOf('.')) : term;
+      if (!spec.sort.includes(field)) {
+        details.push({ path: 'sort', message: `sort: "${term}" is not sortable; use ${spec.sort.join(', ')}` });
+        break;
+      }
+      if (seen.has(field)) {
+        details.push({ path: 'sort', message: `sort: ${field} appears more than once` });
+        break;
+      }
+      seen.add(field);
+      sort.push({ field, desc });
+    }
+  }
+  if (details.length) throw new ApiError(400, details[0].message, details);
+  return {
+    filters,
+    sort: sort.length ? sort : [{ field: 'created_at', desc: false }],
+    page: Number(query.page ?? 1),
+    limit: Number(query.limit ?? 20),
+  };
+}
+
+function dayBounds(v: string): [Date, Date] {
+  const start = new Date(`${v}T00:00:00Z`);
+  return [start, new Date(start.getTime() + 86_400_000)];
+}
+
+function filterExpression(f: ParsedFilter): Expression<SqlBool> {
+  const col = sql.ref(f.spec.column ?? f.field);
+  const v = f.values;
+  switch (f.spec.kind) {
+    case 'array': {
+      const arr = sql`cast(${sql.val(v)} as text[])`;
+      if (f.op === 'array_contains') return sql<SqlBool>`${col} @> ${arr}`;
+      if (f.op === 'array_not_contains') return sql<SqlBool>`not (${col} @> ${arr})`;
+      return sql<SqlBool>`${col} && ${arr}`;
+    }
+    case 'date': {
+      const value = v[0];
+      if (validDay(value)) {
+        const [start, end] = dayBounds(value);
+        switch (f.op) {
+          case 'eq':
+            return sql<SqlBool>`(${col} >= ${start} and ${col} < ${end})`;
+          case 'not_eq':
+            return sql<SqlBool>`(${col} < ${start} or ${col} >= ${end})`;
+          case 'gt':
+            return sql<SqlBool>`${col} >= ${end}`;
+          case 'gte':
+            return sql<SqlBool>`${col} >= ${start}`;
+          case 'lt':
+            return sql<SqlBool>`${col} < ${start}`;
+          default:
+            return sql<SqlBool>`${col} < ${end}`;
+        }
+      }
+      return compare(col, f.op, new Date(value));
+    }
+    default:
+      if (f.op === 'in') return sql<SqlBool>`${col} = any(cast(${sql.val(v)} as text[]))`;
+      if (f.op === 'not_in')
+        return sql<SqlBool>`(${col} is null or not (${col} = any(cast(${sql.val(v)} as text[]))))`;
+      if (f.op === 'like') return sql<SqlBool>`${col} like ${v[0]}`;
+      if (f.op === 'ilike') return sql<SqlBool>`${col} ilike ${v[0]}`;
+      return compare(col, f.op, v[0]);
+  }
+}
+
+function compare(col: ReturnType<typeof sql.ref>, op: FilterOp, value: unknown): Expression<SqlBool> {
+  switch (op) {
+    case 'eq':
+      return sql<SqlBool>`${col} = ${value}`;
+    case 'not_eq':
+      return sql<SqlBool>`${col} is distinct from ${value}`;
+    case 'gt':
+      return sql<SqlBool>`${col} > ${value}`;
+    case 'gte':
+      return sql<SqlBool>`${col} >= ${value}`;
+    case 'lt':
+      return sql<SqlBool>`${col} < ${value}`;
+    default:
+      return sql<SqlBool>`${col} <= ${value}`;
+  }
+}
+
+/** Applies filters (where), sort (order by, id last) and the page window to a select. */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+export function applyList<QB extends SelectQueryBuilder<any, any, any>>(
+  qb: QB,
+  spec: ListSpec,
+  parsed: ParsedList,
+): QB {
+  let q = qb;
+  for (const f of parsed.filters) q = q.where(filterExpression(f)) as QB;
+  for (const s of parsed.sort) {
+    const col = spec.sortColumns?.[s.field] ?? s.field;
+    q = q.orderBy(sql.ref(col), s.desc ? 'desc' : 'asc') as QB;
+  }
+  q = q.orderBy(sql.ref(spec.idColumn), parsed.sort[0]?.desc ? 'desc' : 'asc') as QB;
+  return q.limit(parsed.limit).offset((parsed.page - 1) * parsed.limit) as QB;
+}
+
+/** Applies only the filters (for the total count). */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, parsed: ParsedList): QB {
+  let q = qb;
+  for (const f of parsed.filters) q = q.where(filterExpression(f)) as QB;
+  return q;
+}
+
+export const paginationSchema = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  count: Type.Integer({ description: 'Total number of items matching the filters.' }),
+});
+
+export const paginated = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), pagination: paginationSchema });

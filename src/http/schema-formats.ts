@@ -1,0 +1,16 @@
+import { isCountryCode } from '../shared/countries.ts';
+
+/** Formats used by our schemas beyond ajv-formats' standard ones. */
+export const customFormats: Record<string, (v: string) => boolean> = {
+  'alpha-2': isCountryCode,
+  'e.164': (v) => /^\+[1-9]\d{6,14}$/.test(v),
+};
+
+export const FORMAT_MESSAGES: Record<string, string> = {
+  'alpha-2': 'must be an ISO 3166-1 alpha-2 country code (e.g. FR)',
+  'e.164': 'must be a phone number in E.164 format (e.g. +33612345678)',
+  date: 'must be a date (yyyy-MM-dd)',
+  'date-time': 'must be an ISO 8601 date-time',
+  uuid: 'must be a UUID',
+  email: 'must be an e-mail address',
+};

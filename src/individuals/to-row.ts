@@ -1,0 +1,63 @@
+import type { Static } from 'typebox';
+import type { NewIndividual } from '../db/schema.ts';
+import { fullAddress } from '../shared/address.ts';
+import type { IndividualUpdate, IndividualWritable } from './schemas.ts';
+
+type Writable = Static<typeof IndividualWritable>;
+
+/** Relation-level facts copied onto the individual when the body does not state them. */
+export interface RelationDefaults {
+  roles?: string[];
+  position?: string | null;
+  ownership_percentage?: number | null;
+  voting_rights_percentage?: number | null;
+}
+
+export function individualInsertRow(
+  input: Writable,
+  ids: { id: string; workspaceId: string; caseId: string },
+  fromMainRelation: RelationDefaults = {},
+): NewIndividual {
+  return {
+    id: ids.id,
+    workspace_id: ids.workspaceId,
+    case_id: ids.caseId,
+    roles: input.roles ?? fromMainRelation.roles ?? [],
+    is_beneficial_owner: input.is_beneficial_owner ?? false,
+    is_controlling_person: input.is_controlling_person ?? false,
+    is_business_contact: input.is_business_contact ?? false,
+    is_delegator: input.is_delegator ?? false,
+    is_signatory: input.is_signatory ?? false,
+    first_name: input.first_name,
+    middle_name: input.middle_name ?? null,
+    last_name: input.last_name,
+    maiden_name: input.maiden_name ?? null,
+    email: input.email ?? null,
+    birth_date: input.birth_date ?? null,
+    birth_country: input.birth_country ?? null,
+    birth_place: input.birth_place ?? null,
+    gender: input.gender ?? null,
+    nationalities: input.nationalities ?? null,
+    address: JSON.stringify(fullAddress(input.address)),
+    banking_information: input.banking_information ? JSON.stringify(input.banking_information) : null,
+    tax_identification_number: input.tax_identification_number ?? null,
+    social_security_number: input.social_security_number ?? null,
+    phone_number: input.phone_number ?? null,
+    position: input.position ?? fromMainRelation.position ?? null,
+    ownership_percentage: input.ownership_percentage ?? fromMainRelation.ownership_percentage ?? null,
+    voting_rights_percentage: input.voting_rights_percentage ?? fromMainRelation.voting_rights_percentage ?? null,
+    custom_properties: JSON.stringify(input.custom_properties ?? {}),
+  };
+}
+
+const JSON_FIELDS = new Set(['banking_information', 'custom_properties']);
+
+/** Update set for the fields present in a PATCH body (address merged by the caller). */
+export function individualUpdateSet(input: Static<typeof IndividualUpdate>): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined || k === 'address') continue;
+    set[k] = JSON_FIELDS.has(k) ? (v === null ? null : JSON.stringify(v)) : v;
+  }
+  return set;
+}

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+
+export const ReviewerType = Type.Enum(['user', 'system', 'api']);
+
+export const CaseReview = Type.Object({
+  id: Uuid,
+  status: Type.Enum(['approved', 'rejected', 'closed']),
+  comment: Nullable(Type.String()),
+  reviewer_type: ReviewerType,
+  user: Nullable(Type.Any()),
+  reviewed_at: DateTime,
+  next_review_at: Nullable(DateOnly),
+});
+
+/** One body for the three variants; next_review_at belongs to the approved one only. */
+export const CaseReviewCreate = Type.Object({
+  status: Type.Enum(['approved', 'rejected', 'closed']),
+  comment: Type.Optional(Type.String({ maxLength: 10_000 })),
+  reviewed_at: Type.Optional(DateTime),
+  next_review_at: Type.Optional(Nullable(DateOnly)),
+});

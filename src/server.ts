@@ -1,0 +1,44 @@
+import type { Config } from './config.ts';
+import { buildApp } from './http/app.ts';
+import { openRuntime } from './runtime.ts';
+import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
+
+/** `vericase serve`: the API (and, by default, the workers) in one process. */
+export async function serve(config: Config): Promise<void> {
+  const runtime = await openRuntime(config);
+  const { ctx, logger } = runtime;
+  const boot = await bootstrapWorkspace(ctx.db, config.bootstrapApiKey);
+  if (boot.newApiKey) {
+    // printed once, on purpose outside the JSON log stream so it stands out
+    process.stdout.write(
+      `\nCreated workspace "default". Its API key (shown once, store it now):\n\n  ${boot.newApiKey}\n\n`,
+    );
+  }
+  const app = await buildApp(ctx, { logger: logger as never });
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('graceful shutdown timed out');
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    try {
+      await app.close();
+      await runtime.close();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { port: config.port, database: ctx.dbKind, dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined },
+    'vericase listening',
+  );
+}

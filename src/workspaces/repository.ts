@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
+
+export interface WorkspaceWithKey {
+  id: string;
+  name: string;
+  created_at: string;
+  api_key: string;
+  api_key_id: string;
+}
+
+export async function createApiKey(db: Db, workspaceId: string, key = generateApiKey()) {
+  const id = randomUUID();
+  await db
+    .insertInto('api_keys')
+    .values({ id, workspace_id: workspaceId, key_hash: hashApiKey(key), prefix: displayPrefix(key) })
+    .execute();
+  return { id, workspace_id: workspaceId, api_key: key };
+}
+
+export async function createWorkspace(db: Db, name: string, key?: string): Promise<WorkspaceWithKey> {
+  return db.transaction().execute(async (trx) => {
+    const id = randomUUID();
+    const ws = await trx
+      .insertInto('workspaces')
+      .values({ id, name, settings: JSON.stringify({}) })
+      .returning(['id', 'name', 'created_at'])
+      .executeTakeFirstOrThrow();
+    const k = await createApiKey(trx as unknown as Db, id, key);
+    return {
+      id: ws.id,
+      name: ws.name,
+      created_at: new Date(ws.created_at).toISOString(),
+      api_key: k.api_key,
+      api_key_id: k.id,
+    };
+  });
+}
+
+export async function findWorkspace(db: Db, id: string) {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findWorkspaceByName(db: Db, name: string) {
+  return db.selectFrom('workspaces').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
+}
+
+export async function countWorkspaces(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Revokes a key by its id, or by the key itself. Returns the revoked key's id, or null. */
+export async function revokeApiKey(db: Db, idOrKey: string): Promise<{ id: string; key_hash: string } | null> {
+  const isUuid = /^[0-9a-f-]{36}$/i.test(idOrKey);
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where(isUuid ? 'id' : 'key_hash', '=', isUuid ? idOrKey : hashApiKey(idOrKey))
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'key_hash'])
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function findActiveKey(db: Db, keyHash: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
+    .select(['k.id as key_id', 'w.id as workspace_id', 'w.name as workspace_name'])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
