@@ -13,7 +13,7 @@ import pg from 'pg';
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.TEST_DB; // 'pglite' | 'postgres' to run one of them
 const files = process.argv.slice(2);
-const patterns = files.length ? files : ['test/**/*.test.ts'];
+const patterns = files.length ? files : ['test/*.test.ts', 'test/**/*.test.ts'];
 
 async function resetPostgres(): Promise<boolean> {
   const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });

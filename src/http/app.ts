@@ -30,6 +30,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return typeof given === 'string' && given.length <= 128 ? given : randomUUID();
     },
     requestIdHeader: false,
+    // the serializer compiles anyOf branches with its own ajv: declare our formats there too
+    serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true } } },
     ajv: {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array' as never, useDefaults: true },
       plugins: [

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+
+describe('cases', () => {
+  test('creates the whole graph and returns every assigned id', async () => {
+    const api = await newWorkspace();
+    const res = await api.post('/v1/cases', sampleCaseBody('acme-1'));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const c = res.body;
+    assert.equal(c.status, 'open');
+    assert.equal(c.external_id, 'acme-1');
+    assert.equal(c.companies.length, 3);
+    assert.equal(c.individuals.length, 3);
+    const main = c.companies.find((x: any) => x.type === 'main');
+    const holding = c.companies.find((x: any) => x.name === 'Acme Holding GmbH');
+    const fund = c.companies.find((x: any) => x.name === 'Fund LP');
+    assert.deepEqual(holding.relations.map((r: any) => r.to_company_id), [main.id]);
+    assert.deepEqual(fund.relations.map((r: any) => r.to_company_id), [holding.id]);
+    const ubo = c.individuals.find((x: any) => x.last_name === 'Turing');
+    assert.equal(ubo.relations[0].to_company_id, holding.id);
+    assert.equal(ubo.relations[0].ownership_percentage, 55);
+    const ceo = c.individuals.find((x: any) => x.last_name === 'Lovelace');
+    assert.deepEqual(ceo.roles, ['legal_representative']);
+    assert.equal(ceo.position, 'CEO');
+    assert.equal(ceo.address.country, 'FR');
+    for (const k of ['contact_has_actions', 'reviewer_has_actions', 'last_contact_action_at', 'flags']) {
+      assert.ok(k in c, `case has ${k}`);
+    }
+  });
+
+  test('reads back by external_id and by id; another workspace gets 404', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const created = (await api.post('/v1/cases', sampleCaseBody('ext-read'))).body;
+    const byExt = await api.get('/v1/cases/ext-read');
+    assert.equal(byExt.status, 200);
+    assert.equal(byExt.body.id, created.id);
+    assert.equal(byExt.body.companies.length, 3);
+    assert.equal((await api.get(`/v1/cases/${created.id}`)).body.id, created.id);
+    assert.equal((await other.get(`/v1/cases/${created.id}`)).status, 404);
+    assert.equal((await other.get('/v1/cases/ext-read')).status, 404);
+    assert.equal((await other.patch(`/v1/cases/${created.id}`, { name: 'x' })).status, 404);
+    assert.equal((await other.delete(`/v1/cases/${created.id}`)).status, 404);
+  });
+
+  test('an invalid part of the graph stores nothing', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const bodies: [unknown, string][] = [
+      [{ ...sampleCaseBody(), companies: [{ name: 'A', relations: [{ source_company_ref: 'nope' }] }] }, 'companies[0].relations[0].source_company_ref'],
+      [{ name: 'x', companies: [{ name: 'A' }, { name: 'B' }] }, 'companies[1].type'],
+      [{ name: 'x', companies: [{ name: 'A', type: 'affiliated' }] }, 'companies'],
+      [{ name: 'x', individuals: [{ first_name: 'a', last_name: 'b' }] }, 'individuals'],
+      [{ name: 'x', companies: [{ name: 'A', country: 'France' }] }, 'companies[0].country'],
+      [{ name: 'x', individuals: [{ first_name: 'a', last_name: 'b', address: { country: 'ZZ' } }], companies: [{ name: 'A' }] }, 'individuals[0].address.country'],
+    ];
+    for (const [body, path] of bodies) {
+      const res = await api.post('/v1/cases', body);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'BAD_REQUEST');
+      assert.ok(res.body.details.some((d: any) => d.path === path), `${path} in ${JSON.stringify(res.body.details)}`);
+    }
+    const count = await ctx.db
+      .selectFrom('cases')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', api.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 0);
+  });
+
+  test('duplicate external_id is a 409', async () => {
+    const api = await newWorkspace();
+    assert.equal((await api.post('/v1/cases', { name: 'a', external_id: 'dup' })).status, 201);
+    const res = await api.post('/v1/cases', { name: 'b', external_id: 'dup' });
+    assert.equal(res.status, 409);
+    assert.equal(res.body.code, 'CONFLICT');
+  });
+
+  test('list filters, sorts and paginates; bad parameters are 400 naming them', async () => {
+    const api = await newWorkspace();
+    for (const [name, status, tags] of [
+      ['Bravo', 'open', ['vip']],
+      ['alpha', 'draft', ['vip', 'eu']],
+      ['Charlie', 'open', ['eu']],
+    ] as const) {
+      assert.equal((await api.post('/v1/cases', { name, status, tags: [...tags] })).status, 201);
+    }
+    const byName = await api.get('/v1/cases?sort=name');
+    assert.deepEqual(byName.body.data.map((c: any) => c.name), ['Bravo', 'Charlie', 'alpha']);
+    const desc = await api.get('/v1/cases?sort=name.desc&limit=2&page=1');
+    assert.deepEqual(desc.body.data.map((c: any) => c.name), ['alpha', 'Charlie']);
+    assert.deepEqual(desc.body.pagination, { page: 1, limit: 2, count: 3 });
+    const open = await api.get('/v1/cases?status=open');
+    assert.equal(open.body.pagination.count, 2);
+    const notOpen = await api.get('/v1/cases?status.in=draft,approved');
+    assert.deepEqual(notOpen.body.data.map((c: any) => c.name), ['alpha']);
+    assert.equal((await api.get('/v1/cases?tags=vip,eu')).body.pagination.count, 1);
+    assert.equal((await api.get('/v1/cases?tags.array_overlap=vip,eu')).body.pagination.count, 3);
+    assert.equal((await api.get('/v1/cases?tags.array_not_contains=vip')).body.pagination.count, 1);
+    assert.equal((await api.get('/v1/cases?name.ilike=%25HAR%25')).body.pagination.count, 1);
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal((await api.get(`/v1/cases?created_at=${today}`)).body.pagination.count, 3);
+    assert.equal((await api.get(`/v1/cases?created_at.lt=${today}`)).body.pagination.count, 0);
+    for (const [q, param] of [
+      ['status.like=open', 'status.like'],
+      ['status=bogus', 'status'],
+      ['sort=bogus', 'sort'],
+      ['sort=name,name.desc', 'sort'],
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['page=0', 'page'],
+      ['page=abc', 'page'],
+      ['created_at.gt=yesterday', 'created_at.gt'],
+      ['colour=red', 'colour'],
+    ]) {
+      const res = await api.get(`/v1/cases?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.ok(res.body.details.some((d: any) => d.path === param), `${q}: ${JSON.stringify(res.body)}`);
+    }
+  });
+
+  test('update, soft delete and permanent delete', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const c = (await api.post('/v1/cases', sampleCaseBody('to-delete'))).body;
+    const upd = await api.patch('/v1/cases/to-delete', { name: 'Renamed', status: 'draft', tags: ['a'] });
+    assert.equal(upd.status, 200);
+    assert.equal(upd.body.name, 'Renamed');
+    assert.deepEqual(upd.body.tags, ['a']);
+    assert.equal((await api.delete('/v1/cases/to-delete')).status, 204);
+    assert.equal((await api.get(`/v1/cases/${c.id}`)).status, 404);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    const soft = await ctx.db.selectFrom('cases').select('deleted_at').where('id', '=', c.id).executeTakeFirst();
+    assert.ok(soft?.deleted_at);
+    const c2 = (await api.post('/v1/cases', sampleCaseBody('to-delete'))).body; // external_id reusable
+    assert.equal((await api.delete(`/v1/cases/${c2.id}?permanent=true`)).status, 204);
+    const gone = await ctx.db.selectFrom('companies').select('id').where('case_id', '=', c2.id).execute();
+    assert.equal(gone.length, 0);
+    const events = await ctx.db
+      .selectFrom('events')
+      .select(['type', 'sub_event'])
+      .where('workspace_id', '=', api.workspaceId)
+      .orderBy('seq')
+      .execute();
+    assert.ok(events.some((e) => e.type === 'Case.Created'));
+    assert.ok(events.some((e) => e.type === 'Case.Updated' && e.sub_event === 'Case.StatusUpdated'));
+    assert.equal(events.filter((e) => e.type === 'Case.Deleted').length, 2);
+  });
+});
