@@ -60,8 +60,7 @@ function kindOf(type: string | undefined): EntityKind {
   }
 }
 
-const EXPLICIT_ID =
-  /^(Passport|SSN|MMSI|RFC|C\.U\.R\.P\.|CURP|D\.N\.I\.|Cedula|SWIFT\/BIC|IMO|Kenyan ID)\s+(.+)$/;
+const EXPLICIT_ID = /^(Passport|SSN|MMSI|RFC|C\.U\.R\.P\.|CURP|D\.N\.I\.|SWIFT\/BIC|IMO|Kenyan ID)\s+(.+)$/;
 const GENERIC_ID =
   /^([A-Z][A-Za-z.'\-/ ]{0,60}?(?:No\.|Number|ID|#|Code|\(MSN\)|Identification))\s+((?:IMO\s+)?[A-Za-z0-9]\S*?\d.*)$/;
 const NOT_ID =
@@ -95,7 +94,7 @@ function addRemarkIdentifier(entity: ScreeningEntity, part: string): boolean {
     }
   }
   if (!label || !rest) return false;
-  const { value } = splitCountry(rest);
+  const value = splitCountry(rest).value.replace(/^No\.\s*/, '');
   if (!/\d/.test(value) || value.length > 40) return false;
   const imo = /^IMO\s*(\d{7})$/.exec(value);
   if (imo) addIdentifier(entity, 'IMO', imo[1]);

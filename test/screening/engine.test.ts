@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { buildIndex, type ScreeningIndex } from '../../src/screening/engine/build.ts';
+import { jaroWinkler } from '../../src/screening/engine/jaro-winkler.ts';
+import { tokenSimilarity } from '../../src/screening/engine/score.ts';
+import { fuzzinessToThreshold, type ScreeningQuery, search } from '../../src/screening/engine/search.ts';
+import { emptyEntity } from '../../src/screening/entity.ts';
+import { loadOfacSdn } from '../../src/screening/lists/ofac-sdn.ts';
+import { loadUnConsolidated } from '../../src/screening/lists/un-consolidated.ts';
+import { ofacFiles, readRef } from './reference.ts';
+
+let index: ScreeningIndex;
+
+before(() => {
+  const ofac = loadOfacSdn(ofacFiles('ofac-sdn-2019'));
+  const un = loadUnConsolidated(readRef('sanctions', 'un', 'consolidated.xml'));
+  index = buildIndex([...ofac.entities, ...un.entities]);
+});
+
+function top3(query: ScreeningQuery | string): string[] {
+  const q = typeof query === 'string' ? { name: query } : query;
+  return search(index, { ...q, limit: 3 }).map((r) => `${r.entity.source}:${r.entity.id}`);
+}
+
+describe('Jaro-Winkler', () => {
+  test('reference values', () => {
+    assert.equal(jaroWinkler('abc', 'abc'), 1);
+    assert.equal(jaroWinkler('abc', 'xyz'), 0);
+    assert.equal(jaroWinkler('', 'abc'), 0);
+    assert.ok(Math.abs(jaroWinkler('martha', 'marhta') - 0.9611) < 1e-4);
+    assert.ok(Math.abs(jaroWinkler('dwayne', 'duane') - 0.84) < 1e-4);
+    assert.ok(Math.abs(jaroWinkler('dixon', 'dicksonx') - 0.8133) < 1e-4);
+    assert.equal(jaroWinkler('a'.repeat(100), `${'a'.repeat(99)}b`) > 0.98, true);
+  });
+
+  test('token similarity: short tokens exact only, Arabic article tolerated', () => {
+    assert.equal(tokenSimilarity('ab', 'ac'), 0);
+    assert.ok(tokenSimilarity('altikriti', 'tikriti') >= 0.9);
+  });
+});
+
+describe('screening search on OFAC 2019 + UN', () => {
+  test('fuzziness → threshold mapping', () => {
+    assert.equal(fuzzinessToThreshold(0), 1);
+    assert.equal(fuzzinessToThreshold(), 0.85);
+    assert.equal(fuzzinessToThreshold(0.5), 0.85);
+    assert.equal(fuzzinessToThreshold(1), 0.7);
+    assert.equal(fuzzinessToThreshold(7), 0.7);
+  });
+
+  test('listed names are found in the top 3 despite typos, transpositions, reordering, dropped middle names', () => {
+    assert.ok(top3('Alexander Malkevitch').includes('ofac_sdn:26235'), 'typo');
+    assert.ok(top3('Osama bin Ldaen').includes('ofac_sdn:6365'), 'transposition');
+    assert.ok(top3('Tikriti Saddam Hussein').includes('un_sc:IQi.001'), 'reordering');
+    assert.ok(top3('Saddam al-Tikriti').includes('un_sc:IQi.001'), 'dropped middle name');
+    assert.ok(top3('Usama bin Ladin').includes('ofac_sdn:6365'), 'transliteration');
+    assert.ok(top3('Banco Nacional de Cuba S.A.').includes('ofac_sdn:306'), 'legal form added');
+    assert.ok(top3('صدام حسين التكريتي').includes('un_sc:IQi.001'), 'original script');
+  });
+
+  test('ordinary names are not hits', () => {
+    for (const name of ['John Smith', 'Emma Johnson', 'Lukas Schneider', 'Sophie Dubois', 'Priya Sharma']) {
+      assert.deepEqual(search(index, { name }), [], name);
+    }
+  });
+
+  test('results are sorted, thresholded and explained', () => {
+    const res = search(index, { name: 'Sadam Husein al Tikriti' });
+    assert.ok(res.length >= 2);
+    for (let i = 1; i < res.length; i++) assert.ok(res[i - 1].score >= res[i].score);
+    for (const r of res) assert.ok(r.score >= 0.85);
+    const first = res[0];
+    assert.ok(first.explanation.matched_tokens.length === 3);
+    assert.ok(first.explanation.matched_tokens.some((p) => p.query === 'sadam' && p.listed === 'saddam'));
+    assert.match(first.explanation.summary, /sadam~saddam/);
+    // A lower fuzziness is stricter.
+    assert.ok(search(index, { name: 'Sadam Husein al Tikriti', fuzziness: 0 }).length < res.length);
+  });
+
+  test('birth-date qualifier', () => {
+    const base = search(index, { name: 'Saddam Hussein al-Tikriti', kind: 'person' }).find(
+      (r) => r.entity.id === 'IQi.001',
+    )!;
+    const same = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1937-04-28' }).find(
+      (r) => r.entity.id === 'IQi.001',
+    )!;
+    assert.equal(same.score, base.score);
+    assert.ok(same.explanation.qualifiers.some((q) => q.field === 'birth_date' && q.effect === 0));
+    const dayOff = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1937-05-01' }).find(
+      (r) => r.entity.id === 'IQi.001',
+    )!;
+    assert.ok(dayOff.score < base.score);
+    const far = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1990', min_score: 0 }).find(
+      (r) => r.entity.id === 'IQi.001',
+    )!;
+    assert.ok(far.score <= base.score - 0.2 + 1e-9);
+    assert.equal(
+      search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1990' }).some(
+        (r) => r.entity.id === 'IQi.001',
+      ),
+      false,
+    );
+  });
+
+  test('country and gender qualifiers lower the score on disagreement', () => {
+    const base = search(index, { name: 'Alexander Malkevich' })[0];
+    assert.equal(base.entity.id, '26235');
+    const ru = search(index, { name: 'Alexander Malkevich', countries: ['RU'], gender: 'male' })[0];
+    assert.equal(ru.score, base.score);
+    const fr = search(index, { name: 'Alexander Malkevich', nationality: 'France', min_score: 0 })[0];
+    assert.ok(fr.score < base.score);
+    const female = search(index, { name: 'Alexander Malkevich', gender: 'female', min_score: 0 })[0];
+    assert.ok(female.score < base.score);
+  });
+
+  test('an identical identifier scores 1 whatever the name', () => {
+    const res = search(index, {
+      name: 'Somebody Else',
+      identifiers: [{ type: 'passport', value: '717-637-093' }],
+    });
+    assert.equal(res.length, 1);
+    assert.equal(res[0].entity.id, '26235');
+    assert.equal(res[0].score, 1);
+    assert.equal(res[0].explanation.identifier?.value, '717637093');
+  });
+
+  test('list_types and kind filters', () => {
+    assert.ok(search(index, { name: 'Osama bin Laden', list_types: ['sanction'] }).length > 0);
+    assert.deepEqual(search(index, { name: 'Osama bin Laden', list_types: ['pep'] }), []);
+    assert.deepEqual(search(index, { name: 'Banco Nacional de Cuba', kind: 'person' }), []);
+    assert.equal(search(index, { name: 'Banco Nacional de Cuba', kind: 'company' })[0].entity.id, '306');
+  });
+
+  test('exact_match only returns names equal after normalisation', () => {
+    const exact = search(index, { name: 'Saddam Hussein', exact_match: true });
+    assert.ok(exact.some((r) => r.entity.id === '7843' && r.score === 1));
+    assert.ok(exact.every((r) => r.explanation.unmatched_query_tokens.length === 0));
+    assert.deepEqual(search(index, { name: 'Sadam Hussein', exact_match: true }), []);
+    assert.ok(search(index, { name: 'Sadam Hussein' }).some((r) => r.entity.id === '7843'));
+  });
+
+  test('limit and weak aliases', () => {
+    assert.equal(search(index, { name: 'Mohammed Ali', limit: 2 }).length, 2);
+    const e = emptyEntity('test', 'w1', 'person', 'Zebulon Quartermaine');
+    e.aliases.push({ name: 'Zeb Q', strength: 'weak' }, { name: 'Zebby Quarters', strength: 'weak' });
+    const small = buildIndex([e]);
+    const r = search(small, { name: 'Zebby Quarters' })[0];
+    assert.equal(r.matched_name, 'Zebby Quarters');
+    assert.equal(r.score, 0.95);
+    assert.ok(r.explanation.qualifiers.some((q) => q.field === 'alias_strength'));
+  });
+});

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { countryCode } from '../../src/screening/countries.ts';
+import {
+  DEFAULT_LEGAL_FORMS,
+  legalFormsFromElfCsv,
+  nameTokens,
+  normalizeIdentifier,
+  normalizeName,
+  normalizeText,
+} from '../../src/screening/normalize.ts';
+import { readRef } from './reference.ts';
+
+describe('normalisation', () => {
+  test('diacritics, case and punctuation', () => {
+    assert.equal(normalizeText('José MARÍA Peña-Nieto'), 'jose maria pena nieto');
+    assert.equal(normalizeText('Müller, Jürgen'), 'muller jurgen');
+    assert.equal(normalizeText("O'Brien & Sons"), 'obrien and sons');
+    assert.equal(normalizeText('Çelik  Øster  Łódź'), 'celik oster lodz');
+  });
+
+  test('transliterates Cyrillic, Greek and Arabic', () => {
+    assert.equal(normalizeName('Мария Александровна Осетрова', 'person'), 'mariya aleksandrovna osetrova');
+    assert.equal(normalizeName('Εταιρία', 'org'), 'etairia');
+    // Arabic script transliterates without vowels; it still gives a stable key for same-script queries.
+    assert.deepEqual(nameTokens('صدام حسين', 'person'), ['sdm', 'hsyn']);
+  });
+
+  test('"LAST, First" becomes "first last"', () => {
+    assert.equal(normalizeName('LOGAN MOREY, Elvis Angus', 'person'), 'elvis angus logan morey');
+    assert.equal(normalizeName('BIN LADEN, Osama', 'person'), 'osama laden');
+    // Organisation names keep their commas as punctuation, not as name order.
+    assert.equal(
+      normalizeName('AIRCRAFT, AVIONICS, PARTS & SUPPORT LTD.', 'org'),
+      'aircraft avionics parts support',
+    );
+  });
+
+  test('person particles are dropped, the Arabic article is glued to the next token', () => {
+    assert.deepEqual(nameTokens('Juan de la Cruz', 'person'), ['juan', 'cruz']);
+    assert.deepEqual(nameTokens('SADDAM HUSSEIN AL-TIKRITI', 'person'), ['saddam', 'hussein', 'altikriti']);
+    assert.deepEqual(nameTokens('Saddam Hussein al Tikriti', 'person'), ['saddam', 'hussein', 'altikriti']);
+    assert.deepEqual(nameTokens('Dr. Ayman al-Zawahiri', 'person'), ['ayman', 'alzawahiri']);
+  });
+
+  test('legal-form suffixes are stripped from organisation names (built-in list)', () => {
+    assert.equal(normalizeName('ANGLO-CARIBBEAN CO., LTD.', 'org'), 'anglo caribbean');
+    assert.equal(normalizeName('TNK TRADING INTERNATIONAL S.A.', 'org'), 'tnk trading international');
+    assert.equal(normalizeName('MI FEL, S. DE R.L. DE C.V.', 'org'), 'mi fel');
+    assert.equal(normalizeName('Müller GmbH & Co. KG', 'org'), 'muller');
+    assert.equal(normalizeName('OOO Romashka', 'org'), 'romashka');
+    assert.equal(normalizeName('The Bank of Nowhere Limited', 'org'), 'bank nowhere');
+    // Never strips the only token.
+    assert.equal(normalizeName('Limited', 'org'), 'limited');
+    // Person names are not touched by legal forms.
+    assert.equal(normalizeName('Maria Sa', 'person'), 'maria sa');
+  });
+
+  test('legal forms from the ISO 20275 ELF list', () => {
+    const elf = legalFormsFromElfCsv(readRef('elf', 'iso-20275-2026-02-19.csv'));
+    assert.ok(elf.forms.size > DEFAULT_LEGAL_FORMS.forms.size + 500);
+    assert.ok(elf.forms.has('gmbh') && elf.forms.has('sarl') && elf.forms.has('ltd'));
+    assert.equal(normalizeName('Vini e Sapori SARL', 'org', elf), 'vini e sapori');
+    assert.equal(normalizeName('Acme Oy', 'org', elf), 'acme');
+    assert.equal(normalizeName('Nordic Fisk AS', 'org', elf), 'nordic fisk');
+  });
+
+  test('identifiers and countries', () => {
+    assert.equal(normalizeIdentifier('ob 0243-318'), 'OB0243318');
+    assert.equal(countryCode('Korea, North'), 'KP');
+    assert.equal(countryCode("Democratic People's Republic of Korea"), 'KP');
+    assert.equal(countryCode('Russian Federation'), 'RU');
+    assert.equal(countryCode('Russia'), 'RU');
+    assert.equal(countryCode('United Kingdom'), 'GB');
+    assert.equal(countryCode('uk'), 'GB');
+    assert.equal(countryCode('Iran (Islamic Republic of)'), 'IR');
+    assert.equal(countryCode('Democratic Republic of the Congo'), 'CD');
+    assert.equal(countryCode('Côte d’Ivoire'), 'CI');
+    assert.equal(countryCode('Atlantis'), undefined);
+  });
+});
