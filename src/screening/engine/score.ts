@@ -6,6 +6,7 @@
  *
  *   score = Σ w·sim / (Σ w + Σ_unmatched w·penalty)       w = mean length of the paired tokens (≤ 12)
  */
+import { doubleMetaphone } from 'double-metaphone';
 import { jaroWinkler } from './jaro-winkler.ts';
 
 /** Token pairs below this similarity are treated as unmatched. */
@@ -19,14 +20,35 @@ export const PENALTY = {
 };
 /** Discount when a pair only matches after removing a glued 'al'/'el' article from one side. */
 const ARTICLE_FACTOR = 0.95;
+/** Similarity of two-letter tokens with the same first letter and double-metaphone key. */
+const SHORT_PHONETIC = 0.85;
+
+const phoneticCache = new Map<string, string>();
+
+/** Primary double-metaphone key, memoised (tokens repeat heavily across names and queries). */
+export function phoneticKey(token: string): string {
+  let k = phoneticCache.get(token);
+  if (k === undefined) {
+    k = doubleMetaphone(token)[0];
+    if (phoneticCache.size > 200_000) phoneticCache.clear();
+    phoneticCache.set(token, k);
+  }
+  return k;
+}
 
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const la = a.length;
   const lb = b.length;
-  // Very short tokens (initials, 'ab', 'co') must match exactly: JW is meaningless on them.
-  if (la <= 2 || lb <= 2) return 0;
+  // Very short tokens (initials, 'ab', 'co') must match exactly, except two-letter romanisation variants
+  // of the same syllable (ri~ry, ko~ku in Korean names): same first letter and same phonetic key.
+  if (la <= 2 || lb <= 2) {
+    return la === 2 && lb === 2 && a[0] === b[0] && phoneticKey(a) === phoneticKey(b) ? SHORT_PHONETIC : 0;
+  }
   let s = jaroWinkler(a, b);
+  // JW is generous on 3–4 letter tokens (khan~kang 0.88, luis~plus 0.83): double their distance unless
+  // the two tokens sound the same (ali~aly, omar~umar keep their JW score).
+  if ((la <= 4 || lb <= 4) && phoneticKey(a) !== phoneticKey(b)) s = 1 - 2 * (1 - s);
   if (s < 0.97) {
     const aa = la >= 5 && (a.startsWith('al') || a.startsWith('el'));
     const ba = lb >= 5 && (b.startsWith('al') || b.startsWith('el'));
