@@ -1,7 +1,14 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { AfterCaseCreated } from './cases/create-case.ts';
 import type { CheckEnvelopeLoader } from './cases/get-case.ts';
+import type { CheckEnvelopeOut } from './checks/envelope-schema.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { KeyResolver } from './http/auth.ts';
@@ -18,6 +25,8 @@ export interface AppContext {
   hooks: {
     afterCaseCreated?: AfterCaseCreated;
     loadCheckEnvelopes?: CheckEnvelopeLoader;
+    /** Check envelopes of one company or individual. */
+    loadEntityChecks?: (db: Db, entityId: string) => Promise<CheckEnvelopeOut[]>;
   };
 }
 

@@ -14,7 +14,10 @@ export interface Runtime {
 }
 
 /** Opens the database, migrates it and assembles the context shared by the API and the workers. */
-export async function openRuntime(config: Config, logger = pino({ level: config.logLevel })): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  logger = pino({ level: config.logLevel }),
+): Promise<Runtime> {
   const handle = await openDatabase(config);
   try {
     const applied = await migrateToLatest(handle.db as never);

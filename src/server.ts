@@ -38,7 +38,11 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { port: config.port, database: ctx.dbKind, dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined },
+    {
+      port: config.port,
+      database: ctx.dbKind,
+      dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined,
+    },
     'vericase listening',
   );
 }

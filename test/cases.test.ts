@@ -15,8 +15,14 @@ describe('cases', () => {
     const main = c.companies.find((x: any) => x.type === 'main');
     const holding = c.companies.find((x: any) => x.name === 'Acme Holding GmbH');
     const fund = c.companies.find((x: any) => x.name === 'Fund LP');
-    assert.deepEqual(holding.relations.map((r: any) => r.to_company_id), [main.id]);
-    assert.deepEqual(fund.relations.map((r: any) => r.to_company_id), [holding.id]);
+    assert.deepEqual(
+      holding.relations.map((r: any) => r.to_company_id),
+      [main.id],
+    );
+    assert.deepEqual(
+      fund.relations.map((r: any) => r.to_company_id),
+      [holding.id],
+    );
     const ubo = c.individuals.find((x: any) => x.last_name === 'Turing');
     assert.equal(ubo.relations[0].to_company_id, holding.id);
     assert.equal(ubo.relations[0].ownership_percentage, 55);
@@ -48,18 +54,31 @@ describe('cases', () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();
     const bodies: [unknown, string][] = [
-      [{ ...sampleCaseBody(), companies: [{ name: 'A', relations: [{ source_company_ref: 'nope' }] }] }, 'companies[0].relations[0].source_company_ref'],
+      [
+        { ...sampleCaseBody(), companies: [{ name: 'A', relations: [{ source_company_ref: 'nope' }] }] },
+        'companies[0].relations[0].source_company_ref',
+      ],
       [{ name: 'x', companies: [{ name: 'A' }, { name: 'B' }] }, 'companies[1].type'],
       [{ name: 'x', companies: [{ name: 'A', type: 'affiliated' }] }, 'companies'],
       [{ name: 'x', individuals: [{ first_name: 'a', last_name: 'b' }] }, 'individuals'],
       [{ name: 'x', companies: [{ name: 'A', country: 'France' }] }, 'companies[0].country'],
-      [{ name: 'x', individuals: [{ first_name: 'a', last_name: 'b', address: { country: 'ZZ' } }], companies: [{ name: 'A' }] }, 'individuals[0].address.country'],
+      [
+        {
+          name: 'x',
+          individuals: [{ first_name: 'a', last_name: 'b', address: { country: 'ZZ' } }],
+          companies: [{ name: 'A' }],
+        },
+        'individuals[0].address.country',
+      ],
     ];
     for (const [body, path] of bodies) {
       const res = await api.post('/v1/cases', body);
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.code, 'BAD_REQUEST');
-      assert.ok(res.body.details.some((d: any) => d.path === path), `${path} in ${JSON.stringify(res.body.details)}`);
+      assert.ok(
+        res.body.details.some((d: any) => d.path === path),
+        `${path} in ${JSON.stringify(res.body.details)}`,
+      );
     }
     const count = await ctx.db
       .selectFrom('cases')
@@ -87,14 +106,23 @@ describe('cases', () => {
       assert.equal((await api.post('/v1/cases', { name, status, tags: [...tags] })).status, 201);
     }
     const byName = await api.get('/v1/cases?sort=name');
-    assert.deepEqual(byName.body.data.map((c: any) => c.name), ['Bravo', 'Charlie', 'alpha']);
+    assert.deepEqual(
+      byName.body.data.map((c: any) => c.name),
+      ['Bravo', 'Charlie', 'alpha'],
+    );
     const desc = await api.get('/v1/cases?sort=name.desc&limit=2&page=1');
-    assert.deepEqual(desc.body.data.map((c: any) => c.name), ['alpha', 'Charlie']);
+    assert.deepEqual(
+      desc.body.data.map((c: any) => c.name),
+      ['alpha', 'Charlie'],
+    );
     assert.deepEqual(desc.body.pagination, { page: 1, limit: 2, count: 3 });
     const open = await api.get('/v1/cases?status=open');
     assert.equal(open.body.pagination.count, 2);
     const notOpen = await api.get('/v1/cases?status.in=draft,approved');
-    assert.deepEqual(notOpen.body.data.map((c: any) => c.name), ['alpha']);
+    assert.deepEqual(
+      notOpen.body.data.map((c: any) => c.name),
+      ['alpha'],
+    );
     assert.equal((await api.get('/v1/cases?tags=vip,eu')).body.pagination.count, 1);
     assert.equal((await api.get('/v1/cases?tags.array_overlap=vip,eu')).body.pagination.count, 3);
     assert.equal((await api.get('/v1/cases?tags.array_not_contains=vip')).body.pagination.count, 1);
@@ -116,7 +144,10 @@ describe('cases', () => {
     ]) {
       const res = await api.get(`/v1/cases?${q}`);
       assert.equal(res.status, 400, q);
-      assert.ok(res.body.details.some((d: any) => d.path === param), `${q}: ${JSON.stringify(res.body)}`);
+      assert.ok(
+        res.body.details.some((d: any) => d.path === param),
+        `${q}: ${JSON.stringify(res.body)}`,
+      );
     }
   });
 
@@ -131,7 +162,11 @@ describe('cases', () => {
     assert.equal((await api.delete('/v1/cases/to-delete')).status, 204);
     assert.equal((await api.get(`/v1/cases/${c.id}`)).status, 404);
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
-    const soft = await ctx.db.selectFrom('cases').select('deleted_at').where('id', '=', c.id).executeTakeFirst();
+    const soft = await ctx.db
+      .selectFrom('cases')
+      .select('deleted_at')
+      .where('id', '=', c.id)
+      .executeTakeFirst();
     assert.ok(soft?.deleted_at);
     const c2 = (await api.post('/v1/cases', sampleCaseBody('to-delete'))).body; // external_id reusable
     assert.equal((await api.delete(`/v1/cases/${c2.id}?permanent=true`)).status, 204);

@@ -15,8 +15,10 @@ import type { CaseCreate } from './schemas.ts';
 export type CaseCreateInput = Static<typeof CaseCreate>;
 
 /** Hook for template-created checks, plugged in by the checks module (runs in the same transaction). */
-export type AfterCaseCreated = (trx: Db, ctx: { workspaceId: string; caseId: string; input: CaseCreateInput }) =>
-  Promise<{ templateId: string | null }>;
+export type AfterCaseCreated = (
+  trx: Db,
+  ctx: { workspaceId: string; caseId: string; input: CaseCreateInput },
+) => Promise<{ templateId: string | null }>;
 
 /**
  * Validates the graph (refs, one main company, relation ends) before anything is written:
@@ -33,13 +35,15 @@ function planGraph(input: CaseCreateInput) {
 
   companies.forEach((c, i) => {
     if (c.ref === undefined) return;
-    if (refSeen.has(c.ref)) details.push({ path: `companies[${i}].ref`, message: `ref "${c.ref}" is used twice` });
+    if (refSeen.has(c.ref))
+      details.push({ path: `companies[${i}].ref`, message: `ref "${c.ref}" is used twice` });
     refSeen.add(c.ref);
     companyIdByRef.set(c.ref, companyIds[i]);
   });
   individuals.forEach((p, i) => {
     if (p.ref === undefined) return;
-    if (refSeen.has(p.ref)) details.push({ path: `individuals[${i}].ref`, message: `ref "${p.ref}" is used twice` });
+    if (refSeen.has(p.ref))
+      details.push({ path: `individuals[${i}].ref`, message: `ref "${p.ref}" is used twice` });
     refSeen.add(p.ref);
   });
 
@@ -223,4 +227,3 @@ export async function createCase(
     throw err;
   }
 }
-

@@ -23,7 +23,10 @@ export async function listCases(db: Db, workspaceId: string, query: Record<strin
   const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
   const [rows, total] = await Promise.all([
     applyList(base.selectAll(), caseListSpec, parsed).execute(),
-    applyFilters(base.select((eb) => eb.fn.countAll<string>().as('n')), parsed).executeTakeFirstOrThrow(),
+    applyFilters(
+      base.select((eb) => eb.fn.countAll<string>().as('n')),
+      parsed,
+    ).executeTakeFirstOrThrow(),
   ]);
   return {
     data: rows.map(presentCase),

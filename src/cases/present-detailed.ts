@@ -3,8 +3,8 @@ import { presentCompany } from '../companies/present.ts';
 import type { CaseRow } from '../db/schema.ts';
 import { presentIndividual } from '../individuals/present.ts';
 import { relationsBySource } from '../relations/present.ts';
-import type { CaseGraph } from './repository.ts';
 import { presentCase } from './present.ts';
+import type { CaseGraph } from './repository.ts';
 
 /** The detailed case: the case with its companies and individuals, their relations and checks. */
 export function presentDetailedCase(

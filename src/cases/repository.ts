@@ -4,8 +4,16 @@ import type { CaseRow, CompanyRow, IndividualRow, RelationRow } from '../db/sche
 import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Finds a live case of the workspace by internal id first, then by external_id. */
-export async function findCase(db: Db, workspaceId: string, idOrExternal: string): Promise<CaseRow | undefined> {
-  let q = db.selectFrom('cases').selectAll().where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
+export async function findCase(
+  db: Db,
+  workspaceId: string,
+  idOrExternal: string,
+): Promise<CaseRow | undefined> {
+  let q = db
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('deleted_at', 'is', null);
   if (UUID_RE.test(idOrExternal)) {
     q = q
       .where((eb) => eb.or([eb('id', '=', idOrExternal), eb('external_id', '=', idOrExternal)]))
@@ -44,7 +52,11 @@ export interface CaseGraph {
 /** The companies, individuals and relations of a case, in one round trip. */
 export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: boolean): Promise<CaseGraph> {
   const relevant = includeNotRelevant ? sql`` : sql` and is_relevant`;
-  const { rows } = await sql<{ companies: CompanyRow[]; individuals: IndividualRow[]; relations: RelationRow[] }>`
+  const { rows } = await sql<{
+    companies: CompanyRow[];
+    individuals: IndividualRow[];
+    relations: RelationRow[];
+  }>`
     select
       (select coalesce(json_agg(c order by c.created_at, c.id), '[]') from companies c
         where c.case_id = ${caseId}${relevant}) as companies,

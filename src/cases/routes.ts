@@ -38,7 +38,12 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const created = await createCase(ctx.db, req.principal.workspaceId, req.body, ctx.hooks.afterCaseCreated);
+      const created = await createCase(
+        ctx.db,
+        req.principal.workspaceId,
+        req.body,
+        ctx.hooks.afterCaseCreated,
+      );
       return reply.status(201).send(created);
     },
   );

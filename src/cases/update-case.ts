@@ -19,7 +19,12 @@ const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
   ['custom_properties', 'Case.CustomPropertiesUpdated'],
 ];
 
-export async function updateCase(db: Db, workspaceId: string, idOrExternal: string, input: Static<typeof CaseUpdate>) {
+export async function updateCase(
+  db: Db,
+  workspaceId: string,
+  idOrExternal: string,
+  input: Static<typeof CaseUpdate>,
+) {
   const found = await findCase(db, workspaceId, idOrExternal);
   if (!found) throw notFound('Case');
   try {
@@ -29,7 +34,8 @@ export async function updateCase(db: Db, workspaceId: string, idOrExternal: stri
       if (input.status !== undefined) set.status = input.status;
       if (input.external_id !== undefined) set.external_id = input.external_id;
       if (input.assignee_id !== undefined) set.assignee_id = input.assignee_id;
-      if (input.metadata !== undefined) set.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
+      if (input.metadata !== undefined)
+        set.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
       if (input.custom_properties !== undefined) {
         // custom properties merge key by key; a null value clears one
         const merged = { ...(found.custom_properties ?? {}), ...input.custom_properties };
@@ -49,7 +55,10 @@ export async function updateCase(db: Db, workspaceId: string, idOrExternal: stri
       const subs = new Set<string>();
       for (const [field, sub] of SUB_EVENTS) {
         if (input[field] === undefined) continue;
-        if (JSON.stringify(found[field as keyof typeof found]) === JSON.stringify(row[field as keyof typeof row]))
+        if (
+          JSON.stringify(found[field as keyof typeof found]) ===
+          JSON.stringify(row[field as keyof typeof row])
+        )
           continue;
         subs.add(sub);
       }

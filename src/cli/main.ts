@@ -39,7 +39,13 @@ async function main(argv: string[]): Promise<number> {
       }
       const name = values.name;
       const ws = await withRuntime((rt) => createWorkspace(rt.ctx.db, name));
-      print({ id: ws.id, name: ws.name, created_at: ws.created_at, api_key: ws.api_key, api_key_id: ws.api_key_id });
+      print({
+        id: ws.id,
+        name: ws.name,
+        created_at: ws.created_at,
+        api_key: ws.api_key,
+        api_key_id: ws.api_key_id,
+      });
       return 0;
     }
     case 'keys': {

@@ -20,7 +20,11 @@ export function presentCompanyListItem(c: CompanyRow) {
     entity_legal_form: c.entity_legal_form,
     entity_legal_form_label: null,
     address: fullAddress(c.address),
-    classifications: (c.classifications ?? []) as { type: string; code: string; description: string | null }[],
+    classifications: (c.classifications ?? []) as {
+      type: string;
+      code: string;
+      description: string | null;
+    }[],
     banking_information: bankingOut(c.banking_information),
     share_capital: c.share_capital,
     tax_identification_number: c.tax_identification_number,

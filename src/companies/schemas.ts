@@ -11,7 +11,11 @@ const Classification = Type.Object({
   code: Type.String(),
   description: Type.Optional(Nullable(Type.String())),
 });
-const ClassificationOut = Type.Object({ type: Type.String(), code: Type.String(), description: Nullable(Type.String()) });
+const ClassificationOut = Type.Object({
+  type: Type.String(),
+  code: Type.String(),
+  description: Nullable(Type.String()),
+});
 
 /** Writable company fields, shared by nested creation, creation and update. */
 export const companyWritable = {
@@ -50,7 +54,6 @@ export const CompanyCreate = Type.Object({
 });
 
 export const CompanyUpdate = Type.Partial(Type.Object(companyWritable));
-export const SetRelevant = Type.Object({ is_relevant: Type.Boolean() });
 
 const companyOut = {
   id: Uuid,

@@ -33,7 +33,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // the serializer compiles anyOf branches with its own ajv: declare our formats there too
     serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true } } },
     ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array' as never, useDefaults: true },
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: 'array' as never,
+        useDefaults: true,
+      },
       plugins: [
         // biome-ignore lint/suspicious/noExplicitAny: ajv instance type is not exported by fastify
         (ajv: any) => {

@@ -51,3 +51,5 @@ export const IdParam = Type.Object({ id: Uuid });
 export const CaseIdParam = Type.Object({
   id: Type.String({ description: 'Case id, or its external_id' }),
 });
+
+export const SetRelevant = Type.Object({ is_relevant: Type.Boolean() });

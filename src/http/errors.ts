@@ -1,5 +1,5 @@
-import { FORMAT_MESSAGES } from './schema-formats.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FORMAT_MESSAGES } from './schema-formats.ts';
 
 /** Error codes of the error body, by HTTP status. */
 const CODES: Record<number, string> = {
@@ -87,7 +87,8 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
       message = context === 'querystring' ? `${path} is not a supported parameter` : `${path} is not allowed`;
     else if (e.keyword === 'enum')
       message = `${path} must be one of: ${(e.params?.allowedValues as unknown[] | undefined)?.join(', ')}`;
-    else if (e.keyword === 'type' && e.params?.type === 'null') continue; // nullable branch
+    else if (e.keyword === 'type' && e.params?.type === 'null')
+      continue; // nullable branch
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;

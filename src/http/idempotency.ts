@@ -71,7 +71,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     req.idempotencyKey = null;
     const status = reply.statusCode;
     if (status >= 500 || status === 409 || status === 429) {
-      await db.deleteFrom('idempotency_keys').where('workspace_id', '=', req.principal.workspaceId).where('key', '=', key).execute();
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('workspace_id', '=', req.principal.workspaceId)
+        .where('key', '=', key)
+        .execute();
     } else {
       await db
         .updateTable('idempotency_keys')

@@ -7,7 +7,7 @@ import { ApiError, type ErrorDetail } from './errors.ts';
  * list endpoints"). Each endpoint declares its fields; this module validates the query against
  * the declaration and compiles it to SQL with bound parameters only.
  */
-export type FilterKind = 'text' | 'set' | 'array' | 'date' | 'day';
+export type FilterKind = 'text' | 'set' | 'array' | 'date' | 'day' | 'uuid';
 export type FilterOp =
   | 'eq'
   | 'not_eq'
@@ -49,8 +49,16 @@ const DEFAULT_OPS: Record<FilterKind, readonly FilterOp[]> = {
   array: ['array_contains', 'array_not_contains', 'array_overlap'],
   date: ['eq', 'not_eq', 'gt', 'gte', 'lt', 'lte'],
   day: ['eq', 'not_eq', 'gt', 'gte', 'lt', 'lte'],
+  uuid: ['eq', 'not_eq', 'in', 'not_in'],
 };
-const MULTI: ReadonlySet<FilterOp> = new Set(['in', 'not_in', 'array_contains', 'array_not_contains', 'array_overlap']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MULTI: ReadonlySet<FilterOp> = new Set([
+  'in',
+  'not_in',
+  'array_contains',
+  'array_not_contains',
+  'array_overlap',
+]);
 
 export const opsOf = (f: FilterSpec) => f.ops ?? DEFAULT_OPS[f.kind];
 
@@ -103,7 +111,12 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
       sort: Type.Optional(Type.String({ description: sortDesc })),
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
       limit: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: spec.maxLimit ?? 100, default: 20, description: 'Items per page.' }),
+        Type.Integer({
+          minimum: 1,
+          maximum: spec.maxLimit ?? 100,
+          default: 20,
+          description: 'Items per page.',
+        }),
       ),
     },
     { additionalProperties: false, patternProperties: patterns },
@@ -136,10 +149,12 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     }
     let bad: string | undefined;
     for (const v of values) {
-      if (f.kind === 'set' && f.values && !f.values.includes(v)) bad = `must be one of ${f.values.join(', ')}`;
+      if (f.kind === 'set' && f.values && !f.values.includes(v))
+        bad = `must be one of ${f.values.join(', ')}`;
       if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
         bad = 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time';
       if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
+      if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
     }
     if (bad) {
       details.push({ path: key, message: `${key} ${bad}` });
@@ -158,7 +173,10 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       const asc = term.endsWith('.asc');
       const field = desc || asc ? term.slice(0, term.lastIndexOf('.')) : term;
       if (!spec.sort.includes(field)) {
-        details.push({ path: 'sort', message: `sort: "${term}" is not sortable; use ${spec.sort.join(', ')}` });
+        details.push({
+          path: 'sort',
+          message: `sort: "${term}" is not sortable; use ${spec.sort.join(', ')}`,
+        });
         break;
       }
       if (seen.has(field)) {
@@ -215,9 +233,9 @@ function filterExpression(f: ParsedFilter): Expression<SqlBool> {
       return compare(col, f.op, new Date(value));
     }
     default:
-      if (f.op === 'in') return sql<SqlBool>`${col} = any(cast(${sql.val(v)} as text[]))`;
+      if (f.op === 'in') return sql<SqlBool>`${col}::text = any(cast(${sql.val(v)} as text[]))`;
       if (f.op === 'not_in')
-        return sql<SqlBool>`(${col} is null or not (${col} = any(cast(${sql.val(v)} as text[]))))`;
+        return sql<SqlBool>`(${col} is null or not (${col}::text = any(cast(${sql.val(v)} as text[]))))`;
       if (f.op === 'like') return sql<SqlBool>`${col} like ${v[0]}`;
       if (f.op === 'ilike') return sql<SqlBool>`${col} ilike ${v[0]}`;
       return compare(col, f.op, v[0]);

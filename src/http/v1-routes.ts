@@ -1,4 +1,15 @@
 import type { App, AppContext } from '../app-context.ts';
+import { registerCompanyRoutes } from '../companies/routes.ts';
+import { registerIndividualRoutes } from '../individuals/routes.ts';
+import { registerNoteRoutes } from '../notes/routes.ts';
+import { registerRelationRoutes } from '../relations/routes.ts';
+import { registerTagRoutes } from '../tags/routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
-export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [];
+export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
+  registerCompanyRoutes,
+  registerIndividualRoutes,
+  registerRelationRoutes,
+  registerNoteRoutes,
+  registerTagRoutes,
+];

@@ -39,7 +39,11 @@ export function presentIndividualListItem(i: IndividualRow) {
   };
 }
 
-export function presentIndividual(i: IndividualRow, relations: RelationRow[], checks: CheckEnvelopeOut[] = []) {
+export function presentIndividual(
+  i: IndividualRow,
+  relations: RelationRow[],
+  checks: CheckEnvelopeOut[] = [],
+) {
   return {
     ...presentIndividualListItem(i),
     custom_properties: i.custom_properties ?? {},

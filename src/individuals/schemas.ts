@@ -33,7 +33,9 @@ export const individualWritable = {
   banking_information: Type.Optional(Nullable(BankingInformation)),
   tax_identification_number: Type.Optional(Nullable(Type.String())),
   social_security_number: Type.Optional(Nullable(Type.String())),
-  phone_number: Type.Optional(Nullable(Type.String({ format: 'e.164', description: 'E.164, e.g. +33612345678' }))),
+  phone_number: Type.Optional(
+    Nullable(Type.String({ format: 'e.164', description: 'E.164, e.g. +33612345678' })),
+  ),
   position: Type.Optional(Nullable(Type.String())),
   ownership_percentage: Type.Optional(Percentage),
   voting_rights_percentage: Type.Optional(Percentage),

@@ -45,7 +45,8 @@ export function individualInsertRow(
     phone_number: input.phone_number ?? null,
     position: input.position ?? fromMainRelation.position ?? null,
     ownership_percentage: input.ownership_percentage ?? fromMainRelation.ownership_percentage ?? null,
-    voting_rights_percentage: input.voting_rights_percentage ?? fromMainRelation.voting_rights_percentage ?? null,
+    voting_rights_percentage:
+      input.voting_rights_percentage ?? fromMainRelation.voting_rights_percentage ?? null,
     custom_properties: JSON.stringify(input.custom_properties ?? {}),
   };
 }

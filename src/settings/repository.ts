@@ -3,7 +3,11 @@ import type { Db } from '../db/connect.ts';
 import { deepMerge, resolveSettings, type Settings } from './defaults.ts';
 
 export async function getSettings(db: Db, workspaceId: string): Promise<Settings> {
-  const row = await db.selectFrom('workspaces').select('settings').where('id', '=', workspaceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .select('settings')
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
   return resolveSettings(row?.settings);
 }
 

@@ -7,7 +7,13 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
   const tags = ['Workspace'];
   app.get(
     '/workspace/settings',
-    { schema: { tags, summary: 'Read the workspace settings', response: { 200: WorkspaceSettings, ...errors() } } },
+    {
+      schema: {
+        tags,
+        summary: 'Read the workspace settings',
+        response: { 200: WorkspaceSettings, ...errors() },
+      },
+    },
     (req) => getSettings(ctx.db, req.principal.workspaceId),
   );
   app.patch(

@@ -16,7 +16,10 @@ export const WorkspaceSettings = Type.Object({
         critical: Months,
         prohibited: Months,
       },
-      { description: 'Months from an approving review to next_review_at, per case risk level; null: no review due' },
+      {
+        description:
+          'Months from an approving review to next_review_at, per case risk level; null: no review due',
+      },
     ),
   }),
   risk: Type.Object({
@@ -30,22 +33,33 @@ export const WorkspaceSettings = Type.Object({
 });
 
 /** A PATCH body: any subset, merged deeply into the stored settings. */
-export const WorkspaceSettingsPatch = Type.Object({
-  case_review: Type.Optional(
-    Type.Object({
-      comment_mandatory: Type.Optional(Type.Boolean()),
-      frequency_in_months: Type.Optional(
-        Type.Object({
-          not_defined: Type.Optional(Months),
-          low: Type.Optional(Months),
-          medium: Type.Optional(Months),
-          high: Type.Optional(Months),
-          critical: Type.Optional(Months),
-          prohibited: Type.Optional(Months),
-        }, { additionalProperties: false }),
+export const WorkspaceSettingsPatch = Type.Object(
+  {
+    case_review: Type.Optional(
+      Type.Object(
+        {
+          comment_mandatory: Type.Optional(Type.Boolean()),
+          frequency_in_months: Type.Optional(
+            Type.Object(
+              {
+                not_defined: Type.Optional(Months),
+                low: Type.Optional(Months),
+                medium: Type.Optional(Months),
+                high: Type.Optional(Months),
+                critical: Type.Optional(Months),
+                prohibited: Type.Optional(Months),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+        },
+        { additionalProperties: false },
       ),
-    }, { additionalProperties: false }),
-  ),
-  risk: Type.Optional(Type.Object({ online_engines: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
-  checks: Type.Optional(Type.Record(Type.String(), Type.Any())),
-}, { additionalProperties: false });
+    ),
+    risk: Type.Optional(
+      Type.Object({ online_engines: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
+    checks: Type.Optional(Type.Record(Type.String(), Type.Any())),
+  },
+  { additionalProperties: false },
+);

@@ -1,7 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { Country, Nullable } from '../http/common-schemas.ts';
 
-const addressFields = ['street_address', 'street_address_2', 'postal_code', 'city', 'state', 'region'] as const;
+const addressFields = [
+  'street_address',
+  'street_address_2',
+  'postal_code',
+  'city',
+  'state',
+  'region',
+] as const;
 
 export const PartialAddress = Type.Object({
   street_address: Type.Optional(Nullable(Type.String())),
@@ -33,7 +40,10 @@ export function fullAddress(partial: Record<string, unknown> | null | undefined)
 }
 
 /** Merges a partial update into a stored address: keys present in the update win. */
-export function mergeAddress(stored: AddressValue, update: Record<string, unknown> | undefined): AddressValue {
+export function mergeAddress(
+  stored: AddressValue,
+  update: Record<string, unknown> | undefined,
+): AddressValue {
   return update ? fullAddress({ ...stored, ...update }) : stored;
 }
 

@@ -43,7 +43,12 @@ export async function findWorkspace(db: Db, id: string) {
 }
 
 export async function findWorkspaceByName(db: Db, name: string) {
-  return db.selectFrom('workspaces').selectAll().where('name', '=', name).orderBy('created_at').executeTakeFirst();
+  return db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('name', '=', name)
+    .orderBy('created_at')
+    .executeTakeFirst();
 }
 
 export async function countWorkspaces(db: Db): Promise<number> {
@@ -55,7 +60,10 @@ export async function countWorkspaces(db: Db): Promise<number> {
 }
 
 /** Revokes a key by its id, or by the key itself. Returns the revoked key's id, or null. */
-export async function revokeApiKey(db: Db, idOrKey: string): Promise<{ id: string; key_hash: string } | null> {
+export async function revokeApiKey(
+  db: Db,
+  idOrKey: string,
+): Promise<{ id: string; key_hash: string } | null> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrKey);
   const row = await db
     .updateTable('api_keys')

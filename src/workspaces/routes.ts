@@ -50,7 +50,9 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     },
     async (req, reply) => {
       const ws = await createWorkspace(ctx.db, req.body.name);
-      return reply.status(201).send({ id: ws.id, name: ws.name, api_key: ws.api_key, created_at: ws.created_at });
+      return reply
+        .status(201)
+        .send({ id: ws.id, name: ws.name, api_key: ws.api_key, created_at: ws.created_at });
     },
   );
   app.post(
@@ -60,7 +62,10 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Create another API key for a workspace (shown once)',
         params: Type.Object({ id: Uuid }),
-        response: { 201: Type.Object({ id: Uuid, workspace_id: Uuid, api_key: Type.String() }), ...errors(404) },
+        response: {
+          201: Type.Object({ id: Uuid, workspace_id: Uuid, api_key: Type.String() }),
+          ...errors(404),
+        },
       },
     },
     async (req, reply) => {

@@ -144,7 +144,10 @@ export function sampleCaseBody(externalId?: string) {
 }
 
 /** Waits until `fn` returns a truthy value (polling; for asynchronous jobs). */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const v = await fn();

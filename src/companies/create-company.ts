@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { presentCompany } from './present.ts';
+import type { CompanyCreate } from './schemas.ts';
+import { companyInsertRow } from './to-row.ts';
+
+export async function createCompany(
+  ctx: AppContext,
+  workspaceId: string,
+  input: Static<typeof CompanyCreate>,
+) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const c = await lockCase(trx, workspaceId, input.case_id);
+    if (!c) throw notFound('Case');
+    const type = input.type ?? 'main';
+    const mainId = await findMainCompanyId(trx, c.id);
+    if (type === 'main' && mainId) {
+      throw badRequest('type: the case already has a main company (type defaults to main)', 'type');
+    }
+    const id = randomUUID();
+    const row = await trx
+      .insertInto('companies')
+      .values(companyInsertRow(input, { id, workspaceId, caseId: c.id, type }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const relations = await addEntityRelations(
+      trx,
+      { workspaceId, caseId: c.id, mainCompanyId: type === 'main' ? undefined : mainId },
+      { kind: 'company', id },
+      input.relations ?? [],
+    );
+    await touchCase(trx, c.id);
+    const company = presentCompany(row, relations);
+    await recordEvents(trx, workspaceId, [{ type: 'Company.Created', case_id: c.id, payload: { company } }]);
+    return company;
+  });
+}

@@ -1,0 +1,41 @@
+import type { AppContext } from '../app-context.ts';
+import { touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { presentCompanyListItem } from './present.ts';
+import { findCompany } from './repository.ts';
+
+/**
+ * Deletes a company and the relations on either end. The main company cannot be deleted while the
+ * case has other companies or individuals: they would be left without the company they relate to.
+ */
+export async function deleteCompany(ctx: AppContext, workspaceId: string, id: string) {
+  const found = await findCompany(ctx.db, workspaceId, id);
+  if (!found) throw notFound('Company');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (found.type === 'main') {
+      const others = await trx
+        .selectFrom('companies')
+        .select('id')
+        .where('case_id', '=', found.case_id)
+        .where('id', '<>', found.id)
+        .unionAll(trx.selectFrom('individuals').select('id').where('case_id', '=', found.case_id))
+        .limit(1)
+        .execute();
+      if (others.length) {
+        throw badRequest(
+          'The main company cannot be deleted while the case has other companies or individuals',
+        );
+      }
+    }
+    await trx.deleteFrom('companies').where('id', '=', found.id).execute();
+    await touchCase(trx, found.case_id);
+    await recordEvents(trx, workspaceId, [
+      {
+        type: 'Company.Deleted',
+        case_id: found.case_id,
+        payload: { company: presentCompanyListItem(found) },
+      },
+    ]);
+  });
+}

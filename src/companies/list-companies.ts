@@ -1,0 +1,40 @@
+import type { Db } from '../db/connect.ts';
+import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { presentCompanyListItem } from './present.ts';
+
+const TEXT_OPS = ['eq', 'not_eq', 'like', 'ilike'] as const;
+
+export const companyListSpec: ListSpec = {
+  filters: {
+    name: { kind: 'text', ops: TEXT_OPS, column: 'co.name' },
+    registration_number: { kind: 'text', ops: TEXT_OPS, column: 'co.registration_number' },
+    country: { kind: 'text', ops: ['eq'], column: 'co.country' },
+    case_id: { kind: 'uuid', ops: ['eq'], column: 'co.case_id' },
+    created_at: { kind: 'date', column: 'co.created_at' },
+    updated_at: { kind: 'date', column: 'co.updated_at' },
+    last_activity_at: { kind: 'date', column: 'co.last_activity_at' },
+  },
+  sort: ['created_at', 'last_activity_at', 'name'],
+  sortColumns: { created_at: 'co.created_at', last_activity_at: 'co.last_activity_at', name: 'co.name' },
+  idColumn: 'co.id',
+};
+
+export async function listCompanies(db: Db, workspaceId: string, query: Record<string, unknown>) {
+  const parsed = parseListQuery(companyListSpec, query);
+  const base = db
+    .selectFrom('companies as co')
+    .innerJoin('cases as c', 'c.id', 'co.case_id')
+    .where('co.workspace_id', '=', workspaceId)
+    .where('c.deleted_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    applyList(base.selectAll('co'), companyListSpec, parsed).execute(),
+    applyFilters(
+      base.select((eb) => eb.fn.countAll<string>().as('n')),
+      parsed,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    data: rows.map(presentCompanyListItem),
+    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+  };
+}

@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { notFound } from '../http/errors.ts';
+import { fullAddress, mergeAddress } from '../shared/address.ts';
+import { companyView } from './company-view.ts';
+import { findCompany } from './repository.ts';
+import type { CompanyUpdate } from './schemas.ts';
+import { companyUpdateSet } from './to-row.ts';
+
+export async function updateCompany(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  input: Static<typeof CompanyUpdate> & { is_relevant?: boolean },
+  subEvent = 'Company.InfoUpdated',
+) {
+  const found = await findCompany(ctx.db, workspaceId, id);
+  if (!found) throw notFound('Company');
+  return ctx.db.transaction().execute(async (trx) => {
+    const set: Record<string, unknown> = {
+      ...companyUpdateSet(input),
+      updated_at: sql`now()`,
+      last_activity_at: sql`now()`,
+    };
+    if (input.address) set.address = JSON.stringify(mergeAddress(fullAddress(found.address), input.address));
+    const row = await trx
+      .updateTable('companies')
+      .set(set)
+      .where('id', '=', found.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await touchCase(trx, row.case_id);
+    const company = await companyView(trx, ctx, row);
+    await recordEvents(trx, workspaceId, [
+      { type: 'Company.Updated', sub_event: subEvent, case_id: row.case_id, payload: { company } },
+    ]);
+    return company;
+  });
+}

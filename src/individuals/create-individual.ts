@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { notFound } from '../http/errors.ts';
+import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { presentIndividual } from './present.ts';
+import type { IndividualCreate } from './schemas.ts';
+import { individualInsertRow } from './to-row.ts';
+
+export async function createIndividual(
+  ctx: AppContext,
+  workspaceId: string,
+  input: Static<typeof IndividualCreate>,
+) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const c = await lockCase(trx, workspaceId, input.case_id);
+    if (!c) throw notFound('Case');
+    const mainId = await findMainCompanyId(trx, c.id);
+    const id = randomUUID();
+    const toMain = (input.relations ?? []).find((r) => (r.to_company_id ?? mainId) === mainId);
+    const row = await trx
+      .insertInto('individuals')
+      .values(
+        individualInsertRow(
+          input,
+          { id, workspaceId, caseId: c.id },
+          toMain ? { ...toMain, roles: toMain.roles } : {},
+        ),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const relations = await addEntityRelations(
+      trx,
+      { workspaceId, caseId: c.id, mainCompanyId: mainId },
+      { kind: 'individual', id },
+      input.relations ?? [],
+    );
+    await touchCase(trx, c.id);
+    const individual = presentIndividual(row, relations);
+    await recordEvents(trx, workspaceId, [
+      { type: 'Individual.Created', case_id: c.id, payload: { individual } },
+    ]);
+    return individual;
+  });
+}

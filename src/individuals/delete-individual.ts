@@ -1,0 +1,23 @@
+import type { AppContext } from '../app-context.ts';
+import { touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { notFound } from '../http/errors.ts';
+import { presentIndividualListItem } from './present.ts';
+import { findIndividual } from './repository.ts';
+
+/** Deletes an individual with its relations (and, through the foreign keys, its checks). */
+export async function deleteIndividual(ctx: AppContext, workspaceId: string, id: string) {
+  const found = await findIndividual(ctx.db, workspaceId, id);
+  if (!found) throw notFound('Individual');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('individuals').where('id', '=', found.id).execute();
+    await touchCase(trx, found.case_id);
+    await recordEvents(trx, workspaceId, [
+      {
+        type: 'Individual.Deleted',
+        case_id: found.case_id,
+        payload: { individual: presentIndividualListItem(found) },
+      },
+    ]);
+  });
+}

@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { touchCase } from '../cases/repository.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { notFound } from '../http/errors.ts';
+import { fullAddress, mergeAddress } from '../shared/address.ts';
+import { individualView } from './individual-view.ts';
+import { findIndividual } from './repository.ts';
+import type { IndividualUpdate } from './schemas.ts';
+import { individualUpdateSet } from './to-row.ts';
+
+export async function updateIndividual(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  input: Static<typeof IndividualUpdate> & { is_relevant?: boolean },
+  subEvent = 'Individual.InfoUpdated',
+) {
+  const found = await findIndividual(ctx.db, workspaceId, id);
+  if (!found) throw notFound('Individual');
+  return ctx.db.transaction().execute(async (trx) => {
+    const set: Record<string, unknown> = {
+      ...individualUpdateSet(input),
+      updated_at: sql`now()`,
+      last_activity_at: sql`now()`,
+    };
+    if (input.address) set.address = JSON.stringify(mergeAddress(fullAddress(found.address), input.address));
+    const row = await trx
+      .updateTable('individuals')
+      .set(set)
+      .where('id', '=', found.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await touchCase(trx, row.case_id);
+    const individual = await individualView(trx, ctx, row);
+    await recordEvents(trx, workspaceId, [
+      { type: 'Individual.Updated', sub_event: subEvent, case_id: row.case_id, payload: { individual } },
+    ]);
+    return individual;
+  });
+}

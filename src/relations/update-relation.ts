@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import { touchCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { presentRelation } from './present.ts';
+import type { RelationUpdate } from './schemas.ts';
+
+export async function findCaseRelation(db: Db, workspaceId: string, caseId: string, relationId: string) {
+  return db
+    .selectFrom('relations as r')
+    .innerJoin('cases as c', 'c.id', 'r.case_id')
+    .selectAll('r')
+    .where('r.workspace_id', '=', workspaceId)
+    .where('r.case_id', '=', caseId)
+    .where('r.id', '=', relationId)
+    .where('c.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function updateRelation(
+  db: Db,
+  workspaceId: string,
+  caseId: string,
+  relationId: string,
+  input: Static<typeof RelationUpdate>,
+) {
+  const found = await findCaseRelation(db, workspaceId, caseId, relationId);
+  if (!found) throw notFound('Relation');
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (input.to_company_id !== undefined) {
+        const target = await trx
+          .selectFrom('companies')
+          .select('id')
+          .where('case_id', '=', caseId)
+          .where('id', '=', input.to_company_id)
+          .executeTakeFirst();
+        if (!target) throw notFound('Company');
+        if (input.to_company_id === found.from_company_id) {
+          throw badRequest('A company cannot be related to itself', 'to_company_id');
+        }
+      }
+      const set: Record<string, unknown> = { updated_at: sql`now()` };
+      for (const k of [
+        'voting_rights_percentage',
+        'ownership_percentage',
+        'roles',
+        'position',
+        'to_company_id',
+      ] as const) {
+        if (input[k] !== undefined) set[k] = input[k];
+      }
+      const row = await trx
+        .updateTable('relations')
+        .set(set)
+        .where('id', '=', found.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await touchCase(trx, caseId);
+      const relation = presentRelation(row);
+      await recordEvents(trx, workspaceId, [
+        {
+          type: 'Case.Updated',
+          sub_event: 'Case.RelationsUpdated',
+          case_id: caseId,
+          payload: { case_relation: relation },
+        },
+      ]);
+      return relation;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badRequest('This relation already exists', 'to_company_id');
+    throw err;
+  }
+}
