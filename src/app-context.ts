@@ -12,6 +12,7 @@ import type { CheckEnvelopeOut } from './checks/envelope-schema.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { KeyResolver } from './http/auth.ts';
+import type { JobQueue } from './jobs/queue.ts';
 
 /** What every route module receives: configuration and shared services. No request state. */
 export interface AppContext {
@@ -19,6 +20,10 @@ export interface AppContext {
   db: Db;
   dbKind: 'pglite' | 'postgres';
   keys: KeyResolver;
+  /** File bytes (src/files/storage.ts); created from `config` on first use when absent. */
+  storage?: import('./files/storage.ts').FileStorage;
+  /** The job queue; set at start-up by installModules. */
+  jobs: JobQueue;
   /** Extension points filled by later modules (checks), so the case module does not import them. */
   /** Stops background work started by modules (workers, schedules). */
   stop?: () => Promise<void>;

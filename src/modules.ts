@@ -1,9 +1,31 @@
 import type pino from 'pino';
 import type { AppContext } from './app-context.ts';
 import type { DatabaseHandle } from './db/connect.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { MODULES } from './module-list.ts';
+
+/** A feature module: declares its jobs and fills its hooks in the context at start-up. */
+export interface Module {
+  name: string;
+  install(ctx: AppContext, logger: pino.Logger): void | Promise<void>;
+}
 
 /**
- * Installs the optional modules (job queue, checks, webhooks, screening) into the context.
- * Each module adds its hooks and its stop function; the order is the order of dependencies.
+ * Installs the feature modules into the context, then starts the job queue (queues created before
+ * anything is served; workers only when this process runs them).
  */
-export async function installModules(_ctx: AppContext, _handle: DatabaseHandle, _logger: pino.Logger) {}
+export async function installModules(
+  ctx: AppContext,
+  handle: DatabaseHandle,
+  logger: pino.Logger,
+): Promise<void> {
+  const jobs = new JobQueue(handle, logger);
+  ctx.jobs = jobs;
+  for (const m of MODULES) await m.install(ctx, logger);
+  await jobs.start(ctx.config.runWorkers);
+  const previousStop = ctx.stop;
+  ctx.stop = async () => {
+    await jobs.stop();
+    await previousStop?.();
+  };
+}

@@ -27,6 +27,7 @@ export async function openRuntime(
       db: handle.db,
       dbKind: handle.kind,
       keys: new KeyResolver(handle.db, config.authCacheTtlMs),
+      jobs: undefined as never, // set by installModules
       hooks: {},
     };
     await installModules(ctx, handle, logger);

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { fromKysely, fromPglite, PgBoss } from 'pg-boss';
+import type pino from 'pino';
+import type { DatabaseHandle, Db } from '../db/connect.ts';
+
+/**
+ * The job queue (pg-boss, in the application's own database). Modules declare their queues and
+ * handlers; jobs are enqueued with the transaction that causes them, so a rolled-back change leaves
+ * no job behind and a committed one always has its job.
+ */
+export interface JobDefinition<T = Record<string, unknown>> {
+  name: string;
+  handler: (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
+  /** Retries after a failure (pg-boss retryLimit), with exponential backoff. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  retryDelayMaxSeconds?: number;
+  /** A job running longer is considered dead (its process died) and retried. */
+  expireInSeconds?: number;
+  batchSize?: number;
+  /** Cron schedule (UTC) for maintenance jobs. */
+  cron?: string;
+}
+
+export interface SendOptions {
+  startAfter?: Date;
+  singletonKey?: string;
+  id?: string;
+}
+
+export class JobQueue {
+  readonly #boss: PgBoss;
+  readonly #defs = new Map<string, JobDefinition<never>>();
+  readonly #logger: pino.Logger;
+  #started = false;
+
+  constructor(handle: DatabaseHandle, logger: pino.Logger) {
+    this.#logger = logger;
+    this.#boss =
+      handle.kind === 'pglite' && handle.pglite
+        ? new PgBoss({ db: fromPglite(handle.pglite as never), backend: 'pglite', useListenNotify: true })
+        : new PgBoss({ connectionString: handle.connectionString as string, max: 5, useListenNotify: true });
+    this.#boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
+  }
+
+  define<T>(def: JobDefinition<T>): void {
+    if (this.#started) throw new Error(`queue ${def.name} defined after start`);
+    this.#defs.set(def.name, def as JobDefinition<never>);
+  }
+
+  /** Creates every queue and warms pg-boss's queue cache before anything is enqueued in a transaction. */
+  async start(runWorkers: boolean): Promise<void> {
+    await this.#boss.start();
+    for (const def of this.#defs.values()) {
+      await this.#boss.createQueue(def.name, {
+        retryLimit: def.retryLimit ?? 5,
+        retryDelay: def.retryDelaySeconds ?? 2,
+        retryBackoff: true,
+        retryDelayMax: def.retryDelayMaxSeconds ?? 600,
+        expireInSeconds: def.expireInSeconds ?? 120,
+      });
+      // The first send to a queue not in pg-boss's cache looks it up on the pool: inside a PGlite
+      // transaction that deadlocks. Any call that goes through the cache warms it.
+      await this.#boss.complete(def.name, randomUUID()).catch(() => undefined);
+    }
+    this.#started = true;
+    if (!runWorkers) return;
+    for (const def of this.#defs.values()) {
+      await this.#boss.work<Record<string, unknown>>(
+        def.name,
+        {
+          batchSize: def.batchSize ?? 50,
+          pollingIntervalSeconds: 0.5,
+          burstWhenBatchFull: true,
+          perJobResults: true,
+          includeMetadata: true,
+        } as never,
+        // each job settles on its own: one failure must not retry its batch neighbours
+        (async (jobs: { id: string; data: unknown; retryCount?: number }[]) =>
+          Promise.all(
+            jobs.map(async (job) => {
+              try {
+                await def.handler(job.data as never, { id: job.id, retryCount: job.retryCount ?? 0 });
+                return { id: job.id, status: 'completed' };
+              } catch (err) {
+                this.#logger.warn({ err, queue: def.name, job: job.id }, 'job failed');
+                return {
+                  id: job.id,
+                  status: 'failed',
+                  output: { message: String((err as Error)?.message ?? err) },
+                };
+              }
+            }),
+          )) as never,
+      );
+      if (def.cron) await this.#boss.schedule(def.name, def.cron, {}, { tz: 'UTC' } as never);
+    }
+  }
+
+  /** Enqueues within the caller's transaction. */
+  async send(trx: Db, name: string, data: object, opts: SendOptions = {}): Promise<void> {
+    await this.#boss.send(name, data, { ...opts, db: fromKysely(trx as never) } as never);
+  }
+
+  /** Enqueues outside any transaction. */
+  async sendNow(name: string, data: object, opts: SendOptions = {}): Promise<void> {
+    await this.#boss.send(name, data, opts as never);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    await this.#boss.stop({ graceful: true, timeout: 10_000 } as never);
+  }
+}

@@ -1,0 +1,4 @@
+import type { Module } from './modules.ts';
+
+/** Feature modules, in dependency order. One line per module. */
+export const MODULES: Module[] = [];
