@@ -6,7 +6,7 @@ import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import { parseDate } from '../lists/util.ts';
 import { nameTokens, normalizeIdentifier } from '../normalize.ts';
 import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight } from './build.ts';
-import { type NameScore, scoreTokens, type TokenPair } from './score.ts';
+import { type NameScore, PENALTY, scoreTokens, type TokenPair } from './score.ts';
 
 export interface ScreeningQuery {
   name: string;
@@ -187,12 +187,38 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     if (maskBuf.length < index.records.length) maskBuf = new Uint32Array(index.records.length);
     const masks = maskBuf;
     const touched: number[] = [];
-    const keys = new Set<string>();
+    // Query tokens that share an index key (mohamed / muhammad share their metaphone key) get the same
+    // bit, so one listed "mohammed" does not count as two matched query tokens.
+    const keySets = union.map((t) => {
+      const keys = new Set<string>();
+      tokenKeys(t, keys);
+      return keys;
+    });
+    const groupOf: number[] = [];
+    let groups = 0;
     for (let i = 0; i < union.length; i++) {
-      keys.clear();
-      tokenKeys(union[i], keys);
-      const bit = 1 << i;
-      for (const k of keys) {
+      let g = -1;
+      for (let j = 0; j < i && g < 0; j++) {
+        for (const k of keySets[i]) {
+          if (keySets[j].has(k)) {
+            g = groupOf[j];
+            break;
+          }
+        }
+      }
+      groupOf.push(g >= 0 ? g : groups++);
+    }
+    // Optimistic pair weight per group: a query token can pair with a listed token of at most 12 chars.
+    const groupWeight = new Array<number>(groups).fill(0);
+    for (let i = 0; i < union.length; i++) {
+      const w = (tokenWeight(union[i]) + 12) / 2;
+      if (w > groupWeight[groupOf[i]]) groupWeight[groupOf[i]] = w;
+    }
+    let totalQueryWeight = 0;
+    for (let i = 0; i < union.length; i++) totalQueryWeight += tokenWeight(union[i]);
+    for (let i = 0; i < union.length; i++) {
+      const bit = 1 << groupOf[i];
+      for (const k of keySets[i]) {
         const list = index.postings.get(k);
         if (!list) continue;
         for (let x = 0; x < list.length; x++) {
@@ -203,14 +229,32 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         }
       }
     }
-    const qn = union.length;
-    for (const ri of touched) {
-      const hits = popcount(masks[ri]);
-      masks[ri] = 0;
-      const rn = index.records[ri].tokens.length;
-      // A multi-token name needs at least two shared tokens with a multi-token query.
-      if (hits < Math.min(2, qn, rn)) continue;
-      consider(ri);
+    const qn = groups;
+    try {
+      for (const ri of touched) {
+        const mask = masks[ri];
+        const hits = popcount(mask);
+        masks[ri] = 0;
+        const rn = index.records[ri].tokens.length;
+        // A multi-token name needs at least two shared tokens with a multi-token query.
+        if (hits < Math.min(2, qn, rn)) continue;
+        // Upper bound of the name score if every query token that shares a key matched perfectly and
+        // the others stayed unmatched at the cheapest (middle) penalty; qualifiers only lower scores.
+        if (hits < qn) {
+          let hitWeight = 0;
+          let hitQueryWeight = 0;
+          for (let i = 0; i < union.length; i++) {
+            if (mask & (1 << groupOf[i])) hitQueryWeight += tokenWeight(union[i]);
+          }
+          for (let g = 0; g < groups; g++) if (mask & (1 << g)) hitWeight += groupWeight[g];
+          const missing = Math.max(0, totalQueryWeight - hitQueryWeight);
+          if (hitWeight / (hitWeight + PENALTY.queryMiddle * missing) < threshold) continue;
+        }
+        consider(ri);
+      }
+    } finally {
+      // The mask buffer is shared between searches: leave it clean even if scoring threw.
+      for (const ri of touched) masks[ri] = 0;
     }
   }
 
