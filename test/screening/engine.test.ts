@@ -136,6 +136,10 @@ describe('screening search on OFAC 2019 + UN', () => {
     assert.ok(exact.some((r) => r.entity.id === '7843' && r.score === 1));
     assert.ok(exact.every((r) => r.explanation.unmatched_query_tokens.length === 0));
     assert.deepEqual(search(index, { name: 'Sadam Hussein', exact_match: true }), []);
+    // Organisations too, with punctuation and legal forms normalised away.
+    assert.equal(search(index, { name: 'Banco Nacional de Cuba', exact_match: true })[0]?.entity.id, '306');
+    assert.equal(search(index, { name: 'Anglo Caribbean Co Ltd', exact_match: true })[0]?.entity.id, '173');
+    assert.deepEqual(search(index, { name: 'Banco Nacional de Cuba Internacional', exact_match: true }), []);
     assert.ok(search(index, { name: 'Sadam Hussein' }).some((r) => r.entity.id === '7843'));
   });
 

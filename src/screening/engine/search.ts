@@ -166,17 +166,14 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
   };
 
   if (query.exact_match) {
-    const seen = new Set<string>();
-    for (const toks of [qPerson, qOrg]) {
+    for (const [toks, person] of [
+      [qPerson, true],
+      [qOrg, false],
+    ] as const) {
       if (!toks.length) continue;
-      const key = exactKey(toks);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      for (const ri of index.exact.get(key) ?? []) {
-        const rec = index.records[ri];
+      for (const ri of index.exact.get(exactKey(toks)) ?? []) {
         // Only accept records normalised with the same variant as these query tokens.
-        if ((rec.variant === 'person') !== (toks === qPerson)) continue;
-        consider(ri);
+        if ((index.records[ri].variant === 'person') === person) consider(ri);
       }
     }
   } else {
