@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { CaseRow, TagRow } from '../db/schema.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Makes sure the workspace has a tag for each label (tags on cases are stored by label). */
 export async function ensureTags(trx: Db, workspaceId: string, labels: string[]) {
@@ -17,4 +20,116 @@ export async function ensureTags(trx: Db, workspaceId: string, labels: string[])
     .where('label', 'in', unique)
     .orderBy('label')
     .execute();
+}
+
+export async function findTag(db: Db, workspaceId: string, id: string, forUpdate = false) {
+  let q = db.selectFrom('tags').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** Another tag of the workspace with the same label, compared case-insensitively. */
+export async function findTagByLabel(db: Db, workspaceId: string, label: string, exceptId?: string) {
+  let q = db
+    .selectFrom('tags')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`lower(label) = lower(${label})`);
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return q.executeTakeFirst();
+}
+
+export async function countTags(db: Db, workspaceId: string) {
+  const row = await db
+    .selectFrom('tags')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The workspace tags carrying the given labels, in the order of `labels`. */
+export async function tagsForLabels(db: Db, workspaceId: string, labels: string[]): Promise<TagRow[]> {
+  if (!labels.length) return [];
+  const rows = await db
+    .selectFrom('tags')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('label', 'in', labels)
+    .execute();
+  const byLabel = new Map(rows.map((r) => [r.label, r]));
+  return labels.map((l) => byLabel.get(l)).filter((t): t is TagRow => t !== undefined);
+}
+
+/**
+ * Resolves references given as tag ids or labels to existing workspace tags: an id matches that
+ * tag; a label matches exactly first, then case-insensitively. Unresolved references map to undefined.
+ */
+export async function resolveTagRefs(db: Db, workspaceId: string, refs: string[]) {
+  const ids = refs.filter((r) => UUID_RE.test(r));
+  const lowers = [...new Set(refs.map((r) => r.toLowerCase()))];
+  const rows = await db
+    .selectFrom('tags')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), eb(sql<string>`lower(label)`, 'in', lowers)]),
+    )
+    .orderBy('created_at')
+    .execute();
+  return refs.map(
+    (ref) =>
+      rows.find((t) => UUID_RE.test(ref) && t.id === ref.toLowerCase()) ??
+      rows.find((t) => t.label === ref) ??
+      rows.find((t) => t.label.toLowerCase() === ref.toLowerCase()),
+  );
+}
+
+/** Renames a label on every case of the workspace that carries it; returns the live ones. */
+export async function renameLabelOnCases(
+  trx: Db,
+  workspaceId: string,
+  from: string,
+  to: string,
+): Promise<CaseRow[]> {
+  const rows = await trx
+    .updateTable('cases')
+    .set({
+      tags: sql<string[]>`array_replace(tags, ${from}::text, ${to}::text)`,
+      updated_at: sql`now()`,
+      last_activity_at: sql`now()`,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`${from}::text = any(tags)`)
+    .returningAll()
+    .execute();
+  return rows.filter((r) => r.deleted_at === null);
+}
+
+/** Removes a label from every case of the workspace that carries it; returns the live ones. */
+export async function removeLabelFromCases(trx: Db, workspaceId: string, label: string): Promise<CaseRow[]> {
+  const rows = await trx
+    .updateTable('cases')
+    .set({
+      tags: sql<string[]>`array_remove(tags, ${label}::text)`,
+      updated_at: sql`now()`,
+      last_activity_at: sql`now()`,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`${label}::text = any(tags)`)
+    .returningAll()
+    .execute();
+  return rows.filter((r) => r.deleted_at === null);
+}
+
+/** A live case of the workspace by internal id, optionally locked for a write. */
+export async function findLiveCase(db: Db, workspaceId: string, caseId: string, forUpdate = false) {
+  let q = db
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', caseId)
+    .where('deleted_at', 'is', null);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
 }

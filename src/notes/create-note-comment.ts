@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import { touchCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { checkContent } from './content.ts';
+import { presentNoteComment } from './present.ts';
+import { countRows, lockNote } from './repository.ts';
+import { MAX_COMMENTS_PER_NOTE, type NoteCommentCreate } from './schemas.ts';
+
+/** Adds a comment written through the API to a note; emits `NoteComment.Created`. */
+export async function createNoteComment(
+  db: Db,
+  workspaceId: string,
+  noteId: string,
+  input: Static<typeof NoteCommentCreate>,
+) {
+  checkContent(input.content);
+  return db.transaction().execute(async (trx) => {
+    const note = await lockNote(trx, workspaceId, noteId);
+    if (!note) throw notFound('Note');
+    if ((await countRows(trx, 'note_comments', 'note_id', note.id)) >= MAX_COMMENTS_PER_NOTE) {
+      throw badRequest(`Maximum items reached: a note holds at most ${MAX_COMMENTS_PER_NOTE} comments`);
+    }
+    const row = await trx
+      .insertInto('note_comments')
+      .values({
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        note_id: note.id,
+        content: input.content,
+        author_type: 'api',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const comment = presentNoteComment(row);
+    await recordEvents(trx, workspaceId, [
+      { type: 'NoteComment.Created', case_id: note.case_id, payload: { note_comment: comment } },
+    ]);
+    await touchCase(trx, note.case_id);
+    return comment;
+  });
+}

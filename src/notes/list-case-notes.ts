@@ -1,0 +1,43 @@
+import type { Db } from '../db/connect.ts';
+import { notFound } from '../http/errors.ts';
+import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { presentNote } from './present.ts';
+import { commentsByNote, findLiveCaseById } from './repository.ts';
+
+export const caseNoteListSpec: ListSpec = {
+  filters: {
+    created_at: { kind: 'date' },
+    updated_at: { kind: 'date' },
+  },
+  sort: ['created_at', 'updated_at'],
+  idColumn: 'id',
+};
+
+/** A page of a case's notes, each with its comments (loaded in one query for the whole page). */
+export async function listCaseNotes(
+  db: Db,
+  workspaceId: string,
+  caseId: string,
+  query: Record<string, unknown>,
+) {
+  const parsed = parseListQuery(caseNoteListSpec, query);
+  const kase = await findLiveCaseById(db, workspaceId, caseId);
+  if (!kase) throw notFound('Case');
+  const base = db.selectFrom('notes').where('workspace_id', '=', workspaceId).where('case_id', '=', kase.id);
+  const [rows, total] = await Promise.all([
+    applyList(base.selectAll(), caseNoteListSpec, parsed).execute(),
+    applyFilters(
+      base.select((eb) => eb.fn.countAll<string>().as('n')),
+      parsed,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  const comments = await commentsByNote(
+    db,
+    workspaceId,
+    rows.map((r) => r.id),
+  );
+  return {
+    data: rows.map((r) => presentNote(r, comments.get(r.id) ?? [])),
+    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+  };
+}

@@ -1,0 +1,51 @@
+import { Type } from 'typebox';
+import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+
+export const AuthorType = Type.Enum(['user', 'api']);
+
+/** Longest content, counted without HTML tags. */
+export const MAX_CONTENT_TEXT = 3000;
+/** Notes per case and comments per note (beyond them, creation answers 400). */
+export const MAX_NOTES_PER_CASE = 25;
+export const MAX_COMMENTS_PER_NOTE = 50;
+
+const content = Type.String({
+  minLength: 1,
+  maxLength: 100_000,
+  description: `HTML content; at most ${MAX_CONTENT_TEXT} characters once tags are ignored. Stored as given.`,
+});
+
+export const NoteComment = Type.Object({
+  id: Uuid,
+  note_id: Uuid,
+  content: Type.String({ description: 'HTML content' }),
+  author: Nullable(Type.Any()),
+  author_type: AuthorType,
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+
+export const Note = Type.Object({
+  id: Uuid,
+  case_id: Uuid,
+  content: Type.String({ description: 'HTML content' }),
+  comments: Type.Array(NoteComment, { description: `At most ${MAX_COMMENTS_PER_NOTE} comments per note.` }),
+  author: Nullable(Type.Any()),
+  author_type: AuthorType,
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+
+export const NoteCreate = Type.Object({
+  case_id: Type.String({ format: 'uuid', description: 'Case id where the note is created' }),
+  content,
+});
+
+export const NoteCommentCreate = Type.Object({ content });
+
+export const NoteIdParam = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'Id of the note' }),
+});
+export const CaseUuidParam = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'Id of the case' }),
+});

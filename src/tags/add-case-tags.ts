@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { touchCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import { notFound } from '../http/errors.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
+import { recordTagsUpdated } from './case-events.ts';
+import { checkLabel } from './labels.ts';
+import { presentTag } from './present.ts';
+import { ensureTags, findLiveCase, resolveTagRefs, tagsForLabels } from './repository.ts';
+
+/**
+ * Puts tags on a case. Each reference is a tag id or a label; a label matching no workspace tag
+ * (case-insensitively) creates the tag. Labels already on the case are left as they are.
+ * Returns every tag of the case.
+ */
+export async function addCaseTags(db: Db, workspaceId: string, caseId: string, refs: string[]) {
+  return db.transaction().execute(async (trx) => {
+    const kase = await findLiveCase(trx, workspaceId, caseId, true);
+    if (!kase) throw notFound('Case');
+    const resolved = await resolveTagRefs(trx, workspaceId, refs);
+    const wanted: string[] = [];
+    const toCreate: string[] = [];
+    refs.forEach((ref, i) => {
+      const tag = resolved[i];
+      if (tag) {
+        wanted.push(tag.label);
+        return;
+      }
+      if (UUID_RE.test(ref)) throw notFound(`Tag ${ref}`);
+      checkLabel(ref, `tags[${i}]`);
+      wanted.push(ref);
+      toCreate.push(ref);
+    });
+    await ensureTags(trx, workspaceId, dedupe(toCreate));
+
+    const next = [...kase.tags];
+    for (const label of wanted) {
+      if (!next.some((l) => l.toLowerCase() === label.toLowerCase())) next.push(label);
+    }
+    let row = kase;
+    if (next.length !== kase.tags.length) {
+      row = await trx
+        .updateTable('cases')
+        .set({ tags: next, updated_at: sql`now()` })
+        .where('id', '=', kase.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await touchCase(trx, kase.id);
+      await recordTagsUpdated(trx, workspaceId, [row]);
+    }
+    return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
+  });
+}
+
+/** First occurrence of each label, compared case-insensitively. */
+function dedupe(labels: string[]): string[] {
+  const seen = new Set<string>();
+  return labels.filter((l) => {
+    const k = l.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

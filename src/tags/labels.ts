@@ -1,0 +1,14 @@
+import { badRequest } from '../http/errors.ts';
+import { FORBIDDEN_LABEL_CHARS } from './schemas.ts';
+
+/** Rejects a label holding a separator character; `path` names the offending field. */
+export function checkLabel(label: string, path: string): void {
+  const bad = FORBIDDEN_LABEL_CHARS.find((c) => label.includes(c));
+  if (bad !== undefined) {
+    throw badRequest(
+      `${path} must not contain any of ${FORBIDDEN_LABEL_CHARS.join(' ')} (found "${bad}")`,
+      path,
+    );
+  }
+  if (!label.trim()) throw badRequest(`${path} must not be blank`, path);
+}
