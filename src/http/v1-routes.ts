@@ -3,6 +3,8 @@ import { registerCompanyRoutes } from '../companies/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
 import { registerRelationRoutes } from '../relations/routes.ts';
+import { registerReviewRoutes } from '../reviews/routes.ts';
+import { registerRiskRoutes } from '../risks/routes.ts';
 import { registerTagRoutes } from '../tags/routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
@@ -12,4 +14,6 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerRelationRoutes,
   registerNoteRoutes,
   registerTagRoutes,
+  registerReviewRoutes,
+  registerRiskRoutes,
 ];

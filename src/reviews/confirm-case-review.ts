@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { presentCase } from '../cases/present.ts';
+import { lockCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import { type DomainEvent, recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { getSettings } from '../settings/repository.ts';
+import { computeNextReviewAt } from './next-review-date.ts';
+import { presentCaseReview } from './present.ts';
+
+export type CaseReviewStatus = 'approved' | 'rejected' | 'closed';
+
+export interface ConfirmCaseReviewInput {
+  workspaceId: string;
+  caseId: string;
+  status: CaseReviewStatus;
+  comment?: string | null;
+  reviewerType: 'api' | 'system' | 'user';
+  /** Approved only: overrides the computed date; null schedules no next review. */
+  nextReviewAt?: string | null;
+  /** Defaults to now; may be in the past (anti-dated review). */
+  reviewedAt?: Date;
+}
+
+/** Tolerated clock skew for a reviewed_at given by the caller. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+/**
+ * Decides a case: records the review, sets the case status, its review snapshot and
+ * next_review_at, and emits `Case.ReviewConfirmed` (+ `Case.Updated`/`Case.StatusUpdated` when the
+ * status changes). Runs inside the caller's transaction (`trx`), so the check engine can call it
+ * with reviewerType 'system' for template auto-approval. The workspace `comment_mandatory` setting
+ * applies to human and API reviews, not to system ones.
+ */
+export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) {
+  const { workspaceId, status, reviewerType } = input;
+  const kase = await lockCase(trx, workspaceId, input.caseId);
+  if (!kase) throw notFound('Case');
+
+  const settings = await getSettings(trx, workspaceId);
+  const comment = input.comment ?? null;
+  if (reviewerType !== 'system' && settings.case_review.comment_mandatory && !comment?.trim()) {
+    throw badRequest('comment is required: the workspace requires a comment on every case review', 'comment');
+  }
+  if (status !== 'approved' && input.nextReviewAt != null) {
+    throw badRequest('next_review_at can only be set on an approved review', 'next_review_at');
+  }
+  const reviewedAt = input.reviewedAt ?? new Date();
+  if (reviewedAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
+    throw badRequest('reviewed_at must not be in the future', 'reviewed_at');
+  }
+
+  let nextReviewAt: string | null = null;
+  if (status === 'approved') {
+    const riskLevel = (kase.risk as { level?: string } | null)?.level;
+    nextReviewAt =
+      input.nextReviewAt !== undefined
+        ? input.nextReviewAt
+        : computeNextReviewAt(settings, riskLevel, reviewedAt);
+  }
+
+  const reviewRow = await trx
+    .insertInto('case_reviews')
+    .values({
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      case_id: kase.id,
+      status,
+      comment,
+      reviewer_type: reviewerType,
+      reviewed_at: reviewedAt,
+      next_review_at: nextReviewAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const review = presentCaseReview(reviewRow);
+
+  const caseRow = await trx
+    .updateTable('cases')
+    .set({
+      status,
+      review: JSON.stringify(review),
+      next_review_at: nextReviewAt,
+      updated_at: sql`now()`,
+      last_activity_at: sql`now()`,
+    })
+    .where('id', '=', kase.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const presented = presentCase(caseRow);
+
+  const events: DomainEvent[] = [];
+  if (kase.status !== status) {
+    events.push({
+      type: 'Case.Updated',
+      sub_event: 'Case.StatusUpdated',
+      case_id: kase.id,
+      payload: { case: presented },
+    });
+  }
+  events.push({
+    type: 'Case.ReviewConfirmed',
+    case_id: kase.id,
+    payload: { case: presented, case_review: review },
+  });
+  await recordEvents(trx, workspaceId, events);
+  return { review, case: presented };
+}

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import { errors } from '../http/common-schemas.ts';
+import { createCaseReview } from './create-case-review.ts';
+import { CaseReview, CaseReviewCreate } from './schemas.ts';
+
+const CaseUuidParam = Type.Object({ id: Type.String({ format: 'uuid', description: 'Id of the case' }) });
+
+export function registerReviewRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/cases/:id/reviews',
+    {
+      schema: {
+        tags: ['Cases'],
+        summary: 'Create a case review',
+        description:
+          'Decides the case: its status becomes the review status. For `approved`, next_review_at defaults to ' +
+          'the review day plus the workspace frequency for the case risk level (`null` to schedule none); it is ' +
+          'null for `rejected` and `closed`. A comment is required when the workspace setting ' +
+          '`case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` ' +
+          '(`Case.StatusUpdated`) when the status changes.',
+        params: CaseUuidParam,
+        body: CaseReviewCreate,
+        response: { 201: CaseReview, ...errors(400, 404) },
+      },
+    },
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await createCaseReview(ctx.db, req.principal.workspaceId, req.params.id, req.body)),
+  );
+}

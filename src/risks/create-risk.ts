@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import { presentCase } from '../cases/present.ts';
+import { lockCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import { recordEvents } from '../events/record-event.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { getSettings } from '../settings/repository.ts';
+import { presentRisk } from './present.ts';
+import type { RiskCreate } from './schemas.ts';
+
+/**
+ * Records an automatic risk assessment computed by the caller and makes it the case's current
+ * risk. Refused (400) when the workspace computes risk with online engines. Every new assessment
+ * emits `Case.RiskUpdated`, even at an unchanged level: score, components or flags may differ.
+ */
+export async function createRisk(
+  db: Db,
+  workspaceId: string,
+  caseId: string,
+  input: Static<typeof RiskCreate>,
+) {
+  return db.transaction().execute(async (trx) => {
+    const kase = await lockCase(trx, workspaceId, caseId);
+    if (!kase) throw notFound('Case');
+    const settings = await getSettings(trx, workspaceId);
+    if (settings.risk.online_engines) {
+      throw badRequest(
+        'Automatic risk cannot be created: this workspace computes risk with online engines (setting risk.online_engines)',
+      );
+    }
+    const row = await trx
+      .insertInto('risks')
+      .values({
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        case_id: kase.id,
+        mode: 'automatic',
+        level: input.level,
+        comment: input.comment ?? null,
+        score: input.score ?? null,
+        components: input.components === undefined ? null : JSON.stringify(input.components),
+        flags: input.flags === undefined ? null : JSON.stringify(input.flags),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const risk = presentRisk(row);
+    const caseRow = await trx
+      .updateTable('cases')
+      .set({ risk: JSON.stringify(risk), updated_at: sql`now()`, last_activity_at: sql`now()` })
+      .where('id', '=', kase.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordEvents(trx, workspaceId, [
+      { type: 'Case.RiskUpdated', case_id: kase.id, payload: { case: presentCase(caseRow), risk } },
+    ]);
+    return risk;
+  });
+}

@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import { errors } from '../http/common-schemas.ts';
+import { createRisk } from './create-risk.ts';
+import { Risk, RiskCreate } from './schemas.ts';
+
+const CaseUuidParam = Type.Object({ id: Type.String({ format: 'uuid', description: 'Id of the case' }) });
+
+export function registerRiskRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/cases/:id/risks',
+    {
+      schema: {
+        tags: ['Cases'],
+        summary: 'Create an automatic risk',
+        description:
+          'Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. ' +
+          '400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits ' +
+          '`Case.RiskUpdated`.',
+        params: CaseUuidParam,
+        body: RiskCreate,
+        response: { 201: Risk, ...errors(400, 404) },
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send(await createRisk(ctx.db, req.principal.workspaceId, req.params.id, req.body)),
+  );
+}

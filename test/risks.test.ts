@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
+
+async function newCase(api: Client) {
+  const res = await api.post('/v1/cases', { name: 'Case' });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+async function riskEvents(workspaceId: string) {
+  const { ctx } = await getHarness();
+  return ctx.db
+    .selectFrom('events')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('type', '=', 'Case.RiskUpdated')
+    .orderBy('seq')
+    .execute();
+}
+
+describe('risks', () => {
+  test('creates an automatic risk, stores it and snapshots it on the case', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const kase = await newCase(api);
+    const body = {
+      level: 'high',
+      score: 4200,
+      components: { customer_score: 1400, geography_score: 2000 },
+      flags: { prohibited_country_ubo: true, complex_company_alert: false },
+      comment: 'computed by our engine',
+    };
+    const res = await api.post(`/v1/cases/${kase.id}/risks`, body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const risk = res.body;
+    assert.equal(risk.mode, 'automatic');
+    assert.equal(risk.level, 'high');
+    assert.equal(risk.score, 4200);
+    assert.deepEqual(risk.components, body.components);
+    assert.deepEqual(risk.flags, body.flags);
+    assert.equal(risk.comment, 'computed by our engine');
+    assert.ok(risk.id && risk.created_at && risk.updated_at);
+
+    const row = await ctx.db
+      .selectFrom('risks')
+      .selectAll()
+      .where('id', '=', risk.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.case_id, kase.id);
+    assert.equal(row.workspace_id, api.workspaceId);
+    assert.equal(row.level, 'high');
+    const read = await api.get(`/v1/cases/${kase.id}`);
+    assert.deepEqual(read.body.risk, risk);
+
+    const events = await riskEvents(api.workspaceId);
+    assert.equal(events.length, 1);
+    assert.equal(events[0].case_id, kase.id);
+    assert.deepEqual((events[0].payload as any).risk, risk);
+    assert.deepEqual((events[0].payload as any).case.risk, risk);
+
+    // a minimal body; the newest risk becomes the case risk, and every creation is announced
+    const low = await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' });
+    assert.equal(low.status, 201);
+    assert.equal(low.body.score, null);
+    assert.equal(low.body.components, null);
+    assert.equal(low.body.flags, null);
+    assert.equal(low.body.comment, null);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk.level, 'low');
+    assert.equal((await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' })).status, 201);
+    assert.equal((await riskEvents(api.workspaceId)).length, 3);
+    const stored = await ctx.db.selectFrom('risks').select('id').where('case_id', '=', kase.id).execute();
+    assert.equal(stored.length, 3);
+  });
+
+  test('bad bodies are 400 naming the field; unknown cases are 404', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    const bodies: [unknown, string][] = [
+      [{}, 'level'],
+      [{ level: 'extreme' }, 'level'],
+      [{ level: 'low', score: 1.5 }, 'score'],
+      [{ level: 'low', score: 2 ** 31 }, 'score'],
+      [{ level: 'low', components: { a: 'x' } }, 'components.a'],
+      [{ level: 'low', flags: { a: 'yes' } }, 'flags.a'],
+    ];
+    for (const [body, path] of bodies) {
+      const res = await api.post(`/v1/cases/${kase.id}/risks`, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.ok(
+        res.body.details.some((d: any) => d.path === path),
+        `${path} in ${JSON.stringify(res.body)}`,
+      );
+    }
+    const badId = await api.post('/v1/cases/nope/risks', { level: 'low' });
+    assert.equal(badId.status, 400);
+    assert.equal(badId.body.details[0].path, 'id');
+    assert.equal((await api.post(`/v1/cases/${randomUUID()}/risks`, { level: 'low' })).status, 404);
+    assert.equal((await riskEvents(api.workspaceId)).length, 0);
+  });
+
+  test('a workspace with online risk engines refuses automatic risks', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const kase = await newCase(api);
+    assert.equal((await api.patch('/v1/workspace/settings', { risk: { online_engines: true } })).status, 200);
+    const res = await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'BAD_REQUEST');
+    assert.match(res.body.message, /online engines/);
+    const stored = await ctx.db.selectFrom('risks').select('id').where('case_id', '=', kase.id).execute();
+    assert.equal(stored.length, 0);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk, null);
+    assert.equal((await riskEvents(api.workspaceId)).length, 0);
+  });
+
+  test("another workspace's case is not found", async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const kase = await newCase(api);
+    assert.equal((await other.post(`/v1/cases/${kase.id}/risks`, { level: 'high' })).status, 404);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk, null);
+    assert.equal((await riskEvents(other.workspaceId)).length, 0);
+  });
+});
