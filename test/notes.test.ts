@@ -281,4 +281,25 @@ describe('notes', () => {
     const commentQueries = seen.filter((s) => /from "note_comments"/.test(s));
     assert.equal(commentQueries.length, 1, seen.join('\n'));
   });
+
+  test('a case holds at most 25 notes and a note at most 50 comments', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    let noteId = '';
+    for (let i = 0; i < 25; i++) {
+      const res = await api.post('/v1/notes', { case_id: kase.id, content: `n${i}` });
+      assert.equal(res.status, 201);
+      noteId = res.body.id;
+    }
+    const over = await api.post('/v1/notes', { case_id: kase.id, content: 'one too many' });
+    assert.equal(over.status, 400);
+    assert.match(over.body.message, /Maximum items reached/);
+    for (let i = 0; i < 50; i++) {
+      assert.equal((await api.post(`/v1/notes/${noteId}/comments`, { content: `c${i}` })).status, 201);
+    }
+    const overComment = await api.post(`/v1/notes/${noteId}/comments`, { content: 'one too many' });
+    assert.equal(overComment.status, 400);
+    assert.match(overComment.body.message, /Maximum items reached/);
+    assert.equal((await api.get(`/v1/cases/${kase.id}/notes?limit=100`)).body.data.length, 25);
+  });
 });

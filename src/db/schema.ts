@@ -212,6 +212,7 @@ export interface Database {
   tags: TagsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  files: FilesTable;
 }
 
 export type CaseRow = Selectable<CasesTable>;
@@ -228,3 +229,17 @@ export type NewCompany = Insertable<CompaniesTable>;
 export type NewIndividual = Insertable<IndividualsTable>;
 export type NewRelation = Insertable<RelationsTable>;
 export type CaseUpdateRow = Updateable<CasesTable>;
+
+export interface FilesTable {
+  id: string;
+  workspace_id: string;
+  upload_ref: string;
+  storage_key: string;
+  size: number;
+  mime: string;
+  sha256: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  attached_at: Date | null;
+}
+export type FileRow = Selectable<FilesTable>;

@@ -1,5 +1,6 @@
 import type { App, AppContext } from '../app-context.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
+import { registerFileRoutes } from '../files/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
 import { registerRelationRoutes } from '../relations/routes.ts';
@@ -16,4 +17,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerTagRoutes,
   registerReviewRoutes,
   registerRiskRoutes,
+  registerFileRoutes,
 ];
