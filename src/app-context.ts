@@ -11,6 +11,7 @@ import type { CheckEnvelopeLoader } from './cases/get-case.ts';
 import type { CheckEnvelopeOut } from './checks/envelope-schema.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
+import type { CaseRow } from './db/schema.ts';
 import type { KeyResolver } from './http/auth.ts';
 import type { JobQueue } from './jobs/queue.ts';
 
@@ -32,6 +33,8 @@ export interface AppContext {
     loadCheckEnvelopes?: CheckEnvelopeLoader;
     /** Check envelopes of one company or individual. */
     loadEntityChecks?: (db: Db, entityId: string) => Promise<CheckEnvelopeOut[]>;
+    /** Runs after a case's checks changed, in the same transaction (template auto-approval). */
+    afterCaseChecksChanged?: (trx: Db, caseRow: CaseRow) => Promise<void>;
   };
 }
 

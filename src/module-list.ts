@@ -1,4 +1,5 @@
+import { checksModule } from './checks/module.ts';
 import type { Module } from './modules.ts';
 
 /** Feature modules, in dependency order. One line per module. */
-export const MODULES: Module[] = [];
+export const MODULES: Module[] = [checksModule];

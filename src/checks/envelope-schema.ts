@@ -12,7 +12,14 @@ export const CHECK_TYPES = [
   'fraud_database',
   'online_reputation',
 ] as const;
-export const CHECK_STATUSES = ['in_progress', 'processing', 'need_review', 'approved', 'rejected', 'expired'] as const;
+export const CHECK_STATUSES = [
+  'in_progress',
+  'processing',
+  'need_review',
+  'approved',
+  'rejected',
+  'expired',
+] as const;
 
 /** The check envelope: what lists and the detailed case show (no `data`). */
 export const CheckEnvelope = Type.Object({

@@ -198,7 +198,29 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface ChecksTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  company_id: string | null;
+  individual_id: string | null;
+  type: string;
+  status: string;
+  subtype: string | null;
+  is_internal: boolean;
+  data: Json<Record<string, unknown>>;
+  internal: Json<Record<string, unknown>>;
+  attempt: Generated<number>;
+  history: Json<unknown[]>;
+  template_id: string | null;
+  expires_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  last_activity_at: Timestamp;
+}
+
 export interface Database {
+  checks: ChecksTable;
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
   cases: CasesTable;
@@ -243,3 +265,80 @@ export interface FilesTable {
   attached_at: Date | null;
 }
 export type FileRow = Selectable<FilesTable>;
+export type CheckRow = Selectable<ChecksTable>;
+
+// --- webhooks (migration 0005); interface merging adds the tables to Database ---
+export interface EventsTable {
+  dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface WebhooksTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  status: string;
+  type: string;
+  url: string;
+  events: ColumnType<string[], string[], string[]>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failure_streak: Generated<number>;
+  failure_streak_started_at: Date | null;
+  last_success_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  case_id: string | null;
+  company_id: string | null;
+  individual_id: string | null;
+  payload: string;
+  status: string;
+  attempt_count: Generated<number>;
+  next_attempt_type: Generated<string>;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  event_created_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  workspace_id: string;
+  type: string;
+  endpoint: string;
+  status_code: number;
+  request_headers: Json<Record<string, string>>;
+  response_headers: Json<Record<string, string> | null>;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: Timestamp;
+}
+
+export interface CaseReviewDueEmissionsTable {
+  case_id: string;
+  next_review_at: string;
+  emitted_at: Timestamp;
+}
+
+export interface Database {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  case_review_due_emissions: CaseReviewDueEmissionsTable;
+}
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

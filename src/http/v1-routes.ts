@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../app-context.ts';
+import { registerCheckRoutes } from '../checks/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
@@ -13,6 +14,7 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerCompanyRoutes,
   registerIndividualRoutes,
   registerRelationRoutes,
+  registerCheckRoutes,
   registerNoteRoutes,
   registerTagRoutes,
   registerReviewRoutes,

@@ -1,0 +1,83 @@
+import type { TObject, TSchema } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import type { Db } from '../db/connect.ts';
+import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+
+export type CheckStatus = 'in_progress' | 'processing' | 'need_review' | 'approved' | 'rejected' | 'expired';
+
+/**
+ * One row of a check type's transition table. The table is data: the engine refuses any state
+ * change that no row allows; `condition` and `also` say in words what the type's code decides.
+ */
+export interface Transition {
+  from: CheckStatus | null;
+  trigger: string;
+  to: CheckStatus;
+  condition?: string;
+  also?: string;
+}
+
+export type CheckTarget = { kind: 'individual'; row: IndividualRow } | { kind: 'company'; row: CompanyRow };
+
+/** What a type decides at creation. */
+export interface CreatePlan {
+  status: CheckStatus;
+  /** The trigger of the transition taken from `null` (default `create`). */
+  trigger?: string;
+  subtype?: string | null;
+  data: Record<string, unknown>;
+  internal?: Record<string, unknown>;
+  expiresAt?: Date | null;
+  /** Asynchronous provider work to enqueue in the creating transaction. */
+  process?: { startAfter?: Date } | null;
+}
+
+/** A state change decided by the type (provider result, action...). */
+export interface Outcome {
+  trigger: string;
+  status: CheckStatus;
+  data: Record<string, unknown>;
+  internal?: Record<string, unknown>;
+  expiresAt?: Date | null;
+  process?: { startAfter?: Date } | null;
+}
+
+export interface CreateInput {
+  ctx: AppContext;
+  trx: Db;
+  workspaceId: string;
+  checkId: string;
+  target: CheckTarget;
+  // biome-ignore lint/suspicious/noExplicitAny: each type validates its own body through its schema
+  body: any;
+  /** The workspace settings for this check type (`settings.checks[type]`), unresolved. */
+  workspaceTypeSettings: Record<string, unknown>;
+}
+
+export interface ProcessInput {
+  ctx: AppContext;
+  check: CheckRow;
+  target: CheckTarget;
+}
+
+export interface CheckTypeDefinition {
+  type: string;
+  /** Other path spellings accepted for this type (e.g. `fraud-database`). */
+  pathAliases?: readonly string[];
+  targets: readonly ('individual' | 'company')[];
+  isInternal: boolean;
+  /** Create body (includes the target id field). */
+  createBody: TObject;
+  /** The `data` object of the full check, for the OpenAPI document. */
+  dataSchema: TSchema;
+  transitions: readonly Transition[];
+  /** Types whose stuck `processing` checks can be pushed to review. */
+  forceReview?: boolean;
+  create(input: CreateInput): Promise<CreatePlan>;
+  /** Provider work run by the job queue while the check is `processing`. */
+  process?(input: ProcessInput): Promise<Outcome | null>;
+  /** Extra rules before a manual review (e.g. aml hits must be reviewed first). */
+  beforeReview?(check: CheckRow): void;
+  /** Type-specific routes (e.g. id_document add_files), mounted under /v1. */
+  routes?(app: import('../app-context.ts').App, ctx: AppContext): void;
+}

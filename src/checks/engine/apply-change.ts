@@ -1,0 +1,81 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context.ts';
+import type { Db } from '../../db/connect.ts';
+import type { CheckRow } from '../../db/schema.ts';
+import { recordEvents } from '../../events/record-event.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { CheckStatus, CheckTypeDefinition, Outcome } from '../check-type.ts';
+import { COMMON_TRANSITIONS, findTransition, STATUS_EVENTS } from '../common-transitions.ts';
+import { presentCheck } from '../present.ts';
+import { refreshCaseAfterCheckChange } from './case-effects.ts';
+import { PROCESS_QUEUE } from './queues.ts';
+
+export class TransitionRefused extends ApiError {}
+
+/** Throws unless the type's table (or the common one) has the row from → to on this trigger. */
+export function assertTransition(
+  def: CheckTypeDefinition,
+  from: CheckStatus | null,
+  trigger: string,
+  to: CheckStatus,
+) {
+  if (
+    findTransition(def.transitions, from, trigger, to) ||
+    findTransition(COMMON_TRANSITIONS, from, trigger, to)
+  )
+    return;
+  throw new TransitionRefused(
+    400,
+    `A ${def.type} check cannot go from ${from ?? '(new)'} to ${to} on ${trigger.replaceAll('_', ' ')}`,
+  );
+}
+
+/**
+ * The one place a check changes state: validates the transition, writes the row, its event, the
+ * case effects and any follow-up provider job, all in the caller's transaction.
+ */
+export async function applyOutcome(
+  ctx: AppContext,
+  trx: Db,
+  def: CheckTypeDefinition,
+  check: CheckRow,
+  outcome: Outcome & { attempt?: number; history?: unknown[] },
+): Promise<CheckRow> {
+  assertTransition(def, check.status as CheckStatus, outcome.trigger, outcome.status);
+  const set: Record<string, unknown> = {
+    status: outcome.status,
+    data: JSON.stringify(outcome.data),
+    updated_at: sql`now()`,
+    last_activity_at: sql`now()`,
+  };
+  if (outcome.internal) set.internal = JSON.stringify(outcome.internal);
+  if (outcome.expiresAt !== undefined) set.expires_at = outcome.expiresAt;
+  if (outcome.attempt !== undefined) set.attempt = outcome.attempt;
+  if (outcome.history !== undefined) set.history = JSON.stringify(outcome.history);
+  const row = await trx
+    .updateTable('checks')
+    .set(set)
+    .where('id', '=', check.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const newAttempt = outcome.attempt !== undefined && outcome.attempt !== check.attempt;
+  if (row.status !== check.status || newAttempt) {
+    await recordEvents(trx, row.workspace_id, [
+      {
+        type: STATUS_EVENTS[row.status as CheckStatus],
+        case_id: row.case_id,
+        payload: { check: presentCheck(row) },
+      },
+    ]);
+  }
+  if (outcome.process) {
+    await ctx.jobs.send(
+      trx,
+      PROCESS_QUEUE,
+      { checkId: row.id, attempt: row.attempt },
+      { startAfter: outcome.process.startAfter },
+    );
+  }
+  await refreshCaseAfterCheckChange(ctx, trx, row.workspace_id, row.case_id);
+  return row;
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../app-context.ts';
+import { findCompany } from '../../companies/repository.ts';
+import type { Db } from '../../db/connect.ts';
+import type { CheckRow } from '../../db/schema.ts';
+import { recordEvents } from '../../events/record-event.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { findIndividual } from '../../individuals/repository.ts';
+import { getSettings } from '../../settings/repository.ts';
+import { UUID_RE } from '../../shared/pg-errors.ts';
+import type { CheckStatus, CheckTarget, CheckTypeDefinition } from '../check-type.ts';
+import { STATUS_EVENTS } from '../common-transitions.ts';
+import { presentCheck } from '../present.ts';
+import { assertTransition } from './apply-change.ts';
+import { refreshCaseAfterCheckChange } from './case-effects.ts';
+import { PROCESS_QUEUE } from './queues.ts';
+
+async function resolveTarget(
+  trx: Db,
+  workspaceId: string,
+  def: CheckTypeDefinition,
+  body: Record<string, unknown>,
+) {
+  const individualId = body.individual_id as string | undefined;
+  const companyId = body.company_id as string | undefined;
+  if (individualId && companyId) throw badRequest('Give individual_id or company_id, not both', 'company_id');
+  const kind = individualId ? 'individual' : companyId ? 'company' : null;
+  if (!kind) {
+    const field = def.targets[0] === 'company' ? 'company_id' : 'individual_id';
+    throw badRequest(`${field} is required`, field);
+  }
+  if (!def.targets.includes(kind)) {
+    throw badRequest(`A ${def.type} check targets ${def.targets.join(' or ')}s only`, `${kind}_id`);
+  }
+  const id = (individualId ?? companyId) as string;
+  if (!UUID_RE.test(id)) throw badRequest(`${kind}_id must be a UUID`, `${kind}_id`);
+  const row =
+    kind === 'individual'
+      ? await findIndividual(trx, workspaceId, id)
+      : await findCompany(trx, workspaceId, id);
+  if (!row) throw notFound(kind === 'individual' ? 'Individual' : 'Company');
+  return { kind, row } as CheckTarget;
+}
+
+async function assertUnderLimit(trx: Db, workspaceId: string, limit: unknown) {
+  if (typeof limit !== 'number') return;
+  const row = await trx
+    .selectFrom('checks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= limit) {
+    throw badRequest(`Check limit reached: this workspace may hold at most ${limit} checks`);
+  }
+}
+
+/**
+ * Creates a check inside the caller's transaction (the API's, or a template run's): target,
+ * limit, the type's plan, the row, its events, the provider job and the case effects.
+ */
+export async function createCheckInTransaction(
+  ctx: AppContext,
+  trx: Db,
+  workspaceId: string,
+  def: CheckTypeDefinition,
+  body: Record<string, unknown>,
+  opts: { templateId?: string | null } = {},
+): Promise<CheckRow> {
+  const settings = await getSettings(trx, workspaceId);
+  await assertUnderLimit(trx, workspaceId, (settings.checks as Record<string, unknown>).limit);
+  const target = await resolveTarget(trx, workspaceId, def, body);
+  const id = randomUUID();
+  const plan = await def.create({
+    ctx,
+    trx,
+    workspaceId,
+    checkId: id,
+    target,
+    body,
+    workspaceTypeSettings: ((settings.checks as Record<string, unknown>)[def.type] ?? {}) as Record<
+      string,
+      unknown
+    >,
+  });
+  assertTransition(def, null, plan.trigger ?? 'create', plan.status);
+  const row = await trx
+    .insertInto('checks')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      case_id: target.row.case_id,
+      company_id: target.kind === 'company' ? target.row.id : null,
+      individual_id: target.kind === 'individual' ? target.row.id : null,
+      type: def.type,
+      status: plan.status,
+      subtype: plan.subtype ?? null,
+      is_internal: def.isInternal,
+      data: JSON.stringify(plan.data),
+      internal: JSON.stringify(plan.internal ?? {}),
+      history: JSON.stringify([]),
+      template_id: opts.templateId ?? null,
+      expires_at: plan.expiresAt ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const full = presentCheck(row);
+  const events = [{ type: 'Check.Started', case_id: row.case_id, payload: { check: full } }];
+  const statusEvent = STATUS_EVENTS[row.status as CheckStatus];
+  if (statusEvent !== 'Check.Started')
+    events.push({ type: statusEvent, case_id: row.case_id, payload: { check: full } });
+  await recordEvents(trx, workspaceId, events);
+  if (plan.process) {
+    await ctx.jobs.send(
+      trx,
+      PROCESS_QUEUE,
+      { checkId: id, attempt: 1 },
+      { startAfter: plan.process.startAfter },
+    );
+  }
+  await refreshCaseAfterCheckChange(ctx, trx, workspaceId, row.case_id);
+  return row;
+}
+
+export async function createCheck(
+  ctx: AppContext,
+  workspaceId: string,
+  def: CheckTypeDefinition,
+  body: Record<string, unknown>,
+) {
+  const row = await ctx.db
+    .transaction()
+    .execute((trx) => createCheckInTransaction(ctx, trx, workspaceId, def, body));
+  return presentCheck(row);
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from '../../app-context.ts';
+import { checkTypeDefinition } from '../registry.ts';
+import { loadTarget, lockCheckById } from '../repository.ts';
+import { applyOutcome } from './apply-change.ts';
+
+/**
+ * Runs a check's provider work. Idempotent: the job acts only if the check is still processing the
+ * same attempt, so a job that runs twice (retried after a crash) has the effect of running once.
+ */
+export async function processCheckJob(
+  ctx: AppContext,
+  data: { checkId: string; attempt: number },
+): Promise<void> {
+  const snapshot = await ctx.db
+    .selectFrom('checks')
+    .selectAll()
+    .where('id', '=', data.checkId)
+    .executeTakeFirst();
+  if (!snapshot || snapshot.status !== 'processing' || snapshot.attempt !== data.attempt) return;
+  const def = checkTypeDefinition(snapshot.type);
+  if (!def?.process) return;
+  const target = await loadTarget(ctx.db, snapshot);
+  // provider work happens outside the transaction (it may be slow); the result is applied under lock
+  const outcome = await def.process({ ctx, check: snapshot, target });
+  if (!outcome) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    const check = await lockCheckById(trx, data.checkId);
+    if (!check || check.status !== 'processing' || check.attempt !== data.attempt) return;
+    await applyOutcome(ctx, trx, def, check, outcome);
+  });
+}

@@ -1,0 +1,3 @@
+/** Job queues of the check engine. */
+export const PROCESS_QUEUE = 'checks.process';
+export const EXPIRE_QUEUE = 'checks.expire';

@@ -1,0 +1,46 @@
+import type { AppContext } from '../../app-context.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { CheckTypeDefinition } from '../check-type.ts';
+import { presentCheck } from '../present.ts';
+import { findCheck } from '../repository.ts';
+import { applyOutcome } from './apply-change.ts';
+
+export interface ReviewInput {
+  action: 'approve' | 'reject';
+  comment?: string | null;
+  override?: boolean;
+}
+
+/** A reviewer's decision by API: reviewer_type `api`; decided checks change only with override. */
+export async function reviewCheck(
+  ctx: AppContext,
+  workspaceId: string,
+  def: CheckTypeDefinition,
+  id: string,
+  input: ReviewInput,
+) {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const check = await findCheck(trx, workspaceId, id, true);
+    if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+    if ((check.status === 'approved' || check.status === 'rejected') && !input.override) {
+      throw badRequest(
+        `The check is already ${check.status}; send override: true to change a decided check`,
+        'override',
+      );
+    }
+    def.beforeReview?.(check);
+    const status = input.action === 'approve' ? 'approved' : 'rejected';
+    const data = {
+      ...(check.data as Record<string, unknown>),
+      result: status,
+      review: {
+        comment: input.comment ?? null,
+        reviewed_at: new Date().toISOString(),
+        reviewer_type: 'api',
+        user: null,
+      },
+    };
+    return applyOutcome(ctx, trx, def, check, { trigger: 'review', status, data });
+  });
+  return presentCheck(row);
+}

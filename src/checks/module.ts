@@ -1,0 +1,48 @@
+import type { Module } from '../modules.ts';
+import { expireDueChecks } from './engine/expire-checks.ts';
+import { processCheckJob } from './engine/process-job.ts';
+import { EXPIRE_QUEUE, PROCESS_QUEUE } from './engine/queues.ts';
+import type { CheckEnvelopeOut } from './envelope-schema.ts';
+import { presentCheckEnvelope } from './present.ts';
+import { checkEnvelopesByEntity } from './repository.ts';
+
+/** The check engine: provider jobs, expiration, and check envelopes inside cases and entities. */
+export const checksModule: Module = {
+  name: 'checks',
+  install(ctx) {
+    ctx.jobs.define<{ checkId: string; attempt: number }>({
+      name: PROCESS_QUEUE,
+      handler: (data) => processCheckJob(ctx, data),
+      retryLimit: 8,
+      expireInSeconds: 300,
+    });
+    ctx.jobs.define({
+      name: EXPIRE_QUEUE,
+      handler: async () => {
+        await expireDueChecks(ctx);
+      },
+      cron: '* * * * *',
+      retryLimit: 0,
+    });
+    ctx.hooks.loadCheckEnvelopes = async (db, caseId, opts) => {
+      const rows = await checkEnvelopesByEntity(db, caseId, opts.excludeInternalChecks);
+      const map = new Map<string, CheckEnvelopeOut[]>();
+      for (const r of rows) {
+        const key = (r.company_id ?? r.individual_id) as string;
+        const list = map.get(key) ?? [];
+        list.push(presentCheckEnvelope(r));
+        map.set(key, list);
+      }
+      return map;
+    };
+    ctx.hooks.loadEntityChecks = async (db, entityId) => {
+      const rows = await db
+        .selectFrom('checks')
+        .selectAll()
+        .where((eb) => eb.or([eb('company_id', '=', entityId), eb('individual_id', '=', entityId)]))
+        .orderBy('created_at')
+        .execute();
+      return rows.map(presentCheckEnvelope);
+    };
+  },
+};

@@ -1,0 +1,23 @@
+import type { CheckRow } from '../db/schema.ts';
+import { iso } from '../shared/time.ts';
+import type { CheckEnvelopeOut } from './envelope-schema.ts';
+
+export function presentCheckEnvelope(c: CheckRow): CheckEnvelopeOut {
+  return {
+    id: c.id,
+    type: c.type as CheckEnvelopeOut['type'],
+    status: c.status as CheckEnvelopeOut['status'],
+    subtype: c.subtype,
+    company_id: c.company_id,
+    individual_id: c.individual_id,
+    is_internal: c.is_internal,
+    created_at: iso(c.created_at),
+    updated_at: iso(c.updated_at),
+    last_activity_at: iso(c.last_activity_at),
+  };
+}
+
+/** The full check: the envelope with its type-specific `data`. */
+export function presentCheck(c: CheckRow) {
+  return { ...presentCheckEnvelope(c), data: c.data };
+}

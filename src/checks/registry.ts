@@ -1,0 +1,17 @@
+import type { CheckTypeDefinition } from './check-type.ts';
+import { CHECK_TYPES } from './envelope-schema.ts';
+import { ekycCheck } from './types/ekyc/index.ts';
+
+/** The check types this service runs. Adding a type: a folder under types/ and one line here. */
+export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [ekycCheck];
+
+const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));
+
+export function checkTypeDefinition(type: string): CheckTypeDefinition | undefined {
+  return byType.get(type);
+}
+
+/** Spec types with no definition yet: their create endpoint answers 400 "not enabled". */
+export function typesNotEnabled(): string[] {
+  return CHECK_TYPES.filter((t) => t !== 'company_monitoring' && !byType.has(t));
+}

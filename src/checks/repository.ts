@@ -1,0 +1,55 @@
+import type { Db } from '../db/connect.ts';
+import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
+import type { CheckTarget } from './check-type.ts';
+
+/** A check of the workspace whose case is not deleted. */
+export async function findCheck(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  forUpdate = false,
+): Promise<CheckRow | undefined> {
+  if (!UUID_RE.test(id)) return undefined;
+  let q = db
+    .selectFrom('checks as k')
+    .innerJoin('cases as c', 'c.id', 'k.case_id')
+    .selectAll('k')
+    .where('k.workspace_id', '=', workspaceId)
+    .where('k.id', '=', id)
+    .where('c.deleted_at', 'is', null);
+  if (forUpdate) q = q.forUpdate('k');
+  return q.executeTakeFirst();
+}
+
+export async function lockCheckById(trx: Db, id: string): Promise<CheckRow | undefined> {
+  return trx.selectFrom('checks').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The company or individual a check targets (any workspace; callers scope by the check). */
+export async function loadTarget(
+  db: Db,
+  check: Pick<CheckRow, 'company_id' | 'individual_id'>,
+): Promise<CheckTarget> {
+  if (check.individual_id) {
+    const row = await db
+      .selectFrom('individuals')
+      .selectAll()
+      .where('id', '=', check.individual_id)
+      .executeTakeFirstOrThrow();
+    return { kind: 'individual', row: row as IndividualRow };
+  }
+  const row = await db
+    .selectFrom('companies')
+    .selectAll()
+    .where('id', '=', check.company_id as string)
+    .executeTakeFirstOrThrow();
+  return { kind: 'company', row: row as CompanyRow };
+}
+
+/** Envelopes of a case's checks, grouped by their target entity. */
+export async function checkEnvelopesByEntity(db: Db, caseId: string, excludeInternal: boolean) {
+  let q = db.selectFrom('checks').selectAll().where('case_id', '=', caseId);
+  if (excludeInternal) q = q.where('is_internal', '=', false);
+  return q.orderBy('created_at').orderBy('id').execute();
+}

@@ -1,0 +1,148 @@
+import { type TSchema, Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import { errors, IdParam, Nullable } from '../http/common-schemas.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { listQuerySchema, paginated } from '../http/list-query.ts';
+import type { CheckTypeDefinition } from './check-type.ts';
+import { createCheck } from './engine/create-check.ts';
+import { deleteCheck } from './engine/delete-check.ts';
+import { forceReview } from './engine/force-review.ts';
+import { reviewCheck } from './engine/review-check.ts';
+import { CheckEnvelope } from './envelope-schema.ts';
+import { checkListSpec, listChecks } from './list-checks.ts';
+import { presentCheck } from './present.ts';
+import { CHECK_TYPE_DEFINITIONS, typesNotEnabled } from './registry.ts';
+import { findCheck } from './repository.ts';
+
+const ReviewBody = Type.Object({
+  action: Type.Enum(['approve', 'reject']),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  override: Type.Optional(Type.Boolean()),
+});
+
+const fullCheck = (def: CheckTypeDefinition): TSchema =>
+  Type.Object({ ...CheckEnvelope.properties, data: def.dataSchema });
+
+function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition) {
+  const tags = [`Checks: ${def.type}`];
+  const Full = fullCheck(def);
+  for (const path of [def.type, ...(def.pathAliases ?? [])]) {
+    const hidden = path !== def.type;
+    app.post(
+      `/checks/${path}`,
+      {
+        schema: {
+          hide: hidden,
+          tags,
+          summary: `Create a ${def.type} check`,
+          body: def.createBody,
+          response: { 201: Full, ...errors(400, 404) },
+        },
+      },
+      async (req, reply) =>
+        reply
+          .status(201)
+          .send(await createCheck(ctx, req.principal.workspaceId, def, req.body as Record<string, unknown>)),
+    );
+    app.get(
+      `/checks/${path}/:id`,
+      {
+        schema: {
+          hide: hidden,
+          tags,
+          summary: `Retrieve a ${def.type} check with its data`,
+          params: IdParam,
+          response: { 200: Full, ...errors(400, 404) },
+        },
+      },
+      async (req) => {
+        const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
+        if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+        return presentCheck(check);
+      },
+    );
+    app.patch(
+      `/checks/${path}/:id/review`,
+      {
+        schema: {
+          hide: hidden,
+          tags,
+          summary: `Review a ${def.type} check (approve or reject)`,
+          params: IdParam,
+          body: ReviewBody,
+          response: { 200: Full, ...errors(400, 404) },
+        },
+      },
+      (req) => reviewCheck(ctx, req.principal.workspaceId, def, req.params.id, req.body),
+    );
+    if (def.forceReview) {
+      app.post(
+        `/checks/${path}/:id/force_review`,
+        {
+          schema: {
+            hide: hidden,
+            tags,
+            summary: 'Push a check stuck in processing to review',
+            params: IdParam,
+            body: Type.Optional(Type.Object({ comment: Type.Optional(Type.String()) })),
+            response: { 200: Full, ...errors(400, 404) },
+          },
+        },
+        (req) => forceReview(ctx, req.principal.workspaceId, def, req.params.id),
+      );
+    }
+  }
+  def.routes?.(app, ctx);
+}
+
+export function registerCheckRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/checks',
+    {
+      schema: {
+        tags: ['Checks'],
+        summary: 'List checks (envelopes, without data)',
+        querystring: listQuerySchema(checkListSpec, {
+          exclude_internal: Type.Optional(Type.Boolean()),
+          include_not_relevant: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: paginated(CheckEnvelope), ...errors(400) },
+      },
+    },
+    (req) => listChecks(ctx.db, req.principal.workspaceId, req.query as Record<string, unknown>),
+  );
+  app.delete(
+    '/checks/:id',
+    {
+      schema: {
+        tags: ['Checks'],
+        summary: 'Delete a check',
+        params: IdParam,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
+    async (req, reply) => {
+      await deleteCheck(ctx, req.principal.workspaceId, req.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+  for (const def of CHECK_TYPE_DEFINITIONS) registerTypeRoutes(app, ctx, def);
+  for (const type of typesNotEnabled()) {
+    const paths = type === 'fraud_database' ? [type, 'fraud-database'] : [type];
+    for (const path of paths) {
+      app.post(
+        `/checks/${path}`,
+        {
+          schema: {
+            tags: ['Checks'],
+            summary: `Create a ${type} check (not enabled on this service)`,
+            response: errors(400),
+          },
+        },
+        async () => {
+          throw new ApiError(400, `The ${type} check type is not enabled on this service`);
+        },
+      );
+    }
+  }
+}

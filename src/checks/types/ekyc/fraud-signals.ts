@@ -1,0 +1,156 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
+/**
+ * E-mail and phone signals computed locally, for real (no network): e-mail syntax, disposable and
+ * free-mail domains, role addresses; phone validity, line type and country with libphonenumber.
+ * Each finding is a rule with a weight; the weights add up to the fraud score (0-100).
+ */
+const DISPOSABLE_DOMAINS = new Set(
+  (
+    'mailinator.com guerrillamail.com guerrillamail.net sharklasers.com 10minutemail.com 10minutemail.net ' +
+    'tempmail.com temp-mail.org temp-mail.io yopmail.com yopmail.fr yopmail.net trashmail.com trashmail.de ' +
+    'getnada.com nada.email dispostable.com throwawaymail.com maildrop.cc mailnesia.com mintemail.com ' +
+    'fakeinbox.com spamgourmet.com mytemp.email tempinbox.com emailondeck.com moakt.com tempr.email ' +
+    'discard.email mohmal.com burnermail.io mailcatch.com spambox.us getairmail.com inboxkitten.com ' +
+    'tmpmail.org tmpmail.net emailfake.com fakemail.net mailpoof.com 33mail.com anonaddy.me ' +
+    'mail.tm mailsac.com tempail.com minuteinbox.com dropmail.me harakirimail.com'
+  ).split(' '),
+);
+const FREE_MAIL_DOMAINS = new Set(
+  (
+    'gmail.com googlemail.com yahoo.com yahoo.fr yahoo.co.uk hotmail.com hotmail.fr outlook.com outlook.fr ' +
+    'live.com msn.com aol.com icloud.com me.com mac.com gmx.com gmx.de gmx.net web.de free.fr orange.fr ' +
+    'laposte.net sfr.fr proton.me protonmail.com mail.ru yandex.ru yandex.com zoho.com qq.com 163.com'
+  ).split(' '),
+);
+const ROLE_LOCAL_PARTS = new Set([
+  'admin',
+  'info',
+  'contact',
+  'support',
+  'sales',
+  'office',
+  'hello',
+  'noreply',
+  'no-reply',
+]);
+const EMAIL_RE =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+interface Rule {
+  code: string;
+  description: string;
+  weight: number;
+}
+
+function band(score: number): string {
+  if (score < 25) return 'low';
+  if (score < 50) return 'medium';
+  if (score < 75) return 'high';
+  return 'very_high';
+}
+
+function emailSignals(email: string, rules: Rule[]) {
+  const valid = EMAIL_RE.test(email) && !email.includes('..') && email.length <= 254;
+  const [local = '', domain = ''] = email.toLowerCase().split('@');
+  const before = rules.length;
+  if (!valid)
+    rules.push({ code: 'EMAIL_INVALID', description: 'The e-mail address is not well formed', weight: 40 });
+  if (DISPOSABLE_DOMAINS.has(domain))
+    rules.push({
+      code: 'EMAIL_DISPOSABLE',
+      description: 'The e-mail domain is a disposable mailbox service',
+      weight: 50,
+    });
+  if (ROLE_LOCAL_PARTS.has(local))
+    rules.push({
+      code: 'EMAIL_ROLE_ADDRESS',
+      description: 'The e-mail is a role address, not a person',
+      weight: 10,
+    });
+  if ((local.match(/\d/g) ?? []).length >= 5)
+    rules.push({
+      code: 'EMAIL_MANY_DIGITS',
+      description: 'The e-mail local part is mostly digits',
+      weight: 10,
+    });
+  if (FREE_MAIL_DOMAINS.has(domain))
+    rules.push({
+      code: 'EMAIL_FREE_PROVIDER',
+      description: 'The e-mail is hosted by a free provider',
+      weight: 5,
+    });
+  const risk = Math.min(
+    100,
+    rules.slice(before).reduce((s, r) => s + r.weight, 0),
+  );
+  const tld = domain.split('.').pop() ?? '';
+  return {
+    email_validation: {
+      address_valid: valid,
+      bounce_risk: !valid ? 'high' : DISPOSABLE_DOMAINS.has(domain) ? 'medium' : 'low',
+    },
+    email_verification: {
+      risk_score: risk,
+      risk_band: band(risk),
+      risk_level: band(risk),
+      email_first_seen: null,
+      domain_first_seen: null,
+      domain_country: tld.length === 2 ? (tld === 'uk' ? 'GB' : tld.toUpperCase()) : null,
+      mailbox_missing: null,
+    },
+  };
+}
+
+function phoneSignals(phone: string, addressCountry: string | null, rules: Rule[]) {
+  const parsed = parsePhoneNumberFromString(phone);
+  const valid = parsed?.isValid() ?? false;
+  const type = valid ? (parsed?.getType() ?? null) : null;
+  if (!valid)
+    rules.push({ code: 'PHONE_INVALID', description: 'The phone number is not a valid number', weight: 30 });
+  if (type === 'VOIP' || type === 'PREMIUM_RATE' || type === 'SHARED_COST')
+    rules.push({
+      code: 'PHONE_HIGH_RISK_LINE',
+      description: `The phone line type is ${type.toLowerCase()}`,
+      weight: 20,
+    });
+  if (valid && parsed?.country && addressCountry && parsed.country !== addressCountry)
+    rules.push({
+      code: 'PHONE_COUNTRY_MISMATCH',
+      description: 'The phone number belongs to another country than the address',
+      weight: 15,
+    });
+  const network = parsed?.country ? { operator: null, country: parsed.country } : null;
+  return {
+    number_valid: valid,
+    line_type: type ? type.toLowerCase() : null,
+    current_network: network,
+    original_network: network,
+  };
+}
+
+export function computeFraudSignals(person: {
+  email: string | null;
+  phone_number: string | null;
+  country: string | null;
+}) {
+  if (!person.email && !person.phone_number) return null;
+  const rules: Rule[] = [];
+  const email = person.email ? emailSignals(person.email, rules) : null;
+  const mobile = person.phone_number ? phoneSignals(person.phone_number, person.country, rules) : null;
+  const score = Math.min(
+    100,
+    rules.reduce((s, r) => s + r.weight, 0),
+  );
+  return {
+    trust: {
+      score: 100 - score,
+      band: band(score),
+      triggered_rules: rules.map(({ code, description }) => ({ code, description })),
+    },
+    fraud_score: { score, band: band(score), labels: rules.map((r) => r.code.toLowerCase()) },
+    email_verification: email?.email_verification ?? null,
+    email_validation: email?.email_validation ?? null,
+    mobile_validation: mobile,
+  };
+}

@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
+import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
+
+async function caseWithPerson(api: Client, person: Record<string, unknown> = {}) {
+  const res = await api.post('/v1/cases', {
+    name: 'eKYC case',
+    companies: [{ name: 'Main', country: 'FR' }],
+    individuals: [
+      {
+        first_name: 'Marie',
+        last_name: 'Curie',
+        birth_date: '1967-11-07',
+        email: 'marie@example.fr',
+        phone_number: '+33612345678',
+        address: { country: 'FR', city: 'Paris' },
+        relations: [{ roles: ['legal_representative'] }],
+        ...person,
+      },
+    ],
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return {
+    caseId: res.body.id as string,
+    individualId: res.body.individuals[0].id as string,
+    companyId: res.body.companies[0].id as string,
+  };
+}
+
+async function eventTypes(workspaceId: string) {
+  const { ctx } = await getHarness();
+  const rows = await ctx.db
+    .selectFrom('events')
+    .select(['type', 'sub_event', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('seq')
+    .execute();
+  return rows;
+}
+
+describe('ekyc check (synchronous)', () => {
+  const rows: [string, Record<string, boolean>, string, string | null][] = [
+    ['Curie', {}, 'approved', 'approved'],
+    ['Curie', { automatic_approval: false }, 'need_review', null],
+    ['Inconsistent', {}, 'rejected', 'rejected'],
+    ['Inconsistent', { automatic_rejection: false }, 'need_review', null],
+    ['Inconclusive', {}, 'need_review', null],
+    ['Inconclusive', { automatic_approval: true, automatic_rejection: true }, 'need_review', null],
+  ];
+  for (const [lastName, settings, status, result] of rows) {
+    test(`last name ${lastName} with ${JSON.stringify(settings)} → ${status}`, async () => {
+      const api = await newWorkspace();
+      const { individualId, caseId } = await caseWithPerson(api, { last_name: lastName });
+      const res = await api.post('/v1/checks/ekyc', { individual_id: individualId, settings });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.status, status);
+      assert.equal(res.body.type, 'ekyc');
+      assert.equal(res.body.is_internal, true);
+      assert.equal(res.body.subtype, null);
+      assert.equal(res.body.individual_id, individualId);
+      assert.equal(res.body.data.result, result);
+      assert.equal(res.body.data.settings.vendor, 'ekyc_provider_1');
+      assert.equal(res.body.data.settings.automatic_approval, settings.automatic_approval ?? true);
+      assert.equal(res.body.data.vendor.country, 'FR');
+      assert.ok(res.body.data.ai.interpretation);
+      const events = (await eventTypes(api.workspaceId))
+        .map((e) => e.type)
+        .filter((t) => t.startsWith('Check.'));
+      const expected = {
+        approved: 'Check.Approved',
+        rejected: 'Check.Rejected',
+        need_review: 'Check.ReviewNeeded',
+      }[status];
+      assert.deepEqual(events, ['Check.Started', expected]);
+      const c = (await api.get(`/v1/cases/${caseId}`)).body;
+      assert.equal(c.reviewer_has_actions, status === 'need_review');
+      assert.equal(c.individuals[0].checks.length, 1);
+      assert.equal(c.individuals[0].checks[0].status, status);
+      assert.equal('data' in c.individuals[0].checks[0], false);
+    });
+  }
+
+  test('fraud signals are computed from e-mail and phone', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api, {
+      email: 'x12345678@mailinator.com',
+      phone_number: '+14155550100',
+    });
+    const res = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    const fs = res.body.data.fraud_signals;
+    assert.equal(fs.email_validation.address_valid, true);
+    const codes = fs.trust.triggered_rules.map((r: any) => r.code);
+    assert.ok(codes.includes('EMAIL_DISPOSABLE'), codes);
+    assert.ok(codes.includes('EMAIL_MANY_DIGITS'), codes);
+    assert.ok(fs.fraud_score.score >= 60);
+    assert.equal(fs.mobile_validation.current_network.country, 'US');
+    const clean = await caseWithPerson(api);
+    const ok = (await api.post('/v1/checks/ekyc', { individual_id: clean.individualId })).body.data
+      .fraud_signals;
+    assert.equal(ok.mobile_validation.number_valid, true);
+    assert.equal(ok.mobile_validation.line_type, 'mobile');
+    assert.equal(ok.fraud_score.band, 'low');
+    const none = await caseWithPerson(api, { email: null, phone_number: null });
+    assert.equal(
+      (await api.post('/v1/checks/ekyc', { individual_id: none.individualId })).body.data.fraud_signals,
+      null,
+    );
+  });
+
+  test('preconditions: each missing attribute, unsupported country, no profile → 400 naming it; nothing created', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    for (const [patch, field] of [
+      [{ birth_date: null }, 'birth_date'],
+      [{ address: {} }, 'address.country'],
+      [{ address: { country: 'CN' } }, 'address.country'],
+    ] as const) {
+      const { individualId } = await caseWithPerson(api, patch);
+      const res = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, field);
+    }
+    await api.patch('/v1/workspace/settings', {
+      checks: { ekyc: { profiles: { DE: { profile_id: 'p-de' } } } },
+    });
+    const fr = await caseWithPerson(api);
+    const res = await api.post('/v1/checks/ekyc', { individual_id: fr.individualId });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /profile/);
+    const de = await caseWithPerson(api, { address: { country: 'DE' } });
+    const ok = await api.post('/v1/checks/ekyc', { individual_id: de.individualId });
+    assert.equal(ok.status, 201);
+    assert.equal(ok.body.data.vendor.profile_id, 'p-de');
+    const n = await ctx.db
+      .selectFrom('checks')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(n.length, 1);
+    assert.equal((await api.post('/v1/checks/ekyc', { individual_id: 'nope' })).status, 400);
+    assert.equal(
+      (await api.post('/v1/checks/ekyc', { individual_id: '00000000-0000-4000-8000-000000000000' })).status,
+      404,
+    );
+    assert.equal((await api.post('/v1/checks/ekyc', { company_id: de.companyId })).status, 400);
+    assert.equal(
+      (await api.post('/v1/checks/ekyc', { individual_id: de.individualId, settings: { vendor: 'gbg' } }))
+        .status,
+      400,
+    );
+  });
+
+  test('settings resolve field by field: request, then workspace, then default', async () => {
+    const api = await newWorkspace();
+    await api.patch('/v1/workspace/settings', { checks: { ekyc: { automatic_approval: false } } });
+    const { individualId } = await caseWithPerson(api);
+    const a = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(a.body.status, 'need_review');
+    assert.deepEqual(a.body.data.settings, {
+      vendor: 'ekyc_provider_1',
+      automatic_approval: false,
+      automatic_rejection: true,
+    });
+    const b = await api.post('/v1/checks/ekyc', {
+      individual_id: individualId,
+      settings: { automatic_approval: true },
+    });
+    assert.equal(b.body.status, 'approved');
+  });
+
+  test('workspace check limit → 400 limit reached', async () => {
+    const api = await newWorkspace();
+    await api.patch('/v1/workspace/settings', { checks: { limit: 1 } });
+    const { individualId } = await caseWithPerson(api);
+    assert.equal((await api.post('/v1/checks/ekyc', { individual_id: individualId })).status, 201);
+    const res = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /limit reached/);
+  });
+});
+
+describe('check engine', () => {
+  test('review: approve/reject with comment; decided checks need override', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { individualId, caseId } = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+    assert.equal(check.status, 'need_review');
+    assert.equal(
+      (await other.patch(`/v1/checks/ekyc/${check.id}/review`, { action: 'approve' })).status,
+      404,
+    );
+    assert.equal((await api.patch(`/v1/checks/ekyc/${check.id}/review`, { action: 'maybe' })).status, 400);
+    const ok = await api.patch(`/v1/checks/ekyc/${check.id}/review`, {
+      action: 'approve',
+      comment: 'Seen the passport',
+    });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.status, 'approved');
+    assert.equal(ok.body.data.result, 'approved');
+    assert.equal(ok.body.data.review.reviewer_type, 'api');
+    assert.equal(ok.body.data.review.comment, 'Seen the passport');
+    const again = await api.patch(`/v1/checks/ekyc/${check.id}/review`, { action: 'reject' });
+    assert.equal(again.status, 400);
+    assert.equal(again.body.details[0].path, 'override');
+    const over = await api.patch(`/v1/checks/ekyc/${check.id}/review`, { action: 'reject', override: true });
+    assert.equal(over.body.status, 'rejected');
+    const c = (await api.get(`/v1/cases/${caseId}`)).body;
+    assert.equal(c.reviewer_has_actions, false);
+    const got = await api.get(`/v1/checks/ekyc/${check.id}`);
+    assert.equal(got.body.data.result, 'rejected');
+    assert.equal((await other.get(`/v1/checks/ekyc/${check.id}`)).status, 404);
+    assert.equal((await api.get(`/v1/checks/id_document/${check.id}`)).status, 404);
+    const types = (await eventTypes(api.workspaceId))
+      .map((e) => e.type)
+      .filter((t) => t.startsWith('Check.'));
+    assert.deepEqual(types, ['Check.Started', 'Check.ReviewNeeded', 'Check.Approved', 'Check.Rejected']);
+  });
+
+  test('list checks (envelopes only) with filters; delete; types not enabled answer 400', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const a = await caseWithPerson(api);
+    const b = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const c1 = (await api.post('/v1/checks/ekyc', { individual_id: a.individualId })).body;
+    await api.post('/v1/checks/ekyc', { individual_id: b.individualId });
+    const all = await api.get('/v1/checks');
+    assert.equal(all.body.pagination.count, 2);
+    assert.equal('data' in all.body.data[0], false);
+    assert.equal((await api.get('/v1/checks?status=need_review')).body.pagination.count, 1);
+    assert.equal((await api.get(`/v1/checks?individual_id=${a.individualId}`)).body.data[0].id, c1.id);
+    assert.equal((await api.get('/v1/checks?type=ekyc&exclude_internal=true')).body.pagination.count, 0);
+    assert.equal((await api.get('/v1/checks?status=done')).status, 400);
+    assert.equal((await other.get('/v1/checks')).body.pagination.count, 0);
+    await api.post(`/v1/individuals/${b.individualId}/set-relevant`, { is_relevant: false });
+    assert.equal((await api.get('/v1/checks')).body.pagination.count, 1);
+    assert.equal((await api.get('/v1/checks?include_not_relevant=true')).body.pagination.count, 2);
+    assert.equal((await other.delete(`/v1/checks/${c1.id}`)).status, 404);
+    assert.equal((await api.delete(`/v1/checks/${c1.id}`)).status, 204);
+    assert.equal((await api.get(`/v1/checks/ekyc/${c1.id}`)).status, 404);
+    const deleted = (await eventTypes(api.workspaceId)).filter((e) => e.type === 'Check.Deleted');
+    assert.equal(deleted.length, 1);
+    for (const path of ['fraud_database', 'fraud-database', 'id_verification']) {
+      const res = await api.post(`/v1/checks/${path}`, { individual_id: a.individualId });
+      assert.equal(res.status, 400, path);
+      assert.match(res.body.message, /not enabled/);
+    }
+    assert.equal((await api.post('/v1/checks/nonsense', {})).status, 404);
+  });
+
+  test('a check past its expiration date becomes expired with Check.Expired', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { individualId } = await caseWithPerson(api);
+    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+    await ctx.db
+      .updateTable('checks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', check.id)
+      .execute();
+    assert.ok((await expireDueChecks(ctx)) >= 1);
+    const got = (await api.get(`/v1/checks/ekyc/${check.id}`)).body;
+    assert.equal(got.status, 'expired');
+    const ev = (await eventTypes(api.workspaceId)).filter((e) => e.type === 'Check.Expired');
+    assert.equal(ev.length, 1);
+    assert.equal((ev[0].payload as any).check.id, check.id);
+    assert.equal(await expireDueChecks(ctx), 0);
+  });
+});
