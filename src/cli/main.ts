@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openRuntime } from '../runtime.ts';
 import { serve } from '../server.ts';
+import { runWorker } from '../worker.ts';
 import { createApiKey, createWorkspace, findWorkspace, revokeApiKey } from '../workspaces/repository.ts';
 import { COMMANDS_HELP } from './help.ts';
 
@@ -26,6 +27,9 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serve(config);
       return -1; // keeps running
+    case 'worker':
+      await runWorker(config);
+      return -1;
     case 'migrate':
       await withRuntime(async () => undefined);
       process.stderr.write('Database is migrated to the latest version.\n');
