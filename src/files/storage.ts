@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline, type Readable, Transform } from 'node:stream';
+import { pipeline as pipelineAsync } from 'node:stream/promises';
+import type { Config } from '../config.ts';
+
+/**
+ * Where file bytes live. Keys are opaque, slash-separated and made by `storageKeyFor` (never from a
+ * caller-supplied name). `put` streams: it never holds the whole body in memory, stops at `maxBytes`
+ * and leaves nothing behind when it fails.
+ */
+export interface FileStorage {
+  readonly kind: 'local' | 's3';
+  /** Stores the stream under `key`; rejects with `StorageLimitExceeded` past `maxBytes` (nothing kept). */
+  put(key: string, body: Readable, maxBytes: number): Promise<{ size: number }>;
+  /** The stored bytes; rejects with `StoredObjectNotFound` when there are none. */
+  get(key: string): Promise<Readable>;
+  /** Removes the bytes; a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+export class StorageLimitExceeded extends Error {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super(`stored object exceeds ${maxBytes} bytes`);
+    this.maxBytes = maxBytes;
+  }
+}
+
+export class StoredObjectNotFound extends Error {
+  constructor(key: string) {
+    super(`no stored object under ${key}`);
+  }
+}
+
+/** Storage key of a file: `<workspace_id>/<file_id>`; the file name of the upload is never used. */
+export function storageKeyFor(workspaceId: string, fileId: string): string {
+  return `${workspaceId}/${fileId}`;
+}
+
+const KEY_RE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+
+function assertKey(key: string): void {
+  if (!KEY_RE.test(key)) throw new Error(`invalid storage key: ${key}`);
+}
+
+/** A pass-through that fails with `StorageLimitExceeded` as soon as more than `maxBytes` went by. */
+export function byteCap(maxBytes: number): Transform & { bytes: () => number } {
+  let seen = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      seen += chunk.length;
+      if (seen > maxBytes) cb(new StorageLimitExceeded(maxBytes));
+      else cb(null, chunk);
+    },
+  });
+  return Object.assign(t, { bytes: () => seen });
+}
+
+/** Files under a local directory (`DATA_DIR/files` by default): written to a temp name, then renamed. */
+export class LocalFileStorage implements FileStorage {
+  readonly kind = 'local' as const;
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** Absolute path of a key (keys are validated: no `..`, no absolute paths). */
+  pathOf(key: string): string {
+    assertKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, body: Readable, maxBytes: number): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${randomBytes(6).toString('hex')}.part`;
+    const cap = byteCap(maxBytes);
+    try {
+      await pipelineAsync(body, cap, fs.createWriteStream(tmp, { flags: 'wx' }));
+      await fs.promises.rename(tmp, target);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+    return { size: cap.bytes() };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = this.pathOf(key);
+    // open first so a missing file is reported before any byte is sent
+    const handle = await fs.promises.open(file, 'r').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new StoredObjectNotFound(key) : err;
+    });
+    return handle.createReadStream();
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+}
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  endpoint: string | null;
+  forcePathStyle: boolean;
+}
+
+/** Object key in the bucket of a storage key: everything lives under `files/`. */
+export function s3ObjectKey(key: string): string {
+  assertKey(key);
+  return `files/${key}`;
+}
+
+/** Options of the S3 client (credentials come from the SDK's default provider chain). */
+export function s3ClientOptions(s3: S3Settings) {
+  return {
+    region: s3.region,
+    forcePathStyle: s3.forcePathStyle,
+    ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+  };
+}
+
+type S3Module = typeof import('@aws-sdk/client-s3');
+
+/**
+ * An S3-compatible bucket. Uploads are streamed as multipart uploads (5 MB parts, at most 4 in
+ * flight); a failed or oversized upload is aborted by the uploader. The SDK is loaded on first use.
+ */
+export class S3FileStorage implements FileStorage {
+  readonly kind = 's3' as const;
+  readonly settings: S3Settings;
+  #sdk: Promise<{ s3: S3Module; client: InstanceType<S3Module['S3Client']> }> | undefined;
+
+  constructor(settings: S3Settings) {
+    this.settings = settings;
+  }
+
+  #load() {
+    this.#sdk ??= import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client(s3ClientOptions(this.settings)),
+    }));
+    return this.#sdk;
+  }
+
+  async put(key: string, body: Readable, maxBytes: number): Promise<{ size: number }> {
+    const Key = s3ObjectKey(key);
+    const { client } = await this.#load();
+    const { Upload } = await import('@aws-sdk/lib-storage');
+    const cap = byteCap(maxBytes);
+    let streamError: Error | undefined;
+    // pipeline destroys the cap with the source's error, which fails the upload
+    const capped = pipeline(body, cap, (err) => {
+      if (err) streamError = err;
+    });
+    const upload = new Upload({
+      client,
+      params: { Bucket: this.settings.bucket, Key, Body: capped, ContentType: 'application/octet-stream' },
+      queueSize: 4,
+      partSize: 5 * 1024 * 1024,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      await upload.abort().catch(() => {});
+      throw streamError ?? err;
+    }
+    if (streamError) {
+      await this.delete(key).catch(() => {});
+      throw streamError;
+    }
+    return { size: cap.bytes() };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const { s3, client } = await this.#load();
+    try {
+      const res = await client.send(
+        new s3.GetObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }),
+      );
+      return res.Body as Readable;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey') throw new StoredObjectNotFound(key);
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const { s3, client } = await this.#load();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }));
+  }
+}
+
+/** The storage of a configuration: the S3 bucket when `config.s3` is set, else `DATA_DIR/files`. */
+export function createStorage(config: Pick<Config, 'dataDir' | 's3'>): FileStorage {
+  if (config.s3) return new S3FileStorage(config.s3);
+  return new LocalFileStorage(path.join(config.dataDir, 'files'));
+}
+
+/** The context's storage, created from its configuration on first use. */
+export function getStorage(ctx: {
+  config: Pick<Config, 'dataDir' | 's3'>;
+  storage?: FileStorage;
+}): FileStorage {
+  ctx.storage ??= createStorage(ctx.config);
+  return ctx.storage;
+}

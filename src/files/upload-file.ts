@@ -1,0 +1,161 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { pipeline, Readable, Transform } from 'node:stream';
+import type { Db } from '../db/connect.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES } from './detect-format.ts';
+import { type FileStorage, StorageLimitExceeded, storageKeyFor } from './storage.ts';
+
+/** Largest accepted upload: 20 MB. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** How long an upload_ref can be referenced by a check. */
+export const UPLOAD_VALIDITY_MS = 24 * 60 * 60 * 1000;
+
+export const tooLarge = () =>
+  new ApiError(413, 'file exceeds the maximum size of 20 MB', [
+    { path: 'file', message: 'file exceeds the maximum size of 20 MB' },
+  ]);
+
+/** The file part of an upload: a stream that may be cut at the size limit (busboy's `truncated`/`limit`). */
+const interrupted = (err: Error) =>
+  badRequest(`the upload was interrupted or malformed: ${err.message}`, 'file');
+
+export type UploadStream = Readable & { truncated?: boolean };
+
+export interface UploadResult {
+  upload_ref: string;
+  expired_at: string;
+}
+
+export const newUploadRef = () => `upl_${randomBytes(24).toString('base64url')}`;
+
+/**
+ * Reads the first `n` bytes (fewer if the stream ends) and puts them back, so the stream can then be
+ * consumed from its start. `ended` tells that the whole stream was read.
+ */
+function peekHead(stream: Readable, n: number): Promise<{ head: Buffer; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    // the multipart parser may have failed the part before the handler got to it
+    if (stream.errored || stream.destroyed) {
+      reject(stream.errored ?? new Error('the file part was closed early'));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const detach = () => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+    };
+    const done = (ended: boolean) => {
+      detach();
+      const head = Buffer.concat(chunks, size);
+      if (!ended && size > 0) stream.unshift(head);
+      resolve({ head, ended });
+    };
+    const onReadable = () => {
+      let chunk: Buffer | null = stream.read();
+      while (chunk !== null) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= n) return done(false);
+        chunk = stream.read();
+      }
+    };
+    const onEnd = () => done(true);
+    const onError = (err: Error) => {
+      detach();
+      reject(err);
+    };
+    const onClose = () => onError(stream.errored ?? new Error('the file part was closed early'));
+    stream.on('readable', onReadable);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+  });
+}
+
+/**
+ * Stores one uploaded file: decides the format from its first bytes, streams it to storage while
+ * hashing it (never holding it whole in memory), stops at 20 MB leaving nothing behind, and records
+ * an unattached upload valid for 24 h.
+ */
+export async function uploadFile(
+  db: Db,
+  storage: FileStorage,
+  workspaceId: string,
+  file: UploadStream,
+  now: Date = new Date(),
+): Promise<UploadResult> {
+  const { head, ended } = await peekHead(file, SNIFF_BYTES).catch((err: Error) => {
+    throw interrupted(err);
+  });
+  if (head.length === 0) {
+    if (!ended) file.resume();
+    throw badRequest('file is empty', 'file');
+  }
+  const mime = await detectFormat(head);
+  if (!mime) {
+    file.resume(); // discard the rest (busboy stops counting at the size limit)
+    throw new ApiError(415, `file format is not accepted: upload a ${ACCEPTED_FORMATS} file`, [
+      { path: 'file', message: `file must be a ${ACCEPTED_FORMATS} file` },
+    ]);
+  }
+
+  const id = randomUUID();
+  const key = storageKeyFor(workspaceId, id);
+  const hash = createHash('sha256');
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      hash.update(chunk);
+      cb(null, chunk);
+    },
+  });
+  const onLimit = () => meter.destroy(new StorageLimitExceeded(MAX_UPLOAD_BYTES));
+  file.once('limit', onLimit);
+  let sourceError: Error | undefined; // the request body broke off or is malformed
+  const onSourceError = (err: Error) => {
+    sourceError ??= err;
+  };
+  file.on('error', onSourceError);
+  // a file that fits in the sniffed bytes was read whole: store those bytes
+  const body = pipeline(ended ? Readable.from([head]) : file, meter, () => {});
+
+  let size: number;
+  try {
+    ({ size } = await storage.put(key, body, MAX_UPLOAD_BYTES));
+    if (file.truncated) throw new StorageLimitExceeded(MAX_UPLOAD_BYTES);
+  } catch (err) {
+    await storage.delete(key).catch(() => {});
+    if (err instanceof StorageLimitExceeded || file.truncated) throw tooLarge();
+    if (sourceError) throw interrupted(sourceError);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') throw interrupted(err as Error);
+    throw err;
+  } finally {
+    file.off('limit', onLimit);
+    file.off('error', onSourceError);
+  }
+
+  const expiresAt = new Date(now.getTime() + UPLOAD_VALIDITY_MS);
+  const uploadRef = newUploadRef();
+  try {
+    await db
+      .insertInto('files')
+      .values({
+        id,
+        workspace_id: workspaceId,
+        upload_ref: uploadRef,
+        storage_key: key,
+        size,
+        mime,
+        sha256: hash.digest('hex'),
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .execute();
+  } catch (err) {
+    await storage.delete(key).catch(() => {});
+    throw err;
+  }
+  return { upload_ref: uploadRef, expired_at: expiresAt.toISOString() };
+}
