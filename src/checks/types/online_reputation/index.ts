@@ -1,0 +1,111 @@
+import type { CompanyRow } from '../../../db/schema.ts';
+import { badRequest } from '../../../http/errors.ts';
+import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
+import { resolveSettings } from '../../settings.ts';
+import type { OnlineReputationProvider, ReputationCompany, ReputationRisk } from './provider.ts';
+import { sandboxOnlineReputationProvider } from './sandbox-provider.ts';
+import { OnlineReputationCreateBody, OnlineReputationData } from './schemas.ts';
+import { ONLINE_REPUTATION_TRANSITIONS } from './transitions.ts';
+
+/** Settings are not part of the API (no settings object); a workspace may pick the vendor. */
+const DEFAULTS = { vendor: 'online_reputation_provider_1' };
+const PROVIDERS: Record<string, OnlineReputationProvider> = {
+  online_reputation_provider_1: sandboxOnlineReputationProvider,
+};
+
+/** Readings that approve automatically; every other reading, or none, goes to review. */
+const APPROVING: ReadonlySet<ReputationRisk> = new Set(['low', 'moderate']);
+
+const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
+
+function companyInfo(c: CompanyRow) {
+  return {
+    name: c.name,
+    commercial_name: c.commercial_name,
+    country: c.country,
+    registration_number: c.registration_number,
+    website_url: c.website_url,
+  };
+}
+
+function providerInput(c: CompanyRow): ReputationCompany {
+  const address = (c.address ?? {}) as Record<string, string | null>;
+  const activities = ((c.classifications ?? []) as { code?: string; description?: string | null }[])
+    .map((k) => k.description ?? k.code ?? '')
+    .filter(Boolean);
+  return {
+    ...companyInfo(c),
+    legal_form: c.legal_form,
+    registration_date: c.registration_date,
+    city: address.city ?? null,
+    activities,
+  };
+}
+
+export const onlineReputationCheck: CheckTypeDefinition = {
+  type: 'online_reputation',
+  targets: ['company'],
+  isInternal: true,
+  createBody: OnlineReputationCreateBody,
+  dataSchema: OnlineReputationData,
+  transitions: ONLINE_REPUTATION_TRANSITIONS,
+
+  async create({ ctx, target, workspaceTypeSettings }): Promise<CreatePlan> {
+    if (target.kind !== 'company')
+      throw badRequest('online_reputation checks target companies only', 'individual_id');
+    const settings = resolveSettings(DEFAULTS, workspaceTypeSettings, undefined);
+    if (!PROVIDERS[settings.vendor])
+      throw badRequest(`Unknown online_reputation vendor ${settings.vendor} in the workspace settings`);
+    return {
+      status: 'processing',
+      data: {
+        result: null,
+        review: EMPTY_REVIEW,
+        information: { report: null, summary: null, sources: [], company: companyInfo(target.row) },
+      },
+      internal: {
+        settings,
+        vendor: { name: settings.vendor, started_at: new Date().toISOString(), ended_at: null },
+        risk: null,
+        reading: 'pending',
+      },
+      process: { startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs) },
+    };
+  },
+
+  async process({ check, target }): Promise<Outcome> {
+    if (target.kind !== 'company') throw new Error(`online_reputation check ${check.id} targets a company`);
+    const internal = check.internal as {
+      settings: { vendor: string };
+      vendor: Record<string, unknown>;
+    };
+    const provider = PROVIDERS[internal.settings?.vendor] ?? sandboxOnlineReputationProvider;
+    const analysis = await provider.analyze(providerInput(target.row));
+    const approved = analysis.risk !== null && APPROVING.has(analysis.risk);
+    const data = check.data as Record<string, unknown>;
+    return {
+      trigger: 'analysis_ends',
+      status: approved ? 'approved' : 'need_review',
+      data: {
+        ...data,
+        // need_review: no decision yet, so no result (the spec's result values are decisions)
+        result: approved ? 'approved' : null,
+        review: approved
+          ? { comment: null, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
+          : EMPTY_REVIEW,
+        information: {
+          report: analysis.report,
+          summary: analysis.summary,
+          sources: analysis.sources,
+          company: companyInfo(target.row),
+        },
+      },
+      internal: {
+        ...internal,
+        vendor: { ...internal.vendor, ended_at: new Date().toISOString() },
+        risk: analysis.risk,
+        reading: analysis.risk === null ? 'none' : 'received',
+      },
+    };
+  },
+};
