@@ -1,0 +1,160 @@
+/**
+ * Issue 2 figures: ping, create case (the sample graph), get case, list cases with a filter and a
+ * sort over 100,000 cases, against the real server in its own process; a bare Fastify route as the
+ * ceiling; and, on PostgreSQL, the same create-case inserts straight through `pg` as the floor.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { createWorkspace } from '../src/workspaces/repository.ts';
+import { sampleCaseBody } from '../test/helpers/harness.ts';
+import { type Figures, freePort, load, percentile, printTable, startProcess, stopProcess } from './lib.ts';
+
+const LIST_CASES = Number(process.env.BENCH_LIST_CASES ?? 100_000);
+
+async function seed(env: NodeJS.ProcessEnv) {
+  const config = loadConfig({ ...process.env, ...env, VERICASE_RUN_WORKERS: 'false', LOG_LEVEL: 'warn' });
+  const rt = await openRuntime(config, pino({ level: 'warn' }));
+  try {
+    const main = await createWorkspace(rt.ctx.db, 'bench-main');
+    const list = await createWorkspace(rt.ctx.db, 'bench-list');
+    await sql`
+      insert into cases (id, workspace_id, name, status, tags, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), ${list.id}, 'Case ' || lpad(g::text, 6, '0'),
+        (array['open','draft','approved','rejected','closed'])[1 + g % 5],
+        case when g % 3 = 0 then array['vip'] else array[]::text[] end,
+        now() - make_interval(secs => g), now() - make_interval(secs => g), now() - make_interval(secs => g)
+      from generate_series(1, ${LIST_CASES}) g
+    `.execute(rt.ctx.db);
+    await sql`vacuum analyze cases`.execute(rt.ctx.db); // as autovacuum would: visibility map for index-only counts
+    return { mainKey: main.api_key, listKey: list.api_key };
+  } finally {
+    await rt.close();
+  }
+}
+
+/** The create-case inserts of the sample graph, in one transaction, straight through pg. */
+async function rawInsertFloor(databaseUrl: string, workspaceId: string, seconds: number, connections: number): Promise<Figures> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: connections });
+  const latencies: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const t0 = performance.now();
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const caseId = randomUUID();
+        await client.query(
+          `insert into cases (id, workspace_id, name, status, custom_properties) values ($1, $2, $3, 'open', '{}') returning *`,
+          [caseId, workspaceId, 'Acme onboarding'],
+        );
+        const co = [randomUUID(), randomUUID(), randomUUID()];
+        await client.query(
+          `insert into companies (id, workspace_id, case_id, type, name, country, status, address, classifications, custom_properties)
+           values ($1,$4,$5,'main','Acme SAS','FR','not_reported','{}','[]','{}'),
+                  ($2,$4,$5,'affiliated','Acme Holding GmbH','DE','not_reported','{}','[]','{}'),
+                  ($3,$4,$5,'affiliated','Fund LP','GB','not_reported','{}','[]','{}') returning *`,
+          [...co, workspaceId, caseId],
+        );
+        const ind = [randomUUID(), randomUUID(), randomUUID()];
+        await client.query(
+          `insert into individuals (id, workspace_id, case_id, first_name, last_name, is_beneficial_owner, is_controlling_person,
+             is_business_contact, is_delegator, is_signatory, address, custom_properties)
+           values ($1,$4,$5,'Ada','Lovelace',false,false,true,false,false,'{}','{}'),
+                  ($2,$4,$5,'Alan','Turing',true,false,false,false,false,'{}','{}'),
+                  ($3,$4,$5,'Grace','Hopper',false,false,false,false,false,'{}','{}') returning *`,
+          [...ind, workspaceId, caseId],
+        );
+        await client.query(
+          `insert into relations (id, workspace_id, case_id, from_company_id, from_individual_id, to_company_id, roles)
+           values ($1,$6,$7,$8,null,$9,'{shareholder}'), ($2,$6,$7,$10,null,$8,'{shareholder}'),
+                  ($3,$6,$7,null,$11,$9,'{legal_representative}'), ($4,$6,$7,null,$12,$8,'{shareholder}'),
+                  ($5,$6,$7,null,$13,$9,'{legal_representative}') returning *`,
+          [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), workspaceId, caseId, co[1], co[0], co[2], ind[0], ind[1], ind[2]],
+        );
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  return { name: 'create case: raw inserts via pg (floor)', rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 };
+}
+
+export async function runFoundationBench(databaseUrl: string | null): Promise<Figures[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bench-'));
+  const env: NodeJS.ProcessEnv = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir };
+  const label = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  console.log(`\nSeeding ${LIST_CASES} cases on ${label}...`);
+  const { mainKey, listKey } = await seed(env);
+  const rows: Figures[] = [];
+
+  const barePort = await freePort();
+  const bare = await startProcess(['bench/bare-server.ts'], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/ping`);
+  rows.push(await load('bare Fastify route (ceiling)', { url: `http://127.0.0.1:${barePort}/ping` }));
+  await stopProcess(bare);
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startProcess(
+    ['bin/vericase.js', 'serve'],
+    { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VERICASE_RATE_LIMIT_PER_MINUTE: '0' },
+    `${base}/healthz`,
+  );
+  try {
+    const h = { 'x-service-api-key': mainKey, 'content-type': 'application/json' };
+    rows.push(await load('GET /v1/ping', { url: `${base}/v1/ping`, headers: h }));
+    rows.push(await load('POST /v1/cases (3 companies, 3 individuals, relations)', {
+      url: `${base}/v1/cases`,
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify(sampleCaseBody()),
+      connections: 10,
+    }));
+    const created = await (await fetch(`${base}/v1/cases`, { method: 'POST', headers: h, body: JSON.stringify(sampleCaseBody()) })).json();
+    rows.push(await load('GET /v1/cases/{id}', { url: `${base}/v1/cases/${created.id}`, headers: h }));
+    rows.push(await load(`GET /v1/cases?status=open&tags=vip&sort=name.desc over ${LIST_CASES} cases`, {
+      url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
+      headers: { 'x-service-api-key': listKey },
+      connections: 10,
+    }));
+    rows.push(await load(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50 over ${LIST_CASES}`, {
+      url: `${base}/v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50`,
+      headers: { 'x-service-api-key': listKey },
+      connections: 10,
+    }));
+  } finally {
+    await stopProcess(server);
+  }
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const ws = await client.query(`select id from workspaces where name = 'bench-main' order by created_at desc limit 1`);
+    await client.end();
+    rows.push(await rawInsertFloor(databaseUrl, ws.rows[0].id, Number(process.env.BENCH_DURATION ?? 8), 10));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  printTable(`Foundation on ${label} (2 cores; autocannon, 20 connections, 10 for writes and lists)`, rows);
+  const ceiling = rows[0].rps;
+  const ping = rows.find((r) => r.name === 'GET /v1/ping');
+  if (ping) console.log(`ping / bare route: ${((ping.rps / ceiling) * 100).toFixed(0)}% (goal >= 80%)`);
+  const create = rows.find((r) => r.name.startsWith('POST /v1/cases'));
+  const floor = rows.find((r) => r.name.includes('floor'));
+  if (create && floor) console.log(`create case / raw inserts: ${((create.rps / floor.rps) * 100).toFixed(0)}% (goal >= 50%)`);
+  return rows;
+}
+
+if (import.meta.main) {
+  await runFoundationBench(process.env.DATABASE_URL || null);
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
+ * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
+ * reset first). BENCH_ONLY=foundation,checks,... picks sections; BENCH_DURATION sets seconds per run.
+ * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
+ */
+import pg from 'pg';
+
+const only = process.env.BENCH_ONLY?.split(',');
+const want = (name: string) => !only || only.includes(name);
+const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+
+async function resetBenchDatabase(): Promise<string | null> {
+  const url = new URL(pgUrl);
+  const dbName = url.pathname.slice(1);
+  const admin = new URL(pgUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+  } catch {
+    console.log(`PostgreSQL at ${pgUrl} unreachable: PostgreSQL figures skipped.`);
+    return null;
+  }
+  try {
+    await client.query(`drop database if exists "${dbName}" with (force)`);
+    await client.query(`create database "${dbName}"`);
+    return pgUrl;
+  } finally {
+    await client.end();
+  }
+}
+
+type Section = { name: string; run: (databaseUrl: string | null) => Promise<unknown>; databases: 'both' | 'one' };
+
+const sections: Section[] = [
+  {
+    name: 'foundation',
+    databases: 'both',
+    run: async (url) => (await import('./foundation.ts')).runFoundationBench(url),
+  },
+  { name: 'checks', databases: 'one', run: async (url) => (await import('./checks.ts')).runChecksBench(url) },
+  { name: 'webhooks', databases: 'one', run: async () => (await import('./webhooks.ts')).runWebhookBench() },
+  {
+    name: 'screening',
+    databases: 'one',
+    run: async () => {
+      await (await import('./screening-speed.ts')).runScreeningSpeedBench();
+      await (await import('./screening-quality.ts')).runScreeningQualityBench();
+    },
+  },
+  { name: 'screening-http', databases: 'one', run: async () => (await import('./screening-http.ts')).runScreeningHttpBench() },
+];
+
+for (const s of sections) {
+  if (!want(s.name)) continue;
+  console.log(`\n# ${s.name}`);
+  try {
+    if (s.databases === 'both') {
+      await s.run(null);
+      const url = await resetBenchDatabase();
+      if (url) await s.run(url);
+    } else {
+      await s.run(null);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') console.log(`(${s.name}: not available yet)`);
+    else throw err;
+  }
+}
+process.exit(0);
