@@ -1,0 +1,90 @@
+import type { AppContext } from '../../../app-context.ts';
+import { badRequest, notFound } from '../../../http/errors.ts';
+import type { CheckTypeDefinition } from '../../check-type.ts';
+import { applyOutcome } from '../../engine/apply-change.ts';
+import { presentCheck } from '../../present.ts';
+import { findCheck } from '../../repository.ts';
+import {
+  type AttemptHistoryEntry,
+  attemptData,
+  type IdDocumentInternal,
+  type IdDocumentSettings,
+  vendorBlock,
+} from './check-data.ts';
+import { attachFiles, processAfter } from './submission.ts';
+
+export const ADD_FILES_STATUSES = ['in_progress', 'rejected', 'expired'] as const;
+
+export interface AddFilesInput {
+  front_upload_ref: string;
+  back_upload_ref?: string | null;
+}
+
+/**
+ * `POST /checks/id_document/{id}/add_files`. In `in_progress` the images join the current attempt
+ * and are submitted (→ processing). In `rejected` or `expired` a new attempt opens: the finished
+ * attempt's data moves to the check's `history`, the id stays, and Check.Started is emitted again.
+ * Any other status → 400; an unknown or expired upload_ref → 400 naming it, nothing changed.
+ */
+export async function addFiles(
+  ctx: AppContext,
+  workspaceId: string,
+  def: CheckTypeDefinition,
+  id: string,
+  input: AddFilesInput,
+) {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const check = await findCheck(trx, workspaceId, id, true);
+    if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+    if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
+      throw badRequest(
+        `Files can be added only to a check in_progress, rejected or expired; this one is ${check.status}`,
+      );
+    }
+    const files = await attachFiles(trx, workspaceId, input, '');
+    const data = check.data as Record<string, unknown>;
+    const settings = data.settings as IdDocumentSettings;
+    const internal = { ...(check.internal as unknown as IdDocumentInternal), files };
+    if (check.status === 'in_progress') {
+      const attached = await applyOutcome(ctx, trx, def, check, {
+        trigger: 'add_files',
+        status: 'in_progress',
+        data: {
+          ...data,
+          information: {
+            ...(data.information as Record<string, unknown>),
+            front_file_id: files.front.id,
+            back_file_id: files.back?.id ?? null,
+          },
+        },
+        internal: internal as unknown as Record<string, unknown>,
+      });
+      return applyOutcome(ctx, trx, def, attached, {
+        trigger: 'submit',
+        status: 'processing',
+        data: {
+          ...(attached.data as Record<string, unknown>),
+          vendor: vendorBlock(settings, check.id, true),
+        },
+        process: processAfter(ctx),
+      });
+    }
+    const finished: AttemptHistoryEntry = {
+      attempt: check.attempt,
+      status: check.status,
+      data,
+      ended_at: new Date().toISOString(),
+    };
+    return applyOutcome(ctx, trx, def, check, {
+      trigger: 'add_files',
+      status: 'processing',
+      data: attemptData(settings, check.id, files),
+      internal: internal as unknown as Record<string, unknown>,
+      attempt: check.attempt + 1,
+      history: [...((check.history as unknown[]) ?? []), finished],
+      expiresAt: null,
+      process: processAfter(ctx),
+    });
+  });
+  return presentCheck(row);
+}

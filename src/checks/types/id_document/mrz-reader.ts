@@ -1,0 +1,142 @@
+import { type ParseResult, parse } from 'mrz';
+import { alpha2FromMrz } from './countries.ts';
+import type { DocumentInformation } from './provider.ts';
+
+/** MRZ line lengths by format: TD1 3×30, TD2 2×36, TD3 (passport) 2×44. */
+const SHAPES: { length: number; lines: number }[] = [
+  { length: 44, lines: 2 },
+  { length: 36, lines: 2 },
+  { length: 30, lines: 3 },
+];
+
+/**
+ * Finds the MRZ among text lines (spaces removed, upper-cased): the first run of consecutive lines
+ * of one MRZ shape. Returns null when none is found.
+ */
+export function findMrzLines(lines: string[]): string[] | null {
+  const clean = lines.map((l) => l.replace(/\s+/g, '').toUpperCase()).filter((l) => l.length > 0);
+  for (let i = 0; i < clean.length; i++) {
+    for (const shape of SHAPES) {
+      const run = clean.slice(i, i + shape.lines);
+      if (run.length === shape.lines && run.every((l) => l.length === shape.length && /^[A-Z0-9<]+$/.test(l)))
+        return run;
+    }
+  }
+  return null;
+}
+
+export interface MrzReading {
+  information: Omit<DocumentInformation, 'front_file_id' | 'back_file_id'>;
+  /** Every check digit of the MRZ is right. */
+  checkDigitsValid: boolean;
+  /** The fields whose check digit is wrong (for the provider comment). */
+  invalidCheckDigits: string[];
+}
+
+/** `YYMMDD` → `yyyy-MM-dd`; birth dates never lie in the future, expiry dates are 20xx below 70. */
+function mrzDate(raw: string | null | undefined, kind: 'birth' | 'expiry', today: Date): string | null {
+  if (!raw || !/^\d{6}$/.test(raw)) return null;
+  const yy = Number(raw.slice(0, 2));
+  const mm = raw.slice(2, 4);
+  const dd = raw.slice(4, 6);
+  const currentYy = today.getUTCFullYear() % 100;
+  const century = kind === 'birth' ? (yy > currentYy ? 1900 : 2000) : yy >= 70 ? 1900 : 2000;
+  const iso = `${century + yy}-${mm}-${dd}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? null : iso;
+}
+
+/** The raw text of a field (even when invalid) from the parse details. */
+function raw(result: ParseResult, lines: string[], field: string): string | null {
+  const d = result.details.find((x) => x.field === field);
+  if (!d) return null;
+  if (d.value !== null) return d.value;
+  return d.ranges.map((r) => lines[r.line]?.slice(r.start, r.end) ?? '').join('') || null;
+}
+
+const titleCase = (s: string | null) =>
+  s
+    ? s
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((w) => w[0].toUpperCase() + w.slice(1))
+        .join(' ')
+    : null;
+
+function documentType(code: string | null, format: string): DocumentInformation['document_type'] {
+  if (format.includes('DRIVING_LICENSE')) return 'driving_license';
+  if (!code) return 'other';
+  const c = code.replace(/</g, '');
+  if (c.startsWith('P')) return 'passport';
+  if (c.startsWith('V')) return 'visa';
+  if (c.startsWith('R') || c === 'IR' || c === 'AR' || c === 'CR') return 'residence_permit';
+  if (/^[IAC]/.test(c)) return 'identity_card';
+  return 'other';
+}
+
+/** Parses MRZ lines with the `mrz` library; null when they are not a supported MRZ. */
+export function readMrz(lines: string[], today = new Date()): MrzReading | null {
+  let result: ParseResult;
+  try {
+    result = parse(lines);
+  } catch {
+    return null;
+  }
+  const f = result.fields;
+  const invalidCheckDigits = result.details
+    .filter((d) => d.field?.endsWith('CheckDigit') && !d.valid)
+    .map((d) => d.label);
+  const sex = raw(result, lines, 'sex');
+  const gender =
+    f.sex === 'male' || sex === 'M' ? 'male' : f.sex === 'female' || sex === 'F' ? 'female' : null;
+  return {
+    checkDigitsValid: invalidCheckDigits.length === 0,
+    invalidCheckDigits,
+    information: {
+      document_type: documentType(raw(result, lines, 'documentCode'), result.format),
+      document_number:
+        result.documentNumber ?? raw(result, lines, 'documentNumber')?.replace(/</g, '') ?? null,
+      first_name: titleCase(f.firstName ?? raw(result, lines, 'firstName')),
+      last_name: titleCase(f.lastName ?? raw(result, lines, 'lastName')),
+      maiden_name: null,
+      gender,
+      nationality: alpha2FromMrz(raw(result, lines, 'nationality')),
+      birth_date: mrzDate(raw(result, lines, 'birthDate'), 'birth', today),
+      birth_country: null,
+      issuing_date: null,
+      issuing_country: alpha2FromMrz(raw(result, lines, 'issuingState')),
+      expiration_date: mrzDate(raw(result, lines, 'expirationDate'), 'expiry', today),
+    },
+  };
+}
+
+/** Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does. */
+function normaliseName(s: string, variant: 'strip' | 'expand'): string {
+  let t = s.toUpperCase();
+  if (variant === 'expand')
+    t = t.replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/ß|ẞ/g, 'SS');
+  return t
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Z]+/g, ' ')
+    .trim();
+}
+
+/**
+ * A declared name matches a document name when, in either ICAO spelling, one's words are a prefix
+ * of the other's (an MRZ truncates long names; the declared first name may be only the first one).
+ */
+export function namesMatch(declared: string, onDocument: string): boolean {
+  const doc = normaliseName(onDocument, 'strip').split(' ');
+  return (['strip', 'expand'] as const).some((v) => {
+    const mine = normaliseName(declared, v).split(' ');
+    if (!mine[0] || !doc[0]) return false;
+    const docIsShort = doc.length <= mine.length;
+    const [short, long] = docIsShort ? [doc, mine] : [mine, doc];
+    // only the document side may be cut short (MRZ truncation), never the declared name
+    return short.every(
+      (w, i) => w === long[i] || (docIsShort && i === short.length - 1 && long[i].startsWith(w)),
+    );
+  });
+}

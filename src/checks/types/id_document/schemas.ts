@@ -1,0 +1,80 @@
+import { Type } from 'typebox';
+import { Country, DateOnly, DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
+
+export const IDD_VENDORS = ['idd_provider_1', 'idd_provider_2'] as const;
+
+const UploadRef = Type.String({ minLength: 1, maxLength: 200 });
+
+/** The files of a submission (reference IdDocumentCheckDataFile): create `data` and add_files body. */
+export const IdDocumentFiles = Type.Object({
+  front_upload_ref: UploadRef,
+  back_upload_ref: Type.Optional(Nullable(UploadRef)),
+});
+
+export const IdDocumentCreateBody = Type.Object({
+  individual_id: Uuid,
+  settings: Type.Optional(
+    Type.Object({
+      vendor: Type.Optional(Type.Enum(IDD_VENDORS)),
+      automatic_approval: Type.Optional(Type.Boolean()),
+      automatic_rejection: Type.Optional(Type.Boolean()),
+    }),
+  ),
+  data: Type.Optional(IdDocumentFiles),
+});
+
+const Verdict = Nullable(Type.Enum(['approved', 'rejected', 'error']));
+
+export const IdDocumentData = Type.Object({
+  result: Verdict,
+  settings: Type.Object({
+    vendor: Type.Enum(IDD_VENDORS),
+    automatic_approval: Type.Boolean(),
+    automatic_rejection: Type.Boolean(),
+  }),
+  vendor: Type.Object({
+    name: Type.Enum(IDD_VENDORS),
+    verification_ref: Nullable(Type.String()),
+    verification_group_ref: Nullable(Type.String()),
+    verification_status: Nullable(Type.String()),
+    started_at: Nullable(DateTime),
+    comment: Nullable(Type.String({ description: 'The provider reason on rejection or refusal' })),
+  }),
+  review: Type.Object({
+    comment: Nullable(Type.String()),
+    reviewed_at: Nullable(Type.String()),
+    reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
+    user: Nullable(Type.Any()),
+  }),
+  detailed_results: Type.Object(
+    {
+      document: Type.Object({
+        data_validation: Verdict,
+        data_consistency: Verdict,
+        image_integrity: Verdict,
+        visual_authenticity: Verdict,
+        compromised_document: Verdict,
+        data_comparison: Verdict,
+      }),
+    },
+    { deprecated: true },
+  ),
+  information: Type.Object({
+    document_type: Nullable(
+      Type.Enum(['passport', 'identity_card', 'driving_license', 'residence_permit', 'visa', 'other']),
+    ),
+    document_number: Nullable(Type.String()),
+    first_name: Nullable(Type.String()),
+    last_name: Nullable(Type.String()),
+    maiden_name: Nullable(Type.String()),
+    gender: Nullable(Type.String()),
+    nationality: Nullable(Country),
+    birth_date: Nullable(DateOnly),
+    birth_country: Nullable(Country),
+    expiration_date: Nullable(DateOnly),
+    issuing_date: Nullable(DateOnly),
+    issuing_country: Nullable(Country),
+    front_file_id: Nullable(Type.String()),
+    back_file_id: Nullable(Type.String()),
+  }),
+});
