@@ -12,8 +12,8 @@ import { registerApiKeyAuth } from './auth.ts';
 import { ErrorBody } from './common-schemas.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
-import { customFormats } from './schema-formats.ts';
 import { V1_ROUTE_MODULES } from './v1-routes.ts';
+import { validatorCompiler } from './validators.ts';
 
 export interface BuildAppOptions {
   /** A pino logger; without it the app does not log (tests). */
@@ -32,23 +32,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     requestIdHeader: false,
     // the serializer compiles anyOf branches with its own ajv: declare our formats there too
     serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true } } },
-    ajv: {
-      customOptions: {
-        allErrors: true,
-        removeAdditional: false,
-        coerceTypes: 'array' as never,
-        useDefaults: true,
-      },
-      plugins: [
-        // biome-ignore lint/suspicious/noExplicitAny: ajv instance type is not exported by fastify
-        (ajv: any) => {
-          for (const [name, fn] of Object.entries(customFormats)) ajv.addFormat(name, fn);
-          return ajv;
-        },
-      ],
-    },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);

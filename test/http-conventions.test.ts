@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildApp } from '../src/http/app.ts';
+import { clientFor, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+
+describe('HTTP conventions', () => {
+  test('authentication: missing, unknown and revoked keys are 401 with the error body; query-string keys are ignored', async () => {
+    const { app, ctx } = await getHarness();
+    const api = await newWorkspace();
+    const none = await app.inject({ method: 'GET', url: '/v1/ping' });
+    assert.equal(none.statusCode, 401);
+    const body = none.json();
+    assert.equal(body.code, 'UNAUTHORIZED');
+    assert.equal(body.status_code, 401);
+    assert.ok(Date.parse(body.timestamp));
+    assert.match(body.message, /X-SERVICE-API-KEY/);
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-service-api-key': 'vk_nope' } }))
+        .statusCode,
+      401,
+    );
+    assert.equal((await app.inject({ method: 'GET', url: `/v1/ping?api_key=${api.key}` })).statusCode, 401);
+    const ping = await api.get('/v1/ping');
+    assert.equal(ping.status, 200);
+    assert.match(ping.body.workspace_name, /^test-/);
+    const { revokeApiKey } = await import('../src/workspaces/repository.ts');
+    await revokeApiKey(ctx.db, api.key);
+    assert.equal((await api.get('/v1/ping')).status, 401);
+  });
+
+  test('keys are stored hashed, never in clear', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const rows = await ctx.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(rows.length, 1);
+    assert.notEqual(rows[0].key_hash, api.key);
+    assert.ok(!rows[0].key_hash.includes(api.key.slice(3)));
+    assert.equal(rows[0].key_hash.length, 64);
+  });
+
+  test('malformed requests are 400 with the error body, unknown routes 404, request id echoed', async () => {
+    const { app } = await getHarness();
+    const api = await newWorkspace();
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/cases',
+      headers: {
+        'x-service-api-key': api.key,
+        'content-type': 'application/json',
+        'x-request-id': 'req-123',
+      },
+      payload: '{"name": ',
+    });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().code, 'BAD_REQUEST');
+    assert.equal(bad.headers['x-request-id'], 'req-123');
+    const wrongType = await api.post('/v1/cases', { name: 42, status: 'weird' });
+    assert.equal(wrongType.status, 400);
+    const paths = wrongType.body.details.map((d: any) => d.path).sort();
+    assert.deepEqual(paths, ['name', 'status']);
+    assert.match(wrongType.body.details.find((d: any) => d.path === 'status').message, /draft, open/);
+    const missing = await app.inject({
+      method: 'GET',
+      url: '/v1/nothing-here',
+      headers: { 'x-service-api-key': api.key },
+    });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().code, 'NOT_FOUND');
+    assert.equal((await api.get('/v1/cases/00000000-0000-4000-8000-000000000000')).body.code, 'NOT_FOUND');
+  });
+
+  test('Idempotency-Key: a retry returns the first response and writes nothing; another body is a 409', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const headers = { 'idempotency-key': 'create-acme-1' };
+    const first = await api.post('/v1/cases', sampleCaseBody('idem-1'), headers);
+    assert.equal(first.status, 201);
+    const again = await api.post('/v1/cases', sampleCaseBody('idem-1'), headers);
+    assert.equal(again.status, 201);
+    assert.equal(again.body.id, first.body.id);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    const cases = await ctx.db
+      .selectFrom('cases')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(cases.length, 1);
+    const other = await api.post('/v1/cases', { name: 'different' }, headers);
+    assert.equal(other.status, 409);
+    assert.equal(other.body.code, 'CONFLICT');
+    // keys are per workspace
+    const api2 = await newWorkspace();
+    assert.equal((await api2.post('/v1/cases', { name: 'different' }, headers)).status, 201);
+    // a 4xx answer is replayed too; a fresh key writes
+    const invalid = await api.post('/v1/cases', { name: '' }, { 'idempotency-key': 'bad-1' });
+    assert.equal(invalid.status, 400);
+  });
+
+  test('rate limit per key: 429 with Retry-After and the error body', async () => {
+    const { ctx } = await getHarness();
+    const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });
+    const api = await newWorkspace();
+    const client = clientFor(limited, api.key, api.workspaceId);
+    for (let i = 0; i < 3; i++) assert.equal((await client.get('/v1/ping')).status, 200);
+    const res = await client.get('/v1/ping');
+    assert.equal(res.status, 429);
+    assert.equal(res.body.code, 'TOO_MANY_REQUESTS');
+    assert.ok(Number(res.headers['retry-after']) > 0);
+    const other = await newWorkspace();
+    assert.equal((await clientFor(limited, other.key, other.workspaceId).get('/v1/ping')).status, 200);
+    await limited.close();
+  });
+
+  test('OpenAPI document lists every route with its errors; docs page and healthz answer', async () => {
+    const { app } = await getHarness();
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    assert.equal(doc.openapi, '3.1.0');
+    const routes = app.printRoutes({ commonPrefix: false });
+    for (const path of [
+      '/v1/cases',
+      '/v1/cases/{id}',
+      '/v1/companies',
+      '/v1/individuals',
+      '/v1/cases/{caseId}/relations',
+      '/v1/checks',
+      '/v1/workspace/settings',
+    ]) {
+      assert.ok(doc.paths[path], `${path} documented`);
+    }
+    assert.ok(doc.paths['/v1/cases'].post.responses['400']);
+    assert.ok(doc.paths['/v1/cases/{id}'].get.responses['404']);
+    assert.equal(doc.components.securitySchemes.ApiKey.name, 'X-SERVICE-API-KEY');
+    assert.ok(routes.length > 0);
+    const docs = await app.inject({ method: 'GET', url: '/docs/' });
+    assert.ok([200, 302].includes(docs.statusCode));
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).json().status, 'ok');
+  });
+
+  test('workspace settings: read defaults, deep-merge a patch, reject unknown fields', async () => {
+    const api = await newWorkspace();
+    const s = await api.get('/v1/workspace/settings');
+    assert.equal(s.body.case_review.comment_mandatory, false);
+    assert.equal(s.body.case_review.frequency_in_months.high, 12);
+    const p = await api.patch('/v1/workspace/settings', {
+      case_review: { frequency_in_months: { high: 6 } },
+    });
+    assert.equal(p.body.case_review.frequency_in_months.high, 6);
+    assert.equal(p.body.case_review.frequency_in_months.low, 36);
+    assert.equal((await api.patch('/v1/workspace/settings', { case_review: { colour: 'red' } })).status, 400);
+    const other = await newWorkspace();
+    assert.equal((await other.get('/v1/workspace/settings')).body.case_review.frequency_in_months.high, 12);
+  });
+});
