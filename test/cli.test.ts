@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+function cliEnv(dataDir: string, extra: Record<string, string> = {}) {
+  return { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+}
+
+async function cli(args: string[], env: NodeJS.ProcessEnv) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/vericase.js', ...args], { cwd: ROOT, env });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => srv.once('listening', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  srv.close();
+  return port;
+}
+
+async function startServer(
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/vericase.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => out };
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start: ${out}`);
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  child.kill('SIGTERM');
+  return new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+describe('command line', () => {
+  test('workspaces create, keys create/revoke, the data-dir lock, admin endpoint, graceful stop', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir, { VERICASE_ADMIN_TOKEN: 'admin-secret' });
+    const created = await cli(['workspaces', 'create', '--name', 'Acme Compliance'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const ws = JSON.parse(created.stdout);
+    assert.equal(ws.name, 'Acme Compliance');
+    assert.match(ws.api_key, /^vk_/);
+    const key2 = JSON.parse((await cli(['keys', 'create', '--workspace', ws.id], env)).stdout);
+    assert.match(key2.api_key, /^vk_/);
+    assert.notEqual(key2.api_key, ws.api_key);
+    const revoked = await cli(['keys', 'revoke', '--id', key2.id], env);
+    assert.equal(revoked.code, 0, revoked.stderr);
+    assert.equal(
+      (await cli(['keys', 'create', '--workspace', '00000000-0000-4000-8000-000000000000'], env)).code,
+      1,
+    );
+    assert.equal((await cli(['workspaces', 'create'], env)).code, 2);
+    assert.equal((await cli(['frobnicate'], env)).code, 2);
+
+    const server = await startServer({ ...env, LOG_LEVEL: 'info' });
+    try {
+      // a workspace already exists: no default workspace is created, no key printed
+      assert.doesNotMatch(server.output(), /Created workspace "default"/);
+      const ping = await fetch(`${server.base}/v1/ping`, { headers: { 'x-service-api-key': ws.api_key } });
+      assert.equal(ping.status, 200);
+      assert.deepEqual(await ping.json(), { workspace_name: 'Acme Compliance' });
+      const revokedPing = await fetch(`${server.base}/v1/ping`, {
+        headers: { 'x-service-api-key': key2.api_key },
+      });
+      assert.equal(revokedPing.status, 401);
+      // a second process on the same DATA_DIR refuses to start
+      const second = await cli(['workspaces', 'create', '--name', 'x'], env);
+      assert.equal(second.code, 3);
+      assert.match(second.stderr, /already in use by process/);
+      // operator endpoint
+      const denied = await fetch(`${server.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"b"}',
+      });
+      assert.equal(denied.status, 401);
+      const admin = await fetch(`${server.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer admin-secret' },
+        body: JSON.stringify({ name: 'Beta' }),
+      });
+      assert.equal(admin.status, 201);
+      const beta = await admin.json();
+      const betaPing = await fetch(`${server.base}/v1/ping`, {
+        headers: { 'x-service-api-key': beta.api_key },
+      });
+      assert.deepEqual(await betaPing.json(), { workspace_name: 'Beta' });
+      const log = server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"vericase listening"'));
+      assert.ok(log, 'structured JSON start-up log');
+      assert.equal(JSON.parse(log as string).database, 'pglite');
+    } finally {
+      assert.equal(await stop(server.child), 0, 'graceful exit on SIGTERM');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('first start prints a default key once; the bootstrap key makes sure default exists; no admin token → 404', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const first = await startServer(cliEnv(dir));
+    const key = /\n\s+(vk_[A-Za-z0-9_-]+)\n/.exec(first.output())?.[1];
+    assert.ok(key, first.output());
+    const ping = await fetch(`${first.base}/v1/ping`, { headers: { 'x-service-api-key': key } });
+    assert.deepEqual(await ping.json(), { workspace_name: 'default' });
+    assert.equal((await fetch(`${first.base}/admin/workspaces`, { method: 'POST' })).status, 404);
+    await stop(first.child);
+    const again = await startServer(cliEnv(dir, { VERICASE_BOOTSTRAP_API_KEY: 'vk_dev_bootstrap_key' }));
+    assert.doesNotMatch(again.output(), /Created workspace/);
+    const boot = await fetch(`${again.base}/v1/ping`, {
+      headers: { 'x-service-api-key': 'vk_dev_bootstrap_key' },
+    });
+    assert.deepEqual(await boot.json(), { workspace_name: 'default' });
+    assert.equal(
+      (await fetch(`${again.base}/v1/ping`, { headers: { 'x-service-api-key': key } })).status,
+      200,
+    );
+    await stop(again.child);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
