@@ -116,6 +116,14 @@ function normaliseName(s: string, variant: 'strip' | 'expand'): string {
   let t = s.toUpperCase();
   if (variant === 'expand')
     t = t.replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/ß|ẞ/g, 'SS');
+  // letters NFD does not decompose, transliterated as ICAO 9303 does
+  t = t
+    .replace(/Ł/g, 'L')
+    .replace(/Ø/g, 'O')
+    .replace(/Đ/g, 'D')
+    .replace(/Æ/g, 'AE')
+    .replace(/Œ/g, 'OE')
+    .replace(/Þ/g, 'TH');
   return t
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

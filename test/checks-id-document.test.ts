@@ -1,0 +1,617 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
+import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
+import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { caseWithPerson, padPng, passportPng, td3Mrz } from './helpers/id-documents.ts';
+
+const MB = 1024 * 1024;
+
+async function checkRow(id: string) {
+  const { ctx } = await getHarness();
+  return ctx.db.selectFrom('checks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+async function checkEvents(workspaceId: string) {
+  const { ctx } = await getHarness();
+  const rows = await ctx.db
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('type', 'like', 'Check.%')
+    .orderBy('seq')
+    .execute();
+  return rows;
+}
+
+const eventTypes = async (workspaceId: string) => (await checkEvents(workspaceId)).map((e) => e.type);
+
+/** Waits until the check left `processing`; returns it as the API shows it. */
+async function settled(api: Client, id: string) {
+  return eventually(async () => {
+    const r = await api.get(`/v1/checks/id_document/${id}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.status !== 'processing' && r.body;
+  });
+}
+
+/** Creates an id_document check with the given front image (and settings) for a fresh person. */
+async function submit(
+  api: Client,
+  front: Buffer,
+  settings: Record<string, unknown> = {},
+  person: Record<string, unknown> = {},
+) {
+  const { individualId, caseId } = await caseWithPerson(api, person);
+  const ref = await uploadRef(api, front);
+  const res = await api.post('/v1/checks/id_document', {
+    individual_id: individualId,
+    settings,
+    data: { front_upload_ref: ref },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.status, 'processing');
+  return { created: res.body, individualId, caseId, done: await settled(api, res.body.id) };
+}
+
+describe('id_document: transition rows', () => {
+  test('(none) → in_progress: created without files, waits for images', async () => {
+    const api = await newWorkspace();
+    const { individualId, caseId } = await caseWithPerson(api);
+    const res = await api.post('/v1/checks/id_document', { individual_id: individualId });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'in_progress');
+    assert.equal(res.body.type, 'id_document');
+    assert.equal(res.body.subtype, null);
+    assert.equal(res.body.is_internal, false);
+    assert.equal(res.body.data.result, null);
+    assert.deepEqual(res.body.data.settings, {
+      vendor: 'idd_provider_1',
+      automatic_approval: true,
+      automatic_rejection: true,
+    });
+    assert.equal(res.body.data.vendor.name, 'idd_provider_1');
+    assert.equal(res.body.data.vendor.verification_ref, null);
+    assert.equal(res.body.data.information.front_file_id, null);
+    assert.equal(res.body.data.detailed_results.document.data_validation, null);
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started']);
+    const c = (await api.get(`/v1/cases/${caseId}`)).body;
+    assert.equal(c.individuals[0].checks[0].status, 'in_progress');
+  });
+
+  test('(none) → processing → approved: MRZ read, automatic approval by system, expiry from the document, file downloadable', async () => {
+    const api = await newWorkspace();
+    const png = passportPng({ mrz: td3Mrz() });
+    const { created, done } = await submit(api, png);
+    assert.ok(created.data.information.front_file_id);
+    assert.equal(created.data.vendor.verification_status, 'submitted');
+    assert.ok(created.data.vendor.started_at);
+    assert.equal(done.status, 'approved');
+    assert.equal(done.data.result, 'approved');
+    assert.equal(done.data.review.reviewer_type, 'system');
+    assert.ok(done.data.review.reviewed_at);
+    assert.equal(done.data.vendor.verification_status, 'approved');
+    assert.equal(done.data.vendor.comment, null);
+    assert.deepEqual(done.data.information, {
+      document_type: 'passport',
+      document_number: '18AB12345',
+      first_name: 'Marie',
+      last_name: 'Curie',
+      maiden_name: null,
+      gender: 'female',
+      nationality: 'FR',
+      birth_date: '1967-11-07',
+      birth_country: null,
+      expiration_date: '2034-12-31',
+      issuing_date: null,
+      issuing_country: 'FR',
+      front_file_id: created.data.information.front_file_id,
+      back_file_id: null,
+    });
+    assert.deepEqual(done.data.detailed_results.document, {
+      data_validation: 'approved',
+      data_consistency: 'approved',
+      image_integrity: null,
+      visual_authenticity: null,
+      compromised_document: null,
+      data_comparison: 'approved',
+    });
+    const row = await checkRow(done.id);
+    assert.equal(row.expires_at?.toISOString(), '2035-01-01T00:00:00.000Z');
+    const file = await downloadFile(api, done.data.information.front_file_id);
+    assert.equal(file.status, 200);
+    assert.ok(Buffer.from(file.bytes).equals(png));
+    const events = await checkEvents(api.workspaceId);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['Check.Started', 'Check.Approved'],
+    );
+    const approvedPayload = (events[1].payload as any).check;
+    assert.equal(approvedPayload.data.result, 'approved');
+    assert.equal(approvedPayload.data.information.last_name, 'Curie');
+  });
+
+  test('without MRZ or sandbox_outcome: approved with information taken from the individual', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, makePng({ width: 10, height: 10 }), {}, { nationalities: ['PL'] });
+    assert.equal(done.status, 'approved');
+    assert.equal(done.data.information.first_name, 'Marie');
+    assert.equal(done.data.information.birth_date, '1967-11-07');
+    assert.equal(done.data.information.nationality, 'PL');
+    assert.equal(done.data.information.document_type, null);
+    assert.equal(done.data.detailed_results.document.data_comparison, 'approved');
+    assert.equal((await checkRow(done.id)).expires_at, null);
+  });
+
+  test('processing → approved needs automatic_approval: false → need_review', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, passportPng({ mrz: td3Mrz() }), { automatic_approval: false });
+    assert.equal(done.status, 'need_review');
+    assert.equal(done.data.result, null);
+    assert.equal(done.data.review.reviewer_type, null);
+    assert.equal(done.data.vendor.verification_status, 'approved');
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.ReviewNeeded']);
+  });
+
+  test('processing → rejected: sandbox_outcome rejected with automatic_rejection', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, passportPng({ outcome: 'rejected' }));
+    assert.equal(done.status, 'rejected');
+    assert.equal(done.data.result, 'rejected');
+    assert.equal(done.data.review.reviewer_type, 'system');
+    assert.match(done.data.vendor.comment, /visual authenticity/);
+    assert.equal(done.data.detailed_results.document.visual_authenticity, 'rejected');
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.Rejected']);
+  });
+
+  test('processing → rejected from the MRZ: wrong check digit (data_validation), expired document (data_consistency)', async () => {
+    const api = await newWorkspace();
+    const bad = (await submit(api, passportPng({ mrz: td3Mrz({ badCheckDigit: true }) }))).done;
+    assert.equal(bad.status, 'rejected');
+    assert.equal(bad.data.detailed_results.document.data_validation, 'rejected');
+    assert.match(bad.data.vendor.comment, /check digit/i);
+    const expired = (await submit(api, passportPng({ mrz: td3Mrz({ expiry: '200101' }) }))).done;
+    assert.equal(expired.status, 'rejected');
+    assert.equal(expired.data.detailed_results.document.data_validation, 'approved');
+    assert.equal(expired.data.detailed_results.document.data_consistency, 'rejected');
+    assert.match(expired.data.vendor.comment, /expired on 2020-01-01/);
+    assert.equal((await checkRow(expired.id)).expires_at, null);
+  });
+
+  test('processing → need_review: rejected with automatic_rejection false', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, passportPng({ outcome: 'rejected' }), { automatic_rejection: false });
+    assert.equal(done.status, 'need_review');
+    assert.equal(done.data.result, null);
+    assert.equal(done.data.vendor.verification_status, 'rejected');
+  });
+
+  test('processing → rejected: approved but data comparison failed, automatic_rejection true', async () => {
+    const api = await newWorkspace();
+    const mrz = td3Mrz({ lastName: 'SKLODOWSKA', firstName: 'MARIA', birth: '671108' });
+    const { done } = await submit(api, passportPng({ mrz }));
+    assert.equal(done.status, 'rejected');
+    assert.equal(done.data.result, 'rejected');
+    assert.equal(done.data.vendor.verification_status, 'approved');
+    assert.equal(done.data.detailed_results.document.data_validation, 'approved');
+    assert.equal(done.data.detailed_results.document.data_comparison, 'rejected');
+    assert.match(done.data.vendor.comment, /data comparison/);
+    assert.equal(done.data.information.last_name, 'Sklodowska');
+    // the same document, comparison failed but automatic_rejection false → a person decides
+    const manual = (await submit(api, passportPng({ mrz }), { automatic_rejection: false })).done;
+    assert.equal(manual.status, 'need_review');
+  });
+
+  test('data comparison tolerates ICAO spellings and the maiden name', async () => {
+    const api = await newWorkspace();
+    const mrz = td3Mrz({ lastName: 'MUELLER', firstName: 'JOSE MARIA' });
+    const { done } = await submit(api, passportPng({ mrz }), {}, { first_name: 'José', last_name: 'Müller' });
+    assert.equal(done.data.detailed_results.document.data_comparison, 'approved');
+    assert.equal(done.status, 'approved');
+    const maiden = (
+      await submit(
+        api,
+        passportPng({ mrz: td3Mrz({ lastName: 'SKLODOWSKA' }) }),
+        {},
+        { maiden_name: 'Skłodowska' },
+      )
+    ).done;
+    assert.equal(maiden.status, 'approved');
+  });
+
+  test('processing → need_review: no result (sandbox_outcome undecided), whatever the settings', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, passportPng({ outcome: 'undecided', mrz: td3Mrz() }));
+    assert.equal(done.status, 'need_review');
+    assert.equal(done.data.result, null);
+    assert.equal(done.data.vendor.verification_status, 'undecided');
+    assert.equal(done.data.information.document_number, '18AB12345');
+    const c = (await api.get(`/v1/cases/${(await checkRow(done.id)).case_id}`)).body;
+    assert.equal(c.reviewer_has_actions, true);
+    // a person reviews it
+    const reviewed = await api.patch(`/v1/checks/id_document/${done.id}/review`, { action: 'approve' });
+    assert.equal(reviewed.status, 200);
+    assert.equal(reviewed.body.data.review.reviewer_type, 'api');
+    assert.deepEqual(await eventTypes(api.workspaceId), [
+      'Check.Started',
+      'Check.ReviewNeeded',
+      'Check.Approved',
+    ]);
+  });
+
+  test('processing → need_review: provider error gives data.result error', async () => {
+    const api = await newWorkspace();
+    const { done } = await submit(api, passportPng({ outcome: 'error' }));
+    assert.equal(done.status, 'need_review');
+    assert.equal(done.data.result, 'error');
+    assert.equal(done.data.vendor.verification_status, 'error');
+  });
+
+  test('processing → rejected / need_review: provider refusal with the "different document" comment', async () => {
+    const api = await newWorkspace();
+    const auto = (await submit(api, passportPng({ outcome: 'refused' }))).done;
+    assert.equal(auto.status, 'rejected');
+    assert.equal(auto.data.result, 'rejected');
+    assert.equal(auto.data.vendor.verification_status, 'refused');
+    assert.equal(auto.data.vendor.comment, REFUSAL_COMMENTS.unprocessable);
+    assert.match(auto.data.vendor.comment, /could not be processed.*different document/);
+    const manual = (await submit(api, passportPng({ outcome: 'refused' }), { automatic_rejection: false }))
+      .done;
+    assert.equal(manual.status, 'need_review');
+    assert.equal(manual.data.result, null);
+    assert.equal(manual.data.vendor.comment, REFUSAL_COMMENTS.unprocessable);
+  });
+
+  test('in_progress → (add files) in_progress → processing → approved, same attempt', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const created = (await api.post('/v1/checks/id_document', { individual_id: individualId })).body;
+    const front = await uploadRef(api, passportPng({ mrz: td3Mrz() }));
+    const back = await uploadRef(api, makePng({ width: 5, height: 5 }));
+    const res = await api.post(`/v1/checks/id_document/${created.id}/add_files`, {
+      front_upload_ref: front,
+      back_upload_ref: back,
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.id, created.id);
+    assert.equal(res.body.status, 'processing');
+    assert.ok(res.body.data.information.front_file_id);
+    assert.ok(res.body.data.information.back_file_id);
+    assert.ok(res.body.data.vendor.verification_ref);
+    const done = await settled(api, created.id);
+    assert.equal(done.status, 'approved');
+    assert.equal(done.data.information.back_file_id, res.body.data.information.back_file_id);
+    const row = await checkRow(created.id);
+    assert.equal(row.attempt, 1);
+    assert.deepEqual(row.history, []);
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.Started', 'Check.Approved']);
+  });
+
+  test('rejected → (add files) processing: new attempt, history, Check.Started again, id unchanged', async () => {
+    const api = await newWorkspace();
+    const { done: first } = await submit(api, passportPng({ outcome: 'rejected' }));
+    assert.equal(first.status, 'rejected');
+    const ref = await uploadRef(api, passportPng({ mrz: td3Mrz() }));
+    const res = await api.post(`/v1/checks/id_document/${first.id}/add_files`, { front_upload_ref: ref });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.id, first.id);
+    assert.equal(res.body.status, 'processing');
+    assert.equal(res.body.data.result, null);
+    assert.equal(res.body.data.review.reviewer_type, null);
+    assert.equal(res.body.data.vendor.comment, null);
+    assert.notEqual(res.body.data.information.front_file_id, first.data.information.front_file_id);
+    assert.notEqual(res.body.data.vendor.verification_ref, first.data.vendor.verification_ref);
+    const row = await checkRow(first.id);
+    assert.equal(row.attempt, 2);
+    const history = row.history as any[];
+    assert.equal(history.length, 1);
+    assert.equal(history[0].attempt, 1);
+    assert.equal(history[0].status, 'rejected');
+    assert.equal(history[0].data.result, 'rejected');
+    assert.equal(history[0].data.information.front_file_id, first.data.information.front_file_id);
+    const done = await settled(api, first.id);
+    assert.equal(done.status, 'approved');
+    const events = await checkEvents(api.workspaceId);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['Check.Started', 'Check.Rejected', 'Check.Started', 'Check.Approved'],
+    );
+    assert.equal((events[2].payload as any).check.id, first.id);
+    // the old attempt's file stays downloadable
+    assert.equal((await downloadFile(api, first.data.information.front_file_id)).status, 200);
+  });
+
+  test('approved → expired (document expiry) → (add files) processing: new attempt', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { done } = await submit(api, passportPng({ mrz: td3Mrz() }));
+    assert.equal(done.status, 'approved');
+    await ctx.db
+      .updateTable('checks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', done.id)
+      .execute();
+    assert.ok((await expireDueChecks(ctx)) >= 1);
+    assert.equal((await api.get(`/v1/checks/id_document/${done.id}`)).body.status, 'expired');
+    const ref = await uploadRef(api, passportPng({ mrz: td3Mrz({ expiry: '401231' }) }));
+    const res = await api.post(`/v1/checks/id_document/${done.id}/add_files`, { front_upload_ref: ref });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'processing');
+    const row = await checkRow(done.id);
+    assert.equal(row.attempt, 2);
+    assert.equal(row.expires_at, null);
+    assert.equal((row.history as any[])[0].status, 'expired');
+    const again = await settled(api, done.id);
+    assert.equal(again.status, 'approved');
+    assert.equal(again.data.information.expiration_date, '2040-12-31');
+    assert.deepEqual(await eventTypes(api.workspaceId), [
+      'Check.Started',
+      'Check.Approved',
+      'Check.Expired',
+      'Check.Started',
+      'Check.Approved',
+    ]);
+  });
+
+  test('the third automatic rejection in a row goes to need_review (automatic_rejection disregarded)', async () => {
+    const api = await newWorkspace();
+    const rejectPng = passportPng({ outcome: 'rejected' });
+    const { done: first } = await submit(api, rejectPng);
+    assert.equal(first.status, 'rejected');
+    const again = async () => {
+      const ref = await uploadRef(api, rejectPng);
+      const res = await api.post(`/v1/checks/id_document/${first.id}/add_files`, { front_upload_ref: ref });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return settled(api, first.id);
+    };
+    assert.equal((await again()).status, 'rejected');
+    const third = await again();
+    assert.equal(third.status, 'need_review');
+    assert.equal(third.data.result, null);
+    assert.equal(third.data.settings.automatic_rejection, true);
+    const row = await checkRow(first.id);
+    assert.equal(row.attempt, 3);
+    assert.equal((row.history as any[]).length, 2);
+    assert.deepEqual(
+      (row.internal as any).submissions.map((s: any) => s.resolution),
+      ['rejected_automatically', 'rejected_automatically', 'need_review'],
+    );
+    assert.deepEqual(await eventTypes(api.workspaceId), [
+      'Check.Started',
+      'Check.Rejected',
+      'Check.Started',
+      'Check.Rejected',
+      'Check.Started',
+      'Check.ReviewNeeded',
+    ]);
+  });
+
+  test('a manual review between submissions is not a submission: the third automatic rejection (a refusal) still goes to review', async () => {
+    const api = await newWorkspace();
+    const rejectPng = passportPng({ outcome: 'rejected' });
+    const { done: first } = await submit(api, rejectPng);
+    const add = async (png: Buffer) => {
+      const ref = await uploadRef(api, png);
+      await api.post(`/v1/checks/id_document/${first.id}/add_files`, { front_upload_ref: ref });
+      return settled(api, first.id);
+    };
+    assert.equal((await add(rejectPng)).status, 'rejected');
+    // a manual decision does not count as a submission; the next automatic rejection is the third
+    await api.patch(`/v1/checks/id_document/${first.id}/review`, { action: 'reject', override: true });
+    assert.equal((await add(passportPng({ outcome: 'refused' }))).status, 'need_review');
+  });
+
+  test('processing → need_review by force_review (provider never answers)', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ outcome: 'pending' }));
+    const created = (
+      await api.post('/v1/checks/id_document', {
+        individual_id: individualId,
+        data: { front_upload_ref: ref },
+      })
+    ).body;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await api.get(`/v1/checks/id_document/${created.id}`)).body.status, 'processing');
+    assert.equal((await other.post(`/v1/checks/id_document/${created.id}/force_review`, {})).status, 404);
+    const res = await api.post(`/v1/checks/id_document/${created.id}/force_review`, {});
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'need_review');
+    const again = await api.post(`/v1/checks/id_document/${created.id}/force_review`, {});
+    assert.equal(again.status, 400);
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.ReviewNeeded']);
+  });
+});
+
+describe('id_document: MRZ sources', () => {
+  test('MRZ from a JPEG comment, from PDF text, and from the back side', async () => {
+    const api = await newWorkspace();
+    const mrz = td3Mrz({ number: 'JPG123456' });
+    const jpeg = (await submit(api, makeJpeg({ width: 16, height: 16, comment: mrz.join('\n') }))).done;
+    assert.equal(jpeg.status, 'approved');
+    assert.equal(jpeg.data.information.document_number, 'JPG123456');
+    const pdf = (
+      await submit(api, makePdf({ text: ['REPUBLIQUE FRANCAISE', ...td3Mrz({ number: 'PDF123456' })] }))
+    ).done;
+    assert.equal(pdf.status, 'approved');
+    assert.equal(pdf.data.information.document_number, 'PDF123456');
+    assert.equal(pdf.data.information.document_type, 'passport');
+
+    const { individualId } = await caseWithPerson(api);
+    const front = await uploadRef(api, makePng({ width: 4, height: 4 }));
+    const back = await uploadRef(api, passportPng({ mrz: td3Mrz({ number: 'BCK123456' }) }));
+    const res = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: { front_upload_ref: front, back_upload_ref: back },
+    });
+    const done = await settled(api, res.body.id);
+    assert.equal(done.data.information.document_number, 'BCK123456');
+  });
+});
+
+describe('id_document: vendor limits (refusals, not HTTP errors)', () => {
+  test('idd_provider_1 refuses a file over 4 MB with the size comment; idd_provider_2 takes it', async () => {
+    const api = await newWorkspace();
+    const big = padPng(passportPng({ mrz: td3Mrz() }), 4 * MB + 1);
+    const p1 = (await submit(api, big)).done;
+    assert.equal(p1.status, 'rejected');
+    assert.equal(p1.data.vendor.verification_status, 'refused');
+    assert.equal(p1.data.vendor.comment, REFUSAL_COMMENTS.size);
+    assert.match(p1.data.vendor.comment, /exceeds the maximum allowed size.*smaller file/);
+    assert.ok(p1.data.information.front_file_id, 'the file is attached even when refused');
+    const p1manual = (await submit(api, big, { automatic_rejection: false })).done;
+    assert.equal(p1manual.status, 'need_review');
+    assert.equal(p1manual.data.vendor.comment, REFUSAL_COMMENTS.size);
+    const exactly4 = (await submit(api, padPng(passportPng({ mrz: td3Mrz() }), 4 * MB))).done;
+    assert.equal(exactly4.status, 'approved');
+    const p2 = (await submit(api, big, { vendor: 'idd_provider_2' })).done;
+    assert.equal(p2.status, 'approved');
+    assert.equal(p2.data.vendor.name, 'idd_provider_2');
+  });
+
+  test('idd_provider_2 refuses over 17 MB, an image 1920 px or more on its longer side, and a PDF embedding one', async () => {
+    const api = await newWorkspace();
+    const p2 = { vendor: 'idd_provider_2' };
+    const huge = (await submit(api, padPng(passportPng(), 17 * MB + 1), p2)).done;
+    assert.equal(huge.status, 'rejected');
+    assert.equal(huge.data.vendor.comment, REFUSAL_COMMENTS.size);
+    const wide = (await submit(api, makePng({ width: 2000, height: 10 }), p2)).done;
+    assert.equal(wide.status, 'rejected');
+    assert.equal(wide.data.vendor.comment, REFUSAL_COMMENTS.size);
+    const tall = (await submit(api, makeJpeg({ width: 16, height: 1920 }), p2)).done;
+    assert.equal(tall.status, 'rejected');
+    const pdf = (await submit(api, makePdf({ image: { width: 2000, height: 1200 } }), p2)).done;
+    assert.equal(pdf.status, 'rejected');
+    assert.equal(pdf.data.vendor.comment, REFUSAL_COMMENTS.size);
+    // under the limits: accepted
+    assert.equal((await submit(api, makePng({ width: 1919, height: 10 }), p2)).done.status, 'approved');
+    assert.equal(
+      (await submit(api, makePdf({ image: { width: 1000, height: 1900 } }), p2)).done.status,
+      'approved',
+    );
+    // provider 1 has no pixel limit
+    assert.equal((await submit(api, makePng({ width: 2000, height: 10 }))).done.status, 'approved');
+  });
+});
+
+describe('id_document: errors', () => {
+  test('unknown or expired upload_ref → 400 naming the field; nothing created, nothing attached', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { individualId } = await caseWithPerson(api);
+    const good = await uploadRef(api, passportPng());
+    const cases: [Record<string, unknown>, string][] = [
+      [{ front_upload_ref: 'upl_nope' }, 'data.front_upload_ref'],
+      [{ front_upload_ref: good, back_upload_ref: 'upl_nope' }, 'data.back_upload_ref'],
+      [{ front_upload_ref: await uploadRef(other, passportPng()) }, 'data.front_upload_ref'],
+      [{ back_upload_ref: good }, 'data.front_upload_ref'],
+    ];
+    for (const [data, path] of cases) {
+      const res = await api.post('/v1/checks/id_document', { individual_id: individualId, data });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, path, JSON.stringify(res.body));
+    }
+    const expired = await uploadRef(api, passportPng());
+    await ctx.db
+      .updateTable('files')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('upload_ref', '=', expired)
+      .execute();
+    const res = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: { front_upload_ref: expired },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /expired/);
+    const rows = await ctx.db
+      .selectFrom('checks')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(rows.length, 0);
+    const file = await ctx.db
+      .selectFrom('files')
+      .select('attached_at')
+      .where('upload_ref', '=', good)
+      .executeTakeFirstOrThrow();
+    assert.equal(file.attached_at, null, 'the front upload of the failed creation stays unattached');
+    assert.deepEqual(await eventTypes(api.workspaceId), []);
+    const badVendor = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      settings: { vendor: 'veriff' },
+    });
+    assert.equal(badVendor.status, 400);
+  });
+
+  test('add_files: refused in processing, need_review and approved; bad ref → 400, check unchanged', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ outcome: 'pending' }));
+    const processing = (
+      await api.post('/v1/checks/id_document', {
+        individual_id: individualId,
+        data: { front_upload_ref: ref },
+      })
+    ).body;
+    const review = (await submit(api, passportPng({ outcome: 'undecided' }))).done;
+    const approved = (await submit(api, passportPng())).done;
+    for (const [check, status] of [
+      [processing, 'processing'],
+      [review, 'need_review'],
+      [approved, 'approved'],
+    ] as const) {
+      assert.equal((await api.get(`/v1/checks/id_document/${check.id}`)).body.status, status);
+      const res = await api.post(`/v1/checks/id_document/${check.id}/add_files`, {
+        front_upload_ref: await uploadRef(api, passportPng()),
+      });
+      assert.equal(res.status, 400, status);
+      assert.match(res.body.message, new RegExp(`this one is ${status}`));
+      assert.equal((await checkRow(check.id)).attempt, 1);
+    }
+    const inProgress = (await api.post('/v1/checks/id_document', { individual_id: individualId })).body;
+    const bad = await api.post(`/v1/checks/id_document/${inProgress.id}/add_files`, {
+      front_upload_ref: 'upl_x',
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details[0].path, 'front_upload_ref');
+    const badBack = await api.post(`/v1/checks/id_document/${inProgress.id}/add_files`, {
+      front_upload_ref: await uploadRef(api, passportPng()),
+      back_upload_ref: 'upl_x',
+    });
+    assert.equal(badBack.body.details[0].path, 'back_upload_ref');
+    const missing = await api.post(`/v1/checks/id_document/${inProgress.id}/add_files`, {});
+    assert.equal(missing.status, 400);
+    const row = await checkRow(inProgress.id);
+    assert.equal(row.status, 'in_progress');
+    assert.equal((row.data as any).information.front_file_id, null);
+    assert.equal(
+      (await api.post('/v1/checks/id_document/not-a-uuid/add_files', { front_upload_ref: ref })).status,
+      400,
+    );
+  });
+
+  test('another workspace → 404 on get, add_files, review, force_review, and its file ids', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { done } = await submit(api, passportPng({ outcome: 'rejected' }));
+    const ref = await uploadRef(other, passportPng());
+    assert.equal((await other.get(`/v1/checks/id_document/${done.id}`)).status, 404);
+    assert.equal(
+      (await other.post(`/v1/checks/id_document/${done.id}/add_files`, { front_upload_ref: ref })).status,
+      404,
+    );
+    assert.equal(
+      (await other.patch(`/v1/checks/id_document/${done.id}/review`, { action: 'approve' })).status,
+      404,
+    );
+    assert.equal((await other.post(`/v1/checks/id_document/${done.id}/force_review`, {})).status, 404);
+    assert.equal((await downloadFile(other, done.data.information.front_file_id)).status, 404);
+    const { individualId } = await caseWithPerson(api);
+    assert.equal((await other.post('/v1/checks/id_document', { individual_id: individualId })).status, 404);
+    // an ekyc id on the id_document path is not found
+    assert.equal((await api.get(`/v1/checks/ekyc/${done.id}`)).status, 404);
+  });
+});
