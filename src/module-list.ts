@@ -1,5 +1,6 @@
 import { checksModule } from './checks/module.ts';
 import type { Module } from './modules.ts';
+import { templatesModule } from './templates/module.ts';
 
 /** Feature modules, in dependency order. One line per module. */
-export const MODULES: Module[] = [checksModule];
+export const MODULES: Module[] = [checksModule, templatesModule];

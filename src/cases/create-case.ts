@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
+import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
 import { companyInsertRow } from '../companies/to-row.ts';
 import type { Db } from '../db/connect.ts';
 import type { NewRelation } from '../db/schema.ts';
@@ -14,11 +15,26 @@ import type { CaseCreate } from './schemas.ts';
 
 export type CaseCreateInput = Static<typeof CaseCreate>;
 
-/** Hook for template-created checks, plugged in by the checks module (runs in the same transaction). */
+/**
+ * Hook for template-created checks, plugged in by the templates module (runs in the same
+ * transaction). It sets the case's template; `createChecks` runs after the case's creation events
+ * are recorded (so `Case.Created` precedes the checks' events) and returns the check envelopes by
+ * entity for the response.
+ */
 export type AfterCaseCreated = (
   trx: Db,
-  ctx: { workspaceId: string; caseId: string; input: CaseCreateInput },
-) => Promise<{ templateId: string | null }>;
+  ctx: {
+    workspaceId: string;
+    caseId: string;
+    input: CaseCreateInput;
+    /** Ids of the input's companies and individuals, in input order. */
+    companyIds: string[];
+    individualIds: string[];
+  },
+) => Promise<{
+  templateId: string | null;
+  createChecks?: () => Promise<Map<string, CheckEnvelopeOut[]>>;
+}>;
 
 /**
  * Validates the graph (refs, one main company, relation ends) before anything is written:
@@ -198,7 +214,15 @@ export async function createCase(
             .execute()
         : [];
 
-      const templated = afterCreated ? await afterCreated(trx, { workspaceId, caseId, input }) : null;
+      const templated = afterCreated
+        ? await afterCreated(trx, {
+            workspaceId,
+            caseId,
+            input,
+            companyIds: plan.companyIds,
+            individualIds: plan.individualIds,
+          })
+        : null;
       const finalCase = templated?.templateId
         ? await trx.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
         : caseRow;
@@ -218,7 +242,14 @@ export async function createCase(
           payload: { individual: p },
         })),
       ]);
-      return detailed;
+      if (!templated?.createChecks) return detailed;
+      const checks = await templated.createChecks();
+      const afterChecks = await trx
+        .selectFrom('cases')
+        .selectAll()
+        .where('id', '=', caseId)
+        .executeTakeFirstOrThrow();
+      return presentDetailedCase(afterChecks, graph, checks);
     });
   } catch (err) {
     if (isUniqueViolation(err, 'cases_external_id')) {

@@ -14,7 +14,9 @@ export function presentCase(c: CaseRow) {
     external_id: c.external_id,
     assignee_id: c.assignee_id,
     space_slug: c.space_slug,
-    template: null,
+    template: c.template_id
+      ? ((c.template as { id: string; name: string; key: string } | null) ?? null)
+      : null,
     template_id: c.template_id,
     contact_has_actions: c.contact_has_actions,
     reviewer_has_actions: c.reviewer_has_actions,

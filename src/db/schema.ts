@@ -342,3 +342,33 @@ export interface Database {
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+
+// --- templates (migration 0006) ---
+export interface TemplateCheckSpec {
+  type: string;
+  targets: string[];
+  settings: Record<string, unknown>;
+}
+
+export interface TemplatesTable {
+  id: string;
+  workspace_id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  case_auto_approval: boolean;
+  checks: Json<TemplateCheckSpec[]>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Date | null;
+}
+
+export interface CasesTable {
+  /** The case's template as {id, name, key}, kept in step with template_id (renames included). */
+  template: Json<{ id: string; name: string; key: string } | null>;
+}
+
+export interface Database {
+  templates: TemplatesTable;
+}
+export type TemplateRow = Selectable<TemplatesTable>;

@@ -8,6 +8,7 @@ import { registerRelationRoutes } from '../relations/routes.ts';
 import { registerReviewRoutes } from '../reviews/routes.ts';
 import { registerRiskRoutes } from '../risks/routes.ts';
 import { registerTagRoutes } from '../tags/routes.ts';
+import { registerTemplateRoutes } from '../templates/routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
 export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
@@ -20,4 +21,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerReviewRoutes,
   registerRiskRoutes,
   registerFileRoutes,
+  registerTemplateRoutes,
 ];

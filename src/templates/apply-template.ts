@@ -1,0 +1,146 @@
+import type { AppContext } from '../app-context.ts';
+import { loadCaseGraph } from '../cases/repository.ts';
+import { createCheckInTransaction } from '../checks/engine/create-check.ts';
+import type { Db } from '../db/connect.ts';
+import type { CaseRow, CheckRow, CompanyRow, IndividualRow, TemplateRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { evaluateAutoApproval, withAutoApprovalSuspended } from './auto-approval.ts';
+import type { TemplateTarget } from './schemas.ts';
+import { enabledCheckType, TARGET_KINDS } from './validate-checks.ts';
+
+type Entity = { kind: 'company'; row: CompanyRow } | { kind: 'individual'; row: IndividualRow };
+
+export interface ApplyOptions {
+  /** Input order of the case's entities (case creation): errors then name `individuals[1]`. */
+  companyIds?: string[];
+  individualIds?: string[];
+}
+
+const hasRole = (roles: unknown, role: string) => Array.isArray(roles) && roles.includes(role);
+
+/** The relevant entities of the case each target selects, in the case's order. */
+function select(
+  graph: {
+    companies: CompanyRow[];
+    individuals: IndividualRow[];
+    relations: { from_company_id: string | null; from_individual_id: string | null; roles: unknown }[];
+  },
+  target: TemplateTarget,
+): Entity[] {
+  const companies = (pred: (c: CompanyRow) => boolean): Entity[] =>
+    graph.companies.filter(pred).map((row) => ({ kind: 'company', row }));
+  const individuals = (pred: (i: IndividualRow) => boolean): Entity[] =>
+    graph.individuals.filter(pred).map((row) => ({ kind: 'individual', row }));
+  switch (target) {
+    case 'main_company':
+      return companies((c) => c.type === 'main');
+    case 'companies':
+      return companies(() => true);
+    case 'individuals':
+      return individuals(() => true);
+    case 'beneficial_owners':
+      return individuals((i) => i.is_beneficial_owner);
+    case 'business_contacts':
+      return individuals((i) => i.is_business_contact);
+    case 'signatories':
+      return individuals((i) => i.is_signatory);
+    case 'legal_representatives': {
+      const reps = new Set(
+        graph.relations
+          .filter((r) => hasRole(r.roles, 'legal_representative'))
+          .map((r) => r.from_individual_id ?? r.from_company_id),
+      );
+      return [
+        ...individuals((i) => hasRole(i.roles, 'legal_representative') || reps.has(i.id)),
+        ...companies((c) => reps.has(c.id)),
+      ];
+    }
+  }
+}
+
+function sortByInput<T extends { id: string }>(rows: T[], order?: string[]): T[] {
+  if (!order) return rows;
+  const pos = new Map(order.map((id, i) => [id, i]));
+  return [...rows].sort((a, b) => (pos.get(a.id) ?? 1e9) - (pos.get(b.id) ?? 1e9));
+}
+
+function describe(e: Entity, opts: ApplyOptions) {
+  const name =
+    e.kind === 'company' ? e.row.name : [e.row.first_name, e.row.last_name].filter(Boolean).join(' ');
+  const order = e.kind === 'company' ? opts.companyIds : opts.individualIds;
+  const idx = order?.indexOf(e.row.id) ?? -1;
+  if (idx >= 0) {
+    const path = `${e.kind === 'company' ? 'companies' : 'individuals'}[${idx}]`;
+    return { path, label: `${path} (${name})` };
+  }
+  return { path: `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
+}
+
+/**
+ * Creates a template's checks on the case's entities, in the caller's transaction (case creation
+ * or a template run). A check that cannot be created fails the whole request with a 400 naming
+ * the entity and the reason: nothing is half-created. An entity selected twice for the same check
+ * type (e.g. `individuals` and `beneficial_owners`) gets one check. Auto-approval is evaluated once
+ * every check exists.
+ */
+export async function applyTemplate(
+  ctx: AppContext,
+  trx: Db,
+  workspaceId: string,
+  caseId: string,
+  template: TemplateRow,
+  opts: ApplyOptions = {},
+): Promise<{ checks: CheckRow[]; companyIds: string[]; individualIds: string[] }> {
+  const raw = await loadCaseGraph(trx, caseId, false);
+  const graph = {
+    ...raw,
+    companies: sortByInput(raw.companies, opts.companyIds),
+    individuals: sortByInput(raw.individuals, opts.individualIds),
+  };
+  const created: CheckRow[] = [];
+  const done = new Set<string>();
+  await withAutoApprovalSuspended(trx, async () => {
+    for (const spec of template.checks) {
+      const def = enabledCheckType(spec.type);
+      if (!def)
+        throw new ApiError(400, `Template "${template.key}": the ${spec.type} check type is not enabled`);
+      for (const target of spec.targets as TemplateTarget[]) {
+        const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
+        for (const e of select(graph, target)) {
+          if (!kinds.includes(e.kind)) continue;
+          const once = `${def.type}:${e.row.id}`;
+          if (done.has(once)) continue;
+          done.add(once);
+          const body = {
+            [e.kind === 'company' ? 'company_id' : 'individual_id']: e.row.id,
+            settings: spec.settings ?? {},
+          };
+          try {
+            created.push(
+              await createCheckInTransaction(ctx, trx, workspaceId, def, body, { templateId: template.id }),
+            );
+          } catch (err) {
+            if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+            const { path, label } = describe(e, opts);
+            const reason = err.details?.[0]?.path;
+            const message = `Template "${template.key}" could not create its ${def.type} check for ${label}: ${err.message}`;
+            throw new ApiError(400, message, [
+              { path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message },
+            ]);
+          }
+        }
+      }
+    }
+  });
+  const caseRow = (await trx
+    .selectFrom('cases')
+    .selectAll()
+    .where('id', '=', caseId)
+    .forUpdate()
+    .executeTakeFirstOrThrow()) as CaseRow;
+  await evaluateAutoApproval(trx, caseRow);
+  const uniq = (kind: 'company_id' | 'individual_id') => [
+    ...new Set(created.map((c) => c[kind]).filter((x): x is string => !!x)),
+  ];
+  return { checks: created, companyIds: uniq('company_id'), individualIds: uniq('individual_id') };
+}

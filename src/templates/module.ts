@@ -1,0 +1,39 @@
+import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
+import { presentCheckEnvelope } from '../checks/present.ts';
+import { checkEnvelopesByEntity } from '../checks/repository.ts';
+import type { Module } from '../modules.ts';
+import { applyTemplate } from './apply-template.ts';
+import { evaluateAutoApproval } from './auto-approval.ts';
+import { resolveTemplateRef, setCaseTemplate } from './resolve-template.ts';
+
+/**
+ * Templates: `template_key` at case creation creates the template's checks in the case's
+ * transaction, and case auto-approval follows every check change.
+ */
+export const templatesModule: Module = {
+  name: 'templates',
+  install(ctx) {
+    ctx.hooks.afterCaseCreated = async (trx, { workspaceId, caseId, input, companyIds, individualIds }) => {
+      const template = await resolveTemplateRef(trx, workspaceId, input);
+      if (!template) return { templateId: null };
+      await setCaseTemplate(trx, caseId, template, false);
+      return {
+        templateId: template.id,
+        createChecks: async () => {
+          await applyTemplate(ctx, trx, workspaceId, caseId, template, { companyIds, individualIds });
+          const map = new Map<string, CheckEnvelopeOut[]>();
+          for (const r of await checkEnvelopesByEntity(trx, caseId, false)) {
+            const key = (r.company_id ?? r.individual_id) as string;
+            map.set(key, [...(map.get(key) ?? []), presentCheckEnvelope(r)]);
+          }
+          return map;
+        },
+      };
+    };
+    const previous = ctx.hooks.afterCaseChecksChanged;
+    ctx.hooks.afterCaseChecksChanged = async (trx, caseRow) => {
+      await previous?.(trx, caseRow);
+      await evaluateAutoApproval(trx, caseRow);
+    };
+  },
+};
