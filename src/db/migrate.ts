@@ -6,7 +6,6 @@ import * as m0003 from './migrations/0003_list_indexes.ts';
 import * as m0004 from './migrations/0004_checks.ts';
 import * as m0005 from './migrations/0005_webhooks.ts';
 import * as m0006 from './migrations/0006_templates.ts';
-import * as m0006 from './migrations/0006_templates.ts';
 import * as m0007 from './migrations/0007_aml.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -16,7 +15,6 @@ const migrations: Record<string, Migration> = {
   '0004_checks': m0004,
   '0002_files': m0002,
   '0005_webhooks': m0005,
-  '0006_templates': m0006,
   '0006_templates': m0006,
   '0007_aml': m0007,
 };
