@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../app-context.ts';
+import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
@@ -22,4 +23,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerRiskRoutes,
   registerFileRoutes,
   registerTemplateRoutes,
+  registerCaseDocumentRoutes,
 ];
