@@ -1,6 +1,7 @@
 import { checksModule } from './checks/module.ts';
 import type { Module } from './modules.ts';
 import { templatesModule } from './templates/module.ts';
+import { webhooksModule } from './webhooks/module.ts';
 
 /** Feature modules, in dependency order. One line per module. */
-export const MODULES: Module[] = [checksModule, templatesModule];
+export const MODULES: Module[] = [checksModule, webhooksModule, templatesModule];

@@ -10,6 +10,7 @@ import { registerReviewRoutes } from '../reviews/routes.ts';
 import { registerRiskRoutes } from '../risks/routes.ts';
 import { registerTagRoutes } from '../tags/routes.ts';
 import { registerTemplateRoutes } from '../templates/routes.ts';
+import { registerWebhookRoutes } from '../webhooks/routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
 export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
@@ -23,5 +24,6 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerRiskRoutes,
   registerFileRoutes,
   registerTemplateRoutes,
+  registerWebhookRoutes,
   registerCaseDocumentRoutes,
 ];

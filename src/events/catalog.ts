@@ -1,0 +1,97 @@
+/**
+ * The event catalog: the names webhooks can subscribe to, and how a recorded event maps onto the
+ * delivered `{event, sub_event}` pair.
+ *
+ * Sub-events belong to an `X.Updated` family: a change recorded as `Case.Updated` with sub_event
+ * `Case.StatusUpdated` (or, equivalently, recorded directly as `Case.StatusUpdated`) is delivered as
+ * `{event: 'Case.Updated', sub_event: 'Case.StatusUpdated'}` to subscribers of either name.
+ */
+
+/** Sub-event → its family event. */
+export const SUB_EVENT_FAMILY: Readonly<Record<string, string>> = {
+  'Case.AssigneeUpdated': 'Case.Updated',
+  'Case.ContactHasActionsUpdated': 'Case.Updated',
+  'Case.CustomPropertiesUpdated': 'Case.Updated',
+  'Case.FlagsUpdated': 'Case.Updated',
+  'Case.InfoUpdated': 'Case.Updated',
+  'Case.MetadataUpdated': 'Case.Updated',
+  'Case.RelationsUpdated': 'Case.Updated',
+  'Case.ReviewerHasActionsUpdated': 'Case.Updated',
+  'Case.RiskUpdated': 'Case.Updated',
+  'Case.StatusUpdated': 'Case.Updated',
+  'Case.TagsUpdated': 'Case.Updated',
+  'Case.TemplateUpdated': 'Case.Updated',
+  'Company.InfoUpdated': 'Company.Updated',
+  'Company.MarkedAsNotRelevant': 'Company.Updated',
+  'Company.MarkedAsRelevant': 'Company.Updated',
+  'Individual.InfoUpdated': 'Individual.Updated',
+  'Individual.MarkedAsNotRelevant': 'Individual.Updated',
+  'Individual.MarkedAsRelevant': 'Individual.Updated',
+};
+
+/** Top-level events (the `event` field of a delivery). */
+export const TOP_LEVEL_EVENTS = [
+  'AutonomyChatRun.Completed',
+  'AutonomyChatRun.Failed',
+  'Case.ClientPortalWaitStepTriggered',
+  'Case.Created',
+  'Case.Deleted',
+  'Case.ReviewConfirmed',
+  'Case.ReviewDue',
+  'Case.ReviewUpdated',
+  'Case.Updated',
+  'CaseReport.Generated',
+  'Check.Approved',
+  'Check.Deleted',
+  'Check.Expired',
+  'Check.Rejected',
+  'Check.ReviewNeeded',
+  'Check.Started',
+  'Company.Created',
+  'Company.Deleted',
+  'Company.Updated',
+  'DocumentOrder.Completed',
+  'DocumentOrder.Failed',
+  'Individual.Created',
+  'Individual.Deleted',
+  'Individual.Updated',
+  'Note.Created',
+  'Note.Deleted',
+  'Note.Updated',
+  'NoteComment.Created',
+  'NoteComment.Deleted',
+  'NoteComment.Updated',
+] as const;
+
+/** Every subscribable event name (top-level and sub-events), sorted. */
+export const EVENT_NAMES: readonly string[] = [...TOP_LEVEL_EVENTS, ...Object.keys(SUB_EVENT_FAMILY)].sort();
+
+/** Wildcards: `*` (everything) and `<Family>.*` (every event of one entity kind, sub-events included). */
+export const EVENT_WILDCARDS: readonly string[] = [
+  '*',
+  ...[...new Set(EVENT_NAMES.map((n) => n.split('.')[0]))].sort().map((f) => `${f}.*`),
+];
+
+export const SUBSCRIBABLE: readonly string[] = [...EVENT_WILDCARDS, ...EVENT_NAMES];
+
+export interface DeliveredName {
+  event: string;
+  sub_event: string | null;
+}
+
+/** The delivered `{event, sub_event}` of a recorded event. */
+export function deliveredName(type: string, subEvent: string | null | undefined): DeliveredName {
+  if (subEvent) return { event: type, sub_event: subEvent };
+  const family = SUB_EVENT_FAMILY[type];
+  return family ? { event: family, sub_event: type } : { event: type, sub_event: null };
+}
+
+/** Whether a webhook subscribed to `subscriptions` receives this event. */
+export function subscribes(subscriptions: readonly string[], name: DeliveredName): boolean {
+  const family = name.event.split('.')[0];
+  for (const s of subscriptions) {
+    if (s === '*' || s === name.event || s === `${family}.*`) return true;
+    if (name.sub_event && s === name.sub_event) return true;
+  }
+  return false;
+}

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { presentCase } from '../cases/present.ts';
+import type { Db } from '../db/connect.ts';
+import type { CaseRow, WebhookRow } from '../db/schema.ts';
+import { deliveredName, subscribes } from '../events/catalog.ts';
+
+/** An outbox row as the dispatcher reads it. */
+export interface OutboxEvent {
+  id: string;
+  workspace_id: string;
+  case_id: string | null;
+  type: string;
+  sub_event: string | null;
+  payload: Record<string, unknown>;
+  created_at: Date | string;
+}
+
+export interface NewDelivery {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  case_id: string | null;
+  company_id: string | null;
+  individual_id: string | null;
+  payload: string;
+  status: string;
+  next_attempt_at: Date | null;
+  event_created_at: Date | string;
+}
+
+type Entity = Record<string, unknown> | undefined;
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The company / individual an event is about (for the log filters and the check context). */
+function entityIds(e: OutboxEvent): { company_id: string | null; individual_id: string | null } {
+  const p = e.payload;
+  const company = p.company as Entity;
+  const individual = p.individual as Entity;
+  const check = p.check as Entity;
+  return {
+    company_id: str(company?.id) ?? str(check?.company_id) ?? null,
+    individual_id: str(individual?.id) ?? str(check?.individual_id) ?? null,
+  };
+}
+
+/**
+ * The deliveries of a batch of events to the given webhooks (already restricted to the events'
+ * workspaces by the caller; checked again here). Each body is fixed now: `{event, sub_event?,
+ * context, <entity>...}`; only the context's timestamp and retry counters change per attempt.
+ */
+export async function buildDeliveries(
+  trx: Db,
+  events: OutboxEvent[],
+  webhooks: WebhookRow[],
+  now = new Date(),
+): Promise<NewDelivery[]> {
+  const byWorkspace = new Map<string, WebhookRow[]>();
+  for (const w of webhooks) {
+    const list = byWorkspace.get(w.workspace_id) ?? [];
+    list.push(w);
+    byWorkspace.set(w.workspace_id, list);
+  }
+  const matches: { e: OutboxEvent; hooks: WebhookRow[] }[] = [];
+  for (const e of events) {
+    const name = deliveredName(e.type, e.sub_event);
+    const hooks = (byWorkspace.get(e.workspace_id) ?? []).filter(
+      (w) => w.workspace_id === e.workspace_id && subscribes(w.events, name),
+    );
+    if (hooks.length) matches.push({ e, hooks });
+  }
+  if (!matches.length) return [];
+
+  const workspaceIds = [...new Set(matches.map((m) => m.e.workspace_id))];
+  const caseIds = [...new Set(matches.map((m) => m.e.case_id).filter((v): v is string => !!v))];
+  const ids = matches.map((m) => ({ m, ...entityIds(m.e) }));
+  const isCheck = (e: OutboxEvent) => e.type.startsWith('Check.');
+  const individualIds = [
+    ...new Set(ids.filter((x) => isCheck(x.m.e) && x.individual_id).map((x) => x.individual_id as string)),
+  ];
+  const companyIds = [
+    ...new Set(ids.filter((x) => isCheck(x.m.e) && x.company_id).map((x) => x.company_id as string)),
+  ];
+
+  const [workspaces, cases, individuals, companies] = await Promise.all([
+    trx.selectFrom('workspaces').select(['id', 'name']).where('id', 'in', workspaceIds).execute(),
+    caseIds.length
+      ? trx.selectFrom('cases').selectAll().where('id', 'in', caseIds).execute()
+      : Promise.resolve([] as CaseRow[]),
+    individualIds.length
+      ? trx
+          .selectFrom('individuals')
+          .select(['id', 'workspace_id', 'first_name', 'last_name'])
+          .where('id', 'in', individualIds)
+          .execute()
+      : Promise.resolve([]),
+    companyIds.length
+      ? trx
+          .selectFrom('companies')
+          .select(['id', 'workspace_id', 'name', 'country'])
+          .where('id', 'in', companyIds)
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const wsName = new Map(workspaces.map((w) => [w.id, w.name]));
+  const caseById = new Map(cases.map((c) => [c.id, c]));
+  const indById = new Map(individuals.map((i) => [i.id, i]));
+  const coById = new Map(companies.map((c) => [c.id, c]));
+
+  const out: NewDelivery[] = [];
+  for (const { m, company_id, individual_id } of ids) {
+    const e = m.e;
+    const name = deliveredName(e.type, e.sub_event);
+    const context: Record<string, unknown> = {
+      timestamp: 0,
+      event_id: e.id,
+      retry_count: 0,
+      remaining_retry_count: 0,
+      workspace: { id: e.workspace_id, name: wsName.get(e.workspace_id) ?? '' },
+    };
+    if (e.case_id) {
+      const row = caseById.get(e.case_id);
+      // the case as it is now; a case deleted since (or permanently): the event's own copy
+      const current =
+        row && row.workspace_id === e.workspace_id
+          ? presentCase(row)
+          : ((e.payload.case as Record<string, unknown> | undefined) ?? null);
+      context.case = current ? { ...current, client_portal: null } : null;
+    }
+    if (isCheck(e)) {
+      const ind = individual_id ? indById.get(individual_id) : undefined;
+      const co = company_id ? coById.get(company_id) : undefined;
+      context.individual =
+        ind && ind.workspace_id === e.workspace_id
+          ? { id: ind.id, first_name: ind.first_name, last_name: ind.last_name }
+          : null;
+      context.company =
+        co && co.workspace_id === e.workspace_id ? { id: co.id, name: co.name, country: co.country } : null;
+    }
+    const body = {
+      event: name.event,
+      ...(name.sub_event ? { sub_event: name.sub_event } : {}),
+      context,
+      ...e.payload,
+    };
+    const payload = JSON.stringify(body);
+    for (const w of m.hooks) {
+      out.push({
+        id: randomUUID(),
+        workspace_id: e.workspace_id,
+        webhook_id: w.id,
+        event_id: e.id,
+        event: name.sub_event ?? name.event,
+        case_id: e.case_id,
+        company_id,
+        individual_id,
+        payload,
+        status: w.status === 'online' ? 'pending' : 'pending_offline',
+        next_attempt_at: now,
+        event_created_at: e.created_at,
+      });
+    }
+  }
+  return out;
+}
+
+export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + 500))
+      .execute();
+  }
+}
+
+/**
+ * One dispatch step: claims up to `limit` undispatched events in commit order (skipping rows
+ * another process holds), fans them out to the subscribed webhooks of their own workspace, and
+ * marks them dispatched, all in one transaction. Returns the number of events handled.
+ */
+export async function dispatchEvents(db: Db, limit = 500): Promise<{ events: number; deliveries: number }> {
+  return db.transaction().execute(async (trx) => {
+    const { rows } = await sql<OutboxEvent>`
+      select id, workspace_id, case_id, type, sub_event, payload, created_at from events
+      where dispatched_at is null order by seq limit ${limit} for update skip locked
+    `.execute(trx);
+    if (!rows.length) return { events: 0, deliveries: 0 };
+    const workspaceIds = [...new Set(rows.map((r) => r.workspace_id))];
+    const webhooks = await trx
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('workspace_id', 'in', workspaceIds)
+      .execute();
+    const deliveries = webhooks.length ? await buildDeliveries(trx, rows, webhooks) : [];
+    await insertDeliveries(trx, deliveries);
+    await trx
+      .updateTable('events')
+      .set({ dispatched_at: sql`now()` })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+    return { events: rows.length, deliveries: deliveries.length };
+  });
+}

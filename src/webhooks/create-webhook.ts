@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { Db } from '../db/connect.ts';
+import { badRequest } from '../http/errors.ts';
+import { presentWebhook } from './present.ts';
+import { MAX_WEBHOOKS_PER_WORKSPACE, type WebhookCreate } from './schemas.ts';
+import { generateSecret, isValidSecret } from './signature.ts';
+import { validateWebhookUrl } from './validate-url.ts';
+
+export async function createWebhook(
+  db: Db,
+  workspaceId: string,
+  input: Static<typeof WebhookCreate>,
+  allowPrivate: boolean,
+) {
+  const url = await validateWebhookUrl(input.url, allowPrivate);
+  if (input.secret !== undefined && !isValidSecret(input.secret)) {
+    throw badRequest(
+      'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',
+      'secret',
+    );
+  }
+  return db.transaction().execute(async (trx) => {
+    // serialises creations of one workspace, so the limit holds under concurrency
+    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    const { n } = await trx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_WEBHOOKS_PER_WORKSPACE) {
+      throw badRequest(`A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks`);
+    }
+    const row = await trx
+      .insertInto('webhooks')
+      .values({
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        name: input.name ?? new URL(url).host,
+        status: input.status ?? 'online',
+        type: input.type ?? 'user',
+        url,
+        events: [...new Set(input.events)],
+        secret: input.secret ?? generateSecret(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentWebhook(row);
+  });
+}

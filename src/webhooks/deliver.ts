@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { type PostResult, postJson } from './http-post.ts';
+import { signatureHeader } from './signature.ts';
+import { LEASE_MS, MAX_AUTOMATIC_RETRIES, RESPONSE_BODY_CAP, retryDelayMs, webhookTuning } from './tuning.ts';
+
+/** A delivery claimed for one attempt. `attempt_count` already counts this attempt. */
+export interface ClaimedDelivery {
+  id: string;
+  workspace_id: string;
+  webhook_id: string;
+  payload: string;
+  attempt_count: number;
+  next_attempt_type: string;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
+}
+
+export interface AttemptOutcome {
+  delivery: ClaimedDelivery;
+  endpoint: string;
+  requestHeaders: Record<string, string>;
+  result: PostResult;
+  ok: boolean;
+  attemptedAt: Date;
+}
+
+/**
+ * Claims due deliveries of online webhooks (a pending one whose time has come, or one whose
+ * previous claim's lease expired because its process died), skipping rows other processes hold.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  limit: number,
+  excludeWebhooks: string[] = [],
+): Promise<ClaimedDelivery[]> {
+  if (limit <= 0) return [];
+  const exclude = excludeWebhooks.length
+    ? sql`and d.webhook_id <> all(cast(${excludeWebhooks} as uuid[]))`
+    : sql``;
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select d.id from webhook_deliveries d
+      join webhooks w on w.id = d.webhook_id and w.status = 'online'
+      where ((d.status = 'pending' and d.next_attempt_at <= now())
+         or (d.status = 'sending' and d.lease_until < now())) ${exclude}
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    ), claimed as (
+      update webhook_deliveries d
+      set status = 'sending', lease_until = now() + cast(${`${LEASE_MS} milliseconds`} as interval),
+        attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
+      from due where d.id = due.id
+      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type
+    )
+    select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+    from claimed c join webhooks w on w.id = c.webhook_id
+  `.execute(db);
+  return rows;
+}
+
+/** Cheap idle probe: is there anything to dispatch or send? */
+export async function hasWork(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ e: boolean; p: boolean; s: boolean }>`
+    select exists(select 1 from events where dispatched_at is null) as e,
+      exists(select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now()) as p,
+      exists(select 1 from webhook_deliveries where status = 'sending' and lease_until < now()) as s
+  `.execute(db);
+  const r = rows[0];
+  return !!(r && (r.e || r.p || r.s));
+}
+
+/** Makes one attempt: fills the context's per-attempt fields, signs, POSTs. Never throws. */
+export async function attempt(d: ClaimedDelivery, allowPrivate: () => boolean): Promise<AttemptOutcome> {
+  const attemptedAt = new Date();
+  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+  const retryCount = Math.max(0, d.attempt_count - 1);
+  const body = JSON.parse(d.payload) as { context: Record<string, unknown> };
+  body.context.timestamp = timestamp;
+  body.context.retry_count = retryCount;
+  body.context.remaining_retry_count = Math.max(0, MAX_AUTOMATIC_RETRIES - retryCount);
+  const text = JSON.stringify(body);
+  const secrets = [d.secret];
+  if (
+    d.previous_secret &&
+    d.previous_secret_expires_at &&
+    new Date(d.previous_secret_expires_at).getTime() > attemptedAt.getTime()
+  ) {
+    secrets.push(d.previous_secret);
+  }
+  const msgId = `msg_${d.id}`;
+  const requestHeaders: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'vericase-webhooks/1.0',
+    'webhook-id': msgId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(secrets, msgId, timestamp, text),
+  };
+  const result = await postJson(d.url, requestHeaders, text, {
+    timeoutMs: webhookTuning.timeoutMs,
+    bodyCap: RESPONSE_BODY_CAP,
+    allowPrivate,
+  });
+  const ok = result.statusCode >= 200 && result.statusCode < 300 && !result.error;
+  return { delivery: d, endpoint: d.url, requestHeaders, result, ok, attemptedAt };
+}
+
+const typeOf = (d: ClaimedDelivery) =>
+  d.next_attempt_type === 'manual_retry'
+    ? 'manual_retry'
+    : d.attempt_count <= 1
+      ? 'first_call'
+      : 'automatic_retry';
+
+/**
+ * Records a batch of attempt outcomes in one transaction: the attempt log, each delivery's next
+ * state (delivered, retry scheduled, or failed when automatic retries are exhausted), and each
+ * webhook's failing streak, taking it offline when the rule says so.
+ */
+export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values(
+        outcomes.map((o) => ({
+          id: randomUUID(),
+          delivery_id: o.delivery.id,
+          workspace_id: o.delivery.workspace_id,
+          type: typeOf(o.delivery),
+          endpoint: o.endpoint,
+          status_code: o.result.statusCode,
+          request_headers: JSON.stringify(o.requestHeaders),
+          response_headers: o.result.responseHeaders ? JSON.stringify(o.result.responseHeaders) : null,
+          response_body: o.result.responseBody,
+          error: o.result.error,
+          duration_ms: o.result.durationMs,
+          attempted_at: o.attemptedAt,
+        })),
+      )
+      .execute();
+
+    const updates = outcomes.map((o) => {
+      const d = o.delivery;
+      if (o.ok)
+        return { id: d.id, n: d.attempt_count, status: 'delivered', next: null, code: o.result.statusCode };
+      const retriesDone = d.attempt_count - 1;
+      if (retriesDone < MAX_AUTOMATIC_RETRIES) {
+        const next = new Date(now + retryDelayMs(retriesDone + 1)).toISOString();
+        return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode };
+      }
+      return { id: d.id, n: d.attempt_count, status: 'failed', next: null, code: o.result.statusCode };
+    });
+    // a row re-claimed meanwhile (lease expired) belongs to its new attempt: leave it alone
+    await sql`
+      update webhook_deliveries d set status = x.status, next_attempt_at = x.next,
+        next_attempt_type = 'automatic_retry', last_status_code = x.code, lease_until = null, updated_at = now()
+      from jsonb_to_recordset(cast(${JSON.stringify(updates)} as jsonb))
+        as x(id uuid, n integer, status text, next timestamptz, code integer)
+      where d.id = x.id and d.status = 'sending' and d.attempt_count = x.n
+    `.execute(trx);
+
+    // failing streaks, in completion order: a success resets, failures after it count
+    const byHook = new Map<string, AttemptOutcome[]>();
+    for (const o of outcomes) {
+      const list = byHook.get(o.delivery.webhook_id) ?? [];
+      list.push(o);
+      byHook.set(o.delivery.webhook_id, list);
+    }
+    for (const [webhookId, list] of byHook) {
+      let lastOk = -1;
+      list.forEach((o, i) => {
+        if (o.ok) lastOk = i;
+      });
+      const after = list.slice(lastOk + 1);
+      const firstFailAt = after[0]?.attemptedAt ?? null;
+      const row =
+        lastOk >= 0
+          ? await trx
+              .updateTable('webhooks')
+              .set({
+                failure_streak: after.length,
+                failure_streak_started_at: firstFailAt,
+                last_success_at: list[lastOk].attemptedAt,
+              })
+              .where('id', '=', webhookId)
+              .returning(['status', 'failure_streak', 'failure_streak_started_at'])
+              .executeTakeFirst()
+          : await trx
+              .updateTable('webhooks')
+              .set({
+                failure_streak: sql`failure_streak + ${after.length}`,
+                failure_streak_started_at: sql`coalesce(failure_streak_started_at, ${firstFailAt})`,
+              })
+              .where('id', '=', webhookId)
+              .returning(['status', 'failure_streak', 'failure_streak_started_at'])
+              .executeTakeFirst();
+      if (
+        row?.status === 'online' &&
+        row.failure_streak >= webhookTuning.offlineAfterFailures &&
+        row.failure_streak_started_at &&
+        now - new Date(row.failure_streak_started_at).getTime() >= webhookTuning.offlineMinStreakMs
+      ) {
+        await trx
+          .updateTable('webhooks')
+          .set({ status: 'offline', updated_at: sql`now()` })
+          .where('id', '=', webhookId)
+          .where('status', '=', 'online')
+          .execute();
+      }
+    }
+    // deliveries of webhooks now offline wait, kept, until the webhook is back online
+    await sql`
+      update webhook_deliveries d set status = 'pending_offline', updated_at = now()
+      from webhooks w
+      where w.id = d.webhook_id and w.status = 'offline' and d.status = 'pending'
+        and d.webhook_id = any(cast(${[...byHook.keys()]} as uuid[]))
+    `.execute(trx);
+  });
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../db/connect.ts';
+import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { presentWebhook } from './present.ts';
+import { WEBHOOK_STATUSES, WEBHOOK_TYPES } from './schemas.ts';
+
+export const webhookListSpec: ListSpec = {
+  filters: {
+    name: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
+    created_at: { kind: 'date' },
+    updated_at: { kind: 'date' },
+    status: { kind: 'set', values: WEBHOOK_STATUSES, ops: ['eq', 'not_eq'] },
+    type: { kind: 'set', values: WEBHOOK_TYPES, ops: ['eq', 'not_eq'] },
+    url: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
+    events: { kind: 'array' },
+  },
+  sort: ['created_at', 'name', 'status', 'type', 'updated_at', 'url'],
+  idColumn: 'id',
+};
+
+export async function listWebhooks(db: Db, workspaceId: string, query: Record<string, unknown>) {
+  // the reference sorts by updated_at by default
+  const parsed = parseListQuery(webhookListSpec, { sort: 'updated_at', ...query });
+  const base = db.selectFrom('webhooks').where('workspace_id', '=', workspaceId);
+  const [rows, total] = await Promise.all([
+    applyList(base.selectAll(), webhookListSpec, parsed).execute(),
+    applyFilters(
+      base.select((eb) => eb.fn.countAll<string>().as('n')),
+      parsed,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    data: rows.map(presentWebhook),
+    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+  };
+}

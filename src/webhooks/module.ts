@@ -1,0 +1,52 @@
+import type { AppContext } from '../app-context.ts';
+import { emitDueReviews } from '../events/emit-review-due.ts';
+import type { Module } from '../modules.ts';
+import { WebhookEngine } from './engine.ts';
+import { pruneWebhookLogs } from './prune.ts';
+
+const engines = new WeakMap<AppContext, WebhookEngine>();
+
+/** The delivery engine of this process, when it runs workers. */
+export function webhookEngineOf(ctx: AppContext): WebhookEngine | undefined {
+  return engines.get(ctx);
+}
+
+/**
+ * Webhooks: the delivery loop (outbox → deliveries → signed POSTs, retries) in every process that
+ * runs workers, plus two scheduled jobs: `Case.ReviewDue` emission and log retention.
+ */
+export const webhooksModule: Module = {
+  name: 'webhooks',
+  install(ctx, logger) {
+    ctx.jobs.define({
+      name: 'events.review-due',
+      cron: '*/5 * * * *',
+      retryLimit: 0,
+      handler: async () => {
+        const n = await emitDueReviews(ctx.db);
+        if (n) logger.info({ count: n }, 'Case.ReviewDue emitted');
+      },
+    });
+    ctx.jobs.define({
+      name: 'webhooks.prune-logs',
+      cron: '17 3 * * *',
+      retryLimit: 0,
+      handler: async () => {
+        await pruneWebhookLogs(ctx.db);
+      },
+    });
+    if (!ctx.config.runWorkers) return;
+    const engine = new WebhookEngine(
+      ctx.db,
+      logger.child({ module: 'webhooks' }),
+      () => ctx.config.webhookAllowPrivate,
+    );
+    engines.set(ctx, engine);
+    engine.start();
+    const previousStop = ctx.stop;
+    ctx.stop = async () => {
+      await engine.stop();
+      await previousStop?.();
+    };
+  },
+};

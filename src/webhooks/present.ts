@@ -1,0 +1,65 @@
+import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
+import { iso, isoOrNull } from '../shared/time.ts';
+import { MAX_AUTOMATIC_RETRIES } from './tuning.ts';
+
+export function presentWebhook(w: WebhookRow) {
+  const graceActive =
+    w.previous_secret_expires_at && new Date(w.previous_secret_expires_at).getTime() > Date.now();
+  return {
+    id: w.id,
+    name: w.name,
+    status: w.status as 'online' | 'offline',
+    type: w.type as 'user' | 'system',
+    events: w.events,
+    url: w.url,
+    secret: w.secret,
+    previous_secret_expires_at: graceActive ? isoOrNull(w.previous_secret_expires_at) : null,
+    created_at: iso(w.created_at),
+    updated_at: iso(w.updated_at),
+  };
+}
+
+export function presentAttempt(a: WebhookAttemptRow) {
+  return {
+    type: a.type as 'first_call' | 'manual_retry' | 'automatic_retry',
+    endpoint: a.endpoint,
+    status_code: a.status_code,
+    request_headers: a.request_headers,
+    response_headers: a.response_headers,
+    response_body: a.response_body,
+    error: a.error,
+    duration_ms: a.duration_ms,
+    attempted_at: iso(a.attempted_at),
+  };
+}
+
+/** A delivery as a webhook log; `payload` is the body of its latest attempt. */
+export function presentLog(d: WebhookDeliveryRow, endpoint: string, attempts: WebhookAttemptRow[]) {
+  const payload = JSON.parse(d.payload) as { context: Record<string, unknown> };
+  const retryCount = Math.max(0, d.attempt_count - 1);
+  const latest = attempts[0];
+  if (latest) {
+    const headerTs = Number((latest.request_headers as Record<string, string>)['webhook-timestamp']);
+    if (Number.isFinite(headerTs)) payload.context.timestamp = headerTs;
+    payload.context.retry_count = retryCount;
+    payload.context.remaining_retry_count = Math.max(0, MAX_AUTOMATIC_RETRIES - retryCount);
+  }
+  return {
+    id: d.id,
+    event: d.event,
+    status: d.status as 'pending' | 'sending' | 'delivered' | 'failed' | 'pending_offline',
+    status_code: d.last_status_code,
+    endpoint: latest?.endpoint ?? endpoint,
+    retry_count: retryCount,
+    case_id: d.case_id,
+    individual_id: d.individual_id,
+    company_id: d.company_id,
+    webhook_id: d.webhook_id,
+    event_id: d.event_id,
+    created_at: iso(d.event_created_at),
+    last_attempt_at: isoOrNull(d.last_attempt_at),
+    payload,
+    next_retry_at: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
+    attempts: attempts.map(presentAttempt),
+  };
+}

@@ -1,0 +1,29 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Standard Webhooks signatures (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256 of
+ * "id.timestamp.body">`. A `whsec_<base64>` secret signs with its decoded bytes; any other secret
+ * string signs with its UTF-8 bytes (verify with the library's `{ format: 'raw' }`).
+ */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+export function secretKey(secret: string): Buffer {
+  return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+export function isValidSecret(secret: string): boolean {
+  if (!secret.startsWith('whsec_')) return secret.length >= 16;
+  const b64 = secret.slice(6);
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(b64) && Buffer.from(b64, 'base64').length >= 16;
+}
+
+/** The `webhook-signature` header: one `v1,` signature per secret, space-separated. */
+export function signatureHeader(secrets: string[], id: string, timestamp: number, body: string): string {
+  return secrets
+    .map(
+      (s) => `v1,${createHmac('sha256', secretKey(s)).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+    )
+    .join(' ');
+}

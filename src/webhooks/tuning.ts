@@ -1,0 +1,47 @@
+/**
+ * Delivery knobs. Defaults are the documented behaviour (docs/webhooks.md); the environment
+ * variables exist for tests and benchmarks (short backoff, a low offline threshold). The object is
+ * read on every use, so a test can also change it in place.
+ */
+function num(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+export const webhookTuning = {
+  /** Scale of the retry schedule: the first retry comes after about this long (default 10 s). */
+  retryBaseMs: num('VERICASE_WEBHOOK_RETRY_BASE_MS', 10_000),
+  /** Upper bound of one retry delay (default: none beyond the schedule). */
+  retryMaxMs: num('VERICASE_WEBHOOK_RETRY_MAX_MS', Number.POSITIVE_INFINITY),
+  /** Consecutive failed attempts (no success in between) before a webhook goes offline. */
+  offlineAfterFailures: num('VERICASE_WEBHOOK_OFFLINE_AFTER_FAILURES', 50),
+  /** ... and the failing streak must also have lasted this long (default 1 h), within 24 h. */
+  offlineMinStreakMs: num('VERICASE_WEBHOOK_OFFLINE_MIN_STREAK_MS', 3_600_000),
+  /** Idle polling period of the dispatcher (outbox and due retries). */
+  pollMs: num('VERICASE_WEBHOOK_POLL_MS', 50),
+  /** Per-attempt timeout: a 2xx must arrive within this. */
+  timeoutMs: num('VERICASE_WEBHOOK_TIMEOUT_MS', 10_000),
+  /** Concurrent requests per process. */
+  maxInFlight: num('VERICASE_WEBHOOK_CONCURRENCY', 256),
+};
+
+/**
+ * Retry delays as multiples of retryBaseMs: with the default 10 s base, 10 s, 1 min, 5 min, 30 min,
+ * 1 h, 3 h, 6 h, 12 h: the last automatic attempt comes about 23 h after the first.
+ */
+export const RETRY_FACTORS = [1, 6, 30, 180, 360, 1080, 2160, 4320] as const;
+export const MAX_AUTOMATIC_RETRIES = RETRY_FACTORS.length;
+/** Largest response body kept in the attempt log. */
+export const RESPONSE_BODY_CAP = 4096;
+/** A claimed delivery whose result was not recorded within this is claimed again (process died). */
+export const LEASE_MS = 60_000;
+
+/** Delay before retry number `retry` (1-based), with ±20 % jitter. */
+export function retryDelayMs(retry: number, random = Math.random): number {
+  const factor = RETRY_FACTORS[Math.min(retry, RETRY_FACTORS.length) - 1] ?? 1;
+  const base = Math.min(webhookTuning.retryBaseMs * factor, webhookTuning.retryMaxMs);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}

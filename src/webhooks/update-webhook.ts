@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import type { Db } from '../db/connect.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { presentWebhook } from './present.ts';
+import { lockWebhook, parkPendingDeliveries, resumeOfflineDeliveries } from './repository.ts';
+import type { WebhookUpdate } from './schemas.ts';
+import { isValidSecret } from './signature.ts';
+import { validateWebhookUrl } from './validate-url.ts';
+
+/**
+ * Updates a webhook. Setting it `online` clears its failing streak and resumes the deliveries kept
+ * while it was offline; setting it `offline` keeps its pending deliveries aside. A new `secret`
+ * replaces the old one at once (use rotate-secret for a grace period).
+ */
+export async function updateWebhook(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  input: Static<typeof WebhookUpdate>,
+  allowPrivate: boolean,
+) {
+  const url = input.url !== undefined ? await validateWebhookUrl(input.url, allowPrivate) : undefined;
+  if (input.secret !== undefined && !isValidSecret(input.secret)) {
+    throw badRequest(
+      'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',
+      'secret',
+    );
+  }
+  return db.transaction().execute(async (trx) => {
+    const found = await lockWebhook(trx, workspaceId, id);
+    if (!found) throw notFound('Webhook');
+    const set: Record<string, unknown> = { updated_at: sql`now()` };
+    if (input.name !== undefined) set.name = input.name;
+    if (input.type !== undefined) set.type = input.type;
+    if (url !== undefined) set.url = url;
+    if (input.events !== undefined) set.events = [...new Set(input.events)];
+    if (input.secret !== undefined && input.secret !== found.secret) {
+      set.secret = input.secret;
+      set.previous_secret = null;
+      set.previous_secret_expires_at = null;
+    }
+    if (input.status !== undefined) {
+      set.status = input.status;
+      if (input.status === 'online') {
+        set.failure_streak = 0;
+        set.failure_streak_started_at = null;
+        await resumeOfflineDeliveries(trx, found.id);
+      } else {
+        await parkPendingDeliveries(trx, found.id);
+      }
+    }
+    const row = await trx
+      .updateTable('webhooks')
+      .set(set)
+      .where('id', '=', found.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentWebhook(row);
+  });
+}

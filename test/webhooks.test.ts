@@ -1,0 +1,700 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { emitDueReviews } from '../src/events/emit-review-due.ts';
+import { isPrivateAddress } from '../src/webhooks/address-guard.ts';
+import { webhookTuning } from '../src/webhooks/tuning.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { type Received, Receiver, startReceiver } from './helpers/receiver.ts';
+
+const defaults = { ...webhookTuning };
+let receiver: Receiver;
+
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => {
+  Object.assign(webhookTuning, defaults);
+  await receiver.stop();
+});
+
+async function hook(api: Client, body: Record<string, unknown>) {
+  const res = await api.post('/v1/webhooks', body);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string; secret: string; url: string; events: string[] };
+}
+
+async function eventsOf(workspaceId: string) {
+  const { ctx } = await getHarness();
+  return ctx.db
+    .selectFrom('events')
+    .select(['id', 'type', 'sub_event'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('seq')
+    .execute();
+}
+
+function verify(r: Received, secret: string) {
+  const wh = new StandardWebhook(secret);
+  return wh.verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  });
+}
+
+const uniquePath = () => `/h/${Math.random().toString(36).slice(2, 10)}`;
+
+async function createCase(api: Client, name = 'Webhook case') {
+  const res = await api.post('/v1/cases', { name, status: 'draft' });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.id as string;
+}
+
+describe('webhooks CRUD', () => {
+  test('create generates a whsec_ secret; get, list, patch, delete', async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/webhooks', {
+      name: 'Main',
+      url: 'https://example.com/hooks',
+      events: ['Case.Created', 'Check.*'],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const w = created.body;
+    assert.match(w.secret, /^whsec_[A-Za-z0-9+/]+={0,2}$/);
+    assert.equal(Buffer.from(w.secret.slice(6), 'base64').length, 24);
+    assert.deepEqual(
+      { name: w.name, status: w.status, type: w.type, url: w.url, events: w.events },
+      {
+        name: 'Main',
+        status: 'online',
+        type: 'user',
+        url: 'https://example.com/hooks',
+        events: ['Case.Created', 'Check.*'],
+      },
+    );
+    assert.equal(w.previous_secret_expires_at, null);
+
+    const got = await api.get(`/v1/webhooks/${w.id}`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body, w);
+
+    const second = await hook(api, {
+      url: 'https://example.org/x',
+      events: ['Case.StatusUpdated'],
+      status: 'offline',
+      secret: 'my-own-secret-of-some-length',
+    });
+    assert.equal(second.secret, 'my-own-secret-of-some-length');
+    assert.equal((second as { name?: string }).name, 'example.org');
+
+    const list = await api.get('/v1/webhooks');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.pagination.count, 2);
+    assert.deepEqual(
+      (await api.get('/v1/webhooks?status=offline')).body.data.map((x: { id: string }) => x.id),
+      [second.id],
+    );
+    assert.deepEqual(
+      (await api.get('/v1/webhooks?events=Check.*')).body.data.map((x: { id: string }) => x.id),
+      [w.id],
+    );
+    assert.deepEqual(
+      (await api.get('/v1/webhooks?url.like=%25example.org%25')).body.data.map((x: { id: string }) => x.id),
+      [second.id],
+    );
+    assert.deepEqual(
+      (await api.get('/v1/webhooks?sort=created_at.desc')).body.data.map((x: { name: string }) => x.name),
+      ['example.org', 'Main'],
+    );
+    assert.equal((await api.get('/v1/webhooks?status=maybe')).status, 400);
+
+    const patched = await api.patch(`/v1/webhooks/${w.id}`, { name: 'Renamed', events: ['*'] });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.name, 'Renamed');
+    assert.deepEqual(patched.body.events, ['*']);
+    assert.equal(patched.body.secret, w.secret);
+
+    assert.equal((await api.delete(`/v1/webhooks/${w.id}`)).status, 204);
+    assert.equal((await api.get(`/v1/webhooks/${w.id}`)).status, 404);
+    assert.equal((await api.delete(`/v1/webhooks/${w.id}`)).status, 404);
+  });
+
+  test('validation', async () => {
+    const api = await newWorkspace();
+    const bad = async (body: Record<string, unknown>, path: string) => {
+      const res = await api.post('/v1/webhooks', body);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.ok(
+        res.body.details?.some((d: { path: string }) => d.path.startsWith(path)),
+        `${path} in ${JSON.stringify(res.body)}`,
+      );
+    };
+    await bad({ events: ['Case.Created'] }, 'url');
+    await bad({ url: 'https://example.com' }, 'events');
+    await bad({ url: 'https://example.com', events: [] }, 'events');
+    await bad({ url: 'https://example.com', events: ['Case.Exploded'] }, 'events[0]');
+    await bad({ url: 'ftp://example.com/x', events: ['*'] }, 'url');
+    await bad({ url: 'not a url', events: ['*'] }, 'url');
+    await bad({ url: 'https://example.com', events: ['*'], secret: 'short' }, 'secret');
+    await bad({ url: 'https://example.com', events: ['*'], secret: 'whsec_!!!notbase64!!!' }, 'secret');
+    await bad({ url: 'https://example.com', events: ['*'], status: 'paused' }, 'status');
+    await bad({ url: 'https://example.com', events: ['*'], colour: 'blue' }, 'colour');
+    const badId = await api.get('/v1/webhooks/not-a-uuid');
+    assert.equal(badId.status, 400);
+    assert.equal(badId.body.details[0].path, 'id');
+    assert.equal(
+      (await api.patch('/v1/webhooks/5b0c6f0e-8c2a-4a8e-9d57-3b3f5f0a8a11', { name: 'x' })).status,
+      404,
+    );
+    assert.equal((await api.get('/v1/webhook-logs?limit=51')).status, 400);
+    assert.equal((await api.get('/v1/webhook-logs?case_id=nope')).status, 400);
+  });
+
+  test('at most 50 webhooks per workspace', async () => {
+    const api = await newWorkspace();
+    for (let i = 0; i < 50; i++) await hook(api, { url: `https://example.com/${i}`, events: ['*'] });
+    const res = await api.post('/v1/webhooks', { url: 'https://example.com/50', events: ['*'] });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /at most 50/);
+    assert.equal((await api.get('/v1/webhooks?limit=100')).body.pagination.count, 50);
+  });
+
+  test("another workspace's webhook is not found", async () => {
+    const a = await newWorkspace('a');
+    const b = await newWorkspace('b');
+    const w = await hook(a, { url: 'https://example.com/a', events: ['*'] });
+    assert.equal((await b.get(`/v1/webhooks/${w.id}`)).status, 404);
+    assert.equal((await b.patch(`/v1/webhooks/${w.id}`, { name: 'stolen' })).status, 404);
+    assert.equal((await b.delete(`/v1/webhooks/${w.id}`)).status, 404);
+    assert.equal((await b.post(`/v1/webhooks/${w.id}/rotate-secret`, {})).status, 404);
+    assert.equal(
+      (await b.post(`/v1/webhooks/${w.id}/replay`, { since: '2020-01-01T00:00:00Z' })).status,
+      404,
+    );
+    assert.equal((await b.get('/v1/webhooks')).body.pagination.count, 0);
+    assert.equal((await a.get(`/v1/webhooks/${w.id}`)).body.name, 'example.com');
+  });
+});
+
+describe('webhook delivery', () => {
+  test('case events reach a Check.* + Case.* subscriber, signed per Standard Webhooks', async () => {
+    const api = await newWorkspace();
+    const path = uniquePath();
+    const w = await hook(api, { url: receiver.url(path), events: ['Check.*', 'Case.*'] });
+    const caseId = await createCase(api);
+    assert.equal((await api.patch(`/v1/cases/${caseId}`, { status: 'open' })).status, 200);
+    const review = await api.post(`/v1/cases/${caseId}/reviews`, { status: 'approved', comment: 'fine' });
+    assert.equal(review.status, 201, JSON.stringify(review.body));
+
+    const events = await eventsOf(api.workspaceId);
+    const expected = events.filter((e) => e.type.startsWith('Case.'));
+    assert.deepEqual(
+      expected.map((e) => [e.type, e.sub_event]),
+      [
+        ['Case.Created', null],
+        ['Case.Updated', 'Case.StatusUpdated'],
+        ['Case.Updated', 'Case.StatusUpdated'],
+        ['Case.ReviewConfirmed', null],
+      ],
+    );
+    await receiver.waitFor(() => receiver.deliveries(path).length >= expected.length);
+    const got = receiver
+      .deliveries(path)
+      .sort(
+        (x, y) =>
+          expected.findIndex((e) => e.id === x.json.context.event_id) -
+          expected.findIndex((e) => e.id === y.json.context.event_id),
+      );
+    assert.deepEqual(
+      got.map((r) => r.json.context.event_id),
+      expected.map((e) => e.id),
+    );
+    for (const r of got) {
+      assert.equal(r.headers['content-type'], 'application/json');
+      assert.match(String(r.headers['webhook-id']), /^msg_[0-9a-f-]{36}$/);
+      assert.match(String(r.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
+      const verified = verify(r, w.secret) as Record<string, unknown>;
+      assert.deepEqual(verified, r.json);
+      assert.throws(() => verify(r, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'));
+      const ctxObj = r.json.context;
+      assert.equal(typeof ctxObj.timestamp, 'number');
+      assert.equal(String(ctxObj.timestamp), r.headers['webhook-timestamp']);
+      assert.equal(ctxObj.retry_count, 0);
+      assert.equal(ctxObj.remaining_retry_count, 8);
+      assert.equal(ctxObj.workspace.id, api.workspaceId);
+      assert.equal(typeof ctxObj.workspace.name, 'string');
+      assert.equal(ctxObj.case.id, caseId);
+      assert.equal(ctxObj.case.client_portal, null);
+      assert.equal(r.json.case.id, caseId);
+    }
+    assert.equal(got[0].json.event, 'Case.Created');
+    assert.equal('sub_event' in got[0].json, false);
+    assert.deepEqual([got[1].json.event, got[1].json.sub_event], ['Case.Updated', 'Case.StatusUpdated']);
+    assert.equal(got[1].json.case.status, 'open');
+    assert.equal(got[3].json.event, 'Case.ReviewConfirmed');
+    assert.equal(got[3].json.case_review.status, 'approved');
+    // the context holds the case as it is at dispatch; the entity is the event's own snapshot
+    assert.equal(got[3].json.context.case.status, 'approved');
+
+    const logs = await eventually(async () => {
+      const res = await api.get('/v1/webhook-logs');
+      return res.body.data?.every((l: { status: string }) => l.status === 'delivered') ? res : undefined;
+    });
+    assert.equal(logs.status, 200);
+    assert.equal(logs.body.pagination.count, 4);
+    const log = logs.body.data.find((l: { event: string }) => l.event === 'Case.Created');
+    assert.equal(log.status, 'delivered');
+    assert.equal(log.status_code, 200);
+    assert.equal(log.endpoint, receiver.url(path));
+    assert.equal(log.case_id, caseId);
+    assert.equal(log.webhook_id, w.id);
+    assert.equal(log.retry_count, 0);
+    assert.equal(log.next_retry_at, null);
+    assert.equal(log.payload.context.event_id, expected[0].id);
+    assert.equal(log.attempts.length, 1);
+    assert.equal(log.attempts[0].type, 'first_call');
+    assert.equal(log.attempts[0].status_code, 200);
+    assert.equal(log.attempts[0].response_body, 'ok');
+    assert.equal(log.attempts[0].request_headers['webhook-id'], `msg_${log.id}`);
+    assert.equal(log.attempts[0].response_headers['content-type'], 'text/plain');
+    const filtered = await api.get(`/v1/webhook-logs?event=Case.StatusUpdated&case_id=${caseId}`);
+    assert.equal(filtered.body.pagination.count, 2);
+    assert.equal(
+      (await api.get('/v1/webhook-logs?event.in=Case.Created,Case.ReviewConfirmed')).body.pagination.count,
+      2,
+    );
+  });
+
+  test('a check taken from creation to approval: Check.Started then Check.Approved, with the full check', async () => {
+    const api = await newWorkspace();
+    const path = uniquePath();
+    const w = await hook(api, { url: receiver.url(path), events: ['Check.*', 'Case.*'] });
+    const created = await api.post('/v1/cases', {
+      name: 'eKYC',
+      companies: [{ name: 'Main', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Marie',
+          last_name: 'Curie',
+          birth_date: '1967-11-07',
+          address: { country: 'FR', city: 'Paris' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const individualId = created.body.individuals[0].id;
+    const check = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    assert.equal(check.body.status, 'approved');
+    await receiver.waitFor(
+      () => receiver.deliveries(path).filter((r) => r.json.event.startsWith('Check.')).length >= 2,
+    );
+    const checks = receiver.deliveries(path).filter((r) => r.json.event.startsWith('Check.'));
+    const events = await eventsOf(api.workspaceId);
+    const order = (r: Received) => events.findIndex((e) => e.id === r.json.context.event_id);
+    checks.sort((x, y) => order(x) - order(y));
+    assert.deepEqual(
+      checks.map((r) => r.json.event),
+      ['Check.Started', 'Check.Approved'],
+    );
+    for (const r of checks) {
+      verify(r, w.secret);
+      assert.equal(r.json.check.id, check.body.id);
+      assert.ok(r.json.check.data, 'the check carries its data');
+      assert.deepEqual(r.json.context.individual, {
+        id: individualId,
+        first_name: 'Marie',
+        last_name: 'Curie',
+      });
+      assert.equal(r.json.context.company, null);
+      assert.equal(r.json.context.case.id, created.body.id);
+    }
+    assert.equal(checks[1].json.check.status, 'approved');
+    assert.deepEqual(checks[1].json.check.data, check.body.data);
+  });
+
+  test('sub-event subscriptions: Case.Updated gets every sub-event, Case.StatusUpdated only its own', async () => {
+    const api = await newWorkspace();
+    const family = uniquePath();
+    const only = uniquePath();
+    await hook(api, { url: receiver.url(family), events: ['Case.Updated'] });
+    await hook(api, { url: receiver.url(only), events: ['Case.StatusUpdated'] });
+    const caseId = await createCase(api);
+    await api.patch(`/v1/cases/${caseId}`, { tags: ['vip'] });
+    await api.patch(`/v1/cases/${caseId}`, { status: 'open' });
+    await receiver.waitFor(
+      () => receiver.deliveries(family).length >= 2 && receiver.deliveries(only).length >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(
+      receiver
+        .deliveries(family)
+        .map((r) => r.json.sub_event)
+        .sort(),
+      ['Case.StatusUpdated', 'Case.TagsUpdated'],
+    );
+    assert.deepEqual(
+      receiver.deliveries(only).map((r) => [r.json.event, r.json.sub_event]),
+      [['Case.Updated', 'Case.StatusUpdated']],
+    );
+  });
+
+  test("workspace A's events never reach workspace B's webhooks", async () => {
+    const a = await newWorkspace('a');
+    const b = await newWorkspace('b');
+    const pathA = uniquePath();
+    const pathB = uniquePath();
+    await hook(a, { url: receiver.url(pathA), events: ['*'] });
+    await hook(b, { url: receiver.url(pathB), events: ['*'] });
+    const caseA = await createCase(a);
+    await a.patch(`/v1/cases/${caseA}`, { status: 'open' });
+    await receiver.waitFor(() => receiver.deliveries(pathA).length >= 2);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(receiver.deliveries(pathB).length, 0);
+    for (const r of receiver.deliveries(pathA)) assert.equal(r.json.context.workspace.id, a.workspaceId);
+    assert.equal((await b.get('/v1/webhook-logs')).body.pagination.count, 0);
+    // and B's own events go to B only
+    await createCase(b);
+    await receiver.waitFor(() => receiver.deliveries(pathB).length >= 1);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(receiver.deliveries(pathA).length, 2);
+    assert.equal(receiver.deliveries(pathB)[0].json.context.workspace.id, b.workspaceId);
+    // a replay of B's webhook cannot pull A's events either
+    const bHook = (await b.get('/v1/webhooks')).body.data[0];
+    const replay = await b.post(`/v1/webhooks/${bHook.id}/replay`, { since: '2000-01-01T00:00:00Z' });
+    assert.equal(replay.body.deliveries, 1);
+  });
+
+  test('receiver down, 100 changes, receiver back: every event arrives, retries in the logs', async () => {
+    // short backoff, but a retry window (~10 s) longer than the outage below
+    Object.assign(webhookTuning, { retryBaseMs: 100, retryMaxMs: 1500 });
+    try {
+      const down = new Receiver();
+      await down.start(0);
+      const port = down.port;
+      await down.stop();
+      const api = await newWorkspace();
+      const w = await hook(api, { url: `http://127.0.0.1:${port}/hook`, events: ['Case.*'] });
+      const caseId = await createCase(api);
+      for (let i = 0; i < 99; i++) {
+        const res = await api.patch(`/v1/cases/${caseId}`, { name: `Name ${i}` });
+        assert.equal(res.status, 200);
+      }
+      const events = await eventsOf(api.workspaceId);
+      assert.equal(events.length, 100);
+      // failures are being logged while the receiver is down
+      await eventually(async () => {
+        const logs = await api.get('/v1/webhook-logs?status=pending&limit=50');
+        return logs.body.pagination.count > 0 && logs.body.data[0].attempts.length >= 1;
+      });
+      await down.start(port);
+      await down.waitFor(
+        () => new Set(down.deliveries().map((r) => r.json.context.event_id)).size === 100,
+        30_000,
+      );
+      const ids = new Set(down.deliveries().map((r) => r.json.context.event_id));
+      assert.deepEqual([...ids].sort(), events.map((e) => e.id).sort());
+      for (const r of down.deliveries()) verify(r, w.secret);
+      // duplicates (if any) carry the same event id and webhook-id
+      const byEvent = new Map<string, string>();
+      for (const r of down.deliveries()) {
+        const prev = byEvent.get(r.json.context.event_id);
+        if (prev) assert.equal(prev, r.headers['webhook-id']);
+        byEvent.set(r.json.context.event_id, String(r.headers['webhook-id']));
+      }
+      const retried = down.deliveries().filter((r) => r.json.context.retry_count > 0);
+      assert.ok(retried.length > 0, 'deliveries after the outage are retries');
+      await eventually(async () => {
+        const res = await api.get('/v1/webhook-logs?status=delivered&limit=50');
+        return res.body.pagination.count === 100;
+      }, 15_000);
+      const logs = await api.get('/v1/webhook-logs?limit=50');
+      const withRetries = logs.body.data.filter((l: { retry_count: number }) => l.retry_count > 0);
+      assert.ok(withRetries.length > 0);
+      const l = withRetries[0];
+      assert.equal(l.attempts.length, l.retry_count + 1);
+      assert.equal(l.attempts.at(-1).type, 'first_call');
+      assert.equal(l.attempts.at(-1).status_code, 0);
+      assert.match(l.attempts.at(-1).error, /ECONNREFUSED/);
+      assert.equal(l.attempts[0].type, 'automatic_retry');
+      assert.equal(l.attempts[0].status_code, 200);
+      assert.equal(l.payload.context.retry_count, l.retry_count);
+      assert.equal((await api.get(`/v1/webhooks/${w.id}`)).body.status, 'online');
+      await down.stop();
+    } finally {
+      Object.assign(webhookTuning, defaults);
+    }
+  });
+
+  test('a webhook failing continuously goes offline, keeps its deliveries, and resumes when set online', async () => {
+    Object.assign(webhookTuning, { retryBaseMs: 60_000, offlineAfterFailures: 3, offlineMinStreakMs: 0 });
+    const r = await startReceiver();
+    try {
+      r.mode = { kind: 'fail', status: 503 };
+      const api = await newWorkspace();
+      const w = await hook(api, { url: r.url(), events: ['Case.*'] });
+      const caseId = await createCase(api);
+      await api.patch(`/v1/cases/${caseId}`, { name: 'one' });
+      await api.patch(`/v1/cases/${caseId}`, { name: 'two' });
+      await eventually(async () => (await api.get(`/v1/webhooks/${w.id}`)).body.status === 'offline');
+      assert.equal(r.requests.length, 3);
+      // while offline: nothing is sent, new events are kept
+      await api.patch(`/v1/cases/${caseId}`, { name: 'three' });
+      await eventually(
+        async () => (await api.get('/v1/webhook-logs?status=pending_offline')).body.pagination.count === 4,
+      );
+      assert.equal(r.requests.length, 3);
+      const retry = await api.post(
+        `/v1/webhook-logs/${(await api.get('/v1/webhook-logs')).body.data[0].id}/retry`,
+      );
+      assert.equal(retry.status, 409);
+      r.mode = { kind: 'ok' };
+      const online = await api.patch(`/v1/webhooks/${w.id}`, { status: 'online' });
+      assert.equal(online.body.status, 'online');
+      await r.waitFor(
+        () =>
+          new Set(
+            r
+              .deliveries()
+              .filter((x) => x.headers['webhook-id'])
+              .map((x) => x.json.context.event_id),
+          ).size === 4 && r.requests.length >= 7,
+      );
+      await eventually(
+        async () => (await api.get('/v1/webhook-logs?status=delivered')).body.pagination.count === 4,
+      );
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await r.stop();
+    }
+  });
+
+  test('secret rotation: both signatures during the grace period', async () => {
+    const api = await newWorkspace();
+    const path = uniquePath();
+    const w = await hook(api, { url: receiver.url(path), events: ['Case.Created'] });
+    const rotated = await api.post(`/v1/webhooks/${w.id}/rotate-secret`, { grace_period_seconds: 3600 });
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    assert.notEqual(rotated.body.secret, w.secret);
+    assert.match(rotated.body.secret, /^whsec_/);
+    const until = Date.parse(rotated.body.previous_secret_expires_at);
+    assert.ok(Math.abs(until - (Date.now() + 3600_000)) < 60_000);
+    await createCase(api);
+    const [r] = await receiver
+      .waitFor(() => receiver.deliveries(path).length >= 1)
+      .then(() => receiver.deliveries(path));
+    const sigs = String(r.headers['webhook-signature']).split(' ');
+    assert.equal(sigs.length, 2);
+    verify(r, rotated.body.secret);
+    verify(r, w.secret);
+    // without a grace period only the new secret signs
+    const again = await api.post(`/v1/webhooks/${w.id}/rotate-secret`, { grace_period_seconds: 0 });
+    assert.equal(again.body.previous_secret_expires_at, null);
+    await createCase(api);
+    await receiver.waitFor(() => receiver.deliveries(path).length >= 2);
+    const second = receiver.deliveries(path)[1];
+    assert.equal(String(second.headers['webhook-signature']).split(' ').length, 1);
+    verify(second, again.body.secret);
+    assert.throws(() => verify(second, rotated.body.secret));
+  });
+
+  test('replay re-sends events since a date as new deliveries with the same event ids', async () => {
+    const api = await newWorkspace();
+    const path = uniquePath();
+    const w = await hook(api, { url: receiver.url(path), events: ['Case.Created', 'Case.StatusUpdated'] });
+    const caseId = await createCase(api);
+    await api.patch(`/v1/cases/${caseId}`, { status: 'open' });
+    await api.patch(`/v1/cases/${caseId}`, { tags: ['not-subscribed'] });
+    await receiver.waitFor(() => receiver.deliveries(path).length >= 2);
+    const first = receiver.deliveries(path).slice();
+    const res = await api.post(`/v1/webhooks/${w.id}/replay`, {
+      since: new Date(Date.now() - 60_000).toISOString(),
+    });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.deepEqual(res.body, { webhook_id: w.id, deliveries: 2 });
+    await receiver.waitFor(() => receiver.deliveries(path).length >= 4);
+    const replayed = receiver.deliveries(path).slice(2);
+    assert.deepEqual(
+      replayed.map((r) => r.json.context.event_id).sort(),
+      first.map((r) => r.json.context.event_id).sort(),
+    );
+    for (const r of replayed) {
+      assert.ok(!first.some((f) => f.headers['webhook-id'] === r.headers['webhook-id']));
+      verify(r, w.secret);
+    }
+    const none = await api.post(`/v1/webhooks/${w.id}/replay`, {
+      since: new Date(Date.now() + 60_000).toISOString(),
+    });
+    assert.equal(none.body.deliveries, 0);
+    assert.equal((await api.post(`/v1/webhooks/${w.id}/replay`, {})).status, 400);
+  });
+
+  test('manual retry re-sends the same delivery now', async () => {
+    Object.assign(webhookTuning, { retryBaseMs: 600_000 });
+    const r = await startReceiver();
+    try {
+      r.mode = { kind: 'fail', status: 500, body: 'x'.repeat(10_000) };
+      const api = await newWorkspace();
+      const w = await hook(api, { url: r.url(), events: ['Case.Created'] });
+      await createCase(api);
+      const failed = await eventually(async () => {
+        const logs = await api.get('/v1/webhook-logs');
+        return logs.body.data[0]?.attempts.length === 1 ? logs.body.data[0] : undefined;
+      });
+      assert.equal(failed.status, 'pending');
+      assert.equal(failed.status_code, 500);
+      assert.equal(failed.attempts[0].response_body.length, 4096);
+      assert.ok(Date.parse(failed.next_retry_at) > Date.now() + 60_000);
+      r.mode = { kind: 'ok' };
+      const retry = await api.post(`/v1/webhook-logs/${failed.id}/retry`);
+      assert.equal(retry.status, 202, JSON.stringify(retry.body));
+      assert.equal(retry.body.id, failed.id);
+      await r.waitFor(() => r.requests.length >= 2);
+      assert.equal(r.requests[1].headers['webhook-id'], r.requests[0].headers['webhook-id']);
+      assert.equal(r.requests[1].json.context.event_id, r.requests[0].json.context.event_id);
+      assert.equal(r.requests[1].json.context.retry_count, 1);
+      verify(r.requests[1], w.secret);
+      const done = await eventually(async () => {
+        const l = (await api.get('/v1/webhook-logs')).body.data[0];
+        return l.status === 'delivered' ? l : undefined;
+      });
+      assert.deepEqual(
+        done.attempts.map((a: { type: string; status_code: number }) => [a.type, a.status_code]),
+        [
+          ['manual_retry', 200],
+          ['first_call', 500],
+        ],
+      );
+      const other = await newWorkspace();
+      assert.equal((await other.post(`/v1/webhook-logs/${failed.id}/retry`)).status, 404);
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await r.stop();
+    }
+  });
+});
+
+describe('outbound safety', () => {
+  test('private, loopback and link-local addresses are recognised (IPv4 and IPv6)', () => {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+    ])
+      assert.equal(isPrivateAddress(ip), true, ip);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      assert.equal(isPrivateAddress(ip), false, ip);
+  });
+
+  test('private URLs are refused at creation and at delivery unless allowed', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const r = await startReceiver();
+    const w = await hook(api, { url: r.url(), events: ['Case.Created'] }); // allowed by the test config
+    ctx.config.webhookAllowPrivate = false;
+    try {
+      for (const url of [
+        'http://127.0.0.1/x',
+        'http://localhost:8080/x',
+        'http://[::1]/x',
+        'http://169.254.169.254/latest',
+        'http://10.0.0.5/',
+        'http://[::ffff:127.0.0.1]/',
+      ]) {
+        const res = await api.post('/v1/webhooks', { url, events: ['*'] });
+        assert.equal(res.status, 400, url);
+        assert.equal(res.body.details[0].path, 'url');
+      }
+      assert.equal((await api.patch(`/v1/webhooks/${w.id}`, { url: 'http://localhost/x' })).status, 400);
+      await createCase(api);
+      const log = await eventually(async () => (await api.get('/v1/webhook-logs')).body.data[0]?.attempts[0]);
+      assert.equal(log.status_code, 0);
+      assert.match(log.error, /non-public address/);
+      assert.equal(r.requests.length, 0);
+    } finally {
+      ctx.config.webhookAllowPrivate = true;
+      await r.stop();
+    }
+  });
+
+  test('redirects are not followed; a slow receiver neither blocks nor delays others', async () => {
+    Object.assign(webhookTuning, { retryBaseMs: 600_000, timeoutMs: 1500 });
+    const target = await startReceiver();
+    const redirector = await startReceiver();
+    const slow = await startReceiver();
+    redirector.mode = { kind: 'redirect', location: target.url() };
+    slow.mode = { kind: 'hang' };
+    try {
+      const api = await newWorkspace();
+      await hook(api, { url: redirector.url(), events: ['Case.Created'] });
+      await hook(api, { url: slow.url(), events: ['Case.Created'] });
+      const fastPath = uniquePath();
+      await hook(api, { url: receiver.url(fastPath), events: ['Case.Created'] });
+      const t0 = Date.now();
+      await createCase(api);
+      await receiver.waitFor(() => receiver.deliveries(fastPath).length === 1);
+      assert.ok(Date.now() - t0 < 1000, 'the fast receiver is served while the slow one hangs');
+      await eventually(async () => {
+        const logs = (await api.get('/v1/webhook-logs')).body.data;
+        return logs.length === 3 && logs.every((l: { attempts: unknown[] }) => l.attempts.length === 1);
+      });
+      const logs = (await api.get('/v1/webhook-logs')).body.data;
+      const byUrl = (u: string) => logs.find((l: { endpoint: string }) => l.endpoint === u);
+      const redirected = byUrl(redirector.url());
+      assert.equal(redirected.status, 'pending');
+      assert.equal(redirected.attempts[0].status_code, 307);
+      assert.equal(redirected.attempts[0].response_headers.location, target.url());
+      assert.equal(target.requests.length, 0);
+      const hung = byUrl(slow.url());
+      assert.equal(hung.attempts[0].status_code, 0);
+      assert.match(hung.attempts[0].error, /timed out after 1500 ms/);
+      assert.ok(hung.attempts[0].duration_ms >= 1400);
+      assert.equal(byUrl(receiver.url(fastPath)).status, 'delivered');
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await Promise.all([target.stop(), redirector.stop(), slow.stop()]);
+    }
+  });
+});
+
+describe('Case.ReviewDue', () => {
+  test('emitted once per next_review_at value once the day has come', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const path = uniquePath();
+    await hook(api, { url: receiver.url(path), events: ['Case.ReviewDue'] });
+    const due = await createCase(api, 'due');
+    const later = await createCase(api, 'later');
+    await ctx.db.updateTable('cases').set({ next_review_at: '2020-01-01' }).where('id', '=', due).execute();
+    await ctx.db.updateTable('cases').set({ next_review_at: '2999-01-01' }).where('id', '=', later).execute();
+    await emitDueReviews(ctx.db);
+    await emitDueReviews(ctx.db);
+    const emitted = (await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue');
+    assert.equal(emitted.length, 1);
+    await receiver.waitFor(() => receiver.deliveries(path).length === 1);
+    const r = receiver.deliveries(path)[0];
+    assert.equal(r.json.event, 'Case.ReviewDue');
+    assert.equal(r.json.case.id, due);
+    assert.equal(r.json.case.next_review_at, '2020-01-01');
+    // a new date: due again when it comes
+    await ctx.db.updateTable('cases').set({ next_review_at: '2021-06-01' }).where('id', '=', due).execute();
+    await emitDueReviews(ctx.db);
+    assert.equal((await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue').length, 2);
+    await emitDueReviews(ctx.db, '2999-01-01');
+    assert.equal((await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue').length, 3);
+  });
+});
