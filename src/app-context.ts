@@ -23,6 +23,8 @@ export interface AppContext {
   keys: KeyResolver;
   /** File bytes (src/files/storage.ts); created from `config` on first use when absent. */
   storage?: import('./files/storage.ts').FileStorage;
+  /** Sanctions screening (src/screening/service); set at start-up by the screening module. */
+  screening?: import('./screening/service/screening-service.ts').ScreeningService;
   /** The job queue; set at start-up by installModules. */
   jobs: JobQueue;
   /** Extension points filled by later modules (checks), so the case module does not import them. */

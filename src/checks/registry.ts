@@ -1,5 +1,6 @@
 import type { CheckTypeDefinition } from './check-type.ts';
 import { CHECK_TYPES } from './envelope-schema.ts';
+import { amlCheck } from './types/aml/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
 import { onlineReputationCheck } from './types/online_reputation/index.ts';
@@ -7,6 +8,7 @@ import { onlineReputationCheck } from './types/online_reputation/index.ts';
 /** The check types this service runs. Adding a type: a folder under types/ and one line here. */
 export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   ekycCheck,
+  amlCheck,
   onlineReputationCheck,
   idDocumentCheck,
 ];

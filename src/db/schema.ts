@@ -372,3 +372,17 @@ export interface Database {
   templates: TemplatesTable;
 }
 export type TemplateRow = Selectable<TemplatesTable>;
+
+// --- aml screening (migration 0007) ---
+export interface ScreeningListLoadsTable {
+  id: string;
+  versions_key: string;
+  lists: Json<unknown[]>;
+  reference_dir: string | null;
+  process: string;
+  loaded_at: Timestamp;
+}
+
+export interface Database {
+  screening_list_loads: ScreeningListLoadsTable;
+}

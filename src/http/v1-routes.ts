@@ -8,6 +8,7 @@ import { registerNoteRoutes } from '../notes/routes.ts';
 import { registerRelationRoutes } from '../relations/routes.ts';
 import { registerReviewRoutes } from '../reviews/routes.ts';
 import { registerRiskRoutes } from '../risks/routes.ts';
+import { registerScreeningRoutes } from '../screening/routes.ts';
 import { registerTagRoutes } from '../tags/routes.ts';
 import { registerTemplateRoutes } from '../templates/routes.ts';
 import { registerWebhookRoutes } from '../webhooks/routes.ts';
@@ -23,6 +24,7 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerReviewRoutes,
   registerRiskRoutes,
   registerFileRoutes,
+  registerScreeningRoutes,
   registerTemplateRoutes,
   registerWebhookRoutes,
   registerCaseDocumentRoutes,

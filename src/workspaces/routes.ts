@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { DateTime, errors, Uuid } from '../http/common-schemas.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { registerScreeningAdminRoutes } from '../screening/service/admin-routes.ts';
 import { createApiKey, createWorkspace, findWorkspace, revokeApiKey } from './repository.ts';
 
 export function registerPingRoute(app: App): void {
@@ -35,6 +36,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     if (!given || !sameSecret(given, token)) throw new ApiError(401, 'Invalid admin token');
   });
   const tags = ['Admin'];
+  registerScreeningAdminRoutes(app, ctx);
   app.post(
     '/workspaces',
     {

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest } from '../../../http/errors.ts';
+import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
+import { resolveSettings } from '../../settings.ts';
+import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
+import { registerAmlRoutes } from './routes.ts';
+import { AML_VENDOR, AmlCreateBody, AmlData, type AmlDataOut, type AmlSettingsOut } from './schemas.ts';
+import { EMPTY_REVIEW, hitOf, screenSubject, subjectOf } from './screen.ts';
+import { AML_TRANSITIONS } from './transitions.ts';
+
+/** API defaults; a workspace overrides them field by field in `settings.checks.aml`. */
+export const AML_DEFAULTS = {
+  fuzziness: 0.5,
+  exact_match: false,
+  list_types: ['sanction', 'warning', 'fitness_probity', 'pep'] as AmlSettingsOut['list_types'],
+  enable_entity_filter: true,
+};
+
+function settingsFor(workspace: Record<string, unknown>, request: Partial<typeof AML_DEFAULTS> | undefined) {
+  const s = resolveSettings(AML_DEFAULTS, workspace, request);
+  const fuzziness = Number(s.fuzziness);
+  return {
+    vendor: AML_VENDOR,
+    fuzziness: Number.isFinite(fuzziness) ? Math.min(1, Math.max(0, fuzziness)) : AML_DEFAULTS.fuzziness,
+    exact_match: s.exact_match === true,
+    list_types: Array.isArray(s.list_types) ? s.list_types : AML_DEFAULTS.list_types,
+    profile_id: null,
+    enable_entity_filter: s.enable_entity_filter !== false,
+  } as AmlSettingsOut;
+}
+
+export const amlCheck: CheckTypeDefinition = {
+  type: 'aml',
+  targets: ['individual', 'company'],
+  isInternal: false,
+  createBody: AmlCreateBody,
+  dataSchema: AmlData,
+  transitions: AML_TRANSITIONS,
+  async create({ ctx, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+    const subject = subjectOf(target);
+    if (!subject.name.trim()) throw badRequest('The target has no name to screen', `${target.kind}_id`);
+    const now = new Date().toISOString();
+    const data: AmlDataOut = {
+      result: null,
+      settings: settingsFor(workspaceTypeSettings, body.settings),
+      vendor: {
+        name: AML_VENDOR,
+        is_search_monitored: workspaceTypeSettings.monitoring === true,
+        created_at: now,
+        search_ref: randomUUID(),
+        results_count: 0,
+        list_versions: [],
+        screened_at: null,
+        monitored_at: null,
+      },
+      review: { ...EMPTY_REVIEW },
+      match_status: 'no_match',
+      hits_list_types: [],
+      hits: [],
+      subject: null,
+    };
+    return {
+      status: 'processing',
+      data,
+      process: { startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs) },
+    };
+  },
+  async process({ ctx, check, target }): Promise<Outcome> {
+    const data = check.data as unknown as AmlDataOut;
+    const subject = subjectOf(target);
+    const result = await screenSubject(ctx, subject, data.settings);
+    const now = new Date().toISOString();
+    if (!result.ok) {
+      return {
+        trigger: 'screening_error',
+        status: 'need_review',
+        data: {
+          ...data,
+          result: 'error',
+          subject,
+          vendor: { ...data.vendor, screened_at: now },
+          review: {
+            comment: `Screening could not run. ${result.message}`,
+            reviewed_at: now,
+            reviewer_type: 'system',
+            user: null,
+          },
+        },
+      };
+    }
+    const hits = result.matches.map((m) => hitOf(m));
+    const next: AmlDataOut = {
+      ...data,
+      subject,
+      vendor: {
+        ...data.vendor,
+        results_count: hits.length,
+        list_versions: result.listVersions,
+        screened_at: now,
+      },
+      hits,
+      match_status: matchStatus(hits),
+      hits_list_types: hitsListTypes(hits),
+    };
+    if (!hits.length) {
+      return {
+        trigger: 'screening_result',
+        status: 'approved',
+        data: {
+          ...next,
+          result: 'approved',
+          review: { comment: null, reviewed_at: now, reviewer_type: 'system', user: null },
+        },
+      };
+    }
+    return { trigger: 'screening_result', status: 'need_review', data: { ...next, result: null } };
+  },
+  beforeReview(check) {
+    const data = check.data as unknown as AmlDataOut;
+    const pending = pendingHits(data.hits ?? []);
+    if (pending.length) {
+      throw badRequest(
+        `${pending.length} AML hit(s) are still potential_match: confirm or ignore every hit (PATCH /v1/checks/aml/${check.id}/hits/review) before reviewing the check`,
+        'hits',
+      );
+    }
+  },
+  routes: registerAmlRoutes,
+};

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../../app-context.ts';
+import { touchCase } from '../../../cases/repository.ts';
+import { ApiError, notFound } from '../../../http/errors.ts';
+import { presentCheck } from '../../present.ts';
+import { findCheck } from '../../repository.ts';
+import { hitsListTypes, matchStatus } from './hits.ts';
+import type { AmlDataOut, ReviewHitsInput } from './schemas.ts';
+
+/**
+ * Confirms (true_positive) or ignores (false_positive) hits of an aml check, reviewer_type `api`.
+ * Every id must be a hit of this check (400 naming each unknown one). The check's status does not
+ * change here: the check itself is reviewed with PATCH .../review once no hit is pending.
+ */
+export async function reviewAmlHits(
+  ctx: AppContext,
+  workspaceId: string,
+  id: string,
+  input: ReviewHitsInput,
+) {
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const check = await findCheck(trx, workspaceId, id, true);
+    if (check?.type !== 'aml') throw notFound('aml check');
+    const data = check.data as unknown as AmlDataOut;
+    const known = new Set(data.hits.map((h) => h.id));
+    const unknown = input.hit_ids.map((hitId, i) => ({ hitId, i })).filter(({ hitId }) => !known.has(hitId));
+    if (unknown.length) {
+      throw new ApiError(
+        400,
+        `Unknown hit id${unknown.length > 1 ? 's' : ''} for this check: ${unknown.map((u) => u.hitId).join(', ')}`,
+        unknown.map(({ hitId, i }) => ({
+          path: `hit_ids[${i}]`,
+          message: `${hitId} is not a hit of this check`,
+        })),
+      );
+    }
+    const ids = new Set(input.hit_ids);
+    const review = {
+      comment: input.comment ?? null,
+      reviewed_at: new Date().toISOString(),
+      reviewer_type: 'api' as const,
+      user: null,
+    };
+    const status = input.action === 'confirm' ? ('true_positive' as const) : ('false_positive' as const);
+    const hits = data.hits.map((h) => (ids.has(h.id) ? { ...h, status, review } : h));
+    const next: AmlDataOut = {
+      ...data,
+      hits,
+      match_status: matchStatus(hits),
+      hits_list_types: hitsListTypes(hits),
+    };
+    const updated = await trx
+      .updateTable('checks')
+      .set({ data: JSON.stringify(next), updated_at: sql`now()`, last_activity_at: sql`now()` })
+      .where('id', '=', check.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await touchCase(trx, check.case_id);
+    return updated;
+  });
+  return presentCheck(row);
+}

@@ -1,0 +1,46 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../../app-context.ts';
+import { errors, IdParam } from '../../../http/common-schemas.ts';
+import { CheckEnvelope } from '../../envelope-schema.ts';
+import { reviewAmlHits } from './review-hits.ts';
+import { AmlData, ReviewHitsBody, UpdateMonitoringBody } from './schemas.ts';
+import { updateAmlMonitoring } from './update-monitoring.ts';
+
+const AmlCheck = Type.Object({ ...CheckEnvelope.properties, data: AmlData });
+
+/** The aml routes beyond the generic ones: hit review and monitoring. */
+export function registerAmlRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Checks: aml'];
+  app.patch(
+    '/checks/aml/:id/hits/review',
+    {
+      schema: {
+        tags,
+        summary: 'Confirm (true positive) or ignore (false positive) hits of an aml check',
+        params: IdParam,
+        body: ReviewHitsBody,
+        response: { 200: AmlCheck, ...errors(400, 404) },
+      },
+    },
+    async (req) => (await reviewAmlHits(ctx, req.principal.workspaceId, req.params.id, req.body)) as never,
+  );
+  app.patch(
+    '/checks/aml/:id/monitoring',
+    {
+      schema: {
+        tags,
+        summary: 'Enable or disable monitoring (re-screening when a list version changes)',
+        params: IdParam,
+        body: UpdateMonitoringBody,
+        response: { 200: AmlCheck, ...errors(400, 404) },
+      },
+    },
+    async (req) =>
+      (await updateAmlMonitoring(
+        ctx,
+        req.principal.workspaceId,
+        req.params.id,
+        req.body.is_monitored,
+      )) as never,
+  );
+}

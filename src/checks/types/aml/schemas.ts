@@ -1,0 +1,142 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Uuid } from '../../../http/common-schemas.ts';
+
+/** The built-in screening engine (src/screening) is this service's AML provider. */
+export const AML_VENDOR = 'screening_provider_1';
+
+export const AML_LIST_TYPES = ['sanction', 'warning', 'fitness_probity', 'pep', 'adverse_media'] as const;
+export const AML_HIT_LIST_TYPES = [
+  ...AML_LIST_TYPES,
+  'law_enforcement',
+  'special_interest_categories',
+  'regulatory_enforcement',
+  'other_bodies',
+] as const;
+export const MATCH_STATUSES = ['no_match', 'potential_match', 'false_positive', 'true_positive'] as const;
+export const MONITORING_STATUSES = ['new', 'updated', 'removed'] as const;
+
+export const AmlSettingsCreate = Type.Object({
+  fuzziness: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: '0 = no fuzziness (threshold 1.0), 1 = broadest (threshold 0.70); default 0.5 (0.85)',
+    }),
+  ),
+  exact_match: Type.Optional(
+    Type.Boolean({ description: 'Only names whose normalised tokens are exactly the subject’s' }),
+  ),
+  list_types: Type.Optional(Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true })),
+  enable_entity_filter: Type.Optional(
+    Type.Boolean({ description: 'Only persons for an individual, only organisations for a company' }),
+  ),
+});
+
+export const AmlCreateBody = Type.Object({
+  individual_id: Type.Optional(Uuid),
+  company_id: Type.Optional(Uuid),
+  settings: Type.Optional(AmlSettingsCreate),
+});
+
+export const AmlReview = Type.Object({
+  comment: Nullable(Type.String()),
+  reviewed_at: Nullable(Type.String()),
+  reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
+  user: Nullable(Type.Any()),
+});
+
+export const AmlSettings = Type.Object({
+  vendor: Type.Enum([AML_VENDOR]),
+  fuzziness: Type.Number(),
+  exact_match: Type.Boolean(),
+  list_types: Nullable(Type.Array(Type.Enum(AML_LIST_TYPES))),
+  profile_id: Nullable(Type.String()),
+  enable_entity_filter: Type.Boolean(),
+});
+
+const ListVersionRef = Type.Object({
+  source: Type.String(),
+  version: Type.String(),
+  published: Nullable(Type.String()),
+});
+
+export const AmlVendor = Type.Object({
+  name: Type.Enum([AML_VENDOR]),
+  is_search_monitored: Type.Boolean(),
+  created_at: Type.String({ format: 'date-time' }),
+  search_ref: Type.String({ description: 'Reference of this screening (stable across monitoring runs)' }),
+  results_count: Type.Integer({ description: 'Hits returned by the last screening' }),
+  list_versions: Type.Array(ListVersionRef, { description: 'Lists (and versions) last screened against' }),
+  screened_at: Nullable(Type.String({ format: 'date-time' })),
+  monitored_at: Nullable(
+    Type.String({ format: 'date-time', description: 'Last re-screening after a list version change' }),
+  ),
+});
+
+const HitVendor = Type.Object({
+  name: Type.Enum([AML_VENDOR]),
+  hit_id: Type.String({ description: '<list source>:<entity id on that list>, e.g. ofac_sdn:7970' }),
+  updated_by_monitoring_status: Nullable(Type.Enum(MONITORING_STATUSES)),
+  updated_by_monitoring_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
+export const AmlHitEntity = Type.Object({
+  source: Type.String(),
+  id: Type.String(),
+  kind: Type.Enum(['person', 'organisation', 'vessel', 'aircraft']),
+  name: Type.String(),
+  aliases: Type.Array(Type.String()),
+  birth_dates: Type.Array(Type.String()),
+  nationalities: Type.Array(Type.String()),
+  countries: Type.Array(Type.String()),
+  programs: Type.Array(Type.String()),
+  identifiers: Type.Array(Type.Object({ type: Type.String(), value: Type.String() })),
+  addresses: Type.Array(Type.String()),
+  gender: Nullable(Type.Enum(['male', 'female'])),
+});
+
+export const AmlHit = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  list_types: Type.Array(Type.Enum(AML_HIT_LIST_TYPES)),
+  status: Type.Enum(MATCH_STATUSES),
+  review: AmlReview,
+  vendor: HitVendor,
+  score: Type.Number({ description: 'Match score 0..1 (at or above the threshold of the settings)' }),
+  matched_name: Type.String({ description: 'The listed name or alias that matched' }),
+  explanation: Type.Any({ description: 'How the score was reached (matched tokens, qualifiers)' }),
+  entity: AmlHitEntity,
+});
+
+export const AmlSubject = Type.Object({
+  name: Type.String(),
+  kind: Type.Enum(['person', 'company']),
+  birth_date: Nullable(Type.String()),
+  countries: Type.Array(Type.String()),
+  gender: Nullable(Type.Enum(['male', 'female'])),
+});
+
+export const AmlData = Type.Object({
+  result: Nullable(Type.Enum(['approved', 'rejected', 'error'])),
+  settings: AmlSettings,
+  vendor: AmlVendor,
+  review: AmlReview,
+  match_status: Type.Enum(MATCH_STATUSES),
+  hits_list_types: Type.Array(Type.Enum(AML_HIT_LIST_TYPES)),
+  hits: Type.Array(AmlHit),
+  subject: Nullable(AmlSubject),
+});
+
+export const ReviewHitsBody = Type.Object({
+  action: Type.Enum(['confirm', 'ignore']),
+  hit_ids: Type.Array(Type.String(), { minItems: 1, maxItems: 100 }),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+});
+
+export const UpdateMonitoringBody = Type.Object({ is_monitored: Type.Boolean() });
+
+export type AmlDataOut = Static<typeof AmlData>;
+export type AmlHitOut = Static<typeof AmlHit>;
+export type AmlSettingsOut = Static<typeof AmlSettings>;
+export type AmlSubjectOut = Static<typeof AmlSubject>;
+export type ReviewHitsInput = Static<typeof ReviewHitsBody>;

@@ -1,0 +1,142 @@
+/**
+ * The provider side of the aml check: what is screened for a target, and how the screening engine's
+ * matches become hits. The provider is the built-in engine (`ctx.screening`), no external vendor.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../../app-context.ts';
+import type { ScreeningMatch, ScreeningQuery } from '../../../screening/index.ts';
+import type { CheckTarget } from '../../check-type.ts';
+import {
+  AML_HIT_LIST_TYPES,
+  AML_VENDOR,
+  type AmlHitOut,
+  type AmlSettingsOut,
+  type AmlSubjectOut,
+} from './schemas.ts';
+
+/** Hits kept per screening (best first). */
+export const MAX_HITS = 25;
+/** How long a screening job waits for lists that are still loading before it reports an error. */
+const WAIT_FOR_LISTS_MS = 30_000;
+
+/** Individuals: first + middle + last name, birth date, nationalities. Companies: name and country. */
+export function subjectOf(target: CheckTarget): AmlSubjectOut {
+  if (target.kind === 'individual') {
+    const p = target.row;
+    const gender = p.gender === 'male' || p.gender === 'female' ? p.gender : null;
+    return {
+      name: [p.first_name, p.middle_name, p.last_name].filter((x) => x?.trim()).join(' '),
+      kind: 'person',
+      birth_date: p.birth_date ?? null,
+      countries: p.nationalities ?? [],
+      gender,
+    };
+  }
+  const c = target.row;
+  return {
+    name: c.name,
+    kind: 'company',
+    birth_date: null,
+    countries: c.country ? [c.country] : [],
+    gender: null,
+  };
+}
+
+export function queryFor(subject: AmlSubjectOut, settings: AmlSettingsOut): ScreeningQuery {
+  return {
+    name: subject.name,
+    kind: settings.enable_entity_filter ? subject.kind : undefined,
+    birth_date: subject.birth_date ?? undefined,
+    countries: subject.countries.length ? subject.countries : undefined,
+    gender: subject.gender ?? undefined,
+    fuzziness: settings.fuzziness,
+    exact_match: settings.exact_match,
+    list_types: settings.list_types?.length ? settings.list_types : undefined,
+    limit: MAX_HITS,
+  };
+}
+
+export type ScreenOutcome =
+  | {
+      ok: true;
+      matches: ScreeningMatch[];
+      listVersions: { source: string; version: string; published: string | null }[];
+    }
+  | { ok: false; message: string };
+
+/** Runs the screening with the process's current lists (waiting for a load in progress). */
+export async function screenSubject(
+  ctx: AppContext,
+  subject: AmlSubjectOut,
+  settings: AmlSettingsOut,
+): Promise<ScreenOutcome> {
+  const service = ctx.screening;
+  if (!service) return { ok: false, message: 'Screening is not installed in this process.' };
+  if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);
+  if (!service.available) return { ok: false, message: service.unavailableMessage() };
+  const snapshot = service.registry.snapshot;
+  const matches = service.search(queryFor(subject, settings));
+  return {
+    ok: true,
+    matches,
+    listVersions: (snapshot?.lists ?? []).map((l) => ({
+      source: l.source,
+      version: l.version,
+      published: l.published ?? null,
+    })),
+  };
+}
+
+export const hitIdOf = (m: ScreeningMatch) => `${m.entity.source}:${m.entity.id}`;
+
+const HIT_TYPES = new Set<string>(AML_HIT_LIST_TYPES);
+
+function hitListTypes(types: string[]): AmlHitOut['list_types'] {
+  const out = types.map((t) => (HIT_TYPES.has(t) ? t : 'other_bodies'));
+  return [...new Set(out.length ? out : ['other_bodies'])] as AmlHitOut['list_types'];
+}
+
+export function entityOf(m: ScreeningMatch): AmlHitOut['entity'] {
+  const e = m.entity;
+  return {
+    source: e.source,
+    id: e.id,
+    kind: e.kind,
+    name: e.name,
+    aliases: e.aliases.map((a) => a.name),
+    birth_dates: e.birth_dates,
+    nationalities: e.nationalities,
+    countries: e.countries,
+    programs: e.programs,
+    identifiers: e.identifiers.map((i) => ({ type: i.type, value: i.value })),
+    addresses: e.addresses,
+    gender: e.gender ?? null,
+  };
+}
+
+export const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
+
+/** A fresh hit (status potential_match) from an engine match. */
+export function hitOf(
+  m: ScreeningMatch,
+  monitoring: { status: 'new' | 'updated' | 'removed'; at: string } | null = null,
+  id: string = randomUUID(),
+): AmlHitOut {
+  return {
+    id,
+    name: m.entity.name,
+    list_types: hitListTypes(m.entity.list_types),
+    status: 'potential_match',
+    review: { ...EMPTY_REVIEW },
+    vendor: {
+      name: AML_VENDOR,
+      hit_id: hitIdOf(m),
+      updated_by_monitoring_status: monitoring?.status ?? null,
+      updated_by_monitoring_at: monitoring?.at ?? null,
+    },
+    score: Math.round(m.score * 1000) / 1000,
+    matched_name: m.matched_name,
+    explanation: m.explanation,
+    entity: entityOf(m),
+  };
+}

@@ -1,0 +1,62 @@
+import type { Transition } from '../../check-type.ts';
+
+/**
+ * The aml check's lifecycle (reference: "Transitions for aml: not shown"; ours, docs/sandbox.md "aml").
+ * Review and expiry rows are the common ones (src/checks/common-transitions.ts).
+ */
+export const AML_TRANSITIONS: readonly Transition[] = [
+  {
+    from: null,
+    trigger: 'create',
+    to: 'processing',
+    condition: 'always',
+    also: 'screening job enqueued after the sandbox delay',
+  },
+  {
+    from: 'processing',
+    trigger: 'screening_result',
+    to: 'approved',
+    condition: 'no hit',
+    also: 'match_status no_match; reviewer_type system',
+  },
+  {
+    from: 'processing',
+    trigger: 'screening_result',
+    to: 'need_review',
+    condition: 'at least one hit',
+    also: 'match_status potential_match; every hit potential_match',
+  },
+  {
+    from: 'processing',
+    trigger: 'screening_error',
+    to: 'need_review',
+    condition: 'no list loaded (or the screening failed)',
+    also: 'result error; review.comment says how to load lists',
+  },
+  {
+    from: 'approved',
+    trigger: 'monitoring_update',
+    to: 'need_review',
+    condition: 'monitored; a list version change brought new, updated or removed hits',
+  },
+  {
+    from: 'rejected',
+    trigger: 'monitoring_update',
+    to: 'need_review',
+    condition: 'monitored; a list version change brought new, updated or removed hits',
+  },
+  {
+    from: 'need_review',
+    trigger: 'monitoring_update',
+    to: 'need_review',
+    condition: 'monitored; a list version change brought new, updated or removed hits',
+    also: 'Check.ReviewNeeded emitted again',
+  },
+  {
+    from: 'need_review',
+    trigger: 'monitoring_update',
+    to: 'approved',
+    condition: 'monitored; the check had result error (no list) and the re-screening finds no hit',
+    also: 'reviewer_type system',
+  },
+];

@@ -1,0 +1,128 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import { errors, Nullable } from '../http/common-schemas.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import { presentMatch } from './service/present.ts';
+import { HOW_TO_LOAD_LISTS } from './service/screening-service.ts';
+
+const SearchQuery = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 500, description: 'Name to screen (any script)' }),
+    type: Type.Optional(Type.Enum(['person', 'company'], { description: 'Only persons / organisations' })),
+    birth_date: Type.Optional(
+      Type.String({ pattern: '^\\d{4}(-\\d{2}-\\d{2})?$', description: 'yyyy-MM-dd or yyyy' }),
+    ),
+    country: Type.Optional(
+      Type.String({ minLength: 2, maxLength: 100, description: 'Nationality or country (alpha-2 or name)' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
+    min_score: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'Overrides the threshold derived from fuzziness' }),
+    ),
+    fuzziness: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'default 0.5 → threshold 0.85' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const SearchResult = Type.Object({
+  id: Type.String({ description: '<list source>:<entity id on that list>' }),
+  name: Type.String(),
+  matched_name: Type.String({ description: 'The name or alias that matched' }),
+  aliases: Type.Array(Type.String()),
+  kind: Type.Enum(['person', 'organisation', 'vessel', 'aircraft']),
+  score: Type.Number(),
+  list_types: Type.Array(Type.String()),
+  lists: Type.Array(Type.String()),
+  programs: Type.Array(Type.String()),
+  birth_dates: Type.Array(Type.String()),
+  countries: Type.Array(Type.String()),
+  explanation: Type.Any(),
+});
+
+const ListVersionOut = Type.Object({
+  source: Type.String(),
+  version: Type.String(),
+  published: Nullable(Type.String()),
+  origin: Nullable(Type.String()),
+  entities: Type.Integer(),
+  malformed: Type.Integer(),
+  loaded_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
+function unavailable(ctx: AppContext): never {
+  const message =
+    ctx.screening?.unavailableMessage() ?? `Screening is not running. To load lists, ${HOW_TO_LOAD_LISTS}.`;
+  throw new ApiError(503, message);
+}
+
+/** GET /v1/screening/lists and /v1/screening/search (beyond the reference API). */
+export function registerScreeningRoutes(app: App, ctx: AppContext): void {
+  const tags = ['Screening'];
+  app.get(
+    '/screening/lists',
+    {
+      schema: {
+        tags,
+        summary: 'Sanctions lists loaded in this process (versions, entity counts)',
+        response: {
+          200: Type.Object({
+            status: Type.Enum(['idle', 'loading', 'ready', 'empty', 'failed']),
+            message: Nullable(Type.String()),
+            versions_key: Nullable(Type.String()),
+            data: Type.Array(ListVersionOut),
+          }),
+          ...errors(),
+        },
+      },
+    },
+    async () => {
+      const s = ctx.screening;
+      const loadedAt = s?.loadedAt ?? null;
+      return {
+        status: s?.state ?? 'empty',
+        message: s?.available ? null : (s?.unavailableMessage() ?? null),
+        versions_key: s?.versionsKey ?? null,
+        data: (s?.versions ?? []).map((v) => ({
+          source: v.source,
+          version: v.version,
+          published: v.published ?? null,
+          origin: v.origin ?? null,
+          entities: v.entities,
+          malformed: v.malformed,
+          loaded_at: loadedAt,
+        })),
+      };
+    },
+  );
+  app.get(
+    '/screening/search',
+    {
+      schema: {
+        tags,
+        summary: 'Screen a name against the loaded sanctions lists',
+        description:
+          'Best first; only results at or above the threshold (fuzziness 0.5 → 0.85 by default; `min_score` overrides it). 503 while no list is loaded.',
+        querystring: SearchQuery,
+        response: { 200: Type.Object({ data: Type.Array(SearchResult) }), ...errors(400, 503) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      if (!q.name.trim()) throw badRequest('name must not be blank', 'name');
+      const s = ctx.screening;
+      if (!s?.available) unavailable(ctx);
+      const matches = s.search({
+        name: q.name,
+        kind: q.type,
+        birth_date: q.birth_date,
+        countries: q.country ? [q.country] : undefined,
+        limit: q.limit,
+        min_score: q.min_score,
+        fuzziness: q.fuzziness,
+      });
+      return { data: matches.map(presentMatch) };
+    },
+  );
+}

@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { errors, Nullable } from '../../http/common-schemas.ts';
+import { ApiError } from '../../http/errors.ts';
+
+/**
+ * POST /admin/screening/reload (admin token, mounted inside the admin routes): reloads this process's
+ * lists from its reference directory now. Other processes pick the change up with their periodic
+ * directory check (VERICASE_SCREENING_WATCH_SECONDS).
+ */
+export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    '/screening/reload',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Reload the sanctions lists (new list version, no restart)',
+        response: {
+          200: Type.Object({
+            changed: Type.Boolean(),
+            versions_key: Nullable(Type.String()),
+            loaded_at: Nullable(Type.String()),
+            data: Type.Array(
+              Type.Object({
+                source: Type.String(),
+                version: Type.String(),
+                entities: Type.Integer(),
+                malformed: Type.Integer(),
+              }),
+            ),
+          }),
+          ...errors(503),
+        },
+      },
+    },
+    async () => {
+      const s = ctx.screening;
+      if (!s) throw new ApiError(503, 'Screening is not installed in this process');
+      const report = await s.load();
+      if (!s.available) throw new ApiError(503, s.unavailableMessage());
+      return {
+        changed: report.changed,
+        versions_key: report.versionsKey,
+        loaded_at: report.loadedAt,
+        data: report.versions.map((v) => ({
+          source: v.source,
+          version: v.version,
+          entities: v.entities,
+          malformed: v.malformed,
+        })),
+      };
+    },
+  );
+}

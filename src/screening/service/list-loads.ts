@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Db } from '../../db/connect.ts';
+import type { LoadReport } from './screening-service.ts';
+
+export const PROCESS_LABEL = `${hostname()}:${process.pid}`;
+
+/** The most recent list load recorded by any process. */
+export async function latestListLoad(db: Db) {
+  return db
+    .selectFrom('screening_list_loads')
+    .selectAll()
+    .orderBy('loaded_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Appends this process's load to the log. Returns the version key that was current before (any
+ * process), so the caller can tell a new list version from a restart on the same lists.
+ */
+export async function recordListLoad(db: Db, report: LoadReport): Promise<{ previousKey: string | null }> {
+  const previous = await latestListLoad(db);
+  await db
+    .insertInto('screening_list_loads')
+    .values({
+      id: randomUUID(),
+      versions_key: report.versionsKey as string,
+      lists: JSON.stringify(
+        report.versions.map((v) => ({
+          source: v.source,
+          version: v.version,
+          published: v.published ?? null,
+          origin: v.origin ?? null,
+          entities: v.entities,
+          malformed: v.malformed,
+        })),
+      ),
+      reference_dir: report.dir,
+      process: PROCESS_LABEL,
+      loaded_at: report.loadedAt ?? new Date().toISOString(),
+    })
+    .execute();
+  return { previousKey: previous?.versions_key ?? null };
+}

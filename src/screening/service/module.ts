@@ -1,0 +1,86 @@
+/**
+ * The screening module: the registry's lifecycle in the service (background load at start-up, reload
+ * on a list change, versions recorded in the database) and the aml monitoring jobs.
+ *
+ * VERICASE_SCREENING_WATCH_SECONDS (default 60, 0 = off): how often each process checks its reference
+ * directory for a new list version (content hash) and reloads without a restart.
+ */
+import type pino from 'pino';
+import type { AppContext } from '../../app-context.ts';
+import {
+  MONITORING_QUEUE,
+  RESCREEN_QUEUE,
+  rescreenCheck,
+  startMonitoringRun,
+} from '../../checks/types/aml/monitoring.ts';
+import type { Module } from '../../modules.ts';
+import { recordListLoad } from './list-loads.ts';
+import { resolveReferenceDir } from './reference-dir.ts';
+import { type LoadReport, ScreeningService } from './screening-service.ts';
+
+export function watchIntervalMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.VERICASE_SCREENING_WATCH_SECONDS;
+  const n = raw === undefined || raw === '' ? 60 : Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.round(n * 1000) : 0;
+}
+
+async function sendWhenQueueReady(ctx: AppContext, data: { versionsKey: string }) {
+  // a load that finishes while the job queue is still starting retries for a while
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ctx.jobs.sendNow(MONITORING_QUEUE, data, { singletonKey: `monitoring:${data.versionsKey}` });
+      return;
+    } catch (err) {
+      if (attempt >= 60) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/**
+ * Records every load; when the version set differs from the last one recorded (by any process), starts
+ * the re-screening of monitored aml checks.
+ */
+export async function onListsLoaded(ctx: AppContext, report: LoadReport): Promise<void> {
+  if (!report.versionsKey) return;
+  const { previousKey } = await recordListLoad(ctx.db, report);
+  if (previousKey && previousKey !== report.versionsKey) {
+    await sendWhenQueueReady(ctx, { versionsKey: report.versionsKey });
+  }
+}
+
+export const screeningModule: Module = {
+  name: 'screening',
+  install(ctx, logger: pino.Logger) {
+    const log = logger.child({ module: 'screening' });
+    const service = new ScreeningService({
+      resolveDir: () => resolveReferenceDir(ctx.config).dir,
+      logger: log,
+      onLoaded: (report) => onListsLoaded(ctx, report),
+    });
+    ctx.screening = service;
+    ctx.jobs.define<{ versionsKey: string }>({
+      name: MONITORING_QUEUE,
+      handler: async (data) => {
+        const n = await startMonitoringRun(ctx, data);
+        log.info({ versionsKey: data.versionsKey, checks: n }, 'aml monitoring: re-screening enqueued');
+      },
+      retryLimit: 10,
+      retryDelaySeconds: 5,
+    });
+    ctx.jobs.define<{ checkId: string }>({
+      name: RESCREEN_QUEUE,
+      handler: (data) => rescreenCheck(ctx, data),
+      retryLimit: 8,
+      expireInSeconds: 300,
+    });
+    // in the background: serving starts at once, screening answers 503 until the lists are in
+    service.load().catch((err) => log.error({ err }, 'loading the sanctions lists failed'));
+    service.watch(watchIntervalMs());
+    const previousStop = ctx.stop;
+    ctx.stop = async () => {
+      service.stop();
+      await previousStop?.();
+    };
+  },
+};

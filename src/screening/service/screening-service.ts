@@ -1,0 +1,268 @@
+/**
+ * The screening registry's lifecycle inside the service: lists load in the background at start-up
+ * (serving does not wait), a new list version is swapped in without a restart (admin reload, or the
+ * periodic directory check), and each load is reported to `onLoaded` (the module records it in the
+ * database and starts the re-screening of monitored aml checks when the version set changed).
+ *
+ * Every process holds its own in-memory index; nothing about a request is kept here.
+ */
+import { createHash } from 'node:crypto';
+import { type ListVersion, ScreeningRegistry } from '../engine/registry.ts';
+import type { ScreeningMatch, ScreeningQuery } from '../engine/search.ts';
+import type { ListLoadResult } from '../entity.ts';
+import type { LegalForms } from '../normalize.ts';
+import { directoryFingerprint, directoryStatSignature } from './reference-dir.ts';
+
+export const HOW_TO_LOAD_LISTS =
+  'set VERICASE_REFERENCE_DIR to a directory holding the list files (see docs/screening.md), or run `npx vericase data pull` to download the official lists, then reload them (POST /admin/screening/reload) or restart';
+
+export interface LoadReport {
+  versions: ListVersion[];
+  /** Hash of the (source, version) set: equal keys = the same lists. Null when nothing is loaded. */
+  versionsKey: string | null;
+  loadedAt: string | null;
+  dir: string | null;
+  /** The version set differs from what this process had before. */
+  changed: boolean;
+}
+
+export type ScreeningState = 'idle' | 'loading' | 'ready' | 'empty' | 'failed';
+
+interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface ScreeningServiceOptions {
+  /** Where to load from, resolved again on every load (a later `data pull` is picked up). */
+  resolveDir: () => string | null;
+  registry?: ScreeningRegistry;
+  logger?: Logger;
+  onLoaded?: (report: LoadReport) => Promise<void>;
+}
+
+/** Raised when screening is asked for while no list is loaded; the routes answer 503. */
+export class ScreeningUnavailableError extends Error {}
+
+export function versionsKey(versions: Pick<ListVersion, 'source' | 'version'>[]): string | null {
+  if (!versions.length) return null;
+  const parts = versions.map((v) => `${v.source}@${v.version}`).sort();
+  return `sha256:${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16)}`;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {} };
+
+export class ScreeningService {
+  readonly registry: ScreeningRegistry;
+  #resolveDir: () => string | null;
+  #logger: Logger;
+  #onLoaded: ((report: LoadReport) => Promise<void>) | undefined;
+  #chain: Promise<unknown> = Promise.resolve();
+  #pending = 0;
+  #state: ScreeningState = 'idle';
+  #lastError: string | null = null;
+  #dir: string | null = null;
+  #statSignature: string | null = null;
+  #fingerprint: string | null = null;
+  #key: string | null = null;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: ScreeningServiceOptions) {
+    this.registry = options.registry ?? new ScreeningRegistry();
+    this.#resolveDir = options.resolveDir;
+    this.#logger = options.logger ?? silent;
+    this.#onLoaded = options.onLoaded;
+  }
+
+  /** At least one list with entities is loaded: searches and aml checks can run. */
+  get available(): boolean {
+    return this.registry.ready && this.registry.versions.some((v) => v.entities > 0);
+  }
+
+  get state(): ScreeningState {
+    return this.#state;
+  }
+
+  get lastError(): string | null {
+    return this.#lastError;
+  }
+
+  get versions(): ListVersion[] {
+    return this.registry.versions;
+  }
+
+  get versionsKey(): string | null {
+    return this.#key;
+  }
+
+  get loadedAt(): string | null {
+    return this.registry.snapshot?.loadedAt ?? null;
+  }
+
+  get dir(): string | null {
+    return this.#dir;
+  }
+
+  /** Why screening cannot answer, and how to fix it (used by the 503 body and the aml error comment). */
+  unavailableMessage(): string {
+    if (this.#state === 'loading' || this.#state === 'idle')
+      return 'The sanctions lists are still loading; retry in a few seconds';
+    const why =
+      this.#state === 'failed'
+        ? `Loading the sanctions lists failed (${this.#lastError})`
+        : this.#dir
+          ? `No sanctions list is loaded: the reference directory ${this.#dir} holds no list files`
+          : 'No sanctions list is loaded';
+    return `${why}. To load lists, ${HOW_TO_LOAD_LISTS}.`;
+  }
+
+  /** Screens with the current index. Throws ScreeningUnavailableError when no list is loaded. */
+  search(query: ScreeningQuery): ScreeningMatch[] {
+    if (!this.available) throw new ScreeningUnavailableError(this.unavailableMessage());
+    return this.registry.search(query);
+  }
+
+  /** Loads (again) from the reference directory. Loads are serialised; the report says what is in use. */
+  load(): Promise<LoadReport> {
+    return this.#enqueue(() => this.#loadFromDirectory());
+  }
+
+  /** Swaps in already parsed lists (tests, custom feeds), with the same reporting as a load. */
+  replace(results: ListLoadResult[], legalForms?: LegalForms): Promise<LoadReport> {
+    return this.#enqueue(async () => {
+      this.registry.replace(results, legalForms);
+      this.#dir = null;
+      this.#fingerprint = null;
+      this.#statSignature = null;
+      return this.#finish();
+    });
+  }
+
+  /** Resolves once no load is running (or after `timeoutMs`). */
+  async whenSettled(timeoutMs = 30_000): Promise<void> {
+    if (this.#pending === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#chain.catch(() => undefined),
+      new Promise((r) => {
+        timer = setTimeout(r, timeoutMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Reloads when the reference directory changed (another directory after a `data pull`, or other
+   * file contents). Cheap when nothing changed: file sizes and times first, content hash only then.
+   */
+  async checkForChanges(): Promise<LoadReport | null> {
+    if (this.#pending > 0) return null;
+    const dir = this.#resolveDir();
+    if (!dir) return null;
+    if (dir === this.#dir && this.#statSignature) {
+      const sig = await directoryStatSignature(dir);
+      if (sig === this.#statSignature) return null;
+      const fp = await directoryFingerprint(dir);
+      if (fp === this.#fingerprint) {
+        this.#statSignature = sig;
+        return null;
+      }
+    }
+    this.#logger.info({ dir }, 'reference directory changed: reloading the sanctions lists');
+    return this.load();
+  }
+
+  /** Checks the directory every `intervalMs` (0 = never). */
+  watch(intervalMs: number): void {
+    if (!intervalMs || this.#timer) return;
+    this.#timer = setInterval(() => {
+      this.checkForChanges().catch((err) =>
+        this.#logger.warn({ err }, 'checking the reference directory failed'),
+      );
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  #enqueue(fn: () => Promise<LoadReport>): Promise<LoadReport> {
+    this.#pending++;
+    this.#state = 'loading';
+    const run = this.#chain.catch(() => undefined).then(fn);
+    this.#chain = run.finally(() => {
+      this.#pending--;
+    });
+    return run;
+  }
+
+  async #loadFromDirectory(): Promise<LoadReport> {
+    const dir = this.#resolveDir();
+    this.#dir = dir;
+    if (!dir) {
+      this.#state = this.available ? 'ready' : 'empty';
+      this.#lastError = null;
+      return this.#report(false);
+    }
+    const started = Date.now();
+    try {
+      const sig = await directoryStatSignature(dir);
+      const fp = await directoryFingerprint(dir);
+      await this.registry.load(dir);
+      this.#statSignature = sig;
+      this.#fingerprint = fp;
+      this.#lastError = null;
+    } catch (err) {
+      this.#state = this.available ? 'ready' : 'failed';
+      this.#lastError = String((err as Error)?.message ?? err);
+      this.#logger.error({ err, dir }, 'loading the sanctions lists failed');
+      return this.#report(false);
+    }
+    const report = await this.#finish();
+    this.#logger.info(
+      {
+        dir,
+        ms: Date.now() - started,
+        lists: report.versions.map((v) => ({ source: v.source, version: v.version, entities: v.entities })),
+      },
+      report.versions.length
+        ? 'sanctions lists loaded'
+        : 'no sanctions list found in the reference directory',
+    );
+    return report;
+  }
+
+  async #finish(): Promise<LoadReport> {
+    const key = versionsKey(this.registry.versions);
+    const changed = key !== this.#key;
+    this.#key = key;
+    this.#state = this.available ? 'ready' : 'empty';
+    const report = this.#report(changed);
+    if (this.#onLoaded && !this.#stopped) {
+      await this.#onLoaded(report).catch((err) =>
+        this.#logger.warn({ err }, 'recording the loaded list versions failed'),
+      );
+    }
+    return report;
+  }
+
+  #report(changed: boolean): LoadReport {
+    return {
+      versions: this.registry.versions,
+      versionsKey: this.#key,
+      loadedAt: this.loadedAt,
+      dir: this.#dir,
+      changed,
+    };
+  }
+}
