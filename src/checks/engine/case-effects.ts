@@ -14,6 +14,13 @@ export async function refreshCaseAfterCheckChange(
   workspaceId: string,
   caseId: string,
 ) {
+  // lock the case first: concurrent check changes of one case then compute its flags one at a time
+  const before = await trx
+    .selectFrom('cases')
+    .selectAll()
+    .where('id', '=', caseId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
   const stats = await sql<{ total: string; need_review: string; approved: string }>`
     select count(*) as total,
       count(*) filter (where status = 'need_review') as need_review,
@@ -24,12 +31,6 @@ export async function refreshCaseAfterCheckChange(
   const total = Number(s.total);
   const needReview = Number(s.need_review) > 0;
   const allApproved = total > 0 && Number(s.approved) === total;
-  const before = await trx
-    .selectFrom('cases')
-    .selectAll()
-    .where('id', '=', caseId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
   const kept = before.flags.filter((f) => f !== 'all_checks_approved' && f !== 'for_review');
   const flags = [
     ...kept,
