@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { signatureHeader } from './signature.ts';
-import { LEASE_MS, MAX_AUTOMATIC_RETRIES, RESPONSE_BODY_CAP, retryDelayMs, webhookTuning } from './tuning.ts';
+import { MAX_AUTOMATIC_RETRIES, RESPONSE_BODY_CAP, retryDelayMs, webhookTuning } from './tuning.ts';
 
 /** A delivery claimed for one attempt. `attempt_count` already counts this attempt. */
 export interface ClaimedDelivery {
@@ -52,7 +52,7 @@ export async function claimDueDeliveries(
       for update of d skip locked
     ), claimed as (
       update webhook_deliveries d
-      set status = 'sending', lease_until = now() + cast(${`${LEASE_MS} milliseconds`} as interval),
+      set status = 'sending', lease_until = now() + cast(${`${Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000)} milliseconds`} as interval),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
       from due where d.id = due.id
       returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type

@@ -24,6 +24,8 @@ export const webhookTuning = {
   pollMs: num('VERICASE_WEBHOOK_POLL_MS', 50),
   /** Per-attempt timeout: a 2xx must arrive within this. */
   timeoutMs: num('VERICASE_WEBHOOK_TIMEOUT_MS', 10_000),
+  /** A claimed delivery whose outcome was not recorded within this is attempted again (its process died). */
+  leaseMs: num('VERICASE_WEBHOOK_LEASE_MS', 60_000),
   /** Concurrent requests per process. */
   maxInFlight: num('VERICASE_WEBHOOK_CONCURRENCY', 256),
 };
@@ -36,8 +38,6 @@ export const RETRY_FACTORS = [1, 6, 30, 180, 360, 1080, 2160, 4320] as const;
 export const MAX_AUTOMATIC_RETRIES = RETRY_FACTORS.length;
 /** Largest response body kept in the attempt log. */
 export const RESPONSE_BODY_CAP = 4096;
-/** A claimed delivery whose result was not recorded within this is claimed again (process died). */
-export const LEASE_MS = 60_000;
 
 /** Delay before retry number `retry` (1-based), with ±20 % jitter. */
 export function retryDelayMs(retry: number, random = Math.random): number {
