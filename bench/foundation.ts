@@ -40,7 +40,12 @@ async function seed(env: NodeJS.ProcessEnv) {
 }
 
 /** The create-case inserts of the sample graph, in one transaction, straight through pg. */
-async function rawInsertFloor(databaseUrl: string, workspaceId: string, seconds: number, connections: number): Promise<Figures> {
+async function rawInsertFloor(
+  databaseUrl: string,
+  workspaceId: string,
+  seconds: number,
+  connections: number,
+): Promise<Figures> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: connections });
   const latencies: number[] = [];
   const end = Date.now() + seconds * 1000;
@@ -77,7 +82,21 @@ async function rawInsertFloor(databaseUrl: string, workspaceId: string, seconds:
            values ($1,$6,$7,$8,null,$9,'{shareholder}'), ($2,$6,$7,$10,null,$8,'{shareholder}'),
                   ($3,$6,$7,null,$11,$9,'{legal_representative}'), ($4,$6,$7,null,$12,$8,'{shareholder}'),
                   ($5,$6,$7,null,$13,$9,'{legal_representative}') returning *`,
-          [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), workspaceId, caseId, co[1], co[0], co[2], ind[0], ind[1], ind[2]],
+          [
+            randomUUID(),
+            randomUUID(),
+            randomUUID(),
+            randomUUID(),
+            randomUUID(),
+            workspaceId,
+            caseId,
+            co[1],
+            co[0],
+            co[2],
+            ind[0],
+            ind[1],
+            ind[2],
+          ],
         );
         await client.query('commit');
       } finally {
@@ -89,19 +108,31 @@ async function rawInsertFloor(databaseUrl: string, workspaceId: string, seconds:
   await Promise.all(Array.from({ length: connections }, worker));
   await pool.end();
   latencies.sort((a, b) => a - b);
-  return { name: 'create case: raw inserts via pg (floor)', rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 };
+  return {
+    name: 'create case: raw inserts via pg (floor)',
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors: 0,
+  };
 }
 
 export async function runFoundationBench(databaseUrl: string | null): Promise<Figures[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bench-'));
-  const env: NodeJS.ProcessEnv = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir };
+  const env: NodeJS.ProcessEnv = databaseUrl
+    ? { DATABASE_URL: databaseUrl }
+    : { DATABASE_URL: '', DATA_DIR: dataDir };
   const label = databaseUrl ? 'PostgreSQL' : 'PGlite';
   console.log(`\nSeeding ${LIST_CASES} cases on ${label}...`);
   const { mainKey, listKey } = await seed(env);
   const rows: Figures[] = [];
 
   const barePort = await freePort();
-  const bare = await startProcess(['bench/bare-server.ts'], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/ping`);
+  const bare = await startProcess(
+    ['bench/bare-server.ts'],
+    { PORT: String(barePort) },
+    `http://127.0.0.1:${barePort}/ping`,
+  );
   rows.push(await load('bare Fastify route (ceiling)', { url: `http://127.0.0.1:${barePort}/ping` }));
   await stopProcess(bare);
 
@@ -115,32 +146,42 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Fi
   try {
     const h = { 'x-service-api-key': mainKey, 'content-type': 'application/json' };
     rows.push(await load('GET /v1/ping', { url: `${base}/v1/ping`, headers: h }));
-    rows.push(await load('POST /v1/cases (3 companies, 3 individuals, relations)', {
-      url: `${base}/v1/cases`,
-      method: 'POST',
-      headers: h,
-      body: JSON.stringify(sampleCaseBody()),
-      connections: 10,
-    }));
-    const created = await (await fetch(`${base}/v1/cases`, { method: 'POST', headers: h, body: JSON.stringify(sampleCaseBody()) })).json();
+    rows.push(
+      await load('POST /v1/cases (3 companies, 3 individuals, relations)', {
+        url: `${base}/v1/cases`,
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify(sampleCaseBody()),
+        connections: 10,
+      }),
+    );
+    const created = await (
+      await fetch(`${base}/v1/cases`, { method: 'POST', headers: h, body: JSON.stringify(sampleCaseBody()) })
+    ).json();
     rows.push(await load('GET /v1/cases/{id}', { url: `${base}/v1/cases/${created.id}`, headers: h }));
-    rows.push(await load(`GET /v1/cases?status=open&tags=vip&sort=name.desc over ${LIST_CASES} cases`, {
-      url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
-      headers: { 'x-service-api-key': listKey },
-      connections: 10,
-    }));
-    rows.push(await load(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50 over ${LIST_CASES}`, {
-      url: `${base}/v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50`,
-      headers: { 'x-service-api-key': listKey },
-      connections: 10,
-    }));
+    rows.push(
+      await load(`GET /v1/cases?status=open&tags=vip&sort=name.desc over ${LIST_CASES} cases`, {
+        url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
+        headers: { 'x-service-api-key': listKey },
+        connections: 10,
+      }),
+    );
+    rows.push(
+      await load(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50 over ${LIST_CASES}`, {
+        url: `${base}/v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50`,
+        headers: { 'x-service-api-key': listKey },
+        connections: 10,
+      }),
+    );
   } finally {
     await stopProcess(server);
   }
   if (databaseUrl) {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    const ws = await client.query(`select id from workspaces where name = 'bench-main' order by created_at desc limit 1`);
+    const ws = await client.query(
+      `select id from workspaces where name = 'bench-main' order by created_at desc limit 1`,
+    );
     await client.end();
     rows.push(await rawInsertFloor(databaseUrl, ws.rows[0].id, Number(process.env.BENCH_DURATION ?? 8), 10));
   }
@@ -151,7 +192,8 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Fi
   if (ping) console.log(`ping / bare route: ${((ping.rps / ceiling) * 100).toFixed(0)}% (goal >= 80%)`);
   const create = rows.find((r) => r.name.startsWith('POST /v1/cases'));
   const floor = rows.find((r) => r.name.includes('floor'));
-  if (create && floor) console.log(`create case / raw inserts: ${((create.rps / floor.rps) * 100).toFixed(0)}% (goal >= 50%)`);
+  if (create && floor)
+    console.log(`create case / raw inserts: ${((create.rps / floor.rps) * 100).toFixed(0)}% (goal >= 50%)`);
   return rows;
 }
 

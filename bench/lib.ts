@@ -24,8 +24,16 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts a child process and waits until `url` answers. */
-export async function startProcess(args: string[], env: NodeJS.ProcessEnv, url: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  url: string,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
@@ -48,10 +56,24 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 
 export async function load(
   name: string,
-  opts: { url: string; method?: string; headers?: Record<string, string>; body?: string; connections?: number; duration?: number },
+  opts: {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+  },
 ): Promise<Figures> {
   // warm-up (JIT, connection pools, caches) before the measured run
-  await autocannon({ url: opts.url, method: (opts.method ?? 'GET') as 'GET', headers: opts.headers, body: opts.body, connections: opts.connections ?? 20, duration: 2 });
+  await autocannon({
+    url: opts.url,
+    method: (opts.method ?? 'GET') as 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    connections: opts.connections ?? 20,
+    duration: 2,
+  });
   const result = await autocannon({
     url: opts.url,
     method: (opts.method ?? 'GET') as 'GET',
@@ -74,7 +96,9 @@ export function printTable(title: string, rows: Figures[]): void {
   console.log('| measurement | req/s | p50 ms | p99 ms | errors |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows) {
-    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
+    );
   }
 }
 

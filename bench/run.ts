@@ -31,7 +31,11 @@ async function resetBenchDatabase(): Promise<string | null> {
   }
 }
 
-type Section = { name: string; run: (databaseUrl: string | null) => Promise<unknown>; databases: 'both' | 'one' };
+type Section = {
+  name: string;
+  run: (databaseUrl: string | null) => Promise<unknown>;
+  databases: 'both' | 'one';
+};
 
 const sections: Section[] = [
   {
@@ -49,7 +53,11 @@ const sections: Section[] = [
       await (await import('./screening-quality.ts')).runScreeningQualityBench();
     },
   },
-  { name: 'screening-http', databases: 'one', run: async () => (await import('./screening-http.ts')).runScreeningHttpBench() },
+  {
+    name: 'screening-http',
+    databases: 'one',
+    run: async () => (await import('./screening-http.ts')).runScreeningHttpBench(),
+  },
 ];
 
 for (const s of sections) {
@@ -64,7 +72,8 @@ for (const s of sections) {
       await s.run(null);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') console.log(`(${s.name}: not available yet)`);
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
+      console.log(`(${s.name}: not available yet)`);
     else throw err;
   }
 }
