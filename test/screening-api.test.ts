@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -221,5 +222,220 @@ describe('screening without lists, and reload without restart', () => {
       ),
     );
     assert.equal(await service.checkForChanges(), null);
+  });
+});
+
+describe('vericase data pull (local HTTP server standing in for the publishers)', () => {
+  const EU_CSV = [
+    'fileGenerationDate;Entity_LogicalId;Entity_SubjectType;Entity_Regulation_Programme;NameAlias_LastName;NameAlias_FirstName;NameAlias_MiddleName;NameAlias_WholeName;NameAlias_Gender;BirthDate_BirthDate;BirthDate_Year;Citizenship_CountryIso2Code;Address_CountryIso2Code;Identification_Number;Identification_TypeDescription',
+    '2026-03-01;13;person;IRQ;Hussein Al-Tikriti;Saddam;;Saddam Hussein Al-Tikriti;M;1937-04-28;;IQ;;;',
+    '2026-03-01;20;enterprise;RUS;;;;OOO Romashka;;;;;RU;7701234567;Tax number',
+  ].join('\n');
+  const UK_CSV = [
+    'Report Date: 01/03/2026',
+    'Name 6,Name 1,Name 2,Name 3,Name 4,Name 5,Title,Name Non-Latin Script,DOB,Town of Birth,Country of Birth,Nationality,Passport Number,National Identification Number,Address 1,Post/Zip Code,Country,Group Type,Name type,Alias strength,Regime,Group ID',
+    'IVANOV,Ivan,Petrovich,,,,Mr,,01/02/1965,Moscow,Russia,(1) Russia,770012345,,Lenina 1,101000,Russia,Individual,Primary name,,Russia,RUS0001',
+  ].join('\n');
+  let server: import('node:http').Server;
+  let base: string;
+  const files = new Map<string, Buffer | null>(); // null → HTTP 500
+  let env: NodeJS.ProcessEnv;
+
+  before(async () => {
+    const { readFile } = await import('node:fs/promises');
+    for (const f of ['sdn.csv', 'add.csv', 'alt.csv', 'sdn_comments.csv'])
+      files.set(
+        `/ofac/${f.toUpperCase()}`,
+        await readFile(join(SHARED_DATA_DIR, 'sanctions', 'ofac-sample', f)),
+      );
+    files.set(
+      '/un/consolidated.xml',
+      await readFile(join(SHARED_DATA_DIR, 'sanctions', 'un', 'consolidated.xml')),
+    );
+    files.set('/eu/fsf.csv', Buffer.from(EU_CSV));
+    files.set('/uk/list.csv', Buffer.from(UK_CSV));
+    const http = await import('node:http');
+    server = http.createServer((req, res) => {
+      const body = files.get(req.url ?? '');
+      if (body === undefined) return res.writeHead(404).end('not found');
+      if (body === null) return res.writeHead(500).end('boom');
+      res
+        .writeHead(200, { 'content-length': body.length, 'last-modified': 'Sun, 01 Mar 2026 00:00:00 GMT' })
+        .end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    env = {
+      VERICASE_PULL_URL_OFAC_SDN: `${base}/ofac/SDN.CSV`,
+      VERICASE_PULL_URL_OFAC_ADD: `${base}/ofac/ADD.CSV`,
+      VERICASE_PULL_URL_OFAC_ALT: `${base}/ofac/ALT.CSV`,
+      VERICASE_PULL_URL_OFAC_COMMENTS: `${base}/ofac/SDN_COMMENTS.CSV`,
+      VERICASE_PULL_URL_UN: `${base}/un/consolidated.xml`,
+      VERICASE_PULL_URL_EU: `${base}/eu/fsf.csv`,
+      VERICASE_PULL_URL_UK: `${base}/uk/list.csv`,
+    };
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  test('downloads with checksums, switches `current` atomically, skips unchanged lists, prunes', async () => {
+    const { createHash } = await import('node:crypto');
+    const { readFile, readdir, readlink } = await import('node:fs/promises');
+    const { pullReferenceData, verifyChecksums } = await import('../src/screening/service/pull.ts');
+    const { resolveReferenceDir } = await import('../src/screening/service/reference-dir.ts');
+    const dataDir = await mkdtemp(join(tmpdir(), 'vericase-pull-'));
+    const progress: { label: string; done: boolean }[] = [];
+    const first = await pullReferenceData({
+      dataDir,
+      env,
+      now: new Date('2026-03-01T10:00:00Z'),
+      onProgress: (p) => progress.push({ label: p.file.label, done: p.done }),
+    });
+    assert.equal(first.status, 'updated');
+    assert.equal(first.version, '20260301T100000Z');
+    assert.equal(progress.filter((p) => p.done).length, 7);
+    const root = join(dataDir, 'reference');
+    assert.equal(await readlink(join(root, 'current')), '20260301T100000Z');
+    // checksums are those of the served bytes
+    const sums = await readFile(join(root, 'current', 'SHA256SUMS'), 'utf8');
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    assert.ok(
+      sums.includes(`${sha(files.get('/un/consolidated.xml') as Buffer)}  sanctions/un/consolidated.xml`),
+    );
+    assert.ok(sums.includes(`${sha(files.get('/ofac/SDN.CSV') as Buffer)}  sanctions/ofac-sdn/sdn.csv`));
+    assert.deepEqual(await verifyChecksums(join(root, 'current')), { ok: true, problems: [] });
+    const manifest = JSON.parse(await readFile(join(root, 'current', 'manifest.json'), 'utf8'));
+    assert.equal(manifest.files.length, 7);
+    assert.equal(manifest.files[0].last_modified, 'Sun, 01 Mar 2026 00:00:00 GMT');
+    assert.deepEqual(
+      first.lists.map((l) => [l.source, l.entities]),
+      [
+        ['ofac_sdn', 17],
+        ['un_sc', 1003],
+        ['eu_fsf', 2],
+        ['uk_hmt', 1],
+      ],
+    );
+    // no temporary directory or lock left behind
+    assert.deepEqual((await readdir(root)).sort(), ['20260301T100000Z', 'current']);
+
+    // the service reads the pulled version when VERICASE_REFERENCE_DIR is not set
+    const choice = resolveReferenceDir({ referenceDir: null, dataDir });
+    assert.equal(choice.origin, 'pulled');
+    const svc = new ScreeningService({
+      resolveDir: () => resolveReferenceDir({ referenceDir: null, dataDir }).dir,
+    });
+    await svc.load();
+    assert.deepEqual(
+      svc.versions.map((v) => v.source),
+      ['ofac_sdn', 'un_sc', 'eu_fsf', 'uk_hmt'],
+    );
+    assert.equal(svc.search({ name: 'Ivan Petrovich Ivanov' })[0]?.entity.id, 'RUS0001');
+
+    // same bytes again → unchanged, no new version
+    const same = await pullReferenceData({ dataDir, env, now: new Date('2026-03-02T10:00:00Z') });
+    assert.equal(same.status, 'unchanged');
+    assert.equal(same.version, '20260301T100000Z');
+    assert.deepEqual((await readdir(root)).sort(), ['20260301T100000Z', 'current']);
+
+    // a new UK list → a new version; the service notices the switch without a restart
+    files.set(
+      '/uk/list.csv',
+      Buffer.from(`${UK_CSV}\nPETROV,Pyotr,,,,,,,,,,,,,,,,Individual,Primary name,,Russia,RUS0002`),
+    );
+    const second = await pullReferenceData({ dataDir, env, now: new Date('2026-03-03T10:00:00Z'), keep: 1 });
+    assert.equal(second.status, 'updated');
+    assert.equal(await readlink(join(root, 'current')), '20260303T100000Z');
+    assert.deepEqual(second.removed_versions, ['20260301T100000Z']);
+    assert.deepEqual((await readdir(root)).sort(), ['20260303T100000Z', 'current']);
+    const report = await svc.checkForChanges();
+    assert.ok(report?.changed);
+    assert.equal(svc.versions.find((v) => v.source === 'uk_hmt')?.entities, 2);
+    svc.stop();
+
+    // a failing download leaves `current` alone and cleans up
+    files.set('/eu/fsf.csv', null);
+    await assert.rejects(
+      pullReferenceData({ dataDir, env, now: new Date('2026-03-04T10:00:00Z') }),
+      /HTTP 500/,
+    );
+    assert.equal(await readlink(join(root, 'current')), '20260303T100000Z');
+    assert.deepEqual((await readdir(root)).sort(), ['20260303T100000Z', 'current']);
+    // a file in an unexpected format (an HTML page) is refused before the switch
+    files.set('/eu/fsf.csv', Buffer.from('<html>maintenance</html>'));
+    await assert.rejects(
+      pullReferenceData({ dataDir, env, now: new Date('2026-03-05T10:00:00Z') }),
+      /eu list holds no entity/,
+    );
+    assert.equal(await readlink(join(root, 'current')), '20260303T100000Z');
+    files.set('/eu/fsf.csv', Buffer.from(EU_CSV));
+
+    // a tampered file is reported by the checksum verification
+    const { writeFile: write } = await import('node:fs/promises');
+    await write(join(root, 'current', 'sanctions', 'uk', 'uk-sanctions-list.csv'), 'tampered');
+    const verified = await verifyChecksums(join(root, 'current'));
+    assert.equal(verified.ok, false);
+    assert.deepEqual(verified.problems, ['sanctions/uk/uk-sanctions-list.csv: checksum mismatch']);
+  });
+
+  test('offline: the CLI fails with a clear message and changes nothing', async () => {
+    const { spawn } = await import('node:child_process');
+    const { readdir } = await import('node:fs/promises');
+    // a port nobody listens on: connection refused, as on a machine without a route out
+    const closed = await new Promise<number>((resolve) => {
+      const s = createNetServer();
+      s.listen(0, '127.0.0.1', () => {
+        const port = (s.address() as import('node:net').AddressInfo).port;
+        s.close(() => resolve(port));
+      });
+    });
+    const dataDir = await mkdtemp(join(tmpdir(), 'vericase-pull-offline-'));
+    const child = spawn(process.execPath, ['src/cli/main.ts', 'data', 'pull'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        VERICASE_PULL_SOURCES: 'un',
+        VERICASE_PULL_URL_UN: `http://127.0.0.1:${closed}/consolidated.xml`,
+      },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /data pull failed/);
+    assert.match(stderr, /ECONNREFUSED/);
+    assert.match(stderr, /offline/);
+    assert.match(stderr, /VERICASE_REFERENCE_DIR/);
+    assert.deepEqual(await readdir(join(dataDir, 'reference')), []);
+  });
+
+  test('the CLI shows a progress bar per file on stderr and prints the result', async () => {
+    const { spawn } = await import('node:child_process');
+    const dataDir = await mkdtemp(join(tmpdir(), 'vericase-pull-cli-'));
+    const child = spawn(process.execPath, ['src/cli/main.ts', 'data', 'pull'], {
+      cwd: join(import.meta.dirname, '..'),
+      env: { ...process.env, ...env, DATA_DIR: dataDir, VERICASE_PULL_SOURCES: 'un,uk' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /\[1\/2\] un consolidated\.xml\s+\[#{24}\] 100%/);
+    assert.match(stderr, /\[2\/2\] uk sanctions-list\.csv\s+\[#{24}\] 100%/);
+    assert.match(stderr, /Switched to \d{8}T\d{6}Z/);
+    const result = JSON.parse(stdout);
+    assert.equal(result.status, 'updated');
+    assert.deepEqual(
+      result.lists.map((l: { source: string }) => l.source),
+      ['un_sc', 'uk_hmt'],
+    );
   });
 });

@@ -8,6 +8,8 @@ Usage: vericase <command>
   workspaces create --name NAME      create a workspace; prints it with a new API key (JSON)
   keys create --workspace ID         create another API key for a workspace (JSON)
   keys revoke --id KEY_ID            revoke a key (or --key API_KEY)
+  data pull [--keep N]               download the official sanctions lists (DATA_DIR/reference/current)
+  data status                        show the pulled list version and verify its checksums
 
 Configuration is read from the environment: see the README.
 `;

@@ -93,6 +93,10 @@ async function main(argv: string[]): Promise<number> {
       }
       break;
     }
+    case 'data': {
+      const { dataCommand } = await import('./data-pull.ts');
+      return dataCommand(sub, rest, config);
+    }
     case undefined:
     case 'help':
     case '--help':
