@@ -604,7 +604,9 @@ describe('outbound safety', () => {
     const { ctx } = await getHarness();
     const api = await newWorkspace();
     const r = await startReceiver();
-    const w = await hook(api, { url: r.url(), events: ['Case.Created'] }); // allowed by the test config
+    // created while allowed (the test config): by IP literal and by a name resolving to loopback
+    await hook(api, { url: r.url(), events: ['Case.Created'] });
+    const w = await hook(api, { url: `http://localhost:${r.port}/by-name`, events: ['Case.Created'] });
     ctx.config.webhookAllowPrivate = false;
     try {
       for (const url of [
@@ -621,9 +623,17 @@ describe('outbound safety', () => {
       }
       assert.equal((await api.patch(`/v1/webhooks/${w.id}`, { url: 'http://localhost/x' })).status, 400);
       await createCase(api);
-      const log = await eventually(async () => (await api.get('/v1/webhook-logs')).body.data[0]?.attempts[0]);
-      assert.equal(log.status_code, 0);
-      assert.match(log.error, /non-public address/);
+      const attempts = await eventually(async () => {
+        const logs = (await api.get('/v1/webhook-logs')).body.data;
+        return logs.length === 2 && logs.every((l: { attempts: unknown[] }) => l.attempts.length === 1)
+          ? logs.map((l: { attempts: { status_code: number; error: string }[] }) => l.attempts[0])
+          : undefined;
+      });
+      for (const a of attempts) {
+        assert.equal(a.status_code, 0);
+        assert.match(a.error, /non-public address/);
+      }
+      assert.ok(attempts.some((a: { error: string }) => /localhost resolves to a non-public address/.test(a.error)));
       assert.equal(r.requests.length, 0);
     } finally {
       ctx.config.webhookAllowPrivate = true;
@@ -681,8 +691,8 @@ describe('Case.ReviewDue', () => {
     const later = await createCase(api, 'later');
     await ctx.db.updateTable('cases').set({ next_review_at: '2020-01-01' }).where('id', '=', due).execute();
     await ctx.db.updateTable('cases').set({ next_review_at: '2999-01-01' }).where('id', '=', later).execute();
-    await emitDueReviews(ctx.db);
-    await emitDueReviews(ctx.db);
+    await emitDueReviews(ctx.db, { workspaceId: api.workspaceId });
+    await emitDueReviews(ctx.db, { workspaceId: api.workspaceId });
     const emitted = (await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue');
     assert.equal(emitted.length, 1);
     await receiver.waitFor(() => receiver.deliveries(path).length === 1);
@@ -692,9 +702,9 @@ describe('Case.ReviewDue', () => {
     assert.equal(r.json.case.next_review_at, '2020-01-01');
     // a new date: due again when it comes
     await ctx.db.updateTable('cases').set({ next_review_at: '2021-06-01' }).where('id', '=', due).execute();
-    await emitDueReviews(ctx.db);
+    await emitDueReviews(ctx.db, { workspaceId: api.workspaceId });
     assert.equal((await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue').length, 2);
-    await emitDueReviews(ctx.db, '2999-01-01');
+    await emitDueReviews(ctx.db, { today: '2999-01-01', workspaceId: api.workspaceId });
     assert.equal((await eventsOf(api.workspaceId)).filter((e) => e.type === 'Case.ReviewDue').length, 3);
   });
 });

@@ -9,13 +9,18 @@ import { recordEvents } from './record-event.ts';
  * What was emitted is remembered in case_review_due_emissions, so a later review that sets a new
  * date makes the case due again on that date. Returns the number of events emitted.
  */
-export async function emitDueReviews(db: Db, today = new Date().toISOString().slice(0, 10)): Promise<number> {
+export async function emitDueReviews(
+  db: Db,
+  opts: { today?: string; workspaceId?: string } = {},
+): Promise<number> {
+  const today = opts.today ?? new Date().toISOString().slice(0, 10);
+  const inWorkspace = opts.workspaceId ? sql`and c.workspace_id = ${opts.workspaceId}` : sql``;
   let total = 0;
   for (;;) {
     const n = await db.transaction().execute(async (trx) => {
       const { rows } = await sql<CaseRow>`
         select c.* from cases c
-        where c.next_review_at is not null and c.deleted_at is null and c.next_review_at <= ${today}
+        where c.next_review_at is not null and c.deleted_at is null and c.next_review_at <= ${today} ${inWorkspace}
           and not exists (
             select 1 from case_review_due_emissions e
             where e.case_id = c.id and e.next_review_at = c.next_review_at
