@@ -633,7 +633,9 @@ describe('outbound safety', () => {
         assert.equal(a.status_code, 0);
         assert.match(a.error, /non-public address/);
       }
-      assert.ok(attempts.some((a: { error: string }) => /localhost resolves to a non-public address/.test(a.error)));
+      assert.ok(
+        attempts.some((a: { error: string }) => /localhost resolves to a non-public address/.test(a.error)),
+      );
       assert.equal(r.requests.length, 0);
     } finally {
       ctx.config.webhookAllowPrivate = true;

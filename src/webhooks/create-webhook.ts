@@ -22,7 +22,7 @@ export async function createWebhook(
   }
   return db.transaction().execute(async (trx) => {
     // serialises creations of one workspace, so the limit holds under concurrency
-    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
     const { n } = await trx
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<string>().as('n'))
