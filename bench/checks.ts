@@ -43,7 +43,7 @@ export async function runChecksBench(databaseUrl: string | null): Promise<Figure
   const post = async (url: string, body: unknown) => {
     const res = await fetch(`${base}${url}`, { method: 'POST', headers: h, body: JSON.stringify(body) });
     if (res.status >= 300) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-    return res.json();
+    return res.json() as Promise<any>;
   };
   const rows: Figures[] = [];
   try {
@@ -94,7 +94,7 @@ export async function runChecksBench(databaseUrl: string | null): Promise<Figure
         headers: { 'x-service-api-key': key, 'content-type': contentType },
         body: payload,
       });
-      refs.push((await res.json()).upload_ref);
+      refs.push(((await res.json()) as any).upload_ref);
     });
     const started = performance.now();
     await pool(refs, async (ref) => {
@@ -102,13 +102,13 @@ export async function runChecksBench(databaseUrl: string | null): Promise<Figure
     });
     for (;;) {
       const res = await fetch(`${base}/v1/checks?type=id_document&status=processing&limit=1`, { headers: h });
-      if ((await res.json()).pagination.count === 0) break;
+      if (((await res.json()) as any).pagination.count === 0) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     const idSeconds = (performance.now() - started) / 1000;
     const latencies: number[] = [];
     for (let page = 1; ; page++) {
-      const res = await (
+      const res: any = await (
         await fetch(`${base}/v1/checks?type=id_document&limit=100&page=${page}`, { headers: h })
       ).json();
       for (const k of res.data) latencies.push(Date.parse(k.updated_at) - Date.parse(k.created_at));

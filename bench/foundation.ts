@@ -155,7 +155,7 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Fi
         connections: 10,
       }),
     );
-    const created = await (
+    const created: any = await (
       await fetch(`${base}/v1/cases`, { method: 'POST', headers: h, body: JSON.stringify(sampleCaseBody()) })
     ).json();
     rows.push(await load('GET /v1/cases/{id}', { url: `${base}/v1/cases/${created.id}`, headers: h }));

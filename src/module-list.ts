@@ -1,8 +1,15 @@
 import { checksModule } from './checks/module.ts';
+import { filesModule } from './files/module.ts';
 import type { Module } from './modules.ts';
 import { screeningModule } from './screening/service/module.ts';
 import { templatesModule } from './templates/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 
 /** Feature modules, in dependency order. One line per module. */
-export const MODULES: Module[] = [checksModule, screeningModule, webhooksModule, templatesModule];
+export const MODULES: Module[] = [
+  filesModule,
+  checksModule,
+  screeningModule,
+  webhooksModule,
+  templatesModule,
+];

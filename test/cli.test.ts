@@ -115,7 +115,7 @@ describe('command line', () => {
         body: JSON.stringify({ name: 'Beta' }),
       });
       assert.equal(admin.status, 201);
-      const beta = await admin.json();
+      const beta = (await admin.json()) as any;
       const betaPing = await fetch(`${server.base}/v1/ping`, {
         headers: { 'x-service-api-key': beta.api_key },
       });

@@ -25,7 +25,11 @@ export async function findCase(
   return q.executeTakeFirst();
 }
 
-/** Locks a live case row (by internal id) for a write in this transaction. */
+/**
+ * Locks a live case row (by internal id) for a write in this transaction. NO KEY UPDATE, not
+ * UPDATE: rows inserted with a foreign key to the case take KEY SHARE on it, which UPDATE would
+ * conflict with (two check creations in one case then deadlock on PostgreSQL).
+ */
 export async function lockCase(trx: Db, workspaceId: string, caseId: string): Promise<CaseRow | undefined> {
   if (!UUID_RE.test(caseId)) return undefined;
   return trx
@@ -34,7 +38,7 @@ export async function lockCase(trx: Db, workspaceId: string, caseId: string): Pr
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', caseId)
     .where('deleted_at', 'is', null)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
 }
 

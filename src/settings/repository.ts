@@ -17,7 +17,7 @@ export async function patchSettings(db: Db, workspaceId: string, patch: unknown)
       .selectFrom('workspaces')
       .select('settings')
       .where('id', '=', workspaceId)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirstOrThrow();
     const stored = deepMerge(row.settings ?? {}, patch);
     await trx

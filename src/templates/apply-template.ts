@@ -136,7 +136,7 @@ export async function applyTemplate(
     .selectFrom('cases')
     .selectAll()
     .where('id', '=', caseId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirstOrThrow()) as CaseRow;
   await evaluateAutoApproval(trx, caseRow);
   const uniq = (kind: 'company_id' | 'individual_id') => [

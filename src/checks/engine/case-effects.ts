@@ -19,7 +19,7 @@ export async function refreshCaseAfterCheckChange(
     .selectFrom('cases')
     .selectAll()
     .where('id', '=', caseId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   const stats = await sql<{ total: string; need_review: string; approved: string }>`
     select count(*) as total,
