@@ -123,6 +123,30 @@ export async function runChecksBench(databaseUrl: string | null): Promise<Figure
       errors: 0,
     });
 
+    // one id_document at a time: latency without queueing behind other work
+    const solo: number[] = [];
+    for (const ref of refs.slice(0, 20)) {
+      const s = performance.now();
+      const k: any = await post('/v1/checks/id_document', {
+        individual_id: individualId,
+        data: { front_upload_ref: ref },
+      });
+      for (;;) {
+        const got: any = await (await fetch(`${base}/v1/checks/id_document/${k.id}`, { headers: h })).json();
+        if (got.status !== 'processing') break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      solo.push(performance.now() - s);
+    }
+    solo.sort((a, b) => a - b);
+    rows.push({
+      name: 'id_document: one at a time, creation → resolution (20 checks)',
+      rps: 1000 / (solo.reduce((x, y) => x + y, 0) / solo.length),
+      p50: percentile(solo, 50),
+      p99: percentile(solo, 99),
+      errors: 0,
+    });
+
     // upload throughput, 5 MB PNG
     const big = makePng({ width: 1200, height: 1200, text: { padding: 'x'.repeat(5 * 1024 * 1024 - 5000) } });
     const bigBody = multipartBody([

@@ -58,7 +58,9 @@ export class JobQueue {
         retryBackoff: true,
         retryDelayMax: def.retryDelayMaxSeconds ?? 600,
         expireInSeconds: def.expireInSeconds ?? 120,
-      });
+        // a NOTIFY on send wakes the workers at once instead of at their next poll
+        notify: true,
+      } as never);
       // The first send to a queue not in pg-boss's cache looks it up on the pool: inside a PGlite
       // transaction that deadlocks. Any call that goes through the cache warms it.
       await this.#boss.complete(def.name, randomUUID()).catch(() => undefined);
@@ -71,6 +73,8 @@ export class JobQueue {
         {
           batchSize: def.batchSize ?? 50,
           pollingIntervalSeconds: 0.5,
+          // delayed jobs (startAfter) are found by polling: keep it short even with NOTIFY
+          notifyPollingIntervalSeconds: 0.5,
           burstWhenBatchFull: true,
           perJobResults: true,
           includeMetadata: true,
@@ -99,7 +103,10 @@ export class JobQueue {
 
   /** Enqueues within the caller's transaction. */
   async send(trx: Db, name: string, data: object, opts: SendOptions = {}): Promise<void> {
-    await this.#boss.send(name, data, { ...opts, db: fromKysely(trx as never) } as never);
+    // a start time already reached is no delay: without it the job is announced (NOTIFY) at once
+    const { startAfter, ...rest } = opts;
+    const delayed = startAfter && startAfter.getTime() > Date.now() ? { startAfter } : {};
+    await this.#boss.send(name, data, { ...rest, ...delayed, db: fromKysely(trx as never) } as never);
   }
 
   /** Enqueues outside any transaction. */
