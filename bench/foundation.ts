@@ -39,7 +39,10 @@ async function seed(env: NodeJS.ProcessEnv) {
   }
 }
 
-/** The create-case inserts of the sample graph, in one transaction, straight through pg. */
+/**
+ * The create-case inserts of the sample graph, in one transaction, straight through pg: the case,
+ * companies, individuals, relations and the outbox events (same row counts and payload sizes).
+ */
 async function rawInsertFloor(
   databaseUrl: string,
   workspaceId: string,
@@ -96,6 +99,19 @@ async function rawInsertFloor(
             ind[0],
             ind[1],
             ind[2],
+          ],
+        );
+        // the transactional outbox: the service writes these events in the same transaction
+        const payload = (kind: string, size: number) =>
+          JSON.stringify({ [kind]: { id: randomUUID(), case_id: caseId, padding: 'x'.repeat(size) } });
+        await client.query(
+          `insert into events (id, workspace_id, case_id, type, payload)
+           select gen_random_uuid(), $1, $2, t, p::jsonb from unnest($3::text[], $4::text[]) as u(t, p)`,
+          [
+            workspaceId,
+            caseId,
+            ['Case.Created', ...Array(3).fill('Company.Created'), ...Array(3).fill('Individual.Created')],
+            [payload('case', 450), ...Array.from({ length: 6 }, () => payload('entity', 950))],
           ],
         );
         await client.query('commit');

@@ -4,6 +4,7 @@
  * reset first). BENCH_ONLY=foundation,checks,... picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
+import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -49,8 +50,10 @@ const sections: Section[] = [
     name: 'screening',
     databases: 'one',
     run: async () => {
-      await (await import('./screening-speed.ts')).runScreeningSpeedBench();
-      await (await import('./screening-quality.ts')).runScreeningQualityBench();
+      // these scripts print their own report when run directly
+      for (const script of ['bench/screening-speed.ts', 'bench/screening-quality.ts']) {
+        spawnSync(process.execPath, [script], { stdio: 'inherit' });
+      }
     },
   },
   {

@@ -79,3 +79,23 @@ export async function applyOutcome(
   await refreshCaseAfterCheckChange(ctx, trx, row.workspace_id, row.case_id);
   return row;
 }
+
+/** A change of a check's data that is not a change of state (a hit review, a monitoring switch). */
+export async function updateCheckData(
+  trx: Db,
+  check: CheckRow,
+  data: Record<string, unknown>,
+): Promise<CheckRow> {
+  const row = await trx
+    .updateTable('checks')
+    .set({ data: JSON.stringify(data), updated_at: sql`now()`, last_activity_at: sql`now()` })
+    .where('id', '=', check.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('cases')
+    .set({ last_activity_at: sql`now()` })
+    .where('id', '=', check.case_id)
+    .execute();
+  return row;
+}

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { AppContext } from '../../../app-context.ts';
-import { touchCase } from '../../../cases/repository.ts';
 import { notFound } from '../../../http/errors.ts';
+import { updateCheckData } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
 import type { AmlDataOut } from './schemas.ts';
@@ -19,14 +18,7 @@ export async function updateAmlMonitoring(
     const data = check.data as unknown as AmlDataOut;
     if (data.vendor.is_search_monitored === isMonitored) return check;
     const next: AmlDataOut = { ...data, vendor: { ...data.vendor, is_search_monitored: isMonitored } };
-    const updated = await trx
-      .updateTable('checks')
-      .set({ data: JSON.stringify(next), updated_at: sql`now()`, last_activity_at: sql`now()` })
-      .where('id', '=', check.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await touchCase(trx, check.case_id);
-    return updated;
+    return updateCheckData(trx, check, next as unknown as Record<string, unknown>);
   });
   return presentCheck(row);
 }
