@@ -268,3 +268,18 @@ describe('check engine', () => {
     assert.equal(await expireDueChecks(ctx), 0);
   });
 });
+
+describe('company_monitoring (read-only over the API)', () => {
+  test('create is refused with 400 on both spellings; retrieve of an unknown id is 404', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithPerson(api);
+    for (const path of ['company_monitoring', 'company-monitoring']) {
+      const res = await api.post(`/v1/checks/${path}`, { company_id: companyId });
+      assert.equal(res.status, 400, path);
+      assert.match(res.body.message, /no create endpoint/);
+      const got = await api.get(`/v1/checks/${path}/00000000-0000-4000-8000-000000000000`);
+      assert.equal(got.status, 404);
+      assert.equal(got.body.code, 'NOT_FOUND');
+    }
+  });
+});

@@ -64,6 +64,8 @@ describe('tenant isolation', () => {
       aml: aml.id,
       online_reputation: reputation.id,
       id_document: idd.id,
+      // no company_monitoring check can be created over the API: another type's id must be a 404 too
+      'company-monitoring': ekyc.id,
     };
     const idFor = (path: string): Record<string, string> => {
       if (path.startsWith('/v1/cases/{caseId}')) return { caseId: c.id, caseRelationId: relationId };

@@ -145,4 +145,49 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
       );
     }
   }
+  registerCompanyMonitoringRoutes(app, ctx);
+}
+
+/**
+ * company_monitoring is read-only over the API (spec): it is configured on the workspace and has no
+ * create endpoint. Reading answers with the check when one exists; creating is refused clearly.
+ */
+function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
+  for (const path of ['company_monitoring', 'company-monitoring']) {
+    const hide = path !== 'company-monitoring';
+    app.get(
+      `/checks/${path}/:id`,
+      {
+        schema: {
+          hide,
+          tags: ['Checks'],
+          summary: 'Retrieve a company_monitoring check',
+          params: IdParam,
+          response: errors(400, 404),
+        },
+      },
+      async (req) => {
+        const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
+        if (!check || check.type !== 'company_monitoring') throw notFound('company_monitoring check');
+        return presentCheck(check);
+      },
+    );
+    app.post(
+      `/checks/${path}`,
+      {
+        schema: {
+          hide,
+          tags: ['Checks'],
+          summary: 'company_monitoring has no create endpoint',
+          response: errors(400),
+        },
+      },
+      async () => {
+        throw new ApiError(
+          400,
+          'company_monitoring checks have no create endpoint: monitoring is configured on the workspace',
+        );
+      },
+    );
+  }
 }
