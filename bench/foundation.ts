@@ -183,6 +183,13 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Fi
       }),
     );
     rows.push(
+      await load(`same list, 1 connection (latency at rest)`, {
+        url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
+        headers: { 'x-service-api-key': listKey },
+        connections: 1,
+      }),
+    );
+    rows.push(
       await load(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50 over ${LIST_CASES}`, {
         url: `${base}/v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50`,
         headers: { 'x-service-api-key': listKey },
