@@ -155,3 +155,29 @@ describe('HTTP conventions', () => {
     assert.equal((await other.get('/v1/workspace/settings')).body.case_review.frequency_in_months.high, 12);
   });
 });
+
+describe('workspace check settings', () => {
+  test('are validated per type; bad values are 400 naming the field', async () => {
+    const api = await newWorkspace();
+    for (const [body, path] of [
+      [{ checks: { ekyc: { automatic_approval: 'yes' } } }, 'checks.ekyc.automatic_approval'],
+      [{ checks: { id_document: { vendor: 'veriff' } } }, 'checks.id_document.vendor'],
+      [{ checks: { aml: { fuzziness: 2 } } }, 'checks.aml.fuzziness'],
+      [{ checks: { limit: -1 } }, 'checks.limit'],
+      [{ checks: { nonsense: {} } }, 'checks.nonsense'],
+    ] as const) {
+      const res = await api.patch('/v1/workspace/settings', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.ok(
+        res.body.details.some((d: any) => d.path === path),
+        JSON.stringify(res.body.details),
+      );
+    }
+    const ok = await api.patch('/v1/workspace/settings', {
+      checks: { limit: 10, id_document: { vendor: 'idd_provider_2' } },
+    });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.checks.limit, 10);
+    assert.equal(ok.body.checks.id_document.vendor, 'idd_provider_2');
+  });
+});

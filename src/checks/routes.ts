@@ -168,7 +168,7 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
       },
       async (req) => {
         const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
-        if (!check || check.type !== 'company_monitoring') throw notFound('company_monitoring check');
+        if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
         return presentCheck(check);
       },
     );

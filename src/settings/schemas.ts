@@ -1,5 +1,73 @@
 import { Type } from 'typebox';
+import { AML_LIST_TYPES } from '../checks/types/aml/schemas.ts';
+import { EKYC_VENDORS } from '../checks/types/ekyc/schemas.ts';
+import { IDD_VENDORS } from '../checks/types/id_document/schemas.ts';
 import { Nullable } from '../http/common-schemas.ts';
+
+const strict = { additionalProperties: false };
+const Auto = {
+  automatic_approval: Type.Optional(Type.Boolean()),
+  automatic_rejection: Type.Optional(Type.Boolean()),
+};
+
+/**
+ * Workspace defaults per check type (a check's settings resolve field by field: request, then
+ * these, then the API defaults) and the workspace check limit. Validated, so a bad value is a 400
+ * here rather than a surprise at check creation.
+ */
+export const CheckSettings = Type.Object(
+  {
+    limit: Type.Optional(
+      Nullable(
+        Type.Integer({ minimum: 0, description: 'Most checks the workspace may hold; null: no limit' }),
+      ),
+    ),
+    ekyc: Type.Optional(
+      Type.Object(
+        {
+          vendor: Type.Optional(Type.Enum(EKYC_VENDORS)),
+          ...Auto,
+          profiles: Type.Optional(
+            Nullable(
+              Type.Record(
+                Type.String({ pattern: '^[A-Z]{2}$' }),
+                Type.Object(
+                  {
+                    profile_id: Type.String({ minLength: 1 }),
+                    profile_name: Type.Optional(Nullable(Type.String())),
+                  },
+                  strict,
+                ),
+                {
+                  description:
+                    'Verification profile per country; null: a sandbox profile for every supported country',
+                },
+              ),
+            ),
+          ),
+        },
+        strict,
+      ),
+    ),
+    id_document: Type.Optional(
+      Type.Object({ vendor: Type.Optional(Type.Enum(IDD_VENDORS)), ...Auto }, strict),
+    ),
+    aml: Type.Optional(
+      Type.Object(
+        {
+          fuzziness: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          exact_match: Type.Optional(Type.Boolean()),
+          list_types: Type.Optional(Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true })),
+          enable_entity_filter: Type.Optional(Type.Boolean()),
+          monitoring: Type.Optional(Type.Boolean({ description: 'New aml checks are monitored' })),
+        },
+        strict,
+      ),
+    ),
+    online_reputation: Type.Optional(Type.Object({}, strict)),
+  },
+  strict,
+);
 
 const Months = Nullable(Type.Integer({ minimum: 1, maximum: 120 }));
 
@@ -27,9 +95,7 @@ export const WorkspaceSettings = Type.Object({
       description: 'When true, risk is computed by online engines and POST /v1/cases/{id}/risks answers 400',
     }),
   }),
-  checks: Type.Record(Type.String(), Type.Any(), {
-    description: 'Per check type defaults and limits (see the checks documentation)',
-  }),
+  checks: CheckSettings,
 });
 
 /** A PATCH body: any subset, merged deeply into the stored settings. */
@@ -59,7 +125,7 @@ export const WorkspaceSettingsPatch = Type.Object(
     risk: Type.Optional(
       Type.Object({ online_engines: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     ),
-    checks: Type.Optional(Type.Record(Type.String(), Type.Any())),
+    checks: Type.Optional(CheckSettings),
   },
   { additionalProperties: false },
 );

@@ -18,7 +18,7 @@ export async function expireDueChecks(ctx: AppContext, now = new Date()): Promis
   for (const { id } of due) {
     await ctx.db.transaction().execute(async (trx) => {
       const check = await lockCheckById(trx, id);
-      if (!check || !check.expires_at || check.expires_at > now) return;
+      if (!check?.expires_at || check.expires_at > now) return;
       if (!findTransition(COMMON_TRANSITIONS, check.status as CheckStatus, 'expire', 'expired')) return;
       const def = checkTypeDefinition(check.type);
       if (!def) return;

@@ -16,7 +16,7 @@ export async function processCheckJob(
     .selectAll()
     .where('id', '=', data.checkId)
     .executeTakeFirst();
-  if (!snapshot || snapshot.status !== 'processing' || snapshot.attempt !== data.attempt) return;
+  if (snapshot?.status !== 'processing' || snapshot.attempt !== data.attempt) return;
   const def = checkTypeDefinition(snapshot.type);
   if (!def?.process) return;
   const target = await loadTarget(ctx.db, snapshot);
@@ -25,7 +25,7 @@ export async function processCheckJob(
   if (!outcome) return;
   await ctx.db.transaction().execute(async (trx) => {
     const check = await lockCheckById(trx, data.checkId);
-    if (!check || check.status !== 'processing' || check.attempt !== data.attempt) return;
+    if (check?.status !== 'processing' || check.attempt !== data.attempt) return;
     await applyOutcome(ctx, trx, def, check, outcome);
   });
 }
