@@ -15,7 +15,7 @@ async function riskEvents(workspaceId: string) {
     .selectFrom('events')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('type', '=', 'Case.RiskUpdated')
+    .where('sub_event', '=', 'Case.RiskUpdated')
     .orderBy('seq')
     .execute();
 }

@@ -53,7 +53,12 @@ export async function createRisk(
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordEvents(trx, workspaceId, [
-      { type: 'Case.RiskUpdated', case_id: kase.id, payload: { case: presentCase(caseRow), risk } },
+      {
+        type: 'Case.Updated',
+        sub_event: 'Case.RiskUpdated',
+        case_id: kase.id,
+        payload: { case: presentCase(caseRow), risk },
+      },
     ]);
     return risk;
   });
