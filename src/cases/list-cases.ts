@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentCase } from './present.ts';
 import { CASE_STATUSES } from './schemas.ts';
 
@@ -21,15 +21,9 @@ export const caseListSpec: ListSpec = {
 export async function listCases(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = parseListQuery(caseListSpec, query);
   const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll(), caseListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(caseListSpec, parsed, base, (qb) => qb.selectAll());
   return {
     data: rows.map(presentCase),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { CHECK_STATUSES, CHECK_TYPES } from './envelope-schema.ts';
 import { presentCheckEnvelope } from './present.ts';
 
@@ -40,15 +40,9 @@ export async function listChecks(db: Db, workspaceId: string, query: Record<stri
         (select is_relevant from individuals where id = k.individual_id))`,
     );
   }
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll('k'), checkListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(checkListSpec, parsed, base, (qb) => qb.selectAll('k'));
   return {
     data: rows.map(presentCheckEnvelope),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentCompanyListItem } from './present.ts';
 
 const TEXT_OPS = ['eq', 'not_eq', 'like', 'ilike'] as const;
@@ -26,15 +26,9 @@ export async function listCompanies(db: Db, workspaceId: string, query: Record<s
     .innerJoin('cases as c', 'c.id', 'co.case_id')
     .where('co.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll('co'), companyListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(companyListSpec, parsed, base, (qb) => qb.selectAll('co'));
   return {
     data: rows.map(presentCompanyListItem),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

@@ -292,3 +292,28 @@ export const paginationSchema = Type.Object({
 
 export const paginated = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: paginationSchema });
+
+/**
+ * Runs a declared list over a base query (already scoped to the workspace): the page and the total
+ * count in parallel. `select` picks the columns of the page.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>(
+  spec: ListSpec,
+  parsed: ParsedList,
+  base: QB,
+  // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+  select: (qb: QB) => SelectQueryBuilder<any, any, R>,
+): Promise<{ rows: R[]; pagination: { page: number; limit: number; count: number } }> {
+  const [rows, total] = await Promise.all([
+    applyList(select(base), spec, parsed).execute(),
+    applyFilters(
+      base.select((eb) => eb.fn.countAll<string>().as('n')),
+      parsed,
+    ).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows as R[],
+    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+  };
+}

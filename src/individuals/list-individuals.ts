@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentIndividualListItem } from './present.ts';
 
 const TEXT_OPS = ['eq', 'not_eq', 'like', 'ilike'] as const;
@@ -32,15 +32,9 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
     .innerJoin('cases as c', 'c.id', 'i.case_id')
     .where('i.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll('i'), individualListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(individualListSpec, parsed, base, (qb) => qb.selectAll('i'));
   return {
     data: rows.map(presentIndividualListItem),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

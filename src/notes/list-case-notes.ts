@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentNote } from './present.ts';
 import { commentsByNote, findLiveCaseById } from './repository.ts';
 
@@ -24,13 +24,7 @@ export async function listCaseNotes(
   const kase = await findLiveCaseById(db, workspaceId, caseId);
   if (!kase) throw notFound('Case');
   const base = db.selectFrom('notes').where('workspace_id', '=', workspaceId).where('case_id', '=', kase.id);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll(), caseNoteListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(caseNoteListSpec, parsed, base, (qb) => qb.selectAll());
   const comments = await commentsByNote(
     db,
     workspaceId,
@@ -38,6 +32,6 @@ export async function listCaseNotes(
   );
   return {
     data: rows.map((r) => presentNote(r, comments.get(r.id) ?? [])),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentTemplate } from './present.ts';
 
 export const templateListSpec: ListSpec = {
@@ -22,15 +22,9 @@ export async function listTemplates(db: Db, workspaceId: string, query: Record<s
     .selectFrom('templates')
     .where('workspace_id', '=', workspaceId)
     .where('deleted_at', 'is', null);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll(), templateListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(templateListSpec, parsed, base, (qb) => qb.selectAll());
   return {
     data: rows.map(presentTemplate),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

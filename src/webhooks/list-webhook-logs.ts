@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import type { WebhookAttemptRow } from '../db/schema.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentLog } from './present.ts';
 import { DELIVERY_STATUSES } from './schemas.ts';
 
@@ -43,26 +43,18 @@ export async function listWebhookLogs(db: Db, workspaceId: string, query: Record
   // the reference sorts logs newest first by default
   const parsed = parseListQuery(webhookLogListSpec, { sort: 'created_at.desc', ...query });
   const base = db.selectFrom('webhook_deliveries').where('webhook_deliveries.workspace_id', '=', workspaceId);
-  const [rows, total] = await Promise.all([
-    applyList(
-      base
-        .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-        .selectAll('webhook_deliveries')
-        .select('webhooks.url as endpoint'),
-      webhookLogListSpec,
-      parsed,
-    ).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(webhookLogListSpec, parsed, base, (qb) =>
+    qb
+      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .selectAll('webhook_deliveries')
+      .select('webhooks.url as endpoint'),
+  );
   const attempts = await attemptsOf(
     db,
     rows.map((r) => r.id),
   );
   return {
     data: rows.map((r) => presentLog(r, r.endpoint, attempts.get(r.id) ?? [])),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }

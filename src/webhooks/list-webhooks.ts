@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.ts';
-import { applyFilters, applyList, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentWebhook } from './present.ts';
 import { WEBHOOK_STATUSES, WEBHOOK_TYPES } from './schemas.ts';
 
@@ -21,15 +21,9 @@ export async function listWebhooks(db: Db, workspaceId: string, query: Record<st
   // the reference sorts by updated_at by default
   const parsed = parseListQuery(webhookListSpec, { sort: 'updated_at', ...query });
   const base = db.selectFrom('webhooks').where('workspace_id', '=', workspaceId);
-  const [rows, total] = await Promise.all([
-    applyList(base.selectAll(), webhookListSpec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
-  ]);
+  const { rows, pagination } = await fetchPage(webhookListSpec, parsed, base, (qb) => qb.selectAll());
   return {
     data: rows.map(presentWebhook),
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    pagination,
   };
 }
