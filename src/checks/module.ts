@@ -14,7 +14,8 @@ export const checksModule: Module = {
       name: PROCESS_QUEUE,
       handler: (data) => processCheckJob(ctx, data),
       retryLimit: 8,
-      expireInSeconds: 300,
+      // a job whose process died is retried after this (provider calls here are short)
+      expireInSeconds: 60,
     });
     ctx.jobs.define({
       name: EXPIRE_QUEUE,
