@@ -283,3 +283,31 @@ describe('company_monitoring (read-only over the API)', () => {
     }
   });
 });
+
+describe('provider jobs', () => {
+  test('a job that runs twice has the effect of running once', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { companyId } = await caseWithPerson(api);
+    const check = (await api.post('/v1/checks/online_reputation', { company_id: companyId })).body;
+    assert.equal(check.status, 'processing');
+    const { processCheckJob } = await import('../src/checks/engine/process-job.ts');
+    // the queue's run and a duplicate run (a retry after a crash) race each other
+    await Promise.all([
+      processCheckJob(ctx, { checkId: check.id, attempt: 1 }),
+      processCheckJob(ctx, { checkId: check.id, attempt: 1 }),
+    ]);
+    const { eventually } = await import('./helpers/harness.ts');
+    await eventually(
+      async () => (await api.get(`/v1/checks/online_reputation/${check.id}`)).body.status === 'approved',
+    );
+    await processCheckJob(ctx, { checkId: check.id, attempt: 1 });
+    const events = (await eventTypes(api.workspaceId)).filter(
+      (e) => e.type.startsWith('Check.') && (e.payload as any).check.id === check.id,
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['Check.Started', 'Check.Approved'],
+    );
+  });
+});
