@@ -11,6 +11,8 @@ export interface Config {
   bootstrapApiKey: string | null;
   logLevel: string;
   rateLimitPerMinute: number;
+  /** Shared store for the rate limit across processes; in-memory per process without it. */
+  redisUrl: string | null;
   authCacheTtlMs: number;
   runWorkers: boolean;
   sandboxDelayMs: number;
@@ -45,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApiKey: env.VERICASE_BOOTSTRAP_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: int('VERICASE_RATE_LIMIT_PER_MINUTE', env.VERICASE_RATE_LIMIT_PER_MINUTE, 6000),
+    redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),

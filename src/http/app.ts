@@ -79,8 +79,14 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       const api = v1 as App;
       registerApiKeyAuth(api, ctx.keys);
       if (ctx.config.rateLimitPerMinute > 0) {
+        const redis = ctx.config.redisUrl
+          ? (await import('./rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl)
+          : null;
+        if (redis) app.addHook('onClose', async () => void redis.disconnect());
         await api.register(rateLimit, {
           hook: 'preHandler',
+          // shared across processes when Redis is configured; a Redis outage lets requests through
+          ...(redis ? { redis, skipOnError: true, nameSpace: 'vericase-rl-' } : {}),
           max: ctx.config.rateLimitPerMinute,
           timeWindow: 60_000,
           keyGenerator: (req) => req.principal?.keyId ?? req.ip,
