@@ -169,7 +169,9 @@ test('kill -9 with webhook events pending, restart: every event is delivered', {
   };
   for (let i = 0; ; i++) {
     logs = await call(second.base, 'GET', '/v1/webhook-logs?status=delivered&limit=50', undefined, key);
-    if (logs.body.pagination.count === expected || i > 100) break;
+    // the page and the total are two queries: wait until the page itself holds every event
+    const seen = new Set(logs.body.data.map((l) => l.event_id));
+    if ((logs.body.pagination.count === expected && seen.size === expected) || i > 100) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.equal(logs.body.pagination.count, expected);

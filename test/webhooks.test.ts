@@ -541,7 +541,9 @@ describe('webhook delivery', () => {
       await createCase(api);
       const failed = await eventually(async () => {
         const logs = await api.get('/v1/webhook-logs');
-        return logs.body.data[0]?.attempts.length === 1 ? logs.body.data[0] : undefined;
+        // the delivery and its attempts are read by two queries: wait until both show the outcome
+        const l = logs.body.data[0];
+        return l?.attempts.length === 1 && l.status === 'pending' ? l : undefined;
       });
       assert.equal(failed.status, 'pending');
       assert.equal(failed.status_code, 500);
