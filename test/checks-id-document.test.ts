@@ -285,7 +285,7 @@ describe('id_document: transition rows', () => {
     const row = await checkRow(created.id);
     assert.equal(row.attempt, 1);
     assert.deepEqual(row.history, []);
-    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.Started', 'Check.Approved']);
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.Approved']);
   });
 
   test('rejected → (add files) processing: new attempt, history, Check.Started again, id unchanged', async () => {

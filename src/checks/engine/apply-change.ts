@@ -59,7 +59,9 @@ export async function applyOutcome(
     .returningAll()
     .executeTakeFirstOrThrow();
   const newAttempt = outcome.attempt !== undefined && outcome.attempt !== check.attempt;
-  if (row.status !== check.status || newAttempt) {
+  // in_progress → processing is the same start (spec: Check.Started again only for a new attempt)
+  const sameStart = check.status === 'in_progress' && row.status === 'processing' && !newAttempt;
+  if ((row.status !== check.status || newAttempt) && !sameStart) {
     await recordEvents(trx, row.workspace_id, [
       {
         type: STATUS_EVENTS[row.status as CheckStatus],
