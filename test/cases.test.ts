@@ -183,3 +183,19 @@ describe('cases', () => {
     assert.equal(events.filter((e) => e.type === 'Case.Deleted').length, 2);
   });
 });
+
+describe('case tags', () => {
+  test('labels match existing tags case-insensitively on create and update; new labels create tags', async () => {
+    const api = await newWorkspace();
+    assert.equal((await api.post('/v1/tags', { label: 'VIP' })).status, 201);
+    const c = await api.post('/v1/cases', { name: 'x', tags: ['vip', 'New-Tag', 'new-tag'] });
+    assert.equal(c.status, 201);
+    assert.deepEqual(c.body.tags, ['VIP', 'New-Tag']);
+    const upd = await api.patch(`/v1/cases/${c.body.id}`, { tags: ['new-TAG', 'Other'] });
+    assert.deepEqual(upd.body.tags, ['New-Tag', 'Other']);
+    const tags = (await api.get('/v1/tags?sort=label')).body.data.map((t: any) => t.label);
+    assert.deepEqual(tags, ['New-Tag', 'Other', 'VIP']);
+    assert.equal((await api.get('/v1/cases?tags=VIP')).body.pagination.count, 0);
+    assert.equal((await api.get('/v1/cases?tags=New-Tag')).body.pagination.count, 1);
+  });
+});

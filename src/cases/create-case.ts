@@ -146,6 +146,10 @@ export async function createCase(
   const individuals = input.individuals ?? [];
   try {
     return await db.transaction().execute(async (trx) => {
+      // tags are stored by label, spelled as the workspace's existing tags are
+      const tags = input.tags?.length
+        ? (await ensureTags(trx, workspaceId, input.tags)).map((t) => t.label)
+        : [];
       const caseRow = await trx
         .insertInto('cases')
         .values({
@@ -156,13 +160,12 @@ export async function createCase(
           status: input.status ?? 'open',
           assignee_id: input.assignee_id ?? null,
           space_slug: input.space_slug ?? null,
-          tags: [...new Set(input.tags ?? [])],
+          tags,
           metadata: input.metadata ? JSON.stringify(input.metadata) : null,
           custom_properties: JSON.stringify(input.custom_properties ?? {}),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (input.tags?.length) await ensureTags(trx, workspaceId, input.tags);
 
       const companyRows = companies.length
         ? await trx

@@ -42,8 +42,7 @@ export async function updateCase(
         set.custom_properties = JSON.stringify(merged);
       }
       if (input.tags !== undefined) {
-        set.tags = [...new Set(input.tags)];
-        await ensureTags(trx, workspaceId, input.tags);
+        set.tags = (await ensureTags(trx, workspaceId, input.tags)).map((t) => t.label);
       }
       const row = await trx
         .updateTable('cases')

@@ -5,21 +5,39 @@ import type { CaseRow, TagRow } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Makes sure the workspace has a tag for each label (tags on cases are stored by label). */
+/**
+ * Makes sure the workspace has a tag for each label and returns them in the order given, one per
+ * label. Labels compare case-insensitively (as `/v1/tags` does): an existing tag's spelling wins.
+ */
 export async function ensureTags(trx: Db, workspaceId: string, labels: string[]) {
-  const unique = [...new Set(labels)];
-  if (!unique.length) return [];
-  await trx
-    .insertInto('tags')
-    .values(unique.map((label) => ({ id: randomUUID(), workspace_id: workspaceId, label })))
-    .onConflict((oc) => oc.columns(['workspace_id', 'label']).doNothing())
-    .execute();
-  return trx
-    .selectFrom('tags')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('label', 'in', unique)
-    .orderBy('label')
-    .execute();
+  const byLower = new Map<string, string>();
+  for (const l of labels) if (!byLower.has(l.toLowerCase())) byLower.set(l.toLowerCase(), l);
+  if (!byLower.size) return [];
+  const lowers = [...byLower.keys()];
+  const existing = async () =>
+    trx
+      .selectFrom('tags')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`)
+      .execute();
+  let rows = await existing();
+  const missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
+  if (missing.length) {
+    await trx
+      .insertInto('tags')
+      .values(
+        missing.map((k) => ({
+          id: randomUUID(),
+          workspace_id: workspaceId,
+          label: byLower.get(k) as string,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['workspace_id', 'label']).doNothing())
+      .execute();
+    rows = await existing();
+  }
+  return lowers.flatMap((k) => rows.filter((r) => r.label.toLowerCase() === k).slice(0, 1));
 }
 
 export async function findTag(db: Db, workspaceId: string, id: string, forUpdate = false) {
