@@ -199,3 +199,15 @@ describe('case tags', () => {
     assert.equal((await api.get('/v1/cases?tags=New-Tag')).body.pagination.count, 1);
   });
 });
+
+describe('case tag labels', () => {
+  test('a label with a list separator, or blank, is a 400 naming it', async () => {
+    const api = await newWorkspace();
+    const res = await api.post('/v1/cases', { name: 'x', tags: ['ok', 'a,b'] });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.details[0].path, 'tags[1]');
+    assert.match(res.body.details[0].message, /tag label/);
+    const c = (await api.post('/v1/cases', { name: 'x' })).body;
+    assert.equal((await api.patch(`/v1/cases/${c.id}`, { tags: ['  '] })).status, 400);
+  });
+});

@@ -15,6 +15,13 @@ export const CASE_FLAGS = [
   'first_collect_completed',
 ] as const;
 
+/** A tag label: no list separators, since tag filters take comma-separated values. */
+const TagLabel = Type.String({
+  format: 'tag-label',
+  maxLength: 100,
+  description: 'Tag label: not blank, without , ; : | / \\',
+});
+
 const TemplateLight = Type.Object({ id: Uuid, name: Type.String(), key: Type.String() });
 
 export const CaseCreate = Type.Object({
@@ -27,7 +34,7 @@ export const CaseCreate = Type.Object({
   space_slug: Type.Optional(Nullable(Type.String())),
   metadata: Type.Optional(Metadata),
   custom_properties: Type.Optional(CustomProperties),
-  tags: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 })))),
+  tags: Type.Optional(Nullable(Type.Array(TagLabel))),
   companies: Type.Optional(Type.Array(NestedCompanyCreate, { maxItems: 500 })),
   individuals: Type.Optional(Type.Array(NestedIndividualCreate, { maxItems: 500 })),
 });
@@ -39,7 +46,7 @@ export const CaseUpdate = Type.Object({
   assignee_id: Type.Optional(Nullable(Type.String())),
   metadata: Type.Optional(Metadata),
   custom_properties: Type.Optional(CustomProperties),
-  tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }))),
+  tags: Type.Optional(Type.Array(TagLabel)),
 });
 
 const caseBase = {

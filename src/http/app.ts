@@ -31,7 +31,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     requestIdHeader: false,
     // the serializer compiles anyOf branches with its own ajv: declare our formats there too
-    serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true } } },
+    serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true, 'tag-label': true } } },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -4,6 +4,8 @@ import { isCountryCode } from '../shared/countries.ts';
 export const customFormats: Record<string, (v: string) => boolean> = {
   'alpha-2': isCountryCode,
   'e.164': (v) => /^\+[1-9]\d{6,14}$/.test(v),
+  // tag filters take comma-separated values: list separators cannot be part of a label
+  'tag-label': (v) => v.trim().length > 0 && !/[,;:|/\\]/.test(v),
 };
 
 export const FORMAT_MESSAGES: Record<string, string> = {
@@ -12,5 +14,6 @@ export const FORMAT_MESSAGES: Record<string, string> = {
   date: 'must be a date (yyyy-MM-dd)',
   'date-time': 'must be an ISO 8601 date-time',
   uuid: 'must be a UUID',
+  'tag-label': 'must be a tag label: not blank, without , ; : | / \\',
   email: 'must be an e-mail address',
 };
