@@ -46,7 +46,7 @@ describe('notes', () => {
     const com = await api.post(`/v1/notes/${note.id}/comments`, { content: 'A comment' });
     assert.equal(com.status, 201, JSON.stringify(com.body));
     assert.equal(com.body.note_id, note.id);
-    assert.equal(com.body.content, 'A comment');
+    assert.equal(com.body.content, '<p>A comment</p>');
     assert.equal(com.body.author, null);
     assert.equal(com.body.author_type, 'api');
 
@@ -191,11 +191,11 @@ describe('notes', () => {
     );
     assert.deepEqual(
       all.body.data[1].comments.map((c: any) => c.content),
-      ['c1', 'c2'],
+      ['<p>c1</p>', '<p>c2</p>'],
     );
     assert.deepEqual(
       all.body.data[3].comments.map((c: any) => c.content),
-      ['c3'],
+      ['<p>c3</p>'],
     );
     assert.deepEqual(all.body.data[0].comments, []);
 
@@ -207,7 +207,7 @@ describe('notes', () => {
     );
     assert.deepEqual(
       page.body.data[1].comments.map((c: any) => c.content),
-      ['c3'],
+      ['<p>c3</p>'],
     );
 
     const desc = await api.get(`/v1/cases/${kase.id}/notes?sort=created_at.desc`);

@@ -1,13 +1,43 @@
+import sanitizeHtml from 'sanitize-html';
 import { badRequest } from '../http/errors.ts';
 import { MAX_CONTENT_TEXT } from './schemas.ts';
+
+/**
+ * Note and comment content is a small subset of HTML (reference rules): anything else is stripped,
+ * links open in a new tab without referrer, bare URLs become links, line breaks become `<br />`, and
+ * content not starting with `<p>` or `<ul>` is wrapped in a paragraph. sanitize-html does the
+ * parsing: hand-written HTML filtering is how stored XSS happens.
+ */
+const LINK_ATTRS = { target: '_blank', rel: 'noopener noreferrer' };
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<]+[^\s<.,;:!?)'"]/g;
+
+export function cleanContent(raw: string): string {
+  const withBreaks = raw.replace(/\r\n?/g, '\n').replace(/\n/g, '<br />');
+  const html = sanitizeHtml(withBreaks, {
+    allowedTags: ['p', 'b', 'i', 'em', 'strong', 'a', 'li', 'ul', 'span', 'br', 'hr'],
+    allowedAttributes: { a: ['href', 'target', 'rel'], span: ['data-type', 'data-id', 'data-label'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    transformTags: { a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...LINK_ATTRS } }) },
+    // text arrives escaped, so the URL cannot carry markup; links already written are left alone
+    textFilter: (text, tag) =>
+      tag === 'a'
+        ? text
+        : text.replace(
+            URL_IN_TEXT,
+            (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`,
+          ),
+  }).trim();
+  return /^<(p|ul)[\s>]/i.test(html) ? html : `<p>${html}</p>`;
+}
 
 /** Text length of HTML content, tags ignored and entities counted as one character. */
 export function textLength(html: string): number {
   return html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, '_').length;
 }
 
-/** Rejects content that is blank once tags are removed, or longer than the limit. */
-export function checkContent(html: string): void {
+/** Cleans the content, then rejects it when blank once tags are removed, or longer than the limit. */
+export function checkContent(raw: string): string {
+  const html = cleanContent(raw);
   const text = html.replace(/<[^>]*>/g, '');
   if (!text.trim()) throw badRequest('content must not be empty', 'content');
   const n = textLength(html);
@@ -16,4 +46,5 @@ export function checkContent(html: string): void {
       `content is ${n} characters long without HTML tags; the maximum is ${MAX_CONTENT_TEXT}`,
       'content',
     );
+  return html;
 }

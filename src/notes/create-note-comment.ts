@@ -16,7 +16,7 @@ export async function createNoteComment(
   noteId: string,
   input: Static<typeof NoteCommentCreate>,
 ) {
-  checkContent(input.content);
+  const content = checkContent(input.content);
   return db.transaction().execute(async (trx) => {
     const note = await lockNote(trx, workspaceId, noteId);
     if (!note) throw notFound('Note');
@@ -29,7 +29,7 @@ export async function createNoteComment(
         id: randomUUID(),
         workspace_id: workspaceId,
         note_id: note.id,
-        content: input.content,
+        content,
         author_type: 'api',
       })
       .returningAll()

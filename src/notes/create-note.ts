@@ -11,7 +11,7 @@ import { MAX_NOTES_PER_CASE, type NoteCreate } from './schemas.ts';
 
 /** Adds a note written through the API to a case; emits `Note.Created`. */
 export async function createNote(db: Db, workspaceId: string, input: Static<typeof NoteCreate>) {
-  checkContent(input.content);
+  const content = checkContent(input.content);
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, input.case_id);
     if (!kase) throw notFound('Case');
@@ -24,7 +24,7 @@ export async function createNote(db: Db, workspaceId: string, input: Static<type
         id: randomUUID(),
         workspace_id: workspaceId,
         case_id: kase.id,
-        content: input.content,
+        content,
         author_type: 'api',
       })
       .returningAll()
