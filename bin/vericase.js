@@ -2,7 +2,10 @@
 // Runs the TypeScript sources directly with Node's type stripping (Node >= 22.18).
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(`vericase needs Node.js 22.18 or newer (this is ${process.version}).\n`);
+  process.stderr.write(
+    `vericase needs Node.js 22.18 or newer (this is ${process.version}). Run it through npm start or npx vericase,\n` +
+      'which use the Node 22 that npm install puts in node_modules.\n',
+  );
   process.exit(1);
 }
 await import('../src/cli/main.ts');
