@@ -1,6 +1,7 @@
+import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow, CompanyRow, IndividualRow, RelationRow } from '../db/schema.ts';
+import type { CaseRow, CompanyRow, Database, IndividualRow, RelationRow } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Finds a live case of the workspace by internal id first, then by external_id. */
@@ -25,6 +26,22 @@ export async function findCase(
   return q.executeTakeFirst();
 }
 
+/** A live case of the workspace by internal id only (paths that take a uuid). */
+export async function findCaseById(
+  db: Db,
+  workspaceId: string,
+  caseId: string,
+): Promise<CaseRow | undefined> {
+  if (!UUID_RE.test(caseId)) return undefined;
+  return db
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', caseId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /**
  * Locks a live case row (by internal id) for a write in this transaction. NO KEY UPDATE, not
  * UPDATE: rows inserted with a foreign key to the case take KEY SHARE on it, which UPDATE would
@@ -40,6 +57,34 @@ export async function lockCase(trx: Db, workspaceId: string, caseId: string): Pr
     .where('deleted_at', 'is', null)
     .forNoKeyUpdate()
     .executeTakeFirst();
+}
+
+type CaseOwnedTable = 'companies' | 'individuals' | 'relations' | 'notes' | 'checks';
+
+/**
+ * A row of a table owned by cases, in the workspace, whose case is live: a soft-deleted case hides
+ * everything under it. `caseId` also requires the row to belong to that case.
+ */
+export async function findInLiveCase<T extends CaseOwnedTable>(
+  db: Db,
+  table: T,
+  workspaceId: string,
+  id: string,
+  opts: { caseId?: string; forUpdate?: boolean } = {},
+): Promise<Selectable<Database[T]> | undefined> {
+  if (!UUID_RE.test(id)) return undefined;
+  // the table is a parameter: Kysely cannot type a dynamic table name, the return type says what comes back
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  let q = (db as any)
+    .selectFrom(`${table} as e`)
+    .innerJoin('cases as c', 'c.id', 'e.case_id')
+    .selectAll('e')
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.id', '=', id)
+    .where('c.deleted_at', 'is', null);
+  if (opts.caseId) q = q.where('e.case_id', '=', opts.caseId);
+  if (opts.forUpdate) q = q.forUpdate('e');
+  return q.executeTakeFirst();
 }
 
 /** Marks activity inside a case (any change to it or to what it contains). */

@@ -1,26 +1,15 @@
+import { findInLiveCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
-import { UUID_RE } from '../shared/pg-errors.ts';
 import type { CheckTarget } from './check-type.ts';
 
 /** A check of the workspace whose case is not deleted. */
-export async function findCheck(
+export const findCheck = (
   db: Db,
   workspaceId: string,
   id: string,
   forUpdate = false,
-): Promise<CheckRow | undefined> {
-  if (!UUID_RE.test(id)) return undefined;
-  let q = db
-    .selectFrom('checks as k')
-    .innerJoin('cases as c', 'c.id', 'k.case_id')
-    .selectAll('k')
-    .where('k.workspace_id', '=', workspaceId)
-    .where('k.id', '=', id)
-    .where('c.deleted_at', 'is', null);
-  if (forUpdate) q = q.forUpdate('k');
-  return q.executeTakeFirst();
-}
+): Promise<CheckRow | undefined> => findInLiveCase(db, 'checks', workspaceId, id, { forUpdate });
 
 export async function lockCheckById(trx: Db, id: string): Promise<CheckRow | undefined> {
   return trx.selectFrom('checks').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();

@@ -1,8 +1,9 @@
+import { findCaseById } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentNote } from './present.ts';
-import { commentsByNote, findLiveCaseById } from './repository.ts';
+import { commentsByNote } from './repository.ts';
 
 export const caseNoteListSpec: ListSpec = {
   filters: {
@@ -21,7 +22,7 @@ export async function listCaseNotes(
   query: Record<string, unknown>,
 ) {
   const parsed = parseListQuery(caseNoteListSpec, query);
-  const kase = await findLiveCaseById(db, workspaceId, caseId);
+  const kase = await findCaseById(db, workspaceId, caseId);
   if (!kase) throw notFound('Case');
   const base = db.selectFrom('notes').where('workspace_id', '=', workspaceId).where('case_id', '=', kase.id);
   const { rows, pagination } = await fetchPage(caseNoteListSpec, parsed, base, (qb) => qb.selectAll());

@@ -1,29 +1,10 @@
+import { findInLiveCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { NoteCommentRow } from '../db/schema.ts';
 
-/** A live case of the workspace by internal id (no external_id lookup: these paths take uuids). */
-export async function findLiveCaseById(db: Db, workspaceId: string, caseId: string) {
-  return db
-    .selectFrom('cases')
-    .select(['id'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', caseId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-
 /** A note of a live case of the workspace, locked for a write in this transaction. */
-export async function lockNote(trx: Db, workspaceId: string, noteId: string) {
-  return trx
-    .selectFrom('notes')
-    .innerJoin('cases', 'cases.id', 'notes.case_id')
-    .selectAll('notes')
-    .where('notes.workspace_id', '=', workspaceId)
-    .where('notes.id', '=', noteId)
-    .where('cases.deleted_at', 'is', null)
-    .forUpdate('notes')
-    .executeTakeFirst();
-}
+export const lockNote = (trx: Db, workspaceId: string, noteId: string) =>
+  findInLiveCase(trx, 'notes', workspaceId, noteId, { forUpdate: true });
 
 /** Comments of several notes in one query, grouped by note id, oldest first. */
 export async function commentsByNote(db: Db, workspaceId: string, noteIds: string[]) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { touchCase } from '../cases/repository.ts';
+import { findInLiveCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -8,17 +8,8 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { presentRelation } from './present.ts';
 import type { RelationUpdate } from './schemas.ts';
 
-export async function findCaseRelation(db: Db, workspaceId: string, caseId: string, relationId: string) {
-  return db
-    .selectFrom('relations as r')
-    .innerJoin('cases as c', 'c.id', 'r.case_id')
-    .selectAll('r')
-    .where('r.workspace_id', '=', workspaceId)
-    .where('r.case_id', '=', caseId)
-    .where('r.id', '=', relationId)
-    .where('c.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
+export const findCaseRelation = (db: Db, workspaceId: string, caseId: string, relationId: string) =>
+  findInLiveCase(db, 'relations', workspaceId, relationId, { caseId });
 
 export async function updateRelation(
   db: Db,

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
 import { checkLabel } from './labels.ts';
 import { presentTag } from './present.ts';
-import { ensureTags, findLiveCase, resolveTagRefs, tagsForLabels } from './repository.ts';
+import { ensureTags, resolveTagRefs, tagsForLabels } from './repository.ts';
 
 /**
  * Puts tags on a case. Each reference is a tag id or a label; a label matching no workspace tag
@@ -15,7 +15,7 @@ import { ensureTags, findLiveCase, resolveTagRefs, tagsForLabels } from './repos
  */
 export async function addCaseTags(db: Db, workspaceId: string, caseId: string, refs: string[]) {
   return db.transaction().execute(async (trx) => {
-    const kase = await findLiveCase(trx, workspaceId, caseId, true);
+    const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');
     const resolved = await resolveTagRefs(trx, workspaceId, refs);
     const wanted: string[] = [];

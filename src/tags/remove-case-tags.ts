@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
 import { presentTag } from './present.ts';
-import { findLiveCase, resolveTagRefs, tagsForLabels } from './repository.ts';
+import { resolveTagRefs, tagsForLabels } from './repository.ts';
 
 /**
  * Takes tags off a case. Each reference is a tag id or a label (matched case-insensitively);
@@ -12,7 +12,7 @@ import { findLiveCase, resolveTagRefs, tagsForLabels } from './repository.ts';
  */
 export async function removeCaseTags(db: Db, workspaceId: string, caseId: string, refs: string[]) {
   return db.transaction().execute(async (trx) => {
-    const kase = await findLiveCase(trx, workspaceId, caseId, true);
+    const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');
     const resolved = await resolveTagRefs(trx, workspaceId, refs);
     const remove = new Set<string>();

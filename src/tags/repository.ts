@@ -139,15 +139,3 @@ export async function removeLabelFromCases(trx: Db, workspaceId: string, label: 
     .execute();
   return rows.filter((r) => r.deleted_at === null);
 }
-
-/** A live case of the workspace by internal id, optionally locked for a write. */
-export async function findLiveCase(db: Db, workspaceId: string, caseId: string, forUpdate = false) {
-  let q = db
-    .selectFrom('cases')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', caseId)
-    .where('deleted_at', 'is', null);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
-}
