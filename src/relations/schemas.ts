@@ -50,14 +50,5 @@ export const Relation = Type.Object({
   updated_at: DateTime,
 });
 
-/** A relation as seen from its source entity. */
-export const RelationOfEntity = Type.Object({
-  id: Uuid,
-  to_company_id: Uuid,
-  voting_rights_percentage: Nullable(Type.Number()),
-  ownership_percentage: Nullable(Type.Number()),
-  roles: Type.Array(RelationRole),
-  position: Nullable(Type.String()),
-  created_at: DateTime,
-  updated_at: DateTime,
-});
+/** A relation as seen from its source entity: the same fields but the source. */
+export const RelationOfEntity = Type.Omit(Relation, ['from_company_id', 'from_individual_id']);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import { presentCase } from '../cases/present.ts';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow, WebhookRow } from '../db/schema.ts';
+import type { CaseRow, WebhookDeliveriesTable, WebhookRow } from '../db/schema.ts';
 import { deliveredName, subscribes } from '../events/catalog.ts';
 
 /** An outbox row as the dispatcher reads it. */
@@ -16,20 +16,22 @@ export interface OutboxEvent {
   created_at: Date | string;
 }
 
-export interface NewDelivery {
-  id: string;
-  workspace_id: string;
-  webhook_id: string;
-  event_id: string;
-  event: string;
-  case_id: string | null;
-  company_id: string | null;
-  individual_id: string | null;
-  payload: string;
-  status: string;
-  next_attempt_at: Date | null;
-  event_created_at: Date | string;
-}
+/** A delivery row as the dispatcher writes it (the table's insert type, the columns it sets). */
+export type NewDelivery = Pick<
+  Insertable<WebhookDeliveriesTable>,
+  | 'id'
+  | 'workspace_id'
+  | 'webhook_id'
+  | 'event_id'
+  | 'event'
+  | 'case_id'
+  | 'company_id'
+  | 'individual_id'
+  | 'payload'
+  | 'status'
+  | 'next_attempt_at'
+  | 'event_created_at'
+>;
 
 type Entity = Record<string, unknown> | undefined;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
