@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, Nullable } from '../http/common-schemas.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
-import { presentMatch } from './service/present.ts';
+import { presentListVersion, presentMatch } from './service/present.ts';
 import { HOW_TO_LOAD_LISTS } from './service/screening-service.ts';
 
 const SearchQuery = Type.Object(
@@ -84,15 +84,7 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
         status: s?.state ?? 'empty',
         message: s?.available ? null : (s?.unavailableMessage() ?? null),
         versions_key: s?.versionsKey ?? null,
-        data: (s?.versions ?? []).map((v) => ({
-          source: v.source,
-          version: v.version,
-          published: v.published ?? null,
-          origin: v.origin ?? null,
-          entities: v.entities,
-          malformed: v.malformed,
-          loaded_at: loadedAt,
-        })),
+        data: (s?.versions ?? []).map((v) => ({ ...presentListVersion(v), loaded_at: loadedAt })),
       };
     },
   );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../../db/connect.ts';
+import { presentListVersion } from './present.ts';
 import type { LoadReport } from './screening-service.ts';
 
 export const PROCESS_LABEL = `${hostname()}:${process.pid}`;
@@ -27,16 +28,7 @@ export async function recordListLoad(db: Db, report: LoadReport): Promise<{ prev
     .values({
       id: randomUUID(),
       versions_key: report.versionsKey as string,
-      lists: JSON.stringify(
-        report.versions.map((v) => ({
-          source: v.source,
-          version: v.version,
-          published: v.published ?? null,
-          origin: v.origin ?? null,
-          entities: v.entities,
-          malformed: v.malformed,
-        })),
-      ),
+      lists: JSON.stringify(report.versions.map(presentListVersion)),
       reference_dir: report.dir,
       process: PROCESS_LABEL,
       loaded_at: report.loadedAt ?? new Date().toISOString(),

@@ -1,3 +1,4 @@
+import type { ListVersion } from '../engine/registry.ts';
 import type { ScreeningMatch } from '../engine/search.ts';
 
 /** A search result as the API shows it. `id` is `<list source>:<entity id on that list>`. */
@@ -16,5 +17,17 @@ export function presentMatch(m: ScreeningMatch) {
     birth_dates: e.birth_dates,
     countries: [...new Set([...e.nationalities, ...e.countries])],
     explanation: m.explanation,
+  };
+}
+
+/** A loaded list version as the API shows it and as the list-load log records it. */
+export function presentListVersion(v: ListVersion) {
+  return {
+    source: v.source,
+    version: v.version,
+    published: v.published ?? null,
+    origin: v.origin ?? null,
+    entities: v.entities,
+    malformed: v.malformed,
   };
 }
