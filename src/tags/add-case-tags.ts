@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { lockCase, touchCase } from '../cases/repository.ts';
+import { lockCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
@@ -41,11 +41,10 @@ export async function addCaseTags(db: Db, workspaceId: string, caseId: string, r
     if (next.length !== kase.tags.length) {
       row = await trx
         .updateTable('cases')
-        .set({ tags: next, updated_at: sql`now()` })
+        .set({ tags: next, updated_at: sql`now()`, last_activity_at: sql`now()` })
         .where('id', '=', kase.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await touchCase(trx, kase.id);
       await recordTagsUpdated(trx, workspaceId, [row]);
     }
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { lockCase, touchCase } from '../cases/repository.ts';
+import { lockCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
@@ -28,11 +28,14 @@ export async function removeCaseTags(db: Db, workspaceId: string, caseId: string
 
     const row = await trx
       .updateTable('cases')
-      .set({ tags: kase.tags.filter((l) => !remove.has(l)), updated_at: sql`now()` })
+      .set({
+        tags: kase.tags.filter((l) => !remove.has(l)),
+        updated_at: sql`now()`,
+        last_activity_at: sql`now()`,
+      })
       .where('id', '=', kase.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await touchCase(trx, kase.id);
     await recordTagsUpdated(trx, workspaceId, [row]);
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
   });

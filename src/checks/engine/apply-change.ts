@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
+import { touchCase } from '../../cases/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents } from '../../events/record-event.ts';
@@ -94,10 +95,6 @@ export async function updateCheckData(
     .where('id', '=', check.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
-    .updateTable('cases')
-    .set({ last_activity_at: sql`now()` })
-    .where('id', '=', check.case_id)
-    .execute();
+  await touchCase(trx, check.case_id);
   return row;
 }
