@@ -42,7 +42,7 @@ function run(label: string, env: NodeJS.ProcessEnv): number {
     [
       '--test',
       '--experimental-test-isolation=none',
-      '--test-timeout=60000',
+      '--test-timeout=180000',
       '--test-force-exit',
       '--no-warnings=ExperimentalWarning',
       ...patterns,

@@ -35,6 +35,21 @@ export interface AppContext {
     loadCheckEnvelopes?: CheckEnvelopeLoader;
     /** Check envelopes of one company or individual. */
     loadEntityChecks?: (db: Db, entityId: string) => Promise<CheckEnvelopeOut[]>;
+    /**
+     * Runs after entities were added to a case or gained a role, in the same transaction: the case's
+     * template creates the checks they are now targets of. True when it created any.
+     */
+    afterCaseEntitiesChanged?: (trx: Db, workspaceId: string, caseId: string) => Promise<boolean>;
+    /**
+     * Sets (or with null detaches) a case's template in the caller's transaction, emitting
+     * `Case.TemplateUpdated`, and applies it to the case's current entities.
+     */
+    changeCaseTemplate?: (
+      trx: Db,
+      workspaceId: string,
+      caseRow: CaseRow,
+      ref: { template_key?: string | null; template_id?: string | null },
+    ) => Promise<void>;
     /** Runs after a case's checks changed, in the same transaction (template auto-approval). */
     afterCaseChecksChanged?: (trx: Db, caseRow: CaseRow) => Promise<void>;
   };

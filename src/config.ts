@@ -18,6 +18,17 @@ export interface Config {
   sandboxDelayMs: number;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
   webhookAllowPrivate: boolean;
+  /** Header names an API key is read from (lower case): the documented one first. */
+  apiKeyHeaders: string[];
+  /** HTTP server timeouts in ms (0 disables one): see `src/http/server-options.ts`. */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    idleTimeoutMs: number;
+  };
+  /** Largest image accepted for upload, in pixels (width × height, read from the header). */
+  maxImagePixels: number;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -60,5 +71,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     webhookAllowPrivate: bool(env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
+    apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
+    http: httpTimeouts(env),
+    maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
   };
+}
+
+function httpTimeouts(env: NodeJS.ProcessEnv): Config['http'] {
+  const t = {
+    headersTimeoutMs: int('VERICASE_HTTP_HEADERS_TIMEOUT_MS', env.VERICASE_HTTP_HEADERS_TIMEOUT_MS, 20_000),
+    requestTimeoutMs: int('VERICASE_HTTP_REQUEST_TIMEOUT_MS', env.VERICASE_HTTP_REQUEST_TIMEOUT_MS, 120_000),
+    keepAliveTimeoutMs: int(
+      'VERICASE_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      env.VERICASE_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      72_000,
+    ),
+    idleTimeoutMs: int('VERICASE_HTTP_IDLE_TIMEOUT_MS', env.VERICASE_HTTP_IDLE_TIMEOUT_MS, 120_000),
+  };
+  // Node refuses a headers timeout longer than the request timeout (the headers are part of the request)
+  if (t.requestTimeoutMs > 0 && t.headersTimeoutMs > t.requestTimeoutMs) {
+    throw new Error('VERICASE_HTTP_HEADERS_TIMEOUT_MS must not exceed VERICASE_HTTP_REQUEST_TIMEOUT_MS');
+  }
+  return t;
+}
+
+/**
+ * `X-SERVICE-API-KEY` is the documented header; the reference product's (`X-DOTFILE-API-KEY`) is
+ * accepted too by default, so its clients migrate by changing the base URL only.
+ */
+function apiKeyHeaders(value: string | undefined): string[] {
+  const names = (value ?? 'X-SERVICE-API-KEY,X-DOTFILE-API-KEY')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of names) {
+    if (!/^[a-z0-9-]+$/.test(h)) throw new Error(`VERICASE_API_KEY_HEADERS: "${h}" is not a header name`);
+  }
+  if (!names.length) throw new Error('VERICASE_API_KEY_HEADERS must name at least one header');
+  return [...new Set(names)];
 }

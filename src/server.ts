@@ -42,6 +42,8 @@ export async function serve(config: Config): Promise<void> {
       port: config.port,
       database: ctx.dbKind,
       dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined,
+      // applied by buildApp (src/http/server-options.ts): logged so an operator sees what is in force
+      httpTimeoutsMs: config.http,
     },
     'vericase listening',
   );

@@ -89,10 +89,16 @@ describe('aml check: screening and transitions', () => {
       list_types: ['sanction', 'warning', 'fitness_probity', 'pep'],
       profile_id: null,
       enable_entity_filter: true,
+      is_media_check_enabled: false,
     });
     assert.equal(created.data.vendor.name, 'screening_provider_1');
     assert.equal(created.data.vendor.is_search_monitored, false);
     assert.match(created.data.vendor.search_ref, /^[0-9a-f-]{36}$/);
+    // the reference's vendor and settings fields are present
+    assert.equal(created.data.vendor.search_id, created.data.vendor.search_ref);
+    assert.equal(created.data.vendor.search_url, `/v1/checks/aml/${created.id}`);
+    assert.equal(created.data.vendor.customer_id, created.individual_id ?? created.company_id);
+    assert.equal(created.data.settings.is_media_check_enabled, false);
 
     const done = await settled(api, created.id);
     assert.equal(done.status, 'approved');

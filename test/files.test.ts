@@ -72,8 +72,9 @@ describe('files: upload', () => {
     ];
     for (const [bytes, mime] of samples) {
       const before = Date.now();
-      // the declared name and type are ignored: the format comes from the content
-      const res = await uploadBytes(api, bytes, 'whatever.txt', 'text/plain');
+      // the format comes from the content; a declared name and type must agree with it
+      const ext = { 'image/png': 'png', 'image/jpeg': 'jpg', 'application/pdf': 'pdf' }[mime];
+      const res = await uploadBytes(api, bytes, `scan.${ext}`, mime);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(Object.keys(res.body).sort(), ['expired_at', 'upload_ref']);
       assert.match(res.body.upload_ref, /^upl_[A-Za-z0-9_-]{32}$/);

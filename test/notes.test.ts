@@ -71,7 +71,9 @@ describe('notes', () => {
     const commented = await eventsOf(api.workspaceId, 'NoteComment.Created');
     assert.equal(commented.length, 1);
     assert.equal(commented[0].case_id, kase.id);
-    assert.deepEqual((commented[0].payload as any).note_comment, com.body);
+    assert.deepEqual((commented[0].payload as any).noteComment, com.body);
+    assert.equal((commented[0].payload as any).note.id, com.body.note_id);
+    assert.deepEqual((commented[0].payload as any).note.comments.at(-1), com.body);
 
     const after = (
       await ctx.db

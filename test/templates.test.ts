@@ -416,7 +416,10 @@ describe('case auto-approval', () => {
   async function waitCheck(api: Client, caseId: string, status: string) {
     return eventually(async () => {
       const k = (await api.get(`/v1/cases/${caseId}`)).body;
-      return repCheck(k)?.status === status ? k : null;
+      // the case row and its checks are read by separate statements: wait until the case shows
+      // the effect of the check's change too (same transaction, but a read may fall between them)
+      const settled = status !== 'need_review' || k.reviewer_has_actions === true;
+      return repCheck(k)?.status === status && settled ? k : null;
     });
   }
 

@@ -1,169 +1,323 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import { makePng, uploadRef } from './helpers/files.ts';
-import { eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { after, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { type Client, getHarness, type Res } from './helpers/harness.ts';
+import { startReceiver } from './helpers/receiver.ts';
+import { type RouteEntry, routeTable } from './helpers/route-table.ts';
+import { buildTenantWorld, quiesce, type TenantWorld, worldTokens } from './helpers/tenant-world.ts';
+import { settledSnapshot, snapshotWorkspace } from './helpers/workspace-snapshot.ts';
 
 /**
- * Tenants are walls: every route of the OpenAPI document that takes an id is called with workspace
- * A's ids and workspace B's key, and must answer 404. A new route with an id fails this test until
- * it is listed here, so no endpoint can be added without its isolation being checked.
+ * Tenants are walls. Workspace A (the attacker) calls every route of the running app that takes an
+ * id, taken from the router itself (hidden routes included), with workspace B's ids: every answer
+ * is a 404 (a route the walk cannot fill fails the test, so a new route cannot escape), no answer
+ * carries anything of B's, and B's rows are byte for byte the same afterwards. Ids of B given in
+ * bodies and list filters get the same treatment.
  */
-describe('tenant isolation', () => {
-  test('every id of workspace A is a 404 for workspace B, on every route', async () => {
-    const { app } = await getHarness();
-    const a = await newWorkspace('tenant-a');
-    const b = await newWorkspace('tenant-b');
 
-    const c = (await a.post('/v1/cases', sampleCaseBody('iso-case'))).body;
-    const main = c.companies.find((x: any) => x.type === 'main');
-    const ceo = c.individuals.find((x: any) => x.last_name === 'Lovelace');
-    const relationId = ceo.relations[0].id;
-    const note = (await a.post('/v1/notes', { case_id: c.id, content: 'hello' })).body;
-    const tag = (await a.post('/v1/tags', { label: 'iso-tag' })).body;
-    const ekyc = (await a.post('/v1/checks/ekyc', { individual_id: ceo.id })).body;
-    const ref = await uploadRef(a, makePng({ width: 40, height: 30 }));
-    const idd = (
-      await a.post('/v1/checks/id_document', { individual_id: ceo.id, data: { front_upload_ref: ref } })
-    ).body;
-    const reputation = (await a.post('/v1/checks/online_reputation', { company_id: main.id })).body;
-    const aml = (await a.post('/v1/checks/aml', { company_id: main.id })).body;
-    const template = (
-      await a.post('/v1/templates', {
-        key: 'iso',
-        name: 'Iso',
-        checks: [{ type: 'ekyc', targets: ['individuals'] }],
-      })
-    ).body;
-    const webhook = (
-      await a.post('/v1/webhooks', { name: 'iso', url: 'http://127.0.0.1:9/hook', events: ['Case.Created'] })
-    ).body;
-    await a.post('/v1/cases', { name: 'trigger a delivery' });
-    const log = await eventually(async () => (await a.get('/v1/webhook-logs')).body.data?.[0]);
-    const fileId = (
-      await eventually(async () => {
-        const got = (await a.get(`/v1/checks/id_document/${idd.id}`)).body;
-        return got.data.information.front_file_id ? got : null;
-      })
-    ).data.information.front_file_id;
-    for (const [name, v] of Object.entries({
-      note,
-      tag,
-      ekyc,
-      idd,
-      reputation,
-      aml,
-      template,
-      webhook,
-      log,
-    })) {
-      assert.ok(v?.id, `${name} created: ${JSON.stringify(v)}`);
+/** What kind of id a path parameter is, from the segment before it (`/v1/tags/:id` → tag). */
+const KIND_BY_SEGMENT: Record<string, string> = {
+  cases: 'case',
+  relations: 'relation',
+  companies: 'company',
+  individuals: 'individual',
+  checks: 'check',
+  notes: 'note',
+  tags: 'tag',
+  templates: 'template',
+  webhooks: 'webhook',
+  'webhook-logs': 'webhookLog',
+  files: 'file',
+  workspaces: 'workspace',
+  keys: 'apiKey',
+  users: 'user',
+  'custom-properties': 'customPropertyEntity',
+};
+
+function paramKinds(route: RouteEntry): (string | undefined)[] {
+  const segs = route.url.split('/');
+  return segs.flatMap((seg, i) => {
+    if (!seg.startsWith(':')) return [];
+    const prev = segs[i - 1];
+    // /checks/<type>/:id: a check of that type (hyphenated aliases name the same type)
+    if (segs[i - 2] === 'checks' && !prev.startsWith(':')) return [`check:${prev.replace(/-/g, '_')}`];
+    // /custom-properties/:target_entity/:key: a custom property key of that entity kind
+    if (segs[i - 2] === 'custom-properties') return ['customPropertyKey'];
+    return [KIND_BY_SEGMENT[prev]];
+  });
+}
+
+/** The ids of kind `kind` in a world (several where the route must refuse each of them). */
+function idsOf(w: TenantWorld, kind: string): string[] | undefined {
+  if (kind.startsWith('check:')) {
+    const id = w.checks[kind.slice(6)];
+    return id ? [id] : undefined;
+  }
+  const ids: Record<string, string[]> = {
+    case: [w.caseId, w.caseExternalId],
+    relation: [w.relationId],
+    company: w.companyIds,
+    individual: w.individualIds,
+    check: [...Object.values(w.checks), w.awaitingIdDocumentId],
+    note: [w.noteId],
+    tag: [w.tagId],
+    template: [w.templateId],
+    webhook: [w.webhookId],
+    webhookLog: [w.webhookLogId],
+    file: [w.fileId],
+    workspace: [w.workspaceId],
+    apiKey: [w.apiKeyId],
+    user: [w.userId],
+    customPropertyEntity: ['case'],
+    customPropertyKey: [w.customPropertyKey],
+  };
+  return ids[kind];
+}
+
+/** A valid body for a route (strict schemas: documented fields only), ids taken from `w`. */
+function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
+  const key = `${route.method} ${route.url}`;
+  if (/^PATCH \/v1\/checks\/[^/]+\/:id\/review$/.test(key)) return { action: 'approve' };
+  const bodies: Record<string, unknown> = {
+    'PATCH /v1/cases/:id': { name: 'renamed by another workspace' },
+    'PATCH /v1/companies/:id': { name: 'x' },
+    'POST /v1/companies/:id/set-relevant': { is_relevant: false },
+    'PATCH /v1/individuals/:id': { first_name: 'x' },
+    'POST /v1/individuals/:id/set-relevant': { is_relevant: false },
+    'POST /v1/cases/:caseId/relations': { from_individual_id: w.individualIds[2], roles: ['shareholder'] },
+    'PATCH /v1/cases/:caseId/relations/:caseRelationId': { position: 'x' },
+    'PATCH /v1/checks/aml/:id/hits/review': { action: 'confirm', hit_ids: ['h1'] },
+    'PATCH /v1/checks/aml/:id/monitoring': { is_monitored: true },
+    'POST /v1/checks/id_document/:id/add_files': { front_upload_ref: w.uploadRef },
+    'POST /v1/notes/:id/comments': { content: 'x' },
+    'PATCH /v1/tags/:id': { label: 'renamed-by-another-workspace' },
+    'POST /v1/cases/:id/tags': { tags: [w.tagId] },
+    'DELETE /v1/cases/:id/tags': { tags: [w.tagId] },
+    'POST /v1/cases/:id/reviews': { status: 'approved' },
+    'POST /v1/cases/:id/risks': { level: 'high' },
+    'PATCH /v1/templates/:id': { name: 'x' },
+    'PATCH /v1/webhooks/:id': { name: 'x' },
+    'POST /v1/webhooks/:id/replay': { since: '2020-01-01T00:00:00Z' },
+  };
+  if (key in bodies) return bodies[key];
+  return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
+}
+
+async function call(api: Client, method: string, url: string, body?: unknown): Promise<Res> {
+  const { app } = await getHarness();
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: { 'x-service-api-key': api.key },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
+  const json = String(res.headers['content-type'] ?? '').includes('json') && res.body;
+  return { status: res.statusCode, body: json ? JSON.parse(res.body) : res.body, headers: res.headers };
+}
+
+describe('tenant isolation', { timeout: 300_000 }, () => {
+  const receiverStarted = startReceiver();
+  after(async () => (await receiverStarted).stop());
+
+  // two full workspaces, their checks and deliveries settled, then a few hundred requests: more than
+  // suite's default 60 s on a loaded PGlite run
+  const timeout = 240_000;
+  test("workspace A's key with workspace B's ids: 404 on every route, nothing of B changes or shows", {
+    timeout,
+  }, async () => {
+    const { app, ctx } = await getHarness();
+    const receiver = await receiverStarted;
+    const a = await buildTenantWorld('tenant-a', receiver.url('/a'));
+    const b = await buildTenantWorld('tenant-b', receiver.url('/b'));
+    await quiesce(b.workspaceId);
+    const before = await settledSnapshot(ctx.db, b.workspaceId);
+    const bTokens = worldTokens(b);
+
+    const failures: string[] = [];
+    /** Sends as A; fails when the answer is not `expected` or carries a B token A did not send. */
+    const probe = async (expected: number[], method: string, url: string, body?: unknown) => {
+      const res = await call(a.api, method, url, body);
+      const sent = url + JSON.stringify(body ?? null);
+      const shown = JSON.stringify(res.body);
+      const leaked = bTokens.filter((t) => shown.includes(t) && !sent.includes(t));
+      if (!expected.includes(res.status) || leaked.length) {
+        failures.push(
+          `${method} ${url} ${JSON.stringify(body ?? '')} → ${res.status}${leaked.length ? ` leaking ${leaked.join(', ')}` : ''} ${shown.slice(0, 300)}`,
+        );
+      }
+      return res;
+    };
+
+    // 1. every route with a path parameter, from the router, filled with B's ids
+    const routes = routeTable(app);
+    const unfillable: string[] = [];
+    let walked = 0;
+    for (const route of routes) {
+      if (!route.params.length || route.params.includes('*')) continue;
+      const kinds = paramKinds(route);
+      const values = kinds.map((k) => (k ? idsOf(b, k) : undefined));
+      if (values.some((v) => !v)) {
+        unfillable.push(`${route.method} ${route.url} (${kinds.map((k) => k ?? '?').join(', ')})`);
+        continue;
+      }
+      const fill = (ids: string[]) => {
+        let i = 0;
+        return route.url.replace(/:\w+/g, () => ids[i++]);
+      };
+      // operator routes answer to the admin token only: a workspace key gets 401, or 404 when off;
+      // a parameter that names an entity kind (not an id) lists A's own rows: 200, nothing of B's
+      const listByKind = kinds.length === 1 && kinds[0] === 'customPropertyEntity';
+      const expected = route.url.startsWith('/admin/') ? [401, 404] : listByKind ? [200] : [404];
+      const body = bodyFor(route, b);
+      // each of B's ids for the first parameter (a case by id and by uuid-shaped external_id)
+      const rest = values.slice(1).map((v) => (v as string[])[0]);
+      for (const first of values[0] as string[])
+        await probe(expected, route.method, fill([first, ...rest]), body);
+      if (kinds[0] === 'case') {
+        // a free-text external_id: 404, or 400 where the route takes uuids only
+        await probe([400, 404], route.method, fill([b.textExternalId, ...rest]), body);
+      }
+      // A's own first id with B's ids after it (B's relation under A's case)
+      if (values.length > 1) {
+        const own = idsOf(a, kinds[0] as string) as string[];
+        await probe(expected, route.method, fill([own[0], ...rest]), body);
+      }
+      // the ids are real: B itself reads them
+      if (route.method === 'GET' && (expected[0] === 404 || listByKind)) {
+        const own = await call(b.api, 'GET', fill(values.map((v) => (v as string[])[0])));
+        if (own.status !== 200) failures.push(`B's own GET ${route.url} → ${own.status}: fixture broken`);
+      }
+      walked++;
     }
+    assert.deepEqual(unfillable, [], 'routes with ids the walk does not know how to fill: teach it');
+    assert.ok(walked >= 50, `${walked} routes walked`);
 
-    const checkIds: Record<string, string> = {
-      ekyc: ekyc.id,
-      aml: aml.id,
-      online_reputation: reputation.id,
-      id_document: idd.id,
-      // no company_monitoring check can be created over the API: another type's id must be a 404 too
-      'company-monitoring': ekyc.id,
-    };
-    const idFor = (path: string): Record<string, string> => {
-      if (path.startsWith('/v1/cases/{caseId}')) return { caseId: c.id, caseRelationId: relationId };
-      if (path.startsWith('/v1/cases/')) return { id: c.id };
-      if (path.startsWith('/v1/companies/')) return { id: main.id };
-      if (path.startsWith('/v1/individuals/')) return { id: ceo.id };
-      if (path === '/v1/checks/{id}') return { id: ekyc.id };
-      const type = /^\/v1\/checks\/([a-z_-]+)\/\{id\}/.exec(path)?.[1];
-      if (type) return { id: checkIds[type] };
-      if (path.startsWith('/v1/notes/')) return { id: note.id };
-      if (path.startsWith('/v1/tags/')) return { id: tag.id };
-      if (path.startsWith('/v1/templates/')) return { id: template.id };
-      if (path.startsWith('/v1/webhooks/')) return { id: webhook.id };
-      if (path.startsWith('/v1/webhook-logs/')) return { id: log.id };
-      if (path.startsWith('/v1/files/')) return { id: fileId };
-      throw new Error(`tenant-isolation test: no id known for ${path}; add it`);
-    };
-    const bodies: Record<string, unknown> = {
-      'PATCH /v1/cases/{id}': { name: 'x' },
-      'PATCH /v1/companies/{id}': { name: 'x' },
-      'POST /v1/companies/{id}/set-relevant': { is_relevant: false },
-      'PATCH /v1/individuals/{id}': { first_name: 'x' },
-      'POST /v1/individuals/{id}/set-relevant': { is_relevant: false },
-      'POST /v1/cases/{caseId}/relations': { from_individual_id: ceo.id },
-      'PATCH /v1/cases/{caseId}/relations/{caseRelationId}': { position: 'x' },
-      'PATCH /v1/checks/aml/{id}/hits/review': { action: 'confirm', hit_ids: ['h1'] },
-      'PATCH /v1/checks/aml/{id}/monitoring': { is_monitored: true },
-      'POST /v1/checks/id_document/{id}/add_files': { front_upload_ref: ref },
-      'POST /v1/notes/{id}/comments': { content: 'x' },
-      'PATCH /v1/tags/{id}': { label: 'y' },
-      'POST /v1/cases/{id}/tags': { tags: ['x'] },
-      'DELETE /v1/cases/{id}/tags': { tags: ['x'] },
-      'POST /v1/cases/{id}/reviews': { status: 'approved' },
-      'POST /v1/cases/{id}/risks': { level: 'low' },
-      'PATCH /v1/templates/{id}': { name: 'x' },
-      'PATCH /v1/webhooks/{id}': { name: 'x' },
-      'POST /v1/webhooks/{id}/replay': { since: '2020-01-01T00:00:00Z' },
-    };
+    // 2. B's ids inside A's bodies: the referenced row is not found, so nothing is created
+    await probe([404], 'POST', '/v1/notes', { case_id: b.caseId, content: 'x' });
+    await probe([404], 'POST', '/v1/companies', { case_id: b.caseId, name: 'x', type: 'affiliated' });
+    await probe([404], 'POST', '/v1/individuals', { case_id: b.caseId, first_name: 'x', last_name: 'y' });
+    await probe([404], 'POST', '/v1/checks/ekyc', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/checks/id_document', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/checks/online_reputation', { company_id: b.mainCompanyId });
+    await probe([404], 'POST', '/v1/checks/aml', { company_id: b.mainCompanyId });
+    await probe([404], 'POST', '/v1/checks/aml', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/templates/run', { case_id: b.caseId, template_key: a.templateKey });
+    // templates and upload refs are resolved in A's workspace: unknown there is a 400 naming the field
+    await probe([400], 'POST', '/v1/templates/run', { case_id: a.textCaseId, template_key: b.templateKey });
+    await probe([400, 404], 'POST', '/v1/templates/run', {
+      case_id: a.textCaseId,
+      template_id: b.templateId,
+    });
+    await probe([400], 'POST', '/v1/cases', { name: 'x', template_key: b.templateKey });
+    await probe([400], 'PATCH', `/v1/cases/${a.textCaseId}`, { template_key: b.templateKey });
+    await probe([400, 404], 'PATCH', `/v1/cases/${a.textCaseId}`, { template_id: b.templateId });
+    const refProbes = [
+      await probe([400], 'POST', '/v1/checks/id_document', {
+        individual_id: a.ceoId,
+        data: { front_upload_ref: b.uploadRef },
+      }),
+      await probe([400], 'POST', `/v1/checks/id_document/${a.awaitingIdDocumentId}/add_files`, {
+        front_upload_ref: b.uploadRef,
+      }),
+    ];
+    for (const res of refProbes) {
+      assert.match(
+        JSON.stringify(res.body),
+        /upload_ref/,
+        `refused for the upload_ref: ${JSON.stringify(res.body)}`,
+      );
+    }
+    // relations between A's and B's entities, in either direction
+    const aCase = `/v1/cases/${a.caseId}/relations`;
+    await probe([404], 'POST', aCase, { from_individual_id: b.ceoId, roles: ['shareholder'] });
+    await probe([404], 'POST', aCase, { from_company_id: b.companyIds[1], roles: ['shareholder'] });
+    await probe([404], 'POST', aCase, {
+      from_individual_id: a.individualIds[2],
+      to_company_id: b.mainCompanyId,
+      roles: ['shareholder'],
+    });
+    await probe([404], 'PATCH', `${aCase}/${a.relationId}`, { to_company_id: b.mainCompanyId });
+    await probe([404], 'POST', `/v1/cases/${a.caseId}/tags`, { tags: [b.tagId] });
+    await probe([404], 'DELETE', `/v1/cases/${a.caseId}/tags`, { tags: [b.tagId] });
+
+    // 3. list filters naming B's ids (every documented `*_id` / external_id filter) find nothing
     const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
-    let checked = 0;
-    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      if (!path.startsWith('/v1/') || !path.includes('{')) continue;
-      for (const method of Object.keys(ops)) {
-        const m = method.toUpperCase();
-        const key = `${m} ${path}`;
-        if (/\/review$/.test(path) && m === 'PATCH' && !bodies[key]) bodies[key] = { action: 'approve' };
-        const ids = idFor(path);
-        const url = path.replace(/\{(\w+)\}/g, (_, p: string) => ids[p]);
-        const body = bodies[key] ?? (m === 'GET' || m === 'DELETE' ? undefined : {});
-        const res = await (m === 'GET'
-          ? b.get(url)
-          : m === 'DELETE'
-            ? b.delete(url, body)
-            : m === 'PATCH'
-              ? b.patch(url, body)
-              : b.post(url, body));
-        assert.equal(res.status, 404, `${key} as workspace B → ${res.status} ${JSON.stringify(res.body)}`);
-        checked++;
+    const filterValue: Record<string, string> = {
+      case_id: b.caseId,
+      company_id: b.mainCompanyId,
+      individual_id: b.ceoId,
+      webhook_id: b.webhookId,
+      event_id: b.eventIds[0],
+      external_id: b.caseExternalId,
+      author_id: b.userId,
+    };
+    const unknownFilters: string[] = [];
+    let filtered = 0;
+    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      if (!path.startsWith('/v1/') || !ops.get) continue;
+      // a route with ids (a case's documents) is read with A's own ids and B's in the filter
+      const fastifyPath = path.replace(/\{(\w+)\}/g, ':$1');
+      const kinds = paramKinds({ method: 'GET', url: fastifyPath, params: [] });
+      let k = 0;
+      const own = fastifyPath.replace(/:\w+/g, () => idsOf(a, kinds[k++] ?? '')?.[0] ?? 'unknown');
+      for (const param of ops.get.parameters ?? []) {
+        if (param.in !== 'query' || !/(^|_)id$/.test(param.name) || param.name === 'assignee_id') continue;
+        const value = filterValue[param.name];
+        if (!value) {
+          unknownFilters.push(`${path}?${param.name}`);
+          continue;
+        }
+        const res = await probe([200], 'GET', `${own}?${param.name}=${value}`);
+        const items = Array.isArray(res.body?.data) ? res.body.data : res.body;
+        if (Array.isArray(items) && items.length)
+          failures.push(`GET ${own}?${param.name}=B's → ${items.length} items`);
+        filtered++;
       }
     }
-    assert.ok(checked >= 40, `${checked} routes checked`);
+    assert.deepEqual(unknownFilters, [], 'id filters the walk does not know how to fill');
+    assert.ok(filtered >= 10, `${filtered} filters probed`);
 
-    // ids given in bodies and filters
-    const byBody: [string, unknown][] = [
-      ['/v1/notes', { case_id: c.id, content: 'x' }],
-      ['/v1/companies', { case_id: c.id, name: 'x', type: 'affiliated' }],
-      ['/v1/individuals', { case_id: c.id, first_name: 'x', last_name: 'y' }],
-      ['/v1/checks/ekyc', { individual_id: ceo.id }],
-      ['/v1/checks/id_document', { individual_id: ceo.id }],
-      ['/v1/checks/online_reputation', { company_id: main.id }],
-      ['/v1/checks/aml', { company_id: main.id }],
-      ['/v1/templates/run', { case_id: c.id, template_key: 'iso' }],
-    ];
-    for (const [url, body] of byBody) {
-      const res = await b.post(url, body);
-      assert.equal(res.status, 404, `POST ${url} with A's id → ${res.status} ${JSON.stringify(res.body)}`);
+    // 4. replaying A's webhook re-sends A's events only
+    await probe([202], 'POST', `/v1/webhooks/${a.webhookId}/replay`, { since: '2020-01-01T00:00:00Z' });
+    // 5. every list A can read (each GET route without ids) shows nothing of B, replayed logs included
+    await quiesce(a.workspaceId);
+    for (const route of routes) {
+      if (route.method !== 'GET' || route.params.length || !route.url.startsWith('/v1/')) continue;
+      const params: { name: string; schema?: { maximum?: number } }[] =
+        doc.paths[route.url]?.get?.parameters ?? [];
+      const limit = params.find((p) => p.name === 'limit');
+      const query = [
+        ...(limit ? [`limit=${limit.schema?.maximum ?? 20}`] : []),
+        // a search needs a term: the name of B's representative
+        ...(params.some((p) => p.name === 'name') && route.url.includes('search')
+          ? ['name=Ada%20Lovelace']
+          : []),
+      ];
+      await probe([200], 'GET', query.length ? `${route.url}?${query.join('&')}` : route.url);
     }
-    for (const url of [
-      `/v1/checks?case_id=${c.id}`,
-      `/v1/companies?case_id=${c.id}`,
-      `/v1/individuals?case_id=${c.id}`,
-    ]) {
-      assert.equal((await b.get(url)).body.pagination.count, 0, url);
-    }
-    for (const url of [
-      '/v1/cases',
-      '/v1/tags',
-      '/v1/templates',
-      '/v1/webhooks',
-      '/v1/webhook-logs',
-      '/v1/checks',
-    ]) {
-      const res = await b.get(url);
-      assert.equal(res.status, 200, url);
-      assert.equal(res.body.data.length, 0, url);
-    }
-    // and A still sees everything, unchanged
-    assert.equal((await a.get(`/v1/cases/${c.id}`)).body.name, 'Acme onboarding');
-    assert.equal((await a.get(`/v1/files/${fileId}`)).status, 200);
+
+    // 6. external_id is unique per workspace: A may reuse B's and reads its own case by it (last:
+    // from here A's own rows carry B's external_id)
+    const mine = await probe([201], 'POST', '/v1/cases', {
+      name: 'same external id',
+      external_id: b.caseExternalId,
+    });
+    assert.equal((await call(a.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, mine.body.id);
+
+    assert.deepEqual(failures, [], `cross-workspace answers:\n${failures.join('\n')}`);
+    const deliveriesOfB = await sql<{ n: number }>`
+      select count(*)::int as n from webhook_deliveries
+      where workspace_id <> ${b.workspaceId} and event_id in (select id from events where workspace_id = ${b.workspaceId})
+    `.execute(ctx.db);
+    assert.equal(deliveriesOfB.rows[0].n, 0, "B's events delivered to another workspace's webhook");
+    const afterWalk = await snapshotWorkspace(ctx.db, b.workspaceId);
+    const changed = Object.keys({ ...before, ...afterWalk }).filter(
+      (t) => JSON.stringify(afterWalk[t]) !== JSON.stringify(before[t]),
+    );
+    const pick = (s: typeof before) => Object.fromEntries(changed.map((t) => [t, s[t]]));
+    assert.deepEqual(pick(afterWalk), pick(before), `workspace B's rows changed in ${changed.join(', ')}`);
+    // B still reads its case by its external_id (A's case with the same one is A's alone)
+    assert.equal((await call(b.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, b.caseId);
+    assert.equal((await call(b.api, 'GET', `/v1/files/${b.fileId}`)).status, 200);
   });
 });

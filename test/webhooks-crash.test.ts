@@ -5,9 +5,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import pg from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Receiver } from './helpers/receiver.ts';
+import { scratchDatabase } from './helpers/scratch-database.ts';
 
 /**
  * `kill -9` of the real service while webhook events are pending: after a restart every event is
@@ -34,20 +34,9 @@ async function databaseEnv(): Promise<Record<string, string>> {
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return { DATABASE_URL: '', DATA_DIR: dataDir };
-  const name = `vericase_crash_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { DATABASE_URL: url.toString(), DATA_DIR: dataDir };
+  const db = await scratchDatabase(serverUrl, `vericase_crash_${process.pid}_${Date.now()}`);
+  cleanups.push(db.drop);
+  return { DATABASE_URL: db.url, DATA_DIR: dataDir };
 }
 
 async function startServer(env: Record<string, string>, port: number) {

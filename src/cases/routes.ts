@@ -83,7 +83,7 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         response: { 200: Case, ...errors(400, 404, 409) },
       },
     },
-    (req) => updateCase(ctx.db, req.principal.workspaceId, req.params.id, req.body),
+    (req) => updateCase(ctx, req.principal.workspaceId, req.params.id, req.body),
   );
 
   app.delete(

@@ -43,6 +43,15 @@ export const CaseUpdate = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 180 })),
   status: Type.Optional(Type.Enum(['draft', 'open'])),
   external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+  template_key: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "Sets the case's template and applies it to the case's current entities; null detaches it",
+      }),
+    ),
+  ),
+  template_id: Type.Optional(Nullable(Uuid)),
   assignee_id: Type.Optional(Nullable(Type.String())),
   metadata: Type.Optional(Metadata),
   custom_properties: Type.Optional(CustomProperties),

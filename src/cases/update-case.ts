@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import type { Db } from '../db/connect.ts';
+import type { AppContext } from '../app-context.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
@@ -20,15 +20,15 @@ const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
 ];
 
 export async function updateCase(
-  db: Db,
+  ctx: AppContext,
   workspaceId: string,
   idOrExternal: string,
   input: Static<typeof CaseUpdate>,
 ) {
-  const found = await findCase(db, workspaceId, idOrExternal);
+  const found = await findCase(ctx.db, workspaceId, idOrExternal);
   if (!found) throw notFound('Case');
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await ctx.db.transaction().execute(async (trx) => {
       const set: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;
@@ -68,6 +68,17 @@ export async function updateCase(
         payload,
       }));
       await recordEvents(trx, workspaceId, events);
+      if (
+        (input.template_key !== undefined || input.template_id !== undefined) &&
+        ctx.hooks.changeCaseTemplate
+      ) {
+        const ref = { template_key: input.template_key ?? null, template_id: input.template_id ?? null };
+        await ctx.hooks.changeCaseTemplate(trx, workspaceId, row, ref);
+        // the template and the flags its checks set are part of the answer
+        return presentCase(
+          await trx.selectFrom('cases').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+        );
+      }
       return presentCase(row);
     });
   } catch (err) {

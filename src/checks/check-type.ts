@@ -71,6 +71,12 @@ export interface CheckTypeDefinition {
   /** The `data` object of the full check, for the OpenAPI document. */
   dataSchema: TSchema;
   transitions: readonly Transition[];
+  /**
+   * The case's contact supplies this check's data (files, a capture): an `in_progress` one waits
+   * for them, and a rejected one can take new data (case flags `for_first_collect`,
+   * `for_recollection`).
+   */
+  collectsData?: boolean;
   /** Types whose stuck `processing` checks can be pushed to review. */
   forceReview?: boolean;
   create(input: CreateInput): Promise<CreatePlan>;

@@ -27,6 +27,9 @@ export const CheckEnvelope = Type.Object({
   type: Type.Enum(CHECK_TYPES),
   status: Type.Enum(CHECK_STATUSES),
   subtype: Nullable(Type.String()),
+  document_type_key: Nullable(
+    Type.String({ description: 'The document type of a document check (its subtype `document_type:{key}`)' }),
+  ),
   company_id: Nullable(Uuid),
   individual_id: Nullable(Uuid),
   is_internal: Type.Boolean(),

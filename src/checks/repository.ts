@@ -1,18 +1,38 @@
 import { findInLiveCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import type { CheckTarget } from './check-type.ts';
 
-/** A check of the workspace whose case is not deleted. */
-export const findCheck = (
+/**
+ * A check of the workspace whose case is not deleted. `forUpdate` locks its case, then the check:
+ * the order every write under a case takes (check first, case second deadlocked with a permanent
+ * case delete on PostgreSQL).
+ */
+export async function findCheck(
   db: Db,
   workspaceId: string,
   id: string,
   forUpdate = false,
-): Promise<CheckRow | undefined> => findInLiveCase(db, 'checks', workspaceId, id, { forUpdate });
+): Promise<CheckRow | undefined> {
+  if (forUpdate) await lockCaseOfCheck(db, id);
+  return findInLiveCase(db, 'checks', workspaceId, id, { forUpdate });
+}
 
+/** The check locked for a change (jobs), its case locked first like every write under a case. */
 export async function lockCheckById(trx: Db, id: string): Promise<CheckRow | undefined> {
+  await lockCaseOfCheck(trx, id);
   return trx.selectFrom('checks').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+async function lockCaseOfCheck(trx: Db, checkId: string): Promise<void> {
+  if (!UUID_RE.test(checkId)) return;
+  await trx
+    .selectFrom('cases')
+    .select('id')
+    .where('id', '=', (eb) => eb.selectFrom('checks').select('case_id').where('id', '=', checkId))
+    .forNoKeyUpdate()
+    .execute();
 }
 
 /** The company or individual a check targets (any workspace; callers scope by the check). */

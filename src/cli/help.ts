@@ -10,6 +10,9 @@ Usage: vericase <command>
   keys revoke --id KEY_ID            revoke a key (or --key API_KEY)
   data pull [--keep N]               download the official sanctions lists (DATA_DIR/reference/current)
   data status                        show the pulled list version and verify its checksums
+  db backup --out FILE [--force]     back up the database and the uploaded files (server stopped
+                                     for the embedded database; pg_dump for PostgreSQL)
+  db restore --in FILE [--force]     restore a backup into an empty DATA_DIR or database
 
 Configuration is read from the environment: see the README.
 `;

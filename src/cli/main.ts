@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
+import { CorruptDataDirError } from '../db/pgdata-check.ts';
 import { openRuntime } from '../runtime.ts';
 import { serve } from '../server.ts';
 import { runWorker } from '../worker.ts';
@@ -93,6 +94,10 @@ async function main(argv: string[]): Promise<number> {
       }
       break;
     }
+    case 'db': {
+      const { dbCommand } = await import('./db-backup.ts');
+      return dbCommand(sub, rest, config);
+    }
     case 'data': {
       const { dataCommand } = await import('./data-pull.ts');
       return dataCommand(sub, rest, config);
@@ -116,6 +121,10 @@ main(process.argv.slice(2)).then(
     if (err instanceof DataDirLockedError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(3);
+    }
+    if (err instanceof CorruptDataDirError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(4);
     }
     process.stderr.write(`${err?.stack ?? err}\n`);
     process.exit(1);

@@ -5,6 +5,7 @@ import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { companyView } from './company-view.ts';
 import { presentCompany } from './present.ts';
 import type { CompanyCreate } from './schemas.ts';
 import { companyInsertRow } from './to-row.ts';
@@ -37,6 +38,8 @@ export async function createCompany(
     await touchCase(trx, c.id);
     const company = presentCompany(row, relations);
     await recordEvents(trx, workspaceId, [{ type: 'Company.Created', case_id: c.id, payload: { company } }]);
+    // the case's template follows: the new company gets the checks it is a target of
+    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id)) return companyView(trx, ctx, row);
     return company;
   });
 }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.ts';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { presentCompanyListItem } from './present.ts';
@@ -13,6 +13,8 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
   const found = await findCompany(ctx.db, workspaceId, id);
   if (!found) throw notFound('Company');
   await ctx.db.transaction().execute(async (trx) => {
+    // the case first, as every write under a case does: one lock order, no deadlock with case writes
+    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
     if (found.type === 'main') {
       const others = await trx
         .selectFrom('companies')

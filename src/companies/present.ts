@@ -20,11 +20,7 @@ export function presentCompanyListItem(c: CompanyRow) {
     entity_legal_form: c.entity_legal_form,
     entity_legal_form_label: null,
     address: fullAddress(c.address),
-    classifications: (c.classifications ?? []) as {
-      type: string;
-      code: string;
-      description: string | null;
-    }[],
+    classifications: ((c.classifications ?? []) as Classification[]).map(normaliseClassification),
     banking_information: bankingOut(c.banking_information),
     share_capital: c.share_capital,
     tax_identification_number: c.tax_identification_number,
@@ -44,4 +40,11 @@ export function presentCompany(c: CompanyRow, relations: RelationRow[], checks: 
     checks,
     relations: relations.map(presentRelationOfEntity),
   };
+}
+
+type Classification = { type: string; code: string; description?: string | null };
+
+/** Classifications read and stored always carry a description (null when not given). */
+export function normaliseClassification(c: Classification) {
+  return { type: c.type, code: c.code, description: c.description ?? null };
 }

@@ -1,6 +1,8 @@
 import type { Static } from 'typebox';
 import type { NewCompany } from '../db/schema.ts';
+import { updateSetFrom } from '../db/update-set.ts';
 import { fullAddress } from '../shared/address.ts';
+import { normaliseClassification } from './present.ts';
 import type { CompanyUpdate, CompanyWritable } from './schemas.ts';
 
 type Writable = Static<typeof CompanyWritable>;
@@ -24,7 +26,7 @@ export function companyInsertRow(
     legal_form: input.legal_form ?? null,
     entity_legal_form: input.entity_legal_form ?? null,
     address: JSON.stringify(fullAddress(input.address)),
-    classifications: JSON.stringify(input.classifications ?? []),
+    classifications: JSON.stringify((input.classifications ?? []).map(normaliseClassification)),
     banking_information: input.banking_information ? JSON.stringify(input.banking_information) : null,
     share_capital: input.share_capital ?? null,
     tax_identification_number: input.tax_identification_number ?? null,
@@ -34,14 +36,34 @@ export function companyInsertRow(
   };
 }
 
-const JSON_FIELDS = new Set(['classifications', 'banking_information', 'custom_properties']);
+/** The columns a company update may set (address is merged by the caller). */
+const UPDATABLE = [
+  'name',
+  'commercial_name',
+  'registration_number',
+  'registration_date',
+  'status',
+  'legal_form',
+  'entity_legal_form',
+  'country',
+  'classifications',
+  'banking_information',
+  'share_capital',
+  'tax_identification_number',
+  'website_url',
+  'employer_identification_number',
+  'custom_properties',
+  'is_relevant',
+] as const;
 
-/** Update set for the fields present in a PATCH body (address merged by the caller). */
-export function companyUpdateSet(input: Static<typeof CompanyUpdate>): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) {
-    if (v === undefined || k === 'address') continue;
-    set[k] = JSON_FIELDS.has(k) ? (v === null ? null : JSON.stringify(v)) : v;
-  }
-  return set;
+type CompanyChange = Static<typeof CompanyUpdate> & { is_relevant?: boolean };
+
+/** Update set for the fields present in a PATCH body, from the explicit column list. */
+export function companyUpdateSet(input: CompanyChange): Record<string, unknown> {
+  const classifications = input.classifications?.map(normaliseClassification);
+  return updateSetFrom({ ...input, classifications }, UPDATABLE, [
+    'classifications',
+    'banking_information',
+    'custom_properties',
+  ]);
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { fullAddress, mergeAddress } from '../shared/address.ts';
@@ -20,6 +20,8 @@ export async function updateCompany(
   const found = await findCompany(ctx.db, workspaceId, id);
   if (!found) throw notFound('Company');
   return ctx.db.transaction().execute(async (trx) => {
+    // the case first, as every write under a case does: one lock order, no deadlock with case writes
+    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
     const set: Record<string, unknown> = {
       ...companyUpdateSet(input),
       updated_at: sql`now()`,
@@ -31,7 +33,9 @@ export async function updateCompany(
       .set(set)
       .where('id', '=', found.id)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // deleted (or its case deleted) since it was looked up: gone, not a server error
+    if (!row) throw notFound('Company');
     await touchCase(trx, row.case_id);
     const company = await companyView(trx, ctx, row);
     await recordEvents(trx, workspaceId, [

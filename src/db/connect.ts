@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -34,7 +36,14 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   }
   const release = acquireDataDirLock(config.dataDir);
   try {
-    const pglite = await PGlite.create(path.join(config.dataDir, 'pgdata'));
+    const pgdata = path.join(config.dataDir, 'pgdata');
+    // checked under the lock: a damaged directory is refused, never re-initialised empty
+    assertUsableDataDir(config.dataDir);
+    const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+    const pglite = await PGlite.create(pgdata).catch((err) => {
+      throw existed ? openFailure(pgdata, err) : err;
+    });
+    yieldBeforeEachQuery(pglite);
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
     return {
       db,
@@ -51,4 +60,19 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     release();
     throw err;
   }
+}
+
+/**
+ * PGlite runs every query synchronously on the main thread and hands the next waiting query over
+ * through promises only, so under load the queries chain in the microtask queue and Node never
+ * reaches its I/O phase: connections that were not already being served wait until the queue runs
+ * dry (measured: first requests of new connections waiting 30 s and more while others were served
+ * in 1-3 s). Yielding to the event loop (setImmediate) before each query lets I/O in between.
+ */
+function yieldBeforeEachQuery(pglite: PGlite): void {
+  const exec = pglite.execProtocolRaw.bind(pglite);
+  pglite.execProtocolRaw = async (message, options) => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return exec(message, options);
+  };
 }

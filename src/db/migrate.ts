@@ -7,6 +7,10 @@ import * as m0004 from './migrations/0004_checks.ts';
 import * as m0005 from './migrations/0005_webhooks.ts';
 import * as m0006 from './migrations/0006_templates.ts';
 import * as m0007 from './migrations/0007_aml.ts';
+import * as m0008 from './migrations/0008_webhook_fair_claims.ts';
+import * as m0009 from './migrations/0009_users.ts';
+import * as m0010 from './migrations/0010_event_activities.ts';
+import * as m0011 from './migrations/0011_webhook_signature.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +21,10 @@ const migrations: Record<string, Migration> = {
   '0005_webhooks': m0005,
   '0006_templates': m0006,
   '0007_aml': m0007,
+  '0008_webhook_fair_claims': m0008,
+  '0009_users': m0009,
+  '0010_event_activities': m0010,
+  '0011_webhook_signature': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -283,6 +283,9 @@ export interface WebhooksTable {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
+  /** `standard_webhooks` | `hmac_sha256_hex` */
+  signature: Generated<string>;
+  signature_header: string | null;
   failure_streak: Generated<number>;
   failure_streak_started_at: Date | null;
   last_success_at: Date | null;
@@ -386,3 +389,40 @@ export interface ScreeningListLoadsTable {
 export interface Database {
   screening_list_loads: ScreeningListLoadsTable;
 }
+
+// --- users, company vendor data, event actors and activities (migrations 0009, 0010) ---
+export interface UsersTable {
+  id: string;
+  workspace_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: string;
+  password_hash: string | null;
+  created_at: Timestamp;
+  suspended_at: Date | null;
+}
+
+export interface CompanyVendorDataTable {
+  id: string;
+  workspace_id: string;
+  company_id: string;
+  name: string;
+  raw: Json<Record<string, unknown>>;
+  fetched_at: Timestamp;
+}
+
+export interface EventsTable {
+  actor_type: Generated<string>;
+  actor_id: string | null;
+  company_id: string | null;
+  individual_id: string | null;
+  activity_type: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  company_vendor_data: CompanyVendorDataTable;
+}
+export type UserRow = Selectable<UsersTable>;
+export type CompanyVendorDataRow = Selectable<CompanyVendorDataTable>;

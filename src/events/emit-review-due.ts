@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { presentCase } from '../cases/present.ts';
 import type { Db } from '../db/connect.ts';
 import type { CaseRow } from '../db/schema.ts';
-import { recordEvents } from './record-event.ts';
+import { recordEvents, SYSTEM } from './record-event.ts';
 
 /**
  * Emits `Case.ReviewDue` once per case and `next_review_at` value once that day (UTC) has come.
@@ -35,7 +35,12 @@ export async function emitDueReviews(
         await recordEvents(
           trx,
           workspaceId,
-          cases.map((c) => ({ type: 'Case.ReviewDue', case_id: c.id, payload: { case: presentCase(c) } })),
+          cases.map((c) => ({
+            type: 'Case.ReviewDue',
+            case_id: c.id,
+            payload: { case: presentCase(c) },
+            actor: SYSTEM,
+          })),
         );
       }
       if (rows.length) {

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
+
+/** Who caused an event; `id` is the template behind a system action, when there is one. */
+export interface Actor {
+  type: ActorType;
+  id?: string | null;
+}
+
+/** The engine acting on its own: a provider result, an automatic decision, a scheduled job. */
+export const SYSTEM: Actor = { type: 'system' };
 
 export interface DomainEvent {
   type: string;
@@ -7,25 +17,57 @@ export interface DomainEvent {
   case_id?: string | null;
   /** The entity the event is about, keyed by its kind (`case`, `company`, `check`, ...). */
   payload: Record<string, unknown>;
+  /**
+   * Who caused it. Omitted means an API call: every use case behind a /v1 route leaves it out,
+   * and the engine's own changes (jobs, provider results, automatic decisions) pass SYSTEM.
+   */
+  actor?: Actor;
+}
+
+const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** The company and individual an event is about (indexed columns for the activity filters). */
+function subjects(payload: Record<string, unknown>): {
+  company_id: string | null;
+  individual_id: string | null;
+} {
+  const p = payload as Record<string, Record<string, unknown> | undefined>;
+  return {
+    company_id:
+      idOf(p.company?.id) ?? idOf(p.check?.company_id) ?? idOf(p.case_relation?.from_company_id) ?? null,
+    individual_id:
+      idOf(p.individual?.id) ??
+      idOf(p.check?.individual_id) ??
+      idOf(p.case_relation?.from_individual_id) ??
+      null,
+  };
 }
 
 /**
  * Appends events to the outbox table. Always called with the transaction that makes the change,
- * so an event exists exactly when its change committed, in commit order (`seq`).
+ * so an event exists exactly when its change committed, in commit order (`seq`). Each row also
+ * records its actor and the reference activity it is (GET /v1/activities reads them by index).
  */
 export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
   await trx
     .insertInto('events')
     .values(
-      events.map((e) => ({
-        id: randomUUID(),
-        workspace_id: workspaceId,
-        case_id: e.case_id ?? null,
-        type: e.type,
-        sub_event: e.sub_event ?? null,
-        payload: JSON.stringify(e.payload),
-      })),
+      events.map((e) => {
+        const actor = e.actor ?? { type: 'api' };
+        return {
+          id: randomUUID(),
+          workspace_id: workspaceId,
+          case_id: e.case_id ?? null,
+          type: e.type,
+          sub_event: e.sub_event ?? null,
+          payload: JSON.stringify(e.payload),
+          actor_type: actor.type,
+          actor_id: actor.id ?? null,
+          activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type),
+          ...subjects(e.payload),
+        };
+      }),
     )
     .execute();
 }

@@ -71,7 +71,10 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
           part.file.resume();
           throw fileRequired();
         }
-        return uploadFile(ctx.db, getStorage(ctx), req.principal.workspaceId, part.file);
+        return uploadFile(ctx.db, getStorage(ctx), req.principal.workspaceId, part.file, {
+          declared: { filename: part.filename, mimetype: part.mimetype },
+          maxImagePixels: ctx.config.maxImagePixels,
+        });
       },
     );
 

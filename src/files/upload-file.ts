@@ -2,7 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { Db } from '../db/connect.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
+import { type Declared, declaredTypeMismatch } from './declared-type.ts';
 import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES } from './detect-format.ts';
+import { headerPixels, IMAGE_HEADER_BYTES, imagePixelsRefusal } from './image-pixels.ts';
+import { pdfRefusal } from './pdf-structure.ts';
 import { type FileStorage, StorageLimitExceeded, storageKeyFor } from './storage.ts';
 
 /** Largest accepted upload: 20 MB. */
@@ -24,6 +27,14 @@ export type UploadStream = Readable & { truncated?: boolean };
 export interface UploadResult {
   upload_ref: string;
   expired_at: string;
+}
+
+/** What the upload says about itself, and the limits it is held to. */
+export interface UploadOptions {
+  /** The part's file name and Content-Type: they must agree with the content. */
+  declared?: Declared;
+  /** Largest image, width × height (0: no limit). */
+  maxImagePixels: number;
 }
 
 export const newUploadRef = () => `upl_${randomBytes(24).toString('base64url')}`;
@@ -76,20 +87,24 @@ function peekHead(stream: Readable, n: number): Promise<{ head: Buffer; ended: b
 }
 
 /**
- * Stores one uploaded file: decides the format from its first bytes, streams it to storage while
- * hashing it (never holding it whole in memory), stops at 20 MB leaving nothing behind, and records
- * an unattached upload valid for 24 h.
+ * Stores one uploaded file: decides the format from its first bytes and refuses it when its declared
+ * type disagrees or, for an image, when its header declares too many pixels; streams it to storage
+ * while hashing it, stops at 20 MB leaving nothing behind; refuses a PDF that does not parse; and
+ * records an unattached upload valid for 24 h. Only a PDF is held whole in memory (to parse it).
  */
 export async function uploadFile(
   db: Db,
   storage: FileStorage,
   workspaceId: string,
   file: UploadStream,
+  options: UploadOptions,
   now: Date = new Date(),
 ): Promise<UploadResult> {
-  const { head, ended } = await peekHead(file, SNIFF_BYTES).catch((err: Error) => {
-    throw interrupted(err);
-  });
+  const peek = (n: number) =>
+    peekHead(file, n).catch((err: Error) => {
+      throw interrupted(err);
+    });
+  let { head, ended } = await peek(SNIFF_BYTES);
   if (head.length === 0) {
     if (!ended) file.resume();
     throw badRequest('file is empty', 'file');
@@ -101,6 +116,22 @@ export async function uploadFile(
       { path: 'file', message: `file must be a ${ACCEPTED_FORMATS} file` },
     ]);
   }
+  const refusal = declaredTypeMismatch(mime, options.declared ?? {});
+  if (refusal) {
+    file.resume();
+    throw refusal;
+  }
+  if (mime.startsWith('image/')) {
+    // the dimensions usually sit in the sniffed bytes; a JPEG's may follow large metadata
+    if (!ended && !headerPixels(head)) ({ head, ended } = await peek(IMAGE_HEADER_BYTES));
+    const tooMany = imagePixelsRefusal(head, options.maxImagePixels);
+    if (tooMany) {
+      file.resume();
+      throw tooMany;
+    }
+  }
+  // a PDF is parsed whole once stored: keep its bytes as they stream by (at most 20 MB)
+  const pdfChunks: Buffer[] | null = mime === 'application/pdf' ? [] : null;
 
   const id = randomUUID();
   const key = storageKeyFor(workspaceId, id);
@@ -108,6 +139,7 @@ export async function uploadFile(
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       hash.update(chunk);
+      pdfChunks?.push(chunk);
       cb(null, chunk);
     },
   });
@@ -134,6 +166,15 @@ export async function uploadFile(
   } finally {
     file.off('limit', onLimit);
     file.off('error', onSourceError);
+  }
+
+  if (pdfChunks) {
+    const unreadable = await pdfRefusal(Buffer.concat(pdfChunks, size), options.maxImagePixels);
+    pdfChunks.length = 0;
+    if (unreadable) {
+      await storage.delete(key).catch(() => {});
+      throw unreadable;
+    }
   }
 
   const expiresAt = new Date(now.getTime() + UPLOAD_VALIDITY_MS);

@@ -10,8 +10,12 @@ import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
 import { ErrorBody } from './common-schemas.ts';
+import { registerConnectionGuard } from './connection-guard.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
+import { httpServerOptions } from './server-options.ts';
+import { registerStrictInput } from './strict-input.ts';
 import { V1_ROUTE_MODULES } from './v1-routes.ts';
 import { validatorCompiler } from './validators.ts';
 
@@ -24,7 +28,12 @@ export interface BuildAppOptions {
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
   const options: FastifyServerOptions = {
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    ...httpServerOptions(ctx.config),
     bodyLimit: 5 * 1024 * 1024,
+    // `/v1/cases/` is `/v1/cases` (generic clients add the slash); a path id may be an external_id
+    // of up to 255 characters
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    frameworkErrors,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && given.length <= 128 ? given : randomUUID();
@@ -41,6 +50,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     return payload;
   });
   registerErrorHandling(app);
+  registerConnectionGuard(app);
+  // before any route: every route's input schemas are made strict as it is registered
+  registerStrictInput(app);
+  documentPlumbingResponses(app);
   app.addSchema(ErrorBody);
 
   await app.register(swagger, {
@@ -77,7 +90,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(
     async (v1) => {
       const api = v1 as App;
-      registerApiKeyAuth(api, ctx.keys);
+      registerApiKeyAuth(api, ctx.keys, ctx.config.apiKeyHeaders);
       if (ctx.config.rateLimitPerMinute > 0) {
         const redis = ctx.config.redisUrl
           ? (await import('./rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl)

@@ -58,12 +58,32 @@ export class KeyResolver {
   }
 }
 
+/**
+ * The key a request carries, looked up in every accepted header name (the documented one, plus the
+ * reference product's for clients migrating by changing only the base URL). A request carrying two
+ * different keys is refused rather than served as either workspace.
+ */
+export function requestApiKey(request: FastifyRequest, headerNames: readonly string[]): string | undefined {
+  const keys = new Set<string>();
+  for (const name of headerNames) {
+    const value = request.headers[name];
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+      for (const part of v.split(',')) if (part.trim()) keys.add(part.trim());
+    }
+  }
+  if (keys.size > 1) throw new ApiError(401, 'Two different API keys in one request: send exactly one');
+  return keys.values().next().value;
+}
+
 /** Requires a valid key on every route of the given instance (the /v1 scope). */
-export function registerApiKeyAuth(app: FastifyInstance, resolver: KeyResolver): void {
+export function registerApiKeyAuth(
+  app: FastifyInstance,
+  resolver: KeyResolver,
+  headerNames: readonly string[] = [API_KEY_HEADER],
+): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const header = request.headers[API_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = requestApiKey(request, headerNames);
     if (!key) {
       throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
     }

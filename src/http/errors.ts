@@ -68,6 +68,36 @@ interface AjvLikeError {
   params?: Record<string, unknown>;
 }
 
+/**
+ * Fields only the server sets. A body naming one is refused like any unknown field; the message says
+ * why, so a client that read a resource and sent it back knows what to drop.
+ */
+const SERVER_OWNED = new Set([
+  'id',
+  'workspace_id',
+  'case_id',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'last_activity_at',
+  'status',
+  'result',
+  'review',
+  'flags',
+  'reviewer_has_actions',
+  'contact_has_actions',
+  'type',
+  'is_relevant',
+  'checks',
+]);
+
+function unknownFieldMessage(context: string, path: string, name: string): string {
+  if (context === 'querystring') return `${path} is not a supported parameter`;
+  if (SERVER_OWNED.has(name))
+    return `${path} is not allowed: it is set by the server and cannot be written here`;
+  return `${path} is not allowed: it is not a field of this request`;
+}
+
 export function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
@@ -84,7 +114,7 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
     let message: string;
     if (e.keyword === 'required') message = `${path} is required`;
     else if (e.keyword === 'additionalProperties')
-      message = context === 'querystring' ? `${path} is not a supported parameter` : `${path} is not allowed`;
+      message = unknownFieldMessage(context, path, String(e.params?.additionalProperty));
     else if (e.keyword === 'enum')
       message = `${path} must be one of: ${(e.params?.allowedValues as unknown[] | undefined)?.join(', ')}`;
     else if (e.keyword === 'type' && e.params?.type === 'null')

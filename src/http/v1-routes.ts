@@ -1,7 +1,10 @@
+import { registerActivityRoutes } from '../activities/routes.ts';
 import type { App, AppContext } from '../app-context.ts';
 import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
+import { registerCompanyVendorDataRoutes } from '../companies/vendor-data/routes.ts';
+import { registerCustomPropertyRoutes } from '../custom-properties/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
@@ -11,6 +14,7 @@ import { registerRiskRoutes } from '../risks/routes.ts';
 import { registerScreeningRoutes } from '../screening/routes.ts';
 import { registerTagRoutes } from '../tags/routes.ts';
 import { registerTemplateRoutes } from '../templates/routes.ts';
+import { registerUserRoutes } from '../users/routes.ts';
 import { registerWebhookRoutes } from '../webhooks/routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
@@ -28,4 +32,8 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerTemplateRoutes,
   registerWebhookRoutes,
   registerCaseDocumentRoutes,
+  registerUserRoutes,
+  registerCustomPropertyRoutes,
+  registerCompanyVendorDataRoutes,
+  registerActivityRoutes,
 ];

@@ -5,6 +5,7 @@ import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { individualView } from './individual-view.ts';
 import { presentIndividual } from './present.ts';
 import type { IndividualCreate } from './schemas.ts';
 import { individualInsertRow } from './to-row.ts';
@@ -42,6 +43,9 @@ export async function createIndividual(
     await recordEvents(trx, workspaceId, [
       { type: 'Individual.Created', case_id: c.id, payload: { individual } },
     ]);
+    // the case's template follows: the new individual gets the checks it is a target of
+    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id))
+      return individualView(trx, ctx, row);
     return individual;
   });
 }

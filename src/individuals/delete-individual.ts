@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.ts';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { presentIndividualListItem } from './present.ts';
@@ -10,6 +10,8 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
   const found = await findIndividual(ctx.db, workspaceId, id);
   if (!found) throw notFound('Individual');
   await ctx.db.transaction().execute(async (trx) => {
+    // the case first, as every write under a case does: one lock order, no deadlock with case writes
+    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Individual');
     await trx.deleteFrom('individuals').where('id', '=', found.id).execute();
     await touchCase(trx, found.case_id);
     await recordEvents(trx, workspaceId, [

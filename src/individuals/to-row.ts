@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { NewIndividual } from '../db/schema.ts';
+import { updateSetFrom } from '../db/update-set.ts';
 import { fullAddress } from '../shared/address.ts';
 import type { IndividualUpdate, IndividualWritable } from './schemas.ts';
 
@@ -51,14 +52,38 @@ export function individualInsertRow(
   };
 }
 
-const JSON_FIELDS = new Set(['banking_information', 'custom_properties']);
+/** The columns an individual update may set (address is merged by the caller). */
+const UPDATABLE = [
+  'roles',
+  'is_beneficial_owner',
+  'is_controlling_person',
+  'is_business_contact',
+  'is_delegator',
+  'is_signatory',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'maiden_name',
+  'email',
+  'birth_date',
+  'birth_country',
+  'birth_place',
+  'gender',
+  'nationalities',
+  'banking_information',
+  'tax_identification_number',
+  'social_security_number',
+  'phone_number',
+  'position',
+  'ownership_percentage',
+  'voting_rights_percentage',
+  'custom_properties',
+  'is_relevant',
+] as const;
 
-/** Update set for the fields present in a PATCH body (address merged by the caller). */
-export function individualUpdateSet(input: Static<typeof IndividualUpdate>): Record<string, unknown> {
-  const set: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) {
-    if (v === undefined || k === 'address') continue;
-    set[k] = JSON_FIELDS.has(k) ? (v === null ? null : JSON.stringify(v)) : v;
-  }
-  return set;
+/** Update set for the fields present in a PATCH body, from the explicit column list. */
+export function individualUpdateSet(
+  input: Static<typeof IndividualUpdate> & { is_relevant?: boolean },
+): Record<string, unknown> {
+  return updateSetFrom(input, UPDATABLE, ['banking_information', 'custom_properties']);
 }

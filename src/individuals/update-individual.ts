@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { fullAddress, mergeAddress } from '../shared/address.ts';
@@ -20,6 +20,8 @@ export async function updateIndividual(
   const found = await findIndividual(ctx.db, workspaceId, id);
   if (!found) throw notFound('Individual');
   return ctx.db.transaction().execute(async (trx) => {
+    // the case first, as every write under a case does: one lock order, no deadlock with case writes
+    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Individual');
     const set: Record<string, unknown> = {
       ...individualUpdateSet(input),
       updated_at: sql`now()`,
@@ -31,7 +33,9 @@ export async function updateIndividual(
       .set(set)
       .where('id', '=', found.id)
       .returningAll()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // deleted (or its case deleted) since it was looked up: gone, not a server error
+    if (!row) throw notFound('Individual');
     await touchCase(trx, row.case_id);
     const individual = await individualView(trx, ctx, row);
     await recordEvents(trx, workspaceId, [

@@ -5,8 +5,8 @@ import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { checkContent } from './content.ts';
-import { presentNoteComment } from './present.ts';
-import { countRows, lockNote } from './repository.ts';
+import { presentNote, presentNoteComment } from './present.ts';
+import { commentsByNote, countRows, lockNote } from './repository.ts';
 import { MAX_COMMENTS_PER_NOTE, type NoteCommentCreate } from './schemas.ts';
 
 /** Adds a comment written through the API to a note; emits `NoteComment.Created`. */
@@ -35,8 +35,14 @@ export async function createNoteComment(
       .returningAll()
       .executeTakeFirstOrThrow();
     const comment = presentNoteComment(row);
+    const comments = (await commentsByNote(trx, workspaceId, [note.id])).get(note.id) ?? [];
+    // the reference's payload keys: the comment as `noteComment`, with its note (and comments)
     await recordEvents(trx, workspaceId, [
-      { type: 'NoteComment.Created', case_id: note.case_id, payload: { note_comment: comment } },
+      {
+        type: 'NoteComment.Created',
+        case_id: note.case_id,
+        payload: { noteComment: comment, note: presentNote(note, comments) },
+      },
     ]);
     await touchCase(trx, note.case_id);
     return comment;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
 import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -18,7 +19,7 @@ async function caseCompanyExists(trx: Db, caseId: string, companyId: string) {
 }
 
 export async function createRelation(
-  db: Db,
+  ctx: AppContext,
   workspaceId: string,
   caseId: string,
   input: Static<typeof RelationCreate>,
@@ -34,7 +35,7 @@ export async function createRelation(
     ]);
   }
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await ctx.db.transaction().execute(async (trx) => {
       const c = await lockCase(trx, workspaceId, caseId);
       if (!c) throw notFound('Case');
       const mainId = await findMainCompanyId(trx, c.id);
@@ -81,6 +82,8 @@ export async function createRelation(
           payload: { case_relation: relation },
         },
       ]);
+      // a new role (legal representative, shareholder...) may make the source a template target
+      await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id);
       return relation;
     });
   } catch (err) {

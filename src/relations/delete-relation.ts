@@ -1,4 +1,4 @@
-import { touchCase } from '../cases/repository.ts';
+import { lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -14,6 +14,8 @@ export async function deleteRelation(db: Db, workspaceId: string, caseId: string
   const found = await findCaseRelation(db, workspaceId, caseId, relationId);
   if (!found) throw notFound('Relation');
   await db.transaction().execute(async (trx) => {
+    // the case first, as every write under a case does: one lock order, no deadlock with case writes
+    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Relation');
     const ends = [found.from_company_id ?? found.from_individual_id, found.to_company_id] as string[];
     const mains = await trx
       .selectFrom('companies')

@@ -26,7 +26,7 @@ export function registerRelationRoutes(app: App, ctx: AppContext): void {
     async (req, reply) =>
       reply
         .status(201)
-        .send(await createRelation(ctx.db, req.principal.workspaceId, req.params.caseId, req.body)),
+        .send(await createRelation(ctx, req.principal.workspaceId, req.params.caseId, req.body)),
   );
   app.patch(
     '/cases/:caseId/relations/:caseRelationId',

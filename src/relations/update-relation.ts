@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
-import { findInLiveCase, touchCase } from '../cases/repository.ts';
+import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -22,6 +22,8 @@ export async function updateRelation(
   if (!found) throw notFound('Relation');
   try {
     return await db.transaction().execute(async (trx) => {
+      // the case first, as every write under a case does: one lock order, no deadlock with case writes
+      if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Relation');
       if (input.to_company_id !== undefined) {
         const target = await trx
           .selectFrom('companies')
@@ -49,7 +51,9 @@ export async function updateRelation(
         .set(set)
         .where('id', '=', found.id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      // deleted since it was looked up: gone, not a server error
+      if (!row) throw notFound('Relation');
       await touchCase(trx, caseId);
       const relation = presentRelation(row);
       await recordEvents(trx, workspaceId, [

@@ -97,12 +97,14 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
       sub_event: 'Case.StatusUpdated',
       case_id: kase.id,
       payload: { case: presented },
+      actor: { type: reviewerType },
     });
   }
   events.push({
     type: 'Case.ReviewConfirmed',
     case_id: kase.id,
     payload: { case: presented, case_review: review },
+    actor: { type: reviewerType },
   });
   await recordEvents(trx, workspaceId, events);
   return { review, case: presented };

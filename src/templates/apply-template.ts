@@ -14,6 +14,11 @@ export interface ApplyOptions {
   /** Input order of the case's entities (case creation): errors then name `individuals[1]`. */
   companyIds?: string[];
   individualIds?: string[];
+  /**
+   * Leave alone an entity that already has a check of the type from this template (the template
+   * follows the case: entities added later, or the template set again).
+   */
+  skipExisting?: boolean;
 }
 
 const hasRole = (roles: unknown, role: string) => Array.isArray(roles) && roles.includes(role);
@@ -99,6 +104,15 @@ export async function applyTemplate(
   };
   const created: CheckRow[] = [];
   const done = new Set<string>();
+  if (opts.skipExisting) {
+    const existing = await trx
+      .selectFrom('checks')
+      .select(['type', 'company_id', 'individual_id'])
+      .where('case_id', '=', caseId)
+      .where('template_id', '=', template.id)
+      .execute();
+    for (const c of existing) done.add(`${c.type}:${c.company_id ?? c.individual_id}`);
+  }
   await withAutoApprovalSuspended(trx, async () => {
     for (const spec of template.checks) {
       const def = enabledCheckType(spec.type);

@@ -4,6 +4,8 @@ import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Module } from '../modules.ts';
 import { applyTemplate } from './apply-template.ts';
 import { evaluateAutoApproval } from './auto-approval.ts';
+import { changeCaseTemplate } from './change-case-template.ts';
+import { findTemplate } from './repository.ts';
 import { resolveTemplateRef, setCaseTemplate } from './resolve-template.ts';
 
 /**
@@ -30,6 +32,20 @@ export const templatesModule: Module = {
         },
       };
     };
+    ctx.hooks.afterCaseEntitiesChanged = async (trx, workspaceId, caseId) => {
+      const kase = await trx
+        .selectFrom('cases')
+        .select('template_id')
+        .where('id', '=', caseId)
+        .executeTakeFirst();
+      if (!kase?.template_id) return false;
+      const template = await findTemplate(trx, workspaceId, kase.template_id);
+      if (!template) return false;
+      const { checks } = await applyTemplate(ctx, trx, workspaceId, caseId, template, { skipExisting: true });
+      return checks.length > 0;
+    };
+    ctx.hooks.changeCaseTemplate = (trx, workspaceId, caseRow, ref) =>
+      changeCaseTemplate(ctx, trx, workspaceId, caseRow, ref);
     const previous = ctx.hooks.afterCaseChecksChanged;
     ctx.hooks.afterCaseChecksChanged = async (trx, caseRow) => {
       await previous?.(trx, caseRow);

@@ -42,6 +42,8 @@ export async function createWebhook(
         url,
         events: [...new Set(input.events)],
         secret: input.secret ?? generateSecret(),
+        signature: input.signature ?? 'standard_webhooks',
+        signature_header: input.signature_header?.toLowerCase() ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

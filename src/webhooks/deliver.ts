@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { type PostResult, postJson } from './http-post.ts';
-import { signatureHeader } from './signature.ts';
+import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
+import { hexSignature, signatureHeader } from './signature.ts';
 import { MAX_AUTOMATIC_RETRIES, RESPONSE_BODY_CAP, retryDelayMs, webhookTuning } from './tuning.ts';
 
 /** A delivery claimed for one attempt. `attempt_count` already counts this attempt. */
@@ -17,6 +18,8 @@ export interface ClaimedDelivery {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
+  signature: string;
+  signature_header: string | null;
 }
 
 export interface AttemptOutcome {
@@ -28,39 +31,106 @@ export interface AttemptOutcome {
   attemptedAt: Date;
 }
 
+/** A webhook met by the scan of pending deliveries (online ones only), and whether its head is due. */
+export interface WebhookHead {
+  webhook_id: string;
+  workspace_id: string;
+  due: boolean;
+}
+
+const NO_WEBHOOK = '00000000-0000-0000-0000-000000000000';
+
 /**
- * Claims due deliveries of online webhooks (a pending one whose time has come, or one whose
- * previous claim's lease expired because its process died), skipping rows other processes hold.
+ * The webhooks that have pending deliveries, after `afterWebhook` in id order, at most `max` of
+ * them: a loose index scan of `webhook_deliveries_webhook_due` (one index descent per webhook, each
+ * reading the webhook's earliest pending delivery), so its cost grows with the number of webhooks
+ * that have work, never with the size of their backlog. `scanned` is how many webhooks it stepped
+ * over (offline ones included), `last` the last one, to continue from when the scan was cut short.
  */
-export async function claimDueDeliveries(
+export async function scanWebhookHeads(
   db: Db,
-  limit: number,
-  excludeWebhooks: string[] = [],
+  afterWebhook: string | null,
+  max: number,
+): Promise<{ heads: WebhookHead[]; scanned: number; last: string | null }> {
+  const { rows } = await sql<{ webhook_id: string; workspace_id: string | null; due: boolean }>`
+    with recursive heads(webhook_id, next_at, depth) as (
+      (select webhook_id, next_attempt_at, 1 from webhook_deliveries
+       where status = 'pending' and webhook_id > cast(${afterWebhook ?? NO_WEBHOOK} as uuid)
+       order by webhook_id, next_attempt_at limit 1)
+      union all
+      select x.webhook_id, x.next_attempt_at, h.depth + 1 from heads h
+      cross join lateral (
+        select webhook_id, next_attempt_at from webhook_deliveries
+        where status = 'pending' and webhook_id > h.webhook_id
+        order by webhook_id, next_attempt_at limit 1
+      ) x
+      where h.depth < ${max}
+    )
+    select h.webhook_id, w.workspace_id, coalesce(h.next_at <= now(), false) as due
+    from heads h left join webhooks w on w.id = h.webhook_id and w.status = 'online'
+    order by h.webhook_id
+  `.execute(db);
+  return {
+    heads: rows
+      .filter((r): r is WebhookHead => r.workspace_id !== null)
+      .map((r) => ({ webhook_id: r.webhook_id, workspace_id: r.workspace_id, due: r.due })),
+    scanned: rows.length,
+    last: rows.at(-1)?.webhook_id ?? null,
+  };
+}
+
+/**
+ * Claims, for each given webhook (still online), up to its quota of due pending deliveries in due
+ * order, skipping rows other processes hold. Each webhook's rows are read through
+ * `webhook_deliveries_webhook_due`, so a claim reads what it takes, not the backlog.
+ */
+export async function claimFromWebhooks(
+  db: Db,
+  quotas: ReadonlyMap<string, number>,
 ): Promise<ClaimedDelivery[]> {
-  if (limit <= 0) return [];
-  const exclude = excludeWebhooks.length
-    ? sql`and d.webhook_id <> all(cast(${excludeWebhooks} as uuid[]))`
-    : sql``;
+  if (!quotas.size) return [];
+  const ids = [...quotas.keys()];
+  const counts = ids.map((id) => quotas.get(id) ?? 0);
   const { rows } = await sql<ClaimedDelivery>`
-    with due as (
-      select d.id from webhook_deliveries d
-      join webhooks w on w.id = d.webhook_id and w.status = 'online'
-      where ((d.status = 'pending' and d.next_attempt_at <= now())
-         or (d.status = 'sending' and d.lease_until < now())) ${exclude}
-      order by d.next_attempt_at
-      limit ${limit}
-      for update of d skip locked
+    with picked as (
+      select x.id from unnest(cast(${ids} as uuid[]), cast(${counts} as integer[])) as q(webhook_id, n)
+      join webhooks w on w.id = q.webhook_id and w.status = 'online'
+      cross join lateral (
+        select d.id from webhook_deliveries d
+        -- "next_attempt_at <= now()" spelt as a row comparison: only the per-webhook index can
+        -- serve it, so the planner cannot walk the global due index (every other webhook's
+        -- backlog first) filtering on webhook_id, which it otherwise prefers when rows correlate
+        where d.webhook_id = q.webhook_id and d.status = 'pending'
+          and (d.webhook_id, d.next_attempt_at) <= (q.webhook_id, now())
+        order by d.webhook_id, d.next_attempt_at
+        limit q.n
+        for update of d skip locked
+      ) x
     ), claimed as (
       update webhook_deliveries d
       set status = 'sending', lease_until = now() + cast(${`${Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000)} milliseconds`} as interval),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
-      from due where d.id = due.id
+      from picked where d.id = picked.id
       returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type
     )
-    select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at
+    select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, w.signature, w.signature_header
     from claimed c join webhooks w on w.id = c.webhook_id
   `.execute(db);
   return rows;
+}
+
+/**
+ * Deliveries whose claim's lease expired (their process died before recording the outcome) are due
+ * again: they go back to `pending`, keeping their due time, and are claimed fairly like the others.
+ * An outcome the lost process might still record no longer matches (`recordOutcomes` only updates a
+ * row still `sending` the same attempt).
+ */
+export async function releaseExpiredLeases(db: Db): Promise<number> {
+  const res = await sql`
+    update webhook_deliveries set status = 'pending', lease_until = null, updated_at = now()
+    where status = 'sending' and lease_until < now()
+  `.execute(db);
+  return Number(res.numAffectedRows ?? 0);
 }
 
 /** Cheap idle probe: is there anything to dispatch or send? */
@@ -98,8 +168,12 @@ export async function attempt(d: ClaimedDelivery, allowPrivate: () => boolean): 
     'user-agent': 'vericase-webhooks/1.0',
     'webhook-id': msgId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secrets, msgId, timestamp, text),
   };
+  if (d.signature === 'hmac_sha256_hex') {
+    requestHeaders[d.signature_header ?? DEFAULT_HEX_SIGNATURE_HEADER] = hexSignature(d.secret, text);
+  } else {
+    requestHeaders['webhook-signature'] = signatureHeader(secrets, msgId, timestamp, text);
+  }
   const result = await postJson(d.url, requestHeaders, text, {
     timeoutMs: webhookTuning.timeoutMs,
     bodyCap: RESPONSE_BODY_CAP,
@@ -121,10 +195,21 @@ const typeOf = (d: ClaimedDelivery) =>
  * state (delivered, retry scheduled, or failed when automatic retries are exhausted), and each
  * webhook's failing streak, taking it offline when the rule says so.
  */
-export async function recordOutcomes(db: Db, outcomes: AttemptOutcome[]): Promise<void> {
-  if (!outcomes.length) return;
+export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<void> {
+  if (!batch.length) return;
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
+    // a delivery deleted since its claim (its webhook or workspace was deleted) has nothing left to
+    // record: its attempt row would break the foreign key and lose the whole batch, other
+    // workspaces' outcomes included (they would be sent again after their lease). The lock keeps
+    // the others from being deleted until this commits.
+    const { rows: live } = await sql<{ id: string }>`
+      select id from webhook_deliveries where id = any(cast(${batch.map((o) => o.delivery.id)} as uuid[]))
+      order by id for key share
+    `.execute(trx);
+    const liveIds = new Set(live.map((r) => r.id));
+    const outcomes = batch.filter((o) => liveIds.has(o.delivery.id));
+    if (!outcomes.length) return;
     await trx
       .insertInto('webhook_attempts')
       .values(

@@ -1,5 +1,6 @@
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
 import { iso, isoOrNull } from '../shared/time.ts';
+import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
 import { MAX_AUTOMATIC_RETRIES } from './tuning.ts';
 
 export function presentWebhook(w: WebhookRow) {
@@ -13,6 +14,9 @@ export function presentWebhook(w: WebhookRow) {
     events: w.events,
     url: w.url,
     secret: w.secret,
+    signature: w.signature as 'standard_webhooks' | 'hmac_sha256_hex',
+    signature_header:
+      w.signature === 'hmac_sha256_hex' ? (w.signature_header ?? DEFAULT_HEX_SIGNATURE_HEADER) : null,
     previous_secret_expires_at: graceActive ? isoOrNull(w.previous_secret_expires_at) : null,
     created_at: iso(w.created_at),
     updated_at: iso(w.updated_at),

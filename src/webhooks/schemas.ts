@@ -19,6 +19,20 @@ const Secret = Type.String({
     'Signing secret. `whsec_<base64>` (Standard Webhooks; the decoded bytes are the key) or any other string of at least 16 characters (its UTF-8 bytes are the key). Generated when not given.',
 });
 
+export const SIGNATURE_SCHEMES = ['standard_webhooks', 'hmac_sha256_hex'] as const;
+/** The header the reference product's receivers read a hex signature from. */
+export const DEFAULT_HEX_SIGNATURE_HEADER = 'dotfile-signature';
+const Signature = Type.Enum([...SIGNATURE_SCHEMES], {
+  description:
+    '`standard_webhooks` (default): `webhook-id`, `webhook-timestamp` and `webhook-signature` headers per the Standard Webhooks specification. `hmac_sha256_hex`: the lower-case hex HMAC-SHA256 of the raw body, keyed with the UTF-8 bytes of `secret` as shown, in the header `signature_header`.',
+});
+const SignatureHeader = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9-]+$',
+  description: `Header carrying an hmac_sha256_hex signature (default \`${DEFAULT_HEX_SIGNATURE_HEADER}\`, as receivers written for the reference product expect).`,
+});
+
 export const Webhook = Type.Object({
   id: Uuid,
   name: Type.String(),
@@ -27,6 +41,8 @@ export const Webhook = Type.Object({
   events: Type.Array(Type.String()),
   url: Type.String(),
   secret: Type.String({ description: 'The current signing secret.' }),
+  signature: Signature,
+  signature_header: Nullable(SignatureHeader),
   previous_secret_expires_at: Nullable(
     Type.String({
       format: 'date-time',
@@ -45,6 +61,8 @@ export const WebhookCreate = Type.Object(
     url: Url,
     events: Events,
     secret: Type.Optional(Secret),
+    signature: Type.Optional(Signature),
+    signature_header: Type.Optional(Nullable(SignatureHeader)),
   },
   { additionalProperties: false },
 );
@@ -57,6 +75,8 @@ export const WebhookUpdate = Type.Object(
     url: Type.Optional(Url),
     events: Type.Optional(Events),
     secret: Type.Optional(Secret),
+    signature: Type.Optional(Signature),
+    signature_header: Type.Optional(Nullable(SignatureHeader)),
   },
   { additionalProperties: false },
 );

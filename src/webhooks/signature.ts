@@ -27,3 +27,12 @@ export function signatureHeader(secrets: string[], id: string, timestamp: number
     )
     .join(' ');
 }
+
+/**
+ * The `hmac_sha256_hex` scheme, for receivers written for the reference product: the lower-case hex
+ * HMAC-SHA256 of the raw body, keyed with the secret string's UTF-8 bytes (as such receivers do
+ * with the secret they were given; no `whsec_` decoding). One signature: the current secret's.
+ */
+export function hexSignature(secret: string, body: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+}

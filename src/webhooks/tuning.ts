@@ -28,6 +28,13 @@ export const webhookTuning = {
   leaseMs: num('VERICASE_WEBHOOK_LEASE_MS', 60_000),
   /** Concurrent requests per process. */
   maxInFlight: num('VERICASE_WEBHOOK_CONCURRENCY', 256),
+  /**
+   * Concurrent requests per workspace in one process: a workspace whose endpoints hang holds at most
+   * this many of the process's slots, the rest stay free for the other workspaces.
+   */
+  workspaceMaxInFlight: num('VERICASE_WEBHOOK_WORKSPACE_CONCURRENCY', 64),
+  /** Concurrent requests per webhook in one process: a hanging endpoint leaves its workspace's other webhooks room. */
+  webhookMaxInFlight: num('VERICASE_WEBHOOK_WEBHOOK_CONCURRENCY', 32),
 };
 
 /**

@@ -35,6 +35,9 @@ export async function updateWebhook(
     if (input.type !== undefined) set.type = input.type;
     if (url !== undefined) set.url = url;
     if (input.events !== undefined) set.events = [...new Set(input.events)];
+    if (input.signature !== undefined) set.signature = input.signature;
+    if (input.signature_header !== undefined)
+      set.signature_header = input.signature_header?.toLowerCase() ?? null;
     if (input.secret !== undefined && input.secret !== found.secret) {
       set.secret = input.secret;
       set.previous_secret = null;

@@ -3,15 +3,19 @@ import type { AppContext } from '../../app-context.ts';
 import { touchCase } from '../../cases/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
-import { recordEvents } from '../../events/record-event.ts';
+import { recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { CheckStatus, CheckTypeDefinition, Outcome } from '../check-type.ts';
 import { COMMON_TRANSITIONS, findTransition, STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { PROCESS_QUEUE } from './queues.ts';
+import { withSystemReviewReason } from './system-review.ts';
 
 export class TransitionRefused extends ApiError {}
+
+/** Triggers an API call causes; every other one (provider results, expiry, monitoring) is the engine's. */
+const API_TRIGGERS: ReadonlySet<string> = new Set(['review', 'force_review', 'add_files', 'submit']);
 
 /** Throws unless the type's table (or the common one) has the row from → to on this trigger. */
 export function assertTransition(
@@ -45,7 +49,7 @@ export async function applyOutcome(
   assertTransition(def, check.status as CheckStatus, outcome.trigger, outcome.status);
   const set: Record<string, unknown> = {
     status: outcome.status,
-    data: JSON.stringify(outcome.data),
+    data: JSON.stringify(withSystemReviewReason(def.type, outcome.status, outcome.data)),
     updated_at: sql`now()`,
     last_activity_at: sql`now()`,
   };
@@ -68,6 +72,7 @@ export async function applyOutcome(
         type: STATUS_EVENTS[row.status as CheckStatus],
         case_id: row.case_id,
         payload: { check: presentCheck(row) },
+        actor: API_TRIGGERS.has(outcome.trigger) ? undefined : SYSTEM,
       },
     ]);
   }

@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { presentCase } from '../../cases/present.ts';
 import type { Db } from '../../db/connect.ts';
-import { recordEvents } from '../../events/record-event.ts';
+import { recordEvents, SYSTEM } from '../../events/record-event.ts';
+import { CHECK_TYPE_DEFINITIONS } from '../registry.ts';
+import { nextCaseFlags } from './case-flags.ts';
 
 /**
  * After any change to a case's checks (same transaction): the case's reviewer_has_actions, its
@@ -21,22 +23,30 @@ export async function refreshCaseAfterCheckChange(
     .where('id', '=', caseId)
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
-  const stats = await sql<{ total: string; need_review: string; approved: string }>`
+  const collecting = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData).map((d) => d.type);
+  // checks of entities marked not relevant do not count
+  const stats = await sql<Record<'total' | 'need_review' | 'approved' | 'first' | 'again', string>>`
     select count(*) as total,
-      count(*) filter (where status = 'need_review') as need_review,
-      count(*) filter (where status = 'approved') as approved
-    from checks where case_id = ${caseId}
+      count(*) filter (where k.status = 'need_review') as need_review,
+      count(*) filter (where k.status = 'approved') as approved,
+      count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress'
+        and jsonb_array_length(k.history) = 0) as first,
+      count(*) filter (where k.type = any(${collecting}::text[]) and (k.status = 'rejected'
+        or (k.status = 'in_progress' and jsonb_array_length(k.history) > 0))) as again
+    from checks k
+    left join companies co on co.id = k.company_id
+    left join individuals i on i.id = k.individual_id
+    where k.case_id = ${caseId} and coalesce(co.is_relevant, i.is_relevant, true)
   `.execute(trx);
   const s = stats.rows[0];
-  const total = Number(s.total);
   const needReview = Number(s.need_review) > 0;
-  const allApproved = total > 0 && Number(s.approved) === total;
-  const kept = before.flags.filter((f) => f !== 'all_checks_approved' && f !== 'for_review');
-  const flags = [
-    ...kept,
-    ...(allApproved ? ['all_checks_approved'] : []),
-    ...(needReview ? ['for_review'] : []),
-  ];
+  const flags = nextCaseFlags(before.flags, {
+    total: Number(s.total),
+    needReview: Number(s.need_review),
+    approved: Number(s.approved),
+    firstCollect: Number(s.first),
+    recollection: Number(s.again),
+  });
   const flagsChanged = JSON.stringify([...flags].sort()) !== JSON.stringify([...before.flags].sort());
   const after = await trx
     .updateTable('cases')
@@ -51,6 +61,7 @@ export async function refreshCaseAfterCheckChange(
         sub_event: 'Case.FlagsUpdated',
         case_id: caseId,
         payload: { case: presentCase(after) },
+        actor: SYSTEM,
       },
     ]);
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../app-context.ts';
+import { lockCase } from '../../cases/repository.ts';
 import { findCompany } from '../../companies/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
-import { recordEvents } from '../../events/record-event.ts';
+import { type DomainEvent, recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { findIndividual } from '../../individuals/repository.ts';
 import { getSettings } from '../../settings/repository.ts';
@@ -14,6 +15,7 @@ import { presentCheck } from '../present.ts';
 import { assertTransition } from './apply-change.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { PROCESS_QUEUE } from './queues.ts';
+import { withSystemReviewReason } from './system-review.ts';
 
 async function resolveTarget(
   trx: Db,
@@ -69,6 +71,10 @@ export async function createCheckInTransaction(
   const settings = await getSettings(trx, workspaceId);
   await assertUnderLimit(trx, workspaceId, (settings.checks as Record<string, unknown>).limit);
   const target = await resolveTarget(trx, workspaceId, def, body);
+  // the case first, as every write under a case does: inserting the check (a key share on the case)
+  // before the case lock of the case effects deadlocked with a permanent case delete on PostgreSQL
+  if (!(await lockCase(trx, workspaceId, target.row.case_id)))
+    throw notFound(target.kind === 'individual' ? 'Individual' : 'Company');
   const id = randomUUID();
   const plan = await def.create({
     ctx,
@@ -95,7 +101,7 @@ export async function createCheckInTransaction(
       status: plan.status,
       subtype: plan.subtype ?? null,
       is_internal: def.isInternal,
-      data: JSON.stringify(plan.data),
+      data: JSON.stringify(withSystemReviewReason(def.type, plan.status, plan.data)),
       internal: JSON.stringify(plan.internal ?? {}),
       history: JSON.stringify([]),
       template_id: opts.templateId ?? null,
@@ -104,10 +110,15 @@ export async function createCheckInTransaction(
     .returningAll()
     .executeTakeFirstOrThrow();
   const full = presentCheck(row);
-  const events = [{ type: 'Check.Started', case_id: row.case_id, payload: { check: full } }];
+  // a template's check is started by the system on the template's behalf; a status decided at
+  // creation (a synchronous provider answer) is the engine's
+  const starter = opts.templateId ? { type: 'system' as const, id: opts.templateId } : undefined;
+  const events: DomainEvent[] = [
+    { type: 'Check.Started', case_id: row.case_id, payload: { check: full }, actor: starter },
+  ];
   const statusEvent = STATUS_EVENTS[row.status as CheckStatus];
   if (statusEvent !== 'Check.Started')
-    events.push({ type: statusEvent, case_id: row.case_id, payload: { check: full } });
+    events.push({ type: statusEvent, case_id: row.case_id, payload: { check: full }, actor: SYSTEM });
   await recordEvents(trx, workspaceId, events);
   if (plan.process) {
     await ctx.jobs.send(

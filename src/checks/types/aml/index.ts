@@ -26,6 +26,7 @@ function settingsFor(workspace: Record<string, unknown>, request: Partial<typeof
     list_types: Array.isArray(s.list_types) ? s.list_types : AML_DEFAULTS.list_types,
     profile_id: null,
     enable_entity_filter: s.enable_entity_filter !== false,
+    is_media_check_enabled: Array.isArray(s.list_types) && s.list_types.includes('adverse_media'),
   } as AmlSettingsOut;
 }
 
@@ -36,10 +37,11 @@ export const amlCheck: CheckTypeDefinition = {
   createBody: AmlCreateBody,
   dataSchema: AmlData,
   transitions: AML_TRANSITIONS,
-  async create({ ctx, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+  async create({ ctx, target, body, workspaceTypeSettings, checkId }): Promise<CreatePlan> {
     const subject = subjectOf(target);
     if (!subject.name.trim()) throw badRequest('The target has no name to screen', `${target.kind}_id`);
     const now = new Date().toISOString();
+    const searchRef = randomUUID();
     const data: AmlDataOut = {
       result: null,
       settings: settingsFor(workspaceTypeSettings, body.settings),
@@ -47,7 +49,12 @@ export const amlCheck: CheckTypeDefinition = {
         name: AML_VENDOR,
         is_search_monitored: workspaceTypeSettings.monitoring === true,
         created_at: now,
-        search_ref: randomUUID(),
+        search_ref: searchRef,
+        search_id: searchRef,
+        // no provider UI: the screening is read through this service's API; the screened subject
+        // is the customer the engine knows
+        search_url: `/v1/checks/aml/${checkId}`,
+        customer_id: target.row.id,
         results_count: 0,
         list_versions: [],
         screened_at: null,

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../../app-context.ts';
-import { recordEvents } from '../../../events/record-event.ts';
+import { recordEvents, SYSTEM } from '../../../events/record-event.ts';
 import { latestListLoad } from '../../../screening/service/list-loads.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
@@ -133,7 +133,12 @@ export async function rescreenCheck(ctx: AppContext, data: { checkId: string }):
     // announces the new review work too.
     if (check.status === 'need_review') {
       await recordEvents(trx, row.workspace_id, [
-        { type: 'Check.ReviewNeeded', case_id: row.case_id, payload: { check: presentCheck(row) } },
+        {
+          type: 'Check.ReviewNeeded',
+          case_id: row.case_id,
+          payload: { check: presentCheck(row) },
+          actor: SYSTEM,
+        },
       ]);
     }
   });

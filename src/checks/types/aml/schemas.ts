@@ -52,6 +52,7 @@ export const AmlSettings = Type.Object({
   list_types: Nullable(Type.Array(Type.Enum(AML_LIST_TYPES))),
   profile_id: Nullable(Type.String()),
   enable_entity_filter: Type.Boolean(),
+  is_media_check_enabled: Type.Boolean({ description: 'True when list_types includes adverse_media' }),
 });
 
 const ListVersionRef = Type.Object({
@@ -65,6 +66,12 @@ export const AmlVendor = Type.Object({
   is_search_monitored: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   search_ref: Type.String({ description: 'Reference of this screening (stable across monitoring runs)' }),
+  search_id: Type.String({ description: 'The same reference, under the name some providers use' }),
+  search_url: Type.String({
+    description:
+      'Where the screening is read: this check in the API (the built-in engine has no UI of its own)',
+  }),
+  customer_id: Type.String({ description: 'The screened subject: the individual or company id' }),
   results_count: Type.Integer({ description: 'Hits returned by the last screening' }),
   list_versions: Type.Array(ListVersionRef, { description: 'Lists (and versions) last screened against' }),
   screened_at: Nullable(Type.String({ format: 'date-time' })),

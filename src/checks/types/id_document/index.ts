@@ -70,6 +70,7 @@ export const idDocumentCheck: CheckTypeDefinition = {
   dataSchema: IdDocumentData,
   transitions: ID_DOCUMENT_TRANSITIONS,
   forceReview: true,
+  collectsData: true,
   async create({ ctx, trx, workspaceId, checkId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
     if (target.kind !== 'individual') throw badRequest('id_document targets individuals', 'individual_id');
     const settings = resolveSettings(ID_DOCUMENT_DEFAULTS, workspaceTypeSettings, body.settings);

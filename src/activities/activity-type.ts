@@ -1,0 +1,56 @@
+import { ACTIVITY_TYPES, type ActivityType } from './activity-types.ts';
+
+/** Who caused an event: an API key, the engine itself, a console user, a portal contact. */
+export type ActorType = 'api' | 'system' | 'user' | 'contact';
+
+/**
+ * Recorded event name (the sub-event when there is one) → the reference's `{verb}__{subject}`.
+ * Events not listed have no activity in the reference and are not shown as activities:
+ * Case.FlagsUpdated, Case.ReviewerHasActionsUpdated, Case.ContactHasActionsUpdated, Case.ReviewDue,
+ * Case.TagsUpdated (the reference splits it into added/removed, which the event does not say),
+ * Note.*, NoteComment.*.
+ */
+const VERB_OF: Readonly<Record<string, string>> = {
+  'Case.Created': 'created__case',
+  'Case.InfoUpdated': 'updated_info__case',
+  // custom properties are edited with the case's information in the reference
+  'Case.CustomPropertiesUpdated': 'updated_info__case',
+  'Case.StatusUpdated': 'updated_status__case',
+  'Case.TemplateUpdated': 'updated_template__case',
+  'Case.AssigneeUpdated': 'updated_assignee__case',
+  'Case.MetadataUpdated': 'updated_metadata__case',
+  'Case.RiskUpdated': 'updated_risk__case',
+  'Case.ReviewUpdated': 'updated_review__case',
+  'Case.ReviewConfirmed': 'confirmed_review__case',
+  'Case.Deleted': 'deleted__case',
+  'Case.RelationsUpdated': 'updated__case_relation',
+  'Company.Created': 'created__company',
+  'Company.InfoUpdated': 'updated__company',
+  'Company.MarkedAsRelevant': 'marked_as_relevant__company',
+  'Company.MarkedAsNotRelevant': 'marked_as_not_relevant__company',
+  'Company.Deleted': 'deleted__company',
+  'Individual.Created': 'created__individual',
+  'Individual.InfoUpdated': 'updated__individual',
+  'Individual.MarkedAsRelevant': 'marked_as_relevant__individual',
+  'Individual.MarkedAsNotRelevant': 'marked_as_not_relevant__individual',
+  'Individual.Deleted': 'deleted__individual',
+  'Check.Started': 'started__check',
+  'Check.ReviewNeeded': 'set_review_needed__check',
+  'Check.Approved': 'approved__check',
+  'Check.Rejected': 'rejected__check',
+  'Check.Expired': 'expired__check',
+  'Check.Deleted': 'deleted__check',
+};
+
+const KNOWN: ReadonlySet<string> = new Set(ACTIVITY_TYPES);
+
+/**
+ * The activity an event is, or null: `{actor}__{verb}`, kept only when the reference has that
+ * combination (it has no `system__created__case`, for instance).
+ */
+export function activityTypeOf(type: string, subEvent: string | null, actor: ActorType): ActivityType | null {
+  const verb = VERB_OF[subEvent ?? type];
+  if (!verb) return null;
+  const candidate = `${actor}__${verb}`;
+  return KNOWN.has(candidate) ? (candidate as ActivityType) : null;
+}

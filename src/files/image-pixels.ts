@@ -1,0 +1,58 @@
+import { imageSize } from 'image-size';
+import { ApiError } from '../http/errors.ts';
+
+/**
+ * How far into an image its dimensions are looked for. PNG, WebP and TIFF written the usual way
+ * state them in the first bytes; a JPEG's frame header follows its metadata segments (EXIF, ICC
+ * profiles: each at most 64 KB); 1 MB covers them.
+ */
+export const IMAGE_HEADER_BYTES = 1024 * 1024;
+
+/**
+ * Width × height of the largest image a file's header declares (HEIF may hold several), or null
+ * when the header does not say (truncated, or beyond the bytes given). Nothing is decoded.
+ */
+export function headerPixels(head: Buffer): { width: number; height: number; pixels: number } | null {
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(head);
+  } catch {
+    return null;
+  }
+  let best = { width: size.width, height: size.height, pixels: size.width * size.height };
+  for (const img of size.images ?? []) {
+    if (img.width * img.height > best.pixels)
+      best = { width: img.width, height: img.height, pixels: img.width * img.height };
+  }
+  return Number.isFinite(best.pixels) ? best : null;
+}
+
+const megapixels = (n: number) => `${Math.round(n / 10_000) / 100} megapixels`;
+
+/**
+ * Refuses an image whose header declares more than `maxPixels` pixels (a decompression bomb: a few
+ * bytes that decode to gigabytes), or whose header cannot be read: checked before anything decodes
+ * or analyses it. `maxPixels` 0 turns the limit off.
+ */
+export function imagePixelsRefusal(head: Buffer, maxPixels: number): ApiError | null {
+  const size = headerPixels(head);
+  if (!size) {
+    const message =
+      'image dimensions cannot be read from its header (the first 1 MB): the file is damaged or truncated, or a TIFF whose directory is stored at its end';
+    return new ApiError(400, message, [{ path: 'file', message }]);
+  }
+  return tooManyPixels('image is', size.width, size.height, maxPixels);
+}
+
+/** A 413 when `width` × `height` is over `maxPixels` (0: no limit), the message starting with `subject`. */
+export function tooManyPixels(
+  subject: string,
+  width: number,
+  height: number,
+  maxPixels: number,
+): ApiError | null {
+  const pixels = width * height;
+  if (maxPixels <= 0 || pixels <= maxPixels) return null;
+  const message = `${subject} ${width} × ${height} pixels (${megapixels(pixels)}); the limit is ${megapixels(maxPixels)}`;
+  return new ApiError(413, message, [{ path: 'file', message }]);
+}

@@ -1,0 +1,113 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorDetail } from './errors.ts';
+import { strictSchema } from './strict-schema.ts';
+
+/**
+ * Input hardening written once for every route (issue: mass assignment, NUL bytes reaching
+ * PostgreSQL, invalid UTF-8 silently stored as U+FFFD):
+ * - every route's body, query string and path parameter schemas are made strict (strict-schema.ts)
+ *   when the route is registered, so validation and the OpenAPI document both carry it;
+ * - JSON bodies must be valid UTF-8 and are parsed with Fastify's prototype-poisoning protection;
+ *   an empty body with a JSON content type is no body (a DELETE sent by a generic client);
+ * - the raw URL must be valid percent-encoded UTF-8;
+ * - no string (or object key) anywhere in a body, query string or path may hold a NUL character or a
+ *   lone surrogate (PostgreSQL refuses the first, JSON cannot round-trip the second), and JSON
+ *   nesting is bounded.
+ */
+
+/** Deepest JSON nesting accepted (objects and arrays): ample for every documented body. */
+export const MAX_JSON_DEPTH = 32;
+
+export function registerStrictInput(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as Record<string, unknown> | undefined;
+    if (!schema) return;
+    for (const part of ['body', 'querystring', 'params'] as const) {
+      if (schema[part]) schema[part] = strictSchema(schema[part]);
+    }
+  });
+
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer' },
+    (req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      // an empty body is no body: a route that needs one says so through its schema
+      if (body.length === 0) return done(null, undefined);
+      if (!isUtf8(body)) {
+        return done(
+          new ApiError(400, 'The body is not valid UTF-8', [
+            { path: 'body', message: 'body is not valid UTF-8' },
+          ]),
+        );
+      }
+      parseJson(req, body.toString('utf8'), (err: Error | null, value: unknown) => {
+        if (err) {
+          const message = `The body is not valid JSON: ${err.message}`;
+          return done(new ApiError(400, message, [{ path: 'body', message }]));
+        }
+        done(null, value);
+      });
+    },
+  );
+
+  app.addHook('onRequest', async (req) => {
+    const url = req.raw.url ?? '';
+    if (!url.includes('%')) return;
+    try {
+      decodeURIComponent(url);
+    } catch {
+      throw new ApiError(400, 'The URL is not valid percent-encoded UTF-8', [
+        { path: 'url', message: 'url is not valid percent-encoded UTF-8' },
+      ]);
+    }
+  });
+
+  app.addHook('preValidation', async (req) => {
+    const details: ErrorDetail[] = [];
+    inspect(req.params, 'params', 0, details);
+    inspect(req.query, 'querystring', 0, details);
+    if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
+    if (details.length) throw new ApiError(400, details[0].message, details);
+  });
+}
+
+/** `body` + `companies`, `0` → `companies[0]`; the prefix names the request part only at the top. */
+function join(path: string, key: string | number, top: boolean): string {
+  if (typeof key === 'number') return `${top ? '' : path}[${key}]`;
+  return top ? key : `${path}.${key}`;
+}
+
+function badString(s: string): string | undefined {
+  if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
+  if (!(s as string & { isWellFormed(): boolean }).isWellFormed())
+    return 'must not contain a lone surrogate (invalid Unicode)';
+  return undefined;
+}
+
+function inspect(value: unknown, path: string, depth: number, details: ErrorDetail[]): void {
+  if (details.length >= 20) return;
+  if (typeof value === 'string') {
+    const bad = badString(value);
+    if (bad) details.push({ path, message: `${path} ${bad}` });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (depth >= MAX_JSON_DEPTH) {
+    details.push({ path, message: `${path} is nested too deeply (at most ${MAX_JSON_DEPTH} levels)` });
+    return;
+  }
+  const top = depth === 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) inspect(value[i], join(path, i, top), depth + 1, details);
+    return;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const keyPath = join(path, key, top);
+    const bad = badString(key);
+    if (bad) details.push({ path: keyPath, message: `the name of ${keyPath} ${bad}` });
+    else inspect(v, keyPath, depth + 1, details);
+  }
+}

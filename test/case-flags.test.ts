@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { uploadRef } from './helpers/files.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { caseWithPerson, passportPng } from './helpers/id-documents.ts';
+
+/** Case flags follow the checks (reference set), and automatic decisions say why. */
+
+const flagsOf = async (api: Client, caseId: string) =>
+  ((await api.get(`/v1/cases/${caseId}`)).body.flags as string[]).slice().sort();
+
+async function settled(api: Client, id: string) {
+  return eventually(async () => {
+    const r = await api.get(`/v1/checks/id_document/${id}`);
+    return r.body.status !== 'processing' && r.body;
+  });
+}
+
+async function flagEvents(workspaceId: string, caseId: string) {
+  const { ctx } = await getHarness();
+  const rows = await ctx.db
+    .selectFrom('events')
+    .select(['type', 'sub_event', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .where('sub_event', '=', 'Case.FlagsUpdated')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => [...((r.payload as { case: { flags: string[] } }).case.flags as string[])].sort());
+}
+
+describe('case flags', () => {
+  test('first collect → recollection → approved, each change a Case.Updated event', async () => {
+    const api = await newWorkspace();
+    const { caseId, individualId } = await caseWithPerson(api);
+    assert.deepEqual(await flagsOf(api, caseId), []);
+
+    const waiting = await api.post('/v1/checks/id_document', { individual_id: individualId });
+    assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+    assert.equal(waiting.body.status, 'in_progress');
+    assert.deepEqual(await flagsOf(api, caseId), ['for_first_collect']);
+
+    const rejectedRef = await uploadRef(api, passportPng({ outcome: 'rejected' }));
+    const sent = await api.post(`/v1/checks/id_document/${waiting.body.id}/add_files`, {
+      front_upload_ref: rejectedRef,
+    });
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    assert.equal((await settled(api, waiting.body.id)).status, 'rejected');
+    assert.deepEqual(await flagsOf(api, caseId), ['first_collect_completed', 'for_recollection']);
+
+    const approvedRef = await uploadRef(api, passportPng({ outcome: 'approved' }));
+    const again = await api.post(`/v1/checks/id_document/${waiting.body.id}/add_files`, {
+      front_upload_ref: approvedRef,
+    });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal((await settled(api, waiting.body.id)).status, 'approved');
+    assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved', 'first_collect_completed']);
+
+    // files received: first collect completed while they are processed; rejected: recollection
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), [
+      ['for_first_collect'],
+      ['first_collect_completed'],
+      ['first_collect_completed', 'for_recollection'],
+      ['first_collect_completed'],
+      ['all_checks_approved', 'first_collect_completed'],
+    ]);
+  });
+
+  test('for_review while a check needs review, all_checks_approved once reviewed', async () => {
+    const api = await newWorkspace();
+    const { caseId, individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ outcome: 'undecided' }));
+    const check = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: { front_upload_ref: ref },
+    });
+    assert.equal((await settled(api, check.body.id)).status, 'need_review');
+    assert.deepEqual(await flagsOf(api, caseId), ['for_review']);
+    const reviewed = await api.patch(`/v1/checks/id_document/${check.body.id}/review`, {
+      action: 'approve',
+      comment: 'seen',
+    });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
+  });
+});
+
+describe('automatic decisions record their reason', () => {
+  test('an automatic rejection has data.review.comment (reviewer system) and the vendor comment', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ outcome: 'rejected' }));
+    const check = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: { front_upload_ref: ref },
+    });
+    const done = await settled(api, check.body.id);
+    assert.equal(done.data.review.reviewer_type, 'system');
+    assert.equal(typeof done.data.vendor.comment, 'string');
+    assert.match(done.data.review.comment, /Rejected automatically \(automatic_rejection\)/);
+    assert.ok(done.data.review.comment.includes(done.data.vendor.comment));
+  });
+
+  test('an automatic eKYC approval says which rule decided', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const res = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.status, 'approved');
+    assert.equal(res.body.data.review.reviewer_type, 'system');
+    assert.match(
+      res.body.data.review.comment,
+      /Approved automatically by the ekyc check's automatic_approval rule/,
+    );
+  });
+});

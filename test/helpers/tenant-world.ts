@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { makePng, uploadRef } from './files.ts';
+import { type Client, eventually, getHarness, newWorkspace, type Res, sampleCaseBody } from './harness.ts';
+
+/**
+ * A workspace holding one of everything the API can address by id, for the tenant-isolation
+ * walk: the walk sends another workspace's key with these ids and expects 404 everywhere.
+ */
+export interface TenantWorld {
+  api: Client;
+  workspaceId: string;
+  apiKeyId: string;
+  /** The main case; its external_id is uuid-shaped so even uuid-only routes must look it up. */
+  caseId: string;
+  caseExternalId: string;
+  /** A second case with a free-text external_id; it also carries the review and the risk. */
+  textCaseId: string;
+  textExternalId: string;
+  mainCompanyId: string;
+  companyIds: string[];
+  ceoId: string;
+  individualIds: string[];
+  relationId: string;
+  /** One check per type, keyed by type (company_monitoring inserted directly: no create endpoint). */
+  checks: Record<string, string>;
+  /** An id_document check still waiting for its files (in_progress), so add_files is allowed. */
+  awaitingIdDocumentId: string;
+  noteId: string;
+  commentId: string;
+  tagId: string;
+  tagLabel: string;
+  templateId: string;
+  templateKey: string;
+  webhookId: string;
+  webhookSecret: string;
+  webhookLogId: string;
+  eventIds: string[];
+  fileId: string;
+  /** An upload no check references yet. */
+  uploadRef: string;
+  /** A console user (inserted: users have no create endpoint yet). */
+  userId: string;
+  /** A custom property key carried by the main case (definitions are derived from the keys in use). */
+  customPropertyKey: string;
+}
+
+function must<T = any>(res: Res<T>, status: number, what: string): T {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Builds the world; `hookUrl` must answer 2xx so deliveries settle (a failing one keeps retrying). */
+export async function buildTenantWorld(label: string, hookUrl: string): Promise<TenantWorld> {
+  const { ctx } = await getHarness();
+  const api = await newWorkspace(label);
+  const tag = `${label}-${api.workspaceId.slice(0, 8)}`;
+
+  // first, so every later event of the workspace is delivered to it
+  const webhook = must(
+    await api.post('/v1/webhooks', { name: `${tag} hook`, url: hookUrl, events: ['*'] }),
+    201,
+    'webhook',
+  );
+  const caseExternalId = randomUUID();
+  const kase = must(
+    await api.post('/v1/cases', {
+      ...sampleCaseBody(caseExternalId),
+      name: `${tag} case`,
+      custom_properties: { [`cp_${label.replace(/\W/g, '_')}`]: `${tag} value` },
+    }),
+    201,
+    'case',
+  );
+  const textExternalId = `${tag}-external`;
+  const textCase = must(
+    await api.post('/v1/cases', { name: `${tag} second case`, external_id: textExternalId }),
+    201,
+    'second case',
+  );
+  const main = kase.companies.find((x: any) => x.type === 'main');
+  const ceo = kase.individuals.find((x: any) => x.last_name === 'Lovelace');
+  const note = must(await api.post('/v1/notes', { case_id: kase.id, content: `${tag} note` }), 201, 'note');
+  const comment = must(
+    await api.post(`/v1/notes/${note.id}/comments`, { content: `${tag} comment` }),
+    201,
+    'comment',
+  );
+  const tagRow = must(await api.post('/v1/tags', { label: `${tag}-tag` }), 201, 'tag');
+  must(await api.post(`/v1/cases/${kase.id}/tags`, { tags: [tagRow.id] }), 201, 'case tag');
+  const template = must(
+    await api.post('/v1/templates', {
+      key: `${tag}-template`,
+      name: `${tag} template`,
+      checks: [{ type: 'ekyc', targets: ['individuals'] }],
+    }),
+    201,
+    'template',
+  );
+  must(await api.post(`/v1/cases/${textCase.id}/risks`, { level: 'low' }), 201, 'risk');
+  must(await api.post(`/v1/cases/${textCase.id}/reviews`, { status: 'approved' }), 201, 'review');
+
+  const front = await uploadRef(api, makePng({ width: 40, height: 30 }));
+  const checks: Record<string, string> = {
+    ekyc: must(await api.post('/v1/checks/ekyc', { individual_id: ceo.id }), 201, 'ekyc').id,
+    aml: must(await api.post('/v1/checks/aml', { company_id: main.id }), 201, 'aml').id,
+    online_reputation: must(
+      await api.post('/v1/checks/online_reputation', { company_id: main.id }),
+      201,
+      'online_reputation',
+    ).id,
+    id_document: must(
+      await api.post('/v1/checks/id_document', { individual_id: ceo.id, data: { front_upload_ref: front } }),
+      201,
+      'id_document',
+    ).id,
+    company_monitoring: await insertMonitoringCheck(api.workspaceId, kase.id, main.id),
+  };
+  const awaiting = must(
+    await api.post('/v1/checks/id_document', { individual_id: ceo.id }),
+    201,
+    'awaiting id_document',
+  );
+  const unattachedRef = await uploadRef(api, makePng({ width: 12, height: 10 }));
+
+  const fileId: string = await eventually(async () => {
+    const got = (await api.get(`/v1/checks/id_document/${checks.id_document}`)).body;
+    return got.data?.information?.front_file_id;
+  });
+  const log = await eventually(async () =>
+    (await api.get('/v1/webhook-logs?limit=50')).body.data?.find((l: any) => l.status === 'delivered'),
+  );
+  const keys = await ctx.db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('workspace_id', '=', api.workspaceId)
+    .execute();
+  const user = await ctx.db
+    .insertInto('users')
+    .values({
+      id: randomUUID(),
+      workspace_id: api.workspaceId,
+      first_name: tag,
+      last_name: 'User',
+      email: `${tag}@example.com`,
+      role: 'admin',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const events = await sql<{
+    id: string;
+  }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
+  return {
+    api,
+    workspaceId: api.workspaceId,
+    apiKeyId: keys[0].id,
+    caseId: kase.id,
+    caseExternalId,
+    textCaseId: textCase.id,
+    textExternalId,
+    mainCompanyId: main.id,
+    companyIds: kase.companies.map((c: any) => c.id),
+    ceoId: ceo.id,
+    individualIds: kase.individuals.map((i: any) => i.id),
+    relationId: ceo.relations[0].id,
+    checks,
+    awaitingIdDocumentId: awaiting.id,
+    noteId: note.id,
+    commentId: comment.id,
+    tagId: tagRow.id,
+    tagLabel: tagRow.label,
+    templateId: template.id,
+    templateKey: template.key,
+    webhookId: webhook.id,
+    webhookSecret: webhook.secret,
+    webhookLogId: log.id,
+    eventIds: events.rows.map((e) => e.id),
+    fileId,
+    uploadRef: unattachedRef,
+    userId: user.id,
+    customPropertyKey: `cp_${label.replace(/\W/g, '_')}`,
+  };
+}
+
+/**
+ * Waits until the workspace's background work is over: no check waiting for its provider job, every
+ * event dispatched, every delivery finished. Until then its rows change on their own.
+ */
+export async function quiesce(workspaceId: string, timeoutMs = 60_000): Promise<void> {
+  const { ctx } = await getHarness();
+  await eventually(async () => {
+    const busy = await sql<{ n: number }>`
+      select (select count(*) from checks where workspace_id = ${workspaceId} and status = 'processing')
+        + (select count(*) from events where workspace_id = ${workspaceId} and dispatched_at is null)
+        + (select count(*) from webhook_deliveries
+           where workspace_id = ${workspaceId} and status not in ('delivered', 'failed')) as n
+    `.execute(ctx.db);
+    return Number(busy.rows[0].n) === 0;
+  }, timeoutMs);
+}
+
+/**
+ * company_monitoring checks have no create endpoint (the spec makes them read-only over the API),
+ * so the fixture writes the row the engine would hold: an approved check on the main company.
+ */
+async function insertMonitoringCheck(workspaceId: string, caseId: string, companyId: string) {
+  const { ctx } = await getHarness();
+  const id = randomUUID();
+  await ctx.db
+    .insertInto('checks')
+    .values({
+      id,
+      workspace_id: workspaceId,
+      case_id: caseId,
+      company_id: companyId,
+      individual_id: null,
+      type: 'company_monitoring',
+      status: 'approved',
+      subtype: null,
+      is_internal: false,
+      data: JSON.stringify({}),
+      internal: JSON.stringify({}),
+      history: JSON.stringify([]),
+      template_id: null,
+      expires_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** Every identifier and secret of a world: none may appear in an answer to another workspace. */
+export function worldTokens(w: TenantWorld): string[] {
+  return [
+    w.workspaceId,
+    w.apiKeyId,
+    w.api.key,
+    w.caseId,
+    w.caseExternalId,
+    w.textCaseId,
+    w.textExternalId,
+    ...w.companyIds,
+    ...w.individualIds,
+    w.relationId,
+    ...Object.values(w.checks),
+    w.awaitingIdDocumentId,
+    w.noteId,
+    w.commentId,
+    w.tagId,
+    w.tagLabel,
+    w.templateId,
+    w.templateKey,
+    w.webhookId,
+    w.webhookSecret,
+    w.webhookLogId,
+    ...w.eventIds,
+    w.fileId,
+    w.uploadRef,
+    w.userId,
+    w.customPropertyKey,
+  ];
+}

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type Client, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+
+/** Reproductions of the input defects found by probing and fuzzing (issue 9), one test each. */
+
+async function caseWithEntities(api: Client) {
+  const created = await api.post('/v1/cases', sampleCaseBody());
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return created.body;
+}
+
+async function raw(
+  method: string,
+  url: string,
+  key: string,
+  payload?: string | Buffer,
+  contentType?: string,
+) {
+  const { app } = await getHarness();
+  const res = await app.inject({
+    method: method as 'POST',
+    url,
+    headers: { 'x-service-api-key': key, ...(contentType ? { 'content-type': contentType } : {}) },
+    ...(payload !== undefined ? { payload } : {}),
+  });
+  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+}
+
+function assertRefused(res: { status: number; body: any }, path: string) {
+  assert.equal(res.status, 400, JSON.stringify(res.body));
+  assert.equal(res.body.code, 'BAD_REQUEST');
+  assert.ok(
+    res.body.details.some((d: { path: string }) => d.path === path),
+    `details should name ${path}: ${JSON.stringify(res.body.details)}`,
+  );
+}
+
+describe('strict input: server-owned and unknown fields', () => {
+  test('PATCH company cannot move it to another workspace, nor rewrite id, created_at or type', async () => {
+    const a = await newWorkspace('a');
+    const b = await newWorkspace('b');
+    const kase = await caseWithEntities(a);
+    const company = kase.companies[0];
+    for (const [field, value] of [
+      ['workspace_id', b.workspaceId],
+      ['id', '00000000-0000-4000-8000-000000000000'],
+      ['created_at', '2001-01-01T00:00:00.000Z'],
+      ['type', 'affiliated'],
+      ['case_id', kase.id],
+    ] as const) {
+      const res = await a.patch(`/v1/companies/${company.id}`, { [field]: value });
+      assertRefused(res, field);
+      assert.match(res.body.details[0].message, /set by the server/);
+    }
+    const after = await a.get(`/v1/companies/${company.id}`);
+    assert.equal(after.status, 200);
+    assert.equal(after.body.id, company.id);
+    assert.equal(after.body.type, company.type);
+    assert.equal(after.body.created_at, company.created_at);
+    assert.equal((await b.get(`/v1/companies/${company.id}`)).status, 404);
+    assert.equal((await b.get('/v1/companies')).body.pagination.count, 0);
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('companies')
+      .select(['workspace_id', 'case_id'])
+      .where('id', '=', company.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row, { workspace_id: a.workspaceId, case_id: kase.id });
+  });
+
+  test("PATCH individual cannot attach it to another workspace's case", async () => {
+    const a = await newWorkspace('a');
+    const b = await newWorkspace('b');
+    const kaseA = await caseWithEntities(a);
+    const kaseB = await caseWithEntities(b);
+    const person = kaseA.individuals[0];
+    assertRefused(await a.patch(`/v1/individuals/${person.id}`, { case_id: kaseB.id }), 'case_id');
+    assertRefused(
+      await a.patch(`/v1/individuals/${person.id}`, { workspace_id: b.workspaceId }),
+      'workspace_id',
+    );
+    const caseB = await b.get(`/v1/cases/${kaseB.id}`);
+    assert.equal(caseB.body.individuals.length, kaseB.individuals.length);
+    assert.equal((await a.get(`/v1/individuals/${person.id}`)).body.case_id, kaseA.id);
+  });
+
+  test('a misspelt field is a 400 naming it on every write, never a 500 nor silently dropped', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const company = kase.companies[0];
+    const person = kase.individuals[0];
+    const relation = kase.companies[1].relations[0];
+    const probes: [string, string, unknown][] = [
+      ['patch', `/v1/companies/${company.id}`, { nmae: 'Typo' }],
+      ['patch', `/v1/individuals/${person.id}`, { frist_name: 'Typo' }],
+      ['patch', `/v1/cases/${kase.id}`, { nmae: 'Typo' }],
+      ['patch', `/v1/cases/${kase.id}/relations/${relation.id}`, { rolse: ['shareholder'] }],
+      ['post', '/v1/cases', { name: 'x', extrnal_id: 'y' }],
+      ['post', '/v1/companies', { case_id: kase.id, type: 'affiliated', name: 'x', contry: 'FR' }],
+      ['post', '/v1/individuals', { case_id: kase.id, first_name: 'a', last_name: 'b', emial: 'x' }],
+      ['post', '/v1/webhooks', { name: 'w', url: 'https://example.com/h', events: ['*'], evnts: [] }],
+      ['post', '/v1/notes', { case_id: kase.id, content: 'hello', autor: 'me' }],
+    ];
+    for (const [method, url, body] of probes) {
+      const res = await (api as any)[method](url, body);
+      const field = Object.keys(body as object).find((k) =>
+        /nmae|frist|extrnal|contry|emial|rolse|evnts|autor/.test(k),
+      )!;
+      assertRefused(res, field);
+      assert.match(res.body.message, /not allowed/);
+    }
+    // nested objects are strict too
+    assertRefused(
+      await api.post('/v1/cases', { name: 'n', companies: [{ name: 'c', type: 'main', adress: {} }] }),
+      'companies[0].adress',
+    );
+    assertRefused(
+      await api.patch(`/v1/companies/${company.id}`, { address: { country: 'FR', stret: 'x' } }),
+      'address.stret',
+    );
+    assert.equal((await api.get(`/v1/companies/${company.id}`)).body.name, company.name);
+  });
+
+  test('the OpenAPI document states that bodies refuse unknown fields and bounds strings', async () => {
+    const api = await newWorkspace();
+    const doc = (await api.get('/v1/openapi.json')).body;
+    const body = doc.paths['/v1/companies/{id}'].patch.requestBody.content['application/json'].schema;
+    assert.equal(body.additionalProperties, false);
+    assert.equal(typeof body.properties.name.maxLength, 'number');
+    assert.equal(body.properties.address.additionalProperties, false);
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const schema = op.requestBody?.content?.['application/json']?.schema;
+        if (schema?.type === 'object') assert.equal(schema.additionalProperties, false, `${method} ${path}`);
+      }
+    }
+  });
+});
+
+describe('strict input: accepted writes can be read back', () => {
+  test('a classification without description is stored and every read answers 200', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const company = kase.companies[0];
+    const res = await api.patch(`/v1/companies/${company.id}`, {
+      classifications: [{ type: 'NACE', code: '62.01' }],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.classifications, [{ type: 'NACE', code: '62.01', description: null }]);
+    const one = await api.get(`/v1/companies/${company.id}`);
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body.classifications, [{ type: 'NACE', code: '62.01', description: null }]);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).status, 200);
+    const list = await api.get('/v1/companies');
+    assert.equal(list.status, 200);
+    assert.ok(list.body.data.some((c: any) => c.classifications?.[0]?.code === '62.01'));
+  });
+});
+
+describe('strict input: hostile strings and shapes', () => {
+  test('a NUL byte in a body, a filter or a path id is a 400 naming where', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    assertRefused(await api.post('/v1/cases', { name: 'a\u0000b' }), 'name');
+    assertRefused(
+      await api.patch(`/v1/individuals/${kase.individuals[0].id}`, { middle_name: 'x\u0000' }),
+      'middle_name',
+    );
+    assertRefused(await api.get('/v1/cases?name=a%00b'), 'name');
+    assertRefused(await api.get('/v1/cases/abc%00def'), 'id');
+    assertRefused(
+      await api.post('/v1/cases', { name: 'ok', metadata: { 'k\u0000': 'v' } }),
+      'metadata.k\u0000',
+    );
+  });
+
+  test('lone surrogates and invalid UTF-8 are refused, not stored as U+FFFD', async () => {
+    const api = await newWorkspace();
+    const lone = await raw('POST', '/v1/cases', api.key, '{"name":"a\\ud800b"}', 'application/json');
+    assertRefused(lone, 'name');
+    const invalid = Buffer.concat([
+      Buffer.from('{"name":"caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
+    const res = await raw('POST', '/v1/cases', api.key, invalid, 'application/json');
+    assertRefused(res, 'body');
+    assert.match(res.body.message, /UTF-8/);
+    const badUrl = await raw('GET', '/v1/cases?name=%C3%28', api.key);
+    assertRefused(badUrl, 'url');
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+  });
+
+  test('string lengths, array sizes, nesting depth and numbers are bounded', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const person = kase.individuals[0];
+    const big = 'x'.repeat(1024 * 1024);
+    const long = await api.patch(`/v1/individuals/${person.id}`, { middle_name: big });
+    assertRefused(long, 'middle_name');
+    assert.match(long.body.details[0].message, /must NOT have more than \d+ characters/);
+    assertRefused(await api.post('/v1/cases', { name: 'n', tags: Array(5000).fill('t') }), 'tags');
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100; i++) deep = { k: deep };
+    const deepRes = await api.post('/v1/cases', { name: 'n', custom_properties: { a: deep } });
+    assert.equal(deepRes.status, 400);
+    const hugeInt = await api.get('/v1/cases?page=99999999999999999999');
+    assertRefused(hugeInt, 'page');
+    assertRefused(await api.get('/v1/cases?limit=0'), 'limit');
+    assertRefused(await api.get('/v1/cases?page=abc'), 'page');
+    assertRefused(await api.get('/v1/cases?sort=nope'), 'sort');
+    assertRefused(await api.get('/v1/cases?unknown=1'), 'unknown');
+    assert.equal((await api.get(`/v1/individuals/${person.id}`)).body.middle_name, person.middle_name);
+  });
+
+  test('a DELETE with a JSON content type and an empty body is accepted', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const res = await raw('DELETE', `/v1/companies/${kase.companies[2].id}`, api.key, '', 'application/json');
+    assert.equal(res.status, 204);
+    const bad = await raw('POST', '/v1/cases', api.key, '{"name":', 'application/json');
+    assertRefused(bad, 'body');
+    assert.match(bad.body.message, /not valid JSON/);
+  });
+});
