@@ -84,6 +84,35 @@ describe('case flags', () => {
     assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
     assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
   });
+
+  test('GET case shows a check and the flags it moved from one snapshot', async () => {
+    // the check's new status and the case flags are committed together; a reader polling the case
+    // while the provider job finishes must never see one without the other
+    const api = await newWorkspace();
+    const { caseId, individualId } = await caseWithPerson(api);
+    let torn = 0;
+    let seenApproved = 0;
+    for (let round = 0; round < 6; round++) {
+      const ref = await uploadRef(api, passportPng({ outcome: 'approved' }));
+      const check = await api.post('/v1/checks/id_document', {
+        individual_id: individualId,
+        data: { front_upload_ref: ref },
+      });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+      const poll = async () => {
+        for (;;) {
+          const k = (await api.get(`/v1/cases/${caseId}`)).body;
+          const statuses = k.individuals.flatMap((i: any) => i.checks.map((c: any) => c.status));
+          const allApproved = statuses.every((s: string) => s === 'approved');
+          if (allApproved !== k.flags.includes('all_checks_approved')) torn++;
+          if (allApproved) return void seenApproved++;
+        }
+      };
+      await Promise.all([poll(), poll(), poll(), poll()]);
+    }
+    assert.equal(seenApproved, 24);
+    assert.equal(torn, 0, `${torn} reads showed checks and flags that disagree`);
+  });
 });
 
 describe('automatic decisions record their reason', () => {

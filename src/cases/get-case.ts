@@ -23,11 +23,19 @@ export async function getCase(
   opts: GetCaseOptions,
   loadChecks?: CheckEnvelopeLoader,
 ) {
-  const c = await findCase(db, workspaceId, idOrExternal);
-  if (!c) throw notFound('Case');
-  const [graph, checks] = await Promise.all([
-    loadCaseGraph(db, c.id, opts.includeNotRelevant),
-    loadChecks ? loadChecks(db, c.id, opts) : Promise.resolve(new Map<string, CheckEnvelopeOut[]>()),
-  ]);
-  return presentDetailedCase(c, graph, checks);
+  // One snapshot: a check's change and the case flags it moves are written in one transaction, and
+  // reading the case row, its graph and its checks in separate statements could show one without the
+  // other. Repeatable read makes the three reads agree; read only keeps it cheap.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const c = await findCase(trx, workspaceId, idOrExternal);
+      if (!c) throw notFound('Case');
+      // sequential: a transaction is one connection
+      const graph = await loadCaseGraph(trx, c.id, opts.includeNotRelevant);
+      const checks = loadChecks ? await loadChecks(trx, c.id, opts) : new Map<string, CheckEnvelopeOut[]>();
+      return presentDetailedCase(c, graph, checks);
+    });
 }
