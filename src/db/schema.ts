@@ -426,3 +426,28 @@ export interface Database {
 }
 export type UserRow = Selectable<UsersTable>;
 export type CompanyVendorDataRow = Selectable<CompanyVendorDataTable>;
+
+// --- document orders (migration 0014) ---
+export interface DocumentOrdersTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  company_id: string;
+  vendor: string;
+  country: string;
+  registry_ref: string;
+  product_ref: string;
+  name: string;
+  price_tier: string;
+  status: Generated<string>;
+  file_id: string | null;
+  failure_reason: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  document_orders: DocumentOrdersTable;
+}
+export type DocumentOrderRow = Selectable<DocumentOrdersTable>;
