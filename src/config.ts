@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/config.ts';
 
 /** Runtime configuration, read once from the environment. Every knob is documented in the README. */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   };
   /** Largest image accepted for upload, in pixels (width × height, read from the header). */
   maxImagePixels: number;
+  /** Company registries: provider per country, timeouts, cache, adapters' URLs and keys. */
+  companyData: CompanyDataConfig;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -74,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
+    companyData: loadCompanyDataConfig(env, int),
   };
 }
 

@@ -142,11 +142,18 @@ export const EntityLegalForm = Type.Object({
   languages: Type.Record(Type.String(), Type.Unknown()),
 });
 
-export const PriceTier = Type.Union(
-  ['tier_0', 'tier_1', 'tier_2', 'tier_3', 'tier_4', 'tier_5', 'tier_6', 'tier_7', 'tier_8', 'tier_9'].map(
-    (t) => Type.Literal(t),
-  ),
-);
+export const PriceTier = Type.Enum([
+  'tier_0',
+  'tier_1',
+  'tier_2',
+  'tier_3',
+  'tier_4',
+  'tier_5',
+  'tier_6',
+  'tier_7',
+  'tier_8',
+  'tier_9',
+] as const);
 export const AvailableDocument = Type.Object({
   name: Type.String(),
   product_ref: Type.String(),

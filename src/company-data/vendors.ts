@@ -16,4 +16,4 @@ export const COMPANY_DATA_VENDORS = [
 export type CompanyDataVendor = (typeof COMPANY_DATA_VENDORS)[number];
 export type RegistryVendor = Exclude<CompanyDataVendor, 'none'>;
 
-export const CompanyDataVendorSchema = Type.Union(COMPANY_DATA_VENDORS.map((v) => Type.Literal(v)));
+export const CompanyDataVendorSchema = Type.Enum(COMPANY_DATA_VENDORS);

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_webhook_fair_claims.ts';
 import * as m0009 from './migrations/0009_users.ts';
 import * as m0010 from './migrations/0010_event_activities.ts';
 import * as m0011 from './migrations/0011_webhook_signature.ts';
+import * as m0012 from './migrations/0012_company_data.ts';
 import * as m0014 from './migrations/0014_document_orders.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009_users': m0009,
   '0010_event_activities': m0010,
   '0011_webhook_signature': m0011,
+  '0012_company_data': m0012,
   '0014_document_orders': m0014,
 };
 

@@ -451,3 +451,37 @@ export interface Database {
   document_orders: DocumentOrdersTable;
 }
 export type DocumentOrderRow = Selectable<DocumentOrdersTable>;
+
+// --- company data: search refs, profile cache, monthly fetch counts (migration 0012) ---
+export interface CompanyDataSearchRefsTable {
+  ref: string;
+  workspace_id: string;
+  vendor: string;
+  country: string;
+  vendor_ref: string;
+  candidate: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  expires_at: Date;
+}
+
+export interface CompanyDataProfilesTable {
+  vendor: string;
+  country: string;
+  vendor_ref: string;
+  profile: Json<Record<string, unknown>>;
+  raw: Json<unknown>;
+  fetched_at: Date;
+}
+
+export interface CompanyDataFetchCountsTable {
+  workspace_id: string;
+  /** Calendar month (UTC), `YYYY-MM`. */
+  month: string;
+  count: number;
+}
+
+export interface Database {
+  company_data_search_refs: CompanyDataSearchRefsTable;
+  company_data_profiles: CompanyDataProfilesTable;
+  company_data_fetch_counts: CompanyDataFetchCountsTable;
+}

@@ -19,7 +19,7 @@ export const ErrorBody = Type.Object(
     timestamp: DateTime,
     code: Type.String({
       description:
-        'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE',
+        'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, BAD_GATEWAY, SERVICE_UNAVAILABLE; or a specific code such as COMPANY_DATA_LIMIT_REACHED',
     }),
     message: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
@@ -36,6 +36,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Payload too large',
   415: 'Unsupported media type',
   429: 'Rate limit exceeded; see Retry-After',
+  502: 'An upstream service (e.g. a company registry) gave an unusable answer',
   503: 'Temporarily unavailable (e.g. no sanctions list loaded yet)',
 };
 

@@ -12,6 +12,7 @@ const CODES: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -20,14 +21,19 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** An error the API reports to its caller as-is: status, message and optional field details. */
+/**
+ * An error the API reports to its caller as-is: status, message, optional field details and, where
+ * the spec names one (`COMPANY_DATA_LIMIT_REACHED`), an explicit code instead of the status's.
+ */
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly details: ErrorDetail[] | undefined;
-  constructor(statusCode: number, message: string, details?: ErrorDetail[]) {
+  readonly code: string | undefined;
+  constructor(statusCode: number, message: string, details?: ErrorDetail[], code?: string) {
     super(message);
     this.statusCode = statusCode;
     this.details = details;
+    this.code = code;
   }
 }
 
@@ -37,11 +43,11 @@ export const notFound = (what: string) => new ApiError(404, `${what} not found`)
 export const conflict = (message: string, path?: string) =>
   new ApiError(409, message, path ? [{ path, message }] : undefined);
 
-export function errorBody(statusCode: number, message: string, details?: ErrorDetail[]) {
+export function errorBody(statusCode: number, message: string, details?: ErrorDetail[], code?: string) {
   return {
     status_code: statusCode,
     timestamp: new Date().toISOString(),
-    code: CODES[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
+    code: code ?? CODES[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
     message,
     ...(details?.length ? { details } : {}),
   };
@@ -133,7 +139,9 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message, error.details));
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.statusCode, error.message, error.details, error.code));
     }
     const fe = error as FastifyError;
     if (fe.validation) {

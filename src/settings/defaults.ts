@@ -9,6 +9,7 @@ export const DEFAULT_SETTINGS = {
   },
   risk: { online_engines: false },
   checks: {} as Record<string, unknown>,
+  company_data: { fetch_limit: null as number | null },
 };
 
 export type Settings = typeof DEFAULT_SETTINGS;

@@ -69,6 +69,14 @@ export const CheckSettings = Type.Object(
   strict,
 );
 
+const FetchLimit = Nullable(
+  Type.Integer({
+    minimum: 0,
+    description:
+      'Company profiles (GET /v1/company-data/fetch) the workspace may fetch per calendar month (UTC); null: no limit',
+  }),
+);
+
 const Months = Nullable(Type.Integer({ minimum: 1, maximum: 120 }));
 
 /** Workspace settings. Check types add their own defaults under `checks`. */
@@ -96,6 +104,7 @@ export const WorkspaceSettings = Type.Object({
     }),
   }),
   checks: CheckSettings,
+  company_data: Type.Object({ fetch_limit: FetchLimit }),
 });
 
 /** A PATCH body: any subset, merged deeply into the stored settings. */
@@ -126,6 +135,9 @@ export const WorkspaceSettingsPatch = Type.Object(
       Type.Object({ online_engines: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     ),
     checks: Type.Optional(CheckSettings),
+    company_data: Type.Optional(
+      Type.Object({ fetch_limit: Type.Optional(FetchLimit) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
