@@ -1,4 +1,5 @@
 import { checksModule } from './checks/module.ts';
+import { companyDataModule } from './company-data/module.ts';
 import { filesModule } from './files/module.ts';
 import type { Module } from './modules.ts';
 import { screeningModule } from './screening/service/module.ts';
@@ -12,4 +13,5 @@ export const MODULES: Module[] = [
   screeningModule,
   webhooksModule,
   templatesModule,
+  companyDataModule,
 ];

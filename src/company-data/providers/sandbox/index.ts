@@ -32,6 +32,9 @@ export function createSandboxProvider(opts: SandboxOptions): CompanyRegistryProv
       return sandboxSearch(query);
     },
     async fetch(ref) {
+      if (decodeVendorRef(ref.vendorRef).name.toLowerCase().includes('fetchfail')) {
+        throw new RegistryError('sandbox', 'unavailable', 'sandbox outage on demand (fetchfail)');
+      }
       const profile = await profileOf(ref.country, ref.vendorRef);
       fetchCounts.set(ref.vendorRef, sandboxFetchCount(ref.vendorRef) + 1);
       return { profile, raw: { source: 'sandbox', vendor_ref: ref.vendorRef, company: profile } };

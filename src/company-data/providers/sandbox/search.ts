@@ -1,4 +1,4 @@
-import type { RegistryCandidate, RegistryQuery } from '../../provider.ts';
+import { type RegistryCandidate, RegistryError, type RegistryQuery } from '../../provider.ts';
 import { addressIn, registrationNumber } from './places.ts';
 import { Seed } from './seed.ts';
 import { encodeVendorRef } from './vendor-ref.ts';
@@ -12,13 +12,17 @@ const SEVERAL_SUFFIXES = ['', ' Holding', ' Services', ' International'];
 /**
  * The sandbox search rules (docs/sandbox.md): `nomatch` finds nothing; a registration number finds
  * one company with that number; a name finds one company whose name contains it, or four when
- * it contains `several`; a name containing `closed` is a closed company.
+ * it contains `several`; a name containing `closed` is a closed company. Outages on demand: a
+ * query containing `unavailable` fails (503), a company whose name contains `fetchfail` is found
+ * but its fetch fails (see index.ts).
  */
 export function sandboxSearch(query: RegistryQuery): RegistryCandidate[] {
   const name = query.name?.trim().replace(/\s+/g, ' ');
   const number = query.registrationNumber?.trim();
   const text = `${name ?? ''} ${number ?? ''}`.toLowerCase();
   if (text.includes('nomatch')) return [];
+  if (text.includes('unavailable'))
+    throw new RegistryError('sandbox', 'unavailable', 'sandbox outage on demand');
   if (number && !name) return [candidate(query.country, `Sandbox Company ${number}`, number, number)];
   if (number && name) return [candidate(query.country, titleCase(name), number)];
   if (!name) return [];

@@ -1,0 +1,18 @@
+import type { Module } from '../modules.ts';
+import { pruneProfiles, pruneSearchRefs } from './repository.ts';
+
+/** Company data: a daily job deletes expired search refs and stale cached profiles. */
+export const companyDataModule: Module = {
+  name: 'company-data',
+  install(ctx) {
+    ctx.jobs.define({
+      name: 'company-data.prune',
+      cron: '41 3 * * *',
+      retryLimit: 0,
+      handler: async () => {
+        await pruneSearchRefs(ctx.db);
+        await pruneProfiles(ctx.db, ctx.config.companyData.cacheSeconds);
+      },
+    });
+  },
+};
