@@ -1,4 +1,5 @@
 import { checksModule } from './checks/module.ts';
+import { documentOrdersModule } from './company-data/document-orders/module.ts';
 import { companyDataModule } from './company-data/module.ts';
 import { filesModule } from './files/module.ts';
 import type { Module } from './modules.ts';
@@ -13,5 +14,6 @@ export const MODULES: Module[] = [
   screeningModule,
   webhooksModule,
   templatesModule,
+  documentOrdersModule,
   companyDataModule,
 ];

@@ -1,7 +1,14 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow, CompanyRow, Database, IndividualRow, RelationRow } from '../db/schema.ts';
+import type {
+  CaseRow,
+  CompanyRow,
+  Database,
+  DocumentOrderRow,
+  IndividualRow,
+  RelationRow,
+} from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Finds a live case of the workspace by internal id first, then by external_id. */
@@ -96,15 +103,18 @@ export interface CaseGraph {
   companies: CompanyRow[];
   individuals: IndividualRow[];
   relations: RelationRow[];
+  /** Document orders of the case's companies (JSON-aggregated: timestamps are strings). */
+  document_orders?: DocumentOrderRow[];
 }
 
-/** The companies, individuals and relations of a case, in one round trip. */
+/** The companies, individuals and relations of a case and its document orders, in one round trip. */
 export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: boolean): Promise<CaseGraph> {
   const relevant = includeNotRelevant ? sql`` : sql` and is_relevant`;
   const { rows } = await sql<{
     companies: CompanyRow[];
     individuals: IndividualRow[];
     relations: RelationRow[];
+    document_orders: DocumentOrderRow[];
   }>`
     select
       (select coalesce(json_agg(c order by c.created_at, c.id), '[]') from companies c
@@ -112,7 +122,9 @@ export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: 
       (select coalesce(json_agg(i order by i.created_at, i.id), '[]') from individuals i
         where i.case_id = ${caseId}${relevant}) as individuals,
       (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
-        where r.case_id = ${caseId}) as relations
+        where r.case_id = ${caseId}) as relations,
+      (select coalesce(json_agg(o order by o.created_at, o.id), '[]') from document_orders o
+        where o.case_id = ${caseId}) as document_orders
   `.execute(db);
   return rows[0];
 }

@@ -1,4 +1,5 @@
 import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
+import type { DocumentOrderOut } from '../company-data/document-orders/present.ts';
 import type { CompanyRow, RelationRow } from '../db/schema.ts';
 import { presentRelationOfEntity } from '../relations/present.ts';
 import { bankingOut, fullAddress } from '../shared/address.ts';
@@ -32,11 +33,16 @@ export function presentCompanyListItem(c: CompanyRow) {
   };
 }
 
-export function presentCompany(c: CompanyRow, relations: RelationRow[], checks: CheckEnvelopeOut[] = []) {
+export function presentCompany(
+  c: CompanyRow,
+  relations: RelationRow[],
+  checks: CheckEnvelopeOut[] = [],
+  documentOrders: DocumentOrderOut[] = [],
+) {
   return {
     ...presentCompanyListItem(c),
     custom_properties: c.custom_properties ?? {},
-    document_orders: [],
+    document_orders: documentOrders,
     checks,
     relations: relations.map(presentRelationOfEntity),
   };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CheckEnvelope } from '../checks/envelope-schema.ts';
+import { DocumentOrder } from '../company-data/schemas.ts';
 import { Country, CustomProperties, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 import { ImplicitRelationCreate, NestedRelationCreate, RelationOfEntity } from '../relations/schemas.ts';
 import { Address, BankingInformation, BankingInformationOut, PartialAddress } from '../shared/address.ts';
@@ -85,7 +86,7 @@ export const CompanyListItem = Type.Object(companyOut);
 export const Company = Type.Object({
   ...companyOut,
   custom_properties: CustomProperties,
-  document_orders: Type.Array(Type.Any()),
+  document_orders: Type.Array(DocumentOrder),
   checks: Type.Array(CheckEnvelope),
   relations: Type.Array(RelationOfEntity),
 });

@@ -4,6 +4,7 @@ import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
 import { registerCompanyVendorDataRoutes } from '../companies/vendor-data/routes.ts';
+import { registerDocumentOrderRoutes } from '../company-data/document-orders/routes.ts';
 import { registerCompanyDataRoutes } from '../company-data/routes.ts';
 import { registerCustomPropertyRoutes } from '../custom-properties/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
@@ -37,5 +38,6 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerCustomPropertyRoutes,
   registerCompanyVendorDataRoutes,
   registerActivityRoutes,
+  registerDocumentOrderRoutes,
   registerCompanyDataRoutes,
 ];

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { documentOrderEntries } from '../../company-data/document-orders/case-documents.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -91,8 +92,9 @@ interface HistoryEntry {
 /**
  * `GET /cases/{id}/documents`: the files of the case's checks, one entry per check (its current
  * attempt) and, with include_check_history, one per earlier attempt kept in the check's history.
- * Entities marked not relevant are left out unless include_not_relevant. Case reports and document
- * orders are listed by their own modules once they exist (none are stored yet).
+ * Entities marked not relevant are left out unless include_not_relevant. Completed document orders
+ * follow, one entry each (company documents: none with an individual_id filter). Case reports are
+ * listed once they exist (none are stored yet).
  */
 export async function listCaseDocuments(
   db: Db,
@@ -112,7 +114,10 @@ export async function listCaseDocuments(
     : undefined;
   if (!found) throw notFound('Case');
   const checkTypes = FILE_CHECK_TYPES.filter((t) => types.has(`check__${t}`));
-  if (checkTypes.length === 0) return { data: [] };
+  const orders = types.has('document_order')
+    ? await documentOrderEntries(db, workspaceId, caseId, query)
+    : [];
+  if (checkTypes.length === 0) return { data: orders };
   let q = db
     .selectFrom('checks as k')
     .selectAll('k')
@@ -162,5 +167,5 @@ export async function listCaseDocuments(
       }
     }
   }
-  return { data: out };
+  return { data: [...out, ...orders] };
 }

@@ -1,0 +1,71 @@
+import type { AppContext } from '../../app-context.ts';
+import type { CompanyRow } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import {
+  type CompanyRegistryProvider,
+  type RegistryCall,
+  RegistryError,
+  type RegistryRecordRef,
+  registryApiError,
+} from '../provider.ts';
+import { providerFor } from '../provider-registry.ts';
+
+/** The provider serving a country; a country no provider serves is a 400 naming `field`. */
+export function providerOrRefuse(ctx: AppContext, country: string, field: string): CompanyRegistryProvider {
+  const provider = providerFor(ctx, country);
+  if (!provider) throw badRequest(`No company registry provider serves country ${country}`, field);
+  return provider;
+}
+
+/** A company's link to its registry record (migration 0013), when it was created from one. */
+interface RegistryLink {
+  registry_vendor?: string | null;
+  registry_country?: string | null;
+  registry_vendor_ref?: string | null;
+}
+
+/**
+ * The provider and registry record of a company of the workspace: the record it is linked to when
+ * that registry still serves its country, else its country and registration number (the
+ * provider's own identifier of the company for the national registries and the sandbox).
+ */
+export function companyRegistryTarget(
+  ctx: AppContext,
+  company: CompanyRow,
+  field: string,
+): { provider: CompanyRegistryProvider; ref: RegistryRecordRef } {
+  const link = company as RegistryLink;
+  if (link.registry_vendor && link.registry_country && link.registry_vendor_ref) {
+    const provider = providerFor(ctx, link.registry_country);
+    if (provider?.vendor === link.registry_vendor) {
+      return { provider, ref: { country: link.registry_country, vendorRef: link.registry_vendor_ref } };
+    }
+  }
+  if (!company.country) throw badRequest('The company has no country: set it to find its registry', field);
+  if (!company.registration_number?.trim()) {
+    throw badRequest('The company has no registration number: set it to find its registry record', field);
+  }
+  const country = company.country.toUpperCase();
+  return {
+    provider: providerOrRefuse(ctx, country, field),
+    ref: { country, vendorRef: company.registration_number.trim() },
+  };
+}
+
+/** A registry call with the overall deadline; a registry failure is a 502/503, never a 500. */
+export async function askRegistry<T>(
+  ctx: AppContext,
+  provider: CompanyRegistryProvider,
+  fn: (call: RegistryCall) => Promise<T>,
+): Promise<T> {
+  const { timeoutMs, retries } = ctx.config.companyData;
+  const signal = AbortSignal.timeout(timeoutMs * (retries + 1) + 1000);
+  try {
+    return await fn({ signal });
+  } catch (err) {
+    if (err instanceof RegistryError) throw registryApiError(err);
+    if (signal.aborted)
+      throw registryApiError(new RegistryError(provider.vendor, 'unavailable', 'timed out'));
+    throw err;
+  }
+}
