@@ -223,4 +223,17 @@ describe('strict input: hostile strings and shapes', () => {
     assertRefused(bad, 'body');
     assert.match(bad.body.message, /not valid JSON/);
   });
+
+  test('a text/plain body is a 415 with the error body; an empty one with that header is no body', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const text = await raw('POST', '/v1/cases', api.key, JSON.stringify({ name: 'Plain' }), 'text/plain');
+    assert.equal(text.status, 415);
+    assert.equal(text.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.match(text.body.message, /application\/json/);
+    const listed = await raw('GET', '/v1/cases?name=Plain', api.key);
+    assert.equal(listed.body.data.length, 0);
+    const del = await raw('DELETE', `/v1/companies/${kase.companies[2].id}`, api.key, '', 'text/plain');
+    assert.equal(del.status, 204);
+  });
 });

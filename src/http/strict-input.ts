@@ -29,7 +29,18 @@ export function registerStrictInput(app: FastifyInstance): void {
   });
 
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser(['application/json']);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  // Fastify's own text/plain parser handed the string to JSON routes, which refused it as "body must
+  // be object" (400): no route reads text, so a text body is a 415. An empty one is no body, like
+  // for JSON (a bodiless DELETE that still sends the header is fine).
+  app.addContentTypeParser(
+    'text/plain',
+    { parseAs: 'buffer' },
+    (_req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      if (body.length === 0) return done(null, undefined);
+      done(new ApiError(415, 'Send the body as application/json (text/plain is not read by any route)'));
+    },
+  );
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer' },
