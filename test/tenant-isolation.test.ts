@@ -32,6 +32,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   keys: 'apiKey',
   users: 'user',
   'custom-properties': 'customPropertyEntity',
+  'document-orders': 'documentOrder',
 };
 
 function paramKinds(route: RouteEntry): (string | undefined)[] {
@@ -64,12 +65,13 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     template: [w.templateId],
     webhook: [w.webhookId],
     webhookLog: [w.webhookLogId],
-    file: [w.fileId],
+    file: [w.fileId, w.documentOrderFileId],
     workspace: [w.workspaceId],
     apiKey: [w.apiKeyId],
     user: [w.userId],
     customPropertyEntity: ['case'],
     customPropertyKey: [w.customPropertyKey],
+    documentOrder: [w.documentOrderId],
   };
   return ids[kind];
 }
@@ -238,6 +240,10 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     });
     await probe([404], 'PATCH', `${aCase}/${a.relationId}`, { to_company_id: b.mainCompanyId });
     await probe([404], 'POST', `/v1/cases/${a.caseId}/tags`, { tags: [b.tagId] });
+    await probe([404], 'POST', '/v1/company-data/document-orders', {
+      company_id: b.mainCompanyId,
+      product_ref: 'sandbox_registry_extract',
+    });
     await probe([404], 'DELETE', `/v1/cases/${a.caseId}/tags`, { tags: [b.tagId] });
 
     // 3. list filters naming B's ids (every documented `*_id` / external_id filter) find nothing
@@ -267,6 +273,12 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
           unknownFilters.push(`${path}?${param.name}`);
           continue;
         }
+        // a company_id naming the subject of the answer (not a filter): B's is not found
+        if (path === '/v1/company-data/available-documents') {
+          await probe([404], 'GET', `${own}?${param.name}=${value}`);
+          filtered++;
+          continue;
+        }
         const res = await probe([200], 'GET', `${own}?${param.name}=${value}`);
         const items = Array.isArray(res.body?.data) ? res.body.data : res.body;
         if (Array.isArray(items) && items.length)
@@ -292,6 +304,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
         ...(params.some((p) => p.name === 'name') && route.url.includes('search')
           ? ['name=Ada%20Lovelace']
           : []),
+        // available documents are those of one company: A's own
+        ...(route.url === '/v1/company-data/available-documents' ? [`company_id=${a.mainCompanyId}`] : []),
       ];
       await probe([200], 'GET', query.length ? `${route.url}?${query.join('&')}` : route.url);
     }

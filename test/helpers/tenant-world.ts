@@ -43,6 +43,9 @@ export interface TenantWorld {
   userId: string;
   /** A custom property key carried by the main case (definitions are derived from the keys in use). */
   customPropertyKey: string;
+  /** A completed document order of the main company, and the file it produced. */
+  documentOrderId: string;
+  documentOrderFileId: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -147,6 +150,17 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const documentOrder = must(
+    await api.post('/v1/company-data/document-orders', {
+      company_id: main.id,
+      product_ref: 'sandbox_registry_extract',
+    }),
+    201,
+    'document order',
+  );
+  const documentOrderFileId: string = await eventually(
+    async () => (await api.get(`/v1/company-data/document-orders/${documentOrder.id}`)).body.file_id,
+  );
   const events = await sql<{
     id: string;
   }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
@@ -179,18 +193,23 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     uploadRef: unattachedRef,
     userId: user.id,
     customPropertyKey: `cp_${label.replace(/\W/g, '_')}`,
+    documentOrderId: documentOrder.id,
+    documentOrderFileId,
   };
 }
 
 /**
- * Waits until the workspace's background work is over: no check waiting for its provider job, every
- * event dispatched, every delivery finished. Until then its rows change on their own.
+ * Waits until the workspace's background work is over: no check waiting for its provider job, no
+ * document order unfinished, every event dispatched, every delivery finished. Until then its rows
+ * change on their own.
  */
 export async function quiesce(workspaceId: string, timeoutMs = 60_000): Promise<void> {
   const { ctx } = await getHarness();
   await eventually(async () => {
     const busy = await sql<{ n: number }>`
       select (select count(*) from checks where workspace_id = ${workspaceId} and status = 'processing')
+        + (select count(*) from document_orders
+           where workspace_id = ${workspaceId} and status not in ('completed', 'failed'))
         + (select count(*) from events where workspace_id = ${workspaceId} and dispatched_at is null)
         + (select count(*) from webhook_deliveries
            where workspace_id = ${workspaceId} and status not in ('delivered', 'failed')) as n
@@ -257,5 +276,7 @@ export function worldTokens(w: TenantWorld): string[] {
     w.uploadRef,
     w.userId,
     w.customPropertyKey,
+    w.documentOrderId,
+    w.documentOrderFileId,
   ];
 }
