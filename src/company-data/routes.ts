@@ -3,6 +3,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { Country, errors } from '../http/common-schemas.ts';
 import { fetchProfileByRef } from './fetch-profile.ts';
 import { RegistryError, registryApiError } from './provider.ts';
+import { registerReferenceDataRoutes } from './reference-routes.ts';
 import { CompanyProfile, CompanySearchResult } from './schemas.ts';
 import { searchCompanies } from './search-companies.ts';
 
@@ -27,6 +28,7 @@ async function registryAnswer<T>(work: Promise<T>): Promise<T> {
 }
 
 export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
+  registerReferenceDataRoutes(app, ctx);
   const tags = ['Company data'];
   app.get(
     '/company-data/search',

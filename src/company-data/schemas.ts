@@ -133,14 +133,29 @@ export const CountryEntry = Type.Object({
   emojiCode: Type.String(),
   vendor: CompanyDataVendorSchema,
 });
+export type CountryEntry = Static<typeof CountryEntry>;
+
+const LegalFormLanguage = Type.Object({
+  label: Type.String({ description: 'The local name in this language' }),
+  abbreviations: Type.Array(Type.String(), { description: 'Local-language abbreviations (e.g. SAS)' }),
+  language: Nullable(Type.String({ description: "The language's English name (e.g. French)" })),
+  local_name: Type.String(),
+  transliterated_name: Type.String({ description: 'Latin-script name (equals local_name in Latin scripts)' }),
+  transliterated_abbreviations: Type.Array(Type.String()),
+});
 
 export const EntityLegalForm = Type.Object({
   code: Type.String({ description: 'ISO 20275 ELF code' }),
   country: Nullable(Country),
   subdivision: Type.Optional(Type.String({ description: 'ISO 3166-2 code, when the form is regional' })),
-  label: Type.String(),
-  languages: Type.Record(Type.String(), Type.Unknown()),
+  label: Type.String({ description: 'Local name; several languages are joined with ", "' }),
+  languages: Type.Record(Type.String(), LegalFormLanguage, { description: 'By ISO 639-1 language code' }),
+  local_name: Nullable(Type.String({ description: 'Local name in the first language listed' })),
+  transliterated_name: Nullable(Type.String({ description: 'Its Latin-script form' })),
+  language: Nullable(Type.String({ description: 'ISO 639-1 code of that first language' })),
+  abbreviations: Type.Array(Type.String(), { description: 'Local abbreviations, all languages' }),
 });
+export type EntityLegalForm = Static<typeof EntityLegalForm>;
 
 export const PriceTier = Type.Enum([
   'tier_0',

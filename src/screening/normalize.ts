@@ -19,7 +19,7 @@
  *   compares tokens with the article removed so "Tikriti" still matches (slightly discounted).
  */
 import anyAscii from 'any-ascii';
-import { parse } from 'csv-parse/sync';
+import { parseElfCsv } from '../shared/elf-csv.ts';
 
 export type NameVariant = 'person' | 'org';
 
@@ -241,17 +241,9 @@ const PREFIXES = new Set(PREFIX_FORMS);
  * abbreviations longer than 5 words are ignored.
  */
 export function legalFormsFromElfCsv(csvText: string): LegalForms {
-  const rows = parse(csvText, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<
-    string,
-    string
-  >[];
   const abbr: string[] = [];
-  for (const row of rows) {
-    for (const col of ['Abbreviations Local language', 'Abbreviations transliterated']) {
-      const v = row[col];
-      if (v) for (const a of v.split(';')) abbr.push(a);
-    }
-  }
+  for (const row of parseElfCsv(csvText))
+    abbr.push(...row.abbreviationsLocal, ...row.abbreviationsTransliterated);
   return buildForms(abbr, DEFAULT_LEGAL_FORMS);
 }
 

@@ -15,6 +15,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestElfFile } from '../../shared/elf-csv.ts';
 import type { ListLoadResult } from '../entity.ts';
 import { type LegalForms, legalFormsFromElfCsv } from '../normalize.ts';
 import { loadEuFsf } from './eu-fsf.ts';
@@ -95,12 +96,8 @@ export async function loadReferenceDirectory(dir: string | URL): Promise<ListLoa
 export async function loadLegalFormsFromDirectory(
   dir: string | URL,
 ): Promise<{ legalForms: LegalForms; version: string } | undefined> {
-  const elfDir = join(toPath(dir), 'elf');
-  const files = (await list(elfDir)).filter((n) => /^iso-20275.*\.csv$/i.test(n));
-  if (!files.length) return undefined;
-  const text = await readFile(join(elfDir, files[files.length - 1]), 'utf8');
-  return {
-    legalForms: legalFormsFromElfCsv(text),
-    version: `${files[files.length - 1]}/${contentHash(text)}`,
-  };
+  const file = await newestElfFile(toPath(dir));
+  if (!file) return undefined;
+  const text = await readFile(file.path, 'utf8');
+  return { legalForms: legalFormsFromElfCsv(text), version: `${file.name}/${contentHash(text)}` };
 }
