@@ -33,6 +33,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   users: 'user',
   'custom-properties': 'customPropertyEntity',
   'document-orders': 'documentOrder',
+  fetch: 'searchRef',
 };
 
 function paramKinds(route: RouteEntry): (string | undefined)[] {
@@ -72,6 +73,7 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     customPropertyEntity: ['case'],
     customPropertyKey: [w.customPropertyKey],
     documentOrder: [w.documentOrderId],
+    searchRef: [w.searchRef],
   };
   return ids[kind];
 }
@@ -169,7 +171,16 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       // operator routes answer to the admin token only: a workspace key gets 401, or 404 when off;
       // a parameter that names an entity kind (not an id) lists A's own rows: 200, nothing of B's
       const listByKind = kinds.length === 1 && kinds[0] === 'customPropertyEntity';
-      const expected = route.url.startsWith('/admin/') ? [401, 404] : listByKind ? [200] : [404];
+      // a search_ref is not a resource but a parameter of a fetch: the spec answers a tampered,
+      // expired or another workspace's ref alike with a 400 naming it (nothing tells them apart)
+      const badParameter = kinds[0] === 'searchRef';
+      const expected = route.url.startsWith('/admin/')
+        ? [401, 404]
+        : listByKind
+          ? [200]
+          : badParameter
+            ? [400]
+            : [404];
       const body = bodyFor(route, b);
       // each of B's ids for the first parameter (a case by id and by uuid-shaped external_id)
       const rest = values.slice(1).map((v) => (v as string[])[0]);
@@ -295,7 +306,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     await quiesce(a.workspaceId);
     for (const route of routes) {
       if (route.method !== 'GET' || route.params.length || !route.url.startsWith('/v1/')) continue;
-      const params: { name: string; schema?: { maximum?: number } }[] =
+      const params: { name: string; required?: boolean; schema?: { maximum?: number } }[] =
         doc.paths[route.url]?.get?.parameters ?? [];
       const limit = params.find((p) => p.name === 'limit');
       const query = [
@@ -306,6 +317,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
           : []),
         // available documents are those of one company: A's own
         ...(route.url === '/v1/company-data/available-documents' ? [`company_id=${a.mainCompanyId}`] : []),
+        // a company-data search needs its country
+        ...(params.some((p) => p.name === 'country' && p.required) ? ['country=FR'] : []),
       ];
       await probe([200], 'GET', query.length ? `${route.url}?${query.join('&')}` : route.url);
     }

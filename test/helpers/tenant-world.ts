@@ -46,6 +46,8 @@ export interface TenantWorld {
   /** A completed document order of the main company, and the file it produced. */
   documentOrderId: string;
   documentOrderFileId: string;
+  /** A company-data search_ref of this workspace (already fetched once, so it is known to work). */
+  searchRef: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -150,6 +152,13 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const found = must(
+    await api.get(`/v1/company-data/search?country=FR&name=${encodeURIComponent(`${tag} registry`)}`),
+    200,
+    'company-data search',
+  );
+  const searchRef: string = found.data[0].search_ref;
+  must(await api.get(`/v1/company-data/fetch/${searchRef}`), 200, 'company-data fetch');
   const documentOrder = must(
     await api.post('/v1/company-data/document-orders', {
       company_id: main.id,
@@ -195,6 +204,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     customPropertyKey: `cp_${label.replace(/\W/g, '_')}`,
     documentOrderId: documentOrder.id,
     documentOrderFileId,
+    searchRef,
   };
 }
 
@@ -278,5 +288,6 @@ export function worldTokens(w: TenantWorld): string[] {
     w.customPropertyKey,
     w.documentOrderId,
     w.documentOrderFileId,
+    w.searchRef,
   ];
 }
