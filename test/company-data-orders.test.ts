@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { processDocumentOrder } from '../src/company-data/document-orders/process-document-order.ts';
+import { DOCUMENT_ORDER_RETRIES } from '../src/company-data/document-orders/queues.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
@@ -329,6 +330,39 @@ describe('document orders', () => {
     assert.deepEqual(again, done);
     // the stored bytes are the recorded file's: no other file is left in the workspace's storage
     assert.equal((await downloadFile(api, done.file_id)).status, 200);
+  });
+
+  test('a registry that stays unavailable: the job is retried, then the order fails saying so', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithCompany(api);
+    const { ctx } = await getHarness();
+    const saved = { delay: ctx.config.sandboxDelayMs, ...ctx.config.companyData };
+    // the sandbox takes longer to deliver than the call may last: its answer is "unavailable"
+    Object.assign(ctx.config, { sandboxDelayMs: 60_000 });
+    Object.assign(ctx.config.companyData, { timeoutMs: 0, retries: 0 });
+    try {
+      const created = await order(api, companyId, 'sandbox_registry_extract');
+      await assert.rejects(
+        processDocumentOrder(ctx, { orderId: created.id }, { retryCount: 0 }),
+        /registry unavailable/,
+      );
+      const between = (await api.get(`/v1/company-data/document-orders/${created.id}`)).body;
+      assert.equal(between.status, 'processing');
+      assert.equal(between.failure_reason, null);
+      // the queue's last retry
+      await processDocumentOrder(ctx, { orderId: created.id }, { retryCount: DOCUMENT_ORDER_RETRIES });
+      const done = (await api.get(`/v1/company-data/document-orders/${created.id}`)).body;
+      assert.equal(done.status, 'failed');
+      assert.equal(done.file_id, null);
+      assert.match(done.failure_reason, /sandbox\) stayed unavailable after 6 attempts/);
+      assert.deepEqual(
+        (await eventsOf(api.workspaceId)).map((e) => [e.type, e.payload.document_order.status]),
+        [['DocumentOrder.Failed', 'failed']],
+      );
+    } finally {
+      Object.assign(ctx.config, { sandboxDelayMs: saved.delay });
+      Object.assign(ctx.config.companyData, { timeoutMs: saved.timeoutMs, retries: saved.retries });
+    }
   });
 
   test('deleting the company deletes its orders', async () => {

@@ -4,6 +4,7 @@ import type { DocumentOrderRow } from '../../db/schema.ts';
 import { recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { discardGeneratedFile, recordGeneratedFile, storeGeneratedFile } from '../../files/generated-file.ts';
 import { getStorage } from '../../files/storage.ts';
+import { callRegistry } from '../call-registry.ts';
 import { type CompanyRegistryProvider, type OrderedDocument, RegistryError } from '../provider.ts';
 import { providerForVendor } from '../provider-registry.ts';
 import type { RegistryVendor } from '../vendors.ts';
@@ -41,21 +42,15 @@ async function orderFromRegistry(
   } catch (err) {
     return { refusal: `The company registry ${order.vendor} cannot be reached: ${(err as Error).message}` };
   }
-  const { timeoutMs, retries } = ctx.config.companyData;
-  const signal = AbortSignal.timeout(timeoutMs * (retries + 1) + 1000);
   try {
-    const document = await provider.orderDocument(
-      { country: order.country, vendorRef: order.registry_ref },
-      order.product_ref,
-      { signal },
+    const ref = { country: order.country, vendorRef: order.registry_ref };
+    const document = await callRegistry(ctx, provider, (call) =>
+      provider.orderDocument(ref, order.product_ref, call),
     );
     return { document };
   } catch (err) {
-    if (err instanceof RegistryError) {
-      return err.kind === 'unavailable' ? { unavailable: err.message } : { refusal: err.message };
-    }
-    if (signal.aborted) return { unavailable: 'timed out' };
-    throw err;
+    if (!(err instanceof RegistryError)) throw err;
+    return err.kind === 'unavailable' ? { unavailable: err.message } : { refusal: err.message };
   }
 }
 

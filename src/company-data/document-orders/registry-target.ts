@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context.ts';
 import type { CompanyRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
+import { callRegistry } from '../call-registry.ts';
 import {
   type CompanyRegistryProvider,
   type RegistryCall,
@@ -52,20 +53,16 @@ export function companyRegistryTarget(
   };
 }
 
-/** A registry call with the overall deadline; a registry failure is a 502/503, never a 500. */
+/** A registry call (`callRegistry`: the overall deadline); a registry failure is a 502/503, never a 500. */
 export async function askRegistry<T>(
   ctx: AppContext,
   provider: CompanyRegistryProvider,
   fn: (call: RegistryCall) => Promise<T>,
 ): Promise<T> {
-  const { timeoutMs, retries } = ctx.config.companyData;
-  const signal = AbortSignal.timeout(timeoutMs * (retries + 1) + 1000);
   try {
-    return await fn({ signal });
+    return await callRegistry(ctx, provider, fn);
   } catch (err) {
     if (err instanceof RegistryError) throw registryApiError(err);
-    if (signal.aborted)
-      throw registryApiError(new RegistryError(provider.vendor, 'unavailable', 'timed out'));
     throw err;
   }
 }
