@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,checks,... picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,checks,...,legal-forms picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -60,6 +60,13 @@ const sections: Section[] = [
     name: 'screening-http',
     databases: 'one',
     run: async () => (await import('./screening-http.ts')).runScreeningHttpBench(),
+  },
+  {
+    name: 'legal-forms',
+    databases: 'one',
+    // its own process, with --expose-gc, so the heap kept by the index is measured exactly
+    run: async () =>
+      void spawnSync(process.execPath, ['--expose-gc', 'bench/legal-forms.ts'], { stdio: 'inherit' }),
   },
 ];
 

@@ -73,6 +73,35 @@ describe('GET /v1/company-data/countries', () => {
     assert.deepEqual(pappers.body.data, []);
   });
 
+  test('countries no provider serves are hidden unless include_none=true (or vendor=none)', async () => {
+    const h = await getHarness();
+    const companyData = {
+      ...h.ctx.config.companyData,
+      providers: { '*': 'none', FR: 'sandbox', GB: 'gleif' },
+    };
+    const app = await buildApp({ ...h.ctx, config: { ...h.ctx.config, companyData } as typeof h.ctx.config });
+    try {
+      await app.ready();
+      const ws = await newWorkspace('none');
+      const api = clientFor(app, ws.key, ws.workspaceId);
+      const codes = async (query: string) => {
+        const res = await api.get(`/v1/company-data/countries${query}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body.data.map((c: { code: string; vendor: string }) => `${c.code}:${c.vendor}`);
+      };
+      assert.deepEqual(await codes(''), ['FR:sandbox', 'GB:gleif']);
+      assert.deepEqual(await codes('?include_none=false'), ['FR:sandbox', 'GB:gleif']);
+      assert.equal((await codes('?include_none=true')).length, COUNTRY_CODES.size);
+      assert.ok((await codes('?include_none=true')).includes('KP:none'));
+      assert.deepEqual(await codes('?vendor=gleif'), ['GB:gleif']);
+      assert.equal((await codes('?vendor=none')).length, COUNTRY_CODES.size - 2);
+      assert.deepEqual(await codes('?code=KP'), []);
+      assert.deepEqual(await codes('?code=KP&include_none=true'), ['KP:none']);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('unknown code, vendor or include_none value → 400 naming the parameter', async () => {
     const api = await newWorkspace();
     for (const [query, field] of [
