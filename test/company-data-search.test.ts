@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { sandboxFetchCount } from '../src/company-data/providers/sandbox/index.ts';
 import { loadConfig } from '../src/config.ts';
@@ -300,5 +303,107 @@ describe('company data: configuration', () => {
     const gb = loadConfig(env('GB=companies_house', { VERICASE_COMPANIES_HOUSE_API_KEY: 'k' }));
     assert.equal(gb.companyData.companiesHouse.apiKey, 'k');
     assert.throws(() => loadConfig({ VERICASE_GLEIF_URL: 'ftp://x' }), /VERICASE_GLEIF_URL/);
+  });
+});
+
+/** A registry that is down: answers 500, never answers, or answers 200 with broken JSON. */
+async function brokenRegistry(mode: 'fail' | 'hang' | 'malformed') {
+  const sockets = new Set<Socket>();
+  let requests = 0;
+  const server = http.createServer((_req, res) => {
+    requests++;
+    if (mode === 'hang') return;
+    if (mode === 'fail') res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}');
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"_embedded": [');
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/enhetsregisteret/api`,
+    requests: () => requests,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+describe('company data: a real registry that is down', () => {
+  /** Norway switched to Brønnøysund at `url` for one test, with short timeouts. */
+  async function withBrreg<T>(url: string, fn: () => Promise<T>): Promise<T> {
+    const { ctx } = await getHarness();
+    const c = ctx.config.companyData;
+    const saved = {
+      providers: { ...c.providers },
+      brreg: c.brreg,
+      timeoutMs: c.timeoutMs,
+      retries: c.retries,
+    };
+    Object.assign(c, { brreg: { baseUrl: url }, timeoutMs: 300, retries: 1 });
+    c.providers.NO = 'brreg';
+    try {
+      return await fn();
+    } finally {
+      Object.assign(c, saved);
+    }
+  }
+
+  for (const [mode, status] of [
+    ['fail', 503],
+    ['hang', 503],
+    ['malformed', 502],
+  ] as const) {
+    test(`a registry that ${mode === 'fail' ? 'answers 500' : mode === 'hang' ? 'hangs' : 'answers broken JSON'}: ${status}, never 500`, async () => {
+      const api = await newWorkspace();
+      const registry = await brokenRegistry(mode);
+      try {
+        await withBrreg(registry.url, async () => {
+          const res = await search(api, 'country=NO&name=Equinor');
+          assert.equal(res.status, status, JSON.stringify(res.body));
+          assert.match(res.body.message, /brreg/);
+          // bounded retries: the first attempt and one retry, none for an answer that was read
+          assert.equal(registry.requests(), mode === 'malformed' ? 1 : 2);
+        });
+      } finally {
+        await registry.close();
+      }
+    });
+  }
+
+  test('a fetch whose registry went down since the search: 503, the fetch is not counted', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 1 } });
+    const ref = await firstRef(api, unique('Nordic'), 'NO');
+    // the candidate came from Brønnøysund (as if NO had been configured so at search time)
+    await ctx.db
+      .updateTable('company_data_search_refs')
+      .set({ vendor: 'brreg', vendor_ref: '923609016' })
+      .where('ref', '=', ref)
+      .execute();
+    const registry = await brokenRegistry('fail');
+    try {
+      await withBrreg(registry.url, async () => {
+        const res = await api.get(`/v1/company-data/fetch/${ref}`);
+        assert.equal(res.status, 503, JSON.stringify(res.body));
+      });
+    } finally {
+      await registry.close();
+    }
+    const counts = await ctx.db
+      .selectFrom('company_data_fetch_counts')
+      .select('count')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.deepEqual(
+      counts.map((c) => c.count),
+      [0],
+    );
   });
 });

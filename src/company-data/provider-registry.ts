@@ -2,6 +2,10 @@ import type { AppContext } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import { getLegalForms } from './legal-forms/index.ts';
 import type { CompanyRegistryProvider } from './provider.ts';
+import { createBrregProvider } from './providers/brreg/index.ts';
+import { createCompaniesHouseProvider } from './providers/companies-house/index.ts';
+import { createGleifProvider } from './providers/gleif/index.ts';
+import { createRechercheEntreprisesProvider } from './providers/recherche-entreprises/index.ts';
 import { createSandboxProvider } from './providers/sandbox/index.ts';
 import type { CompanyDataVendor, RegistryVendor } from './vendors.ts';
 
@@ -31,7 +35,13 @@ export function providerForVendor(ctx: AppContext, vendor: RegistryVendor): Comp
         legalForms: () => getLegalForms(ctx),
         orderDelayMs: ctx.config.sandboxDelayMs,
       });
-    default:
-      throw new Error(`company-data vendor ${vendor} has no adapter yet (${JSON.stringify(http)})`);
+    case 'gleif':
+      return createGleifProvider({ ...http, baseUrl: c.gleif.baseUrl });
+    case 'recherche_entreprises':
+      return createRechercheEntreprisesProvider({ ...http, baseUrl: c.rechercheEntreprises.baseUrl });
+    case 'companies_house':
+      return createCompaniesHouseProvider({ ...http, ...c.companiesHouse });
+    case 'brreg':
+      return createBrregProvider({ ...http, baseUrl: c.brreg.baseUrl });
   }
 }
