@@ -132,6 +132,14 @@ describe('available documents', () => {
 
     const { companyId: bare } = await caseWithCompany(api, { registration_number: null });
     assert400(await api.get(`${url}?company_id=${bare}`), 'company_id', /registration number/);
+    assert400(
+      await api.post('/v1/company-data/document-orders', {
+        company_id: bare,
+        product_ref: 'sandbox_registry_extract',
+      }),
+      'company_id',
+      /registration number/,
+    );
     const { companyId: stateless } = await caseWithCompany(api, { country: null });
     assert400(await api.get(`${url}?company_id=${stateless}`), 'company_id', /country/);
 
@@ -151,6 +159,16 @@ describe('available documents', () => {
     } finally {
       delete ctx.config.companyData.providers.AQ;
     }
+  });
+
+  test('a registry error is its status, never a 500', async () => {
+    const api = await newWorkspace();
+    // a sandbox record reference that names no record: the registry does not know the company
+    const res = await api.get(
+      '/v1/company-data/available-documents?country=FR&registration_number=sbx_nothing',
+    );
+    assert.equal(res.status, 404, JSON.stringify(res.body));
+    assert.match(res.body.message, /company registry \(sandbox\)/);
   });
 
   test("another workspace's company, or no company: 404", async () => {
