@@ -30,6 +30,8 @@ export interface Config {
   };
   /** Largest image accepted for upload, in pixels (width × height, read from the header). */
   maxImagePixels: number;
+  /** Seconds between two registry re-reads of a monitored company (company_monitoring). */
+  companyMonitoringIntervalSeconds: number;
   /** Company registries: provider per country, timeouts, cache, adapters' URLs and keys. */
   companyData: CompanyDataConfig;
 }
@@ -77,6 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
+    companyMonitoringIntervalSeconds: int(
+      'VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS',
+      env.VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS,
+      86_400,
+    ),
     companyData: loadCompanyDataConfig(env, int),
   };
 }

@@ -1,6 +1,7 @@
 import { checksModule } from './checks/module.ts';
 import { documentOrdersModule } from './company-data/document-orders/module.ts';
 import { companyDataModule } from './company-data/module.ts';
+import { companyMonitoringModule } from './company-data/monitoring/module.ts';
 import { filesModule } from './files/module.ts';
 import type { Module } from './modules.ts';
 import { screeningModule } from './screening/service/module.ts';
@@ -16,4 +17,5 @@ export const MODULES: Module[] = [
   templatesModule,
   documentOrdersModule,
   companyDataModule,
+  companyMonitoringModule,
 ];

@@ -1,4 +1,5 @@
 import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
+import { withDataLineage } from '../company-data/lineage/data-lineage.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { presentDetailedCase } from './present-detailed.ts';
@@ -7,6 +8,8 @@ import { findCase, loadCaseGraph } from './repository.ts';
 export interface GetCaseOptions {
   includeNotRelevant: boolean;
   excludeInternalChecks: boolean;
+  /** Say per property of companies and individuals whether it came from the registry (`data_lineage`). */
+  propertyOrigin?: boolean;
 }
 
 /** Loads checks (envelopes) per entity for a case; provided by the checks module. */
@@ -36,6 +39,7 @@ export async function getCase(
       // sequential: a transaction is one connection
       const graph = await loadCaseGraph(trx, c.id, opts.includeNotRelevant);
       const checks = loadChecks ? await loadChecks(trx, c.id, opts) : new Map<string, CheckEnvelopeOut[]>();
-      return presentDetailedCase(c, graph, checks);
+      const detailed = presentDetailedCase(c, graph, checks);
+      return opts.propertyOrigin ? withDataLineage(detailed, graph) : detailed;
     });
 }

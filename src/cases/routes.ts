@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { prepareCaseImport } from '../company-data/import/case-import.ts';
+import { CaseCreateBody } from '../company-data/import/schemas.ts';
 import { CaseIdParam, errors } from '../http/common-schemas.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { createCase } from './create-case.ts';
 import { deleteCase } from './delete-case.ts';
 import { getCase } from './get-case.ts';
 import { caseListSpec, listCases } from './list-cases.ts';
-import { Case, CaseCreate, CaseDeleteQuery, CaseDetailed, CaseGetQuery, CaseUpdate } from './schemas.ts';
+import { Case, CaseDeleteQuery, CaseDetailed, CaseGetQuery, CaseUpdate } from './schemas.ts';
 import { updateCase } from './update-case.ts';
 
 export function registerCaseRoutes(app: App, ctx: AppContext): void {
@@ -32,17 +34,20 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Create a case with its companies, individuals and relations',
-        description: 'The whole graph is written in one transaction, or nothing is.',
-        body: CaseCreate,
-        response: { 201: CaseDetailed, ...errors(400, 409) },
+        description:
+          'The whole graph is written in one transaction, or nothing is. A company may give `search_ref` (from GET /v1/company-data/search) instead of its fields: its registry profile fills it (fields given win) and, with `import_related`, its officers and owners join the case. A registry failure is a 502/503 and writes nothing.',
+        body: CaseCreateBody,
+        response: { 201: CaseDetailed, ...errors(400, 409, 502, 503) },
       },
     },
     async (req, reply) => {
+      // registry companies (search_ref) are fetched before the case's transaction opens
+      const prepared = await prepareCaseImport(ctx, req.principal.workspaceId, req.body);
       const created = await createCase(
         ctx.db,
         req.principal.workspaceId,
-        req.body,
-        ctx.hooks.afterCaseCreated,
+        prepared.input,
+        prepared.wrap(ctx.hooks.afterCaseCreated),
       );
       return reply.status(201).send(created);
     },
@@ -67,6 +72,7 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         {
           includeNotRelevant: req.query.include_not_relevant ?? false,
           excludeInternalChecks: req.query.exclude_internal_checks ?? false,
+          propertyOrigin: (req.query.property_origin ?? false) || (req.query.data_lineage ?? false),
         },
         ctx.hooks.loadCheckEnvelopes,
       ),

@@ -66,6 +66,11 @@ export interface CheckTypeDefinition {
   pathAliases?: readonly string[];
   targets: readonly ('individual' | 'company')[];
   isInternal: boolean;
+  /**
+   * Read-only over the API (company_monitoring): no create or review endpoint and not usable in
+   * templates; its own module creates and moves it through the engine.
+   */
+  readOnly?: boolean;
   /** Create body (includes the target id field). */
   createBody: TObject;
   /** The `data` object of the full check, for the OpenAPI document. */

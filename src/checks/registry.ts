@@ -1,6 +1,7 @@
 import type { CheckTypeDefinition } from './check-type.ts';
 import { CHECK_TYPES } from './envelope-schema.ts';
 import { amlCheck } from './types/aml/index.ts';
+import { companyMonitoringCheck } from './types/company_monitoring/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
 import { onlineReputationCheck } from './types/online_reputation/index.ts';
@@ -11,6 +12,7 @@ export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   amlCheck,
   onlineReputationCheck,
   idDocumentCheck,
+  companyMonitoringCheck,
 ];
 
 const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));
@@ -21,5 +23,5 @@ export function checkTypeDefinition(type: string): CheckTypeDefinition | undefin
 
 /** Spec types with no definition yet: their create endpoint answers 400 "not enabled". */
 export function typesNotEnabled(): string[] {
-  return CHECK_TYPES.filter((t) => t !== 'company_monitoring' && !byType.has(t));
+  return CHECK_TYPES.filter((t) => !byType.has(t));
 }

@@ -126,7 +126,8 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
       return reply.status(204).send(null);
     },
   );
-  for (const def of CHECK_TYPE_DEFINITIONS) registerTypeRoutes(app, ctx, def);
+  // read-only types (company_monitoring) have their own routes below: retrieve only
+  for (const def of CHECK_TYPE_DEFINITIONS) if (!def.readOnly) registerTypeRoutes(app, ctx, def);
   for (const type of typesNotEnabled()) {
     const paths = type === 'fraud_database' ? [type, 'fraud-database'] : [type];
     for (const path of paths) {

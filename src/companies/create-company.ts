@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
+import type { Db } from '../db/connect.ts';
+import type { CompanyRow } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
@@ -10,10 +12,15 @@ import { presentCompany } from './present.ts';
 import type { CompanyCreate } from './schemas.ts';
 import { companyInsertRow } from './to-row.ts';
 
+/**
+ * `afterInsert` runs in the transaction once the company and its event are written (a registry
+ * import links it and adds its officers); true when it changed what the response shows.
+ */
 export async function createCompany(
   ctx: AppContext,
   workspaceId: string,
   input: Static<typeof CompanyCreate>,
+  afterInsert?: (trx: Db, row: CompanyRow) => Promise<boolean>,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, workspaceId, input.case_id);
@@ -38,8 +45,10 @@ export async function createCompany(
     await touchCase(trx, c.id);
     const company = presentCompany(row, relations);
     await recordEvents(trx, workspaceId, [{ type: 'Company.Created', case_id: c.id, payload: { company } }]);
+    const extended = afterInsert ? await afterInsert(trx, row) : false;
     // the case's template follows: the new company gets the checks it is a target of
-    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id)) return companyView(trx, ctx, row);
+    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id);
+    if (templated || extended) return companyView(trx, ctx, row);
     return company;
   });
 }

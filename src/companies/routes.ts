@@ -1,14 +1,15 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { createCompanyFromBody } from '../company-data/import/company-import.ts';
+import { CompanyCreateBody } from '../company-data/import/schemas.ts';
 import { errors, IdParam, SetRelevant } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { companyView } from './company-view.ts';
-import { createCompany } from './create-company.ts';
 import { deleteCompany } from './delete-company.ts';
 import { companyListSpec, listCompanies } from './list-companies.ts';
 import { findCompany } from './repository.ts';
-import { Company, CompanyCreate, CompanyListItem, CompanyUpdate } from './schemas.ts';
+import { Company, CompanyListItem, CompanyUpdate } from './schemas.ts';
 import { updateCompany } from './update-company.ts';
 
 export function registerCompanyRoutes(app: App, ctx: AppContext): void {
@@ -31,12 +32,14 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Create a company in a case',
-        body: CompanyCreate,
-        response: { 201: Company, ...errors(400, 404) },
+        description:
+          'With `search_ref` (from GET /v1/company-data/search) the registry profile fills the fields not given and links the company to its registry record; `import_related` adds its officers and owners.',
+        body: CompanyCreateBody,
+        response: { 201: Company, ...errors(400, 404, 502, 503) },
       },
     },
     async (req, reply) =>
-      reply.status(201).send(await createCompany(ctx, req.principal.workspaceId, req.body)),
+      reply.status(201).send(await createCompanyFromBody(ctx, req.principal.workspaceId, req.body)),
   );
   app.get(
     '/companies/:id',

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CheckEnvelope } from '../checks/envelope-schema.ts';
+import { DataLineageMap } from '../company-data/lineage/schemas.ts';
 import { DocumentOrder } from '../company-data/schemas.ts';
 import { Country, CustomProperties, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 import { ImplicitRelationCreate, NestedRelationCreate, RelationOfEntity } from '../relations/schemas.ts';
@@ -89,4 +90,5 @@ export const Company = Type.Object({
   document_orders: Type.Array(DocumentOrder),
   checks: Type.Array(CheckEnvelope),
   relations: Type.Array(RelationOfEntity),
+  data_lineage: Type.Optional(DataLineageMap),
 });

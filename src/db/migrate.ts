@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_users.ts';
 import * as m0010 from './migrations/0010_event_activities.ts';
 import * as m0011 from './migrations/0011_webhook_signature.ts';
 import * as m0012 from './migrations/0012_company_data.ts';
+import * as m0013 from './migrations/0013_registry_link.ts';
 import * as m0014 from './migrations/0014_document_orders.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010_event_activities': m0010,
   '0011_webhook_signature': m0011,
   '0012_company_data': m0012,
+  '0013_registry_link': m0013,
   '0014_document_orders': m0014,
 };
 

@@ -485,3 +485,30 @@ export interface Database {
   company_data_profiles: CompanyDataProfilesTable;
   company_data_fetch_counts: CompanyDataFetchCountsTable;
 }
+
+// --- registry link, property origin, company monitoring state (migration 0013) ---
+/** Per field: whether its value came from the company registry or was given in the request. */
+export type PropertyOrigin = Record<string, 'registry' | 'input'>;
+export interface CompaniesTable {
+  registry_vendor: ColumnType<string | null, string | null | undefined, string | null>;
+  registry_country: ColumnType<string | null, string | null | undefined, string | null>;
+  registry_vendor_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  registry_linked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  property_origin: ColumnType<PropertyOrigin | null, string | null | undefined, string | null>;
+}
+export interface IndividualsTable {
+  property_origin: ColumnType<PropertyOrigin | null, string | null | undefined, string | null>;
+}
+export interface CompanyMonitoringStateTable {
+  company_id: string;
+  workspace_id: string;
+  /** The registry facts monitoring compares (src/company-data/monitoring/snapshot.ts). */
+  snapshot: Json<Record<string, unknown>>;
+  last_checked_at: Timestamp;
+  next_check_at: Date | string;
+  last_error: string | null;
+}
+export interface Database {
+  company_monitoring_state: CompanyMonitoringStateTable;
+}
+export type CompanyMonitoringStateRow = Selectable<CompanyMonitoringStateTable>;

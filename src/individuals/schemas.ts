@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CheckEnvelope } from '../checks/envelope-schema.ts';
+import { DataLineageMap } from '../company-data/lineage/schemas.ts';
 import { Country, CustomProperties, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 import {
   ImplicitRelationCreate,
@@ -98,4 +99,5 @@ export const Individual = Type.Object({
   custom_properties: CustomProperties,
   checks: Type.Array(CheckEnvelope),
   relations: Type.Array(RelationOfEntity),
+  data_lineage: Type.Optional(DataLineageMap),
 });

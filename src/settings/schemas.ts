@@ -65,6 +65,19 @@ export const CheckSettings = Type.Object(
       ),
     ),
     online_reputation: Type.Optional(Type.Object({}, strict)),
+    company_monitoring: Type.Optional(
+      Type.Object(
+        {
+          enabled: Type.Optional(
+            Type.Boolean({
+              description:
+                'Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule',
+            }),
+          ),
+        },
+        strict,
+      ),
+    ),
   },
   strict,
 );

@@ -19,8 +19,13 @@ export const TARGET_KINDS: Record<TemplateTarget, readonly ('company' | 'individ
 
 /** An enabled check type by its name or one of its path aliases (`fraud-database`). */
 export function enabledCheckType(type: string): CheckTypeDefinition | undefined {
-  return CHECK_TYPE_DEFINITIONS.find((d) => d.type === type || d.pathAliases?.includes(type));
+  return CHECK_TYPE_DEFINITIONS.find(
+    (d) => !d.readOnly && (d.type === type || d.pathAliases?.includes(type)),
+  );
 }
+
+/** Types a template may create (read-only ones follow the workspace settings). */
+const creatable = () => CHECK_TYPE_DEFINITIONS.filter((d) => !d.readOnly).map((d) => d.type);
 
 function pointerToPath(base: string, pointer: string): string {
   let out = base;
@@ -41,11 +46,14 @@ export function validateTemplateChecks(checks: Static<typeof TemplateCheckIn>[])
     const def = enabledCheckType(c.type);
     if (!def) {
       const known = typesNotEnabled().includes(c.type);
+      const readOnly = CHECK_TYPE_DEFINITIONS.some((d) => d.readOnly && d.type === c.type);
       details.push({
         path: `${at}.type`,
-        message: known
-          ? `${at}.type: the ${c.type} check type is not enabled on this service`
-          : `${at}.type: unknown check type "${c.type}"; enabled: ${CHECK_TYPE_DEFINITIONS.map((d) => d.type).join(', ')}`,
+        message: readOnly
+          ? `${at}.type: ${c.type} checks are not created by templates: they follow the workspace settings`
+          : known
+            ? `${at}.type: the ${c.type} check type is not enabled on this service`
+            : `${at}.type: unknown check type "${c.type}"; enabled: ${creatable().join(', ')}`,
       });
       return;
     }

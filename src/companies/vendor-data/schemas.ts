@@ -1,7 +1,10 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../http/common-schemas.ts';
 
-/** Registry providers whose raw answers a company may carry (the reference's list). */
+/**
+ * Registry providers whose raw answers a company may carry: the reference's list, then this
+ * service's own registries (src/company-data/vendors.ts) not already in it.
+ */
 export const VENDOR_NAMES = [
   'pappers',
   'kompany',
@@ -14,6 +17,10 @@ export const VENDOR_NAMES = [
   'topograph',
   'charity_commission',
   'mod_finance',
+  'sandbox',
+  'gleif',
+  'recherche_entreprises',
+  'brreg',
 ] as const;
 
 export const CompanyVendorData = Type.Object({

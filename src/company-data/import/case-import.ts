@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import type { AfterCaseCreated, CaseCreateInput } from '../../cases/create-case.ts';
+import type { CheckEnvelopeOut } from '../../checks/envelope-schema.ts';
+import { presentCheckEnvelope } from '../../checks/present.ts';
+import { checkEnvelopesByEntity } from '../../checks/repository.ts';
+import type { PropertyOrigin } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { startMonitoring } from '../monitoring/monitoring-check.ts';
+import { fetchForImport, type RegistryImport } from './fetch-for-import.ts';
+import { linkCompanyToRegistry, setPropertyOrigins } from './link-writes.ts';
+import { companyFromProfile } from './profile-to-company.ts';
+import { relatedFromProfile } from './related.ts';
+import type { CaseCreateBody } from './schemas.ts';
+
+type Body = Static<typeof CaseCreateBody>;
+type Company = NonNullable<CaseCreateInput['companies']>[number];
+type Individual = NonNullable<CaseCreateInput['individuals']>[number];
+
+interface PlannedLink {
+  /** Index of the linked company in the expanded input. */
+  index: number;
+  imp: RegistryImport;
+  origin: PropertyOrigin;
+}
+
+/** A case body with its registry companies resolved, and the writes that complete the import. */
+export interface PreparedCaseImport {
+  input: CaseCreateInput;
+  /** Wraps the templates hook: registry links and origins first, monitoring checks with the template's. */
+  wrap(base: AfterCaseCreated | undefined): AfterCaseCreated | undefined;
+}
+
+/** Rules that need no registry: checked before anything is fetched (a fetch counts against the limit). */
+function validate(body: Body) {
+  (body.companies ?? []).forEach((c, i) => {
+    if (c.import_related && !c.search_ref)
+      throw badRequest(
+        `companies[${i}].import_related: only allowed with search_ref`,
+        `companies[${i}].import_related`,
+      );
+    if (!c.search_ref && c.name === undefined)
+      throw badRequest(`companies[${i}].name is required (or give search_ref)`, `companies[${i}].name`);
+  });
+}
+
+/**
+ * Resolves the `search_ref` companies of a case body (network, before the case's transaction):
+ * each is filled from its registry profile, and with `import_related` its officers and owners are
+ * appended as individuals and affiliated companies related to it, so the case's own creation path
+ * (graph checks, events, templates) handles them like typed ones.
+ */
+export async function prepareCaseImport(
+  ctx: AppContext,
+  workspaceId: string,
+  body: Body,
+): Promise<PreparedCaseImport> {
+  validate(body);
+  const companiesIn = body.companies ?? [];
+  if (!companiesIn.some((c) => c.search_ref)) return { input: body as CaseCreateInput, wrap: (b) => b };
+
+  const imports: (RegistryImport | null)[] = [];
+  for (const [i, c] of companiesIn.entries()) {
+    imports.push(
+      c.search_ref
+        ? await fetchForImport(ctx, workspaceId, c.search_ref, `companies[${i}].search_ref`)
+        : null,
+    );
+  }
+  const usedRefs = new Set<string>([
+    ...companiesIn.flatMap((c) => (c.ref ? [c.ref] : [])),
+    ...(body.individuals ?? []).flatMap((p) => (p.ref ? [p.ref] : [])),
+  ]);
+  const companies: Company[] = [];
+  const links: PlannedLink[] = [];
+  const importedCompanies: { company: Company; origin: PropertyOrigin }[] = [];
+  const importedIndividuals: { individual: Individual; origin: PropertyOrigin }[] = [];
+  companiesIn.forEach((c, i) => {
+    const imp = imports[i];
+    const { search_ref: _ref, import_related: importRelated, ...fields } = c;
+    if (!imp) {
+      companies.push(fields as Company);
+      return;
+    }
+    const { company, origin } = companyFromProfile(fields, imp.profile);
+    let ref = company.ref;
+    if (importRelated && !ref) {
+      ref = `registry-import-${randomUUID()}`;
+      usedRefs.add(ref);
+    }
+    companies.push({ ...company, ref } as Company);
+    links.push({ index: i, imp, origin });
+    if (!importRelated) return;
+    const related = relatedFromProfile(imp.profile);
+    for (const rc of related.companies) {
+      importedCompanies.push({
+        company: {
+          ...rc.fields,
+          type: 'affiliated',
+          relations: [{ ...rc.relation, source_company_ref: ref }],
+        } as Company,
+        origin: rc.origin,
+      });
+    }
+    for (const ri of related.individuals) {
+      importedIndividuals.push({
+        individual: { ...ri.fields, relations: [{ ...ri.relation, source_company_ref: ref }] } as Individual,
+        origin: ri.origin,
+      });
+    }
+  });
+  const input: CaseCreateInput = {
+    ...(body as CaseCreateInput),
+    companies: [...companies, ...importedCompanies.map((x) => x.company)],
+    individuals: [...(body.individuals ?? []), ...importedIndividuals.map((x) => x.individual)],
+  };
+  const firstImportedCompany = companies.length;
+  const firstImportedIndividual = body.individuals?.length ?? 0;
+
+  const wrap =
+    (base: AfterCaseCreated | undefined): AfterCaseCreated =>
+    async (trx, c) => {
+      const linkedIds = links.map((l) => c.companyIds[l.index]);
+      for (const [n, l] of links.entries()) {
+        await linkCompanyToRegistry(
+          trx,
+          workspaceId,
+          linkedIds[n],
+          l.imp,
+          l.origin,
+          ctx.config.companyMonitoringIntervalSeconds,
+        );
+      }
+      await setPropertyOrigins(
+        trx,
+        'companies',
+        new Map(importedCompanies.map((x, k) => [c.companyIds[firstImportedCompany + k], x.origin])),
+      );
+      await setPropertyOrigins(
+        trx,
+        'individuals',
+        new Map(importedIndividuals.map((x, k) => [c.individualIds[firstImportedIndividual + k], x.origin])),
+      );
+      const templated = base ? await base(trx, c) : { templateId: null };
+      return {
+        templateId: templated.templateId,
+        createChecks: async () => {
+          await templated.createChecks?.();
+          await startMonitoring(ctx, trx, workspaceId, linkedIds);
+          const map = new Map<string, CheckEnvelopeOut[]>();
+          for (const r of await checkEnvelopesByEntity(trx, c.caseId, false)) {
+            const key = (r.company_id ?? r.individual_id) as string;
+            map.set(key, [...(map.get(key) ?? []), presentCheckEnvelope(r)]);
+          }
+          return map;
+        },
+      };
+    };
+  return { input, wrap };
+}

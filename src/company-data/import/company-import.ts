@@ -1,0 +1,46 @@
+import type { Static } from 'typebox';
+import type { AppContext } from '../../app-context.ts';
+import { createCompany } from '../../companies/create-company.ts';
+import type { CompanyCreate } from '../../companies/schemas.ts';
+import { badRequest } from '../../http/errors.ts';
+import { startMonitoring } from '../monitoring/monitoring-check.ts';
+import { fetchForImport } from './fetch-for-import.ts';
+import { importRelatedIntoCase } from './import-into-case.ts';
+import { linkCompanyToRegistry } from './link-writes.ts';
+import { companyFromProfile } from './profile-to-company.ts';
+import type { CompanyCreateBody } from './schemas.ts';
+
+/**
+ * POST /v1/companies: a company typed in full, or from a `search_ref` (profile fetched before the
+ * transaction; body fields win), linked to its registry record, optionally with its officers and
+ * owners (`import_related`), all in one transaction.
+ */
+export async function createCompanyFromBody(
+  ctx: AppContext,
+  workspaceId: string,
+  body: Static<typeof CompanyCreateBody>,
+) {
+  const { search_ref: searchRef, import_related: importRelated, ...fields } = body;
+  if (importRelated && !searchRef)
+    throw badRequest('import_related: only allowed with search_ref', 'import_related');
+  if (!searchRef) {
+    if (fields.name === undefined) throw badRequest('name is required (or give search_ref)', 'name');
+    return createCompany(ctx, workspaceId, fields as Static<typeof CompanyCreate>);
+  }
+  const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
+  const { company, origin } = companyFromProfile(fields, imp.profile);
+  return createCompany(ctx, workspaceId, company, async (trx, row) => {
+    await linkCompanyToRegistry(
+      trx,
+      workspaceId,
+      row.id,
+      imp,
+      origin,
+      ctx.config.companyMonitoringIntervalSeconds,
+    );
+    if (importRelated) {
+      await importRelatedIntoCase(trx, { workspaceId, caseId: row.case_id, companyId: row.id }, imp.profile);
+    }
+    return startMonitoring(ctx, trx, workspaceId, [row.id]);
+  });
+}

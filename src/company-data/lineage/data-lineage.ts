@@ -1,0 +1,140 @@
+import type { Static } from 'typebox';
+import type { CompanyRow, IndividualRow, PropertyOrigin } from '../../db/schema.ts';
+import { iso } from '../../shared/time.ts';
+import type { DataLineageMap } from './schemas.ts';
+
+type Lineage = Static<typeof DataLineageMap>;
+
+const ADDRESS_KEYS = [
+  'street_address',
+  'street_address_2',
+  'postal_code',
+  'city',
+  'state',
+  'region',
+  'country',
+];
+const COMPANY_PATHS = [
+  'name',
+  'commercial_name',
+  'registration_number',
+  'registration_date',
+  'status',
+  'legal_form',
+  'entity_legal_form',
+  'country',
+  'classifications',
+  'banking_information',
+  'share_capital',
+  'tax_identification_number',
+  'website_url',
+  'employer_identification_number',
+  ...ADDRESS_KEYS.map((k) => `address.${k}`),
+];
+const INDIVIDUAL_PATHS = [
+  'first_name',
+  'middle_name',
+  'last_name',
+  'maiden_name',
+  'email',
+  'birth_date',
+  'birth_country',
+  'birth_place',
+  'gender',
+  'nationalities',
+  'tax_identification_number',
+  'social_security_number',
+  'phone_number',
+  'banking_information',
+  'position',
+  'ownership_percentage',
+  'voting_rights_percentage',
+  'roles',
+  'is_beneficial_owner',
+  'is_business_contact',
+  ...ADDRESS_KEYS.map((k) => `address.${k}`),
+];
+
+const valueAt = (obj: Record<string, unknown>, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+      obj,
+    );
+
+const hasValue = (v: unknown) =>
+  v !== undefined && v !== null && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0);
+
+interface RegistrySource {
+  vendor: string | null;
+  linkedAt: Date | string | null;
+}
+
+function lineage(
+  presented: Record<string, unknown>,
+  paths: string[],
+  origin: PropertyOrigin | null,
+  createdAt: Date | string,
+  registry: RegistrySource,
+): Lineage {
+  const out: Lineage = {};
+  for (const path of paths) {
+    const value = valueAt(presented, path) ?? null;
+    const from = origin?.[path] ?? (hasValue(value) ? 'input' : null);
+    if (!from) continue;
+    const fromRegistry = from === 'registry';
+    out[path] = {
+      current_value: value,
+      sources: [
+        {
+          value,
+          at: iso(fromRegistry && registry.linkedAt ? registry.linkedAt : createdAt),
+          origin: fromRegistry ? { type: 'vendor', name: registry.vendor } : { type: 'api', name: null },
+          applied: true,
+          is_current: true,
+        },
+      ],
+    };
+  }
+  return out;
+}
+
+/**
+ * Adds `data_lineage` to the companies and individuals of a presented case: per property, whether
+ * its value came from the company registry (an import from a search_ref) or from the API. An
+ * individual's registry is the linked company it was imported with (the target of its relations).
+ */
+export function withDataLineage<
+  T extends {
+    companies: { id: string }[];
+    individuals: { id: string; relations: { to_company_id: string }[] }[];
+  },
+>(detailed: T, graph: { companies: CompanyRow[]; individuals: IndividualRow[] }): T {
+  const companyRows = new Map(graph.companies.map((c) => [c.id, c]));
+  const individualRows = new Map(graph.individuals.map((i) => [i.id, i]));
+  const registryOf = (c: CompanyRow | undefined): RegistrySource => ({
+    vendor: c?.registry_vendor ?? null,
+    linkedAt: c?.registry_linked_at ?? null,
+  });
+  return {
+    ...detailed,
+    companies: detailed.companies.map((co) => {
+      const row = companyRows.get(co.id);
+      if (!row) return co;
+      return {
+        ...co,
+        data_lineage: lineage(co, COMPANY_PATHS, row.property_origin, row.created_at, registryOf(row)),
+      };
+    }),
+    individuals: detailed.individuals.map((p) => {
+      const row = individualRows.get(p.id);
+      if (!row) return p;
+      const linked = p.relations.map((r) => companyRows.get(r.to_company_id)).find((c) => c?.registry_vendor);
+      return {
+        ...p,
+        data_lineage: lineage(p, INDIVIDUAL_PATHS, row.property_origin, row.created_at, registryOf(linked)),
+      };
+    }),
+  };
+}

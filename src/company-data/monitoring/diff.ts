@@ -1,0 +1,83 @@
+import type { MonitoredOfficer, MonitoredOwner, MonitoringSnapshot } from './snapshot.ts';
+
+export interface FieldChange {
+  field: 'status' | 'name' | 'address';
+  old: unknown;
+  new: unknown;
+}
+export interface OwnerChange {
+  key: string;
+  name: string;
+  old: Pick<MonitoredOwner, 'roles' | 'ownership_percentage'>;
+  new: Pick<MonitoredOwner, 'roles' | 'ownership_percentage'>;
+}
+export interface RegistryChanges {
+  fields: FieldChange[];
+  officers: { added: MonitoredOfficer[]; removed: MonitoredOfficer[] };
+  owners: { added: MonitoredOwner[]; removed: MonitoredOwner[]; changed: OwnerChange[] };
+}
+
+/** Key order does not count (a jsonb column gives its keys back in its own order). */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+function addedRemoved<T extends { key: string }>(before: T[], after: T[]) {
+  const old = new Map(before.map((x) => [x.key, x]));
+  const now = new Map(after.map((x) => [x.key, x]));
+  return {
+    added: after.filter((x) => !old.has(x.key)),
+    removed: before.filter((x) => !now.has(x.key)),
+    kept: after.filter((x) => old.has(x.key)).map((x) => [old.get(x.key) as T, x] as const),
+  };
+}
+
+/** What changed between two registry snapshots; null when nothing monitored did. */
+export function diffSnapshots(before: MonitoringSnapshot, after: MonitoringSnapshot): RegistryChanges | null {
+  const fields: FieldChange[] = [];
+  if (before.status !== after.status) fields.push({ field: 'status', old: before.status, new: after.status });
+  if (before.name !== after.name) fields.push({ field: 'name', old: before.name, new: after.name });
+  if (!same(before.address, after.address))
+    fields.push({ field: 'address', old: before.address, new: after.address });
+  const officers = addedRemoved(before.officers ?? [], after.officers ?? []);
+  const owners = addedRemoved(before.owners ?? [], after.owners ?? []);
+  const changed: OwnerChange[] = owners.kept
+    .filter(([o, n]) => !same(o.roles, n.roles) || o.ownership_percentage !== n.ownership_percentage)
+    .map(([o, n]) => ({
+      key: n.key,
+      name: n.name,
+      old: { roles: o.roles, ownership_percentage: o.ownership_percentage },
+      new: { roles: n.roles, ownership_percentage: n.ownership_percentage },
+    }));
+  const nothing =
+    !fields.length &&
+    !officers.added.length &&
+    !officers.removed.length &&
+    !owners.added.length &&
+    !owners.removed.length &&
+    !changed.length;
+  if (nothing) return null;
+  return {
+    fields,
+    officers: { added: officers.added, removed: officers.removed },
+    owners: { added: owners.added, removed: owners.removed, changed },
+  };
+}
+
+/** The reference's alert categories a change falls in. */
+export function alertCategories(c: RegistryChanges): string[] {
+  const out = new Set<string>();
+  for (const f of c.fields) out.add(f.field === 'status' ? 'company_status' : 'operational_changes');
+  if (c.officers.added.length || c.officers.removed.length) out.add('legal_and_compliance');
+  if (c.owners.added.length || c.owners.removed.length || c.owners.changed.length)
+    out.add('shareholder_changes');
+  return [...out];
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context.ts';
+import { lockCase } from '../../cases/repository.ts';
+import { applyOutcome } from '../../checks/engine/apply-change.ts';
+import { companyMonitoringCheck } from '../../checks/types/company_monitoring/index.ts';
+import type { CompanyMonitoringStateRow } from '../../db/schema.ts';
+import { fetchProfileByRecord } from '../fetch-profile.ts';
+import type { RegistryVendor } from '../vendors.ts';
+import { alertCategories, diffSnapshots } from './diff.ts';
+import { createMonitoringCheck, findMonitoringCheck } from './monitoring-check.ts';
+import { baselineSnapshot, type MonitoringSnapshot } from './snapshot.ts';
+
+const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
+const BATCH = 100;
+
+export interface MonitoringRunOptions {
+  /** Only this workspace's companies (tests, admin runs). */
+  workspaceId?: string;
+  /** Every monitored company now, not only those due. */
+  ignoreSchedule?: boolean;
+}
+
+export interface MonitoringRunReport {
+  checked: number;
+  changed: number;
+  failed: number;
+}
+
+type Due = CompanyMonitoringStateRow & {
+  case_id: string;
+  registry_vendor: string;
+  registry_country: string;
+  registry_vendor_ref: string;
+};
+
+/** Linked companies of live cases in workspaces that monitor companies, due for a re-read. */
+function dueStates(ctx: AppContext, opts: MonitoringRunOptions, after: string | null) {
+  let q = ctx.db
+    .selectFrom('company_monitoring_state as s')
+    .innerJoin('companies as co', 'co.id', 's.company_id')
+    .innerJoin('cases as c', 'c.id', 'co.case_id')
+    .innerJoin('workspaces as w', 'w.id', 's.workspace_id')
+    .selectAll('s')
+    .select(['co.case_id', 'co.registry_vendor', 'co.registry_country', 'co.registry_vendor_ref'])
+    .where('c.deleted_at', 'is', null)
+    .where('co.registry_vendor', 'is not', null)
+    .where(sql<boolean>`(w.settings #>> '{checks,company_monitoring,enabled}') = 'true'`)
+    .orderBy('s.company_id')
+    .limit(BATCH);
+  if (!opts.ignoreSchedule) q = q.where('s.next_check_at', '<=', sql<Date>`now()`);
+  if (opts.workspaceId) q = q.where('s.workspace_id', '=', opts.workspaceId);
+  if (after) q = q.where('s.company_id', '>', after);
+  return q.execute() as Promise<Due[]>;
+}
+
+const nextDue = (ctx: AppContext) =>
+  sql<Date>`now() + make_interval(secs => ${ctx.config.companyMonitoringIntervalSeconds})`;
+
+/**
+ * One monitoring pass: re-reads each due company's registry record (bypassing the profile cache,
+ * not counted against the fetch limit), compares status, name, address, officers and owners with
+ * the stored snapshot, and on a change moves the company_monitoring check to need_review with the
+ * differences, through the check engine (its events, case flags). Nothing changed: nothing written
+ * but the schedule. A registry failure leaves the company for the next pass.
+ */
+export async function runCompanyMonitoring(
+  ctx: AppContext,
+  opts: MonitoringRunOptions = {},
+): Promise<MonitoringRunReport> {
+  const report: MonitoringRunReport = { checked: 0, changed: 0, failed: 0 };
+  let after: string | null = null;
+  for (;;) {
+    const batch = await dueStates(ctx, opts, after);
+    for (const state of batch) {
+      const outcome = await monitorOne(ctx, state);
+      report.checked += 1;
+      if (outcome === 'changed') report.changed += 1;
+      if (outcome === 'failed') report.failed += 1;
+    }
+    if (batch.length < BATCH) return report;
+    after = batch[batch.length - 1].company_id;
+  }
+}
+
+async function monitorOne(
+  ctx: AppContext,
+  state: Due,
+): Promise<'changed' | 'unchanged' | 'failed' | 'skipped'> {
+  let fetched: Awaited<ReturnType<typeof fetchProfileByRecord>>;
+  try {
+    fetched = await fetchProfileByRecord(
+      ctx,
+      state.registry_vendor as RegistryVendor,
+      state.registry_country,
+      state.registry_vendor_ref,
+      { bypassCache: true },
+    );
+  } catch (err) {
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ last_error: String((err as Error)?.message ?? err), next_check_at: nextDue(ctx) })
+      .where('company_id', '=', state.company_id)
+      .execute();
+    return 'failed';
+  }
+  const next = baselineSnapshot(fetched.profile);
+  return ctx.db.transaction().execute(async (trx) => {
+    // the case first, like every write under a case
+    if (!(await lockCase(trx, state.workspace_id, state.case_id))) return 'skipped';
+    const locked = await trx
+      .selectFrom('company_monitoring_state')
+      .selectAll()
+      .where('company_id', '=', state.company_id)
+      .forUpdate()
+      .executeTakeFirst();
+    // gone, or another pass handled it since we read it
+    if (!locked || new Date(locked.last_checked_at).getTime() !== new Date(state.last_checked_at).getTime())
+      return 'skipped';
+    const changes = diffSnapshots(locked.snapshot as unknown as MonitoringSnapshot, next);
+    let check = await findMonitoringCheck(trx, state.company_id);
+    // monitoring enabled after the company was linked: its check starts now
+    check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id);
+    if (changes) {
+      const data = check.data as Record<string, unknown>;
+      await applyOutcome(ctx, trx, companyMonitoringCheck, check, {
+        trigger: 'registry_change',
+        status: 'need_review',
+        data: {
+          ...data,
+          result: null,
+          review: EMPTY_REVIEW,
+          changes: {
+            detected_at: new Date().toISOString(),
+            categories: alertCategories(changes),
+            ...changes,
+          },
+        },
+      });
+      const raw = fetched.raw;
+      await trx
+        .insertInto('company_vendor_data')
+        .values({
+          id: randomUUID(),
+          workspace_id: state.workspace_id,
+          company_id: state.company_id,
+          name: state.registry_vendor,
+          raw: JSON.stringify(
+            raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw ?? null },
+          ),
+        })
+        .execute();
+    }
+    await trx
+      .updateTable('company_monitoring_state')
+      .set({
+        snapshot: JSON.stringify(next),
+        last_checked_at: sql`now()`,
+        next_check_at: nextDue(ctx),
+        last_error: null,
+      })
+      .where('company_id', '=', state.company_id)
+      .execute();
+    return changes ? 'changed' : 'unchanged';
+  });
+}

@@ -1,0 +1,427 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
+
+/**
+ * Registry data into the case (issue 11): companies created from a sandbox search_ref, with their
+ * officers and owners; property origin; company_monitoring. Over HTTP, on both databases.
+ */
+
+/** A search_ref of the sandbox registry: the first candidate for the name. */
+async function searchRef(api: Client, name = 'Acme', country = 'FR'): Promise<string> {
+  const res = await api.get(`/v1/company-data/search?country=${country}&name=${encodeURIComponent(name)}`);
+  if (res.status === 404) {
+    // the search route not mounted yet: the same use case, called directly
+    const { searchCompanies } = await import('../src/company-data/search-companies.ts');
+    const { ctx } = await getHarness();
+    return (await searchCompanies(ctx, api.workspaceId, { country, name })).data[0].search_ref;
+  }
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data[0].search_ref;
+}
+
+async function countRows(workspaceId: string) {
+  const { ctx } = await getHarness();
+  const { rows } = await sql<Record<string, string>>`
+    select (select count(*) from cases where workspace_id = ${workspaceId}) as cases,
+      (select count(*) from companies where workspace_id = ${workspaceId}) as companies,
+      (select count(*) from individuals where workspace_id = ${workspaceId}) as individuals,
+      (select count(*) from company_vendor_data where workspace_id = ${workspaceId}) as vendor_data,
+      (select count(*) from events where workspace_id = ${workspaceId}) as events
+  `.execute(ctx.db);
+  return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+}
+
+async function events(workspaceId: string, prefix: string) {
+  const { ctx } = await getHarness();
+  return ctx.db
+    .selectFrom('events')
+    .select(['type', 'sub_event', 'payload', 'actor_type'])
+    .where('workspace_id', '=', workspaceId)
+    .where('type', 'like', `${prefix}%`)
+    .orderBy('seq')
+    .execute();
+}
+
+async function createFromRegistry(
+  api: Client,
+  company: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return api.post('/v1/cases', { name: 'Registry case', companies: [company], ...extra });
+}
+
+describe('case creation from a search_ref', () => {
+  test('import_related brings officers and owners with roles, percentages, birth dates and relations', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    const profile = await api.get(`/v1/company-data/fetch/${encodeURIComponent(ref)}`);
+    const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const kase = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    const main = kase.companies.find((c: any) => c.type === 'main');
+    assert.match(main.name, /acme/i);
+    assert.equal(main.country, 'FR');
+    assert.ok(main.registration_number);
+    assert.ok(main.legal_form);
+    assert.ok(main.entity_legal_form, 'ELF code from the profile');
+    assert.equal(main.address.country, 'FR');
+    assert.ok(main.classifications.length >= 1);
+    if (profile.status === 200) {
+      assert.equal(main.name, profile.body.name);
+      assert.equal(main.registration_number, profile.body.registration_number);
+      assert.equal(main.share_capital, profile.body.share_capital);
+    }
+
+    // the sandbox profile: a director owning 60 % (beneficial owner), a second legal representative,
+    // and a holding company owning 40 %; the director appears in three lists but is one individual
+    assert.equal(kase.individuals.length, 2);
+    const owner = kase.individuals.find((p: any) => p.is_beneficial_owner);
+    const second = kase.individuals.find((p: any) => !p.is_beneficial_owner);
+    assert.deepEqual([...owner.roles].sort(), ['legal_representative', 'shareholder']);
+    assert.equal(owner.ownership_percentage, 60);
+    assert.match(owner.birth_date, /^\d{4}-\d{2}-\d{2}$/);
+    assert.ok(owner.position);
+    assert.equal(owner.relations.length, 1);
+    assert.equal(owner.relations[0].to_company_id, main.id);
+    assert.deepEqual([...owner.relations[0].roles].sort(), ['legal_representative', 'shareholder']);
+    assert.equal(owner.relations[0].ownership_percentage, 60);
+    assert.deepEqual(second.roles, ['legal_representative']);
+    assert.equal(second.ownership_percentage, null);
+    assert.match(second.birth_date, /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal(second.relations[0].to_company_id, main.id);
+
+    const holding = kase.companies.find((c: any) => c.type === 'affiliated');
+    assert.match(holding.name, /holding/i);
+    assert.ok(holding.registration_number);
+    assert.equal(holding.relations[0].to_company_id, main.id);
+    assert.deepEqual(holding.relations[0].roles, ['shareholder']);
+    assert.equal(holding.relations[0].ownership_percentage, 40);
+
+    // the raw answer is the company's vendor data
+    const vendorData = await api.get(`/v1/companies/${main.id}/vendor-data`);
+    assert.equal(vendorData.status, 200);
+    assert.equal(vendorData.body.data.length, 1);
+    assert.equal(vendorData.body.data[0].name, 'sandbox');
+
+    // every entity has its Created event, in the case's transaction
+    const created = await events(api.workspaceId, 'Company.Created');
+    assert.equal(created.length, 2);
+    assert.equal((await events(api.workspaceId, 'Individual.Created')).length, 2);
+  });
+
+  test('fields given in the body win over the profile; without import_related nothing else is created', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    const res = await createFromRegistry(api, {
+      search_ref: ref,
+      name: 'My Own Name',
+      website_url: 'https://mine.example',
+      address: { city: 'Lyon' },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const main = res.body.companies[0];
+    assert.equal(main.name, 'My Own Name');
+    assert.equal(main.website_url, 'https://mine.example');
+    assert.equal(main.address.city, 'Lyon');
+    assert.ok(main.address.street_address, 'other address keys from the profile');
+    assert.ok(main.registration_number);
+    assert.equal(res.body.companies.length, 1);
+    assert.equal(res.body.individuals.length, 0);
+  });
+
+  test('property_origin=true says which fields came from the registry; without it there is no lineage', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    const res = await createFromRegistry(
+      api,
+      { search_ref: ref, import_related: true, name: 'Typed Name' },
+      {
+        individuals: [
+          { first_name: 'Zelda', last_name: 'Typedname', relations: [{ roles: ['legal_representative'] }] },
+        ],
+      },
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const plain = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(plain.companies[0].data_lineage, undefined);
+    const kase = (await api.get(`/v1/cases/${res.body.id}?property_origin=true`)).body;
+    const main = kase.companies.find((c: any) => c.type === 'main');
+    const lineage = main.data_lineage;
+    assert.equal(lineage.name.current_value, 'Typed Name');
+    assert.equal(lineage.name.sources[0].origin.type, 'api');
+    assert.equal(lineage.registration_number.sources[0].origin.type, 'vendor');
+    assert.equal(lineage.registration_number.sources[0].origin.name, 'sandbox');
+    assert.equal(lineage.registration_number.current_value, main.registration_number);
+    assert.equal(lineage['address.city'].sources[0].origin.type, 'vendor');
+    const ada = kase.individuals.find((p: any) => p.last_name === 'Typedname');
+    assert.equal(ada.data_lineage.first_name.sources[0].origin.type, 'api');
+    const imported = kase.individuals.find((p: any) => p.is_beneficial_owner);
+    assert.equal(imported.data_lineage.birth_date.sources[0].origin.type, 'vendor');
+    assert.equal(imported.data_lineage.ownership_percentage.current_value, 60);
+    // the reference's spelling gives the same
+    const ref2 = (await api.get(`/v1/cases/${res.body.id}?data_lineage=true`)).body;
+    assert.deepEqual(ref2.companies[0].data_lineage.name, kase.companies[0].data_lineage.name);
+  });
+
+  test('imported entities get the template checks like typed ones', async () => {
+    const api = await newWorkspace();
+    const tpl = await api.post('/v1/templates', {
+      key: 'kyb',
+      name: 'KYB',
+      checks: [
+        { type: 'online_reputation', targets: ['main_company'] },
+        { type: 'ekyc', targets: ['legal_representatives'] },
+      ],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    const ref = await searchRef(api, 'Acme');
+    const res = await createFromRegistry(
+      api,
+      { search_ref: ref, import_related: true },
+      { template_key: 'kyb' },
+    );
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const main = res.body.companies.find((c: any) => c.type === 'main');
+    assert.deepEqual(
+      main.checks.map((c: any) => c.type),
+      ['online_reputation'],
+    );
+    for (const p of res.body.individuals)
+      assert.deepEqual(
+        p.checks.map((c: any) => c.type),
+        ['ekyc'],
+      );
+  });
+
+  test('POST /v1/companies with search_ref (and import_related) in an existing case', async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', { name: 'Empty' });
+    const ref = await searchRef(api, 'Globex');
+    const res = await api.post('/v1/companies', {
+      case_id: kase.body.id,
+      search_ref: ref,
+      import_related: true,
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.match(res.body.name, /globex/i);
+    assert.equal(res.body.type, 'main');
+    const full = (await api.get(`/v1/cases/${kase.body.id}?property_origin=true`)).body;
+    assert.equal(full.individuals.length, 2);
+    assert.equal(full.companies.length, 2);
+    const owner = full.individuals.find((p: any) => p.is_beneficial_owner);
+    assert.equal(owner.relations[0].to_company_id, res.body.id);
+    assert.equal(owner.data_lineage.last_name.sources[0].origin.type, 'vendor');
+    const main = full.companies.find((c: any) => c.id === res.body.id);
+    assert.equal(main.data_lineage.name.sources[0].origin.type, 'vendor');
+  });
+
+  test('name stays required without search_ref; import_related needs search_ref', async () => {
+    const api = await newWorkspace();
+    let res = await createFromRegistry(api, { country: 'FR' });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.details[0].path, 'companies[0].name');
+    res = await createFromRegistry(api, { name: 'Acme', import_related: true });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.details[0].path, 'companies[0].import_related');
+    const kase = await api.post('/v1/cases', { name: 'Empty' });
+    res = await api.post('/v1/companies', { case_id: kase.body.id });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.details[0].path, 'name');
+    assert.equal((await countRows(api.workspaceId)).companies, 0);
+  });
+
+  test('a bad, foreign or expired search_ref is a 400 naming the field; nothing is written', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const foreign = await searchRef(other, 'Acme');
+    const mine = await searchRef(api, 'Acme');
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('company_data_search_refs')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const before = await countRows(api.workspaceId);
+    for (const ref of ['not-a-ref', `${mine}x`, foreign, mine]) {
+      const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+      assert.equal(res.status, 400, `${ref}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.details[0].path, 'companies[0].search_ref');
+      const viaCompany = await api.post('/v1/companies', {
+        case_id: '00000000-0000-4000-8000-000000000000',
+        search_ref: ref,
+      });
+      assert.equal(viaCompany.status, 400);
+      assert.equal(viaCompany.body.details[0].path, 'search_ref');
+    }
+    assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+
+  test('a registry failure is a 503 and no case is written', async () => {
+    const api = await newWorkspace();
+    // sandbox rule (docs/sandbox.md): a company whose name contains "fetchfail" cannot be fetched
+    const ref = await searchRef(api, 'Acme fetchfail');
+    const before = await countRows(api.workspaceId);
+    const res = await createFromRegistry(
+      api,
+      { search_ref: ref, import_related: true },
+      {
+        individuals: [
+          { first_name: 'Ada', last_name: 'Lovelace', relations: [{ roles: ['legal_representative'] }] },
+        ],
+      },
+    );
+    assert.equal(res.status, 503, JSON.stringify(res.body));
+    assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+
+  test('each creation from a search_ref counts one fetch against the limit', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    assert.equal(
+      (await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 1 } })).status,
+      200,
+    );
+    assert.equal((await createFromRegistry(api, { search_ref: ref })).status, 201);
+    const before = await countRows(api.workspaceId);
+    const res = await createFromRegistry(api, { search_ref: ref });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'COMPANY_DATA_LIMIT_REACHED');
+    assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+});
+
+describe('company_monitoring', () => {
+  async function monitoredCase(api: Client) {
+    const s = await api.patch('/v1/workspace/settings', {
+      checks: { company_monitoring: { enabled: true } },
+    });
+    assert.equal(s.status, 200, JSON.stringify(s.body));
+    const ref = await searchRef(api, 'Initech');
+    const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const main = res.body.companies.find((c: any) => c.type === 'main');
+    return { caseId: res.body.id as string, company: main };
+  }
+  const run = async (api: Client) => {
+    const { ctx } = await getHarness();
+    const { runCompanyMonitoring } = await import('../src/company-data/monitoring/run-monitoring.ts');
+    return runCompanyMonitoring(ctx, { workspaceId: api.workspaceId, ignoreSchedule: true });
+  };
+
+  test('a linked company gets a read-only approved check; typed companies do not', async () => {
+    const api = await newWorkspace();
+    const { company } = await monitoredCase(api);
+    assert.deepEqual(
+      company.checks.map((c: any) => [c.type, c.status]),
+      [['company_monitoring', 'approved']],
+    );
+    const check = await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`);
+    assert.equal(check.status, 200);
+    assert.equal(check.body.data.vendor.name, 'sandbox');
+    assert.equal(check.body.data.vendor.is_monitored, true);
+    assert.equal(check.body.data.changes, null);
+    const affiliated = (await api.get(`/v1/cases/${company.case_id}`)).body.companies.find(
+      (c: any) => c.type === 'affiliated',
+    );
+    assert.deepEqual(affiliated.checks, []);
+    assert.equal((await api.post('/v1/checks/company_monitoring', { company_id: company.id })).status, 400);
+  });
+
+  test('unchanged registry: nothing is emitted', async () => {
+    const api = await newWorkspace();
+    const { company } = await monitoredCase(api);
+    const before = await countRows(api.workspaceId);
+    const report = await run(api);
+    assert.deepEqual(report, { checked: 1, changed: 0, failed: 0 });
+    assert.deepEqual(await countRows(api.workspaceId), before);
+    const check = await api.get(`/v1/checks/company_monitoring/${company.checks[0].id}`);
+    assert.equal(check.body.status, 'approved');
+  });
+
+  test('a change of status, name, officers and owners moves the check to need_review with the diff', async () => {
+    const api = await newWorkspace();
+    const { caseId, company } = await monitoredCase(api);
+    // the previous state differs from what the sandbox now answers (docs/sandbox.md: tests edit the
+    // stored snapshot, the registry side stays deterministic)
+    const { ctx } = await getHarness();
+    const state = await ctx.db
+      .selectFrom('company_monitoring_state')
+      .selectAll()
+      .where('company_id', '=', company.id)
+      .executeTakeFirstOrThrow();
+    const snap = state.snapshot as any;
+    const current = structuredClone(snap);
+    snap.status = 'closed';
+    snap.name = 'Initech Old Name';
+    const removedOfficer = snap.officers.pop();
+    snap.officers.push({
+      key: 'individual|ghost director|1970-01-01',
+      entity_type: 'individual',
+      name: 'Ghost Director',
+      birth_date: '1970-01-01',
+      position: 'Director',
+    });
+    snap.owners[0].ownership_percentage = 10;
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ snapshot: JSON.stringify(snap) })
+      .where('company_id', '=', company.id)
+      .execute();
+
+    const checkEventsBefore = (await events(api.workspaceId, 'Check.')).length;
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const check = (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
+    assert.equal(check.status, 'need_review');
+    assert.equal(check.data.result, null);
+    const changes = check.data.changes;
+    assert.deepEqual(
+      changes.fields.find((f: any) => f.field === 'status'),
+      { field: 'status', old: 'closed', new: current.status },
+    );
+    assert.deepEqual(
+      changes.fields.find((f: any) => f.field === 'name'),
+      { field: 'name', old: 'Initech Old Name', new: current.name },
+    );
+    assert.deepEqual(
+      changes.officers.added.map((o: any) => o.key),
+      [removedOfficer.key],
+    );
+    assert.deepEqual(
+      changes.officers.removed.map((o: any) => o.name),
+      ['Ghost Director'],
+    );
+    assert.equal(changes.owners.changed[0].old.ownership_percentage, 10);
+    assert.equal(changes.owners.changed[0].new.ownership_percentage, current.owners[0].ownership_percentage);
+    assert.ok(changes.categories.includes('company_status'));
+    assert.ok(changes.categories.includes('shareholder_changes'));
+    const after = await events(api.workspaceId, 'Check.');
+    assert.equal(after.length, checkEventsBefore + 1);
+    assert.equal(after.at(-1)?.type, 'Check.ReviewNeeded');
+    assert.equal(after.at(-1)?.actor_type, 'system');
+    const kase = (await api.get(`/v1/cases/${caseId}`)).body;
+    assert.ok(kase.flags.includes('for_review'));
+
+    // the snapshot is now the registry's answer: a second run finds nothing
+    const countsAfter = await countRows(api.workspaceId);
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    assert.deepEqual(await countRows(api.workspaceId), countsAfter);
+  });
+
+  test('monitoring enabled after the link: the next run starts the check', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Umbrella');
+    const res = await createFromRegistry(api, { search_ref: ref });
+    assert.equal(res.status, 201);
+    assert.deepEqual(res.body.companies[0].checks, []);
+    assert.deepEqual(await run(api), { checked: 0, changed: 0, failed: 0 });
+    await api.patch('/v1/workspace/settings', { checks: { company_monitoring: { enabled: true } } });
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    const company = (await api.get(`/v1/companies/${res.body.companies[0].id}`)).body;
+    assert.deepEqual(
+      company.checks.map((c: any) => [c.type, c.status]),
+      [['company_monitoring', 'approved']],
+    );
+  });
+});
