@@ -1,4 +1,5 @@
 import { RegistryError } from '../provider.ts';
+import type { CompanyProfile } from '../schemas.ts';
 import type { RegistryVendor } from '../vendors.ts';
 
 /** What every real registry adapter is built from (`config.companyData`). */
@@ -11,6 +12,28 @@ export interface RegistryAdapterOptions {
   timeoutMs: number;
   /** Retries after a 5xx, a 429, a timeout or a connection error. */
   retries: number;
+  /**
+   * The ISO 20275 list (`getLegalForms`), when one is available: names the ELF code of a profile the
+   * adapter could not label itself (GLEIF gives codes only). Optional: without it the label stays null.
+   */
+  legalForms?: () => Promise<LegalFormLabels | null>;
+}
+
+/** What the adapters need of the legal-form index (`src/company-data/legal-forms/`). */
+export interface LegalFormLabels {
+  label(code: string): string | null;
+}
+
+/** The profile with `entity_legal_form_label` filled from the ELF list where the adapter left it null. */
+export async function withElfLabel(
+  profile: CompanyProfile,
+  legalForms: RegistryAdapterOptions['legalForms'],
+): Promise<CompanyProfile> {
+  if (!profile.entity_legal_form || profile.entity_legal_form_label || !legalForms) return profile;
+  // The list is a nicety here: a list that cannot be read leaves the label null, not the fetch failed.
+  const index = await legalForms().catch(() => null);
+  const label = index?.label(profile.entity_legal_form) ?? null;
+  return { ...profile, entity_legal_form_label: label, legal_form: profile.legal_form ?? label };
 }
 
 /** The registry answered 2xx with JSON that does not have the documented shape. */

@@ -1,5 +1,11 @@
 import type { CompanyRegistryProvider, RegistryCandidate } from '../../provider.ts';
-import { isObject, noDocuments, type RegistryAdapterOptions, unexpectedShape } from '../adapter-options.ts';
+import {
+  isObject,
+  noDocuments,
+  type RegistryAdapterOptions,
+  unexpectedShape,
+  withElfLabel,
+} from '../adapter-options.ts';
 import { createHttpClient } from '../http-client.ts';
 import { type BrregEnhet, type BrregRoller, brregCandidate, brregProfile } from './parse.ts';
 
@@ -61,7 +67,7 @@ export function createBrregProvider(opts: RegistryAdapterOptions): CompanyRegist
       const roller = isObject(roles?.body) ? (roles.body as BrregRoller) : null;
       const profile = brregProfile(unit.body as BrregEnhet, roller);
       if (!profile) throw unexpectedShape('brreg', 'unit without organisation number or name');
-      return { profile, raw: { enhet: unit.body, roller } };
+      return { profile: await withElfLabel(profile, opts.legalForms), raw: { enhet: unit.body, roller } };
     },
     async availableDocuments() {
       return [];

@@ -1,5 +1,5 @@
 import { type CompanyRegistryProvider, RegistryError } from '../../provider.ts';
-import { isObject, type RegistryAdapterOptions, unexpectedShape } from '../adapter-options.ts';
+import { isObject, type RegistryAdapterOptions, unexpectedShape, withElfLabel } from '../adapter-options.ts';
 import { createHttpClient, type HttpClient } from '../http-client.ts';
 import { type ChFiling, documentApiUrl, documentIdOf, filingDocuments, transactionOf } from './filings.ts';
 import { type ChCompany, type ChOfficer, type ChPsc, chCandidate, chProfile } from './parse.ts';
@@ -76,7 +76,7 @@ export function createCompaniesHouseProvider(opts: RegistryAdapterOptions): Comp
       const profile = chProfile(answer.body as ChCompany, officers, pscs);
       if (!profile) throw unexpectedShape('companies_house', 'company without number or name');
       return {
-        profile,
+        profile: await withElfLabel(profile, opts.legalForms),
         raw: { company: answer.body, officers, persons_with_significant_control: pscs },
       };
     },

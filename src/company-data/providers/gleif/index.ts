@@ -1,5 +1,11 @@
 import type { CompanyRegistryProvider, RegistryCandidate } from '../../provider.ts';
-import { isObject, noDocuments, type RegistryAdapterOptions, unexpectedShape } from '../adapter-options.ts';
+import {
+  isObject,
+  noDocuments,
+  type RegistryAdapterOptions,
+  unexpectedShape,
+  withElfLabel,
+} from '../adapter-options.ts';
 import { createHttpClient } from '../http-client.ts';
 import { type GleifRecord, gleifCandidate, gleifProfile } from './parse.ts';
 
@@ -18,7 +24,6 @@ export function createGleifProvider(opts: RegistryAdapterOptions): CompanyRegist
     baseUrl: opts.baseUrl,
     timeoutMs: opts.timeoutMs,
     retries: opts.retries,
-    headers: { accept: 'application/vnd.api+json' },
   });
   return {
     vendor: 'gleif',
@@ -48,7 +53,7 @@ export function createGleifProvider(opts: RegistryAdapterOptions): CompanyRegist
       const body = answer?.body;
       const profile = isObject(body) ? gleifProfile(body.data as GleifRecord, ref.country) : null;
       if (!profile) throw unexpectedShape('gleif', 'no LEI record in data');
-      return { profile, raw: body };
+      return { profile: await withElfLabel(profile, opts.legalForms), raw: body };
     },
     async availableDocuments() {
       return [];

@@ -1,5 +1,11 @@
 import { type CompanyRegistryProvider, type RegistryCandidate, RegistryError } from '../../provider.ts';
-import { isObject, noDocuments, type RegistryAdapterOptions, unexpectedShape } from '../adapter-options.ts';
+import {
+  isObject,
+  noDocuments,
+  type RegistryAdapterOptions,
+  unexpectedShape,
+  withElfLabel,
+} from '../adapter-options.ts';
 import { createHttpClient } from '../http-client.ts';
 import { type RechercheResult, rechercheCandidate, rechercheProfile } from './parse.ts';
 
@@ -51,7 +57,7 @@ export function createRechercheEntreprisesProvider(opts: RegistryAdapterOptions)
       }
       const profile = rechercheProfile(record);
       if (!profile) throw unexpectedShape('recherche_entreprises', 'a result without SIREN or name');
-      return { profile, raw: record };
+      return { profile: await withElfLabel(profile, opts.legalForms), raw: record };
     },
     async availableDocuments() {
       return [];
