@@ -68,6 +68,11 @@ const sections: Section[] = [
     run: async () =>
       void spawnSync(process.execPath, ['--expose-gc', 'bench/legal-forms.ts'], { stdio: 'inherit' }),
   },
+  {
+    name: 'company-data',
+    databases: 'both',
+    run: async (url) => (await import('./company-data-search.ts')).runCompanyDataBench(url),
+  },
 ];
 
 for (const s of sections) {
