@@ -7,6 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import { processDocumentOrder } from '../src/company-data/document-orders/process-document-order.ts';
 import { DOCUMENT_ORDER_RETRIES } from '../src/company-data/document-orders/queues.ts';
+import type { Config } from '../src/config.ts';
+import { FAKE_CH_KEY, type FakeRegistry, startFakeRegistry } from './helpers/fake-registries.ts';
+import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
@@ -420,3 +423,80 @@ function pdfText(bytes: Buffer): string {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+describe('document orders on a real registry adapter (Companies House, local fake)', () => {
+  let fake: FakeRegistry;
+  let saved: Config['companyData'];
+  before(async () => {
+    fake = await startFakeRegistry('companies_house');
+    const { ctx } = await getHarness();
+    saved = ctx.config.companyData;
+    // the harness's own configuration: the order's job runs in the harness's workers
+    ctx.config.companyData = {
+      ...saved,
+      providers: { ...saved.providers, GB: 'companies_house' },
+      companiesHouse: { baseUrl: fake.baseUrl, apiKey: FAKE_CH_KEY },
+      timeoutMs: 500,
+      retries: 1,
+    };
+  });
+  after(async () => {
+    const { ctx } = await getHarness();
+    ctx.config.companyData = saved;
+    await fake.stop();
+  });
+
+  test("the company's filings are its documents; an order downloads the filing's PDF", async () => {
+    fake.mode = 'ok';
+    const api = await newWorkspace();
+    const { companyId, caseId } = await caseWithCompany(api, {
+      name: 'ACME LIMITED',
+      country: 'GB',
+      registration_number: '01234567',
+    });
+    const docs = await api.get(`/v1/company-data/available-documents?company_id=${companyId}`);
+    assert.equal(docs.status, 200, JSON.stringify(docs.body));
+    assert.deepEqual(
+      docs.body.data.map((d: any) => [d.product_ref, d.vendor, d.price_tier]),
+      [
+        ['filing:MzQyMDAwMDAwMQ', 'companies_house', 'tier_0'],
+        ['filing:MzQxOTk5OTk5OQ', 'companies_house', 'tier_0'],
+      ],
+    );
+    const created = await order(api, companyId, 'filing:MzQyMDAwMDAwMQ');
+    assert.equal(created.name, 'Confirmation statement (CS01) filed 2024-05-10');
+    const done = await settledOrder(api, created.id);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const file = await downloadFile(api, done.file_id);
+    assert.equal(file.status, 200);
+    assert.deepEqual(file.bytes, FAKE_PDF);
+    const listed = await api.get(`/v1/cases/${caseId}/documents?type=document_order`);
+    assert.deepEqual(
+      listed.body.data.map((d: any) => [d.name, d.file_ids]),
+      [['Confirmation statement (CS01) filed 2024-05-10', [done.file_id]]],
+    );
+  });
+
+  test('a registry down is a 503, a broken answer a 502, and no order is recorded', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithCompany(api, { country: 'GB', registration_number: '01234567' });
+    const url = `/v1/company-data/available-documents?country=GB&registration_number=01234567`;
+    try {
+      fake.mode = 'fail';
+      const down = await api.get(url);
+      assert.equal(down.status, 503, JSON.stringify(down.body));
+      assert.match(down.body.message, /companies_house/);
+      const refused = await api.post('/v1/company-data/document-orders', {
+        company_id: companyId,
+        product_ref: 'filing:MzQyMDAwMDAwMQ',
+      });
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      fake.mode = 'malformed';
+      assert.equal((await api.get(url)).status, 502);
+      const company = await api.get(`/v1/companies/${companyId}`);
+      assert.deepEqual(company.body.document_orders, []);
+    } finally {
+      fake.mode = 'ok';
+    }
+  });
+});
