@@ -353,6 +353,29 @@ describe('document orders', () => {
     assert.equal((await downloadFile(api, done.file_id)).status, 200);
   });
 
+  test('a company created from a search_ref orders from the record it is linked to', async () => {
+    const api = await newWorkspace();
+    const found = await api.get('/v1/company-data/search?country=FR&name=Linked%20Orders');
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    const candidate = found.body.data[0];
+    const res = await api.post('/v1/cases', {
+      name: 'Linked case',
+      companies: [{ type: 'main', search_ref: candidate.search_ref }],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const company = res.body.companies[0];
+    assert.equal(company.name, candidate.name);
+    // the typed identifiers no longer matter: the link names the record
+    const patched = await api.patch(`/v1/companies/${company.id}`, { registration_number: null });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const docs = await api.get(`/v1/company-data/available-documents?company_id=${company.id}`);
+    assert.equal(docs.status, 200, JSON.stringify(docs.body));
+    const done = await settledOrder(api, (await order(api, company.id, 'sandbox_registry_extract')).id);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const pdf = await PDFDocument.load((await downloadFile(api, done.file_id)).bytes);
+    assert.equal(pdf.getTitle(), `Registry extract: ${candidate.name}`);
+  });
+
   test('a registry that stays unavailable: the job is retried, then the order fails saying so', async () => {
     const api = await newWorkspace();
     const { companyId } = await caseWithCompany(api);
