@@ -7,11 +7,14 @@ import {
   type RegistryCall,
   RegistryError,
 } from '../src/company-data/provider.ts';
+import type { RegistryAdapterOptions } from '../src/company-data/providers/adapter-options.ts';
 import { createBrregProvider } from '../src/company-data/providers/brreg/index.ts';
 import { createCompaniesHouseProvider } from '../src/company-data/providers/companies-house/index.ts';
 import { createGleifProvider } from '../src/company-data/providers/gleif/index.ts';
 import { createRechercheEntreprisesProvider } from '../src/company-data/providers/recherche-entreprises/index.ts';
 import { CompanyProfile, CompanySearchResult } from '../src/company-data/schemas.ts';
+import type { Config } from '../src/config.ts';
+import { buildApp } from '../src/http/app.ts';
 import { customFormats } from '../src/http/schema-formats.ts';
 import {
   FAKE_CH_KEY,
@@ -20,6 +23,7 @@ import {
   startFakeRegistry,
 } from './helpers/fake-registries.ts';
 import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
+import { clientFor, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
  * The real registry adapters against local fakes that answer in each registry's documented format:
@@ -40,15 +44,7 @@ const call = (): RegistryCall => ({ signal: AbortSignal.timeout(20_000) });
 
 const fakes = {} as Record<FakeRegistryKind, FakeRegistry>;
 const providers = {} as Record<FakeRegistryKind, CompanyRegistryProvider>;
-const FACTORIES: Record<
-  FakeRegistryKind,
-  (o: {
-    baseUrl: string;
-    apiKey?: string | null;
-    timeoutMs: number;
-    retries: number;
-  }) => CompanyRegistryProvider
-> = {
+const FACTORIES: Record<FakeRegistryKind, (o: RegistryAdapterOptions) => CompanyRegistryProvider> = {
   gleif: createGleifProvider,
   recherche_entreprises: createRechercheEntreprisesProvider,
   companies_house: createCompaniesHouseProvider,
@@ -142,6 +138,22 @@ describe('GLEIF adapter', () => {
       ['closed', null, 'Fonds commun de placement'],
     );
     assert.equal(fund.address.street_address_2, 'BATIMENT B');
+  });
+
+  test('with the ELF list, the ELF code of a profile is labelled', async () => {
+    const labelled = createGleifProvider({
+      baseUrl: fakes.gleif.baseUrl,
+      timeoutMs: TIMEOUT_MS,
+      retries: 0,
+      legalForms: async () => ({
+        label: (code) => (code === '6CHY' ? 'société par actions simplifiée' : null),
+      }),
+    });
+    const { profile } = await labelled.fetch({ country: 'FR', vendorRef: '969500ACMEFR00000012' }, call());
+    assert.deepEqual(
+      [profile.entity_legal_form, profile.entity_legal_form_label, profile.legal_form],
+      ['6CHY', 'société par actions simplifiée', 'société par actions simplifiée'],
+    );
   });
 
   test('an unknown LEI is not_found; GLEIF has no documents', async () => {
@@ -595,3 +607,85 @@ describe('registry failures', () => {
 function countryOf(kind: FakeRegistryKind): string {
   return { gleif: 'FR', recherche_entreprises: 'FR', companies_house: 'GB', brreg: 'NO' }[kind];
 }
+
+describe('company data over HTTP with real adapters', () => {
+  /** A second app on the shared database whose countries are served by adapters pointing at fakes. */
+  async function appWith(companyData: Partial<Config['companyData']>) {
+    const { ctx } = await getHarness();
+    const config = { ...ctx.config, companyData: { ...ctx.config.companyData, ...companyData } };
+    const app = await buildApp({ ...ctx, config });
+    await app.ready();
+    const ws = await newWorkspace();
+    return { app, api: clientFor(app, ws.key, ws.workspaceId) };
+  }
+
+  test('FR on API Recherche d’entreprises: search then fetch give the mapped profile', async () => {
+    const { app, api } = await appWith({
+      providers: { FR: 'recherche_entreprises', '*': 'sandbox' },
+      rechercheEntreprises: { baseUrl: fakes.recherche_entreprises.baseUrl },
+    });
+    try {
+      const found = await api.get('/v1/company-data/search?country=FR&name=acme');
+      assert.equal(found.status, 200, JSON.stringify(found.body));
+      assert.deepEqual(
+        found.body.data.map((c: any) => [c.name, c.registration_number, c.status]),
+        [
+          ['ACME', '552100554', 'live'],
+          ['ACME CONSEIL', '812345678', 'closed'],
+        ],
+      );
+      const fetched = await api.get(`/v1/company-data/fetch/${found.body.data[0].search_ref}`);
+      assert.equal(fetched.status, 200, JSON.stringify(fetched.body));
+      assert.equal(fetched.body.entity_legal_form, '6CHY');
+      assert.deepEqual(
+        fetched.body.legal_representatives.map((r: any) => r.name),
+        ['Marie Claire DUPONT', 'Jean MARTIN', 'AUDIT CONSEIL SA'],
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('FR on GLEIF: the ELF code of the profile is labelled from the ISO 20275 list', async () => {
+    const { app, api } = await appWith({
+      providers: { FR: 'gleif', '*': 'sandbox' },
+      gleif: { baseUrl: fakes.gleif.baseUrl },
+    });
+    try {
+      const found = await api.get('/v1/company-data/search?country=FR&registration_number=552100554');
+      assert.deepEqual(
+        found.body.data.map((c: any) => c.name),
+        ['ACME SAS'],
+      );
+      const fetched = await api.get(`/v1/company-data/fetch/${found.body.data[0].search_ref}`);
+      assert.equal(fetched.status, 200, JSON.stringify(fetched.body));
+      assert.deepEqual(
+        [fetched.body.entity_legal_form, fetched.body.entity_legal_form_label],
+        ['6CHY', 'société par actions simplifiée'],
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('GB on a Companies House that never answers: 503 with the error body, within the timeout', async () => {
+    const hanging = await startFakeRegistry('companies_house');
+    hanging.mode = 'hang';
+    const { app, api } = await appWith({
+      providers: { GB: 'companies_house', '*': 'sandbox' },
+      companiesHouse: { baseUrl: hanging.baseUrl, apiKey: FAKE_CH_KEY },
+      timeoutMs: 200,
+      retries: 1,
+    });
+    try {
+      const res = await api.get('/v1/company-data/search?country=GB&name=acme');
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'SERVICE_UNAVAILABLE');
+      assert.match(res.body.message, /companies_house.*unavailable/);
+      assert.equal(hanging.requests.length, 2, 'one attempt and one retry');
+    } finally {
+      await app.close();
+      await hanging.stop();
+    }
+  });
+});

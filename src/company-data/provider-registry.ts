@@ -28,11 +28,13 @@ export function providerFor(ctx: AppContext, country: string): CompanyRegistryPr
  */
 export function providerForVendor(ctx: AppContext, vendor: RegistryVendor): CompanyRegistryProvider {
   const c = ctx.config.companyData;
-  const http = { timeoutMs: c.timeoutMs, retries: c.retries };
+  const legalForms = () => getLegalForms(ctx);
+  // The ELF list labels the codes a registry gives without a name (GLEIF).
+  const http = { timeoutMs: c.timeoutMs, retries: c.retries, legalForms };
   switch (vendor) {
     case 'sandbox':
       return createSandboxProvider({
-        legalForms: () => getLegalForms(ctx),
+        legalForms,
         orderDelayMs: ctx.config.sandboxDelayMs,
       });
     case 'gleif':
