@@ -90,7 +90,7 @@ function notSupportedReason(op: string, fallback: string): string {
  * builds it (payloads are not part of our OpenAPI document): `case` on every event tied to a case
  * (null when the case is gone without a copy), `individual` and `company` on check events.
  */
-function ourWebhookContext(isCheck: boolean): Json {
+function ourWebhookContext(isCheck: boolean, isNoteComment = false): Json {
   const nullableObject = (properties: Json, required: string[]) => ({
     anyOf: [{ type: 'object', properties, required }, { type: 'null' }],
   });
@@ -112,6 +112,19 @@ function ourWebhookContext(isCheck: boolean): Json {
     properties.individual = nullableObject(person, Object.keys(person));
     properties.company = nullableObject(company, Object.keys(company));
   }
+  if (isNoteComment) {
+    // the commented note: its id and author (a NestedUser, or null for an API-written note)
+    const user = {
+      id: { type: 'string' },
+      first_name: { type: 'string' },
+      last_name: { type: 'string' },
+      email: { type: 'string' },
+    };
+    properties.note = nullableObject(
+      { id: { type: 'string' }, author: nullableObject(user, Object.keys(user)) },
+      ['id', 'author'],
+    );
+  }
   return { type: 'object', required: Object.keys(properties), properties };
 }
 
@@ -121,7 +134,7 @@ const OUR_WEBHOOK_ENTITY: Record<string, { key: string; op: string }> = {
   company: { key: 'company', op: 'GET /v1/companies/{}' },
   individual: { key: 'individual', op: 'GET /v1/individuals/{}' },
   note: { key: 'note', op: 'POST /v1/notes' },
-  noteComment: { key: 'note_comment', op: 'POST /v1/notes/{}/comments' },
+  noteComment: { key: 'noteComment', op: 'POST /v1/notes/{}/comments' },
   case_review: { key: 'case_review', op: 'POST /v1/cases/{}/reviews' },
   risk: { key: 'risk', op: 'POST /v1/cases/{}/risks' },
 };
@@ -698,7 +711,7 @@ function compareWebhooks(refDoc: Json, ourDoc: Json, ourOps: Map<string, Operati
       refDoc,
       s.properties.context,
       ourDoc,
-      ourWebhookContext(isCheck),
+      ourWebhookContext(isCheck, name === 'NoteCommentWebhook'),
       'response',
     );
     const entities: string[] = [];

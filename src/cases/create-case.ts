@@ -9,6 +9,7 @@ import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { ensureTags } from '../tags/repository.ts';
+import { nestedUserById } from '../users/nested-user.ts';
 import { presentCase } from './present.ts';
 import { presentDetailedCase } from './present-detailed.ts';
 import type { CaseCreate } from './schemas.ts';
@@ -231,7 +232,8 @@ export async function createCase(
         : caseRow;
 
       const graph = { companies: companyRows, individuals: individualRows, relations: relationRows };
-      const detailed = presentDetailedCase(finalCase, graph);
+      const assignee = await nestedUserById(trx, workspaceId, finalCase.assignee_id);
+      const detailed = presentDetailedCase(finalCase, graph, new Map(), assignee);
       await recordEvents(trx, workspaceId, [
         { type: 'Case.Created', case_id: caseId, payload: { case: presentCase(finalCase) } },
         ...detailed.companies.map((c) => ({
@@ -252,7 +254,7 @@ export async function createCase(
         .selectAll()
         .where('id', '=', caseId)
         .executeTakeFirstOrThrow();
-      return presentDetailedCase(afterChecks, graph, checks);
+      return presentDetailedCase(afterChecks, graph, checks, assignee);
     });
   } catch (err) {
     if (isUniqueViolation(err, 'cases_external_id')) {

@@ -2,6 +2,7 @@ import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
 import { withDataLineage } from '../company-data/lineage/data-lineage.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
+import { nestedUserById } from '../users/nested-user.ts';
 import { presentDetailedCase } from './present-detailed.ts';
 import { findCase, loadCaseGraph } from './repository.ts';
 
@@ -39,7 +40,8 @@ export async function getCase(
       // sequential: a transaction is one connection
       const graph = await loadCaseGraph(trx, c.id, opts.includeNotRelevant);
       const checks = loadChecks ? await loadChecks(trx, c.id, opts) : new Map<string, CheckEnvelopeOut[]>();
-      const detailed = presentDetailedCase(c, graph, checks);
+      const assignee = await nestedUserById(trx, workspaceId, c.assignee_id);
+      const detailed = presentDetailedCase(c, graph, checks, assignee);
       return opts.propertyOrigin ? withDataLineage(detailed, graph) : detailed;
     });
 }

@@ -4,14 +4,20 @@ import { ordersByCompany } from '../company-data/document-orders/present.ts';
 import type { CaseRow } from '../db/schema.ts';
 import { presentIndividual } from '../individuals/present.ts';
 import { relationsBySource } from '../relations/present.ts';
+import type { NestedUserOut } from '../users/nested-user.ts';
 import { presentCase } from './present.ts';
 import type { CaseGraph } from './repository.ts';
 
-/** The detailed case: the case with its companies and individuals, their relations and checks. */
+/**
+ * The detailed case: the case with its companies and individuals, their relations and checks,
+ * and its assignee as a user.
+ */
 export function presentDetailedCase(
   c: CaseRow,
   graph: CaseGraph,
   checksByEntity: Map<string, CheckEnvelopeOut[]> = new Map(),
+  /** The user `assignee_id` names (see nestedUserById). */
+  assignee: NestedUserOut | null = null,
 ) {
   const bySource = relationsBySource(graph.relations);
   const orders = ordersByCompany(graph.document_orders ?? []);
@@ -23,8 +29,9 @@ export function presentDetailedCase(
     individuals: graph.individuals.map((i) =>
       presentIndividual(i, bySource.get(i.id) ?? [], checksByEntity.get(i.id) ?? []),
     ),
+    // no case controls exist in vericase, nor client portals yet (see docs/compatibility.md)
     controls: [],
-    assignee: null,
+    assignee,
     client_portal: null,
   };
 }

@@ -4,6 +4,7 @@ import { CustomProperties, DateOnly, DateTime, Metadata, Nullable, Uuid } from '
 import { Individual, NestedIndividualCreate } from '../individuals/schemas.ts';
 import { CaseReview } from '../reviews/schemas.ts';
 import { Risk } from '../risks/schemas.ts';
+import { NestedUser, NullableNestedUser } from '../users/nested-user.ts';
 
 export const CASE_STATUSES = ['draft', 'open', 'approved', 'rejected', 'closed'] as const;
 export const CaseStatus = Type.Enum(CASE_STATUSES);
@@ -83,13 +84,50 @@ const caseBase = {
 };
 
 export const Case = Type.Object(caseBase);
+
+/**
+ * A control of the case (the reference's CaseControl): an item of a console-defined checklist,
+ * completed by hand or by an automatic rule. vericase has no controls (none can be defined), so
+ * `controls` is always empty; the shape is declared for generated clients.
+ */
+const CaseControl = Type.Object({
+  id: Uuid,
+  is_completed: Type.Boolean(),
+  review: Type.Object({
+    comment: Nullable(Type.String()),
+    reviewed_at: Nullable(DateTime),
+    reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
+    user: NullableNestedUser,
+  }),
+  control: Type.Object({
+    id: Uuid,
+    label: Type.String(),
+    key: Type.String(),
+    type: Type.Enum(['manual', 'automatic_logic', 'automatic_code']),
+    archived_at: Nullable(DateTime),
+  }),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+
+/** The client portal the case is shared through (the reference's CaseClientPortal). */
+const CaseClientPortal = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  type: Type.Enum(['KYB', 'KYC']),
+  wait_step_key: Nullable(Type.String()),
+});
 export const CaseDetailed = Type.Object({
   ...caseBase,
   companies: Type.Array(Company),
   individuals: Type.Array(Individual),
-  controls: Type.Array(Type.Any()),
-  assignee: Nullable(Type.Any()),
-  client_portal: Nullable(Type.Any()),
+  controls: Type.Array(CaseControl, { description: 'Always empty: vericase has no case controls' }),
+  assignee: Type.Union([NestedUser, Type.Null()], {
+    description: 'The console user `assignee_id` names; null when unassigned or not a user of the workspace',
+  }),
+  client_portal: Type.Union([CaseClientPortal, Type.Null()], {
+    description: 'Always null until client portals exist',
+  }),
 });
 
 export const CaseGetQuery = Type.Object({

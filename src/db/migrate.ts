@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_webhook_signature.ts';
 import * as m0012 from './migrations/0012_company_data.ts';
 import * as m0013 from './migrations/0013_registry_link.ts';
 import * as m0014 from './migrations/0014_document_orders.ts';
+import * as m0015 from './migrations/0015_reference_shapes.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012_company_data': m0012,
   '0013_registry_link': m0013,
   '0014_document_orders': m0014,
+  '0015_reference_shapes': m0015,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

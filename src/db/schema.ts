@@ -486,6 +486,17 @@ export interface Database {
   company_data_fetch_counts: CompanyDataFetchCountsTable;
 }
 
+// --- console users as authors and reviewers (migration 0015) ---
+export interface NotesTable {
+  author_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+export interface NoteCommentsTable {
+  author_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+export interface CaseReviewsTable {
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 // --- registry link, property origin, company monitoring state (migration 0013) ---
 /** Per field: whether its value came from the company registry or was given in the request. */
 export type PropertyOrigin = Record<string, 'registry' | 'input'>;

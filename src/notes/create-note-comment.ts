@@ -4,8 +4,9 @@ import { touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { nestedUsersById } from '../users/nested-user.ts';
 import { checkContent } from './content.ts';
-import { presentNote, presentNoteComment } from './present.ts';
+import { authorIds, presentNote, presentNoteComment } from './present.ts';
 import { commentsByNote, countRows, lockNote } from './repository.ts';
 import { MAX_COMMENTS_PER_NOTE, type NoteCommentCreate } from './schemas.ts';
 
@@ -34,14 +35,16 @@ export async function createNoteComment(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const comment = presentNoteComment(row);
     const comments = (await commentsByNote(trx, workspaceId, [note.id])).get(note.id) ?? [];
+    const authors = await nestedUsersById(trx, workspaceId, authorIds([note], [comments]));
+    const comment = presentNoteComment(row, authors);
+    const presentedNote = presentNote(note, comments, authors);
     // the reference's payload keys: the comment as `noteComment`, with its note (and comments)
     await recordEvents(trx, workspaceId, [
       {
         type: 'NoteComment.Created',
         case_id: note.case_id,
-        payload: { noteComment: comment, note: presentNote(note, comments) },
+        payload: { noteComment: comment, note: presentedNote },
       },
     ]);
     await touchCase(trx, note.case_id);

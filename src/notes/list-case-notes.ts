@@ -2,7 +2,8 @@ import { findCaseById } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
-import { presentNote } from './present.ts';
+import { nestedUsersById } from '../users/nested-user.ts';
+import { authorIds, presentNote } from './present.ts';
 import { commentsByNote } from './repository.ts';
 
 export const caseNoteListSpec: ListSpec = {
@@ -31,8 +32,9 @@ export async function listCaseNotes(
     workspaceId,
     rows.map((r) => r.id),
   );
+  const authors = await nestedUsersById(db, workspaceId, authorIds(rows, comments.values()));
   return {
-    data: rows.map((r) => presentNote(r, comments.get(r.id) ?? [])),
+    data: rows.map((r) => presentNote(r, comments.get(r.id) ?? [], authors)),
     pagination,
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, Uuid } from '../http/common-schemas.ts';
+import { NullableNestedUser } from '../users/nested-user.ts';
 
 export const AuthorType = Type.Enum(['user', 'api']);
 
@@ -19,7 +20,7 @@ export const NoteComment = Type.Object({
   id: Uuid,
   note_id: Uuid,
   content: Type.String({ description: 'HTML content' }),
-  author: Nullable(Type.Any()),
+  author: NullableNestedUser,
   author_type: AuthorType,
   created_at: DateTime,
   updated_at: DateTime,
@@ -30,7 +31,7 @@ export const Note = Type.Object({
   case_id: Uuid,
   content: Type.String({ description: 'HTML content' }),
   comments: Type.Array(NoteComment, { description: `At most ${MAX_COMMENTS_PER_NOTE} comments per note.` }),
-  author: Nullable(Type.Any()),
+  author: NullableNestedUser,
   author_type: AuthorType,
   created_at: DateTime,
   updated_at: DateTime,

@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
+import { nestedUserById } from '../users/nested-user.ts';
 import { computeNextReviewAt } from './next-review-date.ts';
 import { presentCaseReview } from './present.ts';
 
@@ -17,6 +18,8 @@ export interface ConfirmCaseReviewInput {
   status: CaseReviewStatus;
   comment?: string | null;
   reviewerType: 'api' | 'system' | 'user';
+  /** The console user who reviewed (reviewerType `user`): a user of the workspace. */
+  userId?: string | null;
   /** Approved only: overrides the computed date; null schedules no next review. */
   nextReviewAt?: string | null;
   /** Defaults to now; may be in the past (anti-dated review). */
@@ -46,6 +49,9 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   if (status !== 'approved' && input.nextReviewAt != null) {
     throw badRequest('next_review_at can only be set on an approved review', 'next_review_at');
   }
+  const user = reviewerType === 'user' ? await nestedUserById(trx, workspaceId, input.userId) : null;
+  if (reviewerType === 'user' && !user)
+    throw badRequest('The reviewer is not a user of this workspace', 'user_id');
   const reviewedAt = input.reviewedAt ?? new Date();
   if (reviewedAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
     throw badRequest('reviewed_at must not be in the future', 'reviewed_at');
@@ -69,12 +75,14 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
       status,
       comment,
       reviewer_type: reviewerType,
+      user_id: user?.id ?? null,
       reviewed_at: reviewedAt,
       next_review_at: nextReviewAt,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const review = presentCaseReview(reviewRow);
+  // the case keeps a copy of its latest review, reviewer included (as the user was named then)
+  const review = presentCaseReview(reviewRow, user);
 
   const caseRow = await trx
     .updateTable('cases')
@@ -97,14 +105,14 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
       sub_event: 'Case.StatusUpdated',
       case_id: kase.id,
       payload: { case: presented },
-      actor: { type: reviewerType },
+      actor: { type: reviewerType, id: user?.id ?? null },
     });
   }
   events.push({
     type: 'Case.ReviewConfirmed',
     case_id: kase.id,
     payload: { case: presented, case_review: review },
-    actor: { type: reviewerType },
+    actor: { type: reviewerType, id: user?.id ?? null },
   });
   await recordEvents(trx, workspaceId, events);
   return { review, case: presented };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { NullableNestedUser } from '../users/nested-user.ts';
 
 export const ReviewerType = Type.Enum(['user', 'system', 'api']);
 
@@ -8,7 +9,7 @@ export const CaseReview = Type.Object({
   status: Type.Enum(['approved', 'rejected', 'closed']),
   comment: Nullable(Type.String()),
   reviewer_type: ReviewerType,
-  user: Nullable(Type.Any()),
+  user: NullableNestedUser,
   reviewed_at: DateTime,
   next_review_at: Nullable(DateOnly),
 });

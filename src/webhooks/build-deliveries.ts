@@ -141,6 +141,11 @@ export async function buildDeliveries(
       context.company =
         co && co.workspace_id === e.workspace_id ? { id: co.id, name: co.name, country: co.country } : null;
     }
+    if (e.type.startsWith('NoteComment.')) {
+      // the reference names the commented note in the context: its id and author
+      const note = e.payload.note as { id?: unknown; author?: unknown } | undefined;
+      context.note = note ? { id: note.id, author: note.author ?? null } : null;
+    }
     const body = {
       event: name.event,
       ...(name.sub_event ? { sub_event: name.sub_event } : {}),

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import type { NestedUserOut } from '../../users/nested-user.ts';
 import type { CheckTypeDefinition } from '../check-type.ts';
 import { presentCheck } from '../present.ts';
 import { findCheck } from '../repository.ts';
@@ -11,13 +12,18 @@ export interface ReviewInput {
   override?: boolean;
 }
 
-/** A reviewer's decision by API: reviewer_type `api`; decided checks change only with override. */
+/**
+ * A reviewer's decision: by API (reviewer_type `api`, user null), or by a console user given as
+ * `user` (reviewer_type `user`; the check keeps the user as named at review time). Decided checks
+ * change only with override.
+ */
 export async function reviewCheck(
   ctx: AppContext,
   workspaceId: string,
   def: CheckTypeDefinition,
   id: string,
   input: ReviewInput,
+  user: NestedUserOut | null = null,
 ) {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
@@ -36,8 +42,8 @@ export async function reviewCheck(
       review: {
         comment: input.comment ?? null,
         reviewed_at: new Date().toISOString(),
-        reviewer_type: 'api',
-        user: null,
+        reviewer_type: user ? 'user' : 'api',
+        user,
       },
     };
     return applyOutcome(ctx, trx, def, check, { trigger: 'review', status, data });

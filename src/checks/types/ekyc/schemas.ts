@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { Address } from '../../../shared/address.ts';
+import { NullableNestedUser } from '../../../users/nested-user.ts';
 
 export const EKYC_VENDORS = ['ekyc_provider_1'] as const;
 
@@ -19,7 +20,7 @@ const Review = Type.Object({
   comment: Nullable(Type.String()),
   reviewed_at: Nullable(Type.String()),
   reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: Nullable(Type.Any()),
+  user: NullableNestedUser,
 });
 
 const Network = Nullable(

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Country, DateOnly, DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
+import { NullableNestedUser } from '../../../users/nested-user.ts';
 
 export const IDD_VENDORS = ['idd_provider_1', 'idd_provider_2'] as const;
 
@@ -44,7 +45,7 @@ export const IdDocumentData = Type.Object({
     comment: Nullable(Type.String()),
     reviewed_at: Nullable(Type.String()),
     reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-    user: Nullable(Type.Any()),
+    user: NullableNestedUser,
   }),
   detailed_results: Type.Object(
     {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
+import { NullableNestedUser } from '../../../users/nested-user.ts';
 
 /** Companies only, and no settings object (spec: "Create body has only `company_id`"). */
 export const OnlineReputationCreateBody = Type.Object(
@@ -11,7 +12,7 @@ const Review = Type.Object({
   comment: Nullable(Type.String()),
   reviewed_at: Nullable(Type.String()),
   reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: Nullable(Type.Any()),
+  user: NullableNestedUser,
 });
 
 export const OnlineReputationSource = Type.Object({ title: Type.String(), url: Type.String() });
