@@ -107,7 +107,8 @@ describe('aml check: screening and transitions', () => {
     assert.deepEqual(done.data.hits, []);
     assert.deepEqual(done.data.hits_list_types, []);
     assert.equal(done.data.review.reviewer_type, 'system');
-    assert.equal(done.data.vendor.results_count, 0);
+    assert.deepEqual(done.data.vendor.results_count, { watchlist: 0, mediacheck: 0 });
+    assert.equal(done.data.vendor.case_url, `/v1/checks/aml/${created.id}`);
     const sources = done.data.vendor.list_versions.map((v: { source: string }) => v.source);
     assert.ok(sources.includes('ofac_sdn') && sources.includes('un_sc'), JSON.stringify(sources));
     assert.equal(done.data.subject.name, 'Marie Curie');
@@ -135,6 +136,7 @@ describe('aml check: screening and transitions', () => {
     assert.deepEqual(hit.vendor, {
       name: 'screening_provider_1',
       hit_id: 'ofac_sdn:10278',
+      risk_id: 'ofac_sdn:10278',
       updated_by_monitoring_status: null,
       updated_by_monitoring_at: null,
     });
@@ -143,7 +145,8 @@ describe('aml check: screening and transitions', () => {
     assert.ok(hit.entity.birth_dates.includes('1963-07-28'));
     assert.deepEqual(hit.entity.programs, ['SDNT']);
     assert.ok(hit.explanation.summary);
-    assert.equal(done.data.vendor.results_count, done.data.hits.length);
+    // every hit here is a sanctions listing: all on watchlists, none in adverse media
+    assert.deepEqual(done.data.vendor.results_count, { watchlist: done.data.hits.length, mediacheck: 0 });
     assert.deepEqual(done.data.subject, {
       name: 'Elvis Angus Logan Morey',
       kind: 'person',

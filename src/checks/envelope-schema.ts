@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 
 export const CHECK_TYPES = [
@@ -27,8 +27,11 @@ export const CheckEnvelope = Type.Object({
   type: Type.Enum(CHECK_TYPES),
   status: Type.Enum(CHECK_STATUSES),
   subtype: Nullable(Type.String()),
-  document_type_key: Nullable(
-    Type.String({ description: 'The document type of a document check (its subtype `document_type:{key}`)' }),
+  document_type_key: Type.Optional(
+    Type.String({
+      description:
+        'Only on a document check: its document type (its subtype `document_type:{key}`); absent on other types, as in the reference',
+    }),
   ),
   company_id: Nullable(Uuid),
   individual_id: Nullable(Uuid),
@@ -39,3 +42,18 @@ export const CheckEnvelope = Type.Object({
 });
 
 export type CheckEnvelopeOut = Static<typeof CheckEnvelope>;
+
+/**
+ * The full check of one type, as its own endpoints answer it: the envelope with `type` fixed, the
+ * target id non-null for a type with one kind of target (ekyc, id_document: individual_id;
+ * online_reputation: company_id), and the type's `data`.
+ */
+export function fullCheckSchema(
+  type: string,
+  targets: readonly ('individual' | 'company')[],
+  data: TSchema,
+): TSchema {
+  const props: Record<string, TSchema> = { ...CheckEnvelope.properties, type: Type.Enum([type]), data };
+  if (targets.length === 1) props[`${targets[0]}_id`] = Uuid;
+  return Type.Object(props);
+}

@@ -8,9 +8,9 @@ export function presentCheckEnvelope(c: CheckRow): CheckEnvelopeOut {
     type: c.type as CheckEnvelopeOut['type'],
     status: c.status as CheckEnvelopeOut['status'],
     subtype: c.subtype,
-    document_type_key: c.subtype?.startsWith('document_type:')
-      ? c.subtype.slice('document_type:'.length)
-      : null,
+    ...(c.subtype?.startsWith('document_type:')
+      ? { document_type_key: c.subtype.slice('document_type:'.length) }
+      : {}),
     company_id: c.company_id,
     individual_id: c.individual_id,
     is_internal: c.is_internal,

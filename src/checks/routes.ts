@@ -8,7 +8,7 @@ import { createCheck } from './engine/create-check.ts';
 import { deleteCheck } from './engine/delete-check.ts';
 import { forceReview } from './engine/force-review.ts';
 import { reviewCheck } from './engine/review-check.ts';
-import { CheckEnvelope } from './envelope-schema.ts';
+import { CheckEnvelope, fullCheckSchema } from './envelope-schema.ts';
 import { checkListSpec, listChecks } from './list-checks.ts';
 import { presentCheck } from './present.ts';
 import { CHECK_TYPE_DEFINITIONS, typesNotEnabled } from './registry.ts';
@@ -21,7 +21,7 @@ const ReviewBody = Type.Object({
 });
 
 const fullCheck = (def: CheckTypeDefinition): TSchema =>
-  Type.Object({ ...CheckEnvelope.properties, data: def.dataSchema });
+  fullCheckSchema(def.type, def.targets, def.dataSchema);
 
 function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition) {
   const tags = [`Checks: ${def.type}`];

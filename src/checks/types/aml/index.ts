@@ -5,7 +5,7 @@ import { resolveSettings } from '../../settings.ts';
 import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
 import { registerAmlRoutes } from './routes.ts';
 import { AML_VENDOR, AmlCreateBody, AmlData, type AmlDataOut, type AmlSettingsOut } from './schemas.ts';
-import { EMPTY_REVIEW, hitOf, screenSubject, subjectOf } from './screen.ts';
+import { EMPTY_REVIEW, hitOf, resultsCountOf, screenSubject, subjectOf } from './screen.ts';
 import { AML_TRANSITIONS } from './transitions.ts';
 
 /** API defaults; a workspace overrides them field by field in `settings.checks.aml`. */
@@ -54,8 +54,9 @@ export const amlCheck: CheckTypeDefinition = {
         // no provider UI: the screening is read through this service's API; the screened subject
         // is the customer the engine knows
         search_url: `/v1/checks/aml/${checkId}`,
+        case_url: `/v1/checks/aml/${checkId}`,
         customer_id: target.row.id,
-        results_count: 0,
+        results_count: { watchlist: 0, mediacheck: 0 },
         list_versions: [],
         screened_at: null,
         monitored_at: null,
@@ -101,7 +102,7 @@ export const amlCheck: CheckTypeDefinition = {
       subject,
       vendor: {
         ...data.vendor,
-        results_count: hits.length,
+        results_count: resultsCountOf(result.matches),
         list_versions: result.listVersions,
         screened_at: now,
       },

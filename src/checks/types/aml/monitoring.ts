@@ -13,7 +13,7 @@ import { loadTarget, lockCheckById } from '../../repository.ts';
 import { hitsListTypes, matchStatus, mergeRescreen } from './hits.ts';
 import { amlCheck } from './index.ts';
 import type { AmlDataOut } from './schemas.ts';
-import { screenSubject, subjectOf } from './screen.ts';
+import { resultsCountOf, screenSubject, subjectOf } from './screen.ts';
 
 export const MONITORING_QUEUE = 'aml.monitoring';
 export const RESCREEN_QUEUE = 'aml.rescreen';
@@ -82,7 +82,7 @@ export async function rescreenCheck(ctx: AppContext, data: { checkId: string }):
     const vendor = {
       ...before.vendor,
       list_versions: result.listVersions,
-      results_count: result.matches.length,
+      results_count: resultsCountOf(result.matches),
       monitored_at: now,
     };
     const changed = merge.added + merge.updated + merge.removed > 0;

@@ -1,12 +1,11 @@
-import { Type } from 'typebox';
 import type { App, AppContext } from '../../../app-context.ts';
 import { errors, IdParam } from '../../../http/common-schemas.ts';
-import { CheckEnvelope } from '../../envelope-schema.ts';
+import { fullCheckSchema } from '../../envelope-schema.ts';
 import { reviewAmlHits } from './review-hits.ts';
 import { AmlData, ReviewHitsBody, UpdateMonitoringBody } from './schemas.ts';
 import { updateAmlMonitoring } from './update-monitoring.ts';
 
-const AmlCheck = Type.Object({ ...CheckEnvelope.properties, data: AmlData });
+const AmlCheck = fullCheckSchema('aml', ['individual', 'company'], AmlData);
 
 /** The aml routes beyond the generic ones: hit review and monitoring. */
 export function registerAmlRoutes(app: App, ctx: AppContext): void {

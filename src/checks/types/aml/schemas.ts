@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
+import { NullableNestedUser } from '../../../users/nested-user.ts';
 
 /** The built-in screening engine (src/screening) is this service's AML provider. */
 export const AML_VENDOR = 'screening_provider_1';
@@ -42,7 +43,7 @@ export const AmlReview = Type.Object({
   comment: Nullable(Type.String()),
   reviewed_at: Nullable(Type.String()),
   reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: Nullable(Type.Any()),
+  user: NullableNestedUser,
 });
 
 export const AmlSettings = Type.Object({
@@ -72,7 +73,16 @@ export const AmlVendor = Type.Object({
       'Where the screening is read: this check in the API (the built-in engine has no UI of its own)',
   }),
   customer_id: Type.String({ description: 'The screened subject: the individual or company id' }),
-  results_count: Type.Integer({ description: 'Hits returned by the last screening' }),
+  case_url: Type.String({
+    description: 'The same address as search_url, under the name some providers use for their case view',
+  }),
+  results_count: Type.Object(
+    {
+      watchlist: Type.Integer({ description: 'Matches on sanctions, PEP, warning and other watchlists' }),
+      mediacheck: Type.Integer({ description: 'Matches on adverse media' }),
+    },
+    { description: 'Matches of the last screening (one counted in both when it is on both kinds of list)' },
+  ),
   list_versions: Type.Array(ListVersionRef, { description: 'Lists (and versions) last screened against' }),
   screened_at: Nullable(Type.String({ format: 'date-time' })),
   monitored_at: Nullable(
@@ -83,6 +93,7 @@ export const AmlVendor = Type.Object({
 const HitVendor = Type.Object({
   name: Type.Enum([AML_VENDOR]),
   hit_id: Type.String({ description: '<list source>:<entity id on that list>, e.g. ofac_sdn:7970' }),
+  risk_id: Type.String({ description: 'The listed entity the hit is about: the same value as hit_id' }),
   updated_by_monitoring_status: Nullable(Type.Enum(MONITORING_STATUSES)),
   updated_by_monitoring_at: Nullable(Type.String({ format: 'date-time' })),
 });

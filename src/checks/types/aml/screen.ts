@@ -114,6 +114,18 @@ export function entityOf(m: ScreeningMatch): AmlHitOut['entity'] {
   };
 }
 
+/** The reference's results_count: matches on watchlists and on adverse media. */
+export function resultsCountOf(matches: ScreeningMatch[]): { watchlist: number; mediacheck: number } {
+  let watchlist = 0;
+  let mediacheck = 0;
+  for (const m of matches) {
+    const types = hitListTypes(m.entity.list_types);
+    if (types.includes('adverse_media')) mediacheck++;
+    if (types.some((t) => t !== 'adverse_media')) watchlist++;
+  }
+  return { watchlist, mediacheck };
+}
+
 export const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
 
 /** A fresh hit (status potential_match) from an engine match. */
@@ -131,6 +143,7 @@ export function hitOf(
     vendor: {
       name: AML_VENDOR,
       hit_id: hitIdOf(m),
+      risk_id: hitIdOf(m),
       updated_by_monitoring_status: monitoring?.status ?? null,
       updated_by_monitoring_at: monitoring?.at ?? null,
     },

@@ -1,14 +1,14 @@
-import { type TSchema, Type } from 'typebox';
+import type { TSchema } from 'typebox';
 import type { App, AppContext } from '../../../app-context.ts';
 import { errors, IdParam } from '../../../http/common-schemas.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
-import { CheckEnvelope } from '../../envelope-schema.ts';
+import { fullCheckSchema } from '../../envelope-schema.ts';
 import { addFiles } from './add-files.ts';
 import { IdDocumentData, IdDocumentFiles } from './schemas.ts';
 
 /** id_document's own route: add_files (the generic create/get/review/force_review come from the engine). */
 export function registerIdDocumentRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition): void {
-  const Full: TSchema = Type.Object({ ...CheckEnvelope.properties, data: IdDocumentData });
+  const Full: TSchema = fullCheckSchema(def.type, def.targets, IdDocumentData);
   app.post(
     '/checks/id_document/:id/add_files',
     {
