@@ -52,7 +52,8 @@ export function presentLog(d: WebhookDeliveryRow, endpoint: string, attempts: We
     id: d.id,
     event: d.event,
     status: d.status as 'pending' | 'sending' | 'delivered' | 'failed' | 'pending_offline',
-    status_code: d.last_status_code,
+    // never null, as the reference's: before the first attempt, 0 (no answer) and the log's created_at
+    status_code: d.last_status_code ?? 0,
     endpoint: latest?.endpoint ?? endpoint,
     retry_count: retryCount,
     case_id: d.case_id,
@@ -61,7 +62,7 @@ export function presentLog(d: WebhookDeliveryRow, endpoint: string, attempts: We
     webhook_id: d.webhook_id,
     event_id: d.event_id,
     created_at: iso(d.event_created_at),
-    last_attempt_at: isoOrNull(d.last_attempt_at),
+    last_attempt_at: iso(d.last_attempt_at ?? d.event_created_at),
     payload,
     next_retry_at: d.status === 'pending' ? isoOrNull(d.next_attempt_at) : null,
     attempts: attempts.map(presentAttempt),

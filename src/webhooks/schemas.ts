@@ -136,7 +136,10 @@ export const WebhookLog = Type.Object({
     description:
       '`pending` (waiting for its next attempt), `sending`, `delivered`, `failed` (automatic retries exhausted), `pending_offline` (kept while the webhook is offline).',
   }),
-  status_code: Nullable(Type.Integer({ description: 'HTTP status of the latest attempt (0: no response).' })),
+  status_code: Type.Integer({
+    description:
+      'HTTP status of the latest attempt; 0 when no response arrived, or before the first attempt.',
+  }),
   endpoint: Type.String(),
   retry_count: Type.Integer({ description: 'Attempts after the first one.' }),
   case_id: Nullable(Uuid),
@@ -145,7 +148,11 @@ export const WebhookLog = Type.Object({
   webhook_id: Uuid,
   event_id: Uuid,
   created_at: DateTime,
-  last_attempt_at: Nullable(DateTime),
+  last_attempt_at: Type.String({
+    format: 'date-time',
+    description:
+      'When the latest attempt was made; before the first attempt (`attempts` empty), the same as created_at.',
+  }),
   payload: Type.Record(Type.String(), Type.Unknown(), {
     description: 'The JSON body delivered (context values of the latest attempt).',
   }),
