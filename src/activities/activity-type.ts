@@ -7,8 +7,8 @@ export type ActorType = 'api' | 'system' | 'user' | 'contact';
  * Recorded event name (the sub-event when there is one) → the reference's `{verb}__{subject}`.
  * Events not listed have no activity in the reference and are not shown as activities:
  * Case.FlagsUpdated, Case.ReviewerHasActionsUpdated, Case.ContactHasActionsUpdated, Case.ReviewDue,
- * Case.TagsUpdated (the reference splits it into added/removed, which the event does not say),
- * Note.*, NoteComment.*.
+ * Note.*, NoteComment.*. Case.TagsUpdated has no verb of its own: the reference splits it into
+ * added and removed tags, so the code recording it says which (DomainEvent.activity).
  */
 const VERB_OF: Readonly<Record<string, string>> = {
   'Case.Created': 'created__case',
@@ -48,8 +48,14 @@ const KNOWN: ReadonlySet<string> = new Set(ACTIVITY_TYPES);
  * The activity an event is, or null: `{actor}__{verb}`, kept only when the reference has that
  * combination (it has no `system__created__case`, for instance).
  */
-export function activityTypeOf(type: string, subEvent: string | null, actor: ActorType): ActivityType | null {
-  const verb = VERB_OF[subEvent ?? type];
+export function activityTypeOf(
+  type: string,
+  subEvent: string | null,
+  actor: ActorType,
+  /** The verb when the event name does not tell it (tags added or removed). */
+  verbOverride?: string | null,
+): ActivityType | null {
+  const verb = verbOverride ?? VERB_OF[subEvent ?? type];
   if (!verb) return null;
   const candidate = `${actor}__${verb}`;
   return KNOWN.has(candidate) ? (candidate as ActivityType) : null;

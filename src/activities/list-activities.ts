@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { nestedUsersById } from '../users/nested-user.ts';
 import { ACTIVITY_TYPES } from './activity-types.ts';
 import { presentActivity } from './present.ts';
 
@@ -41,5 +42,11 @@ export async function listActivities(db: Db, workspaceId: string, query: Record<
       'created_at',
     ]),
   );
-  return { data: rows.map(presentActivity), pagination };
+  // the users behind `user` activities of the page, in one query
+  const users = await nestedUsersById(
+    db,
+    workspaceId,
+    rows.filter((r) => r.actor_type === 'user').map((r) => r.actor_id),
+  );
+  return { data: rows.map((r) => presentActivity(r, users)), pagination };
 }

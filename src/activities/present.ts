@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../db/schema.ts';
 import { iso } from '../shared/time.ts';
+import type { NestedUserOut } from '../users/nested-user.ts';
 import type { ActivityType } from './activity-types.ts';
 
 type Obj = Record<string, unknown>;
@@ -39,7 +40,8 @@ export type ActivityEventRow = Pick<
   | 'created_at'
 >;
 
-export function presentActivity(e: ActivityEventRow) {
+/** `users`: the console users of `user` activities, by id (see nestedUsersById). */
+export function presentActivity(e: ActivityEventRow, users: Map<string, NestedUserOut> = new Map()) {
   const payload = (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) as Obj;
   return {
     id: e.id,
@@ -49,8 +51,7 @@ export function presentActivity(e: ActivityEventRow) {
     type: e.activity_type as ActivityType,
     author_type: e.actor_type as 'api' | 'user' | 'system' | 'contact',
     author_id: e.actor_id,
-    // no console users yet: no activity has a user author
-    user: null,
+    user: (e.actor_type === 'user' && e.actor_id ? users.get(e.actor_id) : undefined) ?? null,
     context: contextOf(payload),
     changes: null,
     created_at: iso(e.created_at),

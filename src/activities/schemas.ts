@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { CHECK_TYPES } from '../checks/envelope-schema.ts';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { NestedUser } from '../users/nested-user.ts';
 import { ACTIVITY_TYPES } from './activity-types.ts';
 
 const CheckTypes = CHECK_TYPES;
@@ -40,6 +41,37 @@ const ActivityContext = Type.Object({
   check: Type.Optional(
     Nullable(Type.Object({ id: Uuid, type: Type.Enum(CheckTypes), subtype: Nullable(Type.String()) })),
   ),
+  // Parts of the reference's context for activities vericase does not record yet (AML hit reviews,
+  // registry purchases, client portals, AI agents): declared so clients know them, never present.
+  aml_hit_ids: Type.Optional(
+    Type.String({ description: 'The AML hits an aml_hit activity is about (not recorded yet)' }),
+  ),
+  vendor: Type.Optional(
+    Type.String({ description: 'The company-data provider of a purchase (not recorded yet)' }),
+  ),
+  client_portal: Type.Optional(
+    Type.Object(
+      { id: Uuid, name: Type.String() },
+      { description: 'The client portal of a contact action (no client portals yet)' },
+    ),
+  ),
+  ai_agent: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          execution_id: Uuid,
+          type: Type.Enum([
+            'review_aml_check',
+            'review_document_check',
+            'review_id_document_check',
+            'review_id_verification_check',
+          ]),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The AI agent behind a system action (vericase has none)' },
+    ),
+  ),
 });
 
 const ChangeValue = Nullable(Type.Union([Type.String(), Type.Boolean(), Type.Number()]));
@@ -55,17 +87,12 @@ export const Activity = Type.Object({
     Type.String({
       format: 'uuid',
       description:
-        'The template behind a system action when there is one; null for API calls (see docs/compatibility.md)',
+        'The API key of an `api` activity, the template behind a `system` one when there is one, the console user of a `user` one (see docs/compatibility.md)',
     }),
   ),
-  user: Nullable(
-    Type.Object({
-      id: Uuid,
-      first_name: Type.String(),
-      last_name: Type.String(),
-      email: Type.String({ format: 'email' }),
-    }),
-  ),
+  user: Type.Union([NestedUser, Type.Null()], {
+    description: 'The console user of a `user` activity, otherwise null',
+  }),
   context: ActivityContext,
   changes: Nullable(
     Type.Array(Type.Object({ name: Type.String(), previous: ChangeValue, next: ChangeValue }), {

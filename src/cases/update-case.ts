@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { tagsActivity } from '../tags/case-events.ts';
 import { ensureTags } from '../tags/repository.ts';
 import { presentCase } from './present.ts';
 import { findCase } from './repository.ts';
@@ -66,6 +67,7 @@ export async function updateCase(
         sub_event: sub,
         case_id: row.id,
         payload,
+        ...(sub === 'Case.TagsUpdated' ? { activity: tagsActivity(found.tags, row.tags) } : {}),
       }));
       await recordEvents(trx, workspaceId, events);
       if (

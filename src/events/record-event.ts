@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
+import { currentApiKeyId } from '../shared/request-scope.ts';
 
-/** Who caused an event; `id` is the template behind a system action, when there is one. */
+/**
+ * Who caused an event; `id` is the template behind a system action when there is one, the console
+ * user behind a `user` action, and for an `api` action the key of the request being served.
+ */
 export interface Actor {
   type: ActorType;
   id?: string | null;
@@ -22,6 +26,11 @@ export interface DomainEvent {
    * and the engine's own changes (jobs, provider results, automatic decisions) pass SYSTEM.
    */
   actor?: Actor;
+  /**
+   * The activity's `{verb}__{subject}` when the event name alone does not tell it: `Case.TagsUpdated`
+   * is `added_tags__case` or `removed_tags__case` (no activity without it).
+   */
+  activity?: 'added_tags__case' | 'removed_tags__case' | null;
 }
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -55,6 +64,8 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
     .values(
       events.map((e) => {
         const actor = e.actor ?? { type: 'api' };
+        // an API change names the key it was made with (when recorded while serving the request)
+        const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
         return {
           id: randomUUID(),
           workspace_id: workspaceId,
@@ -63,8 +74,8 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
           sub_event: e.sub_event ?? null,
           payload: JSON.stringify(e.payload),
           actor_type: actor.type,
-          actor_id: actor.id ?? null,
-          activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type),
+          actor_id: actorId,
+          activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
           ...subjects(e.payload),
         };
       }),

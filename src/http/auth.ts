@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/connect.ts';
+import { runInRequestScope } from '../shared/request-scope.ts';
 import { hashApiKey } from '../workspaces/api-key.ts';
 import { findActiveKey } from '../workspaces/repository.ts';
 import { ApiError } from './errors.ts';
@@ -90,5 +91,10 @@ export function registerApiKeyAuth(
     const principal = await resolver.resolve(key);
     if (!principal) throw new ApiError(401, 'Invalid or revoked API key');
     request.principal = principal;
+  });
+  // The handler runs inside the request's scope, so an event it records names the key (the
+  // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.
+  app.addHook('preHandler', (request, _reply, done) => {
+    runInRequestScope({ apiKeyId: request.principal.keyId }, done);
   });
 }

@@ -45,7 +45,7 @@ export async function addCaseTags(db: Db, workspaceId: string, caseId: string, r
         .where('id', '=', kase.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordTagsUpdated(trx, workspaceId, [row]);
+      await recordTagsUpdated(trx, workspaceId, [row], 'added_tags__case');
     }
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
   });

@@ -10,6 +10,6 @@ export async function deleteTag(db: Db, workspaceId: string, id: string): Promis
     if (!tag) throw notFound('Tag');
     await trx.deleteFrom('tags').where('id', '=', tag.id).execute();
     const cases = await removeLabelFromCases(trx, workspaceId, tag.label);
-    await recordTagsUpdated(trx, workspaceId, cases);
+    await recordTagsUpdated(trx, workspaceId, cases, 'removed_tags__case');
   });
 }

@@ -36,7 +36,7 @@ export async function removeCaseTags(db: Db, workspaceId: string, caseId: string
       .where('id', '=', kase.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordTagsUpdated(trx, workspaceId, [row]);
+    await recordTagsUpdated(trx, workspaceId, [row], 'removed_tags__case');
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
   });
 }

@@ -26,7 +26,7 @@ export async function updateTag(db: Db, workspaceId: string, id: string, input: 
         .returningAll()
         .executeTakeFirstOrThrow();
       const cases = await renameLabelOnCases(trx, workspaceId, tag.label, input.label);
-      await recordTagsUpdated(trx, workspaceId, cases);
+      await recordTagsUpdated(trx, workspaceId, cases, null);
       return presentTag(row);
     });
   } catch (err) {
