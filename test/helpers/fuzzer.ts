@@ -584,7 +584,7 @@ export class Fuzzer {
           : '';
         const limitMax = op.query.find((q) => q.name === 'limit')?.schema.maximum;
         const limit = limitMax ? `limit=${limitMax}&` : '';
-        await get(op, `${op.path}?${wide}${limit}${qs}`);
+        await get(op, `${op.path}?${wide}${limit}${ONE_OF_QUERY[op.path] ?? ''}${qs}`);
       }
       for (const op of reads.filter((o) => o.params.length === 1)) {
         for (const e of listed.list(op.params[0].kind).slice(0, 25))
@@ -593,6 +593,15 @@ export class Fuzzer {
     }
   }
 }
+
+/**
+ * Reads that need one of several optional parameters (OpenAPI cannot say "name or
+ * registration_number"): the sweep gives them one, as a caller would.
+ */
+const ONE_OF_QUERY: Record<string, string> = {
+  '/v1/company-data/search': 'name=acme&',
+  '/v1/company-data/available-documents': 'registration_number=552100554&country=FR&',
+};
 
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   return new Fuzzer(opts).run();
