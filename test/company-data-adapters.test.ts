@@ -530,6 +530,30 @@ describe('registry failures', () => {
     }
   });
 
+  test('a 429 is retried like a 5xx', async () => {
+    const before = fakes.brreg.requests.length;
+    const found = await withMode('brreg', 'rate-limited-once', () =>
+      providers.brreg.search({ country: 'NO', name: 'acme' }, call()),
+    );
+    assert.equal(found.length, 3);
+    assert.equal(fakes.brreg.requests.length, before + 2);
+  });
+
+  test('JSON without the documented shape is a bad answer, for every adapter', async () => {
+    for (const kind of Object.keys(FACTORIES) as FakeRegistryKind[]) {
+      const err = await withMode(kind, 'shapeless', () =>
+        registryError(providers[kind].search({ country: countryOf(kind), name: 'acme' }, call())),
+      );
+      assert.equal(err.kind, 'bad_answer', kind);
+      const fetched = await withMode(kind, 'shapeless', () =>
+        registryError(
+          providers[kind].fetch({ country: countryOf(kind), vendorRef: VENDOR_REFS[kind] }, call()),
+        ),
+      );
+      assert.equal(fetched.kind, 'bad_answer', kind);
+    }
+  });
+
   test('always 500: unavailable after the configured retries', async () => {
     const provider = createBrregProvider({ baseUrl: fakes.brreg.baseUrl, timeoutMs: TIMEOUT_MS, retries: 2 });
     const before = fakes.brreg.requests.length;
@@ -603,6 +627,13 @@ describe('registry failures', () => {
     assert.match(err.message, /could not be reached/);
   });
 });
+
+const VENDOR_REFS: Record<FakeRegistryKind, string> = {
+  gleif: '969500ACMEFR00000012',
+  recherche_entreprises: '552100554',
+  companies_house: '01234567',
+  brreg: '912345678',
+};
 
 function countryOf(kind: FakeRegistryKind): string {
   return { gleif: 'FR', recherche_entreprises: 'FR', companies_house: 'GB', brreg: 'NO' }[kind];

@@ -22,11 +22,27 @@ export type FakeRegistryKind = 'gleif' | 'recherche_entreprises' | 'companies_ho
 /**
  * How the fake answers: `ok` as the registry would; `hang` never answers; `fail-once` answers 500 to
  * the next request, then goes back to `ok`; `fail` always 500; `malformed` 200 with broken JSON;
- * `unauthorized` 401.
+ * `shapeless` 200 with JSON that is not the registry's; `unauthorized` 401; `rate-limited-once` 429
+ * with a Retry-After of 0 s to the next request.
  */
-export type FakeMode = 'ok' | 'hang' | 'fail-once' | 'fail' | 'malformed' | 'unauthorized';
+export type FakeMode =
+  | 'ok'
+  | 'hang'
+  | 'fail-once'
+  | 'fail'
+  | 'malformed'
+  | 'shapeless'
+  | 'unauthorized'
+  | 'rate-limited-once';
 
-type Answer = { status: number; json?: unknown; body?: Buffer; type?: string; location?: string };
+type Answer = {
+  status: number;
+  json?: unknown;
+  body?: Buffer;
+  type?: string;
+  location?: string;
+  retryAfter?: string;
+};
 
 /** Where each real API lives below its host: base URLs given to the adapters keep the same prefix. */
 const PREFIX: Record<FakeRegistryKind, string> = {
@@ -79,7 +95,10 @@ export class FakeRegistry {
     this.requests.push({ path: req.url ?? '/', headers: req.headers });
     const mode = this.mode;
     if (mode === 'hang') return; // the socket stays open until stop()
-    if (mode === 'fail-once') this.mode = 'ok';
+    if (mode === 'fail-once' || mode === 'rate-limited-once') this.mode = 'ok';
+    if (mode === 'rate-limited-once')
+      return send(res, { status: 429, json: { message: 'Too Many Requests' }, retryAfter: '0' });
+    if (mode === 'shapeless') return send(res, { status: 200, json: { message: 'maintenance' } });
     if (mode === 'fail' || mode === 'fail-once')
       return send(res, { status: 500, json: { error: 'Internal Server Error' } });
     if (mode === 'unauthorized')
@@ -110,6 +129,7 @@ function send(res: http.ServerResponse, a: Answer) {
     'content-type': a.type ?? 'application/json',
     'content-length': body.length,
     ...(a.location ? { location: a.location } : {}),
+    ...(a.retryAfter ? { 'retry-after': a.retryAfter } : {}),
   });
   res.end(body);
 }

@@ -48,3 +48,6 @@ export function noDocuments(vendor: RegistryVendor, why: string): RegistryError 
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The same test without narrowing, for parsers whose input is typed after the documentation. */
+export const isRecord = (v: unknown): boolean => isObject(v);

@@ -49,6 +49,8 @@ export function createBrregProvider(opts: RegistryAdapterOptions): CompanyRegist
       if (!isObject(answer?.body)) throw unexpectedShape('brreg', 'search answer is not an object');
       // HAL: a search without hits has no `_embedded` at all.
       const embedded = answer.body._embedded;
+      if (!isObject(embedded) && !isObject(answer.body.page))
+        throw unexpectedShape('brreg', 'neither hits nor page');
       const list = isObject(embedded) ? embedded.enheter : [];
       if (!Array.isArray(list)) throw unexpectedShape('brreg', 'no enheter list');
       return list

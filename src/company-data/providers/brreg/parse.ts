@@ -1,5 +1,6 @@
 import type { RegistryCandidate } from '../../provider.ts';
 import type { CompanyProfile } from '../../schemas.ts';
+import { isRecord } from '../adapter-options.ts';
 import {
   type AddressValue,
   address,
@@ -93,6 +94,7 @@ function statusOf(e: BrregEnhet): 'live' | 'closed' {
 }
 
 export function brregCandidate(e: BrregEnhet): RegistryCandidate | null {
+  if (!isRecord(e)) return null;
   const number = text(e.organisasjonsnummer);
   const name = text(e.navn);
   if (!number || !name) return null;
@@ -111,8 +113,9 @@ export function brregCandidate(e: BrregEnhet): RegistryCandidate | null {
 export function brregProfile(e: BrregEnhet, roller: BrregRoller | null): CompanyProfile | null {
   const candidate = brregCandidate(e);
   if (!candidate) return null;
-  const held = (roller?.rollegrupper ?? [])
-    .flatMap((g) => g.roller ?? [])
+  const held = (Array.isArray(roller?.rollegrupper) ? roller.rollegrupper : [])
+    .flatMap((g) => (Array.isArray(g?.roller) ? g.roller : []))
+    .filter(isRecord)
     .filter((r) => !r.fratraadt && !r.avregistrert && REPRESENTATIVE_ROLES.has(r.type?.kode ?? ''))
     .map((r) => ({ code: r.type?.kode, party: roleParty(r) }))
     .filter((h): h is { code: string; party: Owner } => h.party !== null);
@@ -180,7 +183,7 @@ function roleParty(r: BrregRolle): Owner | null {
 }
 
 function brregAddress(a: BrregAddress | null | undefined): AddressValue {
-  const lines = (a?.adresse ?? []).filter((l) => text(l));
+  const lines = (Array.isArray(a?.adresse) ? a.adresse : []).filter((l) => text(l));
   return address({
     street_address: lines[0],
     street_address_2: lines.slice(1).join(', '),

@@ -60,7 +60,9 @@ export function createCompaniesHouseProvider(opts: RegistryAdapterOptions): Comp
         signal: call.signal,
         query: { q: query.name?.trim() ?? '', items_per_page: SEARCH_SIZE },
       });
-      const list = isObject(answer?.body) ? (answer.body.items ?? []) : undefined;
+      // Without hits the search may leave `items` out, but it always says how many it found.
+      const body = isObject(answer?.body) ? answer.body : {};
+      const list = body.items ?? (typeof body.total_results === 'number' ? [] : undefined);
       if (!Array.isArray(list)) throw unexpectedShape('companies_house', 'no items list');
       return list.map((c) => chCandidate(c as ChCompany)).filter((c) => c !== null);
     },

@@ -1,5 +1,6 @@
 import type { RegistryCandidate } from '../../provider.ts';
 import type { CompanyProfile } from '../../schemas.ts';
+import { isRecord } from '../adapter-options.ts';
 import {
   type AddressValue,
   address,
@@ -109,6 +110,7 @@ const REPRESENTATIVE_ROLES = new Set([
 ]);
 
 export function chCandidate(c: ChCompany): RegistryCandidate | null {
+  if (!isRecord(c)) return null;
   const number = text(c.company_number);
   const name = text(c.company_name) ?? text(c.title);
   if (!number || !name) return null;
@@ -126,7 +128,7 @@ export function chCandidate(c: ChCompany): RegistryCandidate | null {
 export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): CompanyProfile | null {
   const candidate = chCandidate(c);
   if (!candidate) return null;
-  const current = pscs.filter((p) => !p.ceased_on && !p.ceased);
+  const current = pscs.filter(isRecord).filter((p) => !p.ceased_on && !p.ceased);
   const parties = {
     // Individual PSCs are the people with significant control: the UK's beneficial owners.
     beneficial_owners: current.filter(isIndividualPsc).map(pscParty),
@@ -135,6 +137,7 @@ export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): C
       .filter((p) => !isIndividualPsc(p) && p.kind !== 'super-secure-person-with-significant-control')
       .map(pscParty),
     legal_representatives: officers
+      .filter(isRecord)
       .filter((o) => !o.resigned_on && REPRESENTATIVE_ROLES.has(o.officer_role ?? ''))
       .map(officerParty),
   };
@@ -151,7 +154,9 @@ export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): C
     share_capital: null,
     tax_identification_number: null,
     website_url: null,
-    classifications: (c.sic_codes ?? []).filter((s) => text(s)).map((code) => ({ type: 'SIC', code })),
+    classifications: (Array.isArray(c.sic_codes) ? c.sic_codes : [])
+      .filter((s) => text(s))
+      .map((code) => ({ type: 'SIC', code })),
     ...parties,
     ...mergeParties(parties),
   };
@@ -166,7 +171,9 @@ function statusOf(status: string | undefined): 'live' | 'closed' | 'not_reported
 const isIndividualPsc = (p: ChPsc) => p.kind === 'individual-person-with-significant-control';
 
 function pscParty(p: ChPsc): Owner {
-  const { ownership, votingRights } = percentages(p.natures_of_control ?? []);
+  const { ownership, votingRights } = percentages(
+    Array.isArray(p.natures_of_control) ? p.natures_of_control : [],
+  );
   const addr = chAddress(p.address, null);
   if (isIndividualPsc(p)) {
     const n = p.name_elements ?? {};

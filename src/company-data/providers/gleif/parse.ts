@@ -1,5 +1,6 @@
 import type { RegistryCandidate } from '../../provider.ts';
 import type { CompanyProfile } from '../../schemas.ts';
+import { isRecord } from '../adapter-options.ts';
 import { type AddressValue, address, dateOnly, mergeParties, text } from '../profile-parts.ts';
 
 /**
@@ -38,6 +39,7 @@ export interface GleifRecord {
 const NOT_AN_ELF_CODE = new Set(['8888', '9999']);
 
 export function gleifCandidate(record: GleifRecord, fallbackCountry: string): RegistryCandidate | null {
+  if (!isRecord(record)) return null;
   const lei = leiOf(record);
   const entity = record.attributes?.entity;
   const name = text(entity?.legalName?.name);
@@ -106,7 +108,9 @@ function statusOf(status: string | undefined): 'live' | 'closed' | 'not_reported
 }
 
 export function gleifAddress(a: GleifAddress | undefined): AddressValue {
-  const lines = (a?.addressLines ?? []).filter((l) => typeof l === 'string' && l.trim());
+  const lines = (Array.isArray(a?.addressLines) ? a.addressLines : []).filter(
+    (l) => typeof l === 'string' && l.trim(),
+  );
   // Some LOUs split the house number out of the first line; put it back where a reader expects it.
   const first = [text(a?.addressNumber), lines[0]].filter(Boolean).join(' ');
   return address({

@@ -1,5 +1,6 @@
 import type { RegistryCandidate } from '../../provider.ts';
 import type { CompanyProfile } from '../../schemas.ts';
+import { isRecord } from '../adapter-options.ts';
 import {
   type AddressValue,
   address,
@@ -59,6 +60,7 @@ export interface RechercheResult {
 }
 
 export function rechercheCandidate(r: RechercheResult): RegistryCandidate | null {
+  if (!isRecord(r)) return null;
   const siren = text(r.siren);
   const name = text(r.nom_raison_sociale) ?? text(r.nom_complet);
   if (!siren || !/^\d{9}$/.test(siren) || !name) return null;
@@ -78,7 +80,10 @@ export function rechercheCandidate(r: RechercheResult): RegistryCandidate | null
 export function rechercheProfile(r: RechercheResult): CompanyProfile | null {
   const candidate = rechercheCandidate(r);
   if (!candidate) return null;
-  const representatives = (r.dirigeants ?? []).map(dirigeant).filter((d) => d !== null);
+  const representatives = (Array.isArray(r.dirigeants) ? r.dirigeants : [])
+    .filter(isRecord)
+    .map(dirigeant)
+    .filter((d) => d !== null);
   // The public API carries no beneficial owners (the RBE is closed to the public) and no shareholders.
   const parties = { beneficial_owners: [], shareholders: [], legal_representatives: representatives };
   const naf = text(r.activite_principale);
