@@ -378,6 +378,11 @@ describe('Companies House adapter (GB)', () => {
     const pdf = await providers.companies_house.orderDocument(ref, 'filing:MzQyMDAwMDAwMQ', call());
     assert.deepEqual([pdf.filename, pdf.contentType], ['01234567-CS01-2024-05-10.pdf', 'application/pdf']);
     assert.deepEqual(pdf.bytes, FAKE_PDF);
+    // the redirect went to another origin (the storage): the key did not follow it
+    const storage = fakes.companies_house.requests.at(-1)!;
+    assert.match(storage.path, /^\/storage\//);
+    assert.equal(storage.headers.host?.startsWith('localhost:'), true);
+    assert.equal(storage.headers.authorization, undefined);
     assert.equal(
       (await registryError(providers.companies_house.orderDocument(ref, 'filing:MzAwMDAwMDAwMA', call())))
         .kind,

@@ -185,6 +185,9 @@ const ROUTES: Record<FakeRegistryKind, Route> = {
   },
 
   companies_house(path, q, headers) {
+    // The storage a document redirects to is another origin with a signed URL: no key needed there.
+    if (/^\/storage\/[A-Za-z0-9]+\.pdf$/.test(path))
+      return { status: 200, body: FAKE_PDF, type: 'application/pdf' };
     const expected = `Basic ${Buffer.from(`${FAKE_CH_KEY}:`).toString('base64')}`;
     if (headers.authorization !== expected)
       return { status: 401, json: { error: 'Invalid Authorization header' } };
@@ -199,14 +202,15 @@ const ROUTES: Record<FakeRegistryKind, Route> = {
     const doc = /^\/document\/([A-Za-z0-9]+)(\/content)?$/.exec(path);
     if (doc && CH_FILINGS.items.some((f) => f.links.document_metadata?.endsWith(`/${doc[1]}`))) {
       // The Document API redirects to a short-lived storage URL, as the real one does (to S3).
-      if (doc[2]) return { status: 302, json: {}, location: `/storage/${doc[1]}.pdf` };
+      if (doc[2]) {
+        const storage = `http://${headers.host?.replace('127.0.0.1', 'localhost')}/storage/${doc[1]}.pdf`;
+        return { status: 302, json: {}, location: storage };
+      }
       return {
         status: 200,
         json: { links: { document: `/document/${doc[1]}/content` }, resources: { 'application/pdf': {} } },
       };
     }
-    if (/^\/storage\/[A-Za-z0-9]+\.pdf$/.test(path))
-      return { status: 200, body: FAKE_PDF, type: 'application/pdf' };
     const company = m && CH_COMPANIES[m[1]];
     if (!company) return null;
     const rest = m[2] ?? '';
