@@ -193,6 +193,7 @@ describe('GET /v1/company-data/entity-legal-forms', () => {
     for (const [query, field, message] of [
       ['country=XX', 'country', /alpha-2/],
       ['country=France', 'country', /country/],
+      ['country=fr', 'country', /country/],
       ['subdivision=DE', 'subdivision', /ISO 3166-2/],
       ['subdivision=XX-DE', 'subdivision', /ISO 3166-2/],
       ['country=FR&subdivision=US-DE', 'subdivision', /not in country FR/],
@@ -207,11 +208,14 @@ describe('GET /v1/company-data/entity-legal-forms', () => {
     }
   });
 
-  test('a country without forms in the list → empty list', async () => {
+  test('a country without forms in the list → empty list; Kosovo (XK, as GLEIF codes it) is listed', async () => {
     const api = await newWorkspace();
     const res = await api.get('/v1/company-data/entity-legal-forms?country=AQ');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, []);
+    const xk = await api.get('/v1/company-data/entity-legal-forms?country=XK');
+    assert.equal(xk.status, 200, JSON.stringify(xk.body));
+    assert.ok(xk.body.data.length > 0 && xk.body.data.every((f: { country: string }) => f.country === 'XK'));
   });
 });
 

@@ -144,9 +144,15 @@ const LegalFormLanguage = Type.Object({
   transliterated_abbreviations: Type.Array(Type.String()),
 });
 
+/** The ELF list's country codes: ISO 3166-1 alpha-2, plus XK (Kosovo, user-assigned) as GLEIF uses it. */
+export const ElfCountry = Type.String({
+  pattern: '^[A-Z]{2}$',
+  description: 'ISO 3166-1 alpha-2 country code (XK: Kosovo); null for forms valid in every country',
+});
+
 export const EntityLegalForm = Type.Object({
   code: Type.String({ description: 'ISO 20275 ELF code' }),
-  country: Nullable(Country),
+  country: Nullable(ElfCountry),
   subdivision: Type.Optional(Type.String({ description: 'ISO 3166-2 code, when the form is regional' })),
   label: Type.String({ description: 'Local name; several languages are joined with ", "' }),
   languages: Type.Record(Type.String(), LegalFormLanguage, { description: 'By ISO 639-1 language code' }),

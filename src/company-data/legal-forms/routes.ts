@@ -1,15 +1,15 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { Country, errors } from '../../http/common-schemas.ts';
+import { errors } from '../../http/common-schemas.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import { isCountryCode } from '../../shared/countries.ts';
-import { EntityLegalForm } from '../schemas.ts';
+import { ElfCountry, EntityLegalForm } from '../schemas.ts';
 import { getLegalForms, HOW_TO_PROVIDE_LEGAL_FORMS } from './get-legal-forms.ts';
 import type { LegalFormIndex } from './legal-form-index.ts';
 import { presentLegalForm } from './present.ts';
 
 const Query = Type.Object({
-  country: Type.Optional(Country),
+  country: Type.Optional({ ...ElfCountry, description: 'ISO 3166-1 alpha-2 country code (e.g. FR)' }),
   subdivision: Type.Optional(
     Type.String({
       maxLength: 6,
@@ -72,6 +72,12 @@ export function registerLegalFormRoutes(app: App, ctx: AppContext): void {
     },
     async (req) => {
       const index = await loaded(ctx);
+      if (
+        req.query.country &&
+        !isCountryCode(req.query.country) &&
+        !index.forCountry(req.query.country).length
+      )
+        throw badRequest('country must be an ISO 3166-1 alpha-2 country code (e.g. FR)', 'country');
       const subdivision = req.query.subdivision?.toUpperCase();
       const country = subdivision
         ? subdivisionCountry(index, subdivision, req.query.country)
