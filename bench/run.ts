@@ -73,6 +73,11 @@ const sections: Section[] = [
     databases: 'both',
     run: async (url) => (await import('./company-data-search.ts')).runCompanyDataBench(url),
   },
+  {
+    name: 'company-data-import',
+    databases: 'both',
+    run: async (url) => (await import('./company-data-import.ts')).runCompanyDataImportBench(url),
+  },
 ];
 
 for (const s of sections) {

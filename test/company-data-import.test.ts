@@ -160,6 +160,25 @@ describe('case creation from a search_ref', () => {
     const imported = kase.individuals.find((p: any) => p.is_beneficial_owner);
     assert.equal(imported.data_lineage.birth_date.sources[0].origin.type, 'vendor');
     assert.equal(imported.data_lineage.ownership_percentage.current_value, 60);
+    // a field changed over the API no longer comes from the registry
+    const patched = await api.patch(`/v1/companies/${main.id}`, {
+      share_capital: '1 EUR',
+      address: { city: 'Nantes' },
+    });
+    assert.equal(patched.status, 200);
+    const again = (await api.get(`/v1/cases/${res.body.id}?property_origin=true`)).body;
+    const mainAgain = again.companies.find((c: any) => c.type === 'main').data_lineage;
+    assert.equal(mainAgain.share_capital.sources[0].origin.type, 'api');
+    assert.equal(mainAgain.share_capital.current_value, '1 EUR');
+    assert.equal(mainAgain['address.city'].sources[0].origin.type, 'api');
+    assert.equal(mainAgain['address.postal_code'].sources[0].origin.type, 'vendor');
+    assert.equal(mainAgain.registration_number.sources[0].origin.type, 'vendor');
+    assert.equal((await api.patch(`/v1/individuals/${imported.id}`, { birth_place: 'Lyon' })).status, 200);
+    const person = (await api.get(`/v1/cases/${res.body.id}?property_origin=true`)).body.individuals.find(
+      (p: any) => p.id === imported.id,
+    ).data_lineage;
+    assert.equal(person.birth_place.sources[0].origin.type, 'api');
+    assert.equal(person.birth_date.sources[0].origin.type, 'vendor');
     // the reference's spelling gives the same
     const ref2 = (await api.get(`/v1/cases/${res.body.id}?data_lineage=true`)).body;
     assert.deepEqual(ref2.companies[0].data_lineage.name, kase.companies[0].data_lineage.name);
@@ -407,6 +426,38 @@ describe('company_monitoring', () => {
     const countsAfter = await countRows(api.workspaceId);
     assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
     assert.deepEqual(await countRows(api.workspaceId), countsAfter);
+  });
+
+  test('POST /admin/company-monitoring/run runs a pass now (admin token)', async () => {
+    const h = await getHarness();
+    const { buildApp } = await import('../src/http/app.ts');
+    const app = await buildApp({ ...h.ctx, config: { ...h.ctx.config, adminToken: 'monitoring-admin' } });
+    await app.ready();
+    try {
+      const api = await newWorkspace();
+      await monitoredCase(api);
+      const url = '/admin/company-monitoring/run';
+      const payload = { workspace_id: api.workspaceId, ignore_schedule: true };
+      assert.equal((await app.inject({ method: 'POST', url, payload })).statusCode, 401);
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        payload,
+        headers: { authorization: 'Bearer monitoring-admin' },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { checked: 1, changed: 0, failed: 0 });
+      // not due yet (next run in VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS): a scheduled pass skips it
+      const due = await app.inject({
+        method: 'POST',
+        url,
+        payload: { workspace_id: api.workspaceId },
+        headers: { authorization: 'Bearer monitoring-admin' },
+      });
+      assert.deepEqual(due.json(), { checked: 0, changed: 0, failed: 0 });
+    } finally {
+      await app.close();
+    }
   });
 
   test('monitoring enabled after the link: the next run starts the check', async () => {

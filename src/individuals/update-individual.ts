@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { lockCase, touchCase } from '../cases/repository.ts';
+import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { fullAddress, mergeAddress } from '../shared/address.ts';
@@ -28,6 +29,9 @@ export async function updateIndividual(
       last_activity_at: sql`now()`,
     };
     if (input.address) set.address = JSON.stringify(mergeAddress(fullAddress(found.address), input.address));
+    // a field given here no longer holds the registry's value (GET /v1/cases/{id}?property_origin=true)
+    const origin = originAfterUpdate(input);
+    if (origin) set.property_origin = origin;
     const row = await trx
       .updateTable('individuals')
       .set(set)

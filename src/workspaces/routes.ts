@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { registerCompanyMonitoringAdminRoutes } from '../company-data/monitoring/admin-routes.ts';
 import { DateTime, errors, Uuid } from '../http/common-schemas.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { registerScreeningAdminRoutes } from '../screening/service/admin-routes.ts';
@@ -37,6 +38,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   });
   const tags = ['Admin'];
   registerScreeningAdminRoutes(app, ctx);
+  registerCompanyMonitoringAdminRoutes(app, ctx);
   app.post(
     '/workspaces',
     {

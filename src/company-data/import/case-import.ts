@@ -5,9 +5,10 @@ import type { AfterCaseCreated, CaseCreateInput } from '../../cases/create-case.
 import type { CheckEnvelopeOut } from '../../checks/envelope-schema.ts';
 import { presentCheckEnvelope } from '../../checks/present.ts';
 import { checkEnvelopesByEntity } from '../../checks/repository.ts';
+import type { Db } from '../../db/connect.ts';
 import type { PropertyOrigin } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { startMonitoring } from '../monitoring/monitoring-check.ts';
+import { createMonitoringCheck, monitoringEnabled } from '../monitoring/monitoring-check.ts';
 import { fetchForImport, type RegistryImport } from './fetch-for-import.ts';
 import { linkCompanyToRegistry, setPropertyOrigins } from './link-writes.ts';
 import { companyFromProfile } from './profile-to-company.ts';
@@ -123,39 +124,39 @@ export async function prepareCaseImport(
     async (trx, c) => {
       const linkedIds = links.map((l) => c.companyIds[l.index]);
       for (const [n, l] of links.entries()) {
-        await linkCompanyToRegistry(
-          trx,
-          workspaceId,
-          linkedIds[n],
-          l.imp,
-          l.origin,
-          ctx.config.companyMonitoringIntervalSeconds,
-        );
+        const interval = ctx.config.companyMonitoringIntervalSeconds;
+        await linkCompanyToRegistry(trx, workspaceId, linkedIds[n], l.imp, l.origin, interval);
       }
-      await setPropertyOrigins(
-        trx,
-        'companies',
-        new Map(importedCompanies.map((x, k) => [c.companyIds[firstImportedCompany + k], x.origin])),
-      );
-      await setPropertyOrigins(
-        trx,
-        'individuals',
-        new Map(importedIndividuals.map((x, k) => [c.individualIds[firstImportedIndividual + k], x.origin])),
-      );
+      const companyOrigins = importedCompanies.map((x, k) => [
+        c.companyIds[firstImportedCompany + k],
+        x.origin,
+      ]);
+      const individualOrigins = importedIndividuals.map((x, k) => [
+        c.individualIds[firstImportedIndividual + k],
+        x.origin,
+      ]);
+      await setPropertyOrigins(trx, 'companies', new Map(companyOrigins as [string, PropertyOrigin][]));
+      await setPropertyOrigins(trx, 'individuals', new Map(individualOrigins as [string, PropertyOrigin][]));
       const templated = base ? await base(trx, c) : { templateId: null };
+      if (!(await monitoringEnabled(trx, workspaceId))) return templated;
+      // the monitoring checks follow the template's, and the response shows them all
       return {
         templateId: templated.templateId,
         createChecks: async () => {
           await templated.createChecks?.();
-          await startMonitoring(ctx, trx, workspaceId, linkedIds);
-          const map = new Map<string, CheckEnvelopeOut[]>();
-          for (const r of await checkEnvelopesByEntity(trx, c.caseId, false)) {
-            const key = (r.company_id ?? r.individual_id) as string;
-            map.set(key, [...(map.get(key) ?? []), presentCheckEnvelope(r)]);
-          }
-          return map;
+          for (const id of linkedIds) await createMonitoringCheck(ctx, trx, workspaceId, id);
+          return caseCheckEnvelopes(trx, c.caseId);
         },
       };
     };
   return { input, wrap };
+}
+
+async function caseCheckEnvelopes(trx: Db, caseId: string) {
+  const map = new Map<string, CheckEnvelopeOut[]>();
+  for (const r of await checkEnvelopesByEntity(trx, caseId, false)) {
+    const key = (r.company_id ?? r.individual_id) as string;
+    map.set(key, [...(map.get(key) ?? []), presentCheckEnvelope(r)]);
+  }
+  return map;
 }
