@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../app-context.ts';
 import { ApiError, notFound } from '../../../http/errors.ts';
+import type { NestedUserOut } from '../../../users/nested-user.ts';
 import { updateCheckData } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
@@ -7,7 +8,8 @@ import { hitsListTypes, matchStatus } from './hits.ts';
 import type { AmlDataOut, ReviewHitsInput } from './schemas.ts';
 
 /**
- * Confirms (true_positive) or ignores (false_positive) hits of an aml check, reviewer_type `api`.
+ * Confirms (true_positive) or ignores (false_positive) hits of an aml check, reviewer_type `api`
+ * (or `user` with the console user given).
  * Every id must be a hit of this check (400 naming each unknown one). The check's status does not
  * change here: the check itself is reviewed with PATCH .../review once no hit is pending.
  */
@@ -16,6 +18,8 @@ export async function reviewAmlHits(
   workspaceId: string,
   id: string,
   input: ReviewHitsInput,
+  /** A console user reviewing (reviewer_type `user`, kept as named now); null: by API. */
+  user: NestedUserOut | null = null,
 ) {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
@@ -37,8 +41,8 @@ export async function reviewAmlHits(
     const review = {
       comment: input.comment ?? null,
       reviewed_at: new Date().toISOString(),
-      reviewer_type: 'api' as const,
-      user: null,
+      reviewer_type: user ? ('user' as const) : ('api' as const),
+      user,
     };
     const status = input.action === 'confirm' ? ('true_positive' as const) : ('false_positive' as const);
     const hits = data.hits.map((h) => (ids.has(h.id) ? { ...h, status, review } : h));
