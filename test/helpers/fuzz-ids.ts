@@ -19,6 +19,7 @@ const ARRAY_KINDS: Record<string, string> = {
   hits: 'hits',
   notes: 'notes',
   comments: 'comments',
+  document_orders: 'company-data/document-orders',
 };
 
 /** Body property (create/update inputs) → the kind of id it names. */
