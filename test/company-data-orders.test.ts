@@ -280,6 +280,15 @@ describe('document orders', () => {
       ]);
       assert.equal(b.context.workspace.id, api.workspaceId);
     }
+    // the deliveries are the company's: the webhook logs find them by company
+    const logs = await eventually(async () => {
+      const res = await api.get(`/v1/webhook-logs?company_id=${companyId}`);
+      return res.body.data?.length === 2 && res.body.data;
+    });
+    assert.deepEqual(logs.map((l: any) => l.event).sort(), [
+      'DocumentOrder.Completed',
+      'DocumentOrder.Failed',
+    ]);
   });
 
   test('completed orders: case documents (type document_order) and the company document_orders', async () => {

@@ -43,7 +43,11 @@ function subjects(payload: Record<string, unknown>): {
   const p = payload as Record<string, Record<string, unknown> | undefined>;
   return {
     company_id:
-      idOf(p.company?.id) ?? idOf(p.check?.company_id) ?? idOf(p.case_relation?.from_company_id) ?? null,
+      idOf(p.company?.id) ??
+      idOf(p.check?.company_id) ??
+      idOf(p.case_relation?.from_company_id) ??
+      idOf(p.document_order?.company_id) ??
+      null,
     individual_id:
       idOf(p.individual?.id) ??
       idOf(p.check?.individual_id) ??

@@ -42,8 +42,9 @@ function entityIds(e: OutboxEvent): { company_id: string | null; individual_id: 
   const company = p.company as Entity;
   const individual = p.individual as Entity;
   const check = p.check as Entity;
+  const order = p.document_order as Entity;
   return {
-    company_id: str(company?.id) ?? str(check?.company_id) ?? null,
+    company_id: str(company?.id) ?? str(check?.company_id) ?? str(order?.company_id) ?? null,
     individual_id: str(individual?.id) ?? str(check?.individual_id) ?? null,
   };
 }
