@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { processDocumentOrder } from '../src/company-data/document-orders/process-document-order.ts';
 import { DOCUMENT_ORDER_RETRIES } from '../src/company-data/document-orders/queues.ts';
 import type { Config } from '../src/config.ts';
+import { getStorage } from '../src/files/storage.ts';
 import { FAKE_CH_KEY, type FakeRegistry, startFakeRegistry } from './helpers/fake-registries.ts';
 import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
 import { downloadFile } from './helpers/files.ts';
@@ -415,6 +416,34 @@ describe('document orders', () => {
     } finally {
       Object.assign(ctx.config, { sandboxDelayMs: saved.delay });
       Object.assign(ctx.config.companyData, { timeoutMs: saved.timeoutMs, retries: saved.retries });
+    }
+  });
+
+  test('storage failing on the last run: the order fails instead of staying processing', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithCompany(api);
+    const { ctx } = await getHarness();
+    const storage = getStorage(ctx);
+    ctx.storage = {
+      kind: storage.kind,
+      put: async () => {
+        throw new Error('disk full');
+      },
+      get: (key) => storage.get(key),
+      delete: (key) => storage.delete(key),
+    };
+    try {
+      const created = await order(api, companyId, 'sandbox_registry_extract');
+      await assert.rejects(
+        processDocumentOrder(ctx, { orderId: created.id }, { retryCount: DOCUMENT_ORDER_RETRIES }),
+        /disk full/,
+      );
+      const done = (await api.get(`/v1/company-data/document-orders/${created.id}`)).body;
+      assert.equal(done.status, 'failed');
+      assert.match(done.failure_reason, /could not be stored/);
+      assert.doesNotMatch(done.failure_reason, /disk full/, 'no internal detail');
+    } finally {
+      ctx.storage = storage;
     }
   });
 

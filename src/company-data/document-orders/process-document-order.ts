@@ -71,7 +71,19 @@ export async function processDocumentOrder(
     return updateDocumentOrder(trx, row.id, { status: 'processing', bumpAttempts: true });
   });
   if (!order) return;
+  try {
+    await produce(ctx, order, meta);
+  } catch (err) {
+    // anything that went wrong (registry unavailable, storage, database) is retried; the last run
+    // ends the order rather than leaving it processing
+    if (meta.retryCount < DOCUMENT_ORDER_RETRIES) throw err;
+    await fail(ctx, order.id, 'The document could not be stored (internal error); order it again');
+    throw err;
+  }
+}
 
+/** One run's work on a claimed order: the registry's document stored and recorded, or the failure. */
+async function produce(ctx: AppContext, order: DocumentOrderRow, meta: { retryCount: number }) {
   const answer = await orderFromRegistry(ctx, order);
   if ('unavailable' in answer) {
     // thrown: the queue runs the job again later, until its retries are spent
