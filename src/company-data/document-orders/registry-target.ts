@@ -18,13 +18,6 @@ export function providerOrRefuse(ctx: AppContext, country: string, field: string
   return provider;
 }
 
-/** A company's link to its registry record (migration 0013), when it was created from one. */
-interface RegistryLink {
-  registry_vendor?: string | null;
-  registry_country?: string | null;
-  registry_vendor_ref?: string | null;
-}
-
 /**
  * The provider and registry record of a company of the workspace: the record it is linked to when
  * that registry still serves its country, else its country and registration number (the
@@ -35,12 +28,15 @@ export function companyRegistryTarget(
   company: CompanyRow,
   field: string,
 ): { provider: CompanyRegistryProvider; ref: RegistryRecordRef } {
-  const link = company as RegistryLink;
-  if (link.registry_vendor && link.registry_country && link.registry_vendor_ref) {
-    const provider = providerFor(ctx, link.registry_country);
-    if (provider?.vendor === link.registry_vendor) {
-      return { provider, ref: { country: link.registry_country, vendorRef: link.registry_vendor_ref } };
-    }
+  // the registry link (migration 0013) of a company created from a search_ref
+  const {
+    registry_vendor: vendor,
+    registry_country: linkedCountry,
+    registry_vendor_ref: vendorRef,
+  } = company;
+  if (vendor && linkedCountry && vendorRef) {
+    const provider = providerFor(ctx, linkedCountry);
+    if (provider?.vendor === vendor) return { provider, ref: { country: linkedCountry, vendorRef } };
   }
   if (!company.country) throw badRequest('The company has no country: set it to find its registry', field);
   if (!company.registration_number?.trim()) {
