@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { FakeRegistry } from './helpers/fake-registries.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -234,6 +235,9 @@ describe('case creation from a search_ref', () => {
     assert.equal(owner.data_lineage.last_name.sources[0].origin.type, 'vendor');
     const main = full.companies.find((c: any) => c.id === res.body.id);
     assert.equal(main.data_lineage.name.sources[0].origin.type, 'vendor');
+    const one = await api.get(`/v1/companies/${res.body.id}?data_lineage=true`);
+    assert.deepEqual(one.body.data_lineage, main.data_lineage);
+    assert.equal((await api.get(`/v1/companies/${res.body.id}`)).body.data_lineage, undefined);
   });
 
   test('name stays required without search_ref; import_related needs search_ref', async () => {
@@ -262,13 +266,14 @@ describe('case creation from a search_ref', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('workspace_id', '=', api.workspaceId)
       .execute();
+    const kase = await api.post('/v1/cases', { name: 'Empty' });
     const before = await countRows(api.workspaceId);
     for (const ref of ['not-a-ref', `${mine}x`, foreign, mine]) {
       const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
       assert.equal(res.status, 400, `${ref}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.details[0].path, 'companies[0].search_ref');
       const viaCompany = await api.post('/v1/companies', {
-        case_id: '00000000-0000-4000-8000-000000000000',
+        case_id: kase.body.id,
         search_ref: ref,
       });
       assert.equal(viaCompany.status, 400);
@@ -293,6 +298,43 @@ describe('case creation from a search_ref', () => {
     );
     assert.equal(res.status, 503, JSON.stringify(res.body));
     assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+
+  test('a real registry (Brønnøysund, fake server) that hangs at fetch time: 503, no case', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const registry = await new FakeRegistry('brreg').start();
+    const c = ctx.config.companyData;
+    const saved = {
+      providers: { ...c.providers },
+      brreg: c.brreg,
+      timeoutMs: c.timeoutMs,
+      retries: c.retries,
+    };
+    Object.assign(c, { brreg: { baseUrl: registry.baseUrl }, timeoutMs: 300, retries: 1 });
+    c.providers.NO = 'brreg';
+    try {
+      const found = await api.get('/v1/company-data/search?country=NO&name=Acme');
+      assert.equal(found.status, 200, JSON.stringify(found.body));
+      const ref = found.body.data[0].search_ref;
+      // up: the company and its officers come from the adapter's parsing of the registry's answer
+      const ok = await createFromRegistry(api, { search_ref: ref, import_related: true });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      assert.equal(ok.body.companies[0].country, 'NO');
+      const vendorData = await api.get(`/v1/companies/${ok.body.companies[0].id}/vendor-data`);
+      assert.equal(vendorData.body.data[0].name, 'brreg');
+      // down (the profile cache would hide it: it is emptied first)
+      await ctx.db.deleteFrom('company_data_profiles').where('vendor', '=', 'brreg').execute();
+      registry.mode = 'hang';
+      const before = await countRows(api.workspaceId);
+      const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.match(res.body.message, /brreg/);
+      assert.deepEqual(await countRows(api.workspaceId), before);
+    } finally {
+      Object.assign(c, saved);
+      await registry.stop();
+    }
   });
 
   test('each creation from a search_ref counts one fetch against the limit', async () => {

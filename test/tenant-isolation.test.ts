@@ -222,6 +222,13 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       template_id: b.templateId,
     });
     await probe([400], 'POST', '/v1/cases', { name: 'x', template_key: b.templateKey });
+    // B's search_ref is unknown in A's workspace (400 naming it), and A's ref cannot import into B's case
+    await probe([400], 'POST', '/v1/cases', {
+      name: 'x',
+      companies: [{ search_ref: b.searchRef, import_related: true }],
+    });
+    await probe([400], 'POST', '/v1/companies', { case_id: a.caseId, search_ref: b.searchRef });
+    await probe([404], 'POST', '/v1/companies', { case_id: b.caseId, search_ref: a.searchRef });
     await probe([400], 'PATCH', `/v1/cases/${a.textCaseId}`, { template_key: b.templateKey });
     await probe([400, 404], 'PATCH', `/v1/cases/${a.textCaseId}`, { template_id: b.templateId });
     const refProbes = [

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { createCompanyFromBody } from '../company-data/import/company-import.ts';
 import { CompanyCreateBody } from '../company-data/import/schemas.ts';
+import { companyDataLineage } from '../company-data/lineage/data-lineage.ts';
 import { errors, IdParam, SetRelevant } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
@@ -58,7 +59,8 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const row = await findCompany(ctx.db, req.principal.workspaceId, req.params.id);
       if (!row) throw notFound('Company');
-      return companyView(ctx.db, ctx, row);
+      const view = await companyView(ctx.db, ctx, row);
+      return req.query.data_lineage ? { ...view, data_lineage: companyDataLineage(view, row) } : view;
     },
   );
   app.patch(

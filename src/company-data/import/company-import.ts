@@ -1,8 +1,9 @@
 import type { Static } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
+import { findCaseById } from '../../cases/repository.ts';
 import { createCompany } from '../../companies/create-company.ts';
 import type { CompanyCreate } from '../../companies/schemas.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { startMonitoring } from '../monitoring/monitoring-check.ts';
 import { fetchForImport } from './fetch-for-import.ts';
 import { importRelatedIntoCase } from './import-into-case.ts';
@@ -27,6 +28,8 @@ export async function createCompanyFromBody(
     if (fields.name === undefined) throw badRequest('name is required (or give search_ref)', 'name');
     return createCompany(ctx, workspaceId, fields as Static<typeof CompanyCreate>);
   }
+  // an unknown case costs no fetch (the transaction checks it again, locked)
+  if (!(await findCaseById(ctx.db, workspaceId, fields.case_id))) throw notFound('Case');
   const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
   const { company, origin } = companyFromProfile(fields, imp.profile);
   return createCompany(ctx, workspaceId, company, async (trx, row) => {

@@ -91,14 +91,3 @@ const TYPED_FIELDS = new Set([
   'employer_identification_number',
   'custom_properties',
 ]);
-
-/** The origin of a company typed entirely in the request (no registry). */
-export function inputOrigin(body: Record<string, unknown>): PropertyOrigin {
-  const origin: PropertyOrigin = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (k === 'address' && v && typeof v === 'object') {
-      for (const [ak, av] of Object.entries(v)) if (isSet(av)) origin[`address.${ak}`] = 'input';
-    } else if (TYPED_FIELDS.has(k) && isSet(v)) origin[k] = 'input';
-  }
-  return origin;
-}

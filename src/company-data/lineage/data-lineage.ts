@@ -138,3 +138,11 @@ export function withDataLineage<
     }),
   };
 }
+
+/** `data_lineage` of one company as GET /v1/companies/{id}?data_lineage=true shows it. */
+export function companyDataLineage(presented: Record<string, unknown>, row: CompanyRow): Lineage {
+  return lineage(presented, COMPANY_PATHS, row.property_origin, row.created_at, {
+    vendor: row.registry_vendor,
+    linkedAt: row.registry_linked_at,
+  });
+}
