@@ -321,6 +321,12 @@ describe('case creation from a search_ref', () => {
       const ok = await createFromRegistry(api, { search_ref: ref, import_related: true });
       assert.equal(ok.status, 201, JSON.stringify(ok.body));
       assert.equal(ok.body.companies[0].country, 'NO');
+      // Kari Nordmann is daglig leder and board member: one individual
+      const karis = ok.body.individuals.filter((p: any) => p.last_name === 'Nordmann');
+      assert.equal(karis.length, 1, JSON.stringify(ok.body.individuals.map((p: any) => p.last_name)));
+      assert.ok(karis[0].roles.includes('legal_representative'));
+      assert.equal(karis[0].birth_date, '1980-02-14');
+      assert.equal(karis[0].relations[0].to_company_id, ok.body.companies[0].id);
       const vendorData = await api.get(`/v1/companies/${ok.body.companies[0].id}/vendor-data`);
       assert.equal(vendorData.body.data[0].name, 'brreg');
       // down (the profile cache would hide it: it is emptied first)
@@ -350,6 +356,35 @@ describe('case creation from a search_ref', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'COMPANY_DATA_LIMIT_REACHED');
     assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+});
+
+describe("import_related without the registry's merged lists", () => {
+  test('our merge of legal representatives, shareholders and beneficial owners gives the same people', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    const profile = (await api.get(`/v1/company-data/fetch/${encodeURIComponent(ref)}`)).body;
+    const { relatedFromProfile } = await import('../src/company-data/import/related.ts');
+    const merged = relatedFromProfile(profile);
+    const ours = relatedFromProfile({ ...profile, merged_individuals: [], merged_companies: [] });
+    const view = (r: typeof merged) => ({
+      individuals: r.individuals
+        .map((p) => ({
+          name: `${p.fields.first_name} ${p.fields.last_name}`,
+          birth_date: p.fields.birth_date,
+          bo: p.fields.is_beneficial_owner,
+          roles: [...p.relation.roles].sort(),
+          pct: p.relation.ownership_percentage,
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+      companies: r.companies.map((c) => ({
+        name: c.fields.name,
+        roles: c.relation.roles,
+        pct: c.relation.ownership_percentage,
+      })),
+    });
+    assert.deepEqual(view(ours), view(merged));
+    assert.equal(ours.individuals.length, 2);
   });
 });
 
