@@ -235,6 +235,8 @@ describe('case creation from a search_ref', () => {
     assert.equal(owner.data_lineage.last_name.sources[0].origin.type, 'vendor');
     const main = full.companies.find((c: any) => c.id === res.body.id);
     assert.equal(main.data_lineage.name.sources[0].origin.type, 'vendor');
+    const person = await api.get(`/v1/individuals/${owner.id}?data_lineage=true`);
+    assert.deepEqual(person.body.data_lineage, owner.data_lineage);
     const one = await api.get(`/v1/companies/${res.body.id}?data_lineage=true`);
     assert.deepEqual(one.body.data_lineage, main.data_lineage);
     assert.equal((await api.get(`/v1/companies/${res.body.id}`)).body.data_lineage, undefined);

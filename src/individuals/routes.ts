@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { individualDataLineage } from '../company-data/lineage/data-lineage.ts';
 import { errors, IdParam, SetRelevant } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
@@ -55,7 +56,9 @@ export function registerIndividualRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const row = await findIndividual(ctx.db, req.principal.workspaceId, req.params.id);
       if (!row) throw notFound('Individual');
-      return individualView(ctx.db, ctx, row);
+      const view = await individualView(ctx.db, ctx, row);
+      if (!req.query.data_lineage) return view;
+      return { ...view, data_lineage: await individualDataLineage(ctx.db, view, row) };
     },
   );
   app.patch(

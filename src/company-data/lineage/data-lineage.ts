@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { Db } from '../../db/connect.ts';
 import type { CompanyRow, IndividualRow, PropertyOrigin } from '../../db/schema.ts';
 import { iso } from '../../shared/time.ts';
 import type { DataLineageMap } from './schemas.ts';
@@ -144,5 +145,30 @@ export function companyDataLineage(presented: Record<string, unknown>, row: Comp
   return lineage(presented, COMPANY_PATHS, row.property_origin, row.created_at, {
     vendor: row.registry_vendor,
     linkedAt: row.registry_linked_at,
+  });
+}
+
+/**
+ * `data_lineage` of one individual as GET /v1/individuals/{id}?data_lineage=true shows it: its
+ * registry is the registry-linked company among those it relates to.
+ */
+export async function individualDataLineage(
+  db: Db,
+  presented: Record<string, unknown> & { relations: { to_company_id: string }[] },
+  row: IndividualRow,
+): Promise<Lineage> {
+  const targets = presented.relations.map((r) => r.to_company_id);
+  const linked = targets.length
+    ? await db
+        .selectFrom('companies')
+        .select(['registry_vendor', 'registry_linked_at'])
+        .where('id', 'in', targets)
+        .where('registry_vendor', 'is not', null)
+        .orderBy('registry_linked_at')
+        .executeTakeFirst()
+    : undefined;
+  return lineage(presented, INDIVIDUAL_PATHS, row.property_origin, row.created_at, {
+    vendor: linked?.registry_vendor ?? null,
+    linkedAt: linked?.registry_linked_at ?? null,
   });
 }
