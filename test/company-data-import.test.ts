@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { FakeRegistry } from './helpers/fake-registries.ts';
+import { BRREG_UNITS } from './helpers/fake-registry-payloads.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -536,6 +537,40 @@ describe('company_monitoring', () => {
       assert.deepEqual(due.json(), { checked: 0, changed: 0, failed: 0 });
     } finally {
       await app.close();
+    }
+  });
+
+  test('a real registry (Brønnøysund, fake server) renaming the company: need_review with old and new name', async () => {
+    const api = await newWorkspace();
+    await api.patch('/v1/workspace/settings', { checks: { company_monitoring: { enabled: true } } });
+    const { ctx } = await getHarness();
+    const registry = await new FakeRegistry('brreg').start();
+    const c = ctx.config.companyData;
+    const saved = { providers: { ...c.providers }, brreg: c.brreg };
+    Object.assign(c, { brreg: { baseUrl: registry.baseUrl } });
+    c.providers.NO = 'brreg';
+    const unit = BRREG_UNITS['912345678'];
+    const name = unit.navn;
+    try {
+      const found = await api.get('/v1/company-data/search?country=NO&name=Acme');
+      const res = await createFromRegistry(api, { search_ref: found.body.data[0].search_ref });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const company = res.body.companies[0];
+      assert.equal(company.checks[0].type, 'company_monitoring');
+      assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+      unit.navn = 'ACME NORGE HOLDING AS';
+      assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+      const check = (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
+      assert.equal(check.status, 'need_review');
+      assert.equal(check.data.vendor.name, 'brreg');
+      const field = check.data.changes.fields.find((f: any) => f.field === 'name');
+      assert.equal(field.new, 'ACME NORGE HOLDING AS');
+      assert.equal(field.old, company.name);
+      assert.deepEqual(check.data.changes.categories, ['operational_changes']);
+    } finally {
+      unit.navn = name;
+      Object.assign(c, saved);
+      await registry.stop();
     }
   });
 
