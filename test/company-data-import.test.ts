@@ -584,6 +584,9 @@ describe('company_monitoring', () => {
     await api.patch('/v1/workspace/settings', { checks: { company_monitoring: { enabled: true } } });
     assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
     const company = (await api.get(`/v1/companies/${res.body.companies[0].id}`)).body;
+    const started = await events(api.workspaceId, 'Check.Started');
+    assert.equal(started.length, 1);
+    assert.equal(started[0].actor_type, 'system');
     assert.deepEqual(
       company.checks.map((c: any) => [c.type, c.status]),
       [['company_monitoring', 'approved']],

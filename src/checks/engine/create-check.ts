@@ -66,7 +66,8 @@ export async function createCheckInTransaction(
   workspaceId: string,
   def: CheckTypeDefinition,
   body: Record<string, unknown>,
-  opts: { templateId?: string | null } = {},
+  /** `bySystem`: the engine starts it on its own (a scheduled job), not an API call. */
+  opts: { templateId?: string | null; bySystem?: boolean } = {},
 ): Promise<CheckRow> {
   const settings = await getSettings(trx, workspaceId);
   await assertUnderLimit(trx, workspaceId, (settings.checks as Record<string, unknown>).limit);
@@ -112,7 +113,11 @@ export async function createCheckInTransaction(
   const full = presentCheck(row);
   // a template's check is started by the system on the template's behalf; a status decided at
   // creation (a synchronous provider answer) is the engine's
-  const starter = opts.templateId ? { type: 'system' as const, id: opts.templateId } : undefined;
+  const starter = opts.templateId
+    ? { type: 'system' as const, id: opts.templateId }
+    : opts.bySystem
+      ? SYSTEM
+      : undefined;
   const events: DomainEvent[] = [
     { type: 'Check.Started', case_id: row.case_id, payload: { check: full }, actor: starter },
   ];

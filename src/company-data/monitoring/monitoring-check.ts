@@ -24,14 +24,25 @@ export function findMonitoringCheck(db: Db, companyId: string): Promise<CheckRow
     .executeTakeFirst();
 }
 
-/** Creates the company's company_monitoring check through the engine (in the caller's transaction). */
+/**
+ * Creates the company's company_monitoring check through the engine (in the caller's transaction);
+ * `bySystem` when a monitoring pass starts it rather than the request that linked the company.
+ */
 export function createMonitoringCheck(
   ctx: AppContext,
   trx: Db,
   workspaceId: string,
   companyId: string,
+  bySystem = false,
 ): Promise<CheckRow> {
-  return createCheckInTransaction(ctx, trx, workspaceId, companyMonitoringCheck, { company_id: companyId });
+  return createCheckInTransaction(
+    ctx,
+    trx,
+    workspaceId,
+    companyMonitoringCheck,
+    { company_id: companyId },
+    { bySystem },
+  );
 }
 
 /**

@@ -120,7 +120,7 @@ async function monitorOne(
     const changes = diffSnapshots(locked.snapshot as unknown as MonitoringSnapshot, next);
     let check = await findMonitoringCheck(trx, state.company_id);
     // monitoring enabled after the company was linked: its check starts now
-    check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id);
+    check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id, true);
     if (changes) {
       const data = check.data as Record<string, unknown>;
       await applyOutcome(ctx, trx, companyMonitoringCheck, check, {
