@@ -130,7 +130,9 @@ function ourWebhookContext(isCheck: boolean, isNoteComment = false): Json {
 
 /** The entity key of a reference webhook payload → ours (key, operation answering the same object). */
 const OUR_WEBHOOK_ENTITY: Record<string, { key: string; op: string }> = {
-  case: { key: 'case', op: 'GET /v1/cases/{}' },
+  // Case.Deleted carries the case as the deletion left it: the object PATCH answers (no graph);
+  // the other Case events the detailed case (below)
+  case: { key: 'case', op: 'PATCH /v1/cases/{}' },
   company: { key: 'company', op: 'GET /v1/companies/{}' },
   individual: { key: 'individual', op: 'GET /v1/individuals/{}' },
   note: { key: 'note', op: 'POST /v1/notes' },
@@ -726,12 +728,22 @@ function compareWebhooks(refDoc: Json, ourDoc: Json, ourOps: Map<string, Operati
           .toLowerCase();
         mapped = { key: 'check', op: `GET /v1/checks/${slug}/{}` };
       }
+      if (key === 'case' && name === 'CaseWebhook') mapped = { key: 'case', op: 'GET /v1/cases/{}' };
       const ours = mapped ? ourOps.get(mapped.op) : undefined;
       const renamed = mapped && mapped.key !== key ? ` under the key \`${mapped.key}\` (renamed)` : '';
+      const ourSchema = ours ? successSchema(ours.op) : undefined;
+      if (!ours || !ourSchema) {
+        entities.push(`\`${key}\` (${target}): no counterpart`);
+        continue;
+      }
+      // the entity itself against the reference's, fields missing or different only (extras aside)
+      const cmp = compareSchemas(refDoc, s.properties[key], ourDoc, ourSchema.schema, 'response');
+      const gaps = cmp.diffs.filter((d) => d.kind !== 'extra');
+      const shown = gaps.slice(0, 8).map((d) => `\`${d.path}\` ${d.kind}`);
+      const more = gaps.length > shown.length ? `, and ${gaps.length - shown.length} more` : '';
       entities.push(
-        ours && successSchema(ours.op)
-          ? `\`${key}\` (${target}): ours sends the object of ${ours.method} ${ours.path}${renamed}, compared in Resources`
-          : `\`${key}\` (${target}): no counterpart`,
+        `\`${key}\` (${target}): ours sends the object of ${ours.method} ${ours.path}${renamed}` +
+          (gaps.length ? `; against the reference's: ${shown.join(', ')}${more}` : ', same fields'),
       );
     }
     rows.push({ name, events, missingEvents: events.filter((e) => !ourEvents.has(e)), context, entities });

@@ -354,6 +354,54 @@ describe('reference shapes: webhook logs and activities', () => {
     assertReference(all.body, referenceResponse('/v1/webhook-logs'));
   });
 
+  test('Case events carry the detailed case (companies, individuals with checks, assignee), Case.Deleted the case only', async () => {
+    const api = await newWorkspace();
+    const user = await insertUser(api.workspaceId, 'Evelyn', 'Boyd');
+    const hook = await api.post('/v1/webhooks', {
+      url: 'https://example.com/hooks',
+      events: ['Case.*'],
+      status: 'offline',
+    });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const kase = await newCase(api, { assignee_id: user.id });
+    const check = await api.post('/v1/checks/ekyc', { individual_id: kase.individuals[0].id });
+    assert.equal(check.status, 201);
+    const other = await newCase(api);
+    assert.equal((await api.patch(`/v1/cases/${kase.id}`, { name: 'Renamed' })).status, 200);
+    assert.equal((await api.patch(`/v1/cases/${other.id}`, { name: 'Other renamed' })).status, 200);
+    assert.equal((await api.delete(`/v1/cases/${other.id}`)).status, 204);
+
+    const renamed = await eventually(async () => {
+      const r = await api.get('/v1/webhook-logs?event=Case.InfoUpdated');
+      return r.body.data?.length === 2 ? r.body.data : undefined;
+    });
+    const mine = renamed.find((l: { case_id: string }) => l.case_id === kase.id).payload;
+    assert.equal(mine.case.name, 'Renamed');
+    assert.deepEqual(mine.case.assignee, user);
+    assert.deepEqual(mine.case.controls, []);
+    assert.equal(mine.case.client_portal, null);
+    assert.deepEqual(
+      mine.case.companies.map((c: { id: string }) => c.id),
+      kase.companies.map((c: { id: string }) => c.id),
+    );
+    assert.deepEqual(
+      mine.case.individuals[0].checks.map((c: { id: string }) => c.id),
+      [check.body.id],
+    );
+    assertReference(mine, 'CaseWebhook');
+    const theirs = renamed.find((l: { case_id: string }) => l.case_id === other.id).payload;
+    assert.equal(theirs.case.assignee, null);
+    assertReference(theirs, 'CaseWebhook');
+
+    const deleted = await eventually(async () => {
+      const r = await api.get('/v1/webhook-logs?event=Case.Deleted');
+      return r.body.data?.length ? r.body.data[0] : undefined;
+    });
+    assert.equal(deleted.payload.case.id, other.id);
+    assert.equal('companies' in deleted.payload.case, false);
+    assertReference(deleted.payload, 'CaseDeletedWebhook');
+  });
+
   test('API activities name their key; tag changes are added/removed tag activities', async () => {
     const api = await newWorkspace();
     const keyId = await apiKeyId(api.workspaceId);

@@ -4,6 +4,7 @@ import { presentCase } from '../cases/present.ts';
 import type { Db } from '../db/connect.ts';
 import type { CaseRow, WebhookDeliveriesTable, WebhookRow } from '../db/schema.ts';
 import { deliveredName, subscribes } from '../events/catalog.ts';
+import { DETAILED_CASE_EVENTS, detailedParts } from './detailed-case.ts';
 
 /** An outbox row as the dispatcher reads it. */
 export interface OutboxEvent {
@@ -109,6 +110,26 @@ export async function buildDeliveries(
   ]);
   const wsName = new Map(workspaces.map((w) => [w.id, w.name]));
   const caseById = new Map(cases.map((c) => [c.id, c]));
+  // Case events carry the detailed case, as the reference's do: the case as the change left it,
+  // with its companies, individuals (and their checks) and assignee as they are now
+  const detailedOf = (e: OutboxEvent) => {
+    const row = e.case_id ? caseById.get(e.case_id) : undefined;
+    const snapshot = e.payload.case as Entity;
+    return DETAILED_CASE_EVENTS.has(deliveredName(e.type, e.sub_event).event) &&
+      snapshot &&
+      row?.workspace_id === e.workspace_id
+      ? { row, assigneeId: str(snapshot.assignee_id) }
+      : null;
+  };
+  const toDetail = new Map<string, string | null>();
+  const detailRows = new Map<string, CaseRow>();
+  for (const m of matches) {
+    const d = detailedOf(m.e);
+    if (!d) continue;
+    detailRows.set(d.row.id, d.row);
+    toDetail.set(d.row.id, d.assigneeId);
+  }
+  const parts = await detailedParts(trx, [...detailRows.values()], toDetail);
   const indById = new Map(individuals.map((i) => [i.id, i]));
   const coById = new Map(companies.map((c) => [c.id, c]));
 
@@ -147,11 +168,13 @@ export async function buildDeliveries(
       const note = e.payload.note as { id?: unknown; author?: unknown } | undefined;
       context.note = note ? { id: note.id, author: note.author ?? null } : null;
     }
+    const detail = detailedOf(e) ? parts.get(e.case_id as string) : undefined;
     const body = {
       event: name.event,
       ...(name.sub_event ? { sub_event: name.sub_event } : {}),
       context,
       ...e.payload,
+      ...(detail ? { case: { ...(e.payload.case as Record<string, unknown>), ...detail } } : {}),
     };
     const payload = JSON.stringify(body);
     for (const w of m.hooks) {
