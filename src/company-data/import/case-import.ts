@@ -8,9 +8,9 @@ import { checkEnvelopesByEntity } from '../../checks/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { PropertyOrigin } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { createMonitoringCheck, monitoringEnabled } from '../monitoring/monitoring-check.ts';
+import { createMonitoringCheck } from '../monitoring/monitoring-check.ts';
 import { fetchForImport, type RegistryImport } from './fetch-for-import.ts';
-import { linkCompanyToRegistry, setPropertyOrigins } from './link-writes.ts';
+import { writeRegistryLinks } from './link-writes.ts';
 import { companyFromProfile } from './profile-to-company.ts';
 import { relatedFromProfile } from './related.ts';
 import type { CaseCreateBody } from './schemas.ts';
@@ -123,22 +123,18 @@ export async function prepareCaseImport(
     (base: AfterCaseCreated | undefined): AfterCaseCreated =>
     async (trx, c) => {
       const linkedIds = links.map((l) => c.companyIds[l.index]);
-      for (const [n, l] of links.entries()) {
-        const interval = ctx.config.companyMonitoringIntervalSeconds;
-        await linkCompanyToRegistry(trx, workspaceId, linkedIds[n], l.imp, l.origin, interval);
-      }
-      const companyOrigins = importedCompanies.map((x, k) => [
-        c.companyIds[firstImportedCompany + k],
-        x.origin,
-      ]);
-      const individualOrigins = importedIndividuals.map((x, k) => [
-        c.individualIds[firstImportedIndividual + k],
-        x.origin,
-      ]);
-      await setPropertyOrigins(trx, 'companies', new Map(companyOrigins as [string, PropertyOrigin][]));
-      await setPropertyOrigins(trx, 'individuals', new Map(individualOrigins as [string, PropertyOrigin][]));
+      const monitored = await writeRegistryLinks(trx, workspaceId, {
+        links: links.map((l, n) => ({ companyId: linkedIds[n], imp: l.imp, origin: l.origin })),
+        companyOrigins: new Map(
+          importedCompanies.map((x, k) => [c.companyIds[firstImportedCompany + k], x.origin]),
+        ),
+        individualOrigins: new Map(
+          importedIndividuals.map((x, k) => [c.individualIds[firstImportedIndividual + k], x.origin]),
+        ),
+        monitoringIntervalSeconds: ctx.config.companyMonitoringIntervalSeconds,
+      });
       const templated = base ? await base(trx, c) : { templateId: null };
-      if (!(await monitoringEnabled(trx, workspaceId))) return templated;
+      if (!monitored) return templated;
       // the monitoring checks follow the template's, and the response shows them all
       return {
         templateId: templated.templateId,

@@ -4,10 +4,10 @@ import { findCaseById } from '../../cases/repository.ts';
 import { createCompany } from '../../companies/create-company.ts';
 import type { CompanyCreate } from '../../companies/schemas.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { startMonitoring } from '../monitoring/monitoring-check.ts';
+import { createMonitoringCheck } from '../monitoring/monitoring-check.ts';
 import { fetchForImport } from './fetch-for-import.ts';
 import { importRelatedIntoCase } from './import-into-case.ts';
-import { linkCompanyToRegistry } from './link-writes.ts';
+import { writeRegistryLinks } from './link-writes.ts';
 import { companyFromProfile } from './profile-to-company.ts';
 import type { CompanyCreateBody } from './schemas.ts';
 
@@ -33,17 +33,14 @@ export async function createCompanyFromBody(
   const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
   const { company, origin } = companyFromProfile(fields, imp.profile);
   return createCompany(ctx, workspaceId, company, async (trx, row) => {
-    await linkCompanyToRegistry(
-      trx,
-      workspaceId,
-      row.id,
-      imp,
-      origin,
-      ctx.config.companyMonitoringIntervalSeconds,
-    );
+    const monitored = await writeRegistryLinks(trx, workspaceId, {
+      links: [{ companyId: row.id, imp, origin }],
+      monitoringIntervalSeconds: ctx.config.companyMonitoringIntervalSeconds,
+    });
     if (importRelated) {
       await importRelatedIntoCase(trx, { workspaceId, caseId: row.case_id, companyId: row.id }, imp.profile);
     }
-    return startMonitoring(ctx, trx, workspaceId, [row.id]);
+    if (monitored) await createMonitoringCheck(ctx, trx, workspaceId, row.id);
+    return monitored;
   });
 }
