@@ -69,10 +69,6 @@ export async function prepareCaseImport(
         : null,
     );
   }
-  const usedRefs = new Set<string>([
-    ...companiesIn.flatMap((c) => (c.ref ? [c.ref] : [])),
-    ...(body.individuals ?? []).flatMap((p) => (p.ref ? [p.ref] : [])),
-  ]);
   const companies: Company[] = [];
   const links: PlannedLink[] = [];
   const importedCompanies: { company: Company; origin: PropertyOrigin }[] = [];
@@ -85,11 +81,8 @@ export async function prepareCaseImport(
       return;
     }
     const { company, origin } = companyFromProfile(fields, imp.profile);
-    let ref = company.ref;
-    if (importRelated && !ref) {
-      ref = `registry-import-${randomUUID()}`;
-      usedRefs.add(ref);
-    }
+    // imported entities relate to it by ref: one no caller's ref can be
+    const ref = company.ref ?? (importRelated ? `registry-import-${randomUUID()}` : undefined);
     companies.push({ ...company, ref } as Company);
     links.push({ index: i, imp, origin });
     if (!importRelated) return;
