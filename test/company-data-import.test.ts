@@ -546,7 +546,7 @@ describe('company_monitoring', () => {
     const { ctx } = await getHarness();
     const registry = await new FakeRegistry('brreg').start();
     const c = ctx.config.companyData;
-    const saved = { providers: { ...c.providers }, brreg: c.brreg };
+    const saved = { providers: { ...c.providers }, brreg: c.brreg, retries: c.retries };
     Object.assign(c, { brreg: { baseUrl: registry.baseUrl } });
     c.providers.NO = 'brreg';
     const unit = BRREG_UNITS['912345678'];
@@ -567,6 +567,18 @@ describe('company_monitoring', () => {
       assert.equal(field.new, 'ACME NORGE HOLDING AS');
       assert.equal(field.old, company.name);
       assert.deepEqual(check.data.changes.categories, ['operational_changes']);
+      // the registry down: the pass reports it, keeps the error and changes nothing else
+      Object.assign(c, { retries: 0 });
+      registry.mode = 'fail';
+      const before = await countRows(api.workspaceId);
+      assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 1 });
+      assert.deepEqual(await countRows(api.workspaceId), before);
+      const state = await ctx.db
+        .selectFrom('company_monitoring_state')
+        .select('last_error')
+        .where('company_id', '=', company.id)
+        .executeTakeFirstOrThrow();
+      assert.match(String(state.last_error), /brreg|unavailable|500/i);
     } finally {
       unit.navn = name;
       Object.assign(c, saved);

@@ -73,7 +73,8 @@ export async function runCompanyMonitoring(
   for (;;) {
     const batch = await dueStates(ctx, opts, after);
     for (const state of batch) {
-      const outcome = await monitorOne(ctx, state);
+      // one company's failure (its registry, or a refused change) does not stop the pass
+      const outcome = await monitorOne(ctx, state).catch((err) => postpone(ctx, state, err));
       report.checked += 1;
       if (outcome === 'changed') report.changed += 1;
       if (outcome === 'failed') report.failed += 1;
@@ -81,6 +82,16 @@ export async function runCompanyMonitoring(
     if (batch.length < BATCH) return report;
     after = batch[batch.length - 1].company_id;
   }
+}
+
+/** The company is read again at its next due time; the error is kept on its state row. */
+async function postpone(ctx: AppContext, state: Due, err: unknown): Promise<'failed'> {
+  await ctx.db
+    .updateTable('company_monitoring_state')
+    .set({ last_error: String((err as Error)?.message ?? err), next_check_at: nextDue(ctx) })
+    .where('company_id', '=', state.company_id)
+    .execute();
+  return 'failed';
 }
 
 async function monitorOne(
@@ -97,12 +108,7 @@ async function monitorOne(
       { bypassCache: true },
     );
   } catch (err) {
-    await ctx.db
-      .updateTable('company_monitoring_state')
-      .set({ last_error: String((err as Error)?.message ?? err), next_check_at: nextDue(ctx) })
-      .where('company_id', '=', state.company_id)
-      .execute();
-    return 'failed';
+    return postpone(ctx, state, err);
   }
   const next = baselineSnapshot(fetched.profile);
   return ctx.db.transaction().execute(async (trx) => {
