@@ -208,7 +208,7 @@ describe('API Recherche d’entreprises adapter (FR)', () => {
       [profile.legal_form, profile.entity_legal_form],
       ['SAS, société par actions simplifiée', '6CHY'],
     );
-    assert.deepEqual(profile.classifications, [{ type: 'NAF', code: '62.01Z' }]);
+    assert.deepEqual(profile.classifications, [{ type: 'NAF', code: '62.01Z', description: null }]);
     assert.equal(profile.tax_identification_number, 'FR44552100554');
     assert.equal(profile.commercial_name, 'ACME PARIS');
     assert.deepEqual(
@@ -292,8 +292,8 @@ describe('Companies House adapter (GB)', () => {
     assertValid(profile);
     assert.deepEqual([profile.legal_form, profile.entity_legal_form], ['Private limited company', 'H0PO']);
     assert.deepEqual(profile.classifications, [
-      { type: 'SIC', code: '62012' },
-      { type: 'SIC', code: '62020' },
+      { type: 'SIC', code: '62012', description: null },
+      { type: 'SIC', code: '62020', description: null },
     ]);
     assert.deepEqual(
       [
@@ -464,7 +464,9 @@ describe('Brønnøysund adapter (NO)', () => {
       ],
       ['30000 NOK', 'https://www.acme.no', 'NO912345678MVA', '2015-03-12'],
     );
-    assert.deepEqual(profile.classifications, [{ type: 'NACE', code: '62.010' }]);
+    assert.deepEqual(profile.classifications, [
+      { type: 'NACE', code: '62.010', description: 'Programmeringstjenester' },
+    ]);
     assert.deepEqual(
       [profile.address.street_address, profile.address.street_address_2, profile.address.postal_code],
       ['Karl Johans gate 1', '3. etasje', '0154'],

@@ -77,6 +77,7 @@ export const MergedIndividual = Type.Object({
   nationalities: Nullable(Type.Array(Country)),
   relations: Type.Array(
     Type.Object({
+      voting_rights_percentage: Percentage,
       ownership_percentage: Percentage,
       roles: Type.Array(MergedRole),
       position: Nullable(Type.String()),
@@ -94,6 +95,7 @@ export const MergedCompany = Type.Object({
   type: Type.Literal('affiliated'),
   relations: Type.Array(
     Type.Object({
+      voting_rights_percentage: Percentage,
       ownership_percentage: Percentage,
       roles: Type.Array(MergedRole),
       position: Nullable(Type.String()),
@@ -116,7 +118,9 @@ export const CompanyProfile = Type.Object({
   share_capital: Nullable(Type.String()),
   tax_identification_number: Nullable(Type.String()),
   website_url: Nullable(Type.String()),
-  classifications: Type.Array(Type.Object({ type: Type.String(), code: Type.String() })),
+  classifications: Type.Array(
+    Type.Object({ type: Type.String(), code: Type.String(), description: Nullable(Type.String()) }),
+  ),
   beneficial_owners: Type.Array(ProfileOwner),
   shareholders: Type.Array(ProfileOwner),
   legal_representatives: Type.Array(ProfileRepresentative),

@@ -35,7 +35,11 @@ function profileValues(p: CompanyProfile): Partial<Writable> {
     legal_form: p.legal_form,
     entity_legal_form: p.entity_legal_form,
     country: p.country,
-    classifications: p.classifications.map((c) => ({ type: c.type, code: c.code, description: null })),
+    classifications: p.classifications.map((c) => ({
+      type: c.type,
+      code: c.code,
+      description: c.description,
+    })),
     share_capital: p.share_capital,
     tax_identification_number: p.tax_identification_number,
     website_url: p.website_url,

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { PropertyOrigin } from '../../db/schema.ts';
+import { mergeParties } from '../providers/profile-parts.ts';
 import type { CompanyProfile, MergedCompany, MergedIndividual } from '../schemas.ts';
 
 type Person = Static<typeof MergedIndividual>;
@@ -24,14 +25,6 @@ export interface ImportedCompany {
   relation: ImportedRelation;
   origin: PropertyOrigin;
 }
-
-const norm = (s: string | null | undefined) =>
-  (s ?? '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
 
 const maxPct = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
@@ -115,79 +108,17 @@ function companyFrom(c: Corporate): ImportedCompany {
 
 /**
  * The profile's people and companies, each once: the registry's own merge (`merged_individuals`,
- * `merged_companies`) when it gives one, else ours, which merges a person listed in several roles
- * (same name and birth date) and a company listed in several (same registration number, else name).
+ * `merged_companies`) when it gives one, else the one the adapters use (`mergeParties`), which
+ * merges a person listed in several roles and a company listed in several.
  */
 export function relatedFromProfile(profile: CompanyProfile): {
   individuals: ImportedIndividual[];
   companies: ImportedCompany[];
 } {
   const hasMerged = profile.merged_individuals.length > 0 || profile.merged_companies.length > 0;
-  const merged = hasMerged
-    ? { individuals: profile.merged_individuals, companies: profile.merged_companies }
-    : mergeParties(profile);
+  const merged = hasMerged ? profile : mergeParties(profile);
   return {
-    individuals: merged.individuals.map(individualFrom),
-    companies: merged.companies.map(companyFrom),
+    individuals: merged.merged_individuals.map(individualFrom),
+    companies: merged.merged_companies.map(companyFrom),
   };
-}
-
-type Party = CompanyProfile['legal_representatives'][number] & { ownership_percentage?: number | null };
-
-/** Our merge of the three lists into merged entries (the registry gave none). */
-export function mergeParties(profile: CompanyProfile): { individuals: Person[]; companies: Corporate[] } {
-  const people = new Map<string, Person>();
-  const companies = new Map<string, Corporate>();
-  const add = (party: Party, role: Role | null, beneficial: boolean) => {
-    const pct = party.ownership_percentage ?? null;
-    const rel = {
-      ownership_percentage: role === 'shareholder' || beneficial ? pct : null,
-      roles: role ? [role] : [],
-      position: party.position,
-    };
-    if (party.entity_type === 'individual') {
-      const key = `${norm(party.name)}|${party.birth_date ?? ''}`;
-      const found = people.get(key);
-      if (found) {
-        if (role && !found.roles.includes(role)) found.roles.push(role);
-        found.is_beneficial_owner ||= beneficial;
-        found.ownership_percentage = maxPct(found.ownership_percentage, rel.ownership_percentage);
-        found.position ??= party.position;
-        found.relations.push(rel);
-        return;
-      }
-      people.set(key, {
-        ...party,
-        roles: role ? [role] : [],
-        ownership_percentage: rel.ownership_percentage,
-        is_beneficial_owner: beneficial,
-        is_business_contact: false,
-        gender: null,
-        nationalities: null,
-        relations: [rel],
-      } as Person);
-      return;
-    }
-    const key = party.registration_number ? `#${norm(party.registration_number)}` : norm(party.name);
-    const found = companies.get(key);
-    if (found) {
-      found.relations.push(rel);
-      return;
-    }
-    companies.set(key, {
-      name: party.name,
-      address: party.address,
-      registration_number: party.registration_number,
-      tax_identification_number: party.tax_identification_number,
-      legal_form: party.legal_form,
-      entity_legal_form: party.entity_legal_form,
-      country: party.country,
-      type: 'affiliated',
-      relations: [rel],
-    });
-  };
-  for (const r of profile.legal_representatives) add(r, 'legal_representative', false);
-  for (const s of profile.shareholders) add(s, 'shareholder', false);
-  for (const b of profile.beneficial_owners) add(b, null, true);
-  return { individuals: [...people.values()], companies: [...companies.values()] };
 }

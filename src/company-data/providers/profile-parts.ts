@@ -141,6 +141,7 @@ export function mergeParties(parties: Parties): {
       }
       fillGaps(merged, party);
       apply(merged, role, party.position, percentage);
+      merged.relations[0].voting_rights_percentage ??= merged.voting_rights_percentage;
       if (role === 'owner') merged.is_beneficial_owner = true;
     } else {
       const key = party.registration_number ? `n:${party.registration_number}` : `c:${normalise(party.name)}`;
@@ -180,7 +181,7 @@ function apply(
 ) {
   let relation = merged.relations[0];
   if (!relation) {
-    relation = { ownership_percentage: null, roles: [], position: null };
+    relation = { ownership_percentage: null, voting_rights_percentage: null, roles: [], position: null };
     merged.relations.push(relation);
   }
   if (role !== 'owner' && !relation.roles.includes(role)) relation.roles.push(role);

@@ -143,7 +143,9 @@ export function brregProfile(e: BrregEnhet, roller: BrregRoller | null): Company
     // Norway's VAT number is the organisation number + "MVA", for units in the VAT register only.
     tax_identification_number: e.registrertIMvaregisteret ? `NO${candidate.registration_number}MVA` : null,
     website_url: website(e.hjemmeside),
-    classifications: nace ? [{ type: 'NACE', code: nace }] : [],
+    classifications: nace
+      ? [{ type: 'NACE', code: nace, description: text(e.naeringskode1?.beskrivelse) ?? null }]
+      : [],
     ...parties,
     ...mergeParties(parties),
   };

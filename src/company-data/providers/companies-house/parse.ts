@@ -156,7 +156,7 @@ export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): C
     website_url: null,
     classifications: (Array.isArray(c.sic_codes) ? c.sic_codes : [])
       .filter((s) => text(s))
-      .map((code) => ({ type: 'SIC', code })),
+      .map((code) => ({ type: 'SIC', code, description: null })),
     ...parties,
     ...mergeParties(parties),
   };

@@ -100,7 +100,7 @@ export function rechercheProfile(r: RechercheResult): CompanyProfile | null {
     share_capital: null,
     tax_identification_number: vatNumber(r.tva),
     website_url: null,
-    classifications: naf ? [{ type: 'NAF', code: naf }] : [],
+    classifications: naf ? [{ type: 'NAF', code: naf, description: null }] : [],
     ...parties,
     ...mergeParties(parties),
   };
