@@ -118,10 +118,18 @@ describe('company data: sandbox search', () => {
 describe('company data: fetch', () => {
   test('a fetched profile: officers, owners, legal form with its ELF code, address in the country', async () => {
     const api = await newWorkspace();
-    const ref = await firstRef(api, unique('Acme'));
-    const res = await api.get(`/v1/company-data/fetch/${ref}`);
+    const found = await api.get(
+      `/v1/company-data/search?country=FR&name=${encodeURIComponent(unique('Acme'))}`,
+    );
+    const candidate = found.body.data[0];
+    const res = await api.get(`/v1/company-data/fetch/${candidate.search_ref}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const p = res.body;
+    // the company the user picked: same name, number and address as its search result
+    assert.deepEqual(
+      [p.name, p.registration_number, p.address],
+      [candidate.name, candidate.registration_number, candidate.address],
+    );
     assert.match(p.name, /acme/i);
     assert.equal(p.country, 'FR');
     assert.equal(p.address.country, 'FR');

@@ -1,7 +1,7 @@
 import type { CompanyProfile } from '../../schemas.ts';
 import { chooseLegalForm, type LegalFormSource } from './legal-form.ts';
 import { addressIn, FIRST_NAMES, LAST_NAMES, styleOf } from './places.ts';
-import { sandboxStatus } from './search.ts';
+import { sandboxCompanyAddress, sandboxStatus } from './search.ts';
 import { Seed } from './seed.ts';
 import type { SandboxRecord } from './vendor-ref.ts';
 
@@ -49,11 +49,11 @@ export function sandboxProfile(
     status: sandboxStatus(record.name),
     registration_date: `${1990 + seed.int(34)}-${pad(1 + seed.int(12))}-${pad(1 + seed.int(28))}`,
     ...legalForm,
-    address: addressIn(country, seed),
+    address: sandboxCompanyAddress(country, record.name, record.registrationNumber),
     share_capital: `${(1 + seed.int(100)) * 1000} ${style.currency}`,
     tax_identification_number: country === 'FR' ? frenchVat(record.registrationNumber) : null,
     website_url: null,
-    classifications: [{ type: style.classification.type, code: seed.pick(style.classification.codes) }],
+    classifications: [classification(style.classification.type, seed.pick(style.classification.codes))],
     beneficial_owners: [{ ...ownerFields, ownership_percentage: 60 }],
     shareholders: [
       { ...ownerFields, ownership_percentage: 60 },
@@ -74,7 +74,14 @@ export function sandboxProfile(
         entity_legal_form: holding.entity_legal_form,
         country,
         type: 'affiliated',
-        relations: [{ ownership_percentage: 40, roles: ['shareholder'], position: null }],
+        relations: [
+          {
+            ownership_percentage: 40,
+            voting_rights_percentage: null,
+            roles: ['shareholder'],
+            position: null,
+          },
+        ],
       },
     ],
   };
@@ -117,7 +124,14 @@ function merged(
     is_business_contact: false,
     gender: null,
     nationalities: [p.birth_country],
-    relations: [{ ownership_percentage: ownership, roles, position: p.position }],
+    relations: [
+      {
+        ownership_percentage: ownership,
+        voting_rights_percentage: p.voting_rights_percentage,
+        roles,
+        position: p.position,
+      },
+    ],
   };
 }
 
@@ -126,4 +140,15 @@ function frenchVat(siren: string): string | null {
   if (!/^\d{9}$/.test(siren)) return null;
   const key = (12 + 3 * (Number(siren) % 97)) % 97;
   return `FR${String(key).padStart(2, '0')}${siren}`;
+}
+
+/** The sandbox's three activities, described in English whatever the national code list. */
+function classification(type: string, code: string) {
+  const description =
+    code.startsWith('62') || code === '541511'
+      ? 'Computer programming activities'
+      : code.startsWith('70') || code === '551112'
+        ? 'Activities of head offices and holding companies'
+        : 'Non-specialised wholesale trade';
+  return { type, code, description };
 }

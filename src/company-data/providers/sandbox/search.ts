@@ -34,6 +34,10 @@ export function sandboxSearch(query: RegistryQuery): RegistryCandidate[] {
   });
 }
 
+/** A company's address, the same in its search result and in its fetched profile. */
+export const sandboxCompanyAddress = (country: string, name: string, number: string) =>
+  addressIn(country, new Seed(`address|${country}|${name}|${number}`));
+
 export const sandboxStatus = (name: string) => (name.toLowerCase().includes('closed') ? 'closed' : 'live');
 
 function candidate(country: string, name: string, number: string, vendorRef?: string): RegistryCandidate {
@@ -42,7 +46,7 @@ function candidate(country: string, name: string, number: string, vendorRef?: st
     name,
     registration_number: number,
     country,
-    address: addressIn(country, new Seed(`address|${country}|${name}|${number}`)),
+    address: sandboxCompanyAddress(country, name, number),
     status: sandboxStatus(name),
     disclosable: true,
   };
