@@ -154,6 +154,8 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
  * create endpoint. Reading answers with the check when one exists; creating is refused clearly.
  */
 function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
+  const def = CHECK_TYPE_DEFINITIONS.find((d) => d.type === 'company_monitoring');
+  const Full = def ? fullCheck(def) : undefined;
   for (const path of ['company_monitoring', 'company-monitoring']) {
     const hide = path !== 'company-monitoring';
     app.get(
@@ -164,7 +166,7 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
           tags: ['Checks'],
           summary: 'Retrieve a company_monitoring check',
           params: IdParam,
-          response: errors(400, 404),
+          response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404) },
         },
       },
       async (req) => {

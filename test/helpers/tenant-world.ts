@@ -247,7 +247,15 @@ async function insertMonitoringCheck(workspaceId: string, caseId: string, compan
       status: 'approved',
       subtype: null,
       is_internal: false,
-      data: JSON.stringify({}),
+      // the data a first monitoring run leaves (src/checks/types/company_monitoring/schemas.ts)
+      data: JSON.stringify({
+        result: 'approved',
+        settings: { alert_categories: ['company_status', 'operational_changes'] },
+        vendor: { name: 'sandbox', is_monitored: true },
+        review: { comment: null, reviewed_at: null, reviewer_type: 'system', user: null },
+        registry: { country: 'FR', vendor_ref: 'fixture' },
+        changes: null,
+      }),
       internal: JSON.stringify({}),
       history: JSON.stringify([]),
       template_id: null,
