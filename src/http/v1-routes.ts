@@ -38,6 +38,6 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerCustomPropertyRoutes,
   registerCompanyVendorDataRoutes,
   registerActivityRoutes,
-  registerDocumentOrderRoutes,
   registerCompanyDataRoutes,
+  registerDocumentOrderRoutes,
 ];
