@@ -33,6 +33,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   users: 'user',
   'custom-properties': 'customPropertyEntity',
   'document-orders': 'documentOrder',
+  document_types: 'documentType',
   fetch: 'searchRef',
 };
 
@@ -73,6 +74,7 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     customPropertyEntity: ['case'],
     customPropertyKey: [w.customPropertyKey],
     documentOrder: [w.documentOrderId],
+    documentType: [w.documentTypeId],
     searchRef: [w.searchRef],
   };
   return ids[kind];

@@ -523,3 +523,21 @@ export interface Database {
   company_monitoring_state: CompanyMonitoringStateTable;
 }
 export type CompanyMonitoringStateRow = Selectable<CompanyMonitoringStateTable>;
+
+// --- document types (migration 0016) ---
+export interface DocumentTypesTable {
+  id: string;
+  /** null: a built-in type, shared by every workspace. */
+  workspace_id: string | null;
+  key: string;
+  label: string;
+  target_entities: ColumnType<string[], string[], string[]>;
+  is_internal: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+export interface Database {
+  document_types: DocumentTypesTable;
+}
+export type DocumentTypeRow = Selectable<DocumentTypesTable>;

@@ -7,6 +7,7 @@ import { registerCompanyVendorDataRoutes } from '../companies/vendor-data/routes
 import { registerDocumentOrderRoutes } from '../company-data/document-orders/routes.ts';
 import { registerCompanyDataRoutes } from '../company-data/routes.ts';
 import { registerCustomPropertyRoutes } from '../custom-properties/routes.ts';
+import { registerDocumentTypeRoutes } from '../document-types/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
@@ -40,4 +41,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerActivityRoutes,
   registerCompanyDataRoutes,
   registerDocumentOrderRoutes,
+  registerDocumentTypeRoutes,
 ];

@@ -48,6 +48,8 @@ export interface TenantWorld {
   documentOrderFileId: string;
   /** A company-data search_ref of this workspace (already fetched once, so it is known to work). */
   searchRef: string;
+  /** A custom document type of the workspace. */
+  documentTypeId: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -170,6 +172,15 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
   const documentOrderFileId: string = await eventually(
     async () => (await api.get(`/v1/company-data/document-orders/${documentOrder.id}`)).body.file_id,
   );
+  const documentType = must(
+    await api.post('/v1/document_types', {
+      key: `dt_${label.replace(/\W/g, '_')}`,
+      label: `${tag} document type`,
+      target_entities: ['company', 'individual'],
+    }),
+    201,
+    'document type',
+  );
   const events = await sql<{
     id: string;
   }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
@@ -205,6 +216,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     documentOrderId: documentOrder.id,
     documentOrderFileId,
     searchRef,
+    documentTypeId: documentType.id,
   };
 }
 
@@ -297,5 +309,6 @@ export function worldTokens(w: TenantWorld): string[] {
     w.documentOrderId,
     w.documentOrderFileId,
     w.searchRef,
+    w.documentTypeId,
   ];
 }
