@@ -1,12 +1,390 @@
-import type { AnalysisInput, AnalysisOutcome } from './index.ts';
+import { expirationDate, findDates, issuingDate, monthsBefore, todayIso } from './dates.ts';
+import {
+  bankDetails,
+  companyName,
+  customerName,
+  detectKind,
+  findAddress,
+  holderName,
+  proofOfAddressType,
+  type RegistrationNumbers,
+  registrationDocumentType,
+  registrationNumberMatches,
+  registrationNumbers,
+} from './fields.ts';
+import type { AnalysisInput, AnalysisOutcome, AnalysisTarget } from './index.ts';
+import { type DocumentKind, kindForKey, modelForKind } from './kinds.ts';
+import { compactId, containsName, nameTokens, normText } from './normalize.ts';
+import type {
+  AnalysisModel,
+  DocumentAnalysisDetailedResult,
+  DocumentAnalysisDetailedResults,
+  DocumentAnalysisInformation,
+} from './schemas.ts';
+import { readFileText } from './text.ts';
 
-/** First version: nothing is read yet, every document goes to review. */
-export async function analyzeDocument(_input: AnalysisInput): Promise<AnalysisOutcome> {
+type Criterion = DocumentAnalysisDetailedResult;
+
+/**
+ * A criterion with nothing to compare against (no reference value on the target, or not relevant
+ * for this document): shown with `expected: null` and left out of the verdict.
+ */
+const notEvaluated = (received: string | null = null): Criterion => ({
+  result: null,
+  expected: null,
+  received,
+});
+const crit = (result: Criterion['result'], expected: string | null, received: string | null): Criterion => ({
+  result,
+  expected,
+  received,
+});
+
+function targetName(t: AnalysisTarget): string | null {
+  if (t.kind === 'individual') {
+    const full = [t.firstName, t.lastName].filter((x) => x?.trim()).join(' ');
+    return full || t.name || null;
+  }
+  return t.name?.trim() || null;
+}
+
+function nameCriterion(text: string, expected: string | null, labelled: string | null): Criterion {
+  if (!expected || nameTokens(expected).length === 0) return crit(null, expected, labelled);
+  if (containsName(text, expected)) return crit('approved', expected, labelled ?? expected);
+  if (labelled) return crit('rejected', expected, labelled);
+  return crit(null, expected, null); // the name was not found, nor any labelled name: unknown
+}
+
+function typeCriterion(
+  requested: DocumentKind | null,
+  detected: DocumentKind | null,
+  requestedKey: string,
+): Criterion {
+  if (requested === null) return crit(null, requestedKey, detected);
+  if (detected === null) return crit(null, requested, null);
+  return crit(detected === requested ? 'approved' : 'rejected', requested, detected);
+}
+
+function ageCriterion(issued: string | null, now: Date, maxAgeInDays: number | null | undefined): Criterion {
+  const oldest =
+    maxAgeInDays != null
+      ? new Date(now.getTime() - maxAgeInDays * 86_400_000).toISOString().slice(0, 10)
+      : monthsBefore(now, 3);
+  const expected = `issued between ${oldest} and ${todayIso(now)}`;
+  if (!issued) return crit(null, expected, null);
+  const tomorrow = new Date(now.getTime() + 86_400_000).toISOString().slice(0, 10);
+  return crit(issued >= oldest && issued <= tomorrow ? 'approved' : 'rejected', expected, issued);
+}
+
+function addressCriterion(text: string, expected: string | null | undefined, read: string | null): Criterion {
+  if (!expected?.trim()) return notEvaluated(read);
+  const want = normText(expected)
+    .split(/\s+/)
+    .filter((w) => w.length >= 3 || /^\d+$/.test(w));
+  const have = new Set(normText(text).split(/\s+/));
+  const postal = want.filter((w) => /^\d{4,5}$/.test(w));
+  const found = want.filter((w) => have.has(w)).length;
+  const ok = postal.every((p) => have.has(p)) && found >= Math.ceil(want.length * 0.6);
+  return crit(ok ? 'approved' : read ? 'rejected' : null, expected, read);
+}
+
+/**
+ * The registration number read against the target's. `required`: on a registration certificate a
+ * missing reference or a number not found is unknown; elsewhere it is simply not evaluated.
+ */
+function numberCriterion(
+  numbers: RegistrationNumbers,
+  target: string | null | undefined,
+  required: boolean,
+): Criterion {
+  if (!target)
+    return required
+      ? crit(null, 'the registration number of the company', numbers.primary)
+      : notEvaluated(numbers.primary);
+  const expected = compactId(target);
+  if (numbers.candidates.length === 0) return required ? crit(null, expected, null) : notEvaluated();
+  if (registrationNumberMatches(numbers.candidates, target)) return crit('approved', expected, expected);
+  return crit('rejected', expected, numbers.primary);
+}
+
+function expiryCriterion(expires: string | null, now: Date, required: boolean): Criterion {
+  const today = todayIso(now);
+  if (!expires) return required ? crit(null, `expires on or after ${today}`, null) : notEvaluated();
+  return crit(expires >= today ? 'approved' : 'rejected', `expires on or after ${today}`, expires);
+}
+
+const emptyInformation = (model: AnalysisModel): DocumentAnalysisInformation => {
+  switch (model) {
+    case 'registration_certificate':
+      return {
+        model,
+        name: null,
+        registration_number: null,
+        registration_city: null,
+        address: null,
+        country: null,
+        issuing_date: null,
+        document_type: null,
+        other_document_type: null,
+      };
+    case 'iban':
+      return { model, holder_name: null, bank_name: null, iban: null, bic: null };
+    case 'proof_of_address':
+      return {
+        model,
+        issuing_date: null,
+        address: null,
+        name: null,
+        document_type: null,
+        other_document_type: null,
+        country: null,
+        issuer: null,
+      };
+    default:
+      return {
+        model: 'generic',
+        document_type: null,
+        name: null,
+        registration_number: null,
+        issuing_date: null,
+        expiration_date: null,
+      };
+  }
+};
+
+const unknown = (expected: string | null = null) => crit(null, expected, null);
+
+function emptyResults(model: AnalysisModel, requestedKey: string): DocumentAnalysisDetailedResults {
+  switch (model) {
+    case 'registration_certificate':
+      return {
+        model,
+        valid_age_in_days: unknown(),
+        address_matching: notEvaluated(),
+        registration_number_matching: unknown(),
+        name_matching: unknown(),
+        valid_document_type: unknown(requestedKey),
+      };
+    case 'iban':
+      return {
+        model,
+        valid_iban: unknown(),
+        valid_bic: unknown(),
+        name_matching: unknown(),
+        iban_matching: notEvaluated(),
+        bic_matching: notEvaluated(),
+      };
+    case 'proof_of_address':
+      return {
+        model,
+        valid_age_in_days: unknown(),
+        address_matching: notEvaluated(),
+        name_matching: unknown(),
+        valid_document_type: unknown(requestedKey),
+      };
+    default:
+      return {
+        model: 'generic',
+        valid_document_type: unknown(requestedKey),
+        name_matching: unknown(),
+        registration_number_matching: notEvaluated(),
+        valid_expiration_date: notEvaluated(),
+      };
+  }
+}
+
+/** Criteria that count: everything except the `not evaluated` ones (expected null and result null). */
+function counted(results: DocumentAnalysisDetailedResults): [string, Criterion][] {
+  return Object.entries(results)
+    .filter((e): e is [string, Criterion] => typeof e[1] === 'object')
+    .filter(([, c]) => !(c.result === null && c.expected === null));
+}
+
+const describe = ([name, c]: [string, Criterion]) =>
+  `${name.replace(/_/g, ' ')} (expected ${c.expected ?? 'a value'}, read ${c.received ?? 'nothing'})`;
+
+export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOutcome> {
+  const requested = kindForKey(input.documentTypeKey);
+  const model = modelForKind(requested);
+  const texts = [];
+  for (const f of input.files) texts.push(await readFileText(f.bytes, f.mime));
+  const readable = texts.filter((t) => t.readable);
+  const problems = texts.flatMap((t, i) => (t.readable ? [] : [`file ${i + 1}: ${t.problem}`]));
+
+  if (readable.length === 0) {
+    return {
+      verdict: 'need_review',
+      unreadable: true,
+      comment: `The document could not be read automatically (${problems.join('; ') || 'no file'}); it needs a manual review.`,
+      information: { expiration_date: null, document_analysis: emptyInformation(model) },
+      detailedResults: { document_analysis: emptyResults(model, input.documentTypeKey) },
+    };
+  }
+
+  const text = readable.map((t) => t.text).join('\n');
+  const { kind: detected } = detectKind(text);
+  const dates = findDates(text);
+  const issued = issuingDate(dates, input.now);
+  const expires = expirationDate(dates);
+  const name = targetName(input.target);
+  const isCompany = input.target.kind === 'company';
+  const country = input.target.country?.toUpperCase() ?? null;
+
+  let information: DocumentAnalysisInformation;
+  let results: DocumentAnalysisDetailedResults;
+
+  if (model === 'registration_certificate') {
+    const numbers = registrationNumbers(text);
+    const labelledName = companyName(text);
+    const docType = registrationDocumentType(text);
+    const address = findAddress(text);
+    information = {
+      model,
+      name: labelledName,
+      registration_number: numbers.primary,
+      registration_city: numbers.city,
+      address,
+      country: guessCountry(text, numbers.primary) ?? country,
+      issuing_date: issued,
+      document_type: detected === 'registration_certificate' ? docType.type : null,
+      other_document_type: detected === 'registration_certificate' ? docType.other : null,
+    };
+    const target = input.target.registrationNumber;
+    results = {
+      model,
+      valid_age_in_days: ageCriterion(issued, input.now, input.maxAgeInDays),
+      address_matching: addressCriterion(text, input.target.address, address),
+      registration_number_matching: numberCriterion(numbers, target, true),
+      name_matching: nameCriterion(text, name, labelledName),
+      valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
+    };
+    if (!target)
+      results.registration_number_matching = crit(
+        null,
+        'the registration number of the company',
+        numbers.primary,
+      );
+  } else if (model === 'iban') {
+    const bank = bankDetails(text);
+    const holder = holderName(text);
+    information = { model, holder_name: holder, bank_name: bank.bankName, iban: bank.iban, bic: bank.bic };
+    const tIban = input.target.iban ? compactId(input.target.iban) : null;
+    const tBic = input.target.bic ? compactId(input.target.bic) : null;
+    results = {
+      model,
+      valid_iban: crit(
+        bank.ibanValid === null ? null : bank.ibanValid ? 'approved' : 'rejected',
+        'a valid IBAN',
+        bank.iban,
+      ),
+      valid_bic: crit(
+        bank.bicValid === null ? null : bank.bicValid ? 'approved' : 'rejected',
+        'a valid BIC',
+        bank.bic,
+      ),
+      name_matching: nameCriterion(holder && containsName(holder, name ?? '') ? holder : text, name, holder),
+      iban_matching: tIban
+        ? crit(bank.iban ? (bank.iban === tIban ? 'approved' : 'rejected') : null, tIban, bank.iban)
+        : notEvaluated(bank.iban),
+      bic_matching: tBic
+        ? crit(
+            bank.bic ? (bank.bic.slice(0, 8) === tBic.slice(0, 8) ? 'approved' : 'rejected') : null,
+            tBic,
+            bank.bic,
+          )
+        : notEvaluated(bank.bic),
+    };
+  } else if (model === 'proof_of_address') {
+    const docType = proofOfAddressType(text);
+    const address = findAddress(text);
+    const customer = customerName(text);
+    information = {
+      model,
+      issuing_date: issued,
+      address,
+      name: customer,
+      document_type: detected === 'proof_of_address' ? docType.type : null,
+      other_document_type: detected === 'proof_of_address' ? docType.other : null,
+      country: guessCountry(text, null) ?? country,
+      issuer: issuerOf(text),
+    };
+    results = {
+      model,
+      valid_age_in_days: ageCriterion(issued, input.now, input.maxAgeInDays),
+      address_matching: addressCriterion(text, input.target.address, address),
+      name_matching: nameCriterion(text, name, customer),
+      valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
+    };
+  } else {
+    const numbers = registrationNumbers(text);
+    const labelledName = isCompany ? companyName(text) : customerName(text);
+    const target = isCompany ? input.target.registrationNumber : null;
+    const numberMatch = numberCriterion(numbers, target, false);
+    information = {
+      model: 'generic',
+      document_type: detected,
+      name: labelledName,
+      registration_number: numbers.primary,
+      issuing_date: issued,
+      expiration_date: expires,
+    };
+    results = {
+      model: 'generic',
+      valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
+      name_matching: nameCriterion(text, name, labelledName),
+      registration_number_matching: numberMatch,
+      valid_expiration_date: expiryCriterion(expires, input.now, requested === 'id_card_copy'),
+    };
+  }
+
+  const evaluated = counted(results);
+  const rejected = evaluated.filter(([, c]) => c.result === 'rejected' || c.result === 'error');
+  const open = evaluated.filter(([, c]) => c.result === null);
+  // An expired document fails whatever its model (registration certificates and RIBs rarely expire).
+  const expired = expires !== null && expires < todayIso(input.now) && model !== 'generic';
+  const verdict = rejected.length > 0 || expired ? 'rejected' : open.length > 0 ? 'need_review' : 'approved';
+  const parts: string[] = [];
+  if (rejected.length > 0) parts.push(`Failed: ${rejected.map(describe).join('; ')}.`);
+  if (expired) parts.push(`The document expired on ${expires}.`);
+  if (open.length > 0) parts.push(`Could not be verified: ${open.map(describe).join('; ')}.`);
+  if (problems.length > 0) parts.push(`Not read: ${problems.join('; ')}.`);
   return {
-    verdict: 'need_review',
-    unreadable: true,
-    comment: 'Document analysis is not implemented yet.',
-    information: { expiration_date: null, document_analysis: null },
-    detailedResults: { document_analysis: null },
+    verdict,
+    unreadable: false,
+    comment: parts.length > 0 ? parts.join(' ') : null,
+    information: { expiration_date: expires, document_analysis: information },
+    detailedResults: { document_analysis: results },
   };
+}
+
+function guessCountry(text: string, number: string | null): string | null {
+  const t = normText(text);
+  if (/\bKBIS\b|\bRCS\b|\bSIREN\b|\bSIRET\b|REPUBLIQUE FRANCAISE|\bFRANCE\b/.test(t)) return 'FR';
+  if (/COMPANIES HOUSE|UNITED KINGDOM|ENGLAND AND WALES/.test(t)) return 'GB';
+  if (/HANDELSREGISTER|DEUTSCHLAND/.test(t)) return 'DE';
+  if (/VISURA CAMERALE|REGISTRO DELLE IMPRESE|ITALIA/.test(t)) return 'IT';
+  if (number && /^\d{9}$/.test(number)) return 'FR';
+  return null;
+}
+
+function issuerOf(text: string): string | null {
+  const t = normText(text);
+  const known = [
+    'EDF',
+    'ENGIE',
+    'TOTALENERGIES',
+    'VEOLIA',
+    'SUEZ',
+    'ORANGE',
+    'SFR',
+    'BOUYGUES TELECOM',
+    'FREE',
+    'DGFIP',
+    'BRITISH GAS',
+    'EDF ENERGY',
+    'THAMES WATER',
+    'VODAFONE',
+    'BT',
+  ];
+  return known.find((k) => new RegExp(`\\b${k}\\b`).test(t)) ?? null;
 }

@@ -24,6 +24,11 @@ export interface AnalysisTarget {
   country: string | null;
   firstName?: string | null;
   lastName?: string | null;
+  /** Known postal address of the target; `address_matching` is evaluated only when given. */
+  address?: string | null;
+  /** Known banking details of the target; `iban_matching` / `bic_matching` only when given. */
+  iban?: string | null;
+  bic?: string | null;
 }
 
 export interface AnalysisInput {
@@ -32,6 +37,11 @@ export interface AnalysisInput {
   target: AnalysisTarget;
   /** Reference time for ages and expirations (proof of address older than 3 months fails). */
   now: Date;
+  /**
+   * Maximum age of the issuing date in days for registration certificates and proofs of address;
+   * default: 3 calendar months before `now`.
+   */
+  maxAgeInDays?: number | null;
 }
 
 export interface AnalysisOutcome {
@@ -52,3 +62,5 @@ export interface AnalysisOutcome {
 
 export { analyzeDocument } from './analyze.ts';
 export { DOCUMENT_KINDS, type DocumentKind, kindForKey, modelForKind } from './kinds.ts';
+export { OCR_LANGUAGES, OCR_TIMEOUT_MS, shutdownOcr } from './ocr.ts';
+export { type FileText, readFileText } from './text.ts';

@@ -1,0 +1,110 @@
+/** Text normalisation and fuzzy comparison of names and numbers read from documents. */
+
+/** Upper case, accents removed, punctuation → space, spaces collapsed. */
+export function normText(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[’'`´]/g, ' ')
+    .replace(/[^A-Z0-9\n]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+}
+
+/** Legal forms and filler words ignored when comparing company names. */
+const IGNORED_WORDS = new Set(
+  [
+    'SA SAS SASU SARL EURL SNC SCS SCA SCI SCP SCM SEL SELARL SELAS SELAFA SEM SE GIE EI EIRL SC',
+    'SOCIETE STE STE. CIE COMPAGNIE ET AND THE LA LE LES DE DU DES D L',
+    'LTD LIMITED PLC LLP LP LLC INC INCORPORATED CORP CORPORATION CO COMPANY',
+    'GMBH AG KG UG OHG EV BV NV VOF SPA SRL SAPA SNC AS ASA AB OY OYJ APS SL SLU',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** The significant words of a company or person name. */
+export function nameTokens(name: string): string[] {
+  return normText(name)
+    .split(/\s+/)
+    .filter((w) => w.length > 0 && !IGNORED_WORDS.has(w));
+}
+
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+/** Errors tolerated in a word of this length (OCR noise): none under 4 letters, one under 8, two above. */
+const tolerance = (len: number) => (len < 4 ? 0 : len < 8 ? 1 : 2);
+
+export const wordsMatch = (a: string, b: string) =>
+  levenshtein(a, b) <= tolerance(Math.min(a.length, b.length));
+
+/**
+ * Whether every significant word of `expected` appears (fuzzily) among the words of `text`, in any
+ * order. Words split by OCR ("ACME SOLU TIONS") are also tried glued to their neighbour.
+ */
+export function containsName(text: string, expected: string): boolean {
+  const want = nameTokens(expected);
+  if (want.length === 0) return false;
+  const words = normText(text).split(/\s+/);
+  const glued = words.slice(0, -1).map((w, i) => w + words[i + 1]);
+  const pool = [...words, ...glued];
+  return want.every((w) => pool.some((p) => wordsMatch(w, p)));
+}
+
+/** Whether two names are the same (all significant words of each found in the other). */
+export function sameName(a: string, b: string): boolean {
+  return containsName(a, b) && containsName(b, a);
+}
+
+/** Letters OCR commonly reads in place of digits. */
+const DIGIT_LOOKALIKES: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  I: '1',
+  L: '1',
+  Z: '2',
+  S: '5',
+  B: '8',
+  G: '6',
+};
+
+/** A registration number reduced to its letters and digits, upper case. */
+export const compactId = (s: string) => normText(s).replace(/[^A-Z0-9]/g, '');
+
+/** Letters that look like digits turned into digits (for all-digit identifiers such as a SIREN). */
+export const digitsOnly = (s: string) =>
+  compactId(s)
+    .split('')
+    .map((c) => DIGIT_LOOKALIKES[c] ?? c)
+    .join('');
+
+/** Luhn checksum (SIREN and SIRET numbers use it). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}

@@ -1,0 +1,95 @@
+import { extractImages, extractText, getDocumentProxy } from 'unpdf';
+import { ocrImage } from './ocr.ts';
+import { encodePng } from './png.ts';
+
+/**
+ * The text of one file: a PDF's text layer (unpdf); for a PDF without usable text (a scan), OCR of
+ * the images embedded in its pages (decoded by pdf.js, re-encoded as PNG); for PNG / JPEG / other
+ * images, OCR. `readable` is false when nothing usable came out.
+ */
+
+export type TextSource = 'pdf_text' | 'pdf_ocr' | 'image_ocr' | 'none';
+
+export interface FileText {
+  text: string;
+  source: TextSource;
+  readable: boolean;
+  /** Why the file could not be read, for the check's comment. */
+  problem: string | null;
+}
+
+/** Pages whose embedded images are read when a PDF has no text layer. */
+export const MAX_OCR_PAGES = 3;
+/** Letters and digits a text needs to count as read. */
+const MIN_SIGNIFICANT_CHARS = 20;
+/** Mean OCR confidence (0..100) under which a recognition is treated as noise. */
+const MIN_OCR_CONFIDENCE = 45;
+
+const isPdf = (b: Buffer) => b.subarray(0, 1024).includes('%PDF-');
+const isPng = (b: Buffer) => b.length > 8 && b.readUInt32BE(0) === 0x89504e47;
+const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const isOtherImage = (b: Buffer) =>
+  b.subarray(0, 4).toString('latin1') === 'RIFF' || // webp
+  b.subarray(0, 2).toString('latin1') === 'BM' || // bmp
+  ['II*\0', 'MM\0*'].includes(b.subarray(0, 4).toString('latin1')) || // tiff
+  b.subarray(0, 3).toString('latin1') === 'GIF';
+
+const significant = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+
+export async function readFileText(bytes: Buffer, mime: string): Promise<FileText> {
+  if (isPdf(bytes) || mime === 'application/pdf') return readPdf(bytes);
+  if (isPng(bytes) || isJpeg(bytes) || isOtherImage(bytes) || mime.startsWith('image/')) {
+    const r = await ocrImage(bytes);
+    if (!r) return unreadable('image_ocr', 'the image could not be read (OCR failed or took too long)');
+    if (significant(r.text) < MIN_SIGNIFICANT_CHARS || r.confidence < MIN_OCR_CONFIDENCE)
+      return { ...unreadable('image_ocr', 'no legible text was found in the image'), text: r.text };
+    return { text: r.text, source: 'image_ocr', readable: true, problem: null };
+  }
+  return unreadable('none', `files of type ${mime || 'unknown'} cannot be analysed`);
+}
+
+function unreadable(source: TextSource, problem: string): FileText {
+  return { text: '', source, readable: false, problem };
+}
+
+async function readPdf(bytes: Buffer): Promise<FileText> {
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes));
+  } catch {
+    return unreadable('none', 'the PDF could not be opened');
+  }
+  try {
+    const { text } = await extractText(pdf, { mergePages: true });
+    if (significant(text) >= MIN_SIGNIFICANT_CHARS)
+      return { text, source: 'pdf_text', readable: true, problem: null };
+    // A scan: read the images the pages embed.
+    const texts: string[] = [];
+    let images = 0;
+    for (let page = 1; page <= Math.min(pdf.numPages, MAX_OCR_PAGES); page++) {
+      let found: Awaited<ReturnType<typeof extractImages>> = [];
+      try {
+        found = await extractImages(pdf, page);
+      } catch {
+        found = [];
+      }
+      for (const img of found) {
+        if (img.width < 200 || img.height < 50) continue; // logos, stamps
+        images++;
+        const r = await ocrImage(encodePng(img.width, img.height, img.channels, img.data));
+        if (r && r.confidence >= MIN_OCR_CONFIDENCE) texts.push(r.text);
+      }
+    }
+    const ocrText = texts.join('\n');
+    if (significant(ocrText) >= MIN_SIGNIFICANT_CHARS)
+      return { text: ocrText, source: 'pdf_ocr', readable: true, problem: null };
+    return unreadable(
+      'pdf_ocr',
+      images === 0
+        ? 'the PDF has no text layer and no page image that could be read'
+        : 'no legible text was found in the scanned PDF',
+    );
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => undefined);
+  }
+}

@@ -1,0 +1,445 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { composeIBAN, friendlyFormatIBAN } from 'ibantools';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { Value } from 'typebox/value';
+import {
+  type AnalysisInput,
+  type AnalysisOutcome,
+  analyzeDocument,
+  DocumentCheckDataDetailedResults,
+  DocumentCheckDataInformation,
+  kindForKey,
+  shutdownOcr,
+} from '../src/checks/types/document/analysis/index.ts';
+import { containsName, luhnValid, sameName } from '../src/checks/types/document/analysis/normalize.ts';
+import { ocrImage } from '../src/checks/types/document/analysis/ocr.ts';
+import { noisePng, textPng } from './helpers/bitmap-text-png.ts';
+
+/**
+ * Library-level tests of the document analysis (no database, no HTTP): every test file is made
+ * here — PDFs with a text layer written by pdf-lib, "scans" drawn with a bitmap font into PNGs (read
+ * by the real OCR), a scanned PDF embedding such an image, and noise.
+ */
+
+const NOW = new Date('2026-11-23T10:00:00Z');
+const SIREN = '552100554';
+const ACME_IBAN = composeIBAN({ countryCode: 'FR', bban: '30006000011234567890189' }) as string;
+
+after(() => shutdownOcr());
+
+async function textPdf(lines: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  lines.forEach((line, i) => {
+    page.drawText(line, { x: 50, y: 790 - i * 18, size: 11, font });
+  });
+  return Buffer.from(await doc.save());
+}
+
+async function scannedPdf(png: Buffer): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const img = await doc.embedPng(png);
+  const page = doc.addPage([595, 842]);
+  page.drawImage(img, { x: 20, y: 842 - 20 - img.height / 3, width: img.width / 3, height: img.height / 3 });
+  return Buffer.from(await doc.save());
+}
+
+const kbisLines = (opts: { updated: string; name?: string; siren?: string }) => [
+  'Greffe du Tribunal de Commerce de Paris',
+  'EXTRAIT KBIS',
+  'Extrait d’immatriculation principale au registre du commerce et des sociétés',
+  `à jour au ${opts.updated}`,
+  'IDENTIFICATION DE LA PERSONNE MORALE',
+  `Immatriculation au RCS, numéro : ${(opts.siren ?? SIREN).replace(/(\d{3})(?=\d)/g, '$1 ')} R.C.S. Paris`,
+  "Date d'immatriculation : 14/03/2011",
+  `Dénomination ou raison sociale : ${opts.name ?? "Société Générale d'Études Numériques SAS"}`,
+  'Forme juridique : Société par actions simplifiée',
+  'Capital social : 10 000,00 Euros',
+  'Adresse du siège : 12 rue de la Paix 75002 Paris',
+  'Durée de la personne morale : Jusqu’au 13/03/2110',
+];
+
+const company = {
+  kind: 'company' as const,
+  name: "Societe Generale d'Etudes Numeriques",
+  registrationNumber: SIREN,
+  country: 'FR',
+};
+
+const pdfFile = (bytes: Buffer) => ({ bytes, mime: 'application/pdf', filename: 'doc.pdf' });
+const pngFile = (bytes: Buffer) => ({ bytes, mime: 'image/png', filename: 'scan.png' });
+
+async function analyze(
+  input: Partial<AnalysisInput> & Pick<AnalysisInput, 'files'>,
+): Promise<AnalysisOutcome> {
+  const out = await analyzeDocument({
+    documentTypeKey: 'registration_certificate',
+    target: company,
+    now: NOW,
+    ...input,
+  });
+  // Whatever the case, the outcome fits the check's data schemas.
+  assert.ok(Value.Check(DocumentCheckDataInformation, out.information), JSON.stringify(out.information));
+  assert.ok(
+    Value.Check(DocumentCheckDataDetailedResults, out.detailedResults),
+    JSON.stringify(out.detailedResults),
+  );
+  return out;
+}
+
+// criteria and information read by name across the union of models
+const criteria = (out: AnalysisOutcome): Record<string, any> =>
+  out.detailedResults.document_analysis as never;
+const info = (out: AnalysisOutcome): Record<string, any> => out.information.document_analysis as never;
+
+const ribLines = (iban: string, holder = 'ACME SOLUTIONS SAS') => [
+  "RELEVE D'IDENTITE BANCAIRE",
+  `TITULAIRE: ${holder}`,
+  'BANQUE: CREDIT AGRICOLE',
+  `IBAN: ${friendlyFormatIBAN(iban)}`,
+  'BIC: AGRIFRPP882',
+];
+const acme = {
+  kind: 'company' as const,
+  name: 'Acme Solutions',
+  registrationNumber: '732829320',
+  country: 'FR',
+};
+
+describe('document analysis: registration certificate (PDF text layer)', () => {
+  test('a current Kbis of the target company: every criterion approved', async () => {
+    const out = await analyze({ files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))] });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    assert.equal(out.unreadable, false);
+    assert.equal(out.comment, null);
+    const c = criteria(out);
+    assert.equal(c.model, 'registration_certificate');
+    for (const k of [
+      'valid_document_type',
+      'name_matching',
+      'registration_number_matching',
+      'valid_age_in_days',
+    ])
+      assert.equal(c[k].result, 'approved', k);
+    assert.deepEqual(c.address_matching, {
+      result: null,
+      expected: null,
+      received: '12 rue de la Paix 75002 Paris',
+    });
+    const i = info(out);
+    assert.equal(i.name, "Société Générale d'Études Numériques SAS");
+    assert.equal(i.registration_number, SIREN);
+    assert.equal(i.registration_city, 'Paris');
+    assert.equal(i.issuing_date, '2026-11-02');
+    assert.equal(i.document_type, 'kbis');
+    assert.equal(i.country, 'FR');
+    assert.equal(out.information.expiration_date, null);
+  });
+
+  test('the target address, when given, is compared', async () => {
+    const file = pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })));
+    const ok = await analyze({
+      files: [file],
+      target: { ...company, address: '12, Rue de la Paix, 75002 Paris' },
+    });
+    assert.equal(criteria(ok).address_matching.result, 'approved');
+    const ko = await analyze({
+      files: [file],
+      target: { ...company, address: '3 place Bellecour 69002 Lyon' },
+    });
+    assert.equal(criteria(ko).address_matching.result, 'rejected');
+    assert.equal(ko.verdict, 'rejected');
+  });
+
+  test('another company (name and number differ): rejected, the comment says why', async () => {
+    const out = await analyze({
+      files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],
+      target: { kind: 'company', name: 'Boulangerie Martin', registrationNumber: '732829320', country: 'FR' },
+    });
+    assert.equal(out.verdict, 'rejected');
+    const c = criteria(out);
+    assert.deepEqual(c.name_matching, {
+      result: 'rejected',
+      expected: 'Boulangerie Martin',
+      received: "Société Générale d'Études Numériques SAS",
+    });
+    assert.deepEqual(c.registration_number_matching, {
+      result: 'rejected',
+      expected: '732829320',
+      received: SIREN,
+    });
+    assert.match(out.comment ?? '', /name matching/);
+    assert.match(out.comment ?? '', /registration number matching/);
+  });
+
+  test('a SIRET on the document matches the SIREN of the target; legal suffix and accents ignored', async () => {
+    const out = await analyze({
+      files: [pdfFile(await textPdf(kbisLines({ updated: '2026-11-20', siren: `${SIREN}00013` })))],
+      target: { ...company, name: 'SOCIETE GENERALE D ETUDES NUMERIQUES SASU' },
+    });
+    assert.equal(criteria(out).registration_number_matching.result, 'approved');
+    assert.equal(criteria(out).name_matching.result, 'approved');
+    assert.equal(out.verdict, 'approved');
+  });
+
+  test('a Kbis older than 3 months fails valid_age_in_days', async () => {
+    const out = await analyze({ files: [pdfFile(await textPdf(kbisLines({ updated: '2 mars 2026' })))] });
+    assert.equal(out.verdict, 'rejected');
+    assert.deepEqual(criteria(out).valid_age_in_days, {
+      result: 'rejected',
+      expected: 'issued between 2026-08-23 and 2026-11-23',
+      received: '2026-03-02',
+    });
+  });
+
+  test('the wrong kind of document fails valid_document_type', async () => {
+    const out = await analyze({
+      files: [pdfFile(await textPdf(ribLines(ACME_IBAN, "SOCIETE GENERALE D'ETUDES NUMERIQUES")))],
+    });
+    assert.equal(out.verdict, 'rejected');
+    assert.deepEqual(criteria(out).valid_document_type, {
+      result: 'rejected',
+      expected: 'registration_certificate',
+      received: 'bank_account_details',
+    });
+  });
+
+  test('no registration number on the target: that criterion is unknown → need_review', async () => {
+    const out = await analyze({
+      files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],
+      target: { ...company, registrationNumber: null },
+    });
+    assert.equal(out.verdict, 'need_review');
+    assert.equal(criteria(out).registration_number_matching.result, null);
+    assert.match(out.comment ?? '', /Could not be verified: registration number matching/);
+  });
+});
+
+describe('document analysis: bank details (IBAN / BIC)', () => {
+  test('a RIB image read by OCR: IBAN and BIC valid, holder is the target → approved', async () => {
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [pngFile(textPng(ribLines(ACME_IBAN)))],
+    });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    const i = info(out);
+    assert.equal(i.model, 'iban');
+    assert.equal(i.iban, ACME_IBAN);
+    assert.equal(i.bic, 'AGRIFRPP882');
+    assert.match(i.holder_name, /ACME SOLUTIONS/);
+    assert.match(i.bank_name, /CREDIT AGRICOLE/);
+    const c = criteria(out);
+    assert.equal(c.valid_iban.result, 'approved');
+    assert.equal(c.valid_bic.result, 'approved');
+    assert.equal(c.name_matching.result, 'approved');
+    assert.deepEqual(c.iban_matching, { result: null, expected: null, received: ACME_IBAN });
+  });
+
+  test('a scanned PDF (no text layer) is read through the image it embeds', async () => {
+    const out = await analyze({
+      documentTypeKey: 'rib',
+      target: { ...acme, iban: ACME_IBAN, bic: 'AGRIFRPPXXX' },
+      files: [pdfFile(await scannedPdf(textPng(ribLines(ACME_IBAN))))],
+    });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    const c = criteria(out);
+    assert.equal(c.iban_matching.result, 'approved');
+    assert.equal(c.bic_matching.result, 'approved');
+  });
+
+  test('an IBAN with wrong check digits, held by someone else: rejected', async () => {
+    const bad = `FR00${ACME_IBAN.slice(4)}`;
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [pdfFile(await textPdf(ribLines(bad, 'DUPONT ET FILS SARL')))],
+    });
+    assert.equal(out.verdict, 'rejected');
+    const c = criteria(out);
+    assert.deepEqual(c.valid_iban, { result: 'rejected', expected: 'a valid IBAN', received: bad });
+    assert.equal(c.valid_bic.result, 'approved');
+    assert.deepEqual(c.name_matching, {
+      result: 'rejected',
+      expected: 'Acme Solutions',
+      received: 'DUPONT ET FILS SARL',
+    });
+  });
+
+  test('the IBAN of the target, when known, must be the one on the document', async () => {
+    const other = composeIBAN({ countryCode: 'FR', bban: '30004000031234567890143' }) as string;
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: { ...acme, iban: other },
+      files: [pdfFile(await textPdf(ribLines(ACME_IBAN)))],
+    });
+    assert.equal(out.verdict, 'rejected');
+    assert.deepEqual(criteria(out).iban_matching, {
+      result: 'rejected',
+      expected: other,
+      received: ACME_IBAN,
+    });
+  });
+});
+
+describe('document analysis: proof of address', () => {
+  const bill = (date: string) => [
+    'EDF - Facture d’électricité',
+    `Date de facture : ${date}`,
+    'Titulaire du contrat : Jean Dupont',
+    'Adresse de consommation :',
+    '8 avenue Victor Hugo',
+    '69003 Lyon',
+    'Consommation : 412 kWh',
+    'Période du 01/05/2026 au 30/06/2026',
+  ];
+  const jean = {
+    kind: 'individual' as const,
+    name: null,
+    registrationNumber: null,
+    country: 'FR',
+    firstName: 'Jean',
+    lastName: 'Dupont',
+  };
+
+  test('a recent energy bill in the name of the individual: approved', async () => {
+    const out = await analyze({
+      documentTypeKey: 'proof_of_address',
+      target: jean,
+      files: [pdfFile(await textPdf(bill('01/11/2026')))],
+    });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    const i = info(out);
+    assert.equal(i.model, 'proof_of_address');
+    assert.equal(i.document_type, 'energy_bill');
+    assert.equal(i.issuing_date, '2026-11-01');
+    assert.equal(i.issuer, 'EDF');
+    assert.equal(i.address, '8 avenue Victor Hugo, 69003 Lyon');
+    assert.equal(i.name, 'Jean Dupont');
+  });
+
+  test('a bill older than 3 months fails valid_age_in_days', async () => {
+    const out = await analyze({
+      documentTypeKey: 'proof_of_address',
+      target: jean,
+      files: [pdfFile(await textPdf(bill('15/07/2026')))],
+    });
+    assert.equal(out.verdict, 'rejected');
+    const c = criteria(out);
+    assert.equal(c.valid_age_in_days.result, 'rejected');
+    assert.equal(c.valid_age_in_days.received, '2026-07-15');
+    assert.equal(c.name_matching.result, 'approved');
+    assert.equal(c.valid_document_type.result, 'approved');
+  });
+
+  test('maxAgeInDays overrides the 3 months', async () => {
+    const out = await analyze({
+      documentTypeKey: 'proof_of_address',
+      target: jean,
+      maxAgeInDays: 365,
+      files: [pdfFile(await textPdf(bill('15/07/2026')))],
+    });
+    assert.equal(criteria(out).valid_age_in_days.result, 'approved');
+  });
+});
+
+describe('document analysis: other document types', () => {
+  test('an expired ID card copy fails valid_expiration_date', async () => {
+    const out = await analyze({
+      documentTypeKey: 'id_card_copy',
+      target: { kind: 'individual', name: 'Jean Dupont', registrationNumber: null, country: 'FR' },
+      files: [
+        pdfFile(
+          await textPdf([
+            "CARTE NATIONALE D'IDENTITÉ",
+            'Nom : DUPONT',
+            'Prénom : Jean',
+            'Date de naissance : 12/04/1985',
+            "Date d'expiration : 01/01/2025",
+          ]),
+        ),
+      ],
+    });
+    assert.equal(out.verdict, 'rejected');
+    assert.equal(out.information.expiration_date, '2025-01-01');
+    const c = criteria(out);
+    assert.equal(c.model, 'generic');
+    assert.equal(c.valid_document_type.result, 'approved');
+    assert.equal(c.name_matching.result, 'approved');
+    assert.deepEqual(c.valid_expiration_date, {
+      result: 'rejected',
+      expected: 'expires on or after 2026-11-23',
+      received: '2025-01-01',
+    });
+  });
+
+  test('a custom document type cannot be verified by kind: need_review', async () => {
+    assert.equal(kindForKey('my_custom_contract'), null);
+    const out = await analyze({
+      documentTypeKey: 'my_custom_contract',
+      files: [
+        pdfFile(
+          await textPdf(["Contrat de prestation entre Société Générale d'Études Numériques et un client"]),
+        ),
+      ],
+    });
+    assert.equal(out.verdict, 'need_review');
+    assert.equal(criteria(out).valid_document_type.result, null);
+    assert.equal(criteria(out).name_matching.result, 'approved');
+  });
+});
+
+describe('document analysis: unreadable files', () => {
+  test('an image of noise is unreadable → need_review with a comment', async () => {
+    const out = await analyze({ files: [pngFile(noisePng(600, 300))] });
+    assert.equal(out.unreadable, true);
+    assert.equal(out.verdict, 'need_review');
+    assert.match(out.comment ?? '', /could not be read/);
+    assert.equal(criteria(out).name_matching.result, null);
+  });
+
+  test('a PDF without text or images, and a file that is no document, are unreadable', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage();
+    const out = await analyze({
+      files: [
+        pdfFile(Buffer.from(await doc.save())),
+        { bytes: Buffer.from('hello'), mime: 'text/plain', filename: null },
+      ],
+    });
+    assert.equal(out.unreadable, true);
+    assert.match(out.comment ?? '', /no text layer/);
+    assert.match(out.comment ?? '', /text\/plain cannot be analysed/);
+  });
+
+  test('one unreadable file among readable ones is mentioned, the others are analysed', async () => {
+    const out = await analyze({
+      files: [
+        pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' }))),
+        pngFile(noisePng(300, 200, 7)),
+      ],
+    });
+    assert.equal(out.unreadable, false);
+    assert.equal(out.verdict, 'approved');
+    assert.match(out.comment ?? '', /Not read: file 2/);
+  });
+
+  test('an OCR that runs out of time gives null, and the next OCR still works', async () => {
+    const png = textPng(['EXTRAIT KBIS', 'SIREN 552 100 554']);
+    assert.equal(await ocrImage(png, 1), null);
+    const again = await ocrImage(png);
+    assert.match(again?.text ?? '', /KBIS/);
+  });
+});
+
+describe('document analysis: name and number comparison', () => {
+  test('accents, case, legal suffixes and one OCR slip are tolerated; other names are not', () => {
+    assert.ok(sameName('Société Générale d’Études SAS', 'SOCIETE GENERALE D ETUDES'));
+    assert.ok(containsName('TITULAIRE: ACME SOLUTLONS SAS', 'Acme Solutions'));
+    assert.ok(!containsName('TITULAIRE: AXIOM SOLUTIONS', 'Acme Solutions'));
+    assert.ok(!sameName('Acme Solutions', 'Acme Consulting'));
+    assert.ok(luhnValid(SIREN));
+  });
+});
