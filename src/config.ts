@@ -34,6 +34,8 @@ export interface Config {
   companyMonitoringIntervalSeconds: number;
   /** Company registries: provider per country, timeouts, cache, adapters' URLs and keys. */
   companyData: CompanyDataConfig;
+  /** The service's public base URL (links it sends, e.g. a case report's download_url); else the request's. */
+  publicUrl: string | null;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       86_400,
     ),
     companyData: loadCompanyDataConfig(env, int),
+    publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
   };
 }
 
@@ -120,4 +123,11 @@ function apiKeyHeaders(value: string | undefined): string[] {
   }
   if (!names.length) throw new Error('VERICASE_API_KEY_HEADERS must name at least one header');
   return [...new Set(names)];
+}
+
+function publicUrl(value: string | undefined): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (!/^https?:\/\/[^/]+/.test(v)) throw new Error(`VERICASE_PUBLIC_URL must be an http(s) URL, got "${v}"`);
+  return v.replace(/\/+$/, '');
 }

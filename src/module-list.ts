@@ -1,3 +1,4 @@
+import { caseReportsModule } from './case-reports/module.ts';
 import { checksModule } from './checks/module.ts';
 import { documentOrdersModule } from './company-data/document-orders/module.ts';
 import { companyDataModule } from './company-data/module.ts';
@@ -18,4 +19,5 @@ export const MODULES: Module[] = [
   documentOrdersModule,
   companyDataModule,
   companyMonitoringModule,
+  caseReportsModule,
 ];

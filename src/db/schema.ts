@@ -541,3 +541,21 @@ export interface Database {
   document_types: DocumentTypesTable;
 }
 export type DocumentTypeRow = Selectable<DocumentTypesTable>;
+
+// --- case reports (migration 0018) ---
+export interface CaseReportsTable {
+  id: string;
+  workspace_id: string;
+  case_id: string;
+  status: Generated<string>;
+  timezone: string;
+  base_url: string;
+  file_id: string | null;
+  requested_at: Generated<Date>;
+  generated_at: Date | null;
+  error: string | null;
+}
+export interface Database {
+  case_reports: CaseReportsTable;
+}
+export type CaseReportRow = Selectable<CaseReportsTable>;

@@ -1,5 +1,6 @@
 import { registerActivityRoutes } from '../activities/routes.ts';
 import type { App, AppContext } from '../app-context.ts';
+import { registerCaseReportRoutes } from '../case-reports/routes.ts';
 import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
@@ -41,5 +42,6 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerActivityRoutes,
   registerCompanyDataRoutes,
   registerDocumentOrderRoutes,
+  registerCaseReportRoutes,
   registerDocumentTypeRoutes,
 ];

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { caseReportEntries } from '../../case-reports/case-documents.ts';
 import { documentOrderEntries } from '../../company-data/document-orders/case-documents.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
@@ -93,8 +94,8 @@ interface HistoryEntry {
  * `GET /cases/{id}/documents`: the files of the case's checks, one entry per check (its current
  * attempt) and, with include_check_history, one per earlier attempt kept in the check's history.
  * Entities marked not relevant are left out unless include_not_relevant. Completed document orders
- * follow, one entry each (company documents: none with an individual_id filter). Case reports are
- * listed once they exist (none are stored yet).
+ * follow, one entry each (company documents: none with an individual_id filter), then generated
+ * case reports (whole-case documents: none with a company_id or individual_id filter).
  */
 export async function listCaseDocuments(
   db: Db,
@@ -117,7 +118,8 @@ export async function listCaseDocuments(
   const orders = types.has('document_order')
     ? await documentOrderEntries(db, workspaceId, caseId, query)
     : [];
-  if (checkTypes.length === 0) return { data: orders };
+  const reports = types.has('case_report') ? await caseReportEntries(db, workspaceId, caseId, query) : [];
+  if (checkTypes.length === 0) return { data: [...orders, ...reports] };
   let q = db
     .selectFrom('checks as k')
     .selectAll('k')
@@ -167,5 +169,5 @@ export async function listCaseDocuments(
       }
     }
   }
-  return { data: [...out, ...orders] };
+  return { data: [...out, ...orders, ...reports] };
 }

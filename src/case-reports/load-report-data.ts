@@ -1,0 +1,162 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type {
+  CaseReviewsTable,
+  CaseRow,
+  CheckRow,
+  CompaniesTable,
+  EventsTable,
+  IndividualsTable,
+  NoteCommentsTable,
+  NotesTable,
+  RelationsTable,
+} from '../db/schema.ts';
+
+/** Most recent activities shown in a report's timeline (older ones are counted, not listed). */
+export const TIMELINE_LIMIT = 500;
+
+export type ReportEvent = Pick<
+  Selectable<EventsTable>,
+  'id' | 'type' | 'activity_type' | 'actor_type' | 'company_id' | 'individual_id' | 'created_at'
+>;
+
+/** Everything a case report shows, read in a fixed number of queries whatever the case's size. */
+export interface ReportData {
+  kase: CaseRow;
+  assignee: { first_name: string; last_name: string; email: string } | null;
+  companies: Selectable<CompaniesTable>[];
+  individuals: Selectable<IndividualsTable>[];
+  relations: Selectable<RelationsTable>[];
+  checks: CheckRow[];
+  reviews: Selectable<CaseReviewsTable>[];
+  notes: (Selectable<NotesTable> & { comments: Selectable<NoteCommentsTable>[] })[];
+  events: ReportEvent[];
+  eventsTotal: number;
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Creation order; entities created together (one case creation) by name, `Person 2` before `Person 10`. */
+function byTimeThenName(a: { created_at: Date }, b: { created_at: Date }, nameA: string, nameB: string) {
+  return (
+    new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || collator.compare(nameA, nameB)
+  );
+}
+
+/** The report's data of a live case of the workspace, or undefined (deleted or foreign case). */
+export async function loadReportData(
+  db: Db,
+  workspaceId: string,
+  caseId: string,
+): Promise<ReportData | undefined> {
+  const kase = await db
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', caseId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!kase) return undefined;
+  const [assignee, companies, individuals, relations, checks, reviews, notes, comments, events, count] =
+    await Promise.all([
+      kase.assignee_id
+        ? db
+            .selectFrom('users')
+            .select(['first_name', 'last_name', 'email'])
+            .where('workspace_id', '=', workspaceId)
+            .where('id', '=', kase.assignee_id)
+            .executeTakeFirst()
+        : undefined,
+      db
+        .selectFrom('companies')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('individuals')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('relations')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('checks')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('case_reviews')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('reviewed_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('notes')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('note_comments as c')
+        .innerJoin('notes as n', 'n.id', 'c.note_id')
+        .selectAll('c')
+        .where('n.workspace_id', '=', workspaceId)
+        .where('n.case_id', '=', caseId)
+        .orderBy('c.created_at')
+        .orderBy('c.id')
+        .execute(),
+      db
+        .selectFrom('events')
+        .select(['id', 'type', 'activity_type', 'actor_type', 'company_id', 'individual_id', 'created_at'])
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .where('activity_type', 'is not', null)
+        .orderBy('seq', 'desc')
+        .limit(TIMELINE_LIMIT)
+        .execute(),
+      db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .where('activity_type', 'is not', null)
+        .executeTakeFirstOrThrow(),
+    ]);
+  const byNote = new Map<string, Selectable<NoteCommentsTable>[]>();
+  for (const c of comments) byNote.set(c.note_id, [...(byNote.get(c.note_id) ?? []), c]);
+  return {
+    kase,
+    assignee: assignee ?? null,
+    companies: companies.sort(
+      (a, b) => Number(b.type === 'main') - Number(a.type === 'main') || byTimeThenName(a, b, a.name, b.name),
+    ),
+    individuals: individuals.sort((a, b) =>
+      byTimeThenName(a, b, `${a.last_name} ${a.first_name}`, `${b.last_name} ${b.first_name}`),
+    ),
+    relations,
+    checks,
+    reviews,
+    notes: notes.map((n) => ({ ...n, comments: byNote.get(n.id) ?? [] })),
+    events: events.reverse(),
+    eventsTotal: Number(count.n),
+  };
+}

@@ -1,0 +1,65 @@
+/** Small value formatters shared by the report's sections. */
+
+type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null;
+
+/** A value as report text: `-` for nothing, lists joined, long values cut. */
+export function show(v: unknown, max = 200): string {
+  if (v === null || v === undefined || v === '') return '-';
+  if (Array.isArray(v)) return v.length ? v.map((x) => show(x, max)).join(', ') : '-';
+  if (typeof v === 'object') return show(JSON.stringify(v), max);
+  const s = String(v);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** `legal_representative` → `legal representative`. */
+export const words = (v: unknown): string => show(v).replaceAll('_', ' ');
+
+export const percent = (v: number | null | undefined): string | null => (v == null ? null : `${v}%`);
+
+/** Joined non-empty parts. */
+export const join = (parts: (string | null | undefined | false)[], sep = ', '): string =>
+  parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(sep);
+
+export function addressText(a: unknown): string {
+  const o = obj(a);
+  if (!o) return '-';
+  const s = (v: unknown) => (typeof v === 'string' ? v : null);
+  const city = join([s(o.postal_code), s(o.city)], ' ');
+  return join([s(o.street_address), s(o.street_address_2), city, s(o.state), s(o.country)]) || '-';
+}
+
+/**
+ * The key facts of a check's `data`, as label/value rows: scalar fields of `information` and of the
+ * data itself (result, review and settings are shown apart), one level of nesting flattened, lists
+ * counted; at most `limit` rows.
+ */
+export function keyData(data: unknown, limit = 10): [string, string][] {
+  const d = obj(data) ?? {};
+  const rows: [string, string][] = [];
+  const add = (key: string, v: unknown) => {
+    if (rows.length >= limit || v === null || v === undefined || v === '') return;
+    const label = key.charAt(0).toUpperCase() + key.slice(1);
+    if (Array.isArray(v)) {
+      if (v.length && v.every((x) => typeof x !== 'object')) rows.push([label, show(v, 120)]);
+      else if (v.length) rows.push([label, `${v.length} item${v.length > 1 ? 's' : ''}`]);
+      return;
+    }
+    if (typeof v === 'object') return;
+    rows.push([label, show(v, 120)]);
+  };
+  const skip = new Set(['review', 'result', 'settings', 'information']);
+  for (const [k, v] of Object.entries(obj(d.information) ?? {})) {
+    const nested = obj(v);
+    if (nested) for (const [k2, v2] of Object.entries(nested)) add(`${words(k)} ${words(k2)}`, v2);
+    else add(words(k), v);
+  }
+  for (const [k, v] of Object.entries(d)) {
+    if (skip.has(k)) continue;
+    const nested = obj(v);
+    if (nested) for (const [k2, v2] of Object.entries(nested)) add(`${words(k)} ${words(k2)}`, v2);
+    else add(words(k), v);
+  }
+  return rows;
+}

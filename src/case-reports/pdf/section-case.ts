@@ -1,0 +1,44 @@
+import type { ReportData } from '../load-report-data.ts';
+import { join, obj, show, words } from './format.ts';
+import type { PdfWriter } from './writer.ts';
+
+/** The case itself: identity, status, risk, tags, template, assignee, dates. */
+export function caseSection(w: PdfWriter, d: ReportData, time: (v: Date | string | null) => string): void {
+  const k = d.kase;
+  const risk = obj(k.risk);
+  const template = obj(k.template);
+  const review = obj(k.review);
+  w.text(k.name, { size: 18, bold: true });
+  w.gap(4);
+  w.fields([
+    ['Case id', k.id],
+    ['External id', show(k.external_id)],
+    ['Status', words(k.status)],
+    [
+      'Risk',
+      risk
+        ? join([
+            words(risk.level),
+            risk.score != null ? `score ${show(risk.score)}` : null,
+            typeof risk.comment === 'string' ? risk.comment : null,
+          ])
+        : '-',
+    ],
+    ['Tags', show(k.tags)],
+    ['Flags', k.flags.length ? k.flags.map(words).join(', ') : '-'],
+    ['Template', template ? join([show(template.name), `(${show(template.key)})`], ' ') : '-'],
+    ['Assignee', d.assignee ? `${d.assignee.first_name} ${d.assignee.last_name} <${d.assignee.email}>` : '-'],
+    ['Created', time(k.created_at)],
+    ['Last updated', time(k.updated_at)],
+    ['Last activity', time(k.last_activity_at)],
+    ['Next review', show(k.next_review_at)],
+    [
+      'Last review',
+      review?.status ? join([words(review.status), time(review.reviewed_at as string | null)], ', ') : '-',
+    ],
+    [
+      'Contents',
+      `${d.companies.length} companies, ${d.individuals.length} individuals, ${d.checks.length} checks, ${d.notes.length} notes`,
+    ],
+  ]);
+}

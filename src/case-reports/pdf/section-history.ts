@@ -1,0 +1,66 @@
+import { type ReportData, TIMELINE_LIMIT } from '../load-report-data.ts';
+import { join, show, words } from './format.ts';
+import { htmlToText } from './html-text.ts';
+import type { PdfWriter } from './writer.ts';
+
+type Time = (v: Date | string | null) => string;
+
+/** Case reviews, notes with their comments. */
+export function reviewsAndNotesSection(w: PdfWriter, d: ReportData, time: Time): void {
+  w.heading(`Case reviews (${d.reviews.length})`);
+  if (!d.reviews.length) w.text('No review.', { grey: true });
+  for (const r of d.reviews) {
+    w.text(
+      join(
+        [
+          time(r.reviewed_at),
+          words(r.status),
+          `by ${r.reviewer_type}`,
+          r.next_review_at && `next review ${r.next_review_at}`,
+        ],
+        ' · ',
+      ),
+      { bold: true },
+    );
+    if (r.comment) w.text(r.comment, { indent: 12 });
+  }
+
+  w.heading(`Notes (${d.notes.length})`);
+  if (!d.notes.length) w.text('No note.', { grey: true });
+  for (const n of d.notes) {
+    w.text(`${time(n.created_at)} · ${n.author_type}`, { bold: true });
+    w.text(htmlToText(n.content), { indent: 12 });
+    for (const c of n.comments) {
+      w.text(`${time(c.created_at)} · ${c.author_type} commented:`, { indent: 24, grey: true });
+      w.text(htmlToText(c.content), { indent: 24 });
+    }
+    w.gap(4);
+  }
+}
+
+/** `api__approved__check` → `API approved check`. */
+function activityText(activity: string | null, type: string): string {
+  if (!activity) return type;
+  const [actor, verb, subject] = activity.split('__');
+  const who = actor === 'api' ? 'API' : actor.charAt(0).toUpperCase() + actor.slice(1);
+  return `${who} ${words(verb)} ${words(subject)}`;
+}
+
+/** The case's activities, oldest first (the most recent TIMELINE_LIMIT of them). */
+export function timelineSection(w: PdfWriter, d: ReportData, time: Time): void {
+  const names = new Map<string, string>([
+    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
+    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
+  ]);
+  w.heading(`Activity (${d.eventsTotal})`);
+  if (d.eventsTotal > d.events.length) {
+    w.text(`The ${TIMELINE_LIMIT} most recent of ${d.eventsTotal} activities.`, { grey: true });
+  }
+  if (!d.events.length) w.text('No activity.', { grey: true });
+  for (const e of d.events) {
+    const subject = names.get(e.company_id ?? e.individual_id ?? '');
+    w.text(
+      join([time(e.created_at), activityText(e.activity_type, e.type), subject && show(subject)], ' · '),
+    );
+  }
+}

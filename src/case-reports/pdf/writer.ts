@@ -1,0 +1,176 @@
+import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { safeTextFor } from './safe-text.ts';
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 50;
+const TOP = A4[1] - 70; // below the header
+const BOTTOM = 60; // above the footer
+const GREY = rgb(0.4, 0.4, 0.4);
+const BLACK = rgb(0, 0, 0);
+const RULE = rgb(0.75, 0.75, 0.75);
+
+export interface TextStyle {
+  size?: number;
+  bold?: boolean;
+  indent?: number;
+  grey?: boolean;
+}
+
+/**
+ * Lays text out on A4 pages: wrapped paragraphs, headings kept with what follows, label/value rows;
+ * `finish` draws every page's header (report title, generation time) and footer ("Page n of m").
+ */
+export class PdfWriter {
+  readonly #doc: PDFDocument;
+  readonly #font: PDFFont;
+  readonly #bold: PDFFont;
+  readonly #safe: (s: string) => string;
+  readonly #pages: PDFPage[] = [];
+  #page!: PDFPage;
+  #y = 0;
+
+  private constructor(doc: PDFDocument, font: PDFFont, bold: PDFFont) {
+    this.#doc = doc;
+    this.#font = font;
+    this.#bold = bold;
+    // both standard fonts share WinAnsi: one filter serves them
+    this.#safe = safeTextFor(font);
+    this.#newPage();
+  }
+
+  static async create(doc: PDFDocument): Promise<PdfWriter> {
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    return new PdfWriter(doc, font, bold);
+  }
+
+  #newPage(): void {
+    this.#page = this.#doc.addPage(A4);
+    this.#pages.push(this.#page);
+    this.#y = TOP;
+  }
+
+  /** Room for `height` more points on this page, else a new page. */
+  ensure(height: number): void {
+    if (this.#y - height < BOTTOM) this.#newPage();
+  }
+
+  gap(points = 6): void {
+    this.#y -= points;
+  }
+
+  #wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    for (const raw of text.split(/\r?\n/)) {
+      const words = this.#safe(raw).split(/ +/);
+      let line = '';
+      for (let word of words) {
+        const candidate = line ? `${line} ${word}` : word;
+        if (font.widthOfTextAtSize(candidate, size) <= width) {
+          line = candidate;
+          continue;
+        }
+        if (line) lines.push(line);
+        // a word wider than the line is cut
+        while (font.widthOfTextAtSize(word, size) > width && word.length > 1) {
+          let n = word.length - 1;
+          while (n > 1 && font.widthOfTextAtSize(word.slice(0, n), size) > width) n--;
+          lines.push(word.slice(0, n));
+          word = word.slice(n);
+        }
+        line = word;
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  /** A wrapped paragraph, continuing on the next page when it does not fit. */
+  text(text: string, style: TextStyle = {}): void {
+    const size = style.size ?? 9;
+    const font = style.bold ? this.#bold : this.#font;
+    const x = MARGIN + (style.indent ?? 0);
+    const lead = size * 1.35;
+    for (const line of this.#wrap(text, font, size, A4[0] - MARGIN - x)) {
+      this.ensure(lead);
+      this.#y -= lead;
+      this.#page.drawText(line, { x, y: this.#y + size * 0.3, size, font, color: style.grey ? GREY : BLACK });
+    }
+  }
+
+  /** A section or sub-section title, never alone at the bottom of a page. */
+  heading(text: string, level: 1 | 2 | 3 = 1): void {
+    const size = level === 1 ? 14 : level === 2 ? 11 : 10;
+    this.gap(level === 1 ? 10 : 6);
+    this.ensure(size * 1.4 + 40);
+    this.text(text, { size, bold: true });
+    if (level === 1) {
+      this.#page.drawLine({
+        start: { x: MARGIN, y: this.#y - 2 },
+        end: { x: A4[0] - MARGIN, y: this.#y - 2 },
+        thickness: 0.5,
+        color: RULE,
+      });
+      this.gap(6);
+    }
+  }
+
+  /** `label: value` rows, the labels in a column of their own. */
+  fields(rows: [string, string][], opts: { indent?: number; skipEmpty?: boolean } = {}): void {
+    const size = 9;
+    const lead = size * 1.35;
+    const indent = opts.indent ?? 0;
+    const labelWidth = 130;
+    for (const [label, value] of rows) {
+      if (opts.skipEmpty && value === '-') continue;
+      const lines = this.#wrap(value, this.#font, size, A4[0] - 2 * MARGIN - indent - labelWidth);
+      this.ensure(lead * Math.min(lines.length, 3));
+      this.#y -= lead;
+      this.#page.drawText(this.#safe(label), {
+        x: MARGIN + indent,
+        y: this.#y + size * 0.3,
+        size,
+        font: this.#bold,
+        color: GREY,
+      });
+      lines.forEach((line, i) => {
+        if (i > 0) {
+          this.ensure(lead);
+          this.#y -= lead;
+        }
+        this.#page.drawText(line, {
+          x: MARGIN + indent + labelWidth,
+          y: this.#y + size * 0.3,
+          size,
+          font: this.#font,
+          color: BLACK,
+        });
+      });
+    }
+  }
+
+  /** Header and footer on every page, now that the page count is known. */
+  finish(title: string, subtitle: string): void {
+    const total = this.#pages.length;
+    const safeTitle = this.#safe(title);
+    const safeSub = this.#safe(subtitle);
+    this.#pages.forEach((page, i) => {
+      const y = A4[1] - 40;
+      const subWidth = this.#font.widthOfTextAtSize(safeSub, 8);
+      let head = safeTitle;
+      const room = A4[0] - 2 * MARGIN - subWidth - 20;
+      while (head.length > 1 && this.#bold.widthOfTextAtSize(head, 9) > room) head = `${head.slice(0, -2)}…`;
+      page.drawText(head, { x: MARGIN, y, size: 9, font: this.#bold, color: BLACK });
+      page.drawText(safeSub, { x: A4[0] - MARGIN - subWidth, y, size: 8, font: this.#font, color: GREY });
+      page.drawLine({
+        start: { x: MARGIN, y: y - 6 },
+        end: { x: A4[0] - MARGIN, y: y - 6 },
+        thickness: 0.5,
+        color: RULE,
+      });
+      const footer = `Page ${i + 1} of ${total}`;
+      const w = this.#font.widthOfTextAtSize(footer, 8);
+      page.drawText(footer, { x: (A4[0] - w) / 2, y: 30, size: 8, font: this.#font, color: GREY });
+    });
+  }
+}

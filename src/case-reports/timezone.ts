@@ -1,0 +1,44 @@
+/** Whether `zone` is an IANA time zone name this runtime knows (`Europe/Paris`, `UTC`...). */
+export function isTimeZone(zone: string): boolean {
+  if (!zone || zone.length > 100) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Its usual spelling (`europe/paris` → `Europe/Paris`); a valid alias stays as given (ICU would turn
+ * `Asia/Kolkata` into `Asia/Calcutta`).
+ */
+export function canonicalTimeZone(zone: string): string {
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === zone.toLowerCase() ? resolved : zone;
+}
+
+/**
+ * A formatter of instants in one zone: `2026-11-23 18:35 GMT+01:00` (the offset always shown, so a
+ * reader knows which zone the report was written in; `GMT` alone for UTC).
+ */
+export function timeFormatter(zone: string): (v: Date | string | null | undefined) => string {
+  const f = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  });
+  return (v) => {
+    if (v == null) return '-';
+    const d = v instanceof Date ? v : new Date(v);
+    if (Number.isNaN(d.getTime())) return String(v);
+    const p: Record<string, string> = {};
+    for (const part of f.formatToParts(d)) p[part.type] = part.value;
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+  };
+}

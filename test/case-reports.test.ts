@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { downloadFile } from './helpers/files.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { type Receiver, startReceiver } from './helpers/receiver.ts';
+
+/**
+ * Case reports through the HTTP API: the request (204, 400 on a bad timezone, 404 on another
+ * workspace's case), the job's PDF read back as text, `CaseReport.Generated` through webhooks, the
+ * report in the case documents, and a case with 200 entities.
+ */
+
+let receiver: Receiver;
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => receiver.stop());
+
+async function reportsOf(workspaceId: string, caseId: string) {
+  const { ctx } = await getHarness();
+  return ctx.db
+    .selectFrom('case_reports')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .orderBy('requested_at')
+    .execute();
+}
+
+/** Waits for the case's n-th report to be generated; its listing entry. */
+async function generated(api: Client, caseId: string, n = 1) {
+  return eventually(async () => {
+    const res = await api.get(`/v1/cases/${caseId}/documents?type=case_report`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body.data.length >= n && res.body.data[n - 1];
+  }, 30_000);
+}
+
+async function pdfText(api: Client, fileId: string): Promise<{ text: string[]; pages: number }> {
+  const file = await downloadFile(api, fileId);
+  assert.equal(file.status, 200);
+  assert.equal(file.bytes.subarray(0, 5).toString(), '%PDF-');
+  const pdf = await getDocumentProxy(new Uint8Array(file.bytes));
+  const { text, totalPages } = await extractText(pdf, { mergePages: false });
+  return { text: text as string[], pages: totalPages };
+}
+
+/** A case with the sample graph, a check reviewed by API, a case review and a note with a comment. */
+async function richCase(api: Client) {
+  const body = sampleCaseBody(`ext-${randomUUID().slice(0, 8)}`);
+  body.name = 'Société Générale Ødegård Müller';
+  const kase = await api.post('/v1/cases', { ...body, tags: ['vip'] });
+  assert.equal(kase.status, 201, JSON.stringify(kase.body));
+  const ada = kase.body.individuals.find((i: any) => i.first_name === 'Ada');
+  const check = await api.post('/v1/checks/ekyc', { individual_id: ada.id });
+  assert.equal(check.status, 201, JSON.stringify(check.body));
+  const note = await api.post('/v1/notes', {
+    case_id: kase.body.id,
+    content: '<p>Called the CEO about Łódź branch</p>',
+  });
+  assert.equal(note.status, 201, JSON.stringify(note.body));
+  const comment = await api.post(`/v1/notes/${note.body.id}/comments`, { content: 'Confirmed by phone' });
+  assert.equal(comment.status, 201, JSON.stringify(comment.body));
+  const review = await api.post(`/v1/cases/${kase.body.id}/reviews`, {
+    status: 'approved',
+    comment: 'All good',
+  });
+  assert.equal(review.status, 201, JSON.stringify(review.body));
+  return { kase: kase.body, check: check.body };
+}
+
+describe('case reports', () => {
+  test('invalid timezone → 400 naming timezone; unknown, foreign or deleted case → 404; bad id → 400', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const kase = (await api.post('/v1/cases', { name: 'tz' })).body;
+    for (const timezone of ['Mars/Olympus', 'GMT+25', '', 'Europe/Paris; drop']) {
+      const res = await api.post(`/v1/cases/${kase.id}/generate-report`, { timezone });
+      assert.equal(res.status, 400, `${timezone}: ${JSON.stringify(res.body)}`);
+      assert.ok(
+        res.body.details?.some((d: any) => d.path === 'timezone'),
+        JSON.stringify(res.body),
+      );
+    }
+    const unknownField = await api.post(`/v1/cases/${kase.id}/generate-report`, { tz: 'UTC' });
+    assert.equal(unknownField.status, 400);
+    assert.equal((await api.post(`/v1/cases/${randomUUID()}/generate-report`, {})).status, 404);
+    assert.equal((await other.post(`/v1/cases/${kase.id}/generate-report`, {})).status, 404);
+    assert.equal((await api.post('/v1/cases/not-a-uuid/generate-report', {})).status, 400);
+    assert.equal((await api.delete(`/v1/cases/${kase.id}`)).status, 204);
+    assert.equal((await api.post(`/v1/cases/${kase.id}/generate-report`, {})).status, 404);
+    assert.equal((await reportsOf(api.workspaceId, kase.id)).length, 0);
+  });
+
+  test('204 without a body (default zone), with UTC and with Europe/Paris: each report in its zone', async () => {
+    const api = await newWorkspace();
+    const { app } = await getHarness();
+    const kase = (await api.post('/v1/cases', { name: 'zones' })).body;
+    const bare = await app.inject({
+      method: 'POST',
+      url: `/v1/cases/${kase.id}/generate-report`,
+      headers: { 'x-service-api-key': api.key },
+    });
+    assert.equal(bare.statusCode, 204, bare.body);
+    assert.equal(bare.body, '');
+    await generated(api, kase.id, 1);
+    assert.equal((await api.post(`/v1/cases/${kase.id}/generate-report`, { timezone: 'utc' })).status, 204);
+    await generated(api, kase.id, 2);
+    const paris = await api.post(`/v1/cases/${kase.id}/generate-report`, { timezone: 'Asia/Kolkata' });
+    assert.equal(paris.status, 204);
+    await generated(api, kase.id, 3);
+    const rows = await reportsOf(api.workspaceId, kase.id);
+    assert.deepEqual(
+      rows.map((r) => [r.timezone, r.status]),
+      [
+        ['Europe/Paris', 'generated'],
+        ['UTC', 'generated'],
+        ['Asia/Kolkata', 'generated'],
+      ],
+    );
+    const docs = (await api.get(`/v1/cases/${kase.id}/documents?type=case_report`)).body.data;
+    const [first, utc, kolkata] = await Promise.all(docs.map((d: any) => pdfText(api, d.file_ids[0])));
+    // the creation time of the case, as each report writes it
+    assert.match(first.text.join('\n'), /Created\s+\d{4}-\d\d-\d\d \d\d:\d\d GMT\+0[12]:00/);
+    assert.match(utc.text.join('\n'), /Created\s+\d{4}-\d\d-\d\d \d\d:\d\d GMT(\+00:00)?\b/);
+    assert.match(kolkata.text.join('\n'), /Created\s+\d{4}-\d\d-\d\d \d\d:\d\d GMT\+05:30/);
+    assert.match(kolkata.text[0], /Generated .*GMT\+05:30 \(Asia\/Kolkata\)/);
+  });
+
+  test('the PDF shows the case, entities with relations, checks, reviews, notes and activity; event and listing', async () => {
+    const api = await newWorkspace();
+    const path = `/reports-${api.workspaceId}`;
+    const hook = await api.post('/v1/webhooks', {
+      name: 'reports',
+      url: receiver.url(path),
+      events: ['CaseReport.Generated'],
+    });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const { kase } = await richCase(api);
+    assert.equal(
+      (await api.post(`/v1/cases/${kase.id}/generate-report`, { timezone: 'Europe/Paris' })).status,
+      204,
+    );
+    const entry = await generated(api, kase.id);
+    assert.deepEqual(Object.keys(entry).sort(), ['file_ids', 'name', 'type', 'updated_at']);
+    assert.equal(entry.type, 'case_report');
+    // whole-case documents: in the default listing, not under an entity filter
+    const all = (await api.get(`/v1/cases/${kase.id}/documents`)).body.data;
+    assert.ok(all.some((d: any) => d.type === 'case_report'));
+    const ofCompany = await api.get(
+      `/v1/cases/${kase.id}/documents?type=case_report&company_id=${kase.companies[0].id}`,
+    );
+    assert.deepEqual(ofCompany.body.data, []);
+
+    const { text, pages } = await pdfText(api, entry.file_ids[0]);
+    const all_text = text.join('\n');
+    for (const expected of [
+      'Société Générale Ødegård Müller', // WinAnsi accents kept
+      kase.external_id,
+      'Acme SAS',
+      'Acme Holding GmbH',
+      'shareholder · 70% ownership of Acme SAS',
+      'Ada Lovelace',
+      'legal representative',
+      'position: CEO',
+      'Alan Turing',
+      'beneficial owner',
+      'ekyc · approved · Ada Lovelace',
+      'Called the CEO about Lódz branch', // ó kept; Ł, ź outside WinAnsi: transliterated
+      'Confirmed by phone',
+      'All good',
+      'API created case',
+      'System approved check · Ada Lovelace',
+      'vip',
+    ]) {
+      assert.ok(all_text.includes(expected), `the report shows ${expected}:\n${all_text}`);
+    }
+    assert.match(all_text, /API approved review case|confirmed review case|approved/);
+    for (const [i, page] of text.entries()) {
+      assert.ok(page.includes(`Page ${i + 1} of ${pages}`), `page ${i + 1} numbered: ${page.slice(-200)}`);
+      assert.ok(page.includes('Case report: Société Générale'), `page ${i + 1} has the header`);
+    }
+
+    await receiver.waitFor(() => receiver.deliveries(path).length >= 1);
+    const [delivery] = receiver.deliveries(path).map((r) => r.json);
+    assert.equal(delivery.event, 'CaseReport.Generated');
+    assert.deepEqual(Object.keys(delivery).sort(), ['context', 'event', 'report']);
+    assert.equal(delivery.context.case.id, kase.id);
+    assert.equal(delivery.context.workspace.id, api.workspaceId);
+    const report = delivery.report;
+    assert.deepEqual(Object.keys(report).sort(), ['download_url', 'download_url_expire_at', 'generated_at']);
+    assert.match(report.download_url, new RegExp(`^https?://[^/]+/v1/files/${entry.file_ids[0]}$`));
+    assert.ok(Date.parse(report.download_url_expire_at) > Date.parse(report.generated_at));
+    assert.equal(report.generated_at, entry.updated_at);
+    // the URL is the file endpoint: it downloads the same PDF with the API key
+    const { app } = await getHarness();
+    const viaUrl = await app.inject({
+      method: 'GET',
+      url: new URL(report.download_url).pathname,
+      headers: { 'x-service-api-key': api.key },
+    });
+    assert.equal(viaUrl.statusCode, 200);
+    assert.equal(viaUrl.rawPayload.subarray(0, 5).toString(), '%PDF-');
+  });
+
+  test('a case with 200 entities renders, every page numbered', async () => {
+    const api = await newWorkspace();
+    const companies = [
+      { ref: 'main', type: 'main', name: 'Big Holding SA', country: 'FR' },
+      ...Array.from({ length: 99 }, (_, i) => ({
+        type: 'affiliated',
+        name: `Subsidiary ${i + 1}`,
+        country: 'DE',
+        relations: [{ roles: ['shareholder'], ownership_percentage: (i % 50) + 1 }],
+      })),
+    ];
+    const individuals = Array.from({ length: 100 }, (_, i) => ({
+      first_name: `Person${i + 1}`,
+      last_name: 'Zoë',
+      relations: [{ roles: ['legal_representative'], position: `Director ${i + 1}` }],
+    }));
+    const kase = await api.post('/v1/cases', { name: 'Big case', companies, individuals });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body).slice(0, 500));
+    assert.equal(
+      (await api.post(`/v1/cases/${kase.body.id}/generate-report`, { timezone: 'UTC' })).status,
+      204,
+    );
+    const entry = await generated(api, kase.body.id);
+    const { text, pages } = await pdfText(api, entry.file_ids[0]);
+    assert.ok(pages > 10, `${pages} pages`);
+    const joined = text.join('\n');
+    assert.ok(joined.includes('Subsidiary 99'));
+    assert.ok(joined.includes('Person100 Zoë'));
+    assert.ok(text[pages - 1].includes(`Page ${pages} of ${pages}`));
+  });
+});
