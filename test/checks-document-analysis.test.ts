@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
+import { checkEventTypes, documentCase, submitDocument } from './helpers/document-checks.ts';
+import { newWorkspace } from './helpers/harness.ts';
+
+/**
+ * The document check with the real analysis (no sandbox outcome in the files): a registration
+ * certificate PDF with a text layer, written here with pdf-lib, read by the job.
+ */
+
+after(() => shutdownOcr());
+
+async function textPdf(lines: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  lines.forEach((line, i) => {
+    page.drawText(line, { x: 50, y: 790 - i * 18, size: 11, font });
+  });
+  return Buffer.from(await doc.save());
+}
+
+const kbis = (name: string, siren: string) =>
+  textPdf([
+    'Greffe du Tribunal de Commerce de Paris',
+    'EXTRAIT KBIS',
+    'Extrait d’immatriculation principale au registre du commerce et des sociétés',
+    `à jour au ${new Date().toISOString().slice(0, 10)}`,
+    `Immatriculation au RCS, numéro : ${siren.replace(/(\d{3})(?=\d)/g, '$1 ')} R.C.S. Paris`,
+    `Dénomination ou raison sociale : ${name}`,
+    'Forme juridique : Société par actions simplifiée',
+    'Adresse du siège : 12 rue de la Paix 75002 Paris',
+  ]);
+
+describe('document check: real analysis', () => {
+  test('a Kbis of the target company (name and number) → approved, what was read in data', async () => {
+    const api = await newWorkspace();
+    const { done } = await submitDocument(api, [await kbis('Acme Industries SAS', '552100554')]);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.result, 'approved');
+    assert.equal(done.data.review.reviewer_type, 'system');
+    const info = done.data.information.document_analysis;
+    assert.equal(info.model, 'registration_certificate');
+    assert.equal(info.registration_number, '552100554');
+    assert.match(info.name, /Acme Industries/);
+    assert.equal(info.document_type, 'kbis');
+    const results = done.data.detailed_results.document_analysis;
+    assert.equal(results.model, 'registration_certificate');
+    assert.equal(results.name_matching.result, 'approved');
+    assert.equal(results.registration_number_matching.result, 'approved');
+    assert.deepEqual(await checkEventTypes(api.workspaceId), ['Check.Started', 'Check.Approved']);
+  });
+
+  test('a Kbis of another company → need_review (or rejected with automatic_rejection), the reason in the review comment', async () => {
+    const api = await newWorkspace();
+    const other = await kbis('Boulangerie Martin', '732829320');
+    const { done } = await submitDocument(api, [other]);
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data));
+    assert.equal(done.data.result, null);
+    assert.equal(done.data.detailed_results.document_analysis.name_matching.result, 'rejected');
+    assert.equal(
+      done.data.detailed_results.document_analysis.registration_number_matching.result,
+      'rejected',
+    );
+    assert.match(done.data.review.comment, /name matching/);
+    const { companyId } = await documentCase(api);
+    const strict = await submitDocument(
+      api,
+      [other],
+      { automatic_rejection: true },
+      { company_id: companyId },
+    );
+    assert.equal(strict.done.status, 'rejected');
+    assert.match(strict.done.data.review.comment, /^Rejected automatically \(automatic_rejection\)/);
+  });
+});
