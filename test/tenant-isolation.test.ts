@@ -95,6 +95,7 @@ function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
     'PATCH /v1/checks/aml/:id/hits/review': { action: 'confirm', hit_ids: ['h1'] },
     'PATCH /v1/checks/aml/:id/monitoring': { is_monitored: true },
     'POST /v1/checks/id_document/:id/add_files': { front_upload_ref: w.uploadRef },
+    'POST /v1/checks/document/:id/add_files': { files: [{ upload_ref: w.uploadRef }] },
     'POST /v1/notes/:id/comments': { content: 'x' },
     'PATCH /v1/tags/:id': { label: 'renamed-by-another-workspace' },
     'POST /v1/cases/:id/tags': { tags: [w.tagId] },

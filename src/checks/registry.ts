@@ -2,6 +2,7 @@ import type { CheckTypeDefinition } from './check-type.ts';
 import { CHECK_TYPES } from './envelope-schema.ts';
 import { amlCheck } from './types/aml/index.ts';
 import { companyMonitoringCheck } from './types/company_monitoring/index.ts';
+import { documentCheck } from './types/document/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
 import { onlineReputationCheck } from './types/online_reputation/index.ts';
@@ -13,6 +14,7 @@ export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   onlineReputationCheck,
   idDocumentCheck,
   companyMonitoringCheck,
+  documentCheck,
 ];
 
 const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));

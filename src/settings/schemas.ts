@@ -65,6 +65,7 @@ export const CheckSettings = Type.Object(
       ),
     ),
     online_reputation: Type.Optional(Type.Object({}, strict)),
+    document: Type.Optional(Type.Object({ ...Auto }, strict)),
     company_monitoring: Type.Optional(
       Type.Object(
         {

@@ -107,11 +107,11 @@ export async function applyTemplate(
   if (opts.skipExisting) {
     const existing = await trx
       .selectFrom('checks')
-      .select(['type', 'company_id', 'individual_id'])
+      .select(['type', 'subtype', 'company_id', 'individual_id'])
       .where('case_id', '=', caseId)
       .where('template_id', '=', template.id)
       .execute();
-    for (const c of existing) done.add(`${c.type}:${c.company_id ?? c.individual_id}`);
+    for (const c of existing) done.add(`${c.type}:${c.subtype ?? ''}:${c.company_id ?? c.individual_id}`);
   }
   await withAutoApprovalSuspended(trx, async () => {
     for (const spec of template.checks) {
@@ -122,7 +122,10 @@ export async function applyTemplate(
         const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
         for (const e of select(graph, target)) {
           if (!kinds.includes(e.kind)) continue;
-          const once = `${def.type}:${e.row.id}`;
+          // one check per type and entity; document checks: one per document type
+          const docKey = (spec.settings as { document_type_key?: unknown } | undefined)?.document_type_key;
+          const subtype = def.type === 'document' ? `document_type:${docKey}` : '';
+          const once = `${def.type}:${subtype}:${e.row.id}`;
           if (done.has(once)) continue;
           done.add(once);
           const body = {

@@ -122,6 +122,24 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
       'id_document',
     ).id,
     company_monitoring: await insertMonitoringCheck(api.workspaceId, kase.id, main.id),
+    document: must(
+      await api.post('/v1/checks/document', {
+        company_id: main.id,
+        settings: { document_type_key: 'registration_certificate' },
+        data: {
+          files: [
+            {
+              upload_ref: await uploadRef(
+                api,
+                makePng({ width: 8, height: 6, text: { sandbox_outcome: 'undecided' } }),
+              ),
+            },
+          ],
+        },
+      }),
+      201,
+      'document',
+    ).id,
   };
   const awaiting = must(
     await api.post('/v1/checks/id_document', { individual_id: ceo.id }),

@@ -1,0 +1,40 @@
+import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { attemptData, type DocumentInternal } from './check-data.ts';
+import { usableDocumentType } from './document-type.ts';
+import { attachFiles, processAfter } from './files.ts';
+import { processDocument } from './process.ts';
+import { registerDocumentRoutes } from './routes.ts';
+import { DocumentCreateBody, DocumentData } from './schemas.ts';
+import { resolveDocumentSettings } from './settings.ts';
+import { DOCUMENT_TRANSITIONS } from './transitions.ts';
+
+/**
+ * The `document` check: a requested document of a document type (GET /v1/document_types) for a
+ * company or an individual. Its files are analysed by a job (./analysis), or decided by a sandbox
+ * outcome carried in the files (docs/sandbox.md); the settings' automatic rules give the status.
+ */
+export const documentCheck: CheckTypeDefinition = {
+  type: 'document',
+  targets: ['company', 'individual'],
+  isInternal: false,
+  createBody: DocumentCreateBody,
+  dataSchema: DocumentData,
+  transitions: DOCUMENT_TRANSITIONS,
+  forceReview: true,
+  collectsData: true,
+  async create({ ctx, trx, workspaceId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+    const type = await usableDocumentType(trx, workspaceId, body.settings.document_type_key, target.kind);
+    const settings = resolveDocumentSettings(type, body.settings, workspaceTypeSettings);
+    const files = await attachFiles(trx, workspaceId, body.data?.files ?? [], 'data.files');
+    const internal: DocumentInternal = { files, submissions: [] };
+    return {
+      status: files.length ? 'processing' : 'in_progress',
+      subtype: `document_type:${type.key}`,
+      data: attemptData(settings, files) as unknown as Record<string, unknown>,
+      internal: internal as unknown as Record<string, unknown>,
+      process: files.length ? processAfter(ctx) : null,
+    };
+  },
+  process: processDocument,
+  routes: (app, ctx) => registerDocumentRoutes(app, ctx, documentCheck),
+};
