@@ -67,7 +67,7 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     template: [w.templateId],
     webhook: [w.webhookId],
     webhookLog: [w.webhookLogId],
-    file: [w.fileId, w.documentOrderFileId],
+    file: [w.fileId, w.documentOrderFileId, w.caseReportFileId],
     workspace: [w.workspaceId],
     apiKey: [w.apiKeyId],
     user: [w.userId],

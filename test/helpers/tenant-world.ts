@@ -50,6 +50,8 @@ export interface TenantWorld {
   searchRef: string;
   /** A custom document type of the workspace. */
   documentTypeId: string;
+  /** The file of a generated report of the main case. */
+  caseReportFileId: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -199,6 +201,10 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     201,
     'document type',
   );
+  must(await api.post(`/v1/cases/${kase.id}/generate-report`, { timezone: 'UTC' }), 204, 'case report');
+  const caseReportFileId: string = await eventually(
+    async () => (await api.get(`/v1/cases/${kase.id}/documents?type=case_report`)).body.data[0]?.file_ids[0],
+  );
   const events = await sql<{
     id: string;
   }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
@@ -235,6 +241,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     documentOrderFileId,
     searchRef,
     documentTypeId: documentType.id,
+    caseReportFileId,
   };
 }
 
@@ -250,6 +257,7 @@ export async function quiesce(workspaceId: string, timeoutMs = 60_000): Promise<
       select (select count(*) from checks where workspace_id = ${workspaceId} and status = 'processing')
         + (select count(*) from document_orders
            where workspace_id = ${workspaceId} and status not in ('completed', 'failed'))
+        + (select count(*) from case_reports where workspace_id = ${workspaceId} and status = 'requested')
         + (select count(*) from events where workspace_id = ${workspaceId} and dispatched_at is null)
         + (select count(*) from webhook_deliveries
            where workspace_id = ${workspaceId} and status not in ('delivered', 'failed')) as n
