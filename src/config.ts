@@ -36,6 +36,8 @@ export interface Config {
   companyData: CompanyDataConfig;
   /** The service's public base URL (links it sends, e.g. a case report's download_url); else the request's. */
   publicUrl: string | null;
+  /** Key of the fraud list's HMAC hashes; null: one generated once and kept in the database. */
+  fraudHashSecret: string | null;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     companyData: loadCompanyDataConfig(env, int),
     publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
+    fraudHashSecret: env.VERICASE_FRAUD_HASH_SECRET || null,
   };
 }
 

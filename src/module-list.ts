@@ -4,6 +4,7 @@ import { documentOrdersModule } from './company-data/document-orders/module.ts';
 import { companyDataModule } from './company-data/module.ts';
 import { companyMonitoringModule } from './company-data/monitoring/module.ts';
 import { filesModule } from './files/module.ts';
+import { fraudDatabaseModule } from './fraud-database/module.ts';
 import type { Module } from './modules.ts';
 import { screeningModule } from './screening/service/module.ts';
 import { templatesModule } from './templates/module.ts';
@@ -20,4 +21,5 @@ export const MODULES: Module[] = [
   companyDataModule,
   companyMonitoringModule,
   caseReportsModule,
+  fraudDatabaseModule,
 ];

@@ -4,6 +4,7 @@ import { amlCheck } from './types/aml/index.ts';
 import { companyMonitoringCheck } from './types/company_monitoring/index.ts';
 import { documentCheck } from './types/document/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
+import { fraudDatabaseCheck } from './types/fraud_database/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
 import { onlineReputationCheck } from './types/online_reputation/index.ts';
 
@@ -15,6 +16,7 @@ export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   idDocumentCheck,
   companyMonitoringCheck,
   documentCheck,
+  fraudDatabaseCheck,
 ];
 
 const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));

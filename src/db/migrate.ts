@@ -15,8 +15,9 @@ import * as m0012 from './migrations/0012_company_data.ts';
 import * as m0013 from './migrations/0013_registry_link.ts';
 import * as m0014 from './migrations/0014_document_orders.ts';
 import * as m0015 from './migrations/0015_reference_shapes.ts';
-import * as m0018 from './migrations/0018_case_reports.ts';
 import * as m0016 from './migrations/0016_document_types.ts';
+import * as m0017 from './migrations/0017_fraud_database.ts';
+import * as m0018 from './migrations/0018_case_reports.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -35,8 +36,9 @@ const migrations: Record<string, Migration> = {
   '0013_registry_link': m0013,
   '0014_document_orders': m0014,
   '0015_reference_shapes': m0015,
-  '0018_case_reports': m0018,
   '0016_document_types': m0016,
+  '0017_fraud_database': m0017,
+  '0018_case_reports': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -559,3 +559,36 @@ export interface Database {
   case_reports: CaseReportsTable;
 }
 export type CaseReportRow = Selectable<CaseReportsTable>;
+
+// --- fraud list and check counter (migration 0017) ---
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: Generated<Date>;
+}
+export interface FraudReportsTable {
+  id: string;
+  workspace_id: string;
+  individual_id: string | null;
+  company_id: string | null;
+  reason: string;
+  identifier_kinds: Json<string[]>;
+  created_at: Generated<Date>;
+}
+export interface FraudReportIdentifiersTable {
+  report_id: string;
+  kind: string;
+  hash: string;
+}
+export interface CheckCountsTable {
+  workspace_id: string;
+  month: string;
+  count: number;
+}
+export interface Database {
+  service_secrets: ServiceSecretsTable;
+  fraud_reports: FraudReportsTable;
+  fraud_report_identifiers: FraudReportIdentifiersTable;
+  check_counts: CheckCountsTable;
+}
+export type FraudReportRow = Selectable<FraudReportsTable>;

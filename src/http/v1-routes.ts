@@ -10,6 +10,7 @@ import { registerCompanyDataRoutes } from '../company-data/routes.ts';
 import { registerCustomPropertyRoutes } from '../custom-properties/routes.ts';
 import { registerDocumentTypeRoutes } from '../document-types/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
+import { registerFraudDatabaseRoutes } from '../fraud-database/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
 import { registerRelationRoutes } from '../relations/routes.ts';
@@ -44,4 +45,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerDocumentOrderRoutes,
   registerCaseReportRoutes,
   registerDocumentTypeRoutes,
+  registerFraudDatabaseRoutes,
 ];

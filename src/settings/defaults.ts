@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS = {
   risk: { online_engines: false },
   checks: {} as Record<string, unknown>,
   company_data: { fetch_limit: null as number | null },
+  fraud_database: { share: false },
 };
 
 export type Settings = typeof DEFAULT_SETTINGS;

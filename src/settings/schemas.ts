@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { AML_LIST_TYPES } from '../checks/types/aml/schemas.ts';
 import { EKYC_VENDORS } from '../checks/types/ekyc/schemas.ts';
+import { FRAUD_DATABASE_VENDORS } from '../checks/types/fraud_database/schemas.ts';
 import { IDD_VENDORS } from '../checks/types/id_document/schemas.ts';
 import { Nullable } from '../http/common-schemas.ts';
 
@@ -19,7 +20,11 @@ export const CheckSettings = Type.Object(
   {
     limit: Type.Optional(
       Nullable(
-        Type.Integer({ minimum: 0, description: 'Most checks the workspace may hold; null: no limit' }),
+        Type.Integer({
+          minimum: 0,
+          description:
+            'Checks the workspace may create per calendar month (UTC); beyond it creation is a 400 CHECK_LIMIT_REACHED; null: no limit',
+        }),
       ),
     ),
     ekyc: Type.Optional(
@@ -66,6 +71,9 @@ export const CheckSettings = Type.Object(
     ),
     online_reputation: Type.Optional(Type.Object({}, strict)),
     document: Type.Optional(Type.Object({ ...Auto }, strict)),
+    fraud_database: Type.Optional(
+      Type.Object({ vendor: Type.Optional(Type.Enum(FRAUD_DATABASE_VENDORS)), ...Auto }, strict),
+    ),
     company_monitoring: Type.Optional(
       Type.Object(
         {
@@ -90,6 +98,11 @@ const FetchLimit = Nullable(
       'Company profiles (GET /v1/company-data/fetch) the workspace may fetch per calendar month (UTC); null: no limit',
   }),
 );
+
+const Share = Type.Boolean({
+  description:
+    "Join the shared fraud list: other sharing workspaces' checks match this workspace's reports, and this workspace's checks match theirs (own reports always match)",
+});
 
 const Months = Nullable(Type.Integer({ minimum: 1, maximum: 120 }));
 
@@ -119,6 +132,7 @@ export const WorkspaceSettings = Type.Object({
   }),
   checks: CheckSettings,
   company_data: Type.Object({ fetch_limit: FetchLimit }),
+  fraud_database: Type.Object({ share: Share }),
 });
 
 /** A PATCH body: any subset, merged deeply into the stored settings. */
@@ -151,6 +165,9 @@ export const WorkspaceSettingsPatch = Type.Object(
     checks: Type.Optional(CheckSettings),
     company_data: Type.Optional(
       Type.Object({ fetch_limit: Type.Optional(FetchLimit) }, { additionalProperties: false }),
+    ),
+    fraud_database: Type.Optional(
+      Type.Object({ share: Type.Optional(Share) }, { additionalProperties: false }),
     ),
   },
   { additionalProperties: false },

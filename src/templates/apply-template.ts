@@ -141,9 +141,13 @@ export async function applyTemplate(
             const { path, label } = describe(e, opts);
             const reason = err.details?.[0]?.path;
             const message = `Template "${template.key}" could not create its ${def.type} check for ${label}: ${err.message}`;
-            throw new ApiError(400, message, [
-              { path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message },
-            ]);
+            // a specific code (CHECK_LIMIT_REACHED) stays the answer's code
+            throw new ApiError(
+              400,
+              message,
+              [{ path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message }],
+              err.code,
+            );
           }
         }
       }

@@ -14,6 +14,7 @@ import { STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
 import { assertTransition } from './apply-change.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
+import { assertUnderCheckLimit, checkLimitOf, countCheck } from './check-limit.ts';
 import { PROCESS_QUEUE } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
 
@@ -44,21 +45,9 @@ async function resolveTarget(
   return { kind, row } as CheckTarget;
 }
 
-async function assertUnderLimit(trx: Db, workspaceId: string, limit: unknown) {
-  if (typeof limit !== 'number') return;
-  const row = await trx
-    .selectFrom('checks')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  if (Number(row.n) >= limit) {
-    throw badRequest(`Check limit reached: this workspace may hold at most ${limit} checks`);
-  }
-}
-
 /**
  * Creates a check inside the caller's transaction (the API's, or a template run's): target,
- * limit, the type's plan, the row, its events, the provider job and the case effects.
+ * monthly check limit, the type's plan, the row, its events, the provider job and the case effects.
  */
 export async function createCheckInTransaction(
   ctx: AppContext,
@@ -70,7 +59,8 @@ export async function createCheckInTransaction(
   opts: { templateId?: string | null; bySystem?: boolean } = {},
 ): Promise<CheckRow> {
   const settings = await getSettings(trx, workspaceId);
-  await assertUnderLimit(trx, workspaceId, (settings.checks as Record<string, unknown>).limit);
+  const limit = checkLimitOf(settings.checks as Record<string, unknown>);
+  if (!opts.bySystem) await assertUnderCheckLimit(trx, workspaceId, limit);
   const target = await resolveTarget(trx, workspaceId, def, body);
   // the case first, as every write under a case does: inserting the check (a key share on the case)
   // before the case lock of the case effects deadlocked with a permanent case delete on PostgreSQL
@@ -90,6 +80,9 @@ export async function createCheckInTransaction(
     >,
   });
   assertTransition(def, null, plan.trigger ?? 'create', plan.status);
+  // counted last, so the counter row is locked for the shortest time; a check the system starts
+  // on its own (a monitoring pass) is counted but never refused
+  await countCheck(trx, workspaceId, limit, { force: opts.bySystem });
   const row = await trx
     .insertInto('checks')
     .values({

@@ -1,0 +1,65 @@
+import { searchedInformation } from '../../../fraud-database/identifiers.ts';
+import { searchFraudList } from '../../../fraud-database/search.ts';
+import { getSettings } from '../../../settings/repository.ts';
+import type { CheckStatus, CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { resolveSettings } from '../../settings.ts';
+import { FraudDatabaseCreateBody, FraudDatabaseData } from './schemas.ts';
+import { FRAUD_DATABASE_TRANSITIONS } from './transitions.ts';
+
+/** A match asks for a review unless the workspace or the request turns automatic_rejection on. */
+const DEFAULTS = { vendor: 'shared_fraud_list', automatic_approval: true, automatic_rejection: false };
+
+function interpretation(searched: string[], matches: { identifier_kinds: string[]; reported_at: string }[]) {
+  if (!searched.length)
+    return 'The entity has no identifier the fraud list holds: nothing could be searched.';
+  if (!matches.length)
+    return `No report visible to this workspace holds the identifiers searched (${searched.join(', ')}).`;
+  const each = matches.map(
+    (m) => `${m.identifier_kinds.join(' and ')} (reported ${m.reported_at.slice(0, 10)})`,
+  );
+  return `${matches.length} report${matches.length > 1 ? 's' : ''} of the fraud list hold${matches.length > 1 ? '' : 's'} identifiers of this entity: ${each.join('; ')}.`;
+}
+
+export const fraudDatabaseCheck: CheckTypeDefinition = {
+  type: 'fraud_database',
+  pathAliases: ['fraud-database'],
+  targets: ['individual', 'company'],
+  isInternal: true,
+  createBody: FraudDatabaseCreateBody,
+  dataSchema: FraudDatabaseData,
+  transitions: FRAUD_DATABASE_TRANSITIONS,
+  async create({ ctx, trx, workspaceId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+    const settings = resolveSettings(DEFAULTS, workspaceTypeSettings, body.settings);
+    const shares = (await getSettings(trx, workspaceId)).fraud_database.share;
+    const { searched, matches } = await searchFraudList(ctx, trx, workspaceId, shares, target);
+    const status: CheckStatus = !searched.length
+      ? 'need_review'
+      : matches.length
+        ? settings.automatic_rejection
+          ? 'rejected'
+          : 'need_review'
+        : settings.automatic_approval
+          ? 'approved'
+          : 'need_review';
+    const decided = status === 'approved' || status === 'rejected';
+    const comment = decided
+      ? matches.length
+        ? `Rejected automatically (automatic_rejection): the fraud list holds ${[...new Set(matches.flatMap((m) => m.identifier_kinds))].join(', ')} of this entity`
+        : 'Approved automatically (automatic_approval): no match in the fraud list'
+      : null;
+    return {
+      status,
+      data: {
+        result: decided ? status : null,
+        settings,
+        vendor: { name: settings.vendor, search_reference: null },
+        review: decided
+          ? { comment, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
+          : { comment: null, reviewed_at: null, reviewer_type: null, user: null },
+        information: searchedInformation(target),
+        ai_analysis: { interpretation: interpretation(searched, matches) },
+        matches,
+      },
+    };
+  },
+};

@@ -1,0 +1,63 @@
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+
+/**
+ * Normalisations of the identifiers the fraud list compares: two spellings of one identifier give
+ * one value, so they give one hash. Each returns null when the value cannot be normalised (then
+ * that identifier is not searched or reported).
+ */
+
+/** Trimmed, lower-cased; must look like an address (something@domain). */
+export function normaliseEmail(value: string | null | undefined): string | null {
+  const v = value?.trim().toLowerCase();
+  return v && /^[^\s@]+@[^\s@]+$/.test(v) ? v : null;
+}
+
+/** E.164 (`+33612345678`); a national number is read in the entity's country. Invalid: null. */
+export function normalisePhone(value: string | null | undefined, country?: string | null): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  const defaultCountry = country && /^[A-Z]{2}$/.test(country) ? (country as CountryCode) : undefined;
+  const parsed = parsePhoneNumberFromString(v, defaultCountry);
+  return parsed?.isValid() ? parsed.number : null;
+}
+
+/** Electronic format (`FR7630006000011234567890189`), only when the IBAN is valid. */
+export function normaliseIban(value: string | null | undefined): string | null {
+  const v = electronicFormatIBAN(value ?? undefined);
+  return v && isValidIBAN(v) ? v : null;
+}
+
+/** `FR:552100554`: the country in capitals, the number's letters and digits only, in capitals. */
+export function normaliseRegistration(
+  number: string | null | undefined,
+  country: string | null | undefined,
+): string | null {
+  const n = number?.toUpperCase().replace(/[^0-9A-Z]/g, '');
+  const c = country?.trim().toUpperCase();
+  return n && c && /^[A-Z]{2}$/.test(c) ? `${c}:${n}` : null;
+}
+
+/** Accents stripped, lower case, words sorted: `Lovelace  Ada-Marie` → `ada lovelace marie`. */
+export function nameKey(...parts: (string | null | undefined)[]): string | null {
+  const tokens = parts
+    .join(' ')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .sort();
+  return tokens.length ? tokens.join(' ') : null;
+}
+
+/** `ada lovelace|1985-12-10`: name key and ISO birth date, both required. */
+export function normaliseNameBirthDate(
+  first: string | null | undefined,
+  last: string | null | undefined,
+  birthDate: string | null | undefined,
+): string | null {
+  const name = nameKey(first, last);
+  const date = birthDate?.trim().slice(0, 10);
+  return name && date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${name}|${date}` : null;
+}

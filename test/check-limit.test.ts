@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type Client, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+
+/**
+ * `checks.limit`: checks a workspace may create per calendar month (UTC). Past it, creating a
+ * check is a 400 CHECK_LIMIT_REACHED and nothing is written, also for a template's checks at case
+ * creation (the whole case is refused) and when an entity joins a templated case.
+ */
+
+const LIMIT = 'CHECK_LIMIT_REACHED';
+
+async function limited(limit: number | null): Promise<Client> {
+  const api = await newWorkspace('limit');
+  const res = await api.patch('/v1/workspace/settings', { checks: { limit } });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return api;
+}
+
+async function individual(api: Client): Promise<{ caseId: string; individualId: string }> {
+  const res = await api.post('/v1/cases', {
+    name: 'limit',
+    companies: [{ name: 'Limit Co', type: 'main' }],
+    individuals: [{ first_name: 'A', last_name: 'B' }],
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { caseId: res.body.id, individualId: res.body.individuals[0].id };
+}
+
+const checkCount = async (api: Client) =>
+  (await api.get('/v1/checks?include_not_relevant=true')).body.pagination.count as number;
+
+describe('workspace check limit', () => {
+  test('sequential: the limit-th check passes, the next is a 400 CHECK_LIMIT_REACHED and writes nothing', async () => {
+    const api = await limited(2);
+    const { individualId } = await individual(api);
+    const create = () => api.post('/v1/checks/fraud_database', { individual_id: individualId });
+    assert.equal((await create()).status, 201);
+    const second = await create();
+    assert.equal(second.status, 201);
+    const refused = await create();
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, LIMIT);
+    assert.match(refused.body.message, /limit reached/);
+    assert.equal(await checkCount(api), 2);
+    // a refused type-level error (bad target) counts nothing either
+    assert.equal((await api.post('/v1/checks/ekyc', { individual_id: individualId })).body.code, LIMIT);
+    // deleting a check does not give its place back: the limit counts checks created this month
+    assert.equal((await api.delete(`/v1/checks/${second.body.id}`)).status, 204);
+    assert.equal((await create()).body.code, LIMIT);
+    // raising the limit allows exactly one more; null lifts it
+    await api.patch('/v1/workspace/settings', { checks: { limit: 3 } });
+    assert.equal((await create()).status, 201);
+    assert.equal((await create()).body.code, LIMIT);
+    await api.patch('/v1/workspace/settings', { checks: { limit: null } });
+    assert.equal((await create()).status, 201);
+    assert.equal((await api.get('/v1/workspace/settings')).body.checks.limit, null);
+  });
+
+  test('limit 0 refuses the first check; a 400 of the type itself is not counted', async () => {
+    const zero = await limited(0);
+    const { individualId } = await individual(zero);
+    const res = await zero.post('/v1/checks/fraud_database', { individual_id: individualId });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, LIMIT);
+    const one = await limited(1);
+    const target = await individual(one);
+    // ekyc refuses this individual (no birth date): that attempt must not use up the limit
+    const ekyc = await one.post('/v1/checks/ekyc', { individual_id: target.individualId });
+    assert.equal(ekyc.status, 400);
+    assert.notEqual(ekyc.body.code, LIMIT);
+    assert.equal((await one.post('/v1/checks/fraud_database', target)).status, 400); // case_id is no field
+    assert.equal(
+      (await one.post('/v1/checks/fraud_database', { individual_id: target.individualId })).status,
+      201,
+    );
+  });
+
+  test('concurrent creations never pass the limit', async () => {
+    const api = await limited(3);
+    const targets = await Promise.all([individual(api), individual(api), individual(api)]);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        api.post('/v1/checks/fraud_database', { individual_id: targets[i % 3].individualId }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201).length;
+    const refused = results.filter((r) => r.status === 400 && r.body.code === LIMIT).length;
+    assert.equal(created, 3, JSON.stringify(results.map((r) => r.status)));
+    assert.equal(refused, 9);
+    assert.equal(await checkCount(api), 3);
+  });
+
+  test("a template's checks at case creation: past the limit the whole case is refused", async () => {
+    const api = await limited(2);
+    const tpl = await api.post('/v1/templates', {
+      key: 'fraud-all',
+      name: 'Fraud on everyone',
+      checks: [{ type: 'fraud_database', targets: ['individuals'] }],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    // three individuals, three checks: over a limit of 2
+    const refused = await api.post('/v1/cases', { ...sampleCaseBody(), template_key: 'fraud-all' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, LIMIT);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    assert.equal(await checkCount(api), 0);
+    assert.equal((await api.get('/v1/companies')).body.pagination.count, 0);
+
+    await api.patch('/v1/workspace/settings', { checks: { limit: 3 } });
+    const ok = await api.post('/v1/cases', { ...sampleCaseBody(), template_key: 'fraud-all' });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.equal(await checkCount(api), 3);
+    // an individual joining the templated case would get a fourth check: refused, not created
+    const joining = await api.post('/v1/individuals', {
+      case_id: ok.body.id,
+      first_name: 'New',
+      last_name: 'One',
+    });
+    assert.equal(joining.status, 400);
+    assert.equal(joining.body.code, LIMIT);
+    assert.equal((await api.get(`/v1/cases/${ok.body.id}`)).body.individuals.length, 3);
+  });
+
+  test('concurrent templated case creations never pass the limit', async () => {
+    const api = await limited(5);
+    await api.post('/v1/templates', {
+      key: 'fraud-all',
+      name: 'Fraud on everyone',
+      checks: [{ type: 'fraud_database', targets: ['individuals'] }],
+    });
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        api.post('/v1/cases', { ...sampleCaseBody(), template_key: 'fraud-all' }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201).length;
+    assert.equal(created, 1, JSON.stringify(results.map((r) => [r.status, r.body.code])));
+    assert.ok(results.every((r) => r.status === 201 || r.body.code === LIMIT));
+    assert.equal(await checkCount(api), 3);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 1);
+  });
+});
