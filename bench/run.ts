@@ -78,6 +78,12 @@ const sections: Section[] = [
     databases: 'both',
     run: async (url) => (await import('./company-data-import.ts')).runCompanyDataImportBench(url),
   },
+  {
+    name: 'document-analysis',
+    databases: 'one',
+    // its own process, so the first call really pays pdf.js loading and the OCR worker start
+    run: async () => void spawnSync(process.execPath, ['bench/document-analysis.ts'], { stdio: 'inherit' }),
+  },
 ];
 
 for (const s of sections) {
