@@ -79,6 +79,11 @@ const sections: Section[] = [
     run: async (url) => (await import('./company-data-import.ts')).runCompanyDataImportBench(url),
   },
   {
+    name: 'case-reports',
+    databases: 'both',
+    run: async (url) => (await import('./case-reports.ts')).runCaseReportBench(url),
+  },
+  {
     name: 'document-analysis',
     databases: 'one',
     // its own process, so the first call really pays pdf.js loading and the OCR worker start
