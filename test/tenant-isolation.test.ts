@@ -35,6 +35,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   'document-orders': 'documentOrder',
   document_types: 'documentType',
   fetch: 'searchRef',
+  reports: 'fraudReport',
 };
 
 function paramKinds(route: RouteEntry): (string | undefined)[] {
@@ -76,6 +77,7 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     documentOrder: [w.documentOrderId],
     documentType: [w.documentTypeId],
     searchRef: [w.searchRef],
+    fraudReport: [w.fraudReportId],
   };
   return ids[kind];
 }
@@ -217,6 +219,10 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     await probe([404], 'POST', '/v1/checks/online_reputation', { company_id: b.mainCompanyId });
     await probe([404], 'POST', '/v1/checks/aml', { company_id: b.mainCompanyId });
     await probe([404], 'POST', '/v1/checks/aml', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/checks/fraud_database', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/checks/fraud-database', { company_id: b.mainCompanyId });
+    await probe([404], 'POST', '/v1/fraud-database/reports', { individual_id: b.ceoId, reason: 'x' });
+    await probe([404], 'POST', '/v1/fraud-database/reports', { company_id: b.mainCompanyId, reason: 'x' });
     await probe([404], 'POST', '/v1/templates/run', { case_id: b.caseId, template_key: a.templateKey });
     // templates and upload refs are resolved in A's workspace: unknown there is a 400 naming the field
     await probe([400], 'POST', '/v1/templates/run', { case_id: a.textCaseId, template_key: b.templateKey });

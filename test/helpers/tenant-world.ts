@@ -52,6 +52,8 @@ export interface TenantWorld {
   documentTypeId: string;
   /** The file of a generated report of the main case. */
   caseReportFileId: string;
+  /** The workspace's fraud-list report of its CEO (the workspace does not share). */
+  fraudReportId: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -124,6 +126,11 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
       'id_document',
     ).id,
     company_monitoring: await insertMonitoringCheck(api.workspaceId, kase.id, main.id),
+    fraud_database: must(
+      await api.post('/v1/checks/fraud_database', { individual_id: ceo.id }),
+      201,
+      'fraud_database',
+    ).id,
     document: must(
       await api.post('/v1/checks/document', {
         company_id: main.id,
@@ -205,6 +212,11 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
   const caseReportFileId: string = await eventually(
     async () => (await api.get(`/v1/cases/${kase.id}/documents?type=case_report`)).body.data[0]?.file_ids[0],
   );
+  const fraudReport = must(
+    await api.post('/v1/fraud-database/reports', { individual_id: ceo.id, reason: `${tag} fraud reason` }),
+    201,
+    'fraud report',
+  );
   const events = await sql<{
     id: string;
   }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
@@ -242,6 +254,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     searchRef,
     documentTypeId: documentType.id,
     caseReportFileId,
+    fraudReportId: fraudReport.id,
   };
 }
 
@@ -336,5 +349,6 @@ export function worldTokens(w: TenantWorld): string[] {
     w.documentOrderFileId,
     w.searchRef,
     w.documentTypeId,
+    w.fraudReportId,
   ];
 }
