@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type {
   CaseReviewsTable,
@@ -18,7 +18,7 @@ export const TIMELINE_LIMIT = 500;
 export type ReportEvent = Pick<
   Selectable<EventsTable>,
   'id' | 'type' | 'activity_type' | 'actor_type' | 'company_id' | 'individual_id' | 'created_at'
->;
+> & { check_type: string | null };
 
 /** Everything a case report shows, read in a fixed number of queries whatever the case's size. */
 export interface ReportData {
@@ -127,6 +127,8 @@ export async function loadReportData(
       db
         .selectFrom('events')
         .select(['id', 'type', 'activity_type', 'actor_type', 'company_id', 'individual_id', 'created_at'])
+        // the check's type for check activities (`started check (ekyc)`)
+        .select(sql<string | null>`payload->'check'->>'type'`.as('check_type'))
         .where('workspace_id', '=', workspaceId)
         .where('case_id', '=', caseId)
         .where('activity_type', 'is not', null)

@@ -2,7 +2,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /**
  * Note contents are (sanitised) HTML: their text for the report, paragraphs and line breaks kept as
- * line breaks, list items as dashes, entities decoded.
+ * line breaks (blank lines dropped), list items as dashes, entities decoded.
  */
 export function htmlToText(html: string): string {
   return html
@@ -17,6 +17,8 @@ export function htmlToText(html: string): string {
       }
       return ENTITIES[e.toLowerCase()] ?? m;
     })
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
 }

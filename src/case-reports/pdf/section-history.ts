@@ -38,12 +38,14 @@ export function reviewsAndNotesSection(w: PdfWriter, d: ReportData, time: Time):
   }
 }
 
-/** `api__approved__check` → `API approved check`. */
-function activityText(activity: string | null, type: string): string {
-  if (!activity) return type;
-  const [actor, verb, subject] = activity.split('__');
+/** `api__approved__check` → `API approved check (ekyc)`; `updated_status__case` → `updated case status`. */
+function activityText(e: ReportData['events'][number]): string {
+  if (!e.activity_type) return e.type;
+  const [actor, verb, subject] = e.activity_type.split('__');
   const who = actor === 'api' ? 'API' : actor.charAt(0).toUpperCase() + actor.slice(1);
-  return `${who} ${words(verb)} ${words(subject)}`;
+  const [action, ...what] = verb.split('_');
+  const thing = [words(subject), ...what].join(' ');
+  return `${who} ${action} ${thing}${e.check_type ? ` (${words(e.check_type)})` : ''}`;
 }
 
 /** The case's activities, oldest first (the most recent TIMELINE_LIMIT of them). */
@@ -59,8 +61,6 @@ export function timelineSection(w: PdfWriter, d: ReportData, time: Time): void {
   if (!d.events.length) w.text('No activity.', { grey: true });
   for (const e of d.events) {
     const subject = names.get(e.company_id ?? e.individual_id ?? '');
-    w.text(
-      join([time(e.created_at), activityText(e.activity_type, e.type), subject && show(subject)], ' · '),
-    );
+    w.text(join([time(e.created_at), activityText(e), subject && show(subject)], ' · '));
   }
 }
