@@ -434,6 +434,30 @@ describe('document analysis: unreadable files', () => {
   });
 });
 
+describe('document analysis: document type keys', () => {
+  test('every built-in key names its kind; custom keys by their words, whole words for short ones', () => {
+    for (const key of [
+      'registration_certificate',
+      'articles_of_association',
+      'proof_of_address',
+      'bank_account_details',
+      'id_card_copy',
+      'ubo_register_extract',
+      'tax_certificate',
+      'shareholder_register',
+      'financial_statements',
+      'power_of_attorney',
+    ])
+      assert.equal(kindForKey(key), key);
+    assert.equal(kindForKey('kbis'), 'registration_certificate');
+    assert.equal(kindForKey('RIB-societe'), 'bank_account_details');
+    assert.equal(kindForKey('company_statutes'), 'articles_of_association');
+    assert.equal(kindForKey('passport'), 'id_card_copy');
+    assert.equal(kindForKey('attorney_letter'), 'power_of_attorney'); // not `rne` inside `attorney`
+    assert.equal(kindForKey('tribute'), null); // not `rib` inside a word
+  });
+});
+
 describe('document analysis: name and number comparison', () => {
   test('accents, case, legal suffixes and one OCR slip are tolerated; other names are not', () => {
     assert.ok(sameName('Société Générale d’Études SAS', 'SOCIETE GENERALE D ETUDES'));

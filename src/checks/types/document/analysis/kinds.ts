@@ -13,27 +13,38 @@ export const DOCUMENT_KINDS = [
   'id_card_copy',
   'ubo_register_extract',
   'tax_certificate',
+  'shareholder_register',
+  'financial_statements',
+  'power_of_attorney',
 ] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
+/** Words of a custom key (split on `_`, `-`, spaces and dots; `_x_` matches a whole word only). */
 const KEY_WORDS: [RegExp, DocumentKind][] = [
   [
-    /registration|kbis|certificate_of_incorporation|incorporation|company_extract|sirene|rne/,
+    /registration|kbis|incorporation|company_extract|_extrait_|sirene|_rne_|_rcs_|handelsregister/,
     'registration_certificate',
   ],
-  [/articles|statuts|bylaws|memorandum/, 'articles_of_association'],
-  [/address|domicile|utility|bill/, 'proof_of_address'],
-  [/bank|rib|iban/, 'bank_account_details'],
-  [/ubo|beneficial|beneficiaires|rbe|psc/, 'ubo_register_extract'],
-  [/tax|fiscal|urssaf|vat/, 'tax_certificate'],
-  [/id_card|identity|passport|cni|id_document/, 'id_card_copy'],
+  [/articles|statut|bylaws|memorandum|constitution/, 'articles_of_association'],
+  [/address|adresse|domicile|utility|_bill_|facture|justificatif/, 'proof_of_address'],
+  [/bank|_rib_|iban|bancaire/, 'bank_account_details'],
+  [/_ubo_|beneficial|beneficiaires|_rbe_|_psc_/, 'ubo_register_extract'],
+  [/shareholder|actionnaires|register_of_members|mouvements_de_titres/, 'shareholder_register'],
+  [/financial|bilan|accounts|comptes_annuels|balance_sheet|liasse/, 'financial_statements'],
+  [/attorney|pouvoir|procuration|mandat/, 'power_of_attorney'],
+  [/_tax_|fiscal|urssaf|_vat_|vigilance/, 'tax_certificate'],
+  [
+    /id_card|identity|identite|passport|passeport|_cni_|id_document|driving|permis|residence_permit|titre_de_sejour/,
+    'id_card_copy',
+  ],
 ];
 
 /** The kind a document type key asks for, or null for a custom type the analysis cannot name. */
 export function kindForKey(key: string): DocumentKind | null {
   const k = key.toLowerCase();
   if ((DOCUMENT_KINDS as readonly string[]).includes(k)) return k as DocumentKind;
-  for (const [re, kind] of KEY_WORDS) if (re.test(k)) return kind;
+  const words = `_${k.replace(/[^a-z0-9]+/g, '_')}_`;
+  for (const [re, kind] of KEY_WORDS) if (re.test(words)) return kind;
   return null;
 }
 
