@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { processCaseReport } from '../src/case-reports/process-report.ts';
+import { insertCaseReport } from '../src/case-reports/repository.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
@@ -51,6 +53,14 @@ async function pdfText(api: Client, fileId: string): Promise<{ text: string[]; p
 async function richCase(api: Client) {
   const body = sampleCaseBody(`ext-${randomUUID().slice(0, 8)}`);
   body.name = 'Société Générale Ødegård Müller';
+  // outside WinAnsi: transliterated, never a failure
+  body.companies.push({
+    ref: 'tokyo',
+    type: 'affiliated',
+    name: 'Ωmega 東京 Trading',
+    country: 'JP',
+    relations: [{ roles: ['shareholder'], ownership_percentage: 5 }],
+  } as (typeof body.companies)[number]);
   const kase = await api.post('/v1/cases', { ...body, tags: ['vip'] });
   assert.equal(kase.status, 201, JSON.stringify(kase.body));
   const ada = kase.body.individuals.find((i: any) => i.first_name === 'Ada');
@@ -168,7 +178,8 @@ describe('case reports', () => {
       'Alan Turing',
       'beneficial owner',
       'ekyc · approved · Ada Lovelace',
-      'Called the CEO about Lódz branch', // ó kept; Ł, ź outside WinAnsi: transliterated
+      'Called the CEO about Lódz branch',
+      'Omega DongJing Trading', // ó kept; Ł, ź outside WinAnsi: transliterated
       'Confirmed by phone',
       'All good',
       'API created case',
@@ -203,6 +214,33 @@ describe('case reports', () => {
     });
     assert.equal(viaUrl.statusCode, 200);
     assert.equal(viaUrl.rawPayload.subarray(0, 5).toString(), '%PDF-');
+  });
+
+  test('a report whose case is deleted before its job runs fails, without event; a settled one is left alone', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const kase = (await api.post('/v1/cases', { name: 'to delete' })).body;
+    const report = await insertCaseReport(ctx.db, {
+      id: randomUUID(),
+      workspace_id: api.workspaceId,
+      case_id: kase.id,
+      timezone: 'UTC',
+      base_url: 'http://127.0.0.1',
+    });
+    assert.equal((await api.delete(`/v1/cases/${kase.id}`)).status, 204);
+    await processCaseReport(ctx, { reportId: report.id }, { retryCount: 0 });
+    const [row] = await reportsOf(api.workspaceId, kase.id);
+    assert.equal(row.status, 'failed');
+    assert.match(row.error ?? '', /deleted/);
+    await processCaseReport(ctx, { reportId: report.id }, { retryCount: 0 });
+    assert.equal((await reportsOf(api.workspaceId, kase.id))[0].status, 'failed');
+    const events = await ctx.db
+      .selectFrom('events')
+      .select('type')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('type', '=', 'CaseReport.Generated')
+      .execute();
+    assert.deepEqual(events, []);
   });
 
   test('a case with 200 entities renders, every page numbered', async () => {
