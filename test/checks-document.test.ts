@@ -221,6 +221,7 @@ describe('document check: files', () => {
       version: 'current',
     });
     assert.equal(docs[0].type, 'check__document');
+    assert.equal(docs[0].name, 'Registration certificate');
     assert.equal(docs[0].company_id, companyId);
     assert.deepEqual(docs[0].file_ids, retry.body.data.document_file_ids);
     const all = (await api.get(`/v1/cases/${caseId}/documents?include_check_history=true`)).body.data;

@@ -65,6 +65,9 @@ function documentName(type: FileCheckType, subtype: string | null, data: Data): 
     const docType = obj(data.information).document_type;
     return typeof docType === 'string' ? `ID document (${docType.replaceAll('_', ' ')})` : LABELS[type];
   }
+  // a document check: its document type's label as the check recorded it
+  const label = obj(obj(data.settings).document_type).label;
+  if (type === 'document' && typeof label === 'string' && label) return label;
   const key = subtype?.split(':')[1];
   return key ? `${LABELS[type]} (${key})` : LABELS[type];
 }
