@@ -206,6 +206,41 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     });
   });
 
+  test('a UK certificate of incorporation: Companies House number, no age limit', async () => {
+    const out = await analyze({
+      target: {
+        kind: 'company',
+        name: 'Acme Widgets Limited',
+        registrationNumber: '12345678',
+        country: 'GB',
+      },
+      files: [
+        pdfFile(
+          await textPdf([
+            'CERTIFICATE OF INCORPORATION',
+            'OF A PRIVATE LIMITED COMPANY',
+            'Company Number 12345678',
+            'The Registrar of Companies for England and Wales, hereby certifies that',
+            'ACME WIDGETS LTD',
+            'is this day incorporated under the Companies Act 2006 as a private company.',
+            'Given at Companies House, Cardiff, on 5th March 2019',
+          ]),
+        ),
+      ],
+    });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    const i = info(out);
+    assert.equal(i.document_type, 'other');
+    assert.equal(i.other_document_type, 'certificate_of_incorporation');
+    assert.equal(i.registration_number, '12345678');
+    assert.equal(i.country, 'GB');
+    assert.deepEqual(criteria(out).valid_age_in_days, {
+      result: null,
+      expected: null,
+      received: '2019-03-05',
+    });
+  });
+
   test('no registration number on the target: that criterion is unknown → need_review', async () => {
     const out = await analyze({
       files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],

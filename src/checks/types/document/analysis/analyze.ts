@@ -252,7 +252,11 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     const target = input.target.registrationNumber;
     results = {
       model,
-      valid_age_in_days: ageCriterion(issued, input.now, input.maxAgeInDays),
+      // A certificate of incorporation is dated once, at incorporation: its age says nothing.
+      valid_age_in_days:
+        docType.other === 'certificate_of_incorporation' && input.maxAgeInDays == null
+          ? notEvaluated(issued)
+          : ageCriterion(issued, input.now, input.maxAgeInDays),
       address_matching: addressCriterion(text, input.target.address, address),
       registration_number_matching: numberCriterion(numbers, target, true),
       name_matching: nameCriterion(text, name, labelledName),
