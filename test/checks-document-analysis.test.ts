@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { composeIBAN, friendlyFormatIBAN } from 'ibantools';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
 import { checkEventTypes, documentCase, submitDocument } from './helpers/document-checks.ts';
@@ -74,5 +75,44 @@ describe('document check: real analysis', () => {
     );
     assert.equal(strict.done.status, 'rejected');
     assert.match(strict.done.data.review.comment, /^Rejected automatically \(automatic_rejection\)/);
+  });
+
+  test('bank account details of the company: IBAN and BIC read, validated and compared with its banking information', async () => {
+    const api = await newWorkspace();
+    const iban = composeIBAN({ countryCode: 'FR', bban: '30006000011234567890189' }) as string;
+    const kase = await api.post('/v1/cases', {
+      name: 'RIB case',
+      companies: [
+        {
+          type: 'main',
+          name: 'Acme Industries SAS',
+          country: 'FR',
+          registration_number: '552100554',
+          banking_information: { iban, bic: 'AGRIFRPP882' },
+        },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const rib = await textPdf([
+      "RELEVE D'IDENTITE BANCAIRE",
+      'TITULAIRE: ACME INDUSTRIES SAS',
+      'BANQUE: CREDIT AGRICOLE',
+      `IBAN: ${friendlyFormatIBAN(iban)}`,
+      'BIC: AGRIFRPP882',
+    ]);
+    const { done } = await submitDocument(
+      api,
+      [rib],
+      { document_type_key: 'bank_account_details' },
+      { company_id: kase.body.companies[0].id },
+    );
+    const info = done.data.information.document_analysis;
+    assert.equal(info.model, 'iban');
+    assert.equal(info.iban, iban);
+    assert.equal(info.bic, 'AGRIFRPP882');
+    const results = done.data.detailed_results.document_analysis;
+    for (const c of ['valid_iban', 'valid_bic', 'name_matching', 'iban_matching', 'bic_matching'])
+      assert.equal(results[c].result, 'approved', c);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
   });
 });
