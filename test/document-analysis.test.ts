@@ -427,12 +427,24 @@ describe('document analysis: other document types', () => {
 });
 
 describe('document analysis: unreadable files', () => {
-  test('an image of noise is unreadable → need_review with a comment', async () => {
+  test('an image of noise is unreadable → need_review with a comment (not even sent to the OCR)', async () => {
     const out = await analyze({ files: [pngFile(noisePng(600, 300))] });
     assert.equal(out.unreadable, true);
     assert.equal(out.verdict, 'need_review');
-    assert.match(out.comment ?? '', /could not be read/);
+    assert.match(out.comment ?? '', /could not be read automatically \(file 1: the image looks like noise/);
     assert.equal(criteria(out).name_matching.result, null);
+  });
+
+  test('an image the OCR reads only as gibberish (low confidence) is unreadable', async () => {
+    const out = await analyze({ files: [pngFile(noisePng(600, 300, 3, 2))] });
+    assert.equal(out.unreadable, true);
+    assert.match(out.comment ?? '', /no legible text was found in the image/);
+  });
+
+  test('a scanned PDF whose page image is noise is unreadable', async () => {
+    const out = await analyze({ files: [pdfFile(await scannedPdf(noisePng(800, 600, 5)))] });
+    assert.equal(out.unreadable, true);
+    assert.match(out.comment ?? '', /no text layer and its page images look like noise/);
   });
 
   test('a PDF without text or images, and a file that is no document, are unreadable', async () => {

@@ -144,8 +144,11 @@ export function textPng(lines: string[], scale = 4, blurRadius = Math.floor(scal
   return encodeGrayPng(width, height, blur(px, width, height, blurRadius));
 }
 
-/** A PNG of random gray noise (deterministic for a seed): nothing to read. */
-export function noisePng(width: number, height: number, seed = 1): Buffer {
+/**
+ * A PNG of random gray noise (deterministic for a seed): nothing to read. With a blur radius, soft
+ * blobs instead (they pass the analysis' noise pre-check and reach the OCR, which finds no text).
+ */
+export function noisePng(width: number, height: number, seed = 1, blurRadius = 0): Buffer {
   let s = seed >>> 0 || 1;
   const px = new Uint8Array(width * height);
   for (let i = 0; i < px.length; i++) {
@@ -154,5 +157,5 @@ export function noisePng(width: number, height: number, seed = 1): Buffer {
     s ^= s << 5;
     px[i] = (s >>> 0) & 0xff;
   }
-  return encodeGrayPng(width, height, px);
+  return encodeGrayPng(width, height, blur(px, width, height, blurRadius));
 }

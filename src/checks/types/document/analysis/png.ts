@@ -53,3 +53,92 @@ export function encodePng(
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+export interface RawImage {
+  width: number;
+  height: number;
+  channels: 1 | 2 | 3 | 4;
+  data: Uint8Array | Uint8ClampedArray;
+}
+
+/**
+ * Decodes an 8-bit, non-interlaced, non-palette PNG (gray, gray+alpha, RGB, RGBA) into raw pixels;
+ * null for any other PNG (the OCR then reads it directly).
+ */
+export function decodePng(png: Buffer): RawImage | null {
+  if (png.length < 33 || png.readUInt32BE(0) !== 0x89504e47) return null;
+  let off = 8;
+  let width = 0;
+  let height = 0;
+  let channels: RawImage['channels'] | 0 = 0;
+  const idat: Buffer[] = [];
+  while (off + 12 <= png.length) {
+    const len = png.readUInt32BE(off);
+    const type = png.toString('latin1', off + 4, off + 8);
+    const body = png.subarray(off + 8, off + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      const [depth, colour, , , interlace] = [body[8], body[9], body[10], body[11], body[12]];
+      if (depth !== 8 || interlace !== 0) return null;
+      channels = ({ 0: 1, 4: 2, 2: 3, 6: 4 } as Record<number, RawImage['channels']>)[colour] ?? 0;
+      if (!channels) return null;
+    } else if (type === 'IDAT') idat.push(body);
+    else if (type === 'IEND') break;
+    off += 12 + len;
+  }
+  if (!channels || width === 0 || height === 0 || width * height > 40_000_000) return null;
+  let raw: Buffer;
+  try {
+    raw = zlib.inflateSync(Buffer.concat(idat));
+  } catch {
+    return null;
+  }
+  const stride = width * channels;
+  if (raw.length < (stride + 1) * height) return null;
+  const out = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const src = y * (stride + 1) + 1;
+    const row = y * stride;
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? out[row + x - channels] : 0;
+      const b = y > 0 ? out[row - stride + x] : 0;
+      const c = x >= channels && y > 0 ? out[row - stride + x - channels] : 0;
+      let v = raw[src + x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[row + x] = v & 0xff;
+    }
+  }
+  return { width, height, channels, data: out };
+}
+
+/**
+ * Share of sampled pixels differing sharply (by more than 64 levels) from their right-hand
+ * neighbour, on the first channel. A printed page is mostly plain background (a few percent);
+ * random noise is around 70 %.
+ */
+export function edgeDensity(img: RawImage): number {
+  const { width, height, channels, data } = img;
+  if (width < 2 || height < 1) return 0;
+  const rowStep = Math.max(1, Math.floor(height / 400));
+  let edges = 0;
+  let samples = 0;
+  for (let y = 0; y < height; y += rowStep) {
+    const row = y * width * channels;
+    for (let x = 0; x + 1 < width; x++) {
+      samples++;
+      if (Math.abs(data[row + x * channels] - data[row + (x + 1) * channels]) > 64) edges++;
+    }
+  }
+  return samples === 0 ? 0 : edges / samples;
+}

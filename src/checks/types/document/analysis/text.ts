@@ -1,6 +1,6 @@
 import { extractImages, extractText, getDocumentProxy } from 'unpdf';
 import { ocrImage } from './ocr.ts';
-import { encodePng } from './png.ts';
+import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
 
 /**
  * The text of one file: a PDF's text layer (unpdf); for a PDF without usable text (a scan), OCR of
@@ -24,6 +24,14 @@ export const MAX_OCR_PAGES = 3;
 const MIN_SIGNIFICANT_CHARS = 20;
 /** Mean OCR confidence (0..100) under which a recognition is treated as noise. */
 const MIN_OCR_CONFIDENCE = 45;
+/**
+ * Share of sharp neighbour-to-neighbour changes above which an image is noise, not a page: OCR of
+ * such an image finds nothing and can take tens of seconds, so it is not attempted.
+ */
+const MAX_EDGE_DENSITY = 0.3;
+const NOISE_PROBLEM = 'the image looks like noise rather than a document (no text to read)';
+
+const isNoise = (img: RawImage | null) => img !== null && edgeDensity(img) > MAX_EDGE_DENSITY;
 
 const isPdf = (b: Buffer) => b.subarray(0, 1024).includes('%PDF-');
 const isPng = (b: Buffer) => b.length > 8 && b.readUInt32BE(0) === 0x89504e47;
@@ -39,6 +47,7 @@ const significant = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).lengt
 export async function readFileText(bytes: Buffer, mime: string): Promise<FileText> {
   if (isPdf(bytes) || mime === 'application/pdf') return readPdf(bytes);
   if (isPng(bytes) || isJpeg(bytes) || isOtherImage(bytes) || mime.startsWith('image/')) {
+    if (isPng(bytes) && isNoise(decodePng(bytes))) return unreadable('image_ocr', NOISE_PROBLEM);
     const r = await ocrImage(bytes);
     if (!r) return unreadable('image_ocr', 'the image could not be read (OCR failed or took too long)');
     if (significant(r.text) < MIN_SIGNIFICANT_CHARS || r.confidence < MIN_OCR_CONFIDENCE)
@@ -66,6 +75,7 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
     // A scan: read the images the pages embed.
     const texts: string[] = [];
     let images = 0;
+    let noisy = 0;
     for (let page = 1; page <= Math.min(pdf.numPages, MAX_OCR_PAGES); page++) {
       let found: Awaited<ReturnType<typeof extractImages>> = [];
       try {
@@ -76,6 +86,10 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
       for (const img of found) {
         if (img.width < 200 || img.height < 50) continue; // logos, stamps
         images++;
+        if (isNoise(img)) {
+          noisy++;
+          continue;
+        }
         const r = await ocrImage(encodePng(img.width, img.height, img.channels, img.data));
         if (r && r.confidence >= MIN_OCR_CONFIDENCE) texts.push(r.text);
       }
@@ -87,7 +101,9 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
       'pdf_ocr',
       images === 0
         ? 'the PDF has no text layer and no page image that could be read'
-        : 'no legible text was found in the scanned PDF',
+        : noisy === images
+          ? `the PDF has no text layer and its page images look like noise`
+          : 'no legible text was found in the scanned PDF',
     );
   } finally {
     await pdf.loadingTask.destroy().catch(() => undefined);
