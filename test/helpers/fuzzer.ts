@@ -195,6 +195,7 @@ export class Fuzzer {
     durationMs: 0,
   };
   private readonly covered = new Set<string>();
+  private order: Operation[] = [];
 
   constructor(opts: FuzzOptions) {
     this.opts = { concurrency: 1, requestsPerWorkspace: 5_000, ...opts };
@@ -204,6 +205,11 @@ export class Fuzzer {
     const started = Date.now();
     this.operations = (await loadOperations(this.opts.app)).operations;
     this.report.operations = this.operations.length;
+    const shuffle = dice(this.opts.seed);
+    this.order = this.operations
+      .map((op) => ({ op, k: shuffle.int(1_000_000) }))
+      .sort((x, y) => x.k - y.k)
+      .map((x) => x.op);
     const wsCount = Math.max(2, Math.ceil(this.opts.requests / this.opts.requestsPerWorkspace));
     for (let i = 0; i < wsCount; i++) await this.addWorkspace(i);
     await this.screeningReady();
@@ -215,7 +221,9 @@ export class Fuzzer {
         const ws = this.workspaces[Math.floor((i / this.opts.requests) * wsCount)] ?? this.workspaces[0];
         // a fresh case graph now and then, so that deletes do not leave the fuzz nothing to aim at
         if (i > 0 && i % 400 === 0) await this.seed(ws, this.opts.seed + i);
-        const op = this.operations[d.int(this.operations.length)];
+        // every operation once (in a seeded order), then at random: coverage does not hang on the
+        // dice, so adding an operation cannot leave another one unexercised
+        const op = i < this.order.length ? this.order[i] : this.operations[d.int(this.operations.length)];
         await this.send(this.build(op, ws, d, this.opts.seed * 7_919 + i), ws);
         if ((i + 1) % 1_000 === 0) this.opts.onProgress?.(i + 1);
       }
