@@ -264,6 +264,19 @@ describe('document check: document types and targets', () => {
     });
     assert.equal(ok.status, 201, JSON.stringify(ok.body));
     assert.equal(ok.body.subtype, 'document_type:lease_contract');
+    assert.equal(ok.body.is_internal, false);
+    await api.post('/v1/document_types', {
+      key: 'internal_memo',
+      label: 'Internal memo',
+      target_entities: ['individual'],
+      is_internal: true,
+    });
+    const internal = await create({
+      individual_id: individualId,
+      settings: { document_type_key: 'internal_memo' },
+    });
+    assert.equal(internal.status, 201, JSON.stringify(internal.body));
+    assert.equal(internal.body.is_internal, true);
     assert.equal(ok.body.data.settings.document_type.id, custom.id);
     assert.equal((await api.delete(`/v1/document_types/${custom.id}`)).status, 204);
     const archived = await create({

@@ -25,6 +25,8 @@ export interface CreatePlan {
   /** The trigger of the transition taken from `null` (default `create`). */
   trigger?: string;
   subtype?: string | null;
+  /** The check's is_internal when the type decides it per check (document: its document type's). */
+  isInternal?: boolean;
   data: Record<string, unknown>;
   internal?: Record<string, unknown>;
   expiresAt?: Date | null;

@@ -94,7 +94,7 @@ export async function createCheckInTransaction(
       type: def.type,
       status: plan.status,
       subtype: plan.subtype ?? null,
-      is_internal: def.isInternal,
+      is_internal: plan.isInternal ?? def.isInternal,
       data: JSON.stringify(withSystemReviewReason(def.type, plan.status, plan.data)),
       internal: JSON.stringify(plan.internal ?? {}),
       history: JSON.stringify([]),

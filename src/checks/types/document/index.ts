@@ -30,6 +30,7 @@ export const documentCheck: CheckTypeDefinition = {
     return {
       status: files.length ? 'processing' : 'in_progress',
       subtype: `document_type:${type.key}`,
+      isInternal: type.is_internal,
       data: attemptData(settings, files) as unknown as Record<string, unknown>,
       internal: internal as unknown as Record<string, unknown>,
       process: files.length ? processAfter(ctx) : null,
