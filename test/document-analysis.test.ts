@@ -285,6 +285,24 @@ describe('document analysis: bank details (IBAN / BIC)', () => {
     assert.equal(c.bic_matching.result, 'approved');
   });
 
+  test('letters the OCR reads for digits (O for 0) are folded back when the check digits then hold', async () => {
+    const misread = friendlyFormatIBAN(ACME_IBAN)?.replace(/0/g, 'O') as string;
+    assert.notEqual(misread, friendlyFormatIBAN(ACME_IBAN));
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [
+        pdfFile(
+          await textPdf(["RELEVE D'IDENTITE BANCAIRE", 'Titulaire : ACME SOLUTIONS', `IBAN : ${misread}`]),
+        ),
+      ],
+    });
+    assert.equal(info(out).iban, ACME_IBAN);
+    assert.equal(criteria(out).valid_iban.result, 'approved');
+    assert.equal(criteria(out).valid_bic.result, null); // no BIC on the document: unknown
+    assert.equal(out.verdict, 'need_review');
+  });
+
   test('an IBAN with wrong check digits, held by someone else: rejected', async () => {
     const bad = `FR00${ACME_IBAN.slice(4)}`;
     const out = await analyze({

@@ -226,13 +226,18 @@ export function bankDetails(text: string): BankDetails {
   let ibanValid: boolean | null = null;
   for (const raw of ibanCandidates) {
     const compact = electronicFormatIBAN(raw) ?? raw.replace(/\s+/g, '');
-    // The run may swallow the next word: try the longest valid prefix.
-    for (let len = Math.min(34, compact.length); len >= 15; len--) {
-      if (isValidIBAN(compact.slice(0, len))) {
-        iban = compact.slice(0, len);
-        ibanValid = true;
-        break;
+    // The run may swallow the next word: try the longest valid prefix; then the same with the
+    // letters OCR puts for digits (O for 0...) turned back into digits, which the check digits
+    // must still accept.
+    for (const variant of [compact, compact.slice(0, 2) + digitsOnly(compact.slice(2))]) {
+      for (let len = Math.min(34, variant.length); len >= 15; len--) {
+        if (isValidIBAN(variant.slice(0, len))) {
+          iban = variant.slice(0, len);
+          ibanValid = true;
+          break;
+        }
       }
+      if (iban) break;
     }
     if (iban) break;
   }
