@@ -90,8 +90,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     companyData: loadCompanyDataConfig(env, int),
     publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
-    fraudHashSecret: env.VERICASE_FRAUD_HASH_SECRET || null,
+    fraudHashSecret: fraudHashSecret(env.VERICASE_FRAUD_HASH_SECRET),
   };
+}
+
+/** A configured fraud-list key must be long enough to be a key (32 random bytes recommended). */
+function fraudHashSecret(value: string | undefined): string | null {
+  if (!value) return null;
+  if (value.length < 16) throw new Error('VERICASE_FRAUD_HASH_SECRET must be at least 16 characters');
+  return value;
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): Config['http'] {

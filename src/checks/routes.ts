@@ -129,8 +129,7 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
   // read-only types (company_monitoring) have their own routes below: retrieve only
   for (const def of CHECK_TYPE_DEFINITIONS) if (!def.readOnly) registerTypeRoutes(app, ctx, def);
   for (const type of typesNotEnabled()) {
-    const paths = type === 'fraud_database' ? [type, 'fraud-database'] : [type];
-    for (const path of paths) {
+    for (const path of [type]) {
       app.post(
         `/checks/${path}`,
         {
