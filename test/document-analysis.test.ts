@@ -252,6 +252,27 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
   });
 });
 
+describe('document analysis: registration certificate scanned (OCR)', () => {
+  test('a Kbis image: name, SIREN, city and date read by the OCR → approved', async () => {
+    const scan = textPng([
+      'GREFFE DU TRIBUNAL DE COMMERCE DE PARIS',
+      'EXTRAIT KBIS',
+      'A JOUR AU 02/11/2026',
+      `IMMATRICULATION: ${SIREN.replace(/(\d{3})(?=\d)/g, '$1 ')} R.C.S. PARIS`,
+      'DENOMINATION: ACME SOLUTIONS SAS',
+      'ADRESSE DU SIEGE: 12 RUE DE LA PAIX 75002 PARIS',
+    ]);
+    const out = await analyze({ target: { ...acme, registrationNumber: SIREN }, files: [pngFile(scan)] });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    const i = info(out);
+    assert.equal(i.registration_number, SIREN);
+    assert.equal(i.registration_city, 'Paris');
+    assert.equal(i.issuing_date, '2026-11-02');
+    assert.equal(i.document_type, 'kbis');
+    assert.match(i.name, /ACME SOLUTIONS/);
+  });
+});
+
 describe('document analysis: bank details (IBAN / BIC)', () => {
   test('a RIB image read by OCR: IBAN and BIC valid, holder is the target → approved', async () => {
     const out = await analyze({

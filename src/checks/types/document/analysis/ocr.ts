@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,15 +24,20 @@ let langDir: string | null = null;
  * temporary folder once per process.
  */
 function languageFolder(): string {
-  if (langDir) return langDir;
+  // (made again if something, a temporary-files cleaner say, removed it since)
+  if (
+    langDir &&
+    OCR_LANGUAGES.every((code) => existsSync(path.join(langDir as string, `${code}.traineddata.gz`)))
+  )
+    return langDir;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vericase-tessdata-'));
   for (const code of OCR_LANGUAGES) {
     const pkg = path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
     const file = `${code}.traineddata.gz`;
     copyFileSync(path.join(pkg, '4.0.0_best_int', file), path.join(dir, file));
   }
+  if (!langDir) process.once('exit', () => langDir && rmSync(langDir, { recursive: true, force: true }));
   langDir = dir;
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
