@@ -87,6 +87,11 @@ export interface CheckTypeDefinition {
   /** Types whose stuck `processing` checks can be pushed to review. */
   forceReview?: boolean;
   create(input: CreateInput): Promise<CreatePlan>;
+  /**
+   * The provider work may take minutes (OCR of scans): its jobs run on their own queue, a few at a
+   * time, and are not given up as stalled after the usual minute.
+   */
+  slowProcess?: boolean;
   /** Provider work run by the job queue while the check is `processing`. */
   process?(input: ProcessInput): Promise<Outcome | null>;
   /** Extra rules before a manual review (e.g. aml hits must be reviewed first). */

@@ -1,7 +1,7 @@
 import type { Module } from '../modules.ts';
 import { expireDueChecks } from './engine/expire-checks.ts';
 import { processCheckJob } from './engine/process-job.ts';
-import { EXPIRE_QUEUE, PROCESS_QUEUE } from './engine/queues.ts';
+import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues.ts';
 import type { CheckEnvelopeOut } from './envelope-schema.ts';
 import { presentCheckEnvelope } from './present.ts';
 import { checkEnvelopesByEntity } from './repository.ts';
@@ -16,6 +16,14 @@ export const checksModule: Module = {
       retryLimit: 8,
       // a job whose process died is retried after this (provider calls here are short)
       expireInSeconds: 60,
+    });
+    ctx.jobs.define<{ checkId: string; attempt: number }>({
+      name: SLOW_PROCESS_QUEUE,
+      handler: (data) => processCheckJob(ctx, data),
+      retryLimit: 3,
+      // OCR of up to 10 scans runs one file at a time, each bounded at 60 s
+      expireInSeconds: 15 * 60,
+      batchSize: 2,
     });
     ctx.jobs.define({
       name: EXPIRE_QUEUE,

@@ -9,7 +9,7 @@ import type { CheckStatus, CheckTypeDefinition, Outcome } from '../check-type.ts
 import { COMMON_TRANSITIONS, findTransition, STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
-import { PROCESS_QUEUE } from './queues.ts';
+import { processQueueOf } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
 
 export class TransitionRefused extends ApiError {}
@@ -79,7 +79,7 @@ export async function applyOutcome(
   if (outcome.process) {
     await ctx.jobs.send(
       trx,
-      PROCESS_QUEUE,
+      processQueueOf(def),
       { checkId: row.id, attempt: row.attempt },
       { startAfter: outcome.process.startAfter },
     );

@@ -15,7 +15,7 @@ import { presentCheck } from '../present.ts';
 import { assertTransition } from './apply-change.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { assertUnderCheckLimit, checkLimitOf, countCheck } from './check-limit.ts';
-import { PROCESS_QUEUE } from './queues.ts';
+import { processQueueOf } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
 
 async function resolveTarget(
@@ -121,7 +121,7 @@ export async function createCheckInTransaction(
   if (plan.process) {
     await ctx.jobs.send(
       trx,
-      PROCESS_QUEUE,
+      processQueueOf(def),
       { checkId: id, attempt: 1 },
       { startAfter: plan.process.startAfter },
     );

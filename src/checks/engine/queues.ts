@@ -1,3 +1,9 @@
 /** Job queues of the check engine. */
 export const PROCESS_QUEUE = 'checks.process';
+/** Provider work that may take minutes (document analysis with OCR): few at a time, long expiry. */
+export const SLOW_PROCESS_QUEUE = 'checks.process_slow';
 export const EXPIRE_QUEUE = 'checks.expire';
+
+/** The queue of a type's provider work. */
+export const processQueueOf = (def: { slowProcess?: boolean }) =>
+  def.slowProcess ? SLOW_PROCESS_QUEUE : PROCESS_QUEUE;

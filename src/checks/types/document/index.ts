@@ -21,6 +21,7 @@ export const documentCheck: CheckTypeDefinition = {
   dataSchema: DocumentData,
   transitions: DOCUMENT_TRANSITIONS,
   forceReview: true,
+  slowProcess: true,
   collectsData: true,
   async create({ ctx, trx, workspaceId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
     const type = await usableDocumentType(trx, workspaceId, body.settings.document_type_key, target.kind);
