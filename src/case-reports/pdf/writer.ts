@@ -71,12 +71,20 @@ export class PdfWriter {
           continue;
         }
         if (line) lines.push(line);
-        // a word wider than the line is cut
-        while (font.widthOfTextAtSize(word, size) > width && word.length > 1) {
-          let n = word.length - 1;
-          while (n > 1 && font.widthOfTextAtSize(word.slice(0, n), size) > width) n--;
-          lines.push(word.slice(0, n));
-          word = word.slice(n);
+        // a word wider than the line is cut, measuring each character once (a long URL stays linear)
+        if (font.widthOfTextAtSize(word, size) > width) {
+          let start = 0;
+          let used = 0;
+          for (let i = 0; i < word.length; i++) {
+            const w = font.widthOfTextAtSize(word[i], size);
+            if (used + w > width && i > start) {
+              lines.push(word.slice(start, i));
+              start = i;
+              used = 0;
+            }
+            used += w;
+          }
+          word = word.slice(start);
         }
         line = word;
       }
