@@ -241,6 +241,31 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     });
   });
 
+  test('a multi-page PDF is read page after page, up to 30 pages', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const lines = kbisLines({ updated: '2 novembre 2026' });
+    for (let n = 1; n <= 31; n++) {
+      const page = doc.addPage([595, 842]);
+      // page 2 holds the number; page 31, past the cap, an expiry in the past that is never read
+      const text =
+        n === 1
+          ? lines.slice(0, 5)
+          : n === 2
+            ? lines.slice(5)
+            : n === 31
+              ? ["Date d'expiration : 01/01/2020"]
+              : [`Annexe ${n}`];
+      text.forEach((line, i) => {
+        page.drawText(line, { x: 50, y: 790 - i * 18, size: 11, font });
+      });
+    }
+    const out = await analyze({ files: [pdfFile(Buffer.from(await doc.save()))] });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    assert.equal(info(out).registration_number, SIREN);
+    assert.equal(out.information.expiration_date, null);
+  });
+
   test('no registration number on the target: that criterion is unknown → need_review', async () => {
     const out = await analyze({
       files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],

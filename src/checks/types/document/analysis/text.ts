@@ -1,4 +1,4 @@
-import { extractImages, extractText, getDocumentProxy } from 'unpdf';
+import { extractImages, getDocumentProxy } from 'unpdf';
 import { ocrImage } from './ocr.ts';
 import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
 
@@ -20,6 +20,8 @@ export interface FileText {
 
 /** Pages whose embedded images are read when a PDF has no text layer. */
 export const MAX_OCR_PAGES = 3;
+/** Pages whose text layer is read (the fields sought are on the first pages of a document). */
+export const MAX_TEXT_PAGES = 30;
 /** Letters and digits a text needs to count as read. */
 const MIN_SIGNIFICANT_CHARS = 20;
 /** Mean OCR confidence (0..100) under which a recognition is treated as noise. */
@@ -61,15 +63,33 @@ function unreadable(source: TextSource, problem: string): FileText {
   return { text: '', source, readable: false, problem };
 }
 
+type Pdf = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** The text layer of the first pages, one line per text line (as unpdf's extractText, with a page cap). */
+async function textLayer(pdf: Pdf, pages: number): Promise<string> {
+  const texts: string[] = [];
+  for (let n = 1; n <= pages; n++) {
+    const content = await (await pdf.getPage(n)).getTextContent();
+    texts.push(
+      content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''),
+    );
+  }
+  return texts
+    .join('\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
 async function readPdf(bytes: Buffer): Promise<FileText> {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let pdf: Pdf;
   try {
     pdf = await getDocumentProxy(new Uint8Array(bytes));
   } catch {
     return unreadable('none', 'the PDF could not be opened');
   }
   try {
-    const { text } = await extractText(pdf, { mergePages: true });
+    const text = await textLayer(pdf, Math.min(pdf.numPages, MAX_TEXT_PAGES));
     if (significant(text) >= MIN_SIGNIFICANT_CHARS)
       return { text, source: 'pdf_text', readable: true, problem: null };
     // A scan: read the images the pages embed.
