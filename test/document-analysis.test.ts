@@ -174,6 +174,22 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     assert.match(out.comment ?? '', /registration number matching/);
   });
 
+  test('the denomination decides: the target named elsewhere on the extract (as a partner) does not approve', async () => {
+    const lines = [
+      ...kbisLines({ updated: '2 novembre 2026', name: 'Holding Dupont SAS' }),
+      'Associé : ACME SOLUTIONS',
+    ];
+    const out = await analyze({
+      target: { ...company, name: 'Acme Solutions' },
+      files: [pdfFile(await textPdf(lines))],
+    });
+    assert.deepEqual(criteria(out).name_matching, {
+      result: 'rejected',
+      expected: 'Acme Solutions',
+      received: 'Holding Dupont SAS',
+    });
+  });
+
   test('a SIRET on the document matches the SIREN of the target; legal suffix and accents ignored', async () => {
     const out = await analyze({
       files: [pdfFile(await textPdf(kbisLines({ updated: '2026-11-20', siren: `${SIREN}00013` })))],
@@ -417,6 +433,28 @@ describe('document analysis: proof of address', () => {
     assert.equal(i.issuer, 'EDF');
     assert.equal(i.address, '8 avenue Victor Hugo, 69003 Lyon');
     assert.equal(i.name, 'Jean Dupont');
+  });
+
+  test('a label without a name (customer number) is ignored; the name is found in the text', async () => {
+    const lines = [
+      'EDF - Facture d’électricité',
+      'Date de facture : 01/11/2026',
+      'Client : 004512 3321',
+      'M. JEAN DUPONT',
+      '8 avenue Victor Hugo',
+      '69003 Lyon',
+    ];
+    const out = await analyze({
+      documentTypeKey: 'proof_of_address',
+      target: jean,
+      files: [pdfFile(await textPdf(lines))],
+    });
+    assert.deepEqual(criteria(out).name_matching, {
+      result: 'approved',
+      expected: 'Jean Dupont',
+      received: 'Jean Dupont',
+    });
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
   });
 
   test('a bill older than 3 months fails valid_age_in_days', async () => {

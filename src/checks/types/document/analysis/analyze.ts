@@ -48,11 +48,25 @@ function targetName(t: AnalysisTarget): string | null {
   return t.name?.trim() || null;
 }
 
-function nameCriterion(text: string, expected: string | null, labelled: string | null): Criterion {
-  if (!expected || nameTokens(expected).length === 0) return crit(null, expected, labelled);
-  if (containsName(text, expected)) return crit('approved', expected, labelled ?? expected);
-  if (labelled) return crit('rejected', expected, labelled);
-  return crit(null, expected, null); // the name was not found, nor any labelled name: unknown
+/**
+ * The target's name against the document. A labelled name (`Dénomination`, `Titulaire`...) that
+ * holds every significant word of the target's name approves. When it does not: with an
+ * `authoritative` label (the denomination of a registry extract, the holder of a RIB) that rejects;
+ * with a weaker one (a customer or `Nom` field) the name may still be found elsewhere in the text.
+ * No usable label: found in the text approves, not found is unknown.
+ */
+function nameCriterion(
+  text: string,
+  expected: string | null,
+  labelled: string | null,
+  authoritative: boolean,
+): Criterion {
+  const label = labelled && (labelled.match(/\p{L}/gu) ?? []).length >= 3 ? labelled : null;
+  if (!expected || nameTokens(expected).length === 0) return crit(null, expected, label);
+  if (label && containsName(label, expected)) return crit('approved', expected, label);
+  if (label && authoritative) return crit('rejected', expected, label);
+  if (containsName(text, expected)) return crit('approved', expected, label ?? expected);
+  return label ? crit('rejected', expected, label) : crit(null, expected, null);
 }
 
 function typeCriterion(
@@ -259,15 +273,9 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
           : ageCriterion(issued, input.now, input.maxAgeInDays),
       address_matching: addressCriterion(text, input.target.address, address),
       registration_number_matching: numberCriterion(numbers, target, true),
-      name_matching: nameCriterion(text, name, labelledName),
+      name_matching: nameCriterion(text, name, labelledName, true),
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
-    if (!target)
-      results.registration_number_matching = crit(
-        null,
-        'the registration number of the company',
-        numbers.primary,
-      );
   } else if (model === 'iban') {
     const bank = bankDetails(text);
     const holder = holderName(text);
@@ -286,7 +294,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
         'a valid BIC',
         bank.bic,
       ),
-      name_matching: nameCriterion(holder && containsName(holder, name ?? '') ? holder : text, name, holder),
+      name_matching: nameCriterion(text, name, holder, true),
       iban_matching: tIban
         ? crit(bank.iban ? (bank.iban === tIban ? 'approved' : 'rejected') : null, tIban, bank.iban)
         : notEvaluated(bank.iban),
@@ -316,7 +324,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
       model,
       valid_age_in_days: ageCriterion(issued, input.now, input.maxAgeInDays),
       address_matching: addressCriterion(text, input.target.address, address),
-      name_matching: nameCriterion(text, name, customer),
+      name_matching: nameCriterion(text, name, customer, false),
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
   } else {
@@ -335,7 +343,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     results = {
       model: 'generic',
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
-      name_matching: nameCriterion(text, name, labelledName),
+      name_matching: nameCriterion(text, name, labelledName, false),
       registration_number_matching: numberMatch,
       valid_expiration_date: expiryCriterion(expires, input.now, requested === 'id_card_copy'),
     };
