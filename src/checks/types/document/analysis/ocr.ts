@@ -12,6 +12,8 @@ import { createWorker, type Worker } from 'tesseract.js';
  */
 
 export const OCR_TIMEOUT_MS = 60_000;
+/** An idle worker is ended after this long, giving its memory back (the next OCR starts another, ~0.5 s). */
+export const OCR_IDLE_MS = 10 * 60_000;
 export const OCR_LANGUAGES = ['eng', 'fra'] as const;
 
 const require = createRequire(import.meta.url);
@@ -90,16 +92,31 @@ async function runOcr(image: Buffer, timeoutMs: number): Promise<OcrResult | nul
 
 /** Text of an image (PNG, JPEG...), or null when the OCR failed or ran out of time. */
 export function ocrImage(image: Buffer, timeoutMs = OCR_TIMEOUT_MS): Promise<OcrResult | null> {
+  pending++;
+  clearTimeout(idleTimer);
   const job = queue.then(
     () => runOcr(image, timeoutMs),
     () => runOcr(image, timeoutMs),
   );
   queue = job.catch(() => undefined);
-  return job.catch(() => null);
+  return job
+    .catch(() => null)
+    .finally(() => {
+      pending--;
+      if (pending > 0) return;
+      idleTimer = setTimeout(() => {
+        if (pending === 0) void dropWorker();
+      }, OCR_IDLE_MS);
+      idleTimer.unref(); // never keeps the process alive
+    });
 }
+
+let pending = 0;
+let idleTimer: NodeJS.Timeout | undefined;
 
 /** Ends the process's OCR worker (tests, benches, shutdown); the next OCR starts a new one. */
 export async function shutdownOcr(): Promise<void> {
   await queue.catch(() => undefined);
+  clearTimeout(idleTimer);
   await dropWorker();
 }
