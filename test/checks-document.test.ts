@@ -236,6 +236,25 @@ describe('document check: files', () => {
   });
 });
 
+describe('document check: case flags', () => {
+  test('waiting for its files → for_first_collect; rejected → for_recollection', async () => {
+    const api = await newWorkspace();
+    const { caseId, companyId } = await documentCase(api);
+    const flags = async () => ((await api.get(`/v1/cases/${caseId}`)).body.flags as string[]).slice().sort();
+    const waiting = await api.post('/v1/checks/document', {
+      company_id: companyId,
+      settings: { document_type_key: 'articles_of_association', automatic_rejection: true },
+    });
+    assert.deepEqual(await flags(), ['for_first_collect']);
+    await api.post(`/v1/checks/document/${waiting.body.id}/add_files`, {
+      files: await refs(api, [outcomePng('rejected')]),
+    });
+    assert.equal((await settledDocument(api, waiting.body.id)).status, 'rejected');
+    assert.ok((await flags()).includes('for_recollection'));
+    assert.ok(!(await flags()).includes('for_first_collect'));
+  });
+});
+
 describe('document check: document types and targets', () => {
   test('unknown, archived or wrong-target type → 400 naming settings.document_type_key; custom types work', async () => {
     const api = await newWorkspace();
