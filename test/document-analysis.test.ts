@@ -15,6 +15,7 @@ import {
 import { containsName, luhnValid, sameName } from '../src/checks/types/document/analysis/normalize.ts';
 import { ocrImage } from '../src/checks/types/document/analysis/ocr.ts';
 import { noisePng, textPng } from './helpers/bitmap-text-png.ts';
+import { kbisPdf, ribPng, sampleIban } from './helpers/sample-documents.ts';
 
 /**
  * Library-level tests of the document analysis (no database, no HTTP): every test file is made
@@ -580,6 +581,29 @@ describe('document analysis: unreadable files', () => {
     assert.equal(await ocrImage(png, 1), null);
     const again = await ocrImage(png);
     assert.match(again?.text ?? '', /KBIS/);
+  });
+});
+
+describe('document analysis: the sample documents for trying it by hand', () => {
+  test('kbis.pdf and rib.png of test/helpers/sample-documents.ts are approved for their company', async () => {
+    const target = {
+      kind: 'company' as const,
+      name: 'Acme Solutions',
+      registrationNumber: '552100554',
+      country: 'FR',
+    };
+    const kbis = await analyze({
+      target,
+      files: [pdfFile(await kbisPdf({ name: 'Acme Solutions SAS', siren: '552100554', date: '2026-11-20' }))],
+    });
+    assert.equal(kbis.verdict, 'approved', kbis.comment ?? '');
+    const rib = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target,
+      files: [pngFile(ribPng('Acme Solutions SAS'))],
+    });
+    assert.equal(rib.verdict, 'approved', rib.comment ?? '');
+    assert.equal(info(rib).iban, sampleIban());
   });
 });
 
