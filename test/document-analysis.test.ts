@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { composeIBAN, friendlyFormatIBAN } from 'ibantools';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Value } from 'typebox/value';
+import { findDates } from '../src/checks/types/document/analysis/dates.ts';
 import {
   type AnalysisInput,
   type AnalysisOutcome,
@@ -628,6 +629,33 @@ describe('document analysis: document type keys', () => {
     assert.equal(kindForKey('passport'), 'id_card_copy');
     assert.equal(kindForKey('attorney_letter'), 'power_of_attorney'); // not `rne` inside `attorney`
     assert.equal(kindForKey('tribute'), null); // not `rib` inside a word
+  });
+});
+
+describe('document analysis: dates', () => {
+  test('forms of dates, and the label closest to each date gives its role', () => {
+    assert.deepEqual(
+      findDates(
+        [
+          'Extrait du registre du commerce à jour au 2 novembre 2026',
+          'Période du 01/05/2026 au 30/06/2026',
+          'Date de naissance : 1985-04-12',
+          'Valable jusqu’au 31.12.2027',
+          'Issued on November 3rd, 2026',
+          'Permis B obtenu le 05/06/2004',
+          'Page 1/2',
+        ].join('\n'),
+      ),
+      [
+        { date: '2026-11-02', role: 'issue' },
+        { date: '2026-05-01', role: 'other' },
+        { date: '2026-06-30', role: 'other' },
+        { date: '1985-04-12', role: 'other' },
+        { date: '2027-12-31', role: 'expiry' },
+        { date: '2026-11-03', role: 'issue' },
+        { date: '2004-06-05', role: 'unlabelled' },
+      ],
+    );
   });
 });
 

@@ -57,9 +57,27 @@ const MONTH_RE = Object.keys(MONTHS)
 const EXPIRY =
   /EXPIR|VALABLE JUSQU|VALIDE JUSQU|VALID UNTIL|VALID THRU|FIN DE VALIDITE|DATE LIMITE DE VALIDITE/;
 const ISSUE =
-  /EMIS|EMISSION|DELIVRE|FAIT LE|FAIT A|A JOUR AU|MIS A JOUR|MISE A JOUR|DATE DE (LA )?FACTURE|DATE FACTURE|FACTURE DU|ISSUED|ISSUE DATE|DATE OF ISSUE|EDITE|EDITION|ETABLI|INVOICE DATE|STATEMENT DATE|DATE DU DOCUMENT|EXTRAIT DU|^ *DATE *:?$|DATE *:/;
+  /\bEMIS|EMISSION|DELIVRE|FAIT LE|FAIT A|A JOUR AU|MIS A JOUR|MISE A JOUR|DATE DE (LA )?FACTURE|DATE FACTURE|FACTURE DU|ISSUED|ISSUE DATE|DATE OF ISSUE|\bEDITE|EDITION|\bETABLI|INVOICE DATE|STATEMENT DATE|DATE DU DOCUMENT|EXTRAIT DU|^ *DATE *:?$|DATE *:/;
 const OTHER =
   /NAISSANCE|NE LE|NEE LE|NE\(E\)|BIRTH|IMMATRICULATION|CREATION|DEBUT D.?ACTIVITE|COMMENCEMENT|ECHEANCE|PRELEVEMENT|PERIODE|DU .* AU|CLOTURE|EXERCICE|INCORPORAT|DUE DATE|PAYMENT|PAIEMENT|DEPUIS|SINCE|NOMINATION|DATE D.?EFFET/;
+
+/** Where the last match of a label pattern starts in the text before a date (-1: none). */
+function lastStart(re: RegExp, label: string): number {
+  let at = -1;
+  for (const m of label.matchAll(new RegExp(re.source, 'g'))) at = m.index;
+  return at;
+}
+
+/** The role the label closest to the date gives (`extrait du registre à jour au` is an issue date). */
+function roleOf(label: string): FoundDate['role'] {
+  const found: [FoundDate['role'], number][] = [
+    ['expiry', lastStart(EXPIRY, label)],
+    ['other', lastStart(OTHER, label)],
+    ['issue', lastStart(ISSUE, label)],
+  ];
+  const best = found.filter(([, at]) => at >= 0).sort((a, b) => b[1] - a[1])[0];
+  return best ? best[0] : 'unlabelled';
+}
 
 function iso(y: number, m: number, d: number): string | null {
   if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31) return null;
@@ -100,14 +118,7 @@ export function findDates(text: string): FoundDate[] {
           taken.push([start, end]);
           let label = line.slice(0, start);
           if (!/[A-Z]{3}/.test(label) && i > 0) label = `${lines[i - 1]} ${label}`;
-          const role = EXPIRY.test(label)
-            ? 'expiry'
-            : OTHER.test(label)
-              ? 'other'
-              : ISSUE.test(label)
-                ? 'issue'
-                : 'unlabelled';
-          out.push({ date, role });
+          out.push({ date, role: roleOf(label) });
         }
         m = re.exec(line);
       }
