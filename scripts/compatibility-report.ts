@@ -946,6 +946,26 @@ export async function ourEventNames(): Promise<string[]> {
   return [...catalog.TOP_LEVEL_EVENTS, ...Object.keys(catalog.SUB_EVENT_FAMILY)].sort();
 }
 
+/**
+ * A check type answers on its other spellings too (`/v1/checks/fraud-database` next to the spec's
+ * `/v1/checks/fraud_database`); the OpenAPI document lists each operation once, under the type's
+ * name, so the comparison adds the alias paths as copies of the documented ones.
+ */
+async function withCheckPathAliases(doc: Json): Promise<Json> {
+  const { CHECK_TYPE_DEFINITIONS } = await import('../src/checks/registry.ts');
+  for (const def of CHECK_TYPE_DEFINITIONS) {
+    const prefix = `/v1/checks/${def.type}`;
+    for (const alias of def.pathAliases ?? []) {
+      for (const [p, item] of Object.entries(doc.paths ?? {})) {
+        if (p !== prefix && !p.startsWith(`${prefix}/`)) continue;
+        const aliasPath = `/v1/checks/${alias}${p.slice(prefix.length)}`;
+        doc.paths[aliasPath] ??= item;
+      }
+    }
+  }
+  return doc;
+}
+
 /** Our OpenAPI document, from an app built on a throw-away embedded database. */
 export async function buildOurDocument(): Promise<Json> {
   const { default: pino } = await import('pino');
@@ -966,7 +986,7 @@ export async function buildOurDocument(): Promise<Json> {
       const app = await buildApp(runtime.ctx);
       try {
         await app.ready();
-        return JSON.parse(JSON.stringify(app.swagger()));
+        return withCheckPathAliases(JSON.parse(JSON.stringify(app.swagger())));
       } finally {
         await app.close();
       }
