@@ -132,28 +132,32 @@ export class PdfWriter {
     for (const [label, value] of rows) {
       if (opts.skipEmpty && value === '-') continue;
       const lines = this.#wrap(value, this.#font, size, A4[0] - 2 * MARGIN - indent - labelWidth);
-      this.ensure(lead * Math.min(lines.length, 3));
-      this.#y -= lead;
-      this.#page.drawText(this.#safe(label), {
-        x: MARGIN + indent,
-        y: this.#y + size * 0.3,
-        size,
-        font: this.#bold,
-        color: GREY,
-      });
-      lines.forEach((line, i) => {
-        if (i > 0) {
-          this.ensure(lead);
-          this.#y -= lead;
+      // a label longer than its column wraps inside it rather than running into the value
+      const labels = this.#wrap(label, this.#bold, size, labelWidth - 8);
+      const height = Math.max(lines.length, labels.length);
+      this.ensure(lead * Math.min(height, 3));
+      for (let i = 0; i < height; i++) {
+        if (i > 0) this.ensure(lead);
+        this.#y -= lead;
+        if (labels[i]) {
+          this.#page.drawText(labels[i], {
+            x: MARGIN + indent,
+            y: this.#y + size * 0.3,
+            size,
+            font: this.#bold,
+            color: GREY,
+          });
         }
-        this.#page.drawText(line, {
-          x: MARGIN + indent + labelWidth,
-          y: this.#y + size * 0.3,
-          size,
-          font: this.#font,
-          color: BLACK,
-        });
-      });
+        if (lines[i]) {
+          this.#page.drawText(lines[i], {
+            x: MARGIN + indent + labelWidth,
+            y: this.#y + size * 0.3,
+            size,
+            font: this.#font,
+            color: BLACK,
+          });
+        }
+      }
     }
   }
 
