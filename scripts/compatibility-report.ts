@@ -951,7 +951,7 @@ export async function ourEventNames(): Promise<string[]> {
  * `/v1/checks/fraud_database`); the OpenAPI document lists each operation once, under the type's
  * name, so the comparison adds the alias paths as copies of the documented ones.
  */
-async function withCheckPathAliases(doc: Json): Promise<Json> {
+export async function withCheckPathAliases(doc: Json): Promise<Json> {
   const { CHECK_TYPE_DEFINITIONS } = await import('../src/checks/registry.ts');
   for (const def of CHECK_TYPE_DEFINITIONS) {
     const prefix = `/v1/checks/${def.type}`;
