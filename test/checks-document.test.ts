@@ -430,4 +430,42 @@ describe('document check: review, force_review, retrieve, tenants', () => {
     ]);
     assert.ok(checks.every((c: any) => c.status === 'in_progress'));
   });
+
+  test("a template's document type is checked when the template is written, not at each case", async () => {
+    const api = await newWorkspace();
+    const write = (key: string, target: string, docKey: string) =>
+      api.post('/v1/templates', {
+        key,
+        name: key,
+        checks: [{ type: 'document', targets: [target], settings: { document_type_key: docKey } }],
+      });
+    const unknown = await write('t-unknown', 'main_company', 'no_such_type');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.details[0].path, 'checks[0].settings');
+    assert.match(unknown.body.message, /Unknown document type no_such_type/);
+    // registration certificates are for companies: individuals cannot be given one
+    const wrongTarget = await write('t-target', 'individuals', 'registration_certificate');
+    assert.equal(wrongTarget.status, 400);
+    assert.match(wrongTarget.body.message, /for company entities, not individual/);
+    const custom = await api.post('/v1/document_types', {
+      key: 'kyc_form',
+      label: 'KYC form',
+      target_entities: ['company'],
+      is_internal: false,
+    });
+    assert.equal(custom.status, 201, JSON.stringify(custom.body));
+    assert.equal((await write('t-custom', 'main_company', 'kyc_form')).status, 201);
+    assert.equal((await api.delete(`/v1/document_types/${custom.body.id}`)).status, 204);
+    const archived = await write('t-archived', 'main_company', 'kyc_form');
+    assert.equal(archived.status, 400);
+    assert.match(archived.body.message, /archived/);
+    const listed = await api.get('/v1/templates');
+    assert.deepEqual(listed.body.data.map((t: any) => t.key).sort(), ['t-custom']);
+    // an update is checked the same way
+    const tpl = listed.body.data[0];
+    const update = await api.patch(`/v1/templates/${tpl.id}`, {
+      checks: [{ type: 'document', targets: ['main_company'], settings: { document_type_key: 'nope' } }],
+    });
+    assert.equal(update.status, 400);
+  });
 });

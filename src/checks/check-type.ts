@@ -86,6 +86,18 @@ export interface CheckTypeDefinition {
   collectsData?: boolean;
   /** Types whose stuck `processing` checks can be pushed to review. */
   forceReview?: boolean;
+  /**
+   * Checks of a template's settings that need the workspace's data (a document type must exist):
+   * run when the template is written, so a bad template is refused then rather than at every case
+   * it is applied to. Returns the problem in words, or null. `kinds`: the entity kinds the
+   * template's targets select.
+   */
+  validateTemplateSettings?(
+    db: Db,
+    workspaceId: string,
+    settings: Record<string, unknown>,
+    kinds: readonly ('company' | 'individual')[],
+  ): Promise<string | null>;
   create(input: CreateInput): Promise<CreatePlan>;
   /**
    * The provider work may take minutes (OCR of scans): its jobs run on their own queue, a few at a

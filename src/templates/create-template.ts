@@ -5,13 +5,14 @@ import { conflict } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { presentTemplate } from './present.ts';
 import type { TemplateCreate } from './schemas.ts';
-import { validateTemplateChecks } from './validate-checks.ts';
+import { validateTemplateCheckData, validateTemplateChecks } from './validate-checks.ts';
 
 export const duplicateKey = (key: string) =>
   conflict(`A template with key "${key}" already exists in this workspace`, 'key');
 
 export async function createTemplate(db: Db, workspaceId: string, input: Static<typeof TemplateCreate>) {
   const checks = validateTemplateChecks(input.checks ?? []);
+  await validateTemplateCheckData(db, workspaceId, checks);
   try {
     const row = await db
       .insertInto('templates')

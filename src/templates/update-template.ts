@@ -7,7 +7,7 @@ import { duplicateKey } from './create-template.ts';
 import { presentTemplate, templateLight } from './present.ts';
 import { findTemplate } from './repository.ts';
 import type { TemplateUpdate } from './schemas.ts';
-import { validateTemplateChecks } from './validate-checks.ts';
+import { validateTemplateCheckData, validateTemplateChecks } from './validate-checks.ts';
 
 /**
  * Changes a template. `checks` replaces the whole list and applies to later runs only (checks
@@ -20,6 +20,7 @@ export async function updateTemplate(
   input: Static<typeof TemplateUpdate>,
 ) {
   const checks = input.checks ? validateTemplateChecks(input.checks) : undefined;
+  if (checks) await validateTemplateCheckData(db, workspaceId, checks);
   try {
     return await db.transaction().execute(async (trx) => {
       const before = await findTemplate(trx, workspaceId, id, true);

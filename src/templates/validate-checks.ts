@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { CheckTypeDefinition } from '../checks/check-type.ts';
 import { CHECK_TYPE_DEFINITIONS, typesNotEnabled } from '../checks/registry.ts';
+import type { Db } from '../db/connect.ts';
 import type { TemplateCheckSpec } from '../db/schema.ts';
 import { ApiError, type ErrorDetail } from '../http/errors.ts';
 import type { TemplateCheckIn, TemplateTarget } from './schemas.ts';
@@ -97,4 +98,27 @@ export function validateTemplateChecks(checks: Static<typeof TemplateCheckIn>[])
   });
   if (details.length) throw new ApiError(400, details[0].message, details);
   return out;
+}
+
+/**
+ * The checks of `validateTemplateChecks` that need the workspace's data (e.g. a document check's
+ * document type must exist, be active and fit the targets), run when the template is written.
+ */
+export async function validateTemplateCheckData(
+  db: Db,
+  workspaceId: string,
+  checks: readonly TemplateCheckSpec[],
+): Promise<void> {
+  const details: ErrorDetail[] = [];
+  for (const [i, c] of checks.entries()) {
+    const def = enabledCheckType(c.type);
+    if (!def?.validateTemplateSettings) continue;
+    const kinds = [...new Set(c.targets.flatMap((t) => TARGET_KINDS[t as TemplateTarget]))].filter((k) =>
+      def.targets.includes(k),
+    );
+    const problem = await def.validateTemplateSettings(db, workspaceId, c.settings ?? {}, kinds);
+    if (problem)
+      details.push({ path: `checks[${i}].settings`, message: `checks[${i}].settings: ${problem}` });
+  }
+  if (details.length) throw new ApiError(400, details[0].message, details);
 }

@@ -37,6 +37,22 @@ export const documentCheck: CheckTypeDefinition = {
       process: files.length ? processAfter(ctx) : null,
     };
   },
+  async validateTemplateSettings(db, workspaceId, settings, kinds) {
+    // the rule applied at creation, for each kind of entity the template will give it a check on
+    for (const kind of kinds) {
+      const problem = await usableDocumentType(
+        db,
+        workspaceId,
+        String(settings.document_type_key),
+        kind,
+      ).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      if (problem) return problem;
+    }
+    return null;
+  },
   process: processDocument,
   routes: (app, ctx) => registerDocumentRoutes(app, ctx, documentCheck),
 };
