@@ -600,19 +600,21 @@ describe('registry failures', () => {
     assert.equal(fakes.gleif.requests.length, before + 1);
   });
 
-  test('a 4xx is not retried', async () => {
+  test('a 4xx is not retried; a query the registry cannot take is refused before asking it', async () => {
     const before = fakes.recherche_entreprises.requests.length;
-    // the API refuses queries shorter than 3 characters with a 400 and its own message
+    // the API refuses texts shorter than 3 characters: the adapter says so itself (a 400 naming name)
     const err = await registryError(
       providers.recherche_entreprises.search({ country: 'FR', name: 'ab' }, call()),
     );
-    assert.equal(err.kind, 'refused');
-    assert.match(err.message, /400.*au moins 3 caractères/);
-    assert.equal(fakes.recherche_entreprises.requests.length, before + 1);
+    assert.equal(err.kind, 'bad_query');
+    assert.equal(err.field, 'name');
+    assert.equal(fakes.recherche_entreprises.requests.length, before);
+    const brregBefore = fakes.brreg.requests.length;
     const unauthorized = await withMode('brreg', 'unauthorized', () =>
       registryError(providers.brreg.search({ country: 'NO', name: 'acme' }, call())),
     );
     assert.equal(unauthorized.kind, 'refused');
+    assert.equal(fakes.brreg.requests.length, brregBefore + 1);
   });
 
   test('unreadable JSON is a bad answer, for every adapter', async () => {
@@ -679,6 +681,11 @@ describe('company data over HTTP with real adapters', () => {
         fetched.body.legal_representatives.map((r: any) => r.name),
         ['Marie Claire DUPONT', 'Jean MARTIN', 'AUDIT CONSEIL SA'],
       );
+      // the API refuses texts under 3 characters: the caller's 400, naming the field, not a 502
+      const short = await api.get('/v1/company-data/search?country=FR&name=ac');
+      assert.equal(short.status, 400, JSON.stringify(short.body));
+      assert.equal(short.body.details[0].path, 'name');
+      assert.match(short.body.message, /at least 3 characters/);
     } finally {
       await app.close();
     }

@@ -57,15 +57,20 @@ export interface OrderedDocument {
 /**
  * The registry failed: `unavailable` (timeout, connection refused, 5xx after retries) → 503,
  * `bad_answer` (an answer we cannot read) → 502, `not_found` (the record vanished) → 404 from fetch,
- * `refused` (the registry refused our request, e.g. a bad key) → 502.
+ * `refused` (the registry refused our request, e.g. a bad key) → 502, `bad_query` (the caller's
+ * query is one this registry cannot take, e.g. too short: the adapter knows the registry's rule and
+ * says so before asking) → 400 naming `field`.
  */
 export class RegistryError extends Error {
   readonly vendor: RegistryVendor;
-  readonly kind: 'unavailable' | 'bad_answer' | 'not_found' | 'refused';
-  constructor(vendor: RegistryVendor, kind: RegistryError['kind'], message: string) {
+  readonly kind: 'unavailable' | 'bad_answer' | 'not_found' | 'refused' | 'bad_query';
+  /** The query parameter at fault, for `bad_query`. */
+  readonly field: string | undefined;
+  constructor(vendor: RegistryVendor, kind: RegistryError['kind'], message: string, field?: string) {
     super(message);
     this.vendor = vendor;
     this.kind = kind;
+    this.field = field;
   }
 }
 
@@ -73,6 +78,10 @@ export class RegistryError extends Error {
 export function registryApiError(err: RegistryError): ApiError {
   if (err.kind === 'unavailable')
     return new ApiError(503, `The company registry (${err.vendor}) is unavailable: ${err.message}`);
+  if (err.kind === 'bad_query') {
+    const message = `The company registry (${err.vendor}) cannot search this: ${err.message}`;
+    return new ApiError(400, message, [{ path: err.field ?? 'query', message }]);
+  }
   if (err.kind === 'not_found')
     return new ApiError(404, `The company registry (${err.vendor}) no longer has this company`);
   return new ApiError(502, `The company registry (${err.vendor}) gave an unusable answer: ${err.message}`);

@@ -42,6 +42,15 @@ export function createRechercheEntreprisesProvider(opts: RegistryAdapterOptions)
       const number = query.registrationNumber?.replace(/\s+/g, '');
       const siren = number && /^\d{9}(\d{5})?$/.test(number) ? number.slice(0, 9) : null;
       if (number && !siren) return [];
+      // the API answers 400 to a text under 3 characters: say it as the caller's mistake
+      if (!siren && (query.name?.trim().length ?? 0) < 3) {
+        throw new RegistryError(
+          'recherche_entreprises',
+          'bad_query',
+          'a name needs at least 3 characters',
+          'name',
+        );
+      }
       const found = await results(siren ?? query.name?.trim() ?? '', siren ? 1 : PER_PAGE, call.signal);
       return found.map(rechercheCandidate).filter((c): c is RegistryCandidate => c !== null);
     },
