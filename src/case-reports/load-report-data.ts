@@ -1,4 +1,6 @@
 import { type Selectable, sql } from 'kysely';
+import { findCaseById } from '../cases/repository.ts';
+import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type {
   CaseReviewsTable,
@@ -7,10 +9,11 @@ import type {
   CompaniesTable,
   EventsTable,
   IndividualsTable,
-  NoteCommentsTable,
+  NoteCommentRow,
   NotesTable,
   RelationsTable,
 } from '../db/schema.ts';
+import { commentsByNote } from '../notes/repository.ts';
 
 /** Most recent activities shown in a report's timeline (older ones are counted, not listed). */
 export const TIMELINE_LIMIT = 500;
@@ -29,7 +32,7 @@ export interface ReportData {
   relations: Selectable<RelationsTable>[];
   checks: CheckRow[];
   reviews: Selectable<CaseReviewsTable>[];
-  notes: (Selectable<NotesTable> & { comments: Selectable<NoteCommentsTable>[] })[];
+  notes: (Selectable<NotesTable> & { comments: NoteCommentRow[] })[];
   events: ReportEvent[];
   eventsTotal: number;
 }
@@ -49,15 +52,9 @@ export async function loadReportData(
   workspaceId: string,
   caseId: string,
 ): Promise<ReportData | undefined> {
-  const kase = await db
-    .selectFrom('cases')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', caseId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const kase = await findCaseById(db, workspaceId, caseId);
   if (!kase) return undefined;
-  const [assignee, companies, individuals, relations, checks, reviews, notes, comments, events, count] =
+  const [assignee, companies, individuals, relations, checks, reviews, notes, events, count] =
     await Promise.all([
       kase.assignee_id
         ? db
@@ -91,14 +88,7 @@ export async function loadReportData(
         .orderBy('created_at')
         .orderBy('id')
         .execute(),
-      db
-        .selectFrom('checks')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('case_id', '=', caseId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute(),
+      checkEnvelopesByEntity(db, caseId, false),
       db
         .selectFrom('case_reviews')
         .selectAll()
@@ -114,16 +104,16 @@ export async function loadReportData(
         .where('case_id', '=', caseId)
         .orderBy('created_at')
         .orderBy('id')
-        .execute(),
-      db
-        .selectFrom('note_comments as c')
-        .innerJoin('notes as n', 'n.id', 'c.note_id')
-        .selectAll('c')
-        .where('n.workspace_id', '=', workspaceId)
-        .where('n.case_id', '=', caseId)
-        .orderBy('c.created_at')
-        .orderBy('c.id')
-        .execute(),
+        .execute()
+        // comments of all the notes in one more query, grouped by note
+        .then(async (rows) => ({
+          rows,
+          comments: await commentsByNote(
+            db,
+            workspaceId,
+            rows.map((n) => n.id),
+          ),
+        })),
       db
         .selectFrom('events')
         .select(['id', 'type', 'activity_type', 'actor_type', 'company_id', 'individual_id', 'created_at'])
@@ -143,8 +133,6 @@ export async function loadReportData(
         .where('activity_type', 'is not', null)
         .executeTakeFirstOrThrow(),
     ]);
-  const byNote = new Map<string, Selectable<NoteCommentsTable>[]>();
-  for (const c of comments) byNote.set(c.note_id, [...(byNote.get(c.note_id) ?? []), c]);
   return {
     kase,
     assignee: assignee ?? null,
@@ -157,7 +145,7 @@ export async function loadReportData(
     relations,
     checks,
     reviews,
-    notes: notes.map((n) => ({ ...n, comments: byNote.get(n.id) ?? [] })),
+    notes: notes.rows.map((n) => ({ ...n, comments: notes.comments.get(n.id) ?? [] })),
     events: events.reverse(),
     eventsTotal: Number(count.n),
   };
