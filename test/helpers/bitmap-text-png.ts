@@ -1,4 +1,4 @@
-import zlib from 'node:zlib';
+import { encodePng } from '../../src/checks/types/document/analysis/png.ts';
 
 /**
  * Draws text into a grayscale PNG without a canvas library: a 5x7 bitmap font (upper-case letters,
@@ -53,51 +53,6 @@ const GLYPHS: Record<string, string[]> = {
   ' ': ['00000', '00000', '00000', '00000', '00000', '00000', '00000'],
 };
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/** A grayscale 8-bit PNG from row-major pixels (0 black .. 255 white). */
-export function encodeGrayPng(width: number, height: number, pixels: Uint8Array): Buffer {
-  const raw = Buffer.alloc((width + 1) * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * (width + 1)] = 0;
-    raw.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // grayscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 /** Box blur of radius r (softens the square dots so the text looks printed rather than pixelated). */
 function blur(px: Uint8Array, width: number, height: number, r: number): Uint8Array {
   if (r <= 0) return px;
@@ -141,7 +96,7 @@ export function textPng(lines: string[], scale = 4, blurRadius = Math.floor(scal
         }
     });
   });
-  return encodeGrayPng(width, height, blur(px, width, height, blurRadius));
+  return encodePng(width, height, 1, blur(px, width, height, blurRadius));
 }
 
 /**
@@ -157,5 +112,5 @@ export function noisePng(width: number, height: number, seed = 1, blurRadius = 0
     s ^= s << 5;
     px[i] = (s >>> 0) & 0xff;
   }
-  return encodeGrayPng(width, height, blur(px, width, height, blurRadius));
+  return encodePng(width, height, 1, blur(px, width, height, blurRadius));
 }
