@@ -5,7 +5,7 @@ import { reviewCheck } from '../src/checks/engine/review-check.ts';
 import { checkTypeDefinition } from '../src/checks/registry.ts';
 import { reviewAmlHits } from '../src/checks/types/aml/review-hits.ts';
 import { confirmCaseReview } from '../src/reviews/confirm-case-review.ts';
-import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { assertReference, referenceResponse } from './helpers/reference-shapes.ts';
 
 // Response shapes the reference product declares and vericase now fills: console users named as
@@ -218,6 +218,31 @@ describe('reference shapes: users named in cases, reviews and notes', () => {
         assert.equal(n.comments[0].author, null);
       }
     }
+  });
+});
+
+describe('reference shapes: banking information', () => {
+  test('an individual without bank details answers banking_information {iban: null, bic: null}, never null', async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/cases', sampleCaseBody());
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const empty = { iban: null, bic: null };
+    for (const i of created.body.individuals) assert.deepEqual(i.banking_information, empty);
+    const id = created.body.individuals[0].id;
+    assert.deepEqual((await api.get(`/v1/individuals/${id}`)).body.banking_information, empty);
+    assert.deepEqual(
+      (await api.get(`/v1/cases/${created.body.id}`)).body.individuals[0].banking_information,
+      empty,
+    );
+    const listed = await api.get(`/v1/individuals?case_id=${created.body.id}`);
+    for (const i of listed.body.data) assert.deepEqual(i.banking_information, empty);
+    const set = await api.patch(`/v1/individuals/${id}`, {
+      banking_information: { iban: 'FR7630006000011234567890189' },
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.deepEqual(set.body.banking_information, { iban: 'FR7630006000011234567890189', bic: null });
+    const cleared = await api.patch(`/v1/individuals/${id}`, { banking_information: null });
+    assert.deepEqual(cleared.body.banking_information, empty);
   });
 });
 

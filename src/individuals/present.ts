@@ -26,7 +26,7 @@ export function presentIndividualListItem(i: IndividualRow) {
     gender: i.gender as 'male' | 'female' | 'other' | null,
     nationalities: i.nationalities,
     address: fullAddress(i.address),
-    banking_information: i.banking_information ? bankingOut(i.banking_information) : null,
+    banking_information: bankingOut(i.banking_information),
     tax_identification_number: i.tax_identification_number,
     social_security_number: i.social_security_number,
     phone_number: i.phone_number,

@@ -81,7 +81,7 @@ const individualOut = {
   gender: Nullable(Gender),
   nationalities: Nullable(Type.Array(Type.String())),
   address: Address,
-  banking_information: Nullable(BankingInformationOut),
+  banking_information: BankingInformationOut,
   tax_identification_number: Nullable(Type.String()),
   social_security_number: Nullable(Type.String()),
   phone_number: Nullable(Type.String()),
