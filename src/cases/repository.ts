@@ -109,24 +109,32 @@ export interface CaseGraph {
 
 /** The companies, individuals and relations of a case and its document orders, in one round trip. */
 export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: boolean): Promise<CaseGraph> {
-  const relevant = includeNotRelevant ? sql`` : sql` and is_relevant`;
-  const { rows } = await sql<{
-    companies: CompanyRow[];
-    individuals: IndividualRow[];
-    relations: RelationRow[];
-    document_orders: DocumentOrderRow[];
-  }>`
+  const graphs = await loadCaseGraphs(db, [caseId], includeNotRelevant);
+  return graphs.get(caseId) ?? { companies: [], individuals: [], relations: [], document_orders: [] };
+}
+
+/** The graphs (see loadCaseGraph) of several cases, by case id, in one query whatever their number. */
+export async function loadCaseGraphs(
+  db: Db,
+  caseIds: string[],
+  includeNotRelevant: boolean,
+): Promise<Map<string, CaseGraph>> {
+  if (!caseIds.length) return new Map();
+  const relevant = (alias: string) => (includeNotRelevant ? sql`` : sql` and ${sql.ref(alias)}.is_relevant`);
+  const { rows } = await sql<Required<CaseGraph> & { case_id: string }>`
     select
+      k.id as case_id,
       (select coalesce(json_agg(c order by c.created_at, c.id), '[]') from companies c
-        where c.case_id = ${caseId}${relevant}) as companies,
+        where c.case_id = k.id${relevant('c')}) as companies,
       (select coalesce(json_agg(i order by i.created_at, i.id), '[]') from individuals i
-        where i.case_id = ${caseId}${relevant}) as individuals,
+        where i.case_id = k.id${relevant('i')}) as individuals,
       (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
-        where r.case_id = ${caseId}) as relations,
+        where r.case_id = k.id) as relations,
       (select coalesce(json_agg(o order by o.created_at, o.id), '[]') from document_orders o
-        where o.case_id = ${caseId}) as document_orders
+        where o.case_id = k.id) as document_orders
+    from cases k where k.id in (${sql.join(caseIds)})
   `.execute(db);
-  return rows[0];
+  return new Map(rows.map(({ case_id, ...graph }) => [case_id, graph]));
 }
 
 export async function findMainCompanyId(db: Db, caseId: string): Promise<string | undefined> {

@@ -2,8 +2,7 @@ import type { Module } from '../modules.ts';
 import { expireDueChecks } from './engine/expire-checks.ts';
 import { processCheckJob } from './engine/process-job.ts';
 import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues.ts';
-import type { CheckEnvelopeOut } from './envelope-schema.ts';
-import { presentCheckEnvelope } from './present.ts';
+import { envelopesByEntity, presentCheckEnvelope } from './present.ts';
 import { checkEnvelopesByEntity } from './repository.ts';
 
 /** The check engine: provider jobs, expiration, and check envelopes inside cases and entities. */
@@ -33,17 +32,8 @@ export const checksModule: Module = {
       cron: '* * * * *',
       retryLimit: 0,
     });
-    ctx.hooks.loadCheckEnvelopes = async (db, caseId, opts) => {
-      const rows = await checkEnvelopesByEntity(db, caseId, opts.excludeInternalChecks);
-      const map = new Map<string, CheckEnvelopeOut[]>();
-      for (const r of rows) {
-        const key = (r.company_id ?? r.individual_id) as string;
-        const list = map.get(key) ?? [];
-        list.push(presentCheckEnvelope(r));
-        map.set(key, list);
-      }
-      return map;
-    };
+    ctx.hooks.loadCheckEnvelopes = async (db, caseId, opts) =>
+      envelopesByEntity(await checkEnvelopesByEntity(db, caseId, opts.excludeInternalChecks));
     ctx.hooks.loadEntityChecks = async (db, entityId) => {
       const rows = await db
         .selectFrom('checks')

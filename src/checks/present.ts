@@ -24,3 +24,15 @@ export function presentCheckEnvelope(c: CheckRow): CheckEnvelopeOut {
 export function presentCheck(c: CheckRow) {
   return { ...presentCheckEnvelope(c), data: c.data };
 }
+
+/** Check envelopes grouped by their target entity (company or individual id), in the rows' order. */
+export function envelopesByEntity(rows: CheckRow[]): Map<string, CheckEnvelopeOut[]> {
+  const map = new Map<string, CheckEnvelopeOut[]>();
+  for (const r of rows) {
+    const key = (r.company_id ?? r.individual_id) as string;
+    const list = map.get(key);
+    if (list) list.push(presentCheckEnvelope(r));
+    else map.set(key, [presentCheckEnvelope(r)]);
+  }
+  return map;
+}

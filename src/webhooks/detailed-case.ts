@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { presentDetailedCase } from '../cases/present-detailed.ts';
-import type { CaseGraph } from '../cases/repository.ts';
-import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
-import { presentCheckEnvelope } from '../checks/present.ts';
+import { loadCaseGraphs } from '../cases/repository.ts';
+import { envelopesByEntity } from '../checks/present.ts';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow } from '../db/schema.ts';
+import type { CaseRow, CheckRow } from '../db/schema.ts';
 import { presentNestedUser } from '../users/nested-user.ts';
 
 /**
@@ -40,20 +39,7 @@ export async function detailedParts(
   const out = new Map<string, DetailedParts>();
   if (!cases.length) return out;
   const ids = cases.map((c) => c.id);
-  // the same JSON-aggregated rows as loadCaseGraph, one row per case
-  const { rows: graphs } = await sql<CaseGraph & { case_id: string }>`
-    select
-      k.id as case_id,
-      (select coalesce(json_agg(c order by c.created_at, c.id), '[]') from companies c
-        where c.case_id = k.id and c.is_relevant) as companies,
-      (select coalesce(json_agg(i order by i.created_at, i.id), '[]') from individuals i
-        where i.case_id = k.id and i.is_relevant) as individuals,
-      (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
-        where r.case_id = k.id) as relations,
-      (select coalesce(json_agg(o order by o.created_at, o.id), '[]') from document_orders o
-        where o.case_id = k.id) as document_orders
-    from cases k where k.id in (${sql.join(ids)})
-  `.execute(db);
+  const graphs = await loadCaseGraphs(db, ids, false);
   const checks = await db
     .selectFrom('checks')
     .selectAll()
@@ -61,12 +47,11 @@ export async function detailedParts(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const checksByCase = new Map<string, Map<string, CheckEnvelopeOut[]>>();
+  const checksByCase = new Map<string, CheckRow[]>();
   for (const c of checks) {
-    const byEntity = checksByCase.get(c.case_id) ?? new Map<string, CheckEnvelopeOut[]>();
-    const key = (c.company_id ?? c.individual_id) as string;
-    byEntity.set(key, [...(byEntity.get(key) ?? []), presentCheckEnvelope(c)]);
-    checksByCase.set(c.case_id, byEntity);
+    const list = checksByCase.get(c.case_id);
+    if (list) list.push(c);
+    else checksByCase.set(c.case_id, [c]);
   }
   const wantedUsers = [...new Set([...assigneeIds.values()].filter((v): v is string => !!v))];
   const users = wantedUsers.length
@@ -76,16 +61,15 @@ export async function detailedParts(
         .where(sql<boolean>`id::text in (${sql.join(wantedUsers)})`)
         .execute()
     : [];
-  const caseById = new Map(cases.map((c) => [c.id, c]));
-  for (const g of graphs) {
-    const c = caseById.get(g.case_id);
-    if (!c) continue;
+  for (const c of cases) {
+    const g = graphs.get(c.id);
+    if (!g) continue;
     const assigneeId = assigneeIds.get(c.id) ?? null;
     const user = users.find((u) => u.id === assigneeId && u.workspace_id === c.workspace_id);
     const detailed = presentDetailedCase(
       c,
       g,
-      checksByCase.get(c.id) ?? new Map(),
+      envelopesByEntity(checksByCase.get(c.id) ?? []),
       user ? presentNestedUser(user) : null,
     );
     out.set(c.id, {
