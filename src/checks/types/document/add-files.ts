@@ -2,14 +2,10 @@ import type { AppContext } from '../../../app-context.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
+import { nextAttempt } from '../../engine/attempts.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
-import {
-  type AttemptHistoryEntry,
-  attemptData,
-  type DocumentCheckData,
-  type DocumentInternal,
-} from './check-data.ts';
+import { attemptData, type DocumentCheckData, type DocumentInternal } from './check-data.ts';
 import { attachFiles, processAfter } from './files.ts';
 import { MAX_DOCUMENT_FILES } from './schemas.ts';
 import { type AutomaticRulesIn, resolveDocumentSettings } from './settings.ts';
@@ -68,16 +64,9 @@ export async function addDocumentFiles(
       process: processAfter(ctx),
     };
     if (sameAttempt) return applyOutcome(ctx, trx, def, check, next);
-    const finished: AttemptHistoryEntry = {
-      attempt: check.attempt,
-      status: check.status,
-      data: data as unknown as Record<string, unknown>,
-      ended_at: new Date().toISOString(),
-    };
     return applyOutcome(ctx, trx, def, check, {
       ...next,
-      attempt: check.attempt + 1,
-      history: [...((check.history as unknown[]) ?? []), finished],
+      ...nextAttempt(check),
     });
   });
   return presentCheck(row);

@@ -18,13 +18,6 @@ export interface DocumentInternal {
   forced_review?: boolean;
 }
 
-export interface AttemptHistoryEntry {
-  attempt: number;
-  status: string;
-  data: Record<string, unknown>;
-  ended_at: string;
-}
-
 export const emptyReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
 
 /** The data of an attempt before its analysis. */

@@ -2,15 +2,10 @@ import type { AppContext } from '../../../app-context.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
+import { nextAttempt } from '../../engine/attempts.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
-import {
-  type AttemptHistoryEntry,
-  attemptData,
-  type IdDocumentInternal,
-  type IdDocumentSettings,
-  vendorBlock,
-} from './check-data.ts';
+import { attemptData, type IdDocumentInternal, type IdDocumentSettings, vendorBlock } from './check-data.ts';
 import { attachFiles, processAfter } from './submission.ts';
 
 export const ADD_FILES_STATUSES = ['in_progress', 'rejected', 'expired'] as const;
@@ -69,19 +64,12 @@ export async function addFiles(
         process: processAfter(ctx),
       });
     }
-    const finished: AttemptHistoryEntry = {
-      attempt: check.attempt,
-      status: check.status,
-      data,
-      ended_at: new Date().toISOString(),
-    };
     return applyOutcome(ctx, trx, def, check, {
       trigger: 'add_files',
       status: 'processing',
       data: attemptData(settings, check.id, files),
       internal: internal as unknown as Record<string, unknown>,
-      attempt: check.attempt + 1,
-      history: [...((check.history as unknown[]) ?? []), finished],
+      ...nextAttempt(check),
       expiresAt: null,
       process: processAfter(ctx),
     });

@@ -23,14 +23,6 @@ export interface IdDocumentInternal {
   forced_review?: boolean;
 }
 
-/** One entry of the check's `history` column: a finished attempt. */
-export interface AttemptHistoryEntry {
-  attempt: number;
-  status: string;
-  data: Record<string, unknown>;
-  ended_at: string;
-}
-
 export const emptyDetailedResults = (): DocumentDetailedResults => ({
   data_validation: null,
   data_consistency: null,
