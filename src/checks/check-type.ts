@@ -87,6 +87,11 @@ export interface CheckTypeDefinition {
   /** Types whose stuck `processing` checks can be pushed to review. */
   forceReview?: boolean;
   /**
+   * The subtype a check of these settings gets (document: one per document type). A template
+   * creates one check per type, subtype and entity.
+   */
+  subtypeOf?(settings: Record<string, unknown>): string;
+  /**
    * Checks of a template's settings that need the workspace's data (a document type must exist):
    * run when the template is written, so a bad template is refused then rather than at every case
    * it is applied to. Returns the problem in words, or null. `kinds`: the entity kinds the

@@ -122,9 +122,8 @@ export async function applyTemplate(
         const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
         for (const e of select(graph, target)) {
           if (!kinds.includes(e.kind)) continue;
-          // one check per type and entity; document checks: one per document type
-          const docKey = (spec.settings as { document_type_key?: unknown } | undefined)?.document_type_key;
-          const subtype = def.type === 'document' ? `document_type:${docKey}` : '';
+          // one check per type, subtype (document: its document type) and entity
+          const subtype = def.subtypeOf?.(spec.settings ?? {}) ?? '';
           const once = `${def.type}:${subtype}:${e.row.id}`;
           if (done.has(once)) continue;
           done.add(once);

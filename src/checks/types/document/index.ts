@@ -30,13 +30,14 @@ export const documentCheck: CheckTypeDefinition = {
     const internal: DocumentInternal = { files, submissions: [] };
     return {
       status: files.length ? 'processing' : 'in_progress',
-      subtype: `document_type:${type.key}`,
+      subtype: documentCheck.subtypeOf?.(body.settings) ?? null,
       isInternal: type.is_internal,
       data: attemptData(settings, files) as unknown as Record<string, unknown>,
       internal: internal as unknown as Record<string, unknown>,
       process: files.length ? processAfter(ctx) : null,
     };
   },
+  subtypeOf: (settings) => `document_type:${settings.document_type_key}`,
   async validateTemplateSettings(db, workspaceId, settings, kinds) {
     // the rule applied at creation, for each kind of entity the template will give it a check on
     for (const kind of kinds) {
