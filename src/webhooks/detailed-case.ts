@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { presentDetailedCase } from '../cases/present-detailed.ts';
 import { loadCaseGraphs } from '../cases/repository.ts';
 import { envelopesByEntity } from '../checks/present.ts';
 import type { Db } from '../db/connect.ts';
 import type { CaseRow, CheckRow } from '../db/schema.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import { presentNestedUser } from '../users/nested-user.ts';
 
 /**
@@ -53,19 +53,26 @@ export async function detailedParts(
     if (list) list.push(c);
     else checksByCase.set(c.case_id, [c]);
   }
-  const wantedUsers = [...new Set([...assigneeIds.values()].filter((v): v is string => !!v))];
-  const users = wantedUsers.length
-    ? await db
-        .selectFrom('users')
-        .select(['id', 'workspace_id', 'first_name', 'last_name', 'email'])
-        .where(sql<boolean>`id::text in (${sql.join(wantedUsers)})`)
-        .execute()
-    : [];
+  // assignee ids are free text: only uuids can be users (and then the primary key finds them)
+  const wantedUsers = [
+    ...new Set([...assigneeIds.values()].filter((v): v is string => !!v && UUID_RE.test(v))),
+  ];
+  const users = new Map(
+    (wantedUsers.length
+      ? await db
+          .selectFrom('users')
+          .select(['id', 'workspace_id', 'first_name', 'last_name', 'email'])
+          .where('id', 'in', wantedUsers)
+          .execute()
+      : []
+    ).map((u) => [u.id, u]),
+  );
   for (const c of cases) {
     const g = graphs.get(c.id);
     if (!g) continue;
     const assigneeId = assigneeIds.get(c.id) ?? null;
-    const user = users.find((u) => u.id === assigneeId && u.workspace_id === c.workspace_id);
+    const found = assigneeId ? users.get(assigneeId) : undefined;
+    const user = found?.workspace_id === c.workspace_id ? found : undefined;
     const detailed = presentDetailedCase(
       c,
       g,
