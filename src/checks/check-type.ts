@@ -2,6 +2,7 @@ import type { TObject, TSchema } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+import type { Settings } from '../settings/defaults.ts';
 
 export type CheckStatus = 'in_progress' | 'processing' | 'need_review' | 'approved' | 'rejected' | 'expired';
 
@@ -54,6 +55,8 @@ export interface CreateInput {
   body: any;
   /** The workspace settings for this check type (`settings.checks[type]`), unresolved. */
   workspaceTypeSettings: Record<string, unknown>;
+  /** All the workspace settings, as the engine read them for this creation (no second read). */
+  workspaceSettings: Settings;
 }
 
 export interface ProcessInput {

@@ -78,6 +78,7 @@ export async function createCheckInTransaction(
       string,
       unknown
     >,
+    workspaceSettings: settings,
   });
   assertTransition(def, null, plan.trigger ?? 'create', plan.status);
   // counted last, so the counter row is locked for the shortest time; a check the system starts

@@ -1,6 +1,5 @@
 import { searchedInformation } from '../../../fraud-database/identifiers.ts';
 import { searchFraudList } from '../../../fraud-database/search.ts';
-import { getSettings } from '../../../settings/repository.ts';
 import type { CheckStatus, CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
 import { resolveSettings } from '../../settings.ts';
 import { FraudDatabaseCreateBody, FraudDatabaseData } from './schemas.ts';
@@ -28,9 +27,17 @@ export const fraudDatabaseCheck: CheckTypeDefinition = {
   createBody: FraudDatabaseCreateBody,
   dataSchema: FraudDatabaseData,
   transitions: FRAUD_DATABASE_TRANSITIONS,
-  async create({ ctx, trx, workspaceId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+  async create({
+    ctx,
+    trx,
+    workspaceId,
+    target,
+    body,
+    workspaceTypeSettings,
+    workspaceSettings,
+  }): Promise<CreatePlan> {
     const settings = resolveSettings(DEFAULTS, workspaceTypeSettings, body.settings);
-    const shares = (await getSettings(trx, workspaceId)).fraud_database.share;
+    const shares = workspaceSettings.fraud_database.share;
     const { searched, matches } = await searchFraudList(ctx, trx, workspaceId, shares, target);
     const status: CheckStatus = !searched.length
       ? 'need_review'
