@@ -1,4 +1,5 @@
 import { extractImages, getDocumentProxy } from 'unpdf';
+import { isJpeg, isPdf, isPng } from '../../id_document/document-reader.ts';
 import { ocrImage } from './ocr.ts';
 import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
 
@@ -35,9 +36,6 @@ const NOISE_PROBLEM = 'the image looks like noise rather than a document (no tex
 
 const isNoise = (img: RawImage | null) => img !== null && edgeDensity(img) > MAX_EDGE_DENSITY;
 
-const isPdf = (b: Buffer) => b.subarray(0, 1024).includes('%PDF-');
-const isPng = (b: Buffer) => b.length > 8 && b.readUInt32BE(0) === 0x89504e47;
-const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 const isOtherImage = (b: Buffer) =>
   b.subarray(0, 4).toString('latin1') === 'RIFF' || // webp
   b.subarray(0, 2).toString('latin1') === 'BM' || // bmp
