@@ -1,3 +1,5 @@
+import type { AppContext } from '../../app-context.ts';
+
 /** Job queues of the check engine. */
 export const PROCESS_QUEUE = 'checks.process';
 /** Provider work that may take minutes (document analysis with OCR): few at a time, long expiry. */
@@ -7,3 +9,8 @@ export const EXPIRE_QUEUE = 'checks.expire';
 /** The queue of a type's provider work. */
 export const processQueueOf = (def: { slowProcess?: boolean }) =>
   def.slowProcess ? SLOW_PROCESS_QUEUE : PROCESS_QUEUE;
+
+/** When provider work starts: after the sandbox delay (config `sandboxDelayMs`). */
+export const processAfter = (ctx: AppContext) => ({
+  startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs),
+});

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
 import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
 import { registerAmlRoutes } from './routes.ts';
@@ -70,7 +71,7 @@ export const amlCheck: CheckTypeDefinition = {
     return {
       status: 'processing',
       data,
-      process: { startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs) },
+      process: processAfter(ctx),
     };
   },
   async process({ ctx, check, target }): Promise<Outcome> {

@@ -3,10 +3,11 @@ import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
 import { nextAttempt } from '../../engine/attempts.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
 import { attemptData, type DocumentCheckData, type DocumentInternal } from './check-data.ts';
-import { attachFiles, processAfter } from './files.ts';
+import { attachFiles } from './files.ts';
 import { MAX_DOCUMENT_FILES } from './schemas.ts';
 import { type AutomaticRulesIn, resolveDocumentSettings } from './settings.ts';
 

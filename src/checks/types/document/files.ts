@@ -1,4 +1,3 @@
-import type { AppContext } from '../../../app-context.ts';
 import type { Db } from '../../../db/connect.ts';
 import { attachUpload, type StoredFile } from '../../../files/attach-upload.ts';
 
@@ -17,8 +16,3 @@ export async function attachFiles(
   }
   return out;
 }
-
-/** When the analysis starts: after the sandbox delay, as other providers' work. */
-export const processAfter = (ctx: AppContext) => ({
-  startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs),
-});

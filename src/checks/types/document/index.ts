@@ -1,7 +1,8 @@
 import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { attemptData, type DocumentInternal } from './check-data.ts';
 import { usableDocumentType } from './document-type.ts';
-import { attachFiles, processAfter } from './files.ts';
+import { attachFiles } from './files.ts';
 import { processDocument } from './process.ts';
 import { registerDocumentRoutes } from './routes.ts';
 import { DocumentCreateBody, DocumentData } from './schemas.ts';

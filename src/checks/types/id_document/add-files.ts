@@ -3,10 +3,11 @@ import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
 import { nextAttempt } from '../../engine/attempts.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
 import { attemptData, type IdDocumentInternal, type IdDocumentSettings, vendorBlock } from './check-data.ts';
-import { attachFiles, processAfter } from './submission.ts';
+import { attachFiles } from './submission.ts';
 
 export const ADD_FILES_STATUSES = ['in_progress', 'rejected', 'expired'] as const;
 

@@ -4,6 +4,7 @@ import { readFileBuffer, type StoredFile } from '../../../files/attach-upload.ts
 import { getStorage } from '../../../files/storage.ts';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome, ProcessInput } from '../../check-type.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
 import { attemptData, type IdDocumentInternal, type IdDocumentSettings } from './check-data.ts';
 import { decide } from './decide.ts';
@@ -11,7 +12,7 @@ import type { DeclaredPerson, IdDocumentProvider, SubmittedFile } from './provid
 import { registerIdDocumentRoutes } from './routes.ts';
 import { sandboxIdDocumentProvider } from './sandbox-provider.ts';
 import { IdDocumentCreateBody, IdDocumentData } from './schemas.ts';
-import { attachFiles, processAfter } from './submission.ts';
+import { attachFiles } from './submission.ts';
 import { ID_DOCUMENT_TRANSITIONS } from './transitions.ts';
 
 export const ID_DOCUMENT_DEFAULTS: IdDocumentSettings = {

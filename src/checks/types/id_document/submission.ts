@@ -1,4 +1,3 @@
-import type { AppContext } from '../../../app-context.ts';
 import type { Db } from '../../../db/connect.ts';
 import { attachUpload } from '../../../files/attach-upload.ts';
 import type { AttemptFiles } from './check-data.ts';
@@ -17,8 +16,3 @@ export async function attachFiles(
       : await attachUpload(trx, workspaceId, files.back_upload_ref, `${prefix}back_upload_ref`);
   return { front, back };
 }
-
-/** When provider work starts: after the sandbox delay. */
-export const processAfter = (ctx: AppContext) => ({
-  startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs),
-});

@@ -1,6 +1,7 @@
 import type { CompanyRow } from '../../../db/schema.ts';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
+import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
 import type { OnlineReputationProvider, ReputationCompany, ReputationRisk } from './provider.ts';
 import { sandboxOnlineReputationProvider } from './sandbox-provider.ts';
@@ -69,7 +70,7 @@ export const onlineReputationCheck: CheckTypeDefinition = {
         risk: null,
         reading: 'pending',
       },
-      process: { startAfter: new Date(Date.now() + ctx.config.sandboxDelayMs) },
+      process: processAfter(ctx),
     };
   },
 
