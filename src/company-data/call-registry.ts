@@ -6,7 +6,7 @@ import { type CompanyRegistryProvider, type RegistryCall, RegistryError } from '
  * One provider call under an overall deadline (every attempt's timeout plus a margin; adapters time
  * each attempt themselves). Whatever goes wrong inside a provider comes out as a `RegistryError`
  * (a deadline as `unavailable`, anything unexpected as `bad_answer`), so no registry problem can
- * become a 500; `registryApiError` turns it into the API's 502/503.
+ * become a 500: the error handler (`src/http/errors.ts`) answers it through `registryApiError`.
  */
 export async function callRegistry<T>(
   ctx: AppContext,

@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { Country, errors } from '../http/common-schemas.ts';
 import { fetchProfileByRef } from './fetch-profile.ts';
-import { RegistryError, registryApiError } from './provider.ts';
 import { registerReferenceDataRoutes } from './reference-routes.ts';
 import { CompanyProfile, CompanySearchResult } from './schemas.ts';
 import { searchCompanies } from './search-companies.ts';
@@ -17,15 +16,6 @@ const SearchQuery = Type.Object({
 const SearchRefParam = Type.Object({
   search_ref: Type.String({ minLength: 1, maxLength: 200, description: 'A search_ref of a search result' }),
 });
-
-/** A registry failure is the API's 502/503, never a 500. */
-async function registryAnswer<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    throw err instanceof RegistryError ? registryApiError(err) : err;
-  }
-}
 
 export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
   registerReferenceDataRoutes(app, ctx);
@@ -42,7 +32,7 @@ export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
         response: { 200: Type.Object({ data: Type.Array(CompanySearchResult) }), ...errors(400, 502, 503) },
       },
     },
-    (req) => registryAnswer(searchCompanies(ctx, req.principal.workspaceId, req.query)),
+    (req) => searchCompanies(ctx, req.principal.workspaceId, req.query),
   );
   app.get(
     '/company-data/fetch/:search_ref',
@@ -56,8 +46,6 @@ export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
         response: { 200: CompanyProfile, ...errors(400, 404, 502, 503) },
       },
     },
-    async (req) =>
-      (await registryAnswer(fetchProfileByRef(ctx, req.principal.workspaceId, req.params.search_ref)))
-        .profile,
+    async (req) => (await fetchProfileByRef(ctx, req.principal.workspaceId, req.params.search_ref)).profile,
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RegistryError, registryApiError } from '../company-data/provider.ts';
 import { FORMAT_MESSAGES } from './schema-formats.ts';
 
 /** Error codes of the error body, by HTTP status. */
@@ -137,7 +138,9 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    // A company registry failure is the API's 400/404/502/503 (never a 500), wherever it is thrown.
+    const error = thrown instanceof RegistryError ? registryApiError(thrown) : thrown;
     if (error instanceof ApiError) {
       return reply
         .status(error.statusCode)

@@ -4,11 +4,12 @@ import type { AppContext } from '../../app-context.ts';
 import { lockCase, touchCase } from '../../cases/repository.ts';
 import { findCompany } from '../../companies/repository.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { callRegistry } from '../call-registry.ts';
 import type { CompanyRegistryProvider, ProviderDocument } from '../provider.ts';
 import type { DocumentOrder, DocumentOrderCreate } from '../schemas.ts';
 import { presentDocumentOrder } from './present.ts';
 import { DOCUMENT_ORDER_QUEUE } from './queues.ts';
-import { askRegistry, companyRegistryTarget } from './registry-target.ts';
+import { companyRegistryTarget } from './registry-target.ts';
 import { insertDocumentOrder } from './repository.ts';
 
 /**
@@ -40,7 +41,7 @@ export async function createDocumentOrder(
   const company = await findCompany(ctx.db, workspaceId, body.company_id);
   if (!company) throw notFound('Company');
   const { provider, ref } = companyRegistryTarget(ctx, company, 'company_id');
-  const docs = await askRegistry(ctx, provider, (call) => provider.availableDocuments(ref, call));
+  const docs = await callRegistry(ctx, provider, (call) => provider.availableDocuments(ref, call));
   const doc = orderable(provider, docs, body.product_ref);
   if (!doc) {
     throw badRequest(

@@ -2,9 +2,10 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { findCompany } from '../../companies/repository.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { callRegistry } from '../call-registry.ts';
 import type { CompanyRegistryProvider, RegistryRecordRef } from '../provider.ts';
 import type { AvailableDocument } from '../schemas.ts';
-import { askRegistry, companyRegistryTarget, providerOrRefuse } from './registry-target.ts';
+import { companyRegistryTarget, providerOrRefuse } from './registry-target.ts';
 import type { AvailableDocumentsQuery } from './schemas.ts';
 
 /**
@@ -41,6 +42,6 @@ export async function listAvailableDocuments(
     };
   }
   const { provider, ref } = target;
-  const docs = await askRegistry(ctx, provider, (call) => provider.availableDocuments(ref, call));
+  const docs = await callRegistry(ctx, provider, (call) => provider.availableDocuments(ref, call));
   return { data: docs.map((d) => ({ ...d, vendor: provider.vendor })) };
 }

@@ -1,14 +1,7 @@
 import type { AppContext } from '../../app-context.ts';
 import type { CompanyRow } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { callRegistry } from '../call-registry.ts';
-import {
-  type CompanyRegistryProvider,
-  type RegistryCall,
-  RegistryError,
-  type RegistryRecordRef,
-  registryApiError,
-} from '../provider.ts';
+import type { CompanyRegistryProvider, RegistryRecordRef } from '../provider.ts';
 import { providerFor } from '../provider-registry.ts';
 
 /** The provider serving a country; a country no provider serves is a 400 naming `field`. */
@@ -47,18 +40,4 @@ export function companyRegistryTarget(
     provider: providerOrRefuse(ctx, country, field),
     ref: { country, vendorRef: company.registration_number.trim() },
   };
-}
-
-/** A registry call (`callRegistry`: the overall deadline); a registry failure is a 502/503, never a 500. */
-export async function askRegistry<T>(
-  ctx: AppContext,
-  provider: CompanyRegistryProvider,
-  fn: (call: RegistryCall) => Promise<T>,
-): Promise<T> {
-  try {
-    return await callRegistry(ctx, provider, fn);
-  } catch (err) {
-    if (err instanceof RegistryError) throw registryApiError(err);
-    throw err;
-  }
 }

@@ -1,14 +1,13 @@
 import type { AppContext } from '../../app-context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { fetchProfileByRef } from '../fetch-profile.ts';
-import { RegistryError, registryApiError } from '../provider.ts';
 
 export type RegistryImport = Awaited<ReturnType<typeof fetchProfileByRef>>;
 
 /**
  * Fetches the profile behind a search_ref for a company being created, before any transaction
  * opens (no network inside a transaction). A refused ref is a 400 naming the body field; a registry
- * failure a 502/503, so nothing is written.
+ * failure (`RegistryError`, mapped by the error handler) a 502/503, so nothing is written.
  */
 export async function fetchForImport(
   ctx: AppContext,
@@ -19,7 +18,6 @@ export async function fetchForImport(
   try {
     return await fetchProfileByRef(ctx, workspaceId, searchRef);
   } catch (err) {
-    if (err instanceof RegistryError) throw registryApiError(err);
     if (err instanceof ApiError && err.statusCode === 400) {
       const message = err.message.startsWith('search_ref')
         ? err.message.replace(/^search_ref/, path)
