@@ -1,5 +1,5 @@
 import type pino from 'pino';
-import type { AppContext } from './app-context.ts';
+import type { App, AppContext } from './app-context.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { MODULES } from './module-list.ts';
@@ -8,6 +8,8 @@ import { MODULES } from './module-list.ts';
 export interface Module {
   name: string;
   install(ctx: AppContext, logger: pino.Logger): void | Promise<void>;
+  /** Routes outside /v1 (no API key: the portal's page and API), mounted by buildApp at the root. */
+  routes?(app: App, ctx: AppContext): void | Promise<void>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { App, AppContext } from '../app-context.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
+import { MODULES } from '../module-list.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
@@ -117,5 +118,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     { prefix: '/v1' },
   );
+  // modules' own routes outside /v1, each in its own scope (their hooks stay theirs)
+  for (const m of MODULES) {
+    const routes = m.routes;
+    if (routes) await app.register(async (scope) => routes(scope as App, ctx));
+  }
   return app;
 }
