@@ -38,6 +38,8 @@ export interface Config {
   publicUrl: string | null;
   /** Key of the fraud list's HMAC hashes; null: one generated once and kept in the database. */
   fraudHashSecret: string | null;
+  /** Hours a shared client portal link stays valid (VERICASE_PORTAL_LINK_TTL_HOURS). */
+  portalLinkTtlHours: number;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -91,7 +93,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     companyData: loadCompanyDataConfig(env, int),
     publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
     fraudHashSecret: fraudHashSecret(env.VERICASE_FRAUD_HASH_SECRET),
+    portalLinkTtlHours: portalLinkTtlHours(env.VERICASE_PORTAL_LINK_TTL_HOURS),
   };
+}
+
+/** A link that expires as it is issued would be useless: at least one hour. */
+function portalLinkTtlHours(value: string | undefined): number {
+  const hours = int('VERICASE_PORTAL_LINK_TTL_HOURS', value, 168);
+  if (hours < 1) throw new Error('VERICASE_PORTAL_LINK_TTL_HOURS must be at least 1');
+  return hours;
 }
 
 /** A configured fraud-list key must be long enough to be a key (32 random bytes recommended). */

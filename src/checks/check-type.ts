@@ -2,6 +2,7 @@ import type { TObject, TSchema } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+import type { PortalActionDefinition } from '../portal/portal-action.ts';
 import type { Settings } from '../settings/defaults.ts';
 
 export type CheckStatus = 'in_progress' | 'processing' | 'need_review' | 'approved' | 'rejected' | 'expired';
@@ -116,6 +117,8 @@ export interface CheckTypeDefinition {
   process?(input: ProcessInput): Promise<Outcome | null>;
   /** Extra rules before a manual review (e.g. aml hits must be reviewed first). */
   beforeReview?(check: CheckRow): void;
+  /** How the client portal shows this type's checks to the case's contact (src/portal/portal-action.ts). */
+  portal?: PortalActionDefinition;
   /** Type-specific routes (e.g. id_document add_files), mounted under /v1. */
   routes?(app: import('../app-context.ts').App, ctx: AppContext): void;
 }

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_reference_shapes.ts';
 import * as m0016 from './migrations/0016_document_types.ts';
 import * as m0017 from './migrations/0017_fraud_database.ts';
 import * as m0018 from './migrations/0018_case_reports.ts';
+import * as m0019 from './migrations/0019_client_portal.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016_document_types': m0016,
   '0017_fraud_database': m0017,
   '0018_case_reports': m0018,
+  '0019_client_portal': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

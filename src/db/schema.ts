@@ -592,3 +592,63 @@ export interface Database {
   check_counts: CheckCountsTable;
 }
 export type FraudReportRow = Selectable<FraudReportsTable>;
+
+// --- client portal (migration 0019) ---
+export interface ClientPortalWaitStep {
+  key: string;
+  title: string;
+}
+export interface ClientPortalsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** `online` | `offline` */
+  status: Generated<string>;
+  default_language: Generated<string>;
+  accent_color: string | null;
+  logo_file_id: string | null;
+  wait_steps: ColumnType<ClientPortalWaitStep[], string | undefined, string>;
+  is_default: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface ClientPortalLinksTable {
+  id: string;
+  workspace_id: string;
+  client_portal_id: string;
+  case_id: string;
+  individual_id: string;
+  /** null: a case-wide link; set: a link for this one check. */
+  check_id: string | null;
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+}
+export interface ClientPortalPendingFilesTable {
+  id: string;
+  workspace_id: string;
+  check_id: string;
+  slot: string;
+  file_id: string;
+  upload_ref: string;
+  file_name: string;
+  size: number;
+  created_at: Timestamp;
+}
+export interface CasesTable {
+  client_portal_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The wait step the contact reached and waits on (emitted once), null when none. */
+  client_portal_wait_step_key: ColumnType<string | null, string | null | undefined, string | null>;
+  completed_wait_step_keys: ColumnType<string[], string[] | undefined, string[]>;
+}
+export interface Database {
+  client_portals: ClientPortalsTable;
+  client_portal_links: ClientPortalLinksTable;
+  client_portal_pending_files: ClientPortalPendingFilesTable;
+}
+export type ClientPortalRow = Selectable<ClientPortalsTable>;
+export type ClientPortalLinkRow = Selectable<ClientPortalLinksTable>;
+export type ClientPortalPendingFileRow = Selectable<ClientPortalPendingFilesTable>;

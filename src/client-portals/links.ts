@@ -1,0 +1,119 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { AppContext } from '../app-context.ts';
+import type { Db } from '../db/connect.ts';
+import type { ClientPortalLinkRow } from '../db/schema.ts';
+import { ensureDefaultPortal } from './default-portal.ts';
+
+// Portal links. A link is a random token (`vcp_` + 32 random bytes, base64url) scoped to one case
+// and contact (and, for a check link, one check). Only its SHA-256 is stored: a database dump gives
+// no usable link. The token travels in the URL fragment (`/portal/#token=...`), which browsers never
+// send to the server, so it stays out of access logs and Referer headers.
+
+export interface IssuedLink {
+  id: string;
+  token: string;
+  url: string;
+  expiresAt: Date;
+}
+
+/** SHA-256 hex of a token, as stored in client_portal_links.token_hash. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+function newToken(): string {
+  return `vcp_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Revokes the earlier live links of the same (case, individual, check_id) scope, then issues one. */
+export async function issueLink(
+  trx: Db,
+  _ctx: AppContext,
+  input: {
+    workspaceId: string;
+    caseId: string;
+    individualId: string;
+    /** default: the workspace's default portal */
+    clientPortalId?: string | null;
+    /** null: a case-wide link */
+    checkId?: string | null;
+    expiresAt: Date;
+    /** see portalBaseUrl */
+    baseUrl: string;
+  },
+): Promise<IssuedLink> {
+  const portalId = input.clientPortalId ?? (await ensureDefaultPortal(trx, input.workspaceId)).id;
+  const checkId = input.checkId ?? null;
+  const now = new Date();
+  let revoke = trx
+    .updateTable('client_portal_links')
+    .set({ revoked_at: now })
+    .where('workspace_id', '=', input.workspaceId)
+    .where('case_id', '=', input.caseId)
+    .where('individual_id', '=', input.individualId)
+    .where('revoked_at', 'is', null);
+  revoke = checkId === null ? revoke.where('check_id', 'is', null) : revoke.where('check_id', '=', checkId);
+  await revoke.execute();
+
+  const token = newToken();
+  const id = randomUUID();
+  await trx
+    .insertInto('client_portal_links')
+    .values({
+      id,
+      workspace_id: input.workspaceId,
+      client_portal_id: portalId,
+      case_id: input.caseId,
+      individual_id: input.individualId,
+      check_id: checkId,
+      token_hash: hashToken(token),
+      expires_at: input.expiresAt,
+    })
+    .execute();
+  return { id, token, url: `${input.baseUrl}/portal/#token=${token}`, expiresAt: input.expiresAt };
+}
+
+/** Revokes every live link of a case (the case closed) or of one check (a new verification URL). */
+export async function revokeLinks(trx: Db, where: { caseId: string } | { checkId: string }): Promise<void> {
+  let q = trx
+    .updateTable('client_portal_links')
+    .set({ revoked_at: new Date() })
+    .where('revoked_at', 'is', null);
+  q = 'caseId' in where ? q.where('case_id', '=', where.caseId) : q.where('check_id', '=', where.checkId);
+  await q.execute();
+}
+
+/** The service's public base URL: VERICASE_PUBLIC_URL, else the request's own origin. */
+export function portalBaseUrl(ctx: AppContext, request?: { protocol: string; host: string }): string {
+  if (ctx.config.publicUrl) return ctx.config.publicUrl;
+  if (request) return `${request.protocol}://${request.host}`;
+  return `http://localhost:${ctx.config.port}`;
+}
+
+/** The link of a token when it is live (neither revoked nor expired), else undefined. */
+export function findLiveLinkByToken(db: Db, token: string): Promise<ClientPortalLinkRow | undefined> {
+  return db
+    .selectFrom('client_portal_links')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .executeTakeFirst();
+}
+
+/** Lifetime of a link issued now (VERICASE_PORTAL_LINK_TTL_HOURS). */
+export function linkExpiry(ctx: AppContext, now: Date = new Date()): Date {
+  return new Date(now.getTime() + ctx.config.portalLinkTtlHours * 3_600_000);
+}
+
+/**
+ * The link of a token whatever its state (undefined when unknown), for telling an expired link from
+ * a revoked or unknown one in the portal's 401 message.
+ */
+export function findLinkByToken(db: Db, token: string): Promise<ClientPortalLinkRow | undefined> {
+  return db
+    .selectFrom('client_portal_links')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+}

@@ -1,0 +1,43 @@
+import type { AppContext } from '../app-context.ts';
+import type { Db } from '../db/connect.ts';
+import type { CheckRow } from '../db/schema.ts';
+
+// The hook a check type implements to appear in the client portal as an action the contact
+// completes (document, id_document, id_verification; electronic_signature later). The portal's API
+// (src/portal/) knows no check type: it asks the type which checks a contact sees, which slots to
+// fill, and hands the pending files over on submit.
+
+export interface PortalSlot {
+  key: string;
+  required: boolean;
+  min_files: number;
+  max_files: number;
+  accept: string;
+  capture: 'user' | 'environment' | null;
+}
+
+export interface PendingPortalFile {
+  id: string;
+  slot: string;
+  upload_ref: string;
+  file_name: string;
+  size: number;
+}
+
+export interface PortalActionDefinition {
+  /** Whether a case-wide link of this contact shows the check (a check link always shows its check). */
+  shownTo(check: CheckRow, contactIndividualId: string): boolean;
+  /** The slots to fill now (id_document: back only when the document type has one, etc.). */
+  slots(check: CheckRow): PortalSlot[];
+  /** Label and description shown with the action. */
+  describe?(db: Db, check: CheckRow): Promise<{ label: string | null; description: string | null }>;
+  /** The contact submits: move the check through the engine in this transaction. */
+  submit(input: {
+    ctx: AppContext;
+    trx: Db;
+    workspaceId: string;
+    check: CheckRow;
+    files: PendingPortalFile[];
+    actor: { type: 'contact'; individualId: string };
+  }): Promise<void>;
+}
