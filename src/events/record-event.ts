@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
-import { currentApiKeyId } from '../shared/request-scope.ts';
+import { currentApiKeyId, currentContactId } from '../shared/request-scope.ts';
 
 /**
  * Who caused an event; `id` is the template behind a system action when there is one, the console
@@ -22,8 +22,9 @@ export interface DomainEvent {
   /** The entity the event is about, keyed by its kind (`case`, `company`, `check`, ...). */
   payload: Record<string, unknown>;
   /**
-   * Who caused it. Omitted means an API call: every use case behind a /v1 route leaves it out,
-   * and the engine's own changes (jobs, provider results, automatic decisions) pass SYSTEM.
+   * Who caused it. Omitted means the request being served: an API call (every use case behind a /v1
+   * route leaves it out) or, inside a client portal request, the contact whose link it carries. The
+   * engine's own changes (jobs, provider results, automatic decisions) pass SYSTEM.
    */
   actor?: Actor;
   /**
@@ -67,7 +68,8 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
     .insertInto('events')
     .values(
       events.map((e) => {
-        const actor = e.actor ?? { type: 'api' };
+        const contactId = currentContactId();
+        const actor: Actor = e.actor ?? (contactId ? { type: 'contact', id: contactId } : { type: 'api' });
         // an API change names the key it was made with (when recorded while serving the request)
         const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
         return {

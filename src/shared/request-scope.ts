@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** What the API request being served is known by, for code that records who did something. */
-interface RequestScope {
-  /** The id of the API key the request was authenticated with. */
-  apiKeyId: string;
-}
+/**
+ * What the request being served is known by, for code that records who did something: the API key
+ * of a /v1 request, or the contact (an individual) whose client portal link a /portal request carries.
+ */
+type RequestScope = { apiKeyId: string } | { contactIndividualId: string };
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
@@ -15,5 +15,12 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
 
 /** The API key behind the current request, or null outside a request (jobs, workers, CLI). */
 export function currentApiKeyId(): string | null {
-  return storage.getStore()?.apiKeyId ?? null;
+  const scope = storage.getStore();
+  return scope && 'apiKeyId' in scope ? scope.apiKeyId : null;
+}
+
+/** The contact behind the current client portal request, or null (API calls, jobs, CLI). */
+export function currentContactId(): string | null {
+  const scope = storage.getStore();
+  return scope && 'contactIndividualId' in scope ? scope.contactIndividualId : null;
 }
