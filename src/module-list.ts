@@ -8,6 +8,7 @@ import { fraudDatabaseModule } from './fraud-database/module.ts';
 import type { Module } from './modules.ts';
 import { screeningModule } from './screening/service/module.ts';
 import { templatesModule } from './templates/module.ts';
+import { webAssetsModule } from './web-assets/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
 
 /** Feature modules, in dependency order. One line per module. */
@@ -22,4 +23,5 @@ export const MODULES: Module[] = [
   companyMonitoringModule,
   caseReportsModule,
   fraudDatabaseModule,
+  webAssetsModule,
 ];

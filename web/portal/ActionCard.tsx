@@ -1,0 +1,106 @@
+/** One entry of the checklist: an action's slots while it takes files, else what was received. */
+import { useState } from 'react';
+import type { Action, PortalApi } from './api.ts';
+import { useI18n } from './i18n.tsx';
+import { actionTitle, slotTitle } from './labels.ts';
+import { SlotField } from './SlotField.tsx';
+
+interface Props {
+  api: PortalApi;
+  action: Action;
+  onAction: (a: Action) => void;
+  onSubmitted: (a: Action) => void;
+  onError: (err: unknown) => void;
+  announce: (text: string) => void;
+}
+
+const STATE_KEY = {
+  todo: 'stateTodo',
+  retry: 'stateRetry',
+  submitted: 'stateSubmitted',
+  approved: 'stateApproved',
+} as const;
+
+export function ActionCard({ api, action, onAction, onSubmitted, onError, announce }: Props) {
+  const { t } = useI18n();
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const editable = action.state === 'todo' || action.state === 'retry';
+  const title = actionTitle(t, action);
+  const headingId = `action-${action.id}`;
+
+  const submit = async () => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      const updated = await api.submit(action.id);
+      announce(t('submitted', { what: title }));
+      onSubmitted(updated);
+    } catch (err) {
+      setError(t('errorPrefix', { message: (err as Error).message }));
+      onError(err);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <li className={`action state-${action.state}`}>
+      <section aria-labelledby={headingId}>
+        <div className="action-head">
+          <h3 id={headingId}>{title}</h3>
+          <span className={`badge badge-${action.state}`}>{t(STATE_KEY[action.state] ?? 'stateTodo')}</span>
+        </div>
+        <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
+        {action.description ? <p className="description">{action.description}</p> : null}
+        {action.state === 'retry' ? <p className="hint">{t('retryHint')}</p> : null}
+        {editable ? (
+          <>
+            {action.slots.map((slot) => (
+              <SlotField
+                key={slot.key}
+                api={api}
+                action={action}
+                slot={slot}
+                editable
+                onAction={onAction}
+                onError={onError}
+                announce={announce}
+              />
+            ))}
+            {error ? (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            ) : null}
+            <div className="buttons submit-row">
+              <button
+                type="button"
+                className="primary"
+                disabled={!action.can_submit || submitting}
+                onClick={() => void submit()}
+              >
+                {submitting ? t('submitting') : t('submit')}
+              </button>
+              {!action.can_submit ? <span className="hint">{t('missingFiles')}</span> : null}
+            </div>
+          </>
+        ) : (
+          <>
+            <p className="hint">{t('receivedHint')}</p>
+            <ul className="files received">
+              {action.slots.flatMap((slot) =>
+                slot.files.map((f) => (
+                  <li key={f.id}>
+                    <span className="file-name">{f.name}</span>
+                    <span className="file-size">{slotTitle(t, slot)}</span>
+                  </li>
+                )),
+              )}
+            </ul>
+          </>
+        )}
+      </section>
+    </li>
+  );
+}

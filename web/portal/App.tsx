@@ -1,0 +1,252 @@
+/**
+ * The portal page: reads the link's token, loads the session, and shows the checklist, the
+ * "everything received" screen, or why the link does not work.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { HttpError } from '../shared/http.ts';
+import { pickLanguage } from '../shared/i18n.ts';
+import { ActionCard } from './ActionCard.tsx';
+import { type Action, PortalApi, type Session } from './api.ts';
+import { I18n, translator, useI18n } from './i18n.tsx';
+import { LANGUAGES } from './messages.ts';
+import { takeToken } from './token.ts';
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'no-token' }
+  | { kind: 'expired' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; session: Session };
+
+/** Only a plain colour reaches the stylesheet. */
+const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** Only http(s) addresses are followed (a javascript: URL would run in the page). */
+function safeRedirect(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function App() {
+  const token = useMemo(takeToken, []);
+  const api = useMemo(() => (token ? new PortalApi(token) : null), [token]);
+  const [view, setView] = useState<View>(token ? { kind: 'loading' } : { kind: 'no-token' });
+  const [logo, setLogo] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+
+  const session = view.kind === 'ready' ? view.session : null;
+  const lang = pickLanguage(LANGUAGES, session?.portal.default_language);
+  const i18n = useMemo(() => ({ lang, t: translator(lang) }), [lang]);
+
+  const fail = useCallback((err: unknown) => {
+    if (err instanceof HttpError && err.status === 401) setView({ kind: 'expired' });
+  }, []);
+
+  const load = useCallback(async () => {
+    if (!api) return;
+    try {
+      setView({ kind: 'ready', session: await api.session() });
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 401) setView({ kind: 'expired' });
+      else setView({ kind: 'error', message: (err as Error).message });
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // branding: language, title, accent colour, logo
+  const portal = session?.portal;
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  useEffect(() => {
+    if (!portal) return;
+    document.title = portal.name;
+    if (portal.accent_color && COLOUR.test(portal.accent_color))
+      document.documentElement.style.setProperty('--accent', portal.accent_color);
+  }, [portal]);
+  const logoUrl = portal?.logo_url ?? null;
+  useEffect(() => {
+    if (!api || !logoUrl) return;
+    let url: string | null = null;
+    api.logo(logoUrl).then(
+      (u) => {
+        url = u;
+        setLogo(u);
+      },
+      () => setLogo(null),
+    );
+    return () => {
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [api, logoUrl]);
+
+  const replaceAction = useCallback((a: Action) => {
+    setView((v) =>
+      v.kind === 'ready'
+        ? {
+            kind: 'ready',
+            session: { ...v.session, actions: v.session.actions.map((x) => (x.id === a.id ? a : x)) },
+          }
+        : v,
+    );
+  }, []);
+
+  // a submit can finish the checklist and trigger a wait step: the session says, so read it again
+  const onSubmitted = useCallback(
+    (a: Action) => {
+      replaceAction(a);
+      void load();
+    },
+    [replaceAction, load],
+  );
+
+  return (
+    <I18n.Provider value={i18n}>
+      <header className="bar">
+        {logo ? (
+          <img className="logo" src={logo} alt={i18n.t('logoAlt', { name: portal?.name ?? '' })} />
+        ) : null}
+        <span className="portal-name">{portal?.name ?? ''}</span>
+      </header>
+      <main id="main">
+        {view.kind === 'loading' ? <p aria-busy="true">{i18n.t('loading')}</p> : null}
+        {view.kind === 'no-token' ? <Notice title="noTokenTitle" text="noTokenText" /> : null}
+        {view.kind === 'expired' ? <Notice title="expiredTitle" text="expiredText" /> : null}
+        {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
+        {view.kind === 'ready' && api ? (
+          view.session.all_submitted ? (
+            <Done session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
+          ) : (
+            <Checklist
+              api={api}
+              session={view.session}
+              onAction={replaceAction}
+              onSubmitted={onSubmitted}
+              onError={fail}
+              announce={setStatus}
+            />
+          )
+        ) : null}
+        <div className="visually-hidden" role="status" aria-live="polite">
+          {status}
+        </div>
+      </main>
+    </I18n.Provider>
+  );
+}
+
+/** A heading that takes focus when shown, so a screen change is announced and Tab starts there. */
+function FocusHeading({ children }: { children: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
+}
+
+function Notice({
+  title,
+  text,
+}: {
+  title: 'noTokenTitle' | 'expiredTitle';
+  text: 'noTokenText' | 'expiredText';
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="notice" role="alert">
+      <FocusHeading>{t(title)}</FocusHeading>
+      <p>{t(text)}</p>
+    </div>
+  );
+}
+
+function ErrorNotice({ message, retry }: { message: string; retry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="notice" role="alert">
+      <FocusHeading>{t('errorTitle')}</FocusHeading>
+      <p>{t('errorText', { message })}</p>
+      <button type="button" className="primary" onClick={retry}>
+        {t('retry')}
+      </button>
+    </div>
+  );
+}
+
+interface ChecklistProps {
+  api: PortalApi;
+  session: Session;
+  onAction: (a: Action) => void;
+  onSubmitted: (a: Action) => void;
+  onError: (err: unknown) => void;
+  announce: (text: string) => void;
+}
+
+function Checklist({ api, session, onAction, onSubmitted, onError, announce }: ChecklistProps) {
+  const { t, lang } = useI18n();
+  const done = session.actions.filter((a) => a.state === 'submitted' || a.state === 'approved').length;
+  const expires = new Date(session.expires_at).toLocaleDateString(lang, { dateStyle: 'long' });
+  return (
+    <>
+      <h1>{t('greeting', { name: session.contact.first_name })}</h1>
+      <p className="intro">
+        {session.case.company_name ? t('intro', { company: session.case.company_name }) : t('introNoCompany')}
+      </p>
+      <div className="summary">
+        <h2 id="checklist">{t('checklist')}</h2>
+        <span>{t('progressSummary', { done, total: session.actions.length })}</span>
+      </div>
+      <ol className="actions" aria-labelledby="checklist">
+        {session.actions.map((a) => (
+          <ActionCard
+            key={a.id}
+            api={api}
+            action={a}
+            onAction={onAction}
+            onSubmitted={onSubmitted}
+            onError={onError}
+            announce={announce}
+          />
+        ))}
+      </ol>
+      <p className="hint expires">{t('expiresOn', { date: expires })}</p>
+    </>
+  );
+}
+
+function Done({ session, redirect }: { session: Session; redirect: string | null }) {
+  const { t } = useI18n();
+  return (
+    <div className="done">
+      <div className="done-mark" aria-hidden="true">
+        ✓
+      </div>
+      <FocusHeading>{t('doneTitle')}</FocusHeading>
+      <p>{t('doneText', { name: session.contact.first_name })}</p>
+      {session.wait_step ? (
+        <div className="waiting">
+          <h2>{t('reviewing', { title: session.wait_step.title })}</h2>
+          <p>{t('reviewingText')}</p>
+        </div>
+      ) : null}
+      {redirect ? (
+        <div className="redirect">
+          <p>{t('redirectText')}</p>
+          <a className="button primary" href={redirect} rel="noreferrer">
+            {t('continue')}
+          </a>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Live capture with the device camera: preview, then one still frame drawn on a canvas and encoded
+ * as JPEG. `facing` is 'user' (the selfie camera) or 'environment' (the back camera, for documents).
+ * Any failure (no camera, permission refused) hands over to the file input, which is always there.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useI18n } from './i18n.tsx';
+
+export function cameraSupported(): boolean {
+  return typeof navigator !== 'undefined' && !!navigator.mediaDevices?.getUserMedia;
+}
+
+interface Props {
+  facing: 'user' | 'environment';
+  onPhoto: (photo: Blob) => void;
+  onCancel: () => void;
+  onUnavailable: () => void;
+}
+
+export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Props) {
+  const { t } = useI18n();
+  const video = useRef<HTMLVideoElement>(null);
+  const captureButton = useRef<HTMLButtonElement>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let stream: MediaStream | null = null;
+    let stopped = false;
+    navigator.mediaDevices
+      .getUserMedia({ video: { facingMode: { ideal: facing }, width: { ideal: 1920 } }, audio: false })
+      .then(async (s) => {
+        if (stopped) {
+          for (const track of s.getTracks()) track.stop();
+          return;
+        }
+        stream = s;
+        const v = video.current;
+        if (!v) return;
+        v.srcObject = s;
+        await v.play();
+        setReady(true);
+        captureButton.current?.focus();
+      })
+      .catch(() => {
+        if (!stopped) onUnavailable();
+      });
+    return () => {
+      stopped = true;
+      for (const track of stream?.getTracks() ?? []) track.stop();
+    };
+  }, [facing, onUnavailable]);
+
+  const capture = () => {
+    const v = video.current;
+    if (!v?.videoWidth) return;
+    const canvas = document.createElement('canvas');
+    canvas.width = v.videoWidth;
+    canvas.height = v.videoHeight;
+    canvas.getContext('2d')?.drawImage(v, 0, 0);
+    canvas.toBlob((blob) => (blob ? onPhoto(blob) : onUnavailable()), 'image/jpeg', 0.9);
+  };
+
+  return (
+    <div className="camera">
+      <video
+        ref={video}
+        className={facing === 'user' ? 'camera-video mirrored' : 'camera-video'}
+        aria-label={t('cameraLabel')}
+        muted
+        playsInline
+      />
+      <p className="hint" aria-live="polite">
+        {ready
+          ? t('cameraReady', { what: facing === 'user' ? t('cameraFace') : t('cameraDocument') })
+          : t('cameraStarting')}
+      </p>
+      <div className="buttons">
+        <button type="button" className="primary" ref={captureButton} disabled={!ready} onClick={capture}>
+          {t('capture')}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,169 @@
+/**
+ * One slot of an action (a document's files, an identity document's front, a selfie...): what is
+ * already saved (from the server's answer, so a reopened link shows it), a progress bar while a
+ * file is sent, removal of a saved file, and the ways to add one: the camera for capture slots when
+ * the device has one, and a file chooser, always.
+ */
+import { useCallback, useId, useRef, useState } from 'react';
+import type { Action, PortalApi, Slot } from './api.ts';
+import { CameraCapture, cameraSupported } from './CameraCapture.tsx';
+import { useI18n } from './i18n.tsx';
+import { formatSize, slotTitle } from './labels.ts';
+
+interface Props {
+  api: PortalApi;
+  action: Action;
+  slot: Slot;
+  editable: boolean;
+  onAction: (a: Action) => void;
+  onError: (err: unknown) => void;
+  announce: (text: string) => void;
+}
+
+export function SlotField({ api, action, slot, editable, onAction, onError, announce }: Props) {
+  const { t, lang } = useI18n();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [camera, setCamera] = useState(false);
+  const [cameraFailed, setCameraFailed] = useState(false);
+
+  const full = slot.files.length >= slot.max_files;
+  const single = slot.max_files === 1;
+  const busy = progress !== null;
+
+  const send = async (files: { blob: Blob; name: string }[]) => {
+    setError(null);
+    for (const { blob, name } of files) {
+      setProgress({ name, fraction: 0 });
+      try {
+        const updated = await api.upload(action.id, slot.key, blob, name, (fraction) =>
+          setProgress({ name, fraction }),
+        );
+        onAction(updated);
+        announce(t('uploaded', { name }));
+      } catch (err) {
+        setError(t('errorPrefix', { message: (err as Error).message }));
+        onError(err);
+        break;
+      } finally {
+        setProgress(null);
+      }
+    }
+  };
+
+  const onFiles = (list: FileList | null) => {
+    const chosen = [...(list ?? [])];
+    if (input.current) input.current.value = '';
+    // a multi-file slot takes what still fits; a single-file slot is replaced by the server
+    const room = single ? 1 : Math.max(0, slot.max_files - slot.files.length);
+    void send(chosen.slice(0, room).map((f) => ({ blob: f, name: f.name })));
+  };
+
+  const remove = async (fileId: string, name: string) => {
+    setError(null);
+    try {
+      onAction(await api.removeFile(action.id, fileId));
+      announce(t('removed', { name }));
+    } catch (err) {
+      setError(t('errorPrefix', { message: (err as Error).message }));
+      onError(err);
+    }
+  };
+
+  const onPhoto = (photo: Blob) => {
+    setCamera(false);
+    void send([{ blob: photo, name: `${slot.key}.jpg` }]);
+  };
+  const onCameraCancel = useCallback(() => setCamera(false), []);
+  const onCameraUnavailable = useCallback(() => {
+    setCamera(false);
+    setCameraFailed(true);
+  }, []);
+
+  const percent = progress ? Math.round(progress.fraction * 100) : 0;
+  const canAdd = editable && !busy && (!full || single);
+  const showCamera = editable && slot.capture !== null && cameraSupported() && !cameraFailed;
+
+  return (
+    <fieldset className="slot" aria-describedby={`${id}-meta`}>
+      <legend>{slotTitle(t, slot)}</legend>
+      <p className="slot-meta" id={`${id}-meta`}>
+        {slot.required ? t('required') : t('optional')}
+        {slot.max_files > 1 ? ` · ${t('upTo', { n: slot.max_files })}` : ''}
+      </p>
+      {slot.files.length ? (
+        <ul className="files">
+          {slot.files.map((f) => (
+            <li key={f.id}>
+              <span className="file-name">{f.name}</span>
+              <span className="file-size">{formatSize(f.size, lang)}</span>
+              {editable ? (
+                <button
+                  type="button"
+                  className="link"
+                  disabled={busy}
+                  aria-label={t('removeNamed', { name: f.name })}
+                  onClick={() => void remove(f.id, f.name)}
+                >
+                  {t('remove')}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty">{t('noFiles')}</p>
+      )}
+      <div className="progress" aria-live="polite">
+        {progress ? (
+          <>
+            <progress max={100} value={percent} aria-label={progress.name} />
+            <span>{t('uploading', { name: progress.name, percent: Math.floor(percent / 10) * 10 })}</span>
+          </>
+        ) : null}
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {camera && slot.capture ? (
+        <CameraCapture
+          facing={slot.capture}
+          onPhoto={onPhoto}
+          onCancel={onCameraCancel}
+          onUnavailable={onCameraUnavailable}
+        />
+      ) : canAdd ? (
+        <div className="buttons">
+          {showCamera ? (
+            <button type="button" className="primary" onClick={() => setCamera(true)}>
+              {slot.capture === 'user' ? t('takeSelfie') : t('takePhoto')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className={showCamera ? '' : 'primary'}
+            onClick={() => input.current?.click()}
+          >
+            {full && single ? t('replaceFile') : slot.max_files > 1 ? t('chooseFiles') : t('chooseFile')}
+          </button>
+          <input
+            ref={input}
+            type="file"
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-hidden="true"
+            accept={slot.accept}
+            multiple={slot.max_files > 1}
+            data-slot={slot.key}
+            onChange={(e) => onFiles(e.currentTarget.files)}
+          />
+        </div>
+      ) : null}
+      {editable && cameraFailed ? <p className="hint">{t('cameraUnavailable')}</p> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,86 @@
+/** The portal's JSON API (docs/client-portal.md, "The portal's API"), authorised by the link's token. */
+import { request } from '../shared/http.ts';
+
+export interface PortalFile {
+  id: string;
+  name: string;
+  size: number;
+}
+
+export interface Slot {
+  key: string;
+  required: boolean;
+  min_files: number;
+  max_files: number;
+  accept: string;
+  capture: 'user' | 'environment' | null;
+  files: PortalFile[];
+}
+
+export type ActionState = 'todo' | 'submitted' | 'approved' | 'retry';
+
+export interface Action {
+  id: string;
+  type: string;
+  state: ActionState;
+  entity: { kind: 'company' | 'individual'; name: string };
+  label: string | null;
+  description: string | null;
+  slots: Slot[];
+  can_submit: boolean;
+}
+
+export interface Session {
+  portal: { name: string; default_language: string; accent_color: string | null; logo_url: string | null };
+  case: { name: string; company_name: string | null };
+  contact: { first_name: string; last_name: string };
+  scope: 'case' | 'check';
+  expires_at: string;
+  redirect_url: string | null;
+  actions: Action[];
+  all_submitted: boolean;
+  wait_step: { key: string; title: string } | null;
+}
+
+const BASE = '/portal/api';
+
+export class PortalApi {
+  readonly token: string;
+  constructor(token: string) {
+    this.token = token;
+  }
+
+  session(): Promise<Session> {
+    return request<Session>(`${BASE}/session`, { token: this.token });
+  }
+
+  /** The logo as an object URL (the logo route wants the token, which an <img> cannot send). */
+  async logo(url: string): Promise<string> {
+    const blob = await request<Blob>(url, { token: this.token, responseType: 'blob' });
+    return URL.createObjectURL(blob);
+  }
+
+  upload(actionId: string, slot: string, file: Blob, name: string, onProgress: (f: number) => void) {
+    const form = new FormData();
+    form.append('file', file, name);
+    const url = `${BASE}/actions/${encodeURIComponent(actionId)}/files?slot=${encodeURIComponent(slot)}`;
+    return request<Action>(url, {
+      method: 'POST',
+      token: this.token,
+      body: form,
+      onUploadProgress: onProgress,
+    });
+  }
+
+  removeFile(actionId: string, fileId: string): Promise<Action> {
+    const url = `${BASE}/actions/${encodeURIComponent(actionId)}/files/${encodeURIComponent(fileId)}`;
+    return request<Action>(url, { method: 'DELETE', token: this.token });
+  }
+
+  submit(actionId: string): Promise<Action> {
+    return request<Action>(`${BASE}/actions/${encodeURIComponent(actionId)}/submit`, {
+      method: 'POST',
+      token: this.token,
+    });
+  }
+}
