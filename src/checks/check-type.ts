@@ -109,6 +109,12 @@ export interface CheckTypeDefinition {
   ): Promise<string | null>;
   create(input: CreateInput): Promise<CreatePlan>;
   /**
+   * Runs in the creating transaction right after the row is written, before its events: work that
+   * needs the row to exist (id_verification's portal link references the check). Returns the row
+   * as it then is (the events carry it).
+   */
+  afterCreate?(input: { ctx: AppContext; trx: Db; check: CheckRow }): Promise<CheckRow>;
+  /**
    * The provider work may take minutes (OCR of scans): its jobs run on their own queue, a few at a
    * time, and are not given up as stalled after the usual minute.
    */

@@ -84,7 +84,7 @@ export async function createCheckInTransaction(
   // counted last, so the counter row is locked for the shortest time; a check the system starts
   // on its own (a monitoring pass) is counted but never refused
   await countCheck(trx, workspaceId, limit, { force: opts.bySystem });
-  const row = await trx
+  const inserted = await trx
     .insertInto('checks')
     .values({
       id,
@@ -104,6 +104,7 @@ export async function createCheckInTransaction(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  const row = def.afterCreate ? await def.afterCreate({ ctx, trx, check: inserted }) : inserted;
   const full = presentCheck(row);
   // a template's check is started by the system on the template's behalf; a status decided at
   // creation (a synchronous provider answer) is the engine's
