@@ -2,6 +2,7 @@ import type { TObject, TSchema } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
+import type { GeneratedFile } from '../files/generated-file.ts';
 import type { PortalActionDefinition } from '../portal/portal-action.ts';
 import type { Settings } from '../settings/defaults.ts';
 
@@ -44,6 +45,11 @@ export interface Outcome {
   internal?: Record<string, unknown>;
   expiresAt?: Date | null;
   process?: { startAfter?: Date } | null;
+  /**
+   * Files the type produced for this outcome (id_verification's PDF report), already stored:
+   * recorded in the applying transaction, dropped from storage when the outcome is not applied.
+   */
+  generatedFiles?: GeneratedFile[];
 }
 
 export interface CreateInput {

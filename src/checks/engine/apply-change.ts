@@ -4,6 +4,7 @@ import { touchCase } from '../../cases/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents, SYSTEM } from '../../events/record-event.ts';
+import { recordGeneratedFile } from '../../files/generated-file.ts';
 import { ApiError } from '../../http/errors.ts';
 import type { CheckStatus, CheckTypeDefinition, Outcome } from '../check-type.ts';
 import { COMMON_TRANSITIONS, findTransition, STATUS_EVENTS } from '../common-transitions.ts';
@@ -47,6 +48,7 @@ export async function applyOutcome(
   outcome: Outcome & { attempt?: number; history?: unknown[] },
 ): Promise<CheckRow> {
   assertTransition(def, check.status as CheckStatus, outcome.trigger, outcome.status);
+  for (const file of outcome.generatedFiles ?? []) await recordGeneratedFile(trx, file);
   const set: Record<string, unknown> = {
     status: outcome.status,
     data: JSON.stringify(withSystemReviewReason(def.type, outcome.status, outcome.data)),

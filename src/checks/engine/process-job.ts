@@ -1,4 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
+import { discardGeneratedFile, type GeneratedFile } from '../../files/generated-file.ts';
+import { getStorage } from '../../files/storage.ts';
 import { checkTypeDefinition } from '../registry.ts';
 import { loadTarget, lockCheckById } from '../repository.ts';
 import { applyOutcome } from './apply-change.ts';
@@ -23,9 +25,22 @@ export async function processCheckJob(
   // provider work happens outside the transaction (it may be slow); the result is applied under lock
   const outcome = await def.process({ ctx, check: snapshot, target });
   if (!outcome) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    const check = await lockCheckById(trx, data.checkId);
-    if (check?.status !== 'processing' || check.attempt !== data.attempt) return;
-    await applyOutcome(ctx, trx, def, check, outcome);
-  });
+  const applied = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const check = await lockCheckById(trx, data.checkId);
+      if (check?.status !== 'processing' || check.attempt !== data.attempt) return false;
+      await applyOutcome(ctx, trx, def, check, outcome);
+      return true;
+    })
+    .catch(async (err) => {
+      await discardAll(ctx, outcome.generatedFiles);
+      throw err;
+    });
+  // another run (or a review) settled the check meanwhile: the files made for this one are unused
+  if (!applied) await discardAll(ctx, outcome.generatedFiles);
+}
+
+async function discardAll(ctx: AppContext, files: GeneratedFile[] | undefined): Promise<void> {
+  for (const file of files ?? []) await discardGeneratedFile(getStorage(ctx), file);
 }
