@@ -1,32 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, IdParam } from '../http/common-schemas.ts';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { openFileStream } from './attach-upload.ts';
+import { MULTIPART_LIMITS, readFilePart } from './read-file-part.ts';
 import { findFile } from './repository.ts';
 import { FileBytes, UploadBody, UploadResult } from './schemas.ts';
 import { getStorage, StoredObjectNotFound } from './storage.ts';
-import { MAX_UPLOAD_BYTES, uploadFile } from './upload-file.ts';
-
-const MULTIPART_LIMITS = {
-  fileSize: MAX_UPLOAD_BYTES,
-  files: 1,
-  fields: 20,
-  fieldSize: 64 * 1024,
-  parts: 25,
-  headerPairs: 100,
-};
-
-const fileRequired = () =>
-  badRequest('file is required: send the document as the multipart form field "file"', 'file');
-
-/** A multipart parsing failure: its own 4xx status when it has one, else a malformed body (400). */
-function multipartError(err: unknown): unknown {
-  if (err instanceof ApiError) return err;
-  const status = (err as { statusCode?: number }).statusCode;
-  if (status === 413) return new ApiError(413, `multipart body exceeds a limit: ${(err as Error).message}`);
-  return badRequest(`malformed multipart/form-data body: ${(err as Error).message}`);
-}
+import { uploadFile } from './upload-file.ts';
 
 /**
  * `POST /files/upload` and `GET /files/{id}`. The multipart parser is registered in a child scope
@@ -54,23 +35,7 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
         validatorCompiler: () => () => true,
       },
       async (req) => {
-        if (!req.isMultipart()) {
-          throw new ApiError(
-            415,
-            'Content-Type must be multipart/form-data, with the file in the form field "file"',
-          );
-        }
-        let part: Awaited<ReturnType<typeof req.file>>;
-        try {
-          part = await req.file({ limits: MULTIPART_LIMITS });
-        } catch (err) {
-          throw multipartError(err);
-        }
-        if (!part) throw fileRequired();
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          throw fileRequired();
-        }
+        const part = await readFilePart(req);
         return uploadFile(ctx.db, getStorage(ctx), req.principal.workspaceId, part.file, {
           declared: { filename: part.filename, mimetype: part.mimetype },
           maxImagePixels: ctx.config.maxImagePixels,

@@ -1,4 +1,6 @@
 import type { AppContext } from '../../../app-context.ts';
+import type { Db } from '../../../db/connect.ts';
+import type { CheckRow } from '../../../db/schema.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
@@ -34,41 +36,56 @@ export async function addDocumentFiles(
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
-    if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
-      throw badRequest(
-        `Files can be added only to a check in_progress, need_review, rejected or expired; this one is ${check.status}`,
-      );
-    }
-    const data = check.data as unknown as DocumentCheckData;
-    const internal = check.internal as unknown as DocumentInternal;
-    const sameAttempt = check.status === 'in_progress' || check.status === 'need_review';
-    const kept = sameAttempt ? (internal.files ?? []) : [];
-    if (kept.length + input.files.length > MAX_DOCUMENT_FILES) {
-      throw badRequest(
-        `A document check holds at most ${MAX_DOCUMENT_FILES} files; it has ${kept.length}, ${input.files.length} more would make ${kept.length + input.files.length}`,
-        'files',
-      );
-    }
-    const files = await attachFiles(trx, workspaceId, input.files, 'files', kept);
-    const settings = resolveDocumentSettings(
-      data.settings.document_type,
-      { document_analysis: input.settings?.document_analysis },
-      {},
-      data.settings.document_analysis,
-    );
-    const next = {
-      trigger: 'add_files',
-      status: 'processing' as const,
-      data: attemptData(settings, files) as unknown as Record<string, unknown>,
-      internal: { ...internal, files } as unknown as Record<string, unknown>,
-      expiresAt: null,
-      process: processAfter(ctx),
-    };
-    if (sameAttempt) return applyOutcome(ctx, trx, def, check, next);
-    return applyOutcome(ctx, trx, def, check, {
-      ...next,
-      ...nextAttempt(check),
-    });
+    return addDocumentFilesToCheck(ctx, trx, def, check, input);
   });
   return presentCheck(row);
+}
+
+/**
+ * add_files on a check the caller found and locked in its transaction `trx` (the API route above,
+ * the client portal's submit): the same rules, the changed row back.
+ */
+export async function addDocumentFilesToCheck(
+  ctx: AppContext,
+  trx: Db,
+  def: CheckTypeDefinition,
+  check: CheckRow,
+  input: DocumentAddFilesInput,
+): Promise<CheckRow> {
+  if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
+    throw badRequest(
+      `Files can be added only to a check in_progress, need_review, rejected or expired; this one is ${check.status}`,
+    );
+  }
+  const workspaceId = check.workspace_id;
+  const data = check.data as unknown as DocumentCheckData;
+  const internal = check.internal as unknown as DocumentInternal;
+  const sameAttempt = check.status === 'in_progress' || check.status === 'need_review';
+  const kept = sameAttempt ? (internal.files ?? []) : [];
+  if (kept.length + input.files.length > MAX_DOCUMENT_FILES) {
+    throw badRequest(
+      `A document check holds at most ${MAX_DOCUMENT_FILES} files; it has ${kept.length}, ${input.files.length} more would make ${kept.length + input.files.length}`,
+      'files',
+    );
+  }
+  const files = await attachFiles(trx, workspaceId, input.files, 'files', kept);
+  const settings = resolveDocumentSettings(
+    data.settings.document_type,
+    { document_analysis: input.settings?.document_analysis },
+    {},
+    data.settings.document_analysis,
+  );
+  const next = {
+    trigger: 'add_files',
+    status: 'processing' as const,
+    data: attemptData(settings, files) as unknown as Record<string, unknown>,
+    internal: { ...internal, files } as unknown as Record<string, unknown>,
+    expiresAt: null,
+    process: processAfter(ctx),
+  };
+  if (sameAttempt) return applyOutcome(ctx, trx, def, check, next);
+  return applyOutcome(ctx, trx, def, check, {
+    ...next,
+    ...nextAttempt(check),
+  });
 }

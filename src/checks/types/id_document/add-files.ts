@@ -1,4 +1,6 @@
 import type { AppContext } from '../../../app-context.ts';
+import type { Db } from '../../../db/connect.ts';
+import type { CheckRow } from '../../../db/schema.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
@@ -32,48 +34,62 @@ export async function addFiles(
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
-    if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
-      throw badRequest(
-        `Files can be added only to a check in_progress, rejected or expired; this one is ${check.status}`,
-      );
-    }
-    const files = await attachFiles(trx, workspaceId, input, '');
-    const data = check.data as Record<string, unknown>;
-    const settings = data.settings as IdDocumentSettings;
-    const internal = { ...(check.internal as unknown as IdDocumentInternal), files };
-    if (check.status === 'in_progress') {
-      const attached = await applyOutcome(ctx, trx, def, check, {
-        trigger: 'add_files',
-        status: 'in_progress',
-        data: {
-          ...data,
-          information: {
-            ...(data.information as Record<string, unknown>),
-            front_file_id: files.front.id,
-            back_file_id: files.back?.id ?? null,
-          },
-        },
-        internal: internal as unknown as Record<string, unknown>,
-      });
-      return applyOutcome(ctx, trx, def, attached, {
-        trigger: 'submit',
-        status: 'processing',
-        data: {
-          ...(attached.data as Record<string, unknown>),
-          vendor: vendorBlock(settings, check.id, true),
-        },
-        process: processAfter(ctx),
-      });
-    }
-    return applyOutcome(ctx, trx, def, check, {
-      trigger: 'add_files',
-      status: 'processing',
-      data: attemptData(settings, check.id, files),
-      internal: internal as unknown as Record<string, unknown>,
-      ...nextAttempt(check),
-      expiresAt: null,
-      process: processAfter(ctx),
-    });
+    return addFilesToCheck(ctx, trx, def, check, input);
   });
   return presentCheck(row);
+}
+
+/**
+ * add_files on a check the caller found and locked in its transaction `trx` (the API route above,
+ * the client portal's submit): the same rules, the changed row back.
+ */
+export async function addFilesToCheck(
+  ctx: AppContext,
+  trx: Db,
+  def: CheckTypeDefinition,
+  check: CheckRow,
+  input: AddFilesInput,
+): Promise<CheckRow> {
+  if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
+    throw badRequest(
+      `Files can be added only to a check in_progress, rejected or expired; this one is ${check.status}`,
+    );
+  }
+  const files = await attachFiles(trx, check.workspace_id, input, '');
+  const data = check.data as Record<string, unknown>;
+  const settings = data.settings as IdDocumentSettings;
+  const internal = { ...(check.internal as unknown as IdDocumentInternal), files };
+  if (check.status === 'in_progress') {
+    const attached = await applyOutcome(ctx, trx, def, check, {
+      trigger: 'add_files',
+      status: 'in_progress',
+      data: {
+        ...data,
+        information: {
+          ...(data.information as Record<string, unknown>),
+          front_file_id: files.front.id,
+          back_file_id: files.back?.id ?? null,
+        },
+      },
+      internal: internal as unknown as Record<string, unknown>,
+    });
+    return applyOutcome(ctx, trx, def, attached, {
+      trigger: 'submit',
+      status: 'processing',
+      data: {
+        ...(attached.data as Record<string, unknown>),
+        vendor: vendorBlock(settings, check.id, true),
+      },
+      process: processAfter(ctx),
+    });
+  }
+  return applyOutcome(ctx, trx, def, check, {
+    trigger: 'add_files',
+    status: 'processing',
+    data: attemptData(settings, check.id, files),
+    internal: internal as unknown as Record<string, unknown>,
+    ...nextAttempt(check),
+    expiresAt: null,
+    process: processAfter(ctx),
+  });
 }
