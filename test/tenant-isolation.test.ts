@@ -36,6 +36,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   document_types: 'documentType',
   fetch: 'searchRef',
   reports: 'fraudReport',
+  'client-portals': 'clientPortal',
 };
 
 function paramKinds(route: RouteEntry): (string | undefined)[] {
@@ -78,6 +79,7 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     documentType: [w.documentTypeId],
     searchRef: [w.searchRef],
     fraudReport: [w.fraudReportId],
+    clientPortal: [w.clientPortalId],
   };
   return ids[kind];
 }
@@ -107,6 +109,8 @@ function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
     'PATCH /v1/templates/:id': { name: 'x' },
     'PATCH /v1/webhooks/:id': { name: 'x' },
     'POST /v1/webhooks/:id/replay': { since: '2020-01-01T00:00:00Z' },
+    'PATCH /v1/client-portals/:id': { name: 'renamed by another workspace', status: 'offline' },
+    'POST /v1/cases/:id/share-client-portal-link': { business_contact_id: w.ceoId },
   };
   if (key in bodies) return bodies[key];
   return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
@@ -272,6 +276,17 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       product_ref: 'sandbox_registry_extract',
     });
     await probe([404], 'DELETE', `/v1/cases/${a.caseId}/tags`, { tags: [b.tagId] });
+    // client portals: B's portal from A's case is not found; B's contact is not an individual of A's case
+    await probe([404], 'POST', `/v1/cases/${a.caseId}/share-client-portal-link`, {
+      business_contact_id: a.ceoId,
+      client_portal_id: b.clientPortalId,
+    });
+    await probe([400], 'POST', `/v1/cases/${a.caseId}/share-client-portal-link`, {
+      business_contact_id: b.ceoId,
+    });
+    await probe([404], 'POST', `/v1/cases/${a.caseId}/complete-client-portal-wait-step`, {
+      client_portal_id: b.clientPortalId,
+    });
 
     // 3. list filters naming B's ids (every documented `*_id` / external_id filter) find nothing
     const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();

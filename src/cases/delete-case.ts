@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
@@ -14,6 +15,8 @@ export async function deleteCase(db: Db, workspaceId: string, idOrExternal: stri
       await trx.deleteFrom('cases').where('id', '=', found.id).execute();
     } else {
       await trx.updateTable('cases').set({ deleted_at: sql`now()` }).where('id', '=', found.id).execute();
+      // a deleted case's portal links stop working (a permanent delete removes them with the case)
+      await revokeLinks(trx, { caseId: found.id });
     }
     await recordEvents(trx, workspaceId, [
       { type: 'Case.Deleted', case_id: found.id, payload: { case: { ...presentCase(found), permanent } } },

@@ -29,9 +29,26 @@ export function presentDetailedCase(
     individuals: graph.individuals.map((i) =>
       presentIndividual(i, bySource.get(i.id) ?? [], checksByEntity.get(i.id) ?? []),
     ),
-    // no case controls exist in vericase, nor client portals yet (see docs/compatibility.md)
+    // no case controls exist in vericase (see docs/compatibility.md)
     controls: [],
     assignee,
-    client_portal: null,
+    client_portal: presentCaseClientPortal(c, graph.client_portal ?? null),
+  };
+}
+
+/**
+ * The portal the case was shared through, with the wait step the contact waits on; null before any
+ * link was shared. Portals serve the case's whole business verification: type `KYB`.
+ */
+export function presentCaseClientPortal(
+  c: Pick<CaseRow, 'client_portal_id' | 'client_portal_wait_step_key'>,
+  portal: { id: string; name: string } | null,
+) {
+  if (!c.client_portal_id || !portal || portal.id !== c.client_portal_id) return null;
+  return {
+    id: portal.id,
+    name: portal.name,
+    type: 'KYB' as 'KYB' | 'KYC',
+    wait_step_key: c.client_portal_wait_step_key,
   };
 }

@@ -105,12 +105,22 @@ export interface CaseGraph {
   relations: RelationRow[];
   /** Document orders of the case's companies (JSON-aggregated: timestamps are strings). */
   document_orders?: DocumentOrderRow[];
+  /** The client portal the case's last link was shared through (its detailed `client_portal`). */
+  client_portal?: { id: string; name: string } | null;
 }
 
 /** The companies, individuals and relations of a case and its document orders, in one round trip. */
 export async function loadCaseGraph(db: Db, caseId: string, includeNotRelevant: boolean): Promise<CaseGraph> {
   const graphs = await loadCaseGraphs(db, [caseId], includeNotRelevant);
-  return graphs.get(caseId) ?? { companies: [], individuals: [], relations: [], document_orders: [] };
+  return (
+    graphs.get(caseId) ?? {
+      companies: [],
+      individuals: [],
+      relations: [],
+      document_orders: [],
+      client_portal: null,
+    }
+  );
 }
 
 /** The graphs (see loadCaseGraph) of several cases, by case id, in one query whatever their number. */
@@ -131,7 +141,9 @@ export async function loadCaseGraphs(
       (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
         where r.case_id = k.id) as relations,
       (select coalesce(json_agg(o order by o.created_at, o.id), '[]') from document_orders o
-        where o.case_id = k.id) as document_orders
+        where o.case_id = k.id) as document_orders,
+      (select json_build_object('id', p.id, 'name', p.name) from client_portals p
+        where p.id = k.client_portal_id) as client_portal
     from cases k where k.id in (${sql.join(caseIds)})
   `.execute(db);
   return new Map(rows.map(({ case_id, ...graph }) => [case_id, graph]));

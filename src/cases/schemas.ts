@@ -126,7 +126,8 @@ export const CaseDetailed = Type.Object({
     description: 'The console user `assignee_id` names; null when unassigned or not a user of the workspace',
   }),
   client_portal: Type.Union([CaseClientPortal, Type.Null()], {
-    description: 'Always null until client portals exist',
+    description:
+      'The client portal the last link was shared through (`wait_step_key`: the wait step the contact waits on); null before any link was shared',
   }),
 });
 

@@ -3,6 +3,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerCaseReportRoutes } from '../case-reports/routes.ts';
 import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
+import { registerClientPortalRoutes } from '../client-portals/routes.ts';
 import { registerCompanyRoutes } from '../companies/routes.ts';
 import { registerCompanyVendorDataRoutes } from '../companies/vendor-data/routes.ts';
 import { registerDocumentOrderRoutes } from '../company-data/document-orders/routes.ts';
@@ -46,4 +47,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerCaseReportRoutes,
   registerDocumentTypeRoutes,
   registerFraudDatabaseRoutes,
+  registerClientPortalRoutes,
 ];

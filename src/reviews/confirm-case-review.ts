@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
+import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -97,6 +98,8 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
     .returningAll()
     .executeTakeFirstOrThrow();
   const presented = presentCase(caseRow);
+  // a closed case's portal links stop working with the review that closes it
+  if (status === 'closed') await revokeLinks(trx, { caseId: kase.id });
 
   const events: DomainEvent[] = [];
   if (kase.status !== status) {

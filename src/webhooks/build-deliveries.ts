@@ -110,6 +110,18 @@ export async function buildDeliveries(
   ]);
   const wsName = new Map(workspaces.map((w) => [w.id, w.name]));
   const caseById = new Map(cases.map((c) => [c.id, c]));
+  // the context's case names the portal it was shared through (the reference's NestedClientPortal)
+  const portalIds = [...new Set(cases.map((c) => c.client_portal_id).filter((v): v is string => !!v))];
+  const portals = new Map(
+    (portalIds.length
+      ? await trx.selectFrom('client_portals').select(['id', 'name']).where('id', 'in', portalIds).execute()
+      : []
+    ).map((p) => [p.id, p]),
+  );
+  const nestedPortal = (row: CaseRow | undefined) => {
+    const p = row?.client_portal_id ? portals.get(row.client_portal_id) : undefined;
+    return p ? { id: p.id, name: p.name, type: 'KYB' } : null;
+  };
   // Case events carry the detailed case, as the reference's do: the case as the change left it,
   // with its companies, individuals (and their checks) and assignee as they are now
   const detailedOf = (e: OutboxEvent) => {
@@ -151,7 +163,8 @@ export async function buildDeliveries(
         row && row.workspace_id === e.workspace_id
           ? presentCase(row)
           : ((e.payload.case as Record<string, unknown> | undefined) ?? null);
-      context.case = current ? { ...current, client_portal: null } : null;
+      const live = row && row.workspace_id === e.workspace_id ? row : undefined;
+      context.case = current ? { ...current, client_portal: nestedPortal(live) } : null;
     }
     if (isCheck(e)) {
       const ind = individual_id ? indById.get(individual_id) : undefined;

@@ -46,6 +46,9 @@ export const PROPERTY_KINDS: Record<string, string> = {
   back_file_id: 'files',
   file_ids: 'files',
   tags: 'tag-labels',
+  business_contact_id: 'individuals',
+  client_portal_id: 'client-portals',
+  logo_upload_ref: 'uploads',
 };
 
 const MAX_PER_KIND = 200;

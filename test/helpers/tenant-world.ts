@@ -54,6 +54,8 @@ export interface TenantWorld {
   caseReportFileId: string;
   /** The workspace's fraud-list report of its CEO (the workspace does not share). */
   fraudReportId: string;
+  /** The workspace's default client portal, through which a link of the main case was shared. */
+  clientPortalId: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -217,6 +219,12 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     201,
     'fraud report',
   );
+  const portal = must(await api.get('/v1/client-portals'), 200, 'client portals').data[0];
+  must(
+    await api.post(`/v1/cases/${kase.id}/share-client-portal-link`, { business_contact_id: ceo.id }),
+    201,
+    'client portal link',
+  );
   const events = await sql<{
     id: string;
   }>`select id from events where workspace_id = ${api.workspaceId}`.execute(ctx.db);
@@ -255,6 +263,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     documentTypeId: documentType.id,
     caseReportFileId,
     fraudReportId: fraudReport.id,
+    clientPortalId: portal.id,
   };
 }
 

@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { presentCase } from '../../cases/present.ts';
+import { triggerWaitStep } from '../../client-portals/wait-steps.ts';
 import type { Db } from '../../db/connect.ts';
-import { recordEvents, SYSTEM } from '../../events/record-event.ts';
+import { type DomainEvent, recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { CHECK_TYPE_DEFINITIONS } from '../registry.ts';
 import { nextCaseFlags } from './case-flags.ts';
 
 /**
- * After any change to a case's checks (same transaction): the case's reviewer_has_actions, its
- * check-derived flags and last_activity_at follow, and template auto-approval gets its chance.
+ * After any change to a case's checks (same transaction): the case's reviewer_has_actions,
+ * contact_has_actions, its check-derived flags and last_activity_at follow, the client portal's
+ * next wait step triggers when the contact has just run out of things to supply, and template
+ * auto-approval gets its chance.
  */
 export async function refreshCaseAfterCheckChange(
   ctx: AppContext,
@@ -25,14 +28,17 @@ export async function refreshCaseAfterCheckChange(
     .executeTakeFirstOrThrow();
   const collecting = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData).map((d) => d.type);
   // checks of entities marked not relevant do not count
-  const stats = await sql<Record<'total' | 'need_review' | 'approved' | 'first' | 'again', string>>`
+  const stats = await sql<
+    Record<'total' | 'need_review' | 'approved' | 'first' | 'again' | 'contact_todo', string>
+  >`
     select count(*) as total,
       count(*) filter (where k.status = 'need_review') as need_review,
       count(*) filter (where k.status = 'approved') as approved,
       count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress'
         and jsonb_array_length(k.history) = 0) as first,
       count(*) filter (where k.type = any(${collecting}::text[]) and (k.status = 'rejected'
-        or (k.status = 'in_progress' and jsonb_array_length(k.history) > 0))) as again
+        or (k.status = 'in_progress' and jsonb_array_length(k.history) > 0))) as again,
+      count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress') as contact_todo
     from checks k
     left join companies co on co.id = k.company_id
     left join individuals i on i.id = k.individual_id
@@ -40,6 +46,8 @@ export async function refreshCaseAfterCheckChange(
   `.execute(trx);
   const s = stats.rows[0];
   const needReview = Number(s.need_review) > 0;
+  // the contact has something to supply while a check taking their data waits for it
+  const contactHasActions = Number(s.contact_todo) > 0;
   const flags = nextCaseFlags(before.flags, {
     total: Number(s.total),
     needReview: Number(s.need_review),
@@ -48,22 +56,34 @@ export async function refreshCaseAfterCheckChange(
     recollection: Number(s.again),
   });
   const flagsChanged = JSON.stringify([...flags].sort()) !== JSON.stringify([...before.flags].sort());
-  const after = await trx
+  let after = await trx
     .updateTable('cases')
-    .set({ reviewer_has_actions: needReview, flags, last_activity_at: sql`now()` })
+    .set({
+      reviewer_has_actions: needReview,
+      contact_has_actions: contactHasActions,
+      flags,
+      last_activity_at: sql`now()`,
+    })
     .where('id', '=', caseId)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (flagsChanged) {
-    await recordEvents(trx, workspaceId, [
-      {
-        type: 'Case.Updated',
-        sub_event: 'Case.FlagsUpdated',
-        case_id: caseId,
-        payload: { case: presentCase(after) },
-        actor: SYSTEM,
-      },
-    ]);
+  const events: DomainEvent[] = [];
+  const caseUpdated = (sub: string): DomainEvent => ({
+    type: 'Case.Updated',
+    sub_event: sub,
+    case_id: caseId,
+    payload: { case: presentCase(after) },
+    actor: SYSTEM,
+  });
+  if (flagsChanged) events.push(caseUpdated('Case.FlagsUpdated'));
+  if (before.contact_has_actions !== contactHasActions) {
+    events.push(caseUpdated('Case.ContactHasActionsUpdated'));
+    if (!contactHasActions) {
+      const waiting = await triggerWaitStep(trx, after);
+      after = waiting.caseRow;
+      if (waiting.event) events.push(waiting.event);
+    }
   }
+  await recordEvents(trx, workspaceId, events);
   if (ctx.hooks.afterCaseChecksChanged) await ctx.hooks.afterCaseChecksChanged(trx, after);
 }
