@@ -6,6 +6,7 @@ import { companyMonitoringModule } from './company-data/monitoring/module.ts';
 import { filesModule } from './files/module.ts';
 import { fraudDatabaseModule } from './fraud-database/module.ts';
 import type { Module } from './modules.ts';
+import { portalApiModule } from './portal/module.ts';
 import { screeningModule } from './screening/service/module.ts';
 import { templatesModule } from './templates/module.ts';
 import { webAssetsModule } from './web-assets/module.ts';
@@ -24,4 +25,5 @@ export const MODULES: Module[] = [
   caseReportsModule,
   fraudDatabaseModule,
   webAssetsModule,
+  portalApiModule,
 ];

@@ -3,6 +3,7 @@ import { processAfter } from '../../engine/queues.ts';
 import { attemptData, type DocumentInternal } from './check-data.ts';
 import { usableDocumentType } from './document-type.ts';
 import { attachFiles } from './files.ts';
+import { documentPortal } from './portal.ts';
 import { processDocument } from './process.ts';
 import { registerDocumentRoutes } from './routes.ts';
 import { DocumentCreateBody, DocumentData } from './schemas.ts';
@@ -56,5 +57,6 @@ export const documentCheck: CheckTypeDefinition = {
     return null;
   },
   process: processDocument,
+  portal: documentPortal(() => documentCheck),
   routes: (app, ctx) => registerDocumentRoutes(app, ctx, documentCheck),
 };

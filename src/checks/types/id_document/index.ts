@@ -8,6 +8,7 @@ import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
 import { attemptData, type IdDocumentInternal, type IdDocumentSettings } from './check-data.ts';
 import { decide } from './decide.ts';
+import { idDocumentPortal } from './portal.ts';
 import type { DeclaredPerson, IdDocumentProvider, SubmittedFile } from './provider.ts';
 import { registerIdDocumentRoutes } from './routes.ts';
 import { sandboxIdDocumentProvider } from './sandbox-provider.ts';
@@ -87,5 +88,6 @@ export const idDocumentCheck: CheckTypeDefinition = {
     };
   },
   process: processSubmission,
+  portal: idDocumentPortal(() => idDocumentCheck),
   routes: (app, ctx) => registerIdDocumentRoutes(app, ctx, idDocumentCheck),
 };

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import type { App, AppContext } from '../app-context.ts';
+import { findLinkByToken } from '../client-portals/links.ts';
+import type { ClientPortalLinkRow, ClientPortalRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { runInRequestScope } from '../shared/request-scope.ts';
+
+/** What a portal request is authorised as: one link (case, contact, maybe one check) and its portal. */
+export interface PortalAccess {
+  link: ClientPortalLinkRow;
+  portal: ClientPortalRow;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    portalAccess: PortalAccess;
+  }
+}
+
+/** Longest token read: `vcp_` + 43 base64url characters, with room to spare. */
+const MAX_TOKEN_LENGTH = 200;
+
+/**
+ * A 401 of the portal. The code tells the page which message to show in its own language; the
+ * message says it in English for anyone else.
+ */
+const refused = (code: string, message: string) => new ApiError(401, message, undefined, code);
+
+/** last_used_at is written at most this often per link: a page's burst of calls makes one write. */
+const LAST_USED_RESOLUTION = "interval '1 minute'";
+
+/**
+ * Authorises every route of the portal's API (`scope`) by `Authorization: Bearer <token>` only: the
+ * token of a client portal link, looked up by its hash. The API key is not read here (its hook is
+ * registered on /v1 only), so a key sent as a bearer token is an unknown link. Everything a request
+ * may reach then follows from the link: its workspace, case, contact and, for a check link, check.
+ * Events recorded while serving the request name the contact as their actor.
+ */
+export function registerPortalAuth(scope: App, ctx: AppContext): void {
+  scope.decorateRequest('portalAccess', null as unknown as PortalAccess);
+  scope.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match || match[1].length > MAX_TOKEN_LENGTH) {
+      throw refused(
+        'PORTAL_LINK_MISSING',
+        'Missing portal link token: send it as Authorization: Bearer <token> (the token of the link)',
+      );
+    }
+    const link = await findLinkByToken(ctx.db, match[1]);
+    if (!link) throw refused('PORTAL_LINK_UNKNOWN', 'This portal link is not valid: check the address');
+    if (link.revoked_at) {
+      throw refused('PORTAL_LINK_REVOKED', 'This portal link was replaced or withdrawn: ask for a new one');
+    }
+    if (link.expires_at.getTime() <= Date.now()) {
+      throw refused('PORTAL_LINK_EXPIRED', 'This portal link has expired: ask for a new one');
+    }
+    // the portal, provided the case is still there: a deleted case takes its links with it
+    const portal = await ctx.db
+      .selectFrom('client_portals as p')
+      .innerJoin('cases as c', (j) =>
+        j
+          .on('c.id', '=', link.case_id)
+          .on('c.workspace_id', '=', link.workspace_id)
+          .on('c.deleted_at', 'is', null),
+      )
+      .selectAll('p')
+      .where('p.id', '=', link.client_portal_id)
+      .where('p.workspace_id', '=', link.workspace_id)
+      .executeTakeFirst();
+    if (!portal) {
+      throw refused('PORTAL_LINK_REVOKED', 'This portal link was replaced or withdrawn: ask for a new one');
+    }
+    if (portal.status !== 'online') {
+      throw new ApiError(403, 'This portal is offline for now: try again later', undefined, 'PORTAL_OFFLINE');
+    }
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ last_used_at: sql`now()` })
+      .where('id', '=', link.id)
+      .where((eb) =>
+        eb.or([
+          eb('last_used_at', 'is', null),
+          eb('last_used_at', '<', sql<Date>`now() - ${sql.raw(LAST_USED_RESOLUTION)}`),
+        ]),
+      )
+      .execute();
+    request.portalAccess = { link, portal };
+  });
+  // like the API key's scope: the handler runs as the contact, so the events it records say so
+  scope.addHook('preHandler', (request, _reply, done) => {
+    runInRequestScope({ contactIndividualId: request.portalAccess.link.individual_id }, done);
+  });
+}

@@ -1,0 +1,58 @@
+import type { AppContext } from '../app-context.ts';
+import { badRequest } from '../http/errors.ts';
+import {
+  type Action,
+  assertAccepting,
+  findShown,
+  missingSlot,
+  pendingFilesOf,
+  readAction,
+} from './actions.ts';
+import type { PortalAccess } from './auth.ts';
+import { recordContactAction } from './contact-action.ts';
+import { dropPendingFiles } from './pending-files.ts';
+
+/**
+ * `POST /portal/api/actions/{id}/submit`: hands the action's pending files to its check type
+ * (`portal.submit`, which moves the check through the engine: add_files, processing, the check's
+ * events and the case's flags), then drops the pending rows and records the contact action, all in
+ * one transaction. 400 naming the first slot that lacks files; 400 when the step takes no files now.
+ */
+export async function submitAction(ctx: AppContext, access: PortalAccess, checkId: string): Promise<Action> {
+  const { link } = access;
+  await ctx.db.transaction().execute(async (trx) => {
+    const shown = await findShown(trx, link, checkId, true);
+    assertAccepting(shown.check);
+    const pending = await pendingFilesOf(trx, [checkId]);
+    const slots = shown.portal.slots(shown.check);
+    const missing = missingSlot(slots, pending);
+    if (missing) {
+      throw badRequest(
+        `${missing.key} needs ${missing.min_files === 1 ? 'a file' : `at least ${missing.min_files} files`} before this step can be submitted`,
+        missing.key,
+      );
+    }
+    if (!pending.length) throw badRequest('Add a file before submitting this step', 'files');
+    await shown.portal.submit({
+      ctx,
+      trx,
+      workspaceId: link.workspace_id,
+      check: shown.check,
+      files: pending.map((p) => ({
+        id: p.id,
+        slot: p.slot,
+        upload_ref: p.upload_ref,
+        file_name: p.file_name,
+        size: Number(p.size),
+      })),
+      actor: { type: 'contact', individualId: link.individual_id },
+    });
+    await dropPendingFiles(
+      trx,
+      checkId,
+      pending.map((p) => p.id),
+    );
+    await recordContactAction(trx, link.workspace_id, link.case_id);
+  });
+  return readAction(ctx.db, link, checkId);
+}

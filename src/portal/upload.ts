@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { MultipartFile } from '@fastify/multipart';
+import type { AppContext } from '../app-context.ts';
+import { getStorage } from '../files/storage.ts';
+import { uploadFile } from '../files/upload-file.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import {
+  type Action,
+  assertAccepting,
+  findShown,
+  pendingFilesOf,
+  readAction,
+  type Shown,
+  slotOf,
+} from './actions.ts';
+import type { PortalAccess } from './auth.ts';
+import { recordContactAction } from './contact-action.ts';
+import { dropPendingFiles, keepUploadUntil } from './pending-files.ts';
+import type { PortalSlot } from './portal-action.ts';
+
+/** Longest file name kept (the page shows it back; the bytes are stored under their own id). */
+const MAX_NAME = 255;
+
+/** The part's file name as shown back: no control characters (NUL cannot be stored), bounded. */
+function displayName(filename: string | undefined): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+  const clean = (filename ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return clean.slice(0, MAX_NAME) || 'file';
+}
+
+/** 400 when the slot has no room left; a single-file slot is replaced instead. */
+function assertRoom(slot: PortalSlot, inSlot: number): void {
+  if (slot.max_files > 1 && inSlot >= slot.max_files) {
+    throw badRequest(
+      `slot ${slot.key} already holds ${slot.max_files} files, its maximum: remove one first`,
+      'slot',
+    );
+  }
+}
+
+/** The portal answers a file it cannot take as a 400 naming `file`, whatever the upload path's status. */
+function asBadFile(err: unknown): unknown {
+  if (err instanceof ApiError && err.statusCode === 415) {
+    return new ApiError(400, err.message, err.details ?? [{ path: 'file', message: err.message }]);
+  }
+  return err;
+}
+
+async function slotRoomBefore(ctx: AppContext, access: PortalAccess, checkId: string, slotKey: string) {
+  const shown = await findShown(ctx.db, access.link, checkId, false);
+  assertAccepting(shown.check);
+  const slot = slotOf(shown, slotKey);
+  const pending = await pendingFilesOf(ctx.db, [checkId]);
+  assertRoom(slot, pending.filter((p) => p.slot === slot.key).length);
+  return slot;
+}
+
+/**
+ * `POST /portal/api/actions/{id}/files?slot=...`: stores the file at once through the files
+ * module's upload path (same 20 MB limit, content sniffing, declared-type and image-size checks),
+ * refuses a format the slot does not accept, and keeps it as a pending file of the check so the
+ * step survives closing the page. The action, its state and the slot are checked before the bytes
+ * are read and again, locked, when the pending file is recorded (a concurrent submit or upload).
+ */
+export async function uploadPendingFile(
+  ctx: AppContext,
+  access: PortalAccess,
+  checkId: string,
+  slotKey: string,
+  part: MultipartFile,
+): Promise<Action> {
+  const { link } = access;
+  let slot: PortalSlot;
+  try {
+    slot = await slotRoomBefore(ctx, access, checkId, slotKey);
+  } catch (err) {
+    part.file.resume(); // the body is not wanted: let it drain
+    throw err;
+  }
+  const storage = getStorage(ctx);
+  const { upload_ref } = await uploadFile(ctx.db, storage, link.workspace_id, part.file, {
+    declared: { filename: part.filename, mimetype: part.mimetype },
+    maxImagePixels: ctx.config.maxImagePixels,
+  }).catch((err) => {
+    throw asBadFile(err);
+  });
+  const file = await ctx.db
+    .selectFrom('files')
+    .select(['id', 'mime', 'size', 'storage_key'])
+    .where('workspace_id', '=', link.workspace_id)
+    .where('upload_ref', '=', upload_ref)
+    .executeTakeFirstOrThrow();
+  if (!slot.accept.split(',').includes(file.mime)) {
+    await ctx.db.deleteFrom('files').where('id', '=', file.id).execute();
+    await storage.delete(file.storage_key).catch(() => {});
+    const message = `file must be one of ${slot.accept} for slot ${slot.key}; this one is ${file.mime}`;
+    throw new ApiError(400, message, [{ path: 'file', message }]);
+  }
+
+  await ctx.db.transaction().execute(async (trx) => {
+    const shown: Shown = await findShown(trx, link, checkId, true);
+    assertAccepting(shown.check);
+    const lockedSlot = slotOf(shown, slot.key);
+    const inSlot = (await pendingFilesOf(trx, [checkId])).filter((p) => p.slot === lockedSlot.key);
+    assertRoom(lockedSlot, inSlot.length);
+    if (lockedSlot.max_files === 1) {
+      await dropPendingFiles(
+        trx,
+        checkId,
+        inSlot.map((p) => p.id),
+      );
+    }
+    await trx
+      .insertInto('client_portal_pending_files')
+      .values({
+        id: randomUUID(),
+        workspace_id: link.workspace_id,
+        check_id: checkId,
+        slot: lockedSlot.key,
+        file_id: file.id,
+        upload_ref,
+        file_name: displayName(part.filename),
+        size: Number(file.size),
+      })
+      .execute();
+    await keepUploadUntil(trx, file.id, link.expires_at);
+    await recordContactAction(trx, link.workspace_id, link.case_id);
+  });
+  return readAction(ctx.db, link, checkId);
+}

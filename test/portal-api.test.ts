@@ -1,0 +1,544 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { settledDocument } from './helpers/document-checks.ts';
+import { makePng } from './helpers/files.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { passportPng, td3Mrz } from './helpers/id-documents.ts';
+import { caseEvents, portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
+
+const png = (text: Record<string, string> = {}) => makePng({ width: 6, height: 4, text });
+
+async function createCheck(api: Client, type: string, body: Record<string, unknown>) {
+  const res = await api.post(`/v1/checks/${type}`, body);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.status, 'in_progress');
+  return res.body.id as string;
+}
+
+/** A case with a company document check, a proof of address and an id_document for the contact, and one for Alan. */
+async function world(api: Client) {
+  const ids = await portalCase(api);
+  const kbis = await createCheck(api, 'document', {
+    company_id: ids.companyId,
+    settings: { document_type_key: 'registration_certificate' },
+  });
+  const address = await createCheck(api, 'document', {
+    individual_id: ids.contactId,
+    settings: { document_type_key: 'proof_of_address' },
+  });
+  const adaId = await createCheck(api, 'id_document', { individual_id: ids.contactId });
+  const alanId = await createCheck(api, 'id_document', { individual_id: ids.alanId });
+  const { token, linkId } = await portalToken(api, ids.caseId, ids.contactId);
+  return { ...ids, kbis, address, adaId, alanId, token, linkId };
+}
+
+async function caseRow(caseId: string) {
+  const { ctx } = await getHarness();
+  return ctx.db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow();
+}
+
+describe('portal API: session', () => {
+  test('the link alone gives the portal, the case, the contact and the actions with their slots', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const res = await portal(w.token, 'GET', '/session');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers['cache-control'], 'no-store');
+    const s = res.body;
+    assert.deepEqual(s.portal, {
+      name: 'Client portal',
+      default_language: 'en',
+      accent_color: '#2f6fed',
+      logo_url: null,
+    });
+    assert.deepEqual(s.case, { name: 'Portal case', company_name: 'Acme SAS' });
+    assert.deepEqual(s.contact, { first_name: 'Ada', last_name: 'Lovelace' });
+    assert.equal(s.scope, 'case');
+    assert.ok(Date.parse(s.expires_at) > Date.now() + 160 * 3_600_000, 'default lifetime 168 h');
+    assert.equal(s.redirect_url, null);
+    assert.equal(s.all_submitted, false);
+    assert.equal(s.wait_step, null);
+    assert.deepEqual(
+      s.actions.map((a: any) => [a.id, a.type, a.state, a.entity.kind, a.entity.name, a.label, a.can_submit]),
+      [
+        [w.kbis, 'document', 'todo', 'company', 'Acme SAS', 'Registration certificate', false],
+        [w.address, 'document', 'todo', 'individual', 'Ada Lovelace', 'Proof of address', false],
+        [w.adaId, 'id_document', 'todo', 'individual', 'Ada Lovelace', null, false],
+        [w.alanId, 'id_document', 'todo', 'individual', 'Alan Turing', null, false],
+      ],
+    );
+    const kbis = s.actions[0];
+    assert.equal(kbis.description, null);
+    assert.deepEqual(kbis.slots, [
+      {
+        key: 'files',
+        required: true,
+        min_files: 1,
+        max_files: 10,
+        accept: 'application/pdf,image/jpeg,image/png',
+        capture: null,
+        files: [],
+      },
+    ]);
+    assert.deepEqual(
+      s.actions[2].slots.map((x: any) => [x.key, x.required, x.min_files, x.max_files, x.files.length]),
+      [
+        ['front', true, 1, 1, 0],
+        ['back', false, 0, 1, 0],
+      ],
+    );
+    // the link's use is recorded
+    const { ctx } = await getHarness();
+    const link = await ctx.db
+      .selectFrom('client_portal_links')
+      .select('last_used_at')
+      .where('id', '=', w.linkId)
+      .executeTakeFirstOrThrow();
+    assert.ok(link.last_used_at);
+  });
+
+  test('not shown: checks of entities marked not relevant, internal checks, checks the contact supplies nothing for', async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const shown = await createCheck(api, 'id_document', { individual_id: ids.contactId });
+    await createCheck(api, 'id_document', { individual_id: ids.graceId });
+    const rel = await api.post(`/v1/individuals/${ids.graceId}/set-relevant`, { is_relevant: false });
+    assert.equal(rel.status, 200, JSON.stringify(rel.body));
+    const type = await api.post('/v1/document_types', {
+      key: 'internal_memo',
+      label: 'Internal memo',
+      target_entities: ['company'],
+      is_internal: true,
+    });
+    assert.equal(type.status, 201, JSON.stringify(type.body));
+    const internal = await createCheck(api, 'document', {
+      company_id: ids.companyId,
+      settings: { document_type_key: 'internal_memo' },
+    });
+    const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    const s = (await portal(token, 'GET', '/session')).body;
+    assert.deepEqual(
+      s.actions.map((a: any) => a.id),
+      [shown],
+    );
+    const refused = await portalUpload(token, internal, 'files', png());
+    assert.equal(refused.status, 404, JSON.stringify(refused.body));
+  });
+});
+
+describe('portal API: pending files', () => {
+  test('an upload is kept as a pending file of the step, survives a new session, and can be removed', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const up = await portalUpload(w.token, w.kbis, 'files', png(), 'kbis.png', 'image/png');
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    assert.equal(up.body.id, w.kbis);
+    assert.equal(up.body.state, 'todo');
+    assert.equal(up.body.can_submit, true);
+    const [file] = up.body.slots[0].files;
+    assert.equal(file.name, 'kbis.png');
+    assert.equal(file.size, png().length);
+    assert.match(file.id, /^[0-9a-f-]{36}$/);
+
+    // a new session (the page reopened) shows it
+    const again = (await portal(w.token, 'GET', '/session')).body;
+    assert.deepEqual(again.actions[0].slots[0].files, [file]);
+
+    // stored: the pending row, its upload kept as long as the link
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('client_portal_pending_files as p')
+      .innerJoin('files as f', 'f.id', 'p.file_id')
+      .select(['p.check_id', 'p.slot', 'p.workspace_id', 'p.file_id', 'f.expires_at', 'f.attached_at'])
+      .where('p.id', '=', file.id)
+      .executeTakeFirstOrThrow();
+    const link = await ctx.db
+      .selectFrom('client_portal_links')
+      .select('expires_at')
+      .where('id', '=', w.linkId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.check_id, w.kbis);
+    assert.equal(row.slot, 'files');
+    assert.equal(row.workspace_id, api.workspaceId);
+    assert.equal(row.attached_at, null);
+    assert.equal(row.expires_at.getTime(), link.expires_at.getTime());
+
+    // the check itself is untouched until the step is submitted
+    const check = await api.get(`/v1/checks/document/${w.kbis}`);
+    assert.equal(check.body.status, 'in_progress');
+    assert.deepEqual(check.body.data.document_file_ids, []);
+
+    // every write is a contact action on the case
+    const c = await caseRow(w.caseId);
+    assert.ok(c.last_contact_action_at);
+    const updated = await caseEvents(api.workspaceId, w.caseId, 'Case.Updated');
+    const mine = updated.filter((e) => e.actor_type === 'contact');
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0].sub_event, null);
+    assert.equal(mine[0].actor_id, w.contactId);
+    assert.equal(
+      (mine[0].payload as any).case.last_contact_action_at,
+      c.last_contact_action_at?.toISOString(),
+    );
+
+    const del = await portal(w.token, 'DELETE', `/actions/${w.kbis}/files/${file.id}`);
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    assert.deepEqual(del.body.slots[0].files, []);
+    assert.equal(del.body.can_submit, false);
+    const gone = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('id')
+      .where('id', '=', file.id)
+      .executeTakeFirst();
+    assert.equal(gone, undefined);
+    // its upload expires now: the hourly purge deletes it
+    const dropped = await ctx.db
+      .selectFrom('files')
+      .select('expires_at')
+      .where('id', '=', row.file_id)
+      .executeTakeFirstOrThrow();
+    assert.ok(dropped.expires_at.getTime() <= Date.now());
+    const twice = await portal(w.token, 'DELETE', `/actions/${w.kbis}/files/${file.id}`);
+    assert.equal(twice.status, 404);
+    assert.equal(
+      (await caseEvents(api.workspaceId, w.caseId, 'Case.Updated')).filter((e) => e.actor_type === 'contact')
+        .length,
+      2,
+    );
+  });
+
+  test('a single-file slot is replaced; a full slot, an unknown slot and a missing slot are 400 naming slot', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const first = await portalUpload(w.token, w.adaId, 'front', passportPng(), 'one.png');
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const second = await portalUpload(w.token, w.adaId, 'front', passportPng(), 'two.png');
+    assert.equal(second.status, 201, JSON.stringify(second.body));
+    assert.deepEqual(
+      second.body.slots[0].files.map((f: any) => f.name),
+      ['two.png'],
+    );
+    assert.equal(second.body.can_submit, true, 'back is optional');
+
+    for (let i = 0; i < 10; i++) {
+      const r = await portalUpload(w.token, w.kbis, 'files', png(), `p${i}.png`);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const full = await portalUpload(w.token, w.kbis, 'files', png(), 'p10.png');
+    assert.equal(full.status, 400);
+    assert.equal(full.body.details[0].path, 'slot');
+    assert.match(full.body.message, /10 files/);
+
+    const unknown = await portalUpload(w.token, w.adaId, 'selfie', png());
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.details[0].path, 'slot');
+    assert.match(unknown.body.message, /front, back/);
+
+    const { app } = await getHarness();
+    const noSlot = await app.inject({
+      method: 'POST',
+      url: `/portal/api/actions/${w.adaId}/files`,
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    assert.equal(noSlot.statusCode, 400);
+    assert.equal(JSON.parse(noSlot.body).details[0].path, 'slot');
+  });
+
+  test('over 20 MB → 413; a format the service or the slot does not take → 400 naming file; nothing kept', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const big = Buffer.concat([png(), Buffer.alloc(20 * 1024 * 1024 + 1, 0x61)]);
+    const tooBig = await portalUpload(w.token, w.kbis, 'files', big, 'big.png');
+    assert.equal(tooBig.status, 413, JSON.stringify(tooBig.body));
+    assert.equal(tooBig.body.details[0].path, 'file');
+
+    const text = await portalUpload(w.token, w.kbis, 'files', Buffer.from('hello, not a document'), 'a.txt');
+    assert.equal(text.status, 400, JSON.stringify(text.body));
+    assert.equal(text.body.details[0].path, 'file');
+
+    const lying = await portalUpload(w.token, w.kbis, 'files', png(), 'scan.pdf', 'application/pdf');
+    assert.equal(lying.status, 400, JSON.stringify(lying.body));
+    assert.equal(lying.body.details[0].path, 'file');
+
+    // WebP is an accepted upload of the files module but not a format these slots take
+    const webp = Buffer.concat([
+      Buffer.from('RIFF'),
+      Buffer.from([0x1a, 0, 0, 0]),
+      Buffer.from('WEBPVP8L'),
+      Buffer.from([0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0]),
+    ]);
+    const slotRefused = await portalUpload(w.token, w.kbis, 'files', webp, 'photo.webp');
+    assert.equal(slotRefused.status, 400, JSON.stringify(slotRefused.body));
+    assert.equal(slotRefused.body.details[0].path, 'file');
+    assert.match(slotRefused.body.message, /image\/webp/);
+
+    const { ctx } = await getHarness();
+    const pending = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(pending.length, 0);
+    const files = await ctx.db
+      .selectFrom('files')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(files.length, 0, 'a refused upload leaves no file behind');
+  });
+});
+
+describe('portal API: submit', () => {
+  test('document and id_document steps go to processing through their check types; the case follows', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    // nothing pending: 400 naming the slot
+    const empty = await portal(w.token, 'POST', `/actions/${w.kbis}/submit`);
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.details[0].path, 'files');
+
+    const up = await portalUpload(w.token, w.kbis, 'files', png({ sandbox_outcome: 'approved' }), 'kbis.png');
+    const pendingId = up.body.slots[0].files[0].id;
+    const { ctx } = await getHarness();
+    const fileId = (
+      await ctx.db
+        .selectFrom('client_portal_pending_files')
+        .select('file_id')
+        .where('id', '=', pendingId)
+        .executeTakeFirstOrThrow()
+    ).file_id;
+    const sent = await portal(w.token, 'POST', `/actions/${w.kbis}/submit`);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.state, 'submitted');
+    assert.equal(sent.body.can_submit, false);
+    assert.deepEqual(sent.body.slots[0].files, []);
+    const check = await api.get(`/v1/checks/document/${w.kbis}`);
+    assert.equal(check.body.status, 'processing');
+    assert.deepEqual(check.body.data.document_file_ids, [fileId]);
+    const left = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('id')
+      .where('check_id', '=', w.kbis)
+      .execute();
+    assert.equal(left.length, 0);
+    assert.equal((await settledDocument(api, w.kbis)).status, 'approved');
+    // a step no longer accepting files says so
+    const late = await portalUpload(w.token, w.kbis, 'files', png());
+    assert.equal(late.status, 400);
+    assert.match(late.body.message, /already approved/);
+
+    // id_document: front required
+    const backOnly = await portalUpload(w.token, w.adaId, 'back', passportPng());
+    assert.equal(backOnly.status, 201, JSON.stringify(backOnly.body));
+    assert.equal(backOnly.body.can_submit, false);
+    const noFront = await portal(w.token, 'POST', `/actions/${w.adaId}/submit`);
+    assert.equal(noFront.status, 400);
+    assert.equal(noFront.body.details[0].path, 'front');
+    assert.match(noFront.body.message, /front/);
+    const front = await portalUpload(
+      w.token,
+      w.adaId,
+      'front',
+      passportPng({ mrz: td3Mrz({ lastName: 'LOVELACE', firstName: 'ADA', birth: '851210', sex: 'F' }) }),
+      'front.png',
+    );
+    assert.equal(front.body.can_submit, true);
+    const frontFile = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select(['file_id', 'slot'])
+      .where('check_id', '=', w.adaId)
+      .orderBy('slot')
+      .execute();
+    const idSent = await portal(w.token, 'POST', `/actions/${w.adaId}/submit`);
+    assert.equal(idSent.status, 200, JSON.stringify(idSent.body));
+    assert.equal(idSent.body.state, 'submitted');
+    const idCheck = await api.get(`/v1/checks/id_document/${w.adaId}`);
+    assert.equal(idCheck.body.status, 'processing');
+    assert.equal(
+      idCheck.body.data.information.front_file_id,
+      frontFile.find((f) => f.slot === 'front')?.file_id,
+    );
+    assert.equal(
+      idCheck.body.data.information.back_file_id,
+      frontFile.find((f) => f.slot === 'back')?.file_id,
+    );
+
+    // the contact's actions: Check.Started is not repeated for the same attempt; Case.Updated by the contact
+    const contactUpdates = (await caseEvents(api.workspaceId, w.caseId, 'Case.Updated')).filter(
+      (e) => e.actor_type === 'contact' && e.sub_event === null,
+    );
+    assert.equal(contactUpdates.length, 5, 'one per write that succeeded: three uploads, two submissions');
+    const c = await caseRow(w.caseId);
+    assert.ok(c.last_contact_action_at);
+    assert.equal(c.contact_has_actions, true, 'the proof of address and Alan’s id are still to do');
+
+    const s = (await portal(w.token, 'GET', '/session')).body;
+    assert.deepEqual(
+      s.actions.map((a: any) => a.state),
+      ['approved', 'todo', 'submitted', 'todo'],
+    );
+    assert.equal(s.all_submitted, false);
+  });
+
+  test('after the last submission: all_submitted, contact_has_actions false with its event', async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const only = await createCheck(api, 'document', {
+      individual_id: ids.contactId,
+      settings: { document_type_key: 'proof_of_address' },
+    });
+    assert.equal((await caseRow(ids.caseId)).contact_has_actions, true);
+    const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    await portalUpload(token, only, 'files', png({ sandbox_outcome: 'undecided' }));
+    const sent = await portal(token, 'POST', `/actions/${only}/submit`);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const s = (await portal(token, 'GET', '/session')).body;
+    assert.equal(s.all_submitted, true);
+    const c = (await api.get(`/v1/cases/${ids.caseId}`)).body;
+    assert.equal(c.contact_has_actions, false);
+    assert.ok(c.last_contact_action_at);
+    const subs = (await caseEvents(api.workspaceId, ids.caseId, 'Case.Updated')).map((e) => e.sub_event);
+    assert.ok(subs.includes('Case.ContactHasActionsUpdated'), JSON.stringify(subs));
+    // the check moves on without the contact
+    await eventually(
+      async () => (await api.get(`/v1/checks/document/${only}`)).body.status === 'need_review',
+    );
+  });
+});
+
+describe('portal API: authorisation', () => {
+  test('401 for a missing, unknown, expired or revoked token, each saying which; the API key is refused', async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const check = await createCheck(api, 'id_document', { individual_id: ids.contactId });
+    const { token, linkId } = await portalToken(api, ids.caseId, ids.contactId);
+
+    const missing = await portal(null, 'GET', '/session');
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.code, 'PORTAL_LINK_MISSING');
+    assert.equal(missing.body.status_code, 401);
+    assert.ok(missing.body.timestamp);
+
+    const garbage = await portal('vcp_garbage', 'GET', '/session');
+    assert.equal(garbage.status, 401);
+    assert.equal(garbage.body.code, 'PORTAL_LINK_UNKNOWN');
+
+    const keyHeader = await portal(null, 'GET', '/session', { 'x-service-api-key': api.key });
+    assert.equal(keyHeader.status, 401);
+    assert.equal(keyHeader.body.code, 'PORTAL_LINK_MISSING');
+    const keyBearer = await portal(api.key, 'GET', '/session');
+    assert.equal(keyBearer.status, 401);
+    assert.equal(keyBearer.body.code, 'PORTAL_LINK_UNKNOWN');
+    const keyUpload = await portal(api.key, 'POST', `/actions/${check}/submit`);
+    assert.equal(keyUpload.status, 401);
+    // and the token opens nothing under /v1
+    const { app } = await getHarness();
+    const tokenOnV1 = await app.inject({
+      method: 'GET',
+      url: `/v1/cases/${ids.caseId}`,
+      headers: { authorization: `Bearer ${token}`, 'x-service-api-key': token },
+    });
+    assert.equal(tokenOnV1.statusCode, 401);
+
+    assert.equal((await portal(token, 'GET', '/session')).status, 200);
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', linkId)
+      .execute();
+    const expired = await portal(token, 'GET', '/session');
+    assert.equal(expired.status, 401);
+    assert.equal(expired.body.code, 'PORTAL_LINK_EXPIRED');
+    assert.match(expired.body.message, /expired/);
+
+    // a new link for the same contact revokes the earlier one
+    const second = await portalToken(api, ids.caseId, ids.contactId);
+    assert.equal((await portal(second.token, 'GET', '/session')).status, 200);
+    const third = await portalToken(api, ids.caseId, ids.contactId);
+    const revoked = await portalUpload(second.token, check, 'front', passportPng());
+    assert.equal(revoked.status, 401);
+    assert.equal(revoked.body.code, 'PORTAL_LINK_REVOKED');
+    assert.match(revoked.body.message, /new one/);
+    assert.equal((await portal(third.token, 'GET', '/session')).status, 200);
+  });
+
+  test('a token reaches only its case: checks of another case or workspace are 404 for every route', async () => {
+    const api = await newWorkspace();
+    const a = await world(api);
+    const b = await world(api);
+    const other = await newWorkspace('other');
+    const c = await world(other);
+    const bFile = await portalUpload(b.token, b.kbis, 'files', png());
+    const cFile = await portalUpload(c.token, c.kbis, 'files', png());
+    for (const [target, fileId] of [
+      [b.kbis, bFile.body.slots[0].files[0].id],
+      [c.kbis, cFile.body.slots[0].files[0].id],
+    ]) {
+      const up = await portalUpload(a.token, target, 'files', png());
+      assert.equal(up.status, 404, JSON.stringify(up.body));
+      assert.equal(up.body.message, 'Action not found');
+      assert.equal((await portal(a.token, 'DELETE', `/actions/${target}/files/${fileId}`)).status, 404);
+      assert.equal((await portal(a.token, 'POST', `/actions/${target}/submit`)).status, 404);
+      // another action's pending file through one's own action: 404 too
+      assert.equal((await portal(a.token, 'DELETE', `/actions/${a.kbis}/files/${fileId}`)).status, 404);
+    }
+    // nothing of B's or C's changed
+    const { ctx } = await getHarness();
+    const pending = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('check_id')
+      .where('check_id', 'in', [b.kbis, c.kbis])
+      .execute();
+    assert.equal(pending.length, 2);
+    assert.equal((await api.get(`/v1/checks/document/${b.kbis}`)).body.status, 'in_progress');
+    const bEvents = (await caseEvents(api.workspaceId, b.caseId, 'Case.Updated')).filter(
+      (e) => e.actor_type === 'contact',
+    );
+    assert.equal(bEvents.length, 1, 'only B’s own upload');
+    // an unknown id and a malformed one
+    assert.equal((await portal(a.token, 'POST', `/actions/${crypto.randomUUID()}/submit`)).status, 404);
+    const bad = await portal(a.token, 'POST', '/actions/not-an-id/submit');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details[0].path, 'id');
+  });
+
+  test('a check link shows its one check and reaches no other', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const { token } = await portalToken(api, w.caseId, w.contactId, w.adaId);
+    const s = (await portal(token, 'GET', '/session')).body;
+    assert.equal(s.scope, 'check');
+    assert.deepEqual(
+      s.actions.map((a: any) => a.id),
+      [w.adaId],
+    );
+    assert.equal(s.redirect_url, null);
+    assert.equal((await portalUpload(token, w.adaId, 'front', passportPng())).status, 201);
+    for (const id of [w.kbis, w.alanId]) {
+      assert.equal((await portalUpload(token, id, 'files', png())).status, 404);
+      assert.equal((await portal(token, 'POST', `/actions/${id}/submit`)).status, 404);
+    }
+    // the case-wide link of the same contact still works: the check link is another scope
+    assert.equal((await portal(w.token, 'GET', '/session')).status, 200);
+  });
+
+  test('the portal routes are not in /v1/openapi.json; an offline portal answers 403; no logo is 404', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const doc = await api.get('/v1/openapi.json');
+    assert.equal(doc.status, 200);
+    assert.ok(!Object.keys(doc.body.paths).some((p) => p.startsWith('/portal')));
+    assert.equal((await portal(w.token, 'GET', '/logo')).status, 404);
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('client_portals')
+      .set({ status: 'offline' })
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const off = await portal(w.token, 'GET', '/session');
+    assert.equal(off.status, 403);
+    assert.equal(off.body.code, 'PORTAL_OFFLINE');
+  });
+});
