@@ -6,6 +6,7 @@ import { documentCheck } from './types/document/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
 import { fraudDatabaseCheck } from './types/fraud_database/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
+import { idVerificationCheck } from './types/id_verification/index.ts';
 import { onlineReputationCheck } from './types/online_reputation/index.ts';
 
 /** The check types this service runs. Adding a type: a folder under types/ and one line here. */
@@ -17,6 +18,7 @@ export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   companyMonitoringCheck,
   documentCheck,
   fraudDatabaseCheck,
+  idVerificationCheck,
 ];
 
 const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));

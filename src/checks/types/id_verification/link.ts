@@ -1,0 +1,34 @@
+import type { AppContext } from '../../../app-context.ts';
+import { issueLink, linkExpiry, portalBaseUrl, revokeLinks } from '../../../client-portals/links.ts';
+import type { Db } from '../../../db/connect.ts';
+import type { CheckRow } from '../../../db/schema.ts';
+import { iso } from '../../../shared/time.ts';
+import { updateCheckData } from '../../engine/apply-change.ts';
+
+/**
+ * Issues the check's portal link (a link scoped to this one check, for the check's individual as
+ * the contact) and writes it to `data.vendor.verification_url` with its expiry, in `trx`. Any
+ * earlier link of the check is revoked first: the old URL stops working. The URL is kept in the
+ * check's data because the API hands it out again on GET (the link table keeps only the token's
+ * hash); whoever can read the check could issue a new link anyway.
+ */
+export async function issueVerificationLink(ctx: AppContext, trx: Db, check: CheckRow): Promise<CheckRow> {
+  await revokeLinks(trx, { checkId: check.id });
+  const link = await issueLink(trx, ctx, {
+    workspaceId: check.workspace_id,
+    caseId: check.case_id,
+    individualId: check.individual_id as string,
+    checkId: check.id,
+    expiresAt: linkExpiry(ctx),
+    baseUrl: portalBaseUrl(ctx),
+  });
+  const data = check.data as Record<string, unknown>;
+  return updateCheckData(trx, check, {
+    ...data,
+    vendor: {
+      ...(data.vendor as Record<string, unknown>),
+      verification_url: link.url,
+      verification_url_expires_at: iso(link.expiresAt),
+    },
+  });
+}

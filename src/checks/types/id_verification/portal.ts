@@ -1,0 +1,46 @@
+import type { PortalActionDefinition, PortalSlot } from '../../../portal/portal-action.ts';
+import type { CheckTypeDefinition } from '../../check-type.ts';
+import type { IdVerificationSettings } from './check-data.ts';
+import { videoRequired } from './modes.ts';
+import { submitCapture } from './submit.ts';
+
+const IMAGES = 'image/jpeg,image/png';
+
+/**
+ * How an id_verification check appears in the client portal: only to the person it verifies (a
+ * live selfie must be the contact's own face), with the document front taken with the back camera,
+ * an optional back, a selfie with the front camera and a short video (required by the modes that
+ * ask a person to look at it).
+ */
+export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActionDefinition {
+  return {
+    shownTo: (check, contactIndividualId) => check.individual_id === contactIndividualId,
+    slots(check): PortalSlot[] {
+      const settings = (check.data as { settings: IdVerificationSettings }).settings;
+      const video = videoRequired(settings.mode);
+      return [
+        { key: 'front', required: true, min_files: 1, max_files: 1, accept: IMAGES, capture: 'environment' },
+        { key: 'back', required: false, min_files: 0, max_files: 1, accept: IMAGES, capture: 'environment' },
+        { key: 'face', required: true, min_files: 1, max_files: 1, accept: IMAGES, capture: 'user' },
+        {
+          key: 'video',
+          required: video,
+          min_files: video ? 1 : 0,
+          max_files: 1,
+          accept: 'video/webm,video/mp4',
+          capture: 'user',
+        },
+      ];
+    },
+    async describe() {
+      return {
+        label: 'Identity verification',
+        description:
+          'A photo of the front of your identity document (and its back if it has one), then a selfie.',
+      };
+    },
+    async submit({ ctx, trx, check, files }) {
+      await submitCapture(ctx, trx, def(), check, files);
+    },
+  };
+}
