@@ -45,7 +45,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   };
 
   return (
-    <li className={`action state-${action.state}`}>
+    <li className={`action state-${action.state}`} data-action-id={action.id} data-action-type={action.type}>
       <section aria-labelledby={headingId}>
         <div className="action-head">
           <h3 id={headingId}>{title}</h3>

@@ -8,13 +8,14 @@ import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { type Action, PortalApi, type Session } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
-import { LANGUAGES } from './messages.ts';
+import { LANGUAGES, type Messages } from './messages.ts';
 import { takeToken } from './token.ts';
 
 type View =
   | { kind: 'loading' }
   | { kind: 'no-token' }
   | { kind: 'expired' }
+  | { kind: 'offline' }
   | { kind: 'error'; message: string }
   | { kind: 'ready'; session: Session };
 
@@ -43,8 +44,10 @@ export function App() {
   const lang = pickLanguage(LANGUAGES, session?.portal.default_language);
   const i18n = useMemo(() => ({ lang, t: translator(lang) }), [lang]);
 
+  /** A refused link (401: expired, replaced, unknown) or an offline portal (403) ends the page. */
   const fail = useCallback((err: unknown) => {
     if (err instanceof HttpError && err.status === 401) setView({ kind: 'expired' });
+    else if (err instanceof HttpError && err.status === 403) setView({ kind: 'offline' });
   }, []);
 
   const load = useCallback(async () => {
@@ -52,10 +55,10 @@ export function App() {
     try {
       setView({ kind: 'ready', session: await api.session() });
     } catch (err) {
-      if (err instanceof HttpError && err.status === 401) setView({ kind: 'expired' });
+      if (err instanceof HttpError && (err.status === 401 || err.status === 403)) fail(err);
       else setView({ kind: 'error', message: (err as Error).message });
     }
-  }, [api]);
+  }, [api, fail]);
 
   useEffect(() => {
     void load();
@@ -110,16 +113,21 @@ export function App() {
 
   return (
     <I18n.Provider value={i18n}>
-      <header className="bar">
-        {logo ? (
-          <img className="logo" src={logo} alt={i18n.t('logoAlt', { name: portal?.name ?? '' })} />
-        ) : null}
-        <span className="portal-name">{portal?.name ?? ''}</span>
-      </header>
+      {portal ? (
+        <header className="bar">
+          <div className="bar-inner">
+            {logo ? <img className="logo" src={logo} alt={i18n.t('logoAlt', { name: portal.name })} /> : null}
+            <span className="portal-name">{portal.name}</span>
+          </div>
+        </header>
+      ) : (
+        <div className="bar-empty" />
+      )}
       <main id="main">
         {view.kind === 'loading' ? <p aria-busy="true">{i18n.t('loading')}</p> : null}
         {view.kind === 'no-token' ? <Notice title="noTokenTitle" text="noTokenText" /> : null}
         {view.kind === 'expired' ? <Notice title="expiredTitle" text="expiredText" /> : null}
+        {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
         {view.kind === 'ready' && api ? (
           view.session.all_submitted ? (
@@ -154,13 +162,7 @@ function FocusHeading({ children }: { children: string }) {
   );
 }
 
-function Notice({
-  title,
-  text,
-}: {
-  title: 'noTokenTitle' | 'expiredTitle';
-  text: 'noTokenText' | 'expiredText';
-}) {
+function Notice({ title, text }: { title: keyof Messages; text: keyof Messages }) {
   const { t } = useI18n();
   return (
     <div className="notice" role="alert">

@@ -62,6 +62,8 @@ const en = {
   expiredTitle: 'This link no longer works',
   expiredText:
     'This link has expired or was replaced by a newer one. Please ask the person who sent it to you for a new link.',
+  offlineTitle: 'This page is not available right now',
+  offlineText: 'Please try again later with the same link.',
   noTokenTitle: 'This link is incomplete',
   noTokenText: 'Open the page with the full link you received, or ask for a new one.',
   errorTitle: 'Something went wrong',
@@ -135,6 +137,8 @@ const fr: Messages = {
   expiredTitle: 'Ce lien ne fonctionne plus',
   expiredText:
     'Ce lien a expiré ou a été remplacé par un lien plus récent. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
+  offlineTitle: 'Cette page n’est pas disponible pour le moment',
+  offlineText: 'Merci de réessayer plus tard avec le même lien.',
   noTokenTitle: 'Ce lien est incomplet',
   noTokenText: 'Ouvrez la page avec le lien complet que vous avez reçu, ou demandez-en un nouveau.',
   errorTitle: 'Un problème est survenu',
