@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { settledDocument } from './helpers/document-checks.ts';
-import { makePng } from './helpers/files.ts';
+import { makePdf, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { passportPng, td3Mrz } from './helpers/id-documents.ts';
 import { caseEvents, portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
@@ -389,12 +389,20 @@ describe('portal API: submit', () => {
       settings: { document_type_key: 'proof_of_address' },
     });
     assert.equal((await caseRow(ids.caseId)).contact_has_actions, true);
+    const portals = await api.get('/v1/client-portals');
+    assert.equal(portals.status, 200, JSON.stringify(portals.body));
+    const patched = await api.patch(`/v1/client-portals/${portals.body.data[0].id}`, {
+      wait_steps: [{ key: 'review', title: 'We review your documents' }],
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
     const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    assert.equal((await portal(token, 'GET', '/session')).body.wait_step, null);
     await portalUpload(token, only, 'files', png({ sandbox_outcome: 'undecided' }));
     const sent = await portal(token, 'POST', `/actions/${only}/submit`);
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const s = (await portal(token, 'GET', '/session')).body;
     assert.equal(s.all_submitted, true);
+    assert.deepEqual(s.wait_step, { key: 'review', title: 'We review your documents' });
     const c = (await api.get(`/v1/cases/${ids.caseId}`)).body;
     assert.equal(c.contact_has_actions, false);
     assert.ok(c.last_contact_action_at);
@@ -403,6 +411,61 @@ describe('portal API: submit', () => {
     // the check moves on without the contact
     await eventually(
       async () => (await api.get(`/v1/checks/document/${only}`)).body.status === 'need_review',
+    );
+  });
+
+  test('a rejected step is a retry: its submission opens a new attempt, started by the contact', async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const id = await createCheck(api, 'document', {
+      company_id: ids.companyId,
+      settings: {
+        document_type_key: 'registration_certificate',
+        document_analysis: { automatic_rejection: true },
+      },
+    });
+    const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    await portalUpload(token, id, 'files', png({ sandbox_outcome: 'rejected' }));
+    assert.equal((await portal(token, 'POST', `/actions/${id}/submit`)).status, 200);
+    assert.equal((await settledDocument(api, id)).status, 'rejected');
+    const before = (await portal(token, 'GET', '/session')).body.actions[0];
+    assert.equal(before.state, 'retry');
+    assert.equal(before.can_submit, false);
+    const up = await portalUpload(
+      token,
+      id,
+      'files',
+      makePdf({ text: 'sandbox_outcome: approved' }),
+      'k.pdf',
+    );
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    assert.equal(up.body.state, 'retry');
+    assert.equal(up.body.can_submit, true);
+    const sent = await portal(token, 'POST', `/actions/${id}/submit`);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.state, 'submitted');
+    const done = await settledDocument(api, id);
+    assert.equal(done.status, 'approved');
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('checks')
+      .select(['attempt', 'history'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.attempt, 2);
+    assert.equal(row.history.length, 1);
+    const started = await caseEvents(api.workspaceId, ids.caseId, 'Check.Started');
+    // the first attempt was started by the API (creation), the second by the contact
+    assert.deepEqual(
+      started.map((e) => e.actor_type),
+      ['api', 'contact'],
+    );
+    assert.equal(started[1].actor_id, ids.contactId);
+    const activities = await api.get(`/v1/activities?case_id=${ids.caseId}`);
+    assert.equal(activities.status, 200, JSON.stringify(activities.body));
+    assert.ok(
+      activities.body.data.some((a: any) => a.type === 'contact__started__check'),
+      JSON.stringify(activities.body.data.map((a: any) => a.type)),
     );
   });
 });
@@ -531,6 +594,34 @@ describe('portal API: authorisation', () => {
     assert.equal(doc.status, 200);
     assert.ok(!Object.keys(doc.body.paths).some((p) => p.startsWith('/portal')));
     assert.equal((await portal(w.token, 'GET', '/logo')).status, 404);
+    // branding set by the operator: name, colour, logo
+    const logo = makePng({ width: 16, height: 8, color: [10, 20, 30] });
+    const portalId = (await api.get('/v1/client-portals')).body.data[0].id;
+    const patched = await api.patch(`/v1/client-portals/${portalId}`, {
+      name: 'Acme onboarding',
+      accent_color: '#123abc',
+      default_language: 'fr',
+      logo_upload_ref: await uploadRef(api, logo),
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const branded = (await portal(w.token, 'GET', '/session')).body.portal;
+    assert.deepEqual(branded, {
+      name: 'Acme onboarding',
+      default_language: 'fr',
+      accent_color: '#123abc',
+      logo_url: '/portal/api/logo',
+    });
+    const { app } = await getHarness();
+    const bytes = await app.inject({
+      method: 'GET',
+      url: '/portal/api/logo',
+      headers: { authorization: `Bearer ${w.token}` },
+    });
+    assert.equal(bytes.statusCode, 200);
+    assert.equal(bytes.headers['content-type'], 'image/png');
+    assert.equal(bytes.headers['x-content-type-options'], 'nosniff');
+    assert.deepEqual(bytes.rawPayload, logo);
+    assert.equal((await portal(null, 'GET', '/logo')).status, 401);
     const { ctx } = await getHarness();
     await ctx.db
       .updateTable('client_portals')

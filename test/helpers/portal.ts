@@ -3,7 +3,7 @@
  * calls to /portal/api with a link's token (never the API key).
  */
 import assert from 'node:assert/strict';
-import { issueLink, linkExpiry } from '../../src/client-portals/links.ts';
+import { hashToken, issueLink, linkExpiry } from '../../src/client-portals/links.ts';
 import { multipartBody } from './files.ts';
 import { type Client, getHarness, type Res } from './harness.ts';
 
@@ -41,7 +41,10 @@ export async function portalCase(api: Client, name = 'Portal case') {
   };
 }
 
-/** A link's token for the case and contact (a check link when `checkId` is given). */
+/**
+ * A link's token for the case and contact: a case-wide link shared through the API, as an operator
+ * does; a check link (`checkId`) issued as a check type issues it (id_verification's URL).
+ */
 export async function portalToken(
   api: Client,
   caseId: string,
@@ -49,17 +52,32 @@ export async function portalToken(
   checkId: string | null = null,
 ): Promise<{ token: string; linkId: string }> {
   const { ctx } = await getHarness();
-  const link = await ctx.db.transaction().execute((trx) =>
-    issueLink(trx, ctx, {
-      workspaceId: api.workspaceId,
-      caseId,
-      individualId: contactId,
-      checkId,
-      expiresAt: linkExpiry(ctx),
-      baseUrl: 'http://portal.test',
-    }),
-  );
-  return { token: link.token, linkId: link.id };
+  let token: string;
+  if (checkId) {
+    const link = await ctx.db.transaction().execute((trx) =>
+      issueLink(trx, ctx, {
+        workspaceId: api.workspaceId,
+        caseId,
+        individualId: contactId,
+        checkId,
+        expiresAt: linkExpiry(ctx),
+        baseUrl: 'http://portal.test',
+      }),
+    );
+    token = link.token;
+  } else {
+    const shared = await api.post(`/v1/cases/${caseId}/share-client-portal-link`, {
+      business_contact_id: contactId,
+    });
+    assert.equal(shared.status, 201, JSON.stringify(shared.body));
+    token = new URL(shared.body.link).hash.replace(/^#token=/, '');
+  }
+  const row = await ctx.db
+    .selectFrom('client_portal_links')
+    .select('id')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirstOrThrow();
+  return { token, linkId: row.id };
 }
 
 function parse(res: { statusCode: number; body: string; headers: Res['headers'] }): Res {
