@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { buildApp } from '../src/http/app.ts';
 import { settledDocument } from './helpers/document-checks.ts';
 import { makePdf, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
@@ -585,6 +586,29 @@ describe('portal API: authorisation', () => {
     }
     // the case-wide link of the same contact still works: the check link is another scope
     assert.equal((await portal(w.token, 'GET', '/session')).status, 200);
+  });
+
+  test('rate limit per link, like an API key: 429 with Retry-After; another link is counted apart', async () => {
+    const { ctx } = await getHarness();
+    const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });
+    const api = await newWorkspace();
+    const a = await portalCase(api);
+    const b = await portalCase(api);
+    const ta = (await portalToken(api, a.caseId, a.contactId)).token;
+    const tb = (await portalToken(api, b.caseId, b.contactId)).token;
+    const get = (token: string) =>
+      limited.inject({
+        method: 'GET',
+        url: '/portal/api/session',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    for (let i = 0; i < 3; i++) assert.equal((await get(ta)).statusCode, 200);
+    const over = await get(ta);
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().code, 'TOO_MANY_REQUESTS');
+    assert.ok(Number(over.headers['retry-after']) > 0);
+    assert.equal((await get(tb)).statusCode, 200);
+    await limited.close();
   });
 
   test('the portal routes are not in /v1/openapi.json; an offline portal answers 403; no logo is 404', async () => {
