@@ -70,7 +70,7 @@ export async function renderVerificationReport(input: {
   w.heading('Face checks', 2);
   w.fields([
     ['One face on the selfie', verdict(detailed.face.image_integrity)],
-    ['Selfie matches document photo', verdict(detailed.face.face_comparison)],
+    ['Face match', verdict(detailed.face.face_comparison)],
     ['Liveness', 'not evaluated (a still selfie proves no liveness)'],
     ['Faces on the selfie', show(analysis.selfie_faces)],
     ['Faces on the document', show(analysis.document_faces)],

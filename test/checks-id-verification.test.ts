@@ -1,0 +1,515 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { cardPng, selfiePng } from './helpers/face-images.ts';
+import { downloadFile } from './helpers/files.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { td3Mrz } from './helpers/id-documents.ts';
+import { portal, portalCase, portalUpload } from './helpers/portal.ts';
+
+/** Ada Lovelace's passport MRZ (portalCase's contact, born 1985-12-10). */
+const ADA_MRZ = td3Mrz({
+  lastName: 'LOVELACE',
+  firstName: 'ADA',
+  birth: '851210',
+  sex: 'F',
+  expiry: '341231',
+});
+
+const tokenOf = (url: string) => {
+  const m = /\/portal\/#token=(vcp_[A-Za-z0-9_-]+)$/.exec(url);
+  assert.ok(m, `a portal URL with its token in the fragment: ${url}`);
+  return m[1];
+};
+
+async function create(api: Client, body: Record<string, unknown>) {
+  const res = await api.post('/v1/checks/id_verification', body);
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+async function eventTypes(workspaceId: string, checkId: string) {
+  const { ctx } = await getHarness();
+  const rows = await ctx.db
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('workspace_id', '=', workspaceId)
+    .where('type', 'like', 'Check.%')
+    .orderBy('seq')
+    .execute();
+  return rows
+    .filter((r) => (r.payload as { check?: { id: string } }).check?.id === checkId)
+    .map((r) => r.type);
+}
+
+/** Waits until the check left processing; returns it as the API shows it. */
+async function settled(api: Client, id: string) {
+  return eventually(async () => {
+    const r = await api.get(`/v1/checks/id_verification/${id}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.status !== 'processing' && r.body;
+  }, 60_000);
+}
+
+/** The contact does the capture through the portal API with the check's own link, then submits. */
+async function captureThroughPortal(token: string, checkId: string, front: Buffer, face: Buffer) {
+  const up1 = await portalUpload(token, checkId, 'front', front, 'front.png', 'image/png');
+  assert.equal(up1.status, 201, JSON.stringify(up1.body));
+  const up2 = await portalUpload(token, checkId, 'face', face, 'selfie.png', 'image/png');
+  assert.equal(up2.status, 201, JSON.stringify(up2.body));
+  const sub = await portal(token, 'POST', `/actions/${checkId}/submit`);
+  assert.equal(sub.status, 200, JSON.stringify(sub.body));
+  assert.equal(sub.body.state, 'submitted');
+  return sub.body;
+}
+
+/** A check for the portal case's contact, captured with these images; returns it settled. */
+async function verified(api: Client, front: Buffer, face: Buffer, settings: Record<string, unknown> = {}) {
+  const { contactId, caseId } = await portalCase(api);
+  const check = await create(api, { individual_id: contactId, settings });
+  await captureThroughPortal(tokenOf(check.data.vendor.verification_url), check.id, front, face);
+  return { caseId, contactId, created: check, done: await settled(api, check.id) };
+}
+
+async function pdfText(api: Client, fileId: string): Promise<string> {
+  const file = await downloadFile(api, fileId);
+  assert.equal(file.status, 200);
+  assert.equal(file.bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+  const pdf = await getDocumentProxy(new Uint8Array(file.bytes));
+  const { text } = await extractText(pdf, { mergePages: true });
+  return text;
+}
+
+describe('id_verification: create', { timeout: 120_000 }, () => {
+  test('defaults: in_progress, the reference data shape, a working check-scoped portal link', async () => {
+    const api = await newWorkspace();
+    const { caseId, contactId } = await portalCase(api);
+    const before = Date.now();
+    const check = await create(api, { individual_id: contactId });
+    assert.equal(check.type, 'id_verification');
+    assert.equal(check.status, 'in_progress');
+    assert.equal(check.individual_id, contactId);
+    assert.equal(check.subtype, null);
+    assert.equal(check.is_internal, false);
+    const d = check.data;
+    assert.equal(d.result, null);
+    assert.deepEqual(d.settings, {
+      vendor: 'idv_provider_1',
+      mode: 'auto',
+      automatic_approval: true,
+      automatic_rejection: true,
+      redirect_url: null,
+    });
+    assert.deepEqual(Object.keys(d.vendor).sort(), [
+      'comment',
+      'ended_at',
+      'name',
+      'report_file_id',
+      'started_at',
+      'verification_ref',
+      'verification_status',
+      'verification_url',
+      'verification_url_expires_at',
+    ]);
+    assert.equal(d.vendor.name, 'idv_provider_1');
+    assert.match(d.vendor.verification_ref, /^idv_[0-9a-f-]{36}$/);
+    assert.equal(d.vendor.verification_status, 'awaiting_capture');
+    assert.equal(d.vendor.started_at, null);
+    assert.equal(d.vendor.report_file_id, null);
+    const expires = Date.parse(d.vendor.verification_url_expires_at);
+    const { config } = await getHarness();
+    assert.ok(Math.abs(expires - (before + config.portalLinkTtlHours * 3_600_000)) < 60_000);
+    assert.deepEqual(d.detailed_results.face, {
+      face_comparison: null,
+      image_integrity: null,
+      visual_authenticity: null,
+    });
+    assert.equal(d.detailed_results.document.data_validation, null);
+    assert.deepEqual(Object.keys(d.information).sort(), [
+      'back_file_id',
+      'birth_country',
+      'birth_date',
+      'birth_place',
+      'document_number',
+      'document_type',
+      'expiration_date',
+      'face_file_id',
+      'first_name',
+      'front_file_id',
+      'gender',
+      'ip_address',
+      'issuing_country',
+      'issuing_date',
+      'last_name',
+      'mrz',
+      'nationality',
+      'signature_file_id',
+      'video_file_id',
+    ]);
+    assert.ok(Object.values(d.information).every((v) => v === null));
+    assert.deepEqual(d.review, { comment: null, reviewed_at: null, reviewer_type: null, user: null });
+
+    // the link row: scoped to this check, its contact and case, only the hash stored
+    const { ctx } = await getHarness();
+    const links = await ctx.db
+      .selectFrom('client_portal_links')
+      .selectAll()
+      .where('check_id', '=', check.id)
+      .execute();
+    assert.equal(links.length, 1);
+    assert.equal(links[0].case_id, caseId);
+    assert.equal(links[0].individual_id, contactId);
+    assert.equal(links[0].revoked_at, null);
+    const token = tokenOf(d.vendor.verification_url);
+    assert.notEqual(links[0].token_hash, token);
+
+    // the portal opens from the URL alone and shows exactly this check
+    const session = await portal(token, 'GET', '/session');
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    assert.equal(session.body.scope, 'check');
+    assert.deepEqual(
+      session.body.actions.map((a: { id: string; type: string; state: string }) => [a.id, a.type, a.state]),
+      [[check.id, 'id_verification', 'todo']],
+    );
+    const slots = session.body.actions[0].slots.map((s: Record<string, unknown>) => [
+      s.key,
+      s.required,
+      s.capture,
+    ]);
+    assert.deepEqual(slots, [
+      ['front', true, 'environment'],
+      ['back', false, 'environment'],
+      ['face', true, 'user'],
+      ['video', false, 'user'],
+    ]);
+    assert.deepEqual(await eventTypes(api.workspaceId, check.id), ['Check.Started']);
+    const got = await api.get(`/v1/checks/id_verification/${check.id}`);
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body, check);
+  });
+
+  test('every setting is kept; redirect_url reaches the portal session', async () => {
+    const api = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const settings = {
+      vendor: 'idv_provider_1',
+      mode: 'liveness',
+      automatic_approval: false,
+      automatic_rejection: false,
+      redirect_url: 'https://example.com/done?x=1',
+    };
+    const check = await create(api, { individual_id: contactId, settings });
+    assert.deepEqual(check.data.settings, settings);
+    const session = await portal(tokenOf(check.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(session.body.redirect_url, 'https://example.com/done?x=1');
+    const video = session.body.actions[0].slots.find((s: { key: string }) => s.key === 'video');
+    assert.equal(video.required, true, 'liveness asks for the video');
+    assert.equal(video.accept, 'video/webm,video/mp4');
+  });
+
+  test('bad bodies → 400 naming the field; unknown or foreign individual → 404', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const foreign = await portalCase(other);
+    const cases: [Record<string, unknown>, string][] = [
+      [{}, 'individual_id'],
+      [{ individual_id: 'nope' }, 'individual_id'],
+      [{ individual_id: contactId, settings: { mode: 'fast' } }, 'settings.mode'],
+      [{ individual_id: contactId, settings: { vendor: 'checkout' } }, 'settings.vendor'],
+      [{ individual_id: contactId, settings: { automatic_approval: 'yes' } }, 'settings.automatic_approval'],
+      [
+        { individual_id: contactId, settings: { redirect_url: 'javascript:alert(1)' } },
+        'settings.redirect_url',
+      ],
+      [{ individual_id: contactId, settings: { redirect_url: 'not a url' } }, 'settings.redirect_url'],
+      [{ individual_id: contactId, settings: { colour: 'red' } }, 'settings'],
+      [{ individual_id: contactId, data: {} }, 'data'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api.post('/v1/checks/id_verification', body);
+      assert.equal(res.status, 400, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`);
+      assert.ok(
+        JSON.stringify(res.body).includes(field),
+        `${JSON.stringify(body)} names ${field}: ${JSON.stringify(res.body)}`,
+      );
+    }
+    const company = await api.post('/v1/checks/id_verification', {
+      company_id: (await portalCase(api)).companyId,
+    });
+    assert.equal(company.status, 400);
+    for (const id of ['00000000-0000-4000-8000-000000000000', foreign.contactId]) {
+      const res = await api.post('/v1/checks/id_verification', { individual_id: id });
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+    }
+    const { ctx } = await getHarness();
+    const n = await ctx.db
+      .selectFrom('checks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('workspace_id', '=', api.workspaceId)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(n.n), 0, 'nothing was created');
+  });
+});
+
+describe('id_verification: refresh_url', { timeout: 120_000 }, () => {
+  test('a new URL; the old one stops working; only while in_progress; walls', async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const check = await create(api, {
+      individual_id: contactId,
+      settings: { redirect_url: 'https://example.com/' },
+    });
+    const oldToken = tokenOf(check.data.vendor.verification_url);
+    const res = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.id, check.id);
+    assert.equal(res.body.status, 'in_progress');
+    const newToken = tokenOf(res.body.data.vendor.verification_url);
+    assert.notEqual(newToken, oldToken);
+    assert.ok(res.body.data.vendor.verification_url_expires_at);
+    assert.equal(res.body.data.vendor.verification_ref, check.data.vendor.verification_ref);
+    const old = await portal(oldToken, 'GET', '/session');
+    assert.equal(old.status, 401, JSON.stringify(old.body));
+    const fresh = await portal(newToken, 'GET', '/session');
+    assert.equal(fresh.status, 200);
+    assert.equal(fresh.body.actions[0].id, check.id);
+    assert.deepEqual((await api.get(`/v1/checks/id_verification/${check.id}`)).body, res.body);
+
+    assert.equal((await other.post(`/v1/checks/id_verification/${check.id}/refresh_url`)).status, 404);
+    assert.equal(
+      (await api.post('/v1/checks/id_verification/00000000-0000-4000-8000-000000000000/refresh_url')).status,
+      404,
+    );
+    assert.equal((await api.post('/v1/checks/id_verification/nope/refresh_url')).status, 400);
+    assert.equal((await other.get(`/v1/checks/id_verification/${check.id}`)).status, 404);
+
+    // once submitted, no refresh
+    await captureThroughPortal(
+      newToken,
+      check.id,
+      cardPng('alice', ADA_MRZ),
+      selfiePng('alice', { sandbox_outcome: 'approved' }),
+    );
+    const done = await settled(api, check.id);
+    assert.equal(done.status, 'approved');
+    const late = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(late.status, 400);
+    assert.match(late.body.message, /in_progress/);
+  });
+});
+
+describe('id_verification: sandbox outcomes through the portal', { timeout: 180_000 }, () => {
+  const front = () => cardPng(null, ADA_MRZ);
+  const rows: [string, Record<string, unknown>, string, string | null][] = [
+    ['approved', {}, 'approved', 'approved'],
+    ['rejected', {}, 'rejected', 'rejected'],
+    ['undecided', {}, 'need_review', null],
+    ['error', {}, 'need_review', 'error'],
+    ['approved', { automatic_approval: false }, 'need_review', null],
+    ['rejected', { automatic_rejection: false }, 'need_review', null],
+    ['approved', { mode: 'expert' }, 'need_review', null],
+    ['rejected', { mode: 'expert' }, 'need_review', null],
+  ];
+  for (const [outcome, settings, status, result] of rows) {
+    test(`sandbox_outcome ${outcome} with ${JSON.stringify(settings)} → ${status}`, async () => {
+      const api = await newWorkspace();
+      const { created, done, caseId } = await verified(
+        api,
+        front(),
+        selfiePng('bella', { sandbox_outcome: outcome }),
+        settings,
+      );
+      assert.equal(created.status, 'in_progress');
+      assert.equal(done.status, status, JSON.stringify(done.data));
+      assert.equal(done.data.result, result);
+      assert.equal(done.data.vendor.verification_status, outcome);
+      assert.ok(done.data.vendor.started_at && done.data.vendor.ended_at);
+      assert.ok(done.data.information.front_file_id && done.data.information.face_file_id);
+      assert.equal(done.data.information.back_file_id, null);
+      // the document half is read in the sandbox too
+      assert.equal(done.data.information.last_name, 'Lovelace');
+      assert.equal(done.data.information.document_type, 'passport');
+      assert.equal(done.data.information.mrz, ADA_MRZ.join('\n'));
+      assert.equal(done.data.detailed_results.document.data_validation, 'approved');
+      assert.equal(done.data.detailed_results.document.data_comparison, 'approved');
+      assert.equal(done.data.review.reviewer_type, status === 'need_review' ? null : 'system');
+      const events = await eventTypes(api.workspaceId, created.id);
+      const last = {
+        approved: 'Check.Approved',
+        rejected: 'Check.Rejected',
+        need_review: 'Check.ReviewNeeded',
+      }[status];
+      assert.deepEqual(events, ['Check.Started', last]);
+      const text = await pdfText(api, done.data.vendor.report_file_id);
+      assert.match(text, /Identity verification report/);
+      assert.match(text, new RegExp(`sandbox_outcome ${outcome}`));
+      const kase = (await api.get(`/v1/cases/${caseId}`)).body;
+      assert.equal(kase.contact_has_actions, false);
+    });
+  }
+
+  test('certified and liveness ask for the video: submitting without it → 400 naming video', async () => {
+    const api = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    for (const mode of ['certified', 'liveness']) {
+      const check = await create(api, { individual_id: contactId, settings: { mode } });
+      const token = tokenOf(check.data.vendor.verification_url);
+      assert.equal((await portalUpload(token, check.id, 'front', front(), 'f.png', 'image/png')).status, 201);
+      assert.equal(
+        (await portalUpload(token, check.id, 'face', selfiePng('bella'), 's.png', 'image/png')).status,
+        201,
+      );
+      const sub = await portal(token, 'POST', `/actions/${check.id}/submit`);
+      assert.equal(sub.status, 400, JSON.stringify(sub.body));
+      assert.ok(JSON.stringify(sub.body).includes('video'));
+      assert.equal((await api.get(`/v1/checks/id_verification/${check.id}`)).body.status, 'in_progress');
+    }
+  });
+
+  test('pending stays processing until force_review; then a review decides', async () => {
+    const api = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    await captureThroughPortal(
+      tokenOf(check.data.vendor.verification_url),
+      check.id,
+      front(),
+      selfiePng('bella', { sandbox_outcome: 'pending' }),
+    );
+    const { ctx } = await getHarness();
+    // the run happened (the job is gone) and left the check processing
+    await eventually(async () => {
+      const jobs = await ctx.db
+        .selectFrom('checks')
+        .select('status')
+        .where('id', '=', check.id)
+        .executeTakeFirstOrThrow();
+      return jobs.status === 'processing';
+    });
+    const forced = await api.post(`/v1/checks/id_verification/${check.id}/force_review`, {});
+    assert.equal(forced.status, 200, JSON.stringify(forced.body));
+    assert.equal(forced.body.status, 'need_review');
+    const reviewed = await api.patch(`/v1/checks/id_verification/${check.id}/review`, {
+      action: 'approve',
+      comment: 'checked by hand',
+    });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.equal(reviewed.body.status, 'approved');
+    assert.equal(reviewed.body.data.review.comment, 'checked by hand');
+    const other = await newWorkspace();
+    assert.equal(
+      (await other.patch(`/v1/checks/id_verification/${check.id}/review`, { action: 'reject' })).status,
+      404,
+    );
+  });
+
+  test('a rejected check takes a new capture: a new attempt, Check.Started again', async () => {
+    const api = await newWorkspace();
+    const { contactId, caseId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    const token = tokenOf(check.data.vendor.verification_url);
+    await captureThroughPortal(token, check.id, front(), selfiePng('bella', { sandbox_outcome: 'rejected' }));
+    assert.equal((await settled(api, check.id)).status, 'rejected');
+    const again = await portal(token, 'GET', '/session');
+    assert.equal(again.body.actions[0].state, 'retry');
+    await captureThroughPortal(token, check.id, front(), selfiePng('bella', { sandbox_outcome: 'approved' }));
+    const done = await settled(api, check.id);
+    assert.equal(done.status, 'approved');
+    assert.deepEqual(await eventTypes(api.workspaceId, check.id), [
+      'Check.Started',
+      'Check.Rejected',
+      'Check.Started',
+      'Check.Approved',
+    ]);
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('checks')
+      .selectAll()
+      .where('id', '=', check.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.attempt, 2);
+    assert.equal((row.history as unknown[]).length, 1);
+    assert.equal(row.case_id, caseId);
+  });
+});
+
+describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
+  test('the same person on the selfie and the document → approved, with the report', async () => {
+    const api = await newWorkspace();
+    const { done } = await verified(api, cardPng('alice', ADA_MRZ), selfiePng('alice'));
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.result, 'approved');
+    assert.equal(done.data.vendor.verification_status, 'approved');
+    assert.equal(done.data.vendor.comment, null);
+    assert.deepEqual(done.data.detailed_results.face, {
+      face_comparison: 'approved',
+      image_integrity: 'approved',
+      visual_authenticity: null,
+    });
+    assert.deepEqual(done.data.detailed_results.document, {
+      data_validation: 'approved',
+      data_consistency: 'approved',
+      image_integrity: null,
+      visual_authenticity: null,
+      compromised_document: null,
+      data_comparison: 'approved',
+    });
+    assert.equal(done.data.information.first_name, 'Ada');
+    assert.equal(done.data.information.birth_date, '1985-12-10');
+    assert.equal(done.data.information.expiration_date, '2034-12-31');
+    assert.equal(done.data.information.nationality, 'FR');
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('checks')
+      .selectAll()
+      .where('id', '=', done.id)
+      .executeTakeFirstOrThrow();
+    const analysis = (row.internal as { analysis: Record<string, number> }).analysis;
+    assert.equal(analysis.selfie_faces, 1);
+    assert.equal(analysis.document_faces, 1);
+    assert.ok(analysis.distance < 0.4, `distance ${analysis.distance}`);
+    const text = await pdfText(api, done.data.vendor.report_file_id);
+    assert.match(text, /Check status\s*approved/);
+    assert.match(text, /Face match\s*approved/);
+    assert.match(text, new RegExp(`Descriptor distance\\s*${analysis.distance.toFixed(3)}`));
+    // another workspace cannot read the report
+    const other = await newWorkspace();
+    assert.equal((await downloadFile(other, done.data.vendor.report_file_id)).status, 404);
+  });
+
+  test('another person on the document → rejected, saying why', async () => {
+    const api = await newWorkspace();
+    const { done } = await verified(api, cardPng('bella', ADA_MRZ), selfiePng('alice'));
+    assert.equal(done.status, 'rejected', JSON.stringify(done.data));
+    assert.equal(done.data.result, 'rejected');
+    assert.equal(done.data.detailed_results.face.face_comparison, 'rejected');
+    assert.equal(done.data.detailed_results.face.image_integrity, 'approved');
+    assert.match(done.data.vendor.comment, /does not match the document photo/);
+    const text = await pdfText(api, done.data.vendor.report_file_id);
+    assert.match(text, /Check status\s*rejected/);
+  });
+
+  test('no face on the document, and a name that is not the individual’s → rejected', async () => {
+    const api = await newWorkspace();
+    const mrz = td3Mrz({ lastName: 'BYRON', firstName: 'ADA', birth: '851210', expiry: '341231' });
+    const { done } = await verified(api, cardPng(null, mrz), selfiePng('bella'));
+    assert.equal(done.status, 'rejected');
+    assert.equal(done.data.detailed_results.face.face_comparison, 'rejected');
+    assert.equal(done.data.detailed_results.document.data_comparison, 'rejected');
+    assert.match(done.data.vendor.comment, /no face photo was found on the document/);
+    assert.match(done.data.vendor.comment, /last_name/);
+  });
+
+  test('no MRZ: the faces match but the document cannot be read → need_review', async () => {
+    const api = await newWorkspace();
+    const { done } = await verified(api, cardPng('bella', null), selfiePng('bella'));
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data));
+    assert.equal(done.data.result, null);
+    assert.equal(done.data.vendor.verification_status, 'undecided');
+    assert.equal(done.data.detailed_results.face.face_comparison, 'approved');
+    assert.equal(done.data.detailed_results.document.data_validation, null);
+    assert.match(done.data.vendor.comment, /machine-readable zone/);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Real faces for id_verification tests, from the sample photographs face-api ships in its npm
+ * package (node_modules/@vladmandic/face-api/demo, MIT): a selfie is a square crop around one
+ * person's face; a document front is a grey ID-card-like image with a smaller, greyscale copy of
+ * a person's face as its photo, carrying the MRZ in a PNG tEXt chunk like the id_document fixtures.
+ * Nothing is copied into the repository.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import jpeg from 'jpeg-js';
+import { makePngFromPixels } from './png-pixels.ts';
+
+const require = createRequire(import.meta.url);
+const demoDir = path.join(path.dirname(require.resolve('@vladmandic/face-api')), '..', 'demo');
+
+interface Rgb {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+const cache = new Map<string, Rgb>();
+function photo(name: string): Rgb {
+  let img = cache.get(name);
+  if (!img) {
+    const d = jpeg.decode(readFileSync(path.join(demoDir, name)), { useTArray: true, formatAsRGBA: false });
+    img = { width: d.width, height: d.height, data: new Uint8Array(d.data) };
+    cache.set(name, img);
+  }
+  return img;
+}
+
+/**
+ * Two people of two different photos (crop boxes around their faces, twice the detected face
+ * size): chosen because the detector finds each of them on the selfie and on the card photo.
+ */
+export const PEOPLE = {
+  alice: { file: 'sample5.jpg', x: 709, y: 31, size: 312 },
+  bella: { file: 'sample3.jpg', x: 486, y: 230, size: 398 },
+} as const;
+export type Person = keyof typeof PEOPLE;
+
+function crop(who: Person, out: number, gray: boolean): Rgb {
+  const p = PEOPLE[who];
+  const src = photo(p.file);
+  const data = new Uint8Array(out * out * 3);
+  for (let y = 0; y < out; y++) {
+    for (let x = 0; x < out; x++) {
+      const sx = p.x + Math.floor((x * p.size) / out);
+      const sy = p.y + Math.floor((y * p.size) / out);
+      const s = (sy * src.width + sx) * 3;
+      const d = (y * out + x) * 3;
+      if (gray) {
+        const g = Math.round(0.299 * src.data[s] + 0.587 * src.data[s + 1] + 0.114 * src.data[s + 2]);
+        data[d] = data[d + 1] = data[d + 2] = g;
+      } else {
+        data[d] = src.data[s];
+        data[d + 1] = src.data[s + 1];
+        data[d + 2] = src.data[s + 2];
+      }
+    }
+  }
+  return { width: out, height: out, data };
+}
+
+/** A selfie PNG of one person (400 × 400, colour); `text` adds tEXt chunks (sandbox_outcome). */
+export function selfiePng(who: Person, text: Record<string, string> = {}): Buffer {
+  const img = crop(who, 400, false);
+  return makePngFromPixels(img.width, img.height, img.data, text);
+}
+
+/**
+ * A document front (640 × 400): a light card, the person's photo (200 px, greyscale) on the left,
+ * darker bars where printed fields would be, the MRZ lines in a tEXt chunk.
+ */
+export function cardPng(who: Person | null, mrz: string[] | null): Buffer {
+  const width = 640;
+  const height = 400;
+  const data = new Uint8Array(width * height * 3).fill(228);
+  for (let y = 230; y < 390; y += 22)
+    for (let x = 260; x < 600; x++)
+      for (let r = 0; r < 8; r++) {
+        const d = ((y + r) * width + x) * 3;
+        data[d] = data[d + 1] = data[d + 2] = 120;
+      }
+  if (who) {
+    const face = crop(who, 200, true);
+    for (let y = 0; y < 200; y++)
+      for (let x = 0; x < 200; x++) {
+        const s = (y * 200 + x) * 3;
+        const d = ((y + 40) * width + (x + 30)) * 3;
+        data[d] = face.data[s];
+        data[d + 1] = face.data[s + 1];
+        data[d + 2] = face.data[s + 2];
+      }
+  }
+  return makePngFromPixels(width, height, data, mrz ? { mrz: mrz.join('\n') } : {});
+}
