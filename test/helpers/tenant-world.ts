@@ -128,6 +128,11 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
       'id_document',
     ).id,
     company_monitoring: await insertMonitoringCheck(api.workspaceId, kase.id, main.id),
+    id_verification: must(
+      await api.post('/v1/checks/id_verification', { individual_id: ceo.id }),
+      201,
+      'id_verification',
+    ).id,
     fraud_database: must(
       await api.post('/v1/checks/fraud_database', { individual_id: ceo.id }),
       201,
