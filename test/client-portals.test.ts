@@ -113,6 +113,9 @@ function assertBadField(res: { status: number; body: any }, path: string, reason
 describe('client portals: list, read, update', () => {
   test('a workspace has one default portal, created on first read, in the list envelope', async () => {
     const api = await newWorkspace();
+    // concurrent first reads agree on one portal (the upsert on the one-default index)
+    const first = await Promise.all(Array.from({ length: 5 }, () => api.get('/v1/client-portals')));
+    assert.equal(new Set(first.map((r) => r.body.data[0].id)).size, 1);
     const list = await api.get('/v1/client-portals');
     assert.equal(list.status, 200, JSON.stringify(list.body));
     assert.deepEqual(list.body.pagination, { page: 1, limit: 20, count: 1 });
