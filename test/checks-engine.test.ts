@@ -241,7 +241,7 @@ describe('check engine', () => {
     assert.equal((await api.get(`/v1/checks/ekyc/${c1.id}`)).status, 404);
     const deleted = (await eventTypes(api.workspaceId)).filter((e) => e.type === 'Check.Deleted');
     assert.equal(deleted.length, 1);
-    for (const path of ['id_verification']) {
+    for (const path of ['electronic_signature']) {
       const res = await api.post(`/v1/checks/${path}`, { individual_id: a.individualId });
       assert.equal(res.status, 400, path);
       assert.match(res.body.message, /not enabled/);
