@@ -84,7 +84,9 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
 
   const percent = progress ? Math.round(progress.fraction * 100) : 0;
   const canAdd = editable && !busy && (!full || single);
-  const showCamera = editable && slot.capture !== null && cameraSupported() && !cameraFailed;
+  // the camera takes photos: a slot that takes no image (a video) gets the file chooser only
+  const takesImages = slot.accept.split(',').some((type) => type.trim().startsWith('image/'));
+  const showCamera = editable && slot.capture !== null && takesImages && cameraSupported() && !cameraFailed;
 
   return (
     <fieldset className="slot" aria-describedby={`${id}-meta`}>
@@ -163,7 +165,9 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
           />
         </div>
       ) : null}
-      {editable && cameraFailed ? <p className="hint">{t('cameraUnavailable')}</p> : null}
+      {editable && cameraFailed && !slot.files.length ? (
+        <p className="hint">{t('cameraUnavailable')}</p>
+      ) : null}
     </fieldset>
   );
 }
