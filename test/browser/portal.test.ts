@@ -1,0 +1,448 @@
+/**
+ * The client portal as a contact uses it, in headless Chromium (Debian's chromium through
+ * playwright-core) against the real service on a socket: an operator creates a case whose contact is
+ * a business contact, asks for documents and an identity verification, shares a portal link; the
+ * contact opens it, uploads, reopens it, submits; the operator sees the checks move and
+ * `contact_has_actions` turn false. Also: French, a keyboard-only upload, a replaced link, a check
+ * link with a redirect. Screenshots of every step at phone and desktop widths go to
+ * test-output/screenshots/ and are listed in the test's log.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, test } from 'node:test';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  PHONE,
+  SCREENSHOT_DIR,
+  Screenshots,
+} from '../helpers/browser.ts';
+import { outcomePdf, outcomePng } from '../helpers/document-checks.ts';
+import { makePng } from '../helpers/files.ts';
+import { eventually, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession | undefined;
+const runs: Screenshots[] = [];
+/** Screenshots of one run, listed in the log at the end (also when a test failed half-way). */
+const screenshots = (run: string) => {
+  const shots = new Screenshots(run);
+  runs.push(shots);
+  return shots;
+};
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  const files = runs.flatMap((r) => r.files);
+  console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
+});
+
+/** An operator's API client over HTTP, with a fresh workspace. */
+async function operator() {
+  const ws = await newWorkspace('portal-browser');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        'x-service-api-key': ws.key,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body);
+    assert.ok(
+      res.status >= 200 && res.status < 300,
+      `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`,
+    );
+    return res.body;
+  };
+  const upload = async (bytes: Buffer, name: string): Promise<string> => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), name);
+    const res = await fetch(`${base}/v1/files/upload`, {
+      method: 'POST',
+      headers: { 'x-service-api-key': ws.key },
+      body: form,
+    });
+    const body = (await res.json()) as any;
+    assert.equal(res.status, 200, JSON.stringify(body));
+    return body.upload_ref;
+  };
+  return { call, ok, upload };
+}
+type Operator = Awaited<ReturnType<typeof operator>>;
+
+/** A case whose main company is Acme SAS and whose contact, Ada Lovelace, is its business contact. */
+async function contactCase(op: Operator) {
+  const created = await op.ok('POST', '/v1/cases', {
+    name: 'Acme onboarding',
+    companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
+    individuals: [
+      {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        birth_date: '1985-12-10',
+        is_business_contact: true,
+        address: { country: 'FR' },
+        relations: [{ roles: ['legal_representative'], position: 'CEO' }],
+      },
+    ],
+  });
+  return {
+    caseId: created.id as string,
+    companyId: created.companies[0].id as string,
+    contactId: created.individuals[0].id as string,
+  };
+}
+
+async function documentCheck(op: Operator, companyId: string): Promise<string> {
+  const check = await op.ok('POST', '/v1/checks/document', {
+    company_id: companyId,
+    settings: { document_type_key: 'registration_certificate' },
+  });
+  assert.equal(check.status, 'in_progress');
+  return check.id;
+}
+
+async function shareLink(op: Operator, caseId: string, contactId: string): Promise<string> {
+  const shared = await op.ok('POST', `/v1/cases/${caseId}/share-client-portal-link`, {
+    business_contact_id: contactId,
+  });
+  assert.match(shared.link, /\/portal\/#token=vcp_/);
+  return shared.link;
+}
+
+async function defaultPortal(op: Operator) {
+  const list = await op.ok('GET', '/v1/client-portals');
+  const portals = Array.isArray(list) ? list : list.data;
+  return portals.find((p: { is_default: boolean }) => p.is_default) ?? portals[0];
+}
+
+/** Waits for the check to leave the contact's hands and settle; returns its final status. */
+async function settled(op: Operator, type: string, id: string): Promise<string> {
+  return eventually(async () => {
+    const check = await op.ok('GET', `/v1/checks/${type}/${id}`);
+    return !['in_progress', 'processing'].includes(check.status) && check.status;
+  }, 60_000);
+}
+
+async function openBrowser(locale: string) {
+  chrome = await openChromium({ viewport: PHONE, locale, hasTouch: false });
+  return chrome;
+}
+
+/** A new tab on `url`, failing the test on any script error in the page. */
+async function openPage(session: ChromiumSession, url: string, errors: string[]): Promise<Page> {
+  const page = await session.context.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(url);
+  return page;
+}
+
+const action = (page: Page, type: string) => page.locator(`[data-action-type="${type}"]`);
+const slot = (page: Page, type: string, legend: string) =>
+  action(page, type).getByRole('group', { name: legend, exact: true });
+
+/** Chooses a file for a slot through its file input (what the file picker hands the page). */
+async function choose(
+  page: Page,
+  type: string,
+  legend: string,
+  name: string,
+  buffer: Buffer,
+  mimeType: string,
+) {
+  const group = slot(page, type, legend);
+  await group.locator('input[type=file]').setInputFiles({ name, mimeType, buffer });
+  await group.locator('.file-name', { hasText: name }).waitFor();
+}
+
+/** A selfie the sandbox reads: its tEXt chunk `sandbox_outcome` decides (docs/sandbox.md). */
+const sandboxSelfie = (outcome: string) =>
+  makePng({ width: 64, height: 64, color: [224, 182, 160], text: { sandbox_outcome: outcome } });
+
+describe('client portal in Chromium', () => {
+  afterEach(async () => {
+    await chrome?.close();
+    chrome = undefined;
+  });
+
+  test('a contact uploads documents and verifies their identity; the operator sees it all arrive', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const portal = await defaultPortal(op);
+    await op.ok('PATCH', `/v1/client-portals/${portal.id}`, {
+      name: 'Acme Compliance',
+      accent_color: '#0f766e',
+      logo_upload_ref: await op.upload(
+        makePng({ width: 120, height: 40, color: [15, 118, 110] }),
+        'logo.png',
+      ),
+      wait_steps: [{ key: 'review', title: 'Compliance review' }],
+    });
+    const documentId = await documentCheck(op, companyId);
+    const idDocument = await op.ok('POST', '/v1/checks/id_document', { individual_id: contactId });
+    assert.equal(idDocument.status, 'in_progress');
+    const idVerification = await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    assert.equal(idVerification.status, 'in_progress');
+    assert.equal((await op.ok('GET', `/v1/cases/${caseId}`)).contact_has_actions, true);
+    const link = await shareLink(op, caseId, contactId);
+
+    const shots = screenshots('portal-en');
+    const errors: string[] = [];
+    const browser = await openBrowser('en-US');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    // the token left the address bar for sessionStorage
+    assert.equal(new URL(page.url()).hash, '');
+    assert.match((await page.evaluate(() => sessionStorage.getItem('vericase.portal.token'))) ?? '', /^vcp_/);
+    // branding and what is asked
+    await page.locator('header').getByText('Acme Compliance').waitFor();
+    await page.locator('header img.logo').waitFor();
+    assert.equal(
+      await page.evaluate("document.documentElement.style.getPropertyValue('--accent')"),
+      '#0f766e',
+    );
+    await page.getByText('Acme SAS asks you for the following.', { exact: false }).waitFor();
+    assert.equal(await page.locator('li.action').count(), 3);
+    await shots.take(page, 'checklist');
+
+    // the document: a file is saved at once, survives closing the page, can be removed
+    await choose(page, 'document', 'Files', 'kbis.pdf', outcomePdf('approved'), 'application/pdf');
+    await choose(page, 'document', 'Files', 'wrong-file.pdf', outcomePdf('approved'), 'application/pdf');
+    await shots.take(page, 'document-files-saved');
+    await page.close();
+    const reopened = await openPage(browser, link, errors);
+    await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor();
+    await slot(reopened, 'document', 'Files').getByRole('button', { name: 'Remove wrong-file.pdf' }).click();
+    await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor({
+      state: 'detached',
+    });
+    assert.equal(await slot(reopened, 'document', 'Files').locator('.file-name').count(), 1);
+    await action(reopened, 'document').getByRole('button', { name: 'Send', exact: true }).click();
+    await action(reopened, 'document').locator('.badge', { hasText: 'Received' }).waitFor();
+    await shots.take(reopened, 'document-sent');
+    assert.notEqual((await op.ok('GET', `/v1/checks/document/${documentId}`)).status, 'in_progress');
+
+    // the identity document: front only (the back is optional)
+    await choose(
+      reopened,
+      'id_document',
+      'Front of the document',
+      'passport.png',
+      outcomePng('approved'),
+      'image/png',
+    );
+    await action(reopened, 'id_document').getByRole('button', { name: 'Send', exact: true }).click();
+    await action(reopened, 'id_document').locator('.badge', { hasText: 'Received' }).waitFor();
+
+    // the identity verification: the camera is refused in headless Chromium, so the page offers
+    // the file fallback, which is always there
+    const face = slot(reopened, 'id_verification', 'Photo of your face');
+    await choose(
+      reopened,
+      'id_verification',
+      'Front of the document',
+      'id-front.png',
+      outcomePng('approved'),
+      'image/png',
+    );
+    await face.getByRole('button', { name: 'Take a selfie' }).click();
+    await face.getByText('The camera is not available.', { exact: false }).waitFor();
+    await shots.take(reopened, 'camera-unavailable-fallback');
+    await choose(
+      reopened,
+      'id_verification',
+      'Photo of your face',
+      'selfie.png',
+      sandboxSelfie('approved'),
+      'image/png',
+    );
+    await shots.take(reopened, 'id-verification-ready');
+    await action(reopened, 'id_verification').getByRole('button', { name: 'Send', exact: true }).click();
+
+    // everything received; the portal's first wait step is shown
+    await reopened.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+    await reopened.getByRole('heading', { name: 'We are reviewing: Compliance review' }).waitFor();
+    await shots.take(reopened, 'everything-received');
+
+    // the operator's side
+    const finalCase = await eventually(async () => {
+      const c = await op.ok('GET', `/v1/cases/${caseId}`);
+      return c.contact_has_actions === false && c;
+    });
+    assert.equal(finalCase.client_portal?.wait_step_key, 'review');
+    assert.ok(finalCase.last_contact_action_at);
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.equal(await settled(op, 'id_document', idDocument.id), 'approved');
+    assert.equal(await settled(op, 'id_verification', idVerification.id), 'approved');
+    const verified = await op.ok('GET', `/v1/checks/id_verification/${idVerification.id}`);
+    assert.ok(verified.data.information.front_file_id && verified.data.information.face_file_id);
+
+    // a new link replaces this one: the old page says so
+    await shareLink(op, caseId, contactId);
+    const stale = await openPage(browser, link, errors);
+    await stale.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+    await stale.getByText('ask the person who sent it to you for a new link', { exact: false }).waitFor();
+    await shots.take(stale, 'link-replaced');
+    assert.deepEqual(errors, []);
+  });
+
+  test('in French when the browser asks for it', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+
+    const shots = screenshots('portal-fr');
+    const errors: string[] = [];
+    const browser = await openBrowser('fr-FR');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'fr');
+    await page.getByText('Acme SAS vous demande les éléments suivants.', { exact: false }).waitFor();
+    await shots.take(page, 'checklist');
+    await choose(page, 'document', 'Fichiers', 'extrait-kbis.pdf', outcomePdf('approved'), 'application/pdf');
+    await shots.take(page, 'document-file-saved');
+    await action(page, 'document').getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
+    await shots.take(page, 'everything-received');
+    await eventually(async () => (await op.ok('GET', `/v1/cases/${caseId}`)).contact_has_actions === false);
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.deepEqual(errors, []);
+  });
+
+  test("an identity verification's own link: live capture with a camera, then the redirect", async () => {
+    const op = await operator();
+    const { caseId, contactId } = await contactCase(op);
+    const check = await op.ok('POST', '/v1/checks/id_verification', {
+      individual_id: contactId,
+      settings: { redirect_url: 'https://example.com/after-verification?ref=42' },
+    });
+    const url = new URL(check.data.vendor.verification_url);
+    assert.equal(url.pathname, '/portal/');
+    assert.match(url.hash, /^#token=vcp_/);
+    // the service's public URL is not configured here: the same page, on this test server
+    const link = `${base}${url.pathname}${url.hash}`;
+
+    const shots = screenshots('portal-camera');
+    const errors: string[] = [];
+    // Chromium's fake camera (a test pattern), allowed without a prompt
+    chrome = await openChromium({ viewport: PHONE, locale: 'en-US' }, [
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ]);
+    const page = await openPage(chrome, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    // a check link shows its one check
+    assert.equal(await page.locator('li.action').count(), 1);
+
+    // the document's front with the back camera: preview, capture, saved as a JPEG
+    const front = slot(page, 'id_verification', 'Front of the document');
+    await front.getByRole('button', { name: 'Take a photo' }).click();
+    const capture = front.getByRole('button', { name: 'Capture' });
+    await front.getByText('Camera ready.', { exact: false }).waitFor();
+    assert.equal(await capture.isEnabled(), true);
+    await shots.take(page, 'camera-preview');
+    await capture.click();
+    await front.locator('.file-name', { hasText: 'front.jpg' }).waitFor();
+
+    // the selfie with the front camera; then replaced by a chosen file (a single-file slot)
+    const face = slot(page, 'id_verification', 'Photo of your face');
+    await face.getByRole('button', { name: 'Take a selfie' }).click();
+    await face.getByRole('button', { name: 'Capture' }).click();
+    await face.locator('.file-name', { hasText: 'face.jpg' }).waitFor();
+    await shots.take(page, 'photos-captured');
+    // no camera button on the video slot: the camera here takes photos only
+    assert.equal(
+      await slot(page, 'id_verification', 'Short video').getByRole('button', { name: /Take/ }).count(),
+      0,
+    );
+    await choose(
+      page,
+      'id_verification',
+      'Photo of your face',
+      'selfie.png',
+      sandboxSelfie('approved'),
+      'image/png',
+    );
+    assert.equal(await face.locator('.file-name').count(), 1);
+
+    await action(page, 'id_verification').getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+    const onward = page.getByRole('link', { name: 'Continue' });
+    assert.equal(await onward.getAttribute('href'), 'https://example.com/after-verification?ref=42');
+    await shots.take(page, 'everything-received-redirect');
+
+    assert.equal(await settled(op, 'id_verification', check.id), 'approved');
+    const verified = await op.ok('GET', `/v1/checks/id_verification/${check.id}`);
+    assert.ok(verified.data.information.front_file_id);
+    assert.equal((await op.ok('GET', `/v1/cases/${caseId}`)).contact_has_actions, false);
+    assert.deepEqual(errors, []);
+  });
+
+  test('keyboard only: Tab and Enter through an upload and its submission, focus always visible', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+
+    const shots = screenshots('portal-keyboard');
+    const errors: string[] = [];
+    const browser = await openBrowser('en-US');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+
+    /** Presses Tab until the focused element's text is `label`; asserts a visible focus ring. */
+    const tabTo = async (label: string) => {
+      for (let i = 0; i < 30; i++) {
+        await page.keyboard.press('Tab');
+        // evaluated in the page (this file is type-checked without the DOM library)
+        const focused = (await page.evaluate(`(() => {
+          const el = document.activeElement;
+          const style = el ? getComputedStyle(el) : null;
+          return { text: el?.textContent?.trim() ?? '', outline: style?.outlineStyle, width: style?.outlineWidth };
+        })()`)) as { text: string; outline?: string; width?: string };
+        if (focused.text === label) {
+          assert.equal(focused.outline, 'solid', `focus ring on ${label}`);
+          assert.notEqual(focused.width, '0px');
+          return;
+        }
+      }
+      assert.fail(`Tab never reached "${label}"`);
+    };
+
+    // listening for the file picker first: Playwright then intercepts it (asynchronously, so well
+    // before the key press that opens it)
+    const chooserOpened = page.waitForEvent('filechooser', { timeout: 60_000 });
+    await tabTo('Choose files');
+    await shots.take(page, 'focus-on-choose');
+    await page.keyboard.press('Enter');
+    const chooser = await chooserOpened;
+    await chooser.setFiles({ name: 'kbis.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    await slot(page, 'document', 'Files').locator('.file-name', { hasText: 'kbis.pdf' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'kbis.pdf saved.' }).waitFor();
+    await tabTo('Send');
+    await shots.take(page, 'focus-on-send');
+    await page.keyboard.press('Enter');
+    const done = page.getByRole('heading', { level: 1, name: 'Everything has been received' });
+    await done.waitFor();
+    // the new screen's heading has the focus, so a screen reader announces it
+    assert.equal(await page.evaluate('document.activeElement?.tagName'), 'H1');
+    await shots.take(page, 'everything-received');
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.deepEqual(errors, []);
+  });
+});

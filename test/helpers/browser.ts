@@ -1,0 +1,93 @@
+/**
+ * Headless Chromium for the browser tests and the portal bench: Debian's `chromium` package driven
+ * by playwright-core (which downloads no browser of its own). A missing browser is a failure that
+ * says how to install it, never a skip.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.VERICASE_CHROMIUM ?? '/usr/bin/chromium';
+
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface ChromiumSession {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh persistent profile (its own user-data-dir, removed on close) with `options` (viewport,
+ * locale...). `extraFlags`: e.g. a fake camera.
+ */
+export async function openChromium(
+  options: Parameters<typeof chromium.launchPersistentContext>[1] = {},
+  extraFlags: string[] = [],
+): Promise<ChromiumSession> {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. The browser tests need Debian's chromium package: ` +
+        'run `apt-get update && apt-get install -y chromium` (.ci/run does it), or set VERICASE_CHROMIUM.',
+    );
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...FLAGS, ...extraFlags],
+    ...options,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export type { Browser, Page };
+
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../test-output/screenshots');
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Screenshots of the steps of one run, at phone and desktop widths, numbered in order. */
+export class Screenshots {
+  readonly files: string[] = [];
+  private n = 0;
+  private readonly run: string;
+  constructor(run: string) {
+    this.run = run;
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    for (const f of fs.readdirSync(SCREENSHOT_DIR))
+      if (f.startsWith(`${run}-`)) fs.rmSync(path.join(SCREENSHOT_DIR, f));
+  }
+
+  /** The page at both widths (full page), then back to the size it had. */
+  async take(page: Page, step: string): Promise<void> {
+    const before = page.viewportSize();
+    const n = String(++this.n).padStart(2, '0');
+    for (const [label, size] of [
+      ['phone', PHONE],
+      ['desktop', DESKTOP],
+    ] as const) {
+      await page.setViewportSize(size);
+      const file = path.join(SCREENSHOT_DIR, `${this.run}-${n}-${step}-${label}.png`);
+      await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+      this.files.push(path.relative(process.cwd(), file));
+    }
+    if (before) await page.setViewportSize(before);
+  }
+}
