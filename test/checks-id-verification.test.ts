@@ -513,3 +513,33 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     assert.match(done.data.vendor.comment, /machine-readable zone/);
   });
 });
+
+describe('id_verification: workspace defaults', { timeout: 60_000 }, () => {
+  test('checks.id_verification settings are the defaults a request overrides field by field', async () => {
+    const api = await newWorkspace();
+    const bad = await api.patch('/v1/workspace/settings', {
+      checks: { id_verification: { redirect_url: 'javascript:alert(1)' } },
+    });
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    assert.ok(JSON.stringify(bad.body).includes('redirect_url'));
+    const ok = await api.patch('/v1/workspace/settings', {
+      checks: {
+        id_verification: {
+          mode: 'expert',
+          automatic_rejection: false,
+          redirect_url: 'https://example.com/back',
+        },
+      },
+    });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    const { contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId, settings: { automatic_approval: false } });
+    assert.deepEqual(check.data.settings, {
+      vendor: 'idv_provider_1',
+      mode: 'expert',
+      automatic_approval: false,
+      automatic_rejection: false,
+      redirect_url: 'https://example.com/back',
+    });
+  });
+});

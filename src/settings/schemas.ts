@@ -3,6 +3,7 @@ import { AML_LIST_TYPES } from '../checks/types/aml/schemas.ts';
 import { EKYC_VENDORS } from '../checks/types/ekyc/schemas.ts';
 import { FRAUD_DATABASE_VENDORS } from '../checks/types/fraud_database/schemas.ts';
 import { IDD_VENDORS } from '../checks/types/id_document/schemas.ts';
+import { IDV_MODES, IDV_VENDORS } from '../checks/types/id_verification/schemas.ts';
 import { Nullable } from '../http/common-schemas.ts';
 
 const strict = { additionalProperties: false };
@@ -56,6 +57,19 @@ export const CheckSettings = Type.Object(
     ),
     id_document: Type.Optional(
       Type.Object({ vendor: Type.Optional(Type.Enum(IDD_VENDORS)), ...Auto }, strict),
+    ),
+    id_verification: Type.Optional(
+      Type.Object(
+        {
+          vendor: Type.Optional(Type.Enum(IDV_VENDORS)),
+          mode: Type.Optional(Type.Enum(IDV_MODES)),
+          ...Auto,
+          redirect_url: Type.Optional(
+            Nullable(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
+          ),
+        },
+        strict,
+      ),
     ),
     aml: Type.Optional(
       Type.Object(
