@@ -28,6 +28,8 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   const editable = action.state === 'todo' || action.state === 'retry';
   const title = actionTitle(t, action);
   const headingId = `action-${action.id}`;
+  // files still listed for a submitted action (the server may keep none once it has them)
+  const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 
   const submit = async () => {
     setError(null);
@@ -88,16 +90,16 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
         ) : (
           <>
             <p className="hint">{t('receivedHint')}</p>
-            <ul className="files received">
-              {action.slots.flatMap((slot) =>
-                slot.files.map((f) => (
-                  <li key={f.id}>
-                    <span className="file-name">{f.name}</span>
+            {received.length ? (
+              <ul className="files received">
+                {received.map(({ slot, file }) => (
+                  <li key={file.id}>
+                    <span className="file-name">{file.name}</span>
                     <span className="file-size">{slotTitle(t, slot)}</span>
                   </li>
-                )),
-              )}
-            </ul>
+                ))}
+              </ul>
+            ) : null}
           </>
         )}
       </section>
