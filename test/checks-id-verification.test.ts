@@ -543,3 +543,44 @@ describe('id_verification: workspace defaults', { timeout: 60_000 }, () => {
     });
   });
 });
+
+describe('id_verification: templates', { timeout: 60_000 }, () => {
+  test('a template creates the check with its own portal link, started by the template', async () => {
+    const api = await newWorkspace();
+    const tpl = await api.post('/v1/templates', {
+      key: 'kyc-live',
+      name: 'KYC live',
+      checks: [{ type: 'id_verification', targets: ['business_contacts'], settings: { mode: 'expert' } }],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    const kase = await api.post('/v1/cases', {
+      name: 'Templated',
+      template_key: 'kyc-live',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', is_business_contact: true },
+        { first_name: 'Alan', last_name: 'Turing' },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const ada = kase.body.individuals.find((i: { first_name: string }) => i.first_name === 'Ada');
+    assert.equal(ada.checks.length, 1);
+    const check = (await api.get(`/v1/checks/id_verification/${ada.checks[0].id}`)).body;
+    assert.equal(check.status, 'in_progress');
+    assert.equal(check.data.settings.mode, 'expert');
+    const session = await portal(tokenOf(check.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(session.status, 200);
+    assert.deepEqual(
+      session.body.actions.map((a: { id: string }) => a.id),
+      [check.id],
+    );
+    const { ctx } = await getHarness();
+    const started = await ctx.db
+      .selectFrom('events')
+      .select(['actor_type', 'actor_id'])
+      .where('workspace_id', '=', api.workspaceId)
+      .where('type', '=', 'Check.Started')
+      .execute();
+    assert.deepEqual(started, [{ actor_type: 'system', actor_id: tpl.body.id }]);
+  });
+});
