@@ -246,6 +246,34 @@ describe('portal API: pending files', () => {
     assert.equal(JSON.parse(noSlot.body).details[0].path, 'slot');
   });
 
+  test('concurrent writes: uploads to a one-file slot leave one file; of two submissions one wins', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const ups = await Promise.all(
+      ['a.png', 'b.png', 'c.png'].map((n) => portalUpload(w.token, w.adaId, 'front', passportPng(), n)),
+    );
+    assert.deepEqual(
+      ups.map((u) => u.status),
+      [201, 201, 201],
+    );
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('file_id')
+      .where('check_id', '=', w.adaId)
+      .execute();
+    assert.equal(rows.length, 1);
+    const session = (await portal(w.token, 'GET', '/session')).body;
+    assert.equal(session.actions[2].slots[0].files.length, 1);
+    const sends = await Promise.all([
+      portal(w.token, 'POST', `/actions/${w.adaId}/submit`),
+      portal(w.token, 'POST', `/actions/${w.adaId}/submit`),
+    ]);
+    assert.deepEqual(sends.map((r) => r.status).sort(), [200, 400]);
+    const check = await api.get(`/v1/checks/id_document/${w.adaId}`);
+    assert.equal(check.body.data.information.front_file_id, rows[0].file_id);
+  });
+
   test('over 20 MB → 413; a format the service or the slot does not take → 400 naming file; nothing kept', async () => {
     const api = await newWorkspace();
     const w = await world(api);
