@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { cardPng, selfiePng } from './helpers/face-images.ts';
+import { cardPng, selfiePng, sidewaysCardPng, sidewaysSelfieJpeg } from './helpers/face-images.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { td3Mrz } from './helpers/id-documents.ts';
@@ -477,6 +477,37 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     // another workspace cannot read the report
     const other = await newWorkspace();
     assert.equal((await downloadFile(other, done.data.vendor.report_file_id)).status, 404);
+  });
+
+  test('a phone JPEG stored sideways (EXIF orientation 6) and a card shot in portrait → approved', async () => {
+    // neither image shows an upright face as stored: the detector finds none on them as they are
+    // (measured); the JPEG is turned per its EXIF tag, the card by the quarter-turn retries
+    const api = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    const token = tokenOf(check.data.vendor.verification_url);
+    const front = await portalUpload(
+      token,
+      check.id,
+      'front',
+      sidewaysCardPng('alice', ADA_MRZ),
+      'card.png',
+      'image/png',
+    );
+    assert.equal(front.status, 201, JSON.stringify(front.body));
+    const face = await portalUpload(
+      token,
+      check.id,
+      'face',
+      sidewaysSelfieJpeg('alice'),
+      'selfie.jpg',
+      'image/jpeg',
+    );
+    assert.equal(face.status, 201, JSON.stringify(face.body));
+    assert.equal((await portal(token, 'POST', `/actions/${check.id}/submit`)).status, 200);
+    const done = await settled(api, check.id);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.detailed_results.face.face_comparison, 'approved');
   });
 
   test('another person on the document → rejected, saying why', async () => {

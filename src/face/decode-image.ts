@@ -1,6 +1,7 @@
 import jpeg from 'jpeg-js';
 import { decodePng } from '../checks/types/document/analysis/png.ts';
 import { isJpeg, isPng } from '../checks/types/id_document/document-reader.ts';
+import { applyOrientation, jpegOrientation } from './orientation.ts';
 
 /** 8-bit RGB pixels, row by row (what the face model takes). */
 export interface RgbImage {
@@ -16,9 +17,15 @@ export const MODEL_LONG_SIDE = 1280;
 
 /**
  * JPEG or PNG bytes → RGB pixels, scaled down (nearest neighbour, whole steps) so the longer side is
- * at most `longSide`. Null for any other format or an image that cannot be decoded.
+ * at most `longSide`, and turned upright per a JPEG's EXIF orientation. Null for any other format
+ * or an image that cannot be decoded.
  */
 export function decodeImage(bytes: Buffer, longSide = MODEL_LONG_SIDE): RgbImage | null {
+  const img = decodePixels(bytes, longSide);
+  return img && isJpeg(bytes) ? applyOrientation(img, jpegOrientation(bytes)) : img;
+}
+
+function decodePixels(bytes: Buffer, longSide: number): RgbImage | null {
   let width: number;
   let height: number;
   let channels: number;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RgbImage } from './decode-image.ts';
+import { rotate } from './orientation.ts';
 
 // The on-device face model: face-api (@vladmandic/face-api, MIT) on TensorFlow.js's WebAssembly
 // backend. Everything comes from node_modules: the JavaScript, the .wasm binaries
@@ -114,4 +115,20 @@ export async function detectFaces(image: RgbImage, maxFaces = 10): Promise<Detec
   } finally {
     tensor.dispose();
   }
+}
+
+/**
+ * The faces of an image as given, else of the image turned a quarter either way, else upside
+ * down: a card photographed in portrait lies on its side. The turns cost a detection each, only
+ * when nothing was found.
+ */
+export async function detectFacesUpright(
+  image: RgbImage,
+  maxFaces = 10,
+): Promise<{ faces: DetectedFace[]; quarters: number }> {
+  for (const quarters of [0, 1, 3, 2]) {
+    const faces = await detectFaces(quarters ? rotate(image, quarters) : image, maxFaces);
+    if (faces.length) return { faces, quarters };
+  }
+  return { faces: [], quarters: 0 };
 }

@@ -70,11 +70,67 @@ export function selfiePng(who: Person, text: Record<string, string> = {}): Buffe
   return makePngFromPixels(img.width, img.height, img.data, text);
 }
 
+/** The image turned a quarter counter-clockwise (how a phone stores a portrait shot, EXIF 6). */
+function turnLeft(img: Rgb): Rgb {
+  const { width: w, height: h, data } = img;
+  const out = new Uint8Array(data.length);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const s = (y * w + x) * 3;
+      const d = ((w - 1 - x) * h + y) * 3;
+      out[d] = data[s];
+      out[d + 1] = data[s + 1];
+      out[d + 2] = data[s + 2];
+    }
+  return { width: h, height: w, data: out };
+}
+
+/** An APP1 Exif segment saying orientation `value` (big-endian TIFF, one IFD entry). */
+function exifOrientation(value: number): Buffer {
+  const tiff = Buffer.alloc(8 + 2 + 12 + 4);
+  tiff.write('MM', 0, 'latin1');
+  tiff.writeUInt16BE(42, 2);
+  tiff.writeUInt32BE(8, 4);
+  tiff.writeUInt16BE(1, 8);
+  tiff.writeUInt16BE(0x0112, 10); // Orientation
+  tiff.writeUInt16BE(3, 12); // SHORT
+  tiff.writeUInt32BE(1, 14);
+  tiff.writeUInt16BE(value, 18);
+  const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const head = Buffer.from([0xff, 0xe1, 0, 0]);
+  head.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([head, body]);
+}
+
+/**
+ * A selfie as a phone writes a portrait JPEG: the pixels stored a quarter turned, with EXIF
+ * orientation 6 telling viewers to turn them back.
+ */
+export function sidewaysSelfieJpeg(who: Person): Buffer {
+  const img = turnLeft(crop(who, 400, false));
+  const rgba = new Uint8Array(img.width * img.height * 4);
+  for (let i = 0; i < img.width * img.height; i++) {
+    rgba[i * 4] = img.data[i * 3];
+    rgba[i * 4 + 1] = img.data[i * 3 + 1];
+    rgba[i * 4 + 2] = img.data[i * 3 + 2];
+    rgba[i * 4 + 3] = 255;
+  }
+  const jpg = jpeg.encode({ data: rgba, width: img.width, height: img.height }, 90).data;
+  return Buffer.concat([jpg.subarray(0, 2), exifOrientation(6), jpg.subarray(2)]);
+}
+
+/** A document front photographed in portrait: the card image turned a quarter. */
+export function sidewaysCardPng(who: Person, mrz: string[] | null): Buffer {
+  const card = cardPixels(who, mrz);
+  const img = turnLeft(card.img);
+  return makePngFromPixels(img.width, img.height, img.data, card.text);
+}
+
 /**
  * A document front (640 × 400): a light card, the person's photo (200 px, greyscale) on the left,
  * darker bars where printed fields would be, the MRZ lines in a tEXt chunk.
  */
-export function cardPng(who: Person | null, mrz: string[] | null): Buffer {
+function cardPixels(who: Person | null, mrz: string[] | null): { img: Rgb; text: Record<string, string> } {
   const width = 640;
   const height = 400;
   const data = new Uint8Array(width * height * 3).fill(228);
@@ -95,5 +151,10 @@ export function cardPng(who: Person | null, mrz: string[] | null): Buffer {
         data[d + 2] = face.data[s + 2];
       }
   }
-  return makePngFromPixels(width, height, data, mrz ? { mrz: mrz.join('\n') } : {});
+  return { img: { width, height, data }, text: mrz ? { mrz: mrz.join('\n') } : {} };
+}
+
+export function cardPng(who: Person | null, mrz: string[] | null): Buffer {
+  const { img, text } = cardPixels(who, mrz);
+  return makePngFromPixels(img.width, img.height, img.data, text);
 }

@@ -1,6 +1,6 @@
 import { euclideanDistance, faceVerdict, MATCH_DISTANCE, MISMATCH_DISTANCE } from '../../../face/compare.ts';
 import { decodeImage } from '../../../face/decode-image.ts';
-import { detectFaces } from '../../../face/face-model.ts';
+import { detectFacesUpright } from '../../../face/face-model.ts';
 import { documentTextLines, isPng, pngTextChunks } from '../id_document/document-reader.ts';
 import { findMrzLines, readMrz } from '../id_document/mrz-reader.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
@@ -97,8 +97,8 @@ async function verifyFaces(capture: CaptureBytes) {
       error: true,
     };
   }
-  const selfieFaces = await detectFaces(selfie, 5);
-  const cardFaces = await detectFaces(card, 5);
+  const selfieFaces = (await detectFacesUpright(selfie, 5)).faces;
+  const cardFaces = (await detectFacesUpright(card, 5)).faces;
   face.image_integrity = selfieFaces.length === 1 ? 'approved' : 'rejected';
   if (selfieFaces.length !== 1)
     reasons.push(
