@@ -244,6 +244,21 @@ describe('portal API: pending files', () => {
     });
     assert.equal(noSlot.statusCode, 400);
     assert.equal(JSON.parse(noSlot.body).details[0].path, 'slot');
+    const json = await app.inject({
+      method: 'POST',
+      url: `/portal/api/actions/${w.adaId}/files?slot=front`,
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    assert.equal(json.statusCode, 415);
+    const noFile = await app.inject({
+      method: 'POST',
+      url: `/portal/api/actions/${w.adaId}/files?slot=front`,
+      headers: { authorization: `Bearer ${w.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--x--\r\n',
+    });
+    assert.equal(noFile.statusCode, 400, noFile.body);
+    assert.equal(JSON.parse(noFile.body).details[0].path, 'file');
   });
 
   test('concurrent writes: uploads to a one-file slot leave one file; of two submissions one wins', async () => {
