@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { cardPng, selfiePng, sidewaysCardPng, sidewaysSelfieJpeg } from './helpers/face-images.ts';
+import {
+  cardPng,
+  printedMrzCardPng,
+  selfiePng,
+  sidewaysCardPng,
+  sidewaysSelfieJpeg,
+} from './helpers/face-images.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { td3Mrz } from './helpers/id-documents.ts';
@@ -508,6 +514,16 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     const done = await settled(api, check.id);
     assert.equal(done.status, 'approved', JSON.stringify(done.data));
     assert.equal(done.data.detailed_results.face.face_comparison, 'approved');
+  });
+
+  test('an MRZ printed on the card only is read by OCR → approved', async () => {
+    const api = await newWorkspace();
+    const { done } = await verified(api, printedMrzCardPng('bella', ADA_MRZ), selfiePng('bella'));
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.information.mrz, ADA_MRZ.join('\n'));
+    assert.equal(done.data.information.last_name, 'Lovelace');
+    assert.equal(done.data.information.birth_date, '1985-12-10');
+    assert.equal(done.data.detailed_results.document.data_validation, 'approved');
   });
 
   test('another person on the document → rejected, saying why', async () => {

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import jpeg from 'jpeg-js';
+import { decodePng } from '../../src/checks/types/document/analysis/png.ts';
+import { textPng } from './bitmap-text-png.ts';
 import { makePngFromPixels } from './png-pixels.ts';
 
 const require = createRequire(import.meta.url);
@@ -130,7 +132,11 @@ export function sidewaysCardPng(who: Person, mrz: string[] | null): Buffer {
  * A document front (640 × 400): a light card, the person's photo (200 px, greyscale) on the left,
  * darker bars where printed fields would be, the MRZ lines in a tEXt chunk.
  */
-function cardPixels(who: Person | null, mrz: string[] | null): { img: Rgb; text: Record<string, string> } {
+function cardPixels(
+  who: Person | null,
+  mrz: string[] | null,
+  printed = false,
+): { img: Rgb; text: Record<string, string> } {
   const width = 640;
   const height = 400;
   const data = new Uint8Array(width * height * 3).fill(228);
@@ -151,7 +157,24 @@ function cardPixels(who: Person | null, mrz: string[] | null): { img: Rgb; text:
         data[d + 2] = face.data[s + 2];
       }
   }
+  if (printed && mrz) {
+    // the MRZ printed at the bottom of the card, over the bars, for the OCR to read
+    const text = decodePng(textPng(mrz, 2));
+    if (!text) throw new Error('textPng gave an unreadable PNG');
+    for (let y = 0; y < text.height; y++)
+      for (let x = 0; x < text.width && x + 40 < width; x++) {
+        const d = ((y + height - text.height) * width + x + 40) * 3;
+        data[d] = data[d + 1] = data[d + 2] = text.data[y * text.width + x];
+      }
+    return { img: { width, height, data }, text: {} };
+  }
   return { img: { width, height, data }, text: mrz ? { mrz: mrz.join('\n') } : {} };
+}
+
+/** The card with its MRZ printed in the image only (no tEXt chunk): read by OCR. */
+export function printedMrzCardPng(who: Person, mrz: string[]): Buffer {
+  const { img } = cardPixels(who, mrz, true);
+  return makePngFromPixels(img.width, img.height, img.data);
 }
 
 export function cardPng(who: Person | null, mrz: string[] | null): Buffer {

@@ -75,11 +75,19 @@ function documentType(code: string | null, format: string): DocumentInformation[
   return 'other';
 }
 
-/** Parses MRZ lines with the `mrz` library; null when they are not a supported MRZ. */
-export function readMrz(lines: string[], today = new Date()): MrzReading | null {
+/**
+ * Parses MRZ lines with the `mrz` library; null when they are not a supported MRZ. `autocorrect`
+ * (for lines read by OCR) lets the parser turn letters in digit fields into the digits they look
+ * like, and the reverse.
+ */
+export function readMrz(
+  lines: string[],
+  today = new Date(),
+  opts: { autocorrect?: boolean } = {},
+): MrzReading | null {
   let result: ParseResult;
   try {
-    result = parse(lines);
+    result = parse(lines, { autocorrect: opts.autocorrect ?? false });
   } catch {
     return null;
   }

@@ -6,6 +6,10 @@ import { findMrzLines, readMrz } from '../id_document/mrz-reader.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
 import { compareWithPerson } from '../id_document/sandbox-provider.ts';
 import { emptyDocumentResults, emptyFaceResults, type FaceAnalysis, type Verdict } from './check-data.ts';
+import { ocrMrzLines } from './mrz-ocr.ts';
+
+/** The longer side of the image the OCR reads an MRZ on (its characters stay about 20 px high). */
+const MRZ_OCR_LONG_SIDE = 2000;
 
 /** Values of the selfie's PNG `tEXt` keyword `sandbox_outcome` (docs/sandbox.md). */
 export const IDV_SANDBOX_OUTCOMES = ['approved', 'rejected', 'undecided', 'error', 'pending'] as const;
@@ -54,18 +58,38 @@ export function sandboxOutcomeOf(selfie: Buffer): IdvSandboxOutcome | null {
     : null;
 }
 
+/**
+ * The MRZ lines of the capture: carried as text (PNG `tEXt` `mrz`, JPEG comment, PDF text: what
+ * id_document's sandbox reads), else read by OCR from the front's then the back's pixels, kept
+ * only when every check digit is right (mrz-ocr.ts). `ocr` says where they came from.
+ */
+async function findMrz(capture: CaptureBytes, today: Date) {
+  const sides = [capture.front, capture.back].filter((b): b is Buffer => b !== null);
+  for (const side of sides) {
+    const lines = findMrzLines(documentTextLines(side));
+    if (lines) return { lines, mrz: readMrz(lines, today), ocr: false };
+  }
+  for (const side of sides) {
+    const img = decodeImage(side, MRZ_OCR_LONG_SIDE);
+    const lines = img ? await ocrMrzLines(img) : null;
+    const mrz = lines ? readMrz(lines, today, { autocorrect: true }) : null;
+    if (lines && mrz?.checkDigitsValid) return { lines, mrz, ocr: true };
+  }
+  return null;
+}
+
 /** The document half: the MRZ (id_document's reader), its check digits, expiry and the person's data. */
-function verifyDocument(capture: CaptureBytes, today: string) {
-  let lines: string[] | null = null;
-  for (const side of [capture.front, capture.back])
-    if (!lines && side) lines = findMrzLines(documentTextLines(side));
-  const mrz = lines ? readMrz(lines) : null;
+async function verifyDocument(capture: CaptureBytes, now: Date) {
+  const today = now.toISOString().slice(0, 10);
+  const found = await findMrz(capture, now);
   const document = emptyDocumentResults();
   const reasons: string[] = [];
-  if (!mrz || !lines) {
+  const mrz = found?.mrz ?? null;
+  if (!found || !mrz) {
     reasons.push('no machine-readable zone could be read from the document');
     return { mrz: null, lines: null, document, reasons };
   }
+  const lines = found.lines;
   const info = mrz.information;
   document.data_validation = mrz.checkDigitsValid ? 'approved' : 'rejected';
   if (!mrz.checkDigitsValid) reasons.push(`invalid MRZ check digits (${mrz.invalidCheckDigits.join(', ')})`);
@@ -146,10 +170,9 @@ const DECIDING = (run: Pick<VerifierRun, 'document' | 'face'>): Verdict[] => [
  * when one is rejected, undecided otherwise.
  */
 export async function verifyCapture(capture: CaptureBytes, now = new Date()): Promise<VerifierRun | null> {
-  const today = now.toISOString().slice(0, 10);
   const forced = sandboxOutcomeOf(capture.face);
   if (forced === 'pending') return null;
-  const doc = verifyDocument(capture, today);
+  const doc = await verifyDocument(capture, now);
   const info = doc.mrz?.information;
   const information: VerifierRun['information'] = {
     document_type: info?.document_type ?? null,
