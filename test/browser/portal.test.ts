@@ -135,7 +135,7 @@ async function settled(op: Operator, type: string, id: string): Promise<string> 
   return eventually(async () => {
     const check = await op.ok('GET', `/v1/checks/${type}/${id}`);
     return !['in_progress', 'processing'].includes(check.status) && check.status;
-  }, 60_000);
+  }, 120_000);
 }
 
 async function openBrowser(locale: string) {
@@ -282,7 +282,7 @@ describe('client portal in Chromium', () => {
     const finalCase = await eventually(async () => {
       const c = await op.ok('GET', `/v1/cases/${caseId}`);
       return c.contact_has_actions === false && c;
-    });
+    }, 60_000);
     assert.equal(finalCase.client_portal?.wait_step_key, 'review');
     assert.ok(finalCase.last_contact_action_at);
     assert.equal(await settled(op, 'document', documentId), 'approved');
@@ -297,6 +297,9 @@ describe('client portal in Chromium', () => {
     await stale.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
     await stale.getByText('ask the person who sent it to you for a new link', { exact: false }).waitFor();
     await shots.take(stale, 'link-replaced');
+    // the page without a token (a new tab, so nothing in its sessionStorage)
+    const bare = await openPage(browser, `${base}/portal/`, errors);
+    await bare.getByRole('heading', { level: 1, name: 'This link is incomplete' }).waitFor();
     assert.deepEqual(errors, []);
   });
 
@@ -319,8 +322,18 @@ describe('client portal in Chromium', () => {
     await action(page, 'document').getByRole('button', { name: 'Envoyer', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
     await shots.take(page, 'everything-received');
-    await eventually(async () => (await op.ok('GET', `/v1/cases/${caseId}`)).contact_has_actions === false);
+    await eventually(
+      async () => (await op.ok('GET', `/v1/cases/${caseId}`)).contact_has_actions === false,
+      60_000,
+    );
     assert.equal(await settled(op, 'document', documentId), 'approved');
+    // the operator takes the portal offline: the open page, reloaded, says so (the token stays)
+    await op.ok('PATCH', `/v1/client-portals/${(await defaultPortal(op)).id}`, { status: 'offline' });
+    await page.reload();
+    await page
+      .getByRole('heading', { level: 1, name: 'Cette page n’est pas disponible pour le moment' })
+      .waitFor();
+    await shots.take(page, 'portal-offline');
     assert.deepEqual(errors, []);
   });
 
@@ -426,7 +439,7 @@ describe('client portal in Chromium', () => {
 
     // listening for the file picker first: Playwright then intercepts it (asynchronously, so well
     // before the key press that opens it)
-    const chooserOpened = page.waitForEvent('filechooser', { timeout: 60_000 });
+    const chooserOpened = page.waitForEvent('filechooser', { timeout: 120_000 });
     await tabTo('Choose files');
     await shots.take(page, 'focus-on-choose');
     await page.keyboard.press('Enter');

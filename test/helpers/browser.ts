@@ -47,6 +47,9 @@ export async function openChromium(
     args: [...FLAGS, ...extraFlags],
     ...options,
   });
+  // waits end when the page gets there; the ceiling is for a loaded machine (a full suite's
+  // background jobs share the cores), not a pace the page must keep
+  context.setDefaultTimeout(120_000);
   return {
     context,
     close: async () => {
