@@ -222,7 +222,23 @@ describe('client portal in Chromium', () => {
     // the document: a file is saved at once, survives closing the page, can be removed
     await choose(page, 'document', 'Files', 'kbis.pdf', outcomePdf('approved'), 'application/pdf');
     await choose(page, 'document', 'Files', 'wrong-file.pdf', outcomePdf('approved'), 'application/pdf');
-    await shots.take(page, 'document-files-saved');
+    // what the service refuses is said in the page's words: a format it does not take, and a file
+    // over the 20 MB limit (refused before it is sent)
+    const files = slot(page, 'document', 'Files');
+    await files.locator('input[type=file]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a document'),
+    });
+    await files.getByRole('alert').filter({ hasText: 'notes.txt was not accepted' }).waitFor();
+    await files.locator('input[type=file]').setInputFiles({
+      name: 'huge-scan.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.alloc(21 * 1024 * 1024, 0x20),
+    });
+    await files.getByRole('alert').filter({ hasText: 'huge-scan.pdf is too large' }).waitFor();
+    await shots.take(page, 'document-files-saved-one-refused');
+    assert.equal(await files.locator('.file-name').count(), 2);
     await page.close();
     const reopened = await openPage(browser, link, errors);
     await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor();

@@ -5,10 +5,26 @@
  * the device has one, and a file chooser, always.
  */
 import { useCallback, useId, useRef, useState } from 'react';
+import { HttpError } from '../shared/http.ts';
 import type { Action, PortalApi, Slot } from './api.ts';
 import { CameraCapture, cameraSupported } from './CameraCapture.tsx';
+import type { Translate } from './i18n.tsx';
 import { useI18n } from './i18n.tsx';
 import { formatSize, slotTitle } from './labels.ts';
+
+/** The service's upload limit (src/files/upload-file.ts): a bigger file is refused before sending. */
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+/** What went wrong with a file, in the page's language where the cause is known. */
+function uploadError(t: Translate, err: unknown, name: string): string {
+  if (err instanceof HttpError) {
+    if (err.status === 413) return t('tooLarge', { name });
+    if (err.status === 0) return t('networkError');
+    const path = (err.body as { details?: { path?: string }[] } | null)?.details?.[0]?.path;
+    if (err.status === 400 && path === 'file') return t('badFormat', { name });
+  }
+  return t('errorPrefix', { message: (err as Error).message });
+}
 
 interface Props {
   api: PortalApi;
@@ -36,6 +52,10 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
   const send = async (files: { blob: Blob; name: string }[]) => {
     setError(null);
     for (const { blob, name } of files) {
+      if (blob.size > MAX_FILE_BYTES) {
+        setError(t('tooLarge', { name }));
+        break;
+      }
       setProgress({ name, fraction: 0 });
       try {
         const updated = await api.upload(action.id, slot.key, blob, name, (fraction) =>
@@ -44,7 +64,7 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
         onAction(updated);
         announce(t('uploaded', { name }));
       } catch (err) {
-        setError(t('errorPrefix', { message: (err as Error).message }));
+        setError(uploadError(t, err, name));
         onError(err);
         break;
       } finally {
