@@ -631,3 +631,22 @@ describe('id_verification: templates', { timeout: 60_000 }, () => {
     assert.deepEqual(started, [{ actor_type: 'system', actor_id: tpl.body.id }]);
   });
 });
+
+describe('id_verification: the case report', { timeout: 120_000 }, () => {
+  test("shows the check but never its verification URL (the link's token is a credential)", async () => {
+    const api = await newWorkspace();
+    const { caseId, contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    const token = tokenOf(check.data.vendor.verification_url);
+    assert.equal((await api.post(`/v1/cases/${caseId}/generate-report`, {})).status, 204);
+    const entry = await eventually(async () => {
+      const res = await api.get(`/v1/cases/${caseId}/documents?type=case_report`);
+      return res.body.data?.[0];
+    }, 30_000);
+    const text = await pdfText(api, entry.file_ids[0]);
+    assert.match(text, /Id verification/i);
+    assert.match(text, /awaiting capture|awaiting_capture/i);
+    assert.ok(!text.includes(token.slice(0, 12)), 'no token in the report');
+    assert.ok(!text.includes('#token='), 'no portal link in the report');
+  });
+});

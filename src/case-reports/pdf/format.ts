@@ -30,6 +30,9 @@ export function addressText(a: unknown): string {
   return join([s(o.street_address), s(o.street_address_2), city, s(o.state), s(o.country)]) || '-';
 }
 
+/** Data keys (as `words` spells them) whose values are credentials: links that log the person in. */
+const SECRET_KEYS = /verification url|token|signature link/i;
+
 /**
  * The key facts of a check's `data`, as label/value rows: scalar fields of `information` and of the
  * data itself (result, review and settings are shown apart), one level of nesting flattened, lists
@@ -40,6 +43,9 @@ export function keyData(data: unknown, limit = 10): [string, string][] {
   const rows: [string, string][] = [];
   const add = (key: string, v: unknown) => {
     if (rows.length >= limit || v === null || v === undefined || v === '') return;
+    // a link that opens the portal as the person (id_verification's verification_url carries its
+    // token) is a credential: a report that is downloaded and passed around never shows it
+    if (SECRET_KEYS.test(key)) return;
     const label = key.charAt(0).toUpperCase() + key.slice(1);
     if (Array.isArray(v)) {
       if (v.length && v.every((x) => typeof x !== 'object')) rows.push([label, show(v, 120)]);
