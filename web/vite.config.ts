@@ -26,7 +26,7 @@ export default defineConfig({
     },
   },
   server: {
-    // dev loop: `npx vite web` with the service on VERICASE_DEV_API (default http://127.0.0.1:8080)
-    proxy: { '/portal/api': process.env.VERICASE_DEV_API ?? 'http://127.0.0.1:8080' },
+    // dev loop: `npx vite web`, page at /portal/portal/, API from the service on VERICASE_DEV_API
+    proxy: { '/portal/api': process.env.VERICASE_DEV_API ?? 'http://127.0.0.1:3000' },
   },
 });
