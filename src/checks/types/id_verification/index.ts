@@ -8,6 +8,8 @@ import type { CheckTypeDefinition, CreatePlan, Outcome, ProcessInput } from '../
 import { resolveSettings } from '../../settings.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
 import {
+  emptyDocumentResults,
+  emptyFaceResults,
   ID_VERIFICATION_DEFAULTS,
   type IdVerificationInternal,
   type IdVerificationSettings,
@@ -85,8 +87,8 @@ async function processCapture({ ctx, check, target }: ProcessInput): Promise<Out
         issuing_country: null,
         mrz: null,
       },
-      document: (data.detailed_results as { document: never }).document,
-      face: (data.detailed_results as { face: never }).face,
+      document: emptyDocumentResults(),
+      face: emptyFaceResults(),
       comment: `The verification could not run: ${(err as Error).message}`,
       analysis: {
         sandbox_outcome: null,
