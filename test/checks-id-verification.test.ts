@@ -8,7 +8,7 @@ import {
   sidewaysCardPng,
   sidewaysSelfieJpeg,
 } from './helpers/face-images.ts';
-import { downloadFile } from './helpers/files.ts';
+import { downloadFile, multipartBody } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { td3Mrz } from './helpers/id-documents.ts';
 import { portal, portalCase, portalUpload } from './helpers/portal.ts';
@@ -111,6 +111,7 @@ describe('id_verification: create', { timeout: 120_000 }, () => {
       'ended_at',
       'name',
       'report_file_id',
+      'sdk_token',
       'started_at',
       'verification_ref',
       'verification_status',
@@ -210,7 +211,7 @@ describe('id_verification: create', { timeout: 120_000 }, () => {
     assert.equal(session.body.redirect_url, 'https://example.com/done?x=1');
     const video = session.body.actions[0].slots.find((s: { key: string }) => s.key === 'video');
     assert.equal(video.required, true, 'liveness asks for the video');
-    assert.equal(video.accept, 'video/webm,video/mp4');
+    assert.equal(video.accept, 'video/webm,video/mp4,video/quicktime');
   });
 
   test('bad bodies → 400 naming the field; unknown or foreign individual → 404', async () => {
@@ -371,7 +372,35 @@ describe('id_verification: sandbox outcomes through the portal', { timeout: 180_
       assert.equal(sub.status, 400, JSON.stringify(sub.body));
       assert.ok(JSON.stringify(sub.body).includes('video'));
       assert.equal((await api.get(`/v1/checks/id_verification/${check.id}`)).body.status, 'in_progress');
+      // a PNG is not a video; the document slots take no video
+      const notVideo = await portalUpload(token, check.id, 'video', front(), 'v.png', 'image/png');
+      assert.equal(notVideo.status, 400, JSON.stringify(notVideo.body));
+      const videoInFront = await portalUpload(token, check.id, 'front', tinyMp4(), 'v.mp4', 'video/mp4');
+      assert.equal(videoInFront.status, 400, JSON.stringify(videoInFront.body));
+      assert.equal(videoInFront.body.details[0].path, 'file');
+      const clip = await portalUpload(token, check.id, 'video', tinyMp4(), 'clip.mp4', 'video/mp4');
+      assert.equal(clip.status, 201, JSON.stringify(clip.body));
+      const submitted = await portal(token, 'POST', `/actions/${check.id}/submit`);
+      assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+      const after = (await api.get(`/v1/checks/id_verification/${check.id}`)).body;
+      assert.notEqual(after.status, 'in_progress');
+      assert.ok(after.data.information.video_file_id, 'the video is kept with the capture');
+      const stored = await downloadFile(api, after.data.information.video_file_id);
+      assert.equal(stored.status, 200);
+      assert.deepEqual(stored.bytes, tinyMp4());
     }
+    // the public upload endpoint still takes no video
+    const { app } = await getHarness();
+    const { payload, contentType } = multipartBody([
+      { name: 'file', filename: 'clip.mp4', data: tinyMp4(), contentType: 'video/mp4' },
+    ]);
+    const direct = await app.inject({
+      method: 'POST',
+      url: '/v1/files/upload',
+      headers: { 'x-service-api-key': api.key, 'content-type': contentType },
+      payload,
+    });
+    assert.equal(direct.statusCode, 415, direct.body);
   });
 
   test('pending stays processing until force_review; then a review decides', async () => {
@@ -650,3 +679,15 @@ describe('id_verification: the case report', { timeout: 120_000 }, () => {
     assert.ok(!text.includes('#token='), 'no portal link in the report');
   });
 });
+
+/** The smallest MP4 a sniffer recognises: an `ftyp` box (brand isom) and an empty `mdat`. */
+function tinyMp4(): Buffer {
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom', 'latin1'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2', 'latin1'),
+  ]);
+  const mdat = Buffer.concat([Buffer.from([0, 0, 0, 0x10]), Buffer.from('mdat', 'latin1'), Buffer.alloc(8)]);
+  return Buffer.concat([ftyp, mdat]);
+}

@@ -16,6 +16,10 @@ const FORMAT_OF_MIME: Record<string, string> = {
   'image/webp': 'WebP',
   'image/tiff': 'TIFF',
   'image/tif': 'TIFF',
+  'video/webm': 'WebM',
+  'video/x-matroska': 'WebM',
+  'video/mp4': 'MP4',
+  'video/quicktime': 'QuickTime',
 };
 
 const FORMAT_OF_EXTENSION: Record<string, string> = {
@@ -32,6 +36,12 @@ const FORMAT_OF_EXTENSION: Record<string, string> = {
   webp: 'WebP',
   tif: 'TIFF',
   tiff: 'TIFF',
+  webm: 'WebM',
+  mkv: 'WebM',
+  mp4: 'MP4',
+  m4v: 'MP4',
+  mov: 'QuickTime',
+  qt: 'QuickTime',
 };
 
 /**

@@ -3,7 +3,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import type { Db } from '../db/connect.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { type Declared, declaredTypeMismatch } from './declared-type.ts';
-import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES } from './detect-format.ts';
+import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES, VIDEO_FORMATS } from './detect-format.ts';
 import { headerPixels, IMAGE_HEADER_BYTES, imagePixelsRefusal } from './image-pixels.ts';
 import { pdfRefusal } from './pdf-structure.ts';
 import { type FileStorage, StorageLimitExceeded, storageKeyFor } from './storage.ts';
@@ -35,6 +35,8 @@ export interface UploadOptions {
   declared?: Declared;
   /** Largest image, width × height (0: no limit). */
   maxImagePixels: number;
+  /** Also accept a short video (WebM, MP4, QuickTime): the portal's video slot only. */
+  acceptVideo?: boolean;
 }
 
 export const newUploadRef = () => `upl_${randomBytes(24).toString('base64url')}`;
@@ -109,11 +111,14 @@ export async function uploadFile(
     if (!ended) file.resume();
     throw badRequest('file is empty', 'file');
   }
-  const mime = await detectFormat(head);
+  const mime = await detectFormat(head, { video: options.acceptVideo });
   if (!mime) {
     file.resume(); // discard the rest (busboy stops counting at the size limit)
-    throw new ApiError(415, `file format is not accepted: upload a ${ACCEPTED_FORMATS} file`, [
-      { path: 'file', message: `file must be a ${ACCEPTED_FORMATS} file` },
+    const formats = options.acceptVideo
+      ? `${ACCEPTED_FORMATS}, or a ${VIDEO_FORMATS} video`
+      : ACCEPTED_FORMATS;
+    throw new ApiError(415, `file format is not accepted: upload a ${formats} file`, [
+      { path: 'file', message: `file must be a ${formats} file` },
     ]);
   }
   const refusal = declaredTypeMismatch(mime, options.declared ?? {});

@@ -81,6 +81,7 @@ export async function uploadPendingFile(
   const { upload_ref } = await uploadFile(ctx.db, storage, link.workspace_id, part.file, {
     declared: { filename: part.filename, mimetype: part.mimetype },
     maxImagePixels: ctx.config.maxImagePixels,
+    acceptVideo: slot.accept.split(',').some((t) => t.startsWith('video/')),
   }).catch((err) => {
     throw asBadFile(err);
   });

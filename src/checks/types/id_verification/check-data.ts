@@ -100,6 +100,7 @@ export function initialData(settings: IdVerificationSettings): Record<string, un
       ended_at: null,
       comment: null,
       report_file_id: null,
+      sdk_token: null,
     },
     review: emptyReview(),
     detailed_results: { document: emptyDocumentResults(), face: emptyFaceResults() },

@@ -27,7 +27,7 @@ export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActi
           required: video,
           min_files: video ? 1 : 0,
           max_files: 1,
-          accept: 'video/webm,video/mp4',
+          accept: 'video/webm,video/mp4,video/quicktime',
           capture: 'user',
         },
       ];
