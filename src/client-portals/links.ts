@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow } from '../db/schema.ts';
+import { currentRequestOrigin } from '../shared/request-scope.ts';
 import { ensureDefaultPortal } from './default-portal.ts';
 
 // Portal links. A link is a random token (`vcp_` + 32 random bytes, base64url) scoped to one case
@@ -87,7 +88,8 @@ export async function revokeLinks(trx: Db, where: { caseId: string } | { checkId
 export function portalBaseUrl(ctx: AppContext, request?: { protocol: string; host: string }): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl;
   if (request) return `${request.protocol}://${request.host}`;
-  return `http://localhost:${ctx.config.port}`;
+  // a check created by an API request (id_verification's URL) links to where that client came from
+  return currentRequestOrigin() ?? `http://localhost:${ctx.config.port}`;
 }
 
 /** The link of a token when it is live (neither revoked nor expired), else undefined. */

@@ -95,6 +95,9 @@ export function registerApiKeyAuth(
   // The handler runs inside the request's scope, so an event it records names the key (the
   // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.
   app.addHook('preHandler', (request, _reply, done) => {
-    runInRequestScope({ apiKeyId: request.principal.keyId }, done);
+    runInRequestScope(
+      { apiKeyId: request.principal.keyId, origin: `${request.protocol}://${request.host}` },
+      done,
+    );
   });
 }

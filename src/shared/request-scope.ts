@@ -4,7 +4,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * What the request being served is known by, for code that records who did something: the API key
  * of a /v1 request, or the contact (an individual) whose client portal link a /portal request carries.
  */
-type RequestScope = { apiKeyId: string } | { contactIndividualId: string };
+type RequestScope = ({ apiKeyId: string } | { contactIndividualId: string }) & {
+  /** The origin the client reached the service at (`http://host:port`), for links handed back. */
+  origin?: string;
+};
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
@@ -23,4 +26,9 @@ export function currentApiKeyId(): string | null {
 export function currentContactId(): string | null {
   const scope = storage.getStore();
   return scope && 'contactIndividualId' in scope ? scope.contactIndividualId : null;
+}
+
+/** The origin (`scheme://host`) the current request reached the service at, or null outside one. */
+export function currentRequestOrigin(): string | null {
+  return storage.getStore()?.origin ?? null;
 }
