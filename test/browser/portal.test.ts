@@ -215,7 +215,9 @@ describe('client portal in Chromium', () => {
       await page.evaluate("document.documentElement.style.getPropertyValue('--accent')"),
       '#0f766e',
     );
-    await page.getByText('Acme SAS asks you for the following.', { exact: false }).waitFor();
+    await page
+      .getByText('To complete the verification of Acme SAS, please provide the following.', { exact: false })
+      .waitFor();
     assert.equal(await page.locator('li.action').count(), 3);
     await shots.take(page, 'checklist');
 
@@ -331,7 +333,11 @@ describe('client portal in Chromium', () => {
     const page = await openPage(browser, link, errors);
     await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
     assert.equal(await page.evaluate('document.documentElement.lang'), 'fr');
-    await page.getByText('Acme SAS vous demande les éléments suivants.', { exact: false }).waitFor();
+    await page
+      .getByText('Pour finaliser le dossier Acme SAS, merci de fournir les éléments suivants.', {
+        exact: false,
+      })
+      .waitFor();
     await shots.take(page, 'checklist');
     await choose(page, 'document', 'Fichiers', 'extrait-kbis.pdf', outcomePdf('approved'), 'application/pdf');
     await shots.take(page, 'document-file-saved');

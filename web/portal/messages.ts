@@ -4,7 +4,7 @@ const en = {
   loading: 'Loading…',
   greeting: 'Hello {name},',
   intro:
-    '{company} asks you for the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
+    'To complete the verification of {company}, please provide the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
   introNoCompany:
     'Please provide the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
   checklist: 'What is asked',
@@ -82,7 +82,7 @@ const fr: Messages = {
   loading: 'Chargement…',
   greeting: 'Bonjour {name},',
   intro:
-    '{company} vous demande les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
+    'Pour finaliser le dossier {company}, merci de fournir les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
   introNoCompany:
     'Merci de fournir les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
   checklist: 'Ce qui est demandé',
