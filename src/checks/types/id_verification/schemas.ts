@@ -52,9 +52,11 @@ export const IdVerificationData = Type.Object({
     ended_at: Nullable(DateTime),
     comment: Nullable(Type.String()),
     report_file_id: Nullable(Type.String()),
-    sdk_token: Type.Null({
-      description: 'Always null: the capture runs in our client portal page, which needs no vendor SDK',
-    }),
+    sdk_token: Nullable(
+      Type.String({
+        description: 'Always null: the capture runs in our client portal page, which needs no vendor SDK',
+      }),
+    ),
   }),
   review: Type.Object({
     comment: Nullable(Type.String()),
