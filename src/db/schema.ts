@@ -652,3 +652,46 @@ export interface Database {
 export type ClientPortalRow = Selectable<ClientPortalsTable>;
 export type ClientPortalLinkRow = Selectable<ClientPortalLinksTable>;
 export type ClientPortalPendingFileRow = Selectable<ClientPortalPendingFilesTable>;
+
+// --- electronic signature requests (migration 0021) ---
+export interface SignatureRequestsTable {
+  id: string;
+  workspace_id: string;
+  check_id: string;
+  template_version_id: string;
+  /** The frozen PDF, as rendered when the signer first reached the portal. */
+  document_file_id: string;
+  document_sha256: string;
+  document_html: string;
+  document_pages: number;
+  /** `ongoing` | `signed` | `declined` */
+  status: string;
+  /** The check-scoped portal link handed out as data.vendor.signature_link. */
+  link_id: string | null;
+  /** SHA-256 hex of the request id and the one-time code; never the code itself. */
+  code_hash: string | null;
+  code_expires_at: Date | null;
+  code_attempts: Generated<number>;
+  code_sent_at: Date | null;
+  code_verified_at: Date | null;
+  signed_at: Date | null;
+  declined_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface SignatureEventsTable {
+  id: string;
+  workspace_id: string;
+  check_id: string;
+  type: string;
+  at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+export interface Database {
+  signature_requests: SignatureRequestsTable;
+  signature_events: SignatureEventsTable;
+}
+export type SignatureRequestRow = Selectable<SignatureRequestsTable>;
+export type SignatureEventRow = Selectable<SignatureEventsTable>;
