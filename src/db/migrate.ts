@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_document_types.ts';
 import * as m0017 from './migrations/0017_fraud_database.ts';
 import * as m0018 from './migrations/0018_case_reports.ts';
 import * as m0019 from './migrations/0019_client_portal.ts';
+import * as m0020 from './migrations/0020_document_templates.ts';
 import * as m0021 from './migrations/0021_signature_requests.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0017_fraud_database': m0017,
   '0018_case_reports': m0018,
   '0019_client_portal': m0019,
+  '0020_document_templates': m0020,
   '0021_signature_requests': m0021,
 };
 

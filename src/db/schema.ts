@@ -653,6 +653,35 @@ export type ClientPortalRow = Selectable<ClientPortalsTable>;
 export type ClientPortalLinkRow = Selectable<ClientPortalLinksTable>;
 export type ClientPortalPendingFileRow = Selectable<ClientPortalPendingFilesTable>;
 
+// --- document templates (migration 0020) ---
+export interface DocumentTemplatesTable {
+  id: string;
+  workspace_id: string;
+  key: string;
+  name: string;
+  /** `electronic_signature` | `report` */
+  kind: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface DocumentTemplateVersionsTable {
+  id: string;
+  template_id: string;
+  number: number;
+  /** HTML with Handlebars placeholders. */
+  content: string;
+  /** `draft` | `published` */
+  status: Generated<string>;
+  published_at: Date | null;
+  created_at: Timestamp;
+}
+export interface Database {
+  document_templates: DocumentTemplatesTable;
+  document_template_versions: DocumentTemplateVersionsTable;
+}
+export type DocumentTemplateRow = Selectable<DocumentTemplatesTable>;
+export type DocumentTemplateVersionRow = Selectable<DocumentTemplateVersionsTable>;
+
 // --- electronic signature requests (migration 0021) ---
 export interface SignatureRequestsTable {
   id: string;
