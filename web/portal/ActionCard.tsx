@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Action, PortalApi } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { actionTitle, slotTitle } from './labels.ts';
+import { SignatureStep } from './SignatureStep.tsx';
 import { SlotField } from './SlotField.tsx';
 
 interface Props {
@@ -28,6 +29,16 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   const editable = action.state === 'todo' || action.state === 'retry';
   const title = actionTitle(t, action);
   const headingId = `action-${action.id}`;
+  // a signature goes by its own status (a declined one is a rejected check, yet nothing is to redo)
+  const signature = action.type === 'electronic_signature' ? action.signature : null;
+  const badge =
+    signature?.status === 'signed'
+      ? ('stateSigned' as const)
+      : signature?.status === 'declined'
+        ? ('stateDeclined' as const)
+        : (STATE_KEY[action.state] ?? 'stateTodo');
+  const badgeClass =
+    signature?.status === 'signed' ? 'approved' : signature?.status === 'declined' ? 'retry' : action.state;
   // files still listed for a submitted action (the server may keep none once it has them)
   const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 
@@ -51,12 +62,21 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       <section aria-labelledby={headingId}>
         <div className="action-head">
           <h3 id={headingId}>{title}</h3>
-          <span className={`badge badge-${action.state}`}>{t(STATE_KEY[action.state] ?? 'stateTodo')}</span>
+          <span className={`badge badge-${badgeClass}`}>{t(badge)}</span>
         </div>
         <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
         {action.description ? <p className="description">{action.description}</p> : null}
-        {action.state === 'retry' ? <p className="hint">{t('retryHint')}</p> : null}
-        {editable ? (
+        {action.state === 'retry' && !signature ? <p className="hint">{t('retryHint')}</p> : null}
+        {signature ? (
+          <SignatureStep
+            api={api}
+            action={action}
+            onAction={onAction}
+            onSubmitted={onSubmitted}
+            onError={onError}
+            announce={announce}
+          />
+        ) : editable ? (
           <>
             {action.slots.map((slot) => (
               <SlotField

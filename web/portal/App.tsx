@@ -14,10 +14,31 @@ import { takeToken } from './token.ts';
 type View =
   | { kind: 'loading' }
   | { kind: 'no-token' }
-  | { kind: 'expired' }
+  | { kind: 'expired'; signing: boolean }
   | { kind: 'offline' }
   | { kind: 'error'; message: string }
   | { kind: 'ready'; session: Session };
+
+/**
+ * Whether this tab's link was seen with a signing step: an expired signing link then says how to get
+ * a new one (a new visit through the invitation's link issues it). Kept with the token, per tab.
+ */
+const SIGNING_KEY = 'vericase.portal.signing';
+const remembered = (token: string | null): boolean => {
+  try {
+    return token !== null && sessionStorage.getItem(SIGNING_KEY) === token;
+  } catch {
+    return false;
+  }
+};
+const remember = (token: string, signing: boolean) => {
+  try {
+    if (signing) sessionStorage.setItem(SIGNING_KEY, token);
+    else sessionStorage.removeItem(SIGNING_KEY);
+  } catch {
+    // storage refused: only the generic message then
+  }
+};
 
 /** Only a plain colour reaches the stylesheet. */
 const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
@@ -45,15 +66,24 @@ export function App() {
   const i18n = useMemo(() => ({ lang, t: translator(lang) }), [lang]);
 
   /** A refused link (401: expired, replaced, unknown) or an offline portal (403) ends the page. */
-  const fail = useCallback((err: unknown) => {
-    if (err instanceof HttpError && err.status === 401) setView({ kind: 'expired' });
-    else if (err instanceof HttpError && err.status === 403) setView({ kind: 'offline' });
-  }, []);
+  const fail = useCallback(
+    (err: unknown) => {
+      if (err instanceof HttpError && err.status === 401)
+        setView({ kind: 'expired', signing: remembered(token) });
+      else if (err instanceof HttpError && err.status === 403) setView({ kind: 'offline' });
+    },
+    [token],
+  );
 
   const load = useCallback(async () => {
     if (!api) return;
     try {
-      setView({ kind: 'ready', session: await api.session() });
+      const session = await api.session();
+      remember(
+        api.token,
+        session.scope === 'check' && session.actions.some((a) => a.type === 'electronic_signature'),
+      );
+      setView({ kind: 'ready', session });
     } catch (err) {
       if (err instanceof HttpError && (err.status === 401 || err.status === 403)) fail(err);
       else setView({ kind: 'error', message: (err as Error).message });
@@ -126,7 +156,9 @@ export function App() {
       <main id="main">
         {view.kind === 'loading' ? <p aria-busy="true">{i18n.t('loading')}</p> : null}
         {view.kind === 'no-token' ? <Notice title="noTokenTitle" text="noTokenText" /> : null}
-        {view.kind === 'expired' ? <Notice title="expiredTitle" text="expiredText" /> : null}
+        {view.kind === 'expired' ? (
+          <Notice title="expiredTitle" text={view.signing ? 'expiredSigningText' : 'expiredText'} />
+        ) : null}
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
         {view.kind === 'ready' && api ? (

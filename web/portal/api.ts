@@ -28,6 +28,29 @@ export interface Action {
   description: string | null;
   slots: Slot[];
   can_submit: boolean;
+  /** electronic_signature actions only (docs/electronic-signature.md, "The portal's signing API"). */
+  signature?: SignatureState | null;
+}
+
+/** Where a signature request stands (docs/electronic-signature.md, "The portal's signing API"). */
+export interface SignatureState {
+  status: 'not_started' | 'ongoing' | 'signed' | 'declined';
+  document_name: string;
+  document_sha256: string | null;
+  document_pages: number | null;
+  document_url: string | null;
+  document_html_url: string | null;
+  signed_document_url: string | null;
+  signer: { name: string; email_hint: string | null };
+  code: {
+    sent_at: string | null;
+    expires_at: string | null;
+    attempts_left: number;
+    resend_available_at: string | null;
+  };
+  signed_at: string | null;
+  declined_at: string | null;
+  decline_reason: string | null;
 }
 
 export interface Session {
@@ -75,6 +98,32 @@ export class PortalApi {
   removeFile(actionId: string, fileId: string): Promise<Action> {
     const url = `${BASE}/actions/${encodeURIComponent(actionId)}/files/${encodeURIComponent(fileId)}`;
     return request<Action>(url, { method: 'DELETE', token: this.token });
+  }
+
+  /** The signing step's calls, under /portal/api/actions/{id}/signature/. */
+  signature(actionId: string, step: string, body?: unknown): Promise<Action> {
+    return request<Action>(`${BASE}/actions/${encodeURIComponent(actionId)}/signature/${step}`, {
+      method: 'POST',
+      token: this.token,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), contentType: 'application/json' }),
+    });
+  }
+
+  /** The frozen document: its HTML (shown in a sandboxed frame) or its PDF (downloaded). */
+  signatureDocument(actionId: string, format: 'html' | 'pdf'): Promise<Blob> {
+    const file = format === 'html' ? 'document.html' : 'document';
+    return request<Blob>(`${BASE}/actions/${encodeURIComponent(actionId)}/signature/${file}`, {
+      token: this.token,
+      responseType: 'blob',
+    });
+  }
+
+  /** The signed PDF, once signed. */
+  signedDocument(actionId: string): Promise<Blob> {
+    return request<Blob>(`${BASE}/actions/${encodeURIComponent(actionId)}/signature/signed-document`, {
+      token: this.token,
+      responseType: 'blob',
+    });
   }
 
   submit(actionId: string): Promise<Action> {

@@ -20,6 +20,8 @@ export interface RequestOptions {
   /** Called with the fraction (0..1) of the request body sent so far. */
   onUploadProgress?: (fraction: number) => void;
   responseType?: 'json' | 'blob';
+  /** The body's content type (a JSON body is sent as a string). */
+  contentType?: string;
 }
 
 /** The error body's message (`{message, details: [{path, message}]}`), else a status line. */
@@ -37,6 +39,7 @@ export function request<T>(url: string, opts: RequestOptions = {}): Promise<T> {
     xhr.open(opts.method ?? 'GET', url);
     xhr.responseType = opts.responseType ?? 'json';
     if (opts.token) xhr.setRequestHeader('Authorization', `Bearer ${opts.token}`);
+    if (opts.contentType) xhr.setRequestHeader('Content-Type', opts.contentType);
     if (opts.onUploadProgress) {
       const report = opts.onUploadProgress;
       xhr.upload.addEventListener('progress', (e) => {

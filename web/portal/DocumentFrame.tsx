@@ -1,0 +1,90 @@
+/**
+ * The whole document to sign, from its frozen HTML, in a frame that runs nothing: no script (the
+ * frame's sandbox has no allow-scripts, and the page's CSP allows only the page's own files), no
+ * form, no navigation of the page, no request to anywhere (images only from data:).
+ *
+ * Why not `sandbox=""` with the HTML as srcdoc: a srcdoc frame inherits the page's CSP, which has no
+ * 'unsafe-inline' styles (on purpose, tested), so the document's own <style> and style="" would be
+ * dropped and the signer would read it differently from the PDF. Instead the page takes the styles
+ * out of the HTML and applies them itself through the CSSOM (a constructed stylesheet and
+ * `style.cssText`, which the CSP does not govern); that needs the frame to be same-origin
+ * (`sandbox="allow-same-origin"`), which is safe because nothing can run inside it.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+
+interface Prepared {
+  markup: string;
+  css: string;
+  inline: string[];
+}
+
+/** Elements that could fetch, embed or run something: removed before the HTML reaches the frame. */
+const DROP = 'script, link, base, meta, iframe, frame, object, embed, form, noscript, template';
+
+/** A readable frame: white paper, the document's own margins kept. */
+const BASE_CSS =
+  'html{background:#fff;color:#111}body{margin:16px;overflow-wrap:anywhere}img{max-width:100%}';
+
+function prepare(html: string): Prepared {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const css: string[] = [];
+  for (const style of doc.querySelectorAll('style')) {
+    css.push(style.textContent ?? '');
+    style.remove();
+  }
+  for (const el of doc.querySelectorAll(DROP)) el.remove();
+  const inline: string[] = [];
+  for (const el of doc.querySelectorAll('*')) {
+    for (const attr of [...el.attributes]) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
+    const style = el.getAttribute('style');
+    if (style !== null) {
+      el.setAttribute('data-vc-style', String(inline.length));
+      inline.push(style);
+      el.removeAttribute('style');
+    }
+  }
+  return { markup: `<!doctype html>${doc.documentElement.outerHTML}`, css: css.join('\n'), inline };
+}
+
+export function DocumentFrame({ html, title }: { html: string; title: string }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const prepared = useMemo(() => prepare(html), [html]);
+  const [height, setHeight] = useState(480);
+
+  const fit = useCallback(() => {
+    const d = frame.current?.contentDocument;
+    if (d?.documentElement) setHeight(Math.max(200, d.documentElement.scrollHeight + 4));
+  }, []);
+
+  // the listener is on the element from its creation (a prop), so the frame's load is never missed
+  const onLoad = () => {
+    const f = frame.current;
+    const d = f?.contentDocument;
+    const w = f?.contentWindow as (Window & typeof globalThis) | null | undefined;
+    if (!f || !d || !w) return;
+    const sheet = new w.CSSStyleSheet();
+    sheet.replaceSync(`${BASE_CSS}\n${prepared.css}`);
+    d.adoptedStyleSheets = [sheet];
+    for (const el of d.querySelectorAll<HTMLElement>('[data-vc-style]'))
+      el.style.cssText = prepared.inline[Number(el.dataset.vcStyle)] ?? '';
+    fit();
+    f.dataset.ready = 'true';
+  };
+
+  useEffect(() => {
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [fit]);
+
+  return (
+    <iframe
+      ref={frame}
+      className="document-frame"
+      title={title}
+      sandbox="allow-same-origin"
+      srcDoc={prepared.markup}
+      height={height}
+      onLoad={onLoad}
+    />
+  );
+}

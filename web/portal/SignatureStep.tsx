@@ -1,0 +1,376 @@
+/**
+ * The signing step of an `electronic_signature` action (docs/electronic-signature.md, "The portal's
+ * signing API"): opening it starts the request (the document is frozen then); the signer reads the
+ * whole document, agrees, types their name or draws a signature, asks for a code by e-mail, enters
+ * it and signs. Or declines, with a reason. The page goes by `signature.status`.
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { HttpError } from '../shared/http.ts';
+import type { Action, PortalApi } from './api.ts';
+import { DocumentFrame } from './DocumentFrame.tsx';
+import { type Translate, useI18n } from './i18n.tsx';
+import { SignaturePad } from './SignaturePad.tsx';
+
+interface Props {
+  api: PortalApi;
+  action: Action;
+  onAction: (a: Action) => void;
+  onSubmitted: (a: Action) => void;
+  onError: (err: unknown) => void;
+  announce: (text: string) => void;
+}
+
+/** What went wrong, in the page's language where the cause is known. */
+function failure(t: Translate, err: unknown): string {
+  if (err instanceof HttpError) {
+    if (err.status === 0) return t('networkError');
+    const code = (err.body as { code?: string } | null)?.code;
+    if (code === 'SIGNATURE_CODE_RESEND_TOO_SOON') return t('codeTooSoon');
+    if (code === 'SIGNATURE_ALREADY_COMPLETED') return t('signatureAlreadyDone');
+  }
+  return t('errorPrefix', { message: (err as Error).message });
+}
+
+/** Downloads a blob under `name` (the link is made, clicked and dropped). */
+function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const fileName = (name: string, suffix = '') =>
+  `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'document'}${suffix}.pdf`;
+
+export function SignatureStep({ api, action, onAction, onSubmitted, onError, announce }: Props) {
+  const { t, lang } = useI18n();
+  const id = useId();
+  const sig = action.signature;
+  const [html, setHtml] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [agreed, setAgreed] = useState(false);
+  const [mode, setMode] = useState<'typed' | 'drawn'>('typed');
+  const [typed, setTyped] = useState('');
+  const [drawn, setDrawn] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [declining, setDeclining] = useState(false);
+  const [reason, setReason] = useState('');
+  const started = useRef(false);
+
+  const live = sig?.status === 'not_started' || sig?.status === 'ongoing';
+
+  // opening the action starts the request (once per page: a reopened page records a new visit)
+  useEffect(() => {
+    if (started.current || !live) return;
+    started.current = true;
+    api.signature(action.id, 'start').then(onAction, (err) => {
+      setError(failure(t, err));
+      onError(err);
+    });
+  }, [api, action.id, live, onAction, onError, t]);
+
+  // the frozen document, once there is one
+  const htmlUrl = sig?.document_html_url ?? null;
+  useEffect(() => {
+    if (!htmlUrl || sig?.status !== 'ongoing') return;
+    let gone = false;
+    api.signatureDocument(action.id, 'html').then(
+      (blob) => blob.text().then((text) => !gone && setHtml(text)),
+      (err) => {
+        if (gone) return;
+        setError(failure(t, err));
+        onError(err);
+      },
+    );
+    return () => {
+      gone = true;
+    };
+  }, [api, action.id, htmlUrl, sig?.status, onError, t]);
+
+  const run = useCallback(
+    async (step: string, work: () => Promise<Action>, done?: (a: Action) => void) => {
+      setError(null);
+      setBusy(step);
+      try {
+        const updated = await work();
+        (done ?? onAction)(updated);
+        return updated;
+      } catch (err) {
+        setError(failure(t, err));
+        onError(err);
+        // a refused code spends an attempt: read the action again for the attempts left
+        if (err instanceof HttpError && err.status === 400) {
+          api.session().then((s) => {
+            const fresh = s.actions.find((a) => a.id === action.id);
+            if (fresh) onAction(fresh);
+          }, onError);
+        }
+        return null;
+      } finally {
+        setBusy(null);
+      }
+    },
+    [api, action.id, onAction, onError, t],
+  );
+
+  const download = (which: 'pdf' | 'signed') =>
+    run(which, async () => {
+      const blob =
+        which === 'pdf' ? await api.signatureDocument(action.id, 'pdf') : await api.signedDocument(action.id);
+      save(
+        blob,
+        fileName(sig?.document_name ?? 'document', which === 'signed' ? ` (${t('signedSuffix')})` : ''),
+      );
+      return action;
+    });
+
+  if (!sig) return null;
+  const name = sig.document_name;
+  const date = (iso: string | null) =>
+    iso ? new Date(iso).toLocaleString(lang, { dateStyle: 'long', timeStyle: 'short' }) : '';
+
+  if (sig.status === 'signed') {
+    return (
+      <div className="signature done-signature">
+        <p className="hint">{t('signedOn', { name, date: date(sig.signed_at) })}</p>
+        {sig.signed_document_url ? (
+          <button type="button" onClick={() => void download('signed')} disabled={busy !== null}>
+            {t('downloadSigned')}
+          </button>
+        ) : null}
+        {error ? (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  if (sig.status === 'declined') {
+    return (
+      <div className="signature">
+        <p className="hint">{t('declinedOn', { date: date(sig.declined_at) })}</p>
+        {sig.decline_reason ? <p className="quote">{sig.decline_reason}</p> : null}
+      </div>
+    );
+  }
+
+  const codeInfo = sig.code;
+  const codeSent = Boolean(codeInfo?.sent_at);
+  const signature = mode === 'typed' ? typed.trim() : drawn;
+  const canSign = agreed && Boolean(signature) && /^\d{6}$/.test(code) && codeSent && busy === null;
+
+  const sendCode = () =>
+    run('code', () => api.signature(action.id, 'send-code')).then((a) => {
+      if (a) announce(t('codeSent', { email: a.signature?.signer.email_hint ?? '' }));
+    });
+
+  const sign = () =>
+    run(
+      'sign',
+      () =>
+        api.signature(action.id, 'sign', {
+          code,
+          agreed: true,
+          ...(mode === 'typed' ? { typed_name: typed.trim() } : { drawn_signature_png_base64: drawn }),
+        }),
+      (a) => {
+        announce(t('signedAnnounce', { name }));
+        onSubmitted(a);
+      },
+    );
+
+  const decline = () =>
+    run(
+      'decline',
+      () => api.signature(action.id, 'decline', { reason: reason.trim() }),
+      (a) => {
+        announce(t('declinedAnnounce'));
+        onSubmitted(a);
+      },
+    );
+
+  return (
+    <div className="signature">
+      <h4 id={`${id}-doc`}>{t('documentToSign', { name })}</h4>
+      {sig.document_pages ? <p className="hint">{t('documentPages', { n: sig.document_pages })}</p> : null}
+      {html !== null ? (
+        <DocumentFrame html={html} title={t('documentToSign', { name })} />
+      ) : (
+        <p aria-busy="true">{t('documentLoading')}</p>
+      )}
+      {sig.document_url ? (
+        <div className="buttons">
+          <button
+            type="button"
+            className="link plain"
+            onClick={() => void download('pdf')}
+            disabled={busy !== null}
+          >
+            {t('downloadPdf')}
+          </button>
+        </div>
+      ) : null}
+
+      <label className="agree">
+        <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.currentTarget.checked)} />
+        <span>{t('agree')}</span>
+      </label>
+
+      <fieldset className="slot">
+        <legend>{t('yourSignature')}</legend>
+        <div className="choice" role="radiogroup" aria-label={t('signatureHow')}>
+          <label>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={mode === 'typed'}
+              onChange={() => setMode('typed')}
+            />
+            <span>{t('signatureTyped')}</span>
+          </label>
+          <label>
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              checked={mode === 'drawn'}
+              onChange={() => setMode('drawn')}
+            />
+            <span>{t('signatureDrawn')}</span>
+          </label>
+        </div>
+        {mode === 'typed' ? (
+          <label className="field">
+            <span>{t('typedNameLabel')}</span>
+            <input
+              type="text"
+              autoComplete="name"
+              value={typed}
+              maxLength={200}
+              placeholder={sig.signer.name}
+              onChange={(e) => setTyped(e.currentTarget.value)}
+            />
+          </label>
+        ) : (
+          <>
+            <p className="hint" id={`${id}-pad`}>
+              {t('drawHint')}
+            </p>
+            <SignaturePad onChange={setDrawn} labelledBy={`${id}-pad`} />
+          </>
+        )}
+      </fieldset>
+
+      <fieldset className="slot">
+        <legend>{t('codeTitle')}</legend>
+        {sig.signer.email_hint ? (
+          <p className="hint">
+            {codeSent
+              ? t('codeSentTo', { email: sig.signer.email_hint })
+              : t('codeWillBeSent', { email: sig.signer.email_hint })}
+          </p>
+        ) : (
+          <p className="error">{t('noEmail')}</p>
+        )}
+        {sig.signer.email_hint ? (
+          <div className="buttons">
+            <button
+              type="button"
+              className={codeSent ? '' : 'primary'}
+              onClick={() => void sendCode()}
+              disabled={busy !== null}
+            >
+              {busy === 'code' ? t('codeSending') : codeSent ? t('resendCode') : t('sendCode')}
+            </button>
+          </div>
+        ) : null}
+        {codeSent ? (
+          <>
+            <label className="field">
+              <span>{t('codeLabel')}</span>
+              <input
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]{6}"
+                maxLength={6}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+              />
+            </label>
+            {codeInfo?.expires_at ? (
+              <p className="hint">
+                {t('codeValidUntil', {
+                  time: new Date(codeInfo.expires_at).toLocaleTimeString(lang, { timeStyle: 'short' }),
+                  n: codeInfo.attempts_left,
+                })}
+              </p>
+            ) : null}
+          </>
+        ) : null}
+      </fieldset>
+
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+
+      <div className="buttons submit-row">
+        <button type="button" className="primary" disabled={!canSign} onClick={() => void sign()}>
+          {busy === 'sign' ? t('signing') : t('sign')}
+        </button>
+        {!canSign && busy === null ? (
+          <span className="hint">{t(signHint(agreed, signature, codeSent))}</span>
+        ) : null}
+      </div>
+
+      <div className="decline">
+        {declining ? (
+          <fieldset className="slot">
+            <legend>{t('declineTitle')}</legend>
+            <label className="field">
+              <span>{t('declineReason')}</span>
+              <textarea
+                value={reason}
+                maxLength={1000}
+                rows={3}
+                onChange={(e) => setReason(e.currentTarget.value)}
+              />
+            </label>
+            <div className="buttons">
+              <button
+                type="button"
+                className="danger"
+                disabled={!reason.trim() || busy !== null}
+                onClick={() => void decline()}
+              >
+                {t('declineConfirm')}
+              </button>
+              <button type="button" onClick={() => setDeclining(false)}>
+                {t('cancel')}
+              </button>
+            </div>
+          </fieldset>
+        ) : (
+          <button type="button" className="link" onClick={() => setDeclining(true)}>
+            {t('decline')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** What is still missing before Sign is enabled. */
+function signHint(agreed: boolean, signature: string | null, codeSent: boolean) {
+  if (!agreed) return 'needAgree' as const;
+  if (!signature) return 'needSignature' as const;
+  if (!codeSent) return 'needCodeSent' as const;
+  return 'needCode' as const;
+}
