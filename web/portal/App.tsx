@@ -162,7 +162,9 @@ export function App() {
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
         {view.kind === 'ready' && api ? (
-          view.session.all_submitted ? (
+          // a declined signature stays on the checklist, with its reason (nothing was "received")
+          view.session.all_submitted &&
+          !view.session.actions.some((a) => a.signature?.status === 'declined') ? (
             <Done session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
           ) : (
             <Checklist

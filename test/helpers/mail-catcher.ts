@@ -1,0 +1,84 @@
+/**
+ * A real SMTP server on loopback (smtp-server) that keeps every mail it is handed, for tests that
+ * read what the service sent (the signing code). `next(to)` waits for the next mail to an address:
+ * the wait ends when the mail arrives, not after a fixed time.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface CaughtMail {
+  to: string[];
+  from: string;
+  raw: string;
+  /** The text of the message's body (headers and MIME part headers dropped, quoted-printable undone). */
+  text: string;
+}
+
+export interface MailCatcher {
+  url: string;
+  mails: CaughtMail[];
+  /** The first mail to `to` after the `seen` first ones (default: all mails so far) arrive. */
+  next(to: string, seen?: number): Promise<CaughtMail>;
+  countTo(to: string): number;
+  close(): Promise<void>;
+}
+
+/** Drops headers, MIME boundaries and part headers; joins quoted-printable soft breaks. */
+function bodyText(raw: string): string {
+  const start = raw.search(/\r?\n\r?\n/);
+  const body = start < 0 ? '' : raw.slice(start);
+  return body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    .split(/\r?\n/)
+    .filter((line) => !line.startsWith('--') && !/^Content-[\w-]+:/i.test(line))
+    .join('\n');
+}
+
+export async function startMailCatcher(): Promise<MailCatcher> {
+  const mails: CaughtMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          raw,
+          text: bodyText(raw),
+        });
+        for (const wake of waiters.splice(0)) wake();
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  const to = (address: string) => mails.filter((m) => m.to.includes(address.toLowerCase()));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    countTo: (address) => to(address).length,
+    async next(address, seen = to(address).length) {
+      for (;;) {
+        const hit = to(address)[seen];
+        if (hit) return hit;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The one-time code of a signing mail: the first group of exactly six digits in its text. */
+export function codeIn(mail: CaughtMail): string {
+  const match = /(?:^|\D)(\d{6})(?:\D|$)/.exec(mail.text);
+  if (!match) throw new Error(`no 6-digit code in the mail:\n${mail.text}`);
+  return match[1];
+}
