@@ -40,6 +40,8 @@ export interface Config {
   fraudHashSecret: string | null;
   /** Hours a shared client portal link stays valid (VERICASE_PORTAL_LINK_TTL_HOURS). */
   portalLinkTtlHours: number;
+  /** Chromium or Chrome executable printing document templates to PDF (VERICASE_CHROMIUM_PATH); null: looked for. */
+  chromiumPath: string | null;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
     fraudHashSecret: fraudHashSecret(env.VERICASE_FRAUD_HASH_SECRET),
     portalLinkTtlHours: portalLinkTtlHours(env.VERICASE_PORTAL_LINK_TTL_HOURS),
+    chromiumPath: env.VERICASE_CHROMIUM_PATH?.trim() || null,
   };
 }
 

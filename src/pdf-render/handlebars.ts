@@ -1,0 +1,102 @@
+/**
+ * The template language: Handlebars, in an instance of its own (no global helper or partial leaks
+ * in), with formatting helpers only. It cannot reach files, the network or code: Handlebars has no
+ * such statements, partials are not registered (`{{> x}}` fails the render), prototype properties
+ * and methods are refused (the library's default since 4.6, kept), and `{{ }}` escapes HTML (the
+ * template's own HTML is trusted, the case's data is not). A placeholder with no value renders empty
+ * and is reported (`missing`).
+ */
+import Handlebars from 'handlebars';
+
+const hb = Handlebars.create();
+
+type Locale = 'en' | 'fr';
+const LOCALES: Record<Locale, string> = { en: 'en-GB', fr: 'fr-FR' };
+
+function toDate(v: unknown): Date | null {
+  if (v instanceof Date) return v;
+  if (typeof v !== 'string' || !v) return null;
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** Helpers' last argument is Handlebars' options object: plain arguments are the others. */
+function args(all: unknown[]): unknown[] {
+  return all.slice(0, -1);
+}
+
+// `{{formatDate date}}` 2026-11-23; `{{formatDate date "long"}}` 23 November 2026;
+// `{{formatDate date "long" "fr"}}` 23 novembre 2026; `"short"` 23/11/2026. Always in UTC.
+hb.registerHelper('formatDate', (...all: unknown[]) => {
+  const [value, style, locale] = args(all);
+  const d = toDate(value);
+  if (!d) return '';
+  const loc = LOCALES[(locale as Locale) ?? 'en'] ?? LOCALES.en;
+  if (style === 'long')
+    return d.toLocaleDateString(loc, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+  if (style === 'short')
+    return d.toLocaleDateString(loc, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
+  return d.toISOString().slice(0, 10);
+});
+hb.registerHelper('uppercase', (...all: unknown[]) => String(args(all)[0] ?? '').toUpperCase());
+hb.registerHelper('lowercase', (...all: unknown[]) => String(args(all)[0] ?? '').toLowerCase());
+// `{{join signer.nationalities ", "}}`
+hb.registerHelper('join', (...all: unknown[]) => {
+  const [list, sep] = args(all);
+  return Array.isArray(list)
+    ? list.filter((x) => x != null && x !== '').join(typeof sep === 'string' ? sep : ', ')
+    : '';
+});
+
+export const TEMPLATE_HELPERS = ['formatDate', 'uppercase', 'lowercase', 'join'];
+
+const COMPILE_OPTIONS = { strict: false, noEscape: false, knownHelpersOnly: false } as const;
+
+/** Null when the content compiles; else the parser's message (line and column included). */
+export function templateSyntaxError(content: string): string | null {
+  try {
+    // precompile parses and compiles the whole template without running it
+    hb.precompile(content, COMPILE_OPTIONS);
+    return null;
+  } catch (err) {
+    return (err instanceof Error ? err.message : String(err)).trim();
+  }
+}
+
+// read by Handlebars' own machinery on values, not placeholders of the template
+const INTERNAL_KEYS = new Set(['toHTML', 'toString', 'valueOf', 'toJSON', 'constructor', 'length']);
+
+/**
+ * Wraps the context's objects so every read of a placeholder that has no value (absent, null or
+ * empty) is noted with its path (`company.registration_number`; items of a list: `companies[].name`).
+ */
+function tracked(value: unknown, path: string, missing: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => tracked(v, `${path}[]`, missing));
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const obj = value as Record<string, unknown>;
+  const wrapped: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) wrapped[k] = tracked(v, path ? `${path}.${k}` : k, missing);
+  return new Proxy(wrapped, {
+    get(target, key, receiver) {
+      const v = Reflect.get(target, key, receiver);
+      if (typeof key === 'string' && !INTERNAL_KEYS.has(key) && (v === undefined || v === null || v === '')) {
+        if (Object.hasOwn(target, key) || !(key in target)) missing.add(path ? `${path}.${key}` : key);
+      }
+      return v;
+    },
+  });
+}
+
+/** Runs the template on the context: the HTML and the placeholders read without a value. */
+export function renderTemplate(
+  content: string,
+  context: Record<string, unknown>,
+): { html: string; missing: string[] } {
+  const template = hb.compile(content, COMPILE_OPTIONS);
+  const missing = new Set<string>();
+  const html = template(tracked(context, '', missing), {
+    allowProtoPropertiesByDefault: false,
+    allowProtoMethodsByDefault: false,
+  });
+  return { html, missing: [...missing].sort() };
+}

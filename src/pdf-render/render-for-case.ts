@@ -1,0 +1,44 @@
+import { PDFDocument } from 'pdf-lib';
+import type { AppContext } from '../app-context.ts';
+import type { Db } from '../db/connect.ts';
+import type { DocumentTemplateVersionRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { loadTemplateContext } from './case-context.ts';
+import { RENDER_FAILED } from './chromium.ts';
+import { renderTemplate } from './handlebars.ts';
+import { htmlToPdf } from './html-to-pdf.ts';
+
+/**
+ * Renders a template version for a case: the Handlebars context (case, main company, signer, date),
+ * the HTML, then the PDF. `missing`: placeholders the template read that had no value (rendered
+ * empty). 404 for a case not of the workspace; 400 (`CASE_REPORT_RENDER_FAILED`) for a template that
+ * fails to run; 502 when no browser can print.
+ */
+export async function renderForCase(
+  ctx: AppContext,
+  db: Db,
+  input: {
+    workspaceId: string;
+    caseId: string;
+    version: DocumentTemplateVersionRow;
+    signerIndividualId?: string | null;
+    now?: Date;
+  },
+): Promise<{ html: string; pdf: Buffer; missing: string[]; pages: number }> {
+  const context = await loadTemplateContext(db, input);
+  let rendered: { html: string; missing: string[] };
+  try {
+    rendered = renderTemplate(input.version.content, context);
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    throw new ApiError(
+      400,
+      `Document template version ${input.version.number} could not be rendered: ${message}`,
+      undefined,
+      RENDER_FAILED,
+    );
+  }
+  const pdf = await htmlToPdf(ctx, rendered.html);
+  const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
+  return { html: rendered.html, pdf, missing: rendered.missing, pages };
+}
