@@ -52,8 +52,10 @@ export function DocumentFrame({ html, title }: { html: string; title: string }) 
   const [height, setHeight] = useState(480);
 
   const fit = useCallback(() => {
+    // the root's own box (scrollHeight is at least the frame's current height, so it never shrinks)
     const d = frame.current?.contentDocument;
-    if (d?.documentElement) setHeight(Math.max(200, d.documentElement.scrollHeight + 4));
+    if (d?.documentElement)
+      setHeight(Math.max(200, Math.ceil(d.documentElement.getBoundingClientRect().height) + 4));
   }, []);
 
   // the listener is on the element from its creation (a prop), so the frame's load is never missed
