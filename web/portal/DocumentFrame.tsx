@@ -36,6 +36,9 @@ function prepare(html: string): Prepared {
   const inline: string[] = [];
   for (const el of doc.querySelectorAll('*')) {
     for (const attr of [...el.attributes]) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
+    // the PDF was rendered with every network request blocked: only embedded (data:) images show
+    if (el.hasAttribute('src') && !/^data:/i.test(el.getAttribute('src') ?? '')) el.removeAttribute('src');
+    el.removeAttribute('srcset');
     const style = el.getAttribute('style');
     if (style !== null) {
       el.setAttribute('data-vc-style', String(inline.length));
