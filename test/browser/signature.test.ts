@@ -1,0 +1,386 @@
+/**
+ * Electronic signature end to end, as a new user would do it, in headless Chromium against the real
+ * service on a socket: the operator writes a document template and publishes it, asks the case's
+ * contact for a signature and shares the portal link; the contact opens it, reads the whole
+ * document, agrees, signs with a typed name (or a drawn signature) and the code e-mailed to them
+ * (caught by a real local SMTP server); the operator downloads the signed PDF, `pdfsig` says its
+ * signature is valid, `pdftoppm` renders its pages. Also: declining with a reason. Screenshots of
+ * each portal step (phone and desktop) and of the signed PDF's pages go to test-output/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import {
+  type ChromiumSession,
+  DESKTOP,
+  openChromium,
+  type Page,
+  PHONE,
+  SCREENSHOT_DIR,
+  Screenshots,
+} from '../helpers/browser.ts';
+import { eventually, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
+
+let server: LiveServer;
+let base: string;
+let mail: MailCatcher;
+let chrome: ChromiumSession | undefined;
+const runs: Screenshots[] = [];
+const screenshots = (run: string) => {
+  const shots = new Screenshots(run);
+  runs.push(shots);
+  return shots;
+};
+const extraFiles: string[] = [];
+
+before(async () => {
+  // the service sends the signing code through this catcher (read when the service starts)
+  mail = await startMailCatcher();
+  process.env.VERICASE_SMTP_URL = mail.url;
+  process.env.VERICASE_MAIL_FROM ??= 'signatures@vericase.test';
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  await mail?.close();
+  const files = [...runs.flatMap((r) => r.files), ...extraFiles];
+  console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
+});
+
+/** An operator's API client over HTTP, with a fresh workspace. */
+async function operator() {
+  const ws = await newWorkspace('signature-browser');
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        'x-service-api-key': ws.key,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const json = String(res.headers.get('content-type')).includes('json');
+    return { status: res.status, body: json && bytes.length ? JSON.parse(bytes.toString('utf8')) : bytes };
+  };
+  const ok = async (method: string, url: string, body?: unknown) => {
+    const res = await call(method, url, body);
+    assert.ok(
+      res.status >= 200 && res.status < 300,
+      `${method} ${url}: ${res.status} ${Buffer.isBuffer(res.body) ? res.body.toString('utf8', 0, 300) : JSON.stringify(res.body)}`,
+    );
+    return res.body;
+  };
+  return { call, ok };
+}
+type Operator = Awaited<ReturnType<typeof operator>>;
+
+/**
+ * The engagement letter: styled HTML with the case's placeholders, long enough for several pages.
+ * Its heading's colour comes from the document's own stylesheet: the page must show it.
+ */
+const LETTER = `<!doctype html>
+<html><head><style>
+  body { font-family: serif; font-size: 12pt; }
+  h1.title { color: rgb(15, 76, 129); font-size: 20pt; }
+  .clause { margin: 0 0 10pt; text-align: justify; }
+  .page { page-break-after: always; }
+</style></head><body>
+<h1 class="title">Engagement letter</h1>
+<p>Between <strong>{{company.name}}</strong> and its legal representative
+<strong>{{signer.first_name}} {{signer.last_name}}</strong>, for the case {{case.name}}.</p>
+${Array.from(
+  { length: 3 },
+  (_, page) => `<div class="page">
+  <h2 style="color: rgb(120, 20, 20)">Part ${page + 1}</h2>
+  ${Array.from(
+    { length: 9 },
+    (_, i) =>
+      `<p class="clause">Clause ${page + 1}.${i + 1}. The client confirms that the information given for this verification is accurate and complete, and undertakes to report any change to its ownership or management without delay.</p>`,
+  ).join('\n')}
+</div>`,
+).join('\n')}
+<p>Signed for {{company.name}}.</p>
+</body></html>`;
+
+/** A published electronic_signature template, created through the API as an operator would. */
+async function publishedTemplate(op: Operator, key: string) {
+  await op.ok('POST', '/v1/document-templates', {
+    key,
+    name: 'Engagement letter',
+    kind: 'electronic_signature',
+  });
+  const version = await op.ok('POST', `/v1/document-templates/${key}/versions`, { content: LETTER });
+  await op.ok('POST', `/v1/document-templates/${key}/versions/${version.number}/publish`);
+}
+
+/** A case whose main company is Acme SAS and whose contact, Ada Lovelace, is its business contact. */
+async function contactCase(op: Operator) {
+  const created = await op.ok('POST', '/v1/cases', {
+    name: 'Acme onboarding',
+    companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
+    individuals: [
+      {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        birth_date: '1985-12-10',
+        is_business_contact: true,
+        address: { country: 'FR' },
+        relations: [{ roles: ['legal_representative'], position: 'CEO' }],
+      },
+    ],
+  });
+  return { caseId: created.id as string, contactId: created.individuals[0].id as string };
+}
+
+/** Template, case, signature check and a shared portal link. */
+async function signatureRequest(op: Operator, settings: Record<string, unknown> = {}) {
+  await publishedTemplate(op, 'engagement_letter');
+  const { caseId, contactId } = await contactCase(op);
+  const check = await op.ok('POST', '/v1/checks/electronic_signature', {
+    individual_id: contactId,
+    settings: { document_template_key: 'engagement_letter', ...settings },
+  });
+  assert.equal(check.status, 'in_progress');
+  assert.equal(check.subtype, 'document_template:engagement_letter');
+  // nothing starts before the signer reaches the portal
+  assert.equal(check.data.vendor.signature_link, null);
+  const shared = await op.ok('POST', `/v1/cases/${caseId}/share-client-portal-link`, {
+    business_contact_id: contactId,
+  });
+  assert.match(shared.link, /\/portal\/#token=vcp_/);
+  return { caseId, contactId, checkId: check.id as string, link: shared.link as string };
+}
+
+/** A new tab on `url`, failing the test on any script error in the page. */
+async function openPage(session: ChromiumSession, url: string, errors: string[]): Promise<Page> {
+  const page = await session.context.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(url);
+  return page;
+}
+
+const signing = (page: Page) => page.locator('[data-action-type="electronic_signature"]');
+
+/** Waits until the frozen document is shown (its styles applied) and checks what it says. */
+async function documentShown(page: Page) {
+  const action = signing(page);
+  await action.locator('iframe.document-frame[data-ready="true"]').waitFor();
+  const doc = page.frameLocator('iframe.document-frame');
+  await doc.getByText('Acme SAS', { exact: false }).first().waitFor();
+  await doc.getByText('Clause 3.9.', { exact: false }).waitFor();
+  // the document's own stylesheet and style attributes apply (the page's CSP allows no inline style)
+  assert.equal(
+    await doc.locator('h1.title').evaluate('(el) => getComputedStyle(el).color'),
+    'rgb(15, 76, 129)',
+  );
+  assert.equal(
+    await doc.locator('h2').first().evaluate('(el) => getComputedStyle(el).color'),
+    'rgb(120, 20, 20)',
+  );
+  // nothing in the frame can run a script
+  assert.equal(await action.locator('iframe.document-frame').getAttribute('sandbox'), 'allow-same-origin');
+}
+
+/** Waits for the check to leave in_progress; returns it. */
+async function settled(op: Operator, checkId: string) {
+  return eventually(async () => {
+    const check = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
+    return check.status !== 'in_progress' && check;
+  }, 120_000);
+}
+
+/** Downloads a file through the API into a temporary directory. */
+async function download(op: Operator, fileId: string, dir: string, name: string): Promise<string> {
+  const bytes = (await op.ok('GET', `/v1/files/${fileId}`)) as Buffer;
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+describe('electronic signature in Chromium', () => {
+  afterEach(async () => {
+    await chrome?.close();
+    chrome = undefined;
+  });
+
+  test('the contact reads the document and signs it with a typed name and the e-mailed code; the signed PDF verifies', async () => {
+    const op = await operator();
+    const { caseId, checkId, link } = await signatureRequest(op);
+
+    const shots = screenshots('signature-en');
+    const errors: string[] = [];
+    chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+    const page = await openPage(chrome, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    const action = signing(page);
+    await action.getByRole('heading', { name: 'Document to sign: Engagement letter' }).waitFor();
+    await documentShown(page);
+    await shots.take(page, 'document');
+
+    // opening the action started the request: the operator sees the signing link
+    const started = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
+    assert.match(started.data.vendor.signature_link, /\/portal\/#token=vcp_/);
+    assert.ok(started.data.vendor.started_at);
+
+    // Sign stays disabled until everything is there, and says what is missing
+    const sign = action.getByRole('button', { name: 'Sign', exact: true });
+    assert.equal(await sign.isEnabled(), false);
+    await action.getByText('Tick the box once you have read the document.').waitFor();
+    await action
+      .getByRole('checkbox', { name: 'I have read the whole document and I agree to sign it.' })
+      .check();
+    await action.getByRole('textbox', { name: 'Your full name' }).fill('Ada Lovelace');
+    await action.getByText('Ask for a code.').waitFor();
+
+    // the code, by e-mail
+    const seen = mail.countTo('ada@example.com');
+    await action.getByRole('button', { name: 'Send me a code' }).click();
+    await action.getByText('A 6-digit code was sent to', { exact: false }).waitFor();
+    const code = codeIn(await mail.next('ada@example.com', seen));
+    await shots.take(page, 'code-sent');
+
+    // a wrong code is refused and spends an attempt
+    const codeField = action.getByRole('textbox', { name: 'Code received by e-mail' });
+    const wrong = code === '000000' ? '111111' : '000000';
+    await codeField.fill(wrong);
+    await sign.click();
+    await action.getByRole('alert').waitFor();
+    await action.getByText('4 attempt(s) left', { exact: false }).waitFor();
+    await shots.take(page, 'wrong-code');
+
+    await codeField.fill(code);
+    await shots.take(page, 'ready-to-sign');
+    await sign.click();
+    // the only action is done: the page says everything was received
+    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+    await shots.take(page, 'signed');
+    assert.deepEqual(errors, []);
+
+    // the operator's side: approved (automatic approval), three files
+    const check = await settled(op, checkId);
+    assert.equal(check.status, 'approved');
+    const info = check.data.information;
+    assert.ok(info.file_id && info.signed_file_id && info.audit_trail_id);
+    const documents = await op.ok('GET', `/v1/cases/${caseId}/documents`);
+    const list = Array.isArray(documents) ? documents : documents.data;
+    assert.ok(
+      list.some((d: { type: string }) => d.type === 'check__electronic_signature'),
+      JSON.stringify(list),
+    );
+
+    // the signed PDF: a valid signature, the document's text, its pages as images
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-signed-'));
+    try {
+      const signed = await download(op, info.signed_file_id, dir, 'signed.pdf');
+      const pdfsig = execFileSync('pdfsig', [signed], { encoding: 'utf8' });
+      assert.match(pdfsig, /Signature Validation: Signature is Valid\./, pdfsig);
+      const text = execFileSync('pdftotext', ['-layout', signed, '-'], { encoding: 'utf8' });
+      assert.match(text, /Acme SAS/);
+      assert.match(text, /Ada Lovelace/);
+      assert.match(text, /Clause 3\.9\./);
+      const prefix = path.join(SCREENSHOT_DIR, 'signature-en-signed-pdf');
+      for (const f of fs.readdirSync(SCREENSHOT_DIR))
+        if (f.startsWith('signature-en-signed-pdf')) fs.rmSync(path.join(SCREENSHOT_DIR, f));
+      execFileSync('pdftoppm', ['-png', '-r', '60', signed, prefix]);
+      const pages = fs.readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('signature-en-signed-pdf'));
+      assert.ok(pages.length >= 3, `pages rendered: ${pages.join(', ')}`);
+      extraFiles.push(...pages.sort().map((f) => path.relative(process.cwd(), path.join(SCREENSHOT_DIR, f))));
+
+      // the audit trail lists the steps
+      const trail = await download(op, info.audit_trail_id, dir, 'audit-trail.pdf');
+      const trailText = execFileSync('pdftotext', ['-layout', trail, '-'], { encoding: 'utf8' });
+      assert.match(trailText, /Ada Lovelace/);
+      assert.match(trailText, /ada@example\.com/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('en français, avec une signature dessinée, sur un écran d’ordinateur', async () => {
+    const op = await operator();
+    const { checkId, link } = await signatureRequest(op, { automatic_approval: false });
+
+    const shots = screenshots('signature-fr');
+    const errors: string[] = [];
+    chrome = await openChromium({ viewport: DESKTOP, locale: 'fr-FR', hasTouch: false });
+    const page = await openPage(chrome, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
+    const action = signing(page);
+    await action.getByRole('heading', { name: 'Document à signer : Engagement letter' }).waitFor();
+    await documentShown(page);
+    await action
+      .getByRole('checkbox', { name: 'J’ai lu l’intégralité du document et j’accepte de le signer.' })
+      .check();
+
+    // a signature drawn with the mouse (pointer events)
+    await action.getByRole('radio', { name: 'Dessiner ma signature' }).check();
+    const pad = action.getByTestId('signature-canvas');
+    await pad.scrollIntoViewIfNeeded();
+    const box = await pad.boundingBox();
+    assert.ok(box);
+    await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) {
+      await page.mouse.move(
+        box.x + 30 + i * 25,
+        box.y + box.height * (0.7 - 0.4 * Math.abs(Math.sin(i / 2))),
+      );
+    }
+    await page.mouse.up();
+    await action.getByText('Demandez un code.').waitFor();
+
+    const seen = mail.countTo('ada@example.com');
+    await action.getByRole('button', { name: 'M’envoyer un code' }).click();
+    await action.getByText('Un code à 6 chiffres a été envoyé à', { exact: false }).waitFor();
+    const code = codeIn(await mail.next('ada@example.com', seen));
+    await action.getByRole('textbox', { name: 'Code reçu par e-mail' }).fill(code);
+    await shots.take(page, 'drawn-signature');
+    await action.getByRole('button', { name: 'Signer', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
+    await shots.take(page, 'signed');
+    assert.deepEqual(errors, []);
+
+    // manual approval: the signed check waits for a review
+    const check = await settled(op, checkId);
+    assert.equal(check.status, 'need_review');
+    assert.ok(check.data.information.signed_file_id);
+  });
+
+  test('the contact declines to sign, with a reason: the check is rejected', async () => {
+    const op = await operator();
+    const { checkId, link } = await signatureRequest(op);
+
+    const shots = screenshots('signature-decline');
+    const errors: string[] = [];
+    chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+    const page = await openPage(chrome, link, errors);
+    const action = signing(page);
+    await documentShown(page);
+    await action.getByRole('button', { name: 'I do not want to sign' }).click();
+    const confirm = action.getByRole('button', { name: 'Decline', exact: true });
+    assert.equal(await confirm.isEnabled(), false);
+    await action
+      .getByRole('textbox', { name: 'Please tell us why' })
+      .fill('The fees in part 2 are not what we agreed.');
+    await shots.take(page, 'reason');
+    await confirm.click();
+    await action.locator('.badge', { hasText: 'Declined' }).waitFor();
+    await action.getByText('You declined to sign on', { exact: false }).waitFor();
+    await action.getByText('The fees in part 2 are not what we agreed.').waitFor();
+    await shots.take(page, 'declined');
+    assert.deepEqual(errors, []);
+
+    const check = await settled(op, checkId);
+    assert.equal(check.status, 'rejected');
+    assert.equal(check.data.information.signed_file_id ?? null, null);
+  });
+});
