@@ -4,6 +4,7 @@ import { amlCheck } from './types/aml/index.ts';
 import { companyMonitoringCheck } from './types/company_monitoring/index.ts';
 import { documentCheck } from './types/document/index.ts';
 import { ekycCheck } from './types/ekyc/index.ts';
+import { electronicSignatureCheck } from './types/electronic_signature/index.ts';
 import { fraudDatabaseCheck } from './types/fraud_database/index.ts';
 import { idDocumentCheck } from './types/id_document/index.ts';
 import { idVerificationCheck } from './types/id_verification/index.ts';
@@ -19,6 +20,7 @@ export const CHECK_TYPE_DEFINITIONS: readonly CheckTypeDefinition[] = [
   documentCheck,
   fraudDatabaseCheck,
   idVerificationCheck,
+  electronicSignatureCheck,
 ];
 
 const byType = new Map(CHECK_TYPE_DEFINITIONS.map((d) => [d.type, d]));

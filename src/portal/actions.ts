@@ -192,6 +192,7 @@ export async function presentAction(
     description: described.description,
     slots,
     can_submit: accepting && mine.length > 0 && missingSlot(slots, mine) === null,
+    ...((portal.extra ? await portal.extra(db, check) : {}) as Partial<Action>),
   };
 }
 

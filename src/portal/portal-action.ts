@@ -40,4 +40,6 @@ export interface PortalActionDefinition {
     files: PendingPortalFile[];
     actor: { type: 'contact'; individualId: string };
   }): Promise<void>;
+  /** Fields this type adds to its Action (electronic_signature's `signature` block). */
+  extra?(db: Db, check: CheckRow): Promise<Record<string, unknown>>;
 }

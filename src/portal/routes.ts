@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { App, AppContext } from '../app-context.ts';
+import { registerSignaturePortalRoutes } from '../checks/types/electronic_signature/portal-routes.ts';
 import { MULTIPART_LIMITS, readFilePart } from '../files/read-file-part.ts';
 import { errorBody } from '../http/errors.ts';
 import { registerPortalAuth } from './auth.ts';
@@ -112,6 +113,9 @@ export async function registerPortalRoutes(app: App, ctx: AppContext): Promise<v
         },
         async (req) => submitAction(ctx, req.portalAccess, req.params.id),
       );
+
+      // electronic_signature's signing steps (start, document, code, sign, decline)
+      registerSignaturePortalRoutes(api, ctx);
 
       api.get('/logo', { schema: { hide: true, response: { ...portalErrors(404) } } }, async (req, reply) => {
         const logo = await readLogo(ctx, req.portalAccess);

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { SignatureOut } from '../checks/types/electronic_signature/schemas.ts';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 
 // Schemas of the client portal's own API (/portal/api). They validate requests and shape responses
@@ -45,6 +46,8 @@ export const ActionOut = Type.Object({
   description: Nullable(Type.String()),
   slots: Type.Array(SlotOut),
   can_submit: Type.Boolean(),
+  /** electronic_signature actions only (docs/electronic-signature.md). */
+  signature: Type.Optional(SignatureOut),
 });
 
 export const SessionOut = Type.Object({

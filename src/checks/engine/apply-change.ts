@@ -16,7 +16,14 @@ import { withSystemReviewReason } from './system-review.ts';
 export class TransitionRefused extends ApiError {}
 
 /** Triggers an API call causes; every other one (provider results, expiry, monitoring) is the engine's. */
-const API_TRIGGERS: ReadonlySet<string> = new Set(['review', 'force_review', 'add_files', 'submit']);
+const API_TRIGGERS: ReadonlySet<string> = new Set([
+  'review',
+  'force_review',
+  'add_files',
+  'submit',
+  'sign', // electronic_signature: the signer, through the portal
+  'decline',
+]);
 
 /** Throws unless the type's table (or the common one) has the row from → to on this trigger. */
 export function assertTransition(

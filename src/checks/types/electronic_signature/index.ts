@@ -1,0 +1,70 @@
+import { badRequest } from '../../../http/errors.ts';
+import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { resolveSettings } from '../../settings.ts';
+import { NO_CALLER, recordSignatureEvent } from './audit.ts';
+import {
+  ELECTRONIC_SIGNATURE_DEFAULTS,
+  type ElectronicSignatureInternal,
+  type ElectronicSignatureSettings,
+  initialData,
+} from './check-data.ts';
+import { publishedVersionOf } from './deps.ts';
+import { electronicSignaturePortal } from './portal.ts';
+import { ElectronicSignatureCreateBody, ElectronicSignatureData } from './schemas.ts';
+import { ELECTRONIC_SIGNATURE_TRANSITIONS } from './transitions.ts';
+
+const KEY_FIELD = 'settings.document_template_key';
+
+export const electronicSignatureCheck: CheckTypeDefinition = {
+  type: 'electronic_signature',
+  targets: ['individual'],
+  isInternal: false,
+  createBody: ElectronicSignatureCreateBody,
+  dataSchema: ElectronicSignatureData,
+  transitions: ELECTRONIC_SIGNATURE_TRANSITIONS,
+  // the signer supplies the signature: an in_progress check waits for them (contact_has_actions)
+  collectsData: true,
+  subtypeOf: (settings) => `document_template:${String(settings.document_template_key ?? '')}`,
+  async validateTemplateSettings(db, workspaceId, settings, kinds) {
+    if (kinds.some((k) => k !== 'individual')) return 'electronic_signature targets individuals only';
+    const key = settings.document_template_key;
+    if (typeof key !== 'string' || !key) return `${KEY_FIELD} is required`;
+    const found = await publishedVersionOf(db, workspaceId, key, 'electronic_signature');
+    return found.ok ? null : found.reason;
+  },
+  async create({ trx, workspaceId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
+    if (target.kind !== 'individual')
+      throw badRequest('electronic_signature targets individuals', 'individual_id');
+    const settings = resolveSettings<ElectronicSignatureSettings>(
+      ELECTRONIC_SIGNATURE_DEFAULTS,
+      workspaceTypeSettings,
+      body.settings,
+    );
+    if (!settings.document_template_key) throw badRequest(`${KEY_FIELD} is required`, KEY_FIELD);
+    // refused now rather than when the signer opens the portal: the template must be usable
+    const found = await publishedVersionOf(
+      trx,
+      workspaceId,
+      settings.document_template_key,
+      'electronic_signature',
+    );
+    if (!found.ok) throw badRequest(`${KEY_FIELD}: ${found.reason}`, KEY_FIELD);
+    const internal: ElectronicSignatureInternal = {
+      template_id: found.template.id,
+      template_name: found.template.name,
+    };
+    return {
+      status: 'in_progress',
+      subtype: `document_template:${settings.document_template_key}`,
+      data: initialData(settings),
+      internal: internal as unknown as Record<string, unknown>,
+    };
+  },
+  async afterCreate({ trx, check }) {
+    await recordSignatureEvent(trx, check, 'created', NO_CALLER, {
+      template_key: (check.data as { settings: ElectronicSignatureSettings }).settings.document_template_key,
+    });
+    return check;
+  },
+  portal: electronicSignaturePortal,
+};

@@ -1,0 +1,26 @@
+import { badRequest } from '../../../http/errors.ts';
+import type { PortalActionDefinition } from '../../../portal/portal-action.ts';
+import type { ElectronicSignatureInternal } from './check-data.ts';
+import { presentSignature } from './present-signature.ts';
+
+/**
+ * How an electronic_signature check appears in the client portal: only to its signer (no one signs
+ * for someone else), with no file slots; the signing steps have their own routes
+ * (portal-routes.ts) and the Action carries a `signature` block describing where the request is.
+ */
+export const electronicSignaturePortal: PortalActionDefinition = {
+  shownTo: (check, contactIndividualId) => check.individual_id === contactIndividualId,
+  slots: () => [],
+  async describe(_db, check) {
+    const internal = check.internal as unknown as ElectronicSignatureInternal;
+    return {
+      label: internal.template_name,
+      description: 'Read the document, then sign it with a code sent to your e-mail.',
+    };
+  },
+  async submit() {
+    // the generic submit hands over pending files; a signature has none (signature/sign instead)
+    throw badRequest('A signature is completed with its own step: signature/sign');
+  },
+  extra: async (db, check) => ({ signature: await presentSignature(db, check) }),
+};

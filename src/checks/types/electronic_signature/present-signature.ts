@@ -1,0 +1,66 @@
+import type { Static } from 'typebox';
+import type { Db } from '../../../db/connect.ts';
+import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
+import type { ElectronicSignatureInternal } from './check-data.ts';
+import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, findRequest } from './requests.ts';
+import type { SignatureOut } from './schemas.ts';
+
+type Signature = Static<typeof SignatureOut>;
+
+/** `ada@example.com` → `a***@example.com`: enough for the signer to recognise it, little for anyone else. */
+export function emailHint(email: string | null): string | null {
+  if (!email) return null;
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+function statusOf(request: SignatureRequestRow | undefined): Signature['status'] {
+  if (!request) return 'not_started';
+  if (request.status === 'signed') return 'signed';
+  if (request.status === 'declined') return 'declined';
+  return 'ongoing';
+}
+
+/** The `signature` block of the portal's Action for an electronic_signature check. */
+export async function presentSignature(db: Db, check: CheckRow): Promise<Signature> {
+  const request = await findRequest(db, check.id);
+  const signer = await db
+    .selectFrom('individuals')
+    .select(['first_name', 'last_name', 'email'])
+    .where('id', '=', check.individual_id as string)
+    .executeTakeFirst();
+  const internal = check.internal as unknown as ElectronicSignatureInternal;
+  const base = `/portal/api/actions/${check.id}/signature`;
+  const started = !!request;
+  const live = request?.status === 'ongoing';
+  const codeLive = live && !!request.code_hash;
+  const review = (check.data as { review?: { comment?: string | null } }).review;
+  return {
+    status: statusOf(request),
+    document_name: internal.template_name,
+    document_sha256: request?.document_sha256 ?? null,
+    document_pages: request?.document_pages ?? null,
+    document_url: started ? `${base}/document` : null,
+    document_html_url: started ? `${base}/document.html` : null,
+    signed_document_url: request?.status === 'signed' ? `${base}/signed-document` : null,
+    signer: {
+      name: [signer?.first_name, signer?.last_name].filter(Boolean).join(' '),
+      email_hint: emailHint(signer?.email ?? null),
+    },
+    code: {
+      sent_at: codeLive ? isoOrNull(request.code_sent_at) : null,
+      expires_at: codeLive ? isoOrNull(request.code_expires_at) : null,
+      attempts_left: codeLive ? Math.max(0, CODE_MAX_ATTEMPTS - request.code_attempts) : CODE_MAX_ATTEMPTS,
+      resend_available_at:
+        live && request.code_sent_at
+          ? new Date(request.code_sent_at.getTime() + CODE_RESEND_MS).toISOString()
+          : null,
+    },
+    signed_at: isoOrNull(request?.signed_at ?? null),
+    declined_at: isoOrNull(request?.declined_at ?? null),
+    decline_reason: request?.status === 'declined' ? (review?.comment ?? null) : null,
+  };
+}
