@@ -42,6 +42,10 @@ export interface Config {
   portalLinkTtlHours: number;
   /** Chromium or Chrome executable printing document templates to PDF (VERICASE_CHROMIUM_PATH); null: looked for. */
   chromiumPath: string | null;
+  /** The signing certificate (VERICASE_SIGNING_P12 + _PASSWORD); null: one generated once and kept. */
+  signingP12: { path: string; password: string } | null;
+  /** Outgoing mail (VERICASE_SMTP_URL, VERICASE_MAIL_FROM); no URL: mails are written to the log. */
+  mail: { smtpUrl: string | null; from: string };
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -97,7 +101,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fraudHashSecret: fraudHashSecret(env.VERICASE_FRAUD_HASH_SECRET),
     portalLinkTtlHours: portalLinkTtlHours(env.VERICASE_PORTAL_LINK_TTL_HOURS),
     chromiumPath: env.VERICASE_CHROMIUM_PATH?.trim() || null,
+    signingP12: env.VERICASE_SIGNING_P12?.trim()
+      ? {
+          path: path.resolve(env.VERICASE_SIGNING_P12.trim()),
+          password: env.VERICASE_SIGNING_P12_PASSWORD ?? '',
+        }
+      : null,
+    mail: {
+      smtpUrl: smtpUrl(env.VERICASE_SMTP_URL),
+      from: env.VERICASE_MAIL_FROM?.trim() || 'vericase@localhost',
+    },
   };
+}
+
+/** nodemailer takes smtp:// (STARTTLS when offered) and smtps:// (TLS from the start). */
+function smtpUrl(value: string | undefined): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (!/^smtps?:\/\/[^/]+/.test(v)) throw new Error('VERICASE_SMTP_URL must start with smtp:// or smtps://');
+  return v;
 }
 
 /** A link that expires as it is issued would be useless: at least one hour. */

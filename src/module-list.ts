@@ -5,6 +5,7 @@ import { companyDataModule } from './company-data/module.ts';
 import { companyMonitoringModule } from './company-data/monitoring/module.ts';
 import { filesModule } from './files/module.ts';
 import { fraudDatabaseModule } from './fraud-database/module.ts';
+import { mailModule } from './mail/module.ts';
 import type { Module } from './modules.ts';
 import { portalApiModule } from './portal/module.ts';
 import { screeningModule } from './screening/service/module.ts';
@@ -15,6 +16,7 @@ import { webhooksModule } from './webhooks/module.ts';
 /** Feature modules, in dependency order. One line per module. */
 export const MODULES: Module[] = [
   filesModule,
+  mailModule,
   checksModule,
   screeningModule,
   webhooksModule,

@@ -1,0 +1,64 @@
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { P12Signer } from '@signpdf/signer-p12';
+import { SignPdf } from '@signpdf/signpdf';
+import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
+import anyAscii from 'any-ascii';
+import type { PDFDocument, PDFPage } from 'pdf-lib';
+import type { SigningIdentity } from './identity.ts';
+
+/**
+ * Room for the CMS signature in the placeholder (bytes; written as hex, twice that). One 2048-bit
+ * certificate and its signature take about 2 KB; a configured P12 may carry a chain of several
+ * certificates, so the room is generous (unused room is zeros, valid for every reader).
+ */
+const SIGNATURE_LENGTH = 16_384;
+
+export interface SealInput {
+  /** The page the signature's widget is on, and its rectangle there ([0,0,0,0]: invisible). */
+  page: PDFPage;
+  widgetRect: [number, number, number, number];
+  name: string;
+  contactInfo: string;
+  reason: string;
+  location: string;
+  signedAt: Date;
+}
+
+/**
+ * Adds the signature dictionary and its widget to `doc`, writes it without object streams (the
+ * byte range must be found in plain text) and signs it: a detached PKCS#7/CMS signature
+ * (`adbe.pkcs7.detached`, SHA-256, signing time as a signed attribute) over every byte of the file
+ * except the signature itself, so changing any byte makes it invalid.
+ */
+export async function seal(doc: PDFDocument, identity: SigningIdentity, input: SealInput): Promise<Buffer> {
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    pdfPage: input.page,
+    name: dictText(input.name),
+    contactInfo: dictText(input.contactInfo),
+    reason: dictText(input.reason),
+    location: dictText(input.location),
+    signingTime: input.signedAt,
+    signatureLength: SIGNATURE_LENGTH,
+    subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
+    widgetRect: input.widgetRect,
+    appName: 'vericase',
+  });
+  const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const signer = new P12Signer(identity.p12, { passphrase: identity.password });
+  return new SignPdf().sign(bytes, signer, input.signedAt);
+}
+
+/**
+ * The placeholder writes these values as PDF literal strings as they are (no escaping, one byte per
+ * character): kept to printable ASCII (transliterated: "Zoë Łukasz" → "Zoe Lukasz"), without the
+ * backslash and parentheses that would end or escape the string, and bounded in length.
+ */
+export function dictText(value: string): string {
+  return anyAscii(value)
+    .replace(/[^\x20-\x7e]/g, ' ')
+    .replace(/[\\()]/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+    .slice(0, 200);
+}

@@ -1,0 +1,113 @@
+import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
+import { lowestTextY } from './free-space.ts';
+
+export interface BlockContent {
+  signerName: string;
+  signerEmail: string;
+  signedAt: Date;
+  reason: string;
+  documentSha256: string;
+  drawnSignaturePng: Buffer | null;
+  typedSignature: string | null;
+}
+
+const MARGIN = 36;
+const WIDTH = 300;
+const HEIGHT = 124;
+/** Space kept between the document's last text and the block. */
+const GAP = 12;
+const PAD = 8;
+const INK = rgb(0.05, 0.15, 0.45);
+const GREY = rgb(0.35, 0.35, 0.35);
+const FRAME = rgb(0.55, 0.6, 0.7);
+
+/** `2026-11-23 20:31:05 UTC` */
+export function utc(d: Date): string {
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * Draws the visible signature block in the bottom right corner of the last page when the page's
+ * text leaves room there, else on a new page of the same size added at the end (which is then the
+ * last page): signer, signature (drawn image or typed name), e-mail, date, reason and the SHA-256
+ * of the document as it was before signing. Returns the page and the block's rectangle (the
+ * signature widget is placed on it, so a PDF reader's click on the block shows the signature).
+ */
+export async function drawSignatureBlock(
+  doc: PDFDocument,
+  original: Buffer,
+  content: BlockContent,
+): Promise<{ page: PDFPage; rect: [number, number, number, number] }> {
+  const pages = doc.getPages();
+  let page = pages[pages.length - 1];
+  const { width: pageWidth, height: pageHeight } = page.getSize();
+  const lowest = await lowestTextY(original, pages.length - 1);
+  const boxWidth = Math.min(WIDTH, pageWidth - 2 * MARGIN);
+  let x = pageWidth - MARGIN - boxWidth;
+  let y = MARGIN;
+  if (lowest !== null && lowest < y + HEIGHT + GAP) {
+    page = doc.addPage([pageWidth, pageHeight]);
+    x = MARGIN;
+    y = pageHeight - MARGIN - HEIGHT;
+  }
+  const fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    script: await doc.embedFont(StandardFonts.TimesRomanItalic),
+    mono: await doc.embedFont(StandardFonts.Courier),
+  };
+  const safe = safeTextFor(fonts.regular);
+  page.drawRectangle({ x, y, width: boxWidth, height: HEIGHT, borderColor: FRAME, borderWidth: 0.8 });
+  const inner = boxWidth - 2 * PAD;
+  let line = y + HEIGHT - PAD;
+  const text = (value: string, font: PDFFont, size: number, color = GREY) => {
+    line -= size * 1.25;
+    page.drawText(fit(safe(value), font, size, inner), { x: x + PAD, y: line, size, font, color });
+  };
+  text('Electronically signed by', fonts.regular, 7.5);
+  text(content.signerName, fonts.bold, 10, rgb(0, 0, 0));
+
+  // the signature itself: the drawn image scaled into its strip, else the typed name in script
+  const strip = { top: line - 4, height: 40 };
+  if (content.drawnSignaturePng) {
+    const image = await doc.embedPng(content.drawnSignaturePng);
+    const scale = Math.min(inner / image.width, strip.height / image.height, 1);
+    page.drawImage(image, {
+      x: x + PAD,
+      y: strip.top - image.height * scale,
+      width: image.width * scale,
+      height: image.height * scale,
+    });
+  } else {
+    const typed = safe(content.typedSignature?.trim() || content.signerName);
+    const size = Math.min(22, (22 * inner) / Math.max(fonts.script.widthOfTextAtSize(typed, 22), 1));
+    page.drawText(fit(typed, fonts.script, size, inner), {
+      x: x + PAD,
+      y: strip.top - strip.height + 10,
+      size,
+      font: fonts.script,
+      color: INK,
+    });
+  }
+  line = strip.top - strip.height;
+  page.drawLine({
+    start: { x: x + PAD, y: line },
+    end: { x: x + boxWidth - PAD, y: line },
+    thickness: 0.4,
+    color: FRAME,
+  });
+  text(`${content.signerEmail}  ·  ${utc(content.signedAt)}`, fonts.regular, 7.5);
+  text(`Reason: ${content.reason}`, fonts.regular, 7.5);
+  text('Document SHA-256 (before signing):', fonts.regular, 7);
+  text(content.documentSha256, fonts.mono, Math.min(7, inner / (0.6 * 64)));
+  return { page, rect: [x, y, x + boxWidth, y + HEIGHT] };
+}
+
+/** Cuts a line that would overflow the block (with an ellipsis). */
+function fit(value: string, font: PDFFont, size: number, width: number): string {
+  if (font.widthOfTextAtSize(value, size) <= width) return value;
+  let out = value;
+  while (out.length > 1 && font.widthOfTextAtSize(`${out}...`, size) > width) out = out.slice(0, -1);
+  return `${out}...`;
+}
