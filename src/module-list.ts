@@ -7,6 +7,7 @@ import { filesModule } from './files/module.ts';
 import { fraudDatabaseModule } from './fraud-database/module.ts';
 import { mailModule } from './mail/module.ts';
 import type { Module } from './modules.ts';
+import { pdfRenderModule } from './pdf-render/module.ts';
 import { portalApiModule } from './portal/module.ts';
 import { screeningModule } from './screening/service/module.ts';
 import { templatesModule } from './templates/module.ts';
@@ -28,4 +29,5 @@ export const MODULES: Module[] = [
   fraudDatabaseModule,
   webAssetsModule,
   portalApiModule,
+  pdfRenderModule,
 ];

@@ -44,12 +44,16 @@ export async function latestPublishedVersion(
   db: Db,
   templateId: string,
 ): Promise<DocumentTemplateVersionRow | undefined> {
-  return db
-    .selectFrom('document_template_versions')
-    .selectAll()
-    .where('template_id', '=', templateId)
-    .where('status', '=', 'published')
-    .orderBy('number', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('document_template_versions')
+      .selectAll()
+      .where('template_id', '=', templateId)
+      .where('status', '=', 'published')
+      // the version published last is the one in use (re-publishing an old one is a roll-back)
+      .orderBy('published_at', 'desc')
+      .orderBy('number', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  );
 }

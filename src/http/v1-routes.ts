@@ -9,6 +9,7 @@ import { registerCompanyVendorDataRoutes } from '../companies/vendor-data/routes
 import { registerDocumentOrderRoutes } from '../company-data/document-orders/routes.ts';
 import { registerCompanyDataRoutes } from '../company-data/routes.ts';
 import { registerCustomPropertyRoutes } from '../custom-properties/routes.ts';
+import { registerDocumentTemplateRoutes } from '../document-templates/routes.ts';
 import { registerDocumentTypeRoutes } from '../document-types/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
 import { registerFraudDatabaseRoutes } from '../fraud-database/routes.ts';
@@ -48,4 +49,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerDocumentTypeRoutes,
   registerFraudDatabaseRoutes,
   registerClientPortalRoutes,
+  registerDocumentTemplateRoutes,
 ];

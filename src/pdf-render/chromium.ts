@@ -85,6 +85,17 @@ export async function getBrowser(ctx: AppContext): Promise<Browser> {
   return browser;
 }
 
+/**
+ * Forgets a browser that failed to open a page (killed, crashed, out of memory), so the next
+ * getBrowser starts a new one even before its `disconnected` event arrived.
+ */
+export async function discardBrowser(ctx: AppContext, browser: Browser): Promise<void> {
+  const exe = chromiumPath(ctx);
+  const current = exe ? browsers.get(exe) : undefined;
+  if (exe && current && (await current.catch(() => null)) === browser) browsers.delete(exe);
+  await browser.close().catch(() => undefined);
+}
+
 /** Closes every browser this process started (service shutdown). */
 export async function closeBrowsers(): Promise<void> {
   const all = [...browsers.values()];

@@ -1,6 +1,8 @@
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../http/errors.ts';
-import { getBrowser, RENDER_FAILED, rendererUnavailable } from './chromium.ts';
+import { discardBrowser, getBrowser, RENDER_FAILED, rendererUnavailable } from './chromium.ts';
+import { sealHtml } from './seal-html.ts';
 
 /** Longest a page may take to load and print: a document is static HTML, so this only stops a runaway. */
 const RENDER_TIMEOUT_MS = 60_000;
@@ -17,13 +19,33 @@ const FOOTER =
  * template can neither reach the network or the disk nor run code; images must be data: URLs.
  */
 export async function htmlToPdf(ctx: AppContext, html: string): Promise<Buffer> {
-  const browser = await getBrowser(ctx);
-  let context: Awaited<ReturnType<typeof browser.newContext>>;
+  await slot();
   try {
-    context = await browser.newContext({ javaScriptEnabled: false, offline: true, serviceWorkers: 'block' });
-  } catch (err) {
-    throw rendererUnavailable(`the browser did not open a page (${firstLine(err)})`);
+    return await print(ctx, html);
+  } finally {
+    release();
   }
+}
+
+// a page costs tens of MB in the browser: renders beyond this many wait their turn
+const MAX_CONCURRENT = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+function slot(): Promise<void> {
+  if (running < MAX_CONCURRENT) {
+    running++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else running--;
+}
+
+async function print(ctx: AppContext, html: string): Promise<Buffer> {
+  const { browser, context } = await openContext(ctx);
   try {
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -32,7 +54,7 @@ export async function htmlToPdf(ctx: AppContext, html: string): Promise<Buffer> 
     });
     const page = await context.newPage();
     page.setDefaultTimeout(RENDER_TIMEOUT_MS);
-    await page.setContent(html, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
+    await page.setContent(sealHtml(html), { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
     const pdf = await page.pdf({
       format: 'A4',
       printBackground: true,
@@ -55,6 +77,25 @@ export async function htmlToPdf(ctx: AppContext, html: string): Promise<Buffer> 
     );
   } finally {
     await context.close().catch(() => undefined);
+  }
+}
+
+const CONTEXT_OPTIONS = { javaScriptEnabled: false, offline: true, serviceWorkers: 'block' } as const;
+
+/** A fresh browser context; a browser that cannot open one (it died) is replaced once. */
+async function openContext(ctx: AppContext): Promise<{ browser: Browser; context: BrowserContext }> {
+  const browser = await getBrowser(ctx);
+  try {
+    return { browser, context: await browser.newContext(CONTEXT_OPTIONS) };
+  } catch {
+    await discardBrowser(ctx, browser);
+  }
+  const fresh = await getBrowser(ctx);
+  try {
+    return { browser: fresh, context: await fresh.newContext(CONTEXT_OPTIONS) };
+  } catch (err) {
+    await discardBrowser(ctx, fresh);
+    throw rendererUnavailable(`the browser did not open a page (${firstLine(err)})`);
   }
 }
 
