@@ -43,11 +43,11 @@ async function fromFile(conf: { path: string; password: string }): Promise<Signi
   } catch (err) {
     throw new Error(`VERICASE_SIGNING_P12: cannot read ${conf.path}: ${(err as Error).message}`);
   }
-  return open(p12, conf.password, 'VERICASE_SIGNING_P12');
+  return openP12(p12, conf.password, 'VERICASE_SIGNING_P12');
 }
 
 /** Opens a PKCS#12 the way @signpdf's P12 signer will, so a file it cannot use fails here, clearly. */
-export function open(p12: Buffer, password: string, source: string): SigningIdentity {
+export function openP12(p12: Buffer, password: string, source: string): SigningIdentity {
   let bags: { cert: forge.pki.Certificate[]; key: forge.pki.rsa.PrivateKey | null };
   try {
     const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), false, password);
@@ -108,7 +108,7 @@ async function read(db: Db): Promise<SigningIdentity | null> {
     .executeTakeFirst();
   if (!row) return null;
   const stored = JSON.parse(row.value) as { p12: string; password: string };
-  return open(Buffer.from(stored.p12, 'base64'), stored.password, 'the stored signing certificate');
+  return openP12(Buffer.from(stored.p12, 'base64'), stored.password, 'the stored signing certificate');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
-import { lowestTextY } from './free-space.ts';
+import { pageText } from './free-space.ts';
 
 export interface BlockContent {
   signerName: string;
@@ -28,9 +28,10 @@ export function utc(d: Date): string {
 }
 
 /**
- * Draws the visible signature block in the bottom right corner of the last page when the page's
- * text leaves room there, else on a new page of the same size added at the end (which is then the
- * last page): signer, signature (drawn image or typed name), e-mail, date, reason and the SHA-256
+ * Draws the visible signature block in the bottom right corner of the last page (above its
+ * footer) when the page's text leaves room there, else on a new page of the same size added at the
+ * end (which is then the last page; page numbers printed in the document's footers do not count
+ * it): signer, signature (drawn image or typed name), e-mail, date, reason and the SHA-256
  * of the document as it was before signing. Returns the page and the block's rectangle (the
  * signature widget is placed on it, so a PDF reader's click on the block shows the signature).
  */
@@ -42,11 +43,12 @@ export async function drawSignatureBlock(
   const pages = doc.getPages();
   let page = pages[pages.length - 1];
   const { width: pageWidth, height: pageHeight } = page.getSize();
-  const lowest = await lowestTextY(original, pages.length - 1);
+  const text0 = await pageText(original, pages.length - 1);
   const boxWidth = Math.min(WIDTH, pageWidth - 2 * MARGIN);
   let x = pageWidth - MARGIN - boxWidth;
-  let y = MARGIN;
-  if (lowest !== null && lowest < y + HEIGHT + GAP) {
+  // above the page's footer (a page number), if any
+  let y = text0.footerTop === null ? MARGIN : Math.max(MARGIN, text0.footerTop + 6);
+  if (text0.bodyBottom !== null && text0.bodyBottom < y + HEIGHT + GAP) {
     page = doc.addPage([pageWidth, pageHeight]);
     x = MARGIN;
     y = pageHeight - MARGIN - HEIGHT;

@@ -1,0 +1,365 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import pino from 'pino';
+import type { AppContext } from '../src/app-context.ts';
+import { decodePng, encodePng, type RawImage } from '../src/checks/types/document/analysis/png.ts';
+import { htmlToPdf } from '../src/pdf-render/html-to-pdf.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { auditTrailPdf } from '../src/signing/audit-trail.ts';
+import { signingIdentity } from '../src/signing/identity.ts';
+import { signPdf } from '../src/signing/sign-pdf.ts';
+import { getHarness, testConfig } from './helpers/harness.ts';
+
+// The signing contract (src/signing) on both databases: a signed PDF verified by poppler's pdfsig,
+// its visible block read back (pdftotext) and seen (pdftoppm pixels), a one-byte change detected,
+// a configured PKCS#12 used instead of the generated identity, the generated identity kept across
+// restarts, and the audit trail's contents and signature.
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-signing-'));
+after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+let n = 0;
+function tmp(name: string, bytes?: Buffer): string {
+  const file = path.join(work, `${n++}-${name}`);
+  if (bytes) fs.writeFileSync(file, bytes);
+  return file;
+}
+
+/** pdfsig's report (it exits non-zero for an invalid signature: the text is what is checked). */
+function pdfsig(pdf: Buffer): string {
+  const res = spawnSync('pdfsig', [tmp('sig.pdf', pdf)], { encoding: 'utf8' });
+  return `${res.stdout}${res.stderr}`;
+}
+
+function pdftotext(pdf: Buffer, page?: number): string {
+  const range = page ? ['-f', String(page), '-l', String(page)] : [];
+  return execFileSync('pdftotext', ['-layout', ...range, tmp('text.pdf', pdf), '-'], { encoding: 'utf8' });
+}
+
+function pageCount(pdf: Buffer): number {
+  const info = execFileSync('pdfinfo', [tmp('info.pdf', pdf)], { encoding: 'utf8' });
+  return Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+}
+
+/** A page as pixels at 72 dpi (1 px = 1 pt; row 0 is the top of the page). */
+function render(pdf: Buffer, page: number): RawImage {
+  const root = tmp('page');
+  execFileSync('pdftoppm', [
+    '-r',
+    '72',
+    '-png',
+    '-singlefile',
+    '-f',
+    String(page),
+    '-l',
+    String(page),
+    tmp('r.pdf', pdf),
+    root,
+  ]);
+  const img = decodePng(fs.readFileSync(`${root}.png`));
+  assert.ok(img, 'pdftoppm wrote a PNG the decoder reads');
+  return img;
+}
+
+/** Pixels in a region (x, y from the top left, in points) that are not white / that are blue-ish ink. */
+function inkIn(img: RawImage, region: { x: number; y: number; w: number; h: number }) {
+  let dark = 0;
+  let blue = 0;
+  for (let y = region.y; y < region.y + region.h; y++) {
+    for (let x = region.x; x < region.x + region.w; x++) {
+      const i = (y * img.width + x) * img.channels;
+      const [r, g, b] = [img.data[i], img.data[i + 1], img.data[i + 2]];
+      if (r + g + b < 600) dark++;
+      if (b > 90 && b > r + 50 && b > g + 30) blue++;
+    }
+  }
+  return { dark, blue };
+}
+
+/** A document of `pages` A4 pages; the last one filled to its bottom when `fullLastPage`. */
+async function documentPdf(pages: number, fullLastPage = false): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595.28, 841.89]);
+    page.drawText(`Engagement letter, page ${i}`, { x: 50, y: 780, size: 14, font });
+    const bottom = i === pages && fullLastPage ? 40 : 600;
+    for (let y = 750; y > bottom; y -= 14)
+      page.drawText(`Clause at ${y}: the parties agree.`, { x: 50, y, size: 10, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+const SIGNER = {
+  signerName: 'Zoë Łukasz',
+  signerEmail: 'zoe@example.com',
+  reason: 'Signature of "Engagement letter"',
+};
+const AT = new Date('2026-03-04T05:06:07Z');
+
+describe('signing: signPdf, the service identity and pdfsig', () => {
+  test('a typed signature: pdfsig reports it valid, by the service certificate; the block is on the last page', async () => {
+    const { ctx } = await getHarness();
+    const original = await documentPdf(2);
+    const signed = await signPdf(ctx, original, { ...SIGNER, signedAt: AT, typedSignature: 'Zoe L.' });
+    const identity = await signingIdentity(ctx);
+    assert.match(identity.subject, /^CN=vericase signing service .+, O=vericase$/);
+
+    const report = pdfsig(signed);
+    assert.match(report, /Signature Validation: Signature is Valid\./);
+    assert.match(report, /Signer Certificate Common Name: vericase signing service /);
+    assert.match(report, /Signature Type: adbe\.pkcs7\.detached/);
+    assert.match(report, /Signing Hash Algorithm: SHA-256/);
+    assert.match(report, /Total document signed/);
+    assert.match(report, /Signing Time: Mar 04 2026 05:06:07/);
+    assert.equal((report.match(/Signature #/g) ?? []).length, 1);
+
+    // room under the text: no page added, and the block's text is on page 2
+    assert.equal(pageCount(signed), 2);
+    const last = pdftotext(signed, 2);
+    assert.match(last, /Electronically signed by/);
+    assert.match(last, /Zoë Lukasz/); // Ł has no glyph in the standard font: transliterated, ë kept
+    assert.match(last, /Zoe L\./);
+    assert.match(last, /zoe@example\.com/);
+    assert.match(last, /2026-03-04 05:06:07 UTC/);
+    const sha = (await import('node:crypto')).createHash('sha256').update(original).digest('hex');
+    assert.ok(last.replace(/\s+/g, '').includes(sha), 'the hash of the document before signing is printed');
+    assert.doesNotMatch(pdftotext(signed, 1), /Electronically signed/);
+
+    // and it is visible: the bottom right corner was blank and now carries ink (the typed name in blue)
+    const block = { x: 595 - 36 - 300, y: 842 - 36 - 124, w: 300, h: 124 };
+    const before = inkIn(render(original, 2), block);
+    const afterInk = inkIn(render(signed, 2), block);
+    assert.equal(before.dark, 0);
+    assert.ok(afterInk.dark > 500, `dark pixels in the block: ${afterInk.dark}`);
+    assert.ok(afterInk.blue > 50, `blue script pixels in the block: ${afterInk.blue}`);
+  });
+
+  test('changing one byte of the signed file makes pdfsig report it invalid', async () => {
+    const { ctx } = await getHarness();
+    const signed = await signPdf(ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });
+    const at = signed.indexOf('Clause at 700');
+    // the page content may be compressed: change a byte of the signature dictionary's reason instead
+    const reasonAt = signed.indexOf('/Reason (Signature of');
+    assert.ok(reasonAt > 0 || at > 0);
+    const tampered = Buffer.from(signed);
+    const i = reasonAt > 0 ? reasonAt + '/Reason (Sig'.length : at;
+    tampered[i] = tampered[i] === 0x6e ? 0x6d : 0x6e; // 'n' <-> 'm', still a well-formed file
+    assert.match(pdfsig(signed), /Signature is Valid/);
+    const report = pdfsig(tampered);
+    assert.doesNotMatch(report, /Signature is Valid/);
+    assert.match(report, /Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+  });
+
+  test('a drawn signature: the PNG is drawn in the block; a full last page gets the block on a page of its own', async () => {
+    const { ctx } = await getHarness();
+    // a dark blue stroke on white, 240 × 60
+    const w = 240;
+    const h = 60;
+    const px = new Uint8Array(w * h * 3).fill(255);
+    for (let x = 10; x < 230; x++) {
+      const y = Math.round(30 + 18 * Math.sin(x / 18));
+      for (let dy = -2; dy <= 2; dy++) px.set([20, 40, 160], ((y + dy) * w + x) * 3);
+    }
+    const drawn = encodePng(w, h, 3, px);
+    const original = await documentPdf(3, true);
+    const signed = await signPdf(ctx, original, { ...SIGNER, signedAt: AT, drawnSignaturePng: drawn });
+    assert.match(pdfsig(signed), /Signature is Valid/);
+    assert.equal(pageCount(signed), 4);
+    assert.doesNotMatch(pdftotext(signed, 3), /Electronically signed/);
+    assert.match(pdftotext(signed, 4), /Electronically signed by/);
+    // on the added page the block is at the top left; the drawn stroke is blue ink in its strip
+    const strip = inkIn(render(signed, 4), { x: 36, y: 36 + 30, w: 300, h: 45 });
+    assert.ok(strip.blue > 200, `blue pixels of the drawn signature: ${strip.blue}`);
+  });
+
+  test('a document printed by Chromium (the templates renderer) signs and verifies', async () => {
+    const { ctx } = await getHarness();
+    const html = `<html><body><h1>Mandate</h1><p>${'Text of the mandate. '.repeat(40)}</p></body></html>`;
+    const original = await htmlToPdf(ctx, html);
+    const signed = await signPdf(ctx, original, { ...SIGNER, signedAt: AT, location: 'Paris' });
+    const report = pdfsig(signed);
+    assert.match(report, /Signature is Valid/);
+    assert.equal(pageCount(signed), pageCount(original));
+    assert.match(pdftotext(signed), /Mandate[\s\S]*Electronically signed by/);
+  });
+
+  test('the generated identity is one for the database: the same from another context and after a restart', async () => {
+    const { ctx, config } = await getHarness();
+    const first = await signingIdentity(ctx);
+    // another context on the same database (another process would be the same): read, not regenerated
+    const other = await signingIdentity({ ...ctx } as AppContext);
+    assert.equal(other.certificatePem, first.certificatePem);
+    const rows = await ctx.db
+      .selectFrom('service_secrets')
+      .select('name')
+      .where('name', '=', 'signing_p12')
+      .execute();
+    assert.equal(rows.length, 1);
+
+    // a real restart: open a runtime, generate, close it, open it again
+    const restartConfig = config.databaseUrl
+      ? testConfig()
+      : testConfig({ dataDir: fs.mkdtempSync(path.join(work, 'pglite-')) });
+    const silent = pino({ level: 'silent' });
+    const one = await openRuntime(restartConfig, silent);
+    const before = await signingIdentity(one.ctx);
+    await one.close();
+    const two = await openRuntime(restartConfig, silent);
+    try {
+      const again = await signingIdentity(two.ctx);
+      assert.equal(again.certificatePem, before.certificatePem);
+      assert.equal(again.subject, before.subject);
+      const signed = await signPdf(two.ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });
+      assert.match(pdfsig(signed), /Signature is Valid/);
+    } finally {
+      await two.close();
+    }
+    if (config.databaseUrl) assert.equal(before.certificatePem, first.certificatePem);
+  });
+
+  test('a configured PKCS#12 (made by openssl) is used instead of the generated one; a wrong password says so', async () => {
+    const { ctx } = await getHarness();
+    const key = tmp('key.pem');
+    const cert = tmp('cert.pem');
+    const p12 = tmp('signer.p12');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '30',
+        '-subj',
+        '/CN=Acme Test Signer/O=Acme SAS',
+      ],
+      { stdio: 'ignore' },
+    );
+    execFileSync('openssl', [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      key,
+      '-in',
+      cert,
+      '-out',
+      p12,
+      '-passout',
+      'pass:s3cret',
+    ]);
+
+    const configured = {
+      ...ctx,
+      config: { ...ctx.config, signingP12: { path: p12, password: 's3cret' } },
+    } as AppContext;
+    const identity = await signingIdentity(configured);
+    assert.equal(identity.subject, 'CN=Acme Test Signer, O=Acme SAS');
+    assert.equal(identity.certificatePem.replace(/\r/g, '').trim(), fs.readFileSync(cert, 'utf8').trim());
+    const signed = await signPdf(configured, await documentPdf(1), { ...SIGNER, signedAt: AT });
+    const report = pdfsig(signed);
+    assert.match(report, /Signature is Valid/);
+    assert.match(report, /Signer Certificate Common Name: Acme Test Signer/);
+    assert.doesNotMatch(report, /vericase signing service/);
+
+    const wrong = {
+      ...ctx,
+      config: { ...ctx.config, signingP12: { path: p12, password: 'nope' } },
+    } as AppContext;
+    await assert.rejects(
+      signingIdentity(wrong),
+      /VERICASE_SIGNING_P12: not a PKCS#12 file this service can open/,
+    );
+    const missing = {
+      ...ctx,
+      config: { ...ctx.config, signingP12: { path: `${p12}.gone`, password: '' } },
+    } as AppContext;
+    await assert.rejects(
+      signPdf(missing, await documentPdf(1), { ...SIGNER, signedAt: AT }),
+      /VERICASE_SIGNING_P12: cannot read/,
+    );
+  });
+});
+
+describe('signing: the audit trail', () => {
+  test('lists the document, signer, hashes and every event (UTC time, type, IP, user agent, details); signed', async () => {
+    const { ctx } = await getHarness();
+    const t = (s: number) => new Date(Date.UTC(2026, 2, 4, 9, 0, s));
+    const types = ['created', 'opened', 'code_sent', 'code_verified', 'signed'];
+    const events = types.map((type, i) => ({
+      at: t(i * 7),
+      type,
+      ip: i === 0 ? null : `203.0.113.${i}`,
+      user_agent: i === 0 ? null : `Browser/${i}.0 (test)`,
+      details: i === 4 ? { method: 'typed', typed_name: 'Zoë Łukasz' } : undefined,
+    }));
+    // given out of order: the trail sorts them by time
+    const pdf = await auditTrailPdf(ctx, {
+      title: 'Engagement letter',
+      signer: { name: 'Zoë Łukasz', email: 'zoe@example.com' },
+      events: [...events].reverse(),
+      documentSha256: 'a'.repeat(64),
+      signedSha256: 'b'.repeat(64),
+    });
+    const report = pdfsig(pdf);
+    assert.match(report, /Signature is Valid/);
+    assert.match(report, /vericase signing service/);
+    const text = pdftotext(pdf);
+    assert.match(text, /Audit trail: Engagement letter/);
+    assert.match(text, /Zoë Lukasz/);
+    assert.match(text, /zoe@example\.com/);
+    assert.ok(text.includes('a'.repeat(64)) && text.includes('b'.repeat(64)));
+    assert.match(text, /CN=vericase signing service/);
+    let from = 0;
+    for (const [i, type] of types.entries()) {
+      const at = text.indexOf(
+        `${t(i * 7)
+          .toISOString()
+          .slice(0, 19)
+          .replace('T', ' ')} UTC ${type}`,
+        from,
+      );
+      assert.ok(at >= from, `event ${type} listed in time order`);
+      from = at;
+    }
+    assert.match(text, /203\.0\.113\.4/);
+    assert.match(text, /Browser\/3\.0 \(test\)/);
+    assert.match(text, /typed_name\s+Zoë Lukasz/);
+  });
+
+  test('many events run over several pages; a declined request has no signed hash', async () => {
+    const { ctx } = await getHarness();
+    const events = Array.from({ length: 60 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      type: i === 59 ? 'declined' : 'opened',
+      ip: '198.51.100.9',
+      user_agent: 'Agent',
+      details: { reason: i === 59 ? 'Wrong amount' : null },
+    }));
+    const pdf = await auditTrailPdf(ctx, {
+      title: 'Mandate',
+      signer: { name: 'Sam', email: 'sam@example.com' },
+      events,
+      documentSha256: 'c'.repeat(64),
+      signedSha256: null,
+    });
+    assert.match(pdfsig(pdf), /Signature is Valid/);
+    assert.ok(pageCount(pdf) >= 3);
+    const text = pdftotext(pdf);
+    assert.match(text, /none \(not signed\)/);
+    assert.match(text, /2026-01-01 00:59:00 UTC declined/);
+    assert.match(text, /Wrong amount/);
+    assert.match(text, /Page 1 of \d/);
+  });
+});
