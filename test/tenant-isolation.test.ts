@@ -37,6 +37,8 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   fetch: 'searchRef',
   reports: 'fraudReport',
   'client-portals': 'clientPortal',
+  'document-templates': 'documentTemplate',
+  versions: 'templateVersion',
 };
 
 function paramKinds(route: RouteEntry): (string | undefined)[] {
@@ -80,6 +82,8 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     searchRef: [w.searchRef],
     fraudReport: [w.fraudReportId],
     clientPortal: [w.clientPortalId],
+    documentTemplate: [w.documentTemplateKey],
+    templateVersion: ['1'],
   };
   return ids[kind];
 }
@@ -111,6 +115,7 @@ function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
     'POST /v1/webhooks/:id/replay': { since: '2020-01-01T00:00:00Z' },
     'PATCH /v1/client-portals/:id': { name: 'renamed by another workspace', status: 'offline' },
     'POST /v1/cases/:id/share-client-portal-link': { business_contact_id: w.ceoId },
+    'POST /v1/document-templates/:key/versions': { content: '<p>written by another workspace</p>' },
   };
   if (key in bodies) return bodies[key];
   return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
@@ -203,7 +208,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
         await probe([400, 404], route.method, fill([b.textExternalId, ...rest]), body);
       }
       // A's own first id with B's ids after it (B's relation under A's case)
-      if (values.length > 1) {
+      // (not for a template's version number: an ordinal, not an id; A's own template has a version 1)
+      if (values.length > 1 && kinds[1] !== 'templateVersion') {
         const own = idsOf(a, kinds[0] as string) as string[];
         await probe(expected, route.method, fill([own[0], ...rest]), body);
       }

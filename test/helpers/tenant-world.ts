@@ -56,6 +56,8 @@ export interface TenantWorld {
   fraudReportId: string;
   /** The workspace's default client portal, through which a link of the main case was shared. */
   clientPortalId: string;
+  /** A document template of the workspace (its key unique to this world), version 1 published. */
+  documentTemplateKey: string;
 }
 
 function must<T = any>(res: Res<T>, status: number, what: string): T {
@@ -114,6 +116,25 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
   must(await api.post(`/v1/cases/${textCase.id}/reviews`, { status: 'approved' }), 201, 'review');
 
   const front = await uploadRef(api, makePng({ width: 40, height: 30 }));
+  // keyed after the world, so another world's key names nothing in this one
+  const documentTemplateKey = `tpl_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+  must(
+    await api.post('/v1/document-templates', {
+      key: documentTemplateKey,
+      name: `${tag} template`,
+      kind: 'report',
+    }),
+    201,
+    'world document template',
+  );
+  must(
+    await api.post(`/v1/document-templates/${documentTemplateKey}/versions`, {
+      content: `<p>${tag} {{case.name}}</p>`,
+    }),
+    201,
+    'world document template version',
+  );
+  must(await api.post(`/v1/document-templates/${documentTemplateKey}/versions/1/publish`), 200, 'publish');
   const checks: Record<string, string> = {
     ekyc: must(await api.post('/v1/checks/ekyc', { individual_id: ceo.id }), 201, 'ekyc').id,
     aml: must(await api.post('/v1/checks/aml', { company_id: main.id }), 201, 'aml').id,
@@ -269,6 +290,7 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
     caseReportFileId,
     fraudReportId: fraudReport.id,
     clientPortalId: portal.id,
+    documentTemplateKey,
   };
 }
 
