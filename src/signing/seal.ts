@@ -7,11 +7,12 @@ import type { PDFDocument, PDFPage } from 'pdf-lib';
 import type { SigningIdentity } from './identity.ts';
 
 /**
- * Room for the CMS signature in the placeholder (bytes; written as hex, twice that). One 2048-bit
- * certificate and its signature take about 2 KB; a configured P12 may carry a chain of several
- * certificates, so the room is generous (unused room is zeros, valid for every reader).
+ * Size of the placeholder for the CMS signature, in hex digits: room for 16 KB of DER. One
+ * 2048-bit certificate and its signature take about 2 KB; a configured P12 may carry a chain of
+ * several certificates, all embedded, so the room is generous (unused room stays zeros, which
+ * every reader accepts).
  */
-const SIGNATURE_LENGTH = 16_384;
+const SIGNATURE_LENGTH = 32_768;
 
 export interface SealInput {
   /** The page the signature's widget is on, and its rectangle there ([0,0,0,0]: invisible). */
