@@ -13,6 +13,7 @@ import { openRuntime } from '../src/runtime.ts';
 import { auditTrailPdf } from '../src/signing/audit-trail.ts';
 import { signingIdentity } from '../src/signing/identity.ts';
 import { signPdf } from '../src/signing/sign-pdf.ts';
+import { SignatureImageError, signaturePngProblem } from '../src/signing/signature-image.ts';
 import { getHarness, testConfig } from './helpers/harness.ts';
 
 // The signing contract (src/signing) on both databases: a signed PDF verified by poppler's pdfsig,
@@ -176,6 +177,42 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
     // on the added page the block is at the top left; the drawn stroke is blue ink in its strip
     const strip = inkIn(render(signed, 4), { x: 36, y: 36 + 30, w: 300, h: 45 });
     assert.ok(strip.blue > 200, `blue pixels of the drawn signature: ${strip.blue}`);
+  });
+
+  test('a drawn signature from a canvas (RGBA, transparent background) is drawn; a PNG that cannot be used is refused with the reason', async () => {
+    const { ctx } = await getHarness();
+    const w = 600;
+    const h = 200;
+    const px = new Uint8Array(w * h * 4); // all transparent
+    for (let x = 20; x < 580; x++) {
+      for (let y = 95; y < 105; y++) px.set([10, 30, 170, 255], (y * w + x) * 4);
+    }
+    const signed = await signPdf(ctx, await documentPdf(1), {
+      ...SIGNER,
+      signedAt: AT,
+      drawnSignaturePng: encodePng(w, h, 4, px),
+    });
+    assert.match(pdfsig(signed), /Signature is Valid/);
+    const block = { x: 595 - 36 - 300, y: 842 - 36 - 124, w: 300, h: 124 };
+    assert.ok(inkIn(render(signed, 1), block).blue > 200);
+
+    const png = encodePng(10, 10, 3, new Uint8Array(300).fill(0));
+    const bomb = Buffer.from(png);
+    bomb.writeUInt32BE(60_000, 16); // the header declares 60000 × 10
+    const damaged = Buffer.concat([png.subarray(0, 40), Buffer.alloc(20, 7)]);
+    const cases: [Buffer, RegExp][] = [
+      [Buffer.from('GIF89a not a png at all, padded to be long enough'), /not a PNG image/],
+      [bomb, /60000 × 10 pixels: at most 4000 a side/],
+      [damaged, /could not be read/],
+    ];
+    for (const [bytes, message] of cases) {
+      await assert.rejects(
+        signPdf(ctx, await documentPdf(1), { ...SIGNER, signedAt: AT, drawnSignaturePng: bytes }),
+        (err: Error) => err instanceof SignatureImageError && message.test(err.message),
+      );
+    }
+    assert.equal(signaturePngProblem(png), null);
+    assert.match(String(signaturePngProblem(bomb)), /at most/);
   });
 
   test('a document printed by Chromium (the templates renderer) signs and verifies', async () => {

@@ -2,3 +2,4 @@
 export { auditTrailPdf } from './audit-trail.ts';
 export { signingIdentity } from './identity.ts';
 export { signPdf } from './sign-pdf.ts';
+export { SignatureImageError, signaturePngProblem } from './signature-image.ts';

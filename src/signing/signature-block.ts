@@ -1,6 +1,7 @@
 import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
 import { pageText } from './free-space.ts';
+import { SignatureImageError, signaturePngProblem } from './signature-image.ts';
 
 export interface BlockContent {
   signerName: string;
@@ -40,6 +41,8 @@ export async function drawSignatureBlock(
   original: Buffer,
   content: BlockContent,
 ): Promise<{ page: PDFPage; rect: [number, number, number, number] }> {
+  const problem = content.drawnSignaturePng ? signaturePngProblem(content.drawnSignaturePng) : null;
+  if (problem) throw new SignatureImageError(problem);
   const pages = doc.getPages();
   let page = pages[pages.length - 1];
   const { width: pageWidth, height: pageHeight } = page.getSize();
@@ -73,7 +76,9 @@ export async function drawSignatureBlock(
   // the signature itself: the drawn image scaled into its strip, else the typed name in script
   const strip = { top: line - 4, height: 40 };
   if (content.drawnSignaturePng) {
-    const image = await doc.embedPng(content.drawnSignaturePng);
+    const image = await doc.embedPng(content.drawnSignaturePng).catch(() => {
+      throw new SignatureImageError('the drawn signature PNG could not be read (damaged or truncated)');
+    });
     const scale = Math.min(inner / image.width, strip.height / image.height, 1);
     page.drawImage(image, {
       x: x + PAD,
