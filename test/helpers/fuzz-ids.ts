@@ -90,7 +90,9 @@ export class IdPool {
     if (!item || typeof item !== 'object' || Array.isArray(item)) return;
     const o = item as Record<string, unknown>;
     const ownCase = typeof o.case_id === 'string' ? o.case_id : kind === 'cases' ? (o.id as string) : caseId;
-    if (kind && typeof o.id === 'string') {
+    // document templates are addressed by key, not id
+    if (kind === 'document-templates' && typeof o.key === 'string') this.add(kind, { id: o.key });
+    else if (kind && typeof o.id === 'string') {
       this.add(kind, { id: o.id, caseId: ownCase });
       if (kind.startsWith('checks/')) this.add('checks', { id: o.id, caseId: ownCase });
       if (kind === 'checks' && typeof o.type === 'string')
