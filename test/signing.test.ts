@@ -15,6 +15,7 @@ import { signingIdentity } from '../src/signing/identity.ts';
 import { signPdf } from '../src/signing/sign-pdf.ts';
 import { SignatureImageError, signaturePngProblem } from '../src/signing/signature-image.ts';
 import { getHarness, testConfig } from './helpers/harness.ts';
+import { scratchDatabase } from './helpers/scratch-database.ts';
 
 // The signing contract (src/signing) on both databases: a signed PDF verified by poppler's pdfsig,
 // its visible block read back (pdftotext) and seen (pdftoppm pixels), a one-byte change detected,
@@ -239,25 +240,68 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
       .execute();
     assert.equal(rows.length, 1);
 
-    // a real restart: open a runtime, generate, close it, open it again
-    const restartConfig = config.databaseUrl
-      ? testConfig()
+    // a database that has none yet (PGlite: a new directory; PostgreSQL: a scratch database):
+    // two contexts generating at once end with one identity, and a restart finds it again
+    const scratch = config.databaseUrl
+      ? await scratchDatabase(config.databaseUrl, `test_signing_${process.pid}`)
+      : null;
+    const restartConfig = scratch
+      ? testConfig({ databaseUrl: scratch.url })
       : testConfig({ dataDir: fs.mkdtempSync(path.join(work, 'pglite-')) });
     const silent = pino({ level: 'silent' });
-    const one = await openRuntime(restartConfig, silent);
-    const before = await signingIdentity(one.ctx);
-    await one.close();
-    const two = await openRuntime(restartConfig, silent);
     try {
-      const again = await signingIdentity(two.ctx);
-      assert.equal(again.certificatePem, before.certificatePem);
-      assert.equal(again.subject, before.subject);
-      const signed = await signPdf(two.ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });
-      assert.match(pdfsig(signed), /Signature is Valid/);
+      const one = await openRuntime(restartConfig, silent);
+      let before: Awaited<ReturnType<typeof signingIdentity>>;
+      try {
+        const [a, b] = await Promise.all([
+          signingIdentity(one.ctx),
+          signingIdentity({ ...one.ctx } as AppContext),
+        ]);
+        assert.equal(a.certificatePem, b.certificatePem);
+        const stored = await one.ctx.db
+          .selectFrom('service_secrets')
+          .select('name')
+          .where('name', '=', 'signing_p12')
+          .execute();
+        assert.equal(stored.length, 1);
+        assert.notEqual(a.certificatePem, first.certificatePem, 'a new database has its own identity');
+        before = a;
+      } finally {
+        await one.close();
+      }
+      const two = await openRuntime(restartConfig, silent);
+      try {
+        const again = await signingIdentity(two.ctx);
+        assert.equal(again.certificatePem, before.certificatePem);
+        assert.equal(again.subject, before.subject);
+        const signed = await signPdf(two.ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });
+        assert.match(pdfsig(signed), /Signature is Valid/);
+        const dumped = tmp('dump.pdf', signed);
+        // pdfsig -dump writes <name>.sig0 into its working directory
+        execFileSync('pdfsig', ['-dump', dumped], { cwd: work });
+        const pem = execFileSync(
+          'openssl',
+          [
+            'pkcs7',
+            '-inform',
+            'DER',
+            '-in',
+            path.join(work, `${path.basename(dumped)}.sig0`),
+            '-print_certs',
+          ],
+          {
+            encoding: 'utf8',
+          },
+        );
+        // the certificate inside the signature is the kept one
+        const body = (p: string) => p.replace(/-----[^-]+-----|\s/g, '');
+        assert.ok(body(pem).includes(body(before.certificatePem)));
+      } finally {
+        await two.close();
+      }
     } finally {
-      await two.close();
+      await scratch?.drop();
     }
-    if (config.databaseUrl) assert.equal(before.certificatePem, first.certificatePem);
   });
 
   test('a configured PKCS#12 (made by openssl) is used instead of the generated one; a wrong password says so', async () => {
