@@ -429,6 +429,34 @@ describe('document templates', () => {
     assert.match(pdfText(res.bytes), /Acme SAS/);
   });
 
+  test('concurrent drafts get distinct numbers; concurrent renders all complete', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    await api.post('/v1/document-templates', { key: 'busy', name: 'Busy', kind: 'report' });
+    const drafts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api.post('/v1/document-templates/busy/versions', { content: `<p>v${i} {{case.name}}</p>` }),
+      ),
+    );
+    assert.deepEqual(
+      drafts.map((d) => d.status),
+      [201, 201, 201, 201, 201, 201],
+    );
+    assert.deepEqual(
+      drafts.map((d) => d.body.number).sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6],
+    );
+    await api.post('/v1/document-templates/busy/versions/6/publish');
+    // more than the renderer takes at once (4): the others wait their turn
+    const renders = await Promise.all(Array.from({ length: 7 }, () => renderPdf(api, kase.id, 'busy')));
+    assert.deepEqual(
+      renders.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200, 200],
+    );
+    const v6 = drafts.find((d) => d.body.number === 6)?.body.content.slice(3, 5);
+    for (const r of renders) assert.match(pdfText(r.bytes), new RegExp(`${v6} Acme onboarding`));
+  });
+
   test('a three-page document has three pages', async () => {
     const api = await newWorkspace();
     const kase = await newCase(api);
