@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import {
   type ChromiumSession,
   DESKTOP,
@@ -26,33 +26,35 @@ import { eventually, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
 
-let server: LiveServer;
 let base: string;
 let mail: MailCatcher;
 let chrome: ChromiumSession | undefined;
-const runs: Screenshots[] = [];
-const screenshots = (run: string) => {
-  const shots = new Screenshots(run);
-  runs.push(shots);
-  return shots;
-};
-const extraFiles: string[] = [];
 
-before(async () => {
-  // the service sends the signing code through this catcher (read when the service starts)
+/**
+ * Per test (the suite shares one process and one harness with every other test file, so nothing
+ * here may outlive its test): a real SMTP catcher that the service sends the signing code to
+ * (VERICASE_SMTP_URL, put back afterwards), the service on a socket, and the screenshots' list.
+ */
+async function service(t: TestContext, run: string) {
   mail = await startMailCatcher();
+  const saved = process.env.VERICASE_SMTP_URL;
   process.env.VERICASE_SMTP_URL = mail.url;
-  process.env.VERICASE_MAIL_FROM ??= 'signatures@vericase.test';
-  server = await listen();
+  const server: LiveServer = await listen();
   base = `http://127.0.0.1:${server.port}`;
-});
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-  await mail?.close();
-  const files = [...runs.flatMap((r) => r.files), ...extraFiles];
-  console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
-});
+  const shots = new Screenshots(run);
+  const extra: string[] = [];
+  t.after(async () => {
+    await chrome?.close();
+    chrome = undefined;
+    await server.close();
+    await mail.close();
+    if (saved === undefined) delete process.env.VERICASE_SMTP_URL;
+    else process.env.VERICASE_SMTP_URL = saved;
+    const files = [...shots.files, ...extra];
+    console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
+  });
+  return { shots, extra };
+}
 
 /** An operator's API client over HTTP, with a fresh workspace. */
 async function operator() {
@@ -170,6 +172,9 @@ async function openPage(session: ChromiumSession, url: string, errors: string[])
 
 const signing = (page: Page) => page.locator('[data-action-type="electronic_signature"]');
 
+/** An element's computed colour, read in its frame (this file is type-checked without the DOM library). */
+const colour = (el: any): string => (globalThis as any).getComputedStyle(el).color;
+
 /** Waits until the frozen document is shown (its styles applied) and checks what it says. */
 async function documentShown(page: Page) {
   const action = signing(page);
@@ -178,14 +183,8 @@ async function documentShown(page: Page) {
   await doc.getByText('Acme SAS', { exact: false }).first().waitFor();
   await doc.getByText('Clause 3.9.', { exact: false }).waitFor();
   // the document's own stylesheet and style attributes apply (the page's CSP allows no inline style)
-  assert.equal(
-    await doc.locator('h1.title').evaluate('(el) => getComputedStyle(el).color'),
-    'rgb(15, 76, 129)',
-  );
-  assert.equal(
-    await doc.locator('h2').first().evaluate('(el) => getComputedStyle(el).color'),
-    'rgb(120, 20, 20)',
-  );
+  assert.equal(await doc.locator('h1.title').evaluate(colour), 'rgb(15, 76, 129)');
+  assert.equal(await doc.locator('h2').first().evaluate(colour), 'rgb(120, 20, 20)');
   // nothing in the frame can run a script
   assert.equal(await action.locator('iframe.document-frame').getAttribute('sandbox'), 'allow-same-origin');
 }
@@ -206,181 +205,173 @@ async function download(op: Operator, fileId: string, dir: string, name: string)
   return file;
 }
 
-describe('electronic signature in Chromium', () => {
-  afterEach(async () => {
-    await chrome?.close();
-    chrome = undefined;
-  });
+// top-level tests, not a describe: each gets the runner's whole per-test time on a loaded machine
 
-  test('the contact reads the document and signs it with a typed name and the e-mailed code; the signed PDF verifies', async () => {
-    const op = await operator();
-    const { caseId, checkId, link } = await signatureRequest(op);
+test('the contact reads the document and signs it with a typed name and the e-mailed code; the signed PDF verifies', async (t) => {
+  const { shots, extra } = await service(t, 'signature-en');
+  const op = await operator();
+  const { caseId, checkId, link } = await signatureRequest(op);
 
-    const shots = screenshots('signature-en');
-    const errors: string[] = [];
-    chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
-    const page = await openPage(chrome, link, errors);
-    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
-    const action = signing(page);
-    await action.getByRole('heading', { name: 'Document to sign: Engagement letter' }).waitFor();
-    await documentShown(page);
-    await shots.take(page, 'document');
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+  const action = signing(page);
+  await action.getByRole('heading', { name: 'Document to sign: Engagement letter' }).waitFor();
+  await documentShown(page);
+  await shots.take(page, 'document');
 
-    // opening the action started the request: the operator sees the signing link
-    const started = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
-    assert.match(started.data.vendor.signature_link, /\/portal\/#token=vcp_/);
-    assert.ok(started.data.vendor.started_at);
+  // opening the action started the request: the operator sees the signing link
+  const started = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
+  assert.match(started.data.vendor.signature_link, /\/portal\/#token=vcp_/);
+  assert.ok(started.data.vendor.started_at);
 
-    // Sign stays disabled until everything is there, and says what is missing
-    const sign = action.getByRole('button', { name: 'Sign', exact: true });
-    assert.equal(await sign.isEnabled(), false);
-    await action.getByText('Tick the box once you have read the document.').waitFor();
-    await action
-      .getByRole('checkbox', { name: 'I have read the whole document and I agree to sign it.' })
-      .check();
-    await action.getByRole('textbox', { name: 'Your full name' }).fill('Ada Lovelace');
-    await action.getByText('Ask for a code.').waitFor();
+  // Sign stays disabled until everything is there, and says what is missing
+  const sign = action.getByRole('button', { name: 'Sign', exact: true });
+  assert.equal(await sign.isEnabled(), false);
+  await action.getByText('Tick the box once you have read the document.').waitFor();
+  await action
+    .getByRole('checkbox', { name: 'I have read the whole document and I agree to sign it.' })
+    .check();
+  await action.getByRole('textbox', { name: 'Your full name' }).fill('Ada Lovelace');
+  await action.getByText('Ask for a code.').waitFor();
 
-    // the code, by e-mail
-    const seen = mail.countTo('ada@example.com');
-    await action.getByRole('button', { name: 'Send me a code' }).click();
-    await action.getByText('A 6-digit code was sent to', { exact: false }).waitFor();
-    const code = codeIn(await mail.next('ada@example.com', seen));
-    await shots.take(page, 'code-sent');
+  // the code, by e-mail
+  const seen = mail.countTo('ada@example.com');
+  await action.getByRole('button', { name: 'Send me a code' }).click();
+  await action.getByText('A 6-digit code was sent to', { exact: false }).waitFor();
+  const code = codeIn(await mail.next('ada@example.com', seen));
+  await shots.take(page, 'code-sent');
 
-    // a wrong code is refused and spends an attempt
-    const codeField = action.getByRole('textbox', { name: 'Code received by e-mail' });
-    const wrong = code === '000000' ? '111111' : '000000';
-    await codeField.fill(wrong);
-    await sign.click();
-    await action.getByRole('alert').waitFor();
-    await action.getByText('4 attempt(s) left', { exact: false }).waitFor();
-    await shots.take(page, 'wrong-code');
+  // a wrong code is refused and spends an attempt
+  const codeField = action.getByRole('textbox', { name: 'Code received by e-mail' });
+  const wrong = code === '000000' ? '111111' : '000000';
+  await codeField.fill(wrong);
+  await sign.click();
+  await action.getByRole('alert').waitFor();
+  await action.getByText('4 attempt(s) left', { exact: false }).waitFor();
+  await shots.take(page, 'wrong-code');
 
-    await codeField.fill(code);
-    await shots.take(page, 'ready-to-sign');
-    await sign.click();
-    // the only action is done: the page says everything was received
-    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
-    await shots.take(page, 'signed');
-    assert.deepEqual(errors, []);
+  await codeField.fill(code);
+  await shots.take(page, 'ready-to-sign');
+  await sign.click();
+  // the only action is done: the page says everything was received
+  await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+  await shots.take(page, 'signed');
+  assert.deepEqual(errors, []);
 
-    // the operator's side: approved (automatic approval), three files
-    const check = await settled(op, checkId);
-    assert.equal(check.status, 'approved');
-    const info = check.data.information;
-    assert.ok(info.file_id && info.signed_file_id && info.audit_trail_id);
-    const documents = await op.ok('GET', `/v1/cases/${caseId}/documents`);
-    const list = Array.isArray(documents) ? documents : documents.data;
-    assert.ok(
-      list.some((d: { type: string }) => d.type === 'check__electronic_signature'),
-      JSON.stringify(list),
-    );
+  // the operator's side: approved (automatic approval), three files
+  const check = await settled(op, checkId);
+  assert.equal(check.status, 'approved');
+  const info = check.data.information;
+  assert.ok(info.file_id && info.signed_file_id && info.audit_trail_id);
+  const documents = await op.ok('GET', `/v1/cases/${caseId}/documents`);
+  const list = Array.isArray(documents) ? documents : documents.data;
+  assert.ok(
+    list.some((d: { type: string }) => d.type === 'check__electronic_signature'),
+    JSON.stringify(list),
+  );
 
-    // the signed PDF: a valid signature, the document's text, its pages as images
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-signed-'));
-    try {
-      const signed = await download(op, info.signed_file_id, dir, 'signed.pdf');
-      const pdfsig = execFileSync('pdfsig', [signed], { encoding: 'utf8' });
-      assert.match(pdfsig, /Signature Validation: Signature is Valid\./, pdfsig);
-      const text = execFileSync('pdftotext', ['-layout', signed, '-'], { encoding: 'utf8' });
-      assert.match(text, /Acme SAS/);
-      assert.match(text, /Ada Lovelace/);
-      assert.match(text, /Clause 3\.9\./);
-      const prefix = path.join(SCREENSHOT_DIR, 'signature-en-signed-pdf');
-      for (const f of fs.readdirSync(SCREENSHOT_DIR))
-        if (f.startsWith('signature-en-signed-pdf')) fs.rmSync(path.join(SCREENSHOT_DIR, f));
-      execFileSync('pdftoppm', ['-png', '-r', '60', signed, prefix]);
-      const pages = fs.readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('signature-en-signed-pdf'));
-      assert.ok(pages.length >= 3, `pages rendered: ${pages.join(', ')}`);
-      extraFiles.push(...pages.sort().map((f) => path.relative(process.cwd(), path.join(SCREENSHOT_DIR, f))));
+  // the signed PDF: a valid signature, the document's text, its pages as images
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-signed-'));
+  try {
+    const signed = await download(op, info.signed_file_id, dir, 'signed.pdf');
+    const pdfsig = execFileSync('pdfsig', [signed], { encoding: 'utf8' });
+    assert.match(pdfsig, /Signature Validation: Signature is Valid\./, pdfsig);
+    const text = execFileSync('pdftotext', ['-layout', signed, '-'], { encoding: 'utf8' });
+    assert.match(text, /Acme SAS/);
+    assert.match(text, /Ada Lovelace/);
+    assert.match(text, /Clause 3\.9\./);
+    const prefix = path.join(SCREENSHOT_DIR, 'signature-en-signed-pdf');
+    for (const f of fs.readdirSync(SCREENSHOT_DIR))
+      if (f.startsWith('signature-en-signed-pdf')) fs.rmSync(path.join(SCREENSHOT_DIR, f));
+    execFileSync('pdftoppm', ['-png', '-r', '60', signed, prefix]);
+    const pages = fs.readdirSync(SCREENSHOT_DIR).filter((f) => f.startsWith('signature-en-signed-pdf'));
+    assert.ok(pages.length >= 3, `pages rendered: ${pages.join(', ')}`);
+    extra.push(...pages.sort().map((f) => path.relative(process.cwd(), path.join(SCREENSHOT_DIR, f))));
 
-      // the audit trail lists the steps
-      const trail = await download(op, info.audit_trail_id, dir, 'audit-trail.pdf');
-      const trailText = execFileSync('pdftotext', ['-layout', trail, '-'], { encoding: 'utf8' });
-      assert.match(trailText, /Ada Lovelace/);
-      assert.match(trailText, /ada@example\.com/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    // the audit trail lists the steps
+    const trail = await download(op, info.audit_trail_id, dir, 'audit-trail.pdf');
+    const trailText = execFileSync('pdftotext', ['-layout', trail, '-'], { encoding: 'utf8' });
+    assert.match(trailText, /Ada Lovelace/);
+    assert.match(trailText, /ada@example\.com/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
-  test('en français, avec une signature dessinée, sur un écran d’ordinateur', async () => {
-    const op = await operator();
-    const { checkId, link } = await signatureRequest(op, { automatic_approval: false });
+test('en français, avec une signature dessinée, sur un écran d’ordinateur', async (t) => {
+  const { shots } = await service(t, 'signature-fr');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op, { automatic_approval: false });
 
-    const shots = screenshots('signature-fr');
-    const errors: string[] = [];
-    chrome = await openChromium({ viewport: DESKTOP, locale: 'fr-FR', hasTouch: false });
-    const page = await openPage(chrome, link, errors);
-    await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
-    const action = signing(page);
-    await action.getByRole('heading', { name: 'Document à signer : Engagement letter' }).waitFor();
-    await documentShown(page);
-    await action
-      .getByRole('checkbox', { name: 'J’ai lu l’intégralité du document et j’accepte de le signer.' })
-      .check();
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: DESKTOP, locale: 'fr-FR', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
+  const action = signing(page);
+  await action.getByRole('heading', { name: 'Document à signer : Engagement letter' }).waitFor();
+  await documentShown(page);
+  await action
+    .getByRole('checkbox', { name: 'J’ai lu l’intégralité du document et j’accepte de le signer.' })
+    .check();
 
-    // a signature drawn with the mouse (pointer events)
-    await action.getByRole('radio', { name: 'Dessiner ma signature' }).check();
-    const pad = action.getByTestId('signature-canvas');
-    await pad.scrollIntoViewIfNeeded();
-    const box = await pad.boundingBox();
-    assert.ok(box);
-    await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) {
-      await page.mouse.move(
-        box.x + 30 + i * 25,
-        box.y + box.height * (0.7 - 0.4 * Math.abs(Math.sin(i / 2))),
-      );
-    }
-    await page.mouse.up();
-    await action.getByText('Demandez un code.').waitFor();
+  // a signature drawn with the mouse (pointer events)
+  await action.getByRole('radio', { name: 'Dessiner ma signature' }).check();
+  const pad = action.getByTestId('signature-canvas');
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  assert.ok(box);
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(box.x + 30 + i * 25, box.y + box.height * (0.7 - 0.4 * Math.abs(Math.sin(i / 2))));
+  }
+  await page.mouse.up();
+  await action.getByText('Demandez un code.').waitFor();
 
-    const seen = mail.countTo('ada@example.com');
-    await action.getByRole('button', { name: 'M’envoyer un code' }).click();
-    await action.getByText('Un code à 6 chiffres a été envoyé à', { exact: false }).waitFor();
-    const code = codeIn(await mail.next('ada@example.com', seen));
-    await action.getByRole('textbox', { name: 'Code reçu par e-mail' }).fill(code);
-    await shots.take(page, 'drawn-signature');
-    await action.getByRole('button', { name: 'Signer', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
-    await shots.take(page, 'signed');
-    assert.deepEqual(errors, []);
+  const seen = mail.countTo('ada@example.com');
+  await action.getByRole('button', { name: 'M’envoyer un code' }).click();
+  await action.getByText('Un code à 6 chiffres a été envoyé à', { exact: false }).waitFor();
+  const code = codeIn(await mail.next('ada@example.com', seen));
+  await action.getByRole('textbox', { name: 'Code reçu par e-mail' }).fill(code);
+  await shots.take(page, 'drawn-signature');
+  await action.getByRole('button', { name: 'Signer', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
+  await shots.take(page, 'signed');
+  assert.deepEqual(errors, []);
 
-    // manual approval: the signed check waits for a review
-    const check = await settled(op, checkId);
-    assert.equal(check.status, 'need_review');
-    assert.ok(check.data.information.signed_file_id);
-  });
+  // manual approval: the signed check waits for a review
+  const check = await settled(op, checkId);
+  assert.equal(check.status, 'need_review');
+  assert.ok(check.data.information.signed_file_id);
+});
 
-  test('the contact declines to sign, with a reason: the check is rejected', async () => {
-    const op = await operator();
-    const { checkId, link } = await signatureRequest(op);
+test('the contact declines to sign, with a reason: the check is rejected', async (t) => {
+  const { shots } = await service(t, 'signature-decline');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op);
 
-    const shots = screenshots('signature-decline');
-    const errors: string[] = [];
-    chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
-    const page = await openPage(chrome, link, errors);
-    const action = signing(page);
-    await documentShown(page);
-    await action.getByRole('button', { name: 'I do not want to sign' }).click();
-    const confirm = action.getByRole('button', { name: 'Decline', exact: true });
-    assert.equal(await confirm.isEnabled(), false);
-    await action
-      .getByRole('textbox', { name: 'Please tell us why' })
-      .fill('The fees in part 2 are not what we agreed.');
-    await shots.take(page, 'reason');
-    await confirm.click();
-    await action.locator('.badge', { hasText: 'Declined' }).waitFor();
-    await action.getByText('You declined to sign on', { exact: false }).waitFor();
-    await action.getByText('The fees in part 2 are not what we agreed.').waitFor();
-    await shots.take(page, 'declined');
-    assert.deepEqual(errors, []);
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  const action = signing(page);
+  await documentShown(page);
+  await action.getByRole('button', { name: 'I do not want to sign' }).click();
+  const confirm = action.getByRole('button', { name: 'Decline', exact: true });
+  assert.equal(await confirm.isEnabled(), false);
+  await action
+    .getByRole('textbox', { name: 'Please tell us why' })
+    .fill('The fees in part 2 are not what we agreed.');
+  await shots.take(page, 'reason');
+  await confirm.click();
+  await action.locator('.badge', { hasText: 'Declined' }).waitFor();
+  await action.getByText('You declined to sign on', { exact: false }).waitFor();
+  await action.getByText('The fees in part 2 are not what we agreed.').waitFor();
+  await shots.take(page, 'declined');
+  assert.deepEqual(errors, []);
 
-    const check = await settled(op, checkId);
-    assert.equal(check.status, 'rejected');
-    assert.equal(check.data.information.signed_file_id ?? null, null);
-  });
+  const check = await settled(op, checkId);
+  assert.equal(check.status, 'rejected');
+  assert.equal(check.data.information.signed_file_id ?? null, null);
 });
