@@ -7,10 +7,11 @@ import { loadTemplateContext } from './case-context.ts';
 import { RENDER_FAILED } from './chromium.ts';
 import { renderTemplate } from './handlebars.ts';
 import { htmlToPdf } from './html-to-pdf.ts';
+import { sealHtml } from './seal-html.ts';
 
 /**
  * Renders a template version for a case: the Handlebars context (case, main company, signer, date),
- * the HTML, then the PDF. `missing`: placeholders the template read that had no value (rendered
+ * the HTML (sealed: see seal-html.ts), then the PDF. `missing`: placeholders the template read that had no value (rendered
  * empty). 404 for a case not of the workspace; 400 (`CASE_REPORT_RENDER_FAILED`) for a template that
  * fails to run; 502 when no browser can print.
  */
@@ -38,7 +39,9 @@ export async function renderForCase(
       RENDER_FAILED,
     );
   }
-  const pdf = await htmlToPdf(ctx, rendered.html);
+  // the HTML returned is the HTML printed (walls included): a page that shows it shows the document
+  const html = sealHtml(rendered.html);
+  const pdf = await htmlToPdf(ctx, html);
   const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
-  return { html: rendered.html, pdf, missing: rendered.missing, pages };
+  return { html, pdf, missing: rendered.missing, pages };
 }

@@ -15,8 +15,11 @@ const HEAD =
   '<meta charset="utf-8">' +
   `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:">`;
 
+const HEAD_WITHOUT_CSP = /(?<=^\s*(?:<!doctype[^>]*>)?)<meta charset="utf-8">/i;
+
 export function sealHtml(html: string): string {
-  const stripped = html.replace(HTTP_EQUIV_META, '');
+  // the head goes back in below: sealing sealed HTML gives the same HTML
+  const stripped = html.replace(HTTP_EQUIV_META, '').replace(HEAD_WITHOUT_CSP, '');
   // after a doctype, not before it: a doctype after content puts the page in quirks mode
   const doctype = LEADING_DOCTYPE.exec(stripped)?.[0] ?? '';
   return `${doctype}${HEAD}${stripped.slice(doctype.length)}`;
