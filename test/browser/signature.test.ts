@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import {
   SCREENSHOT_DIR,
   Screenshots,
 } from '../helpers/browser.ts';
-import { eventually, newWorkspace } from '../helpers/harness.ts';
+import { eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
 
@@ -374,4 +375,56 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   const check = await settled(op, checkId);
   assert.equal(check.status, 'rejected');
   assert.equal(check.data.information.signed_file_id ?? null, null);
+});
+
+test('an expired signing link says so and how to get a new one; a new visit through the invitation issues one', async (t) => {
+  const { shots } = await service(t, 'signature-expired');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op);
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  // the invitation starts the request and issues the check's own signing link
+  const first = await openPage(chrome, link, errors);
+  await documentShown(first);
+  const started = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
+  const signingLink: string = started.data.vendor.signature_link;
+  assert.match(signingLink, /\/portal\/#token=vcp_/);
+  await first.close();
+
+  // the signing link opens the one action
+  const page = await openPage(chrome, signingLink, errors);
+  await documentShown(page);
+  assert.equal(await page.locator('li.action').count(), 1);
+
+  // it expires (its time passed: set in the database, as waiting a week is not a test)
+  const { ctx } = await getHarness();
+  const token = new URL(signingLink).hash.replace('#token=', '');
+  const tokenHash = crypto.createHash('sha256').update(token).digest('hex');
+  const expired = await ctx.db
+    .updateTable('client_portal_links')
+    .set({ expires_at: new Date(Date.now() - 60_000) })
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  assert.equal(Number(expired.numUpdatedRows), 1);
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+  await page.getByText('This signing link has expired.', { exact: false }).waitFor();
+  await page.getByText('each visit gives you a new signing link', { exact: false }).waitFor();
+  await shots.take(page, 'signing-link-expired');
+
+  // the invitation again: a new signing link, the same frozen document
+  const again = await openPage(chrome, link, errors);
+  await documentShown(again);
+  const renewed = await eventually(async () => {
+    const check = await op.ok('GET', `/v1/checks/electronic_signature/${checkId}`);
+    return check.data.vendor.signature_link !== signingLink && check;
+  }, 60_000);
+  assert.match(renewed.data.vendor.signature_link, /\/portal\/#token=vcp_/);
+  assert.ok(
+    new Date(renewed.data.vendor.signature_link_expiration_date).getTime() > Date.now(),
+    renewed.data.vendor.signature_link_expiration_date,
+  );
+  assert.equal(renewed.status, 'in_progress');
+  assert.deepEqual(errors, []);
 });
