@@ -4,7 +4,9 @@ import { ActionOut, ActionParams, portalErrors } from '../../../portal/schemas.t
 import type { Caller } from './audit.ts';
 import { declineSignature } from './decline.ts';
 import { frozenHtml, frozenPdf, signedPdf } from './documents.ts';
-import { DeclineBody } from './schemas.ts';
+import { DeclineBody, SignBody } from './schemas.ts';
+import { sendSignatureCode } from './send-code.ts';
+import { signSignature } from './sign.ts';
 import { startSignature } from './start.ts';
 
 const callerOf = (req: FastifyRequest): Caller => ({
@@ -18,7 +20,7 @@ const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; 
 /**
  * The signing steps of an electronic_signature action, under the portal's API scope (the link's
  * token authorises them like every portal route): start, the frozen document (PDF and HTML), the
- * one-time code, sign, decline, and the signed PDF (send-code and sign join when the signing module lands). Documented in docs/electronic-signature.md.
+ * one-time code, sign, decline, and the signed PDF. Documented in docs/electronic-signature.md.
  */
 export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
   const base = '/actions/:id/signature';
@@ -70,6 +72,21 @@ export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
         .header('x-content-type-options', 'nosniff')
         .send(pdf);
     },
+  );
+
+  api.post(
+    `${base}/send-code`,
+    { schema: { ...hidden, response: { 200: ActionOut, ...portalErrors(400, 404) } } },
+    async (req) => sendSignatureCode(ctx, req.portalAccess, req.params.id, callerOf(req)),
+  );
+
+  api.post(
+    `${base}/sign`,
+    {
+      bodyLimit: 2 * 1024 * 1024,
+      schema: { ...hidden, body: SignBody, response: { 200: ActionOut, ...portalErrors(400, 404, 409) } },
+    },
+    async (req) => signSignature(ctx, req.portalAccess, req.params.id, req.body, callerOf(req)),
   );
 
   api.post(

@@ -1,0 +1,99 @@
+import type { AppContext } from '../../../app-context.ts';
+import { ApiError, badRequest } from '../../../http/errors.ts';
+import { type Action, readAction } from '../../../portal/actions.ts';
+import type { PortalAccess } from '../../../portal/auth.ts';
+import { recordContactAction } from '../../../portal/contact-action.ts';
+import { findSignatureAction, ongoingRequest } from './active.ts';
+import { type Caller, recordSignatureEvent } from './audit.ts';
+import type { ElectronicSignatureInternal } from './check-data.ts';
+import { sendMail } from './deps.ts';
+import { emailHint } from './present-signature.ts';
+import {
+  CODE_MAX_ATTEMPTS,
+  CODE_RESEND_MS,
+  CODE_TTL_MS,
+  findRequest,
+  hashCode,
+  newCode,
+} from './requests.ts';
+
+function codeMail(name: string, document: string, code: string) {
+  const minutes = CODE_TTL_MS / 60_000;
+  return {
+    subject: `Your signing code: ${code}`,
+    text: [
+      `Hello ${name},`,
+      '',
+      `Your code to sign "${document}" is: ${code}`,
+      '',
+      `It is valid for ${minutes} minutes and can be tried ${CODE_MAX_ATTEMPTS} times. If you did not ask for it, ignore this message: nothing is signed without it.`,
+    ].join('\n'),
+  };
+}
+
+/**
+ * `POST /portal/api/actions/{id}/signature/send-code`: a new 6-digit code to the signer's e-mail,
+ * stored only as a hash, valid 10 minutes for 5 attempts; an earlier code stops working. At most
+ * one send a minute (429). The mail is sent inside the transaction, last: when it cannot be sent
+ * (502) nothing is recorded and the signer may try again at once.
+ */
+export async function sendSignatureCode(
+  ctx: AppContext,
+  access: PortalAccess,
+  checkId: string,
+  caller: Caller,
+): Promise<Action> {
+  const { link } = access;
+  await ctx.db.transaction().execute(async (trx) => {
+    const { check } = await findSignatureAction(trx, link, checkId, true);
+    const request = ongoingRequest(check, await findRequest(trx, checkId, true));
+    const signer = await trx
+      .selectFrom('individuals')
+      .select(['first_name', 'last_name', 'email'])
+      .where('id', '=', check.individual_id as string)
+      .executeTakeFirstOrThrow();
+    if (!signer.email) {
+      throw badRequest(
+        'No e-mail address is on record for the signer, so no code can be sent: ask the person who sent this link',
+      );
+    }
+    const now = new Date();
+    if (request.code_sent_at && now.getTime() < request.code_sent_at.getTime() + CODE_RESEND_MS) {
+      const at = new Date(request.code_sent_at.getTime() + CODE_RESEND_MS);
+      throw new ApiError(
+        429,
+        `A code was sent less than a minute ago: a new one can be sent from ${at.toISOString()}`,
+        undefined,
+        'SIGNATURE_CODE_RESEND_TOO_SOON',
+      );
+    }
+    const code = newCode();
+    await trx
+      .updateTable('signature_requests')
+      .set({
+        code_hash: hashCode(request.id, code),
+        code_expires_at: new Date(now.getTime() + CODE_TTL_MS),
+        code_attempts: 0,
+        code_sent_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', request.id)
+      .execute();
+    await recordSignatureEvent(trx, check, 'code_sent', caller, { to: emailHint(signer.email) });
+    await recordContactAction(trx, link.workspace_id, link.case_id);
+    const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ');
+    const internal = check.internal as unknown as ElectronicSignatureInternal;
+    try {
+      await sendMail(ctx, { to: signer.email, ...codeMail(name, internal.template_name, code) });
+    } catch {
+      // the mail server refused or is unreachable: nothing is recorded, the signer may ask again
+      throw new ApiError(
+        502,
+        'The code could not be sent by e-mail just now: try again in a moment',
+        undefined,
+        'SIGNATURE_CODE_NOT_SENT',
+      );
+    }
+  });
+  return readAction(ctx.db, link, checkId);
+}

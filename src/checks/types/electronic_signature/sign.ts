@@ -1,0 +1,251 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AppContext } from '../../../app-context.ts';
+import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
+import { readFileBuffer } from '../../../files/attach-upload.ts';
+import {
+  discardGeneratedFile,
+  type GeneratedFile,
+  storeGeneratedFile,
+} from '../../../files/generated-file.ts';
+import { getStorage } from '../../../files/storage.ts';
+import { badRequest } from '../../../http/errors.ts';
+import { type Action, readAction } from '../../../portal/actions.ts';
+import type { PortalAccess } from '../../../portal/auth.ts';
+import { recordContactAction } from '../../../portal/contact-action.ts';
+import { applyOutcome } from '../../engine/apply-change.ts';
+import { findSignatureAction, ongoingRequest } from './active.ts';
+import { type Caller, recordSignatureEvent, signatureEventsOf } from './audit.ts';
+import type { ElectronicSignatureInternal, ElectronicSignatureSettings } from './check-data.ts';
+import { auditTrailPdf, signingIdentity, signPdf } from './deps.ts';
+import { CODE_MAX_ATTEMPTS, findRequest, hashCode } from './requests.ts';
+import type { SignBody } from './schemas.ts';
+
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const MAX_DRAWN_BYTES = 1024 * 1024;
+
+/** The signature as given: a typed name or a drawn PNG, exactly one; 400 naming the field otherwise. */
+function signatureOf(body: Static<typeof SignBody>): { typed: string | null; drawn: Buffer | null } {
+  if (body.agreed !== true) {
+    throw badRequest('agreed must be true: the signer must read and agree to the document', 'agreed');
+  }
+  const typed = body.typed_name?.trim() || null;
+  const drawnB64 = body.drawn_signature_png_base64;
+  if (typed && drawnB64) {
+    throw badRequest('Give either typed_name or drawn_signature_png_base64, not both', 'typed_name');
+  }
+  if (!typed && !drawnB64) {
+    throw badRequest('A signature is needed: typed_name or drawn_signature_png_base64', 'typed_name');
+  }
+  if (!drawnB64) return { typed, drawn: null };
+  const b64 = drawnB64.replace(/^data:image\/png;base64,/, '');
+  const drawn = /^[A-Za-z0-9+/]+={0,2}$/.test(b64) ? Buffer.from(b64, 'base64') : null;
+  if (!drawn || drawn.length > MAX_DRAWN_BYTES || !drawn.subarray(0, 8).equals(PNG_MAGIC)) {
+    throw badRequest(
+      'drawn_signature_png_base64 must be a PNG image of at most 1 MB, base64-encoded',
+      'drawn_signature_png_base64',
+    );
+  }
+  return { typed: null, drawn };
+}
+
+type CodeCheck = { ok: true } | { ok: false; message: string };
+
+/** Compares the code with the stored hash; counts a wrong one. Never reveals anything but the count left. */
+function checkCode(request: SignatureRequestRow, code: string, now: Date): CodeCheck {
+  if (!request.code_hash || !request.code_expires_at) {
+    return { ok: false, message: 'No code was sent yet: ask for a code first' };
+  }
+  if (request.code_attempts >= CODE_MAX_ATTEMPTS) {
+    return { ok: false, message: 'Too many wrong codes: ask for a new code' };
+  }
+  if (request.code_expires_at.getTime() <= now.getTime()) {
+    return { ok: false, message: 'The code has expired: ask for a new code' };
+  }
+  const given = Buffer.from(hashCode(request.id, code.trim()), 'hex');
+  const stored = Buffer.from(request.code_hash, 'hex');
+  if (given.length === stored.length && timingSafeEqual(given, stored)) return { ok: true };
+  const left = CODE_MAX_ATTEMPTS - request.code_attempts - 1;
+  return {
+    ok: false,
+    message:
+      left > 0
+        ? `The code is wrong: ${left} attempt${left === 1 ? '' : 's'} left`
+        : 'The code is wrong and no attempt is left: ask for a new code',
+  };
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Signs the frozen document and builds the audit trail; both stored (recorded by the caller's outcome). */
+async function produceFiles(
+  ctx: AppContext,
+  trx: Parameters<typeof signatureEventsOf>[0],
+  check: CheckRow,
+  request: SignatureRequestRow,
+  signer: { name: string; email: string },
+  signature: { typed: string | null; drawn: Buffer | null },
+  signedAt: Date,
+  caller: Caller,
+  stored: GeneratedFile[],
+): Promise<{ signed: GeneratedFile; audit: GeneratedFile }> {
+  const storage = getStorage(ctx);
+  const frozen = await readFileBuffer(storage, { storage_key: await storageKeyOf(trx, request) });
+  const internal = check.internal as unknown as ElectronicSignatureInternal;
+  const signedPdf = await signPdf(ctx, frozen, {
+    signerName: signer.name,
+    signerEmail: signer.email,
+    signedAt,
+    reason: `Signature of "${internal.template_name}"`,
+    drawnSignaturePng: signature.drawn,
+    typedSignature: signature.typed,
+  });
+  const signed = await storeGeneratedFile(storage, check.workspace_id, signedPdf, 'application/pdf');
+  stored.push(signed);
+  await recordSignatureEvent(
+    trx,
+    check,
+    'signed',
+    caller,
+    {
+      method: signature.typed ? 'typed' : 'drawn',
+      ...(signature.typed ? { typed_name: signature.typed } : {}),
+      document_sha256: request.document_sha256,
+      signed_sha256: signed.sha256,
+    },
+    signedAt,
+  );
+  const events = await signatureEventsOf(trx, check.id);
+  const auditPdf = await auditTrailPdf(ctx, {
+    title: internal.template_name,
+    signer,
+    events: events.map((e) => ({
+      at: e.at,
+      type: e.type,
+      ip: e.ip,
+      user_agent: e.user_agent,
+      details: e.details,
+    })),
+    documentSha256: request.document_sha256,
+    signedSha256: sha256(signedPdf),
+  });
+  const audit = await storeGeneratedFile(storage, check.workspace_id, auditPdf, 'application/pdf');
+  stored.push(audit);
+  return { signed, audit };
+}
+
+async function storageKeyOf(db: Parameters<typeof signatureEventsOf>[0], request: SignatureRequestRow) {
+  const file = await db
+    .selectFrom('files')
+    .select('storage_key')
+    .where('id', '=', request.document_file_id)
+    .executeTakeFirstOrThrow();
+  return file.storage_key;
+}
+
+/**
+ * `POST /portal/api/actions/{id}/signature/sign`: verifies the one-time code, signs the frozen
+ * document (visible block + PDF signature), builds the audit trail, stores both and completes the
+ * check (approved with automatic_approval, else need_review), all in one transaction under the
+ * check's lock: of two submissions one signs, the other gets 409. A wrong code is counted (in its
+ * own committed transaction) and answered 400 naming `code`.
+ */
+export async function signSignature(
+  ctx: AppContext,
+  access: PortalAccess,
+  checkId: string,
+  body: Static<typeof SignBody>,
+  caller: Caller,
+): Promise<Action> {
+  const { link } = access;
+  const signature = signatureOf(body);
+  // loaded (or generated and stored) before the transaction: that first use writes through its own
+  // connection, which the embedded database (one connection) would only give after this transaction
+  await signingIdentity(ctx);
+  const stored: GeneratedFile[] = [];
+  let refusal: string | null = null;
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const { check, def } = await findSignatureAction(trx, link, checkId, true);
+      const request = ongoingRequest(check, await findRequest(trx, checkId, true));
+      const now = new Date();
+      const verdict = checkCode(request, body.code, now);
+      if (!verdict.ok) {
+        if (request.code_hash && request.code_attempts < CODE_MAX_ATTEMPTS) {
+          await trx
+            .updateTable('signature_requests')
+            .set({ code_attempts: request.code_attempts + 1, updated_at: now })
+            .where('id', '=', request.id)
+            .execute();
+        }
+        await recordSignatureEvent(trx, check, 'code_failed', caller, { reason: verdict.message });
+        await recordContactAction(trx, link.workspace_id, link.case_id);
+        refusal = verdict.message;
+        return;
+      }
+      await recordSignatureEvent(trx, check, 'code_verified', caller, {}, now);
+      const person = await trx
+        .selectFrom('individuals')
+        .select(['first_name', 'last_name', 'email'])
+        .where('id', '=', check.individual_id as string)
+        .executeTakeFirstOrThrow();
+      const signer = {
+        name: [person.first_name, person.last_name].filter(Boolean).join(' '),
+        email: person.email ?? '',
+      };
+      const { signed, audit } = await produceFiles(
+        ctx,
+        trx,
+        check,
+        request,
+        signer,
+        signature,
+        now,
+        caller,
+        stored,
+      );
+      await trx
+        .updateTable('signature_requests')
+        .set({ status: 'signed', signed_at: now, code_verified_at: now, code_hash: null, updated_at: now })
+        .where('id', '=', request.id)
+        .execute();
+      const settings = (check.data as { settings: ElectronicSignatureSettings }).settings;
+      const data = check.data as Record<string, unknown>;
+      const approved = settings.automatic_approval;
+      await applyOutcome(ctx, trx, def, check, {
+        trigger: 'sign',
+        status: approved ? 'approved' : 'need_review',
+        data: {
+          ...data,
+          result: approved ? 'approved' : null,
+          vendor: {
+            ...(data.vendor as Record<string, unknown>),
+            status: 'done',
+            ended_at: now.toISOString(),
+          },
+          information: {
+            file_id: request.document_file_id,
+            signed_file_id: signed.id,
+            audit_trail_id: audit.id,
+          },
+          review: approved
+            ? {
+                comment:
+                  'Approved automatically: the signer signed with a valid one-time code (automatic_approval)',
+                reviewed_at: now.toISOString(),
+                reviewer_type: 'system',
+                user: null,
+              }
+            : (data.review as Record<string, unknown>),
+        },
+        generatedFiles: [signed, audit],
+      });
+      await recordContactAction(trx, link.workspace_id, link.case_id);
+    });
+  } catch (err) {
+    for (const f of stored) await discardGeneratedFile(getStorage(ctx), f);
+    throw err;
+  }
+  if (refusal) throw badRequest(refusal, 'code');
+  return readAction(ctx.db, link, checkId);
+}
