@@ -233,6 +233,10 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     await probe([404], 'POST', '/v1/checks/aml', { company_id: b.mainCompanyId });
     await probe([404], 'POST', '/v1/checks/aml', { individual_id: b.ceoId });
     await probe([404], 'POST', '/v1/checks/fraud_database', { individual_id: b.ceoId });
+    await probe([404], 'POST', '/v1/checks/electronic_signature', {
+      individual_id: b.ceoId,
+      settings: { document_template_key: 'tenant_signature' },
+    });
     await probe([404], 'POST', '/v1/checks/fraud-database', { company_id: b.mainCompanyId });
     await probe([404], 'POST', '/v1/fraud-database/reports', { individual_id: b.ceoId, reason: 'x' });
     await probe([404], 'POST', '/v1/fraud-database/reports', { company_id: b.mainCompanyId, reason: 'x' });

@@ -116,6 +116,24 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
   must(await api.post(`/v1/cases/${textCase.id}/reviews`, { status: 'approved' }), 201, 'review');
 
   const front = await uploadRef(api, makePng({ width: 40, height: 30 }));
+  // an electronic_signature check needs a template of its kind with a published version
+  must(
+    await api.post('/v1/document-templates', {
+      key: 'tenant_signature',
+      name: `${tag} signature`,
+      kind: 'electronic_signature',
+    }),
+    201,
+    'document template',
+  );
+  must(
+    await api.post('/v1/document-templates/tenant_signature/versions', {
+      content: `<p>${tag}: {{company.name}} signed by {{signer.full_name}}</p>`,
+    }),
+    201,
+    'document template version',
+  );
+  must(await api.post('/v1/document-templates/tenant_signature/versions/1/publish'), 200, 'publish');
   // keyed after the world, so another world's key names nothing in this one
   const documentTemplateKey = `tpl_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
   must(
@@ -176,6 +194,14 @@ export async function buildTenantWorld(label: string, hookUrl: string): Promise<
       }),
       201,
       'document',
+    ).id,
+    electronic_signature: must(
+      await api.post('/v1/checks/electronic_signature', {
+        individual_id: ceo.id,
+        settings: { document_template_key: 'tenant_signature' },
+      }),
+      201,
+      'electronic_signature',
     ).id,
   };
   const awaiting = must(
