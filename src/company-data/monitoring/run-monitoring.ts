@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { lockCase } from '../../cases/repository.ts';
 import { applyOutcome } from '../../checks/engine/apply-change.ts';
+import { emptyReview } from '../../checks/review-data.ts';
 import { companyMonitoringCheck } from '../../checks/types/company_monitoring/index.ts';
 import type { CompanyMonitoringStateRow } from '../../db/schema.ts';
 import { fetchProfileByRecord } from '../fetch-profile.ts';
@@ -11,7 +12,6 @@ import { alertCategories, diffSnapshots } from './diff.ts';
 import { createMonitoringCheck, findMonitoringCheck } from './monitoring-check.ts';
 import { baselineSnapshot, type MonitoringSnapshot } from './snapshot.ts';
 
-const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
 const BATCH = 100;
 
 export interface MonitoringRunOptions {
@@ -135,7 +135,7 @@ async function monitorOne(
         data: {
           ...data,
           result: null,
-          review: EMPTY_REVIEW,
+          review: emptyReview(),
           changes: {
             detected_at: new Date().toISOString(),
             categories: alertCategories(changes),

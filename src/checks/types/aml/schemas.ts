@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 /** The built-in screening engine (src/screening) is this service's AML provider. */
 export const AML_VENDOR = 'screening_provider_1';
@@ -39,12 +39,7 @@ export const AmlCreateBody = Type.Object({
   settings: Type.Optional(AmlSettingsCreate),
 });
 
-export const AmlReview = Type.Object({
-  comment: Nullable(Type.String()),
-  reviewed_at: Nullable(Type.String()),
-  reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: NullableNestedUser,
-});
+export const AmlReview = CheckReview;
 
 export const AmlSettings = Type.Object({
   vendor: Type.Enum([AML_VENDOR]),

@@ -2,10 +2,12 @@
  * The provider side of the aml check: what is screened for a target, and how the screening engine's
  * matches become hits. The provider is the built-in engine (`ctx.screening`), no external vendor.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../../../screening/index.ts';
 import type { CheckTarget } from '../../check-type.ts';
+import { emptyReview } from '../../review-data.ts';
 import {
   AML_HIT_LIST_TYPES,
   AML_VENDOR,
@@ -126,7 +128,8 @@ export function resultsCountOf(matches: ScreeningMatch[]): { watchlist: number; 
   return { watchlist, mediacheck };
 }
 
-export const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
+/** Spread into each new hit and check (`{ ...EMPTY_REVIEW }`): never modified itself. */
+export const EMPTY_REVIEW = Object.freeze(emptyReview());
 
 /** A fresh hit (status potential_match) from an engine match. */
 export function hitOf(

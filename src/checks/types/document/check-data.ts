@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { StoredFile } from '../../../files/attach-upload.ts';
+import { emptyReview } from '../../review-data.ts';
 import type { DocumentData, DocumentSettings } from './schemas.ts';
 
 export type DocumentCheckSettings = Static<typeof DocumentSettings>;
@@ -18,7 +19,7 @@ export interface DocumentInternal {
   forced_review?: boolean;
 }
 
-export const emptyReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
+export { emptyReview };
 
 /** The data of an attempt before its analysis. */
 export function attemptData(settings: DocumentCheckSettings, files: StoredFile[]): DocumentCheckData {

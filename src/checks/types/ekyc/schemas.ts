@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { Address } from '../../../shared/address.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 export const EKYC_VENDORS = ['ekyc_provider_1'] as const;
 
@@ -16,12 +16,7 @@ export const EkycCreateBody = Type.Object({
   ),
 });
 
-const Review = Type.Object({
-  comment: Nullable(Type.String()),
-  reviewed_at: Nullable(Type.String()),
-  reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: NullableNestedUser,
-});
+const Review = CheckReview;
 
 const Network = Nullable(
   Type.Object({ operator: Nullable(Type.String()), country: Nullable(Type.String()) }),

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { IdentifierKind } from '../../../fraud-database/schemas.ts';
 import { DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { Address } from '../../../shared/address.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 export const FRAUD_DATABASE_VENDORS = ['shared_fraud_list'] as const;
 
@@ -22,12 +22,7 @@ export const FraudDatabaseCreateBody = Type.Object({
   settings: Type.Optional(Type.Object(Settings)),
 });
 
-const Review = Type.Object({
-  comment: Nullable(Type.String()),
-  reviewed_at: Nullable(Type.String()),
-  reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: NullableNestedUser,
-});
+const Review = CheckReview;
 
 export const FraudDatabaseData = Type.Object({
   result: Nullable(Type.Enum(['approved', 'rejected', 'error'])),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredFile } from '../../../files/attach-upload.ts';
+import { emptyReview } from '../../review-data.ts';
 import type { DocumentDetailedResults, DocumentInformation } from './provider.ts';
 
 export type IdDocumentSettings = {
@@ -49,7 +50,7 @@ export const emptyInformation = (files: AttemptFiles | null): DocumentInformatio
   back_file_id: files?.back?.id ?? null,
 });
 
-export const emptyReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
+export { emptyReview };
 
 /** The vendor block: empty until a submission, then the provider's reference and start time. */
 export function vendorBlock(settings: IdDocumentSettings, checkId: string, submitted: boolean) {

@@ -1,4 +1,5 @@
 import type { Outcome } from '../../check-type.ts';
+import { emptyReview, systemReview } from '../../review-data.ts';
 import type { IdDocumentInternal, IdDocumentSettings, SubmissionResolution } from './check-data.ts';
 import { emptyDetailedResults } from './check-data.ts';
 import type { ProviderAnswer } from './provider.ts';
@@ -17,14 +18,6 @@ export function expiryOf(expirationDate: string | null | undefined, now = new Da
   end.setUTCDate(end.getUTCDate() + 1);
   return end > now ? end : null;
 }
-
-const systemReview = () => ({
-  comment: null,
-  reviewed_at: new Date().toISOString(),
-  reviewer_type: 'system',
-  user: null,
-});
-const noReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
 
 /**
  * The spec's result rules, applied to a provider answer (transitions.ts lists the rows):
@@ -117,7 +110,7 @@ export function decide(
       ...data,
       result,
       vendor: { ...vendor, verification_status: verificationStatus, comment },
-      review: decided ? systemReview() : noReview(),
+      review: decided ? systemReview() : emptyReview(),
       detailed_results: { document: detailed },
       information: nextInformation,
     },

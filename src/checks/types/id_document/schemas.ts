@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Country, DateOnly, DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 export const IDD_VENDORS = ['idd_provider_1', 'idd_provider_2'] as const;
 
@@ -41,12 +41,7 @@ export const IdDocumentData = Type.Object({
     started_at: Nullable(DateTime),
     comment: Nullable(Type.String({ description: 'The provider reason on rejection or refusal' })),
   }),
-  review: Type.Object({
-    comment: Nullable(Type.String()),
-    reviewed_at: Nullable(Type.String()),
-    reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-    user: NullableNestedUser,
-  }),
+  review: CheckReview,
   detailed_results: Type.Object(
     {
       document: Type.Object({

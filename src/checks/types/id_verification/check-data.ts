@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredFile } from '../../../files/attach-upload.ts';
+import { emptyReview } from '../../review-data.ts';
 import type { IDV_MODES, IDV_VENDORS } from './schemas.ts';
 
 export type IdVerificationMode = (typeof IDV_MODES)[number];
@@ -83,7 +84,7 @@ export const emptyInformation = (files: CaptureFiles | null) => ({
   video_file_id: files?.video?.id ?? null,
 });
 
-export const emptyReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
+export { emptyReview };
 
 /** The data of a new check, waiting for the contact's capture (the URL is set right after). */
 export function initialData(settings: IdVerificationSettings): Record<string, unknown> {

@@ -1,16 +1,9 @@
 import type { Outcome } from '../../check-type.ts';
+import { emptyReview, systemReview } from '../../review-data.ts';
 import { expiryOf } from '../id_document/decide.ts';
 import type { IdVerificationInternal, IdVerificationSettings } from './check-data.ts';
 import { mayApproveAutomatically, mayRejectAutomatically } from './modes.ts';
 import type { VerifierRun } from './verify.ts';
-
-const systemReview = () => ({
-  comment: null,
-  reviewed_at: new Date().toISOString(),
-  reviewer_type: 'system',
-  user: null,
-});
-const noReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
 
 /**
  * The check's status from a verifier run (transitions.ts lists the rows): approved or rejected
@@ -45,7 +38,7 @@ export function decide(
         comment: run.comment,
         report_file_id: reportFileId,
       },
-      review: decided ? systemReview() : noReview(),
+      review: decided ? systemReview() : emptyReview(),
       detailed_results: { document: run.document, face: run.face },
       information: { ...information, ...run.information },
     },

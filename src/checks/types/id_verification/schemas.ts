@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Country, DateOnly, DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 /**
  * Vendor identifiers, after the spec's convention for id_document (`idd_provider_1`): the spec
@@ -58,12 +58,7 @@ export const IdVerificationData = Type.Object({
       }),
     ),
   }),
-  review: Type.Object({
-    comment: Nullable(Type.String()),
-    reviewed_at: Nullable(Type.String()),
-    reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-    user: NullableNestedUser,
-  }),
+  review: CheckReview,
   detailed_results: Type.Object(
     {
       document: Type.Object({

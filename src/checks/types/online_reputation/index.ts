@@ -2,6 +2,7 @@ import type { CompanyRow } from '../../../db/schema.ts';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
 import { processAfter } from '../../engine/queues.ts';
+import { emptyReview } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import type { OnlineReputationProvider, ReputationCompany, ReputationRisk } from './provider.ts';
 import { sandboxOnlineReputationProvider } from './sandbox-provider.ts';
@@ -16,8 +17,6 @@ const PROVIDERS: Record<string, OnlineReputationProvider> = {
 
 /** Readings that approve automatically; every other reading, or none, goes to review. */
 const APPROVING: ReadonlySet<ReputationRisk> = new Set(['low', 'moderate']);
-
-const EMPTY_REVIEW = { comment: null, reviewed_at: null, reviewer_type: null, user: null };
 
 function companyInfo(c: CompanyRow) {
   return {
@@ -61,7 +60,7 @@ export const onlineReputationCheck: CheckTypeDefinition = {
       status: 'processing',
       data: {
         result: null,
-        review: EMPTY_REVIEW,
+        review: emptyReview(),
         information: { report: null, summary: null, sources: [], company: companyInfo(target.row) },
       },
       internal: {
@@ -93,7 +92,7 @@ export const onlineReputationCheck: CheckTypeDefinition = {
         result: approved ? 'approved' : null,
         review: approved
           ? { comment: null, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
-          : EMPTY_REVIEW,
+          : emptyReview(),
         information: {
           report: analysis.report,
           summary: analysis.summary,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, Uuid } from '../../../http/common-schemas.ts';
-import { NullableNestedUser } from '../../../users/nested-user.ts';
+import { CheckReview } from '../../review-data.ts';
 
 /** Companies only, and no settings object (spec: "Create body has only `company_id`"). */
 export const OnlineReputationCreateBody = Type.Object(
@@ -8,12 +8,7 @@ export const OnlineReputationCreateBody = Type.Object(
   { additionalProperties: false, description: 'Targets a company; no settings object.' },
 );
 
-const Review = Type.Object({
-  comment: Nullable(Type.String()),
-  reviewed_at: Nullable(Type.String()),
-  reviewer_type: Nullable(Type.Enum(['user', 'system', 'api'])),
-  user: NullableNestedUser,
-});
+const Review = CheckReview;
 
 export const OnlineReputationSource = Type.Object({ title: Type.String(), url: Type.String() });
 
