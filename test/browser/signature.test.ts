@@ -11,9 +11,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
+import { buildApp } from '../../src/http/app.ts';
 import {
   type ChromiumSession,
   DESKTOP,
@@ -24,7 +26,6 @@ import {
   Screenshots,
 } from '../helpers/browser.ts';
 import { eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
-import { type LiveServer, listen } from '../helpers/live-server.ts';
 import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
 
 let base: string;
@@ -33,24 +34,25 @@ let chrome: ChromiumSession | undefined;
 
 /**
  * Per test (the suite shares one process and one harness with every other test file, so nothing
- * here may outlive its test): a real SMTP catcher that the service sends the signing code to
- * (VERICASE_SMTP_URL, put back afterwards), the service on a socket, and the screenshots' list.
+ * here may outlive its test): a real SMTP catcher, the service on a socket sending its mail there
+ * (config.mail.smtpUrl, what VERICASE_SMTP_URL sets), and the screenshots' list.
  */
 async function service(t: TestContext, run: string) {
   mail = await startMailCatcher();
-  const saved = process.env.VERICASE_SMTP_URL;
-  process.env.VERICASE_SMTP_URL = mail.url;
-  const server: LiveServer = await listen();
-  base = `http://127.0.0.1:${server.port}`;
+  const { ctx } = await getHarness();
+  const app = await buildApp({
+    ...ctx,
+    config: { ...ctx.config, mail: { ...ctx.config.mail, smtpUrl: mail.url } },
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const shots = new Screenshots(run);
   const extra: string[] = [];
   t.after(async () => {
     await chrome?.close();
     chrome = undefined;
-    await server.close();
+    await app.close();
     await mail.close();
-    if (saved === undefined) delete process.env.VERICASE_SMTP_URL;
-    else process.env.VERICASE_SMTP_URL = saved;
     const files = [...shots.files, ...extra];
     console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
   });
