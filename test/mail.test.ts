@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
@@ -86,6 +87,23 @@ describe('mail', () => {
       sendMail(ctx, { to: 'x@example.com', subject: 'S', text: 'T' }),
       /ECONNREFUSED|connect/i,
     );
+  });
+
+  test('a server that accepts the connection but never answers: sendMail gives up after the greeting timeout (set in the URL)', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const { ctx } = await contextWith({
+        smtpUrl: `smtp://127.0.0.1:${port}/?greetingTimeout=200`,
+        from: 'vericase@localhost',
+      });
+      await assert.rejects(sendMail(ctx, { to: 'x@example.com', subject: 'S', text: 'T' }), /greeting/i);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   test('VERICASE_SMTP_URL must be smtp:// or smtps://; the sender defaults to vericase@localhost', () => {

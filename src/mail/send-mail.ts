@@ -11,6 +11,13 @@ export interface Mail {
 
 type Logger = pino.Logger;
 
+/**
+ * nodemailer waits up to 2 minutes for a connection and 10 for a quiet socket; a signer waiting
+ * for a code (and the request holding its transaction) should not: these are the defaults, and
+ * the URL's query string overrides them (`?socketTimeout=60000`), like any nodemailer option.
+ */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
 /** The log of each context (set by the mail module at start-up) and its SMTP transport (made on first use). */
 const loggers = new WeakMap<AppContext, Logger>();
 const transports = new WeakMap<AppContext, Transporter>();
@@ -45,7 +52,7 @@ export async function sendMail(ctx: AppContext, mail: Mail): Promise<void> {
   }
   let transport = transports.get(ctx);
   if (!transport) {
-    transport = nodemailer.createTransport(smtpUrl);
+    transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
     transports.set(ctx, transport);
   }
   await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
