@@ -304,7 +304,7 @@ test('the contact reads the document and signs it with a typed name and the e-ma
 });
 
 test('en français, avec une signature dessinée, sur un écran d’ordinateur', async (t) => {
-  const { shots } = await service(t, 'signature-fr');
+  const { shots, extra } = await service(t, 'signature-fr');
   const op = await operator();
   const { checkId, link } = await signatureRequest(op, { automatic_approval: false });
 
@@ -348,6 +348,20 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   const check = await settled(op, checkId);
   assert.equal(check.status, 'need_review');
   assert.ok(check.data.information.signed_file_id);
+  // the drawn signature is in the signed PDF's block (its last page, rendered for a look) and the
+  // signature is valid
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-signed-'));
+  try {
+    const signed = await download(op, check.data.information.signed_file_id, dir, 'signed.pdf');
+    const pdfsig = execFileSync('pdfsig', [signed], { encoding: 'utf8' });
+    assert.match(pdfsig, /Signature Validation: Signature is Valid\./, pdfsig);
+    const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [signed], { encoding: 'utf8' }))?.[1]);
+    const last = path.join(SCREENSHOT_DIR, 'signature-fr-signed-pdf-last-page');
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', '-f', String(pages), signed, last]);
+    extra.push(path.relative(process.cwd(), `${last}.png`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the contact declines to sign, with a reason: the check is rejected', async (t) => {
