@@ -40,6 +40,13 @@ export async function auditTrailPdf(
   doc.setModificationDate(now);
   const w = await PdfWriter.create(doc);
   w.heading('Signature audit trail');
+  w.text(
+    'Every step of this signature as the service recorded it, times in UTC. The first SHA-256 identifies ' +
+      'the file shown to the signer, the second the signed file it became; this trail is signed by the ' +
+      'same certificate.',
+    { grey: true },
+  );
+  w.gap(4);
   w.fields([
     ['Document', input.title],
     ['Signer', input.signer.name],
