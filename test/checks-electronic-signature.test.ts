@@ -274,6 +274,62 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
     });
   });
 
+  describe('electronic_signature: check templates', { timeout: 120_000 }, () => {
+    test('a template asks the business contact to sign; a template naming an unusable document template is refused', async () => {
+      const api = await newWorkspace();
+      await template(api, 'engagement');
+      await template(api, 'draft_only', 'electronic_signature', false);
+      const bad = await api.post('/v1/templates', {
+        key: 'sign-bad',
+        name: 'Signature (bad)',
+        checks: [
+          {
+            type: 'electronic_signature',
+            targets: ['business_contacts'],
+            settings: { document_template_key: 'draft_only' },
+          },
+        ],
+      });
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+      assert.equal(bad.body.details[0].path, 'checks[0].settings');
+      assert.match(bad.body.message, /no published version/);
+      const ok = await api.post('/v1/templates', {
+        key: 'sign',
+        name: 'Signature',
+        checks: [
+          {
+            type: 'electronic_signature',
+            targets: ['business_contacts'],
+            settings: { document_template_key: 'engagement' },
+          },
+        ],
+      });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      const kase = await api.post('/v1/cases', {
+        name: 'Templated',
+        template_key: 'sign',
+        companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+        individuals: [
+          {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.com',
+            is_business_contact: true,
+            relations: [{ roles: ['legal_representative'] }],
+          },
+          { first_name: 'Alan', last_name: 'Turing', relations: [{ roles: ['shareholder'] }] },
+        ],
+      });
+      assert.equal(kase.status, 201, JSON.stringify(kase.body));
+      const checks = await api.get(`/v1/checks?case_id=${kase.body.id}`);
+      const sigs = checks.body.data.filter((c: { type: string }) => c.type === 'electronic_signature');
+      assert.equal(sigs.length, 1, JSON.stringify(checks.body));
+      assert.equal(sigs[0].subtype, 'document_template:engagement');
+      assert.equal(sigs[0].individual_id, kase.body.individuals[0].id);
+      assert.equal(sigs[0].status, 'in_progress');
+    });
+  });
+
   describe('electronic_signature: the request starts in the portal', { timeout: 120_000 }, () => {
     test('start freezes the document, sets the signing link; idempotent; only the signer sees the action', async () => {
       const api = await newWorkspace();
