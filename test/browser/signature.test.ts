@@ -444,3 +444,46 @@ test('an expired signing link says so and how to get a new one; a new visit thro
   assert.equal(renewed.status, 'in_progress');
   assert.deepEqual(errors, []);
 });
+
+test('keyboard only: the typed name is the way to sign without a pointer', async (t) => {
+  const { shots } = await service(t, 'signature-keyboard');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op);
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  const action = signing(page);
+  await documentShown(page);
+
+  // evaluated in the page (this file is type-checked without the DOM library)
+  const isFocused = (el: any) => el === (globalThis as any).document.activeElement;
+  /** Presses Tab until `target` has the focus (the page's order, no click). */
+  const tabTo = async (target: ReturnType<Page['locator']>, what: string) => {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate(isFocused)) return;
+    }
+    assert.fail(`Tab never reached ${what}`);
+  };
+
+  await tabTo(action.getByRole('checkbox'), 'the agreement box');
+  await page.keyboard.press('Space');
+  await tabTo(action.getByRole('textbox', { name: 'Your full name' }), 'the name field');
+  await page.keyboard.type('Ada Lovelace');
+  const seen = mail.countTo('ada@example.com');
+  await tabTo(action.getByRole('button', { name: 'Send me a code' }), 'Send me a code');
+  await page.keyboard.press('Enter');
+  const code = codeIn(await mail.next('ada@example.com', seen));
+  const field = action.getByRole('textbox', { name: 'Code received by e-mail' });
+  await field.waitFor();
+  await tabTo(field, 'the code field');
+  await page.keyboard.type(code);
+  const sign = action.getByRole('button', { name: 'Sign', exact: true });
+  await tabTo(sign, 'Sign');
+  await shots.take(page, 'focus-on-sign');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+  assert.equal((await settled(op, checkId)).status, 'approved');
+  assert.deepEqual(errors, []);
+});
