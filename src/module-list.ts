@@ -10,6 +10,7 @@ import type { Module } from './modules.ts';
 import { pdfRenderModule } from './pdf-render/module.ts';
 import { portalApiModule } from './portal/module.ts';
 import { screeningModule } from './screening/service/module.ts';
+import { signingModule } from './signing/module.ts';
 import { templatesModule } from './templates/module.ts';
 import { webAssetsModule } from './web-assets/module.ts';
 import { webhooksModule } from './webhooks/module.ts';
@@ -18,6 +19,7 @@ import { webhooksModule } from './webhooks/module.ts';
 export const MODULES: Module[] = [
   filesModule,
   mailModule,
+  signingModule,
   checksModule,
   screeningModule,
   webhooksModule,

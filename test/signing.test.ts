@@ -250,11 +250,25 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
       : testConfig({ dataDir: fs.mkdtempSync(path.join(work, 'pglite-')) });
     const silent = pino({ level: 'silent' });
     try {
+      // a configured file that cannot be read stops start-up, naming the setting
+      const broken = { ...restartConfig, signingP12: { path: path.join(work, 'absent.p12'), password: '' } };
+      await assert.rejects(openRuntime(broken, silent), /VERICASE_SIGNING_P12: cannot read/);
+
       const one = await openRuntime(restartConfig, silent);
       let before: Awaited<ReturnType<typeof signingIdentity>>;
       try {
+        // start-up generated and stored it
+        const secret = () =>
+          one.ctx.db
+            .selectFrom('service_secrets')
+            .select('value')
+            .where('name', '=', 'signing_p12')
+            .execute();
+        assert.equal((await secret()).length, 1);
+        // generated at once by two contexts that have none loaded (two processes): one identity wins
+        await one.ctx.db.deleteFrom('service_secrets').where('name', '=', 'signing_p12').execute();
         const [a, b] = await Promise.all([
-          signingIdentity(one.ctx),
+          signingIdentity({ ...one.ctx } as AppContext),
           signingIdentity({ ...one.ctx } as AppContext),
         ]);
         assert.equal(a.certificatePem, b.certificatePem);
