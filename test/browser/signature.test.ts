@@ -374,6 +374,14 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   const page = await openPage(chrome, link, errors);
   const action = signing(page);
   await documentShown(page);
+  // the exact PDF that would be signed can be downloaded first
+  const downloaded = page.waitForEvent('download');
+  await action.getByRole('button', { name: 'Download the PDF' }).click();
+  const pdf = await downloaded;
+  assert.equal(pdf.suggestedFilename(), 'Engagement letter.pdf');
+  const pdfPath = await pdf.path();
+  assert.equal(fs.readFileSync(pdfPath).subarray(0, 5).toString('latin1'), '%PDF-');
+  assert.match(execFileSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8' }), /Acme SAS/);
   await action.getByRole('button', { name: 'I do not want to sign' }).click();
   const confirm = action.getByRole('button', { name: 'Decline', exact: true });
   assert.equal(await confirm.isEnabled(), false);
