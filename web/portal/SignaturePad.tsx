@@ -20,20 +20,19 @@ export function SignaturePad({ onChange, labelledBy }: Props) {
   const { t } = useI18n();
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
-  const strokes = useRef(0);
 
-  // the bitmap follows the canvas's laid-out width (a phone or a desktop column)
+  // the bitmap is sized from the canvas's laid-out width once (a phone or a desktop column); the
+  // pointer's position is scaled to the bitmap, so a later change of the layout (a phone turned)
+  // stretches the drawing without shifting where the next stroke lands
   const size = useCallback(() => {
     const c = canvas.current;
     if (!c) return;
     const ratio = window.devicePixelRatio || 1;
-    const width = c.clientWidth;
-    c.width = Math.round(width * ratio);
+    c.width = Math.round(c.clientWidth * ratio);
     c.height = Math.round(HEIGHT * ratio);
     const g = c.getContext('2d');
     if (!g) return;
-    g.scale(ratio, ratio);
-    g.lineWidth = 2.5;
+    g.lineWidth = 2.5 * ratio;
     g.lineCap = 'round';
     g.lineJoin = 'round';
     g.strokeStyle = '#111827';
@@ -44,8 +43,12 @@ export function SignaturePad({ onChange, labelledBy }: Props) {
   }, [size]);
 
   const point = (e: React.PointerEvent<HTMLCanvasElement>) => {
-    const r = e.currentTarget.getBoundingClientRect();
-    return { x: e.clientX - r.left, y: e.clientY - r.top };
+    const c = e.currentTarget;
+    const r = c.getBoundingClientRect();
+    return {
+      x: ((e.clientX - r.left) * c.width) / (r.width || 1),
+      y: ((e.clientY - r.top) * c.height) / (r.height || 1),
+    };
   };
 
   const down = (e: React.PointerEvent<HTMLCanvasElement>) => {
@@ -57,7 +60,7 @@ export function SignaturePad({ onChange, labelledBy }: Props) {
     g.beginPath();
     g.moveTo(p.x, p.y);
     // a dot for a tap
-    g.lineTo(p.x + 0.1, p.y + 0.1);
+    g.lineTo(p.x + 0.5, p.y + 0.5);
     g.stroke();
   };
 
@@ -73,12 +76,10 @@ export function SignaturePad({ onChange, labelledBy }: Props) {
   const up = (e: React.PointerEvent<HTMLCanvasElement>) => {
     if (!drawing.current) return;
     drawing.current = false;
-    strokes.current++;
     onChange(e.currentTarget.toDataURL('image/png').replace(/^data:image\/png;base64,/, ''));
   };
 
   const clear = () => {
-    strokes.current = 0;
     size();
     onChange(null);
   };

@@ -239,7 +239,11 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
               type="radio"
               name={`${id}-mode`}
               checked={mode === 'drawn'}
-              onChange={() => setMode('drawn')}
+              onChange={() => {
+                // a new pad starts blank: no earlier drawing is kept behind it
+                setDrawn(null);
+                setMode('drawn');
+              }}
             />
             <span>{t('signatureDrawn')}</span>
           </label>
