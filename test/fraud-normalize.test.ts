@@ -40,7 +40,11 @@ describe('fraud list normalisation and key', () => {
     assert.equal(await hashSecret(configured, ctx.db), 'a-configured-key-of-32-chars!!!!');
     const generated = await hashSecret(ctx, ctx.db);
     assert.ok(generated.length >= 40);
-    const row = await ctx.db.selectFrom('service_secrets').select('value').executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('service_secrets')
+      .select('value')
+      .where('name', '=', 'fraud_hash_secret')
+      .executeTakeFirstOrThrow();
     assert.equal(row.value, generated);
     assert.equal(await hashSecret(ctx, ctx.db), generated);
     const a = hashIdentifier(generated, { kind: 'email', value: 'x@y.z' });
