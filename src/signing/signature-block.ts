@@ -46,12 +46,12 @@ export async function drawSignatureBlock(
   const pages = doc.getPages();
   let page = pages[pages.length - 1];
   const { width: pageWidth, height: pageHeight } = page.getSize();
-  const text0 = await pageText(original, pages.length - 1);
+  const layout = await pageText(original, pages.length - 1);
   const boxWidth = Math.min(WIDTH, pageWidth - 2 * MARGIN);
   let x = pageWidth - MARGIN - boxWidth;
   // above the page's footer (a page number), if any
-  let y = text0.footerTop === null ? MARGIN : Math.max(MARGIN, text0.footerTop + 6);
-  if (text0.bodyBottom !== null && text0.bodyBottom < y + HEIGHT + GAP) {
+  let y = layout.footerTop === null ? MARGIN : Math.max(MARGIN, layout.footerTop + 6);
+  if (layout.bodyBottom !== null && layout.bodyBottom < y + HEIGHT + GAP) {
     page = doc.addPage([pageWidth, pageHeight]);
     x = MARGIN;
     y = pageHeight - MARGIN - HEIGHT;
