@@ -571,6 +571,30 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
     });
 
+    test('a mail server that refuses: 502, nothing recorded, the signer may ask again at once', async () => {
+      const s = await started();
+      const { ctx } = await getHarness();
+      closeMail(ctx);
+      (ctx.config.mail as { smtpUrl: string | null }).smtpUrl = 'smtp://127.0.0.1:1'; // nothing listens there
+      let res: Res;
+      try {
+        res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      } finally {
+        closeMail(ctx);
+        (ctx.config.mail as { smtpUrl: string | null }).smtpUrl = mail.url;
+      }
+      assert.equal(res.status, 502, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'SIGNATURE_CODE_NOT_SENT');
+      const row = await ctx.db
+        .selectFrom('signature_requests')
+        .select(['code_hash', 'code_sent_at'])
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { code_hash: null, code_sent_at: null });
+      const code = await sendCode(s.token, s.check.id, s.email);
+      assert.match(code, /^\d{6}$/);
+    });
+
     test('double submit: two signatures at once complete once (one 200, one 409), one set of files', async () => {
       const s = await started();
       const code = await sendCode(s.token, s.check.id, s.email);
