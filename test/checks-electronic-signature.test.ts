@@ -668,6 +668,11 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           'drawn_signature_png_base64',
         ],
         [{ code: '123456', agreed: true, drawn_signature_png_base64: '!!!' }, 'drawn_signature_png_base64'],
+        // a PNG header declaring 100000 × 100000 pixels in a few bytes (a decompression bomb)
+        [
+          { code: '123456', agreed: true, drawn_signature_png_base64: hugePngHeader().toString('base64') },
+          'drawn_signature_png_base64',
+        ],
         [{ agreed: true, typed_name: 'Ada' }, 'code'],
         [{ code: '123456', agreed: true, typed_name: 'Ada' }, 'code'], // no code was sent
         [{ code: '123456', agreed: true, typed_name: 'Ada', signed_at: '2020-01-01' }, 'signed_at'],
@@ -862,3 +867,15 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
     });
   });
 });
+
+/** The first bytes of a PNG whose IHDR declares 100000 × 100000 pixels (no image data follows). */
+function hugePngHeader(): Buffer {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(100_000, 8);
+  ihdr.writeUInt32BE(100_000, 12);
+  ihdr[16] = 8; // bit depth
+  ihdr[17] = 6; // RGBA
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
+}

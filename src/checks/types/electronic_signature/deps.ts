@@ -4,4 +4,4 @@
 export { publishedVersionOf } from '../../../document-templates/published.ts';
 export { sendMail } from '../../../mail/send-mail.ts';
 export { renderForCase } from '../../../pdf-render/render-for-case.ts';
-export { auditTrailPdf, signingIdentity, signPdf } from '../../../signing/index.ts';
+export { auditTrailPdf, signaturePngProblem, signingIdentity, signPdf } from '../../../signing/index.ts';

@@ -17,7 +17,7 @@ import { applyOutcome } from '../../engine/apply-change.ts';
 import { findSignatureAction, ongoingRequest } from './active.ts';
 import { type Caller, recordSignatureEvent, signatureEventsOf } from './audit.ts';
 import type { ElectronicSignatureInternal, ElectronicSignatureSettings } from './check-data.ts';
-import { auditTrailPdf, signingIdentity, signPdf } from './deps.ts';
+import { auditTrailPdf, signaturePngProblem, signingIdentity, signPdf } from './deps.ts';
 import { CODE_MAX_ATTEMPTS, findRequest, hashCode } from './requests.ts';
 import type { SignBody } from './schemas.ts';
 
@@ -46,6 +46,9 @@ function signatureOf(body: Static<typeof SignBody>): { typed: string | null; dra
       'drawn_signature_png_base64',
     );
   }
+  // a damaged PNG, or one declaring a huge image in a few bytes, is the caller's mistake: 400, not 500
+  const problem = signaturePngProblem(drawn);
+  if (problem) throw badRequest(`drawn_signature_png_base64: ${problem}`, 'drawn_signature_png_base64');
   return { typed: null, drawn };
 }
 
