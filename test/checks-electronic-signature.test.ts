@@ -778,6 +778,10 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         (await checkEventTypes(s.api, s.caseId, s.check.id)).map((e) => e.type),
         ['Check.Started', 'Check.Rejected'],
       );
+      // a decline is final: the case does not wait for the signer to send anything again
+      const kase = (await s.api.get(`/v1/cases/${s.caseId}`)).body;
+      assert.ok(!kase.flags.includes('for_recollection'), JSON.stringify(kase.flags));
+      assert.equal(kase.contact_has_actions, false);
       assert.equal((await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`)).status, 409);
       const again = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/decline`, { reason: 'x' });
       assert.equal(again.status, 409);

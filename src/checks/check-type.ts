@@ -94,6 +94,11 @@ export interface CheckTypeDefinition {
    * `for_recollection`).
    */
   collectsData?: boolean;
+  /**
+   * A rejection ends the check for good (a declined signature: a new check is needed): a rejected
+   * one does not count as waiting for new data (case flag `for_recollection`).
+   */
+  finalRejection?: boolean;
   /** Types whose stuck `processing` checks can be pushed to review. */
   forceReview?: boolean;
   /**

@@ -27,6 +27,9 @@ export async function refreshCaseAfterCheckChange(
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   const collecting = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData).map((d) => d.type);
+  const retakable = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData && !d.finalRejection).map(
+    (d) => d.type,
+  );
   // checks of entities marked not relevant do not count
   const stats = await sql<
     Record<'total' | 'need_review' | 'approved' | 'first' | 'again' | 'contact_todo', string>
@@ -36,8 +39,9 @@ export async function refreshCaseAfterCheckChange(
       count(*) filter (where k.status = 'approved') as approved,
       count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress'
         and jsonb_array_length(k.history) = 0) as first,
-      count(*) filter (where k.type = any(${collecting}::text[]) and (k.status = 'rejected'
-        or (k.status = 'in_progress' and jsonb_array_length(k.history) > 0))) as again,
+      count(*) filter (where (k.type = any(${retakable}::text[]) and k.status = 'rejected')
+        or (k.type = any(${collecting}::text[]) and k.status = 'in_progress'
+          and jsonb_array_length(k.history) > 0)) as again,
       count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress') as contact_todo
     from checks k
     left join companies co on co.id = k.company_id

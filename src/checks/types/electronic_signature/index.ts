@@ -24,6 +24,7 @@ export const electronicSignatureCheck: CheckTypeDefinition = {
   transitions: ELECTRONIC_SIGNATURE_TRANSITIONS,
   // the signer supplies the signature: an in_progress check waits for them (contact_has_actions)
   collectsData: true,
+  finalRejection: true,
   subtypeOf: (settings) => `document_template:${String(settings.document_template_key ?? '')}`,
   async validateTemplateSettings(db, workspaceId, settings, kinds) {
     if (kinds.some((k) => k !== 'individual')) return 'electronic_signature targets individuals only';
