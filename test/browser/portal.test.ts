@@ -17,9 +17,10 @@ import {
   SCREENSHOT_DIR,
   Screenshots,
 } from '../helpers/browser.ts';
+import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
 import { outcomePdf, outcomePng } from '../helpers/document-checks.ts';
 import { makePng } from '../helpers/files.ts';
-import { eventually, newWorkspace } from '../helpers/harness.ts';
+import { eventually } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -44,68 +45,7 @@ after(async () => {
   console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
 });
 
-/** An operator's API client over HTTP, with a fresh workspace. */
-async function operator() {
-  const ws = await newWorkspace('portal-browser');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        'x-service-api-key': ws.key,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const res = await call(method, path, body);
-    assert.ok(
-      res.status >= 200 && res.status < 300,
-      `${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`,
-    );
-    return res.body;
-  };
-  const upload = async (bytes: Buffer, name: string): Promise<string> => {
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(bytes)]), name);
-    const res = await fetch(`${base}/v1/files/upload`, {
-      method: 'POST',
-      headers: { 'x-service-api-key': ws.key },
-      body: form,
-    });
-    const body = (await res.json()) as any;
-    assert.equal(res.status, 200, JSON.stringify(body));
-    return body.upload_ref;
-  };
-  return { call, ok, upload };
-}
-type Operator = Awaited<ReturnType<typeof operator>>;
-
-/** A case whose main company is Acme SAS and whose contact, Ada Lovelace, is its business contact. */
-async function contactCase(op: Operator) {
-  const created = await op.ok('POST', '/v1/cases', {
-    name: 'Acme onboarding',
-    companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
-    individuals: [
-      {
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        email: 'ada@example.com',
-        birth_date: '1985-12-10',
-        is_business_contact: true,
-        address: { country: 'FR' },
-        relations: [{ roles: ['legal_representative'], position: 'CEO' }],
-      },
-    ],
-  });
-  return {
-    caseId: created.id as string,
-    companyId: created.companies[0].id as string,
-    contactId: created.individuals[0].id as string,
-  };
-}
+const operator = () => operatorClient(base, 'portal-browser');
 
 async function documentCheck(op: Operator, companyId: string): Promise<string> {
   const check = await op.ok('POST', '/v1/checks/document', {

@@ -25,7 +25,8 @@ import {
   SCREENSHOT_DIR,
   Screenshots,
 } from '../helpers/browser.ts';
-import { eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
+import { eventually, getHarness } from '../helpers/harness.ts';
 import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
 
 let base: string;
@@ -59,33 +60,7 @@ async function service(t: TestContext, run: string) {
   return { shots, extra };
 }
 
-/** An operator's API client over HTTP, with a fresh workspace. */
-async function operator() {
-  const ws = await newWorkspace('signature-browser');
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: {
-        'x-service-api-key': ws.key,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const json = String(res.headers.get('content-type')).includes('json');
-    return { status: res.status, body: json && bytes.length ? JSON.parse(bytes.toString('utf8')) : bytes };
-  };
-  const ok = async (method: string, url: string, body?: unknown) => {
-    const res = await call(method, url, body);
-    assert.ok(
-      res.status >= 200 && res.status < 300,
-      `${method} ${url}: ${res.status} ${Buffer.isBuffer(res.body) ? res.body.toString('utf8', 0, 300) : JSON.stringify(res.body)}`,
-    );
-    return res.body;
-  };
-  return { call, ok };
-}
-type Operator = Awaited<ReturnType<typeof operator>>;
+const operator = () => operatorClient(base, 'signature-browser');
 
 /**
  * The engagement letter: styled HTML with the case's placeholders, long enough for several pages.
@@ -124,26 +99,6 @@ async function publishedTemplate(op: Operator, key: string) {
   });
   const version = await op.ok('POST', `/v1/document-templates/${key}/versions`, { content: LETTER });
   await op.ok('POST', `/v1/document-templates/${key}/versions/${version.number}/publish`);
-}
-
-/** A case whose main company is Acme SAS and whose contact, Ada Lovelace, is its business contact. */
-async function contactCase(op: Operator) {
-  const created = await op.ok('POST', '/v1/cases', {
-    name: 'Acme onboarding',
-    companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
-    individuals: [
-      {
-        first_name: 'Ada',
-        last_name: 'Lovelace',
-        email: 'ada@example.com',
-        birth_date: '1985-12-10',
-        is_business_contact: true,
-        address: { country: 'FR' },
-        relations: [{ roles: ['legal_representative'], position: 'CEO' }],
-      },
-    ],
-  });
-  return { caseId: created.id as string, contactId: created.individuals[0].id as string };
 }
 
 /** Template, case, signature check and a shared portal link. */
