@@ -143,4 +143,43 @@ describe('automatic decisions record their reason', () => {
       /Approved automatically by the ekyc check's automatic_approval rule/,
     );
   });
+
+  test('reviewer_has_actions: each change is a Case.Updated event (Case.ReviewerHasActionsUpdated)', async () => {
+    const api = await newWorkspace();
+    const { caseId, individualId } = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const subEvents = async () => {
+      const { ctx } = await getHarness();
+      const rows = await ctx.db
+        .selectFrom('events')
+        .select(['type', 'payload'])
+        .where('workspace_id', '=', api.workspaceId)
+        .where('case_id', '=', caseId)
+        .where('sub_event', '=', 'Case.ReviewerHasActionsUpdated')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => [
+        r.type,
+        (r.payload as { case: { reviewer_has_actions: boolean } }).case.reviewer_has_actions,
+      ]);
+    };
+    const created = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.status, 'need_review');
+    assert.equal((await api.get(`/v1/cases/${caseId}`)).body.reviewer_has_actions, true);
+    assert.deepEqual(await subEvents(), [['Case.Updated', true]]);
+    // a second check to review does not change it
+    const second = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    assert.equal(second.body.status, 'need_review');
+    assert.deepEqual(await subEvents(), [['Case.Updated', true]]);
+    for (const id of [created.body.id, second.body.id]) {
+      const reviewed = await api.patch(`/v1/checks/ekyc/${id}/review`, { action: 'approve' });
+      assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    }
+    assert.equal((await api.get(`/v1/cases/${caseId}`)).body.reviewer_has_actions, false);
+    assert.deepEqual(await subEvents(), [
+      ['Case.Updated', true],
+      ['Case.Updated', false],
+    ]);
+  });
 });

@@ -80,6 +80,7 @@ export async function refreshCaseAfterCheckChange(
     actor: SYSTEM,
   });
   if (flagsChanged) events.push(caseUpdated('Case.FlagsUpdated'));
+  if (before.reviewer_has_actions !== needReview) events.push(caseUpdated('Case.ReviewerHasActionsUpdated'));
   if (before.contact_has_actions !== contactHasActions) {
     events.push(caseUpdated('Case.ContactHasActionsUpdated'));
     if (!contactHasActions) {
