@@ -24,7 +24,23 @@ export const IdDocumentCreateBody = Type.Object({
   data: Type.Optional(IdDocumentFiles),
 });
 
-const Verdict = Nullable(Type.Enum(['approved', 'rejected', 'error']));
+/** A provider's verdict on one aspect, or null before any. */
+export const Verdict = Nullable(Type.Enum(['approved', 'rejected', 'error']));
+
+/** `detailed_results.document`: the document's aspects, shared with id_verification. */
+export const DocumentDetailedResults = Type.Object({
+  data_validation: Verdict,
+  data_consistency: Verdict,
+  image_integrity: Verdict,
+  visual_authenticity: Verdict,
+  compromised_document: Verdict,
+  data_comparison: Verdict,
+});
+
+/** The kinds of identity document read (`information.document_type`). */
+export const IdDocumentKind = Nullable(
+  Type.Enum(['passport', 'identity_card', 'driving_license', 'residence_permit', 'visa', 'other']),
+);
 
 export const IdDocumentData = Type.Object({
   result: Verdict,
@@ -44,21 +60,12 @@ export const IdDocumentData = Type.Object({
   review: CheckReview,
   detailed_results: Type.Object(
     {
-      document: Type.Object({
-        data_validation: Verdict,
-        data_consistency: Verdict,
-        image_integrity: Verdict,
-        visual_authenticity: Verdict,
-        compromised_document: Verdict,
-        data_comparison: Verdict,
-      }),
+      document: DocumentDetailedResults,
     },
     { deprecated: true },
   ),
   information: Type.Object({
-    document_type: Nullable(
-      Type.Enum(['passport', 'identity_card', 'driving_license', 'residence_permit', 'visa', 'other']),
-    ),
+    document_type: IdDocumentKind,
     document_number: Nullable(Type.String()),
     first_name: Nullable(Type.String()),
     last_name: Nullable(Type.String()),

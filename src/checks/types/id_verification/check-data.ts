@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredFile } from '../../../files/attach-upload.ts';
 import { emptyReview } from '../../review-data.ts';
+import { emptyDetailedResults } from '../id_document/check-data.ts';
 import type { IDV_MODES, IDV_VENDORS } from './schemas.ts';
 
 export type IdVerificationMode = (typeof IDV_MODES)[number];
@@ -47,14 +48,8 @@ export interface IdVerificationInternal {
 
 export type Verdict = 'approved' | 'rejected' | 'error' | null;
 
-export const emptyDocumentResults = () => ({
-  data_validation: null as Verdict,
-  data_consistency: null as Verdict,
-  image_integrity: null as Verdict,
-  visual_authenticity: null as Verdict,
-  compromised_document: null as Verdict,
-  data_comparison: null as Verdict,
-});
+/** The document's aspects before any run: the same object id_document starts with. */
+export const emptyDocumentResults = emptyDetailedResults;
 
 export const emptyFaceResults = () => ({
   face_comparison: null as Verdict,

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Country, DateOnly, DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { CheckReview } from '../../review-data.ts';
+import { DocumentDetailedResults, IdDocumentKind, Verdict } from '../id_document/schemas.ts';
 
 /**
  * Vendor identifiers, after the spec's convention for id_document (`idd_provider_1`): the spec
@@ -24,8 +25,6 @@ export const IdVerificationCreateBody = Type.Object({
     }),
   ),
 });
-
-const Verdict = Nullable(Type.Enum(['approved', 'rejected', 'error']));
 
 export const IdVerificationData = Type.Object({
   result: Verdict,
@@ -61,14 +60,7 @@ export const IdVerificationData = Type.Object({
   review: CheckReview,
   detailed_results: Type.Object(
     {
-      document: Type.Object({
-        data_validation: Verdict,
-        data_consistency: Verdict,
-        image_integrity: Verdict,
-        visual_authenticity: Verdict,
-        compromised_document: Verdict,
-        data_comparison: Verdict,
-      }),
+      document: DocumentDetailedResults,
       face: Type.Object({
         face_comparison: Verdict,
         image_integrity: Verdict,
@@ -78,9 +70,7 @@ export const IdVerificationData = Type.Object({
     { deprecated: true },
   ),
   information: Type.Object({
-    document_type: Nullable(
-      Type.Enum(['passport', 'identity_card', 'driving_license', 'residence_permit', 'visa', 'other']),
-    ),
+    document_type: IdDocumentKind,
     document_number: Nullable(Type.String()),
     first_name: Nullable(Type.String()),
     last_name: Nullable(Type.String()),
