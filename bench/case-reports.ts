@@ -7,10 +7,10 @@
  *
  *   node bench/case-reports.ts
  */
+
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import pino from 'pino';
@@ -18,10 +18,10 @@ import { loadReportData } from '../src/case-reports/load-report-data.ts';
 import { renderCaseReport } from '../src/case-reports/pdf/render-report.ts';
 import { processCaseReport } from '../src/case-reports/process-report.ts';
 import { insertCaseReport } from '../src/case-reports/repository.ts';
-import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
+import { benchConfig } from './lib.ts';
 
 type Json = any;
 
@@ -72,15 +72,7 @@ function caseBody(entities: number) {
 }
 
 export async function runCaseReportBench(databaseUrl: string | null): Promise<ReportBenchRow[]> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vericase-bench-reports-'));
-  const referenceDir =
-    process.env.VERICASE_REFERENCE_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared', 'data');
-  const config = {
-    ...loadConfig({ ...process.env, DATA_DIR: dataDir, VERICASE_REFERENCE_DIR: referenceDir }),
-    databaseUrl,
-    rateLimitPerMinute: 0,
-    runWorkers: false,
-  };
+  const { config, dataDir } = await benchConfig('reports', { databaseUrl });
   const runtime = await openRuntime(config, pino({ level: 'warn' }));
   const app = await buildApp(runtime.ctx);
   const ctx = runtime.ctx;

@@ -1,10 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { type Config, loadConfig } from '../src/config.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The configuration of an in-process bench service: a fresh embedded database in a temporary
+ * DATA_DIR (returned, for the caller to remove), the reference data beside the repository, no rate
+ * limit, no workers; `overrides` on top.
+ */
+export async function benchConfig(label: string, overrides: Partial<Config> = {}) {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `vericase-bench-${label}-`));
+  const referenceDir = process.env.VERICASE_REFERENCE_DIR ?? path.resolve(ROOT, '..', 'shared', 'data');
+  const config: Config = {
+    ...loadConfig({ ...process.env, DATA_DIR: dataDir, VERICASE_REFERENCE_DIR: referenceDir }),
+    rateLimitPerMinute: 0,
+    runWorkers: false,
+    ...overrides,
+  };
+  return { config, dataDir };
+}
 
 export interface Figures {
   name: string;

@@ -7,19 +7,19 @@
  *
  *   node bench/portal-page.ts
  */
+
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { encodePng } from '../src/checks/types/document/analysis/png.ts';
-import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
 import { openChromium } from '../test/helpers/browser.ts';
+import { benchConfig } from './lib.ts';
 
 type Json = any;
 
@@ -55,15 +55,7 @@ const MEASURE = `(() => {
 })()`;
 
 export async function runPortalBench(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vericase-bench-portal-'));
-  const referenceDir =
-    process.env.VERICASE_REFERENCE_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared', 'data');
-  const config = {
-    ...loadConfig({ ...process.env, DATA_DIR: dataDir, VERICASE_REFERENCE_DIR: referenceDir }),
-    databaseUrl: null,
-    rateLimitPerMinute: 0,
-    runWorkers: false,
-  };
+  const { config, dataDir } = await benchConfig('portal', { databaseUrl: null });
   const runtime = await openRuntime(config, pino({ level: 'warn' }));
   const app = await buildApp(runtime.ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });

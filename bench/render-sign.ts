@@ -7,16 +7,15 @@
  *
  *   node bench/render-sign.ts
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { signPdf } from '../src/signing/index.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
+import { benchConfig } from './lib.ts';
 
 type Json = any;
 
@@ -50,15 +49,7 @@ ${Array.from({ length: 10 }, (_, i) => `<tr><td>Item ${i + 1}</td><td>${(i + 1) 
 }
 
 export async function runRenderSignBench(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vericase-bench-render-'));
-  const referenceDir =
-    process.env.VERICASE_REFERENCE_DIR ?? resolve(import.meta.dirname, '..', '..', 'shared', 'data');
-  const config = {
-    ...loadConfig({ ...process.env, DATA_DIR: dataDir, VERICASE_REFERENCE_DIR: referenceDir }),
-    databaseUrl: null,
-    rateLimitPerMinute: 0,
-    runWorkers: false,
-  };
+  const { config, dataDir } = await benchConfig('render', { databaseUrl: null });
   const runtime = await openRuntime(config, pino({ level: 'warn' }));
   const app = await buildApp(runtime.ctx);
   try {
