@@ -10,11 +10,14 @@ export interface Module {
   install(ctx: AppContext, logger: pino.Logger): void | Promise<void>;
   /** Routes outside /v1 (no API key: the portal's page and API), mounted by buildApp at the root. */
   routes?(app: App, ctx: AppContext): void | Promise<void>;
+  /** Releases what install started (a browser, connections, timers); run at shutdown after the jobs stop. */
+  stop?(ctx: AppContext): void | Promise<void>;
 }
 
 /**
  * Installs the feature modules into the context, then starts the job queue (queues created before
- * anything is served; workers only when this process runs them).
+ * anything is served; workers only when this process runs them). Stopping the context stops the
+ * jobs, then the modules in reverse order of installation.
  */
 export async function installModules(
   ctx: AppContext,
@@ -28,6 +31,7 @@ export async function installModules(
   const previousStop = ctx.stop;
   ctx.stop = async () => {
     await jobs.stop();
+    for (const m of [...MODULES].reverse()) await m.stop?.(ctx);
     await previousStop?.();
   };
 }

@@ -6,10 +6,6 @@ export const mailModule: Module = {
   name: 'mail',
   install(ctx, logger) {
     setMailLogger(ctx, logger.child({ module: 'mail' }));
-    const previousStop = ctx.stop;
-    ctx.stop = async () => {
-      closeMail(ctx);
-      await previousStop?.();
-    };
   },
+  stop: (ctx) => closeMail(ctx),
 };

@@ -4,11 +4,6 @@ import { closeBrowsers } from './chromium.ts';
 /** The PDF renderer: nothing starts here (the browser starts on first render); stopping closes it. */
 export const pdfRenderModule: Module = {
   name: 'pdf-render',
-  install(ctx) {
-    const previousStop = ctx.stop;
-    ctx.stop = async () => {
-      await closeBrowsers();
-      await previousStop?.();
-    };
-  },
+  install() {},
+  stop: () => closeBrowsers(),
 };

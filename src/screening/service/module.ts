@@ -77,10 +77,6 @@ export const screeningModule: Module = {
     // in the background: serving starts at once, screening answers 503 until the lists are in
     service.load().catch((err) => log.error({ err }, 'loading the sanctions lists failed'));
     service.watch(watchIntervalMs());
-    const previousStop = ctx.stop;
-    ctx.stop = async () => {
-      service.stop();
-      await previousStop?.();
-    };
   },
+  stop: (ctx) => ctx.screening?.stop(),
 };
