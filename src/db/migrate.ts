@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018_case_reports.ts';
 import * as m0019 from './migrations/0019_client_portal.ts';
 import * as m0020 from './migrations/0020_document_templates.ts';
 import * as m0021 from './migrations/0021_signature_requests.ts';
+import * as m0022 from './migrations/0022_console.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0019_client_portal': m0019,
   '0020_document_templates': m0020,
   '0021_signature_requests': m0021,
+  '0022_console': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

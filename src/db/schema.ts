@@ -724,3 +724,53 @@ export interface Database {
 }
 export type SignatureRequestRow = Selectable<SignatureRequestsTable>;
 export type SignatureEventRow = Selectable<SignatureEventsTable>;
+
+// --- the operator console: users' sign-in, sessions, the audit log, named keys (migration 0022) ---
+export interface UsersTable {
+  password_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_login_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+export interface ConsoleSessionsTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  /** SHA-256 hex of the cookie's token; never the token itself. */
+  token_hash: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Date | string;
+  revoked_at: Date | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+export interface AuditLogTable {
+  id: string;
+  workspace_id: string;
+  occurred_at: Timestamp;
+  /** `user`, `api_key` or `system`. */
+  actor_type: string;
+  actor_id: string | null;
+  /** The user's e-mail or the key's name/prefix at the time. */
+  actor_label: string | null;
+  action: string;
+  method: string | null;
+  route: string | null;
+  resource_type: string | null;
+  resource_id: string | null;
+  status_code: number | null;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+}
+export interface ApiKeysTable {
+  name: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+export interface Database {
+  console_sessions: ConsoleSessionsTable;
+  audit_log: AuditLogTable;
+}
+export type ConsoleSessionRow = Selectable<ConsoleSessionsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

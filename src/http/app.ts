@@ -103,7 +103,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
           ...(redis ? { redis, skipOnError: true, nameSpace: 'vericase-rl-' } : {}),
           max: ctx.config.rateLimitPerMinute,
           timeWindow: 60_000,
-          keyGenerator: (req) => req.principal?.keyId ?? req.ip,
+          keyGenerator: (req) => req.principal?.keyId ?? req.principal?.user?.id ?? req.ip,
           errorResponseBuilder: (_req, c) => ({
             statusCode: 429,
             ...errorBody(429, `Rate limit exceeded: ${c.max} requests per minute; retry in ${c.after}`),

@@ -7,10 +7,27 @@ import { ApiError } from './errors.ts';
 
 export const API_KEY_HEADER = 'x-service-api-key';
 
+/** What a console user may do (src/console-auth/permissions.ts); an API key may do everything. */
+export type Role = 'admin' | 'reviewer' | 'viewer';
+
+/** The console user a session authenticates, as read at the request. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  sessionId: string;
+}
+
+/** Who a /v1 request is: exactly one of keyId (API key) and user (console session) is set. */
 export interface Principal {
   workspaceId: string;
   workspaceName: string;
-  keyId: string;
+  keyId: string | null;
+  user: SessionUser | null;
+  /** `admin` for API keys; the user's role for a session. */
+  role: Role;
 }
 
 declare module 'fastify' {
@@ -41,7 +58,13 @@ export class KeyResolver {
     if (hit && hit.expires > now) return hit.principal;
     const row = await findActiveKey(this.#db, hash);
     const principal = row
-      ? { workspaceId: row.workspace_id, workspaceName: row.workspace_name, keyId: row.key_id }
+      ? {
+          workspaceId: row.workspace_id,
+          workspaceName: row.workspace_name,
+          keyId: row.key_id,
+          user: null,
+          role: 'admin' as const,
+        }
       : null;
     if (this.#ttlMs > 0) {
       if (this.#cache.size > 10_000) this.#cache.clear();
@@ -96,7 +119,12 @@ export function registerApiKeyAuth(
   // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.
   app.addHook('preHandler', (request, _reply, done) => {
     runInRequestScope(
-      { apiKeyId: request.principal.keyId, origin: `${request.protocol}://${request.host}` },
+      {
+        ...(request.principal.user
+          ? { userId: request.principal.user.id }
+          : { apiKeyId: request.principal.keyId ?? '' }),
+        origin: `${request.protocol}://${request.host}`,
+      },
       done,
     );
   });

@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * What the request being served is known by, for code that records who did something: the API key
- * of a /v1 request, or the contact (an individual) whose client portal link a /portal request carries.
+ * of a /v1 request, the console user whose session made it, or the contact (an individual) whose client portal link a /portal request carries.
  */
-type RequestScope = ({ apiKeyId: string } | { contactIndividualId: string }) & {
+type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndividualId: string }) & {
   /** The origin the client reached the service at (`http://host:port`), for links handed back. */
   origin?: string;
 };
@@ -20,6 +20,12 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
 export function currentApiKeyId(): string | null {
   const scope = storage.getStore();
   return scope && 'apiKeyId' in scope ? scope.apiKeyId : null;
+}
+
+/** The console user behind the current /v1 request (a session, not a key), or null. */
+export function currentUserId(): string | null {
+  const scope = storage.getStore();
+  return scope && 'userId' in scope ? scope.userId : null;
 }
 
 /** The contact behind the current client portal request, or null (API calls, jobs, CLI). */
