@@ -131,7 +131,7 @@ describe('logs: LOG_LEVEL and LOG_FORMAT', () => {
     assert.equal(listening?.database, 'pglite');
     assert.equal(typeof listening?.time, 'number');
     const request = records.find((r) => r.req?.url === '/v1/ping');
-    assert.ok(request?.reqId, 'request lines carry the request id');
+    assert.equal(request?.reqId, 'req-cli-logs-1', 'request lines carry the request id');
     assert.ok(records.some((r) => r.msg === 'shutting down' && r.signal === 'SIGTERM'));
     // the first start's key banner is the one line outside the JSON stream, on purpose
     assert.match(out, /Created workspace "default"/);
