@@ -270,6 +270,42 @@ describe('progress of long commands', () => {
     fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
   });
 
+  test('db backup and restore: their steps as lines in a pipe, redrawn on a terminal', async () => {
+    const source = { ...embedded(), LOG_LEVEL: 'warn' };
+    assert.equal((await vericase(['workspaces', 'create', '--name', 'Backed'], source)).code, 0);
+    fs.mkdirSync(path.join(source.DATA_DIR, 'files', 'ws'), { recursive: true });
+    for (const n of [1, 2, 3])
+      fs.writeFileSync(path.join(source.DATA_DIR, 'files', 'ws', `f${n}`), `file ${n}`);
+    const archive = path.join(source.DATA_DIR, '..', `${path.basename(source.DATA_DIR)}.tar.gz`);
+    const backup = await vericase(['db', 'backup', '--out', archive], source);
+    assert.equal(backup.code, 0, backup.stderr);
+    assert.deepEqual(backup.stderr.trimEnd().split('\n'), [
+      'Copying the embedded database',
+      `Packing the database and 3 file(s) (0.0 MB) into ${archive}`,
+      backup.stderr.split('\n')[2], // the archive's size and the time taken
+      `Backed up the embedded database and 3 file(s) into ${archive} (${fs.statSync(archive).size} bytes).`,
+    ]);
+    assert.match(backup.stderr.split('\n')[2], /^Archive written \(\d+\.\d MB\) \(\d+\.\d s\)$/);
+    const target = { ...embedded(), LOG_LEVEL: 'warn' };
+    const { code, screen: raw } = await onTerminal(['db', 'restore', '--in', archive], target);
+    assert.equal(code, 0, raw);
+    const screen = visible(raw);
+    assert.match(screen, new RegExp(`\\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Unpacking ${archive.replaceAll('.', '\\.')}`));
+    assert.match(screen, /\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Restoring the embedded database/);
+    assert.match(screen, /\r✔ Restore complete \(\d+\.\d s\)<ESC>\[K\r?\n/);
+    assert.match(screen, /Restored the embedded database from .* and 3 file\(s\)/);
+    assert.equal(fs.readFileSync(path.join(target.DATA_DIR, 'files', 'ws', 'f2'), 'utf8'), 'file 2');
+    // refused in a pipe: the step's line, then the reason, exit 1
+    const again = await vericase(['db', 'restore', '--in', archive], target);
+    assert.equal(again.code, 1);
+    assert.match(
+      again.stderr,
+      /^Unpacking .*\nRefusing to overwrite .*not empty\. Pass --force to replace\.\n$/,
+    );
+    for (const p of [source.DATA_DIR, target.DATA_DIR, archive])
+      fs.rmSync(p, { recursive: true, force: true });
+  });
+
   test('data pull on a terminal: a bar per file redrawn in place; in a pipe, one line per finished file', async () => {
     const env = {
       ...embedded(),
