@@ -25,6 +25,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Header names an API key is read from (lower case): the documented one first. */
   apiKeyHeaders: string[];
+  /** `/metrics` (VERICASE_METRICS, default on; VERICASE_METRICS_TOKEN: a bearer token it then requires). */
+  metrics: { enabled: boolean; token: string | null };
+  /** `vericase worker` serves /healthz, /readyz, /version and /metrics on this port (VERICASE_WORKER_PORT); null: none. */
+  workerPort: number | null;
   /** HTTP server timeouts in ms (0 disables one): see `src/http/server-options.ts`. */
   http: {
     headersTimeoutMs: number;
@@ -122,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     webhookAllowPrivate: bool(env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
+    metrics: { enabled: bool(env.VERICASE_METRICS, true), token: env.VERICASE_METRICS_TOKEN?.trim() || null },
+    workerPort: env.VERICASE_WORKER_PORT?.trim()
+      ? int('VERICASE_WORKER_PORT', env.VERICASE_WORKER_PORT, 0)
+      : null,
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
     companyMonitoringIntervalSeconds: int(

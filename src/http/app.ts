@@ -8,6 +8,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
+import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
@@ -48,6 +49,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // before any route scope, so every request counts (src/ops/metrics.ts)
+  registerHttpMetrics(app);
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
@@ -78,10 +81,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await ctx.db.selectFrom('workspaces').select('id').limit(1).execute();
-    return { status: 'ok' };
-  });
+  // /healthz, /readyz, /version, /metrics
+  registerOpsRoutes(app, ctx);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
