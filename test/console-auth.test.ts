@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { hashSessionToken } from '../src/console-auth/sessions.ts';
+import { buildApp } from '../src/http/app.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
@@ -237,5 +238,126 @@ describe('console sign-in', () => {
 
     // a made-up cookie
     assert.equal((await ping({ cookie: 'vericase_session=nope' })).statusCode, 401);
+  });
+
+  test('failed sign-ins are limited per e-mail and per IP (429 with Retry-After, before the password is checked)', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('limits');
+    const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+    const from = (remoteAddress: string, body: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/console/api/login', payload: body, remoteAddress });
+    // per e-mail (10 by default), from ever-changing addresses
+    for (let i = 0; i < 10; i++) {
+      const res = await from(`10.1.0.${i + 1}`, { email: user.email, password: `wrong-password-${i}` });
+      assert.equal(res.statusCode, 401, `attempt ${i + 1}`);
+    }
+    const blocked = await from('10.1.0.50', { email: user.email.toUpperCase(), password: user.password });
+    assert.equal(blocked.statusCode, 429);
+    assert.match(blocked.json().message, /Too many failed sign-ins/);
+    const retry = Number(blocked.headers['retry-after']);
+    assert.ok(retry > 0 && retry <= 900, `retry-after ${retry}`);
+    // another e-mail from a fresh address is not affected
+    const other = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+    assert.equal((await from('10.1.0.51', { email: other.email, password: other.password })).statusCode, 200);
+
+    // per IP, on an app with a limit of 3 failures per address
+    const strict = await buildApp({
+      ...ctx,
+      config: { ...ctx.config, console: { ...ctx.config.console, loginMaxFailuresPerIp: 3 } },
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await strict.inject({
+          method: 'POST',
+          url: '/console/api/login',
+          payload: { email: `guess-${i}@example.test`, password: 'password-guess' },
+          remoteAddress: '10.2.0.1',
+        });
+        assert.equal(res.statusCode, 401);
+      }
+      const ipBlocked = await strict.inject({
+        method: 'POST',
+        url: '/console/api/login',
+        payload: { email: other.email, password: other.password },
+        remoteAddress: '10.2.0.1',
+      });
+      assert.equal(ipBlocked.statusCode, 429);
+      const elsewhere = await strict.inject({
+        method: 'POST',
+        url: '/console/api/login',
+        payload: { email: other.email, password: other.password },
+        remoteAddress: '10.2.0.2',
+      });
+      assert.equal(elsewhere.statusCode, 200);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  test('the cookie is Secure over https behind a trusted proxy, not when the proxy is not trusted', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('tls');
+    const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+    const proxied = await buildApp({ ...ctx, config: { ...ctx.config, trustProxy: true } });
+    try {
+      const res = await proxied.inject({
+        method: 'POST',
+        url: '/console/api/login',
+        payload: { email: user.email, password: user.password },
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      assert.equal(res.statusCode, 200);
+      assert.match(sessionCookie(res.headers['set-cookie']), /; Secure(;|$)/);
+    } finally {
+      await proxied.close();
+    }
+    const untrusted = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: user.email, password: user.password },
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    assert.doesNotMatch(sessionCookie(untrusted.headers['set-cookie']), /Secure/);
+  });
+
+  test('changing the password needs the current one, keeps this session and ends the others', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('password');
+    const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer' });
+    const here = await signInHeaders(app, user.email, user.password);
+    const there = await signInHeaders(app, user.email, user.password);
+    const change = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/console/api/password', headers, payload });
+
+    const wrong = await change(here, { current_password: 'not-it-at-all', new_password: 'a-new-password-1' });
+    assert.equal(wrong.statusCode, 400);
+    assert.equal(wrong.json().details[0].path, 'current_password');
+    const short = await change(here, { current_password: user.password, new_password: 'short' });
+    assert.equal(short.statusCode, 400);
+    assert.equal(short.json().details[0].path, 'new_password');
+    assert.equal(
+      (
+        await change(
+          { cookie: here.cookie },
+          { current_password: user.password, new_password: 'a-new-password-1' },
+        )
+      ).statusCode,
+      403,
+    );
+    const ok = await change(here, { current_password: user.password, new_password: 'a-new-password-1' });
+    assert.equal(ok.statusCode, 204, ok.body);
+
+    const ping = (headers: Record<string, string>) => app.inject({ method: 'GET', url: '/v1/ping', headers });
+    assert.equal((await ping(here)).statusCode, 200);
+    assert.equal((await ping(there)).statusCode, 401);
+    assert.equal((await login({ email: user.email, password: user.password })).statusCode, 401);
+    assert.equal((await login({ email: user.email, password: 'a-new-password-1' })).statusCode, 200);
+    const row = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(row.password_changed_at);
+    assert.ok(!(row.password_hash ?? '').includes('a-new-password-1'));
   });
 });
