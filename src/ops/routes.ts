@@ -132,7 +132,8 @@ export function registerHttpMetrics(app: App): void {
 }
 
 export function registerOpsRoutes(app: App, ctx: AppContext): void {
-  const hide = { schema: { hide: true } };
+  // probes and scrapes every few seconds: not in the request log unless they fail (warn and above)
+  const hide = { schema: { hide: true }, logLevel: 'warn' as const };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
   app.get('/readyz', hide, async (_req, reply) => {
     const r = await readiness(ctx);
