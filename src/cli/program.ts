@@ -259,6 +259,53 @@ also migrate at start; several processes starting together apply each migration 
       setCode(EXIT.OK);
     });
 
+  const users = program.command('users').description("create the workspace's console users");
+  users
+    .command('create')
+    .description(
+      'create a console user; prints it with its password (JSON, generated when not given, shown once)',
+    )
+    .option('--workspace <id|name>', "the workspace's id or name (required)")
+    .option('--email <e-mail>', 'the e-mail the user signs in with (required)')
+    .option('--role <role>', 'admin, reviewer or viewer (required)')
+    .option('--first-name <name>', "the user's first name")
+    .option('--last-name <name>', "the user's last name")
+    .option('--password <password>', 'at least 10 characters; else one is generated')
+    .addHelpText(
+      'after',
+      `
+Roles: viewers read, reviewers work on cases, admins also configure the workspace. The user signs
+in to the console at /console/ (see the README's "Console sign-in").
+
+Example:
+  vericase users create --workspace default --email ops@example.com --role admin`,
+    )
+    .action(
+      async (
+        opts: {
+          workspace: string;
+          email: string;
+          role: string;
+          firstName?: string;
+          lastName?: string;
+          password?: string;
+        },
+        cmd: Command,
+      ) => {
+        required(cmd, opts, 'workspace', 'email', 'role');
+        const { createUserCommand, UsersCommandError } = await import('./users.ts');
+        try {
+          print(await withRuntime(config(), (rt) => createUserCommand(rt.ctx.db, opts)));
+          setCode(EXIT.OK);
+        } catch (err) {
+          if (!(err instanceof UsersCommandError)) throw err;
+          if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
+          process.stderr.write(`${err.message}\n`);
+          setCode(EXIT.FAILED);
+        }
+      },
+    );
+
   const data = program.command('data').description('the reference data: official sanctions lists');
   data
     .command('pull')
