@@ -236,6 +236,22 @@ describe('console sign-in', () => {
       .execute();
     assert.equal((await ping(c)).statusCode, 401);
 
+    // sessions over for more than a week are dropped at the user's next sign-in; recent ones stay
+    await ctx.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(Date.now() - 8 * 86_400_000) })
+      .where('token_hash', '=', bHash)
+      .execute();
+    await signInHeaders(app, user.email, user.password);
+    const left = await ctx.db
+      .selectFrom('console_sessions')
+      .select('token_hash')
+      .where('user_id', '=', user.id)
+      .execute();
+    assert.equal(left.length, 3);
+    assert.ok(!left.some((r) => r.token_hash === bHash));
+    assert.ok(left.some((r) => r.token_hash === cHash));
+
     // a made-up cookie
     assert.equal((await ping({ cookie: 'vericase_session=nope' })).statusCode, 401);
   });
