@@ -141,6 +141,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       'workspaces create',
       'keys create',
       'keys revoke',
+      'users create',
       'data pull',
       'data status',
       'db backup',
@@ -203,6 +204,14 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       ],
       [['keys', 'revoke'], /^vericase keys revoke: give the key to revoke: --id KEY_ID or --key API_KEY\./],
       [['keys', 'revoke', 'a', 'b'], /^vericase keys revoke: too many arguments/],
+      [
+        ['users', 'create', '--workspace', 'default', '--email', 'a@example.com', '--rol', 'admin'],
+        /^vericase users create: unknown option '--rol' \(did you mean --role\?\)\. See 'vericase users create --help'\.$/,
+      ],
+      [
+        ['users', 'create', '--email', 'a@example.com'],
+        /^vericase users create: required option '--workspace <id\|name>' not specified/,
+      ],
       [['migrate', 'now'], /^vericase migrate: too many arguments/],
       [
         ['serve', '--port', '80'],
