@@ -132,7 +132,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .helpCommand('help [command]', 'show the help of a command')
     .exitOverride()
     .showSuggestionAfterError(true)
-    // errors are written by main.ts, as one line with a hint
+    // errors are written by run() below, as one line with a hint
     .configureOutput({ outputError: () => undefined })
     .addHelpText('after', GLOBAL_HELP);
 
@@ -155,6 +155,12 @@ it gracefully (exit 0).`,
   program
     .command('worker')
     .description('run the background workers only (provider calls, webhooks, schedules)')
+    .addHelpText(
+      'after',
+      `
+Logs like serve. With VERICASE_WORKER_PORT it also answers /healthz, /readyz, /version and
+/metrics on that port. SIGTERM or SIGINT stop it gracefully (exit 0).`,
+    )
     .action(async () => {
       const { runWorker } = await import('../worker.ts');
       await runWorker(config());
