@@ -239,6 +239,49 @@ describe('audit log: console users', () => {
   });
 });
 
+describe('audit log: console sign-in and sign-out', () => {
+  test('a failed sign-in, a sign-in and a sign-out are entries of the user, with IP and user agent', async () => {
+    const api = await newWorkspace('audit');
+    const { app, ctx } = await getHarness();
+    const user = await createConsoleUser(ctx, api.workspaceId, { role: 'viewer' });
+    const ua = { 'user-agent': 'browser/1' };
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: user.email, password: 'not-it' },
+      headers: ua,
+    });
+    assert.equal(wrong.statusCode, 401);
+    const headers = await signInHeaders(app, user.email, user.password);
+    const out = await app.inject({
+      method: 'POST',
+      url: '/console/api/logout',
+      headers: { ...headers, ...ua },
+    });
+    assert.equal(out.statusCode, 204);
+
+    const entries = (await api.get(`/v1/audit-log?actor_id=${user.id}`)).body.data;
+    assert.deepEqual(
+      entries.map((e: Record<string, any>) => [
+        e.action,
+        e.status_code,
+        e.actor,
+        e.resource_type,
+        e.resource_id,
+      ]),
+      [
+        ['console.logout', 204, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+        ['console.login', 200, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+        ['console.login_failed', 401, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+      ],
+    );
+    assert.equal(entries[2].user_agent, 'browser/1');
+    assert.equal(entries[2].ip, '127.0.0.1');
+    assert.ok(entries[2].details.reason);
+    assert.equal(entries[1].details.session_id, entries[0].details.session_id);
+  });
+});
+
 describe('audit log: checks reviewed from a session', () => {
   let api: Client;
   before(async () => {
