@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,render-sign picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -100,6 +100,12 @@ const sections: Section[] = [
     databases: 'one',
     // its own process: the first render pays the browser's start, the first signature the certificate
     run: async () => void spawnSync(process.execPath, ['bench/render-sign.ts'], { stdio: 'inherit' }),
+  },
+  {
+    name: 'metrics',
+    databases: 'both',
+    // ping and create-case with the Prometheus metrics on and off, alternating, in one run
+    run: async (url) => (await import('./metrics-cost.ts')).runMetricsCostBench(url),
   },
 ];
 
