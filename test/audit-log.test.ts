@@ -110,6 +110,15 @@ describe('audit log: writes on /v1', () => {
     assert.equal(entries[0].details.error, missing.body.message);
   });
 
+  test('a huge user agent is stored clipped to 512 characters', async () => {
+    const api = await newWorkspace('audit');
+    const res = await api.post('/v1/cases', smallCase(), { 'user-agent': `agent-${'x'.repeat(4000)}` });
+    assert.equal(res.status, 201);
+    const [entry] = (await api.get('/v1/audit-log')).body.data;
+    assert.equal(entry.user_agent.length, 512);
+    assert.ok(entry.user_agent.startsWith('agent-xxx'));
+  });
+
   test('a request without valid credentials is not recorded; another workspace sees none of it', async () => {
     const api = await newWorkspace('audit');
     const other = await newWorkspace('audit-other');

@@ -1,6 +1,7 @@
 import type { App, AppContext } from '../app-context.ts';
+import { listQueryWithDefault } from '../audit-log/sorted-query.ts';
 import { errors } from '../http/common-schemas.ts';
-import { listQuerySchema, paginated } from '../http/list-query.ts';
+import { paginated } from '../http/list-query.ts';
 import { CaseCounts, caseCountQuery, countCases } from './case-counts.ts';
 import {
   listQueueCases,
@@ -36,7 +37,7 @@ export function registerReviewQueueRoutes(app: App, ctx: AppContext): void {
         summary: 'List the checks waiting for a review',
         description:
           'Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).',
-        querystring: listQuerySchema(queueCheckSpec),
+        querystring: listQueryWithDefault(queueCheckSpec, 'updated_at ascending (longest waiting first)'),
         response: { 200: paginated(QueueCheck), ...errors(400) },
       },
     },
@@ -50,7 +51,7 @@ export function registerReviewQueueRoutes(app: App, ctx: AppContext): void {
         summary: 'List the cases whose reviewer has actions',
         description:
           'Cases with `reviewer_has_actions`, each with how many of its checks are in `need_review`, least recently active first unless sorted otherwise (vericase extension, for the console).',
-        querystring: listQuerySchema(queueCaseSpec),
+        querystring: listQueryWithDefault(queueCaseSpec, 'last_activity_at ascending'),
         response: { 200: paginated(QueueCaseItem), ...errors(400) },
       },
     },
