@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { auditAction } from '../src/audit-log/action.ts';
 import { createConsoleUser, type SignInHeaders, signInHeaders } from './helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
+import { routeTable } from './helpers/route-table.ts';
 
 /** A /v1 client signed in as a console user (session cookie + CSRF token, no key). */
 async function sessionClient(api: Client, role: 'admin' | 'reviewer' | 'viewer', firstName?: string) {
@@ -145,6 +147,54 @@ describe('audit log: writes on /v1', () => {
       rows.map((r) => r.workspace_id),
       [api.workspaceId],
     );
+  });
+});
+
+describe('audit log: every write route', () => {
+  test('each POST, PATCH, PUT and DELETE under /v1 leaves one entry, whatever its answer, named from its route', async () => {
+    const api = await newWorkspace('audit-walk');
+    const { app } = await getHarness();
+    const writes = routeTable(app).filter(
+      (r) => r.url.startsWith('/v1/') && ['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method),
+    );
+    assert.ok(writes.length > 50, `only ${writes.length} write routes found`);
+    const expected = new Map<string, { action: string; status: number; route: string }>();
+    for (const [i, r] of writes.entries()) {
+      // ids of nothing in this workspace: most answers are 400 or 404, and all must be recorded
+      const url = r.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+        name === 'number' ? '1' : name === 'key' ? 'no-such-key' : '7b0c8b5e-2222-4222-8222-222222222222',
+      );
+      const requestId = `walk-${i}`;
+      const res = await app.inject({
+        method: r.method as 'POST',
+        url,
+        headers: { 'x-service-api-key': api.key, 'x-request-id': requestId },
+        ...(r.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      expected.set(requestId, { action: auditAction(r.method, r.url), status: res.statusCode, route: r.url });
+    }
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('audit_log')
+      .select(['request_id', 'action', 'status_code', 'route', 'actor_type'])
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const byRequest = new Map(rows.map((r) => [r.request_id, r]));
+    const missing: string[] = [];
+    for (const [requestId, want] of expected) {
+      const got = byRequest.get(requestId);
+      if (!got) {
+        missing.push(`${want.route} (${want.status})`);
+        continue;
+      }
+      assert.deepEqual(
+        { action: got.action, status: got.status_code, route: got.route, actor: got.actor_type },
+        { action: want.action, status: want.status, route: want.route, actor: 'api_key' },
+        requestId,
+      );
+    }
+    assert.deepEqual(missing, [], 'writes without an audit entry');
+    assert.equal(rows.length, expected.size);
   });
 });
 
