@@ -96,6 +96,12 @@ const sections: Section[] = [
     run: async () => void spawnSync(process.execPath, ['bench/portal-page.ts'], { stdio: 'inherit' }),
   },
   {
+    name: 'console-case-page',
+    databases: 'one',
+    // its own process: headless Chromium and the service it loads the case page from
+    run: async () => void spawnSync(process.execPath, ['bench/console-case-page.ts'], { stdio: 'inherit' }),
+  },
+  {
     name: 'render-sign',
     databases: 'one',
     // its own process: the first render pays the browser's start, the first signature the certificate
