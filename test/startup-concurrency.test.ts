@@ -170,6 +170,13 @@ async function onPostgres(): Promise<void> {
     });
     assert.equal(ping.status, 200);
   }
+  // with it, one console admin, its password printed by the same single process
+  const { rows: admins } = await client.query<{ email: string; role: string }>(
+    `select email, role from users where email = 'admin@localhost'`,
+  );
+  assert.deepEqual(admins, [{ email: 'admin@localhost', role: 'admin' }]);
+  const signIns = procs.filter((p) => p.stdout().includes('Sign in as admin@localhost'));
+  assert.equal(signIns.length, 1);
   // pg-boss installed its schema once; the generated service secrets exist once each
   const { rows: boss } = await client.query<{ n: number }>('select count(*)::int as n from pgboss.version');
   assert.equal(boss[0].n, 1);
