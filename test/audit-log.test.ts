@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { auditAction } from '../src/audit-log/action.ts';
+import { buildApp } from '../src/http/app.ts';
 import { createConsoleUser, type SignInHeaders, signInHeaders } from './helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
 import { routeTable } from './helpers/route-table.ts';
@@ -195,6 +196,77 @@ describe('audit log: every write route', () => {
     }
     assert.deepEqual(missing, [], 'writes without an audit entry');
     assert.equal(rows.length, expected.size);
+  });
+});
+
+describe('audit log: the operator token', () => {
+  test('creating a workspace, creating and revoking one of its keys through /admin are entries of that workspace, by `system`', async () => {
+    const { ctx } = await getHarness();
+    const app = await buildApp({ ...ctx, config: { ...ctx.config, adminToken: 'audit-admin-token' } });
+    try {
+      const auth = { authorization: 'Bearer audit-admin-token', 'user-agent': 'ops-script/1' };
+      const ws = await app.inject({
+        method: 'POST',
+        url: '/admin/workspaces',
+        payload: { name: `audited-${Date.now()}` },
+        headers: auth,
+      });
+      assert.equal(ws.statusCode, 201, ws.body);
+      const wsId = ws.json().id as string;
+      const key = await app.inject({ method: 'POST', url: `/admin/workspaces/${wsId}/keys`, headers: auth });
+      assert.equal(key.statusCode, 201, key.body);
+      const keyId = key.json().id as string;
+      const revoked = await app.inject({ method: 'DELETE', url: `/admin/keys/${keyId}`, headers: auth });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      // refused (wrong token): no entry
+      const refused = await app.inject({
+        method: 'DELETE',
+        url: `/admin/keys/${keyId}`,
+        headers: { authorization: 'Bearer wrong' },
+      });
+      assert.equal(refused.statusCode, 401);
+
+      const reader = await app.inject({
+        method: 'GET',
+        url: '/v1/audit-log',
+        headers: { 'x-service-api-key': ws.json().api_key },
+      });
+      assert.equal(reader.statusCode, 200, reader.body);
+      const entries = reader.json().data;
+      assert.deepEqual(
+        entries.map((e: Record<string, any>) => [
+          e.action,
+          e.actor,
+          e.resource_type,
+          e.resource_id,
+          e.status_code,
+        ]),
+        [
+          ['admin.api_key.delete', { type: 'system', id: null, label: 'admin token' }, 'api_key', keyId, 204],
+          ['admin.api_key.create', { type: 'system', id: null, label: 'admin token' }, 'api_key', keyId, 201],
+          [
+            'admin.workspace.create',
+            { type: 'system', id: null, label: 'admin token' },
+            'workspace',
+            wsId,
+            201,
+          ],
+        ],
+      );
+      assert.equal(entries[0].user_agent, 'ops-script/1');
+      assert.equal(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/v1/audit-log?actor_type=system',
+            headers: { 'x-service-api-key': ws.json().api_key },
+          })
+        ).json().pagination.count,
+        3,
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
 
