@@ -250,6 +250,18 @@ describe('console case page', () => {
     await page.getByTestId('case-notes').getByText('Holding structure confirmed').waitFor();
     assert.equal(await page.getByLabel('New note').count(), 0);
     await shot(page, '08-viewer');
+
+    // in French: the case page's words follow the console's language switch
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('tab', { name: 'Sociétés et personnes' }).click();
+    assert.equal(await page.getByTestId('case-status').textContent(), 'Approuvé');
+    assert.match((await page.getByTestId('entity-panel').textContent()) ?? '', /Vérifications/);
+    await page.getByRole('tab', { name: 'Activité' }).click();
+    await page.getByTestId('case-activity').getByText('a statué sur le dossier').first().waitFor();
+    // with French contractions ("à le dossier" reads "au dossier")
+    await page.getByTestId('case-activity').getByText('a ajouté des étiquettes au dossier').first().waitFor();
+    await shot(page, '09-french');
+    await page.getByLabel('Langue').selectOption('en');
     await page.close();
   });
 
