@@ -108,7 +108,7 @@ function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }
     case 'aml':
       return <AmlHits check={check} onChanged={onChanged} />;
     case 'ekyc':
-      return <Facts data={{ result: data.result, ...(data.vendor as Json | undefined) }} />;
+      return <Facts data={data.vendor as Json | undefined} />;
     default:
       return <Facts data={data} />;
   }
