@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
-import { type DemoCase, SeedClient, seedDemoCase } from '../helpers/console-case-seed.ts';
+import { type DemoCase, SeedClient, seedDemoCase, seedLargeCase } from '../helpers/console-case-seed.ts';
 import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
 import { getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
@@ -262,6 +262,38 @@ describe('console case page', () => {
     await page.getByTestId('case-activity').getByText('a ajouté des étiquettes au dossier').first().waitFor();
     await shot(page, '09-french');
     await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test('50 entities and 200 checks: every entity drawn at full size, none over another', async () => {
+    const { caseId } = await seedLargeCase(api, { entities: 50, companies: 10, checks: 200 });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    const nodes = page.getByTestId('case-graph').locator('[data-entity-id]');
+    await page.getByTestId('entity-checks').waitFor();
+    assert.equal(await nodes.count(), 50);
+    const boxes: { x: number; y: number; width: number; height: number }[] = await nodes.evaluateAll(
+      (els: any[]) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+    );
+    for (let i = 0; i < boxes.length; i++) {
+      // full size: the boxes are not shrunk to fit
+      assert.ok(boxes[i].width >= 200, `entity ${i} is ${boxes[i].width} px wide`);
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        const apart =
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `entities ${i} and ${j} overlap`);
+      }
+    }
+    // the main company's four checks are listed; another entity is one click away
+    assert.equal(await page.getByTestId('entity-checks').locator('li').count(), 4);
+    await nodes.last().click();
+    assert.equal(await nodes.last().getAttribute('aria-pressed'), 'true');
+    await shot(page, '10-fifty-entities');
     await page.close();
   });
 
