@@ -186,6 +186,14 @@ async function onPostgres(): Promise<void> {
   assert.ok(secrets.length > 0);
   for (const s of secrets) assert.equal(s.n, 1, `service secret ${s.name}`);
 
+  // the worker serves its own metrics and version on VERICASE_WORKER_PORT (nothing else)
+  const workerMetrics = await (await fetch(`http://127.0.0.1:${PORTS.worker}/metrics`)).text();
+  assert.match(workerMetrics, /^vericase_queue_depth\{queue="checks\.process",state="ready"\} \d+$/m);
+  assert.match(workerMetrics, /^vericase_build_info\{/m);
+  const version = await (await fetch(`http://127.0.0.1:${PORTS.worker}/version`)).json();
+  assert.equal(version.name, 'vericase');
+  assert.equal((await fetch(`http://127.0.0.1:${PORTS.worker}/v1/ping`)).status, 404);
+
   // a graceful stop of everything: exit 0
   for (const p of [api1, api2, worker]) p.child.kill('SIGTERM');
   for (const p of [api1, api2, worker]) assert.equal(await p.exited, 0, `${p.name}: ${p.stderr()}`);
