@@ -280,6 +280,17 @@ describe('console workspace pages', () => {
     });
     assert.equal(failed.status_code, 500);
     assert.notEqual(failed.status, 'delivered');
+    // the row's Deliveries: the log below shows this webhook's, and takes the focus
+    await page
+      .getByRole('row')
+      .filter({ hasText: receiverUrl })
+      .getByRole('button', { name: 'Deliveries' })
+      .click();
+    assert.equal(
+      await page.locator('section[aria-labelledby="webhook-deliveries"] select').first().inputValue(),
+      hook.id,
+    );
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'webhook-deliveries');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const row = page.locator(`tr[data-delivery="${failed.id}"]`);
     await row.getByText('500').waitFor();
