@@ -95,7 +95,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'templates.removeCheck': 'Retirer ce contrôle',
   'templates.deleteTitle': 'Supprimer le modèle',
   'templates.deleteQuestion':
-    'Supprimer le modèle « {name} » ? Les dossiers gardent les contrôles déjà créés.',
+    'Supprimer le modèle « {name} » ? Il ne peut plus être lancé ; les dossiers créés avec lui gardent leurs contrôles et l’affichent toujours.',
   'templates.target.main_company': 'entreprise principale',
   'templates.target.companies': 'entreprises',
   'templates.target.individuals': 'personnes',
@@ -176,7 +176,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'webhooks.rotateQuestion':
     'Un nouveau secret signe les envois ; l’ancien les signe aussi pendant 24 heures, le temps de mettre votre récepteur à jour.',
   'webhooks.deleteTitle': 'Supprimer le webhook',
-  'webhooks.deleteQuestion': 'Supprimer le webhook « {name} » ? Ses envois en attente sont abandonnés.',
+  'webhooks.deleteQuestion':
+    'Supprimer le webhook « {name} » ? Ses envois et leur journal sont supprimés avec lui.',
   'webhooks.deliveries': 'Envois',
   'webhooks.webhook': 'Webhook',
   'webhooks.allWebhooks': 'Tous les webhooks',
