@@ -41,18 +41,26 @@ export function CasePage({ id }: { id: string }) {
   // bumped on every change, so the tabs that load their own data reload
   const [version, setVersion] = useState(0);
 
+  // entities marked not relevant are left out unless asked for (as the API does)
+  const [notRelevant, setNotRelevant] = useState(false);
   const load = useCallback(async () => {
-    const res = await api.GET('/v1/cases/{id}', { params: { path: { id } } });
+    const res = await api.GET('/v1/cases/{id}', {
+      params: { path: { id }, query: notRelevant ? { include_not_relevant: true } : {} },
+    });
     if (res.error || !res.data) {
       setError({ status: res.response.status, message: (res.error as { message?: string })?.message ?? '' });
       return;
     }
     setError(null);
     setKase(res.data);
-  }, [id]);
+  }, [id, notRelevant]);
 
+  // another case: nothing of the previous one stays on the page while it loads
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the case's id changes
   useEffect(() => {
     setKase(null);
+  }, [id]);
+  useEffect(() => {
     void load();
   }, [load]);
 
@@ -234,6 +242,14 @@ export function CasePage({ id }: { id: string }) {
       >
         {tab === 'entities' ? (
           <>
+            <label className="case-check-label case-graph-options">
+              <input
+                type="checkbox"
+                checked={notRelevant}
+                onChange={(e) => setNotRelevant(e.target.checked)}
+              />
+              {t('case.graph.notRelevant')}
+            </label>
             <CaseGraph entities={entities} selectedId={current?.id ?? null} onSelect={setSelected} />
             {current ? (
               <EntityPanel
