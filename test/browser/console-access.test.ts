@@ -513,6 +513,35 @@ describe('console access', () => {
     await page.close();
   });
 
+  test('a reviewer reads the settings without changing them; the server refuses admin writes', async () => {
+    const { ctx } = await getHarness();
+    const rev = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer', firstName: 'Remy' });
+    const page = await signedIn(rev);
+    await openSection(page, 'general');
+    assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0);
+    assert.equal(await page.getByLabel('High risk').isDisabled(), true);
+    const menu = page.getByRole('navigation', { name: 'Workspace settings' });
+    assert.equal(await menu.getByRole('link', { name: 'Webhooks' }).count(), 0);
+    await openSection(page, 'templates');
+    assert.equal(await page.getByRole('button', { name: 'New template' }).count(), 0);
+    const csrf = await csrfOf(page);
+    const refused = await fetchFromPage(
+      page,
+      'POST',
+      '/v1/templates',
+      { key: 'by_reviewer', name: 'R' },
+      csrf,
+    );
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.message ?? '', /reviewer/);
+    const users = await fetchFromPage(page, 'PATCH', `/v1/users/${rev.id}`, { role: 'admin' }, csrf);
+    assert.equal(users.status, 403);
+    assert.equal((await ws.get(`/v1/users/${rev.id}`)).body.role, 'reviewer');
+    // case work is theirs: a tag is created
+    assert.equal((await fetchFromPage(page, 'POST', '/v1/tags', { label: 'by-reviewer' }, csrf)).status, 201);
+    await page.close();
+  });
+
   test('a write without the CSRF token, or with a wrong one, is refused and changes nothing', async () => {
     const page = await signedIn(admin);
     await openSection(page, 'general');
