@@ -305,6 +305,11 @@ describe('console case page', () => {
     await nodes.last().click();
     assert.equal(await nodes.last().getAttribute('aria-pressed'), 'true');
     await shot(page, '10-fifty-entities');
+    // back to the cases list, inside the console (no page load)
+    await page.evaluate('window.__samePage = true');
+    await page.getByRole('link', { name: '← Cases' }).click();
+    await page.waitForURL(/\/console\/?$/);
+    assert.equal(await page.evaluate('window.__samePage'), true);
     await page.close();
   });
 

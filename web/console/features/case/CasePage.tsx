@@ -5,6 +5,7 @@
  * notes and the activity timeline. Everything is read from and written to `/v1` with the session.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
 import { LaunchChecksButton } from '../checks/LaunchChecks.tsx';
 import { AddEntityButton, RelationEditor } from '../entities/EntityEditor.tsx';
@@ -89,19 +90,19 @@ export function CasePage({ id }: { id: string }) {
 
   if (error) {
     return (
-      <main className="case-page">
+      <div className="case-page">
         <p role="alert" className="case-error">
           {error.status === 404 ? t('case.notFound') : t('case.loadFailed', { message: error.message })}
         </p>
-        <a href="/console/">{t('case.backToCases')}</a>
-      </main>
+        <Link href="/">{t('case.backToCases')}</Link>
+      </div>
     );
   }
   if (!kase) {
     return (
-      <main className="case-page" aria-busy="true">
+      <div className="case-page" aria-busy="true">
         <p>{t('case.loading')}</p>
-      </main>
+      </div>
     );
   }
 
@@ -111,12 +112,12 @@ export function CasePage({ id }: { id: string }) {
     .map((i) => ({ id: i.id, name: individualName(i), email: i.email }));
 
   return (
-    <main className="case-page" data-testid="case-page" data-ready="true">
+    <div className="case-page" data-testid="case-page" data-ready="true">
       <header className="case-header">
         <div className="case-title">
-          <a href="/console/" className="case-back">
+          <Link href="/" className="case-back">
             {t('case.backToCases')}
-          </a>
+          </Link>
           <h1>{kase.name}</h1>
           <div className="case-meta">
             <span className={`case-status is-${kase.status}`} data-testid="case-status">
@@ -273,6 +274,6 @@ export function CasePage({ id }: { id: string }) {
           <ActivityTimeline caseId={kase.id} entities={entities} version={version} />
         ) : null}
       </section>
-    </main>
+    </div>
   );
 }
