@@ -165,7 +165,12 @@ describe('console workspace pages', () => {
     await page.getByLabel('A case review must carry a comment').check();
     await page.getByLabel('High risk').fill('6');
     await page.getByLabel('Checks per month').fill('500');
-    await page.getByLabel('Politically exposed persons').check();
+    // the screened lists show the service's defaults while the workspace sets none
+    assert.equal(await page.getByLabel('Politically exposed persons').isChecked(), true);
+    assert.equal(await page.getByLabel('Adverse media').isChecked(), false);
+    await page.getByLabel('Politically exposed persons').uncheck();
+    assert.equal(await page.getByLabel('Approve document checks automatically').isChecked(), true);
+    await page.getByLabel('Approve document checks automatically').uncheck();
     await shot(page, 'settings-general');
     await save.click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -174,7 +179,10 @@ describe('console workspace pages', () => {
     assert.equal(s.body.case_review.comment_mandatory, true);
     assert.equal(s.body.case_review.frequency_in_months.high, 6);
     assert.equal(s.body.checks.limit, 500);
-    assert.deepEqual(s.body.checks.aml.list_types, ['pep']);
+    assert.deepEqual(s.body.checks.aml.list_types, ['sanction', 'warning', 'fitness_probity']);
+    assert.deepEqual(s.body.checks.document, { automatic_approval: false });
+    // only what changed was sent: the other types' settings are still the service's defaults
+    assert.equal(s.body.checks.ekyc, undefined);
     // a value the server refuses is shown with the field it names, and nothing changes
     await page.getByLabel('High risk').fill('500');
     // past the browser's own check (max=120), to the server's

@@ -69,6 +69,14 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'general.list.fitness_probity': 'Compétence et honorabilité',
   'general.list.pep': 'Personnes politiquement exposées',
   'general.list.adverse_media': 'Presse défavorable',
+  'general.automatic': 'Décisions automatiques',
+  'general.automaticHint':
+    'Les contrôles au résultat net sont approuvés ou rejetés sans réviseur ; les autres attendent une revue.',
+  'general.checkType': 'Type de contrôle',
+  'general.autoApprove': 'Approuver automatiquement',
+  'general.autoReject': 'Rejeter automatiquement',
+  'general.autoApproveOf': 'Approuver automatiquement les contrôles {type}',
+  'general.autoRejectOf': 'Rejeter automatiquement les contrôles {type}',
   'general.companies': 'Entreprises et fraude',
   'general.companyMonitoring': 'Surveiller les entreprises liées à leur fiche au registre',
   'general.fraudShare':
