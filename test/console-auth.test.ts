@@ -103,6 +103,12 @@ describe('console sign-in', () => {
     assert.equal(extra.statusCode, 400);
     assert.match(JSON.stringify(extra.json()), /remember/);
 
+    // the e-mail as typed, spaces around it and any case
+    assert.equal(
+      (await login({ email: ` ${user.email.toUpperCase()} `, password: user.password })).statusCode,
+      200,
+    );
+
     // a suspended user cannot sign in
     await ctx.db.updateTable('users').set({ suspended_at: new Date() }).where('id', '=', user.id).execute();
     const suspended = await login({ email: user.email, password: user.password });

@@ -3,6 +3,7 @@ import { isRole } from '../console-auth/permissions.ts';
 import type { Db } from '../db/connect.ts';
 import type { Role } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import { createUser } from '../users/write-users.ts';
 import { findWorkspace, findWorkspaceByName } from '../workspaces/repository.ts';
 
@@ -39,7 +40,7 @@ export function checkUserOptions(opts: CreateUserOptions): void {
  */
 export async function createUserCommand(db: Db, opts: CreateUserOptions) {
   checkUserOptions(opts);
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(opts.workspace);
+  const isUuid = UUID_RE.test(opts.workspace);
   const ws =
     (isUuid ? await findWorkspace(db, opts.workspace) : undefined) ??
     (await findWorkspaceByName(db, opts.workspace));

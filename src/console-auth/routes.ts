@@ -4,6 +4,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { recordAuditEntry } from '../audit-log/record.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError } from '../http/errors.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import { iso } from '../shared/time.ts';
 import { clearSessionCookie, readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.ts';
 import { type LoginLimiter, MemoryLoginLimiter, RedisLoginLimiter } from './login-limiter.ts';
@@ -72,7 +73,7 @@ async function candidates(db: Db, email: string, workspace: string | undefined) 
     .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
     .where('u.suspended_at', 'is', null);
   if (workspace !== undefined) {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(workspace);
+    const isUuid = UUID_RE.test(workspace);
     q = q.where((eb) =>
       isUuid
         ? eb.or([eb('w.id', '=', workspace), eb('w.name', '=', workspace)])
@@ -187,7 +188,8 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
       };
 
       api.post('/login', { schema: { hide: true, body: LoginBody } }, async (req, reply) => {
-        const { email, password, workspace } = req.body;
+        const { password, workspace } = req.body;
+        const email = req.body.email.trim();
         const wait = await limiter.blockedFor(req.ip, email);
         if (wait > 0) {
           await auditRefused(req, await candidates(ctx.db, email, workspace), 'rate_limited', 429);
