@@ -432,6 +432,18 @@ describe('console workspace pages', () => {
       .locator('tbody tr:not(.settings-detail-row) td:nth-child(2) .settings-badge')
       .allTextContents();
     assert.ok(kinds.length > 0 && kinds.every((k) => k === 'User'), kinds.join());
+    // one user's actions: Rita (created, then suspended above) signed in once
+    await page
+      .locator('form.settings-filters select')
+      .nth(1)
+      .selectOption({ label: 'Rita Reviewer (rita@example.test)' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('cell', { name: admin.email }).first().waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'console.login' }).first().waitFor();
+    const who = await page.locator('tbody tr td:nth-child(2)').allTextContents();
+    assert.ok(who.length > 0 && who.every((w) => w.includes('rita@example.test')), who.join());
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByRole('cell', { name: admin.email }).first().waitFor();
     // an entry's details: the request behind it
     await page.locator('tbody tr').first().getByRole('button').click();
     await page.getByText('Request id').waitFor();

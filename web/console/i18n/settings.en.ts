@@ -261,6 +261,7 @@ export const settingsEn = {
   'audit.actor.user': 'User',
   'audit.actor.api_key': 'API key',
   'audit.actor.system': 'System',
+  'audit.user': 'User',
   'audit.action': 'Action',
   'audit.resourceType': 'Resource type',
   'audit.resourceId': 'Resource id',

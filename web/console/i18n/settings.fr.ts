@@ -272,6 +272,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'audit.actor.user': 'Utilisateur',
   'audit.actor.api_key': 'Clé d’API',
   'audit.actor.system': 'Système',
+  'audit.user': 'Utilisateur',
   'audit.action': 'Action',
   'audit.resourceType': 'Type de ressource',
   'audit.resourceId': 'Identifiant de la ressource',

@@ -4,7 +4,17 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
-import { formatDateTime, type Json, LoadFailed, Loading, ok, Pager, type Query, useLoad } from './common.tsx';
+import {
+  formatDateTime,
+  type Json,
+  LoadFailed,
+  Loading,
+  ok,
+  Pager,
+  type Query,
+  useLoad,
+  userLabel,
+} from './common.tsx';
 import { type SettingsKey, useSettingsLang, useSettingsT } from './i18n.ts';
 
 type Entry = Json<'/v1/audit-log'>['data'][number];
@@ -12,17 +22,30 @@ type AuditQuery = Query<'/v1/audit-log'>;
 
 interface Filters {
   actorType: string;
+  userId: string;
   resourceType: string;
   resourceId: string;
   action: string;
   from: string;
   to: string;
 }
-const EMPTY: Filters = { actorType: '', resourceType: '', resourceId: '', action: '', from: '', to: '' };
+const EMPTY: Filters = {
+  actorType: '',
+  userId: '',
+  resourceType: '',
+  resourceId: '',
+  action: '',
+  from: '',
+  to: '',
+};
 
 function toQuery(f: Filters, page: number): AuditQuery {
   const q: Record<string, string | number> = { page, limit: 25 };
   if (f.actorType) q.actor_type = f.actorType;
+  if (f.userId) {
+    q.actor_type = 'user';
+    q.actor_id = f.userId;
+  }
   if (f.resourceType.trim()) q.resource_type = f.resourceType.trim();
   if (f.resourceId.trim()) q.resource_id = f.resourceId.trim();
   if (f.action.trim()) q.action = f.action.trim();
@@ -36,6 +59,12 @@ export function AuditLogPage() {
   const t = useSettingsT();
   const lang = useSettingsLang();
   const [draft, setDraft] = useState<Filters>(EMPTY);
+  // the workspace's users, to choose whose actions to see
+  const users = useLoad(
+    async () =>
+      ok(await api.GET('/v1/users', { params: { query: { limit: 100, include_suspended: true } } })),
+    [],
+  );
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
@@ -60,6 +89,17 @@ export function AuditLogPage() {
             <option value="user">{t('audit.actor.user')}</option>
             <option value="api_key">{t('audit.actor.api_key')}</option>
             <option value="system">{t('audit.actor.system')}</option>
+          </select>
+        </label>
+        <label>
+          {t('audit.user')}
+          <select value={draft.userId} onChange={(e) => setDraft({ ...draft, userId: e.target.value })}>
+            <option value="">{t('settings.all')}</option>
+            {(users.data?.data ?? []).map((u) => (
+              <option key={u.id} value={u.id}>
+                {userLabel(u)} ({u.email})
+              </option>
+            ))}
           </select>
         </label>
         <label>
