@@ -14,6 +14,8 @@ import { ErrorBody } from './common-schemas.ts';
 import { registerConnectionGuard } from './connection-guard.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { API_DESCRIPTION } from './openapi/description.ts';
+import { finishDocument } from './openapi/finish-document.ts';
 import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
 import { httpServerOptions } from './server-options.ts';
 import { registerStrictInput } from './strict-input.ts';
@@ -63,15 +65,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       info: {
         title: 'vericase API',
         version: '1.0.0',
-        description:
-          'Identity and business verification (KYB/KYC). Authenticate every /v1 request with the `X-SERVICE-API-KEY` header.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        description: API_DESCRIPTION,
       },
+      // relative to the document; GET /v1/openapi.json names the address the client reached
+      servers: [{ url: '/', description: 'This service' }],
       components: {
         securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-SERVICE-API-KEY' } },
       },
       security: [{ ApiKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
@@ -79,7 +85,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     await ctx.db.selectFrom('workspaces').select('id').limit(1).execute();
     return { status: 'ok' };
   });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // servers: the address this client reached us at, so generated clients and "try it" work as served
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
+    ...app.swagger(),
+    servers: [
+      { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
+    ],
+  }));
 
   await app.register(
     async (admin) => {
