@@ -13,6 +13,9 @@ import { OPERATION_IDS } from '../src/http/openapi/operation-ids.ts';
 const SHARED_DATA = path.resolve(import.meta.dirname, '../../shared/data');
 const OUT = path.resolve(import.meta.dirname, '../src/http/openapi/examples.json');
 
+// biome-ignore lint/suspicious/noExplicitAny: the scenario reads the answers loosely; the document checks their shapes
+type Loose = any;
+
 type Captured = { request?: unknown; status: number; response?: unknown };
 
 const { default: pino } = await import('pino');
@@ -76,7 +79,7 @@ async function call(method: string, url: string, body?: unknown) {
   const res = await app.inject({ method: method as 'GET', url, headers, ...(body ? { payload: body } : {}) });
   const json = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : null;
   if (res.statusCode >= 400 && process.env.DEBUG) console.error(method, url, res.statusCode, json?.message);
-  return json as Record<string, any>;
+  return json as Record<string, Loose>;
 }
 
 try {
@@ -129,9 +132,9 @@ try {
   await call('POST', '/v1/individuals', { case_id: '7c1f0d6e-2b1a-4c55-9d3e-0f4a8b6c2e11', first_name: 'A' });
   const caseId = created.id as string;
   const detail = await call('GET', `/v1/cases/${caseId}`);
-  const main = detail.companies.find((c: any) => c.type === 'main');
-  const ceo = detail.individuals.find((i: any) => i.first_name === 'Claire');
-  const ubo = detail.individuals.find((i: any) => i.first_name === 'Marc');
+  const main = detail.companies.find((c: Loose) => c.type === 'main');
+  const ceo = detail.individuals.find((i: Loose) => i.first_name === 'Claire');
+  const ubo = detail.individuals.find((i: Loose) => i.first_name === 'Marc');
   await call('GET', '/v1/cases?status=draft&sort=created_at.desc&limit=10');
   await call('PATCH', `/v1/cases/${caseId}`, { status: 'open', assignee_id: 'compliance-team' });
   await call('GET', `/v1/companies/${main.id}`);
@@ -148,7 +151,7 @@ try {
   });
   const rel = await call('POST', `/v1/cases/${caseId}/relations`, {
     from_individual_id: cfo.id,
-    to_company_id: detail.companies.find((c: any) => c.type !== 'main').id,
+    to_company_id: detail.companies.find((c: Loose) => c.type !== 'main').id,
     roles: ['shareholder'],
     ownership_percentage: 10,
   });
