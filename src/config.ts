@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/config.ts';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './shared/logger.ts';
 
 /** Runtime configuration, read once from the environment. Every knob is documented in the README. */
 export interface Config {
@@ -10,7 +11,10 @@ export interface Config {
   referenceDir: string | null;
   adminToken: string | null;
   bootstrapApiKey: string | null;
-  logLevel: string;
+  /** LOG_LEVEL: pino's level names (src/shared/logger.ts). */
+  logLevel: LogLevel;
+  /** LOG_FORMAT: `json` (default, one object a line) or `pretty` (pino-pretty, for a terminal). */
+  logFormat: LogFormat;
   rateLimitPerMinute: number;
   /** Shared store for the rate limit across processes; in-memory per process without it. */
   redisUrl: string | null;
@@ -60,6 +64,19 @@ function bool(value: string | undefined, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 }
 
+function oneOf<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const v = value?.trim().toLowerCase();
+  if (!v) return fallback;
+  if (!(allowed as readonly string[]).includes(v))
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return v as T;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -73,7 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     referenceDir: env.VERICASE_REFERENCE_DIR ? path.resolve(env.VERICASE_REFERENCE_DIR) : null,
     adminToken: env.VERICASE_ADMIN_TOKEN || null,
     bootstrapApiKey: env.VERICASE_BOOTSTRAP_API_KEY || null,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),
     rateLimitPerMinute: int('VERICASE_RATE_LIMIT_PER_MINUTE', env.VERICASE_RATE_LIMIT_PER_MINUTE, 6000),
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),

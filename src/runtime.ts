@@ -1,10 +1,11 @@
-import pino from 'pino';
+import type pino from 'pino';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { type MigrationProgress, migrateToLatest } from './db/migrate.ts';
 import { KeyResolver } from './http/auth.ts';
 import { installModules } from './modules.ts';
+import { createLogger } from './shared/logger.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -16,11 +17,17 @@ export interface Runtime {
 /** Opens the database, migrates it and assembles the context shared by the API and the workers. */
 export async function openRuntime(
   config: Config,
-  logger = pino({ level: config.logLevel }),
+  logger: pino.Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
+  opts: { migrationProgress?: MigrationProgress } = {},
 ): Promise<Runtime> {
   const handle = await openDatabase(config);
   try {
-    const applied = await migrateToLatest(handle.db as never);
+    const applied = await migrateToLatest(
+      handle.db as never,
+      opts.migrationProgress ?? {
+        pending: (names) => logger.info({ migrations: names }, 'applying database migrations'),
+      },
+    );
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const ctx: AppContext = {
       config,

@@ -51,9 +51,19 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+/** Told which migrations are about to run (before they run, in one transaction where possible). */
+export interface MigrationProgress {
+  pending(names: string[]): void;
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, progress?: MigrationProgress): Promise<string[]> {
   // migrations written in parallel branches may land out of order: apply whatever is missing
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  if (progress) {
+    // what is pending now; another process migrating at the same moment may apply some first
+    const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+    if (pending.length) progress.pending(pending);
+  }
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,0 +1,258 @@
+/**
+ * The case's ownership and representation graph, laid out in rows for an SVG. Pure (no DOM, no
+ * React): the tests call it directly.
+ *
+ * A relation goes from its source (a company or an individual that owns or represents) to a company.
+ * The main company sits on the top row; the entities related to it on the row below, their own
+ * owners and representatives below them, and so on (the shortest path to the main company decides
+ * the level, so cycles end). Companies no path reaches start their own tree beside the main one;
+ * entities with no relation at all go on the last rows. Within a level, entities are ordered by the
+ * mean position of what they point to (fewer crossings), companies before individuals. A level wider
+ * than the drawing wraps onto several rows, so 50 entities stay readable at their natural size
+ * instead of being shrunk.
+ */
+
+export interface GraphEntity {
+  id: string;
+  kind: 'company' | 'individual';
+  name: string;
+  /** The case's main company (there is usually one). */
+  main?: boolean;
+}
+
+export interface GraphRelation {
+  id: string;
+  from: string;
+  to: string;
+  ownership: number | null;
+  voting: number | null;
+  roles: string[];
+  position: string | null;
+}
+
+export interface PlacedNode<E extends GraphEntity = GraphEntity> {
+  entity: E;
+  x: number;
+  y: number;
+  level: number;
+  /** Not connected to anything. */
+  isolated: boolean;
+}
+
+export interface PlacedEdge {
+  relation: GraphRelation;
+  /** SVG path data from the source to the target. */
+  path: string;
+  /** Where the label goes (near the source, so labels of one target do not pile up). */
+  labelX: number;
+  labelY: number;
+}
+
+export interface GraphLayout<E extends GraphEntity = GraphEntity> {
+  width: number;
+  height: number;
+  nodes: PlacedNode<E>[];
+  edges: PlacedEdge[];
+}
+
+export interface LayoutOptions {
+  /** Width available; rows wrap to fit it (at least one node per row). */
+  maxWidth: number;
+  nodeWidth?: number;
+  nodeHeight?: number;
+  gapX?: number;
+  gapY?: number;
+  margin?: number;
+}
+
+export const NODE_WIDTH = 184;
+export const NODE_HEIGHT = 60;
+
+export function layoutGraph<E extends GraphEntity>(
+  entities: E[],
+  relations: GraphRelation[],
+  options: LayoutOptions,
+): GraphLayout<E> {
+  const nodeW = options.nodeWidth ?? NODE_WIDTH;
+  const nodeH = options.nodeHeight ?? NODE_HEIGHT;
+  const gapX = options.gapX ?? 24;
+  const gapY = options.gapY ?? 56;
+  const margin = options.margin ?? 16;
+
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  // relations between entities of the graph only (a dangling id draws nothing)
+  const rels = relations.filter((r) => byId.has(r.from) && byId.has(r.to) && r.from !== r.to);
+  const sourcesOf = new Map<string, string[]>();
+  const targetsOf = new Map<string, string[]>();
+  for (const r of rels) {
+    push(sourcesOf, r.to, r.from);
+    push(targetsOf, r.from, r.to);
+  }
+
+  // levels: breadth first from the main companies, along relations backwards (target → source)
+  const level = new Map<string, number>();
+  const bfs = (roots: string[]) => {
+    let frontier = roots.filter((id) => !level.has(id));
+    for (const id of frontier) level.set(id, 0);
+    let depth = 0;
+    while (frontier.length) {
+      depth++;
+      const next: string[] = [];
+      for (const id of frontier) {
+        for (const s of sourcesOf.get(id) ?? []) {
+          if (level.has(s)) continue;
+          level.set(s, depth);
+          next.push(s);
+        }
+      }
+      frontier = next;
+    }
+  };
+  const mains = entities.filter((e) => e.main).map((e) => e.id);
+  bfs(mains);
+  // other trees: a company that owns or is represented but reaches no main company; the topmost
+  // of its tree (nothing it points to is unplaced) is its root
+  for (;;) {
+    const root = entities.find(
+      (e) =>
+        !level.has(e.id) &&
+        (sourcesOf.get(e.id)?.length ?? 0) > 0 &&
+        (targetsOf.get(e.id) ?? []).every((t) => level.has(t)),
+    );
+    if (!root) break;
+    bfs([root.id]);
+  }
+  // what is left: a cycle with no way in (start anywhere in it), then entities with no relation
+  for (const e of entities) if (!level.has(e.id) && (sourcesOf.get(e.id)?.length ?? 0) > 0) bfs([e.id]);
+  const isolated = entities.filter((e) => !level.has(e.id));
+  const depth = Math.max(-1, ...level.values()) + 1;
+  for (const e of isolated) level.set(e.id, depth);
+
+  // order within levels: roots (mains first), then each level by its targets' mean position
+  const levels: E[][] = Array.from({ length: depth + 1 }, () => []);
+  for (const e of entities) levels[level.get(e.id)!].push(e);
+  const order = new Map<string, number>();
+  const kindRank = (e: E) => (e.main ? 0 : e.kind === 'company' ? 1 : 2);
+  levels.forEach((row, l) => {
+    const key = new Map<string, number>();
+    for (const e of row) {
+      const placed = (targetsOf.get(e.id) ?? []).filter((t) => order.has(t) && level.get(t)! < l);
+      key.set(e.id, placed.length ? mean(placed.map((t) => order.get(t)!)) : Number.POSITIVE_INFINITY);
+    }
+    row.sort(
+      (a, b) =>
+        // two entities with nothing placed to point to: NaN, which falls through to the next key
+        key.get(a.id)! - key.get(b.id)! || kindRank(a) - kindRank(b) || a.name.localeCompare(b.name),
+    );
+    // spread over [0, 1) so the next level compares positions, whatever each level's size
+    row.forEach((e, i) => {
+      order.set(e.id, row.length === 1 ? 0.5 : i / (row.length - 1));
+    });
+  });
+
+  // rows: wrap each level to the width
+  const perRow = Math.max(1, Math.floor((options.maxWidth - 2 * margin + gapX) / (nodeW + gapX)));
+  const widest = Math.min(perRow, Math.max(1, ...levels.map((r) => r.length)));
+  const width = 2 * margin + widest * nodeW + (widest - 1) * gapX;
+  const nodes: PlacedNode<E>[] = [];
+  const pos = new Map<string, PlacedNode<E>>();
+  let rowIndex = 0;
+  levels.forEach((row, l) => {
+    for (let start = 0; start < row.length; start += perRow) {
+      const slice = row.slice(start, start + perRow);
+      const rowWidth = slice.length * nodeW + (slice.length - 1) * gapX;
+      const x0 = (width - rowWidth) / 2;
+      const y = margin + rowIndex * (nodeH + gapY);
+      slice.forEach((e, i) => {
+        const n: PlacedNode<E> = {
+          entity: e,
+          x: x0 + i * (nodeW + gapX),
+          y,
+          level: l,
+          isolated: isolated.includes(e),
+        };
+        nodes.push(n);
+        pos.set(e.id, n);
+      });
+      rowIndex++;
+    }
+  });
+  const height = rowIndex === 0 ? 0 : 2 * margin + rowIndex * nodeH + (rowIndex - 1) * gapY;
+
+  // edges: from the source's top to the target's bottom (sources sit below their targets); a
+  // relation that does not point upwards (a cycle, a shortcut within a row) leaves and enters by
+  // the sides
+  const edges: PlacedEdge[] = rels.map((r) => {
+    const s = pos.get(r.from)!;
+    const t = pos.get(r.to)!;
+    if (s.y > t.y) {
+      const x1 = s.x + nodeW / 2;
+      const y1 = s.y;
+      const x2 = t.x + nodeW / 2;
+      const y2 = t.y + nodeH;
+      const dy = Math.max(24, (y1 - y2) / 2);
+      const c1 = { x: x1, y: y1 - dy };
+      const c2 = { x: x2, y: y2 + dy };
+      const label = bezier({ x: x1, y: y1 }, c1, c2, { x: x2, y: y2 }, 0.18);
+      return {
+        relation: r,
+        path: `M${x1},${y1} C${c1.x},${c1.y} ${c2.x},${c2.y} ${x2},${y2}`,
+        labelX: label.x,
+        labelY: label.y,
+      };
+    }
+    const leftToRight = s.x <= t.x;
+    const x1 = leftToRight ? s.x + nodeW : s.x;
+    const x2 = leftToRight ? t.x : t.x + nodeW;
+    const y1 = s.y + nodeH / 2;
+    const y2 = t.y + nodeH / 2;
+    const bow = s.y === t.y ? -Math.max(28, Math.abs(x2 - x1) / 4) : 0;
+    const c1 = { x: x1 + (x2 - x1) / 3, y: y1 + bow };
+    const c2 = { x: x1 + (2 * (x2 - x1)) / 3, y: y2 + bow };
+    const label = bezier({ x: x1, y: y1 }, c1, c2, { x: x2, y: y2 }, 0.3);
+    return {
+      relation: r,
+      path: `M${x1},${y1} C${c1.x},${c1.y} ${c2.x},${c2.y} ${x2},${y2}`,
+      labelX: label.x,
+      labelY: label.y,
+    };
+  });
+
+  return { width, height, nodes, edges };
+}
+
+function push(map: Map<string, string[]>, key: string, value: string) {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function mean(xs: number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+type Point = { x: number; y: number };
+function bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: number): Point {
+  const u = 1 - t;
+  const a = u * u * u;
+  const b = 3 * u * u * t;
+  const c = 3 * u * t * t;
+  const d = t * t * t;
+  return {
+    x: a * p0.x + b * p1.x + c * p2.x + d * p3.x,
+    y: a * p0.y + b * p1.y + c * p2.y + d * p3.y,
+  };
+}
+
+/** The relation as the edge's label: ownership, else voting rights, else the role. */
+export function relationLabel(
+  r: GraphRelation,
+  words: { shareholder: string; representative: string; voting: string },
+): string {
+  const pct = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2).replace(/0+$/, '')} %`;
+  if (r.ownership !== null) return pct(r.ownership);
+  if (r.voting !== null) return `${pct(r.voting)} ${words.voting}`;
+  if (r.roles.includes('legal_representative')) return r.position || words.representative;
+  if (r.roles.includes('shareholder')) return words.shareholder;
+  return r.position ?? '';
+}
