@@ -1,3 +1,4 @@
+import { GUIDES } from '../docs-guides.ts';
 import { FORMAT_MESSAGES } from '../schema-formats.ts';
 
 /** The formats our schemas use beyond JSON Schema's own, listed for validators and readers. */
@@ -20,4 +21,6 @@ export const API_DESCRIPTION = `Identity and business verification (KYB/KYC): ca
   .map(([name, text]) => `\`${name}\` (${text.replace(/^must be /, '')})`)
   .join('; ')}. They are also listed under \`x-formats\` at the top of this document.
 
-**Webhooks.** The events the service sends, their bodies and signature headers are under \`webhooks\` (OpenAPI 3.1). The guides: docs/webhooks.md and docs/sandbox.md in the repository, and the docs page's links.`;
+**Webhooks.** The events the service sends, their bodies and signature headers are under \`webhooks\` (OpenAPI 3.1).
+
+**Guides.** ${GUIDES.map((g) => `[${g.title}](/docs/guides/${g.name})`).join(' · ')}.`;
