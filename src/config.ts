@@ -25,6 +25,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** Header names an API key is read from (lower case): the documented one first. */
   apiKeyHeaders: string[];
+  /** `/metrics` (VERICASE_METRICS, default on; VERICASE_METRICS_TOKEN: a bearer token it then requires). */
+  metrics: { enabled: boolean; token: string | null };
+  /** `vericase worker` serves /healthz, /readyz, /version and /metrics on this port (VERICASE_WORKER_PORT); null: none. */
+  workerPort: number | null;
   /** HTTP server timeouts in ms (0 disables one): see `src/http/server-options.ts`. */
   http: {
     headersTimeoutMs: number;
@@ -50,6 +54,21 @@ export interface Config {
   signingP12: { path: string; password: string } | null;
   /** Outgoing mail (VERICASE_SMTP_URL, VERICASE_MAIL_FROM); no URL: mails are written to the log. */
   mail: { smtpUrl: string | null; from: string };
+  /** The operator console's sign-in (src/console-auth): sessions, login limits, first-start admin. */
+  console: {
+    /** VERICASE_SESSION_TTL_HOURS: a session ends this long after sign-in, however active. */
+    sessionTtlHours: number;
+    /** VERICASE_SESSION_IDLE_MINUTES: a session unused this long ends. */
+    sessionIdleMinutes: number;
+    /** VERICASE_LOGIN_MAX_FAILURES: failed sign-ins per e-mail in 15 minutes before 429. */
+    loginMaxFailuresPerEmail: number;
+    /** VERICASE_LOGIN_MAX_FAILURES_PER_IP: failed sign-ins per client IP in 15 minutes before 429. */
+    loginMaxFailuresPerIp: number;
+    /** VERICASE_BOOTSTRAP_ADMIN_EMAIL: the admin user created on first start. */
+    bootstrapAdminEmail: string;
+  };
+  /** VERICASE_TRUST_PROXY: believe X-Forwarded-For/-Proto (client IP, https for Secure cookies). */
+  trustProxy: boolean;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -107,6 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     webhookAllowPrivate: bool(env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
+    metrics: { enabled: bool(env.VERICASE_METRICS, true), token: env.VERICASE_METRICS_TOKEN?.trim() || null },
+    workerPort: env.VERICASE_WORKER_PORT?.trim()
+      ? int('VERICASE_WORKER_PORT', env.VERICASE_WORKER_PORT, 0)
+      : null,
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
     companyMonitoringIntervalSeconds: int(
@@ -129,7 +152,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: smtpUrl(env.VERICASE_SMTP_URL),
       from: env.VERICASE_MAIL_FROM?.trim() || 'vericase@localhost',
     },
+    console: {
+      sessionTtlHours: positive('VERICASE_SESSION_TTL_HOURS', env.VERICASE_SESSION_TTL_HOURS, 12),
+      sessionIdleMinutes: positive('VERICASE_SESSION_IDLE_MINUTES', env.VERICASE_SESSION_IDLE_MINUTES, 60),
+      loginMaxFailuresPerEmail: int('VERICASE_LOGIN_MAX_FAILURES', env.VERICASE_LOGIN_MAX_FAILURES, 10),
+      loginMaxFailuresPerIp: int(
+        'VERICASE_LOGIN_MAX_FAILURES_PER_IP',
+        env.VERICASE_LOGIN_MAX_FAILURES_PER_IP,
+        100,
+      ),
+      bootstrapAdminEmail: env.VERICASE_BOOTSTRAP_ADMIN_EMAIL?.trim() || 'admin@localhost',
+    },
+    trustProxy: bool(env.VERICASE_TRUST_PROXY, false),
   };
+}
+
+/** A duration that must be more than zero (fractions allowed: 0.5 hours). */
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
+  return n;
 }
 
 /** nodemailer takes smtp:// (STARTTLS when offered) and smtps:// (TLS from the start). */

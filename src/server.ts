@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
@@ -7,7 +8,10 @@ import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 export async function serve(config: Config): Promise<void> {
   const runtime = await openRuntime(config);
   const { ctx, logger } = runtime;
-  const boot = await bootstrapWorkspace(ctx.db, config.bootstrapApiKey);
+  // several processes starting together on an empty database: one creates the workspace
+  const boot = await withStartupLock(ctx.db, ctx.dbKind, 'bootstrap', (db) =>
+    bootstrapWorkspace(db, config.bootstrapApiKey),
+  );
   if (boot.newApiKey) {
     // printed once, on purpose outside the JSON log stream so it stands out
     process.stdout.write(

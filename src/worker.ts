@@ -1,16 +1,24 @@
 import type { Config } from './config.ts';
+import { buildOpsApp } from './ops/ops-app.ts';
 import { openRuntime } from './runtime.ts';
 
 /** `vericase worker`: the background workers alone (provider calls, webhooks, schedules). */
 export async function runWorker(config: Config): Promise<void> {
   const runtime = await openRuntime({ ...config, runWorkers: true });
-  runtime.logger.info({ database: runtime.ctx.dbKind }, 'vericase worker running');
+  // health, readiness and metrics of this process, when a port is configured (containers, Prometheus)
+  const ops = config.workerPort !== null ? await buildOpsApp(runtime.ctx, runtime.logger as never) : null;
+  if (ops) await ops.listen({ port: config.workerPort as number, host: config.host });
+  runtime.logger.info(
+    { database: runtime.ctx.dbKind, opsPort: config.workerPort ?? undefined },
+    'vericase worker running',
+  );
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     runtime.logger.info({ signal }, 'worker shutting down');
     setTimeout(() => process.exit(1), 15_000).unref();
+    await ops?.close();
     await runtime.close();
     process.exit(0);
   };

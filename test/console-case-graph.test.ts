@@ -41,6 +41,24 @@ function assertNoOverlap(nodes: { x: number; y: number }[]) {
     }
 }
 
+type P = { x: number; y: number };
+/** The corners of an `M x,y V y H x ...` path. */
+function polyline(d: string): P[] {
+  const [, x0, y0] = /^M([\d.-]+),([\d.-]+)/.exec(d)!;
+  const points: P[] = [{ x: Number(x0), y: Number(y0) }];
+  for (const [, cmd, v] of d.matchAll(/([VH])([\d.-]+)/g)) {
+    const last = points[points.length - 1];
+    points.push(cmd === 'V' ? { x: last.x, y: Number(v) } : { x: Number(v), y: last.y });
+  }
+  return points;
+}
+/** An axis-aligned segment strictly inside a node's box somewhere. */
+function segmentHitsBox(a: P, b: P, n: { x: number; y: number }): boolean {
+  const [x1, x2] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+  const [y1, y2] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+  return x2 > n.x && x1 < n.x + NODE_WIDTH && y2 > n.y && y1 < n.y + NODE_HEIGHT;
+}
+
 describe('case graph layout', () => {
   test('the main company on top, owners below their company, percentages on the edges', () => {
     const g = layoutGraph(
@@ -87,6 +105,20 @@ describe('case graph layout', () => {
     };
     assert.ok(xs('p0') < xs('p8'));
     assert.equal(g.edges.length, 49);
+    // an edge from a lower wrapped row goes up the gaps: none of its segments crosses an entity
+    const laned = g.edges.filter((e) => e.path.includes('V'));
+    assert.ok(laned.length > 0);
+    for (const e of laned) {
+      const points = polyline(e.path);
+      for (const n of g.nodes) {
+        if (n.entity.id === e.relation.from || n.entity.id === e.relation.to) continue;
+        for (let i = 1; i < points.length; i++)
+          assert.ok(
+            !segmentHitsBox(points[i - 1], points[i], n),
+            `${e.relation.from} crosses ${n.entity.id}`,
+          );
+      }
+    }
   });
 
   test('a tree not reaching the main company, a cycle and entities without relations are all placed', () => {

@@ -20,6 +20,7 @@ import * as tar from 'tar';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { acquireDataDirLock } from '../db/data-dir-lock.ts';
+import { type Step, startStep } from './progress.ts';
 
 const MANIFEST = 'vericase-backup.json';
 const FORMAT = 'vericase-backup';
@@ -86,6 +87,9 @@ async function backup(config: Config, out: string, force: boolean): Promise<void
   if (fs.existsSync(out) && !force)
     throw new CommandError(`${out} exists: choose another file or pass --force`);
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-backup-'));
+  const step = startStep(
+    config.databaseUrl ? 'Dumping the PostgreSQL database (pg_dump)' : 'Copying the embedded database',
+  );
   try {
     fs.mkdirSync(path.join(stage, 'database'));
     let release = async () => {};
@@ -114,13 +118,17 @@ async function backup(config: Config, out: string, force: boolean): Promise<void
       };
       fs.writeFileSync(path.join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
       const partial = `${out}.partial-${process.pid}`;
+      const packing = `Packing the database${files.included ? ` and ${files.count} file(s) (${megabytes(files.bytes)})` : ''} into ${out}`;
+      step.update(packing);
       // follow: `files` in the stage is a symlink to DATA_DIR/files, packed as its contents
-      await tar.c({ gzip: true, file: partial, cwd: stage, follow: true, portable: true }, [
+      const onWriteEntry = entryCounter(step, packing, files.included ? files.count : 0);
+      await tar.c({ gzip: true, file: partial, cwd: stage, follow: true, portable: true, onWriteEntry }, [
         MANIFEST,
         'database',
         ...(files.included ? ['files'] : []),
       ]);
       fs.renameSync(partial, out);
+      step.done(`Archive written (${megabytes(fs.statSync(out).size)})`);
       process.stderr.write(
         `Backed up the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database` +
           `${files.included ? ` and ${files.count} file(s)` : ''} into ${out} (${fs.statSync(out).size} bytes).\n` +
@@ -129,9 +137,30 @@ async function backup(config: Config, out: string, force: boolean): Promise<void
     } finally {
       await release();
     }
+  } catch (err) {
+    step.fail();
+    throw err;
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** tar's per-entry callback: on a terminal, the step's line counts the uploaded files done. */
+function entryCounter(step: Step, text: string, total: number): (() => void) | undefined {
+  if (!process.stderr.isTTY || total === 0) return undefined;
+  let n = 0;
+  let last = 0;
+  return () => {
+    n += 1;
+    const now = Date.now();
+    if (now - last < 100) return;
+    last = now;
+    step.update(`${text}: ${Math.min(n, total)}/${total}`);
+  };
 }
 
 function stageFiles(config: Config, stage: string): Manifest['files'] {
@@ -179,6 +208,7 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
   // The lock keeps a server (or a second restore) away from DATA_DIR while it is being replaced.
   const release = acquireDataDirLock(config.dataDir);
   const stage = fs.mkdtempSync(path.join(config.dataDir, '.restore-'));
+  const step = startStep(`Unpacking ${input}`);
   try {
     await tar.x({ file: input, cwd: stage, strict: true }).catch((err: Error) => {
       throw new CommandError(`${input} is not a readable vericase backup: ${err.message}`);
@@ -207,6 +237,11 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
         );
       }
     }
+    step.update(
+      kind === 'pglite'
+        ? 'Restoring the embedded database'
+        : 'Restoring the PostgreSQL database (pg_restore)',
+    );
     if (kind === 'pglite') {
       const staged = path.join(stage, 'pgdata');
       fs.mkdirSync(staged);
@@ -226,7 +261,11 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
         path.join(stage, 'database', 'postgres.dump'),
       ]);
     }
-    if (restoreFiles) replaceDir(path.join(stage, 'files'), filesDir);
+    if (restoreFiles) {
+      step.update(`Putting ${manifest.files.included ? manifest.files.count : 0} file(s) in place`);
+      replaceDir(path.join(stage, 'files'), filesDir);
+    }
+    step.done('Restore complete');
     process.stderr.write(
       `Restored the ${kind === 'pglite' ? 'embedded' : 'PostgreSQL'} database from ${input} (taken ${manifest.created_at})` +
         (restoreFiles && manifest.files.included
@@ -238,6 +277,9 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
           ? 'Its files were not restored: this configuration uses an S3 bucket.\n'
           : ''),
     );
+  } catch (err) {
+    step.fail();
+    throw err;
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
     release();

@@ -22,7 +22,10 @@ run(process.argv.slice(2)).then(
       process.exit(EXIT.DATA_DIR_DAMAGED);
     }
     const verbose = ['debug', 'trace'].includes(String(process.env.LOG_LEVEL).toLowerCase());
-    const message = err instanceof Error ? err.message : String(err);
+    // an AggregateError (a host with several addresses refusing) may have an empty message
+    const message =
+      (err instanceof Error && (err.message || (err as NodeJS.ErrnoException).code || err.name)) ||
+      String(err);
     process.stderr.write(
       verbose
         ? `${(err as Error)?.stack ?? message}\n`

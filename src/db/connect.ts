@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { trackEmbeddedDatabase, trackPool } from '../ops/metrics.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
 import type { Database } from './schema.ts';
@@ -26,12 +27,16 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const untrack = trackPool(pool);
     return {
       db,
       kind: 'postgres',
       pglite: null,
       connectionString: config.databaseUrl,
-      close: () => db.destroy(),
+      close: () => {
+        untrack();
+        return db.destroy();
+      },
     };
   }
   const release = acquireDataDirLock(config.dataDir);
@@ -45,12 +50,14 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     });
     yieldBeforeEachQuery(pglite);
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    const untrack = trackEmbeddedDatabase();
     return {
       db,
       kind: 'pglite',
       pglite,
       connectionString: null,
       close: async () => {
+        untrack();
         await db.destroy();
         if (!pglite.closed) await pglite.close();
         release();

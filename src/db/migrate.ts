@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_files.ts';
@@ -67,4 +67,11 @@ export async function migrateToLatest(db: Kysely<unknown>, progress?: MigrationP
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrations this code knows that the database has not recorded as applied (the readiness check). */
+export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }

@@ -6,7 +6,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { App, AppContext } from '../app-context.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
+import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
+import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
@@ -33,6 +35,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const options: FastifyServerOptions = {
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     ...httpServerOptions(ctx.config),
+    // behind a reverse proxy: the client's IP and https from X-Forwarded-* (Secure session cookies)
+    trustProxy: ctx.config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     // `/v1/cases/` is `/v1/cases` (generic clients add the slash); a path id may be an external_id
     // of up to 255 characters
@@ -48,6 +52,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // before any route scope, so every request counts (src/ops/metrics.ts)
+  registerHttpMetrics(app);
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
@@ -90,10 +96,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   registerDocsGuides(app);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await ctx.db.selectFrom('workspaces').select('id').limit(1).execute();
-    return { status: 'ok' };
-  });
+  // /healthz, /readyz, /version, /metrics
+  registerOpsRoutes(app, ctx);
   // servers: the address this client reached us at, so generated clients and "try it" work as served
   app.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
     ...app.swagger(),
@@ -112,7 +116,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(
     async (v1) => {
       const api = v1 as App;
-      registerApiKeyAuth(api, ctx.keys, ctx.config.apiKeyHeaders);
+      registerApiKeyAuth(api, ctx.keys, ctx.config.apiKeyHeaders, {
+        db: ctx.db,
+        times: {
+          ttlHours: ctx.config.console.sessionTtlHours,
+          idleMinutes: ctx.config.console.sessionIdleMinutes,
+        },
+      });
       if (ctx.config.rateLimitPerMinute > 0) {
         const redis = ctx.config.redisUrl
           ? (await import('./rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl)
@@ -139,6 +149,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
     { prefix: '/v1' },
   );
+  await registerConsoleAuthRoutes(app as App, ctx);
   // modules' own routes outside /v1, each in its own scope (their hooks stay theirs)
   for (const m of MODULES) {
     const routes = m.routes;

@@ -1,4 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readCookie, SESSION_COOKIE } from '../console-auth/cookies.ts';
+import { READ_METHODS, requiredRole, roleAllows } from '../console-auth/permissions.ts';
+import { csrfMatches, resolveSession, type SessionTimes } from '../console-auth/sessions.ts';
 import type { Db } from '../db/connect.ts';
 import { runInRequestScope } from '../shared/request-scope.ts';
 import { hashApiKey } from '../workspaces/api-key.ts';
@@ -99,21 +102,62 @@ export function requestApiKey(request: FastifyRequest, headerNames: readonly str
   return keys.values().next().value;
 }
 
-/** Requires a valid key on every route of the given instance (the /v1 scope). */
+/** How /v1 reads a console session from its cookie (absent: API keys only). */
+export interface SessionAuth {
+  db: Db;
+  times: SessionTimes;
+}
+
+/**
+ * Requires a valid key, or a console session cookie, on every route of the given instance (the
+ * /v1 scope). A key header wins over a cookie. A session request must carry its CSRF token on every
+ * write, and its user's role must allow the route (src/console-auth/permissions.ts).
+ */
 export function registerApiKeyAuth(
   app: FastifyInstance,
   resolver: KeyResolver,
   headerNames: readonly string[] = [API_KEY_HEADER],
+  sessions: SessionAuth | null = null,
 ): void {
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const key = requestApiKey(request, headerNames);
-    if (!key) {
+    if (key) {
+      const principal = await resolver.resolve(key);
+      if (!principal) throw new ApiError(401, 'Invalid or revoked API key');
+      request.principal = principal;
+      return;
+    }
+    const token = sessions ? readCookie(request, SESSION_COOKIE) : null;
+    if (!sessions || !token) {
       throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
     }
-    const principal = await resolver.resolve(key);
-    if (!principal) throw new ApiError(401, 'Invalid or revoked API key');
-    request.principal = principal;
+    const session = await resolveSession(sessions.db, token, sessions.times);
+    if (!session) throw new ApiError(401, 'Session expired or revoked: sign in again');
+    if (
+      !READ_METHODS.includes(request.method) &&
+      !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)
+    ) {
+      throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
+    }
+    const role = session.user.role;
+    const route = request.routeOptions.url;
+    if (route) {
+      const needed = requiredRole(request.method, route);
+      if (!roleAllows(role, needed)) {
+        throw new ApiError(
+          403,
+          `Your role (${role}) does not allow this: ${request.method} ${route} needs ${needed}`,
+        );
+      }
+    }
+    request.principal = {
+      workspaceId: session.workspaceId,
+      workspaceName: session.workspaceName,
+      keyId: null,
+      user: { ...session.user, sessionId: session.sessionId },
+      role,
+    };
   });
   // The handler runs inside the request's scope, so an event it records names the key (the
   // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.

@@ -23,6 +23,7 @@ import { registerTagRoutes } from '../tags/routes.ts';
 import { registerTemplateRoutes } from '../templates/routes.ts';
 import { registerUserRoutes } from '../users/routes.ts';
 import { registerWebhookRoutes } from '../webhooks/routes.ts';
+import { registerApiKeyRoutes } from '../workspaces/api-key-routes.ts';
 
 /** Route modules mounted under /v1 (besides ping, cases and settings). One line per resource. */
 export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
@@ -50,4 +51,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerFraudDatabaseRoutes,
   registerClientPortalRoutes,
   registerDocumentTemplateRoutes,
+  registerApiKeyRoutes,
 ];

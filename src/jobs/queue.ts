@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fromKysely, fromPglite, PgBoss } from 'pg-boss';
 import type pino from 'pino';
 import type { DatabaseHandle, Db } from '../db/connect.ts';
+import { jobDuration, jobWait } from '../ops/metrics.ts';
 
 /**
  * The job queue (pg-boss, in the application's own database). Modules declare their queues and
@@ -28,11 +29,29 @@ export interface SendOptions {
   id?: string;
 }
 
+interface JobWithMetadata {
+  id: string;
+  data: unknown;
+  retryCount?: number;
+  createdOn?: Date;
+  startAfter?: Date;
+  startedOn?: Date;
+}
+
+/** From when the job was due (its creation, or its start time when later) to its start in a worker. */
+function observeWait(queue: string, job: JobWithMetadata): void {
+  const due = Math.max(job.createdOn?.getTime() ?? 0, job.startAfter?.getTime() ?? 0);
+  if (!due) return;
+  const started = job.startedOn?.getTime() ?? Date.now();
+  jobWait.observe({ queue }, Math.max(0, started - due) / 1000);
+}
+
 export class JobQueue {
   readonly #boss: PgBoss;
   readonly #defs = new Map<string, JobDefinition<never>>();
   readonly #logger: pino.Logger;
   #started = false;
+  #working = false;
 
   constructor(handle: DatabaseHandle, logger: pino.Logger) {
     this.#logger = logger;
@@ -46,6 +65,16 @@ export class JobQueue {
   define<T>(def: JobDefinition<T>): void {
     if (this.#started) throw new Error(`queue ${def.name} defined after start`);
     this.#defs.set(def.name, def as JobDefinition<never>);
+  }
+
+  /** The queues modules declared (the metrics list each, at 0 when empty). */
+  queueNames(): string[] {
+    return [...this.#defs.keys()];
+  }
+
+  /** This process runs the workers, and they are started (the readiness check). */
+  get workersRunning(): boolean {
+    return this.#working;
   }
 
   /** Creates every queue and warms pg-boss's queue cache before anything is enqueued in a transaction. */
@@ -80,13 +109,23 @@ export class JobQueue {
           includeMetadata: true,
         } as never,
         // each job settles on its own: one failure must not retry its batch neighbours
-        (async (jobs: { id: string; data: unknown; retryCount?: number }[]) =>
+        (async (jobs: JobWithMetadata[]) =>
           Promise.all(
             jobs.map(async (job) => {
+              const started = performance.now();
+              observeWait(def.name, job);
               try {
                 await def.handler(job.data as never, { id: job.id, retryCount: job.retryCount ?? 0 });
+                jobDuration.observe(
+                  { queue: def.name, outcome: 'completed' },
+                  (performance.now() - started) / 1000,
+                );
                 return { id: job.id, status: 'completed' };
               } catch (err) {
+                jobDuration.observe(
+                  { queue: def.name, outcome: 'failed' },
+                  (performance.now() - started) / 1000,
+                );
                 this.#logger.warn({ err, queue: def.name, job: job.id }, 'job failed');
                 return {
                   id: job.id,
@@ -99,6 +138,7 @@ export class JobQueue {
       );
       if (def.cron) await this.#boss.schedule(def.name, def.cron, {}, { tz: 'UTC' } as never);
     }
+    this.#working = true;
   }
 
   /** Enqueues within the caller's transaction. */
@@ -117,6 +157,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
+    this.#working = false;
     await this.#boss.stop({ graceful: true, timeout: 10_000 } as never);
   }
 }

@@ -1,9 +1,11 @@
+import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors } from '../http/common-schemas.ts';
 import { paginated } from '../http/list-query.ts';
 import { getUser } from './get-user.ts';
 import { listUsers } from './list-users.ts';
-import { User, UserIdParam, UserListQuery } from './schemas.ts';
+import { CreatedUser, CreateUserBody, UpdateUserBody, User, UserIdParam, UserListQuery } from './schemas.ts';
+import { createUser, revokeSessionsOf, updateUser } from './write-users.ts';
 
 export function registerUserRoutes(app: App, ctx: AppContext): void {
   const tags = ['Users'];
@@ -34,5 +36,54 @@ export function registerUserRoutes(app: App, ctx: AppContext): void {
       },
     },
     (req) => getUser(ctx.db, req.principal.workspaceId, req.params.id),
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags,
+        summary: 'Create a user',
+        description:
+          'A console user (admins only). Without `password` one is generated and answered once in `password`; only its hash is stored.',
+        body: CreateUserBody,
+        response: { 201: CreatedUser, ...errors(400, 403, 409) },
+      },
+    },
+    async (req, reply) =>
+      reply.status(201).send(await createUser(ctx.db, req.principal.workspaceId, req.body)),
+  );
+
+  app.patch(
+    '/users/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a user',
+        description:
+          "Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).",
+        params: UserIdParam,
+        body: UpdateUserBody,
+        response: { 200: User, ...errors(400, 403, 404, 409) },
+      },
+    },
+    (req) => updateUser(ctx.db, req.principal.workspaceId, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/users/:id/sessions',
+    {
+      schema: {
+        tags,
+        summary: "Revoke a user's sessions",
+        description: 'Signs the user out of every browser (admins only).',
+        params: UserIdParam,
+        response: { 204: Type.Null(), ...errors(400, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      await revokeSessionsOf(ctx.db, req.principal.workspaceId, req.params.id);
+      return reply.status(204).send(null);
+    },
   );
 }

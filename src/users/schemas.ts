@@ -7,7 +7,10 @@ export const User = Type.Object({
   first_name: Type.String(),
   last_name: Type.String(),
   email: Type.String({ format: 'email' }),
-  role: Type.String({ description: '`owner`, `admin`, `member`, or the name of a custom role' }),
+  role: Type.String({
+    description:
+      "`admin`, `reviewer` or `viewer` (the console's roles: viewers read, reviewers work on cases, admins also configure the workspace)",
+  }),
   created_at: DateTime,
   suspended_at: Nullable(DateTime),
 });
@@ -24,4 +27,45 @@ export const UserListQuery = Type.Object({
 
 export const UserIdParam = Type.Object({
   id: Type.String({ format: 'uuid', description: 'Id of the user' }),
+});
+
+export const RoleEnum = Type.Union(
+  [Type.Literal('admin'), Type.Literal('reviewer'), Type.Literal('viewer')],
+  {
+    description: '`admin`, `reviewer` or `viewer`',
+  },
+);
+
+const Name = Type.String({ maxLength: 100 });
+
+export const CreateUserBody = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 320 }),
+  first_name: Type.Optional(Name),
+  last_name: Type.Optional(Name),
+  role: RoleEnum,
+  password: Type.Optional(
+    Type.String({
+      minLength: 10,
+      maxLength: 200,
+      description: 'At least 10 characters; omitted: one is generated and answered once',
+    }),
+  ),
+});
+
+export const CreatedUser = Type.Object({
+  ...User.properties,
+  password: Type.Optional(
+    Type.String({ description: 'The generated password, answered only here and only when none was given' }),
+  ),
+});
+
+export const UpdateUserBody = Type.Object({
+  first_name: Type.Optional(Name),
+  last_name: Type.Optional(Name),
+  role: Type.Optional(RoleEnum),
+  suspended: Type.Optional(
+    Type.Boolean({
+      description: 'true suspends the user and ends their sessions; false lifts the suspension',
+    }),
+  ),
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { webhookAttemptDuration, webhookDeliveries } from '../ops/metrics.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
 import { hexSignature, signatureHeader } from './signature.ts';
@@ -198,7 +199,7 @@ const typeOf = (d: ClaimedDelivery) =>
 export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<void> {
   if (!batch.length) return;
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  const recorded = await db.transaction().execute(async (trx) => {
     // a delivery deleted since its claim (its webhook or workspace was deleted) has nothing left to
     // record: its attempt row would break the foreign key and lose the whole batch, other
     // workspaces' outcomes included (they would be sent again after their lease). The lock keeps
@@ -306,5 +307,12 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
       where w.id = d.webhook_id and w.status = 'offline' and d.status = 'pending'
         and d.webhook_id = any(cast(${[...byHook.keys()]} as uuid[]))
     `.execute(trx);
+    return outcomes.map((o, i) => ({ o, status: updates[i].status }));
   });
+  // counted once committed (a rolled-back batch is attempted again and counted then)
+  for (const { o, status } of recorded ?? []) {
+    const outcome = status === 'pending' ? 'retry_scheduled' : status;
+    webhookDeliveries.inc({ outcome });
+    webhookAttemptDuration.observe({ outcome }, (o.result.durationMs ?? 0) / 1000);
+  }
 }

@@ -60,6 +60,11 @@ export class WebhookEngine {
     this.#loop = this.#run();
   }
 
+  /** The delivery loop is running (the readiness check). */
+  get running(): boolean {
+    return this.#running;
+  }
+
   /** Runs a turn now instead of at the end of the idle sleep. */
   wake(): void {
     this.#wake?.();

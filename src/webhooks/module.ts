@@ -4,11 +4,15 @@ import type { Module } from '../modules.ts';
 import { WebhookEngine } from './engine.ts';
 import { pruneWebhookLogs } from './prune.ts';
 
-const engines = new WeakMap<AppContext, WebhookEngine>();
+/**
+ * Keyed by the runtime's job queue: a context copied with other settings (`{ ...ctx, config }`, as
+ * tests and apps built on one runtime do) still finds its runtime's engine.
+ */
+const engines = new WeakMap<object, WebhookEngine>();
 
 /** The delivery engine of this process, when it runs workers. */
 export function webhookEngineOf(ctx: AppContext): WebhookEngine | undefined {
-  return engines.get(ctx);
+  return engines.get(ctx.jobs);
 }
 
 /**
@@ -41,7 +45,7 @@ export const webhooksModule: Module = {
       logger.child({ module: 'webhooks' }),
       () => ctx.config.webhookAllowPrivate,
     );
-    engines.set(ctx, engine);
+    engines.set(ctx.jobs, engine);
     engine.start();
     const previousStop = ctx.stop;
     ctx.stop = async () => {

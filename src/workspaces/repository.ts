@@ -10,11 +10,23 @@ export interface WorkspaceWithKey {
   api_key_id: string;
 }
 
-export async function createApiKey(db: Db, workspaceId: string, key = generateApiKey()) {
+export async function createApiKey(
+  db: Db,
+  workspaceId: string,
+  key = generateApiKey(),
+  opts: { name?: string | null; createdByUserId?: string | null } = {},
+) {
   const id = randomUUID();
   await db
     .insertInto('api_keys')
-    .values({ id, workspace_id: workspaceId, key_hash: hashApiKey(key), prefix: displayPrefix(key) })
+    .values({
+      id,
+      workspace_id: workspaceId,
+      key_hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      name: opts.name ?? null,
+      created_by_user_id: opts.createdByUserId ?? null,
+    })
     .execute();
   return { id, workspace_id: workspaceId, api_key: key };
 }

@@ -6,6 +6,7 @@ import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { recordGeneratedFile } from '../../files/generated-file.ts';
 import { ApiError } from '../../http/errors.ts';
+import { countCheckResolution } from '../../ops/metrics.ts';
 import type { CheckStatus, CheckTypeDefinition, Outcome } from '../check-type.ts';
 import { COMMON_TRANSITIONS, findTransition, STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
@@ -72,6 +73,8 @@ export async function applyOutcome(
     .where('id', '=', check.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  // counted in the transaction: a rolled-back change (rare: a conflict, an error after it) still counts
+  countCheckResolution(def.type, check.status, row.status);
   const newAttempt = outcome.attempt !== undefined && outcome.attempt !== check.attempt;
   // in_progress → processing is the same start (spec: Check.Started again only for a new attempt)
   const sameStart = check.status === 'in_progress' && row.status === 'processing' && !newAttempt;

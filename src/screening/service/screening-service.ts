@@ -7,6 +7,7 @@
  * Every process holds its own in-memory index; nothing about a request is kept here.
  */
 import { createHash } from 'node:crypto';
+import { screeningSearchDuration, screeningSearches } from '../../ops/metrics.ts';
 import { type ListVersion, ScreeningRegistry } from '../engine/registry.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../engine/search.ts';
 import type { ListLoadResult } from '../entity.ts';
@@ -120,8 +121,15 @@ export class ScreeningService {
 
   /** Screens with the current index. Throws ScreeningUnavailableError when no list is loaded. */
   search(query: ScreeningQuery): ScreeningMatch[] {
-    if (!this.available) throw new ScreeningUnavailableError(this.unavailableMessage());
-    return this.registry.search(query);
+    if (!this.available) {
+      screeningSearches.inc({ outcome: 'unavailable' });
+      throw new ScreeningUnavailableError(this.unavailableMessage());
+    }
+    const started = performance.now();
+    const matches = this.registry.search(query);
+    screeningSearchDuration.observe((performance.now() - started) / 1000);
+    screeningSearches.inc({ outcome: matches.length ? 'hits' : 'no_hits' });
+    return matches;
   }
 
   /** Loads (again) from the reference directory. Loads are serialised; the report says what is in use. */

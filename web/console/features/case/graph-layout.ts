@@ -150,45 +150,66 @@ export function layoutGraph<E extends GraphEntity>(
     });
   });
 
-  // rows: wrap each level to the width
+  // rows: wrap each level to the width. A level that wraps sits on the grid of columns (its rows
+  // start at the left margin), so the gaps between columns line up from row to row: edges from its
+  // lower rows go up those gaps instead of through the entities above them
   const perRow = Math.max(1, Math.floor((options.maxWidth - 2 * margin + gapX) / (nodeW + gapX)));
-  const widest = Math.min(perRow, Math.max(1, ...levels.map((r) => r.length)));
-  const width = 2 * margin + widest * nodeW + (widest - 1) * gapX;
+  const cols = Math.min(perRow, Math.max(1, ...levels.map((r) => r.length)));
+  const width = 2 * margin + cols * nodeW + (cols - 1) * gapX;
+  const cell = nodeW + gapX;
   const nodes: PlacedNode<E>[] = [];
   const pos = new Map<string, PlacedNode<E>>();
+  const rowOf = new Map<string, number>();
   let rowIndex = 0;
   levels.forEach((row, l) => {
+    const wraps = row.length > perRow;
     for (let start = 0; start < row.length; start += perRow) {
       const slice = row.slice(start, start + perRow);
       const rowWidth = slice.length * nodeW + (slice.length - 1) * gapX;
-      const x0 = (width - rowWidth) / 2;
+      const x0 = wraps ? margin : (width - rowWidth) / 2;
       const y = margin + rowIndex * (nodeH + gapY);
       slice.forEach((e, i) => {
-        const n: PlacedNode<E> = {
-          entity: e,
-          x: x0 + i * (nodeW + gapX),
-          y,
-          level: l,
-          isolated: isolated.includes(e),
-        };
+        const n: PlacedNode<E> = { entity: e, x: x0 + i * cell, y, level: l, isolated: isolated.includes(e) };
         nodes.push(n);
         pos.set(e.id, n);
+        rowOf.set(e.id, rowIndex);
       });
       rowIndex++;
     }
   });
   const height = rowIndex === 0 ? 0 : 2 * margin + rowIndex * nodeH + (rowIndex - 1) * gapY;
+  // the vertical lanes between columns (and outside the first and last)
+  const lanes = Array.from({ length: cols + 1 }, (_, j) => margin + j * cell - gapX / 2);
 
-  // edges: from the source's top to the target's bottom (sources sit below their targets); a
-  // relation that does not point upwards (a cycle, a shortcut within a row) leaves and enters by
-  // the sides
+  // edges: from the source's top to the target's bottom (sources sit below their targets). In the
+  // next row up: a curve. Further up (wrapped rows between them): up to the channel above the
+  // source's row, along it to a lane, up the lane to the channel below the target's row, then to
+  // the target. A relation that does not point upwards (a cycle, a shortcut within a row) leaves
+  // and enters by the sides
   const edges: PlacedEdge[] = rels.map((r) => {
     const s = pos.get(r.from)!;
     const t = pos.get(r.to)!;
-    if (s.y > t.y) {
-      const x1 = s.x + nodeW / 2;
+    const rs = rowOf.get(r.from)!;
+    const rt = rowOf.get(r.to)!;
+    const sx = s.x + nodeW / 2;
+    const tx = t.x + nodeW / 2;
+    if (rs > rt + 1) {
+      const lane = lanes.reduce((best, x) =>
+        Math.abs(x - sx) + Math.abs(x - tx) < Math.abs(best - sx) + Math.abs(best - tx) ? x : best,
+      );
+      const above = s.y - gapY / 2;
+      const below = t.y + nodeH + gapY / 2;
+      return {
+        relation: r,
+        path: `M${sx},${s.y} V${above} H${lane} V${below} H${tx} V${t.y + nodeH}`,
+        labelX: sx,
+        labelY: s.y - gapY / 4,
+      };
+    }
+    if (rs > rt) {
+      const x1 = sx;
       const y1 = s.y;
-      const x2 = t.x + nodeW / 2;
+      const x2 = tx;
       const y2 = t.y + nodeH;
       const dy = Math.max(24, (y1 - y2) / 2);
       const c1 = { x: x1, y: y1 - dy };
@@ -245,11 +266,15 @@ function bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: number): Point {
 }
 
 /** The relation as the edge's label: ownership, else voting rights, else the role. */
+export function formatPercent(n: number): string {
+  return `${Number.isInteger(n) ? n : n.toFixed(2).replace(/\.?0+$/, '')} %`;
+}
+
 export function relationLabel(
   r: GraphRelation,
   words: { shareholder: string; representative: string; voting: string },
 ): string {
-  const pct = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2).replace(/0+$/, '')} %`;
+  const pct = formatPercent;
   if (r.ownership !== null) return pct(r.ownership);
   if (r.voting !== null) return `${pct(r.voting)} ${words.voting}`;
   if (r.roles.includes('legal_representative')) return r.position || words.representative;

@@ -1,0 +1,208 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../app-context.ts';
+import type { Db } from '../db/connect.ts';
+import { ApiError } from '../http/errors.ts';
+import { iso } from '../shared/time.ts';
+import { clearSessionCookie, readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.ts';
+import { LoginLimiter } from './login-limiter.ts';
+import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem, verifyPassword } from './password.ts';
+import { isRole, READ_METHODS } from './permissions.ts';
+import {
+  type ActiveSession,
+  createSession,
+  csrfMatches,
+  resolveSession,
+  revokeSession,
+  revokeUserSessions,
+} from './sessions.ts';
+
+const BAD_CREDENTIALS = 'Invalid e-mail or password';
+
+const LoginBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 320 }),
+  password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+  workspace: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: "The workspace's id or name" }),
+  ),
+});
+
+const PasswordBody = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+  new_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+});
+
+function sessionBody(s: {
+  user: ActiveSession['user'];
+  workspaceId: string;
+  workspaceName: string;
+  csrfToken: string;
+  expiresAt: Date;
+}) {
+  return {
+    user: {
+      id: s.user.id,
+      email: s.user.email,
+      first_name: s.user.firstName,
+      last_name: s.user.lastName,
+      role: s.user.role,
+    },
+    workspace: { id: s.workspaceId, name: s.workspaceName },
+    csrf_token: s.csrfToken,
+    expires_at: iso(s.expiresAt),
+  };
+}
+
+/** Users who may sign in with this e-mail (not suspended), narrowed to a workspace by id or name. */
+async function candidates(db: Db, email: string, workspace: string | undefined) {
+  let q = db
+    .selectFrom('users as u')
+    .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
+    .select([
+      'u.id',
+      'u.workspace_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.role',
+      'u.password_hash',
+      'w.name as workspace_name',
+    ])
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
+    .where('u.suspended_at', 'is', null);
+  if (workspace !== undefined) {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(workspace);
+    q = q.where((eb) =>
+      isUuid
+        ? eb.or([eb('w.id', '=', workspace), eb('w.name', '=', workspace)])
+        : eb('w.name', '=', workspace),
+    );
+  }
+  return q.orderBy('w.created_at').execute();
+}
+
+/**
+ * The console's sign-in API under /console/api (hidden from /v1/openapi.json; documented in the
+ * README's "Console sign-in"): login, the current session, logout and password change. The session
+ * then authenticates /v1 through its cookie (src/http/auth.ts).
+ */
+export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Promise<void> {
+  const times = {
+    ttlHours: ctx.config.console.sessionTtlHours,
+    idleMinutes: ctx.config.console.sessionIdleMinutes,
+  };
+  const limiter = new LoginLimiter({
+    maxFailuresPerEmail: ctx.config.console.loginMaxFailuresPerEmail,
+    maxFailuresPerIp: ctx.config.console.loginMaxFailuresPerIp,
+    windowMinutes: 15,
+  });
+
+  await app.register(
+    async (scope) => {
+      const api = scope as unknown as App;
+      api.addHook('onSend', async (_req, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        return payload;
+      });
+
+      /** The request's live session, or 401; writes must carry its CSRF token (403). */
+      const requireSession = async (req: import('fastify').FastifyRequest): Promise<ActiveSession> => {
+        const token = readCookie(req, SESSION_COOKIE);
+        const session = token ? await resolveSession(ctx.db, token, times) : null;
+        if (!session)
+          throw new ApiError(401, token ? 'Session expired or revoked: sign in again' : 'Not signed in');
+        if (
+          !READ_METHODS.includes(req.method) &&
+          !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)
+        ) {
+          throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
+        }
+        return session;
+      };
+
+      api.post('/login', { schema: { hide: true, body: LoginBody } }, async (req, reply) => {
+        const { email, password, workspace } = req.body;
+        const wait = limiter.blockedFor(req.ip, email);
+        if (wait > 0) {
+          reply.header('retry-after', String(wait));
+          throw new ApiError(429, `Too many failed sign-ins: retry in ${wait} seconds`);
+        }
+        const users = await candidates(ctx.db, email, workspace);
+        // every candidate's password is checked (one dummy check when there is none), so the answer
+        // and its time do not tell whether the e-mail exists
+        const matching = [];
+        if (users.length === 0) await verifyPassword(password, null);
+        for (const u of users) if (await verifyPassword(password, u.password_hash)) matching.push(u);
+        if (matching.length === 0) {
+          limiter.failed(req.ip, email);
+          throw new ApiError(401, BAD_CREDENTIALS);
+        }
+        if (matching.length > 1) {
+          const message = 'This e-mail signs in to several workspaces: say which one (its id or name)';
+          throw new ApiError(400, message, [{ path: 'workspace', message }]);
+        }
+        const user = matching[0];
+        if (!isRole(user.role)) throw new ApiError(403, `Your role (${user.role}) cannot use the console`);
+        limiter.succeeded(email);
+        const session = await createSession(ctx.db, user, times, {
+          ip: req.ip ?? null,
+          userAgent: req.headers['user-agent'] ?? null,
+        });
+        await ctx.db
+          .updateTable('users')
+          .set({ last_login_at: new Date() })
+          .where('id', '=', user.id)
+          .execute();
+        setSessionCookie(req, reply, session.token, session.expiresAt);
+        return sessionBody({
+          user: {
+            id: user.id,
+            email: user.email,
+            firstName: user.first_name,
+            lastName: user.last_name,
+            role: user.role,
+          },
+          workspaceId: user.workspace_id,
+          workspaceName: user.workspace_name,
+          csrfToken: session.csrfToken,
+          expiresAt: session.expiresAt,
+        });
+      });
+
+      api.get('/session', { schema: { hide: true } }, async (req) => sessionBody(await requireSession(req)));
+
+      api.post('/logout', { schema: { hide: true } }, async (req, reply) => {
+        const session = await requireSession(req);
+        await revokeSession(ctx.db, session.sessionId);
+        clearSessionCookie(req, reply);
+        return reply.status(204).send();
+      });
+
+      api.post('/password', { schema: { hide: true, body: PasswordBody } }, async (req, reply) => {
+        const session = await requireSession(req);
+        const row = await ctx.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', session.user.id)
+          .executeTakeFirstOrThrow();
+        if (!(await verifyPassword(req.body.current_password, row.password_hash))) {
+          const message = 'The current password is wrong';
+          throw new ApiError(400, message, [{ path: 'current_password', message }]);
+        }
+        const problem = passwordProblem(req.body.new_password);
+        if (problem) {
+          const message = `new_password ${problem}`;
+          throw new ApiError(400, message, [{ path: 'new_password', message }]);
+        }
+        await ctx.db
+          .updateTable('users')
+          .set({ password_hash: await hashPassword(req.body.new_password), password_changed_at: new Date() })
+          .where('id', '=', session.user.id)
+          .execute();
+        // other browsers signed in with the old password are signed out; this one stays
+        await revokeUserSessions(ctx.db, session.user.id, session.sessionId);
+        return reply.status(204).send();
+      });
+    },
+    { prefix: '/console/api' },
+  );
+}

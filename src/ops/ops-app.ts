@@ -1,0 +1,20 @@
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { App, AppContext } from '../app-context.ts';
+import { errorBody } from '../http/errors.ts';
+import { registerHttpMetrics, registerOpsRoutes } from './routes.ts';
+
+/**
+ * The operations endpoints alone (/healthz, /readyz, /version, /metrics), for `vericase worker` on
+ * VERICASE_WORKER_PORT: a worker serves no API, but its job and webhook metrics and its readiness
+ * (workers running) live in its process.
+ */
+export async function buildOpsApp(ctx: AppContext, logger?: FastifyBaseLogger): Promise<App> {
+  const app = Fastify(logger ? { loggerInstance: logger } : { logger: false }) as unknown as App;
+  registerHttpMetrics(app);
+  registerOpsRoutes(app, ctx);
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send(errorBody(404, `Route ${req.method} ${req.url.split('?')[0]} not found`));
+  });
+  await app.ready();
+  return app;
+}

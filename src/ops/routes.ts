@@ -1,0 +1,160 @@
+/**
+ * Operations endpoints, outside /v1 and without an API key (they hold no workspace data):
+ *
+ * - `GET /healthz`: liveness. The process answers HTTP; no database work, so a database outage
+ *   does not make an orchestrator restart every API process (readiness says it instead).
+ * - `GET /readyz`: readiness. 200 when the database answers, every migration this code knows is
+ *   applied, the sanctions lists are loaded when a reference directory is configured, and the
+ *   workers run when this process runs them; 503 otherwise, naming what is not ready.
+ * - `GET /version`: package version, commit, Node version.
+ * - `GET /metrics`: Prometheus text format (src/ops/metrics.ts); off with VERICASE_METRICS=false,
+ *   behind `Authorization: Bearer <VERICASE_METRICS_TOKEN>` when that is set.
+ *
+ * `registerHttpMetrics` counts every request of the app by route pattern, status and latency.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import type { App, AppContext } from '../app-context.ts';
+import { pendingMigrations } from '../db/migrate.ts';
+import { errorBody } from '../http/errors.ts';
+import { resolveReferenceDir } from '../screening/service/reference-dir.ts';
+import { webhookEngineOf } from '../webhooks/module.ts';
+import { httpDuration, httpRequests, refreshStateGauges, registry } from './metrics.ts';
+import { versionInfo } from './version.ts';
+
+/** How long the readiness check waits for the database before calling it unreachable. */
+const DB_CHECK_TIMEOUT_MS = 2_000;
+
+export interface ReadinessCheck {
+  status: 'ok' | 'fail' | 'skipped';
+  message?: string;
+  [detail: string]: unknown;
+}
+
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  checks: {
+    database: ReadinessCheck;
+    migrations: ReadinessCheck;
+    screening: ReadinessCheck;
+    workers: ReadinessCheck;
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+      timer.unref();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const migrated = new WeakSet<AppContext>();
+
+async function checkDatabase(
+  ctx: AppContext,
+): Promise<{ database: ReadinessCheck; migrations: ReadinessCheck }> {
+  const started = performance.now();
+  try {
+    await withTimeout(sql`select 1`.execute(ctx.db), DB_CHECK_TIMEOUT_MS, 'the database');
+  } catch (err) {
+    return {
+      database: { status: 'fail', message: `database unreachable: ${(err as Error).message}` },
+      migrations: { status: 'skipped', message: 'the database is unreachable' },
+    };
+  }
+  const database: ReadinessCheck = { status: 'ok', ms: Math.round(performance.now() - started) };
+  // applied migrations are never undone: once complete, not asked again
+  if (migrated.has(ctx)) return { database, migrations: { status: 'ok', pending: [] } };
+  try {
+    const pending = await withTimeout(
+      pendingMigrations(ctx.db as never),
+      DB_CHECK_TIMEOUT_MS,
+      'the database',
+    );
+    if (pending.length)
+      return { database, migrations: { status: 'fail', message: 'migrations not applied', pending } };
+    migrated.add(ctx);
+    return { database, migrations: { status: 'ok', pending: [] } };
+  } catch (err) {
+    return { database, migrations: { status: 'fail', message: (err as Error).message } };
+  }
+}
+
+function checkScreening(ctx: AppContext): ReadinessCheck {
+  const { dir } = resolveReferenceDir(ctx.config);
+  if (!dir) return { status: 'skipped', message: 'no reference directory configured' };
+  const s = ctx.screening;
+  if (!s) return { status: 'fail', message: 'the screening service is not installed' };
+  const lists = s.versions.map((v) => ({ source: v.source, version: v.version, entities: v.entities }));
+  if (s.available) return { status: 'ok', state: s.state, lists };
+  return { status: 'fail', state: s.state, message: s.unavailableMessage(), lists };
+}
+
+function checkWorkers(ctx: AppContext): ReadinessCheck {
+  if (!ctx.config.runWorkers) return { status: 'skipped', message: 'this process runs no workers' };
+  const jobs = ctx.jobs?.workersRunning ?? false;
+  const webhooks = webhookEngineOf(ctx)?.running ?? false;
+  return jobs && webhooks
+    ? { status: 'ok', jobs, webhooks }
+    : { status: 'fail', message: 'the workers are not running', jobs, webhooks };
+}
+
+export async function readiness(ctx: AppContext): Promise<Readiness> {
+  const { database, migrations } = await checkDatabase(ctx);
+  const checks = { database, migrations, screening: checkScreening(ctx), workers: checkWorkers(ctx) };
+  const ready = Object.values(checks).every((c) => c.status !== 'fail');
+  return { status: ready ? 'ready' : 'not_ready', checks };
+}
+
+function tokenMatches(given: string | undefined, expected: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(given ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1].trim());
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Counts every request (by route pattern: an unknown path is `unmatched`, never its URL). */
+export function registerHttpMetrics(app: App): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const labels = {
+      method: req.method,
+      route: req.routeOptions?.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
+    httpRequests.inc(labels);
+    httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}
+
+export function registerOpsRoutes(app: App, ctx: AppContext): void {
+  const hide = { schema: { hide: true } };
+  app.get('/healthz', hide, async () => ({ status: 'ok' }));
+  app.get('/readyz', hide, async (_req, reply) => {
+    const r = await readiness(ctx);
+    reply.header('cache-control', 'no-store');
+    return reply.code(r.status === 'ready' ? 200 : 503).send(r);
+  });
+  app.get('/version', hide, async () => versionInfo());
+  if (!ctx.config.metrics.enabled) return;
+  app.get('/metrics', hide, async (req, reply) => {
+    const token = ctx.config.metrics.token;
+    if (token && !tokenMatches(req.headers.authorization, token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      return reply
+        .code(401)
+        .send(errorBody(401, 'The metrics need Authorization: Bearer <VERICASE_METRICS_TOKEN>'));
+    }
+    // a database that does not answer leaves the queue gauges at their last values; the rest is served
+    await refreshStateGauges(ctx).catch((err) =>
+      req.log.warn({ err }, 'metrics: state gauges not refreshed'),
+    );
+    reply.header('content-type', registry.contentType);
+    reply.header('cache-control', 'no-store');
+    return reply.send(await registry.metrics());
+  });
+}

@@ -1,0 +1,298 @@
+/**
+ * The command line's help, version, usage errors and exit codes, through the real binary
+ * (bin/vericase.js) as an operator runs it. Help must have no side effect: the tests point
+ * DATA_DIR at a directory that does not exist and DATABASE_URL at a port nothing listens on, and
+ * check the directory is still absent afterwards (opening the database would create it or fail).
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/cli/program.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const execFileP = promisify(execFile);
+const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function vericase(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  try {
+    const { stdout, stderr } = await execFileP(process.execPath, ['bin/vericase.js', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A loopback port nothing listens on (taken from the OS, then released). */
+async function closedPort(): Promise<number> {
+  const srv = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => srv.once('listening', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** The subcommand names listed under "Commands:" in a help text (the `help` command left out). */
+function listedCommands(help: string): string[] {
+  const section = help.split(/^Commands:$/m)[1];
+  if (!section) return [];
+  const names: string[] = [];
+  for (const line of section.split('\n').slice(1)) {
+    if (line.trim() === '') break;
+    const m = /^ {2}([a-z][\w-]*)/.exec(line);
+    if (m && m[1] !== 'help') names.push(m[1]);
+  }
+  return names;
+}
+
+/** Every command path of the program as built in src/cli/program.ts. */
+function programPaths(cmd: Command, prefix: string[] = []): string[][] {
+  const out: string[][] = [];
+  for (const sub of cmd.commands) {
+    if (sub.name() === 'help') continue;
+    const p = [...prefix, sub.name()];
+    out.push(p, ...programPaths(sub, p));
+  }
+  return out;
+}
+
+/** Runs `fn` over the items, two at a time (the machine has two cores). */
+async function eachPair<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += 2) await Promise.all(items.slice(i, i + 2).map(fn));
+}
+
+function assertOneLineUsageError(r: Result, command: string, pattern: RegExp): void {
+  assert.equal(r.code, 2, `${command}: ${r.stderr}`);
+  assert.equal(r.stdout, '', `${command}: nothing on stdout`);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `${command}: one line, got ${JSON.stringify(r.stderr)}`);
+  assert.match(lines[0], pattern, command);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, `${command}: no stack trace`);
+}
+
+describe('vericase command line: help, version, usage errors, exit codes', () => {
+  test('--help on every command and subcommand prints its usage on stdout, exits 0 and opens nothing', async () => {
+    const dataDir = path.join(os.tmpdir(), `vericase-help-${process.pid}-absent`);
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/nothing`,
+      PORT: String(await closedPort()),
+    };
+    // walk the tree the binary shows, from the top
+    const top = await vericase(['--help'], env);
+    assert.equal(top.code, 0, top.stderr);
+    assert.equal(top.stderr, '');
+    assert.match(top.stdout, /^Usage: vericase \[options\] \[command\]/);
+    assert.match(
+      top.stdout,
+      /Exit codes:\n {2}0 {2}done\n {2}1 .*\n {2}2 {2}usage.*\n {2}3 .*DATA_DIR.*\n {2}4 /,
+    );
+    assert.match(top.stdout, /LOG_FORMAT +json \(default.*or pretty/);
+    const seen: string[][] = [];
+    let level = listedCommands(top.stdout).map((n) => [n]);
+    while (level.length) {
+      const next: string[][] = [];
+      await eachPair(level, async (cmd) => {
+        seen.push(cmd);
+        for (const args of [
+          [...cmd, '--help'],
+          [...cmd, '-h'],
+          ['help', ...cmd],
+        ]) {
+          // `help a b` is commander's help command at the top: it shows the help of `a`
+          if (args[0] === 'help' && cmd.length > 1) continue;
+          const r = await vericase(args, env);
+          assert.equal(r.code, 0, `vericase ${args.join(' ')}: ${r.stderr}`);
+          assert.equal(r.stderr, '', `vericase ${args.join(' ')}: nothing on stderr`);
+          assert.match(
+            r.stdout,
+            new RegExp(`^Usage: vericase ${cmd.join(' ')} \\[options\\]`),
+            `vericase ${args.join(' ')}`,
+          );
+          assert.match(r.stdout, /-h, --help +show this help and exit/);
+          if (args.at(-1) === '--help') for (const sub of listedCommands(r.stdout)) next.push([...cmd, sub]);
+        }
+      });
+      level = next;
+    }
+    // the walk met every command of the program, and the program has the commands of the README
+    const expected = programPaths(buildProgram(() => undefined)).map((p) => p.join(' '));
+    assert.deepEqual(seen.map((p) => p.join(' ')).sort(), [...expected].sort());
+    for (const cmd of [
+      'serve',
+      'worker',
+      'migrate',
+      'workspaces create',
+      'keys create',
+      'keys revoke',
+      'data pull',
+      'data status',
+      'db backup',
+      'db restore',
+    ])
+      assert.ok(expected.includes(cmd), `${cmd} is a command`);
+    // help with options it would otherwise refuse still only prints the help
+    const withBadOption = await vericase(['data', 'pull', '--keep', 'x', '--help'], env);
+    assert.equal(withBadOption.code, 0);
+    assert.match(withBadOption.stdout, /^Usage: vericase data pull/);
+    assert.match(withBadOption.stdout, /--keep <n> +how many pulled versions to keep/);
+    // nothing opened: no DATA_DIR was created, and serve --help did not listen
+    assert.equal(fs.existsSync(dataDir), false, 'help created no DATA_DIR');
+    const probe = net.connect(Number(env.PORT), '127.0.0.1');
+    const refused = await new Promise<boolean>((r) => {
+      probe.once('error', () => r(true));
+      probe.once('connect', () => {
+        probe.destroy();
+        r(false);
+      });
+    });
+    assert.equal(refused, true, 'serve --help did not start a server');
+  });
+
+  test('no command prints the help (exit 0); --version and -V print the version', async () => {
+    const bare = await vericase([]);
+    assert.equal(bare.code, 0);
+    assert.match(bare.stdout, /^Usage: vericase/);
+    for (const flag of ['--version', '-V']) {
+      const v = await vericase([flag]);
+      assert.equal(v.code, 0, v.stderr);
+      assert.equal(v.stdout, `${VERSION}\n`);
+      assert.equal(v.stderr, '');
+    }
+  });
+
+  test('unknown commands and options, missing or invalid arguments: one line with a hint, exit 2', async () => {
+    const dataDir = path.join(os.tmpdir(), `vericase-usage-${process.pid}-absent`);
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    const cases: [string[], RegExp][] = [
+      [['frobnicate'], /^vericase: unknown command 'frobnicate'\. See 'vericase --help'\.$/],
+      [['serv'], /^vericase: unknown command 'serv' \(did you mean serve\?\)\. See 'vericase --help'\.$/],
+      [['--verbose'], /^vericase: unknown option '--verbose'\. See 'vericase --help'\.$/],
+      [
+        ['workspaces', 'create', '--nme', 'Acme'],
+        /^vericase workspaces create: unknown option '--nme' \(did you mean --name\?\)\. See 'vericase workspaces create --help'\.$/,
+      ],
+      [
+        ['workspaces', 'create'],
+        /^vericase workspaces create: required option '--name <name>' not specified\. See 'vericase workspaces create --help'\.$/,
+      ],
+      [
+        ['workspaces', 'craete'],
+        /^vericase workspaces: unknown command 'craete' \(did you mean create\?\)\. See 'vericase workspaces --help'\.$/,
+      ],
+      [['keys', 'create'], /^vericase keys create: required option '--workspace <id>' not specified/],
+      [
+        ['keys', 'create', '--workspace'],
+        /^vericase keys create: option '--workspace <id>' argument missing/,
+      ],
+      [['keys', 'revoke'], /^vericase keys revoke: give the key to revoke: --id KEY_ID or --key API_KEY\./],
+      [['keys', 'revoke', 'a', 'b'], /^vericase keys revoke: too many arguments/],
+      [['migrate', 'now'], /^vericase migrate: too many arguments/],
+      [
+        ['serve', '--port', '80'],
+        /^vericase serve: unknown option '--port'\. See 'vericase serve --help'\.$/,
+      ],
+      [['data', 'pull', '--keep', '0'], /^vericase data pull: --keep must be a positive integer, got '0'\./],
+      [
+        ['data', 'pull', '--keep', 'two'],
+        /^vericase data pull: --keep must be a positive integer, got 'two'\./,
+      ],
+      [['db', 'backup'], /^vericase db backup: required option '--out <file>' not specified/],
+      [['db', 'restore', '--in'], /^vericase db restore: option '--in <file>' argument missing/],
+    ];
+    await eachPair(cases, async ([args, pattern]) => {
+      assertOneLineUsageError(await vericase(args, env), `vericase ${args.join(' ')}`, pattern);
+    });
+    // an environment variable the configuration refuses: named, with the program's help to read
+    assertOneLineUsageError(
+      await vericase(['migrate'], { ...env, LOG_LEVEL: 'loud' }),
+      'LOG_LEVEL=loud vericase migrate',
+      /^vericase migrate: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
+      await vericase(['workspaces', 'create', '--name', 'x'], { ...env, LOG_FORMAT: 'xml' }),
+      'LOG_FORMAT=xml',
+      /^vericase workspaces create: LOG_FORMAT must be one of json, pretty, got "xml"/,
+    );
+    assertOneLineUsageError(
+      await vericase(['migrate'], { ...env, DATABASE_URL: 'mysql://db/x' }),
+      'DATABASE_URL=mysql://',
+      /^vericase migrate: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//,
+    );
+    // a group without its subcommand shows the group's help on stderr
+    const group = await vericase(['keys'], env);
+    assert.equal(group.code, 2);
+    assert.equal(group.stdout, '');
+    assert.match(group.stderr, /^Usage: vericase keys \[options\] \[command\]/);
+    assert.match(group.stderr, /\n {2}create \[options\]/);
+    assert.equal(fs.existsSync(dataDir), false, 'no usage error opened the database');
+  });
+
+  test('an unexpected failure is one line and exit 1; LOG_LEVEL=debug adds its stack trace', async () => {
+    const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/nothing` };
+    const quiet = await vericase(['workspaces', 'create', '--name', 'Acme'], env);
+    assert.equal(quiet.code, 1);
+    assert.equal(quiet.stdout, '');
+    assert.equal(
+      quiet.stderr,
+      `vericase: connect ECONNREFUSED ${new URL(env.DATABASE_URL).host}\n(LOG_LEVEL=debug prints the stack trace)\n`,
+    );
+    const verbose = await vericase(['workspaces', 'create', '--name', 'Acme'], {
+      ...env,
+      LOG_LEVEL: 'debug',
+    });
+    assert.equal(verbose.code, 1);
+    assert.match(verbose.stderr, /Error: connect ECONNREFUSED/);
+    assert.match(verbose.stderr, /\n\s+at /, 'the stack trace');
+  });
+
+  test('exit codes 1, 3 and 4 of a command that ran: nothing found, DATA_DIR in use, DATA_DIR damaged', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-exit-'));
+    try {
+      const env = { DATA_DIR: dir, DATABASE_URL: '' };
+      const missing = await vericase(
+        ['keys', 'create', '--workspace', '00000000-0000-4000-8000-000000000000'],
+        env,
+      );
+      assert.equal(missing.code, 1, missing.stderr);
+      assert.equal(missing.stderr, 'No workspace with id 00000000-0000-4000-8000-000000000000\n');
+      const none = await vericase(['keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000'], env);
+      assert.equal(none.code, 1);
+      assert.equal(none.stderr, 'No active key matches\n');
+      // another live process (this test's) holds the directory's lock: refused before anything is opened
+      fs.writeFileSync(path.join(dir, 'vericase.lock'), String(process.pid));
+      const locked = await vericase(['migrate'], env);
+      assert.equal(locked.code, 3, locked.stderr);
+      assert.match(locked.stderr, new RegExp(`already in use by process ${process.pid}`));
+      assert.doesNotMatch(locked.stderr, /\n\s+at /);
+      fs.rmSync(path.join(dir, 'vericase.lock'));
+      // files in pgdata that are not a database
+      const damaged = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-damaged-'));
+      fs.mkdirSync(path.join(damaged, 'pgdata'));
+      fs.writeFileSync(path.join(damaged, 'pgdata', 'stray'), 'x');
+      const refused = await vericase(['migrate'], { ...env, DATA_DIR: damaged });
+      fs.rmSync(damaged, { recursive: true, force: true });
+      assert.equal(refused.code, 4, refused.stderr);
+      assert.match(refused.stderr, /is damaged: .* so it is not a valid database/);
+      assert.doesNotMatch(refused.stderr, /\n\s+at /);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

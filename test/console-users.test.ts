@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { hashApiKey } from '../src/workspaces/api-key.ts';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
+import { getHarness, newWorkspace } from './helpers/harness.ts';
+
+async function as(headers: Record<string, string>, method: string, url: string, payload?: unknown) {
+  const { app } = await getHarness();
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : null };
+}
+
+describe('users API', () => {
+  test('an admin creates a user: the generated password is answered once, stored hashed, and signs in', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('users');
+    const admin = await createConsoleUser(ctx, ws.workspaceId, { role: 'admin' });
+    const h = await signInHeaders(app, admin.email, admin.password);
+
+    const created = await as(h, 'POST', '/v1/users', {
+      email: 'Nora.Reviewer@example.test',
+      first_name: 'Nora',
+      last_name: 'Reviewer',
+      role: 'reviewer',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { password, ...user } = created.body;
+    assert.match(password, /^[A-Za-z0-9]{20}$/);
+    assert.deepEqual(
+      { ...user, id: '', created_at: '' },
+      {
+        id: '',
+        created_at: '',
+        email: 'Nora.Reviewer@example.test',
+        first_name: 'Nora',
+        last_name: 'Reviewer',
+        role: 'reviewer',
+        suspended_at: null,
+      },
+    );
+    const got = await as(h, 'GET', `/v1/users/${user.id}`);
+    assert.deepEqual(got.body, user);
+    const row = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.match(row.password_hash ?? '', /^scrypt\$/);
+    assert.ok(!(row.password_hash ?? '').includes(password));
+    const nora = await signInHeaders(app, 'nora.reviewer@example.test', password);
+    assert.equal((await as(nora, 'GET', '/v1/ping')).status, 200);
+
+    // a chosen password is not echoed
+    const chosen = await as(h, 'POST', '/v1/users', {
+      email: 'vic@example.test',
+      role: 'viewer',
+      password: 'chosen-password-1',
+    });
+    assert.equal(chosen.status, 201);
+    assert.equal(chosen.body.password, undefined);
+    assert.equal(chosen.body.first_name, '');
+
+    // the same e-mail again, in any case: 409 naming email
+    const dup = await as(h, 'POST', '/v1/users', { email: 'NORA.reviewer@example.test', role: 'viewer' });
+    assert.equal(dup.status, 409);
+    assert.equal(dup.body.details[0].path, 'email');
+    // malformed input: 400 naming the field
+    for (const [body, field] of [
+      [{ email: 'not-an-email', role: 'viewer' }, 'email'],
+      [{ email: 'x@example.test', role: 'owner' }, 'role'],
+      [{ email: 'x@example.test', role: 'viewer', password: 'short' }, 'password'],
+      [{ email: 'x@example.test', role: 'viewer', admin: true }, 'admin'],
+      [{ role: 'viewer' }, 'email'],
+    ] as const) {
+      const res = await as(h, 'POST', '/v1/users', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(JSON.stringify(res.body), new RegExp(field), JSON.stringify(res.body));
+    }
+    // a key creates users too
+    const byKey = await ws.post('/v1/users', { email: 'key-made@example.test', role: 'admin' });
+    assert.equal(byKey.status, 201);
+  });
+
+  test('PATCH changes name and role; suspending ends the sessions; the last admin stays', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('patch');
+    const admin = await createConsoleUser(ctx, ws.workspaceId, { role: 'admin' });
+    const h = await signInHeaders(app, admin.email, admin.password);
+    const rev = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer' });
+    const rh = await signInHeaders(app, rev.email, rev.password);
+    const rh2 = await signInHeaders(app, rev.email, rev.password);
+
+    const renamed = await as(h, 'PATCH', `/v1/users/${rev.id}`, { first_name: 'Rita', role: 'admin' });
+    assert.equal(renamed.status, 200);
+    assert.equal(renamed.body.first_name, 'Rita');
+    assert.equal(renamed.body.role, 'admin');
+    assert.equal((await as(h, 'PATCH', `/v1/users/${rev.id}`, { role: 'boss' })).status, 400);
+
+    const suspended = await as(h, 'PATCH', `/v1/users/${rev.id}`, { suspended: true });
+    assert.equal(suspended.status, 200);
+    assert.ok(suspended.body.suspended_at);
+    assert.equal((await as(rh, 'GET', '/v1/ping')).status, 401);
+    assert.equal((await as(rh2, 'GET', '/v1/ping')).status, 401);
+    const live = await ctx.db
+      .selectFrom('console_sessions')
+      .select('id')
+      .where('user_id', '=', rev.id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    assert.equal(live.length, 0);
+    const login = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: rev.email, password: rev.password },
+    });
+    assert.equal(login.statusCode, 401);
+    const lifted = await as(h, 'PATCH', `/v1/users/${rev.id}`, { suspended: false });
+    assert.equal(lifted.body.suspended_at, null);
+    assert.equal(
+      (await signInHeaders(app, rev.email, rev.password)).cookie.startsWith('vericase_session='),
+      true,
+    );
+
+    // the last active admin can be neither demoted nor suspended
+    const only = await newWorkspace('only-admin');
+    const solo = await createConsoleUser(ctx, only.workspaceId, { role: 'admin' });
+    const sh = await signInHeaders(app, solo.email, solo.password);
+    const demote = await as(sh, 'PATCH', `/v1/users/${solo.id}`, { role: 'viewer' });
+    assert.equal(demote.status, 409);
+    assert.equal(demote.body.details[0].path, 'role');
+    const suspendSelf = await as(sh, 'PATCH', `/v1/users/${solo.id}`, { suspended: true });
+    assert.equal(suspendSelf.status, 409);
+    assert.equal(suspendSelf.body.details[0].path, 'suspended');
+    assert.equal((await as(sh, 'GET', '/v1/ping')).status, 200);
+  });
+
+  test("DELETE /v1/users/:id/sessions signs a user out everywhere; another workspace's user is a 404", async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('revoke');
+    const other = await newWorkspace('revoke-other');
+    const admin = await createConsoleUser(ctx, ws.workspaceId, { role: 'admin' });
+    const h = await signInHeaders(app, admin.email, admin.password);
+    const v = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+    const vh = await signInHeaders(app, v.email, v.password);
+    const stranger = await createConsoleUser(ctx, other.workspaceId, { role: 'viewer' });
+    const sh = await signInHeaders(app, stranger.email, stranger.password);
+
+    const res = await as(h, 'DELETE', `/v1/users/${v.id}/sessions`);
+    assert.equal(res.status, 204);
+    assert.equal((await as(vh, 'GET', '/v1/ping')).status, 401);
+
+    for (const [method, url, body] of [
+      ['GET', `/v1/users/${stranger.id}`, undefined],
+      ['PATCH', `/v1/users/${stranger.id}`, { role: 'admin' }],
+      ['DELETE', `/v1/users/${stranger.id}/sessions`, undefined],
+    ] as const) {
+      const r = await as(h, method, url, body);
+      assert.equal(r.status, 404, `${method} ${url}`);
+    }
+    assert.equal((await as(sh, 'GET', '/v1/ping')).status, 200);
+    const row = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', stranger.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.role, 'viewer');
+  });
+});
+
+describe('API keys API', () => {
+  test('create answers the key once and stores its hash; list, revoke, the key stops working', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('keys');
+    const admin = await createConsoleUser(ctx, ws.workspaceId, {
+      role: 'admin',
+      firstName: 'Ada',
+      lastName: 'Admin',
+    });
+    const h = await signInHeaders(app, admin.email, admin.password);
+
+    const created = await as(h, 'POST', '/v1/api-keys', { name: 'CRM integration' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const key = created.body.api_key as string;
+    assert.match(key, /^vk_/);
+    assert.equal(created.body.name, 'CRM integration');
+    assert.equal(created.body.prefix, key.slice(0, 9));
+    assert.equal(created.body.revoked_at, null);
+    assert.deepEqual(created.body.created_by, {
+      id: admin.id,
+      first_name: 'Ada',
+      last_name: 'Admin',
+      email: admin.email,
+    });
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', created.body.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.key_hash, hashApiKey(key));
+    assert.ok(!JSON.stringify(row).includes(key));
+
+    const ping = await app.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-service-api-key': key } });
+    assert.equal(ping.statusCode, 200);
+
+    const list = await as(h, 'GET', '/v1/api-keys');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.pagination.count, 2); // the workspace's first key and this one
+    const listed = list.body.data.find((k: { id: string }) => k.id === created.body.id);
+    const { api_key: _shownOnce, ...withoutKey } = created.body;
+    assert.deepEqual(listed, withoutKey);
+    assert.ok(!JSON.stringify(list.body).includes(key));
+    const first = list.body.data.find((k: { id: string }) => k.id !== created.body.id);
+    assert.equal(first.created_by, null);
+
+    assert.equal((await as(h, 'POST', '/v1/api-keys', {})).status, 400);
+    assert.equal((await as(h, 'POST', '/v1/api-keys', { name: '' })).status, 400);
+
+    const revoked = await as(h, 'DELETE', `/v1/api-keys/${created.body.id}`);
+    assert.equal(revoked.status, 204);
+    const after = await app.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-service-api-key': key } });
+    assert.equal(after.statusCode, 401);
+    assert.equal((await as(h, 'DELETE', `/v1/api-keys/${created.body.id}`)).status, 204);
+    assert.equal((await as(h, 'GET', '/v1/api-keys')).body.pagination.count, 1);
+    const all = await as(h, 'GET', '/v1/api-keys?include_revoked=true');
+    assert.equal(all.body.pagination.count, 2);
+    assert.ok(all.body.data.find((k: { id: string }) => k.id === created.body.id).revoked_at);
+
+    // another workspace's key: 404, and it keeps working
+    const other = await newWorkspace('keys-other');
+    const otherKeys = await other.get('/v1/api-keys');
+    const otherId = otherKeys.body.data[0].id;
+    assert.equal((await as(h, 'DELETE', `/v1/api-keys/${otherId}`)).status, 404);
+    assert.equal((await other.get('/v1/ping')).status, 200);
+  });
+
+  test('revocation is immediate on this process even with the key cache on', async () => {
+    const { ctx } = await getHarness();
+    const { buildApp } = await import('../src/http/app.ts');
+    const { KeyResolver } = await import('../src/http/auth.ts');
+    const cached = await buildApp({ ...ctx, keys: new KeyResolver(ctx.db, 60_000) });
+    try {
+      const ws = await newWorkspace('cache');
+      const made = await cached.inject({
+        method: 'POST',
+        url: '/v1/api-keys',
+        headers: { 'x-service-api-key': ws.key },
+        payload: { name: 'short-lived' },
+      });
+      assert.equal(made.statusCode, 201);
+      const key = made.json().api_key;
+      const ping = () =>
+        cached.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-service-api-key': key } });
+      assert.equal((await ping()).statusCode, 200);
+      const del = await cached.inject({
+        method: 'DELETE',
+        url: `/v1/api-keys/${made.json().id}`,
+        headers: { 'x-service-api-key': ws.key },
+      });
+      assert.equal(del.statusCode, 204);
+      assert.equal((await ping()).statusCode, 401);
+    } finally {
+      await cached.close();
+    }
+  });
+});
