@@ -8,6 +8,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
+import { registerHttpTracing } from '../ops/http-tracing.ts';
 import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
@@ -52,6 +53,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  registerHttpTracing(app);
   // before any route scope, so every request counts (src/ops/metrics.ts)
   registerHttpMetrics(app);
 

@@ -110,6 +110,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   // users, custom properties, activities
   'GET /v1/users': 'listUsers',
   'GET /v1/users/{id}': 'getUser',
+  'POST /v1/users': 'createUser',
+  'PATCH /v1/users/{id}': 'updateUser',
+  'DELETE /v1/users/{id}/sessions': 'revokeUserSessions',
+  // API keys of the workspace
+  'GET /v1/api-keys': 'listApiKeys',
+  'POST /v1/api-keys': 'createApiKey',
+  'DELETE /v1/api-keys/{id}': 'revokeApiKey',
   'GET /v1/custom-properties/{target_entity}': 'listCustomProperties',
   'GET /v1/custom-properties/{target_entity}/{key}': 'getCustomProperty',
   'GET /v1/activities': 'listActivities',

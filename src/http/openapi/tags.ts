@@ -43,6 +43,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Webhooks', description: 'Event subscriptions, their signing secrets and the delivery log.' },
   { name: 'Activities', description: 'The timeline of what happened in the workspace, by whom.' },
   { name: 'Users', description: 'Console users of the workspace and their roles.' },
+  { name: 'API keys', description: "The workspace's API keys: create (shown once), list, revoke." },
   { name: 'Custom properties', description: 'Workspace-defined fields on cases, companies and individuals.' },
   { name: 'Workspace', description: "The workspace's settings." },
   {
