@@ -13,12 +13,19 @@ export async function serve(config: Config): Promise<void> {
   const { ctx, logger } = runtime;
   // several processes starting together on an empty database: one creates the workspace
   const boot = await withStartupLock(ctx.db, ctx.dbKind, 'bootstrap', (db) =>
-    bootstrapWorkspace(db, config.bootstrapApiKey),
+    bootstrapWorkspace(db, config.bootstrapApiKey, config.console.bootstrapAdminEmail),
   );
   if (boot.newApiKey) {
     // printed once, on purpose outside the JSON log stream so it stands out
     process.stdout.write(
       `\nCreated workspace "default". Its API key (shown once, store it now):\n\n  ${boot.newApiKey}\n\n`,
+    );
+  }
+  if (boot.newAdmin) {
+    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const consoleUrl = `${config.publicUrl ?? `http://${host}:${config.port}`}/console/`;
+    process.stdout.write(
+      `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
     );
   }
   const app = await buildApp(ctx, { logger: logger as never });

@@ -141,6 +141,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       'workspaces create',
       'keys create',
       'keys revoke',
+      'users create',
       'data pull',
       'data status',
       'db backup',
@@ -203,6 +204,14 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       ],
       [['keys', 'revoke'], /^vericase keys revoke: give the key to revoke: --id KEY_ID or --key API_KEY\./],
       [['keys', 'revoke', 'a', 'b'], /^vericase keys revoke: too many arguments/],
+      [
+        ['users', 'create', '--workspace', 'default', '--email', 'a@example.com', '--rol', 'admin'],
+        /^vericase users create: unknown option '--rol' \(did you mean --role\?\)\. See 'vericase users create --help'\.$/,
+      ],
+      [
+        ['users', 'create', '--email', 'a@example.com'],
+        /^vericase users create: required option '--workspace <id\|name>' not specified/,
+      ],
       [['migrate', 'now'], /^vericase migrate: too many arguments/],
       [
         ['serve', '--port', '80'],
@@ -260,6 +269,32 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     assert.equal(verbose.code, 1);
     assert.match(verbose.stderr, /Error: connect ECONNREFUSED/);
     assert.match(verbose.stderr, /\n\s+at /, 'the stack trace');
+    // serve on a port already taken: the same one line, after the database was opened and released
+    const taken = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => taken.once('listening', r));
+    const port = (taken.address() as net.AddressInfo).port;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-port-'));
+    try {
+      const busy = await vericase(['serve'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      });
+      assert.equal(busy.code, 1, busy.stderr);
+      assert.equal(
+        busy.stderr,
+        `vericase: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n(LOG_LEVEL=debug prints the stack trace)\n`,
+      );
+      assert.equal(
+        fs.existsSync(path.join(dataDir, 'vericase.lock')),
+        false,
+        'the DATA_DIR lock is released',
+      );
+    } finally {
+      taken.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('exit codes 1, 3 and 4 of a command that ran: nothing found, DATA_DIR in use, DATA_DIR damaged', async () => {

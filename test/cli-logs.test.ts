@@ -185,6 +185,13 @@ describe('logs: LOG_LEVEL and LOG_FORMAT', () => {
     assert.equal(pretty.code, 0, pretty.stderr);
     assert.equal(JSON.parse(pretty.stdout).name, 'Pretty');
     assert.doesNotMatch(pretty.stderr, /^\{"level"/m);
+    // on a terminal, pretty lines are coloured (unless NO_COLOR)
+    // (NO_COLOR empty: unset, whatever the machine running the test has)
+    const colourEnv = { ...env, ...embedded(), LOG_FORMAT: 'pretty', NO_COLOR: '' };
+    const coloured = await onTerminal(['workspaces', 'create', '--name', 'Colour'], colourEnv);
+    assert.equal(coloured.code, 0, coloured.screen);
+    assert.match(visible(coloured.screen), /<ESC>\[32mINFO<ESC>\[39m.*database migrated/);
+    fs.rmSync(colourEnv.DATA_DIR, { recursive: true, force: true });
     // without LOG_LEVEL the commands stay quiet (warn)
     const { LOG_LEVEL: _, ...noLevel } = process.env;
     const silent = await execFileP(

@@ -236,6 +236,22 @@ describe('console sign-in', () => {
       .execute();
     assert.equal((await ping(c)).statusCode, 401);
 
+    // sessions over for more than a week are dropped at the user's next sign-in; recent ones stay
+    await ctx.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(Date.now() - 8 * 86_400_000) })
+      .where('token_hash', '=', bHash)
+      .execute();
+    await signInHeaders(app, user.email, user.password);
+    const left = await ctx.db
+      .selectFrom('console_sessions')
+      .select('token_hash')
+      .where('user_id', '=', user.id)
+      .execute();
+    assert.equal(left.length, 3);
+    assert.ok(!left.some((r) => r.token_hash === bHash));
+    assert.ok(left.some((r) => r.token_hash === cHash));
+
     // a made-up cookie
     assert.equal((await ping({ cookie: 'vericase_session=nope' })).statusCode, 401);
   });
@@ -256,6 +272,21 @@ describe('console sign-in', () => {
     assert.match(blocked.json().message, /Too many failed sign-ins/);
     const retry = Number(blocked.headers['retry-after']);
     assert.ok(retry > 0 && retry <= 900, `retry-after ${retry}`);
+    const reasons = await ctx.db
+      .selectFrom('audit_log')
+      .select((eb) => [eb.ref('details', '->>').key('reason').as('reason'), eb.fn.countAll<string>().as('n')])
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('action', '=', 'console.login_failed')
+      .groupBy('reason')
+      .orderBy('reason')
+      .execute();
+    assert.deepEqual(
+      reasons.map((r) => [r.reason, Number(r.n)]),
+      [
+        ['rate_limited', 1],
+        ['wrong_password', 10],
+      ],
+    );
     // another e-mail from a fresh address is not affected
     const other = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
     assert.equal((await from('10.1.0.51', { email: other.email, password: other.password })).statusCode, 200);
@@ -359,5 +390,82 @@ describe('console sign-in', () => {
       .executeTakeFirstOrThrow();
     assert.ok(row.password_changed_at);
     assert.ok(!(row.password_hash ?? '').includes('a-new-password-1'));
+  });
+
+  test("sign-ins, refused sign-ins, sign-outs and password changes are in the audit log of the user's workspace", async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('audit');
+    const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer' });
+    const ua = { 'user-agent': 'audit-test/1.0' };
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: user.email, password: 'wrong-password-0' },
+      headers: ua,
+      remoteAddress: '10.3.0.1',
+    });
+    assert.equal(wrong.statusCode, 401);
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: user.email, password: user.password },
+      headers: ua,
+      remoteAddress: '10.3.0.1',
+    });
+    assert.equal(ok.statusCode, 200);
+    const h = {
+      cookie: sessionCookie(ok.headers['set-cookie']).split(';')[0],
+      'x-csrf-token': ok.json().csrf_token,
+      ...ua,
+    };
+    const changed = await app.inject({
+      method: 'POST',
+      url: '/console/api/password',
+      headers: h,
+      payload: { current_password: user.password, new_password: 'another-password-2' },
+    });
+    assert.equal(changed.statusCode, 204);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/console/api/logout', headers: h })).statusCode,
+      204,
+    );
+
+    const rows = await ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('workspace_id', '=', ws.workspaceId)
+      .where('action', 'like', 'console.%')
+      .orderBy('occurred_at')
+      .orderBy('action')
+      .execute();
+    const session = await ctx.db
+      .selectFrom('console_sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.status_code, r.details]),
+      [
+        ['console.login_failed', 401, { reason: 'wrong_password' }],
+        ['console.login', 200, { session_id: session.id }],
+        ['console.password_change', 204, { session_id: session.id }],
+        ['console.logout', 204, { session_id: session.id }],
+      ],
+    );
+    for (const r of rows) {
+      assert.equal(r.actor_type, 'user');
+      assert.equal(r.actor_id, user.id);
+      assert.equal(r.actor_label, user.email);
+      assert.equal(r.resource_type, 'user');
+      assert.equal(r.resource_id, user.id);
+      assert.equal(r.user_agent, 'audit-test/1.0');
+      assert.equal(r.method, 'POST');
+      assert.match(r.route ?? '', /^\/console\/api\/(login|password|logout)$/);
+      assert.ok(r.request_id);
+    }
+    assert.equal(rows[0].ip, '10.3.0.1');
+    // nothing of the password in the log
+    assert.ok(!JSON.stringify(rows).includes('wrong-password-0'));
+    assert.ok(!JSON.stringify(rows).includes('another-password-2'));
   });
 });

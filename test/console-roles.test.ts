@@ -143,4 +143,33 @@ describe('console roles on /v1', () => {
     assert.equal((await ws.get('/v1/webhooks')).status, 200);
     assert.equal((await ws.get('/v1/api-keys')).status, 200);
   });
+
+  test("a session sees its own workspace only: another workspace's ids are 404s", async () => {
+    const { app, ctx } = await getHarness();
+    const a = await newWorkspace('session-a');
+    const b = await newWorkspace('session-b');
+    const admin = await createConsoleUser(ctx, a.workspaceId, { role: 'admin' });
+    const h = await signInHeaders(app, admin.email, admin.password);
+    const bCase = await b.post('/v1/cases', { name: 'B only' });
+    assert.equal(bCase.status, 201);
+    const bHook = await b.post('/v1/webhooks', {
+      url: 'https://example.test/hook',
+      events: ['Case.Created'],
+    });
+    assert.equal(bHook.status, 201, JSON.stringify(bHook.body));
+    for (const [method, url, payload] of [
+      ['GET', `/v1/cases/${bCase.body.id}`, undefined],
+      ['PATCH', `/v1/cases/${bCase.body.id}`, { name: 'taken over' }],
+      ['DELETE', `/v1/cases/${bCase.body.id}`, undefined],
+      ['GET', `/v1/webhooks/${bHook.body.id}`, undefined],
+      ['DELETE', `/v1/webhooks/${bHook.body.id}`, undefined],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: h, ...(payload ? { payload } : {}) });
+      assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`);
+    }
+    const list = await app.inject({ method: 'GET', url: '/v1/cases', headers: h });
+    assert.equal(list.json().pagination.count, 0);
+    assert.equal((await b.get(`/v1/cases/${bCase.body.id}`)).body.name, 'B only');
+    assert.equal((await b.get(`/v1/webhooks/${bHook.body.id}`)).status, 200);
+  });
 });

@@ -30,6 +30,7 @@ const KIND_BY_SEGMENT: Record<string, string> = {
   files: 'file',
   workspaces: 'workspace',
   keys: 'apiKey',
+  'api-keys': 'apiKey',
   users: 'user',
   'custom-properties': 'customPropertyEntity',
   'document-orders': 'documentOrder',

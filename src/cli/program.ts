@@ -132,7 +132,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .helpCommand('help [command]', 'show the help of a command')
     .exitOverride()
     .showSuggestionAfterError(true)
-    // errors are written by main.ts, as one line with a hint
+    // errors are written by run() below, as one line with a hint
     .configureOutput({ outputError: () => undefined })
     .addHelpText('after', GLOBAL_HELP);
 
@@ -155,6 +155,12 @@ it gracefully (exit 0).`,
   program
     .command('worker')
     .description('run the background workers only (provider calls, webhooks, schedules)')
+    .addHelpText(
+      'after',
+      `
+Logs like serve. With VERICASE_WORKER_PORT it also answers /healthz, /readyz, /version and
+/metrics on that port. SIGTERM or SIGINT stop it gracefully (exit 0).`,
+    )
     .action(async () => {
       const { runWorker } = await import('../worker.ts');
       await runWorker(config());
@@ -258,6 +264,53 @@ also migrate at start; several processes starting together apply each migration 
       print({ id: revoked.id, revoked: true });
       setCode(EXIT.OK);
     });
+
+  const users = program.command('users').description("create the workspace's console users");
+  users
+    .command('create')
+    .description(
+      'create a console user; prints it with its password (JSON, generated when not given, shown once)',
+    )
+    .option('--workspace <id|name>', "the workspace's id or name (required)")
+    .option('--email <e-mail>', 'the e-mail the user signs in with (required)')
+    .option('--role <role>', 'admin, reviewer or viewer (required)')
+    .option('--first-name <name>', "the user's first name")
+    .option('--last-name <name>', "the user's last name")
+    .option('--password <password>', 'at least 10 characters; else one is generated')
+    .addHelpText(
+      'after',
+      `
+Roles: viewers read, reviewers work on cases, admins also configure the workspace. The user signs
+in to the console at /console/ (see the README's "Console sign-in").
+
+Example:
+  vericase users create --workspace default --email ops@example.com --role admin`,
+    )
+    .action(
+      async (
+        opts: {
+          workspace: string;
+          email: string;
+          role: string;
+          firstName?: string;
+          lastName?: string;
+          password?: string;
+        },
+        cmd: Command,
+      ) => {
+        required(cmd, opts, 'workspace', 'email', 'role');
+        const { createUserCommand, UsersCommandError } = await import('./users.ts');
+        try {
+          print(await withRuntime(config(), (rt) => createUserCommand(rt.ctx.db, opts)));
+          setCode(EXIT.OK);
+        } catch (err) {
+          if (!(err instanceof UsersCommandError)) throw err;
+          if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
+          process.stderr.write(`${err.message}\n`);
+          setCode(EXIT.FAILED);
+        }
+      },
+    );
 
   const data = program.command('data').description('the reference data: official sanctions lists');
   data

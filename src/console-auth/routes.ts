@@ -1,5 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { recordAuditEntry } from '../audit-log/record.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError } from '../http/errors.ts';
 import { iso } from '../shared/time.ts';
@@ -104,8 +106,61 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         return payload;
       });
 
+      /** One audit entry of a sign-in, sign-out or password change (src/audit-log). */
+      const audit = (
+        req: FastifyRequest,
+        who: { workspaceId: string; id: string; email: string },
+        action: string,
+        statusCode: number,
+        details: Record<string, unknown> = {},
+      ) =>
+        recordAuditEntry(
+          ctx.db,
+          {
+            workspaceId: who.workspaceId,
+            actor: { type: 'user', id: who.id, label: who.email },
+            action,
+            method: req.method,
+            route: req.routeOptions.url ?? null,
+            resourceType: 'user',
+            resourceId: who.id,
+            statusCode,
+            ip: req.ip ?? null,
+            userAgent: req.headers['user-agent'] ?? null,
+            requestId: req.id,
+            details,
+          },
+          req.log,
+        );
+      const auditSession = (req: FastifyRequest, s: ActiveSession, action: string, statusCode: number) =>
+        audit(req, { workspaceId: s.workspaceId, id: s.user.id, email: s.user.email }, action, statusCode, {
+          session_id: s.sessionId,
+        });
+      /**
+       * A refused sign-in, in the audit log of each workspace where the e-mail is a user (an unknown
+       * e-mail belongs to no workspace and is not recorded).
+       */
+      const auditRefused = async (
+        req: FastifyRequest,
+        users: { workspace_id: string; id: string; email: string }[],
+        reason: string,
+        statusCode: number,
+      ) => {
+        for (const u of users) {
+          await audit(
+            req,
+            { workspaceId: u.workspace_id, id: u.id, email: u.email },
+            'console.login_failed',
+            statusCode,
+            {
+              reason,
+            },
+          );
+        }
+      };
+
       /** The request's live session, or 401; writes must carry its CSRF token (403). */
-      const requireSession = async (req: import('fastify').FastifyRequest): Promise<ActiveSession> => {
+      const requireSession = async (req: FastifyRequest): Promise<ActiveSession> => {
         const token = readCookie(req, SESSION_COOKIE);
         const session = token ? await resolveSession(ctx.db, token, times) : null;
         if (!session)
@@ -123,6 +178,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         const { email, password, workspace } = req.body;
         const wait = limiter.blockedFor(req.ip, email);
         if (wait > 0) {
+          await auditRefused(req, await candidates(ctx.db, email, workspace), 'rate_limited', 429);
           reply.header('retry-after', String(wait));
           throw new ApiError(429, `Too many failed sign-ins: retry in ${wait} seconds`);
         }
@@ -134,6 +190,12 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         for (const u of users) if (await verifyPassword(password, u.password_hash)) matching.push(u);
         if (matching.length === 0) {
           limiter.failed(req.ip, email);
+          await auditRefused(
+            req,
+            users,
+            users.some((u) => u.password_hash) ? 'wrong_password' : 'no_password',
+            401,
+          );
           throw new ApiError(401, BAD_CREDENTIALS);
         }
         if (matching.length > 1) {
@@ -152,6 +214,15 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           .set({ last_login_at: new Date() })
           .where('id', '=', user.id)
           .execute();
+        await audit(
+          req,
+          { workspaceId: user.workspace_id, id: user.id, email: user.email },
+          'console.login',
+          200,
+          {
+            session_id: session.id,
+          },
+        );
         setSessionCookie(req, reply, session.token, session.expiresAt);
         return sessionBody({
           user: {
@@ -173,6 +244,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
       api.post('/logout', { schema: { hide: true } }, async (req, reply) => {
         const session = await requireSession(req);
         await revokeSession(ctx.db, session.sessionId);
+        await auditSession(req, session, 'console.logout', 204);
         clearSessionCookie(req, reply);
         return reply.status(204).send();
       });
@@ -200,6 +272,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           .execute();
         // other browsers signed in with the old password are signed out; this one stays
         await revokeUserSessions(ctx.db, session.user.id, session.sessionId);
+        await auditSession(req, session, 'console.password_change', 204);
         return reply.status(204).send();
       });
     },

@@ -35,6 +35,13 @@ export async function createSession(
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + times.ttlHours * 3_600_000);
+  // the user's sessions over for a week are dropped (sign-ins and sign-outs stay in the audit log)
+  const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+  await db
+    .deleteFrom('console_sessions')
+    .where('user_id', '=', user.id)
+    .where((eb) => eb.or([eb('expires_at', '<', weekAgo), eb('revoked_at', '<', weekAgo)]))
+    .execute();
   await db
     .insertInto('console_sessions')
     .values({

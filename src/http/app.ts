@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   registerHttpTracing(app);
   // before any route scope, so every request counts (src/ops/metrics.ts)
-  registerHttpMetrics(app);
+  registerHttpMetrics(app, ctx.config);
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);

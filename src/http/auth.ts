@@ -134,13 +134,21 @@ export function registerApiKeyAuth(
     }
     const session = await resolveSession(sessions.db, token, sessions.times);
     if (!session) throw new ApiError(401, 'Session expired or revoked: sign in again');
+    const role = session.user.role;
+    // set before the checks below, so a refused request is still known by who made it (audit log)
+    request.principal = {
+      workspaceId: session.workspaceId,
+      workspaceName: session.workspaceName,
+      keyId: null,
+      user: { ...session.user, sessionId: session.sessionId },
+      role,
+    };
     if (
       !READ_METHODS.includes(request.method) &&
       !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)
     ) {
       throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
     }
-    const role = session.user.role;
     const route = request.routeOptions.url;
     if (route) {
       const needed = requiredRole(request.method, route);
@@ -151,13 +159,6 @@ export function registerApiKeyAuth(
         );
       }
     }
-    request.principal = {
-      workspaceId: session.workspaceId,
-      workspaceName: session.workspaceName,
-      keyId: null,
-      user: { ...session.user, sessionId: session.sessionId },
-      role,
-    };
   });
   // The handler runs inside the request's scope, so an event it records names the key (the
   // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.

@@ -31,6 +31,7 @@ const errorRef = Type.Ref('ErrorBody');
 const ERROR_TEXT: Record<number, string> = {
   400: 'Malformed request or invalid parameters; `details` names each offending field',
   401: 'Missing, unknown or revoked API key',
+  403: "A console session's role does not allow this, or its X-CSRF-Token is missing or wrong",
   404: 'Not found in this workspace',
   409: 'Conflict (duplicate external_id, or an Idempotency-Key reused with another body)',
   413: 'Payload too large',

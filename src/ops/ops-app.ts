@@ -10,7 +10,7 @@ import { registerHttpMetrics, registerOpsRoutes } from './routes.ts';
  */
 export async function buildOpsApp(ctx: AppContext, logger?: FastifyBaseLogger): Promise<App> {
   const app = Fastify(logger ? { loggerInstance: logger } : { logger: false }) as unknown as App;
-  registerHttpMetrics(app);
+  registerHttpMetrics(app, ctx.config);
   registerOpsRoutes(app, ctx);
   app.setNotFoundHandler((req, reply) => {
     reply.status(404).send(errorBody(404, `Route ${req.method} ${req.url.split('?')[0]} not found`));

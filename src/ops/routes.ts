@@ -15,6 +15,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
 import { pendingMigrations } from '../db/migrate.ts';
 import { errorBody } from '../http/errors.ts';
 import { resolveReferenceDir } from '../screening/service/reference-dir.ts';
@@ -118,8 +119,12 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Counts every request (by route pattern: an unknown path is `unmatched`, never its URL). */
-export function registerHttpMetrics(app: App): void {
+/**
+ * Counts every request (by route pattern: an unknown path is `unmatched`, never its URL); nothing
+ * when the metrics are off (VERICASE_METRICS=false), so that switch measures their cost.
+ */
+export function registerHttpMetrics(app: App, config: Pick<Config, 'metrics'>): void {
+  if (!config.metrics.enabled) return;
   app.addHook('onResponse', async (req, reply) => {
     const labels = {
       method: req.method,
@@ -132,7 +137,8 @@ export function registerHttpMetrics(app: App): void {
 }
 
 export function registerOpsRoutes(app: App, ctx: AppContext): void {
-  const hide = { schema: { hide: true } };
+  // probes and scrapes every few seconds: not in the request log unless they fail (warn and above)
+  const hide = { schema: { hide: true }, logLevel: 'warn' as const };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
   app.get('/readyz', hide, async (_req, reply) => {
     const r = await readiness(ctx);

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type pino from 'pino';
+import type { Db } from '../db/connect.ts';
+
+export type AuditActorType = 'user' | 'api_key' | 'system';
+
+/** One line of the audit log: who did what in a workspace, when and from where. */
+export interface AuditEntry {
+  workspaceId: string;
+  actor: { type: AuditActorType; id: string | null; label: string | null };
+  /** e.g. `console.login`, `console.login_failed`, `console.logout`, `case.review.create`. */
+  action: string;
+  method?: string | null;
+  route?: string | null;
+  resourceType?: string | null;
+  resourceId?: string | null;
+  statusCode?: number | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+  details?: Record<string, unknown>;
+  /** Defaults to now. */
+  occurredAt?: Date;
+}
+
+/**
+ * Writes one audit entry. Never throws: an audit write that fails is logged (to `log` when given, else
+ * as a JSON line on stderr), and the request it describes is not failed for it (the write itself
+ * already happened). Returns the entry's id, or null when it could not be stored.
+ */
+export async function recordAuditEntry(
+  db: Db,
+  entry: AuditEntry,
+  log?: Pick<pino.BaseLogger, 'error'>,
+): Promise<string | null> {
+  const id = randomUUID();
+  try {
+    await db
+      .insertInto('audit_log')
+      .values({
+        id,
+        workspace_id: entry.workspaceId,
+        ...(entry.occurredAt ? { occurred_at: entry.occurredAt } : {}),
+        actor_type: entry.actor.type,
+        actor_id: entry.actor.id,
+        actor_label: entry.actor.label,
+        action: entry.action,
+        method: entry.method ?? null,
+        route: entry.route ?? null,
+        resource_type: entry.resourceType ?? null,
+        resource_id: entry.resourceId ?? null,
+        status_code: entry.statusCode ?? null,
+        ip: entry.ip ?? null,
+        user_agent: entry.userAgent ?? null,
+        request_id: entry.requestId ?? null,
+        details: JSON.stringify(entry.details ?? {}),
+      })
+      .execute();
+    return id;
+  } catch (err) {
+    const msg = 'audit entry could not be stored';
+    if (log) log.error({ err, action: entry.action }, msg);
+    else
+      process.stderr.write(`${JSON.stringify({ level: 50, msg, action: entry.action, err: String(err) })}\n`);
+    return null;
+  }
+}

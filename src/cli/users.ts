@@ -1,0 +1,59 @@
+import { isRole } from '../console-auth/permissions.ts';
+import type { Db } from '../db/connect.ts';
+import { ApiError } from '../http/errors.ts';
+import { createUser } from '../users/write-users.ts';
+import { findWorkspace, findWorkspaceByName } from '../workspaces/repository.ts';
+
+export interface CreateUserOptions {
+  workspace: string;
+  email: string;
+  role: string;
+  firstName?: string;
+  lastName?: string;
+  password?: string;
+}
+
+/** `vericase users create` (src/cli/program.ts) when it fails: a usage error (exit 2) or a refusal (exit 1), with the line to print. */
+export class UsersCommandError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * `users create` without the command line around it: finds the workspace by id or name, creates
+ * the user (its password generated when none is given) and answers what the command prints.
+ */
+export async function createUserCommand(db: Db, opts: CreateUserOptions) {
+  if (!isRole(opts.role)) throw new UsersCommandError('--role must be admin, reviewer or viewer', 2);
+  if (!/^[^\s@]+@[^\s@]+$/.test(opts.email))
+    throw new UsersCommandError('--email must be an e-mail address', 2);
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(opts.workspace);
+  const ws =
+    (isUuid ? await findWorkspace(db, opts.workspace) : undefined) ??
+    (await findWorkspaceByName(db, opts.workspace));
+  if (!ws) throw new UsersCommandError(`No workspace with id or name ${opts.workspace}`, 1);
+  try {
+    const user = await createUser(db, ws.id, {
+      email: opts.email,
+      role: opts.role,
+      first_name: opts.firstName,
+      last_name: opts.lastName,
+      password: opts.password,
+    });
+    const { password, ...rest } = user as typeof user & { password?: string };
+    return { ...rest, workspace: { id: ws.id, name: ws.name }, password: password ?? opts.password };
+  } catch (err) {
+    if (err instanceof ApiError) {
+      const path = err.details?.[0]?.path;
+      const flag = path === 'first_name' ? 'first-name' : path === 'last_name' ? 'last-name' : path;
+      throw new UsersCommandError(
+        flag ? `--${flag}: ${err.message}` : err.message,
+        err.statusCode === 400 ? 2 : 1,
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The case's activity timeline (GET /v1/activities?case_id=…, newest first, 50 a page with "show
+ * more"): when, who (a console user by name, else the API, the system or the contact), what (the
+ * activity type `{author}__{verb}__{subject}` read as a sentence), and on which entity or check.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import { type ActivityOut, type CaseEntity, userName } from './types.ts';
+
+const PAGE = 50;
+
+export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]; version: number }) {
+  const t = useCaseT();
+  const [items, setItems] = useState<ActivityOut[]>([]);
+  const [count, setCount] = useState<number | null>(null);
+  const [page, setPage] = useState(1);
+  const [error, setError] = useState<string | null>(null);
+
+  const fetchPage = useCallback(
+    async (p: number) => {
+      const res = await api.GET('/v1/activities', {
+        params: { query: { case_id: props.caseId, sort: 'created_at.desc', limit: PAGE, page: p } as never },
+      });
+      if (res.error || !res.data) {
+        setError(problemMessage(res.error, t));
+        return;
+      }
+      setError(null);
+      setCount(res.data.pagination.count);
+      setPage(p);
+      setItems((prev) => (p === 1 ? res.data.data : [...prev, ...res.data.data]));
+    },
+    [props.caseId, t],
+  );
+
+  useEffect(() => {
+    void props.version;
+    void fetchPage(1);
+  }, [fetchPage, props.version]);
+
+  const nameOf = (id: string | null) => (id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null);
+
+  return (
+    <div className="case-activity" data-testid="case-activity">
+      {error ? (
+        <p role="alert" className="case-error">
+          {error}
+        </p>
+      ) : null}
+      {count === 0 ? <p className="case-muted">{t('case.activity.none')}</p> : null}
+      <ol className="case-timeline">
+        {items.map((a) => {
+          const [, verb, ...subjectParts] = a.type.split('__');
+          const subject = subjectParts.join('__');
+          const who = userName(a.user) ?? t(`case.actor.${a.author_type}`);
+          const entity = nameOf(a.company_id ?? a.individual_id);
+          const ctx = a.context;
+          const details = [
+            ctx.check ? t(`case.checkType.${ctx.check.type}`) : null,
+            verb === 'updated_status' && ctx.case?.status ? t(`case.status.${ctx.case.status}`) : null,
+            ctx.case_review ? t(`case.status.${ctx.case_review.status}`) : null,
+            ctx.risk ? t(`case.risk.${ctx.risk.level}`) : null,
+            ctx.template?.name ?? null,
+          ].filter(Boolean);
+          const comment = ctx.case_review?.comment ?? ctx.risk?.comment ?? null;
+          return (
+            <li key={a.id} className={`case-event is-${a.author_type}`}>
+              <time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time>
+              <div>
+                <p>
+                  <strong>{who}</strong> {t(`case.verb.${verb}`)} {t(`case.subject.${subject}`)}
+                  {entity ? <span> · {entity}</span> : null}
+                  {details.length ? <span className="case-muted"> · {details.join(' · ')}</span> : null}
+                </p>
+                {comment ? <blockquote>{comment}</blockquote> : null}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {count !== null && items.length < count ? (
+        <button type="button" className="case-button" onClick={() => void fetchPage(page + 1)}>
+          {t('case.activity.more', { shown: items.length, count })}
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,261 @@
+/**
+ * `/console/cases/:id`: one case. The header (name, status, flags, the actions on the case), its
+ * risk, tags and last review, then four tabs: the entities (the ownership graph and the selected
+ * entity's data, relations and checks), the documents (a viewer beside the extracted data), the
+ * notes and the activity timeline. Everything is read from and written to `/v1` with the session.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { LaunchChecksButton } from '../checks/LaunchChecks.tsx';
+import { AddEntityButton, RelationEditor } from '../entities/EntityEditor.tsx';
+import { SharePortalLinkButton } from '../portal/SharePortalLink.tsx';
+import { CaseReportButton } from '../reports/CaseReportButton.tsx';
+import { ActivityTimeline } from './ActivityTimeline.tsx';
+import { CaseGraph } from './CaseGraph.tsx';
+import { CaseReviewButton } from './CaseReview.tsx';
+import { DocumentsTab } from './DocumentsTab.tsx';
+import { EntityPanel } from './EntityPanel.tsx';
+import { formatDateTime, useCanWrite, useCaseT } from './i18n.ts';
+import { NotesTab } from './NotesTab.tsx';
+import { RiskBox } from './RiskBox.tsx';
+import { TagsBox } from './TagsBox.tsx';
+import { type CaseDetailed, caseEntities, individualName, userName } from './types.ts';
+import './case.css';
+
+type Tab = 'entities' | 'documents' | 'notes' | 'activity';
+const TABS: Tab[] = ['entities', 'documents', 'notes', 'activity'];
+
+export function CasePage({ id }: { id: string }) {
+  const t = useCaseT();
+  const canWrite = useCanWrite();
+  const [kase, setKase] = useState<CaseDetailed | null>(null);
+  const [error, setError] = useState<{ status: number; message: string } | null>(null);
+  // a link may open a tab, an entity or a check: ?tab=documents, ?entity=<id>, ?check=<id>
+  const initial = useMemo(() => new URLSearchParams(window.location.search), []);
+  const [tab, setTab] = useState<Tab>(() => {
+    const asked = initial.get('tab') as Tab | null;
+    return asked && TABS.includes(asked) ? asked : 'entities';
+  });
+  const [selected, setSelected] = useState<string | null>(initial.get('entity'));
+  const askedCheck = initial.get('check');
+  // bumped on every change, so the tabs that load their own data reload
+  const [version, setVersion] = useState(0);
+
+  const load = useCallback(async () => {
+    const res = await api.GET('/v1/cases/{id}', { params: { path: { id } } });
+    if (res.error || !res.data) {
+      setError({ status: res.response.status, message: (res.error as { message?: string })?.message ?? '' });
+      return;
+    }
+    setError(null);
+    setKase(res.data);
+  }, [id]);
+
+  useEffect(() => {
+    setKase(null);
+    void load();
+  }, [load]);
+
+  // ?check=<id>: select the entity that has it (once the case is here)
+  useEffect(() => {
+    if (!kase || !askedCheck) return;
+    const owner = [...kase.companies, ...kase.individuals].find((e) =>
+      e.checks.some((c) => c.id === askedCheck),
+    );
+    if (owner) setSelected(owner.id);
+  }, [kase, askedCheck]);
+
+  const changed = useCallback(() => {
+    setVersion((v) => v + 1);
+    void load();
+  }, [load]);
+
+  const entities = useMemo(() => (kase ? caseEntities(kase) : []), [kase]);
+  // the main company is selected first
+  const current =
+    entities.find((e) => e.id === selected) ?? entities.find((e) => e.main) ?? entities[0] ?? null;
+
+  useEffect(() => {
+    if (kase) document.title = `${kase.name} · vericase`;
+  }, [kase]);
+
+  if (error) {
+    return (
+      <main className="case-page">
+        <p role="alert" className="case-error">
+          {error.status === 404 ? t('case.notFound') : t('case.loadFailed', { message: error.message })}
+        </p>
+        <a href="/console/">{t('case.backToCases')}</a>
+      </main>
+    );
+  }
+  if (!kase) {
+    return (
+      <main className="case-page" aria-busy="true">
+        <p>{t('case.loading')}</p>
+      </main>
+    );
+  }
+
+  const lightEntities = entities.map((e) => ({ id: e.id, kind: e.kind, name: e.name }));
+  const contacts = kase.individuals
+    .filter((i) => i.is_business_contact)
+    .map((i) => ({ id: i.id, name: individualName(i), email: i.email }));
+
+  return (
+    <main className="case-page" data-testid="case-page" data-ready="true">
+      <header className="case-header">
+        <div className="case-title">
+          <a href="/console/" className="case-back">
+            {t('case.backToCases')}
+          </a>
+          <h1>{kase.name}</h1>
+          <div className="case-meta">
+            <span className={`case-status is-${kase.status}`} data-testid="case-status">
+              {t(`case.status.${kase.status}`)}
+            </span>
+            {kase.reviewer_has_actions ? (
+              <span className="case-chip is-review">{t('case.reviewerHasActions')}</span>
+            ) : null}
+            {kase.contact_has_actions ? (
+              <span className="case-chip">{t('case.contactHasActions')}</span>
+            ) : null}
+            {kase.flags.map((f) => (
+              <span key={f} className="case-chip">
+                {t(`case.flag.${f}`)}
+              </span>
+            ))}
+          </div>
+          <dl className="case-facts">
+            {kase.external_id ? (
+              <div>
+                <dt>{t('case.externalId')}</dt>
+                <dd>{kase.external_id}</dd>
+              </div>
+            ) : null}
+            {kase.template ? (
+              <div>
+                <dt>{t('case.template')}</dt>
+                <dd>{kase.template.name}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{t('case.assignee')}</dt>
+              <dd>{userName(kase.assignee) ?? t('case.unassigned')}</dd>
+            </div>
+            <div>
+              <dt>{t('case.created')}</dt>
+              <dd>{formatDateTime(kase.created_at)}</dd>
+            </div>
+            <div>
+              <dt>{t('case.lastActivity')}</dt>
+              <dd>{formatDateTime(kase.last_activity_at)}</dd>
+            </div>
+            {kase.client_portal ? (
+              <div>
+                <dt>{t('case.clientPortal')}</dt>
+                <dd>{kase.client_portal.name}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </div>
+        <div className="case-actions">
+          {canWrite ? (
+            <>
+              <CaseReviewButton caseId={kase.id} status={kase.status} onReviewed={changed} />
+              <LaunchChecksButton caseId={kase.id} entities={lightEntities} onLaunched={changed} />
+              <AddEntityButton caseId={kase.id} onChanged={changed} />
+              <RelationEditor caseId={kase.id} onChanged={changed} />
+              <SharePortalLinkButton caseId={kase.id} contacts={contacts} onShared={changed} />
+            </>
+          ) : null}
+          <CaseReportButton caseId={kase.id} />
+        </div>
+      </header>
+
+      <section className="case-summary" aria-label={t('case.summary')}>
+        <RiskBox caseId={kase.id} risk={kase.risk} canWrite={canWrite} onChanged={changed} />
+        <TagsBox caseId={kase.id} tags={kase.tags} canWrite={canWrite} onChanged={changed} />
+        <div className="case-box" data-testid="case-last-review">
+          <h2>{t('case.review.last')}</h2>
+          {kase.review ? (
+            <>
+              <p>
+                <span className={`case-status is-${kase.review.status}`}>
+                  {t(`case.status.${kase.review.status}`)}
+                </span>{' '}
+                {t('case.review.by', {
+                  who: userName(kase.review.user) ?? t(`case.actor.${kase.review.reviewer_type}`),
+                  when: formatDateTime(kase.review.reviewed_at),
+                })}
+              </p>
+              {kase.review.comment ? <blockquote>{kase.review.comment}</blockquote> : null}
+              {kase.review.next_review_at ? (
+                <p className="case-muted">{t('case.review.next', { date: kase.review.next_review_at })}</p>
+              ) : null}
+            </>
+          ) : (
+            <p className="case-muted">{t('case.review.none')}</p>
+          )}
+        </div>
+      </section>
+
+      <div className="case-tabs" role="tablist" aria-label={t('case.sections')}>
+        {TABS.map((name, i) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`case-tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`case-panel-${name}`}
+            tabIndex={tab === name ? 0 : -1}
+            onClick={() => setTab(name)}
+            onKeyDown={(ev) => {
+              const step = ev.key === 'ArrowRight' ? 1 : ev.key === 'ArrowLeft' ? -1 : 0;
+              if (!step) return;
+              const next = TABS[(i + step + TABS.length) % TABS.length];
+              setTab(next);
+              document.getElementById(`case-tab-${next}`)?.focus();
+            }}
+          >
+            {t(`case.tab.${name}`)}
+            {name === 'entities' ? <span className="case-count">{entities.length}</span> : null}
+          </button>
+        ))}
+      </div>
+
+      <section
+        role="tabpanel"
+        id={`case-panel-${tab}`}
+        aria-labelledby={`case-tab-${tab}`}
+        className="case-panel"
+      >
+        {tab === 'entities' ? (
+          <>
+            <CaseGraph entities={entities} selectedId={current?.id ?? null} onSelect={setSelected} />
+            {current ? (
+              <EntityPanel
+                key={current.id}
+                openCheck={askedCheck}
+                caseId={kase.id}
+                entity={current}
+                entities={entities}
+                canWrite={canWrite}
+                onSelect={setSelected}
+                onChanged={changed}
+              />
+            ) : null}
+          </>
+        ) : null}
+        {tab === 'documents' ? <DocumentsTab caseId={kase.id} entities={entities} version={version} /> : null}
+        {tab === 'notes' ? (
+          <NotesTab caseId={kase.id} canWrite={canWrite} version={version} onChanged={changed} />
+        ) : null}
+        {tab === 'activity' ? (
+          <ActivityTimeline caseId={kase.id} entities={entities} version={version} />
+        ) : null}
+      </section>
+    </main>
+  );
+}

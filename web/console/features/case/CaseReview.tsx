@@ -1,0 +1,91 @@
+/**
+ * The case review: approve, reject or close the case with a comment (POST /v1/cases/{id}/reviews).
+ * The server decides what is allowed (a mandatory comment, for instance): its message is shown as is.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { Dialog } from './Dialog.tsx';
+import { problemMessage, useCaseT } from './i18n.ts';
+
+type Decision = 'approved' | 'rejected' | 'closed';
+
+export function CaseReviewButton(props: { caseId: string; status: string; onReviewed: () => void }) {
+  const t = useCaseT();
+  const [open, setOpen] = useState(false);
+  const [decision, setDecision] = useState<Decision>('approved');
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    const res = await api.POST('/v1/cases/{id}/reviews', {
+      params: { path: { id: props.caseId } },
+      body: { status: decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+    });
+    setBusy(false);
+    if (res.error) {
+      setError(problemMessage(res.error, t));
+      return;
+    }
+    setOpen(false);
+    setComment('');
+    props.onReviewed();
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="case-button is-primary"
+        onClick={() => setOpen(true)}
+        data-testid="case-review-open"
+      >
+        {t('case.review.open')}
+      </button>
+      <Dialog title={t('case.review.title')} open={open} onClose={() => setOpen(false)}>
+        <form onSubmit={submit} className="case-form">
+          <fieldset>
+            <legend>{t('case.review.decision')}</legend>
+            {(['approved', 'rejected', 'closed'] as const).map((d) => (
+              <label key={d} className="case-radio">
+                <input
+                  type="radio"
+                  name="decision"
+                  value={d}
+                  checked={decision === d}
+                  onChange={() => setDecision(d)}
+                />
+                {t(`case.review.${d}`)}
+              </label>
+            ))}
+          </fieldset>
+          <label>
+            {t('case.review.comment')}
+            <textarea
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+              rows={4}
+              maxLength={10000}
+            />
+          </label>
+          {error ? (
+            <p role="alert" className="case-error">
+              {error}
+            </p>
+          ) : null}
+          <div className="case-form-actions">
+            <button type="button" className="case-button" onClick={() => setOpen(false)}>
+              {t('case.cancel')}
+            </button>
+            <button type="submit" className="case-button is-primary" disabled={busy}>
+              {t('case.review.submit')}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

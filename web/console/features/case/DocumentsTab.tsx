@@ -1,0 +1,291 @@
+/**
+ * The case's documents (GET /v1/cases/{id}/documents): the list on the left; the chosen document's
+ * file in a viewer (images as images, PDFs in the browser's PDF viewer, other formats to download)
+ * beside what was read from it: the check's result, its extracted information and the criteria it
+ * was judged on (GET /v1/checks/{type}/{id}).
+ *
+ * Files come from GET /v1/files/{id} as bytes without a type: the type is read from the first bytes
+ * and the blob given it, so the browser shows it (the blob: URL lives until the file changes).
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { criteria, flattenInformation, isObject, type Json, label, sniffType } from './document-data.ts';
+import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import type { CaseDocument, CaseEntity } from './types.ts';
+
+const SHOWN = new Set(['application/pdf', 'image/jpeg', 'image/png', 'image/webp']);
+const EXTENSION: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/tiff': 'tiff',
+  'image/heic': 'heic',
+};
+
+const docKey = (d: CaseDocument, i: number) =>
+  `${d.check?.id ?? d.document_order?.id ?? d.type}:${d.check?.version ?? ''}:${i}`;
+
+export function DocumentsTab(props: { caseId: string; entities: CaseEntity[]; version: number }) {
+  const t = useCaseT();
+  const [docs, setDocs] = useState<CaseDocument[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [history, setHistory] = useState(false);
+
+  useEffect(() => {
+    void props.version;
+    let live = true;
+    void api
+      .GET('/v1/cases/{id}/documents', {
+        params: { path: { id: props.caseId }, query: { include_check_history: history } },
+      })
+      .then((res) => {
+        if (!live) return;
+        if (res.error || !res.data) setError(problemMessage(res.error, t));
+        else {
+          setError(null);
+          setDocs(res.data.data);
+        }
+      });
+    return () => {
+      live = false;
+    };
+  }, [props.caseId, props.version, history, t]);
+
+  const nameOf = (d: CaseDocument) => {
+    const id = d.company_id ?? d.individual_id;
+    return id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null;
+  };
+  const list = docs ?? [];
+  const index = list.findIndex((d, i) => docKey(d, i) === chosen);
+  const current = index >= 0 ? list[index] : (list[0] ?? null);
+
+  return (
+    <div className="case-documents" data-testid="case-documents">
+      <div className="case-doc-list">
+        <label className="case-check-label">
+          <input type="checkbox" checked={history} onChange={(e) => setHistory(e.target.checked)} />
+          {t('case.docs.history')}
+        </label>
+        {error ? (
+          <p role="alert" className="case-error">
+            {error}
+          </p>
+        ) : null}
+        {docs === null ? <p>{t('case.loading')}</p> : null}
+        {docs?.length === 0 ? <p className="case-muted">{t('case.docs.none')}</p> : null}
+        <ul>
+          {list.map((d, i) => {
+            const key = docKey(d, i);
+            const on = current === d;
+            return (
+              <li key={key}>
+                <button
+                  type="button"
+                  className={on ? 'case-doc-item is-on' : 'case-doc-item'}
+                  aria-pressed={on}
+                  onClick={() => setChosen(key)}
+                >
+                  <strong>{d.name}</strong>
+                  <span className="case-muted">
+                    {[
+                      nameOf(d),
+                      t(`case.docType.${d.type}`),
+                      d.check?.version === 'history' ? t('case.docs.earlier') : null,
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
+                  </span>
+                  <span className="case-muted">
+                    {t('case.docs.files', { n: d.file_ids.length })} · {formatDateTime(d.updated_at)}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {current ? <DocumentView key={docKey(current, index)} doc={current} /> : null}
+    </div>
+  );
+}
+
+function DocumentView({ doc }: { doc: CaseDocument }) {
+  const t = useCaseT();
+  const [file, setFile] = useState(0);
+  const fileId = doc.file_ids[file] ?? doc.file_ids[0];
+  return (
+    <div className="case-doc-view" data-testid="document-view">
+      <div className="case-doc-viewer">
+        <h3>{doc.name}</h3>
+        {doc.file_ids.length > 1 ? (
+          <fieldset className="case-doc-files">
+            <legend className="case-visually-hidden">{t('case.docs.fileList')}</legend>
+            {doc.file_ids.map((id, i) => (
+              <button
+                key={id}
+                type="button"
+                className="case-button"
+                aria-pressed={i === file}
+                onClick={() => setFile(i)}
+              >
+                {t('case.docs.file', { n: i + 1 })}
+              </button>
+            ))}
+          </fieldset>
+        ) : null}
+        {fileId ? <FileViewer key={fileId} fileId={fileId} name={doc.name} /> : null}
+      </div>
+      {doc.check ? <ExtractedData check={doc.check} /> : null}
+    </div>
+  );
+}
+
+function FileViewer({ fileId, name }: { fileId: string; name: string }) {
+  const t = useCaseT();
+  const [blob, setBlob] = useState<{ url: string; type: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | null = null;
+    let live = true;
+    void (async () => {
+      const res = await api.GET('/v1/files/{id}', {
+        params: { path: { id: fileId } },
+        parseAs: 'arrayBuffer',
+      });
+      if (!live) return;
+      if (res.error || !res.data) {
+        setError(problemMessage(res.error, t));
+        return;
+      }
+      const bytes = new Uint8Array(res.data as ArrayBuffer);
+      const type = sniffType(bytes.subarray(0, 16));
+      url = URL.createObjectURL(new Blob([bytes], { type }));
+      setBlob({ url, type });
+    })();
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [fileId, t]);
+
+  if (error)
+    return (
+      <p role="alert" className="case-error">
+        {error}
+      </p>
+    );
+  if (!blob) return <p aria-busy="true">{t('case.loading')}</p>;
+  const download = (
+    <a href={blob.url} download={`${name}.${EXTENSION[blob.type] ?? 'bin'}`} className="case-button">
+      {t('case.docs.download')}
+    </a>
+  );
+  if (!SHOWN.has(blob.type))
+    return (
+      <div className="case-doc-frame is-empty">
+        <p>{t('case.docs.noPreview')}</p>
+        {download}
+      </div>
+    );
+  return (
+    <div className="case-doc-frame" data-file-type={blob.type}>
+      {blob.type === 'application/pdf' ? (
+        <iframe src={blob.url} title={name} className="case-doc-pdf" />
+      ) : (
+        <img src={blob.url} alt={name} className="case-doc-image" />
+      )}
+      <p>{download}</p>
+    </div>
+  );
+}
+
+function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> }) {
+  const t = useCaseT();
+  const [data, setData] = useState<{ status: string; data: Json } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    // one route per check type; the document's check type picks it
+    const path = `/v1/checks/${check.type}/{id}` as '/v1/checks/document/{id}';
+    void api.GET(path, { params: { path: { id: check.id } } }).then((res) => {
+      if (!live) return;
+      if (res.error || !res.data) setError(problemMessage(res.error, t));
+      else setData({ status: res.data.status, data: res.data.data as unknown as Json });
+    });
+    return () => {
+      live = false;
+    };
+  }, [check.id, check.type, t]);
+
+  const info = useMemo(() => (data ? flattenInformation(data.data.information) : []), [data]);
+  const crit = useMemo(() => (data ? criteria(data.data.detailed_results) : []), [data]);
+  const review = data && isObject(data.data.review) ? data.data.review : null;
+
+  return (
+    <aside className="case-doc-data" aria-label={t('case.docs.extracted')} data-testid="extracted-data">
+      <h3>{t('case.docs.extracted')}</h3>
+      {error ? (
+        <p role="alert" className="case-error">
+          {error}
+        </p>
+      ) : null}
+      {data ? (
+        <>
+          <p>
+            <span className={`case-status is-${data.status}`}>{t(`case.checkStatus.${data.status}`)}</span>
+            {typeof data.data.result === 'string' ? (
+              <span className="case-muted">
+                {' '}
+                · {t('case.docs.result', { result: t(`case.result.${data.data.result}`) })}
+              </span>
+            ) : null}
+          </p>
+          {review && typeof review.comment === 'string' ? <blockquote>{review.comment}</blockquote> : null}
+          {info.length ? (
+            <dl className="case-fields">
+              {info.map(([k, v]) => (
+                <div key={k}>
+                  <dt>{label(k.replace(/^document_analysis\./, ''))}</dt>
+                  <dd>{v}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            <p className="case-muted">{t('case.docs.nothingRead')}</p>
+          )}
+          {crit.length ? (
+            <table className="case-criteria">
+              <caption>{t('case.docs.criteria')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('case.docs.criterion')}</th>
+                  <th scope="col">{t('case.docs.expected')}</th>
+                  <th scope="col">{t('case.docs.received')}</th>
+                  <th scope="col">{t('case.docs.verdict')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {crit.map((c) => (
+                  <tr key={c.path}>
+                    <th scope="row">{label(c.path.replace(/^document_analysis\./, ''))}</th>
+                    <td>{c.expected ?? ''}</td>
+                    <td>{c.received ?? ''}</td>
+                    <td>
+                      <span className={`case-status is-${c.result ?? 'none'}`}>
+                        {c.result ? t(`case.result.${c.result}`) : t('case.result.none')}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </>
+      ) : error ? null : (
+        <p>{t('case.loading')}</p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The case's risk: level, score, comment, and (for writers) a new assessment through
+ * POST /v1/cases/{id}/risks. The server refuses it when the workspace computes risk itself; its
+ * message is shown.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { Dialog } from './Dialog.tsx';
+import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import type { CaseDetailed, RiskLevel } from './types.ts';
+
+const LEVELS: RiskLevel[] = ['not_defined', 'low', 'medium', 'high', 'critical', 'prohibited'];
+
+export function RiskBox(props: {
+  caseId: string;
+  risk: CaseDetailed['risk'];
+  canWrite: boolean;
+  onChanged: () => void;
+}) {
+  const t = useCaseT();
+  const [open, setOpen] = useState(false);
+  const [level, setLevel] = useState<RiskLevel>(props.risk?.level ?? 'low');
+  const [comment, setComment] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const risk = props.risk;
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    const res = await api.POST('/v1/cases/{id}/risks', {
+      params: { path: { id: props.caseId } },
+      body: { level, comment: comment.trim() || null },
+    });
+    setBusy(false);
+    if (res.error) {
+      setError(problemMessage(res.error, t));
+      return;
+    }
+    setOpen(false);
+    setComment('');
+    props.onChanged();
+  };
+
+  return (
+    <div className="case-box" data-testid="case-risk">
+      <h2>{t('case.risk.title')}</h2>
+      {risk ? (
+        <>
+          <p>
+            <span className={`case-risk is-${risk.level}`}>{t(`case.risk.${risk.level}`)}</span>
+            {risk.score !== null ? (
+              <span className="case-muted"> · {t('case.risk.score', { score: risk.score })}</span>
+            ) : null}
+          </p>
+          {risk.comment ? <blockquote>{risk.comment}</blockquote> : null}
+          <p className="case-muted">{formatDateTime(risk.updated_at)}</p>
+        </>
+      ) : (
+        <p className="case-muted">{t('case.risk.none')}</p>
+      )}
+      {props.canWrite ? (
+        <button type="button" className="case-button" onClick={() => setOpen(true)}>
+          {t('case.risk.set')}
+        </button>
+      ) : null}
+      <Dialog title={t('case.risk.set')} open={open} onClose={() => setOpen(false)}>
+        <form onSubmit={submit} className="case-form">
+          <label>
+            {t('case.risk.level')}
+            <select value={level} onChange={(e) => setLevel(e.target.value as RiskLevel)}>
+              {LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {t(`case.risk.${l}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('case.risk.comment')}
+            <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
+          </label>
+          {error ? (
+            <p role="alert" className="case-error">
+              {error}
+            </p>
+          ) : null}
+          <div className="case-form-actions">
+            <button type="button" className="case-button" onClick={() => setOpen(false)}>
+              {t('case.cancel')}
+            </button>
+            <button type="submit" className="case-button is-primary" disabled={busy}>
+              {t('case.save')}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </div>
+  );
+}

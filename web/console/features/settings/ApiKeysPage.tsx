@@ -1,0 +1,162 @@
+/**
+ * API keys (/v1/api-keys), admins only: the workspace's keys by name and prefix (never the key),
+ * who created them, revoked ones on demand; creating one shows the key once, revoking asks first.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import {
+  ConfirmButton,
+  Dialog,
+  ErrorNote,
+  formatDateTime,
+  LoadFailed,
+  Loading,
+  OnceSecret,
+  ok,
+  Pager,
+  useAction,
+  useLoad,
+  userLabel,
+} from './common.tsx';
+import { useSettingsLang, useSettingsT } from './i18n.ts';
+
+export function ApiKeysPage() {
+  const t = useSettingsT();
+  const lang = useSettingsLang();
+  const [page, setPage] = useState(1);
+  const [revoked, setRevoked] = useState(false);
+  const [creating, setCreating] = useState(false);
+  const list = useLoad(
+    async () =>
+      ok(
+        await api.GET('/v1/api-keys', {
+          params: { query: { page, include_revoked: revoked, sort: 'created_at.desc' } },
+        }),
+      ),
+    [page, revoked],
+  );
+  return (
+    <>
+      <div className="settings-head">
+        <h2>{t('settings.section.api-keys')}</h2>
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          {t('apiKeys.new')}
+        </button>
+      </div>
+      <p className="settings-hint">{t('apiKeys.intro')}</p>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={revoked}
+          onChange={(e) => {
+            setPage(1);
+            setRevoked(e.target.checked);
+          }}
+        />
+        {t('apiKeys.includeRevoked')}
+      </label>
+      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
+      {!list.data && !list.error ? <Loading /> : null}
+      {list.data ? (
+        list.data.data.length === 0 ? (
+          <p className="settings-muted">{t('apiKeys.none')}</p>
+        ) : (
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('apiKeys.name')}</th>
+                <th scope="col">{t('apiKeys.prefix')}</th>
+                <th scope="col">{t('apiKeys.createdBy')}</th>
+                <th scope="col">{t('apiKeys.created')}</th>
+                <th scope="col">{t('apiKeys.revoked')}</th>
+                <th scope="col">{t('settings.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((k) => (
+                <tr key={k.id} className={k.revoked_at ? 'archived' : undefined}>
+                  <td>{k.name ?? <span className="settings-muted">{t('apiKeys.unnamed')}</span>}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{k.created_by ? userLabel(k.created_by) : t('apiKeys.bySystem')}</td>
+                  <td>{formatDateTime(k.created_at, lang)}</td>
+                  <td>{k.revoked_at ? formatDateTime(k.revoked_at, lang) : '—'}</td>
+                  <td className="settings-row-actions">
+                    {k.revoked_at ? null : (
+                      <ConfirmButton
+                        danger
+                        label={t('apiKeys.revoke')}
+                        title={t('apiKeys.revokeTitle')}
+                        question={t('apiKeys.revokeQuestion', { name: k.name ?? k.prefix })}
+                        confirm={t('apiKeys.revoke')}
+                        action={async () =>
+                          ok(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id: k.id } } }))
+                        }
+                        onDone={list.reload}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <Pager pagination={list.data?.pagination} onPage={setPage} />
+      <Dialog title={t('apiKeys.new')} open={creating} onClose={() => setCreating(false)}>
+        {creating ? (
+          <CreateKey
+            onChanged={list.reload}
+            onClose={() => {
+              setCreating(false);
+            }}
+          />
+        ) : null}
+      </Dialog>
+    </>
+  );
+}
+
+function CreateKey(props: { onChanged: () => void; onClose: () => void }) {
+  const t = useSettingsT();
+  const [name, setName] = useState('');
+  const [key, setKey] = useState<string | null>(null);
+  const act = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    await act.run(async () => {
+      const created = ok(await api.POST('/v1/api-keys', { body: { name } }));
+      setKey(created.api_key);
+      props.onChanged();
+    });
+  };
+  if (key)
+    return (
+      <div className="settings-form">
+        <OnceSecret label={t('apiKeys.theKey')} value={key} note={t('apiKeys.shownOnce')} />
+        <div className="settings-actions">
+          <button type="button" className="primary" onClick={props.onClose}>
+            {t('settings.done')}
+          </button>
+        </div>
+      </div>
+    );
+  return (
+    <form className="settings-form" onSubmit={submit}>
+      <label>
+        {t('apiKeys.name')}
+        <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <ErrorNote message={act.error} />
+      <div className="settings-actions">
+        <button type="button" onClick={props.onClose}>
+          {t('settings.cancel')}
+        </button>
+        <button type="submit" className="primary" disabled={act.busy}>
+          {t('settings.create')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,211 @@
+/**
+ * The workspace audit log (GET /v1/audit-log): who did what, when and from where, newest first;
+ * filters on the actor's kind, the resource, the action and the time; an entry's details.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { formatDateTime, type Json, LoadFailed, Loading, ok, Pager, type Query, useLoad } from './common.tsx';
+import { type SettingsKey, useSettingsLang, useSettingsT } from './i18n.ts';
+
+type Entry = Json<'/v1/audit-log'>['data'][number];
+type AuditQuery = Query<'/v1/audit-log'>;
+
+interface Filters {
+  actorType: string;
+  resourceType: string;
+  resourceId: string;
+  action: string;
+  from: string;
+  to: string;
+}
+const EMPTY: Filters = { actorType: '', resourceType: '', resourceId: '', action: '', from: '', to: '' };
+
+function toQuery(f: Filters, page: number): AuditQuery {
+  const q: Record<string, string | number> = { page, limit: 25 };
+  if (f.actorType) q.actor_type = f.actorType;
+  if (f.resourceType.trim()) q.resource_type = f.resourceType.trim();
+  if (f.resourceId.trim()) q.resource_id = f.resourceId.trim();
+  if (f.action.trim()) q.action = f.action.trim();
+  // datetime-local values are local times: sent as instants
+  if (f.from) q['occurred_at.gte'] = new Date(f.from).toISOString();
+  if (f.to) q['occurred_at.lte'] = new Date(f.to).toISOString();
+  return q as AuditQuery;
+}
+
+export function AuditLogPage() {
+  const t = useSettingsT();
+  const lang = useSettingsLang();
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  const list = useLoad(
+    async () => ok(await api.GET('/v1/audit-log', { params: { query: toQuery(filters, page) } })),
+    [filters, page],
+  );
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setPage(1);
+    setFilters(draft);
+  };
+  return (
+    <>
+      <h2>{t('settings.section.audit-log')}</h2>
+      <p className="settings-hint">{t('audit.intro')}</p>
+      <form className="settings-filters" onSubmit={apply} aria-label={t('audit.filters')}>
+        <label>
+          {t('audit.actorType')}
+          <select value={draft.actorType} onChange={(e) => setDraft({ ...draft, actorType: e.target.value })}>
+            <option value="">{t('settings.all')}</option>
+            <option value="user">{t('audit.actor.user')}</option>
+            <option value="api_key">{t('audit.actor.api_key')}</option>
+            <option value="system">{t('audit.actor.system')}</option>
+          </select>
+        </label>
+        <label>
+          {t('audit.action')}
+          <input
+            value={draft.action}
+            placeholder="case.review.create"
+            onChange={(e) => setDraft({ ...draft, action: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('audit.resourceType')}
+          <input
+            value={draft.resourceType}
+            placeholder="case"
+            onChange={(e) => setDraft({ ...draft, resourceType: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('audit.resourceId')}
+          <input
+            value={draft.resourceId}
+            onChange={(e) => setDraft({ ...draft, resourceId: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('audit.from')}
+          <input
+            type="datetime-local"
+            value={draft.from}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('audit.to')}
+          <input
+            type="datetime-local"
+            value={draft.to}
+            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          />
+        </label>
+        <button type="submit" className="primary">
+          {t('audit.apply')}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setDraft(EMPTY);
+            setFilters(EMPTY);
+            setPage(1);
+          }}
+        >
+          {t('settings.reset')}
+        </button>
+      </form>
+      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
+      {!list.data && !list.error ? <Loading /> : null}
+      {list.data ? (
+        list.data.data.length === 0 ? (
+          <p className="settings-muted">{t('audit.none')}</p>
+        ) : (
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('audit.when')}</th>
+                <th scope="col">{t('audit.who')}</th>
+                <th scope="col">{t('audit.action')}</th>
+                <th scope="col">{t('audit.resource')}</th>
+                <th scope="col">{t('audit.status')}</th>
+                <th scope="col">{t('audit.from_ip')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((e) => (
+                <AuditRow
+                  key={e.id}
+                  entry={e}
+                  lang={lang}
+                  open={open === e.id}
+                  onToggle={() => setOpen(open === e.id ? null : e.id)}
+                />
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <Pager pagination={list.data?.pagination} onPage={setPage} />
+    </>
+  );
+}
+
+function AuditRow(props: { entry: Entry; lang: string; open: boolean; onToggle: () => void }) {
+  const t = useSettingsT();
+  const e = props.entry;
+  const failed = e.status_code != null && e.status_code >= 400;
+  return (
+    <>
+      <tr className={failed ? 'failed' : undefined}>
+        <td>
+          <button type="button" className="link" aria-expanded={props.open} onClick={props.onToggle}>
+            {formatDateTime(e.occurred_at, props.lang)}
+          </button>
+        </td>
+        <td>
+          <span className="settings-badge">{t(`audit.actor.${e.actor.type}` as SettingsKey)}</span>{' '}
+          {e.actor.label ?? e.actor.id ?? '—'}
+        </td>
+        <td>
+          <code>{e.action}</code>
+        </td>
+        <td className="wrap">
+          {e.resource_type ? (
+            <>
+              {e.resource_type}
+              {e.resource_id ? <code className="settings-id"> {e.resource_id}</code> : null}
+            </>
+          ) : (
+            '—'
+          )}
+        </td>
+        <td>{e.status_code ?? '—'}</td>
+        <td>{e.ip ?? '—'}</td>
+      </tr>
+      {props.open ? (
+        <tr className="settings-detail-row">
+          <td colSpan={6}>
+            <dl className="settings-dl">
+              <dt>{t('audit.request')}</dt>
+              <dd>
+                <code>
+                  {e.method ?? ''} {e.route ?? ''}
+                </code>
+              </dd>
+              <dt>{t('audit.requestId')}</dt>
+              <dd>
+                <code>{e.request_id ?? '—'}</code>
+              </dd>
+              <dt>{t('audit.userAgent')}</dt>
+              <dd>{e.user_agent ?? '—'}</dd>
+            </dl>
+            {e.details && Object.keys(e.details).length ? (
+              <pre className="mono">{JSON.stringify(e.details, null, 2)}</pre>
+            ) : null}
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,432 @@
+/**
+ * Webhooks (/v1/webhooks) and their deliveries (/v1/webhook-logs). Admins only, reads included (a
+ * webhook carries its signing secret). The list with status and events; create, edit, pause, delete,
+ * rotate the secret, show it; the delivery log of all webhooks or one, filtered by status, a
+ * delivery's attempts (status, error, response) and retrying it now.
+ */
+import { type FormEvent, useState } from 'react';
+import { api } from '../../api/client.ts';
+import {
+  type Body,
+  ConfirmButton,
+  Dialog,
+  ErrorNote,
+  formatDateTime,
+  type Json,
+  LoadFailed,
+  Loading,
+  ok,
+  Pager,
+  useAction,
+  useLoad,
+} from './common.tsx';
+import { type SettingsKey, type SettingsT, useSettingsLang, useSettingsT } from './i18n.ts';
+
+type Webhook = Json<'/v1/webhooks'>['data'][number];
+type WebhookLog = Json<'/v1/webhook-logs'>['data'][number];
+type WebhookBody = Body<'/v1/webhooks', 'post'>;
+
+const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed', 'pending_offline'] as const;
+
+export function WebhooksPage() {
+  const t = useSettingsT();
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [logsOf, setLogsOf] = useState<string>('');
+  const act = useAction();
+  const list = useLoad(
+    async () => ok(await api.GET('/v1/webhooks', { params: { query: { page } } })),
+    [page],
+  );
+  const webhooks = list.data?.data ?? [];
+
+  return (
+    <>
+      <div className="settings-head">
+        <h2>{t('settings.section.webhooks')}</h2>
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          {t('webhooks.new')}
+        </button>
+      </div>
+      <p className="settings-hint">{t('webhooks.intro')}</p>
+      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
+      {!list.data && !list.error ? <Loading /> : null}
+      <ErrorNote message={act.error} />
+      {list.data ? (
+        webhooks.length === 0 ? (
+          <p className="settings-muted">{t('webhooks.none')}</p>
+        ) : (
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.name')}</th>
+                <th scope="col">{t('webhooks.url')}</th>
+                <th scope="col">{t('webhooks.events')}</th>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.secret')}</th>
+                <th scope="col">{t('settings.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {webhooks.map((w) => (
+                <tr key={w.id}>
+                  <td>{w.name}</td>
+                  <td className="wrap">
+                    <code>{w.url}</code>
+                  </td>
+                  <td className="wrap">{w.events.join(', ')}</td>
+                  <td>
+                    <span className={`settings-badge ${w.status}`}>
+                      {t(w.status === 'online' ? 'webhooks.online' : 'webhooks.offline')}
+                    </span>
+                  </td>
+                  <td className="wrap">
+                    {revealed === w.id ? (
+                      <code data-testid="webhook-secret">{w.secret}</code>
+                    ) : (
+                      <span>••••••••</span>
+                    )}{' '}
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => setRevealed(revealed === w.id ? null : w.id)}
+                    >
+                      {revealed === w.id ? t('webhooks.hideSecret') : t('webhooks.showSecret')}
+                    </button>
+                  </td>
+                  <td className="settings-row-actions">
+                    <button type="button" onClick={() => setEditing(w)}>
+                      {t('settings.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      disabled={act.busy}
+                      onClick={async () => {
+                        if (
+                          await act.run(async () =>
+                            ok(
+                              await api.PATCH('/v1/webhooks/{id}', {
+                                params: { path: { id: w.id } },
+                                body: { status: w.status === 'online' ? 'offline' : 'online' },
+                              }),
+                            ),
+                          )
+                        )
+                          list.reload();
+                      }}
+                    >
+                      {w.status === 'online' ? t('webhooks.pause') : t('webhooks.resume')}
+                    </button>
+                    <button type="button" onClick={() => setLogsOf(w.id)}>
+                      {t('webhooks.deliveries')}
+                    </button>
+                    <ConfirmButton
+                      label={t('webhooks.rotate')}
+                      title={t('webhooks.rotateTitle')}
+                      question={t('webhooks.rotateQuestion')}
+                      confirm={t('webhooks.rotate')}
+                      action={async () =>
+                        ok(
+                          await api.POST('/v1/webhooks/{id}/rotate-secret', {
+                            params: { path: { id: w.id } },
+                            body: {},
+                          }),
+                        )
+                      }
+                      onDone={() => {
+                        setRevealed(w.id);
+                        list.reload();
+                      }}
+                    />
+                    <ConfirmButton
+                      danger
+                      label={t('settings.delete')}
+                      title={t('webhooks.deleteTitle')}
+                      question={t('webhooks.deleteQuestion', { name: w.name })}
+                      confirm={t('settings.delete')}
+                      action={async () =>
+                        ok(await api.DELETE('/v1/webhooks/{id}', { params: { path: { id: w.id } } }))
+                      }
+                      onDone={list.reload}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <Pager pagination={list.data?.pagination} onPage={setPage} />
+      <Deliveries webhooks={webhooks} webhookId={logsOf} onWebhook={setLogsOf} />
+      <Dialog
+        title={editing === 'new' ? t('webhooks.new') : t('webhooks.edit')}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+      >
+        {editing !== null ? (
+          <WebhookForm
+            t={t}
+            webhook={editing === 'new' ? null : editing}
+            onCancel={() => setEditing(null)}
+            onSaved={() => {
+              setEditing(null);
+              list.reload();
+            }}
+          />
+        ) : null}
+      </Dialog>
+    </>
+  );
+}
+
+function WebhookForm(props: {
+  t: SettingsT;
+  webhook: Webhook | null;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const { t, webhook } = props;
+  const [name, setName] = useState(webhook?.name ?? '');
+  const [url, setUrl] = useState(webhook?.url ?? '');
+  const [events, setEvents] = useState(webhook?.events.join(', ') ?? 'Case.*, Check.*');
+  const [online, setOnline] = useState(webhook ? webhook.status === 'online' : true);
+  const act = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = {
+      ...(name.trim() ? { name: name.trim() } : {}),
+      url: url.trim(),
+      events: events
+        .split(/[\s,]+/)
+        .map((x) => x.trim())
+        .filter(Boolean) as WebhookBody['events'],
+      status: online ? ('online' as const) : ('offline' as const),
+    };
+    const done = await act.run(async () => {
+      if (webhook) ok(await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body }));
+      else ok(await api.POST('/v1/webhooks', { body }));
+    });
+    if (done) props.onSaved();
+  };
+  return (
+    <form className="settings-form" onSubmit={submit}>
+      <label>
+        {t('webhooks.name')}
+        <input maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        {t('webhooks.url')}
+        <input type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} />
+      </label>
+      <label>
+        {t('webhooks.events')}
+        <input
+          required
+          value={events}
+          aria-describedby="webhook-events-hint"
+          onChange={(e) => setEvents(e.target.value)}
+        />
+      </label>
+      <p id="webhook-events-hint" className="settings-hint">
+        {t('webhooks.eventsHint')}
+      </p>
+      <label className="check">
+        <input type="checkbox" checked={online} onChange={(e) => setOnline(e.target.checked)} />
+        {t('webhooks.onlineLong')}
+      </label>
+      <ErrorNote message={act.error} />
+      <div className="settings-actions">
+        <button type="button" onClick={props.onCancel}>
+          {t('settings.cancel')}
+        </button>
+        <button type="submit" className="primary" disabled={act.busy}>
+          {webhook ? t('settings.save') : t('settings.create')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Deliveries(props: { webhooks: Webhook[]; webhookId: string; onWebhook: (id: string) => void }) {
+  const t = useSettingsT();
+  const lang = useSettingsLang();
+  const [status, setStatus] = useState('');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  const act = useAction();
+  const logs = useLoad(
+    async () =>
+      ok(
+        await api.GET('/v1/webhook-logs', {
+          params: {
+            query: {
+              page,
+              limit: 20,
+              ...(props.webhookId ? { webhook_id: props.webhookId } : {}),
+              ...(status ? { status } : {}),
+            },
+          },
+        }),
+      ),
+    [page, props.webhookId, status],
+  );
+  return (
+    <section className="settings-panel" aria-labelledby="webhook-deliveries">
+      <h3 id="webhook-deliveries">{t('webhooks.deliveries')}</h3>
+      <div className="settings-filters">
+        <label>
+          {t('webhooks.webhook')}
+          <select
+            value={props.webhookId}
+            onChange={(e) => {
+              setPage(1);
+              props.onWebhook(e.target.value);
+            }}
+          >
+            <option value="">{t('webhooks.allWebhooks')}</option>
+            {props.webhooks.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('webhooks.status')}
+          <select
+            value={status}
+            onChange={(e) => {
+              setPage(1);
+              setStatus(e.target.value);
+            }}
+          >
+            <option value="">{t('settings.all')}</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`webhooks.delivery.${s}` as SettingsKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={logs.reload}>
+          {t('settings.refresh')}
+        </button>
+      </div>
+      <ErrorNote message={act.error} />
+      {logs.error ? <LoadFailed error={logs.error} t={t} /> : null}
+      {!logs.data && !logs.error ? <Loading /> : null}
+      {logs.data ? (
+        logs.data.data.length === 0 ? (
+          <p className="settings-muted">{t('webhooks.noDeliveries')}</p>
+        ) : (
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.event')}</th>
+                <th scope="col">{t('webhooks.status')}</th>
+                <th scope="col">{t('webhooks.httpStatus')}</th>
+                <th scope="col">{t('webhooks.retries')}</th>
+                <th scope="col">{t('webhooks.lastAttempt')}</th>
+                <th scope="col">{t('settings.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {logs.data.data.map((l) => (
+                <DeliveryRow
+                  key={l.id}
+                  log={l}
+                  lang={lang}
+                  t={t}
+                  open={open === l.id}
+                  busy={act.busy}
+                  onToggle={() => setOpen(open === l.id ? null : l.id)}
+                  onRetry={async () => {
+                    if (
+                      await act.run(async () =>
+                        ok(await api.POST('/v1/webhook-logs/{id}/retry', { params: { path: { id: l.id } } })),
+                      )
+                    ) {
+                      setOpen(l.id);
+                      logs.reload();
+                    }
+                  }}
+                />
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <Pager pagination={logs.data?.pagination} onPage={setPage} />
+    </section>
+  );
+}
+
+function DeliveryRow(props: {
+  log: WebhookLog;
+  lang: string;
+  t: SettingsT;
+  open: boolean;
+  busy: boolean;
+  onToggle: () => void;
+  onRetry: () => void;
+}) {
+  const { log: l, t } = props;
+  return (
+    <>
+      <tr data-delivery={l.id}>
+        <td>
+          <button type="button" className="link" aria-expanded={props.open} onClick={props.onToggle}>
+            {l.event}
+          </button>
+        </td>
+        <td>
+          <span className={`settings-badge ${l.status}`}>
+            {t(`webhooks.delivery.${l.status}` as SettingsKey)}
+          </span>
+        </td>
+        <td>{l.status_code || '—'}</td>
+        <td>{l.retry_count}</td>
+        <td>{formatDateTime(l.last_attempt_at, props.lang)}</td>
+        <td className="settings-row-actions">
+          {l.status !== 'sending' ? (
+            <button type="button" disabled={props.busy} onClick={props.onRetry}>
+              {t('webhooks.retry')}
+            </button>
+          ) : null}
+        </td>
+      </tr>
+      {props.open ? (
+        <tr className="settings-detail-row">
+          <td colSpan={6}>
+            <p>
+              {t('webhooks.endpoint')}: <code>{l.endpoint}</code>
+              {l.next_retry_at
+                ? ` — ${t('webhooks.nextRetry')} ${formatDateTime(l.next_retry_at, props.lang)}`
+                : ''}
+            </p>
+            {l.attempts.length === 0 ? (
+              <p className="settings-muted">{t('webhooks.noAttempts')}</p>
+            ) : (
+              <ol className="settings-attempts">
+                {l.attempts.map((a) => (
+                  <li key={a.attempted_at + a.type}>
+                    <strong>{t(`webhooks.attempt.${a.type}` as SettingsKey)}</strong> —{' '}
+                    {formatDateTime(a.attempted_at, props.lang)} — HTTP {a.status_code || '—'} —{' '}
+                    {a.duration_ms} ms
+                    {a.error ? <div className="settings-error-text">{a.error}</div> : null}
+                    {a.response_body ? <pre className="mono">{a.response_body}</pre> : null}
+                  </li>
+                ))}
+              </ol>
+            )}
+            <details>
+              <summary>{t('webhooks.payload')}</summary>
+              <pre className="mono">{JSON.stringify(l.payload, null, 2)}</pre>
+            </details>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

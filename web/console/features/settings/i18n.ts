@@ -1,0 +1,39 @@
+/**
+ * The settings pages' words (web/console/i18n/settings.{en,fr}.ts) in the console's language, and
+ * what the signed-in user's role allows.
+ */
+import { settingsEn } from '../../i18n/settings.en.ts';
+import { settingsFr } from '../../i18n/settings.fr.ts';
+
+// PROVISIONAL until the console shell lands: language from <html lang>, role admin
+export type SettingsKey = keyof typeof settingsEn;
+export type SettingsT = (key: SettingsKey, vars?: Record<string, string | number>) => string;
+
+export function useSettingsLang(): 'en' | 'fr' {
+  return document.documentElement.lang.startsWith('fr') ? 'fr' : 'en';
+}
+
+export function useSettingsT(): SettingsT {
+  const lang = useSettingsLang();
+  return (key, vars) => {
+    const dict: Record<string, string> = lang === 'fr' ? settingsFr : settingsEn;
+    const text = dict[key] ?? settingsEn[key] ?? key;
+    return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+  };
+}
+
+export type Role = 'admin' | 'reviewer' | 'viewer';
+
+export function useRole(): Role {
+  return 'admin';
+}
+
+/** Workspace configuration is written by admins only (the server refuses the others too). */
+export function useIsAdmin(): boolean {
+  return useRole() === 'admin';
+}
+
+/** The signed-in user's id (to mark "you" in the users list). */
+export function useCurrentUserId(): string | null {
+  return null;
+}
