@@ -71,7 +71,8 @@ async function signIn(base: string, body: Record<string, string>) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json(), cookie: res.headers.getSetCookie()[0] ?? '' };
+  const json = (await res.json()) as { user: { role: string }; workspace: { name: string } };
+  return { status: res.status, body: json, cookie: res.headers.getSetCookie()[0] ?? '' };
 }
 
 describe('console users from the command line', () => {
@@ -97,7 +98,8 @@ describe('console users from the command line', () => {
         headers: { cookie: login.cookie.split(';')[0] },
       });
       assert.equal(users.status, 200);
-      assert.equal((await users.json()).data[0].email, 'admin@localhost');
+      const list = (await users.json()) as { data: { email: string }[] };
+      assert.equal(list.data[0].email, 'admin@localhost');
     } finally {
       assert.equal(await stop(first.child), 0);
     }

@@ -40,7 +40,8 @@ export async function recordAuditEntry(
       .values({
         id,
         workspace_id: entry.workspaceId,
-        ...(entry.occurredAt ? { occurred_at: entry.occurredAt } : {}),
+        // millisecond precision, as the API shows it: `occurred_at.lte` of a shown time includes it
+        occurred_at: entry.occurredAt ?? new Date(),
         actor_type: entry.actor.type,
         actor_id: entry.actor.id,
         actor_label: entry.actor.label,

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { sessionNestedUser } from '../audit-log/who.ts';
 import { errors, IdParam, Nullable } from '../http/common-schemas.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
@@ -80,7 +81,15 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
           response: { 200: Full, ...errors(400, 404) },
         },
       },
-      (req) => reviewCheck(ctx, req.principal.workspaceId, def, req.params.id, req.body),
+      (req) =>
+        reviewCheck(
+          ctx,
+          req.principal.workspaceId,
+          def,
+          req.params.id,
+          req.body,
+          sessionNestedUser(req.principal),
+        ),
     );
     if (def.forceReview) {
       app.post(

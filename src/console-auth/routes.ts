@@ -6,7 +6,7 @@ import type { Db } from '../db/connect.ts';
 import { ApiError } from '../http/errors.ts';
 import { iso } from '../shared/time.ts';
 import { clearSessionCookie, readCookie, SESSION_COOKIE, setSessionCookie } from './cookies.ts';
-import { LoginLimiter } from './login-limiter.ts';
+import { type LoginLimiter, MemoryLoginLimiter, RedisLoginLimiter } from './login-limiter.ts';
 import { hashPassword, PASSWORD_MAX_LENGTH, passwordProblem, verifyPassword } from './password.ts';
 import { isRole, READ_METHODS } from './permissions.ts';
 import {
@@ -92,11 +92,23 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
     ttlHours: ctx.config.console.sessionTtlHours,
     idleMinutes: ctx.config.console.sessionIdleMinutes,
   };
-  const limiter = new LoginLimiter({
+  const limits = {
     maxFailuresPerEmail: ctx.config.console.loginMaxFailuresPerEmail,
     maxFailuresPerIp: ctx.config.console.loginMaxFailuresPerIp,
     windowMinutes: 15,
-  });
+  };
+  // shared by every API process through Redis when there is one, like the API's rate limit
+  const limiter: LoginLimiter = ctx.config.redisUrl
+    ? new RedisLoginLimiter(
+        limits,
+        (await import('../http/rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl),
+        {
+          onError: (err) =>
+            app.log.warn({ err }, 'sign-in limit: Redis unreachable, counting in this process meanwhile'),
+        },
+      )
+    : new MemoryLoginLimiter(limits);
+  app.addHook('onClose', async () => limiter.close());
 
   await app.register(
     async (scope) => {
@@ -176,7 +188,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
 
       api.post('/login', { schema: { hide: true, body: LoginBody } }, async (req, reply) => {
         const { email, password, workspace } = req.body;
-        const wait = limiter.blockedFor(req.ip, email);
+        const wait = await limiter.blockedFor(req.ip, email);
         if (wait > 0) {
           await auditRefused(req, await candidates(ctx.db, email, workspace), 'rate_limited', 429);
           reply.header('retry-after', String(wait));
@@ -189,7 +201,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         if (users.length === 0) await verifyPassword(password, null);
         for (const u of users) if (await verifyPassword(password, u.password_hash)) matching.push(u);
         if (matching.length === 0) {
-          limiter.failed(req.ip, email);
+          await limiter.failed(req.ip, email);
           await auditRefused(
             req,
             users,
@@ -204,7 +216,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         }
         const user = matching[0];
         if (!isRole(user.role)) throw new ApiError(403, `Your role (${user.role}) cannot use the console`);
-        limiter.succeeded(email);
+        await limiter.succeeded(email);
         const session = await createSession(ctx.db, user, times, {
           ip: req.ip ?? null,
           userAgent: req.headers['user-agent'] ?? null,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
-import { currentApiKeyId, currentContactId } from '../shared/request-scope.ts';
+import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
 
 /**
  * Who caused an event; `id` is the template behind a system action when there is one, the console
@@ -72,7 +72,15 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
     .values(
       events.map((e) => {
         const contactId = currentContactId();
-        const actor: Actor = e.actor ?? (contactId ? { type: 'contact', id: contactId } : { type: 'api' });
+        const userId = currentUserId();
+        // the request being served: a portal contact, a console user's session, or an API key
+        const actor: Actor =
+          e.actor ??
+          (contactId
+            ? { type: 'contact', id: contactId }
+            : userId
+              ? { type: 'user', id: userId }
+              : { type: 'api' });
         // an API change names the key it was made with (when recorded while serving the request)
         const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
         return {

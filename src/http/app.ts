@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { App, AppContext } from '../app-context.ts';
+import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
@@ -143,6 +144,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
           }),
         });
       }
+      // every write is recorded with who made it (src/audit-log)
+      registerAuditLog(api, ctx.db);
       registerIdempotency(api, ctx.db);
       registerPingRoute(api);
       registerCaseRoutes(api, ctx);

@@ -1,5 +1,6 @@
 import { registerActivityRoutes } from '../activities/routes.ts';
 import type { App, AppContext } from '../app-context.ts';
+import { registerAuditLogRoutes } from '../audit-log/routes.ts';
 import { registerCaseReportRoutes } from '../case-reports/routes.ts';
 import { registerCaseDocumentRoutes } from '../cases/documents/routes.ts';
 import { registerCheckRoutes } from '../checks/routes.ts';
@@ -52,4 +53,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerClientPortalRoutes,
   registerDocumentTemplateRoutes,
   registerApiKeyRoutes,
+  registerAuditLogRoutes,
 ];

@@ -4,6 +4,7 @@ import { touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { currentUserId } from '../shared/request-scope.ts';
 import { nestedUsersById } from '../users/nested-user.ts';
 import { checkContent } from './content.ts';
 import { authorIds, presentNote, presentNoteComment } from './present.ts';
@@ -31,7 +32,8 @@ export async function createNoteComment(
         workspace_id: workspaceId,
         note_id: note.id,
         content,
-        author_type: 'api',
+        author_type: currentUserId() ? 'user' : 'api',
+        author_id: currentUserId(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

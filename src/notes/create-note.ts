@@ -4,6 +4,8 @@ import { lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { currentUserId } from '../shared/request-scope.ts';
+import { nestedUsersById } from '../users/nested-user.ts';
 import { checkContent } from './content.ts';
 import { presentNote } from './present.ts';
 import { countRows } from './repository.ts';
@@ -25,11 +27,13 @@ export async function createNote(db: Db, workspaceId: string, input: Static<type
         workspace_id: workspaceId,
         case_id: kase.id,
         content,
-        author_type: 'api',
+        // a console user's session writes as that user; an API key as `api`
+        author_type: currentUserId() ? 'user' : 'api',
+        author_id: currentUserId(),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const note = presentNote(row, []);
+    const note = presentNote(row, [], await nestedUsersById(trx, workspaceId, [row.author_id]));
     await recordEvents(trx, workspaceId, [{ type: 'Note.Created', case_id: kase.id, payload: { note } }]);
     await touchCase(trx, kase.id);
     return note;

@@ -15,8 +15,17 @@ import type { AppContext } from '../app-context.ts';
 import { versionInfo } from './version.ts';
 
 export const registry = new client.Registry();
-// Node's own metrics (CPU, memory, event loop lag, GC, handles), prefixed like ours
-client.collectDefaultMetrics({ register: registry, prefix: 'vericase_' });
+
+let defaultsStarted = false;
+/**
+ * Node's own metrics (CPU, memory, event loop lag, GC, handles), prefixed like ours. Started with
+ * the first app that serves /metrics: they observe the event loop and the GC continuously.
+ */
+export function startProcessMetrics(): void {
+  if (defaultsStarted) return;
+  defaultsStarted = true;
+  client.collectDefaultMetrics({ register: registry, prefix: 'vericase_' });
+}
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -131,6 +140,26 @@ export const dbPoolWaiting = new client.Gauge({
   help: 'Queries waiting for a free connection of the application pool',
   registers: [registry],
 });
+
+type HttpChildren = {
+  count: client.Counter.Internal;
+  duration: client.Histogram.Internal<'method' | 'route' | 'status_code'>;
+};
+/** Label children by method, route and status: bound once, so a request does not hash its labels. */
+const httpChildren = new Map<string, HttpChildren>();
+
+/** Counts one answered request (route: the pattern, or `unmatched`). */
+export function observeHttp(method: string, route: string, statusCode: number, seconds: number): void {
+  const key = `${method} ${statusCode} ${route}`;
+  let c = httpChildren.get(key);
+  if (!c) {
+    const labels = { method, route, status_code: String(statusCode) };
+    c = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+    httpChildren.set(key, c);
+  }
+  c.count.inc();
+  c.duration.observe(seconds);
+}
 
 /** The result states a check's resolution counts (the others are still running). */
 const RESOLVED = new Set(['need_review', 'approved', 'rejected', 'expired']);

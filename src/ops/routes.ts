@@ -20,7 +20,7 @@ import { pendingMigrations } from '../db/migrate.ts';
 import { errorBody } from '../http/errors.ts';
 import { resolveReferenceDir } from '../screening/service/reference-dir.ts';
 import { webhookEngineOf } from '../webhooks/module.ts';
-import { httpDuration, httpRequests, refreshStateGauges, registry } from './metrics.ts';
+import { observeHttp, refreshStateGauges, registry, startProcessMetrics } from './metrics.ts';
 import { versionInfo } from './version.ts';
 
 /** How long the readiness check waits for the database before calling it unreachable. */
@@ -125,14 +125,10 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
  */
 export function registerHttpMetrics(app: App, config: Pick<Config, 'metrics'>): void {
   if (!config.metrics.enabled) return;
-  app.addHook('onResponse', async (req, reply) => {
-    const labels = {
-      method: req.method,
-      route: req.routeOptions?.url ?? 'unmatched',
-      status_code: String(reply.statusCode),
-    };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
+  // synchronous: no promise per request
+  app.addHook('onResponse', (req, reply, done) => {
+    observeHttp(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }
 
@@ -147,6 +143,7 @@ export function registerOpsRoutes(app: App, ctx: AppContext): void {
   });
   app.get('/version', hide, async () => versionInfo());
   if (!ctx.config.metrics.enabled) return;
+  startProcessMetrics();
   app.get('/metrics', hide, async (req, reply) => {
     const token = ctx.config.metrics.token;
     if (token && !tokenMatches(req.headers.authorization, token)) {

@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../../../app-context.ts';
+import { sessionNestedUser } from '../../../audit-log/who.ts';
 import { errors, IdParam } from '../../../http/common-schemas.ts';
 import { fullCheckSchema } from '../../envelope-schema.ts';
 import { reviewAmlHits } from './review-hits.ts';
@@ -21,7 +22,14 @@ export function registerAmlRoutes(app: App, ctx: AppContext): void {
         response: { 200: AmlCheck, ...errors(400, 404) },
       },
     },
-    async (req) => (await reviewAmlHits(ctx, req.principal.workspaceId, req.params.id, req.body)) as never,
+    async (req) =>
+      (await reviewAmlHits(
+        ctx,
+        req.principal.workspaceId,
+        req.params.id,
+        req.body,
+        sessionNestedUser(req.principal),
+      )) as never,
   );
   app.patch(
     '/checks/aml/:id/monitoring',

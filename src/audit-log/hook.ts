@@ -1,0 +1,96 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app-context.ts';
+import { READ_METHODS } from '../console-auth/permissions.ts';
+import type { Db } from '../db/connect.ts';
+import { auditAction, auditResource } from './action.ts';
+import { type AuditEntry, recordAuditEntry } from './record.ts';
+
+/** The name an API key goes by in the audit log: its name, else its prefix (cached per process). */
+class KeyLabels {
+  readonly #db: Db;
+  readonly #cache = new Map<string, string | null>();
+  constructor(db: Db) {
+    this.#db = db;
+  }
+  async get(keyId: string): Promise<string | null> {
+    if (this.#cache.has(keyId)) return this.#cache.get(keyId) ?? null;
+    const row = await this.#db
+      .selectFrom('api_keys')
+      .select(['name', 'prefix'])
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    const label = row ? (row.name ?? row.prefix) : null;
+    if (this.#cache.size > 1000) this.#cache.clear();
+    this.#cache.set(keyId, label);
+    return label;
+  }
+}
+
+function bodyOf(payload: unknown): Record<string, unknown> | null {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
+  try {
+    const v = JSON.parse(payload) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The IP and user agent a request came from, for an audit entry. */
+export function requestOrigin(req: FastifyRequest): Pick<AuditEntry, 'ip' | 'userAgent' | 'requestId'> {
+  const ua = req.headers['user-agent'];
+  return {
+    ip: req.ip ?? null,
+    userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null,
+    requestId: req.id,
+  };
+}
+
+/**
+ * Records every write on the instance (the /v1 scope) once its response is known: who (the key or
+ * the console user), what (action from the route), on which resource, with which status, from
+ * where. Refused writes are recorded too when the caller is known (a 403 for a role or a CSRF token);
+ * a request with no valid credentials has no actor and is not. Reads are not recorded.
+ *
+ * It runs in onSend, before the response leaves: a client that got its answer finds the entry.
+ */
+export function registerAuditLog(app: App, db: Db): void {
+  const keyLabels = new KeyLabels(db);
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (READ_METHODS.includes(req.method)) return payload;
+    const principal = req.principal;
+    if (!principal) return payload;
+    const route = req.routeOptions.url ?? req.url.split('?')[0];
+    const status = reply.statusCode;
+    const body = bodyOf(payload);
+    const createdId = status === 201 && typeof body?.id === 'string' ? body.id : null;
+    const resource = auditResource(route, (req.params ?? {}) as Record<string, unknown>, createdId);
+    const details: Record<string, unknown> = {};
+    if (createdId && createdId !== resource.id) details.created_id = createdId;
+    if (status >= 400 && typeof body?.message === 'string') details.error = body.message;
+    const user = principal.user;
+    await recordAuditEntry(
+      db,
+      {
+        workspaceId: principal.workspaceId,
+        actor: user
+          ? { type: 'user', id: user.id, label: user.email }
+          : {
+              type: 'api_key',
+              id: principal.keyId,
+              label: principal.keyId ? await keyLabels.get(principal.keyId) : null,
+            },
+        action: auditAction(req.method, route),
+        method: req.method,
+        route,
+        resourceType: resource.type,
+        resourceId: resource.id,
+        statusCode: status,
+        ...requestOrigin(req),
+        details,
+      },
+      req.log,
+    );
+    return payload;
+  });
+}
