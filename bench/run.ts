@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,observability,portal,render-sign picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -101,10 +101,22 @@ const sections: Section[] = [
     run: async () => void spawnSync(process.execPath, ['bench/portal-page.ts'], { stdio: 'inherit' }),
   },
   {
+    name: 'console-case-page',
+    databases: 'one',
+    // its own process: headless Chromium and the service it loads the case page from
+    run: async () => void spawnSync(process.execPath, ['bench/console-case-page.ts'], { stdio: 'inherit' }),
+  },
+  {
     name: 'render-sign',
     databases: 'one',
     // its own process: the first render pays the browser's start, the first signature the certificate
     run: async () => void spawnSync(process.execPath, ['bench/render-sign.ts'], { stdio: 'inherit' }),
+  },
+  {
+    name: 'metrics',
+    databases: 'both',
+    // ping and create-case with the Prometheus metrics on and off, alternating, in one run
+    run: async (url) => (await import('./metrics-cost.ts')).runMetricsCostBench(url),
   },
 ];
 

@@ -14,5 +14,8 @@ try {
   console.warn('build-web: vite is not installed (install without dev dependencies): web assets not built');
   process.exit(0);
 }
-await vite.build({ configFile: path.join(root, 'web/vite.config.ts'), logLevel: 'warn' });
-console.log('build-web: web assets built into web/dist');
+// the portal's build empties web/dist first; the console's goes into web/dist/console after it
+for (const config of ['web/vite.config.ts', 'web/console.vite.config.ts']) {
+  await vite.build({ configFile: path.join(root, config), logLevel: 'warn' });
+}
+console.log('build-web: web assets (portal, console) built into web/dist');

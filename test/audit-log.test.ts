@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { auditAction } from '../src/audit-log/action.ts';
+import { buildApp } from '../src/http/app.ts';
 import { createConsoleUser, type SignInHeaders, signInHeaders } from './helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
+import { routeTable } from './helpers/route-table.ts';
 
 /** A /v1 client signed in as a console user (session cookie + CSRF token, no key). */
 async function sessionClient(api: Client, role: 'admin' | 'reviewer' | 'viewer', firstName?: string) {
@@ -110,6 +113,15 @@ describe('audit log: writes on /v1', () => {
     assert.equal(entries[0].details.error, missing.body.message);
   });
 
+  test('a huge user agent is stored clipped to 512 characters', async () => {
+    const api = await newWorkspace('audit');
+    const res = await api.post('/v1/cases', smallCase(), { 'user-agent': `agent-${'x'.repeat(4000)}` });
+    assert.equal(res.status, 201);
+    const [entry] = (await api.get('/v1/audit-log')).body.data;
+    assert.equal(entry.user_agent.length, 512);
+    assert.ok(entry.user_agent.startsWith('agent-xxx'));
+  });
+
   test('a request without valid credentials is not recorded; another workspace sees none of it', async () => {
     const api = await newWorkspace('audit');
     const other = await newWorkspace('audit-other');
@@ -136,6 +148,125 @@ describe('audit log: writes on /v1', () => {
       rows.map((r) => r.workspace_id),
       [api.workspaceId],
     );
+  });
+});
+
+describe('audit log: every write route', () => {
+  test('each POST, PATCH, PUT and DELETE under /v1 leaves one entry, whatever its answer, named from its route', async () => {
+    const api = await newWorkspace('audit-walk');
+    const { app } = await getHarness();
+    const writes = routeTable(app).filter(
+      (r) => r.url.startsWith('/v1/') && ['POST', 'PATCH', 'PUT', 'DELETE'].includes(r.method),
+    );
+    assert.ok(writes.length > 50, `only ${writes.length} write routes found`);
+    const expected = new Map<string, { action: string; status: number; route: string }>();
+    for (const [i, r] of writes.entries()) {
+      // ids of nothing in this workspace: most answers are 400 or 404, and all must be recorded
+      const url = r.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+        name === 'number' ? '1' : name === 'key' ? 'no-such-key' : '7b0c8b5e-2222-4222-8222-222222222222',
+      );
+      const requestId = `walk-${i}`;
+      const res = await app.inject({
+        method: r.method as 'POST',
+        url,
+        headers: { 'x-service-api-key': api.key, 'x-request-id': requestId },
+        ...(r.method === 'DELETE' ? {} : { payload: {} }),
+      });
+      expected.set(requestId, { action: auditAction(r.method, r.url), status: res.statusCode, route: r.url });
+    }
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('audit_log')
+      .select(['request_id', 'action', 'status_code', 'route', 'actor_type'])
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const byRequest = new Map(rows.map((r) => [r.request_id, r]));
+    const missing: string[] = [];
+    for (const [requestId, want] of expected) {
+      const got = byRequest.get(requestId);
+      if (!got) {
+        missing.push(`${want.route} (${want.status})`);
+        continue;
+      }
+      assert.deepEqual(
+        { action: got.action, status: got.status_code, route: got.route, actor: got.actor_type },
+        { action: want.action, status: want.status, route: want.route, actor: 'api_key' },
+        requestId,
+      );
+    }
+    assert.deepEqual(missing, [], 'writes without an audit entry');
+    assert.equal(rows.length, expected.size);
+  });
+});
+
+describe('audit log: the operator token', () => {
+  test('creating a workspace, creating and revoking one of its keys through /admin are entries of that workspace, by `system`', async () => {
+    const { ctx } = await getHarness();
+    const app = await buildApp({ ...ctx, config: { ...ctx.config, adminToken: 'audit-admin-token' } });
+    try {
+      const auth = { authorization: 'Bearer audit-admin-token', 'user-agent': 'ops-script/1' };
+      const ws = await app.inject({
+        method: 'POST',
+        url: '/admin/workspaces',
+        payload: { name: `audited-${Date.now()}` },
+        headers: auth,
+      });
+      assert.equal(ws.statusCode, 201, ws.body);
+      const wsId = ws.json().id as string;
+      const key = await app.inject({ method: 'POST', url: `/admin/workspaces/${wsId}/keys`, headers: auth });
+      assert.equal(key.statusCode, 201, key.body);
+      const keyId = key.json().id as string;
+      const revoked = await app.inject({ method: 'DELETE', url: `/admin/keys/${keyId}`, headers: auth });
+      assert.equal(revoked.statusCode, 204, revoked.body);
+      // refused (wrong token): no entry
+      const refused = await app.inject({
+        method: 'DELETE',
+        url: `/admin/keys/${keyId}`,
+        headers: { authorization: 'Bearer wrong' },
+      });
+      assert.equal(refused.statusCode, 401);
+
+      const reader = await app.inject({
+        method: 'GET',
+        url: '/v1/audit-log',
+        headers: { 'x-service-api-key': ws.json().api_key },
+      });
+      assert.equal(reader.statusCode, 200, reader.body);
+      const entries = reader.json().data;
+      assert.deepEqual(
+        entries.map((e: Record<string, any>) => [
+          e.action,
+          e.actor,
+          e.resource_type,
+          e.resource_id,
+          e.status_code,
+        ]),
+        [
+          ['admin.api_key.delete', { type: 'system', id: null, label: 'admin token' }, 'api_key', keyId, 204],
+          ['admin.api_key.create', { type: 'system', id: null, label: 'admin token' }, 'api_key', keyId, 201],
+          [
+            'admin.workspace.create',
+            { type: 'system', id: null, label: 'admin token' },
+            'workspace',
+            wsId,
+            201,
+          ],
+        ],
+      );
+      assert.equal(entries[0].user_agent, 'ops-script/1');
+      assert.equal(
+        (
+          await app.inject({
+            method: 'GET',
+            url: '/v1/audit-log?actor_type=system',
+            headers: { 'x-service-api-key': ws.json().api_key },
+          })
+        ).json().pagination.count,
+        3,
+      );
+    } finally {
+      await app.close();
+    }
   });
 });
 
@@ -236,6 +367,49 @@ describe('audit log: console users', () => {
         ['api', null],
       ],
     );
+  });
+});
+
+describe('audit log: console sign-in and sign-out', () => {
+  test('a failed sign-in, a sign-in and a sign-out are entries of the user, with IP and user agent', async () => {
+    const api = await newWorkspace('audit');
+    const { app, ctx } = await getHarness();
+    const user = await createConsoleUser(ctx, api.workspaceId, { role: 'viewer' });
+    const ua = { 'user-agent': 'browser/1' };
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/console/api/login',
+      payload: { email: user.email, password: 'not-it' },
+      headers: ua,
+    });
+    assert.equal(wrong.statusCode, 401);
+    const headers = await signInHeaders(app, user.email, user.password);
+    const out = await app.inject({
+      method: 'POST',
+      url: '/console/api/logout',
+      headers: { ...headers, ...ua },
+    });
+    assert.equal(out.statusCode, 204);
+
+    const entries = (await api.get(`/v1/audit-log?actor_id=${user.id}`)).body.data;
+    assert.deepEqual(
+      entries.map((e: Record<string, any>) => [
+        e.action,
+        e.status_code,
+        e.actor,
+        e.resource_type,
+        e.resource_id,
+      ]),
+      [
+        ['console.logout', 204, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+        ['console.login', 200, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+        ['console.login_failed', 401, { type: 'user', id: user.id, label: user.email }, 'user', user.id],
+      ],
+    );
+    assert.equal(entries[2].user_agent, 'browser/1');
+    assert.equal(entries[2].ip, '127.0.0.1');
+    assert.ok(entries[2].details.reason);
+    assert.equal(entries[1].details.session_id, entries[0].details.session_id);
   });
 });
 

@@ -236,10 +236,7 @@ describe('operations endpoints', () => {
     const jobQueues = new Set(
       samples.filter((s) => s.name === 'vericase_job_duration_seconds_count').map((s) => s.labels.queue),
     );
-    assert.ok(
-      jobQueues.has('checks.process'),
-      `queues seen: ${[...jobQueues].join(', ')}`,
-    );
+    assert.ok(jobQueues.has('checks.process'), `queues seen: ${[...jobQueues].join(', ')}`);
     const { ctx } = await getHarness();
     for (const q of ctx.jobs.queueNames()) {
       assert.ok(
@@ -247,6 +244,17 @@ describe('operations endpoints', () => {
         `queue ${q} has a depth series`,
       );
     }
+    // the latency histogram is well formed: buckets cumulative, +Inf = count, as many as the counter says
+    const where = { method: 'POST', route: '/v1/cases', status_code: '201' };
+    const buckets = samples.filter(
+      (x) =>
+        x.name === 'vericase_http_request_duration_seconds_bucket' &&
+        Object.entries(where).every(([k, v]) => x.labels[k] === v),
+    );
+    assert.equal(buckets.at(-1)?.labels.le, '+Inf');
+    for (let i = 1; i < buckets.length; i++) assert.ok(buckets[i].value >= buckets[i - 1].value);
+    assert.equal(buckets.at(-1)?.value, sum(samples, 'vericase_http_request_duration_seconds_count', where));
+    assert.equal(buckets.at(-1)?.value, sum(samples, 'vericase_http_requests_total', where));
     // raw URLs never become label values
     assert.ok(!res.text.includes('no-such-case') && !res.text.includes('/no/such/path'));
     // the versions loaded are labelled

@@ -170,6 +170,13 @@ async function onPostgres(): Promise<void> {
     });
     assert.equal(ping.status, 200);
   }
+  // with it, one console admin, its password printed by the same single process
+  const { rows: admins } = await client.query<{ email: string; role: string }>(
+    `select email, role from users where email = 'admin@localhost'`,
+  );
+  assert.deepEqual(admins, [{ email: 'admin@localhost', role: 'admin' }]);
+  const signIns = procs.filter((p) => p.stdout().includes('Sign in as admin@localhost'));
+  assert.equal(signIns.length, 1);
   // pg-boss installed its schema once; the generated service secrets exist once each
   const { rows: boss } = await client.query<{ n: number }>('select count(*)::int as n from pgboss.version');
   assert.equal(boss[0].n, 1);
@@ -178,6 +185,14 @@ async function onPostgres(): Promise<void> {
   );
   assert.ok(secrets.length > 0);
   for (const s of secrets) assert.equal(s.n, 1, `service secret ${s.name}`);
+
+  // the worker serves its own metrics and version on VERICASE_WORKER_PORT (nothing else)
+  const workerMetrics = await (await fetch(`http://127.0.0.1:${PORTS.worker}/metrics`)).text();
+  assert.match(workerMetrics, /^vericase_queue_depth\{queue="checks\.process",state="ready"\} \d+$/m);
+  assert.match(workerMetrics, /^vericase_build_info\{/m);
+  const version = await (await fetch(`http://127.0.0.1:${PORTS.worker}/version`)).json();
+  assert.equal(version.name, 'vericase');
+  assert.equal((await fetch(`http://127.0.0.1:${PORTS.worker}/v1/ping`)).status, 404);
 
   // a graceful stop of everything: exit 0
   for (const p of [api1, api2, worker]) p.child.kill('SIGTERM');

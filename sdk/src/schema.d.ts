@@ -52,6 +52,91 @@ export interface paths {
      */
     get: operations["listActivities"];
   };
+  "/v1/api-keys": {
+    /**
+     * List API keys
+     * @description The workspace's keys, oldest first (the keys themselves are never shown again).
+     */
+    get: operations["listApiKeys"];
+    /**
+     * Create an API key
+     * @description The key is answered once, in `api_key`; only its SHA-256 is stored.
+     */
+    post: operations["createApiKey"];
+  };
+  "/v1/api-keys/{id}": {
+    /**
+     * Revoke an API key
+     * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again.
+     */
+    delete: operations["revokeApiKey"];
+  };
+  "/v1/audit-log": {
+    /**
+     * List the audit log
+     * @description Who did what in the workspace: every write on /v1 (by API key or console user, refused ones included when the caller is known), console sign-ins (successful and failed) and sign-outs. Newest first unless `sort=occurred_at` (oldest first). Any console role may read it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Filter on actor_type; also `actor_type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: user, api_key, system. */
+          actor_type?: string;
+          /** @description Filter on actor_id; also `actor_id.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+          actor_id?: string;
+          /** @description Filter on resource_type; also `resource_type.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+          resource_type?: string;
+          /** @description Filter on resource_id; also `resource_id.{operator}` with operator one of `eq` (default `eq`). */
+          resource_id?: string;
+          /** @description Filter on action; also `action.{operator}` with operator one of `eq`, `in`, `like` (default `eq`). Comma-separated values for multi-value operators. */
+          action?: string;
+          /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+          status_code?: string;
+          /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          occurred_at?: string;
+          /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default created_at ascending. */
+          sort?: string;
+          /** @description Page number, from 1. */
+          page?: number;
+          /** @description Items per page. */
+          limit?: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              data: components["schemas"]["AuditLogEntry"][];
+              pagination: {
+                /** @description Total number of items matching the filters. */
+                count: number;
+                limit: number;
+                page: number;
+              };
+            };
+          };
+        };
+        /** @description Malformed request or invalid parameters; `details` names each offending field */
+        400: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Missing, unknown or revoked API key */
+        401: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Rate limit exceeded; see Retry-After */
+        429: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+  };
   "/v1/cases": {
     /**
      * List cases
@@ -695,14 +780,14 @@ export interface paths {
   "/v1/notes": {
     /**
      * Create a note
-     * @description Adds a note to a case (author_type `api`). Emits `Note.Created`.
+     * @description Adds a note to a case (author_type `api`, or `user` with `author` when a console session writes it). Emits `Note.Created`.
      */
     post: operations["createNote"];
   };
   "/v1/notes/{id}/comments": {
     /**
      * Create a note comment
-     * @description Adds a comment to a note (author_type `api`). Emits `NoteComment.Created`.
+     * @description Adds a comment to a note (author_type `api`, or `user` with `author` when a console session writes it). Emits `NoteComment.Created`.
      */
     post: operations["createNoteComment"];
   };
@@ -798,6 +883,11 @@ export interface paths {
      * @description The workspace's console users, oldest first; suspended users only with `include_suspended=true`.
      */
     get: operations["listUsers"];
+    /**
+     * Create a user
+     * @description A console user (admins only). Without `password` one is generated and answered once in `password`; only its hash is stored.
+     */
+    post: operations["createUser"];
   };
   "/v1/users/{id}": {
     /**
@@ -805,6 +895,18 @@ export interface paths {
      * @description Suspended users included.
      */
     get: operations["getUser"];
+    /**
+     * Update a user
+     * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).
+     */
+    patch: operations["updateUser"];
+  };
+  "/v1/users/{id}/sessions": {
+    /**
+     * Revoke a user's sessions
+     * @description Signs the user out of every browser (admins only).
+     */
+    delete: operations["revokeUserSessions"];
   };
   "/v1/webhook-logs": {
     /**
@@ -1313,6 +1415,32 @@ export interface components {
         updated_by_monitoring_at: string | null;
         updated_by_monitoring_status: ("new" | "updated" | "removed") | null;
       };
+    };
+    /** @description Who did what in the workspace, when and from where */
+    AuditLogEntry: {
+      /** @description What was done: `console.login`, `console.login_failed`, `console.logout`, or for a /v1 write the route as `{resource}.{verb}` (e.g. `case.review.create`, `check.aml.review`, `api_key.delete`) */
+      action: string;
+      actor: {
+        id: string | null;
+        label: string | null;
+        /** @enum {unknown} */
+        type: "user" | "api_key" | "system";
+      };
+      details: {
+        [key: string]: unknown;
+      };
+      /** Format: uuid */
+      id: string;
+      ip: string | null;
+      method: string | null;
+      /** Format: date-time */
+      occurred_at: string;
+      request_id: string | null;
+      resource_id: string | null;
+      resource_type: string | null;
+      route: string | null;
+      status_code: number | null;
+      user_agent: string | null;
     };
     AvailableDocument: {
       delivery: "instant" | "delayed";
@@ -3845,7 +3973,7 @@ export interface components {
       /** Format: uuid */
       id: string;
       last_name: string;
-      /** @description `owner`, `admin`, `member`, or the name of a custom role */
+      /** @description `admin`, `reviewer` or `viewer` (the console's roles: viewers read, reviewers work on cases, admins also configure the workspace) */
       role: string;
       suspended_at: string | null;
     };
@@ -4429,6 +4557,225 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * List API keys
+   * @description The workspace's keys, oldest first (the keys themselves are never shown again).
+   */
+  listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description Filter on revoked_at; also `revoked_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        revoked_at?: string;
+        /** @description Also list revoked keys (default: active keys only). */
+        include_revoked?: boolean;
+        /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
+        sort?: string;
+        /** @description Page number, from 1. */
+        page?: number;
+        /** @description Items per page. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: date-time */
+                created_at: string;
+                created_by: {
+                  /** Format: email */
+                  email: string;
+                  first_name: string;
+                  /** Format: uuid */
+                  id: string;
+                  last_name: string;
+                } | null;
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                /** @description The first characters of the key, to recognise it; the key itself is never shown again */
+                prefix: string;
+                revoked_at: string | null;
+              })[];
+            pagination: {
+              /** @description Total number of items matching the filters. */
+              count: number;
+              limit: number;
+              page: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Create an API key
+   * @description The key is answered once, in `api_key`; only its SHA-256 is stored.
+   */
+  createApiKey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** @description The key: answered only here, stored only as its SHA-256 */
+            api_key: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: {
+              /** Format: email */
+              email: string;
+              first_name: string;
+              /** Format: uuid */
+              id: string;
+              last_name: string;
+            } | null;
+            /** Format: uuid */
+            id: string;
+            name: string | null;
+            /** @description The first characters of the key, to recognise it; the key itself is never shown again */
+            prefix: string;
+            revoked_at: string | null;
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke an API key
+   * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again.
+   */
+  revokeApiKey: {
+    parameters: {
+      path: {
+        /** @description Id of the key */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      204: {
+        content: never;
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found in this workspace */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10469,7 +10816,7 @@ export interface operations {
   };
   /**
    * Create a note
-   * @description Adds a note to a case (author_type `api`). Emits `Note.Created`.
+   * @description Adds a note to a case (author_type `api`, or `user` with `author` when a console session writes it). Emits `Note.Created`.
    */
   createNote: {
     requestBody: {
@@ -10544,7 +10891,7 @@ export interface operations {
   };
   /**
    * Create a note comment
-   * @description Adds a comment to a note (author_type `api`). Emits `NoteComment.Created`.
+   * @description Adds a comment to a note (author_type `api`, or `user` with `author` when a console session writes it). Emits `NoteComment.Created`.
    */
   createNoteComment: {
     parameters: {
@@ -11527,6 +11874,90 @@ export interface operations {
     };
   };
   /**
+   * Create a user
+   * @description A console user (admins only). Without `password` one is generated and answered once in `password`; only its hash is stored.
+   */
+  createUser: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          first_name?: string;
+          last_name?: string;
+          /** @description At least 10 characters; omitted: one is generated and answered once */
+          password?: string;
+          /** @description `admin`, `reviewer` or `viewer` */
+          role: "admin" | "reviewer" | "viewer";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: email */
+            email: string;
+            first_name: string;
+            /** Format: uuid */
+            id: string;
+            last_name: string;
+            /** @description The generated password, answered only here and only when none was given */
+            password?: string;
+            /** @description `admin`, `reviewer` or `viewer` (the console's roles: viewers read, reviewers work on cases, admins also configure the workspace) */
+            role: string;
+            suspended_at: string | null;
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
    * Retrieve a user
    * @description Suspended users included.
    */
@@ -11558,6 +11989,146 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Update a user
+   * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).
+   */
+  updateUser: {
+    parameters: {
+      path: {
+        /** @description Id of the user */
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          first_name?: string;
+          last_name?: string;
+          /** @description `admin`, `reviewer` or `viewer` */
+          role?: "admin" | "reviewer" | "viewer";
+          /** @description true suspends the user and ends their sessions; false lifts the suspension */
+          suspended?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["User"];
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found in this workspace */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a user's sessions
+   * @description Signs the user out of every browser (admins only).
+   */
+  revokeUserSessions: {
+    parameters: {
+      path: {
+        /** @description Id of the user */
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      204: {
+        content: never;
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Not found in this workspace */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };

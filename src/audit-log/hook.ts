@@ -14,11 +14,14 @@ class KeyLabels {
   }
   async get(keyId: string): Promise<string | null> {
     if (this.#cache.has(keyId)) return this.#cache.get(keyId) ?? null;
+    // a failed lookup leaves the label out (not cached): the entry is still written, by key id
     const row = await this.#db
       .selectFrom('api_keys')
       .select(['name', 'prefix'])
       .where('id', '=', keyId)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .catch(() => null);
+    if (row === null) return null;
     const label = row ? (row.name ?? row.prefix) : null;
     if (this.#cache.size > 1000) this.#cache.clear();
     this.#cache.set(keyId, label);
@@ -52,7 +55,8 @@ export function requestOrigin(req: FastifyRequest): Pick<AuditEntry, 'ip' | 'use
  * where. Refused writes are recorded too when the caller is known (a 403 for a role or a CSRF token);
  * a request with no valid credentials has no actor and is not. Reads are not recorded.
  *
- * It runs in onSend, before the response leaves: a client that got its answer finds the entry.
+ * It runs in onSend, before the response leaves: a client that got its answer finds the entry
+ * (but for a 5xx, whose entry does not hold the answer back).
  */
 export function registerAuditLog(app: App, db: Db): void {
   const keyLabels = new KeyLabels(db);
@@ -69,28 +73,32 @@ export function registerAuditLog(app: App, db: Db): void {
     if (createdId && createdId !== resource.id) details.created_id = createdId;
     if (status >= 400 && typeof body?.message === 'string') details.error = body.message;
     const user = principal.user;
-    await recordAuditEntry(
-      db,
-      {
-        workspaceId: principal.workspaceId,
-        actor: user
-          ? { type: 'user', id: user.id, label: user.email }
-          : {
-              type: 'api_key',
-              id: principal.keyId,
-              label: principal.keyId ? await keyLabels.get(principal.keyId) : null,
-            },
-        action: auditAction(req.method, route),
-        method: req.method,
-        route,
-        resourceType: resource.type,
-        resourceId: resource.id,
-        statusCode: status,
-        ...requestOrigin(req),
-        details,
-      },
-      req.log,
-    );
+    const write = async () =>
+      recordAuditEntry(
+        db,
+        {
+          workspaceId: principal.workspaceId,
+          actor: user
+            ? { type: 'user', id: user.id, label: user.email }
+            : {
+                type: 'api_key',
+                id: principal.keyId,
+                label: principal.keyId ? await keyLabels.get(principal.keyId) : null,
+              },
+          action: auditAction(req.method, route),
+          method: req.method,
+          route,
+          resourceType: resource.type,
+          resourceId: resource.id,
+          statusCode: status,
+          ...requestOrigin(req),
+          details,
+        },
+        req.log,
+      );
+    // a 5xx is often the database failing: its entry is attempted without holding the answer back
+    if (status >= 500) void write();
+    else await write();
     return payload;
   });
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 
+const clip = (v: string | null | undefined, max: number) => (v == null ? null : v.slice(0, max));
+
 export type AuditActorType = 'user' | 'api_key' | 'system';
 
 /** One line of the audit log: who did what in a workspace, when and from where. */
@@ -51,9 +53,10 @@ export async function recordAuditEntry(
         resource_type: entry.resourceType ?? null,
         resource_id: entry.resourceId ?? null,
         status_code: entry.statusCode ?? null,
-        ip: entry.ip ?? null,
-        user_agent: entry.userAgent ?? null,
-        request_id: entry.requestId ?? null,
+        ip: clip(entry.ip, 100),
+        // headers are the client's: bounded, so one request cannot store kilobytes per entry
+        user_agent: clip(entry.userAgent, 512),
+        request_id: clip(entry.requestId, 128),
         details: JSON.stringify(entry.details ?? {}),
       })
       .execute();

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
@@ -316,7 +316,7 @@ Example:
   data
     .command('pull')
     .description('download the official sanctions lists into DATA_DIR/reference/<version>/ (JSON result)')
-    .option('--keep <n>', 'how many pulled versions to keep', '3')
+    .addOption(new Option('--keep <n>', 'how many pulled versions to keep').default('3', '3'))
     .addHelpText(
       'after',
       `

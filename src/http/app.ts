@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
 import type { App, AppContext } from '../app-context.ts';
+import { registerAdminAudit } from '../audit-log/admin-hook.ts';
 import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   await app.register(
     async (admin) => {
+      registerAdminAudit(admin as App, ctx.db);
       registerAdminRoutes(admin as App, ctx);
     },
     { prefix: '/admin' },

@@ -17,6 +17,7 @@ import { registerFraudDatabaseRoutes } from '../fraud-database/routes.ts';
 import { registerIndividualRoutes } from '../individuals/routes.ts';
 import { registerNoteRoutes } from '../notes/routes.ts';
 import { registerRelationRoutes } from '../relations/routes.ts';
+import { registerReviewQueueRoutes } from '../review-queue/routes.ts';
 import { registerReviewRoutes } from '../reviews/routes.ts';
 import { registerRiskRoutes } from '../risks/routes.ts';
 import { registerScreeningRoutes } from '../screening/routes.ts';
@@ -54,4 +55,5 @@ export const V1_ROUTE_MODULES: ((app: App, ctx: AppContext) => void)[] = [
   registerDocumentTemplateRoutes,
   registerApiKeyRoutes,
   registerAuditLogRoutes,
+  registerReviewQueueRoutes,
 ];

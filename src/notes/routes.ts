@@ -13,7 +13,8 @@ export function registerNoteRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['Notes'],
         summary: 'Create a note',
-        description: 'Adds a note to a case (author_type `api`, or `user` with `author` when a console session writes it). Emits `Note.Created`.',
+        description:
+          'Adds a note to a case (author_type `api`, or `user` with `author` when a console session writes it). Emits `Note.Created`.',
         body: NoteCreate,
         response: { 201: Note, ...errors(400, 404) },
       },
@@ -28,7 +29,8 @@ export function registerNoteRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['Notes'],
         summary: 'Create a note comment',
-        description: 'Adds a comment to a note (author_type `api`, or `user` with `author` when a console session writes it). Emits `NoteComment.Created`.',
+        description:
+          'Adds a comment to a note (author_type `api`, or `user` with `author` when a console session writes it). Emits `NoteComment.Created`.',
         params: NoteIdParam,
         body: NoteCommentCreate,
         response: { 201: NoteComment, ...errors(400, 404) },

@@ -10,6 +10,16 @@ import { type ActivityOut, type CaseEntity, userName } from './types.ts';
 
 const PAGE = 50;
 
+/** French contractions where a verb ending in "de" or "à" meets "le"/"les"/"un(e)": du, au, des, aux, d'un. */
+export function contract(text: string): string {
+  return text
+    .replace(/\bde le\b/g, 'du')
+    .replace(/(^|\s)à le\b/g, '$1au')
+    .replace(/\bde les\b/g, 'des')
+    .replace(/(^|\s)à les\b/g, '$1aux')
+    .replace(/\bde (une?)\b/g, "d'$1");
+}
+
 export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]; version: number }) {
   const t = useCaseT();
   const [items, setItems] = useState<ActivityOut[]>([]);
@@ -69,7 +79,8 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
               <time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time>
               <div>
                 <p>
-                  <strong>{who}</strong> {t(`case.verb.${verb}`)} {t(`case.subject.${subject}`)}
+                  <strong>{who}</strong>{' '}
+                  {contract(`${t(`case.verb.${verb}`)} ${t(`case.subject.${subject}`)}`)}
                   {entity ? <span> · {entity}</span> : null}
                   {details.length ? <span className="case-muted"> · {details.join(' · ')}</span> : null}
                 </p>

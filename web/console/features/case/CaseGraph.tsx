@@ -4,7 +4,7 @@
  * or Space) that selects it; the selected entity's relations are highlighted. The drawing keeps its
  * natural size and scrolls in its frame rather than shrinking.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { type GraphRelation, layoutGraph, NODE_HEIGHT, NODE_WIDTH, relationLabel } from './graph-layout.ts';
 import { useCaseT } from './i18n.ts';
 import type { CaseEntity, CheckEnvelope } from './types.ts';
@@ -72,6 +72,25 @@ function firstRelation(
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
+/** The text area's width in an entity (the icon takes the left). */
+const TEXT_WIDTH = NODE_WIDTH - 48;
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** `text` shortened with an ellipsis to fit `width` pixels in `font` (the CSS shorthand). */
+function fitText(text: string, font: string, width: number): string {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  if (!measurer) return clip(text, 20);
+  measurer.font = font;
+  if (measurer.measureText(text).width <= width) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measurer.measureText(`${text.slice(0, mid)}…`).width <= width) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo).trimEnd()}…`;
+}
+
 export function CaseGraph(props: {
   entities: CaseEntity[];
   selectedId: string | null;
@@ -106,6 +125,16 @@ export function CaseGraph(props: {
     voting: t('case.graph.votes'),
   };
   const names = new Map(props.entities.map((e) => [e.id, e.name]));
+  // the fonts the page's CSS gives the names and subtitles, read once drawn, to fit the texts
+  const [fonts, setFonts] = useState<{ name: string; sub: string } | null>(null);
+  useLayoutEffect(() => {
+    if (fonts) return;
+    const name = frame.current?.querySelector('.case-graph-name');
+    const sub = frame.current?.querySelector('.case-graph-sub');
+    if (name && sub) setFonts({ name: getComputedStyle(name).font, sub: getComputedStyle(sub).font });
+  });
+  const fit = (text: string, which: 'name' | 'sub') =>
+    fonts?.[which] ? fitText(text, fonts[which], TEXT_WIDTH) : clip(text, which === 'name' ? 18 : 24);
   const selected = props.selectedId;
   // one stop in the Tab order (the entity last focused, else the selected one); arrows move inside
   const [focused, setFocused] = useState<string | null>(null);
@@ -129,6 +158,10 @@ export function CaseGraph(props: {
         data-testid="case-graph"
       >
         <defs>
+          {/* the text area of an entity (in the entity's own coordinates): a long name is cut at its edge */}
+          <clipPath id="case-graph-text" clipPathUnits="userSpaceOnUse">
+            <rect x={36} y={0} width={NODE_WIDTH - 44} height={NODE_HEIGHT} />
+          </clipPath>
           <marker
             id="case-graph-arrow"
             viewBox="0 0 10 10"
@@ -255,12 +288,14 @@ export function CaseGraph(props: {
                     className="case-graph-icon"
                   />
                 )}
-                <text x={40} y={19} className="case-graph-name">
-                  {clip(e.name, 19)}
-                </text>
-                <text x={40} y={34} className="case-graph-sub">
-                  {clip(sub, 24)}
-                </text>
+                <g clipPath="url(#case-graph-text)">
+                  <text x={40} y={19} className="case-graph-name">
+                    {fit(e.name, 'name')}
+                  </text>
+                  <text x={40} y={34} className="case-graph-sub">
+                    {fit(sub, 'sub')}
+                  </text>
+                </g>
                 <g transform={`translate(40,${NODE_HEIGHT - 8})`} className="case-graph-tally">
                   {(['approved', 'review', 'rejected', 'pending'] as const)
                     .filter((k) => tally[k] > 0)

@@ -167,9 +167,10 @@ export function CasePage({ id }: { id: string }) {
               <AddEntityButton caseId={kase.id} onChanged={changed} />
               <RelationEditor caseId={kase.id} onChanged={changed} />
               <SharePortalLinkButton caseId={kase.id} contacts={contacts} onShared={changed} />
+              {/* generating a report is a write; reports already made are in the documents tab */}
+              <CaseReportButton caseId={kase.id} />
             </>
           ) : null}
-          <CaseReportButton caseId={kase.id} />
         </div>
       </header>
 

@@ -221,6 +221,8 @@ function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> })
 
   const info = useMemo(() => (data ? flattenInformation(data.data.information) : []), [data]);
   const crit = useMemo(() => (data ? criteria(data.data.detailed_results) : []), [data]);
+  // expected and read values: columns only when a criterion has them
+  const compared = crit.some((c) => c.expected !== undefined || c.received !== undefined);
   const review = data && isObject(data.data.review) ? data.data.review : null;
 
   return (
@@ -261,8 +263,8 @@ function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> })
               <thead>
                 <tr>
                   <th scope="col">{t('case.docs.criterion')}</th>
-                  <th scope="col">{t('case.docs.expected')}</th>
-                  <th scope="col">{t('case.docs.received')}</th>
+                  {compared ? <th scope="col">{t('case.docs.expected')}</th> : null}
+                  {compared ? <th scope="col">{t('case.docs.received')}</th> : null}
                   <th scope="col">{t('case.docs.verdict')}</th>
                 </tr>
               </thead>
@@ -270,8 +272,8 @@ function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> })
                 {crit.map((c) => (
                   <tr key={c.path}>
                     <th scope="row">{label(c.path.replace(/^document_analysis\./, ''))}</th>
-                    <td>{c.expected ?? ''}</td>
-                    <td>{c.received ?? ''}</td>
+                    {compared ? <td>{c.expected ?? ''}</td> : null}
+                    {compared ? <td>{c.received ?? ''}</td> : null}
                     <td>
                       <span className={`case-status is-${c.result ?? 'none'}`}>
                         {c.result ? t(`case.result.${c.result}`) : t('case.result.none')}

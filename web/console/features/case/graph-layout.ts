@@ -65,7 +65,7 @@ export interface LayoutOptions {
   margin?: number;
 }
 
-export const NODE_WIDTH = 184;
+export const NODE_WIDTH = 204;
 export const NODE_HEIGHT = 60;
 
 export function layoutGraph<E extends GraphEntity>(

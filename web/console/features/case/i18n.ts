@@ -2,27 +2,30 @@
  * The case page's words and formats: its dictionaries (web/console/i18n/case.{en,fr}.ts) through the
  * console's language, dates in that language, and the server's error message.
  */
+import { useCallback } from 'react';
 import { caseEn } from '../../i18n/case.en.ts';
 import { caseFr } from '../../i18n/case.fr.ts';
+import { type Lang, useLang } from '../../shell/i18n.tsx';
+import { useCanWrite as useShellCanWrite } from '../../shell/session.tsx';
 
-// PROVISIONAL until the console shell lands: language from <html lang>, everyone may write
+// the console's language (shell); plain functions below read the page's lang, which the shell keeps in step
 const lang = () => (document.documentElement.lang.startsWith('fr') ? 'fr' : 'en');
 
 export type CaseT = (key: string, vars?: Record<string, string | number>) => string;
 
-function translate(key: string, vars?: Record<string, string | number>): string {
-  const dict = (lang() === 'fr' ? caseFr : caseEn) as Record<string, string>;
+function translate(language: Lang, key: string, vars?: Record<string, string | number>): string {
+  const dict = (language === 'fr' ? caseFr : caseEn) as Record<string, string>;
   const text = dict[key] ?? (caseEn as Record<string, string>)[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
 }
 
 export function useCaseT(): CaseT {
-  return translate;
+  const { lang: language } = useLang();
+  return useCallback((key, vars) => translate(language, key, vars), [language]);
 }
 
-export function useCanWrite(): boolean {
-  return true;
-}
+/** Reviewers and admins act on cases; a viewer reads (the server refuses its writes too). */
+export const useCanWrite = useShellCanWrite;
 
 export function formatDateTime(iso: string): string {
   return new Date(iso).toLocaleString(lang() === 'fr' ? 'fr-FR' : 'en-GB', {

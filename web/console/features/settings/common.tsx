@@ -45,10 +45,14 @@ export class RequestFailed extends Error {
 /** The server's message of a failed answer (the error body's `message`, with its fields). */
 export function failure(res: Answer<unknown>): RequestFailed {
   const body = res.error as { message?: string; details?: { path?: string; message?: string }[] } | undefined;
+  const main = body?.message ?? res.response.statusText;
+  // details name each refused field; the ones the message already says are left out
   const details = (body?.details ?? [])
-    .map((d) => [d.path, d.message].filter(Boolean).join(': '))
-    .filter(Boolean);
-  const message = [body?.message ?? res.response.statusText, ...details].filter(Boolean).join(' — ');
+    .map((d) =>
+      d.message?.includes(d.path ?? '') ? d.message : [d.path, d.message].filter(Boolean).join(': '),
+    )
+    .filter((d): d is string => Boolean(d) && !main.includes(d as string));
+  const message = [main, ...details].filter(Boolean).join(' — ');
   return new RequestFailed(res.response.status, message);
 }
 

@@ -1,31 +1,31 @@
 /**
  * The settings pages' words (web/console/i18n/settings.{en,fr}.ts) in the console's language, and
- * what the signed-in user's role allows.
+ * what the signed-in user's role allows (the server enforces it: this only shapes the pages).
  */
+import { useCallback } from 'react';
 import { settingsEn } from '../../i18n/settings.en.ts';
 import { settingsFr } from '../../i18n/settings.fr.ts';
+import { useLang } from '../../shell/i18n.tsx';
+import { type Role, useRole, useSession } from '../../shell/session.tsx';
 
-// PROVISIONAL until the console shell lands: language from <html lang>, role admin
+export type { Role };
 export type SettingsKey = keyof typeof settingsEn;
 export type SettingsT = (key: SettingsKey, vars?: Record<string, string | number>) => string;
 
 export function useSettingsLang(): 'en' | 'fr' {
-  return document.documentElement.lang.startsWith('fr') ? 'fr' : 'en';
+  return useLang().lang;
 }
 
 export function useSettingsT(): SettingsT {
   const lang = useSettingsLang();
-  return (key, vars) => {
-    const dict: Record<string, string> = lang === 'fr' ? settingsFr : settingsEn;
-    const text = dict[key] ?? settingsEn[key] ?? key;
-    return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
-  };
-}
-
-export type Role = 'admin' | 'reviewer' | 'viewer';
-
-export function useRole(): Role {
-  return 'admin';
+  return useCallback(
+    (key, vars) => {
+      const dict: Record<string, string> = lang === 'fr' ? settingsFr : settingsEn;
+      const text = dict[key] ?? settingsEn[key] ?? key;
+      return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+    },
+    [lang],
+  );
 }
 
 /** Workspace configuration is written by admins only (the server refuses the others too). */
@@ -35,5 +35,5 @@ export function useIsAdmin(): boolean {
 
 /** The signed-in user's id (to mark "you" in the users list). */
 export function useCurrentUserId(): string | null {
-  return null;
+  return useSession().session?.user.id ?? null;
 }

@@ -1,0 +1,310 @@
+/**
+ * The console's case page (/console/cases/:id) in headless Chromium (Debian's chromium through
+ * playwright-core) against the real service on a socket, signed in with a console session: the
+ * ownership graph with its percentages, an entity chosen with the keyboard, its data, relations and
+ * checks, tags, risk, notes and comments, the documents beside their extracted data (a PDF and an
+ * image), the activity timeline, and the case review; what each write left on the server is read
+ * back through the API. A viewer sees the page without write controls; another workspace's case is
+ * not found. Screenshots at 1280 px and 768 px: test-output/screenshots/console-case-*.png.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
+import { type DemoCase, SeedClient, seedDemoCase, seedLargeCase } from '../helpers/console-case-seed.ts';
+import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
+import { getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession;
+let api: SeedClient;
+let demo: DemoCase;
+let reviewer: { email: string; password: string };
+let viewer: { email: string; password: string };
+const shots: string[] = [];
+
+async function shot(page: Page, name: string, width = 1280) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const before = page.viewportSize();
+  await page.setViewportSize({ width, height: 900 });
+  const file = path.join(SCREENSHOT_DIR, `console-case-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+  shots.push(path.relative(process.cwd(), file));
+  if (before) await page.setViewportSize(before);
+}
+
+/** A page signed in as `who`: the session cookie the sign-in page would have received. */
+async function signedIn(who: { email: string; password: string }): Promise<Page> {
+  const headers = await signInHeaders(base, who.email, who.password);
+  const eq = headers.cookie.indexOf('=');
+  await chrome.context.clearCookies();
+  await chrome.context.addCookies([
+    {
+      name: headers.cookie.slice(0, eq),
+      value: headers.cookie.slice(eq + 1),
+      url: base,
+      httpOnly: true,
+      sameSite: 'Strict',
+    },
+  ]);
+  const page = await chrome.context.newPage();
+  page.on('pageerror', (err) => console.log('page error:', err.message));
+  return page;
+}
+
+const readCase = () => api.call('GET', `/v1/cases/${demo.caseId}`);
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+  const ws = await newWorkspace('console-case');
+  const { ctx } = await getHarness();
+  api = new SeedClient(base, { 'x-service-api-key': ws.key });
+  demo = await seedDemoCase(api);
+  await api.settled('document', demo.documentCheckId);
+  await api.settled('id_document', demo.idDocumentCheckId);
+  reviewer = await createConsoleUser(ctx, ws.workspaceId, {
+    role: 'reviewer',
+    firstName: 'Rita',
+    lastName: 'Reviewer',
+  });
+  viewer = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+  chrome = await openChromium({ viewport: { width: 1280, height: 900 } });
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  console.log(`screenshots (${shots.length}) in ${SCREENSHOT_DIR}:\n  ${shots.join('\n  ')}`);
+});
+
+describe('console case page', () => {
+  test('a reviewer reads the graph, the entities and their checks, and acts on the case', async () => {
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${demo.caseId}`);
+    await page.getByRole('heading', { level: 1, name: 'Acme onboarding' }).waitFor();
+    assert.equal(await page.getByTestId('case-status').textContent(), 'Open');
+
+    // the graph: four entities as buttons, the percentages on the edges
+    const graph = page.getByTestId('case-graph');
+    await graph.waitFor();
+    assert.equal(await graph.locator('[data-entity-id]').count(), 4);
+    const labels = await graph.getByTestId('case-graph-label').allTextContents();
+    assert.deepEqual([...labels].sort(), ['100 %', '30 %', '70 %']);
+    // the main company is selected first: its data and its approved document check
+    const panel = page.getByTestId('entity-panel');
+    await panel.getByRole('heading', { name: 'Acme Industries SAS' }).waitFor();
+    assert.match((await panel.textContent()) ?? '', /552100554/);
+    assert.match((await panel.getByTestId('entity-checks').textContent()) ?? '', /Document.*Approved/);
+    await shot(page, '01-graph');
+
+    // keyboard: the graph is one Tab stop (the selected entity); arrows move between entities, Enter
+    // selects: down from Acme to the holding, down again to Bob
+    const bob = graph.locator(`[data-entity-id="${demo.bobId}"]`);
+    assert.deepEqual(
+      await graph
+        .locator('[data-entity-id][tabindex="0"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-entity-id'))),
+      [demo.acmeId],
+    );
+    await graph.locator(`[data-entity-id="${demo.acmeId}"]`).focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(
+      await page.evaluate("document.activeElement?.getAttribute('data-entity-id')"),
+      demo.holdingId,
+    );
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate("document.activeElement?.getAttribute('data-entity-id')"), demo.bobId);
+    await page.keyboard.press('Enter');
+    await panel.getByRole('heading', { name: 'Bob Martin' }).waitFor();
+    assert.equal(await bob.getAttribute('aria-pressed'), 'true');
+    assert.match((await panel.textContent()) ?? '', /owns 100 % of\s*Acme Holding GmbH/);
+    // a relation is a link to the other entity
+    await panel.getByRole('button', { name: 'Acme Holding GmbH' }).click();
+    await panel.getByRole('heading', { name: 'Acme Holding GmbH' }).waitFor();
+    assert.match((await panel.textContent()) ?? '', /Bob Martin: owns 100 %/);
+
+    // Ada: her ID document waits for a review; opening it shows the check panel in place
+    await graph.locator(`[data-entity-id="${demo.adaId}"]`).click();
+    await panel.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    const row = panel.locator(`[data-check-id="${demo.idDocumentCheckId}"]`);
+    assert.match((await row.textContent()) ?? '', /ID document.*To review/);
+    await row.click();
+    assert.equal(await row.getAttribute('aria-expanded'), 'true');
+    await page.locator(`#check-${demo.idDocumentCheckId}`).waitFor();
+    await shot(page, '02-entity-check');
+
+    // tags: add one, remove one; the server has them
+    const tags = page.getByTestId('case-tags');
+    await tags.getByPlaceholder('New or existing tag').fill('vip');
+    await tags.getByRole('button', { name: 'Add a tag' }).click();
+    await tags.getByText('vip').waitFor();
+    await tags.getByRole('button', { name: 'Remove the tag priority' }).click();
+    await tags.getByText('priority').waitFor({ state: 'detached' });
+    assert.deepEqual([...(await readCase()).tags].sort(), ['kyb', 'vip']);
+
+    // risk: a new level with a comment, in a dialog
+    await page.getByTestId('case-risk').getByRole('button', { name: 'Set the risk' }).click();
+    const riskDialog = page.getByRole('dialog', { name: 'Set the risk' });
+    await riskDialog.getByLabel('Level').selectOption('high');
+    await riskDialog.getByLabel('Comment').fill('Opaque holding');
+    await riskDialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('case-risk').getByText('High').waitFor();
+    const risk = (await readCase()).risk;
+    assert.equal(risk.level, 'high');
+    assert.equal(risk.comment, 'Opaque holding');
+    // the dialog gave focus back to the button that opened it
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Set the risk');
+
+    // notes: a new note, then a reply under the seeded one
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    const notes = page.getByTestId('case-notes');
+    await notes.getByLabel('New note').fill('Called the CFO.\nShareholder list promised.');
+    await notes.getByRole('button', { name: 'Add the note' }).click();
+    await notes.getByText('Shareholder list promised.').waitFor();
+    const seeded = notes.locator('li.case-note', { hasText: 'Holding structure confirmed' });
+    await seeded.getByPlaceholder('Reply to this note').fill('Extract received.');
+    await seeded.getByRole('button', { name: 'Reply' }).click();
+    await seeded.getByText('Extract received.').waitFor();
+    // HTML in a note is shown as text formatting, never run: the seeded comment's <b> is bold
+    assert.equal(await seeded.locator('strong', { hasText: 'Monday' }).count(), 1);
+    const stored = await api.call('GET', `/v1/cases/${demo.caseId}/notes`);
+    const mine = stored.data.find((n: any) => n.content.includes('Called the CFO'));
+    assert.ok(mine, 'the note is stored');
+    // written with the session: the console user is its author
+    assert.equal(mine.author_type, 'user');
+    assert.equal(mine.author.email, reviewer.email);
+    const original = stored.data.find((n: any) => n.id === demo.noteId);
+    assert.deepEqual(
+      original.comments.map((c: any) => c.content.replace(/<[^>]+>/g, '')),
+      ['Extract requested on Monday.', 'Extract received.'],
+    );
+    await shot(page, '03-notes');
+
+    // documents: the Kbis PDF in the viewer beside what was read; the ID image
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    const docs = page.getByTestId('case-documents');
+    await docs.getByRole('button', { name: /Registration certificate/ }).click();
+    const frame = docs.locator('[data-file-type="application/pdf"] iframe');
+    await frame.waitFor();
+    // the PDF itself: a blob: URL of type application/pdf, loaded in the frame
+    assert.match((await frame.getAttribute('src')) ?? '', /^blob:/);
+    await (await (await frame.elementHandle())?.contentFrame())?.waitForLoadState('load');
+    const extracted = page.getByTestId('extracted-data');
+    await extracted.locator('.case-status').first().waitFor();
+    await shot(page, '04-document-pdf');
+    await docs.getByRole('button', { name: /ID document/ }).click();
+    const img = docs.locator('[data-file-type="image/png"] img');
+    await img.waitFor();
+    await page.waitForFunction((el: any) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+    assert.equal(await img.evaluate((el: any) => el.naturalWidth), 320);
+    await extracted.getByText('To review').waitFor();
+    assert.match((await extracted.textContent()) ?? '', /first name\s*Ada/);
+    await shot(page, '05-document-image');
+
+    // the review: approve with a comment; the page and the server agree
+    await page.getByRole('button', { name: 'Review the case' }).click();
+    const review = page.getByRole('dialog', { name: 'Review the case' });
+    await review.getByLabel('Approve').check();
+    await review.getByLabel('Comment').fill('Structure verified, UBOs identified.');
+    await review.getByRole('button', { name: 'Record the review' }).click();
+    await page.getByTestId('case-status').getByText('Approved').waitFor();
+    const decided = await readCase();
+    assert.equal(decided.status, 'approved');
+    assert.equal(decided.review.status, 'approved');
+    assert.equal(decided.review.comment, 'Structure verified, UBOs identified.');
+    assert.equal(decided.review.reviewer_type, 'user');
+    assert.equal(decided.review.user.email, reviewer.email);
+    assert.match((await page.getByTestId('case-last-review').textContent()) ?? '', /Structure verified/);
+
+    // the activity timeline: newest first, the review and the tag changes among them
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const activity = page.getByTestId('case-activity');
+    await activity.getByText('reviewed the case').first().waitFor();
+    const lines = await activity.locator('li').allTextContents();
+    assert.match(lines[0], /Rita Reviewer (reviewed the case|changed the status of the case)/);
+    assert.ok(lines.some((l) => /added tags to the case/.test(l)));
+    assert.ok(lines.some((l) => /created the case/.test(l)));
+    await shot(page, '06-activity');
+
+    // tablet width: the same page, one column
+    await page.getByRole('tab', { name: 'Companies and people' }).click();
+    await shot(page, '07-tablet', 768);
+    await page.close();
+  });
+
+  test('a viewer sees the case without write controls', async () => {
+    const page = await signedIn(viewer);
+    // a link to a check opens its entity with the check shown
+    await page.goto(`${base}/console/cases/${demo.caseId}?check=${demo.idDocumentCheckId}`);
+    await page.getByTestId('case-graph').waitFor();
+    await page.getByTestId('entity-panel').getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    await page.locator(`#check-${demo.idDocumentCheckId}`).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Review the case' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Set the risk' }).count(), 0);
+    assert.equal(await page.getByPlaceholder('New or existing tag').count(), 0);
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    await page.getByTestId('case-notes').getByText('Holding structure confirmed').waitFor();
+    assert.equal(await page.getByLabel('New note').count(), 0);
+    await shot(page, '08-viewer');
+
+    // in French: the case page's words follow the console's language switch
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('tab', { name: 'Sociétés et personnes' }).click();
+    assert.equal(await page.getByTestId('case-status').textContent(), 'Approuvé');
+    assert.match((await page.getByTestId('entity-panel').textContent()) ?? '', /Vérifications/);
+    await page.getByRole('tab', { name: 'Activité' }).click();
+    await page.getByTestId('case-activity').getByText('a statué sur le dossier').first().waitFor();
+    // with French contractions ("à le dossier" reads "au dossier")
+    await page.getByTestId('case-activity').getByText('a ajouté des étiquettes au dossier').first().waitFor();
+    await shot(page, '09-french');
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test('50 entities and 200 checks: every entity drawn at full size, none over another', async () => {
+    const { caseId } = await seedLargeCase(api, { entities: 50, companies: 10, checks: 200 });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    const nodes = page.getByTestId('case-graph').locator('[data-entity-id]');
+    await page.getByTestId('entity-checks').waitFor();
+    assert.equal(await nodes.count(), 50);
+    const boxes: { x: number; y: number; width: number; height: number }[] = await nodes.evaluateAll(
+      (els: any[]) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { x: r.x, y: r.y, width: r.width, height: r.height };
+        }),
+    );
+    for (let i = 0; i < boxes.length; i++) {
+      // full size: the boxes are not shrunk to fit
+      assert.ok(boxes[i].width >= 200, `entity ${i} is ${boxes[i].width} px wide`);
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        const apart =
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `entities ${i} and ${j} overlap`);
+      }
+    }
+    // the main company's four checks are listed; another entity is one click away
+    assert.equal(await page.getByTestId('entity-checks').locator('li').count(), 4);
+    await nodes.last().click();
+    assert.equal(await nodes.last().getAttribute('aria-pressed'), 'true');
+    await shot(page, '10-fifty-entities');
+    await page.close();
+  });
+
+  test("another workspace's case is not found", async () => {
+    const other = await newWorkspace('console-case-other');
+    const foreign = await new SeedClient(base, { 'x-service-api-key': other.key }).call('POST', '/v1/cases', {
+      name: 'Someone else',
+    });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${foreign.id}`);
+    await page.getByText('This case does not exist in this workspace.').waitFor();
+    await page.close();
+  });
+});

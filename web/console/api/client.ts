@@ -1,0 +1,90 @@
+/**
+ * The console's typed API client: openapi-fetch over the generated types, on the same /v1 API as
+ * integrators, authenticated by the session cookie (never an API key). Every write carries the
+ * session's CSRF token; a 401 (session expired or revoked) tells the shell, which returns to the
+ * sign-in page.
+ */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
+
+let csrfToken: string | null = null;
+const unauthorizedListeners = new Set<() => void>();
+
+/** Set by the session when it starts (sign-in, or the session read at load); cleared at sign-out. */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session is over. */
+export function onUnauthorized(fn: () => void): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const session: Middleware = {
+  onRequest({ request }) {
+    if (!SAFE.has(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) for (const fn of unauthorizedListeners) fn();
+    return response;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+api.use(session);
+
+/** A refused call: the status and the server's message (the error body names the field). */
+export class ApiProblem extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, body: unknown, fallback: string) {
+    const b = body as { message?: unknown; details?: { path?: string; message?: string }[] } | undefined;
+    const detail = b?.details?.find((d) => d.message)?.message;
+    super(
+      typeof b?.message === 'string'
+        ? detail && !b.message.includes(detail)
+          ? `${b.message}: ${detail}`
+          : b.message
+        : fallback,
+    );
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The body of a successful answer, or throws an ApiProblem with the server's message. */
+export function unwrap<T>(res: { data?: T; error?: unknown; response: Response }): T {
+  if (res.error !== undefined || !res.response.ok) {
+    throw new ApiProblem(
+      res.response.status,
+      res.error,
+      res.response.statusText || `HTTP ${res.response.status}`,
+    );
+  }
+  return res.data as T;
+}
+
+/**
+ * Raw JSON calls: the console's own endpoints (/console/api: sign-in), outside the OpenAPI, and the
+ * few /v1 paths built at run time (a check's endpoint by its type). Same CSRF and 401 handling.
+ */
+export async function consoleCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(!SAFE.has(method) && csrfToken ? { 'X-CSRF-Token': csrfToken } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (res.status === 401) for (const fn of unauthorizedListeners) fn();
+  if (!res.ok) throw new ApiProblem(res.status, json, res.statusText);
+  return json as T;
+}

@@ -1,0 +1,275 @@
+/**
+ * The cases list: the API's filters (status with counts, name, external id, tags, assignee, dates),
+ * sort and paging, all kept in the address (a filtered list can be bookmarked and shared, and Back
+ * returns to it).
+ */
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { api, unwrap } from '../../api/client.ts';
+import type { paths } from '../../api/schema';
+import { useFormatDate, useT } from '../../shell/i18n.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { useCaseCounts } from './use-case-counts.ts';
+
+type CaseList = paths['/v1/cases']['get']['responses'][200]['content']['application/json'];
+type Query = NonNullable<paths['/v1/cases']['get']['parameters']['query']>;
+
+export const STATUSES = ['draft', 'open', 'approved', 'rejected', 'closed'] as const;
+const SORTS = ['created_at.desc', 'created_at', 'last_activity_at.desc', 'name', 'name.desc'] as const;
+const TEXT_FILTERS = [
+  'name',
+  'external_id',
+  'tags',
+  'assignee_id',
+  'created_from',
+  'created_to',
+  'updated_from',
+] as const;
+
+/** The address's parameters as the API's query (names with an operator suffix where needed). */
+function toApiQuery(p: URLSearchParams): Query {
+  const q: Record<string, string | number> = {
+    sort: p.get('sort') ?? 'created_at.desc',
+    page: Number(p.get('page') ?? 1),
+    limit: Number(p.get('limit') ?? 25),
+  };
+  const status = p.get('status');
+  if (status) q.status = status;
+  const name = p.get('name');
+  if (name) q['name.ilike'] = `%${name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  const ext = p.get('external_id');
+  if (ext) q.external_id = ext;
+  const tags = p.get('tags');
+  if (tags) q['tags.array_contains'] = tags;
+  const assignee = p.get('assignee_id');
+  if (assignee) q.assignee_id = assignee;
+  const from = p.get('created_from');
+  if (from) q['created_at.gte'] = from;
+  const to = p.get('created_to');
+  if (to) q['created_at.lte'] = `${to}T23:59:59.999Z`;
+  const updated = p.get('updated_from');
+  if (updated) q['updated_at.gte'] = updated;
+  return q as Query;
+}
+
+export function CasesPage() {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const [list, setList] = useState<CaseList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const counts = useCaseCounts(search);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    api
+      .GET('/v1/cases', { params: { query: toApiQuery(params) } })
+      .then(unwrap)
+      .then(
+        (l) => live && setList(l),
+        (e: Error) => live && setError(e.message),
+      );
+    return () => {
+      live = false;
+    };
+  }, [params]);
+
+  const go = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    if (!('page' in changes)) next.delete('page');
+    const qs = next.toString();
+    navigate(qs ? `/?${qs}` : '/');
+  };
+
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  useEffect(() => {
+    setDraft(Object.fromEntries(TEXT_FILTERS.map((k) => [k, params.get(k) ?? ''])));
+  }, [params]);
+  const applyFilters = (e: FormEvent) => {
+    e.preventDefault();
+    go(Object.fromEntries(TEXT_FILTERS.map((k) => [k, draft[k]?.trim() || null])));
+  };
+
+  const status = params.get('status');
+  const pagination = list?.pagination;
+  const pages = pagination ? Math.max(1, Math.ceil(pagination.count / pagination.limit)) : 1;
+
+  return (
+    <section className="page cases" aria-labelledby="cases-title">
+      <h1 id="cases-title">{t('cases.title')}</h1>
+      <nav className="status-tabs" aria-label={t('cases.col.status')}>
+        <button type="button" aria-pressed={!status} onClick={() => go({ status: null })}>
+          {t('cases.all')} <span className="count">{counts.all ?? '…'}</span>
+        </button>
+        {STATUSES.map((s) => (
+          <button key={s} type="button" aria-pressed={status === s} onClick={() => go({ status: s })}>
+            {t(`status.${s}`)} <span className="count">{counts[s] ?? '…'}</span>
+          </button>
+        ))}
+      </nav>
+      <form className="filters" onSubmit={applyFilters} aria-label={t('cases.filters')}>
+        <label>
+          {t('cases.search')}
+          <input
+            type="search"
+            value={draft.name ?? ''}
+            onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.externalId')}
+          <input
+            value={draft.external_id ?? ''}
+            onChange={(e) => setDraft({ ...draft, external_id: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.tags')}
+          <input value={draft.tags ?? ''} onChange={(e) => setDraft({ ...draft, tags: e.target.value })} />
+        </label>
+        <label>
+          {t('cases.assignee')}
+          <input
+            value={draft.assignee_id ?? ''}
+            onChange={(e) => setDraft({ ...draft, assignee_id: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.createdFrom')}
+          <input
+            type="date"
+            value={draft.created_from ?? ''}
+            onChange={(e) => setDraft({ ...draft, created_from: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.createdTo')}
+          <input
+            type="date"
+            value={draft.created_to ?? ''}
+            onChange={(e) => setDraft({ ...draft, created_to: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.updatedFrom')}
+          <input
+            type="date"
+            value={draft.updated_from ?? ''}
+            onChange={(e) => setDraft({ ...draft, updated_from: e.target.value })}
+          />
+        </label>
+        <label>
+          {t('cases.sort')}
+          <select
+            value={params.get('sort') ?? 'created_at.desc'}
+            onChange={(e) => go({ sort: e.target.value })}
+          >
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {t(`cases.sort.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="filter-actions">
+          <button type="submit" className="primary">
+            {t('common.apply')}
+          </button>
+          <button type="button" onClick={() => navigate(status ? `/?status=${status}` : '/')}>
+            {t('common.reset')}
+          </button>
+        </div>
+      </form>
+      {error ? (
+        <p className="error" role="alert">
+          {t('common.error', { message: error })}
+        </p>
+      ) : !list ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : list.data.length === 0 ? (
+        <p className="muted">{t('cases.empty')}</p>
+      ) : (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th scope="col">{t('cases.col.name')}</th>
+              <th scope="col">{t('cases.col.status')}</th>
+              <th scope="col">{t('cases.col.flags')}</th>
+              <th scope="col">{t('cases.col.tags')}</th>
+              <th scope="col">{t('cases.col.assignee')}</th>
+              <th scope="col">{t('cases.col.activity')}</th>
+              <th scope="col">{t('cases.col.created')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((c) => (
+              <tr key={c.id}>
+                <td>
+                  <Link href={`/cases/${c.id}`}>{c.name}</Link>
+                  {c.external_id ? <div className="muted small">{c.external_id}</div> : null}
+                </td>
+                <td>
+                  <StatusBadge status={c.status} />
+                </td>
+                <td>
+                  {c.reviewer_has_actions ? (
+                    <span className="flag review">{t('cases.needsReview')}</span>
+                  ) : null}
+                  {c.contact_has_actions ? (
+                    <span className="flag contact">{t('cases.contactActions')}</span>
+                  ) : null}
+                </td>
+                <td>
+                  {c.tags.map((tag) => (
+                    <span key={tag} className="tag">
+                      {tag}
+                    </span>
+                  ))}
+                </td>
+                <td>{c.assignee_id ?? '—'}</td>
+                <td>{formatDate(c.last_activity_at)}</td>
+                <td>{formatDate(c.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pagination ? (
+        <nav className="pager" aria-label={t('cases.title')}>
+          <button
+            type="button"
+            disabled={pagination.page <= 1}
+            onClick={() => go({ page: String(pagination.page - 1) })}
+          >
+            {t('common.previous')}
+          </button>
+          <span>{t('common.pageOf', { page: pagination.page, pages, count: pagination.count })}</span>
+          <button
+            type="button"
+            disabled={pagination.page >= pages}
+            onClick={() => go({ page: String(pagination.page + 1) })}
+          >
+            {t('common.next')}
+          </button>
+          <label>
+            {t('cases.perPage')}
+            <select value={String(pagination.limit)} onChange={(e) => go({ limit: e.target.value })}>
+              {[25, 50, 100].map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

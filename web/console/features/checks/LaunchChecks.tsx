@@ -1,0 +1,180 @@
+/**
+ * Launching checks on the case: a template (its checks on the entities its targets select, as
+ * POST /v1/templates/run does), or one check type on the entities chosen here.
+ */
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, unwrap } from '../../api/client.ts';
+import { useAction, useActT } from '../act-i18n.ts';
+import { Dialog } from '../case/Dialog.tsx';
+
+type Entity = { id: string; kind: 'company' | 'individual'; name: string };
+type Template = { id: string; key: string; name: string };
+
+/** Check types launched from here with no more input than their target, and what they apply to. */
+const TYPES = {
+  aml: ['individual', 'company'],
+  ekyc: ['individual'],
+  online_reputation: ['company'],
+  fraud_database: ['individual', 'company'],
+  id_verification: ['individual'],
+} as const;
+type LaunchType = keyof typeof TYPES;
+
+async function createCheck(type: LaunchType, e: Entity) {
+  const body = e.kind === 'company' ? { company_id: e.id } : { individual_id: e.id };
+  // one call per type keeps each body typed by its own schema
+  switch (type) {
+    case 'aml':
+      return unwrap(await api.POST('/v1/checks/aml', { body }));
+    case 'ekyc':
+      return unwrap(await api.POST('/v1/checks/ekyc', { body: { individual_id: e.id } }));
+    case 'online_reputation':
+      return unwrap(await api.POST('/v1/checks/online_reputation', { body: { company_id: e.id } }));
+    case 'fraud_database':
+      return unwrap(await api.POST('/v1/checks/fraud_database', { body }));
+    case 'id_verification':
+      return unwrap(await api.POST('/v1/checks/id_verification', { body: { individual_id: e.id } }));
+  }
+}
+
+export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; onLaunched: () => void }) {
+  const t = useActT();
+  const [open, setOpen] = useState(false);
+  const [mode, setMode] = useState<'template' | 'single'>('template');
+  const [templates, setTemplates] = useState<Template[] | null>(null);
+  const [templateKey, setTemplateKey] = useState('');
+  const [type, setType] = useState<LaunchType>('aml');
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [done, setDone] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+
+  useEffect(() => {
+    if (!open || templates) return;
+    api.GET('/v1/templates', { params: { query: { limit: 100 } as never } }).then((r) => {
+      const list = (r.data?.data ?? []) as Template[];
+      setTemplates(list);
+      if (list[0]) setTemplateKey(list[0].key);
+      if (!list.length) setMode('single');
+    });
+  }, [open, templates]);
+
+  const eligible = props.entities.filter((e) => (TYPES[type] as readonly string[]).includes(e.kind));
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    void run(async () => {
+      if (mode === 'template') {
+        const res = unwrap(
+          await api.POST('/v1/templates/run', { body: { case_id: props.caseId, template_key: templateKey } }),
+        );
+        // the run names the entities it created checks on
+        setDone(t('launch.done', { count: res.company_ids.length + res.individual_ids.length }));
+      } else {
+        const targets = eligible.filter((x) => chosen.has(x.id));
+        if (!targets.length) throw new Error(t('launch.noTarget'));
+        for (const target of targets) await createCheck(type, target);
+        setDone(t('launch.done', { count: targets.length }));
+      }
+      props.onLaunched();
+    });
+  };
+
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        {t('launch.button')}
+      </button>
+      <Dialog title={t('launch.title')} open={open} onClose={() => setOpen(false)}>
+        <form className="act-form" onSubmit={submit}>
+          <fieldset>
+            <legend className="visually-hidden">{t('launch.title')}</legend>
+            <label className="inline">
+              <input
+                type="radio"
+                name="mode"
+                checked={mode === 'template'}
+                onChange={() => setMode('template')}
+              />{' '}
+              {t('launch.template')}
+            </label>
+            <label className="inline">
+              <input
+                type="radio"
+                name="mode"
+                checked={mode === 'single'}
+                onChange={() => setMode('single')}
+              />{' '}
+              {t('launch.single')}
+            </label>
+          </fieldset>
+          {mode === 'template' ? (
+            templates && templates.length === 0 ? (
+              <p className="muted">{t('launch.noTemplate')}</p>
+            ) : (
+              <label>
+                {t('launch.pickTemplate')}
+                <select value={templateKey} onChange={(e) => setTemplateKey(e.target.value)}>
+                  {(templates ?? []).map((tpl) => (
+                    <option key={tpl.id} value={tpl.key}>
+                      {tpl.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )
+          ) : (
+            <>
+              <label>
+                {t('launch.type')}
+                <select value={type} onChange={(e) => setType(e.target.value as LaunchType)}>
+                  {(Object.keys(TYPES) as LaunchType[]).map((k) => (
+                    <option key={k} value={k}>
+                      {t(`check.type.${k}`)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <fieldset>
+                <legend>{t('launch.on')}</legend>
+                {eligible.map((x) => (
+                  <label key={x.id} className="inline block">
+                    <input
+                      type="checkbox"
+                      checked={chosen.has(x.id)}
+                      onChange={(e) => {
+                        const next = new Set(chosen);
+                        if (e.target.checked) next.add(x.id);
+                        else next.delete(x.id);
+                        setChosen(next);
+                      }}
+                    />{' '}
+                    {x.name}
+                  </label>
+                ))}
+              </fieldset>
+            </>
+          )}
+          {error ? (
+            <p className="error" role="alert">
+              {t('act.failed', { message: error })}
+            </p>
+          ) : null}
+          {done ? <p role="status">{done}</p> : null}
+          <div className="act-buttons">
+            <button
+              type="submit"
+              className="primary"
+              disabled={busy || (mode === 'template' && !templateKey)}
+            >
+              {busy ? t('act.busy') : t('launch.run')}
+            </button>
+            <button type="button" onClick={() => setOpen(false)}>
+              {t('act.close')}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

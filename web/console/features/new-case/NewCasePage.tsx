@@ -1,0 +1,229 @@
+/**
+ * A new case: typed by hand (the company and, optionally, its contact), or from the registry — search
+ * a country's registry by name or number, pick a candidate, and the case is created with its profile
+ * and, when asked, its officers and owners (the API's `search_ref` + `import_related`).
+ */
+import { type FormEvent, useState } from 'react';
+import { useLocation } from 'wouter';
+import { api, unwrap } from '../../api/client.ts';
+import type { paths } from '../../api/schema';
+import { useAction, useActT } from '../act-i18n.ts';
+
+type Candidate =
+  paths['/v1/company-data/search']['get']['responses'][200]['content']['application/json']['data'][number];
+
+function ByHand() {
+  const t = useActT();
+  const [, navigate] = useLocation();
+  const [f, setF] = useState<Record<string, string>>({ country: 'FR' });
+  const { busy, error, run } = useAction();
+  const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      const contact = f.contact_last?.trim();
+      const created = unwrap(
+        await api.POST('/v1/cases', {
+          body: {
+            name: f.case_name?.trim() || f.company_name?.trim() || '',
+            ...(f.external_id?.trim() ? { external_id: f.external_id.trim() } : {}),
+            companies: [
+              {
+                type: 'main',
+                name: f.company_name?.trim() ?? '',
+                ...(f.country?.trim() ? { country: f.country.trim().toUpperCase() } : {}),
+                ...(f.registration_number?.trim()
+                  ? { registration_number: f.registration_number.trim() }
+                  : {}),
+              },
+            ],
+            ...(contact
+              ? {
+                  individuals: [
+                    {
+                      first_name: f.contact_first?.trim() || '',
+                      last_name: contact,
+                      ...(f.contact_email?.trim() ? { email: f.contact_email.trim() } : {}),
+                      is_business_contact: true,
+                      relations: [{ roles: ['legal_representative' as const] }],
+                    },
+                  ],
+                }
+              : {}),
+          },
+        }),
+      );
+      navigate(`/cases/${created.id}`);
+    });
+  };
+  return (
+    <form className="act-form wide" onSubmit={submit} aria-label={t('new.byHand')}>
+      <label>
+        {t('new.caseName')}
+        <input value={f.case_name ?? ''} onChange={set('case_name')} placeholder={f.company_name} />
+      </label>
+      <label>
+        {t('new.externalId')}
+        <input value={f.external_id ?? ''} onChange={set('external_id')} />
+      </label>
+      <label>
+        {t('new.companyName')}
+        <input required value={f.company_name ?? ''} onChange={set('company_name')} />
+      </label>
+      <label>
+        {t('new.country')}
+        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+      </label>
+      <label>
+        {t('new.registrationNumber')}
+        <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
+      </label>
+      <label>
+        {t('new.contactFirst')}
+        <input value={f.contact_first ?? ''} onChange={set('contact_first')} />
+      </label>
+      <label>
+        {t('new.contactLast')}
+        <input value={f.contact_last ?? ''} onChange={set('contact_last')} />
+      </label>
+      <label>
+        {t('new.contactEmail')}
+        <input type="email" value={f.contact_email ?? ''} onChange={set('contact_email')} />
+      </label>
+      {error ? (
+        <p className="error" role="alert">
+          {t('act.failed', { message: error })}
+        </p>
+      ) : null}
+      <div className="act-buttons">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? t('act.busy') : t('new.create')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function FromRegistry() {
+  const t = useActT();
+  const [, navigate] = useLocation();
+  const [country, setCountry] = useState('FR');
+  const [name, setName] = useState('');
+  const [number, setNumber] = useState('');
+  const [related, setRelated] = useState(true);
+  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
+  const search = useAction();
+  const create = useAction();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setCandidates(null);
+    void search.run(async () => {
+      const res = unwrap(
+        await api.GET('/v1/company-data/search', {
+          params: {
+            query: {
+              country: country.trim().toUpperCase(),
+              ...(name.trim() ? { name: name.trim() } : {}),
+              ...(number.trim() ? { registration_number: number.trim() } : {}),
+            },
+          },
+        }),
+      );
+      setCandidates(res.data);
+    });
+  };
+  const pick = (c: Candidate) =>
+    void create.run(async () => {
+      const created = unwrap(
+        await api.POST('/v1/cases', {
+          body: {
+            name: c.name,
+            companies: [{ type: 'main', search_ref: c.search_ref, import_related: related }],
+          },
+        }),
+      );
+      navigate(`/cases/${created.id}`);
+    });
+  return (
+    <div>
+      <form className="act-form wide" onSubmit={submit} aria-label={t('new.fromRegistry')}>
+        <label>
+          {t('new.country')}
+          <input required maxLength={2} value={country} onChange={(e) => setCountry(e.target.value)} />
+        </label>
+        <label>
+          {t('new.searchName')}
+          <input value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <label>
+          {t('new.registrationNumber')}
+          <input value={number} onChange={(e) => setNumber(e.target.value)} />
+        </label>
+        <div className="act-buttons">
+          <button type="submit" className="primary" disabled={search.busy}>
+            {search.busy ? t('new.searching') : t('new.search')}
+          </button>
+        </div>
+      </form>
+      {search.error ? (
+        <p className="error" role="alert">
+          {t('act.failed', { message: search.error })}
+        </p>
+      ) : null}
+      {candidates ? (
+        candidates.length === 0 ? (
+          <p className="muted">{t('new.noResult')}</p>
+        ) : (
+          <section aria-label={t('new.candidates', { count: candidates.length })}>
+            <p role="status">{t('new.candidates', { count: candidates.length })}</p>
+            <label className="inline">
+              <input type="checkbox" checked={related} onChange={(e) => setRelated(e.target.checked)} />{' '}
+              {t('new.importRelated')}
+            </label>
+            <ul className="candidates">
+              {candidates.map((c) => (
+                <li key={c.search_ref}>
+                  <div>
+                    <strong>{c.name}</strong> · {c.registration_number} · {c.status}
+                    <div className="muted small">
+                      {[c.address?.street_address, c.address?.postal_code, c.address?.city, c.country]
+                        .filter(Boolean)
+                        .join(', ')}
+                    </div>
+                  </div>
+                  <button type="button" className="primary" disabled={create.busy} onClick={() => pick(c)}>
+                    {t('new.import')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {create.error ? (
+              <p className="error" role="alert">
+                {t('act.failed', { message: create.error })}
+              </p>
+            ) : null}
+          </section>
+        )
+      ) : null}
+    </div>
+  );
+}
+
+export function NewCasePage() {
+  const t = useActT();
+  const [mode, setMode] = useState<'registry' | 'hand'>('registry');
+  return (
+    <section className="page new-case" aria-labelledby="new-case-title">
+      <h1 id="new-case-title">{t('new.title')}</h1>
+      <nav className="status-tabs" aria-label={t('new.title')}>
+        <button type="button" aria-pressed={mode === 'registry'} onClick={() => setMode('registry')}>
+          {t('new.fromRegistry')}
+        </button>
+        <button type="button" aria-pressed={mode === 'hand'} onClick={() => setMode('hand')}>
+          {t('new.byHand')}
+        </button>
+      </nav>
+      {mode === 'registry' ? <FromRegistry /> : <ByHand />}
+    </section>
+  );
+}

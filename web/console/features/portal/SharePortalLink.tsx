@@ -1,0 +1,109 @@
+/**
+ * Shares the client portal with one of the case's business contacts: the link is made by the API
+ * (the token is in its fragment, valid VERICASE_PORTAL_LINK_TTL_HOURS) and shown to copy; sharing
+ * again revokes the previous link.
+ */
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client.ts';
+import { useFormatDate } from '../../shell/i18n.tsx';
+import { useAction, useActT } from '../act-i18n.ts';
+import { Dialog } from '../case/Dialog.tsx';
+
+export function SharePortalLinkButton(props: {
+  caseId: string;
+  contacts: { id: string; name: string; email: string | null }[];
+  onShared: () => void;
+}) {
+  const t = useActT();
+  const formatDate = useFormatDate();
+  const [open, setOpen] = useState(false);
+  const usable = props.contacts.filter((c) => c.email);
+  const [contactId, setContactId] = useState('');
+  const [link, setLink] = useState<{ url: string; until: string; name: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const { busy, error, run } = useAction();
+
+  const share = () =>
+    run(async () => {
+      const id = contactId || usable[0]?.id;
+      const res = unwrap(
+        await api.POST('/v1/cases/{id}/share-client-portal-link', {
+          params: { path: { id: props.caseId } },
+          body: { business_contact_id: id },
+        }),
+      );
+      setLink({
+        url: res.link,
+        until: formatDate(res.expires_at),
+        name: `${res.business_contact.first_name} ${res.business_contact.last_name}`,
+      });
+      props.onShared();
+    });
+
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        {t('portal.button')}
+      </button>
+      <Dialog
+        title={t('portal.title')}
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          setLink(null);
+          setCopied(false);
+        }}
+      >
+        {usable.length === 0 ? (
+          <p>{t('portal.noContact')}</p>
+        ) : link ? (
+          <div className="act-form">
+            <p>{t('portal.link', { name: link.name, until: link.until })}</p>
+            <input
+              readOnly
+              value={link.url}
+              aria-label={t('portal.title')}
+              onFocus={(e) => e.target.select()}
+            />
+            <button
+              type="button"
+              onClick={() => void navigator.clipboard?.writeText(link.url).then(() => setCopied(true))}
+            >
+              {copied ? t('portal.copied') : t('portal.copy')}
+            </button>
+          </div>
+        ) : (
+          <form
+            className="act-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void share();
+            }}
+          >
+            <label>
+              {t('portal.contact')}
+              <select value={contactId || usable[0].id} onChange={(e) => setContactId(e.target.value)}>
+                {usable.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name} ({c.email})
+                  </option>
+                ))}
+              </select>
+            </label>
+            {error ? (
+              <p className="error" role="alert">
+                {t('act.failed', { message: error })}
+              </p>
+            ) : null}
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? t('act.busy') : t('portal.share')}
+            </button>
+          </form>
+        )}
+        <button type="button" onClick={() => setOpen(false)}>
+          {t('act.close')}
+        </button>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The signed-in user: read from GET /console/api/session at load, set by the sign-in, cleared by the
+ * sign-out or by any 401 (the session expired or was revoked), which brings back the sign-in page
+ * with a note. The role here only shapes the page; the server enforces it on every call.
+ */
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { consoleCall, onUnauthorized, setCsrfToken } from '../api/client.ts';
+
+export type Role = 'admin' | 'reviewer' | 'viewer';
+
+export interface ConsoleSession {
+  user: { id: string; email: string; first_name: string; last_name: string; role: Role };
+  workspace: { id: string; name: string };
+  csrf_token: string;
+  expires_at: string;
+}
+
+interface SessionState {
+  session: ConsoleSession | null;
+  /** The session ended under the user (expired, revoked): the sign-in page says so. */
+  ended: boolean;
+  loading: boolean;
+  signIn: (email: string, password: string, workspace?: string) => Promise<void>;
+  signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<ConsoleSession | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [ended, setEnded] = useState(false);
+
+  const start = useCallback((s: ConsoleSession | null) => {
+    setCsrfToken(s?.csrf_token ?? null);
+    setSession(s);
+  }, []);
+
+  useEffect(() => {
+    consoleCall<ConsoleSession>('GET', '/console/api/session')
+      .then(start, () => start(null))
+      .finally(() => setLoading(false));
+  }, [start]);
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        setSession((current) => {
+          if (current) setEnded(true);
+          return null;
+        });
+        setCsrfToken(null);
+      }),
+    [],
+  );
+
+  const signIn = useCallback(
+    async (email: string, password: string, workspace?: string) => {
+      const s = await consoleCall<ConsoleSession>('POST', '/console/api/login', {
+        email,
+        password,
+        ...(workspace ? { workspace } : {}),
+      });
+      setEnded(false);
+      start(s);
+    },
+    [start],
+  );
+
+  const signOut = useCallback(async () => {
+    await consoleCall('POST', '/console/api/logout').catch(() => undefined);
+    start(null);
+  }, [start]);
+
+  const value = useMemo(
+    () => ({ session, loading, ended, signIn, signOut }),
+    [session, loading, ended, signIn, signOut],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside SessionProvider');
+  return s;
+}
+
+/** The signed-in user's role (the console only shows writes a role may make). */
+export function useRole(): Role {
+  return useSession().session?.user.role ?? 'viewer';
+}
+
+/** Reviewers and admins write cases and checks; viewers read. */
+export function useCanWrite(): boolean {
+  return useRole() !== 'viewer';
+}
