@@ -101,6 +101,12 @@ const sections: Section[] = [
     run: async () => void spawnSync(process.execPath, ['bench/portal-page.ts'], { stdio: 'inherit' }),
   },
   {
+    name: 'console',
+    databases: 'one',
+    // its own process: headless Chromium and the service it loads the console from
+    run: async () => void spawnSync(process.execPath, ['bench/console.ts'], { stdio: 'inherit' }),
+  },
+  {
     name: 'console-case-page',
     databases: 'one',
     // its own process: headless Chromium and the service it loads the case page from

@@ -113,6 +113,34 @@ describe('audit log: writes on /v1', () => {
     assert.equal(entries[0].details.error, missing.body.message);
   });
 
+  test('a named key is labelled with its name', async () => {
+    const api = await newWorkspace('audit');
+    const created = await api.post('/v1/api-keys', { name: 'ci-pipeline' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { app } = await getHarness();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/cases',
+      payload: smallCase(),
+      headers: { 'x-service-api-key': created.body.api_key },
+    });
+    assert.equal(res.statusCode, 201);
+    const entries = (await api.get('/v1/audit-log?action=case.create')).body.data;
+    assert.deepEqual(entries[0].actor, { type: 'api_key', id: created.body.id, label: 'ci-pipeline' });
+    // the key's own creation, by the workspace's first key
+    const keyCreate = (await api.get('/v1/audit-log?action=api_key.create')).body.data[0];
+    assert.equal(keyCreate.resource_type, 'api_key');
+    assert.equal(keyCreate.resource_id, created.body.id);
+    // the key itself, answered once, is nowhere in the log
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.ok(!JSON.stringify(rows).includes(created.body.api_key));
+  });
+
   test('a huge user agent is stored clipped to 512 characters', async () => {
     const api = await newWorkspace('audit');
     const res = await api.post('/v1/cases', smallCase(), { 'user-agent': `agent-${'x'.repeat(4000)}` });

@@ -75,7 +75,8 @@ async function signIn(base: string, body: Record<string, string>) {
   return { status: res.status, body: json, cookie: res.headers.getSetCookie()[0] ?? '' };
 }
 
-describe('console users from the command line', () => {
+// each command and server start opens the embedded database: minutes on a loaded machine
+describe('console users from the command line', { timeout: 600_000 }, () => {
   test('the first start creates admin@localhost and prints its password once with the console URL', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-console-boot-'));
     const env = cliEnv(dir);

@@ -93,7 +93,7 @@ export interface paths {
           status_code?: string;
           /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
           occurred_at?: string;
-          /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default created_at ascending. */
+          /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default occurred_at descending (newest first). */
           sort?: string;
           /** @description Page number, from 1. */
           page?: number;
@@ -113,6 +113,66 @@ export interface paths {
                 limit: number;
                 page: number;
               };
+            };
+          };
+        };
+        /** @description Malformed request or invalid parameters; `details` names each offending field */
+        400: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Missing, unknown or revoked API key */
+        401: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Rate limit exceeded; see Retry-After */
+        429: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+  };
+  "/v1/case-counts": {
+    /**
+     * Count cases per status
+     * @description How many cases match the filters of GET /v1/cases (all but `status`), in all and per status, in one call (vericase extension, for the console).
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Filter on external_id; also `external_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+          external_id?: string;
+          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+          assignee_id?: string;
+          /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
+          name?: string;
+          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+          tags?: string;
+          /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          created_at?: string;
+          /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          updated_at?: string;
+          /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          last_activity_at?: string;
+        };
+      };
+      responses: {
+        /** @description How many cases match the filters, in all and per status */
+        200: {
+          content: {
+            "application/json": {
+              /** @description Cases matching the filters, every status */
+              all: number;
+              approved: number;
+              closed: number;
+              draft: number;
+              open: number;
+              rejected: number;
             };
           };
         };
@@ -797,6 +857,165 @@ export interface paths {
      * @description Answers with the name of the workspace the key belongs to: a quick way to test a key and the base URL.
      */
     get: operations["ping"];
+  };
+  "/v1/review-queue/cases": {
+    /**
+     * List the cases whose reviewer has actions
+     * @description Cases with `reviewer_has_actions`, each with how many of its checks are in `need_review`, least recently active first unless sorted otherwise (vericase extension, for the console).
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
+          status?: string;
+          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+          assignee_id?: string;
+          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+          tags?: string;
+          /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          last_activity_at?: string;
+          /** @description Comma-separated fields among last_activity_at, created_at; suffix `.desc` for descending. Default last_activity_at ascending. */
+          sort?: string;
+          /** @description Page number, from 1. */
+          page?: number;
+          /** @description Items per page. */
+          limit?: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              data: ({
+                  assignee_id: string | null;
+                  /** @description How many of its checks are in need_review */
+                  checks_need_review: number;
+                  external_id: string | null;
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: date-time */
+                  last_activity_at: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  status: "draft" | "open" | "approved" | "rejected" | "closed";
+                  tags: string[];
+                })[];
+              pagination: {
+                /** @description Total number of items matching the filters. */
+                count: number;
+                limit: number;
+                page: number;
+              };
+            };
+          };
+        };
+        /** @description Malformed request or invalid parameters; `details` names each offending field */
+        400: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Missing, unknown or revoked API key */
+        401: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Rate limit exceeded; see Retry-After */
+        429: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
+  };
+  "/v1/review-queue/checks": {
+    /**
+     * List the checks waiting for a review
+     * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: id_verification, id_document, aml, company_monitoring, document, ekyc, electronic_signature, fraud_database, online_reputation. */
+          type?: string;
+          /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
+          case_id?: string;
+          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+          assignee_id?: string;
+          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+          tags?: string;
+          /** @description Filter on case_status; also `case_status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
+          case_status?: string;
+          /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          created_at?: string;
+          /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+          updated_at?: string;
+          /** @description Comma-separated fields among updated_at, created_at; suffix `.desc` for descending. Default updated_at ascending (longest waiting first). */
+          sort?: string;
+          /** @description Page number, from 1. */
+          page?: number;
+          /** @description Items per page. */
+          limit?: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              data: ({
+                  case: {
+                    assignee_id: string | null;
+                    external_id: string | null;
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    /** @enum {unknown} */
+                    status: "draft" | "open" | "approved" | "rejected" | "closed";
+                    tags: string[];
+                  };
+                  check: components["schemas"]["Check"];
+                  subject: {
+                    /** Format: uuid */
+                    id: string;
+                    /** @enum {unknown} */
+                    kind: "company" | "individual";
+                    /** @description The company's name, or the individual's first and last names */
+                    name: string;
+                  };
+                })[];
+              pagination: {
+                /** @description Total number of items matching the filters. */
+                count: number;
+                limit: number;
+                page: number;
+              };
+            };
+          };
+        };
+        /** @description Malformed request or invalid parameters; `details` names each offending field */
+        400: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Missing, unknown or revoked API key */
+        401: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+        /** @description Rate limit exceeded; see Retry-After */
+        429: {
+          content: {
+            "application/json": components["schemas"]["ErrorBody"];
+          };
+        };
+      };
+    };
   };
   "/v1/screening/lists": {
     /**

@@ -299,8 +299,9 @@ Example:
         cmd: Command,
       ) => {
         required(cmd, opts, 'workspace', 'email', 'role');
-        const { createUserCommand, UsersCommandError } = await import('./users.ts');
+        const { checkUserOptions, createUserCommand, UsersCommandError } = await import('./users.ts');
         try {
+          checkUserOptions(opts);
           print(await withRuntime(config(), (rt) => createUserCommand(rt.ctx.db, opts)));
           setCode(EXIT.OK);
         } catch (err) {

@@ -1,5 +1,7 @@
+import { passwordProblem } from '../console-auth/password.ts';
 import { isRole } from '../console-auth/permissions.ts';
 import type { Db } from '../db/connect.ts';
+import type { Role } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { createUser } from '../users/write-users.ts';
 import { findWorkspace, findWorkspaceByName } from '../workspaces/repository.ts';
@@ -22,14 +24,21 @@ export class UsersCommandError extends Error {
   }
 }
 
+/** The options' own checks (usage errors, exit 2), before any database is opened. */
+export function checkUserOptions(opts: CreateUserOptions): void {
+  if (!isRole(opts.role)) throw new UsersCommandError('--role must be admin, reviewer or viewer', 2);
+  if (!/^[^\s@]+@[^\s@]+$/.test(opts.email))
+    throw new UsersCommandError('--email must be an e-mail address', 2);
+  const problem = opts.password === undefined ? null : passwordProblem(opts.password);
+  if (problem) throw new UsersCommandError(`--password ${problem}`, 2);
+}
+
 /**
  * `users create` without the command line around it: finds the workspace by id or name, creates
  * the user (its password generated when none is given) and answers what the command prints.
  */
 export async function createUserCommand(db: Db, opts: CreateUserOptions) {
-  if (!isRole(opts.role)) throw new UsersCommandError('--role must be admin, reviewer or viewer', 2);
-  if (!/^[^\s@]+@[^\s@]+$/.test(opts.email))
-    throw new UsersCommandError('--email must be an e-mail address', 2);
+  checkUserOptions(opts);
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(opts.workspace);
   const ws =
     (isUuid ? await findWorkspace(db, opts.workspace) : undefined) ??
@@ -38,7 +47,7 @@ export async function createUserCommand(db: Db, opts: CreateUserOptions) {
   try {
     const user = await createUser(db, ws.id, {
       email: opts.email,
-      role: opts.role,
+      role: opts.role as Role, // checked above
       first_name: opts.firstName,
       last_name: opts.lastName,
       password: opts.password,

@@ -165,7 +165,12 @@ describe('console workspace pages', () => {
     await page.getByLabel('A case review must carry a comment').check();
     await page.getByLabel('High risk').fill('6');
     await page.getByLabel('Checks per month').fill('500');
-    await page.getByLabel('Politically exposed persons').check();
+    // the screened lists show the service's defaults while the workspace sets none
+    assert.equal(await page.getByLabel('Politically exposed persons').isChecked(), true);
+    assert.equal(await page.getByLabel('Adverse media').isChecked(), false);
+    await page.getByLabel('Politically exposed persons').uncheck();
+    assert.equal(await page.getByLabel('Approve document checks automatically').isChecked(), true);
+    await page.getByLabel('Approve document checks automatically').uncheck();
     await shot(page, 'settings-general');
     await save.click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -174,7 +179,10 @@ describe('console workspace pages', () => {
     assert.equal(s.body.case_review.comment_mandatory, true);
     assert.equal(s.body.case_review.frequency_in_months.high, 6);
     assert.equal(s.body.checks.limit, 500);
-    assert.deepEqual(s.body.checks.aml.list_types, ['pep']);
+    assert.deepEqual(s.body.checks.aml.list_types, ['sanction', 'warning', 'fitness_probity']);
+    assert.deepEqual(s.body.checks.document, { automatic_approval: false });
+    // only what changed was sent: the other types' settings are still the service's defaults
+    assert.equal(s.body.checks.ekyc, undefined);
     // a value the server refuses is shown with the field it names, and nothing changes
     await page.getByLabel('High risk').fill('500');
     // past the browser's own check (max=120), to the server's
@@ -280,6 +288,17 @@ describe('console workspace pages', () => {
     });
     assert.equal(failed.status_code, 500);
     assert.notEqual(failed.status, 'delivered');
+    // the row's Deliveries: the log below shows this webhook's, and takes the focus
+    await page
+      .getByRole('row')
+      .filter({ hasText: receiverUrl })
+      .getByRole('button', { name: 'Deliveries' })
+      .click();
+    assert.equal(
+      await page.locator('section[aria-labelledby="webhook-deliveries"] select').first().inputValue(),
+      hook.id,
+    );
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'webhook-deliveries');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const row = page.locator(`tr[data-delivery="${failed.id}"]`);
     await row.getByText('500').waitFor();
@@ -499,6 +518,35 @@ describe('console access', () => {
       ),
       false,
     );
+    await page.close();
+  });
+
+  test('a reviewer reads the settings without changing them; the server refuses admin writes', async () => {
+    const { ctx } = await getHarness();
+    const rev = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer', firstName: 'Remy' });
+    const page = await signedIn(rev);
+    await openSection(page, 'general');
+    assert.equal(await page.getByRole('button', { name: 'Save' }).count(), 0);
+    assert.equal(await page.getByLabel('High risk').isDisabled(), true);
+    const menu = page.getByRole('navigation', { name: 'Workspace settings' });
+    assert.equal(await menu.getByRole('link', { name: 'Webhooks' }).count(), 0);
+    await openSection(page, 'templates');
+    assert.equal(await page.getByRole('button', { name: 'New template' }).count(), 0);
+    const csrf = await csrfOf(page);
+    const refused = await fetchFromPage(
+      page,
+      'POST',
+      '/v1/templates',
+      { key: 'by_reviewer', name: 'R' },
+      csrf,
+    );
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.message ?? '', /reviewer/);
+    const users = await fetchFromPage(page, 'PATCH', `/v1/users/${rev.id}`, { role: 'admin' }, csrf);
+    assert.equal(users.status, 403);
+    assert.equal((await ws.get(`/v1/users/${rev.id}`)).body.role, 'reviewer');
+    // case work is theirs: a tag is created
+    assert.equal((await fetchFromPage(page, 'POST', '/v1/tags', { label: 'by-reviewer' }, csrf)).status, 201);
     await page.close();
   });
 

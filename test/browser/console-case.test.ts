@@ -251,6 +251,17 @@ describe('console case page', () => {
     assert.equal(await page.getByLabel('New note').count(), 0);
     await shot(page, '08-viewer');
 
+    // an entity marked not relevant is hidden from the graph until asked for, then drawn faded
+    await api.call('POST', `/v1/individuals/${demo.bobId}/set-relevant`, { is_relevant: false });
+    await page.reload();
+    const graph = page.getByTestId('case-graph');
+    await graph.waitFor();
+    assert.equal(await graph.locator('[data-entity-id]').count(), 3);
+    await page.getByLabel('Show the entities marked not relevant').check();
+    await graph.locator(`[data-entity-id="${demo.bobId}"].is-not-relevant`).waitFor();
+    assert.equal(await graph.locator('[data-entity-id]').count(), 4);
+    await api.call('POST', `/v1/individuals/${demo.bobId}/set-relevant`, { is_relevant: true });
+
     // in French: the case page's words follow the console's language switch
     await page.getByLabel('Language').selectOption('fr');
     await page.getByRole('tab', { name: 'Sociétés et personnes' }).click();
@@ -294,6 +305,11 @@ describe('console case page', () => {
     await nodes.last().click();
     assert.equal(await nodes.last().getAttribute('aria-pressed'), 'true');
     await shot(page, '10-fifty-entities');
+    // back to the cases list, inside the console (no page load)
+    await page.evaluate('window.__samePage = true');
+    await page.getByRole('link', { name: '← Cases' }).click();
+    await page.waitForURL(/\/console\/?$/);
+    assert.equal(await page.evaluate('window.__samePage'), true);
     await page.close();
   });
 

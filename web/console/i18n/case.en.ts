@@ -48,6 +48,7 @@ export const caseEn = {
   'case.gender.other': 'Other',
   'case.graph.label': 'Ownership and representation graph',
   'case.graph.empty': 'This case has no company or individual yet.',
+  'case.graph.notRelevant': 'Show the entities marked not relevant',
   'case.graph.main': 'Main',
   'case.graph.shareholder': 'shareholder',
   'case.graph.representative': 'representative',

@@ -50,6 +50,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.gender.other': 'Autre',
   'case.graph.label': 'Graphe de détention et de représentation',
   'case.graph.empty': "Ce dossier n'a encore ni société ni personne.",
+  'case.graph.notRelevant': 'Afficher les entités marquées non pertinentes',
   'case.graph.main': 'Principale',
   'case.graph.shareholder': 'actionnaire',
   'case.graph.representative': 'représentant',

@@ -65,6 +65,14 @@ export const settingsEn = {
   'general.list.fitness_probity': 'Fitness and probity',
   'general.list.pep': 'Politically exposed persons',
   'general.list.adverse_media': 'Adverse media',
+  'general.automatic': 'Automatic decisions',
+  'general.automaticHint':
+    'Checks whose result is clear are approved or rejected without a reviewer; the others wait for review.',
+  'general.checkType': 'Check type',
+  'general.autoApprove': 'Approve automatically',
+  'general.autoReject': 'Reject automatically',
+  'general.autoApproveOf': 'Approve {type} checks automatically',
+  'general.autoRejectOf': 'Reject {type} checks automatically',
   'general.companies': 'Companies and fraud',
   'general.companyMonitoring': 'Monitor companies linked to their registry record',
   'general.fraudShare': 'Join the shared fraud list (match other sharing workspaces’ reports)',
@@ -88,7 +96,8 @@ export const settingsEn = {
   'templates.addCheck': 'Add a check',
   'templates.removeCheck': 'Remove this check',
   'templates.deleteTitle': 'Delete the template',
-  'templates.deleteQuestion': 'Delete the template “{name}”? Cases keep the checks it already created.',
+  'templates.deleteQuestion':
+    'Delete the template “{name}”? It can no longer be run; cases made from it keep their checks and still show it.',
   'templates.target.main_company': 'main company',
   'templates.target.companies': 'companies',
   'templates.target.individuals': 'individuals',
@@ -169,7 +178,7 @@ export const settingsEn = {
   'webhooks.rotateQuestion':
     'A new secret signs the deliveries; the previous one also signs them for 24 hours, while your receiver is updated.',
   'webhooks.deleteTitle': 'Delete the webhook',
-  'webhooks.deleteQuestion': 'Delete the webhook “{name}”? Its pending deliveries are dropped.',
+  'webhooks.deleteQuestion': 'Delete the webhook “{name}”? Its deliveries and their log are deleted with it.',
   'webhooks.deliveries': 'Deliveries',
   'webhooks.webhook': 'Webhook',
   'webhooks.allWebhooks': 'All webhooks',

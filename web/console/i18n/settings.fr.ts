@@ -69,6 +69,14 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'general.list.fitness_probity': 'Compétence et honorabilité',
   'general.list.pep': 'Personnes politiquement exposées',
   'general.list.adverse_media': 'Presse défavorable',
+  'general.automatic': 'Décisions automatiques',
+  'general.automaticHint':
+    'Les contrôles au résultat net sont approuvés ou rejetés sans réviseur ; les autres attendent une revue.',
+  'general.checkType': 'Type de contrôle',
+  'general.autoApprove': 'Approuver automatiquement',
+  'general.autoReject': 'Rejeter automatiquement',
+  'general.autoApproveOf': 'Approuver automatiquement les contrôles {type}',
+  'general.autoRejectOf': 'Rejeter automatiquement les contrôles {type}',
   'general.companies': 'Entreprises et fraude',
   'general.companyMonitoring': 'Surveiller les entreprises liées à leur fiche au registre',
   'general.fraudShare':
@@ -95,7 +103,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'templates.removeCheck': 'Retirer ce contrôle',
   'templates.deleteTitle': 'Supprimer le modèle',
   'templates.deleteQuestion':
-    'Supprimer le modèle « {name} » ? Les dossiers gardent les contrôles déjà créés.',
+    'Supprimer le modèle « {name} » ? Il ne peut plus être lancé ; les dossiers créés avec lui gardent leurs contrôles et l’affichent toujours.',
   'templates.target.main_company': 'entreprise principale',
   'templates.target.companies': 'entreprises',
   'templates.target.individuals': 'personnes',
@@ -176,7 +184,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'webhooks.rotateQuestion':
     'Un nouveau secret signe les envois ; l’ancien les signe aussi pendant 24 heures, le temps de mettre votre récepteur à jour.',
   'webhooks.deleteTitle': 'Supprimer le webhook',
-  'webhooks.deleteQuestion': 'Supprimer le webhook « {name} » ? Ses envois en attente sont abandonnés.',
+  'webhooks.deleteQuestion':
+    'Supprimer le webhook « {name} » ? Ses envois et leur journal sont supprimés avec lui.',
   'webhooks.deliveries': 'Envois',
   'webhooks.webhook': 'Webhook',
   'webhooks.allWebhooks': 'Tous les webhooks',

@@ -5,6 +5,7 @@
  * notes and the activity timeline. Everything is read from and written to `/v1` with the session.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
 import { LaunchChecksButton } from '../checks/LaunchChecks.tsx';
 import { AddEntityButton, RelationEditor } from '../entities/EntityEditor.tsx';
@@ -41,18 +42,26 @@ export function CasePage({ id }: { id: string }) {
   // bumped on every change, so the tabs that load their own data reload
   const [version, setVersion] = useState(0);
 
+  // entities marked not relevant are left out unless asked for (as the API does)
+  const [notRelevant, setNotRelevant] = useState(false);
   const load = useCallback(async () => {
-    const res = await api.GET('/v1/cases/{id}', { params: { path: { id } } });
+    const res = await api.GET('/v1/cases/{id}', {
+      params: { path: { id }, query: notRelevant ? { include_not_relevant: true } : {} },
+    });
     if (res.error || !res.data) {
       setError({ status: res.response.status, message: (res.error as { message?: string })?.message ?? '' });
       return;
     }
     setError(null);
     setKase(res.data);
-  }, [id]);
+  }, [id, notRelevant]);
 
+  // another case: nothing of the previous one stays on the page while it loads
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the case's id changes
   useEffect(() => {
     setKase(null);
+  }, [id]);
+  useEffect(() => {
     void load();
   }, [load]);
 
@@ -81,19 +90,19 @@ export function CasePage({ id }: { id: string }) {
 
   if (error) {
     return (
-      <main className="case-page">
+      <div className="case-page">
         <p role="alert" className="case-error">
           {error.status === 404 ? t('case.notFound') : t('case.loadFailed', { message: error.message })}
         </p>
-        <a href="/console/">{t('case.backToCases')}</a>
-      </main>
+        <Link href="/">{t('case.backToCases')}</Link>
+      </div>
     );
   }
   if (!kase) {
     return (
-      <main className="case-page" aria-busy="true">
+      <div className="case-page" aria-busy="true">
         <p>{t('case.loading')}</p>
-      </main>
+      </div>
     );
   }
 
@@ -103,12 +112,12 @@ export function CasePage({ id }: { id: string }) {
     .map((i) => ({ id: i.id, name: individualName(i), email: i.email }));
 
   return (
-    <main className="case-page" data-testid="case-page" data-ready="true">
+    <div className="case-page" data-testid="case-page" data-ready="true">
       <header className="case-header">
         <div className="case-title">
-          <a href="/console/" className="case-back">
+          <Link href="/" className="case-back">
             {t('case.backToCases')}
-          </a>
+          </Link>
           <h1>{kase.name}</h1>
           <div className="case-meta">
             <span className={`case-status is-${kase.status}`} data-testid="case-status">
@@ -234,6 +243,14 @@ export function CasePage({ id }: { id: string }) {
       >
         {tab === 'entities' ? (
           <>
+            <label className="case-check-label case-graph-options">
+              <input
+                type="checkbox"
+                checked={notRelevant}
+                onChange={(e) => setNotRelevant(e.target.checked)}
+              />
+              {t('case.graph.notRelevant')}
+            </label>
             <CaseGraph entities={entities} selectedId={current?.id ?? null} onSelect={setSelected} />
             {current ? (
               <EntityPanel
@@ -257,6 +274,6 @@ export function CasePage({ id }: { id: string }) {
           <ActivityTimeline caseId={kase.id} entities={entities} version={version} />
         ) : null}
       </section>
-    </main>
+    </div>
   );
 }

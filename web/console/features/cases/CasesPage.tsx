@@ -60,7 +60,20 @@ export function CasesPage() {
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const [list, setList] = useState<CaseList | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const counts = useCaseCounts(search);
+  const counts = useCaseCounts(
+    (() => {
+      // the counts take the list's filters but status, sort and paging
+      const {
+        status: _s,
+        sort: _o,
+        page: _p,
+        limit: _l,
+        ...filters
+      } = toApiQuery(params) as Record<string, unknown>;
+      return filters;
+    })(),
+    search,
+  );
 
   useEffect(() => {
     let live = true;

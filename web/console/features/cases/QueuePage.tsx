@@ -1,7 +1,7 @@
 /**
- * The review queue: checks in need_review across the workspace, oldest first, each with what it is
- * on and a way to its case. A check's case is found through its company or individual (the check
- * envelope names those), read once per page for all the checks on it.
+ * The review queue: checks in need_review across the workspace, longest waiting first, with what each
+ * is on and its case (GET /v1/review-queue/checks: one call), and the cases whose reviewer has
+ * actions. A check's link opens its case with the check unfolded.
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
@@ -9,67 +9,32 @@ import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 
-type Checks = paths['/v1/checks']['get']['responses'][200]['content']['application/json'];
-type Row = Checks['data'][number] & { subject: string; caseId: string | null; caseName: string | null };
-
-async function subjectOf(check: Checks['data'][number]): Promise<{ subject: string; caseId: string | null }> {
-  if (check.company_id) {
-    const c = await api.GET('/v1/companies/{id}', { params: { path: { id: check.company_id } } });
-    return { subject: c.data?.name ?? check.company_id, caseId: c.data?.case_id ?? null };
-  }
-  if (check.individual_id) {
-    const i = await api.GET('/v1/individuals/{id}', { params: { path: { id: check.individual_id } } });
-    const name = i.data
-      ? [i.data.first_name, i.data.last_name].filter(Boolean).join(' ')
-      : check.individual_id;
-    return { subject: name, caseId: i.data?.case_id ?? null };
-  }
-  return { subject: '—', caseId: null };
-}
+type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
+const LIMIT = 25;
 
 export function QueuePage() {
   const t = useT();
   const formatDate = useFormatDate();
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<Row[] | null>(null);
-  const [count, setCount] = useState(0);
+  const [list, setList] = useState<QueueChecks | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
-    (async () => {
-      const list = unwrap(
-        await api.GET('/v1/checks', {
-          params: { query: { status: 'need_review', sort: 'updated_at', page, limit: 25 } as never },
-        }),
+    api
+      .GET('/v1/review-queue/checks', { params: { query: { page, limit: LIMIT } } })
+      .then(unwrap)
+      .then(
+        (l) => live && setList(l),
+        (e: Error) => live && setError(e.message),
       );
-      const subjects = await Promise.all(list.data.map(subjectOf));
-      const caseIds = [...new Set(subjects.map((s) => s.caseId).filter((id): id is string => !!id))];
-      const cases = await Promise.all(
-        caseIds.map((id) =>
-          api
-            .GET('/v1/cases/{id}', { params: { path: { id } } })
-            .then((r) => [id, r.data?.name ?? id] as const),
-        ),
-      );
-      const names = new Map(cases);
-      if (!live) return;
-      setCount(list.pagination.count);
-      setRows(
-        list.data.map((c, i) => ({
-          ...c,
-          subject: subjects[i].subject,
-          caseId: subjects[i].caseId,
-          caseName: subjects[i].caseId ? (names.get(subjects[i].caseId as string) ?? null) : null,
-        })),
-      );
-    })().catch((e: Error) => live && setError(e.message));
     return () => {
       live = false;
     };
   }, [page]);
 
-  const pages = Math.max(1, Math.ceil(count / 25));
+  const count = list?.pagination.count ?? 0;
+  const pages = Math.max(1, Math.ceil(count / LIMIT));
   return (
     <section className="page queue" aria-labelledby="queue-title">
       <h1 id="queue-title">{t('queue.title')}</h1>
@@ -78,9 +43,9 @@ export function QueuePage() {
         <p className="error" role="alert">
           {t('common.error', { message: error })}
         </p>
-      ) : !rows ? (
+      ) : !list ? (
         <p className="muted">{t('common.loading')}</p>
-      ) : rows.length === 0 ? (
+      ) : list.data.length === 0 ? (
         <p className="muted">{t('queue.empty')}</p>
       ) : (
         <table className="grid">
@@ -93,27 +58,23 @@ export function QueuePage() {
             </tr>
           </thead>
           <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
+            {list.data.map((r) => (
+              <tr key={r.check.id}>
                 <td>
-                  {r.type}
-                  {r.subtype ? <span className="muted small"> · {r.subtype}</span> : null}
+                  {r.check.type}
+                  {r.check.subtype ? <span className="muted small"> · {r.check.subtype}</span> : null}
                 </td>
-                <td>{r.subject}</td>
+                <td>{r.subject.name}</td>
                 <td>
-                  {r.caseId ? (
-                    <Link href={`/cases/${r.caseId}?check=${r.id}`}>{r.caseName ?? t('queue.open')}</Link>
-                  ) : (
-                    '—'
-                  )}
+                  <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>{r.case.name}</Link>
                 </td>
-                <td>{formatDate(r.updated_at)}</td>
+                <td>{formatDate(r.check.updated_at)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {count > 25 ? (
+      {count > LIMIT ? (
         <nav className="pager" aria-label={t('queue.title')}>
           <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {t('common.previous')}

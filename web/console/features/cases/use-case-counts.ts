@@ -1,27 +1,21 @@
 /**
- * How many cases each status has: one `limit=1` list per status read for its total (the API counts
- * exactly), all at once. Refreshed when the list's address changes (a case may have moved).
+ * How many cases each status has, for the list's filters (GET /v1/case-counts: one grouped count).
+ * Refreshed when the list's address changes (a filter changed, or a case may have moved).
  */
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import type { paths } from '../../api/schema';
 
-type Counts = Partial<Record<'all' | 'draft' | 'open' | 'approved' | 'rejected' | 'closed', number>>;
-const STATUSES = ['draft', 'open', 'approved', 'rejected', 'closed'] as const;
+type Counts = Partial<paths['/v1/case-counts']['get']['responses'][200]['content']['application/json']>;
+type CountQuery = NonNullable<paths['/v1/case-counts']['get']['parameters']['query']>;
 
-export function useCaseCounts(refreshKey: string): Counts {
+export function useCaseCounts(query: CountQuery, refreshKey: string): Counts {
   const [counts, setCounts] = useState<Counts>({});
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey is the reason to count again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshKey stands for the query
   useEffect(() => {
     let live = true;
-    const one = async (status?: (typeof STATUSES)[number]) => {
-      const res = await api.GET('/v1/cases', {
-        params: { query: { limit: 1, ...(status ? { status } : {}) } },
-      });
-      return res.data?.pagination.count;
-    };
-    Promise.all([one(), ...STATUSES.map((s) => one(s))]).then(([all, ...each]) => {
-      if (!live) return;
-      setCounts({ all, ...Object.fromEntries(STATUSES.map((s, i) => [s, each[i]])) });
+    api.GET('/v1/case-counts', { params: { query } }).then((res) => {
+      if (live && res.data) setCounts(res.data);
     });
     return () => {
       live = false;

@@ -14,6 +14,25 @@ type Patch = Body<'/v1/workspace/settings', 'patch'>;
 
 const RISK_LEVELS = ['not_defined', 'low', 'medium', 'high', 'critical', 'prohibited'] as const;
 const AML_LISTS = ['sanction', 'warning', 'fitness_probity', 'pep', 'adverse_media'] as const;
+/** What the service uses while the workspace sets nothing (src/checks/types/aml: AML_DEFAULTS). */
+const AML_DEFAULTS = {
+  fuzziness: 0.5,
+  exact_match: false,
+  list_types: ['sanction', 'warning', 'fitness_probity', 'pep'],
+};
+/**
+ * Check types whose results may be decided automatically, with the service's defaults while the
+ * workspace sets nothing (each type's DEFAULTS under src/checks/types).
+ */
+const AUTO_TYPES = {
+  ekyc: { approval: true, rejection: true },
+  id_document: { approval: true, rejection: true },
+  id_verification: { approval: true, rejection: true },
+  document: { approval: true, rejection: false },
+  fraud_database: { approval: true, rejection: false },
+} as const;
+type AutoType = keyof typeof AUTO_TYPES;
+const AUTO_TYPE_NAMES = Object.keys(AUTO_TYPES) as AutoType[];
 
 interface Form {
   commentMandatory: boolean;
@@ -27,6 +46,7 @@ interface Form {
   amlMonitoring: boolean;
   companyMonitoring: boolean;
   fraudShare: boolean;
+  auto: Record<AutoType, { approval: boolean; rejection: boolean }>;
 }
 
 function toForm(s: Settings): Form {
@@ -39,12 +59,21 @@ function toForm(s: Settings): Form {
     onlineEngines: s.risk.online_engines,
     checkLimit: s.checks.limit == null ? '' : String(s.checks.limit),
     fetchLimit: s.company_data.fetch_limit == null ? '' : String(s.company_data.fetch_limit),
-    amlFuzziness: s.checks.aml?.fuzziness == null ? '' : String(s.checks.aml.fuzziness),
-    amlExact: s.checks.aml?.exact_match ?? false,
-    amlLists: [...(s.checks.aml?.list_types ?? [])],
+    amlFuzziness: String(s.checks.aml?.fuzziness ?? AML_DEFAULTS.fuzziness),
+    amlExact: s.checks.aml?.exact_match ?? AML_DEFAULTS.exact_match,
+    amlLists: [...(s.checks.aml?.list_types ?? AML_DEFAULTS.list_types)],
     amlMonitoring: s.checks.aml?.monitoring ?? false,
     companyMonitoring: s.checks.company_monitoring?.enabled ?? false,
     fraudShare: s.fraud_database.share,
+    auto: Object.fromEntries(
+      AUTO_TYPE_NAMES.map((ty) => [
+        ty,
+        {
+          approval: s.checks[ty]?.automatic_approval ?? AUTO_TYPES[ty].approval,
+          rejection: s.checks[ty]?.automatic_rejection ?? AUTO_TYPES[ty].rejection,
+        },
+      ]),
+    ) as Form['auto'],
   };
 }
 
@@ -74,6 +103,15 @@ function diff(before: Form, after: Form): Patch {
     aml.list_types = after.amlLists as NonNullable<typeof aml.list_types>;
   if (before.amlMonitoring !== after.amlMonitoring) aml.monitoring = after.amlMonitoring;
   if (Object.keys(aml).length) checks.aml = aml;
+  for (const ty of AUTO_TYPE_NAMES) {
+    const b = before.auto[ty];
+    const a = after.auto[ty];
+    if (b.approval !== a.approval || b.rejection !== a.rejection)
+      checks[ty] = {
+        ...(b.approval !== a.approval ? { automatic_approval: a.approval } : {}),
+        ...(b.rejection !== a.rejection ? { automatic_rejection: a.rejection } : {}),
+      };
+  }
   if (before.companyMonitoring !== after.companyMonitoring)
     checks.company_monitoring = { enabled: after.companyMonitoring };
   if (Object.keys(checks).length) body.checks = checks;
@@ -237,6 +275,42 @@ export function GeneralSettingsPage() {
             </label>
           ))}
         </fieldset>
+      </fieldset>
+      <fieldset disabled={!isAdmin}>
+        <legend>{t('general.automatic')}</legend>
+        <p className="settings-hint">{t('general.automaticHint')}</p>
+        <table className="settings-table compact">
+          <thead>
+            <tr>
+              <th scope="col">{t('general.checkType')}</th>
+              <th scope="col">{t('general.autoApprove')}</th>
+              <th scope="col">{t('general.autoReject')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {AUTO_TYPE_NAMES.map((ty) => (
+              <tr key={ty}>
+                <th scope="row">
+                  <code>{ty}</code>
+                </th>
+                {(['approval', 'rejection'] as const).map((k) => (
+                  <td key={k}>
+                    <input
+                      type="checkbox"
+                      aria-label={t(k === 'approval' ? 'general.autoApproveOf' : 'general.autoRejectOf', {
+                        type: ty,
+                      })}
+                      checked={form.auto[ty][k]}
+                      onChange={(e) =>
+                        set({ auto: { ...form.auto, [ty]: { ...form.auto[ty], [k]: e.target.checked } } })
+                      }
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </fieldset>
       <fieldset disabled={!isAdmin}>
         <legend>{t('general.companies')}</legend>

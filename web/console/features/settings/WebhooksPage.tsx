@@ -4,7 +4,7 @@
  * rotate the secret, show it; the delivery log of all webhooks or one, filtered by status, a
  * delivery's attempts (status, error, response) and retrying it now.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client.ts';
 import {
   type Body,
@@ -34,6 +34,8 @@ export function WebhooksPage() {
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [logsOf, setLogsOf] = useState<string>('');
+  // bumped by a row's Deliveries button: the log below takes the focus
+  const [showLogs, setShowLogs] = useState(0);
   const act = useAction();
   const list = useLoad(
     async () => ok(await api.GET('/v1/webhooks', { params: { query: { page } } })),
@@ -75,7 +77,7 @@ export function WebhooksPage() {
                   <td className="wrap">
                     <code>{w.url}</code>
                   </td>
-                  <td className="wrap">{w.events.join(', ')}</td>
+                  <td className="words">{w.events.join(', ')}</td>
                   <td>
                     <span className={`settings-badge ${w.status}`}>
                       {t(w.status === 'online' ? 'webhooks.online' : 'webhooks.offline')}
@@ -118,7 +120,13 @@ export function WebhooksPage() {
                     >
                       {w.status === 'online' ? t('webhooks.pause') : t('webhooks.resume')}
                     </button>
-                    <button type="button" onClick={() => setLogsOf(w.id)}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setLogsOf(w.id);
+                        setShowLogs((n) => n + 1);
+                      }}
+                    >
                       {t('webhooks.deliveries')}
                     </button>
                     <ConfirmButton
@@ -158,7 +166,7 @@ export function WebhooksPage() {
         )
       ) : null}
       <Pager pagination={list.data?.pagination} onPage={setPage} />
-      <Deliveries webhooks={webhooks} webhookId={logsOf} onWebhook={setLogsOf} />
+      <Deliveries webhooks={webhooks} webhookId={logsOf} onWebhook={setLogsOf} focus={showLogs} />
       <Dialog
         title={editing === 'new' ? t('webhooks.new') : t('webhooks.edit')}
         open={editing !== null}
@@ -248,13 +256,25 @@ function WebhookForm(props: {
   );
 }
 
-function Deliveries(props: { webhooks: Webhook[]; webhookId: string; onWebhook: (id: string) => void }) {
+function Deliveries(props: {
+  webhooks: Webhook[];
+  webhookId: string;
+  onWebhook: (id: string) => void;
+  focus: number;
+}) {
   const t = useSettingsT();
   const lang = useSettingsLang();
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
   const act = useAction();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (props.focus > 0) {
+      heading.current?.scrollIntoView({ block: 'start' });
+      heading.current?.focus();
+    }
+  }, [props.focus]);
   const logs = useLoad(
     async () =>
       ok(
@@ -273,7 +293,9 @@ function Deliveries(props: { webhooks: Webhook[]; webhookId: string; onWebhook: 
   );
   return (
     <section className="settings-panel" aria-labelledby="webhook-deliveries">
-      <h3 id="webhook-deliveries">{t('webhooks.deliveries')}</h3>
+      <h3 id="webhook-deliveries" ref={heading} tabIndex={-1}>
+        {t('webhooks.deliveries')}
+      </h3>
       <div className="settings-filters">
         <label>
           {t('webhooks.webhook')}
