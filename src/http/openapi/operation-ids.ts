@@ -120,6 +120,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/custom-properties/{target_entity}': 'listCustomProperties',
   'GET /v1/custom-properties/{target_entity}/{key}': 'getCustomProperty',
   'GET /v1/activities': 'listActivities',
+  'GET /v1/audit-log': 'listAuditLog',
+  // the console's review queue and counts
+  'GET /v1/case-counts': 'countCases',
+  'GET /v1/review-queue/checks': 'listChecksToReview',
+  'GET /v1/review-queue/cases': 'listCasesToReview',
   // company data
   'GET /v1/company-data/countries': 'listCompanyDataCountries',
   'GET /v1/company-data/entity-legal-forms': 'listEntityLegalForms',

@@ -42,6 +42,14 @@ export const TAGS: readonly { name: string; description: string }[] = [
   },
   { name: 'Webhooks', description: 'Event subscriptions, their signing secrets and the delivery log.' },
   { name: 'Activities', description: 'The timeline of what happened in the workspace, by whom.' },
+  {
+    name: 'Audit log',
+    description: 'Every write in the workspace, by API key or console user, with when and from where.',
+  },
+  {
+    name: 'Review queue',
+    description: 'What waits for a reviewer across the workspace, and case counts per status.',
+  },
   { name: 'Users', description: 'Console users of the workspace and their roles.' },
   { name: 'API keys', description: "The workspace's API keys: create (shown once), list, revoke." },
   { name: 'Custom properties', description: 'Workspace-defined fields on cases, companies and individuals.' },
