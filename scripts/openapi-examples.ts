@@ -275,6 +275,23 @@ try {
   }
   await call('POST', `/v1/cases/${caseId}/share-client-portal-link`, { business_contact_id: ceo.id });
   await call('GET', '/v1/screening/lists');
+  await call('GET', '/v1/case-counts');
+  await call('GET', '/v1/review-queue/checks?limit=5');
+  await call('GET', '/v1/review-queue/cases?limit=5');
+  const key = await call('POST', '/v1/api-keys', { name: 'Back office sync' });
+  await call('GET', '/v1/api-keys');
+  if (key?.id) await call('DELETE', `/v1/api-keys/${key.id}`);
+  const user = await call('POST', '/v1/users', {
+    email: 'nadia.benali@example-bank.example',
+    first_name: 'Nadia',
+    last_name: 'Benali',
+    role: 'reviewer',
+  });
+  if (user?.id) {
+    await call('PATCH', `/v1/users/${user.id}`, { role: 'viewer' });
+    await call('DELETE', `/v1/users/${user.id}/sessions`);
+  }
+  await call('GET', '/v1/audit-log?limit=5');
   await call('POST', `/v1/cases/${caseId}/reviews`, { status: 'approved', comment: 'All checks cleared' });
   await call('POST', '/v1/cases', { name: 'Throw-away' }).then(
     (c) => c?.id && call('DELETE', `/v1/cases/${c.id}`),
