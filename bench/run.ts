@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -88,6 +88,11 @@ const sections: Section[] = [
     databases: 'one',
     // its own process, so the first call really pays pdf.js loading and the OCR worker start
     run: async () => void spawnSync(process.execPath, ['bench/document-analysis.ts'], { stdio: 'inherit' }),
+  },
+  {
+    name: 'observability',
+    databases: 'one',
+    run: async () => (await import('./observability.ts')).runObservabilityBench(),
   },
   {
     name: 'portal',

@@ -1,11 +1,14 @@
 import type { Config } from './config.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
+import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 
 /** `vericase serve`: the API (and, by default, the workers) in one process. */
 export async function serve(config: Config): Promise<void> {
+  // before anything that makes spans: off unless an OTLP endpoint is configured
+  const stopTracing = await startTracing();
   const runtime = await openRuntime(config);
   const { ctx, logger } = runtime;
   // several processes starting together on an empty database: one creates the workspace
@@ -39,6 +42,7 @@ export async function serve(config: Config): Promise<void> {
     try {
       await app.close();
       await runtime.close();
+      await stopTracing?.();
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'error during shutdown');

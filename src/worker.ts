@@ -1,9 +1,11 @@
 import type { Config } from './config.ts';
 import { buildOpsApp } from './ops/ops-app.ts';
+import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 
 /** `vericase worker`: the background workers alone (provider calls, webhooks, schedules). */
 export async function runWorker(config: Config): Promise<void> {
+  const stopTracing = await startTracing();
   const runtime = await openRuntime({ ...config, runWorkers: true });
   // health, readiness and metrics of this process, when a port is configured (containers, Prometheus)
   const ops = config.workerPort !== null ? await buildOpsApp(runtime.ctx, runtime.logger as never) : null;
@@ -20,6 +22,7 @@ export async function runWorker(config: Config): Promise<void> {
     setTimeout(() => process.exit(1), 15_000).unref();
     await ops?.close();
     await runtime.close();
+    await stopTracing?.();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

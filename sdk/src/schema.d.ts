@@ -76,126 +76,14 @@ export interface paths {
      * List the audit log
      * @description Who did what in the workspace: every write on /v1 (by API key or console user, refused ones included when the caller is known), console sign-ins (successful and failed) and sign-outs. Newest first unless `sort=occurred_at` (oldest first). Any console role may read it.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Filter on actor_type; also `actor_type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: user, api_key, system. */
-          actor_type?: string;
-          /** @description Filter on actor_id; also `actor_id.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
-          actor_id?: string;
-          /** @description Filter on resource_type; also `resource_type.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
-          resource_type?: string;
-          /** @description Filter on resource_id; also `resource_id.{operator}` with operator one of `eq` (default `eq`). */
-          resource_id?: string;
-          /** @description Filter on action; also `action.{operator}` with operator one of `eq`, `in`, `like` (default `eq`). Comma-separated values for multi-value operators. */
-          action?: string;
-          /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
-          status_code?: string;
-          /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          occurred_at?: string;
-          /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default occurred_at descending (newest first). */
-          sort?: string;
-          /** @description Page number, from 1. */
-          page?: number;
-          /** @description Items per page. */
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              data: components["schemas"]["AuditLogEntry"][];
-              pagination: {
-                /** @description Total number of items matching the filters. */
-                count: number;
-                limit: number;
-                page: number;
-              };
-            };
-          };
-        };
-        /** @description Malformed request or invalid parameters; `details` names each offending field */
-        400: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Missing, unknown or revoked API key */
-        401: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Rate limit exceeded; see Retry-After */
-        429: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get: operations["listAuditLog"];
   };
   "/v1/case-counts": {
     /**
      * Count cases per status
      * @description How many cases match the filters of GET /v1/cases (all but `status`), in all and per status, in one call (vericase extension, for the console).
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Filter on external_id; also `external_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
-          external_id?: string;
-          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
-          assignee_id?: string;
-          /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
-          name?: string;
-          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
-          tags?: string;
-          /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          created_at?: string;
-          /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          updated_at?: string;
-          /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          last_activity_at?: string;
-        };
-      };
-      responses: {
-        /** @description How many cases match the filters, in all and per status */
-        200: {
-          content: {
-            "application/json": {
-              /** @description Cases matching the filters, every status */
-              all: number;
-              approved: number;
-              closed: number;
-              draft: number;
-              open: number;
-              rejected: number;
-            };
-          };
-        };
-        /** @description Malformed request or invalid parameters; `details` names each offending field */
-        400: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Missing, unknown or revoked API key */
-        401: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Rate limit exceeded; see Retry-After */
-        429: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get: operations["countCases"];
   };
   "/v1/cases": {
     /**
@@ -863,159 +751,14 @@ export interface paths {
      * List the cases whose reviewer has actions
      * @description Cases with `reviewer_has_actions`, each with how many of its checks are in `need_review`, least recently active first unless sorted otherwise (vericase extension, for the console).
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
-          status?: string;
-          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
-          assignee_id?: string;
-          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
-          tags?: string;
-          /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          last_activity_at?: string;
-          /** @description Comma-separated fields among last_activity_at, created_at; suffix `.desc` for descending. Default last_activity_at ascending. */
-          sort?: string;
-          /** @description Page number, from 1. */
-          page?: number;
-          /** @description Items per page. */
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              data: ({
-                  assignee_id: string | null;
-                  /** @description How many of its checks are in need_review */
-                  checks_need_review: number;
-                  external_id: string | null;
-                  /** Format: uuid */
-                  id: string;
-                  /** Format: date-time */
-                  last_activity_at: string;
-                  name: string;
-                  /** @enum {unknown} */
-                  status: "draft" | "open" | "approved" | "rejected" | "closed";
-                  tags: string[];
-                })[];
-              pagination: {
-                /** @description Total number of items matching the filters. */
-                count: number;
-                limit: number;
-                page: number;
-              };
-            };
-          };
-        };
-        /** @description Malformed request or invalid parameters; `details` names each offending field */
-        400: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Missing, unknown or revoked API key */
-        401: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Rate limit exceeded; see Retry-After */
-        429: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get: operations["listCasesToReview"];
   };
   "/v1/review-queue/checks": {
     /**
      * List the checks waiting for a review
      * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: id_verification, id_document, aml, company_monitoring, document, ekyc, electronic_signature, fraud_database, online_reputation. */
-          type?: string;
-          /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
-          case_id?: string;
-          /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
-          assignee_id?: string;
-          /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
-          tags?: string;
-          /** @description Filter on case_status; also `case_status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
-          case_status?: string;
-          /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          created_at?: string;
-          /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
-          updated_at?: string;
-          /** @description Comma-separated fields among updated_at, created_at; suffix `.desc` for descending. Default updated_at ascending (longest waiting first). */
-          sort?: string;
-          /** @description Page number, from 1. */
-          page?: number;
-          /** @description Items per page. */
-          limit?: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              data: ({
-                  case: {
-                    assignee_id: string | null;
-                    external_id: string | null;
-                    /** Format: uuid */
-                    id: string;
-                    name: string;
-                    /** @enum {unknown} */
-                    status: "draft" | "open" | "approved" | "rejected" | "closed";
-                    tags: string[];
-                  };
-                  check: components["schemas"]["Check"];
-                  subject: {
-                    /** Format: uuid */
-                    id: string;
-                    /** @enum {unknown} */
-                    kind: "company" | "individual";
-                    /** @description The company's name, or the individual's first and last names */
-                    name: string;
-                  };
-                })[];
-              pagination: {
-                /** @description Total number of items matching the filters. */
-                count: number;
-                limit: number;
-                page: number;
-              };
-            };
-          };
-        };
-        /** @description Malformed request or invalid parameters; `details` names each offending field */
-        400: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Missing, unknown or revoked API key */
-        401: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-        /** @description Rate limit exceeded; see Retry-After */
-        429: {
-          content: {
-            "application/json": components["schemas"]["ErrorBody"];
-          };
-        };
-      };
-    };
+    get: operations["listChecksToReview"];
   };
   "/v1/screening/lists": {
     /**
@@ -4872,6 +4615,11 @@ export interface operations {
   createApiKey: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "name": "Back office sync"
+         * }
+         */
         "application/json": {
           name: string;
         };
@@ -4995,6 +4743,128 @@ export interface operations {
       };
       /** @description Unsupported media type */
       415: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * List the audit log
+   * @description Who did what in the workspace: every write on /v1 (by API key or console user, refused ones included when the caller is known), console sign-ins (successful and failed) and sign-outs. Newest first unless `sort=occurred_at` (oldest first). Any console role may read it.
+   */
+  listAuditLog: {
+    parameters: {
+      query?: {
+        /** @description Filter on actor_type; also `actor_type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: user, api_key, system. */
+        actor_type?: string;
+        /** @description Filter on actor_id; also `actor_id.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+        actor_id?: string;
+        /** @description Filter on resource_type; also `resource_type.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+        resource_type?: string;
+        /** @description Filter on resource_id; also `resource_id.{operator}` with operator one of `eq` (default `eq`). */
+        resource_id?: string;
+        /** @description Filter on action; also `action.{operator}` with operator one of `eq`, `in`, `like` (default `eq`). Comma-separated values for multi-value operators. */
+        action?: string;
+        /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+        status_code?: string;
+        /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        occurred_at?: string;
+        /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default occurred_at descending (newest first). */
+        sort?: string;
+        /** @description Page number, from 1. */
+        page?: number;
+        /** @description Items per page. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: components["schemas"]["AuditLogEntry"][];
+            pagination: {
+              /** @description Total number of items matching the filters. */
+              count: number;
+              limit: number;
+              page: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Count cases per status
+   * @description How many cases match the filters of GET /v1/cases (all but `status`), in all and per status, in one call (vericase extension, for the console).
+   */
+  countCases: {
+    parameters: {
+      query?: {
+        /** @description Filter on external_id; also `external_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+        external_id?: string;
+        /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+        assignee_id?: string;
+        /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
+        name?: string;
+        /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+        tags?: string;
+        /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        created_at?: string;
+        /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        updated_at?: string;
+        /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        last_activity_at?: string;
+      };
+    };
+    responses: {
+      /** @description How many cases match the filters, in all and per status */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Cases matching the filters, every status */
+            all: number;
+            approved: number;
+            closed: number;
+            draft: number;
+            open: number;
+            rejected: number;
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5226,8 +5096,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "b2f65456-f55d-4ecc-b31a-e519c81a357f",
-         *   "to_company_id": "0ac6bafe-b29a-44d6-9a10-bdc2a1c5bcb4",
+         *   "from_individual_id": "bf364078-e968-47af-8de0-3f0fec0a7f85",
+         *   "to_company_id": "337f9429-5b8c-48aa-b289-84a593377e4e",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -6105,7 +5975,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "84f2c558-d801-4b22-a919-630ac9d4862a"
+         *   "business_contact_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
          * }
          */
         "application/json": {
@@ -6496,7 +6366,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2888db7f-1278-4de8-88a9-4d814408d8f8"
+         *   "individual_id": "1d3c52b0-9b86-42a5-b006-8009eb4b06ec"
          * }
          */
         "application/json": {
@@ -7202,7 +7072,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "84f2c558-d801-4b22-a919-630ac9d4862a"
+         *   "individual_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
          * }
          */
         "application/json": {
@@ -7572,7 +7442,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "84f2c558-d801-4b22-a919-630ac9d4862a"
+         *   "individual_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
          * }
          */
         "application/json": {
@@ -8395,7 +8265,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "4d78d103-d95f-49bd-bbf9-29da81af6473"
+         *   "company_id": "3034d835-263e-4f67-a690-485cb245f313"
          * }
          */
         "application/json": {
@@ -10444,7 +10314,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2888db7f-1278-4de8-88a9-4d814408d8f8",
+         *   "individual_id": "1d3c52b0-9b86-42a5-b006-8009eb4b06ec",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10727,12 +10597,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "daed621a-6bbd-400d-9bb1-610e37029815",
+         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "4d78d103-d95f-49bd-bbf9-29da81af6473",
+         *       "to_company_id": "3034d835-263e-4f67-a690-485cb245f313",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11042,7 +10912,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "daed621a-6bbd-400d-9bb1-610e37029815",
+         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -11194,6 +11064,161 @@ export interface operations {
         content: {
           "application/json": {
             workspace_name: string;
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * List the cases whose reviewer has actions
+   * @description Cases with `reviewer_has_actions`, each with how many of its checks are in `need_review`, least recently active first unless sorted otherwise (vericase extension, for the console).
+   */
+  listCasesToReview: {
+    parameters: {
+      query?: {
+        /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
+        status?: string;
+        /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+        assignee_id?: string;
+        /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+        tags?: string;
+        /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        last_activity_at?: string;
+        /** @description Comma-separated fields among last_activity_at, created_at; suffix `.desc` for descending. Default last_activity_at ascending. */
+        sort?: string;
+        /** @description Page number, from 1. */
+        page?: number;
+        /** @description Items per page. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                assignee_id: string | null;
+                /** @description How many of its checks are in need_review */
+                checks_need_review: number;
+                external_id: string | null;
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                last_activity_at: string;
+                name: string;
+                /** @enum {unknown} */
+                status: "draft" | "open" | "approved" | "rejected" | "closed";
+                tags: string[];
+              })[];
+            pagination: {
+              /** @description Total number of items matching the filters. */
+              count: number;
+              limit: number;
+              page: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * List the checks waiting for a review
+   * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).
+   */
+  listChecksToReview: {
+    parameters: {
+      query?: {
+        /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: id_verification, id_document, aml, company_monitoring, document, ekyc, electronic_signature, fraud_database, online_reputation. */
+        type?: string;
+        /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
+        case_id?: string;
+        /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
+        assignee_id?: string;
+        /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
+        tags?: string;
+        /** @description Filter on case_status; also `case_status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
+        case_status?: string;
+        /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        created_at?: string;
+        /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        updated_at?: string;
+        /** @description Comma-separated fields among updated_at, created_at; suffix `.desc` for descending. Default updated_at ascending (longest waiting first). */
+        sort?: string;
+        /** @description Page number, from 1. */
+        page?: number;
+        /** @description Items per page. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                case: {
+                  assignee_id: string | null;
+                  external_id: string | null;
+                  /** Format: uuid */
+                  id: string;
+                  name: string;
+                  /** @enum {unknown} */
+                  status: "draft" | "open" | "approved" | "rejected" | "closed";
+                  tags: string[];
+                };
+                check: components["schemas"]["Check"];
+                subject: {
+                  /** Format: uuid */
+                  id: string;
+                  /** @enum {unknown} */
+                  kind: "company" | "individual";
+                  /** @description The company's name, or the individual's first and last names */
+                  name: string;
+                };
+              })[];
+            pagination: {
+              /** @description Total number of items matching the filters. */
+              count: number;
+              limit: number;
+              page: number;
+            };
           };
         };
       };
@@ -11973,8 +11998,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "daed621a-6bbd-400d-9bb1-610e37029815",
-         *   "template_id": "cca45b84-c968-4b8c-9b25-69c2dff98043"
+         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
+         *   "template_id": "7009a595-70ed-4b53-ba58-d6c855b18a5b"
          * }
          */
         "application/json": {
@@ -12099,6 +12124,14 @@ export interface operations {
   createUser: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "email": "nadia.benali@example-bank.example",
+         *   "first_name": "Nadia",
+         *   "last_name": "Benali",
+         *   "role": "reviewer"
+         * }
+         */
         "application/json": {
           /** Format: email */
           email: string;
@@ -12233,6 +12266,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "role": "viewer"
+         * }
+         */
         "application/json": {
           first_name?: string;
           last_name?: string;

@@ -74,6 +74,8 @@ export interface ProcessInput {
 
 export interface CheckTypeDefinition {
   type: string;
+  /** How the API reference names and explains the type (its operations' summaries and descriptions). */
+  docs: { title: string; about: string };
   /** Other path spellings accepted for this type (e.g. `fraud-database`). */
   pathAliases?: readonly string[];
   targets: readonly ('individual' | 'company')[];

@@ -21,6 +21,9 @@ const ReviewBody = Type.Object({
   override: Type.Optional(Type.Boolean()),
 });
 
+/** `an` before a vowel sound (`an AML`, `an eKYC`, `an ID`), else `a`. */
+const article = (title: string) => (/^([AEIO]|e[A-Z]|ID)/.test(title) ? 'an' : 'a');
+
 const fullCheck = (def: CheckTypeDefinition): TSchema =>
   fullCheckSchema(def.type, def.targets, def.dataSchema);
 
@@ -35,7 +38,8 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
         schema: {
           hide: hidden,
           tags,
-          summary: `Create a ${def.type} check`,
+          summary: `Create ${article(def.docs.title)} ${def.docs.title} check`,
+          description: `${def.docs.about}\n\nThe check starts on its target (${def.targets.join(' or ')}) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.`,
           body: def.createBody,
           response: { 201: Full, ...errors(400, 404) },
         },
@@ -51,7 +55,8 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
         schema: {
           hide: hidden,
           tags,
-          summary: `Retrieve a ${def.type} check with its data`,
+          summary: `Retrieve ${article(def.docs.title)} ${def.docs.title} check`,
+          description: `The check with its type-specific \`data\` (results, files, review). ${def.docs.about}`,
           params: IdParam,
           response: { 200: Full, ...errors(400, 404) },
         },
@@ -68,7 +73,9 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
         schema: {
           hide: hidden,
           tags,
-          summary: `Review a ${def.type} check (approve or reject)`,
+          summary: `Review ${article(def.docs.title)} ${def.docs.title} check`,
+          description:
+            'Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.',
           params: IdParam,
           body: ReviewBody,
           response: { 200: Full, ...errors(400, 404) },
@@ -91,7 +98,9 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
           schema: {
             hide: hidden,
             tags,
-            summary: 'Push a check stuck in processing to review',
+            summary: 'Send a processing check to review',
+            description:
+              'A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.',
             params: IdParam,
             body: Type.Optional(Type.Object({ comment: Type.Optional(Type.String()) })),
             response: { 200: Full, ...errors(400, 404) },
@@ -172,7 +181,8 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
         schema: {
           hide,
           tags: ['Checks'],
-          summary: 'Retrieve a company_monitoring check',
+          summary: 'Retrieve a company monitoring check',
+          description: def?.docs.about,
           params: IdParam,
           response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404) },
         },
@@ -187,7 +197,7 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
       `/checks/${path}`,
       {
         schema: {
-          hide,
+          hide: true,
           tags: ['Checks'],
           summary: 'company_monitoring has no create endpoint',
           response: errors(400),

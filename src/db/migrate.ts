@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_document_templates.ts';
 import * as m0021 from './migrations/0021_signature_requests.ts';
 import * as m0022 from './migrations/0022_console.ts';
 import * as m0024 from './migrations/0024_review_queue.ts';
+import * as m0026 from './migrations/0026_trace_context.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '0021_signature_requests': m0021,
   '0022_console': m0022,
   '0024_review_queue': m0024,
+  '0026_trace_context': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -774,3 +774,11 @@ export interface Database {
 }
 export type ConsoleSessionRow = Selectable<ConsoleSessionsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+
+// --- OpenTelemetry: the trace an event and its deliveries belong to (migration 0026) ---
+export interface EventsTable {
+  trace_context: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+}
+export interface WebhookDeliveriesTable {
+  trace_context: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
+import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
 
 /**
@@ -64,6 +65,8 @@ function subjects(payload: Record<string, unknown>): {
  */
 export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
+  const traced = currentTraceCarrier();
+  const traceContext = traced ? JSON.stringify(traced) : null;
   await trx
     .insertInto('events')
     .values(
@@ -90,6 +93,7 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
           actor_type: actor.type,
           actor_id: actorId,
           activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
+          trace_context: traceContext,
           ...subjects(e.payload),
         };
       }),

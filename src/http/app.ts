@@ -10,14 +10,18 @@ import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
+import { registerHttpTracing } from '../ops/http-tracing.ts';
 import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
 import { ErrorBody } from './common-schemas.ts';
 import { registerConnectionGuard } from './connection-guard.ts';
+import { registerDocsGuides } from './docs-guides.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { API_DESCRIPTION } from './openapi/description.ts';
+import { finishDocument } from './openapi/finish-document.ts';
 import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
 import { httpServerOptions } from './server-options.ts';
 import { registerStrictInput } from './strict-input.ts';
@@ -51,6 +55,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  registerHttpTracing(app);
   // before any route scope, so every request counts (src/ops/metrics.ts)
   registerHttpMetrics(app, ctx.config);
 
@@ -71,21 +76,39 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       info: {
         title: 'vericase API',
         version: '1.0.0',
-        description:
-          'Identity and business verification (KYB/KYC). Authenticate every /v1 request with the `X-SERVICE-API-KEY` header.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+        description: API_DESCRIPTION,
       },
+      // relative to the document; GET /v1/openapi.json names the address the client reached
+      servers: [{ url: '/', description: 'This service' }],
       components: {
         securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-SERVICE-API-KEY' } },
       },
       security: [{ ApiKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) =>
+      finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // swagger-ui sets style attributes from script (hence 'unsafe-inline' for styles only); no
+    // third-party origin at all (its online validator badge is off)
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
+  registerDocsGuides(app);
 
   // /healthz, /readyz, /version, /metrics
   registerOpsRoutes(app, ctx);
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // servers: the address this client reached us at, so generated clients and "try it" work as served
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
+    ...app.swagger(),
+    servers: [
+      { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
+    ],
+  }));
 
   await app.register(
     async (admin) => {

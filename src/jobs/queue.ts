@@ -3,6 +3,7 @@ import { fromKysely, fromPglite, PgBoss } from 'pg-boss';
 import type pino from 'pino';
 import type { DatabaseHandle, Db } from '../db/connect.ts';
 import { jobDuration, jobWait } from '../ops/metrics.ts';
+import { contextFrom, currentTraceCarrier, inSpan, SpanKind } from '../ops/tracing.ts';
 
 /**
  * The job queue (pg-boss, in the application's own database). Modules declare their queues and
@@ -36,6 +37,14 @@ interface JobWithMetadata {
   createdOn?: Date;
   startAfter?: Date;
   startedOn?: Date;
+}
+
+/** Where a job's data carries the trace it was enqueued in (removed before its handler sees it). */
+const TRACE_KEY = '_trace';
+
+function withTrace(data: object): object {
+  const carrier = currentTraceCarrier();
+  return carrier ? { ...data, [TRACE_KEY]: carrier } : data;
 }
 
 /** From when the job was due (its creation, or its start time when later) to its start in a worker. */
@@ -115,7 +124,16 @@ export class JobQueue {
               const started = performance.now();
               observeWait(def.name, job);
               try {
-                await def.handler(job.data as never, { id: job.id, retryCount: job.retryCount ?? 0 });
+                const { [TRACE_KEY]: carrier, ...data } = (job.data ?? {}) as Record<string, unknown>;
+                await inSpan(
+                  `job ${def.name}`,
+                  {
+                    kind: SpanKind.CONSUMER,
+                    parent: carrier ? contextFrom(carrier) : undefined,
+                    attributes: { 'vericase.job_id': job.id, 'vericase.retry_count': job.retryCount ?? 0 },
+                  },
+                  () => def.handler(data as never, { id: job.id, retryCount: job.retryCount ?? 0 }),
+                );
                 jobDuration.observe(
                   { queue: def.name, outcome: 'completed' },
                   (performance.now() - started) / 1000,
@@ -146,12 +164,16 @@ export class JobQueue {
     // a start time already reached is no delay: without it the job is announced (NOTIFY) at once
     const { startAfter, ...rest } = opts;
     const delayed = startAfter && startAfter.getTime() > Date.now() ? { startAfter } : {};
-    await this.#boss.send(name, data, { ...rest, ...delayed, db: fromKysely(trx as never) } as never);
+    await this.#boss.send(name, withTrace(data), {
+      ...rest,
+      ...delayed,
+      db: fromKysely(trx as never),
+    } as never);
   }
 
   /** Enqueues outside any transaction. */
   async sendNow(name: string, data: object, opts: SendOptions = {}): Promise<void> {
-    await this.#boss.send(name, data, opts as never);
+    await this.#boss.send(name, withTrace(data), opts as never);
   }
 
   async stop(): Promise<void> {

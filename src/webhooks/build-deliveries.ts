@@ -15,6 +15,7 @@ export interface OutboxEvent {
   sub_event: string | null;
   payload: Record<string, unknown>;
   created_at: Date | string;
+  trace_context?: Record<string, string> | null;
 }
 
 /** A delivery row as the dispatcher writes it (the table's insert type, the columns it sets). */
@@ -32,6 +33,7 @@ export type NewDelivery = Pick<
   | 'status'
   | 'next_attempt_at'
   | 'event_created_at'
+  | 'trace_context'
 >;
 
 type Entity = Record<string, unknown> | undefined;
@@ -204,6 +206,7 @@ export async function buildDeliveries(
         status: w.status === 'online' ? 'pending' : 'pending_offline',
         next_attempt_at: now,
         event_created_at: e.created_at,
+        trace_context: e.trace_context ? JSON.stringify(e.trace_context) : null,
       });
     }
   }
@@ -227,7 +230,7 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
 export async function dispatchEvents(db: Db, limit = 500): Promise<{ events: number; deliveries: number }> {
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<OutboxEvent>`
-      select id, workspace_id, case_id, type, sub_event, payload, created_at from events
+      select id, workspace_id, case_id, type, sub_event, payload, created_at, trace_context from events
       where dispatched_at is null order by seq limit ${limit} for update skip locked
     `.execute(trx);
     if (!rows.length) return { events: 0, deliveries: 0 };

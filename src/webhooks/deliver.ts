@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { webhookAttemptDuration, webhookDeliveries } from '../ops/metrics.ts';
+import { contextFrom, currentTraceCarrier, inSpan, SpanKind, tracingEnabled } from '../ops/tracing.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
 import { hexSignature, signatureHeader } from './signature.ts';
@@ -21,6 +22,8 @@ export interface ClaimedDelivery {
   previous_secret_expires_at: Date | string | null;
   signature: string;
   signature_header: string | null;
+  /** The trace of the event this delivers (null with tracing off). */
+  trace_context?: Record<string, string> | null;
 }
 
 export interface AttemptOutcome {
@@ -112,7 +115,7 @@ export async function claimFromWebhooks(
       set status = 'sending', lease_until = now() + cast(${`${Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000)} milliseconds`} as interval),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
       from picked where d.id = picked.id
-      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type
+      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context
     )
     select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, w.signature, w.signature_header
     from claimed c join webhooks w on w.id = c.webhook_id
@@ -175,11 +178,29 @@ export async function attempt(d: ClaimedDelivery, allowPrivate: () => boolean): 
   } else {
     requestHeaders['webhook-signature'] = signatureHeader(secrets, msgId, timestamp, text);
   }
-  const result = await postJson(d.url, requestHeaders, text, {
-    timeoutMs: webhookTuning.timeoutMs,
-    bodyCap: RESPONSE_BODY_CAP,
-    allowPrivate,
-  });
+  // the delivery joins the trace of the request or job that made its event; the POST carries it on
+  const result = await inSpan(
+    'webhook delivery',
+    {
+      kind: SpanKind.CLIENT,
+      parent: tracingEnabled() ? contextFrom(d.trace_context) : undefined,
+      attributes: {
+        'vericase.webhook_id': d.webhook_id,
+        'vericase.delivery_id': d.id,
+        'vericase.attempt': d.attempt_count,
+      },
+    },
+    async (span) => {
+      if (span) Object.assign(requestHeaders, currentTraceCarrier());
+      const r = await postJson(d.url, requestHeaders, text, {
+        timeoutMs: webhookTuning.timeoutMs,
+        bodyCap: RESPONSE_BODY_CAP,
+        allowPrivate,
+      });
+      span?.setAttribute('http.response.status_code', r.statusCode);
+      return r;
+    },
+  );
   const ok = result.statusCode >= 200 && result.statusCode < 300 && !result.error;
   return { delivery: d, endpoint: d.url, requestHeaders, result, ok, attemptedAt };
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context.ts';
 import { discardGeneratedFile, type GeneratedFile } from '../../files/generated-file.ts';
 import { getStorage } from '../../files/storage.ts';
+import { inSpan, SpanKind } from '../../ops/tracing.ts';
 import { checkTypeDefinition } from '../registry.ts';
 import { loadTarget, lockCheckById } from '../repository.ts';
 import { applyOutcome } from './apply-change.ts';
@@ -23,7 +24,14 @@ export async function processCheckJob(
   if (!def?.process) return;
   const target = await loadTarget(ctx.db, snapshot);
   // provider work happens outside the transaction (it may be slow); the result is applied under lock
-  const outcome = await def.process({ ctx, check: snapshot, target });
+  const outcome = await inSpan(
+    `provider ${def.type}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { 'vericase.check_id': snapshot.id, 'vericase.check_type': def.type },
+    },
+    () => def.process?.({ ctx, check: snapshot, target }) ?? Promise.resolve(null),
+  );
   if (!outcome) return;
   const applied = await ctx.db
     .transaction()

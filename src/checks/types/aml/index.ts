@@ -33,6 +33,11 @@ function settingsFor(workspace: Record<string, unknown>, request: Partial<typeof
 
 export const amlCheck: CheckTypeDefinition = {
   type: 'aml',
+  docs: {
+    title: 'AML screening',
+    about:
+      "Screens an individual or a company against the loaded sanctions, PEP and watch lists. Hits above the workspace's threshold move the check to need_review; each hit is then confirmed or ignored before the check itself can be reviewed. With monitoring on, the subject is screened again whenever a list version changes.",
+  },
   targets: ['individual', 'company'],
   isInternal: false,
   createBody: AmlCreateBody,

@@ -10,6 +10,11 @@ import { COMPANY_MONITORING_TRANSITIONS } from './transitions.ts';
  */
 export const companyMonitoringCheck: CheckTypeDefinition = {
   type: 'company_monitoring',
+  docs: {
+    title: 'Company monitoring',
+    about:
+      'Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created over the API.',
+  },
   pathAliases: ['company-monitoring'],
   readOnly: true,
   targets: ['company'],

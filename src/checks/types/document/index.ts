@@ -17,6 +17,11 @@ import { DOCUMENT_TRANSITIONS } from './transitions.ts';
  */
 export const documentCheck: CheckTypeDefinition = {
   type: 'document',
+  docs: {
+    title: 'Document',
+    about:
+      'Checks a document the case must hold (a registration certificate, a proof of address, a bank statement...) against its document type: the files are analysed, their extracted data compared with the company or individual, and the check is decided or sent to review.',
+  },
   targets: ['company', 'individual'],
   isInternal: false,
   createBody: DocumentCreateBody,

@@ -36,6 +36,11 @@ function interpretation(decision: string, country: string, score: number): strin
 
 export const ekycCheck: CheckTypeDefinition = {
   type: 'ekyc',
+  docs: {
+    title: 'eKYC',
+    about:
+      "Verifies an individual's identity data (name, birth date, address, phone, e-mail) with a data provider, and reports fraud signals.",
+  },
   targets: ['individual'],
   isInternal: true,
   createBody: EkycCreateBody,

@@ -17,6 +17,11 @@ const KEY_FIELD = 'settings.document_template_key';
 
 export const electronicSignatureCheck: CheckTypeDefinition = {
   type: 'electronic_signature',
+  docs: {
+    title: 'Electronic signature',
+    about:
+      'Asks an individual to sign a document rendered from a published document template, in the client portal, with a one-time code sent by e-mail. The signed PDF carries a CMS signature and comes with an audit trail.',
+  },
   targets: ['individual'],
   isInternal: false,
   createBody: ElectronicSignatureCreateBody,

@@ -21,6 +21,11 @@ function interpretation(searched: string[], matches: { identifier_kinds: string[
 
 export const fraudDatabaseCheck: CheckTypeDefinition = {
   type: 'fraud_database',
+  docs: {
+    title: 'Fraud database',
+    about:
+      "Searches the workspace's own fraud database for the individual's or the company's identifiers (e-mail, phone, IBAN, registration number...).",
+  },
   pathAliases: ['fraud-database'],
   targets: ['individual', 'company'],
   isInternal: true,

@@ -66,6 +66,11 @@ async function processSubmission({ ctx, check, target }: ProcessInput): Promise<
 
 export const idDocumentCheck: CheckTypeDefinition = {
   type: 'id_document',
+  docs: {
+    title: 'ID document',
+    about:
+      "Reads an identity document (passport, ID card, residence permit, driving licence) from its images: the MRZ and its check digits, expiry, and the holder's name and birth date against the individual.",
+  },
   targets: ['individual'],
   isInternal: false,
   createBody: IdDocumentCreateBody,

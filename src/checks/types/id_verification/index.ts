@@ -121,6 +121,11 @@ async function processCapture({ ctx, check, target }: ProcessInput): Promise<Out
 
 export const idVerificationCheck: CheckTypeDefinition = {
   type: 'id_verification',
+  docs: {
+    title: 'ID verification',
+    about:
+      "The individual photographs an identity document and takes a selfie in the client portal; the document is read as for id_document and the face compared with the document's portrait.",
+  },
   targets: ['individual'],
   isInternal: false,
   createBody: IdVerificationCreateBody,

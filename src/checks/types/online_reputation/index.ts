@@ -44,6 +44,10 @@ function providerInput(c: CompanyRow): ReputationCompany {
 
 export const onlineReputationCheck: CheckTypeDefinition = {
   type: 'online_reputation',
+  docs: {
+    title: 'Online reputation',
+    about: 'Looks for adverse media about a company and reports what was found for review.',
+  },
   targets: ['company'],
   isInternal: true,
   createBody: OnlineReputationCreateBody,

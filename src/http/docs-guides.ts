@@ -1,0 +1,78 @@
+/**
+ * The guides next to the API reference: `/docs/guides/{name}` renders docs/{name}.md (the sandbox's
+ * deterministic behaviours, webhooks and their signatures, ...) as a page; the reference's
+ * introduction links to them. Rendered once per process on first request, from the repository's own
+ * files (trusted content: no user input reaches them).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './errors.ts';
+
+const DOCS_DIR = path.resolve(import.meta.dirname, '../../docs');
+
+/** The guides shown, in the order of the index; each is docs/<name>.md. */
+export const GUIDES: readonly { name: string; title: string }[] = [
+  { name: 'sandbox', title: 'Sandbox providers: what each input gives' },
+  { name: 'webhooks', title: 'Webhooks: events, delivery and signatures' },
+  { name: 'client-portal', title: 'The client portal' },
+  { name: 'company-data', title: 'Company data' },
+  { name: 'screening', title: 'AML screening' },
+];
+
+const CSS = `body{font:16px/1.55 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
+nav a{margin-right:1rem}pre,code{font:14px ui-monospace,monospace;background:#f3f5f8}pre{padding:.8rem;overflow:auto}
+table{border-collapse:collapse}td,th{border:1px solid #d5dae1;padding:.3rem .5rem;vertical-align:top}`;
+
+const HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-cache',
+};
+
+const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  const nav = [
+    `<a href="/docs">API reference</a>`,
+    ...GUIDES.map((g) => `<a href="/docs/guides/${g.name}">${escape(g.name)}</a>`),
+  ].join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)} · vericase</title><link rel="stylesheet" href="/docs/guides/guide.css"></head><body><nav>${nav}</nav><main>${body}</main></body></html>`;
+}
+
+export function registerDocsGuides(app: FastifyInstance): void {
+  const rendered = new Map<string, string>();
+  // browsers ask for it on every page (/docs, the portal, the console): no icon, and no 404 either
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+    reply.code(204).header('cache-control', 'public, max-age=86400').send(),
+  );
+  app.get('/docs/guides/guide.css', { schema: { hide: true } }, async (_req, reply) =>
+    reply.headers(HEADERS).type('text/css; charset=utf-8').send(CSS),
+  );
+  app.get('/docs/guides', { schema: { hide: true } }, async (_req, reply) => {
+    const list = GUIDES.map((g) => `<li><a href="/docs/guides/${g.name}">${escape(g.title)}</a></li>`).join(
+      '',
+    );
+    return reply
+      .headers(HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(page('Guides', `<h1>Guides</h1><ul>${list}</ul>`));
+  });
+  app.get<{ Params: { name: string } }>(
+    '/docs/guides/:name',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const guide = GUIDES.find((g) => g.name === req.params.name);
+      if (!guide) return reply.code(404).send(errorBody(404, 'Guide not found'));
+      let html = rendered.get(guide.name);
+      if (!html) {
+        const { marked } = await import('marked');
+        const md = await fs.promises.readFile(path.join(DOCS_DIR, `${guide.name}.md`), 'utf8');
+        html = page(guide.title, await marked.parse(md));
+        rendered.set(guide.name, html);
+      }
+      return reply.headers(HEADERS).type('text/html; charset=utf-8').send(html);
+    },
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * What the OpenAPI document gets once fastify-swagger has collected the routes: operationIds, the
+ * declared tags, named component schemas, and the security of the operator endpoints. Runs once per
+ * process (fastify-swagger caches the result), never per request.
+ */
+import { CHECK_TYPE_DEFINITIONS } from '../../checks/registry.ts';
+import { attachExamples } from './attach-examples.ts';
+import { namedSchemas } from './components.ts';
+import { CUSTOM_FORMATS } from './description.ts';
+import { OPERATION_DESCRIPTIONS } from './descriptions.ts';
+import { nameSchemas } from './name-schemas.ts';
+import { OPERATION_IDS } from './operation-ids.ts';
+import { TAGS } from './tags.ts';
+import { webhookDocs } from './webhooks.ts';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
+
+type Operation = Parameters<typeof attachExamples>[0] & {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  summary?: string;
+  description?: string;
+};
+
+export function finishDocument(doc: Record<string, unknown>): Record<string, unknown> {
+  const paths = doc.paths as Record<string, Record<string, Operation>>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      op.operationId ??= OPERATION_IDS[`${method.toUpperCase()} ${path}`];
+      if (!op.description && op.operationId) op.description = OPERATION_DESCRIPTIONS[op.operationId];
+      if (path.startsWith('/admin/')) op.security = [{ AdminBearer: [] }];
+      attachExamples(op);
+    }
+  }
+  const checkTags = CHECK_TYPE_DEFINITIONS.map((def) => ({
+    name: `Checks: ${def.type}`,
+    description: `The ${def.type} check: create it on its target, read its data, review it.`,
+  }));
+  const at = TAGS.findIndex((t) => t.name === 'Checks') + 1;
+  const tags = [...TAGS.slice(0, at), ...checkTags, ...TAGS.slice(at)];
+  const named = nameSchemas(doc, namedSchemas()).doc;
+  const components = named.components as Record<string, Record<string, unknown>>;
+  const { webhooks, contextSchema } = webhookDocs();
+  return {
+    ...named,
+    'x-formats': CUSTOM_FORMATS,
+    tags,
+    webhooks,
+    components: {
+      ...components,
+      schemas: { ...components.schemas, WebhookDeliveryContext: contextSchema },
+      securitySchemes: {
+        ...components.securitySchemes,
+        AdminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The operator token set in VERICASE_ADMIN_TOKEN (the /admin endpoints only).',
+        },
+      },
+    },
+  };
+}

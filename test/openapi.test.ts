@@ -1,0 +1,163 @@
+/**
+ * The OpenAPI document as client generators read it (issue 16): an operationId, summary and
+ * description on every operation, declared tags, named component schemas reused by reference,
+ * servers from the request, the operator endpoints' bearer scheme, the custom formats, the webhook
+ * events, and examples that are real answers of the service. The linter's verdict is in
+ * test/openapi-lint.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { CHECK_TYPE_DEFINITIONS } from '../src/checks/registry.ts';
+import { TOP_LEVEL_EVENTS } from '../src/events/catalog.ts';
+import { checkSchemaName } from '../src/http/openapi/components.ts';
+import { OPERATION_IDS } from '../src/http/openapi/operation-ids.ts';
+import { getHarness } from './helpers/harness.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
+type Doc = any;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function operations(doc: Doc): { key: string; op: Doc }[] {
+  const out: { key: string; op: Doc }[] = [];
+  for (const [p, item] of Object.entries<Doc>(doc.paths)) {
+    for (const m of METHODS) if (item[m]) out.push({ key: `${m.toUpperCase()} ${p}`, op: item[m] });
+  }
+  return out;
+}
+
+describe('OpenAPI document', () => {
+  let doc: Doc;
+  before(async () => {
+    const { app } = await getHarness();
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v1/openapi.json',
+      headers: { host: 'api.bank.example:8443' },
+    });
+    assert.equal(res.statusCode, 200);
+    doc = res.json();
+  });
+
+  test('servers name the address the client reached', () => {
+    assert.deepEqual(
+      doc.servers.map((s: Doc) => s.url),
+      ['http://api.bank.example:8443'],
+    );
+  });
+
+  test('every operation has a unique camelCase operationId, a summary, a description and declared tags', () => {
+    const declared = new Set(doc.tags.map((t: Doc) => t.name));
+    for (const t of doc.tags) assert.ok(t.description, `tag ${t.name} has a description`);
+    const seen = new Map<string, string>();
+    const ops = operations(doc);
+    assert.ok(ops.length > 100, `${ops.length} operations`);
+    for (const { key, op } of ops) {
+      assert.match(
+        op.operationId ?? '',
+        /^[a-z][A-Za-z0-9]+$/,
+        `${key}: operationId (add it to src/http/openapi/operation-ids.ts)`,
+      );
+      assert.ok(
+        !seen.has(op.operationId),
+        `${key}: ${op.operationId} also used by ${seen.get(op.operationId)}`,
+      );
+      seen.set(op.operationId, key);
+      assert.ok(op.summary, `${key}: summary`);
+      assert.ok(op.description && op.description !== op.summary, `${key}: description`);
+      assert.ok(op.tags?.length, `${key}: tags`);
+      for (const t of op.tags) assert.ok(declared.has(t), `${key}: tag ${t} is declared`);
+    }
+    // the table names no operation that does not exist (a renamed route leaves no stale name)
+    for (const key of Object.keys(OPERATION_IDS))
+      assert.ok(
+        ops.some((o) => o.key === key),
+        `${key} is documented`,
+      );
+  });
+
+  test('verbs a client would call', () => {
+    const ids = new Map(operations(doc).map(({ key, op }) => [key, op.operationId]));
+    assert.equal(ids.get('POST /v1/cases'), 'createCase');
+    assert.equal(ids.get('GET /v1/cases'), 'listCases');
+    assert.equal(ids.get('GET /v1/cases/{id}'), 'getCase');
+    assert.equal(ids.get('PATCH /v1/checks/aml/{id}/review'), 'reviewAmlCheck');
+    assert.equal(ids.get('POST /v1/cases/{id}/reviews'), 'reviewCase');
+  });
+
+  test('resources are named component schemas, reused by reference', () => {
+    const schemas = doc.components.schemas;
+    const names = [
+      'Case',
+      'CaseDetailed',
+      'Company',
+      'Individual',
+      'CaseRelation',
+      'Check',
+      'Webhook',
+      'ErrorBody',
+      ...CHECK_TYPE_DEFINITIONS.map((d) => checkSchemaName(d.type)),
+    ];
+    for (const n of names) assert.ok(schemas[n], `components.schemas.${n}`);
+    const ref = (op: Doc, status: string) => op.responses[status].content['application/json'].schema.$ref;
+    assert.equal(ref(doc.paths['/v1/cases/{id}'].get, '200'), '#/components/schemas/CaseDetailed');
+    assert.equal(ref(doc.paths['/v1/companies/{id}'].get, '200'), '#/components/schemas/Company');
+    assert.equal(ref(doc.paths['/v1/checks/aml/{id}'].get, '200'), '#/components/schemas/AmlCheck');
+    assert.equal(ref(doc.paths['/v1/webhooks/{id}'].get, '200'), '#/components/schemas/Webhook');
+    assert.equal(
+      doc.paths['/v1/cases'].post.requestBody.content['application/json'].schema.$ref,
+      '#/components/schemas/CaseCreate',
+    );
+    // a component refers to the others it contains
+    assert.equal(schemas.CaseDetailed.properties.companies.items.$ref, '#/components/schemas/Company');
+    // every reference resolves
+    const text = JSON.stringify(doc);
+    for (const m of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g))
+      assert.ok(schemas[m[1]], `${m[1]} exists`);
+  });
+
+  test('the operator endpoints declare their bearer scheme; /v1 the API key', () => {
+    assert.equal(doc.components.securitySchemes.AdminBearer.scheme, 'bearer');
+    for (const { key, op } of operations(doc)) {
+      if (key.includes(' /admin/')) assert.deepEqual(op.security, [{ AdminBearer: [] }], key);
+      else assert.equal(op.security, undefined, `${key} uses the document's ApiKey`);
+    }
+    assert.deepEqual(doc.security, [{ ApiKey: [] }]);
+  });
+
+  test('custom formats are declared', () => {
+    for (const f of ['alpha-2', 'e.164', 'tag-label']) assert.ok(doc['x-formats'][f], f);
+    assert.match(doc.info.description, /alpha-2/);
+  });
+
+  test('webhook events are documented under webhooks', () => {
+    for (const e of TOP_LEVEL_EVENTS.filter((n) => !n.startsWith('AutonomyChatRun.'))) {
+      const op = doc.webhooks[e]?.post;
+      assert.ok(op, e);
+      const body = op.requestBody.content['application/json'].schema;
+      assert.deepEqual(body.properties.event.enum, [e]);
+      assert.ok(
+        op.parameters.some((p: Doc) => p.name === 'webhook-signature'),
+        `${e} signature header`,
+      );
+    }
+    assert.deepEqual(
+      doc.webhooks['Case.Updated'].post.requestBody.content['application/json'].schema.properties.case,
+      {
+        $ref: '#/components/schemas/Case',
+      },
+    );
+  });
+
+  test('examples are captured answers of the service', () => {
+    const create = doc.paths['/v1/cases'].post;
+    const req = create.requestBody.content['application/json'].example;
+    const res = create.responses['201'].content['application/json'].example;
+    assert.equal(req.name, 'Maison Lumière onboarding');
+    assert.equal(res.name, req.name);
+    assert.match(res.id, /^[0-9a-f-]{36}$/);
+    const withExamples = operations(doc).filter(({ op }) =>
+      Object.values<Doc>(op.responses).some((r) => r.content?.['application/json']?.example !== undefined),
+    );
+    assert.ok(withExamples.length >= 70, `${withExamples.length} operations have a response example`);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The TypeScript SDK (sdk/) against the running service, as an integrator uses it: its generated
+ * types are current, then through a real HTTP server it creates a case graph, runs a check, pages
+ * through cases, and verifies a real webhook delivery's signature.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { generateSdkTypes, SDK_SCHEMA } from '../scripts/sdk-generate.ts';
+import { allPages, createVericaseClient, type VericaseClient, verifyWebhook } from '../sdk/src/index.ts';
+import { newWorkspace } from './helpers/harness.ts';
+import { type LiveServer, listen } from './helpers/live-server.ts';
+import { type Receiver, startReceiver } from './helpers/receiver.ts';
+
+let server: LiveServer;
+let receiver: Receiver;
+let vc: VericaseClient;
+
+before(async () => {
+  server = await listen();
+  receiver = await startReceiver();
+  const ws = await newWorkspace('sdk');
+  vc = createVericaseClient({ baseUrl: `http://127.0.0.1:${server.port}/`, apiKey: ws.key });
+});
+after(async () => {
+  await receiver?.stop();
+  await server?.close();
+});
+
+describe('SDK', () => {
+  test('its types are generated from the current OpenAPI document (npm run sdk:generate)', async () => {
+    const committed = fs.readFileSync(SDK_SCHEMA, 'utf8');
+    assert.ok(
+      committed === (await generateSdkTypes()),
+      'sdk/src/schema.d.ts is stale: run `npm run sdk:generate`',
+    );
+  });
+
+  test('creates a case graph, runs a check, reads the result', async () => {
+    const { data: created, error } = await vc.POST('/v1/cases', {
+      body: {
+        name: 'SDK onboarding',
+        companies: [{ ref: 'main', type: 'main', name: 'SDK Test SAS', country: 'FR' }],
+        individuals: [
+          {
+            first_name: 'Ines',
+            last_name: 'Moreau',
+            birth_date: '1990-02-03',
+            address: { country: 'FR' },
+            relations: [{ roles: ['legal_representative'] }],
+          },
+        ],
+      },
+    });
+    assert.equal(error, undefined);
+    assert.ok(created);
+    const { data: detail } = await vc.GET('/v1/cases/{id}', { params: { path: { id: created.id } } });
+    assert.ok(detail);
+    assert.equal(detail.companies[0].name, 'SDK Test SAS');
+    const person = detail.individuals[0];
+    const { data: check, response } = await vc.POST('/v1/checks/ekyc', {
+      body: { individual_id: person.id },
+    });
+    assert.equal(response.status, 201);
+    assert.ok(check);
+    const { data: read } = await vc.GET('/v1/checks/ekyc/{id}', { params: { path: { id: check.id } } });
+    assert.equal(read?.status, 'approved');
+    assert.equal(read?.individual_id, person.id);
+    // an error answer is typed as the error body
+    const bad = await vc.GET('/v1/cases/{id}', {
+      params: { path: { id: '00000000-0000-4000-8000-000000000000' } },
+    });
+    assert.equal(bad.response.status, 404);
+    assert.match(String(bad.error?.message), /not found/i);
+  });
+
+  test('pages through cases', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { response } = await vc.POST('/v1/cases', { body: { name: `Paged ${i}` } });
+      assert.equal(response.status, 201);
+    }
+    const names: string[] = [];
+    for await (const c of allPages((page) =>
+      vc.GET('/v1/cases', { params: { query: { page, limit: 2, sort: 'created_at' } } }),
+    )) {
+      names.push(c.name);
+    }
+    assert.deepEqual(
+      names.filter((n) => n.startsWith('Paged')),
+      ['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4'],
+    );
+    assert.equal(names.length, 6);
+  });
+
+  test('verifies a real webhook delivery', async () => {
+    const { data: hook } = await vc.POST('/v1/webhooks', {
+      body: { name: 'SDK', url: `http://127.0.0.1:${receiver.port}/sdk`, events: ['Case.Created'] },
+    });
+    assert.ok(hook?.secret);
+    await vc.POST('/v1/cases', { body: { name: 'Webhook via SDK' } });
+    const [delivery] = await receiver.waitFor((reqs) => reqs.some((r) => r.path === '/sdk'));
+    const got = receiver.requests.find((r) => r.path === '/sdk') ?? delivery;
+    const headers = got.headers as Record<string, string>;
+    assert.equal(await verifyWebhook(hook.secret, headers, got.body), true);
+    assert.equal(await verifyWebhook(hook.secret, headers, `${got.body} `), false, 'a changed body');
+    assert.equal(
+      await verifyWebhook('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAA', headers, got.body),
+      false,
+      'another secret',
+    );
+    const stale = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 3600) };
+    assert.equal(await verifyWebhook(hook.secret, stale, got.body), false, 'an old timestamp');
+    assert.equal(JSON.parse(got.body).event, 'Case.Created');
+  });
+});
