@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-context.ts';
 import { errorBody } from '../http/errors.ts';
-import { ASSET_NAME, type Asset, AssetStore, WEB_DIST } from './assets.ts';
+import { AssetStore, WEB_DIST } from './assets.ts';
+import { hashedAssetHandler, sendAsset } from './send-asset.ts';
 
 /**
  * The console's policy: its own scripts and styles, images and frames from itself and the blob: URLs
@@ -38,18 +39,6 @@ const PAGE_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-function send(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
-  reply.header('content-type', asset.type);
-  if (asset.gzip) {
-    reply.header('vary', 'accept-encoding');
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-      reply.header('content-encoding', 'gzip');
-      return reply.send(asset.gzip);
-    }
-  }
-  return reply.send(asset.body);
-}
-
 export function registerConsoleRoutes(app: App, store = new AssetStore(path.join(WEB_DIST, 'console'))) {
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith('/console/api/') || req.url === '/console/api') {
@@ -65,7 +54,7 @@ export function registerConsoleRoutes(app: App, store = new AssetStore(path.join
           'The console web assets are not built. Run `npm install` (or `npm ci`) in the service directory, which builds them into web/dist.\n',
         );
     }
-    return send(req, reply, html);
+    return sendAsset(req, reply, html);
   };
   // `/console` and `/console/` are one route (ignoreTrailingSlash); deeper addresses are the page's own
   app.get('/console/', { schema: { hide: true } }, page);
@@ -74,13 +63,6 @@ export function registerConsoleRoutes(app: App, store = new AssetStore(path.join
   app.get<{ Params: { name: string } }>(
     '/console/assets/:name',
     { schema: { hide: true } },
-    async (req, reply) => {
-      const { name } = req.params;
-      const asset = ASSET_NAME.test(name) ? await store.get(`assets/${name}`) : null;
-      if (!asset) return reply.code(404).send(errorBody(404, 'Asset not found'));
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      reply.header('x-content-type-options', 'nosniff');
-      return send(req, reply, asset);
-    },
+    hashedAssetHandler(store),
   );
 }

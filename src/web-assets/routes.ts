@@ -3,10 +3,9 @@
  * our own rather than @fastify/static: two routes, a fixed file set, the exact headers wanted per
  * route, and no directory walking to guard.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-context.ts';
-import { errorBody } from '../http/errors.ts';
-import { ASSET_NAME, type Asset, AssetStore } from './assets.ts';
+import { AssetStore } from './assets.ts';
+import { hashedAssetHandler, sendAsset } from './send-asset.ts';
 
 /**
  * The page's policy: its own scripts and styles only, images from itself and the blob: URLs it
@@ -35,18 +34,6 @@ const PAGE_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-function send(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
-  reply.header('content-type', asset.type);
-  if (asset.gzip) {
-    reply.header('vary', 'accept-encoding');
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-      reply.header('content-encoding', 'gzip');
-      return reply.send(asset.gzip);
-    }
-  }
-  return reply.send(asset.body);
-}
-
 export function registerWebAssetRoutes(app: App, store = new AssetStore()) {
   // `/portal` and `/portal/` are one route (ignoreTrailingSlash); the page asks for /portal/assets/...
   app.get('/portal/', { schema: { hide: true } }, async (req, reply) => {
@@ -60,20 +47,12 @@ export function registerWebAssetRoutes(app: App, store = new AssetStore()) {
           'The portal web assets are not built. Run `npm install` (or `npm ci`) in the service directory, which builds them into web/dist.\n',
         );
     }
-    return send(req, reply, page);
+    return sendAsset(req, reply, page);
   });
 
   app.get<{ Params: { name: string } }>(
     '/portal/assets/:name',
     { schema: { hide: true } },
-    async (req, reply) => {
-      const { name } = req.params;
-      const asset = ASSET_NAME.test(name) ? await store.get(`assets/${name}`) : null;
-      if (!asset) return reply.code(404).send(errorBody(404, 'Asset not found'));
-      // the name carries the content hash: the file under it never changes
-      reply.header('cache-control', 'public, max-age=31536000, immutable');
-      reply.header('x-content-type-options', 'nosniff');
-      return send(req, reply, asset);
-    },
+    hashedAssetHandler(store),
   );
 }
