@@ -14,7 +14,6 @@
  * `--check` writes nothing and exits 1 when the committed report differs (for CI).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -966,36 +965,10 @@ export async function withCheckPathAliases(doc: Json): Promise<Json> {
   return doc;
 }
 
-/** Our OpenAPI document, from an app built on a throw-away embedded database. */
+/** Our OpenAPI document as served, with the check types' alias paths added for the comparison. */
 export async function buildOurDocument(): Promise<Json> {
-  const { default: pino } = await import('pino');
-  const { loadConfig } = await import('../src/config.ts');
-  const { openRuntime } = await import('../src/runtime.ts');
-  const { buildApp } = await import('../src/http/app.ts');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-compat-'));
-  try {
-    const config = loadConfig({
-      ...process.env,
-      DATABASE_URL: '',
-      DATA_DIR: dir,
-      VERICASE_RUN_WORKERS: 'false',
-      VERICASE_SCREENING_WATCH_SECONDS: '0',
-    });
-    const runtime = await openRuntime(config, pino({ level: 'silent' }));
-    try {
-      const app = await buildApp(runtime.ctx);
-      try {
-        await app.ready();
-        return withCheckPathAliases(JSON.parse(JSON.stringify(app.swagger())));
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await runtime.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const { buildServedDocument } = await import('./openapi-document.ts');
+  return withCheckPathAliases((await buildServedDocument()) as Json);
 }
 
 async function main(argv: string[]): Promise<number> {

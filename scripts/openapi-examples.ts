@@ -6,9 +6,9 @@
  * `npm run openapi:examples` (the OpenAPI test checks every example against its schema).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { OPERATION_IDS } from '../src/http/openapi/operation-ids.ts';
+import { withThrowawayApp } from './openapi-document.ts';
 
 const SHARED_DATA = path.resolve(import.meta.dirname, '../../shared/data');
 const OUT = path.resolve(import.meta.dirname, '../src/http/openapi/examples.json');
@@ -18,27 +18,8 @@ type Loose = any;
 
 type Captured = { request?: unknown; status: number; response?: unknown };
 
-const { default: pino } = await import('pino');
-const { loadConfig } = await import('../src/config.ts');
-const { openRuntime } = await import('../src/runtime.ts');
-const { buildApp } = await import('../src/http/app.ts');
 const { createWorkspace } = await import('../src/workspaces/repository.ts');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-examples-'));
-const config = loadConfig({
-  ...process.env,
-  DATABASE_URL: '',
-  DATA_DIR: dir,
-  VERICASE_RUN_WORKERS: 'false',
-  VERICASE_SCREENING_WATCH_SECONDS: '0',
-  VERICASE_RATE_LIMIT_PER_MINUTE: '0',
-  // the legal-form list, when the shared reference data sits beside the checkout
-  ...(fs.existsSync(SHARED_DATA) && !process.env.VERICASE_REFERENCE_DIR
-    ? { VERICASE_REFERENCE_DIR: SHARED_DATA }
-    : {}),
-});
-const runtime = await openRuntime(config, pino({ level: 'silent' }));
-const app = await buildApp(runtime.ctx);
 const examples: Record<string, { success?: Captured; error?: Captured }> = {};
 
 /** Long lists cut to their first two items: an example shows the shape, not the whole list. */
@@ -50,39 +31,54 @@ function shorten(value: unknown): unknown {
   return value;
 }
 
-// per operation, the first 2xx answer and the first 4xx one, with the request that got each
-app.addHook('onSend', async (req, reply, payload) => {
-  const route = req.routeOptions.url;
-  if (!route) return payload;
-  const id = OPERATION_IDS[`${req.method} ${route.replace(/:([A-Za-z_]+)/g, '{$1}')}`];
-  if (!id) return payload;
-  const type = String(reply.getHeader('content-type') ?? '');
-  const captured: Captured = {
-    ...(req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? { request: req.body } : {}),
-    status: reply.statusCode,
-    ...(type.startsWith('application/json') && typeof payload === 'string'
-      ? { response: shorten(JSON.parse(payload)) }
-      : {}),
-  };
-  const slot = reply.statusCode < 300 ? 'success' : reply.statusCode < 500 ? 'error' : null;
-  if (slot) {
-    examples[id] ??= {};
-    examples[id][slot] ??= captured;
+const env = {
+  VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+  // the legal-form list, when the shared reference data sits beside the checkout
+  ...(fs.existsSync(SHARED_DATA) && !process.env.VERICASE_REFERENCE_DIR
+    ? { VERICASE_REFERENCE_DIR: SHARED_DATA }
+    : {}),
+};
+
+await withThrowawayApp(env, async (app, ctx) => {
+  // per operation, the first 2xx answer and the first 4xx one, with the request that got each
+  app.addHook('onSend', async (req, reply, payload) => {
+    const route = req.routeOptions.url;
+    if (!route) return payload;
+    const id = OPERATION_IDS[`${req.method} ${route.replace(/:([A-Za-z_]+)/g, '{$1}')}`];
+    if (!id) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    const captured: Captured = {
+      ...(req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)
+        ? { request: req.body }
+        : {}),
+      status: reply.statusCode,
+      ...(type.startsWith('application/json') && typeof payload === 'string'
+        ? { response: shorten(JSON.parse(payload)) }
+        : {}),
+    };
+    const slot = reply.statusCode < 300 ? 'success' : reply.statusCode < 500 ? 'error' : null;
+    if (slot) {
+      examples[id] ??= {};
+      examples[id][slot] ??= captured;
+    }
+    return payload;
+  });
+  await app.ready();
+
+  const ws = await createWorkspace(ctx.db, 'Example Bank');
+  const headers = { 'x-service-api-key': ws.api_key };
+  async function call(method: string, url: string, body?: unknown) {
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(body ? { payload: body } : {}),
+    });
+    const json = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : null;
+    if (res.statusCode >= 400 && process.env.DEBUG) console.error(method, url, res.statusCode, json?.message);
+    return json as Record<string, Loose>;
   }
-  return payload;
-});
-await app.ready();
 
-const ws = await createWorkspace(runtime.ctx.db, 'Example Bank');
-const headers = { 'x-service-api-key': ws.api_key };
-async function call(method: string, url: string, body?: unknown) {
-  const res = await app.inject({ method: method as 'GET', url, headers, ...(body ? { payload: body } : {}) });
-  const json = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : null;
-  if (res.statusCode >= 400 && process.env.DEBUG) console.error(method, url, res.statusCode, json?.message);
-  return json as Record<string, Loose>;
-}
-
-try {
   await call('GET', '/v1/ping');
   const created = await call('POST', '/v1/cases', {
     name: 'Maison Lumière onboarding',
@@ -296,11 +292,7 @@ try {
   await call('POST', '/v1/cases', { name: 'Throw-away' }).then(
     (c) => c?.id && call('DELETE', `/v1/cases/${c.id}`),
   );
-} finally {
-  await app.close();
-  await runtime.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+});
 
 const sorted = Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
 fs.writeFileSync(OUT, `${JSON.stringify(sorted, null, 1)}\n`);
