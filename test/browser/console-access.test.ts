@@ -35,6 +35,8 @@ let receiver: http.Server;
 let receiverUrl: string;
 /** The receiver answers 500 until `accepting` is set, then 200. */
 let accepting = false;
+/** The headers of the last POST the receiver got. */
+let lastHeaders: http.IncomingHttpHeaders = {};
 const shots: string[] = [];
 
 const SECTIONS = [
@@ -138,6 +140,7 @@ before(async () => {
   });
   receiver = http.createServer((req, res) => {
     req.resume();
+    lastHeaders = req.headers;
     req.on('end', () => {
       res.statusCode = accepting ? 200 : 500;
       res.end(accepting ? 'ok' : 'not yet');
@@ -272,11 +275,16 @@ describe('console workspace pages', () => {
     await dialog.getByLabel('Name').fill('CRM');
     await dialog.getByLabel('URL').fill(receiverUrl);
     await dialog.getByLabel('Events').fill('Case.Created');
+    // the form's one select (a label around a select is named after its option too)
+    await dialog.locator('select').selectOption('hmac_sha256_hex');
+    await dialog.getByRole('textbox', { name: /^Signature header/ }).fill('X-Crm-Signature');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('cell', { name: 'CRM', exact: true }).waitFor();
     const hook = (await ws.get('/v1/webhooks')).body.data[0];
     assert.equal(hook.url, receiverUrl);
     assert.deepEqual(hook.events, ['Case.Created']);
+    assert.equal(hook.signature, 'hmac_sha256_hex');
+    assert.equal(hook.signature_header, 'x-crm-signature');
 
     // an event: the receiver answers 500 to its first delivery
     const kase = await ws.post('/v1/cases', { name: 'Webhook case' });
@@ -287,6 +295,8 @@ describe('console workspace pages', () => {
       return l && l.attempts.length >= 1 && l.status !== 'sending' ? l : null;
     });
     assert.equal(failed.status_code, 500);
+    // signed as chosen: the hex HMAC in the header named
+    assert.match(String(lastHeaders['x-crm-signature']), /^[0-9a-f]{64}$/);
     assert.notEqual(failed.status, 'delivered');
     // the row's Deliveries: the log below shows this webhook's, and takes the focus
     await page

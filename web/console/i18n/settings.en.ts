@@ -168,6 +168,11 @@ export const settingsEn = {
   'webhooks.online': 'Online',
   'webhooks.offline': 'Paused',
   'webhooks.onlineLong': 'Online (paused webhooks keep their deliveries until they are back)',
+  'webhooks.signature': 'Signature',
+  'webhooks.signature.standard_webhooks':
+    'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers)',
+  'webhooks.signature.hmac_sha256_hex': 'HMAC-SHA256 of the body in hex, in one header',
+  'webhooks.signatureHeader': 'Signature header (default dotfile-signature)',
   'webhooks.secret': 'Signing secret',
   'webhooks.showSecret': 'Show',
   'webhooks.hideSecret': 'Hide',

@@ -174,6 +174,11 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'webhooks.online': 'En ligne',
   'webhooks.offline': 'En pause',
   'webhooks.onlineLong': 'En ligne (un webhook en pause garde ses envois jusqu’à son retour)',
+  'webhooks.signature': 'Signature',
+  'webhooks.signature.standard_webhooks':
+    'Standard Webhooks (en-têtes webhook-id, webhook-timestamp, webhook-signature)',
+  'webhooks.signature.hmac_sha256_hex': 'HMAC-SHA256 du contenu en hexadécimal, dans un en-tête',
+  'webhooks.signatureHeader': 'En-tête de signature (par défaut dotfile-signature)',
   'webhooks.secret': 'Secret de signature',
   'webhooks.showSecret': 'Afficher',
   'webhooks.hideSecret': 'Masquer',

@@ -199,6 +199,8 @@ function WebhookForm(props: {
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState(webhook?.events.join(', ') ?? 'Case.*, Check.*');
   const [online, setOnline] = useState(webhook ? webhook.status === 'online' : true);
+  const [signature, setSignature] = useState<Webhook['signature']>(webhook?.signature ?? 'standard_webhooks');
+  const [header, setHeader] = useState(webhook?.signature_header ?? '');
   const act = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -210,6 +212,8 @@ function WebhookForm(props: {
         .map((x) => x.trim())
         .filter(Boolean) as WebhookBody['events'],
       status: online ? ('online' as const) : ('offline' as const),
+      signature,
+      ...(signature === 'hmac_sha256_hex' && header.trim() ? { signature_header: header.trim() } : {}),
     };
     const done = await act.run(async () => {
       if (webhook) ok(await api.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body }));
@@ -239,6 +243,25 @@ function WebhookForm(props: {
       <p id="webhook-events-hint" className="settings-hint">
         {t('webhooks.eventsHint')}
       </p>
+      <label>
+        {t('webhooks.signature')}
+        <select value={signature} onChange={(e) => setSignature(e.target.value as Webhook['signature'])}>
+          <option value="standard_webhooks">{t('webhooks.signature.standard_webhooks')}</option>
+          <option value="hmac_sha256_hex">{t('webhooks.signature.hmac_sha256_hex')}</option>
+        </select>
+      </label>
+      {signature === 'hmac_sha256_hex' ? (
+        <label>
+          {t('webhooks.signatureHeader')}
+          <input
+            maxLength={100}
+            pattern="[A-Za-z0-9\-]+"
+            placeholder="dotfile-signature"
+            value={header}
+            onChange={(e) => setHeader(e.target.value)}
+          />
+        </label>
+      ) : null}
       <label className="check">
         <input type="checkbox" checked={online} onChange={(e) => setOnline(e.target.checked)} />
         {t('webhooks.onlineLong')}
