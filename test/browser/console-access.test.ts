@@ -158,7 +158,8 @@ after(async () => {
   console.log(`screenshots (${shots.length}) in ${SCREENSHOT_DIR}:\n  ${shots.join('\n  ')}`);
 });
 
-describe('console workspace pages', () => {
+// one browser walks every page in one test: minutes on a loaded machine, so its own budget
+describe('console workspace pages', { timeout: 900_000 }, () => {
   test('an admin changes the general settings', async () => {
     const page = await signedIn(admin);
     await openSection(page, 'general');
@@ -474,7 +475,7 @@ describe('console workspace pages', () => {
   });
 });
 
-describe('console access', () => {
+describe('console access', { timeout: 900_000 }, () => {
   test('a viewer sees no write control, and the server refuses the writes anyway', async () => {
     const page = await signedIn(viewer);
     await openSection(page, 'general');

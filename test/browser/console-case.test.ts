@@ -81,7 +81,7 @@ after(async () => {
   console.log(`screenshots (${shots.length}) in ${SCREENSHOT_DIR}:\n  ${shots.join('\n  ')}`);
 });
 
-describe('console case page', () => {
+describe('console case page', { timeout: 900_000 }, () => {
   test('a reviewer reads the graph, the entities and their checks, and acts on the case', async () => {
     const page = await signedIn(reviewer);
     await page.goto(`${base}/console/cases/${demo.caseId}`);
