@@ -7,6 +7,10 @@ import { iso } from '../shared/time.ts';
 
 export const ACTOR_TYPES = ['user', 'api_key', 'system'] as const;
 
+const HTTP_STATUSES = [
+  200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 413, 415, 422, 429, 500, 502, 503, 504,
+].map(String);
+
 export const auditListSpec: ListSpec = {
   filters: {
     actor_type: { kind: 'set', values: ACTOR_TYPES },
@@ -14,7 +18,9 @@ export const auditListSpec: ListSpec = {
     resource_type: { kind: 'text', ops: ['eq', 'in'] },
     resource_id: { kind: 'text', ops: ['eq'] },
     action: { kind: 'text', ops: ['eq', 'in', 'like'] },
-    status_code: { kind: 'text', ops: ['eq', 'in'] },
+    // an integer column: a set of the statuses the service answers, so any other value is a 400 naming
+    // the filter rather than a database error
+    status_code: { kind: 'set', values: HTTP_STATUSES, ops: ['eq', 'in'] },
     occurred_at: { kind: 'date', ops: ['gte', 'lte', 'gt', 'lt', 'eq'] },
   },
   sort: ['occurred_at'],

@@ -203,7 +203,11 @@ export class Fuzzer {
 
   async run(): Promise<FuzzReport> {
     const started = Date.now();
-    this.operations = (await loadOperations(this.opts.app)).operations;
+    // revoking an API key of the workspace would lock the fuzzer out of it (every later call a 401):
+    // key revocation has its own tests (test/console-users.test.ts)
+    this.operations = (await loadOperations(this.opts.app)).operations.filter(
+      (o) => o.key !== 'DELETE /v1/api-keys/{id}',
+    );
     this.report.operations = this.operations.length;
     const shuffle = dice(this.opts.seed);
     this.order = this.operations
