@@ -125,13 +125,18 @@ describe('strict input: server-owned and unknown fields', () => {
   test('the OpenAPI document states that bodies refuse unknown fields and bounds strings', async () => {
     const api = await newWorkspace();
     const doc = (await api.get('/v1/openapi.json')).body;
-    const body = doc.paths['/v1/companies/{id}'].patch.requestBody.content['application/json'].schema;
+    // resources are named component schemas, referred to by $ref (src/http/openapi/components.ts)
+    const resolve = (schema: any) =>
+      schema?.$ref ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+    const body = resolve(
+      doc.paths['/v1/companies/{id}'].patch.requestBody.content['application/json'].schema,
+    );
     assert.equal(body.additionalProperties, false);
     assert.equal(typeof body.properties.name.maxLength, 'number');
     assert.equal(body.properties.address.additionalProperties, false);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
-        const schema = op.requestBody?.content?.['application/json']?.schema;
+        const schema = resolve(op.requestBody?.content?.['application/json']?.schema);
         if (schema?.type === 'object') assert.equal(schema.additionalProperties, false, `${method} ${path}`);
       }
     }

@@ -179,6 +179,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       // the console's hashed assets are public files of the build, the same for every workspace;
       // its pages reach data through /v1 with a session, walked in test/console-roles.test.ts
       if (route.url.startsWith('/console/assets/')) continue;
+      // the API guides (/docs/guides/:name) are the repository's public Markdown, the same for all
+      if (route.url.startsWith('/docs/')) continue;
       const kinds = paramKinds(route);
       const values = kinds.map((k) => (k ? idsOf(b, k) : undefined));
       if (values.some((v) => !v)) {
@@ -315,6 +317,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       event_id: b.eventIds[0],
       external_id: b.caseExternalId,
       author_id: b.userId,
+      // the audit log: B's key acts in B's log only
+      actor_id: b.apiKeyId,
     };
     const unknownFilters: string[] = [];
     let filtered = 0;
@@ -327,6 +331,9 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       const own = fastifyPath.replace(/:\w+/g, () => idsOf(a, kinds[k++] ?? '')?.[0] ?? 'unknown');
       for (const param of ops.get.parameters ?? []) {
         if (param.in !== 'query' || !/(^|_)id$/.test(param.name) || param.name === 'assignee_id') continue;
+        // A's audit log names the ids A's own refused requests sent (B's, from this walk): evidence of
+        // A's attempts, nothing read from B; its isolation is asserted in step 5b
+        if (path === '/v1/audit-log' && param.name === 'resource_id') continue;
         const value = filterValue[param.name];
         if (!value) {
           unknownFilters.push(`${path}?${param.name}`);
@@ -354,6 +361,8 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     await quiesce(a.workspaceId);
     for (const route of routes) {
       if (route.method !== 'GET' || route.params.length || !route.url.startsWith('/v1/')) continue;
+      // see 5b
+      if (route.url === '/v1/audit-log') continue;
       const params: { name: string; required?: boolean; schema?: { maximum?: number } }[] =
         doc.paths[route.url]?.get?.parameters ?? [];
       const limit = params.find((p) => p.name === 'limit');
@@ -369,6 +378,19 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
         ...(params.some((p) => p.name === 'country' && p.required) ? ['country=FR'] : []),
       ];
       await probe([200], 'GET', query.length ? `${route.url}?${query.join('&')}` : route.url);
+    }
+
+    // 5b. A's audit log: only A's own actors, and B's ids only where A's own requests sent them
+    const log = await call(a.api, 'GET', '/v1/audit-log?limit=200');
+    assert.equal(log.status, 200);
+    for (const e of log.body.data) {
+      assert.notEqual(e.actor.id, b.apiKeyId, `an entry of B's key in A's log: ${JSON.stringify(e)}`);
+      if (e.resource_id && bTokens.includes(e.resource_id)) {
+        assert.ok(
+          e.status_code >= 400,
+          `A's entry on B's ${e.resource_id} is a refusal: ${JSON.stringify(e)}`,
+        );
+      }
     }
 
     // 6. external_id is unique per workspace: A may reuse B's and reads its own case by it (last:
