@@ -13,7 +13,6 @@ import { checkSchemaName } from '../src/http/openapi/components.ts';
 import { OPERATION_IDS } from '../src/http/openapi/operation-ids.ts';
 import { getHarness } from './helpers/harness.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Doc = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

@@ -190,7 +190,9 @@ async function onPostgres(): Promise<void> {
   const workerMetrics = await (await fetch(`http://127.0.0.1:${PORTS.worker}/metrics`)).text();
   assert.match(workerMetrics, /^vericase_queue_depth\{queue="checks\.process",state="ready"\} \d+$/m);
   assert.match(workerMetrics, /^vericase_build_info\{/m);
-  const version = (await (await fetch(`http://127.0.0.1:${PORTS.worker}/version`)).json()) as { name: string };
+  const version = (await (await fetch(`http://127.0.0.1:${PORTS.worker}/version`)).json()) as {
+    name: string;
+  };
   assert.equal(version.name, 'vericase');
   assert.equal((await fetch(`http://127.0.0.1:${PORTS.worker}/v1/ping`)).status, 404);
 

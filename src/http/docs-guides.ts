@@ -31,14 +31,14 @@ const HEADERS = {
   'cache-control': 'no-cache',
 };
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   const nav = [
     `<a href="/docs">API reference</a>`,
-    ...GUIDES.map((g) => `<a href="/docs/guides/${g.name}">${escape(g.name)}</a>`),
+    ...GUIDES.map((g) => `<a href="/docs/guides/${g.name}">${escapeHtml(g.name)}</a>`),
   ].join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)} · vericase</title><link rel="stylesheet" href="/docs/guides/guide.css"></head><body><nav>${nav}</nav><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · vericase</title><link rel="stylesheet" href="/docs/guides/guide.css"></head><body><nav>${nav}</nav><main>${body}</main></body></html>`;
 }
 
 export function registerDocsGuides(app: FastifyInstance): void {
@@ -51,9 +51,9 @@ export function registerDocsGuides(app: FastifyInstance): void {
     reply.headers(HEADERS).type('text/css; charset=utf-8').send(CSS),
   );
   app.get('/docs/guides', { schema: { hide: true } }, async (_req, reply) => {
-    const list = GUIDES.map((g) => `<li><a href="/docs/guides/${g.name}">${escape(g.title)}</a></li>`).join(
-      '',
-    );
+    const list = GUIDES.map(
+      (g) => `<li><a href="/docs/guides/${g.name}">${escapeHtml(g.title)}</a></li>`,
+    ).join('');
     return reply
       .headers(HEADERS)
       .type('text/html; charset=utf-8')
