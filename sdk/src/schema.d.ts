@@ -4772,7 +4772,7 @@ export interface operations {
         resource_id?: string;
         /** @description Filter on action; also `action.{operator}` with operator one of `eq`, `in`, `like` (default `eq`). Comma-separated values for multi-value operators. */
         action?: string;
-        /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
+        /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. Values: 200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 413, 415, 422, 429, 500, 502, 503, 504. */
         status_code?: string;
         /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         occurred_at?: string;
