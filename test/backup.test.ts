@@ -135,7 +135,7 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
     assert.match(refused.stderr, /already in use by process/);
     assert.equal(fs.existsSync(archive), false);
   }
-  assert.equal(await first.stop(), 0);
+  assert.equal(await first.stop(), 0, first.output().slice(-4000));
 
   const backup = await cli(['db', 'backup', '--out', archive], source);
   assert.equal(backup.code, 0, backup.stderr);
@@ -163,7 +163,7 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
   // the restored service keeps working: a new case with its template checks
   const more = await restoredApi.post('/v1/cases', caseGraph('after-restore', 1).body);
   assert.equal(more.status, 201, JSON.stringify(more.body));
-  assert.equal(await second.stop(), 0);
+  assert.equal(await second.stop(), 0, second.output().slice(-4000));
 }
 
 const serverUrl = process.env.DATABASE_URL;
