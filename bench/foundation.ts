@@ -1,7 +1,12 @@
 /**
- * Issue 2 figures: ping, create case (the sample graph), get case, list cases with a filter and a
- * sort over 100,000 cases, against the real server in its own process; a bare Fastify route as the
+ * Issues 2 and 17: ping, create case (the sample graph), get case, list cases with a filter and a
+ * sort over 100,000 cases, against the real server in its own process (`vericase serve`, workers
+ * in-process, as `npm start` runs it); a bare Fastify route configured like the service as the
  * ceiling; and, on PostgreSQL, the same create-case inserts straight through `pg` as the floor.
+ *
+ * Fairness: both sides of a ratio run in the same session, alternating round by round (A B A B ...,
+ * BENCH_ROUNDS of BENCH_ROUND_SECONDS each, after a warm-up), and each figure is the median of its
+ * rounds with the spread beside it. The ratios and verdicts go to bench/goals.ts.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +19,21 @@ import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
 import { sampleCaseBody } from '../test/helpers/harness.ts';
-import { type Figures, freePort, load, percentile, printTable, startProcess, stopProcess } from './lib.ts';
+import { type DbLabel, printVerdicts, recordFigure } from './goals.ts';
+import {
+  alternate,
+  type Figures,
+  freePort,
+  httpTarget,
+  percentile,
+  printSeries,
+  ROUND_SECONDS,
+  ROUNDS,
+  ratio,
+  type Series,
+  startProcess,
+  stopProcess,
+} from './lib.ts';
 
 const LIST_CASES = Number(process.env.BENCH_LIST_CASES ?? 100_000);
 
@@ -33,7 +52,7 @@ async function seed(env: NodeJS.ProcessEnv) {
       from generate_series(1, ${LIST_CASES}) g
     `.execute(rt.ctx.db);
     await sql`vacuum analyze cases`.execute(rt.ctx.db); // as autovacuum would: visibility map for index-only counts
-    return { mainKey: main.api_key, listKey: list.api_key };
+    return { mainKey: main.api_key, listKey: list.api_key, mainWorkspaceId: main.id };
   } finally {
     await rt.close();
   }
@@ -133,93 +152,113 @@ async function rawInsertFloor(
   };
 }
 
-export async function runFoundationBench(databaseUrl: string | null): Promise<Figures[]> {
+export async function runFoundationBench(databaseUrl: string | null): Promise<Series[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bench-'));
   const env: NodeJS.ProcessEnv = databaseUrl
     ? { DATABASE_URL: databaseUrl }
     : { DATABASE_URL: '', DATA_DIR: dataDir };
-  const label = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const label: DbLabel = databaseUrl ? 'PostgreSQL' : 'PGlite';
   console.log(`\nSeeding ${LIST_CASES} cases on ${label}...`);
-  const { mainKey, listKey } = await seed(env);
-  const rows: Figures[] = [];
+  const { mainKey, listKey, mainWorkspaceId } = await seed(env);
+  const series: Series[] = [];
+  // Both processes get the same logging configuration: the service's defaults (LOG_LEVEL info, one
+  // request line each, stdout to /dev/null), unless the environment of the bench sets them.
+  const logEnv = {
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'all',
+  };
 
   const barePort = await freePort();
   const bare = await startProcess(
     ['bench/bare-server.ts'],
-    { PORT: String(barePort) },
+    { ...logEnv, PORT: String(barePort) },
     `http://127.0.0.1:${barePort}/ping`,
   );
-  rows.push(await load('bare Fastify route (ceiling)', { url: `http://127.0.0.1:${barePort}/ping` }));
-  await stopProcess(bare);
-
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startProcess(
     ['bin/vericase.js', 'serve'],
-    { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', VERICASE_RATE_LIMIT_PER_MINUTE: '0' },
+    { ...env, ...logEnv, PORT: String(port), HOST: '127.0.0.1', VERICASE_RATE_LIMIT_PER_MINUTE: '0' },
     `${base}/healthz`,
   );
   try {
     const h = { 'x-service-api-key': mainKey, 'content-type': 'application/json' };
-    rows.push(await load('GET /v1/ping', { url: `${base}/v1/ping`, headers: h }));
-    rows.push(
-      await load('POST /v1/cases (3 companies, 3 individuals, relations)', {
-        url: `${base}/v1/cases`,
-        method: 'POST',
-        headers: h,
-        body: JSON.stringify(sampleCaseBody()),
-        connections: 10,
+    const [ceiling, ping] = await alternate([
+      httpTarget('bare Fastify route (ceiling), 20 connections', {
+        url: `http://127.0.0.1:${barePort}/ping`,
       }),
-    );
+      httpTarget('GET /v1/ping, 20 connections', { url: `${base}/v1/ping`, headers: h }),
+    ]);
+    series.push(ceiling, ping);
+    const pingRatio = ratio(ping, ceiling);
+    recordFigure('ping-ratio', label, pingRatio.median * 100, [pingRatio.min * 100, pingRatio.max * 100]);
+
+    const create = httpTarget('POST /v1/cases (3 companies, 3 individuals, relations), 10 connections', {
+      url: `${base}/v1/cases`,
+      method: 'POST',
+      headers: h,
+      body: JSON.stringify(sampleCaseBody()),
+      connections: 10,
+    });
+    if (databaseUrl) {
+      const [service, floor] = await alternate([
+        create,
+        {
+          name: 'create-case inserts straight through `pg` (floor), 10 connections',
+          run: (seconds) => rawInsertFloor(databaseUrl, mainWorkspaceId, seconds, 10),
+        },
+      ]);
+      series.push(service, floor);
+      const r = ratio(service, floor);
+      recordFigure('create-ratio', label, r.median * 100, [r.min * 100, r.max * 100]);
+      recordFigure('create-rps', label, service.rps.median, [service.rps.min, service.rps.max]);
+    } else {
+      const [service] = await alternate([create]);
+      series.push(service);
+      recordFigure('create-rps', label, service.rps.median, [service.rps.min, service.rps.max]);
+    }
+
     const created: any = await (
       await fetch(`${base}/v1/cases`, { method: 'POST', headers: h, body: JSON.stringify(sampleCaseBody()) })
     ).json();
-    rows.push(await load('GET /v1/cases/{id}', { url: `${base}/v1/cases/${created.id}`, headers: h }));
-    rows.push(
-      await load(`GET /v1/cases?status=open&tags=vip&sort=name.desc over ${LIST_CASES} cases`, {
+    const listHeaders = { 'x-service-api-key': listKey };
+    const [getCase, list, listAtRest, deep] = await alternate([
+      httpTarget('GET /v1/cases/{id}, 20 connections', { url: `${base}/v1/cases/${created.id}`, headers: h }),
+      httpTarget(
+        `GET /v1/cases?status=open&tags=vip&sort=name.desc over ${LIST_CASES} cases, 10 connections`,
+        {
+          url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
+          headers: listHeaders,
+          connections: 10,
+        },
+      ),
+      httpTarget('same list, 1 connection (latency at rest)', {
         url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
-        headers: { 'x-service-api-key': listKey },
-        connections: 10,
-      }),
-    );
-    rows.push(
-      await load(`same list, 1 connection (latency at rest)`, {
-        url: `${base}/v1/cases?status=open&tags=vip&sort=name.desc`,
-        headers: { 'x-service-api-key': listKey },
+        headers: listHeaders,
         connections: 1,
       }),
-    );
-    rows.push(
-      await load(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50 over ${LIST_CASES}`, {
+      httpTarget(`GET /v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50, 10 connections`, {
         url: `${base}/v1/cases?status.in=open,draft&sort=last_activity_at.desc&page=50`,
-        headers: { 'x-service-api-key': listKey },
+        headers: listHeaders,
         connections: 10,
       }),
-    );
+    ]);
+    series.push(getCase, list, listAtRest, deep);
+    recordFigure('list-p99', label, list.p99.median, [list.p99.min, list.p99.max]);
+    recordFigure('list-deep-p99', label, deep.p99.median, [deep.p99.min, deep.p99.max]);
   } finally {
     await stopProcess(server);
-  }
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    const ws = await client.query(
-      `select id from workspaces where name = 'bench-main' order by created_at desc limit 1`,
-    );
-    await client.end();
-    rows.push(await rawInsertFloor(databaseUrl, ws.rows[0].id, Number(process.env.BENCH_DURATION ?? 8), 10));
+    await stopProcess(bare);
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
-  printTable(`Foundation on ${label} (2 cores; autocannon, 20 connections, 10 for writes and lists)`, rows);
-  const ceiling = rows[0].rps;
-  const ping = rows.find((r) => r.name === 'GET /v1/ping');
-  if (ping) console.log(`ping / bare route: ${((ping.rps / ceiling) * 100).toFixed(0)}% (goal >= 80%)`);
-  const create = rows.find((r) => r.name.startsWith('POST /v1/cases'));
-  const floor = rows.find((r) => r.name.includes('floor'));
-  if (create && floor)
-    console.log(`create case / raw inserts: ${((create.rps / floor.rps) * 100).toFixed(0)}% (goal >= 50%)`);
-  return rows;
+  printSeries(
+    `Foundation on ${label} (2 cores; autocannon; ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s per measurement)`,
+    series,
+  );
+  return series;
 }
 
 if (import.meta.main) {
   await runFoundationBench(process.env.DATABASE_URL || null);
+  printVerdicts();
 }

@@ -83,17 +83,21 @@ export async function load(
     body?: string;
     connections?: number;
     duration?: number;
+    /** Seconds of unmeasured load first (JIT, pools, caches); default 2, 0 for none. */
+    warmup?: number;
   },
 ): Promise<Figures> {
-  // warm-up (JIT, connection pools, caches) before the measured run
-  await autocannon({
-    url: opts.url,
-    method: (opts.method ?? 'GET') as 'GET',
-    headers: opts.headers,
-    body: opts.body,
-    connections: opts.connections ?? 20,
-    duration: 2,
-  });
+  const warmup = opts.warmup ?? 2;
+  if (warmup > 0) {
+    await autocannon({
+      url: opts.url,
+      method: (opts.method ?? 'GET') as 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      connections: opts.connections ?? 20,
+      duration: warmup,
+    });
+  }
   const result = await autocannon({
     url: opts.url,
     method: (opts.method ?? 'GET') as 'GET',
@@ -125,4 +129,97 @@ export function printTable(title: string, rows: Figures[]): void {
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** One side of a comparison: how to take one measured run of it. */
+export interface Target {
+  name: string;
+  /** One measured run of `seconds`; `first` is true on the target's first round (warm it up). */
+  run: (seconds: number, first: boolean) => Promise<Figures>;
+}
+
+/** A target's runs across rounds, summarised by their median and spread. */
+export interface Series {
+  name: string;
+  runs: Figures[];
+  rps: Spread;
+  p50: number;
+  p99: Spread;
+  errors: number;
+}
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export function spread(values: number[]): Spread {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  const median = v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  return { median, min: v[0], max: v[v.length - 1] };
+}
+
+/** Rounds: BENCH_ROUNDS (default 5) runs of each target, BENCH_ROUND_SECONDS (default 3) each. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+export const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 10);
+
+/**
+ * Runs the targets in alternation, round after round (A B A B ...), so that a drift of the machine
+ * during the run falls on every side of a ratio alike, and summarises each by its median run.
+ */
+export async function alternate(
+  targets: Target[],
+  rounds = ROUNDS,
+  seconds = ROUND_SECONDS,
+): Promise<Series[]> {
+  const runs = targets.map(() => [] as Figures[]);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, t] of targets.entries()) runs[i].push(await t.run(seconds, r === 0));
+  }
+  return targets.map((t, i) => summarise(t.name, runs[i]));
+}
+
+export function summarise(name: string, runs: Figures[]): Series {
+  return {
+    name,
+    runs,
+    rps: spread(runs.map((f) => f.rps)),
+    p50: spread(runs.map((f) => f.p50)).median,
+    p99: spread(runs.map((f) => f.p99)),
+    errors: runs.reduce((n, f) => n + f.errors, 0),
+  };
+}
+
+/** A target loading one URL with autocannon. */
+export function httpTarget(name: string, opts: Parameters<typeof load>[1]): Target {
+  // the first round warms up for BENCH_WARMUP seconds (default 10): the service's throughput kept
+  // rising for about 15 s of load (JIT tiers over much more code than the bare route), so with 2 s
+  // the first rounds measured a cold process (ping at 60% of the ceiling, then 78%, 88%)
+  return {
+    name,
+    run: (seconds, first) => load(name, { ...opts, duration: seconds, warmup: first ? WARMUP_SECONDS : 0 }),
+  };
+}
+
+/** Ratio of two medians, with the spread of the per-round ratios (rounds paired in order). */
+export function ratio(num: Series, den: Series): Spread {
+  const per = num.runs.map((f, i) => f.rps / (den.runs[i]?.rps ?? Number.NaN));
+  return { ...spread(per), median: num.rps.median / den.rps.median };
+}
+
+export function printSeries(title: string, series: Series[]): void {
+  console.log(`\n## ${title}\n`);
+  console.log(
+    '| measurement | req/s median | req/s min-max | p50 ms | p99 ms median | p99 min-max | errors |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  for (const s of series) {
+    console.log(
+      `| ${s.name} | ${n(s.rps.median)} | ${n(s.rps.min)}-${n(s.rps.max)} | ${s.p50.toFixed(1)} | ${s.p99.median.toFixed(1)} | ${s.p99.min.toFixed(1)}-${s.p99.max.toFixed(1)} | ${s.errors} |`,
+    );
+  }
 }

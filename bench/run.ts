@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
+import { printVerdicts } from './goals.ts';
 
 const only = process.env.BENCH_ONLY?.split(',');
 const want = (name: string) => !only || only.includes(name);
@@ -143,4 +144,5 @@ for (const s of sections) {
     else throw err;
   }
 }
+printVerdicts();
 process.exit(0);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/config.ts';
+import { REQUEST_LOG_MODES, type RequestLogMode } from './http/request-log.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './shared/logger.ts';
 
 /** Runtime configuration, read once from the environment. Every knob is documented in the README. */
@@ -15,6 +16,8 @@ export interface Config {
   logLevel: LogLevel;
   /** LOG_FORMAT: `json` (default, one object a line) or `pretty` (pino-pretty, for a terminal). */
   logFormat: LogFormat;
+  /** LOG_REQUESTS: one line per HTTP request (`all`), only 4xx/5xx (`errors`) or none (`off`): src/http/request-log.ts. */
+  logRequests: RequestLogMode;
   rateLimitPerMinute: number;
   /** Shared store for the rate limit across processes; in-memory per process without it. */
   redisUrl: string | null;
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapApiKey: env.VERICASE_BOOTSTRAP_API_KEY || null,
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),
+    logRequests: oneOf('LOG_REQUESTS', env.LOG_REQUESTS, REQUEST_LOG_MODES, 'all'),
     rateLimitPerMinute: int('VERICASE_RATE_LIMIT_PER_MINUTE', env.VERICASE_RATE_LIMIT_PER_MINUTE, 6000),
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),

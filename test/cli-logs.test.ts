@@ -151,6 +151,43 @@ describe('logs: LOG_LEVEL and LOG_FORMAT', () => {
     fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
   });
 
+  test('the request log: one line per request by default, only failed requests with LOG_REQUESTS=errors, none with off', async () => {
+    const dataDir = embedded();
+    const requestLines = async (mode: string | undefined) => {
+      const server = await serve({ ...dataDir, LOG_LEVEL: 'info', LOG_FORMAT: '', LOG_REQUESTS: mode ?? '' });
+      try {
+        await fetch(`${server.base}/v1/openapi.json`, { headers: { 'x-request-id': 'req-ok' } });
+        await fetch(`${server.base}/v1/ping`, { headers: { 'x-request-id': 'req-401' } });
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+      return server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
+        .filter((r) => r.reqId?.startsWith('req-'));
+    };
+    const all = await requestLines(undefined);
+    assert.deepEqual(
+      all.map((r) => [r.reqId, r.msg, r.req.method, r.req.url, r.res.statusCode, typeof r.responseTime]),
+      [
+        ['req-ok', 'request completed', 'GET', '/v1/openapi.json', 200, 'number'],
+        ['req-401', 'request completed', 'GET', '/v1/ping', 401, 'number'],
+      ],
+      'one line per request, after its answer (no separate "incoming request" line)',
+    );
+    assert.deepEqual(
+      (await requestLines('errors')).map((r) => [r.reqId, r.res.statusCode]),
+      [['req-401', 401]],
+    );
+    assert.deepEqual(await requestLines('off'), []);
+    const refused = await vericase(['serve'], { ...dataDir, LOG_REQUESTS: 'some' });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /LOG_REQUESTS/);
+    fs.rmSync(dataDir.DATA_DIR, { recursive: true, force: true });
+  });
+
   test('LOG_FORMAT=pretty: readable lines (level name, message, fields), no JSON, no colour in a pipe', async () => {
     const env = { ...embedded(), LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' };
     const server = await serve(env);

@@ -60,10 +60,11 @@ export function requestOrigin(req: FastifyRequest): Pick<AuditEntry, 'ip' | 'use
  */
 export function registerAuditLog(app: App, db: Db): void {
   const keyLabels = new KeyLabels(db);
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (READ_METHODS.includes(req.method)) return payload;
+  // a callback hook: reads, most requests, pass through without a promise
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (READ_METHODS.includes(req.method)) return done(null, payload);
     const principal = req.principal;
-    if (!principal) return payload;
+    if (!principal) return done(null, payload);
     const route = req.routeOptions.url ?? req.url.split('?')[0];
     const status = reply.statusCode;
     const body = bodyOf(payload);
@@ -97,8 +98,13 @@ export function registerAuditLog(app: App, db: Db): void {
         req.log,
       );
     // a 5xx is often the database failing: its entry is attempted without holding the answer back
-    if (status >= 500) void write();
-    else await write();
-    return payload;
+    if (status >= 500) {
+      void write();
+      return done(null, payload);
+    }
+    write().then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
 }

@@ -20,9 +20,11 @@ import { registerConnectionGuard } from './connection-guard.ts';
 import { registerDocsGuides } from './docs-guides.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
+import { buildLazySerializer, lazyValidatorCompiler } from './lazy-schemas.ts';
 import { API_DESCRIPTION } from './openapi/description.ts';
 import { finishDocument } from './openapi/finish-document.ts';
 import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
+import { requestLogController } from './request-log.ts';
 import { httpServerOptions } from './server-options.ts';
 import { registerStrictInput } from './strict-input.ts';
 import { V1_ROUTE_MODULES } from './v1-routes.ts';
@@ -45,6 +47,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // of up to 255 characters
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     frameworkErrors,
+    // one line per request, written after the response (src/http/request-log.ts)
+    logController: requestLogController(ctx.config.logRequests),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && given.length <= 128 ? given : randomUUID();
@@ -52,16 +56,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     requestIdHeader: false,
     // the serializer compiles anyOf branches with its own ajv: declare our formats there too
     serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true, 'tag-label': true } } },
+    // response serializers compile on a route's first answer, not at start (src/http/lazy-schemas.ts)
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer as never } },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler(validatorCompiler));
   registerHttpTracing(app);
   // before any route scope, so every request counts (src/ops/metrics.ts)
   registerHttpMetrics(app, ctx.config);
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  // callback hooks on every request's path: no promise per request (see docs/performance.md)
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
-    return payload;
+    done(null, payload);
   });
   registerErrorHandling(app);
   registerConnectionGuard(app);

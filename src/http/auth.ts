@@ -42,23 +42,31 @@ declare module 'fastify' {
 /**
  * Resolves keys to workspaces. A short-lived cache keeps the hot path free of a query per
  * request; revocation through this process clears it at once, and other processes see it
- * within the TTL (VERICASE_AUTH_CACHE_TTL_MS).
+ * within the TTL (VERICASE_AUTH_CACHE_TTL_MS). The cache is keyed by the key as sent, so a hit
+ * costs no hashing either (the database holds only hashes; this process's memory holds, for the
+ * TTL, keys it was just sent).
  */
 export class KeyResolver {
   readonly #db: Db;
   readonly #ttlMs: number;
-  readonly #cache = new Map<string, { principal: Principal | null; expires: number }>();
+  readonly #cache = new Map<string, { principal: Principal | null; expires: number; hash: string }>();
 
   constructor(db: Db, ttlMs: number) {
     this.#db = db;
     this.#ttlMs = ttlMs;
   }
 
+  /** The cached answer for `key` while fresh (null: invalid key, cached), or undefined: ask resolve(). */
+  cached(key: string): Principal | null | undefined {
+    const hit = this.#cache.get(key);
+    return hit && hit.expires > Date.now() ? hit.principal : undefined;
+  }
+
   async resolve(key: string): Promise<Principal | null> {
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached;
     const hash = hashApiKey(key);
     const now = Date.now();
-    const hit = this.#cache.get(hash);
-    if (hit && hit.expires > now) return hit.principal;
     const row = await findActiveKey(this.#db, hash);
     const principal = row
       ? {
@@ -71,13 +79,14 @@ export class KeyResolver {
       : null;
     if (this.#ttlMs > 0) {
       if (this.#cache.size > 10_000) this.#cache.clear();
-      this.#cache.set(hash, { principal, expires: now + this.#ttlMs });
+      this.#cache.set(key, { principal, expires: now + this.#ttlMs, hash });
     }
     return principal;
   }
 
+  /** Drops the cached answer for the key of this hash (a revocation in this process). */
   forget(keyHash: string): void {
-    this.#cache.delete(keyHash);
+    for (const [key, entry] of this.#cache) if (entry.hash === keyHash) this.#cache.delete(key);
   }
 
   clear(): void {
@@ -91,6 +100,17 @@ export class KeyResolver {
  * different keys is refused rather than served as either workspace.
  */
 export function requestApiKey(request: FastifyRequest, headerNames: readonly string[]): string | undefined {
+  // the usual request: one key, in one header, no list
+  let only: string | undefined;
+  let found = 0;
+  for (const name of headerNames) {
+    const value = request.headers[name];
+    if (value === undefined) continue;
+    found++;
+    if (typeof value === 'string') only = value;
+  }
+  if (found === 0) return undefined;
+  if (found === 1 && only !== undefined && !only.includes(',')) return only.trim() || undefined;
   const keys = new Set<string>();
   for (const name of headerNames) {
     const value = request.headers[name];
@@ -108,6 +128,48 @@ export interface SessionAuth {
   times: SessionTimes;
 }
 
+/** Sets the principal of a key (undefined when the key is valid), or the error to fail with. */
+function acceptKey(request: FastifyRequest, principal: Principal | null): ApiError | undefined {
+  if (!principal) return new ApiError(401, 'Invalid or revoked API key');
+  request.principal = principal;
+  return undefined;
+}
+
+/** A request without a key: its console session cookie, its CSRF token on writes and its role. */
+async function authenticateSession(request: FastifyRequest, sessions: SessionAuth | null): Promise<void> {
+  const token = sessions ? readCookie(request, SESSION_COOKIE) : null;
+  if (!sessions || !token) {
+    throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
+  }
+  const session = await resolveSession(sessions.db, token, sessions.times);
+  if (!session) throw new ApiError(401, 'Session expired or revoked: sign in again');
+  const role = session.user.role;
+  // set before the checks below, so a refused request is still known by who made it (audit log)
+  request.principal = {
+    workspaceId: session.workspaceId,
+    workspaceName: session.workspaceName,
+    keyId: null,
+    user: { ...session.user, sessionId: session.sessionId },
+    role,
+  };
+  if (
+    !READ_METHODS.includes(request.method) &&
+    !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)
+  ) {
+    throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
+  }
+  const route = request.routeOptions.url;
+  if (route) {
+    const needed = requiredRole(request.method, route);
+    if (!roleAllows(role, needed)) {
+      throw new ApiError(
+        403,
+        `Your role (${role}) does not allow this: ${request.method} ${route} needs ${needed}`,
+      );
+    }
+  }
+}
+
 /**
  * Requires a valid key, or a console session cookie, on every route of the given instance (the
  * /v1 scope). A key header wins over a cookie. A session request must carry its CSRF token on every
@@ -120,45 +182,27 @@ export function registerApiKeyAuth(
   sessions: SessionAuth | null = null,
 ): void {
   app.decorateRequest('principal', null as unknown as Principal);
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const key = requestApiKey(request, headerNames);
+  // A callback hook with a synchronous path for a cached key: no promise on most requests.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let key: string | undefined;
+    try {
+      key = requestApiKey(request, headerNames);
+    } catch (err) {
+      return done(err as Error);
+    }
     if (key) {
-      const principal = await resolver.resolve(key);
-      if (!principal) throw new ApiError(401, 'Invalid or revoked API key');
-      request.principal = principal;
+      const cached = resolver.cached(key);
+      if (cached !== undefined) return done(acceptKey(request, cached));
+      resolver.resolve(key).then(
+        (principal) => done(acceptKey(request, principal)),
+        (err: Error) => done(err),
+      );
       return;
     }
-    const token = sessions ? readCookie(request, SESSION_COOKIE) : null;
-    if (!sessions || !token) {
-      throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
-    }
-    const session = await resolveSession(sessions.db, token, sessions.times);
-    if (!session) throw new ApiError(401, 'Session expired or revoked: sign in again');
-    const role = session.user.role;
-    // set before the checks below, so a refused request is still known by who made it (audit log)
-    request.principal = {
-      workspaceId: session.workspaceId,
-      workspaceName: session.workspaceName,
-      keyId: null,
-      user: { ...session.user, sessionId: session.sessionId },
-      role,
-    };
-    if (
-      !READ_METHODS.includes(request.method) &&
-      !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)
-    ) {
-      throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
-    }
-    const route = request.routeOptions.url;
-    if (route) {
-      const needed = requiredRole(request.method, route);
-      if (!roleAllows(role, needed)) {
-        throw new ApiError(
-          403,
-          `Your role (${role}) does not allow this: ${request.method} ${route} needs ${needed}`,
-        );
-      }
-    }
+    authenticateSession(request, sessions).then(
+      () => done(),
+      (err: Error) => done(err),
+    );
   });
   // The handler runs inside the request's scope, so an event it records names the key (the
   // activity's author_id for `api` activities). A callback hook: done() runs the handler within it.

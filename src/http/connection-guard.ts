@@ -36,10 +36,10 @@ type ClosingSocket = Socket & { destroySoon?: () => void };
  * client may send gigabytes: draining it to keep the connection would cost more than a new one).
  */
 export function registerConnectionGuard(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
     // `complete` is undefined on an injected request (app.inject): it has no connection to keep
-    if (raw.complete !== false) return payload;
+    if (raw.complete !== false) return done(null, payload);
     reply.header('connection', 'close');
     // stop whatever consumed the body (the multipart parser) and drop the rest as it arrives
     raw.unpipe();
@@ -48,6 +48,6 @@ export function registerConnectionGuard(app: FastifyInstance): void {
     // which destroys it as soon as the response is handed to the kernel: linger instead
     const socket = raw.socket as ClosingSocket;
     if (typeof socket.destroySoon === 'function') socket.destroySoon = () => closeGracefully(socket);
-    return payload;
+    done(null, payload);
   });
 }

@@ -22,14 +22,27 @@ const STALE_CLAIM_MS = 60_000;
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (req.method !== 'POST') return;
+  // the common case (not a POST, or no key) answers at once: no promise per request
+  app.addHook('preHandler', (req: FastifyRequest, reply: FastifyReply, done) => {
+    if (req.method !== 'POST' || !req.headers[HEADER]) return done();
+    claim(req, reply).then(
+      // a replayed answer was sent by claim(): the request goes no further
+      (replied) => (replied ? undefined : done()),
+      (err: Error) => done(err),
+    );
+  });
+
+  /**
+   * Claims the request's key (false), or answers with the stored response of an earlier attempt
+   * (true: the answer is sent).
+   */
+  async function claim(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const raw = req.headers[HEADER];
     const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key) return;
+    if (!key) return false;
     if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters');
     // multipart bodies are streams consumed by the handler: uploads are not replayed
-    if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) return;
+    if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) return false;
     const workspaceId = req.principal.workspaceId;
     const hash = createHash('sha256')
       .update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`)
@@ -42,7 +55,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       .executeTakeFirst();
     if (claimed) {
       req.idempotencyKey = key;
-      return;
+      return false;
     }
     const row = await db
       .selectFrom('idempotency_keys')
@@ -58,18 +71,27 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
       }
       req.idempotencyKey = key; // the first attempt died: this one takes over
-      return;
+      return false;
     }
     reply.header('idempotent-replayed', 'true');
     reply.status(row.status_code).type('application/json; charset=utf-8');
-    return reply.send(row.response_body ?? '');
+    reply.send(row.response_body ?? '');
+    return true;
+  }
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!req.idempotencyKey) return done(null, payload);
+    store(req, reply.statusCode, payload).then(
+      () => done(null, payload),
+      (err: Error) => done(err),
+    );
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  /** Keeps the response for retries (or releases the key after a failure a retry may fix). */
+  async function store(req: FastifyRequest, status: number, payload: unknown): Promise<void> {
     const key = req.idempotencyKey;
-    if (!key) return payload;
+    if (!key) return;
     req.idempotencyKey = null;
-    const status = reply.statusCode;
     if (status >= 500 || status === 409 || status === 429) {
       await db
         .deleteFrom('idempotency_keys')
@@ -84,6 +106,5 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .where('key', '=', key)
         .execute();
     }
-    return payload;
-  });
+  }
 }

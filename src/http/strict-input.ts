@@ -64,24 +64,28 @@ export function registerStrictInput(app: FastifyInstance): void {
     },
   );
 
-  app.addHook('onRequest', async (req) => {
+  // callback hooks: they run on every request, and a promise each would be paid by every request
+  app.addHook('onRequest', (req, _reply, done) => {
     const url = req.raw.url ?? '';
-    if (!url.includes('%')) return;
+    if (!url.includes('%')) return done();
     try {
       decodeURIComponent(url);
     } catch {
-      throw new ApiError(400, 'The URL is not valid percent-encoded UTF-8', [
-        { path: 'url', message: 'url is not valid percent-encoded UTF-8' },
-      ]);
+      return done(
+        new ApiError(400, 'The URL is not valid percent-encoded UTF-8', [
+          { path: 'url', message: 'url is not valid percent-encoded UTF-8' },
+        ]),
+      );
     }
+    done();
   });
 
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const details: ErrorDetail[] = [];
     inspect(req.params, 'params', 0, details);
     inspect(req.query, 'querystring', 0, details);
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
-    if (details.length) throw new ApiError(400, details[0].message, details);
+    done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
 }
 

@@ -16,12 +16,20 @@ export interface LoggerOptions {
   format: LogFormat;
   /** 1 (stdout, the server's log) or 2 (stderr: command-line tools whose stdout is their JSON result). */
   fd?: 1 | 2;
+  /**
+   * Write each line before returning (the default on stderr: a one-shot command's last line before
+   * process.exit is never lost), or hand lines to an asynchronous writer that batches them while a
+   * write is in flight (the default on stdout, the server's log: no blocking write(2) per line on
+   * the request path). pino flushes that writer synchronously when the process exits, so only a
+   * SIGKILL can lose lines.
+   */
+  sync?: boolean;
 }
 
 type PrettyFactory = (opts: Record<string, unknown>) => pino.DestinationStream;
 const require = createRequire(import.meta.url);
 
-export function createLogger({ level, format, fd = 1 }: LoggerOptions): pino.Logger {
+export function createLogger({ level, format, fd = 1, sync = fd === 2 }: LoggerOptions): pino.Logger {
   if (format === 'pretty') {
     const pretty = require('pino-pretty') as PrettyFactory;
     const stream = fd === 1 ? process.stdout : process.stderr;
@@ -37,5 +45,5 @@ export function createLogger({ level, format, fd = 1 }: LoggerOptions): pino.Log
       }),
     );
   }
-  return pino({ level }, pino.destination({ fd, sync: true }));
+  return pino({ level }, pino.destination({ fd, sync }));
 }
