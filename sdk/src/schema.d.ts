@@ -4492,6 +4492,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -4503,8 +4505,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Activity"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -4546,6 +4550,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -4574,8 +4580,10 @@ export interface operations {
                 revoked_at: string | null;
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -4780,6 +4788,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -4791,8 +4801,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["AuditLogEntry"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -4840,6 +4852,8 @@ export interface operations {
         updated_at?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
       };
     };
     responses: {
@@ -4905,6 +4919,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -4916,8 +4932,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Case"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -5747,6 +5765,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -5762,8 +5782,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Note"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -6263,6 +6285,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -6274,8 +6298,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Check"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -8454,6 +8480,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -8465,8 +8493,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["ClientPortal"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -8642,6 +8672,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -8699,8 +8731,10 @@ export interface operations {
                 website_url: string | null;
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -9048,6 +9082,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -9062,8 +9098,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["CompanyVendorData"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -9501,6 +9539,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -9516,8 +9556,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["CustomProperty"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -9611,6 +9653,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -9622,8 +9666,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["DocumentType"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -9797,6 +9843,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -9820,8 +9868,10 @@ export interface operations {
                 updated_at: string;
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -10266,6 +10316,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -10277,8 +10329,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["FraudReport"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -10502,6 +10556,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -10560,8 +10616,10 @@ export interface operations {
                 voting_rights_percentage: number | null;
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -11106,6 +11164,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -11130,8 +11190,10 @@ export interface operations {
                 tags: string[];
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -11183,6 +11245,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -11214,8 +11278,10 @@ export interface operations {
                 };
               })[];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -11377,6 +11443,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -11388,8 +11456,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Tag"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -11673,6 +11743,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -11684,8 +11756,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Template"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -12089,8 +12163,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["User"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -12425,6 +12501,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -12436,8 +12514,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["WebhookLog"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };
@@ -12551,6 +12631,8 @@ export interface operations {
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
+        /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
+        count?: "auto" | "exact";
         /** @description Items per page. */
         limit?: number;
       };
@@ -12562,8 +12644,10 @@ export interface operations {
           "application/json": {
             data: components["schemas"]["Webhook"][];
             pagination: {
-              /** @description Total number of items matching the filters. */
+              /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;
+              /** @description Present (true) only when `count` is the database's estimate rather than an exact count: more than 1000 items match and `count=exact` was not asked. */
+              count_estimated?: boolean;
               limit: number;
               page: number;
             };

@@ -29,18 +29,23 @@ export async function listActivities(db: Db, workspaceId: string, query: Record<
     .where('workspace_id', '=', workspaceId)
     .where('activity_type', 'is not', null)
     .where('case_id', 'is not', null);
-  const { rows, pagination } = await fetchPage(activityListSpec, parsed, base, (qb) =>
-    qb.select([
-      'id',
-      'case_id',
-      'company_id',
-      'individual_id',
-      'activity_type',
-      'actor_type',
-      'actor_id',
-      'payload',
-      'created_at',
-    ]),
+  const { rows, pagination } = await fetchPage(
+    activityListSpec,
+    parsed,
+    base,
+    (qb) =>
+      qb.select([
+        'id',
+        'case_id',
+        'company_id',
+        'individual_id',
+        'activity_type',
+        'actor_type',
+        'actor_id',
+        'payload',
+        'created_at',
+      ]),
+    db,
   );
   // the users behind `user` activities of the page, in one query
   const users = await nestedUsersById(

@@ -40,7 +40,7 @@ export async function listChecks(db: Db, workspaceId: string, query: Record<stri
         (select is_relevant from individuals where id = k.individual_id))`,
     );
   }
-  const { rows, pagination } = await fetchPage(checkListSpec, parsed, base, (qb) => qb.selectAll('k'));
+  const { rows, pagination } = await fetchPage(checkListSpec, parsed, base, (qb) => qb.selectAll('k'), db);
   return {
     data: rows.map(presentCheckEnvelope),
     pagination,

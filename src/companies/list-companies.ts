@@ -26,7 +26,7 @@ export async function listCompanies(db: Db, workspaceId: string, query: Record<s
     .innerJoin('cases as c', 'c.id', 'co.case_id')
     .where('co.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null);
-  const { rows, pagination } = await fetchPage(companyListSpec, parsed, base, (qb) => qb.selectAll('co'));
+  const { rows, pagination } = await fetchPage(companyListSpec, parsed, base, (qb) => qb.selectAll('co'), db);
   return {
     data: rows.map(presentCompanyListItem),
     pagination,

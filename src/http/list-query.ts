@@ -1,5 +1,6 @@
-import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { CompiledQuery, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
+import type { Db } from '../db/connect.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 
 /**
@@ -74,7 +75,20 @@ export interface ParsedList {
   sort: { field: string; desc: boolean }[];
   page: number;
   limit: number;
+  /** How `pagination.count` is computed (the `count` parameter): see fetchPage. */
+  count: CountMode;
 }
+
+export const COUNT_MODES = ['auto', 'exact'] as const;
+export type CountMode = (typeof COUNT_MODES)[number];
+
+/**
+ * `count=auto` counts exactly up to this many matching items; above it, `pagination.count` is the
+ * planner's estimate and `pagination.count_estimated` is true. An exact count reads every matching
+ * index entry (5 ms for 40,000 cases on PostgreSQL, the dominant cost of a list page); a capped one
+ * reads at most this many, and the estimate costs one planning round trip.
+ */
+export const EXACT_COUNT_UP_TO = 1000;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -110,6 +124,15 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
       ...extra,
       sort: Type.Optional(Type.String({ description: sortDesc })),
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
+      count: Type.Optional(
+        Type.Union(
+          COUNT_MODES.map((m) => Type.Literal(m)),
+          {
+            default: 'auto',
+            description: `How \`pagination.count\` is computed. \`auto\` (default): exact up to ${EXACT_COUNT_UP_TO} matching items; above that, the database's estimate, and \`pagination.count_estimated\` is true. \`exact\`: always the exact number (it reads every matching item: slower on large results).`,
+          },
+        ),
+      ),
       limit: Type.Optional(
         Type.Integer({
           minimum: 1,
@@ -127,7 +150,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
   const details: ErrorDetail[] = [];
   const filters: ParsedFilter[] = [];
   for (const [key, raw] of Object.entries(query)) {
-    if (key === 'sort' || key === 'page' || key === 'limit') continue;
+    if (key === 'sort' || key === 'page' || key === 'limit' || key === 'count') continue;
     const dot = key.indexOf('.');
     const field = dot === -1 ? key : key.slice(0, dot);
     const f = spec.filters[field];
@@ -193,6 +216,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     sort: sort.length ? sort : [{ field: 'created_at', desc: false }],
     page: Number(query.page ?? 1),
     limit: Number(query.limit ?? 20),
+    count: query.count === 'exact' ? 'exact' : 'auto',
   };
 }
 
@@ -287,15 +311,36 @@ export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(qb: Q
 export const paginationSchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),
-  count: Type.Integer({ description: 'Total number of items matching the filters.' }),
+  count: Type.Integer({
+    description: `Total number of items matching the filters: exact up to ${EXACT_COUNT_UP_TO}, or when \`count=exact\` is asked; otherwise an estimate (see \`count_estimated\`).`,
+  }),
+  count_estimated: Type.Optional(
+    Type.Boolean({
+      description:
+        "Present (true) only when `count` is the database's estimate rather than an exact count: more than " +
+        `${EXACT_COUNT_UP_TO} items match and \`count=exact\` was not asked.`,
+    }),
+  ),
 });
 
 export const paginated = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: paginationSchema });
 
+export interface Pagination {
+  page: number;
+  limit: number;
+  count: number;
+  count_estimated?: true;
+}
+
 /**
- * Runs a declared list over a base query (already scoped to the workspace): the page and the total
- * count in parallel. `select` picks the columns of the page.
+ * Runs a declared list over a base query (already scoped to the workspace): the page and the count
+ * in parallel. `select` picks the columns of the page.
+ *
+ * The count (`parsed.count`): `exact` counts every matching row. `auto` counts at most
+ * EXACT_COUNT_UP_TO + 1 of them; past that, it asks the planner for its estimate (EXPLAIN, no scan)
+ * and says so with `count_estimated`. A page that is not full proves the total by itself. Without
+ * `db` (lists over small tables), the count is always exact.
  */
 // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
 export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>(
@@ -304,16 +349,52 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   base: QB,
   // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
   select: (qb: QB) => SelectQueryBuilder<any, any, R>,
-): Promise<{ rows: R[]; pagination: { page: number; limit: number; count: number } }> {
-  const [rows, total] = await Promise.all([
-    applyList(select(base), spec, parsed).execute(),
-    applyFilters(
-      base.select((eb) => eb.fn.countAll<string>().as('n')),
-      parsed,
-    ).executeTakeFirstOrThrow(),
+  db?: Db,
+): Promise<{ rows: R[]; pagination: Pagination }> {
+  const page = applyList(select(base), spec, parsed).execute();
+  if (parsed.count === 'exact' || !db) {
+    const [rows, total] = await Promise.all([
+      page,
+      applyFilters(
+        base.select((eb) => eb.fn.countAll<string>().as('n')),
+        parsed,
+      ).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows as R[], pagination: pagination(parsed, Number(total.n)) };
+  }
+  const matching = applyFilters(base.select(sql<number>`1`.as('one')), parsed);
+  const [rows, capped] = await Promise.all([
+    page,
+    sql<{
+      n: number;
+    }>`select count(*)::int as n from (${matching.limit(EXACT_COUNT_UP_TO + 1)}) as matching`.execute(db),
   ]);
+  const upTo = Number(capped.rows[0]?.n ?? 0);
+  const seen = (parsed.page - 1) * parsed.limit + rows.length;
+  if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
+  if (rows.length > 0 && rows.length < parsed.limit)
+    return { rows: rows as R[], pagination: pagination(parsed, seen) };
+  const estimate = await plannedRows(db, matching.compile());
   return {
     rows: rows as R[],
-    pagination: { page: parsed.page, limit: parsed.limit, count: Number(total.n) },
+    // never less than what is known to exist
+    pagination: {
+      ...pagination(parsed, Math.max(estimate, EXACT_COUNT_UP_TO + 1, seen)),
+      count_estimated: true,
+    },
   };
+}
+
+function pagination(parsed: ParsedList, count: number): Pagination {
+  return { page: parsed.page, limit: parsed.limit, count };
+}
+
+/** The planner's estimate of the rows a query returns: EXPLAIN only plans it, reading no rows. */
+async function plannedRows(db: Db, query: CompiledQuery): Promise<number> {
+  const result = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+  );
+  const raw = Object.values(result.rows[0] ?? {})[0];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }

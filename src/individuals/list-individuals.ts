@@ -32,7 +32,13 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
     .innerJoin('cases as c', 'c.id', 'i.case_id')
     .where('i.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null);
-  const { rows, pagination } = await fetchPage(individualListSpec, parsed, base, (qb) => qb.selectAll('i'));
+  const { rows, pagination } = await fetchPage(
+    individualListSpec,
+    parsed,
+    base,
+    (qb) => qb.selectAll('i'),
+    db,
+  );
   return {
     data: rows.map(presentIndividualListItem),
     pagination,

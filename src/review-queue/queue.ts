@@ -74,19 +74,24 @@ export async function listQueueChecks(db: Db, workspaceId: string, query: Record
     .where('c.deleted_at', 'is', null)
     // as GET /v1/checks: checks of entities marked not relevant are left out
     .where(sql<boolean>`coalesce(co.is_relevant, i.is_relevant, true)`);
-  const { rows, pagination } = await fetchPage(queueCheckSpec, parsed, base, (qb) =>
-    qb
-      .selectAll('k')
-      .select([
-        'c.name as case_name',
-        'c.external_id as case_external_id',
-        'c.status as case_status',
-        'c.assignee_id as case_assignee_id',
-        'c.tags as case_tags',
-        'co.name as company_name',
-        'i.first_name as individual_first_name',
-        'i.last_name as individual_last_name',
-      ]),
+  const { rows, pagination } = await fetchPage(
+    queueCheckSpec,
+    parsed,
+    base,
+    (qb) =>
+      qb
+        .selectAll('k')
+        .select([
+          'c.name as case_name',
+          'c.external_id as case_external_id',
+          'c.status as case_status',
+          'c.assignee_id as case_assignee_id',
+          'c.tags as case_tags',
+          'co.name as company_name',
+          'i.first_name as individual_first_name',
+          'i.last_name as individual_last_name',
+        ]),
+    db,
   );
   return {
     data: rows.map((r) => ({
@@ -132,22 +137,27 @@ export async function listQueueCases(db: Db, workspaceId: string, query: Record<
     .where('c.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null)
     .where('c.reviewer_has_actions', '=', true);
-  const { rows, pagination } = await fetchPage(queueCaseSpec, parsed, base, (qb) =>
-    qb
-      .select([
-        'c.id',
-        'c.name',
-        'c.external_id',
-        'c.status',
-        'c.assignee_id',
-        'c.tags',
-        'c.last_activity_at',
-      ])
-      .select(
-        sql<string>`(select count(*) from checks k where k.case_id = c.id and k.status = 'need_review')`.as(
-          'checks_need_review',
+  const { rows, pagination } = await fetchPage(
+    queueCaseSpec,
+    parsed,
+    base,
+    (qb) =>
+      qb
+        .select([
+          'c.id',
+          'c.name',
+          'c.external_id',
+          'c.status',
+          'c.assignee_id',
+          'c.tags',
+          'c.last_activity_at',
+        ])
+        .select(
+          sql<string>`(select count(*) from checks k where k.case_id = c.id and k.status = 'need_review')`.as(
+            'checks_need_review',
+          ),
         ),
-      ),
+    db,
   );
   return {
     data: rows.map((r) => ({

@@ -43,11 +43,16 @@ export async function listWebhookLogs(db: Db, workspaceId: string, query: Record
   // the reference sorts logs newest first by default
   const parsed = parseListQuery(webhookLogListSpec, { sort: 'created_at.desc', ...query });
   const base = db.selectFrom('webhook_deliveries').where('webhook_deliveries.workspace_id', '=', workspaceId);
-  const { rows, pagination } = await fetchPage(webhookLogListSpec, parsed, base, (qb) =>
-    qb
-      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-      .selectAll('webhook_deliveries')
-      .select('webhooks.url as endpoint'),
+  const { rows, pagination } = await fetchPage(
+    webhookLogListSpec,
+    parsed,
+    base,
+    (qb) =>
+      qb
+        .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+        .selectAll('webhook_deliveries')
+        .select('webhooks.url as endpoint'),
+    db,
   );
   const attempts = await attemptsOf(
     db,
