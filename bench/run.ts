@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,startup,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -44,6 +44,12 @@ const sections: Section[] = [
     name: 'foundation',
     databases: 'both',
     run: async (url) => (await import('./foundation.ts')).runFoundationBench(url),
+  },
+  {
+    name: 'startup',
+    databases: 'both',
+    // `vericase serve` in its own process: time to the first answer, to /readyz, idle memory
+    run: async (url) => (await import('./startup.ts')).runStartupBench(url),
   },
   { name: 'checks', databases: 'one', run: async (url) => (await import('./checks.ts')).runChecksBench(url) },
   { name: 'webhooks', databases: 'one', run: async () => (await import('./webhooks.ts')).runWebhookBench() },

@@ -10,14 +10,20 @@ export interface Module {
   install(ctx: AppContext, logger: pino.Logger): void | Promise<void>;
   /** Routes outside /v1 (no API key: the portal's page and API), mounted by buildApp at the root. */
   routes?(app: App, ctx: AppContext): void | Promise<void>;
+  /**
+   * Work that starts once the process serves: long loads (the sanctions lists) and timers that must
+   * not delay the port opening. Runs after the workers started; must not throw (it logs).
+   */
+  background?(ctx: AppContext, logger: pino.Logger): void;
   /** Releases what install started (a browser, connections, timers); run at shutdown after the jobs stop. */
   stop?(ctx: AppContext): void | Promise<void>;
 }
 
 /**
- * Installs the feature modules into the context, then starts the job queue (queues created before
- * anything is served; workers only when this process runs them). Stopping the context stops the
- * jobs, then the modules in reverse order of installation.
+ * Installs the feature modules into the context, then creates the job queues (before anything is
+ * served: a request may enqueue). The workers and the modules' background work start with
+ * `startBackground`. Stopping the context stops the jobs, then the modules in reverse order of
+ * installation.
  */
 export async function installModules(
   ctx: AppContext,
@@ -27,11 +33,21 @@ export async function installModules(
   const jobs = new JobQueue(handle, logger);
   ctx.jobs = jobs;
   for (const m of MODULES) await m.install(ctx, logger);
-  await jobs.start(ctx.config.runWorkers);
+  await jobs.start();
   const previousStop = ctx.stop;
   ctx.stop = async () => {
     await jobs.stop();
     for (const m of [...MODULES].reverse()) await m.stop?.(ctx);
     await previousStop?.();
   };
+}
+
+/**
+ * Starts the workers (when this process runs them) and every module's background work. `vericase
+ * serve` calls it right after the port opens, so a start-up answers requests before the sanctions
+ * lists are parsed (screening answers 503 with retry-after meanwhile, /readyz says not_ready).
+ */
+export async function startBackground(ctx: AppContext, logger: pino.Logger): Promise<void> {
+  if (ctx.config.runWorkers) await ctx.jobs.startWorkers();
+  for (const m of MODULES) m.background?.(ctx, logger);
 }

@@ -4,21 +4,32 @@ import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/connect.ts';
 import { type MigrationProgress, migrateToLatest } from './db/migrate.ts';
 import { KeyResolver } from './http/auth.ts';
-import { installModules } from './modules.ts';
+import { installModules, startBackground } from './modules.ts';
 import { createLogger } from './shared/logger.ts';
 
 export interface Runtime {
   ctx: AppContext;
   handle: DatabaseHandle;
   logger: pino.Logger;
+  /** Starts the workers and the modules' background work (once; see `deferBackground`). */
+  startBackground(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface OpenRuntimeOptions {
+  migrationProgress?: MigrationProgress;
+  /**
+   * Leave the workers and the background loads (sanctions lists) to a later `startBackground()`:
+   * `vericase serve` opens its port first. Otherwise they start before openRuntime returns.
+   */
+  deferBackground?: boolean;
 }
 
 /** Opens the database, migrates it and assembles the context shared by the API and the workers. */
 export async function openRuntime(
   config: Config,
   logger: pino.Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
-  opts: { migrationProgress?: MigrationProgress } = {},
+  opts: OpenRuntimeOptions = {},
 ): Promise<Runtime> {
   const handle = await openDatabase(config);
   try {
@@ -38,10 +49,17 @@ export async function openRuntime(
       hooks: {},
     };
     await installModules(ctx, handle, logger);
+    let background: Promise<void> | null = null;
+    const runBackground = () => {
+      background ??= startBackground(ctx, logger);
+      return background;
+    };
+    if (!opts.deferBackground) await runBackground();
     return {
       ctx,
       handle,
       logger,
+      startBackground: runBackground,
       close: async () => {
         await ctx.stop?.();
         await handle.close();

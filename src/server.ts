@@ -9,7 +9,8 @@ import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 export async function serve(config: Config): Promise<void> {
   // before anything that makes spans: off unless an OTLP endpoint is configured
   const stopTracing = await startTracing();
-  const runtime = await openRuntime(config);
+  // the port opens before the workers start and the sanctions lists load (startBackground below)
+  const runtime = await openRuntime(config, undefined, { deferBackground: true });
   const { ctx, logger } = runtime;
   // several processes starting together on an empty database: one creates the workspace
   const boot = await withStartupLock(ctx.db, ctx.dbKind, 'bootstrap', (db) =>
@@ -52,6 +53,8 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  // /readyz is not_ready until the workers run and the lists are loaded
+  await runtime.startBackground();
   logger.info(
     {
       port: config.port,

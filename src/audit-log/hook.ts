@@ -29,6 +29,29 @@ class KeyLabels {
   }
 }
 
+/** A created resource's response starts with its id (the schemas list `id` first): no parse needed. */
+const LEADING_ID = /^\{"id":"([^"\\]{1,128})"/;
+
+/**
+ * What the entry needs from the response: the created id of a 201 and the message of an error. A 201
+ * body (a whole case graph, say) is not parsed when its id leads it.
+ */
+function responseFacts(
+  status: number,
+  payload: unknown,
+): { createdId: string | null; message: string | null } {
+  if (status === 201 && typeof payload === 'string') {
+    const lead = LEADING_ID.exec(payload);
+    if (lead) return { createdId: lead[1], message: null };
+  }
+  if (status !== 201 && status < 400) return { createdId: null, message: null };
+  const body = bodyOf(payload);
+  return {
+    createdId: status === 201 && typeof body?.id === 'string' ? body.id : null,
+    message: status >= 400 && typeof body?.message === 'string' ? body.message : null,
+  };
+}
+
 function bodyOf(payload: unknown): Record<string, unknown> | null {
   if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
   try {
@@ -67,12 +90,11 @@ export function registerAuditLog(app: App, db: Db): void {
     if (!principal) return done(null, payload);
     const route = req.routeOptions.url ?? req.url.split('?')[0];
     const status = reply.statusCode;
-    const body = bodyOf(payload);
-    const createdId = status === 201 && typeof body?.id === 'string' ? body.id : null;
+    const { createdId, message } = responseFacts(status, payload);
     const resource = auditResource(route, (req.params ?? {}) as Record<string, unknown>, createdId);
     const details: Record<string, unknown> = {};
     if (createdId && createdId !== resource.id) details.created_id = createdId;
-    if (status >= 400 && typeof body?.message === 'string') details.error = body.message;
+    if (message !== null) details.error = message;
     const user = principal.user;
     const write = async () =>
       recordAuditEntry(

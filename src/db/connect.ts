@@ -9,6 +9,12 @@ import { acquireDataDirLock } from './data-dir-lock.ts';
 import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
 import type { Database } from './schema.ts';
 
+/** Shared buffers of the embedded database (PostgreSQL's default is 128MB). */
+const PGLITE_SHARED_BUFFERS = '32MB';
+/** PGlite's own start parameters (single-user mode, search_path, no parallel workers...). */
+const PGLITE_START_PARAMS: string[] = (PGlite as unknown as { defaultStartParams: string[] })
+  .defaultStartParams;
+
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
@@ -45,7 +51,13 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     // checked under the lock: a damaged directory is refused, never re-initialised empty
     assertUsableDataDir(config.dataDir);
     const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
-    const pglite = await PGlite.create(pgdata).catch((err) => {
+    const pglite = await PGlite.create(pgdata, {
+      // PostgreSQL's default 128 MB of shared buffers sit inside the process (wasm memory): an idle
+      // service held 300 MB for the database alone. The data files are read through the OS page cache
+      // anyway; 32 MB keeps the hot pages of a small installation (docs/performance.md).
+      // (a start parameter: PGlite's `postgresqlconf` option would replace the whole postgresql.conf)
+      startParams: [...PGLITE_START_PARAMS, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    }).catch((err) => {
       throw existed ? openFailure(pgdata, err) : err;
     });
     yieldBeforeEachQuery(pglite);

@@ -61,6 +61,9 @@ export interface MigrationProgress {
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, progress?: MigrationProgress): Promise<string[]> {
+  // every start of an up-to-date database: one query instead of the Migrator's lock table, lock and
+  // reads (half a second on the embedded database)
+  if ((await pendingMigrationsIfTracked(db))?.length === 0) return [];
   // migrations written in parallel branches may land out of order: apply whatever is missing
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   if (progress) {
@@ -78,4 +81,11 @@ export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> 
   const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
   const applied = new Set(rows.map((r) => r.name));
   return Object.keys(migrations).filter((name) => !applied.has(name));
+}
+
+/** Like pendingMigrations, or null when the database has no migration table yet. */
+async function pendingMigrationsIfTracked(db: Kysely<unknown>): Promise<string[] | null> {
+  const { rows } = await sql<{ present: boolean }>`
+    select to_regclass('kysely_migration') is not null as present`.execute(db);
+  return rows[0]?.present ? pendingMigrations(db) : null;
 }

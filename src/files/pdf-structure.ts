@@ -1,5 +1,6 @@
-import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
+import type { PDFDocument } from 'pdf-lib';
 import { ApiError } from '../http/errors.ts';
+import { loadPdfLib } from '../shared/lazy-module.ts';
 import { tooManyPixels } from './image-pixels.ts';
 
 /** A PDF ends with `startxref <offset> %%EOF`, give or take trailing whitespace or junk. */
@@ -25,6 +26,7 @@ export async function pdfRefusal(bytes: Buffer, maxPixels: number): Promise<ApiE
   if (!/(^|[\r\n\s])xref\s/.test(text) && !/\/Type\s*\/XRef\b/.test(text)) {
     return refuse(400, 'PDF is damaged: it has no cross-reference table or stream');
   }
+  const { PDFDocument, PDFName, PDFNumber, PDFRawStream } = await loadPdfLib();
   let doc: PDFDocument;
   try {
     // encryption is read, not refused, by the parser here: it is told apart below

@@ -1,5 +1,9 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
+import { lazyRequire } from '../shared/lazy-module.ts';
+
+// its metadata is large: required by the first phone number normalised (src/shared/lazy-module.ts)
+const phoneNumbers = lazyRequire<typeof import('libphonenumber-js')>('libphonenumber-js');
 
 /**
  * Normalisations of the identifiers the fraud list compares: two spellings of one identifier give
@@ -18,7 +22,7 @@ export function normalisePhone(value: string | null | undefined, country?: strin
   const v = value?.trim();
   if (!v) return null;
   const defaultCountry = country && /^[A-Z]{2}$/.test(country) ? (country as CountryCode) : undefined;
-  const parsed = parsePhoneNumberFromString(v, defaultCountry);
+  const parsed = phoneNumbers().parsePhoneNumberFromString(v, defaultCountry);
   return parsed?.isValid() ? parsed.number : null;
 }
 

@@ -30,6 +30,8 @@ export class ApiError extends Error {
   readonly statusCode: number;
   readonly details: ErrorDetail[] | undefined;
   readonly code: string | undefined;
+  /** Sent as `retry-after` (seconds): a 503 that clears by itself says when to come back. */
+  retryAfterSeconds: number | undefined;
   constructor(statusCode: number, message: string, details?: ErrorDetail[], code?: string) {
     super(message);
     this.statusCode = statusCode;
@@ -142,6 +144,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A company registry failure is the API's 400/404/502/503 (never a 500), wherever it is thrown.
     const error = thrown instanceof RegistryError ? registryApiError(thrown) : thrown;
     if (error instanceof ApiError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply
         .status(error.statusCode)
         .send(errorBody(error.statusCode, error.message, error.details, error.code));

@@ -87,7 +87,7 @@ export class JobQueue {
   }
 
   /** Creates every queue and warms pg-boss's queue cache before anything is enqueued in a transaction. */
-  async start(runWorkers: boolean): Promise<void> {
+  async start(): Promise<void> {
     await this.#boss.start();
     for (const def of this.#defs.values()) {
       await this.#boss.createQueue(def.name, {
@@ -104,7 +104,14 @@ export class JobQueue {
       await this.#boss.complete(def.name, randomUUID()).catch(() => undefined);
     }
     this.#started = true;
-    if (!runWorkers) return;
+  }
+
+  /**
+   * Starts a worker per queue and the schedules. After `start`; `vericase serve` calls it once the
+   * HTTP port is open (a job enqueued before waits in its queue).
+   */
+  async startWorkers(): Promise<void> {
+    if (!this.#started || this.#working) return;
     for (const def of this.#defs.values()) {
       await this.#boss.work<Record<string, unknown>>(
         def.name,

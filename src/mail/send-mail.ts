@@ -1,6 +1,10 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import pino from 'pino';
 import type { AppContext } from '../app-context.ts';
+import { lazyImport } from '../shared/lazy-module.ts';
+
+// loaded by the first mail actually sent (src/shared/lazy-module.ts)
+const loadNodemailer = lazyImport(() => import('nodemailer'));
 
 export interface Mail {
   to: string;
@@ -52,6 +56,7 @@ export async function sendMail(ctx: AppContext, mail: Mail): Promise<void> {
   }
   let transport = transports.get(ctx);
   if (!transport) {
+    const nodemailer = (await loadNodemailer()).default;
     transport = nodemailer.createTransport({ url: smtpUrl, ...TIMEOUTS });
     transports.set(ctx, transport);
   }

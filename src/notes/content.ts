@@ -1,5 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
 import { badRequest } from '../http/errors.ts';
+import { lazyRequire } from '../shared/lazy-module.ts';
 import { MAX_CONTENT_TEXT } from './schemas.ts';
 
 /**
@@ -8,12 +8,14 @@ import { MAX_CONTENT_TEXT } from './schemas.ts';
  * content not starting with `<p>` or `<ul>` is wrapped in a paragraph. sanitize-html does the
  * parsing: hand-written HTML filtering is how stored XSS happens.
  */
+// required by the first note written (src/shared/lazy-module.ts)
+const sanitizer = lazyRequire<typeof import('sanitize-html')>('sanitize-html');
 const LINK_ATTRS = { target: '_blank', rel: 'noopener noreferrer' };
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<]+[^\s<.,;:!?)'"]/g;
 
 export function cleanContent(raw: string): string {
   const withBreaks = raw.replace(/\r\n?/g, '\n').replace(/\n/g, '<br />');
-  const html = sanitizeHtml(withBreaks, {
+  const html = sanitizer()(withBreaks, {
     allowedTags: ['p', 'b', 'i', 'em', 'strong', 'a', 'li', 'ul', 'span', 'br', 'hr'],
     allowedAttributes: { a: ['href', 'target', 'rel'], span: ['data-type', 'data-id', 'data-label'] },
     allowedSchemes: ['http', 'https', 'mailto'],

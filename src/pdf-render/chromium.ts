@@ -5,9 +5,13 @@
  * (Debian's `chromium` package or Chrome): playwright-core only drives it and downloads nothing.
  */
 import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { AppContext } from '../app-context.ts';
 import { ApiError } from '../http/errors.ts';
+import { lazyImport } from '../shared/lazy-module.ts';
+
+// playwright-core loads with the first render (src/shared/lazy-module.ts)
+const loadPlaywright = lazyImport(() => import('playwright-core'));
 
 /** Where a browser is looked for when VERICASE_CHROMIUM_PATH is not set, in this order. */
 export const CHROMIUM_CANDIDATES = [
@@ -60,21 +64,25 @@ export async function getBrowser(ctx: AppContext): Promise<Browser> {
   if (!fs.existsSync(exe)) throw rendererUnavailable(`no browser at ${exe} (VERICASE_CHROMIUM_PATH)`);
   let launching = browsers.get(exe);
   if (!launching) {
-    launching = chromium.launch({ executablePath: exe, headless: true, args: FLAGS, timeout: 60_000 }).then(
-      (browser) => {
-        // a crashed or killed browser is forgotten: the next render starts a new one
-        browser.on('disconnected', () => {
-          if (browsers.get(exe) === launching) browsers.delete(exe);
-        });
-        return browser;
-      },
-      (err: unknown) => {
-        browsers.delete(exe);
-        throw rendererUnavailable(
-          `${exe} did not start (${err instanceof Error ? err.message.split('\n')[0] : err})`,
-        );
-      },
-    );
+    launching = loadPlaywright()
+      .then(({ chromium }) =>
+        chromium.launch({ executablePath: exe, headless: true, args: FLAGS, timeout: 60_000 }),
+      )
+      .then(
+        (browser) => {
+          // a crashed or killed browser is forgotten: the next render starts a new one
+          browser.on('disconnected', () => {
+            if (browsers.get(exe) === launching) browsers.delete(exe);
+          });
+          return browser;
+        },
+        (err: unknown) => {
+          browsers.delete(exe);
+          throw rendererUnavailable(
+            `${exe} did not start (${err instanceof Error ? err.message.split('\n')[0] : err})`,
+          );
+        },
+      );
     browsers.set(exe, launching);
   }
   const browser = await launching;

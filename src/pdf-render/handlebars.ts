@@ -6,9 +6,21 @@
  * template's own HTML is trusted, the case's data is not). A placeholder with no value renders empty
  * and is reported (`missing`).
  */
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { lazyRequire } from '../shared/lazy-module.ts';
 
-const hb = Handlebars.create();
+// required by the first template compiled (src/shared/lazy-module.ts)
+const handlebars = lazyRequire<typeof Handlebars>('handlebars');
+let instance: typeof Handlebars | undefined;
+
+/** Our own Handlebars instance with the formatting helpers, made on first use. */
+function hb(): typeof Handlebars {
+  if (instance) return instance;
+  const created = handlebars().create();
+  registerHelpers(created);
+  instance = created;
+  return created;
+}
 
 type Locale = 'en' | 'fr';
 const LOCALES: Record<Locale, string> = { en: 'en-GB', fr: 'fr-FR' };
@@ -27,26 +39,33 @@ function args(all: unknown[]): unknown[] {
 
 // `{{formatDate date}}` 2026-11-23; `{{formatDate date "long"}}` 23 November 2026;
 // `{{formatDate date "long" "fr"}}` 23 novembre 2026; `"short"` 23/11/2026. Always in UTC.
-hb.registerHelper('formatDate', (...all: unknown[]) => {
-  const [value, style, locale] = args(all);
-  const d = toDate(value);
-  if (!d) return '';
-  const loc = LOCALES[(locale as Locale) ?? 'en'] ?? LOCALES.en;
-  if (style === 'long')
-    return d.toLocaleDateString(loc, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
-  if (style === 'short')
-    return d.toLocaleDateString(loc, { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' });
-  return d.toISOString().slice(0, 10);
-});
-hb.registerHelper('uppercase', (...all: unknown[]) => String(args(all)[0] ?? '').toUpperCase());
-hb.registerHelper('lowercase', (...all: unknown[]) => String(args(all)[0] ?? '').toLowerCase());
-// `{{join signer.nationalities ", "}}`
-hb.registerHelper('join', (...all: unknown[]) => {
-  const [list, sep] = args(all);
-  return Array.isArray(list)
-    ? list.filter((x) => x != null && x !== '').join(typeof sep === 'string' ? sep : ', ')
-    : '';
-});
+function registerHelpers(h: typeof Handlebars): void {
+  h.registerHelper('formatDate', (...all: unknown[]) => {
+    const [value, style, locale] = args(all);
+    const d = toDate(value);
+    if (!d) return '';
+    const loc = LOCALES[(locale as Locale) ?? 'en'] ?? LOCALES.en;
+    if (style === 'long')
+      return d.toLocaleDateString(loc, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+    if (style === 'short')
+      return d.toLocaleDateString(loc, {
+        timeZone: 'UTC',
+        day: '2-digit',
+        month: '2-digit',
+        year: 'numeric',
+      });
+    return d.toISOString().slice(0, 10);
+  });
+  h.registerHelper('uppercase', (...all: unknown[]) => String(args(all)[0] ?? '').toUpperCase());
+  h.registerHelper('lowercase', (...all: unknown[]) => String(args(all)[0] ?? '').toLowerCase());
+  // `{{join signer.nationalities ", "}}`
+  h.registerHelper('join', (...all: unknown[]) => {
+    const [list, sep] = args(all);
+    return Array.isArray(list)
+      ? list.filter((x) => x != null && x !== '').join(typeof sep === 'string' ? sep : ', ')
+      : '';
+  });
+}
 
 export const TEMPLATE_HELPERS = ['formatDate', 'uppercase', 'lowercase', 'join'];
 
@@ -56,7 +75,7 @@ const COMPILE_OPTIONS = { strict: false, noEscape: false, knownHelpersOnly: fals
 export function templateSyntaxError(content: string): string | null {
   try {
     // precompile parses and compiles the whole template without running it
-    hb.precompile(content, COMPILE_OPTIONS);
+    hb().precompile(content, COMPILE_OPTIONS);
     return null;
   } catch (err) {
     return (err instanceof Error ? err.message : String(err)).trim();
@@ -92,7 +111,7 @@ export function renderTemplate(
   content: string,
   context: Record<string, unknown>,
 ): { html: string; missing: string[] } {
-  const template = hb.compile(content, COMPILE_OPTIONS);
+  const template = hb().compile(content, COMPILE_OPTIONS);
   const missing = new Set<string>();
   const html = template(tracked(context, '', missing), {
     allowProtoPropertiesByDefault: false,

@@ -1,8 +1,8 @@
-import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { DocumentTemplateVersionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { loadPdfLib } from '../shared/lazy-module.ts';
 import { loadTemplateContext } from './case-context.ts';
 import { RENDER_FAILED } from './chromium.ts';
 import { renderTemplate } from './handlebars.ts';
@@ -42,6 +42,7 @@ export async function renderForCase(
   // the HTML returned is the HTML printed (walls included): a page that shows it shows the document
   const html = sealHtml(rendered.html);
   const pdf = await htmlToPdf(ctx, html);
+  const { PDFDocument } = await loadPdfLib();
   const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
   return { html, pdf, missing: rendered.missing, pages };
 }

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, Nullable } from '../http/common-schemas.ts';
-import { ApiError, badRequest } from '../http/errors.ts';
+import { badRequest } from '../http/errors.ts';
 import { presentListVersion, presentMatch } from './service/present.ts';
-import { HOW_TO_LOAD_LISTS } from './service/screening-service.ts';
+import { screeningUnavailable } from './service/unavailable.ts';
 
 const SearchQuery = Type.Object(
   {
@@ -50,12 +50,6 @@ const ListVersionOut = Type.Object({
   malformed: Type.Integer(),
   loaded_at: Nullable(Type.String({ format: 'date-time' })),
 });
-
-function unavailable(ctx: AppContext): never {
-  const message =
-    ctx.screening?.unavailableMessage() ?? `Screening is not running. To load lists, ${HOW_TO_LOAD_LISTS}.`;
-  throw new ApiError(503, message);
-}
 
 /** GET /v1/screening/lists and /v1/screening/search (beyond the reference API). */
 export function registerScreeningRoutes(app: App, ctx: AppContext): void {
@@ -104,7 +98,7 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       const q = req.query;
       if (!q.name.trim()) throw badRequest('name must not be blank', 'name');
       const s = ctx.screening;
-      if (!s?.available) unavailable(ctx);
+      if (!s?.available) throw screeningUnavailable(ctx);
       const matches = s.search({
         name: q.name,
         kind: q.type,

@@ -1,6 +1,6 @@
-import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '../app-context.ts';
 import { PdfWriter } from '../case-reports/pdf/writer.ts';
+import { loadPdfLib } from '../shared/lazy-module.ts';
 import { signingIdentity } from './identity.ts';
 import { seal } from './seal.ts';
 import { utc } from './signature-block.ts';
@@ -33,6 +33,7 @@ export async function auditTrailPdf(
   now = new Date(),
 ): Promise<Buffer> {
   const identity = await signingIdentity(ctx);
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Audit trail: ${input.title}`);
   doc.setProducer('vericase');

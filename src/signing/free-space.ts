@@ -1,4 +1,5 @@
-import { getDocumentProxy } from 'unpdf';
+import type { getDocumentProxy } from 'unpdf';
+import { loadUnpdf } from '../shared/lazy-module.ts';
 
 /** Text lying wholly below this height (points from the bottom) is a page footer (page numbers). */
 const FOOTER_ZONE = 60;
@@ -20,7 +21,7 @@ export async function pageText(pdf: Buffer, pageIndex: number): Promise<PageText
   let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // pdf.js takes ownership of (detaches) the array it is given: a copy
-    doc = await getDocumentProxy(new Uint8Array(pdf));
+    doc = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(pdf));
     const page = await doc.getPage(pageIndex + 1);
     const content = await page.getTextContent();
     const out: PageText = { footerTop: null, bodyBottom: null };

@@ -1,10 +1,15 @@
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SignPdf } from '@signpdf/signpdf';
-import { SUBFILTER_ADOBE_PKCS7_DETACHED } from '@signpdf/utils';
 import anyAscii from 'any-ascii';
 import type { PDFDocument, PDFPage } from 'pdf-lib';
+import { lazyImport } from '../shared/lazy-module.ts';
 import type { SigningIdentity } from './identity.ts';
+
+// @signpdf (and the pdf-lib it imports) load with the first signature (src/shared/lazy-module.ts)
+const loadSignPdf = lazyImport(async () => ({
+  ...(await import('@signpdf/placeholder-pdf-lib')),
+  ...(await import('@signpdf/signer-p12')),
+  ...(await import('@signpdf/signpdf')),
+  ...(await import('@signpdf/utils')),
+}));
 
 /**
  * Size of the placeholder for the CMS signature, in hex digits: room for 16 KB of DER. One
@@ -32,6 +37,7 @@ export interface SealInput {
  * except the signature itself, so changing any byte makes it invalid.
  */
 export async function seal(doc: PDFDocument, identity: SigningIdentity, input: SealInput): Promise<Buffer> {
+  const { pdflibAddPlaceholder, P12Signer, SignPdf, SUBFILTER_ADOBE_PKCS7_DETACHED } = await loadSignPdf();
   pdflibAddPlaceholder({
     pdfDoc: doc,
     pdfPage: input.page,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '../app-context.ts';
+import { loadPdfLib } from '../shared/lazy-module.ts';
 import { signingIdentity } from './identity.ts';
 import { seal } from './seal.ts';
 import { drawSignatureBlock } from './signature-block.ts';
@@ -24,6 +24,7 @@ export interface SignPdfInput {
  */
 export async function signPdf(ctx: AppContext, pdf: Buffer, input: SignPdfInput): Promise<Buffer> {
   const identity = await signingIdentity(ctx);
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const { page, rect } = await drawSignatureBlock(doc, pdf, {
     signerName: input.signerName,

@@ -1,4 +1,4 @@
-import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
 import { pageText } from './free-space.ts';
 import { SignatureImageError, signaturePngProblem } from './signature-image.ts';
@@ -19,6 +19,8 @@ const HEIGHT = 124;
 /** Space kept between the document's last text and the block. */
 const GAP = 12;
 const PAD = 8;
+// pdf-lib's rgb() values written out: this module is imported at start-up, pdf-lib on first use
+const rgb = (red: number, green: number, blue: number) => ({ type: 'RGB', red, green, blue }) as RGB;
 const INK = rgb(0.05, 0.15, 0.45);
 const GREY = rgb(0.35, 0.35, 0.35);
 const FRAME = rgb(0.55, 0.6, 0.7);
@@ -57,10 +59,10 @@ export async function drawSignatureBlock(
     y = pageHeight - MARGIN - HEIGHT;
   }
   const fonts = {
-    regular: await doc.embedFont(StandardFonts.Helvetica),
-    bold: await doc.embedFont(StandardFonts.HelveticaBold),
-    script: await doc.embedFont(StandardFonts.TimesRomanItalic),
-    mono: await doc.embedFont(StandardFonts.Courier),
+    regular: await doc.embedFont('Helvetica'),
+    bold: await doc.embedFont('Helvetica-Bold'),
+    script: await doc.embedFont('Times-Italic'),
+    mono: await doc.embedFont('Courier'),
   };
   const safe = safeTextFor(fonts.regular);
   page.drawRectangle({ x, y, width: boxWidth, height: HEIGHT, borderColor: FRAME, borderWidth: 0.8 });

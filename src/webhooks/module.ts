@@ -46,11 +46,14 @@ export const webhooksModule: Module = {
       () => ctx.config.webhookAllowPrivate,
     );
     engines.set(ctx.jobs, engine);
-    engine.start();
     const previousStop = ctx.stop;
     ctx.stop = async () => {
       await engine.stop();
       await previousStop?.();
     };
+  },
+  // the delivery loop polls the outbox: started with the other workers, once the port is open
+  background(ctx) {
+    webhookEngineOf(ctx)?.start();
   },
 };

@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { loadPdfLib } from '../../shared/lazy-module.ts';
 import type { ReportData } from '../load-report-data.ts';
 import { timeFormatter } from '../timezone.ts';
 import { caseSection } from './section-case.ts';
@@ -13,6 +13,7 @@ export async function renderCaseReport(
   timezone: string,
   generatedAt: Date,
 ): Promise<Buffer> {
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle(`Case report: ${data.kase.name}`);
   doc.setProducer('vericase');

@@ -1,10 +1,12 @@
-import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { safeTextFor } from './safe-text.ts';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const TOP = A4[1] - 70; // below the header
 const BOTTOM = 60; // above the footer
+// pdf-lib's rgb() values written out: this module is imported at start-up, pdf-lib on first use
+const rgb = (red: number, green: number, blue: number) => ({ type: 'RGB', red, green, blue }) as RGB;
 const GREY = rgb(0.4, 0.4, 0.4);
 const BLACK = rgb(0, 0, 0);
 const RULE = rgb(0.75, 0.75, 0.75);
@@ -39,8 +41,8 @@ export class PdfWriter {
   }
 
   static async create(doc: PDFDocument): Promise<PdfWriter> {
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const font = await doc.embedFont('Helvetica');
+    const bold = await doc.embedFont('Helvetica-Bold');
     return new PdfWriter(doc, font, bold);
   }
 

@@ -4,7 +4,8 @@
  * Aliases: QUALITY Good → strong, Low → weak, a.k.a./f.k.a. (entities) → strong; NAME_ORIGINAL_SCRIPT is
  * added as a strong alias so queries in the original script match.
  */
-import { XMLParser } from 'fast-xml-parser';
+
+import { lazyRequire } from '../../shared/lazy-module.ts';
 import { type EntityKind, emptyEntity, type ListLoadResult, type ScreeningEntity } from '../entity.ts';
 import {
   addAlias,
@@ -15,6 +16,9 @@ import {
   pushUnique,
   versionString,
 } from './util.ts';
+
+// required by the first UN list parsed, in the background after start-up (src/shared/lazy-module.ts)
+const lazyXml = lazyRequire<typeof import('fast-xml-parser')>('fast-xml-parser');
 
 type XmlNode = Record<string, unknown>;
 
@@ -119,6 +123,7 @@ export function loadUnConsolidated(xml: string): ListLoadResult {
   const entities: ScreeningEntity[] = [];
   let published: string | undefined;
   try {
+    const { XMLParser } = lazyXml();
     const parser = new XMLParser({
       ignoreAttributes: false,
       attributeNamePrefix: '@_',

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { errors, Nullable } from '../../http/common-schemas.ts';
 import { ApiError } from '../../http/errors.ts';
+import { screeningUnavailable } from './unavailable.ts';
 
 /**
  * POST /admin/screening/reload (admin token, mounted inside the admin routes): reloads this process's
@@ -37,7 +38,7 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
       const s = ctx.screening;
       if (!s) throw new ApiError(503, 'Screening is not installed in this process');
       const report = await s.load();
-      if (!s.available) throw new ApiError(503, s.unavailableMessage());
+      if (!s.available) throw screeningUnavailable(ctx);
       return {
         changed: report.changed,
         versions_key: report.versionsKey,

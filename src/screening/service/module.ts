@@ -74,8 +74,17 @@ export const screeningModule: Module = {
       retryLimit: 8,
       expireInSeconds: 300,
     });
-    // in the background: serving starts at once, screening answers 503 until the lists are in
-    service.load().catch((err) => log.error({ err }, 'loading the sanctions lists failed'));
+  },
+  // after the port opens: parsing the lists takes seconds of CPU; screening answers 503 (retry-after)
+  // and /readyz is not_ready until they are in
+  background(ctx, logger) {
+    const service = ctx.screening;
+    if (!service) return;
+    service
+      .load()
+      .catch((err) =>
+        logger.child({ module: 'screening' }).error({ err }, 'loading the sanctions lists failed'),
+      );
     service.watch(watchIntervalMs());
   },
   stop: (ctx) => ctx.screening?.stop(),

@@ -119,6 +119,16 @@ export class ScreeningService {
     return `${why}. To load lists, ${HOW_TO_LOAD_LISTS}.`;
   }
 
+  /**
+   * Seconds after which a request refused for want of lists may succeed: while they load, a few; when
+   * none could be loaded, the directory watch's interval (an operator's fix is picked up then).
+   */
+  retryAfterSeconds(watchSeconds: number): number | undefined {
+    if (this.available) return undefined;
+    if (this.#state === 'loading' || this.#state === 'idle') return 5;
+    return watchSeconds > 0 ? watchSeconds : undefined;
+  }
+
   /** Screens with the current index. Throws ScreeningUnavailableError when no list is loaded. */
   search(query: ScreeningQuery): ScreeningMatch[] {
     if (!this.available) {

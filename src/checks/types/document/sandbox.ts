@@ -1,4 +1,4 @@
-import { extractText } from 'unpdf';
+import { loadUnpdf } from '../../../shared/lazy-module.ts';
 import { isPdf, isPng, pngTextChunks } from '../id_document/document-reader.ts';
 
 /** Outcomes a document can force in the sandbox (docs/sandbox.md), instead of the analysis. */
@@ -17,6 +17,7 @@ const PDF_MARK = /sandbox_outcome\s*:\s*([a-z]+)/i;
 /** The text layer of a PDF (empty when it has none or cannot be read). */
 async function pdfText(bytes: Buffer): Promise<string> {
   try {
+    const { extractText } = await loadUnpdf();
     const { text } = await extractText(new Uint8Array(bytes), { mergePages: true });
     return text;
   } catch {

@@ -1,4 +1,7 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { lazyRequire } from '../../../shared/lazy-module.ts';
+
+// its full metadata is large: required by the first phone number checked (src/shared/lazy-module.ts)
+const phoneNumbers = lazyRequire<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
 
 /**
  * E-mail and phone signals computed locally, for real (no network): e-mail syntax, disposable and
@@ -103,7 +106,7 @@ function emailSignals(email: string, rules: Rule[]) {
 }
 
 function phoneSignals(phone: string, addressCountry: string | null, rules: Rule[]) {
-  const parsed = parsePhoneNumberFromString(phone);
+  const parsed = phoneNumbers().parsePhoneNumberFromString(phone);
   const valid = parsed?.isValid() ?? false;
   const type = valid ? (parsed?.getType() ?? null) : null;
   if (!valid)

@@ -1,7 +1,7 @@
-import { PDFDocument } from 'pdf-lib';
 import { PdfWriter } from '../../../case-reports/pdf/writer.ts';
 import type { IndividualRow } from '../../../db/schema.ts';
 import { MATCH_DISTANCE, MISMATCH_DISTANCE } from '../../../face/compare.ts';
+import { loadPdfLib } from '../../../shared/lazy-module.ts';
 import type { FaceAnalysis } from './check-data.ts';
 
 type Obj = Record<string, unknown>;
@@ -25,6 +25,7 @@ export async function renderVerificationReport(input: {
   const vendor = data.vendor as Obj;
   const info = data.information as Obj;
   const detailed = data.detailed_results as { document: Obj; face: Obj };
+  const { PDFDocument } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle('Identity verification report');
   doc.setProducer('vericase');

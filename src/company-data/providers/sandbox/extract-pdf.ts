@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { loadPdfLib } from '../../../shared/lazy-module.ts';
 import type { CompanyProfile } from '../../schemas.ts';
 
 /** Helvetica encodes WinAnsi only: letters with accents keep their base letter, the rest become `?`. */
@@ -14,6 +14,7 @@ function printable(text: string): string {
 
 /** A one-page registry extract of a sandbox profile, as the sandbox's ordered document. */
 export async function extractPdf(profile: CompanyProfile, title: string): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await loadPdfLib();
   const pdf = await PDFDocument.create();
   pdf.setTitle(printable(`${title}: ${profile.name}`));
   pdf.setProducer('vericase sandbox registry');

@@ -2,7 +2,11 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { createWorker, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
+import { lazyImport } from '../../../../shared/lazy-module.ts';
+
+// loaded with the first OCR job (src/shared/lazy-module.ts)
+const loadTesseract = lazyImport(() => import('tesseract.js'));
 
 /**
  * OCR of an image with tesseract.js and the English and French trained data shipped in the
@@ -48,14 +52,18 @@ let queue: Promise<unknown> = Promise.resolve();
 
 function getWorker(): Promise<Worker> {
   if (!workerPromise) {
-    workerPromise = createWorker(OCR_LANGUAGES.join('+'), 1, {
-      langPath: languageFolder(),
-      cacheMethod: 'none',
-      gzip: true,
-    }).catch((err) => {
-      workerPromise = null;
-      throw err;
-    });
+    workerPromise = loadTesseract()
+      .then(({ createWorker }) =>
+        createWorker(OCR_LANGUAGES.join('+'), 1, {
+          langPath: languageFolder(),
+          cacheMethod: 'none',
+          gzip: true,
+        }),
+      )
+      .catch((err) => {
+        workerPromise = null;
+        throw err;
+      });
   }
   return workerPromise;
 }

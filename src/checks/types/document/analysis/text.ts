@@ -1,4 +1,5 @@
-import { extractImages, getDocumentProxy } from 'unpdf';
+import type { extractImages, getDocumentProxy } from 'unpdf';
+import { loadUnpdf } from '../../../../shared/lazy-module.ts';
 import { isJpeg, isPdf, isPng } from '../../id_document/document-reader.ts';
 import { ocrImage } from './ocr.ts';
 import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
@@ -82,7 +83,7 @@ async function textLayer(pdf: Pdf, pages: number): Promise<string> {
 async function readPdf(bytes: Buffer): Promise<FileText> {
   let pdf: Pdf;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes));
+    pdf = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(bytes));
   } catch {
     return unreadable('none', 'the PDF could not be opened');
   }
@@ -97,7 +98,7 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
     for (let page = 1; page <= Math.min(pdf.numPages, MAX_OCR_PAGES); page++) {
       let found: Awaited<ReturnType<typeof extractImages>> = [];
       try {
-        found = await extractImages(pdf, page);
+        found = await (await loadUnpdf()).extractImages(pdf, page);
       } catch {
         found = [];
       }

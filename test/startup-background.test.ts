@@ -1,0 +1,162 @@
+/**
+ * Start-up order (issue 17): the port opens once the database is migrated; the workers and the
+ * sanctions lists start after it. Until the lists are in, screening answers 503 with `retry-after`
+ * and /readyz is not_ready; heavy packages (PDF, OCR, browser, mail, templates) are not loaded by a
+ * start, only by their first use.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import type { App } from '../src/app-context.ts';
+import { buildApp } from '../src/http/app.ts';
+import { openRuntime, type Runtime } from '../src/runtime.ts';
+import { createWorkspace } from '../src/workspaces/repository.ts';
+import { type Client, clientFor, SHARED_DATA_DIR, testConfig } from './helpers/harness.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+describe('a runtime whose background work has not started yet', () => {
+  let runtime: Runtime;
+  let app: App;
+  let api: Client;
+  before(async () => {
+    // its own database: the shared harness has started its background work already
+    // its own embedded database (the shared harness started its background work long ago) and no
+    // workers: on PostgreSQL they would take the other tests' jobs. The spawned server below runs them.
+    const config = testConfig({
+      databaseUrl: null,
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-deferred-')),
+      referenceDir: SHARED_DATA_DIR,
+      runWorkers: false,
+    });
+    runtime = await openRuntime(config, pino({ level: 'silent' }), { deferBackground: true });
+    app = await buildApp(runtime.ctx);
+    await app.ready();
+    const ws = await createWorkspace(runtime.ctx.db, 'deferred');
+    api = clientFor(app, ws.api_key, ws.id);
+  });
+  after(async () => {
+    await app?.close();
+    await runtime?.close();
+  });
+
+  test('serves at once; screening is 503 with retry-after and /readyz not_ready until the lists load', async () => {
+    const ping = await api.get('/v1/ping');
+    assert.equal(ping.status, 200);
+
+    const search = await api.get('/v1/screening/search?name=Eric%20Badege');
+    assert.equal(search.status, 503, JSON.stringify(search.body));
+    assert.equal(search.headers['retry-after'], '5');
+    assert.equal(search.body.status_code, 503);
+    assert.match(search.body.message, /still loading/);
+
+    const notReady = await app.inject({ url: '/readyz' });
+    assert.equal(notReady.statusCode, 503);
+    const checks = notReady.json().checks;
+    assert.equal(notReady.json().status, 'not_ready');
+    assert.equal(checks.screening.status, 'fail');
+    assert.equal(checks.screening.state, 'idle');
+
+    await runtime.startBackground();
+    // the lists load in the background: readiness follows
+    for (let i = 0; i < 600 && !runtime.ctx.screening?.available; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const ready = await app.inject({ url: '/readyz' });
+    assert.equal(ready.statusCode, 200, ready.body);
+    assert.equal(ready.json().checks.screening.state, 'ready');
+    const found = await api.get('/v1/screening/search?name=Eric%20Badege');
+    assert.equal(found.status, 200);
+    assert.equal(found.headers['retry-after'], undefined);
+    assert.ok(found.body.data.some((m: { id: string }) => m.id === 'un_sc:CDi.001'));
+  });
+});
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('vericase serve', () => {
+  test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-start-'));
+    const recorded = path.join(dir, 'modules.json');
+    const port = await freePort();
+    const key = 'vk_startup_test_key_0123456789';
+    const child = spawn(
+      process.execPath,
+      ['--import', path.join(ROOT, 'test/helpers/record-modules.mjs'), 'bin/vericase.js', 'serve'],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          // embedded on both runs: on the suite's PostgreSQL its workers would take other tests' jobs
+          DATABASE_URL: '',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          VERICASE_REFERENCE_DIR: SHARED_DATA_DIR,
+          VERICASE_BOOTSTRAP_API_KEY: key,
+          RECORD_MODULES_FILE: recorded,
+        },
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      let ready = false;
+      for (let i = 0; i < 1200 && !ready; i++) {
+        if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+        ready = await fetch(`${base}/readyz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+        if (!ready) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(ready, `never ready: ${out}`);
+      const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-service-api-key': key } });
+      assert.equal(ping.status, 200);
+      const messages = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l).msg as string);
+      const listening = messages.indexOf('vericase listening');
+      const loaded = messages.indexOf('sanctions lists loaded');
+      assert.ok(listening >= 0 && loaded >= 0, out);
+      assert.ok(listening < loaded, `the lists were loaded before the port opened:\n${messages.join('\n')}`);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    const packages: string[] = JSON.parse(fs.readFileSync(recorded, 'utf8'));
+    assert.ok(packages.includes('fastify'), packages.join(' '));
+    for (const heavy of [
+      'pdf-lib',
+      'playwright-core',
+      'tesseract.js',
+      'nodemailer',
+      'sanitize-html',
+      'handlebars',
+      'libphonenumber-js',
+      '@signpdf/signpdf',
+      '@aws-sdk/client-s3',
+      'unpdf',
+    ]) {
+      assert.ok(!packages.includes(heavy), `${heavy} was loaded at start-up`);
+    }
+  });
+});
