@@ -31,6 +31,7 @@ export async function serve(config: Config): Promise<void> {
   }
   const app = await buildApp(ctx, { logger: logger as never });
   let closing = false;
+  let background: Promise<void> = Promise.resolve();
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -41,6 +42,8 @@ export async function serve(config: Config): Promise<void> {
     }, 15_000);
     timer.unref();
     try {
+      // a stop right after the start: the workers finish starting before the queue stops
+      await background;
       await app.close();
       await runtime.close();
       await stopTracing?.();
@@ -53,8 +56,6 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  // /readyz is not_ready until the workers run and the lists are loaded
-  await runtime.startBackground();
   logger.info(
     {
       port: config.port,
@@ -65,4 +66,8 @@ export async function serve(config: Config): Promise<void> {
     },
     'vericase listening',
   );
+  // then the workers and the sanctions lists: /readyz is not_ready until they run and are loaded
+  background = runtime.startBackground().catch((err) => {
+    if (!closing) logger.error({ err }, 'the background work did not start');
+  });
 }

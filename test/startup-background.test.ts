@@ -130,18 +130,20 @@ describe('vericase serve', () => {
       assert.ok(ready, `never ready: ${out}`);
       const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-service-api-key': key } });
       assert.equal(ping.status, 200);
-      const messages = out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l).msg as string);
-      const listening = messages.indexOf('vericase listening');
-      const loaded = messages.indexOf('sanctions lists loaded');
-      assert.ok(listening >= 0 && loaded >= 0, out);
-      assert.ok(listening < loaded, `the lists were loaded before the port opened:\n${messages.join('\n')}`);
     } finally {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      // 'close': the process exited and its output streams are drained
+      await new Promise((r) => child.once('close', r));
     }
+    // read once the process has exited: the server's log writer is asynchronous, flushed at exit
+    const messages = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l).msg as string);
+    const listening = messages.indexOf('vericase listening');
+    const loaded = messages.indexOf('sanctions lists loaded');
+    assert.ok(listening >= 0 && loaded >= 0, out);
+    assert.ok(listening < loaded, `the lists were loaded before the port opened:\n${messages.join('\n')}`);
     const packages: string[] = JSON.parse(fs.readFileSync(recorded, 'utf8'));
     assert.ok(packages.includes('fastify'), packages.join(' '));
     for (const heavy of [
