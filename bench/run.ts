@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
- * reset first). BENCH_ONLY=foundation,startup,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
+ * reset first). BENCH_ONLY=foundation,startup,list-1m,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
@@ -50,6 +50,16 @@ const sections: Section[] = [
     databases: 'both',
     // `vericase serve` in its own process: time to the first answer, to /readyz, idle memory
     run: async (url) => (await import('./startup.ts')).runStartupBench(url),
+  },
+  {
+    name: 'list-1m',
+    databases: 'one',
+    // GET /v1/cases over 1,000,000 cases, every filter x sort (~2 min seeding + ~9 min): only with BENCH_1M=1
+    run: async () => {
+      if (process.env.BENCH_1M !== '1') return console.log('(list-1m: set BENCH_1M=1 to run it)');
+      const url = await resetBenchDatabase();
+      if (url) await (await import('./cases-list-1m.ts')).runCasesList1mBench(url);
+    },
   },
   { name: 'checks', databases: 'one', run: async (url) => (await import('./checks.ts')).runChecksBench(url) },
   { name: 'webhooks', databases: 'one', run: async () => (await import('./webhooks.ts')).runWebhookBench() },

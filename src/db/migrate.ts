@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_signature_requests.ts';
 import * as m0022 from './migrations/0022_console.ts';
 import * as m0024 from './migrations/0024_review_queue.ts';
 import * as m0026 from './migrations/0026_trace_context.ts';
+import * as m0027 from './migrations/0027_case_list_indexes.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022_console': m0022,
   '0024_review_queue': m0024,
   '0026_trace_context': m0026,
+  '0027_case_list_indexes': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

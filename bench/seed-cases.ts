@@ -1,0 +1,179 @@
+/**
+ * Issue 17: a PostgreSQL database of many cases for the list endpoint (GET /v1/cases), shared by
+ * bench/list-plans.ts (query plans) and bench/cases-list-1m.ts (HTTP latency).
+ *
+ * The cases are seeded in one `insert ... select ... from generate_series` (a million in about a
+ * minute), with a spread close to a real workspace: statuses weighted as in production-like data,
+ * about 5% tagged `vip` among a few tags, one assignee among 40 (30% unassigned), names from word
+ * lists, created_at over two years with updated_at and last_activity_at after it, 1% soft-deleted.
+ * A second workspace holds a few hundred cases of its own, so the tenant condition filters rows.
+ */
+import { Kysely, type KyselyConfig, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createWorkspace } from '../src/workspaces/repository.ts';
+
+export interface SeededCases {
+  workspaceId: string;
+  apiKey: string;
+  otherWorkspaceId: string;
+  cases: number;
+}
+
+/** Drops and recreates the database named by `databaseUrl` (through the server's `postgres` database). */
+export async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (['test', 'test_lead', 'bench', 'postgres'].includes(name) && !process.env.SEED_CASES_ALLOW_ANY_DB) {
+    throw new Error(`refusing to drop database "${name}"`);
+  }
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A Kysely over `pg` on the database, as the service opens it (src/db/connect.ts). */
+export function openDb(databaseUrl: string, log?: KyselyConfig['log']): Db {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  return new Kysely({ dialect: new PostgresDialect({ pool }), log });
+}
+
+/**
+ * Inserts `n` cases into `workspaceId` in one statement. `seed` makes the data reproducible
+ * (setseed runs on the same connection, inside the transaction).
+ */
+export async function insertCases(db: Db, workspaceId: string, n: number, seed = 0.17): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select setseed(${seed})`.execute(trx);
+    await sql`
+      insert into cases (id, workspace_id, external_id, name, status, assignee_id, tags, metadata,
+        reviewer_has_actions, created_at, updated_at, last_activity_at, deleted_at)
+      select gen_random_uuid(), ${workspaceId},
+        case when r_ext < 0.7 then 'EXT-' || lpad(g::text, 8, '0') end,
+        (array['Acme','Globex','Initech','Umbrella','Stark','Wayne','Tyrell','Cyberdyne','Soylent','Hooli',
+               'Vandelay','Wonka','Gringotts','Oceanic','Nakatomi','Monarch','Pied Piper','Aperture',
+               'Black Mesa','Dunder Mifflin'])[1 + floor(r_w1 * 20)::int]
+          || ' ' ||
+        (array['Holding','Trading','Logistics','Capital','Foods','Energy','Labs','Partners','Media',
+               'Systems','Retail','Pharma'])[1 + floor(r_w2 * 12)::int]
+          || ' ' ||
+        (array['SAS','GmbH','Ltd','BV','SpA','SA','Inc','LLC','AB','Oy'])[1 + floor(r_w3 * 10)::int]
+          || ' ' || (1 + floor(r_num * 9999))::int,
+        case when r_status < 0.25 then 'open' when r_status < 0.30 then 'draft'
+             when r_status < 0.75 then 'approved' when r_status < 0.85 then 'rejected' else 'closed' end,
+        case when r_assignee < 0.3 then null else 'usr_' || lpad((1 + floor(r_assignee * 1000)::int % 40)::text, 2, '0') end,
+        array_remove(array[
+          case when r_vip < 0.05 then 'vip' end,
+          case when r_tag1 < 0.20 then 'eu' end,
+          case when r_tag2 < 0.10 then 'high_risk' end,
+          case when r_tag3 < 0.03 then 'pep' end], null),
+        jsonb_build_object('source', 'bench', 'crm_id', g::text),
+        r_tag3 > 0.97,
+        created,
+        created + (last_activity - created) * r_upd,
+        last_activity,
+        case when r_del < 0.01 then last_activity end
+      from (
+        select g, created, created + (now() - created) * power(r_act, 3) as last_activity,
+          r_ext, r_w1, r_w2, r_w3, r_num, r_status, r_assignee, r_vip, r_tag1, r_tag2, r_tag3, r_upd, r_del
+        from (
+          select g, now() - random() * interval '730 days' as created, random() as r_act,
+            random() as r_ext, random() as r_w1, random() as r_w2, random() as r_w3, random() as r_num,
+            random() as r_status, random() as r_assignee, random() as r_vip, random() as r_tag1,
+            random() as r_tag2, random() as r_tag3, random() as r_upd, random() as r_del
+          from generate_series(1, ${n}::int) g
+        ) r
+      ) s
+    `.execute(trx);
+  });
+}
+
+/**
+ * A fresh database: recreated, migrated with the project's migrations, one large workspace of `n`
+ * cases and a small one of 300, then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
+ * the visibility map that index-only counts need).
+ */
+export async function seedCasesDatabase(
+  databaseUrl: string,
+  n: number,
+  opts: { recreate?: boolean; log?: (line: string) => void } = {},
+): Promise<SeededCases> {
+  const log = opts.log ?? (() => {});
+  if (opts.recreate !== false) await recreateDatabase(databaseUrl);
+  const db = openDb(databaseUrl);
+  try {
+    await migrateToLatest(db as never);
+    const main = await createWorkspace(db, 'list-bench-main');
+    const other = await createWorkspace(db, 'list-bench-other');
+    const t0 = performance.now();
+    await insertCases(db, other.id, 300, 0.5);
+    await insertCases(db, main.id, n);
+    log(`seeded ${n.toLocaleString('en-US')} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const t1 = performance.now();
+    await sql`vacuum analyze cases`.execute(db);
+    log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** One list request: its label and its query string parameters. */
+export interface ListCombination {
+  label: string;
+  filter: string;
+  sort: string;
+  query: Record<string, string>;
+}
+
+const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Every filter of the case list (src/cases/list-cases.ts), once each with a representative value
+ * taken from the seeded data, plus no filter; crossed with every sort (each field ascending and
+ * descending, and the default).
+ */
+export async function listCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const pick = await sql<{ external_id: string; name: string; assignee_id: string }>`
+    select
+      (select external_id from cases where workspace_id = ${workspaceId} and external_id is not null
+         and deleted_at is null order by external_id offset 1234 limit 1) as external_id,
+      (select name from cases where workspace_id = ${workspaceId} and deleted_at is null
+         order by created_at offset 4321 limit 1) as name,
+      (select assignee_id from cases where workspace_id = ${workspaceId} and assignee_id is not null
+         and deleted_at is null order by created_at limit 1) as assignee_id
+  `.execute(db);
+  const v = pick.rows[0];
+  const filters: [string, Record<string, string>][] = [
+    ['none', {}],
+    [`external_id=${v.external_id}`, { external_id: v.external_id }],
+    [`assignee_id=${v.assignee_id}`, { assignee_id: v.assignee_id }],
+    ['name=<existing name>', { name: v.name }],
+    ['name.ilike=%wonka%', { 'name.ilike': '%wonka%' }],
+    ['tags=vip', { tags: 'vip' }],
+    ['status=open', { status: 'open' }],
+    ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
+    ['updated_at.gte=30 days ago', { 'updated_at.gte': isoDay(30) }],
+    // an integration polling for what changed since its last sync
+    ['updated_at.gte=yesterday', { 'updated_at.gte': isoDay(1) }],
+    ['last_activity_at.gte=30 days ago', { 'last_activity_at.gte': isoDay(30) }],
+  ];
+  const sorts: [string, Record<string, string>][] = [['default', {}]];
+  for (const field of ['created_at', 'last_activity_at', 'name']) {
+    sorts.push([field, { sort: field }], [`${field}.desc`, { sort: `${field}.desc` }]);
+  }
+  const out: ListCombination[] = [];
+  for (const [filter, fq] of filters) {
+    for (const [sort, sq] of sorts) {
+      out.push({ label: `${filter} · ${sort}`, filter, sort, query: { ...fq, ...sq } });
+    }
+  }
+  return out;
+}
