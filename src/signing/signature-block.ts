@@ -1,5 +1,6 @@
-import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
+import { rgb } from '../shared/pdf-rgb.ts';
 import { pageText } from './free-space.ts';
 import { SignatureImageError, signaturePngProblem } from './signature-image.ts';
 
@@ -19,8 +20,6 @@ const HEIGHT = 124;
 /** Space kept between the document's last text and the block. */
 const GAP = 12;
 const PAD = 8;
-// pdf-lib's rgb() values written out: this module is imported at start-up, pdf-lib on first use
-const rgb = (red: number, green: number, blue: number) => ({ type: 'RGB', red, green, blue }) as RGB;
 const INK = rgb(0.05, 0.15, 0.45);
 const GREY = rgb(0.35, 0.35, 0.35);
 const FRAME = rgb(0.55, 0.6, 0.7);

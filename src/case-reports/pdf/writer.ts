@@ -1,12 +1,11 @@
-import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { rgb } from '../../shared/pdf-rgb.ts';
 import { safeTextFor } from './safe-text.ts';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const TOP = A4[1] - 70; // below the header
 const BOTTOM = 60; // above the footer
-// pdf-lib's rgb() values written out: this module is imported at start-up, pdf-lib on first use
-const rgb = (red: number, green: number, blue: number) => ({ type: 'RGB', red, green, blue }) as RGB;
 const GREY = rgb(0.4, 0.4, 0.4);
 const BLACK = rgb(0, 0, 0);
 const RULE = rgb(0.75, 0.75, 0.75);
