@@ -71,6 +71,7 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
       const res = await api.get(`/v1/cases?count=${bad}`);
       assert.equal(res.status, 400, `${bad}: ${JSON.stringify(res.body)}`);
       assert.match(res.body.message, /count/);
+      assert.match(res.body.message, /auto, exact/, 'the message names the allowed values');
     }
     const twice = await api.get('/v1/cases?count=exact&count=auto');
     assert.equal(twice.status, 400);

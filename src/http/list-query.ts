@@ -125,13 +125,11 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
       sort: Type.Optional(Type.String({ description: sortDesc })),
       page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1.' })),
       count: Type.Optional(
-        Type.Union(
-          COUNT_MODES.map((m) => Type.Literal(m)),
-          {
-            default: 'auto',
-            description: `How \`pagination.count\` is computed. \`auto\` (default): exact up to ${EXACT_COUNT_UP_TO} matching items; above that, the database's estimate, and \`pagination.count_estimated\` is true. \`exact\`: always the exact number (it reads every matching item: slower on large results).`,
-          },
-        ),
+        // an enum, not a union of literals: a wrong value is refused naming the allowed ones
+        Type.Enum([...COUNT_MODES], {
+          default: 'auto',
+          description: `How \`pagination.count\` is computed. \`auto\` (default): exact up to ${EXACT_COUNT_UP_TO} matching items; above that, the database's estimate, and \`pagination.count_estimated\` is true. \`exact\`: always the exact number (it reads every matching item: slower on large results).`,
+        }),
       ),
       limit: Type.Optional(
         Type.Integer({
