@@ -7,10 +7,20 @@
  * - `m<key>` for the double-metaphone keys (phonetic / transliteration variants: Mohammed ~ Muhammad);
  * - tokens beginning with the glued Arabic article ('al'/'el') are also posted without it.
  *
- * Exact matching uses a map from the sorted token multiset to records; identifiers have their own map.
+ * Exact matching uses a table from the sorted token multiset to records; identifiers have their own table.
+ *
+ * Layout (the index stays resident in every process, so it is kept compact; the lists' 130k keys and
+ * 530k postings took ~40 MB as a Map of small arrays):
+ * - keyed lists (`KeyedLists`: postings, identifiers) keep their keys in one concatenated string, find a
+ *   key through an open-addressing table of key numbers (compared in full, so a hash collision never
+ *   adds nor drops a candidate) and their values in one Int32Array with offsets, each list in the order
+ *   it was built in;
+ * - name records are columns of typed arrays; their tokens are numbers into one table of distinct tokens
+ *   (weights are computed from the tokens when scoring);
+ * - entities are kept as their JSON text and parsed again when a search returns them (a few per search);
+ *   the kind and list types that filter candidates are columns.
  */
 import { doubleMetaphone } from 'double-metaphone';
-import { countryCode } from '../countries.ts';
 import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import {
   DEFAULT_LEGAL_FORMS,
@@ -23,38 +33,6 @@ import {
 export interface IndexOptions {
   /** Legal-form designations stripped from organisation names (default: built-in list). */
   legalForms?: LegalForms;
-}
-
-export interface NameRecord {
-  entity: number;
-  /** Name as listed. */
-  name: string;
-  tokens: string[];
-  weights: number[];
-  totalWeight: number;
-  weak: boolean;
-  variant: NameVariant;
-}
-
-export interface EntityFacts {
-  kind: EntityKind;
-  listTypes: Set<string>;
-  /** Years of birth and full dates ('yyyy' or 'yyyy-MM-dd'). */
-  births: { year: number; date?: string }[];
-  countries: Set<string>;
-  gender?: 'male' | 'female';
-}
-
-export interface ScreeningIndex {
-  entities: ScreeningEntity[];
-  facts: EntityFacts[];
-  records: NameRecord[];
-  postings: Map<string, number[]>;
-  exact: Map<string, number[]>;
-  identifiers: Map<string, { entity: number; type: string; value: string }[]>;
-  legalForms: LegalForms;
-  /** Stats for logs/benchmarks. */
-  stats: { entities: number; records: number; keys: number; postings: number; buildMs: number };
 }
 
 export const MIN_DELETE_LEN = 4;
@@ -88,95 +66,386 @@ export function variantOf(kind: EntityKind): NameVariant {
   return kind === 'person' ? 'person' : 'org';
 }
 
-function factsOf(e: ScreeningEntity): EntityFacts {
-  const births: { year: number; date?: string }[] = [];
-  for (const d of e.birth_dates) {
-    const year = Number(d.slice(0, 4));
-    if (!Number.isFinite(year) || year < 1000) continue;
-    births.push({ year, date: /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined });
-  }
-  const countries = new Set<string>();
-  for (const c of [...e.nationalities, ...e.countries]) countries.add(countryCode(c) ?? c.toUpperCase());
-  return { kind: e.kind, listTypes: new Set(e.list_types), births, countries, gender: e.gender };
+/** 32-bit FNV-1a of the UTF-16 code units, with a final avalanche (the table uses the low bits). */
+function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Build the index. Pure: the input entities are not modified. */
+/** Smallest power of two ≥ 2·n (load factor ≤ 0.5), at least 16. */
+function tableSize(n: number): number {
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  return size;
+}
+
+function growInt32(a: Int32Array, need: number): Int32Array {
+  if (need <= a.length) return a;
+  const b = new Int32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/**
+ * String keys → lists of int32 values, in a handful of flat arrays. A key is found through its hash and
+ * then compared in full with the stored key: a lookup answers exactly what a Map<string, number[]> would.
+ */
+export class KeyedLists {
+  readonly size: number;
+  /** Every value; the list of key number k is values[start[k] .. start[k + 1]). */
+  readonly values: Int32Array;
+  readonly start: Int32Array;
+  readonly #keys: string;
+  readonly #keyStart: Int32Array;
+  readonly #slots: Int32Array;
+
+  constructor(keys: string[], start: Int32Array, values: Int32Array) {
+    this.size = keys.length;
+    this.start = start;
+    this.values = values;
+    this.#keys = keys.join('');
+    this.#keyStart = new Int32Array(keys.length + 1);
+    for (let k = 0; k < keys.length; k++) this.#keyStart[k + 1] = this.#keyStart[k] + keys[k].length;
+    const slots = new Int32Array(tableSize(keys.length));
+    const mask = slots.length - 1;
+    for (let k = 0; k < keys.length; k++) {
+      let s = hashString(keys[k]) & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = k + 1;
+    }
+    this.#slots = slots;
+  }
+
+  /** The key number of `key`, or -1. */
+  find(key: string): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    const keys = this.#keys;
+    const keyStart = this.#keyStart;
+    const len = key.length;
+    for (let s = hashString(key) & mask; ; s = (s + 1) & mask) {
+      const k = slots[s] - 1;
+      if (k < 0) return -1;
+      const from = keyStart[k];
+      if (keyStart[k + 1] - from !== len) continue;
+      let i = 0;
+      while (i < len && keys.charCodeAt(from + i) === key.charCodeAt(i)) i++;
+      if (i === len) return k;
+    }
+  }
+
+  /** The values listed under `key` (a view, in the order they were added), or undefined. */
+  get(key: string): Int32Array | undefined {
+    const k = this.find(key);
+    return k < 0 ? undefined : this.values.subarray(this.start[k], this.start[k + 1]);
+  }
+
+  has(key: string): boolean {
+    return this.find(key) >= 0;
+  }
+}
+
+/** Collects (key, value) pairs, then lays them out as KeyedLists (values of a key keep their order). */
+class KeyedListsBuilder {
+  readonly #ids = new Map<string, number>();
+  #pairKey: Int32Array = new Int32Array(1024);
+  #pairValue: Int32Array = new Int32Array(1024);
+  #pairs = 0;
+
+  add(key: string, value: number): void {
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = this.#ids.size;
+      this.#ids.set(key, id);
+    }
+    if (this.#pairs === this.#pairKey.length) {
+      this.#pairKey = growInt32(this.#pairKey, this.#pairs + 1);
+      this.#pairValue = growInt32(this.#pairValue, this.#pairs + 1);
+    }
+    this.#pairKey[this.#pairs] = id;
+    this.#pairValue[this.#pairs++] = value;
+  }
+
+  get pairs(): number {
+    return this.#pairs;
+  }
+
+  build(): KeyedLists {
+    const n = this.#ids.size;
+    const start = new Int32Array(n + 1);
+    for (let p = 0; p < this.#pairs; p++) start[this.#pairKey[p] + 1]++;
+    for (let k = 0; k < n; k++) start[k + 1] += start[k];
+    const fill = start.slice(0, n);
+    const values = new Int32Array(this.#pairs);
+    for (let p = 0; p < this.#pairs; p++) values[fill[this.#pairKey[p]]++] = this.#pairValue[p];
+    return new KeyedLists([...this.#ids.keys()], start, values);
+  }
+}
+
+/** Interns values into a table, giving each distinct one a number. */
+class Interner<T> {
+  readonly table: T[] = [];
+  readonly #ids = new Map<string, number>();
+
+  id(key: string, make: () => T): number {
+    let id = this.#ids.get(key);
+    if (id === undefined) {
+      id = this.table.length;
+      this.table.push(make());
+      this.#ids.set(key, id);
+    }
+    return id;
+  }
+}
+
+export interface IndexStats {
+  entities: number;
+  records: number;
+  keys: number;
+  postings: number;
+  buildMs: number;
+}
+
+/**
+ * The built index. Read-only once built; a new list version builds a new one.
+ *
+ * Name record `r` belongs to entity `recordEntity[r]`, is its primary name (`recordAlias[r]` = -1) or
+ * alias number `recordAlias[r]`, and has the tokens `tokens[tokenIds[tokenStart[r] .. tokenStart[r + 1])]`.
+ */
+export class ScreeningIndex {
+  readonly legalForms: LegalForms;
+  readonly stats: IndexStats;
+  /** Postings: index key → record numbers, ascending. */
+  readonly postings: KeyedLists;
+  /** Normalised identifier → hit numbers (one per entity, the first of its identifiers that has that value). */
+  readonly identifiers: KeyedLists;
+  readonly identifierEntity: Int32Array;
+  /** Position of the identifier in the entity's `identifiers`. */
+  readonly identifierIndex: Int32Array;
+  /** Exact-match table: the sorted token multiset of every record → its records (see `exact`). */
+  readonly #exactSlots: Int32Array;
+  readonly #exactHashes: Int32Array;
+  readonly recordEntity: Int32Array;
+  readonly recordAlias: Int32Array;
+  /** 1 when the record comes from weak aliases only. */
+  readonly recordWeak: Uint8Array;
+  readonly tokenStart: Int32Array;
+  readonly tokenIds: Int32Array;
+  /** Distinct tokens of all records. */
+  readonly tokens: string[];
+  /** Entity kind, as a number into `kinds`. */
+  readonly entityKind: Uint8Array;
+  readonly kinds: EntityKind[];
+  /** List types of the entity, as a number into `listTypeSets`. */
+  readonly entityListTypes: Int32Array;
+  readonly listTypeSets: ReadonlySet<string>[];
+  readonly #entityJson: string[];
+
+  constructor(fields: {
+    legalForms: LegalForms;
+    stats: IndexStats;
+    postings: KeyedLists;
+    identifiers: KeyedLists;
+    identifierEntity: Int32Array;
+    identifierIndex: Int32Array;
+    recordEntity: Int32Array;
+    recordAlias: Int32Array;
+    recordWeak: Uint8Array;
+    tokenStart: Int32Array;
+    tokenIds: Int32Array;
+    tokens: string[];
+    entityKind: Uint8Array;
+    kinds: EntityKind[];
+    entityListTypes: Int32Array;
+    listTypeSets: ReadonlySet<string>[];
+    entityJson: string[];
+  }) {
+    this.legalForms = fields.legalForms;
+    this.stats = fields.stats;
+    this.postings = fields.postings;
+    this.identifiers = fields.identifiers;
+    this.identifierEntity = fields.identifierEntity;
+    this.identifierIndex = fields.identifierIndex;
+    this.recordEntity = fields.recordEntity;
+    this.recordAlias = fields.recordAlias;
+    this.recordWeak = fields.recordWeak;
+    this.tokenStart = fields.tokenStart;
+    this.tokenIds = fields.tokenIds;
+    this.tokens = fields.tokens;
+    this.entityKind = fields.entityKind;
+    this.kinds = fields.kinds;
+    this.entityListTypes = fields.entityListTypes;
+    this.listTypeSets = fields.listTypeSets;
+    this.#entityJson = fields.entityJson;
+    const records = this.recordEntity.length;
+    this.#exactSlots = new Int32Array(tableSize(records));
+    this.#exactHashes = new Int32Array(this.#exactSlots.length);
+    const mask = this.#exactSlots.length - 1;
+    // Inserted in record order: along a probe sequence, the records of one key come in ascending order.
+    for (let r = 0; r < records; r++) {
+      const h = hashString(exactKey(this.recordTokens(r))) | 0;
+      let s = h & mask;
+      while (this.#exactSlots[s] !== 0) s = (s + 1) & mask;
+      this.#exactSlots[s] = r + 1;
+      this.#exactHashes[s] = h;
+    }
+  }
+
+  get entityCount(): number {
+    return this.#entityJson.length;
+  }
+
+  get recordCount(): number {
+    return this.recordEntity.length;
+  }
+
+  /** Entity number `i`, as a new object (equal to the one the index was built from). */
+  entity(i: number): ScreeningEntity {
+    return JSON.parse(this.#entityJson[i]) as ScreeningEntity;
+  }
+
+  /** Every entity, as new objects (for tests and tools: the engine reads the one it needs with `entity`). */
+  get entities(): ScreeningEntity[] {
+    return this.#entityJson.map((json) => JSON.parse(json) as ScreeningEntity);
+  }
+
+  kindOf(entity: number): EntityKind {
+    return this.kinds[this.entityKind[entity]];
+  }
+
+  recordTokenCount(r: number): number {
+    return this.tokenStart[r + 1] - this.tokenStart[r];
+  }
+
+  /** The record's normalised tokens (a new array). */
+  recordTokens(r: number): string[] {
+    const from = this.tokenStart[r];
+    const out = new Array<string>(this.tokenStart[r + 1] - from);
+    for (let i = 0; i < out.length; i++) out[i] = this.tokens[this.tokenIds[from + i]];
+    return out;
+  }
+
+  /** The record's name as listed, given its entity. */
+  recordName(r: number, entity: ScreeningEntity): string {
+    const alias = this.recordAlias[r];
+    return alias < 0 ? entity.name : entity.aliases[alias].name;
+  }
+
+  /** Exact matching: records whose sorted token multiset is `key` (ascending), as a Map<string, number[]>. */
+  readonly exact = {
+    get: (key: string): number[] | undefined => {
+      const slots = this.#exactSlots;
+      const mask = slots.length - 1;
+      const h = hashString(key) | 0;
+      const out: number[] = [];
+      for (let s = h & mask; slots[s] !== 0; s = (s + 1) & mask) {
+        if (this.#exactHashes[s] !== h) continue;
+        const r = slots[s] - 1;
+        if (exactKey(this.recordTokens(r)) === key) out.push(r);
+      }
+      return out.length ? out : undefined;
+    },
+    has: (key: string): boolean => this.exact.get(key) !== undefined,
+  };
+}
+
+/** Build the index. Pure: the input entities are not modified (nor kept: the index holds copies). */
 export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = {}): ScreeningIndex {
   const started = performance.now();
   const legalForms = options.legalForms ?? DEFAULT_LEGAL_FORMS;
-  const records: NameRecord[] = [];
-  const postings = new Map<string, number[]>();
-  const exact = new Map<string, number[]>();
-  const identifiers = new Map<string, { entity: number; type: string; value: string }[]>();
-  const facts: EntityFacts[] = [];
+  const postings = new KeyedListsBuilder();
+  const identifiers = new KeyedListsBuilder();
+  const identifierEntity: number[] = [];
+  const identifierIndex: number[] = [];
+  /** Last entity listed under each identifier (entities come in order: one hit per entity). */
+  const identifierLast = new Map<string, number>();
+  const recordEntity: number[] = [];
+  const recordAlias: number[] = [];
+  const recordWeak: number[] = [];
+  const tokenStart: number[] = [0];
+  const tokenIds: number[] = [];
+  const tokens = new Interner<string>();
+  const kinds = new Interner<EntityKind>();
+  const listTypeSets = new Interner<ReadonlySet<string>>();
+  const entityKind = new Uint8Array(entities.length);
+  const entityListTypes = new Int32Array(entities.length);
+  const entityJson: string[] = new Array(entities.length);
   const keys = new Set<string>();
-  let postingCount = 0;
 
   for (let ei = 0; ei < entities.length; ei++) {
     const e = entities[ei];
-    facts.push(factsOf(e));
+    entityJson[ei] = JSON.stringify(e);
+    const kindId = kinds.id(e.kind, () => e.kind);
+    if (kindId > 255) throw new Error('more than 256 entity kinds');
+    entityKind[ei] = kindId;
+    entityListTypes[ei] = listTypeSets.id(JSON.stringify(e.list_types), () => new Set(e.list_types));
     const variant = variantOf(e.kind);
-    const seen = new Map<string, NameRecord>();
-    const names: { name: string; weak: boolean }[] = [{ name: e.name, weak: false }];
-    for (const a of e.aliases) names.push({ name: a.name, weak: a.strength === 'weak' });
-    for (const { name, weak } of names) {
-      const tokens = nameTokens(name, variant, legalForms).slice(0, 31);
-      if (!tokens.length) continue;
-      const key = exactKey(tokens);
+    /** Exact key → record number, among this entity's names. */
+    const seen = new Map<string, number>();
+    for (let ni = -1; ni < e.aliases.length; ni++) {
+      const name = ni < 0 ? e.name : e.aliases[ni].name;
+      const weak = ni >= 0 && e.aliases[ni].strength === 'weak';
+      const toks = nameTokens(name, variant, legalForms).slice(0, 31);
+      if (!toks.length) continue;
+      const key = exactKey(toks);
       const prev = seen.get(key);
-      if (prev) {
-        if (prev.weak && !weak) prev.weak = false;
+      if (prev !== undefined) {
+        if (recordWeak[prev] && !weak) recordWeak[prev] = 0;
         continue;
       }
-      const weights = tokens.map(tokenWeight);
-      const rec: NameRecord = {
-        entity: ei,
-        name,
-        tokens,
-        weights,
-        totalWeight: weights.reduce((a, b) => a + b, 0),
-        weak,
-        variant,
-      };
-      const ri = records.length;
-      records.push(rec);
-      seen.set(key, rec);
-      const ex = exact.get(key);
-      if (ex) ex.push(ri);
-      else exact.set(key, [ri]);
+      const ri = recordEntity.length;
+      recordEntity.push(ei);
+      recordAlias.push(ni);
+      recordWeak.push(weak ? 1 : 0);
+      for (const t of toks) tokenIds.push(tokens.id(t, () => t));
+      tokenStart.push(tokenIds.length);
+      seen.set(key, ri);
       keys.clear();
-      for (const t of tokens) tokenKeys(t, keys);
-      for (const k of keys) {
-        const list = postings.get(k);
-        if (list) list.push(ri);
-        else postings.set(k, [ri]);
-        postingCount++;
-      }
+      for (const t of toks) tokenKeys(t, keys);
+      for (const k of keys) postings.add(k, ri);
     }
-    for (const id of e.identifiers) {
-      const v = normalizeIdentifier(id.value);
+    for (let ii = 0; ii < e.identifiers.length; ii++) {
+      const v = normalizeIdentifier(e.identifiers[ii].value);
       if (v.length < 4) continue;
-      const list = identifiers.get(v);
-      const hit = { entity: ei, type: id.type, value: id.value };
-      if (list) {
-        if (!list.some((x) => x.entity === ei)) list.push(hit);
-      } else identifiers.set(v, [hit]);
+      if (identifierLast.get(v) === ei) continue;
+      identifierLast.set(v, ei);
+      identifiers.add(v, identifierEntity.length);
+      identifierEntity.push(ei);
+      identifierIndex.push(ii);
     }
   }
-  return {
-    entities,
-    facts,
-    records,
-    postings,
-    exact,
-    identifiers,
+  const postingCount = postings.pairs;
+  const postingLists = postings.build();
+  const index = new ScreeningIndex({
     legalForms,
     stats: {
       entities: entities.length,
-      records: records.length,
-      keys: postings.size,
+      records: recordEntity.length,
+      keys: postingLists.size,
       postings: postingCount,
-      buildMs: performance.now() - started,
+      buildMs: 0,
     },
-  };
+    postings: postingLists,
+    identifiers: identifiers.build(),
+    identifierEntity: Int32Array.from(identifierEntity),
+    identifierIndex: Int32Array.from(identifierIndex),
+    recordEntity: Int32Array.from(recordEntity),
+    recordAlias: Int32Array.from(recordAlias),
+    recordWeak: Uint8Array.from(recordWeak),
+    tokenStart: Int32Array.from(tokenStart),
+    tokenIds: Int32Array.from(tokenIds),
+    tokens: tokens.table,
+    entityKind,
+    kinds: kinds.table,
+    entityListTypes,
+    listTypeSets: listTypeSets.table,
+    entityJson,
+  });
+  index.stats.buildMs = performance.now() - started;
+  return index;
 }

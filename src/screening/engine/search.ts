@@ -5,7 +5,7 @@ import { countryCode } from '../countries.ts';
 import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import { parseDate } from '../lists/util.ts';
 import { nameTokens, normalizeIdentifier } from '../normalize.ts';
-import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight } from './build.ts';
+import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight, variantOf } from './build.ts';
 import { type NameScore, PENALTY, scoreTokens, type TokenPair } from './score.ts';
 
 export interface ScreeningQuery {
@@ -95,13 +95,32 @@ function normKind(kind: ScreeningQuery['kind']): EntityKind | undefined {
   return kind === 'company' ? 'organisation' : kind;
 }
 
+/** Facts of a listed entity the qualifiers compare with the query. */
+interface EntityFacts {
+  /** Years of birth and full dates ('yyyy' or 'yyyy-MM-dd'). */
+  births: { year: number; date?: string }[];
+  countries: Set<string>;
+  gender?: 'male' | 'female';
+}
+
+function factsOf(e: ScreeningEntity): EntityFacts {
+  const births: { year: number; date?: string }[] = [];
+  for (const d of e.birth_dates) {
+    const year = Number(d.slice(0, 4));
+    if (!Number.isFinite(year) || year < 1000) continue;
+    births.push({ year, date: /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : undefined });
+  }
+  const countries = new Set<string>();
+  for (const c of [...e.nationalities, ...e.countries]) countries.add(countryCode(c) ?? c.toUpperCase());
+  return { births, countries, gender: e.gender };
+}
+
 function birthQualifier(
-  index: ScreeningIndex,
-  ei: number,
+  entity: ScreeningEntity,
+  facts: EntityFacts,
   birth: string | undefined,
 ): QualifierEffect | undefined {
   if (!birth) return undefined;
-  const facts = index.facts[ei];
   if (!facts.births.length) return undefined;
   const qYear = Number(birth.slice(0, 4));
   const qDate = birth.length === 10 ? birth : undefined;
@@ -112,7 +131,7 @@ function birthQualifier(
     if (diff < best) best = diff;
     if (diff === 0 && (!qDate || !b.date || b.date === qDate)) dayDiffers = false;
   }
-  const listed = index.entities[ei].birth_dates.slice(0, 3).join(', ');
+  const listed = entity.birth_dates.slice(0, 3).join(', ');
   if (best === 0 && !dayDiffers) return { field: 'birth_date', effect: 0, detail: `agrees with ${listed}` };
   if (best === 0)
     return {
@@ -138,31 +157,36 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
   const qOrgW = qOrg.map(tokenWeight);
 
   const allowed = (ei: number): boolean => {
-    const f = index.facts[ei];
-    if (kind && f.kind !== kind) return false;
-    if (listTypes && !listTypes.some((t) => f.listTypes.has(t))) return false;
+    if (kind && index.kindOf(ei) !== kind) return false;
+    if (listTypes) {
+      const types = index.listTypeSets[index.entityListTypes[ei]];
+      if (!listTypes.some((t) => types.has(t))) return false;
+    }
     return true;
   };
 
   const best = new Map<number, Candidate>();
   const consider = (ri: number) => {
-    const rec = index.records[ri];
-    if (!allowed(rec.entity)) return;
-    const person = rec.variant === 'person';
+    const ei = index.recordEntity[ri];
+    if (!allowed(ei)) return;
+    // Records are normalised with their entity's name variant.
+    const person = variantOf(index.kindOf(ei)) === 'person';
     const q = person ? qPerson : qOrg;
     if (!q.length) return;
-    const s = scoreTokens(q, person ? qPersonW : qOrgW, rec.tokens, rec.weights, false) as number;
-    const adjusted = rec.weak ? s + QUALIFIER.weakAlias : s;
+    const tokens = index.recordTokens(ri);
+    const weights = tokens.map(tokenWeight);
+    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false) as number;
+    const weak = index.recordWeak[ri] === 1;
+    const adjusted = weak ? s + QUALIFIER.weakAlias : s;
     // Qualifiers can only lower a name score, so anything already below the threshold is final.
     if (adjusted < threshold) return;
-    const prev = best.get(rec.entity);
+    const prev = best.get(ei);
     if (prev) {
-      const prevRec = index.records[prev.record];
-      const prevAdj = prev.detail.score + (prevRec.weak ? QUALIFIER.weakAlias : 0);
+      const prevAdj = prev.detail.score + (index.recordWeak[prev.record] === 1 ? QUALIFIER.weakAlias : 0);
       if (prevAdj >= adjusted) return;
     }
-    const detail = scoreTokens(q, person ? qPersonW : qOrgW, rec.tokens, rec.weights, true) as NameScore;
-    best.set(rec.entity, { record: ri, detail });
+    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true) as NameScore;
+    best.set(ei, { record: ri, detail });
   };
 
   if (query.exact_match) {
@@ -173,7 +197,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       if (!toks.length) continue;
       for (const ri of index.exact.get(exactKey(toks)) ?? []) {
         // Only accept records normalised with the same variant as these query tokens.
-        if ((index.records[ri].variant === 'person') === person) consider(ri);
+        if ((variantOf(index.kindOf(index.recordEntity[ri])) === 'person') === person) consider(ri);
       }
     }
   } else {
@@ -181,7 +205,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     const union: string[] = [];
     for (const t of [...qPerson, ...qOrg]) if (!union.includes(t)) union.push(t);
     if (union.length > MAX_QUERY_TOKENS) union.length = MAX_QUERY_TOKENS;
-    if (maskBuf.length < index.records.length) maskBuf = new Uint32Array(index.records.length);
+    if (maskBuf.length < index.recordCount) maskBuf = new Uint32Array(index.recordCount);
     const masks = maskBuf;
     const touched: number[] = [];
     // Query tokens that share an index key (mohamed / muhammad share their metaphone key) get the same
@@ -213,13 +237,17 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     }
     let totalQueryWeight = 0;
     for (let i = 0; i < union.length; i++) totalQueryWeight += tokenWeight(union[i]);
+    const { postings } = index;
+    const postingStart = postings.start;
+    const postingValues = postings.values;
     for (let i = 0; i < union.length; i++) {
       const bit = 1 << groupOf[i];
       for (const k of keySets[i]) {
-        const list = index.postings.get(k);
-        if (!list) continue;
-        for (let x = 0; x < list.length; x++) {
-          const ri = list[x];
+        const key = postings.find(k);
+        if (key < 0) continue;
+        const end = postingStart[key + 1];
+        for (let x = postingStart[key]; x < end; x++) {
+          const ri = postingValues[x];
           const m = masks[ri];
           if (m === 0) touched.push(ri);
           masks[ri] = m | bit;
@@ -232,7 +260,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         const mask = masks[ri];
         const hits = popcount(mask);
         masks[ri] = 0;
-        const rn = index.records[ri].tokens.length;
+        const rn = index.recordTokenCount(ri);
         // A multi-token name needs at least two shared tokens with a multi-token query.
         if (hits < Math.min(2, qn, rn)) continue;
         // Upper bound of the name score if every query token that shares a key matched perfectly and
@@ -268,29 +296,31 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     const v = normalizeIdentifier(id.value ?? '');
     if (v.length < 4) continue;
     for (const hit of index.identifiers.get(v) ?? []) {
-      if (allowed(hit.entity) && !idHits.has(hit.entity))
-        idHits.set(hit.entity, { type: hit.type, value: hit.value });
+      const ei = index.identifierEntity[hit];
+      if (allowed(ei) && !idHits.has(ei)) {
+        const listed = index.entity(ei).identifiers[index.identifierIndex[hit]];
+        idHits.set(ei, { type: listed.type, value: listed.value });
+      }
     }
   }
 
   const entityIds = new Set<number>([...best.keys(), ...idHits.keys()]);
   for (const ei of entityIds) {
     const cand = best.get(ei);
-    const entity = index.entities[ei];
-    const facts = index.facts[ei];
+    const entity = index.entity(ei);
+    const facts = factsOf(entity);
     const qualifiers: QualifierEffect[] = [];
     const idHit = idHits.get(ei);
-    const rec = cand ? index.records[cand.record] : undefined;
     const nameScore = cand ? cand.detail.score : 0;
     let score = nameScore;
-    if (rec?.weak) {
+    if (cand && index.recordWeak[cand.record] === 1) {
       qualifiers.push({
         field: 'alias_strength',
         effect: QUALIFIER.weakAlias,
         detail: 'matched a weak alias',
       });
     }
-    const b = birthQualifier(index, ei, qBirth);
+    const b = birthQualifier(entity, facts, qBirth);
     if (b) qualifiers.push(b);
     if (qCountries.size && facts.countries.size) {
       const overlap = [...qCountries].some((c) => facts.countries.has(c));
@@ -347,7 +377,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     results.push({
       entity,
       score: Math.round(score * 10000) / 10000,
-      matched_name: rec?.name ?? entity.name,
+      matched_name: cand ? index.recordName(cand.record, entity) : entity.name,
       explanation: {
         summary: parts.join('; '),
         name_score: Math.round(nameScore * 10000) / 10000,
