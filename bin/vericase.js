@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly with Node's type stripping (Node >= 22.18).
+// Runs the TypeScript sources with Node's type stripping (Node >= 22.18), or their bundled build
+// when it is up to date with them (bin/server-bundle.js).
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
   process.stderr.write(
@@ -8,4 +9,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
-await import('../src/cli/main.ts');
+const { freshBundle, enableCompileCache } = await import('./server-bundle.js');
+const bundle = freshBundle();
+if (bundle) enableCompileCache();
+await import(bundle ?? '../src/cli/main.ts');

@@ -3,6 +3,7 @@ import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
+import { CODE_SOURCE } from './shared/package-root.ts';
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 
 /** `vericase serve`: the API (and, by default, the workers) in one process. */
@@ -63,6 +64,8 @@ export async function serve(config: Config): Promise<void> {
       dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined,
       // applied by buildApp (src/http/server-options.ts): logged so an operator sees what is in force
       httpTimeoutsMs: config.http,
+      // the bundled build or the TypeScript sources (bin/server-bundle.js)
+      code: CODE_SOURCE,
     },
     'vericase listening',
   );

@@ -14,6 +14,7 @@ import type pino from 'pino';
 import { type Config, loadConfig } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { createLogger } from '../shared/logger.ts';
+import { PACKAGE_ROOT } from '../shared/package-root.ts';
 import { startStep } from './progress.ts';
 
 /** The process's exit codes (documented in docs/cli.md and `vericase --help`). */
@@ -37,7 +38,7 @@ export const KEEP_RUNNING = -1;
 export class UsageError extends Error {}
 
 export const VERSION: string = JSON.parse(
-  fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'),
+  fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'),
 ).version;
 
 const GLOBAL_HELP = `

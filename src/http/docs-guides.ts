@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { PACKAGE_ROOT } from '../shared/package-root.ts';
 import { errorBody } from './errors.ts';
 
-const DOCS_DIR = path.resolve(import.meta.dirname, '../../docs');
+const DOCS_DIR = path.join(PACKAGE_ROOT, 'docs');
 
 /** The guides shown, in the order of the index; each is docs/<name>.md. */
 export const GUIDES: readonly { name: string; title: string }[] = [

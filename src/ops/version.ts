@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../shared/package-root.ts';
 
 export interface VersionInfo {
   name: string;
@@ -13,7 +14,7 @@ export interface VersionInfo {
   node: string;
 }
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = PACKAGE_ROOT;
 let cached: VersionInfo | undefined;
 
 function readCommit(): string | null {

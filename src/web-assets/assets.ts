@@ -6,8 +6,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { PACKAGE_ROOT } from '../shared/package-root.ts';
 
-export const WEB_DIST = path.resolve(import.meta.dirname, '../../web/dist');
+export const WEB_DIST = path.join(PACKAGE_ROOT, 'web/dist');
 
 export interface Asset {
   body: Buffer;

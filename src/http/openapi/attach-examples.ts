@@ -4,6 +4,8 @@
  * example, and the example of the response with the captured status.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../../shared/package-root.ts';
 
 type Captured = { request?: unknown; status: number; response?: unknown };
 type Examples = Record<string, { success?: Captured; error?: Captured }>;
@@ -20,7 +22,9 @@ interface Operation {
 
 let cached: Examples | undefined;
 function examples(): Examples {
-  cached ??= JSON.parse(fs.readFileSync(new URL('./examples.json', import.meta.url), 'utf8')) as Examples;
+  cached ??= JSON.parse(
+    fs.readFileSync(path.join(PACKAGE_ROOT, 'src/http/openapi/examples.json'), 'utf8'),
+  ) as Examples;
   return cached;
 }
 

@@ -1,0 +1,69 @@
+/**
+ * Bundles the service (src/cli/main.ts and what it imports; packages stay external) into
+ * node_modules/.cache/vericase-server, which bin/vericase.js runs instead of the sources while its
+ * fingerprint matches them (bin/server-bundle.js). Run by `npm install` (prepare) and before
+ * `npm start`; it does nothing when the bundle is already up to date (`--force` rebuilds).
+ *
+ * Without rolldown (an install without dev dependencies) it says so and the sources run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BUNDLE_DIR, freshBundle, ROOT, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
+
+/** Builds older than this, other than the current one, are removed (a process may still run one). */
+const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
+
+/** Every worker thread's module (a file under src/ named *.worker.ts) is an entry: src/shared/worker-file.ts finds it. */
+function workerEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const e of fs.readdirSync(path.join(ROOT, 'src'), { recursive: true, withFileTypes: true })) {
+    if (!e.isFile() || !e.name.endsWith('.worker.ts')) continue;
+    const name = path.basename(e.name, '.ts');
+    if (entries[name]) throw new Error(`two worker modules are named ${e.name}: worker names must be unique`);
+    entries[name] = path.join(e.parentPath, e.name);
+  }
+  return entries;
+}
+
+const force = process.argv.includes('--force');
+if (!force && freshBundle()) process.exit(0);
+
+let rolldown: typeof import('rolldown');
+try {
+  rolldown = await import('rolldown');
+} catch (err) {
+  if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+  console.warn('build-server: rolldown is not installed (install without dev dependencies): the sources run');
+  process.exit(0);
+}
+
+const started = performance.now();
+const fingerprint = sourceFingerprint();
+const id = `${fingerprint.slice(0, 16)}-${Date.now().toString(36)}`;
+const out = path.join(BUNDLE_DIR, id);
+fs.mkdirSync(BUNDLE_DIR, { recursive: true });
+try {
+  await rolldown.build({
+    input: { main: path.join(ROOT, 'src/cli/main.ts'), ...workerEntries() },
+    cwd: ROOT,
+    platform: 'node',
+    // every package is imported from node_modules at run time: only our own modules are bundled
+    external: (source) => !source.startsWith('.') && !path.isAbsolute(source),
+    logLevel: 'warn',
+    output: { dir: out, format: 'esm', sourcemap: true },
+  });
+} catch (err) {
+  fs.rmSync(out, { recursive: true, force: true });
+  throw err;
+}
+setCurrentBuild(id, fingerprint);
+
+for (const entry of fs.readdirSync(BUNDLE_DIR, { withFileTypes: true })) {
+  if (!entry.isDirectory() || entry.name === id || entry.name === 'compile-cache') continue;
+  const dir = path.join(BUNDLE_DIR, entry.name);
+  if (Date.now() - fs.statSync(dir).mtimeMs > KEEP_OLD_BUILDS_MS)
+    fs.rmSync(dir, { recursive: true, force: true });
+}
+console.log(
+  `build-server: service bundled into ${path.relative(ROOT, out)} (${Math.round(performance.now() - started)} ms)`,
+);

@@ -1,0 +1,138 @@
+/**
+ * The bundled build (bin/server-bundle.js, scripts/build-server.ts; issue 17's start-up): it runs only
+ * while its fingerprint matches the sources, and `vericase serve` says which one it runs.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { freshBundle, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function tree(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bundle-'));
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, 'src', name)), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', name), content);
+  }
+  return root;
+}
+
+describe('the bundle fingerprint', () => {
+  test('follows every file of src/: content, addition, removal and rename; not modification times', () => {
+    const root = tree({ 'a.ts': 'export const a = 1;\n', 'x/b.ts': 'export const b = 2;\n' });
+    const first = sourceFingerprint(root);
+    assert.match(first, /^[0-9a-f]{64}$/);
+    assert.equal(sourceFingerprint(root), first);
+
+    // the same files elsewhere, written later: the same fingerprint
+    const copy = tree({ 'x/b.ts': 'export const b = 2;\n', 'a.ts': 'export const a = 1;\n' });
+    assert.equal(sourceFingerprint(copy), first);
+    fs.utimesSync(path.join(root, 'src/a.ts'), new Date(0), new Date(0));
+    assert.equal(sourceFingerprint(root), first);
+
+    fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 3;\n');
+    const edited = sourceFingerprint(root);
+    assert.notEqual(edited, first);
+    fs.writeFileSync(path.join(root, 'src/x/c.ts'), '');
+    const added = sourceFingerprint(root);
+    assert.notEqual(added, edited);
+    fs.renameSync(path.join(root, 'src/x/c.ts'), path.join(root, 'src/x/d.ts'));
+    const renamed = sourceFingerprint(root);
+    assert.notEqual(renamed, added);
+    fs.rmSync(path.join(root, 'src/x/d.ts'));
+    assert.equal(sourceFingerprint(root), edited);
+  });
+
+  test('a build is run only while it matches the sources, and never when VERICASE_BUNDLE=0', () => {
+    const root = tree({ 'a.ts': 'export const a = 1;\n' });
+    const dir = path.join(root, 'bundle');
+    fs.mkdirSync(dir);
+    assert.equal(freshBundle(root, dir), null, 'no build yet');
+
+    setCurrentBuild('b1', sourceFingerprint(root), dir);
+    assert.equal(freshBundle(root, dir), null, 'the build named has no entry');
+    fs.mkdirSync(path.join(dir, 'b1'));
+    fs.writeFileSync(path.join(dir, 'b1', 'main.js'), '');
+    assert.equal(freshBundle(root, dir), path.join(dir, 'b1', 'main.js'));
+
+    const saved = process.env.VERICASE_BUNDLE;
+    process.env.VERICASE_BUNDLE = '0';
+    try {
+      assert.equal(freshBundle(root, dir), null);
+    } finally {
+      if (saved === undefined) delete process.env.VERICASE_BUNDLE;
+      else process.env.VERICASE_BUNDLE = saved;
+    }
+
+    fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
+    assert.equal(freshBundle(root, dir), null, 'the sources changed after the build');
+  });
+});
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Starts `vericase serve`, waits for its 'vericase listening' line and stops it; returns that line. */
+async function listeningLine(env: Record<string, string>): Promise<Record<string, unknown>> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bin/vericase.js', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bundle-serve-')),
+      DATABASE_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  try {
+    for (let i = 0; i < 600; i++) {
+      if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('close', r));
+  }
+  const line = out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => l.msg === 'vericase listening');
+  assert.ok(line, `no 'vericase listening' line in: ${out}`);
+  return line;
+}
+
+describe('vericase serve', () => {
+  test('runs the bundle once it is built for these sources, the sources with VERICASE_BUNDLE=0', async () => {
+    // up to date already (npm install builds it): then this only checks the fingerprint
+    execFileSync(process.execPath, ['scripts/build-server.ts'], { cwd: ROOT, stdio: 'pipe' });
+    assert.ok(freshBundle(), 'the build script left a bundle that matches the sources');
+    assert.equal((await listeningLine({})).code, 'bundle');
+    assert.equal((await listeningLine({ VERICASE_BUNDLE: '0' })).code, 'sources');
+  });
+});
