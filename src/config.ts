@@ -22,6 +22,8 @@ export interface Config {
   /** Shared store for the rate limit across processes; in-memory per process without it. */
   redisUrl: string | null;
   authCacheTtlMs: number;
+  /** How long a process reuses a list's estimated total for the same query (src/http/count-estimates.ts). */
+  listEstimateTtlMs: number;
   runWorkers: boolean;
   sandboxDelayMs: number;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int('VERICASE_RATE_LIMIT_PER_MINUTE', env.VERICASE_RATE_LIMIT_PER_MINUTE, 6000),
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
+    listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     s3: env.VERICASE_S3_BUCKET

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { CountEstimates, countEstimates } from '../src/http/count-estimates.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 const TOTAL = 1550;
@@ -84,5 +85,74 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
       assert.deepEqual(res.body.pagination, { page: 1, limit: 20, count: 0 });
       assert.equal((await api.get(`${path}?count=nope`)).status, 400);
     }
+  });
+
+  test('an estimate is reused for the same filters for a few seconds; exact totals and other filters are not', async () => {
+    const other = await newWorkspace('counts-estimate-reuse');
+    const { ctx } = await getHarness();
+    const seed = (n: number, offset: number) =>
+      sql`
+      insert into cases (id, workspace_id, name, status, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), ${other.workspaceId}, 'Reuse ' || g, 'draft', now(), now(), now()
+      from generate_series(${offset + 1}::int, ${offset + n}::int) g
+    `.execute(ctx.db);
+    await seed(1500, 0);
+    await sql`analyze cases`.execute(ctx.db);
+    const ttl = countEstimates.ttlMs;
+    countEstimates.ttlMs = 600_000;
+    try {
+      const first = await other.get('/v1/cases?limit=7');
+      assert.equal(first.body.pagination.count_estimated, true, JSON.stringify(first.body.pagination));
+      const estimate = first.body.pagination.count;
+
+      await seed(3000, 1500);
+      await sql`analyze cases`.execute(ctx.db);
+      // the same filters (page and limit are not filters): the estimate of moments ago
+      for (const path of ['/v1/cases?limit=7', '/v1/cases?limit=9&page=2']) {
+        const again = await other.get(path);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.deepEqual(again.body.pagination.count, estimate, path);
+        assert.equal(again.body.pagination.count_estimated, true);
+      }
+      // count=exact always counts; other filters are estimated afresh
+      const exact = await other.get('/v1/cases?limit=7&count=exact');
+      assert.equal(exact.body.pagination.count, 4500);
+      const drafts = await other.get('/v1/cases?status=draft&limit=7');
+      assert.ok(drafts.body.pagination.count > 3500, `fresh estimate ${drafts.body.pagination.count}`);
+      // another workspace's identical filters are another query (its id is a parameter)
+      assert.notEqual((await api.get('/v1/cases?limit=7')).body.pagination.count, estimate);
+
+      countEstimates.clear();
+      const fresh = await other.get('/v1/cases?limit=7');
+      assert.ok(
+        fresh.body.pagination.count > 3500,
+        `estimate after the cache: ${fresh.body.pagination.count}`,
+      );
+    } finally {
+      countEstimates.ttlMs = ttl;
+    }
+  });
+});
+
+describe('the estimate cache', () => {
+  test('forgets an entry after its TTL, evicts the oldest when full, keeps nothing with a TTL of 0', () => {
+    let now = 0;
+    const cache = new CountEstimates(1000, 2, () => now);
+    cache.set('a', 5000);
+    now = 999;
+    assert.equal(cache.get('a'), 5000);
+    now = 1000;
+    assert.equal(cache.get('a'), undefined);
+
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    assert.equal(cache.get('a'), undefined, 'the oldest went when the third came');
+    assert.equal(cache.get('b'), 2);
+    assert.equal(cache.get('c'), 3);
+
+    const off = new CountEstimates(0, 10, () => now);
+    off.set('a', 1);
+    assert.equal(off.get('a'), undefined);
   });
 });

@@ -17,6 +17,7 @@ import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts'
 import { registerApiKeyAuth } from './auth.ts';
 import { ErrorBody } from './common-schemas.ts';
 import { registerConnectionGuard } from './connection-guard.ts';
+import { countEstimates } from './count-estimates.ts';
 import { registerDocsGuides } from './docs-guides.ts';
 import { errorBody, registerErrorHandling } from './errors.ts';
 import { registerIdempotency } from './idempotency.ts';
@@ -37,6 +38,7 @@ export interface BuildAppOptions {
 
 /** Builds the HTTP application: plumbing once, then every resource's routes under /v1. */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<App> {
+  countEstimates.ttlMs = ctx.config.listEstimateTtlMs;
   const options: FastifyServerOptions = {
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     ...httpServerOptions(ctx.config),

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
+import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 
 /**
@@ -337,7 +338,8 @@ export interface Pagination {
  *
  * The count (`parsed.count`): `exact` counts every matching row. `auto` counts at most
  * EXACT_COUNT_UP_TO + 1 of them; past that, it asks the planner for its estimate (EXPLAIN, no scan)
- * and says so with `count_estimated`. A page that is not full proves the total by itself. Without
+ * and says so with `count_estimated`; the estimate is reused for the same query for a few seconds
+ * (src/http/count-estimates.ts). A page that is not full proves the total by itself. Without
  * `db` (lists over small tables), the count is always exact.
  */
 // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
@@ -361,6 +363,20 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
     return { rows: rows as R[], pagination: pagination(parsed, Number(total.n)) };
   }
   const matching = applyFilters(base.select(sql<number>`1`.as('one')), parsed);
+  const compiled = matching.compile();
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const known = countEstimates.get(key);
+  if (known !== undefined) {
+    // estimated moments ago for this very query: the page alone answers
+    const rows = await page;
+    const seen = (parsed.page - 1) * parsed.limit + rows.length;
+    if (rows.length > 0 && rows.length < parsed.limit)
+      return { rows: rows as R[], pagination: pagination(parsed, seen) };
+    return {
+      rows: rows as R[],
+      pagination: { ...pagination(parsed, Math.max(known, seen)), count_estimated: true },
+    };
+  }
   const [rows, capped] = await Promise.all([
     page,
     sql<{
@@ -372,12 +388,13 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
   if (rows.length > 0 && rows.length < parsed.limit)
     return { rows: rows as R[], pagination: pagination(parsed, seen) };
-  const estimate = await plannedRows(db, matching.compile());
+  // never less than what is known to exist
+  const estimate = Math.max(await plannedRows(db, compiled), EXACT_COUNT_UP_TO + 1);
+  countEstimates.set(key, estimate);
   return {
     rows: rows as R[],
-    // never less than what is known to exist
     pagination: {
-      ...pagination(parsed, Math.max(estimate, EXACT_COUNT_UP_TO + 1, seen)),
+      ...pagination(parsed, Math.max(estimate, seen)),
       count_estimated: true,
     },
   };
