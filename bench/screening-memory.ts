@@ -8,6 +8,9 @@
  * The queries are derived deterministically from the lists themselves: listed names with typos
  * (deletion, transposition, substitution, insertion), reordered names, persons with birth dates,
  * countries and gender, kind and list-type filters, exact matches, identifiers and fuzziness variations.
+ *
+ * `worker` repeats the load as the service does it (in a worker thread, the index sent back): the heap it
+ * holds in this thread and the hashes of the same queries on it (equal to the in-process ones).
  */
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +23,7 @@ import {
   loadLegalFormsFromDirectory,
   loadReferenceDirectory,
 } from '../src/screening/lists/load-directory.ts';
+import { loadDirectoryInWorker } from '../src/screening/service/list-load.ts';
 import { presentMatch } from '../src/screening/service/present.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -140,22 +144,26 @@ async function main() {
     builds.push(reg.snapshot!.index.stats.buildMs);
   }
 
-  const strict = createHash('sha256');
-  const bodies = createHash('sha256');
-  let hits = 0;
-  const hitsByQuery: number[] = [];
-  const t0 = performance.now();
-  for (const q of queries) {
-    const matches = registry.search(q);
-    hits += matches.length;
-    hitsByQuery.push(matches.length);
-    for (const m of matches) {
-      strict.update(JSON.stringify(m));
-      bodies.update(JSON.stringify({ api: presentMatch(m), aml: entityOf(m) }));
+  const hashes = (reg: ScreeningRegistry) => {
+    const strict = createHash('sha256');
+    const bodies = createHash('sha256');
+    let hits = 0;
+    const hitsByQuery: number[] = [];
+    for (const q of queries) {
+      const matches = reg.search(q);
+      hits += matches.length;
+      hitsByQuery.push(matches.length);
+      for (const m of matches) {
+        strict.update(JSON.stringify(m));
+        bodies.update(JSON.stringify({ api: presentMatch(m), aml: entityOf(m) }));
+      }
+      strict.update('|');
+      bodies.update('|');
     }
-    strict.update('|');
-    bodies.update('|');
-  }
+    return { strict, bodies, hits, hitsByQuery };
+  };
+  const t0 = performance.now();
+  const { strict, bodies, hits, hitsByQuery } = hashes(registry);
   const searchMs = performance.now() - t0;
   const passes: number[] = [];
   for (let p = 0; p < 5; p++) {
@@ -163,6 +171,23 @@ async function main() {
     for (const q of queries) registry.search(q);
     passes.push(r1(performance.now() - t));
   }
+
+  // The service's way: loaded in a worker thread, the index sent back.
+  const beforeWorker = heapMb();
+  const workerRegistry = new ScreeningRegistry();
+  const tw = performance.now();
+  let threadId = 0;
+  await workerRegistry.loadPrepared(async (options) => {
+    const load = await loadDirectoryInWorker(dir, options);
+    threadId = load.threadId;
+    return load.prepared;
+  });
+  const workerLoadMs = performance.now() - tw;
+  const workerHeld = heapMb() - beforeWorker;
+  const viaWorker = hashes(workerRegistry);
+  const sameLists =
+    JSON.stringify(workerRegistry.versions) === JSON.stringify(registry.versions) &&
+    workerRegistry.snapshot!.legalForms === (elf?.version ?? undefined);
   console.log(
     JSON.stringify(
       {
@@ -189,6 +214,15 @@ async function main() {
         searchPassesMs: passes,
         hash: strict.digest('hex').slice(0, 16),
         bodiesHash: bodies.digest('hex').slice(0, 16),
+        worker: {
+          threadId,
+          loadMs: r1(workerLoadMs),
+          heapHeldMb: r1(workerHeld),
+          sameLists,
+          hits: viaWorker.hits,
+          hash: viaWorker.strict.digest('hex').slice(0, 16),
+          bodiesHash: viaWorker.bodies.digest('hex').slice(0, 16),
+        },
       },
       null,
       2,

@@ -91,6 +91,16 @@ function growInt32(a: Int32Array, need: number): Int32Array {
   return b;
 }
 
+export interface KeyedListsParts {
+  /** Every key, concatenated; key number k is keys.slice(keyStart[k], keyStart[k + 1]). */
+  keys: string;
+  keyStart: Int32Array;
+  /** Open-addressing table of key numbers + 1 (0 = empty). */
+  slots: Int32Array;
+  start: Int32Array;
+  values: Int32Array;
+}
+
 /**
  * String keys → lists of int32 values, in a handful of flat arrays. A key is found through its hash and
  * then compared in full with the stored key: a lookup answers exactly what a Map<string, number[]> would.
@@ -104,13 +114,10 @@ export class KeyedLists {
   readonly #keyStart: Int32Array;
   readonly #slots: Int32Array;
 
-  constructor(keys: string[], start: Int32Array, values: Int32Array) {
-    this.size = keys.length;
-    this.start = start;
-    this.values = values;
-    this.#keys = keys.join('');
-    this.#keyStart = new Int32Array(keys.length + 1);
-    for (let k = 0; k < keys.length; k++) this.#keyStart[k + 1] = this.#keyStart[k] + keys[k].length;
+  /** Lays out the lists of `keys` (key number k = keys[k]). */
+  static build(keys: string[], start: Int32Array, values: Int32Array): KeyedLists {
+    const keyStart = new Int32Array(keys.length + 1);
+    for (let k = 0; k < keys.length; k++) keyStart[k + 1] = keyStart[k] + keys[k].length;
     const slots = new Int32Array(tableSize(keys.length));
     const mask = slots.length - 1;
     for (let k = 0; k < keys.length; k++) {
@@ -118,7 +125,28 @@ export class KeyedLists {
       while (slots[s] !== 0) s = (s + 1) & mask;
       slots[s] = k + 1;
     }
-    this.#slots = slots;
+    return new KeyedLists({ keys: keys.join(''), keyStart, slots, start, values });
+  }
+
+  /** From the parts of a built one (`parts()`), e.g. sent by another thread. */
+  constructor(parts: KeyedListsParts) {
+    this.size = parts.keyStart.length - 1;
+    this.start = parts.start;
+    this.values = parts.values;
+    this.#keys = parts.keys;
+    this.#keyStart = parts.keyStart;
+    this.#slots = parts.slots;
+  }
+
+  /** What it is made of: one string and typed arrays (structured-clonable, the arrays transferable). */
+  parts(): KeyedListsParts {
+    return {
+      keys: this.#keys,
+      keyStart: this.#keyStart,
+      slots: this.#slots,
+      start: this.start,
+      values: this.values,
+    };
   }
 
   /** The key number of `key`, or -1. */
@@ -183,7 +211,7 @@ class KeyedListsBuilder {
     const fill = start.slice(0, n);
     const values = new Int32Array(this.#pairs);
     for (let p = 0; p < this.#pairs; p++) values[fill[this.#pairKey[p]]++] = this.#pairValue[p];
-    return new KeyedLists([...this.#ids.keys()], start, values);
+    return KeyedLists.build([...this.#ids.keys()], start, values);
   }
 }
 
@@ -209,6 +237,40 @@ export interface IndexStats {
   keys: number;
   postings: number;
   buildMs: number;
+}
+
+/** What a ScreeningIndex is built from (see the class's fields). */
+export interface IndexFields {
+  legalForms: LegalForms;
+  stats: IndexStats;
+  postings: KeyedLists;
+  identifiers: KeyedLists;
+  identifierEntity: Int32Array;
+  identifierIndex: Int32Array;
+  recordEntity: Int32Array;
+  recordAlias: Int32Array;
+  recordWeak: Uint8Array;
+  tokenStart: Int32Array;
+  tokenIds: Int32Array;
+  tokens: string[];
+  entityKind: Uint8Array;
+  kinds: EntityKind[];
+  entityListTypes: Int32Array;
+  listTypeSets: ReadonlySet<string>[];
+  entityJson: string[];
+}
+
+/**
+ * A ScreeningIndex as plain data, to send it to another thread (postMessage): typed arrays (to transfer,
+ * `transfer` lists their buffers), strings, arrays and sets (structured clone). `legalForms` is null for
+ * the built-in list (the receiving thread has its own). No field is computed again on arrival.
+ */
+export interface IndexTransfer extends Omit<IndexFields, 'legalForms' | 'postings' | 'identifiers'> {
+  legalForms: LegalForms | null;
+  postings: KeyedListsParts;
+  identifiers: KeyedListsParts;
+  exactSlots: Int32Array;
+  exactHashes: Int32Array;
 }
 
 /**
@@ -246,25 +308,8 @@ export class ScreeningIndex {
   readonly listTypeSets: ReadonlySet<string>[];
   readonly #entityJson: string[];
 
-  constructor(fields: {
-    legalForms: LegalForms;
-    stats: IndexStats;
-    postings: KeyedLists;
-    identifiers: KeyedLists;
-    identifierEntity: Int32Array;
-    identifierIndex: Int32Array;
-    recordEntity: Int32Array;
-    recordAlias: Int32Array;
-    recordWeak: Uint8Array;
-    tokenStart: Int32Array;
-    tokenIds: Int32Array;
-    tokens: string[];
-    entityKind: Uint8Array;
-    kinds: EntityKind[];
-    entityListTypes: Int32Array;
-    listTypeSets: ReadonlySet<string>[];
-    entityJson: string[];
-  }) {
+  /** `exact`: the exact-match table of an index built before (see `indexTransfer`); computed when absent. */
+  constructor(fields: IndexFields, exact?: { slots: Int32Array; hashes: Int32Array }) {
     this.legalForms = fields.legalForms;
     this.stats = fields.stats;
     this.postings = fields.postings;
@@ -282,6 +327,11 @@ export class ScreeningIndex {
     this.entityListTypes = fields.entityListTypes;
     this.listTypeSets = fields.listTypeSets;
     this.#entityJson = fields.entityJson;
+    if (exact) {
+      this.#exactSlots = exact.slots;
+      this.#exactHashes = exact.hashes;
+      return;
+    }
     const records = this.recordEntity.length;
     this.#exactSlots = new Int32Array(tableSize(records));
     this.#exactHashes = new Int32Array(this.#exactSlots.length);
@@ -294,6 +344,31 @@ export class ScreeningIndex {
       this.#exactSlots[s] = r + 1;
       this.#exactHashes[s] = h;
     }
+  }
+
+  /** Everything the index is made of, as plain data (see `indexTransfer`). */
+  toTransfer(): IndexTransfer {
+    return {
+      legalForms: this.legalForms === DEFAULT_LEGAL_FORMS ? null : this.legalForms,
+      stats: this.stats,
+      postings: this.postings.parts(),
+      identifiers: this.identifiers.parts(),
+      identifierEntity: this.identifierEntity,
+      identifierIndex: this.identifierIndex,
+      recordEntity: this.recordEntity,
+      recordAlias: this.recordAlias,
+      recordWeak: this.recordWeak,
+      tokenStart: this.tokenStart,
+      tokenIds: this.tokenIds,
+      tokens: this.tokens,
+      entityKind: this.entityKind,
+      kinds: this.kinds,
+      entityListTypes: this.entityListTypes,
+      listTypeSets: this.listTypeSets,
+      entityJson: this.#entityJson,
+      exactSlots: this.#exactSlots,
+      exactHashes: this.#exactHashes,
+    };
   }
 
   get entityCount(): number {
@@ -448,4 +523,30 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
   });
   index.stats.buildMs = performance.now() - started;
   return index;
+}
+
+/** The index as plain data to post to another thread, and the buffers to transfer (not copy) with it. */
+export function indexTransfer(index: ScreeningIndex): { data: IndexTransfer; transfer: ArrayBuffer[] } {
+  const data = index.toTransfer();
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: ArrayBufferView) => {
+    if (a.buffer instanceof ArrayBuffer) buffers.add(a.buffer);
+  };
+  for (const value of Object.values(data)) if (ArrayBuffer.isView(value)) add(value);
+  for (const parts of [data.postings, data.identifiers])
+    for (const value of Object.values(parts)) if (ArrayBuffer.isView(value)) add(value);
+  return { data, transfer: [...buffers] };
+}
+
+/** The index posted by `indexTransfer` (its arrays and strings are used as they arrive: nothing is rebuilt). */
+export function indexFromTransfer(data: IndexTransfer): ScreeningIndex {
+  return new ScreeningIndex(
+    {
+      ...data,
+      legalForms: data.legalForms ?? DEFAULT_LEGAL_FORMS,
+      postings: new KeyedLists(data.postings),
+      identifiers: new KeyedLists(data.identifiers),
+    },
+    { slots: data.exactSlots, hashes: data.exactHashes },
+  );
 }

@@ -28,6 +28,43 @@ export interface RegistrySnapshot {
   loadedAt: string;
 }
 
+/** An index and the versions of the lists it was built from, ready to be swapped in (see `loadPrepared`). */
+export interface PreparedLists {
+  index: ScreeningIndex;
+  lists: ListVersion[];
+  /** Version of the legal-form list used, when loaded from an ELF file. */
+  legalForms?: string;
+}
+
+/** Reads and parses every list of a reference directory (and its ELF legal forms), then builds their index. */
+export async function prepareLists(dir: string | URL, options: IndexOptions = {}): Promise<PreparedLists> {
+  const [results, elf] = await Promise.all([loadReferenceDirectory(dir), loadLegalFormsFromDirectory(dir)]);
+  return prepareFromResults(results, elf?.legalForms, elf?.version, options);
+}
+
+function prepareFromResults(
+  results: ListLoadResult[],
+  legalForms: LegalForms | undefined,
+  legalVersion: string | undefined,
+  options: IndexOptions,
+): PreparedLists {
+  const forms = legalForms ?? options.legalForms;
+  const index = buildIndex(
+    results.flatMap((r) => r.entities),
+    { ...options, legalForms: forms },
+  );
+  const lists = results.map((r) => ({
+    source: r.source,
+    version: r.version,
+    published: r.published,
+    origin: r.origin,
+    entities: r.entities.length,
+    malformed: r.malformed,
+    errors: r.errors,
+  }));
+  return { index, lists, legalForms: legalVersion };
+}
+
 export class ScreeningNotReadyError extends Error {
   constructor() {
     super('screening lists are not loaded yet');
@@ -58,41 +95,35 @@ export class ScreeningRegistry {
     return this.#current?.lists ?? [];
   }
 
+  /** The options every index is built with (a loader running elsewhere builds with them too). */
+  get options(): IndexOptions {
+    return this.#options;
+  }
+
   /** Load all known lists (and the ELF legal forms) from a reference directory, then swap. */
-  async load(dir: string | URL): Promise<ListVersion[]> {
+  load(dir: string | URL): Promise<ListVersion[]> {
+    return this.loadPrepared((options) => prepareLists(dir, options));
+  }
+
+  /**
+   * Swap in lists prepared by `prepare` (in this thread: `load`; or in a worker thread, see
+   * src/screening/service/list-load.ts), with the same ordering as `load`.
+   */
+  async loadPrepared(prepare: (options: IndexOptions) => Promise<PreparedLists>): Promise<ListVersion[]> {
     const generation = ++this.#generation;
-    const [results, elf] = await Promise.all([loadReferenceDirectory(dir), loadLegalFormsFromDirectory(dir)]);
-    return this.#swap(results, elf?.legalForms, elf?.version, generation);
+    return this.#swap(await prepare(this.#options), generation);
   }
 
   /** Build an index from already loaded lists, then swap it in. */
   replace(results: ListLoadResult[], legalForms?: LegalForms): ListVersion[] {
-    return this.#swap(results, legalForms, undefined, ++this.#generation);
+    const generation = ++this.#generation;
+    return this.#swap(prepareFromResults(results, legalForms, undefined, this.#options), generation);
   }
 
-  #swap(
-    results: ListLoadResult[],
-    legalForms: LegalForms | undefined,
-    legalVersion: string | undefined,
-    generation: number,
-  ): ListVersion[] {
-    const forms = legalForms ?? this.#options.legalForms;
-    const index = buildIndex(
-      results.flatMap((r) => r.entities),
-      { ...this.#options, legalForms: forms },
-    );
-    const lists = results.map((r) => ({
-      source: r.source,
-      version: r.version,
-      published: r.published,
-      origin: r.origin,
-      entities: r.entities.length,
-      malformed: r.malformed,
-      errors: r.errors,
-    }));
+  #swap({ index, lists, legalForms }: PreparedLists, generation: number): ListVersion[] {
     // A load that started after this one has already swapped (or will): do not go back in time.
     if (generation >= this.#generation || !this.#current) {
-      this.#current = { index, lists, legalForms: legalVersion, loadedAt: new Date().toISOString() };
+      this.#current = { index, lists, legalForms, loadedAt: new Date().toISOString() };
     }
     return lists;
   }

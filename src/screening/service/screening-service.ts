@@ -12,6 +12,7 @@ import { type ListVersion, ScreeningRegistry } from '../engine/registry.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../engine/search.ts';
 import type { ListLoadResult } from '../entity.ts';
 import type { LegalForms } from '../normalize.ts';
+import { type LoadDirectory, loadDirectoryInWorker } from './list-load.ts';
 import { directoryFingerprint, directoryStatSignature } from './reference-dir.ts';
 
 export const HOW_TO_LOAD_LISTS =
@@ -41,6 +42,11 @@ export interface ScreeningServiceOptions {
   registry?: ScreeningRegistry;
   logger?: Logger;
   onLoaded?: (report: LoadReport) => Promise<void>;
+  /**
+   * Reads, parses and indexes the directory's lists: by default in a worker thread (the event loop keeps
+   * answering, the parsing's garbage goes with the worker); `loadDirectoryInProcess` does it in this one.
+   */
+  loadDirectory?: LoadDirectory;
 }
 
 /** Raised when screening is asked for while no list is loaded; the routes answer 503. */
@@ -59,6 +65,7 @@ export class ScreeningService {
   #resolveDir: () => string | null;
   #logger: Logger;
   #onLoaded: ((report: LoadReport) => Promise<void>) | undefined;
+  #loadDirectory: LoadDirectory;
   #chain: Promise<unknown> = Promise.resolve();
   #pending = 0;
   #state: ScreeningState = 'idle';
@@ -75,6 +82,7 @@ export class ScreeningService {
     this.#resolveDir = options.resolveDir;
     this.#logger = options.logger ?? silent;
     this.#onLoaded = options.onLoaded;
+    this.#loadDirectory = options.loadDirectory ?? loadDirectoryInWorker;
   }
 
   /** At least one list with entities is loaded: searches and aml checks can run. */
@@ -234,9 +242,14 @@ export class ScreeningService {
     }
     const started = Date.now();
     try {
-      const sig = await directoryStatSignature(dir);
-      const fp = await directoryFingerprint(dir);
-      await this.registry.load(dir);
+      let sig: string | null = null;
+      let fp: string | null = null;
+      await this.registry.loadPrepared(async (options) => {
+        const load = await this.#loadDirectory(dir, options);
+        sig = load.statSignature;
+        fp = load.fingerprint;
+        return load.prepared;
+      });
       this.#statSignature = sig;
       this.#fingerprint = fp;
       this.#lastError = null;

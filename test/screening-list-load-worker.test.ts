@@ -1,0 +1,204 @@
+/**
+ * The service loads the sanctions lists in a worker thread (src/screening/service/list-load.ts): the main
+ * thread's event loop keeps answering during a load, the index that comes back answers as one built in
+ * the main thread, and a worker that fails (a broken file) or dies is reported as a load error.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { threadId } from 'node:worker_threads';
+import type { App } from '../src/app-context.ts';
+import { buildApp } from '../src/http/app.ts';
+import { ScreeningRegistry } from '../src/screening/engine/registry.ts';
+import type { ScreeningQuery } from '../src/screening/engine/search.ts';
+import {
+  type DirectoryLoad,
+  type LoadDirectory,
+  loadDirectoryInProcess,
+  loadDirectoryInWorker,
+} from '../src/screening/service/list-load.ts';
+import { ScreeningService } from '../src/screening/service/screening-service.ts';
+import { createWorkspace } from '../src/workspaces/repository.ts';
+import { type Client, clientFor, getHarness, SHARED_DATA_DIR } from './helpers/harness.ts';
+
+/** An app of the shared harness answering with its own screening service. */
+async function appWith(service: ScreeningService): Promise<{ app: App; api: Client }> {
+  const h = await getHarness();
+  const app = await buildApp({ ...h.ctx, screening: service });
+  await app.ready();
+  const ws = await createWorkspace(h.ctx.db, `list-load-worker-${Math.random().toString(36).slice(2, 8)}`);
+  return { app, api: clientFor(app, ws.api_key, ws.id) };
+}
+
+/** Loads with `service` while pinging the app; the slowest ping and how many were answered. */
+async function pingDuringLoad(service: ScreeningService, ping: () => Promise<number>) {
+  let done = false;
+  const loading = service.load().finally(() => {
+    done = true;
+  });
+  let slowest = 0;
+  let answered = 0;
+  while (!done) {
+    const t = performance.now();
+    assert.equal(await ping(), 200);
+    slowest = Math.max(slowest, performance.now() - t);
+    answered++;
+    await new Promise((r) => setImmediate(r));
+  }
+  await loading;
+  return { slowest, answered };
+}
+
+describe('sanctions lists loaded in a worker thread', () => {
+  let app: App;
+  let api: Client;
+  const threads: number[] = [];
+  const recording: LoadDirectory = async (dir, options) => {
+    const load: DirectoryLoad = await loadDirectoryInWorker(dir, options);
+    threads.push(load.threadId);
+    return load;
+  };
+  const worker = new ScreeningService({ resolveDir: () => SHARED_DATA_DIR, loadDirectory: recording });
+  const inProcess = new ScreeningService({
+    resolveDir: () => SHARED_DATA_DIR,
+    loadDirectory: loadDirectoryInProcess,
+  });
+
+  before(async () => {
+    ({ app, api } = await appWith(worker));
+  });
+  after(async () => {
+    worker.stop();
+    await app?.close();
+  });
+
+  test('the event loop keeps answering /v1/ping during the load; the lists are those of an in-process load', async () => {
+    const ping = async () => (await api.get('/v1/ping')).status;
+    const off = await pingDuringLoad(worker, ping);
+    assert.equal(threads.length, 1);
+    assert.notEqual(threads[0], threadId, 'the lists were loaded in the main thread');
+    assert.equal(worker.state, 'ready');
+    // in the main thread, parsing blocks: pings wait for it
+    const on = await pingDuringLoad(inProcess, ping);
+    assert.ok(
+      off.answered > on.answered && off.slowest < on.slowest,
+      `worker: ${JSON.stringify(off)}, main thread: ${JSON.stringify(on)}`,
+    );
+
+    assert.deepEqual(worker.versions, inProcess.versions);
+    assert.equal(worker.versionsKey, inProcess.versionsKey);
+    assert.equal(worker.registry.snapshot?.legalForms, inProcess.registry.snapshot?.legalForms);
+    const queries: ScreeningQuery[] = [
+      { name: 'Saddam Husein al-Tikriti' },
+      { name: 'Eric Badege', kind: 'person' },
+      { name: 'Mohammed Ali', fuzziness: 1 },
+      { name: 'Bank', limit: 50 },
+    ];
+    for (const q of queries) {
+      assert.equal(JSON.stringify(worker.search(q)), JSON.stringify(inProcess.search(q)));
+    }
+    const found = await api.get('/v1/screening/search?name=Eric%20Badege');
+    assert.equal(found.status, 200);
+    assert.ok(found.body.data.some((m: { id: string }) => m.id === 'un_sc:CDi.001'));
+    // unchanged directory: the periodic check does not reload
+    assert.equal(await worker.checkForChanges(), null);
+  });
+
+  test('the same directory gives the same index through the registry, in this thread or not', async () => {
+    const a = new ScreeningRegistry();
+    await a.load(SHARED_DATA_DIR);
+    const b = new ScreeningRegistry();
+    await b.loadPrepared(async (options) => (await loadDirectoryInWorker(SHARED_DATA_DIR, options)).prepared);
+    assert.deepEqual(b.versions, a.versions);
+    assert.deepEqual({ ...b.snapshot!.index.stats, buildMs: 0 }, { ...a.snapshot!.index.stats, buildMs: 0 });
+    assert.deepEqual(b.snapshot!.index.legalForms, a.snapshot!.index.legalForms);
+    assert.deepEqual(b.snapshot!.index.entities, a.snapshot!.index.entities);
+  });
+});
+
+describe('a failing list-load worker is a load error', () => {
+  let dir: string;
+  before(async () => {
+    // a broken reference directory: the UN list's file is a directory (EISDIR when it is read)
+    dir = await mkdtemp(join(tmpdir(), 'vericase-broken-ref-'));
+    await mkdir(join(dir, 'sanctions', 'un', 'consolidated.xml'), { recursive: true });
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  function logged() {
+    const errors: { obj: Record<string, unknown>; msg?: string }[] = [];
+    const logger = {
+      info() {},
+      warn() {},
+      error: (obj: object, msg?: string) => errors.push({ obj: obj as Record<string, unknown>, msg }),
+    };
+    return { errors, logger };
+  }
+
+  test('an error thrown in the worker: the same state, message and logged error as in the main thread', async () => {
+    const w = logged();
+    const worker = new ScreeningService({ resolveDir: () => dir, logger: w.logger });
+    const m = logged();
+    const main = new ScreeningService({
+      resolveDir: () => dir,
+      logger: m.logger,
+      loadDirectory: loadDirectoryInProcess,
+    });
+    const report = await worker.load();
+    await main.load();
+    assert.equal(worker.state, 'failed');
+    assert.equal(worker.state, main.state);
+    assert.match(worker.lastError ?? '', /^EISDIR/);
+    assert.equal(worker.lastError, main.lastError);
+    assert.equal(worker.unavailableMessage(), main.unavailableMessage());
+    assert.deepEqual(report, { versions: [], versionsKey: null, loadedAt: null, dir, changed: false });
+    assert.equal(w.errors.length, 1);
+    assert.equal(w.errors[0].msg, 'loading the sanctions lists failed');
+    const [we, me] = [
+      w.errors[0].obj.err as NodeJS.ErrnoException,
+      m.errors[0].obj.err as NodeJS.ErrnoException,
+    ];
+    assert.ok(we instanceof Error);
+    for (const k of ['name', 'message', 'code', 'errno', 'syscall'] as const) assert.equal(we[k], me[k], k);
+    assert.equal(w.errors[0].obj.dir, dir);
+
+    const { app, api } = await appWith(worker);
+    try {
+      const res = await api.get('/v1/screening/search?name=Eric%20Badege');
+      assert.equal(res.status, 503);
+      assert.match(res.body.message, /Loading the sanctions lists failed \(EISDIR/);
+      const ready = await app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      assert.equal(ready.json().checks.screening.state, 'failed');
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a worker that dies (heap limit): failed, with its error; a later load succeeds', async () => {
+    const w = logged();
+    let limited = true;
+    const service = new ScreeningService({
+      resolveDir: () => SHARED_DATA_DIR,
+      logger: w.logger,
+      loadDirectory: (d, options) =>
+        loadDirectoryInWorker(d, options, limited ? { resourceLimits: { maxOldGenerationSizeMb: 8 } } : {}),
+    });
+    await service.load();
+    assert.equal(service.state, 'failed');
+    assert.match(service.lastError ?? '', /memory/);
+    assert.match(service.unavailableMessage(), /^Loading the sanctions lists failed \(.*memory/);
+    assert.equal(w.errors.length, 1);
+    assert.equal((w.errors[0].obj.err as NodeJS.ErrnoException).code, 'ERR_WORKER_OUT_OF_MEMORY');
+
+    limited = false;
+    await service.load();
+    assert.equal(service.state, 'ready');
+    assert.equal(service.lastError, null);
+    assert.ok(service.available);
+  });
+});
