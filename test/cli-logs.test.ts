@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { freePort } from './helpers/child-process.ts';
 import { SHARED_DATA_DIR } from './helpers/harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -55,14 +56,6 @@ async function onTerminal(args: string[], env: NodeJS.ProcessEnv) {
 const ESC = String.fromCharCode(27);
 /** Terminal output with its escape character shown as <ESC> (a regex may not hold control characters). */
 const visible = (s: string) => s.replaceAll(ESC, '<ESC>');
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => srv.once('listening', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 interface Served {
   child: ChildProcess;

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { freshBundle, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
+import { captureOutput, freePort } from './helpers/child-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -74,14 +74,6 @@ describe('the bundle fingerprint', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 /** Starts `vericase serve`, waits for its 'vericase listening' line and stops it; returns that line. */
 async function listeningLine(env: Record<string, string>): Promise<Record<string, unknown>> {
   const port = await freePort();
@@ -97,16 +89,10 @@ async function listeningLine(env: Record<string, string>): Promise<Record<string
       ...env,
     },
   });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  child.stderr.on('data', (d) => {
-    out += d;
-  });
+  const output = captureOutput(child);
   try {
     for (let i = 0; i < 600; i++) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+      if (child.exitCode !== null) throw new Error(`server exited: ${output.text}`);
       const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
         (r) => r.status === 200,
         () => false,
@@ -118,12 +104,12 @@ async function listeningLine(env: Record<string, string>): Promise<Record<string
     child.kill('SIGTERM');
     await new Promise((r) => child.once('close', r));
   }
-  const line = out
+  const line = output.text
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .find((l) => l.msg === 'vericase listening');
-  assert.ok(line, `no 'vericase listening' line in: ${out}`);
+  assert.ok(line, `no 'vericase listening' line in: ${output.text}`);
   return line;
 }
 

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +15,7 @@ import type { App } from '../src/app-context.ts';
 import { buildApp } from '../src/http/app.ts';
 import { openRuntime, type Runtime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
+import { captureOutput, freePort } from './helpers/child-process.ts';
 import { type Client, clientFor, SHARED_DATA_DIR, testConfig } from './helpers/harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -76,14 +76,6 @@ describe('a runtime whose background work has not started yet', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 describe('vericase serve', () => {
   test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-start-'));
@@ -109,25 +101,19 @@ describe('vericase serve', () => {
         },
       },
     );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
+    const output = captureOutput(child);
     try {
       const base = `http://127.0.0.1:${port}`;
       let ready = false;
       for (let i = 0; i < 1200 && !ready; i++) {
-        if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+        if (child.exitCode !== null) throw new Error(`server exited: ${output.text}`);
         ready = await fetch(`${base}/readyz`).then(
           (r) => r.status === 200,
           () => false,
         );
         if (!ready) await new Promise((r) => setTimeout(r, 100));
       }
-      assert.ok(ready, `never ready: ${out}`);
+      assert.ok(ready, `never ready: ${output.text}`);
       const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-service-api-key': key } });
       assert.equal(ping.status, 200);
     } finally {
@@ -136,13 +122,13 @@ describe('vericase serve', () => {
       await new Promise((r) => child.once('close', r));
     }
     // read once the process has exited: the server's log writer is asynchronous, flushed at exit
-    const messages = out
+    const messages = output.text
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l).msg as string);
     const listening = messages.indexOf('vericase listening');
     const loaded = messages.indexOf('sanctions lists loaded');
-    assert.ok(listening >= 0 && loaded >= 0, out);
+    assert.ok(listening >= 0 && loaded >= 0, output.text);
     assert.ok(listening < loaded, `the lists were loaded before the port opened:\n${messages.join('\n')}`);
     const packages: string[] = JSON.parse(fs.readFileSync(recorded, 'utf8'));
     assert.ok(packages.includes('fastify'), packages.join(' '));

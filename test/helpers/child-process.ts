@@ -1,0 +1,24 @@
+/** For tests that start the real binary in a process of its own. */
+import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** Everything the process writes on stdout and stderr, interleaved, as it arrives. */
+export function captureOutput(child: ChildProcess): { readonly text: string } {
+  const captured = { text: '' };
+  child.stdout?.on('data', (d) => {
+    captured.text += d;
+  });
+  child.stderr?.on('data', (d) => {
+    captured.text += d;
+  });
+  return captured;
+}
