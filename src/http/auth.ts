@@ -212,7 +212,7 @@ export function registerApiKeyAuth(
         ...(request.principal.user
           ? { userId: request.principal.user.id }
           : { apiKeyId: request.principal.keyId ?? '' }),
-        origin: `${request.protocol}://${request.host}`,
+        origin: () => `${request.protocol}://${request.host}`,
       },
       done,
     );

@@ -5,8 +5,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * of a /v1 request, the console user whose session made it, or the contact (an individual) whose client portal link a /portal request carries.
  */
 type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndividualId: string }) & {
-  /** The origin the client reached the service at (`http://host:port`), for links handed back. */
-  origin?: string;
+  /**
+   * The origin the client reached the service at (`http://host:port`), for links handed back. A
+   * function: few requests hand a link back, and every request would pay for reading the host and
+   * protocol (forwarded headers included) if it were computed up front.
+   */
+  origin?: () => string;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -36,5 +40,5 @@ export function currentContactId(): string | null {
 
 /** The origin (`scheme://host`) the current request reached the service at, or null outside one. */
 export function currentRequestOrigin(): string | null {
-  return storage.getStore()?.origin ?? null;
+  return storage.getStore()?.origin?.() ?? null;
 }
