@@ -22,6 +22,7 @@ import { sampleCaseBody } from '../test/helpers/harness.ts';
 import { type DbLabel, printVerdicts, recordFigure } from './goals.ts';
 import {
   alternate,
+  ensureServerBundle,
   type Figures,
   freePort,
   httpTarget,
@@ -153,6 +154,7 @@ async function rawInsertFloor(
 }
 
 export async function runFoundationBench(databaseUrl: string | null): Promise<Series[]> {
+  ensureServerBundle();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bench-'));
   const env: NodeJS.ProcessEnv = databaseUrl
     ? { DATABASE_URL: databaseUrl }

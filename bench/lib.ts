@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
@@ -32,6 +32,20 @@ export interface Figures {
   p50: number;
   p99: number;
   errors: number;
+}
+
+let bundleChecked = false;
+
+/**
+ * Brings the server's bundle up to date with the sources, as `npm start` does before it starts
+ * (scripts/build-server.ts; nothing to do when it matches): the benchmarks start
+ * `node bin/vericase.js serve` directly and must run what a user's `npm start` runs.
+ */
+export function ensureServerBundle(): void {
+  if (bundleChecked) return;
+  bundleChecked = true;
+  const built = spawnSync(process.execPath, ['scripts/build-server.ts'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`scripts/build-server.ts failed with status ${built.status}`);
 }
 
 export async function freePort(): Promise<number> {

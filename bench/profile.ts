@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { sampleCaseBody } from '../test/helpers/harness.ts';
-import { freePort, ROOT, startProcess, stopProcess } from './lib.ts';
+import { ensureServerBundle, freePort, ROOT, startProcess, stopProcess } from './lib.ts';
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
@@ -74,6 +74,7 @@ function top(map: Map<string, number>, n: number): string {
 }
 
 async function main(which: PathName) {
+  ensureServerBundle();
   const seconds = Number(process.env.BENCH_DURATION ?? 8);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-profile-'));
   const profileDir = path.join(ROOT, 'bench', 'profiles');

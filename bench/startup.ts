@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type DbLabel, recordFigure } from './goals.ts';
-import { freePort, ROOT } from './lib.ts';
+import { ensureServerBundle, freePort, ROOT } from './lib.ts';
 
 const KEY = 'vk_bench_startup_key_0123456789';
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3);
@@ -119,6 +119,7 @@ function record(db: DbLabel, runs: StartFigures[]): void {
 }
 
 export async function runStartupBench(databaseUrl: string | null): Promise<void> {
+  ensureServerBundle();
   const ref = referenceDir();
   // the goals are judged with the sanctions lists configured (a real deployment); a row without
   // them shows what a first `npm start` (no list pulled yet) costs
