@@ -37,32 +37,46 @@ try {
   process.exit(0);
 }
 
-const started = performance.now();
-const fingerprint = sourceFingerprint();
-const id = `${fingerprint.slice(0, 16)}-${Date.now().toString(36)}`;
-const out = path.join(BUNDLE_DIR, id);
-fs.mkdirSync(BUNDLE_DIR, { recursive: true });
-try {
-  await rolldown.build({
-    input: { main: path.join(ROOT, 'src/cli/main.ts'), ...workerEntries() },
-    cwd: ROOT,
-    platform: 'node',
-    // every package is imported from node_modules at run time: only our own modules are bundled
-    external: (source) => !source.startsWith('.') && !path.isAbsolute(source),
-    logLevel: 'warn',
-    output: { dir: out, format: 'esm', sourcemap: true },
-  });
-} catch (err) {
-  fs.rmSync(out, { recursive: true, force: true });
-  throw err;
+/** Bundles into a directory of its own and names it current; returns that directory. */
+async function build(bundler: typeof import('rolldown')): Promise<string> {
+  const fingerprint = sourceFingerprint();
+  // the pid too: two starts bundling at the same moment each write their own directory
+  const id = `${fingerprint.slice(0, 16)}-${Date.now().toString(36)}-${process.pid}`;
+  const out = path.join(BUNDLE_DIR, id);
+  fs.mkdirSync(BUNDLE_DIR, { recursive: true });
+  try {
+    await bundler.build({
+      input: { main: path.join(ROOT, 'src/cli/main.ts'), ...workerEntries() },
+      cwd: ROOT,
+      platform: 'node',
+      // every package is imported from node_modules at run time: only our own modules are bundled
+      external: (source) => !source.startsWith('.') && !path.isAbsolute(source),
+      logLevel: 'warn',
+      output: { dir: out, format: 'esm', sourcemap: true },
+    });
+  } catch (err) {
+    fs.rmSync(out, { recursive: true, force: true });
+    throw err;
+  }
+  setCurrentBuild(id, fingerprint);
+  for (const entry of fs.readdirSync(BUNDLE_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === id || entry.name === 'compile-cache') continue;
+    const dir = path.join(BUNDLE_DIR, entry.name);
+    if (Date.now() - fs.statSync(dir).mtimeMs > KEEP_OLD_BUILDS_MS)
+      fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
 }
-setCurrentBuild(id, fingerprint);
 
-for (const entry of fs.readdirSync(BUNDLE_DIR, { withFileTypes: true })) {
-  if (!entry.isDirectory() || entry.name === id || entry.name === 'compile-cache') continue;
-  const dir = path.join(BUNDLE_DIR, entry.name);
-  if (Date.now() - fs.statSync(dir).mtimeMs > KEEP_OLD_BUILDS_MS)
-    fs.rmSync(dir, { recursive: true, force: true });
+const started = performance.now();
+let out: string;
+try {
+  out = await build(rolldown);
+} catch (err) {
+  // the bundle only makes starts faster: without it (a read-only install, a full disk) the sources
+  // run, and `npm start` must not fail for it. `--force` (npm run build:server) reports the failure.
+  console.warn(`build-server: the service could not be bundled (${(err as Error).message}): the sources run`);
+  process.exit(force ? 1 : 0);
 }
 console.log(
   `build-server: service bundled into ${path.relative(ROOT, out)} (${Math.round(performance.now() - started)} ms)`,
