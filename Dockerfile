@@ -56,5 +56,6 @@ EXPOSE 3000
 # liveness of `serve` on PORT, or of `worker` on VERICASE_WORKER_PORT when set (no curl in slim images)
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "const p=process.env.VERICASE_WORKER_PORT||process.env.PORT||3000;fetch('http://127.0.0.1:'+p+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "bin/vericase.js"]
+# the Node option of bin/node-flags.js (AsyncLocalStorage without promise hooks)
+ENTRYPOINT ["node", "--experimental-async-context-frame", "bin/vericase.js"]
 CMD ["serve"]

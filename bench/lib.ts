@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import { type Config, loadConfig } from '../src/config.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -63,7 +64,8 @@ export async function startProcess(
   env: NodeJS.ProcessEnv,
   url: string,
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
+  // every process with the service's Node options (bin/node-flags.js), the bare one too: same runtime
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

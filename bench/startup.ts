@@ -15,6 +15,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import { type DbLabel, recordFigure } from './goals.ts';
 import { ensureServerBundle, freePort, ROOT } from './lib.ts';
 
@@ -64,7 +65,7 @@ async function startOnce(env: NodeJS.ProcessEnv): Promise<StartFigures> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ['bin/vericase.js', 'serve'], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, 'bin/vericase.js', 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,

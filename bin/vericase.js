@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --experimental-async-context-frame
+// (the option: bin/node-flags.js)
 // Runs the TypeScript sources with Node's type stripping (Node >= 22.18), or their bundled build
 // when it is up to date with them (bin/server-bundle.js).
 const [major, minor] = process.versions.node.split('.').map(Number);

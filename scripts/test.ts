@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.TEST_DB; // 'pglite' | 'postgres' to run one of them
@@ -40,6 +41,8 @@ function run(label: string, env: NodeJS.ProcessEnv): number {
   const res = spawnSync(
     process.execPath,
     [
+      // the suite runs with the service's own Node options (bin/node-flags.js)
+      ...NODE_FLAGS,
       '--test',
       '--experimental-test-isolation=none',
       '--test-timeout=180000',

@@ -66,6 +66,8 @@ export async function serve(config: Config): Promise<void> {
       httpTimeoutsMs: config.http,
       // the bundled build or the TypeScript sources (bin/server-bundle.js)
       code: CODE_SOURCE,
+      // AsyncLocalStorage without promise hooks (bin/node-flags.js)
+      asyncContextFrame: process.execArgv.includes('--experimental-async-context-frame'),
     },
     'vericase listening',
   );

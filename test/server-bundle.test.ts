@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import { freshBundle, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
 import { captureOutput, freePort } from './helpers/child-process.ts';
 
@@ -75,9 +76,12 @@ describe('the bundle fingerprint', () => {
 });
 
 /** Starts `vericase serve`, waits for its 'vericase listening' line and stops it; returns that line. */
-async function listeningLine(env: Record<string, string>): Promise<Record<string, unknown>> {
+async function listeningLine(
+  env: Record<string, string>,
+  command: string[] = [process.execPath, 'bin/vericase.js'],
+): Promise<Record<string, unknown>> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/vericase.js', 'serve'], {
+  const child = spawn(command[0], [...command.slice(1), 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -120,5 +124,15 @@ describe('vericase serve', () => {
     assert.ok(freshBundle(), 'the build script left a bundle that matches the sources');
     assert.equal((await listeningLine({})).code, 'bundle');
     assert.equal((await listeningLine({ VERICASE_BUNDLE: '0' })).code, 'sources');
+  });
+
+  test('runs with async context frames when started as the executable or by npm start; without the option too', async () => {
+    // the shebang passes the option (bin/node-flags.js); the node found on PATH runs it
+    const executable = await listeningLine({}, [path.join(ROOT, 'bin/vericase.js')]);
+    assert.equal(executable.asyncContextFrame, true);
+    const start = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts
+      .start as string;
+    assert.ok(start.startsWith(`node ${NODE_FLAGS.join(' ')} bin/vericase.js`), start);
+    assert.equal((await listeningLine({})).asyncContextFrame, false);
   });
 });
