@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import { loadConfig } from '../src/config.ts';
 import { type LiveServer, listen } from './helpers/live-server.ts';
 
@@ -140,7 +141,16 @@ describe('Dockerfile', () => {
     assert.match(final, /^USER node$/m);
     assert.doesNotMatch(final.slice(final.indexOf('USER node')), /^USER root$/m);
     assert.match(final, /npm ci --omit=dev|COPY --from=deps/);
-    assert.match(final, /^ENTRYPOINT \["node", "bin\/vericase\.js"\]$/m);
+    // with the service's Node options (bin/node-flags.js), as npm start and the shebang run it
+    const entry = /^ENTRYPOINT (\[.*\])$/m.exec(final);
+    assert.ok(entry, 'an exec-form ENTRYPOINT');
+    assert.deepEqual(JSON.parse(entry[1]), ['node', ...NODE_FLAGS, 'bin/vericase.js']);
+    // the bundle built in the build stage is copied where bin/server-bundle.js looks for it
+    assert.match(dockerfile, /^RUN node scripts\/build-web\.ts && node scripts\/build-server\.ts$/m);
+    assert.match(
+      final,
+      /^COPY --from=build \/app\/node_modules\/\.cache\/vericase-server \.\/node_modules\/\.cache\/vericase-server$/m,
+    );
     assert.match(final, /^CMD \["serve"\]$/m);
     // what the final stage copies from the build context exists
     for (const m of final.matchAll(/^COPY (?:--chown=\S+ )?(?!--from)(.+) \S+$/gm)) {
