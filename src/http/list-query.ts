@@ -365,18 +365,20 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   const matching = applyFilters(base.select(sql<number>`1`.as('one')), parsed);
   const compiled = matching.compile();
   const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-  const known = countEstimates.get(key);
-  if (known !== undefined) {
-    // estimated moments ago for this very query: the page alone answers
-    const rows = await page;
+  // above EXACT_COUNT_UP_TO: a page that is not full proves the total; otherwise the estimate, never
+  // less than what is known to exist
+  const estimated = (rows: unknown[], estimate: number) => {
     const seen = (parsed.page - 1) * parsed.limit + rows.length;
     if (rows.length > 0 && rows.length < parsed.limit)
       return { rows: rows as R[], pagination: pagination(parsed, seen) };
     return {
       rows: rows as R[],
-      pagination: { ...pagination(parsed, Math.max(known, seen)), count_estimated: true },
+      pagination: { ...pagination(parsed, Math.max(estimate, seen)), count_estimated: true as const },
     };
-  }
+  };
+  const known = countEstimates.get(key);
+  // estimated moments ago for this very query: the page alone answers
+  if (known !== undefined) return estimated(await page, known);
   const [rows, capped] = await Promise.all([
     page,
     sql<{
@@ -384,20 +386,11 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
     }>`select count(*)::int as n from (${matching.limit(EXACT_COUNT_UP_TO + 1)}) as matching`.execute(db),
   ]);
   const upTo = Number(capped.rows[0]?.n ?? 0);
-  const seen = (parsed.page - 1) * parsed.limit + rows.length;
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
-  if (rows.length > 0 && rows.length < parsed.limit)
-    return { rows: rows as R[], pagination: pagination(parsed, seen) };
-  // never less than what is known to exist
+  if (rows.length > 0 && rows.length < parsed.limit) return estimated(rows, 0);
   const estimate = Math.max(await plannedRows(db, compiled), EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, estimate);
-  return {
-    rows: rows as R[],
-    pagination: {
-      ...pagination(parsed, Math.max(estimate, seen)),
-      count_estimated: true,
-    },
-  };
+  return estimated(rows, estimate);
 }
 
 function pagination(parsed: ParsedList, count: number): Pagination {
