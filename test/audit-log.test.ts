@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { auditAction } from '../src/audit-log/action.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createConsoleUser, type SignInHeaders, signInHeaders } from './helpers/console-session.ts';
@@ -111,6 +112,39 @@ describe('audit log: writes on /v1', () => {
     assert.deepEqual(entries[2].details, { created_id: review.body.id });
     assert.equal(entries[1].details.error, bad.body.message);
     assert.equal(entries[0].details.error, missing.body.message);
+  });
+
+  test('the entry commits with the change: a write whose entry cannot be stored is not made either', async () => {
+    const api = await newWorkspace('audit');
+    const { ctx } = await getHarness();
+    // a constraint refusing this one request's entry, and no other test's
+    await sql`alter table audit_log add constraint audit_test_refuse check (request_id is distinct from 'audit-refused-1')`.execute(
+      ctx.db,
+    );
+    try {
+      const refused = await api.post('/v1/cases', smallCase('Never stored'), {
+        'x-request-id': 'audit-refused-1',
+      });
+      assert.equal(refused.status, 500, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'INTERNAL_SERVER_ERROR');
+    } finally {
+      await sql`alter table audit_log drop constraint audit_test_refuse`.execute(ctx.db);
+    }
+    const cases = await ctx.db
+      .selectFrom('cases')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.deepEqual(cases, [], 'the case was created without its audit entry');
+    assert.equal((await api.get('/v1/audit-log')).body.pagination.count, 0);
+    // the same write, once its entry can be stored: both are there, the entry naming the case
+    const ok = await api.post('/v1/cases', smallCase('Stored'), { 'x-request-id': 'audit-refused-2' });
+    assert.equal(ok.status, 201);
+    const [entry] = (await api.get('/v1/audit-log')).body.data;
+    assert.deepEqual(
+      [entry.action, entry.status_code, entry.resource_id, entry.request_id, entry.details],
+      ['case.create', 201, ok.body.id, 'audit-refused-2', {}],
+    );
   });
 
   test('a named key is labelled with its name', async () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
+import type { AuditLogTable } from '../db/schema.ts';
 
 const clip = (v: string | null | undefined, max: number) => (v == null ? null : v.slice(0, max));
 
@@ -25,6 +27,30 @@ export interface AuditEntry {
   occurredAt?: Date;
 }
 
+/** The audit_log row of an entry, its values clipped to their bounds. */
+export function auditRow(id: string, entry: AuditEntry): Insertable<AuditLogTable> {
+  return {
+    id,
+    workspace_id: entry.workspaceId,
+    // millisecond precision, as the API shows it: `occurred_at.lte` of a shown time includes it
+    occurred_at: entry.occurredAt ?? new Date(),
+    actor_type: entry.actor.type,
+    actor_id: entry.actor.id,
+    actor_label: entry.actor.label,
+    action: entry.action,
+    method: entry.method ?? null,
+    route: entry.route ?? null,
+    resource_type: entry.resourceType ?? null,
+    resource_id: entry.resourceId ?? null,
+    status_code: entry.statusCode ?? null,
+    ip: clip(entry.ip, 100),
+    // headers are the client's: bounded, so one request cannot store kilobytes per entry
+    user_agent: clip(entry.userAgent, 512),
+    request_id: clip(entry.requestId, 128),
+    details: JSON.stringify(entry.details ?? {}),
+  };
+}
+
 /**
  * Writes one audit entry. Never throws: an audit write that fails is logged (to `log` when given, else
  * as a JSON line on stderr), and the request it describes is not failed for it (the write itself
@@ -34,32 +60,10 @@ export async function recordAuditEntry(
   db: Db,
   entry: AuditEntry,
   log?: Pick<pino.BaseLogger, 'error'>,
+  id: string = randomUUID(),
 ): Promise<string | null> {
-  const id = randomUUID();
   try {
-    await db
-      .insertInto('audit_log')
-      .values({
-        id,
-        workspace_id: entry.workspaceId,
-        // millisecond precision, as the API shows it: `occurred_at.lte` of a shown time includes it
-        occurred_at: entry.occurredAt ?? new Date(),
-        actor_type: entry.actor.type,
-        actor_id: entry.actor.id,
-        actor_label: entry.actor.label,
-        action: entry.action,
-        method: entry.method ?? null,
-        route: entry.route ?? null,
-        resource_type: entry.resourceType ?? null,
-        resource_id: entry.resourceId ?? null,
-        status_code: entry.statusCode ?? null,
-        ip: clip(entry.ip, 100),
-        // headers are the client's: bounded, so one request cannot store kilobytes per entry
-        user_agent: clip(entry.userAgent, 512),
-        request_id: clip(entry.requestId, 128),
-        details: JSON.stringify(entry.details ?? {}),
-      })
-      .execute();
+    await db.insertInto('audit_log').values(auditRow(id, entry)).execute();
     return id;
   } catch (err) {
     const msg = 'audit entry could not be stored';

@@ -8,6 +8,7 @@ import { recordEvents } from '../events/record-event.ts';
 import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { noteCreatedResource } from '../shared/request-scope.ts';
 import { ensureTags } from '../tags/repository.ts';
 import { nestedUserById } from '../users/nested-user.ts';
 import { presentCase } from './present.ts';
@@ -143,6 +144,7 @@ export async function createCase(
 ) {
   const plan = planGraph(input);
   const caseId = randomUUID();
+  noteCreatedResource(caseId);
   const companies = input.companies ?? [];
   const individuals = input.individuals ?? [];
   try {

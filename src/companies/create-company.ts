@@ -7,6 +7,7 @@ import type { CompanyRow } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { noteCreatedResource } from '../shared/request-scope.ts';
 import { companyView } from './company-view.ts';
 import { presentCompany } from './present.ts';
 import type { CompanyCreate } from './schemas.ts';
@@ -31,6 +32,7 @@ export async function createCompany(
       throw badRequest('type: the case already has a main company (type defaults to main)', 'type');
     }
     const id = randomUUID();
+    noteCreatedResource(id);
     const row = await trx
       .insertInto('companies')
       .values(companyInsertRow(input, { id, workspaceId, caseId: c.id, type }))

@@ -5,6 +5,7 @@ import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { trackEmbeddedDatabase, trackPool } from '../ops/metrics.ts';
+import { withCommitCompanion } from './commit-companion.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
 import type { Database } from './schema.ts';
@@ -32,7 +33,7 @@ pg.types.setTypeParser(1082, (v: string) => v);
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: withCommitCompanion(new PostgresDialect({ pool })) });
     const untrack = trackPool(pool);
     return {
       db,
@@ -61,7 +62,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       throw existed ? openFailure(pgdata, err) : err;
     });
     yieldBeforeEachQuery(pglite);
-    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    const db = new Kysely<Database>({ dialect: withCommitCompanion(new PGliteDialect({ pglite })) });
     const untrack = trackEmbeddedDatabase();
     return {
       db,

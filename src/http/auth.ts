@@ -28,6 +28,8 @@ export interface Principal {
   workspaceId: string;
   workspaceName: string;
   keyId: string | null;
+  /** What the audit log calls the key: its name, else its prefix (null for a session). */
+  keyLabel: string | null;
   user: SessionUser | null;
   /** `admin` for API keys; the user's role for a session. */
   role: Role;
@@ -73,6 +75,7 @@ export class KeyResolver {
           workspaceId: row.workspace_id,
           workspaceName: row.workspace_name,
           keyId: row.key_id,
+          keyLabel: row.key_name ?? row.key_prefix,
           user: null,
           role: 'admin' as const,
         }
@@ -149,6 +152,7 @@ async function authenticateSession(request: FastifyRequest, sessions: SessionAut
     workspaceId: session.workspaceId,
     workspaceName: session.workspaceName,
     keyId: null,
+    keyLabel: null,
     user: { ...session.user, sessionId: session.sessionId },
     role,
   };

@@ -5,6 +5,7 @@ import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { noteCreatedResource } from '../shared/request-scope.ts';
 import { individualView } from './individual-view.ts';
 import { presentIndividual } from './present.ts';
 import type { IndividualCreate } from './schemas.ts';
@@ -20,6 +21,7 @@ export async function createIndividual(
     if (!c) throw notFound('Case');
     const mainId = await findMainCompanyId(trx, c.id);
     const id = randomUUID();
+    noteCreatedResource(id);
     const toMain = (input.relations ?? []).find((r) => (r.to_company_id ?? mainId) === mainId);
     const row = await trx
       .insertInto('individuals')

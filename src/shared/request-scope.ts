@@ -1,4 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CompiledQuery } from 'kysely';
+
+/**
+ * A statement that must commit with the request's change: the audit entry of a /v1 write. The
+ * database layer (src/db/commit-companion.ts) runs it in the first read-write transaction the
+ * request commits, just before the commit, so the change and its record commit together or not at
+ * all, without a commit of their own.
+ */
+export interface CommitCompanion {
+  /** The statement for the transaction about to commit, or null when it is not (or no longer) due. */
+  take(): CompiledQuery | null;
+  /** That transaction committed (true) or failed (false: the statement is due again). */
+  settle(committed: boolean): void;
+}
 
 /**
  * What the request being served is known by, for code that records who did something: the API key
@@ -11,6 +25,10 @@ type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndivi
    * protocol (forwarded headers included) if it were computed up front.
    */
   origin?: () => string;
+  /** Set by the audit log on a write (see CommitCompanion). */
+  commitCompanion?: CommitCompanion;
+  /** The id of the resource the request creates, once known (see noteCreatedResource). */
+  createdResourceId?: string;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -41,4 +59,31 @@ export function currentContactId(): string | null {
 /** The origin (`scheme://host`) the current request reached the service at, or null outside one. */
 export function currentRequestOrigin(): string | null {
   return storage.getStore()?.origin?.() ?? null;
+}
+
+/**
+ * Tells the request's audit entry which resource it creates before its transaction commits, so the
+ * entry written in that transaction names it (else it is corrected after, at the cost of a statement).
+ * The first note wins: a use case creating a case creates its checks with the same use cases that
+ * note a check's id when called on their own. Outside a request, a no-op.
+ */
+export function noteCreatedResource(id: string): void {
+  const scope = storage.getStore();
+  if (scope && scope.createdResourceId === undefined) scope.createdResourceId = id;
+}
+
+/** The created resource's id noted by the current request, or null. */
+export function currentCreatedResourceId(): string | null {
+  return storage.getStore()?.createdResourceId ?? null;
+}
+
+/** Attaches the statement that must commit with the current request's change (see CommitCompanion). */
+export function setCommitCompanion(companion: CommitCompanion): void {
+  const scope = storage.getStore();
+  if (scope) scope.commitCompanion = companion;
+}
+
+/** The current request's commit companion, or null (reads, jobs, CLI). */
+export function currentCommitCompanion(): CommitCompanion | null {
+  return storage.getStore()?.commitCompanion ?? null;
 }

@@ -91,7 +91,13 @@ export async function findActiveKey(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('workspaces as w', 'w.id', 'k.workspace_id')
-    .select(['k.id as key_id', 'w.id as workspace_id', 'w.name as workspace_name'])
+    .select([
+      'k.id as key_id',
+      'k.name as key_name',
+      'k.prefix as key_prefix',
+      'w.id as workspace_id',
+      'w.name as workspace_name',
+    ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();

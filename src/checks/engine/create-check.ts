@@ -9,6 +9,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { findIndividual } from '../../individuals/repository.ts';
 import { getSettings } from '../../settings/repository.ts';
 import { UUID_RE } from '../../shared/pg-errors.ts';
+import { noteCreatedResource } from '../../shared/request-scope.ts';
 import type { CheckStatus, CheckTarget, CheckTypeDefinition } from '../check-type.ts';
 import { STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
@@ -67,6 +68,7 @@ export async function createCheckInTransaction(
   if (!(await lockCase(trx, workspaceId, target.row.case_id)))
     throw notFound(target.kind === 'individual' ? 'Individual' : 'Company');
   const id = randomUUID();
+  noteCreatedResource(id);
   const plan = await def.create({
     ctx,
     trx,

@@ -1,0 +1,75 @@
+import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
+import { currentCommitCompanion } from '../shared/request-scope.ts';
+
+/**
+ * A dialect whose transactions carry the current request's commit companion (its audit entry,
+ * src/shared/request-scope.ts): the first read-write transaction a request commits runs the
+ * companion's statement just before its COMMIT, on the same connection. The change and its record
+ * then commit together or not at all, and the record costs no commit (no WAL flush) of its own.
+ *
+ * Done here rather than in each of the use cases' transactions: every write use case gets it, the
+ * ones to come included, and none of them has to know the audit log exists.
+ */
+export function withCommitCompanion(dialect: Dialect): Dialect {
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => new CompanionDriver(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
+
+class CompanionDriver implements Driver {
+  readonly #inner: Driver;
+  /** Connections in a read-only transaction: a companion would fail there, it waits for another. */
+  readonly #readOnly = new WeakSet<DatabaseConnection>();
+
+  constructor(inner: Driver) {
+    this.#inner = inner;
+    // savepoints are optional in a driver: offered only when the wrapped one has them
+    if (inner.savepoint) this.savepoint = inner.savepoint.bind(inner);
+    if (inner.rollbackToSavepoint) this.rollbackToSavepoint = inner.rollbackToSavepoint.bind(inner);
+    if (inner.releaseSavepoint) this.releaseSavepoint = inner.releaseSavepoint.bind(inner);
+  }
+
+  savepoint?: Driver['savepoint'];
+  rollbackToSavepoint?: Driver['rollbackToSavepoint'];
+  releaseSavepoint?: Driver['releaseSavepoint'];
+
+  init(...args: Parameters<Driver['init']>) {
+    return this.#inner.init(...args);
+  }
+  acquireConnection(...args: Parameters<Driver['acquireConnection']>) {
+    return this.#inner.acquireConnection(...args);
+  }
+  releaseConnection(...args: Parameters<Driver['releaseConnection']>) {
+    return this.#inner.releaseConnection(...args);
+  }
+  destroy(...args: Parameters<Driver['destroy']>) {
+    return this.#inner.destroy(...args);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    if (settings.accessMode === 'read only') this.#readOnly.add(connection);
+    else this.#readOnly.delete(connection);
+    await this.#inner.beginTransaction(connection, settings);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const companion = this.#readOnly.has(connection) ? null : currentCommitCompanion();
+    const statement = companion?.take() ?? null;
+    if (!companion || !statement) return this.#inner.commitTransaction(connection);
+    try {
+      await connection.executeQuery(statement);
+      await this.#inner.commitTransaction(connection);
+    } catch (err) {
+      companion.settle(false);
+      throw err;
+    }
+    companion.settle(true);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.#inner.rollbackTransaction(connection);
+  }
+}
