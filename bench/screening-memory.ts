@@ -9,8 +9,8 @@
  * (deletion, transposition, substitution, insertion), reordered names, persons with birth dates,
  * countries and gender, kind and list-type filters, exact matches, identifiers and fuzziness variations.
  *
- * `worker` repeats the load as the service does it (in a worker thread, the index sent back): the heap it
- * holds in this thread and the hashes of the same queries on it (equal to the in-process ones).
+ * `child` repeats the load as the service does it (in a child process, the index sent back): the heap it
+ * holds in this process and the hashes of the same queries on it (equal to the in-process ones).
  */
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -23,7 +23,7 @@ import {
   loadLegalFormsFromDirectory,
   loadReferenceDirectory,
 } from '../src/screening/lists/load-directory.ts';
-import { loadDirectoryInWorker } from '../src/screening/service/list-load.ts';
+import { loadDirectoryInChild } from '../src/screening/service/list-load.ts';
 import { presentMatch } from '../src/screening/service/present.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -172,14 +172,14 @@ async function main() {
     passes.push(r1(performance.now() - t));
   }
 
-  // The service's way: loaded in a worker thread, the index sent back.
+  // The service's way: loaded in a child process, the index sent back.
   const beforeWorker = heapMb();
   const workerRegistry = new ScreeningRegistry();
   const tw = performance.now();
-  let threadId = 0;
+  let pid = 0;
   await workerRegistry.loadPrepared(async (options) => {
-    const load = await loadDirectoryInWorker(dir, options);
-    threadId = load.threadId;
+    const load = await loadDirectoryInChild(dir, options);
+    pid = load.pid;
     return load.prepared;
   });
   const workerLoadMs = performance.now() - tw;
@@ -214,8 +214,8 @@ async function main() {
         searchPassesMs: passes,
         hash: strict.digest('hex').slice(0, 16),
         bodiesHash: bodies.digest('hex').slice(0, 16),
-        worker: {
-          threadId,
+        child: {
+          pid,
           loadMs: r1(workerLoadMs),
           heapHeldMb: r1(workerHeld),
           sameLists,

@@ -24,6 +24,8 @@ export interface Config {
   authCacheTtlMs: number;
   /** How long a process reuses a list's estimated total for the same query (src/http/count-estimates.ts). */
   listEstimateTtlMs: number;
+  /** `vericase serve` gives back start-up's memory once loaded (src/ops/settle-memory.ts). */
+  settleMemory: boolean;
   runWorkers: boolean;
   sandboxDelayMs: number;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),
+    settleMemory: bool(env.VERICASE_SETTLE_MEMORY, true),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     s3: env.VERICASE_S3_BUCKET

@@ -12,9 +12,10 @@ export interface Module {
   routes?(app: App, ctx: AppContext): void | Promise<void>;
   /**
    * Work that starts once the process serves: long loads (the sanctions lists) and timers that must
-   * not delay the port opening. Runs after the workers started; must not throw (it logs).
+   * not delay the port opening. Runs after the workers started; must not throw (it logs). A load
+   * returns its promise, settled once it is done (or failed, logged): see `BackgroundStarted.loaded`.
    */
-  background?(ctx: AppContext, logger: pino.Logger): void;
+  background?(ctx: AppContext, logger: pino.Logger): void | Promise<void>;
   /** Releases what install started (a browser, connections, timers); run at shutdown after the jobs stop. */
   stop?(ctx: AppContext): void | Promise<void>;
 }
@@ -47,7 +48,13 @@ export async function installModules(
  * serve` calls it right after the port opens, so a start-up answers requests before the sanctions
  * lists are parsed (screening answers 503 with retry-after meanwhile, /readyz says not_ready).
  */
-export async function startBackground(ctx: AppContext, logger: pino.Logger): Promise<void> {
+export async function startBackground(ctx: AppContext, logger: pino.Logger): Promise<BackgroundStarted> {
   if (ctx.config.runWorkers) await ctx.jobs.startWorkers();
-  for (const m of MODULES) m.background?.(ctx, logger);
+  const loads = MODULES.map((m) => m.background?.(ctx, logger));
+  return { loaded: Promise.allSettled(loads).then(() => undefined) };
+}
+
+/** The background work has started; `loaded` settles once its start-up loads are done. */
+export interface BackgroundStarted {
+  loaded: Promise<void>;
 }

@@ -4,7 +4,7 @@ import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/connect.ts';
 import { type MigrationProgress, migrateToLatest } from './db/migrate.ts';
 import { KeyResolver } from './http/auth.ts';
-import { installModules, startBackground } from './modules.ts';
+import { type BackgroundStarted, installModules, startBackground } from './modules.ts';
 import { createLogger } from './shared/logger.ts';
 
 export interface Runtime {
@@ -12,7 +12,7 @@ export interface Runtime {
   handle: DatabaseHandle;
   logger: pino.Logger;
   /** Starts the workers and the modules' background work (once; see `deferBackground`). */
-  startBackground(): Promise<void>;
+  startBackground(): Promise<BackgroundStarted>;
   close(): Promise<void>;
 }
 
@@ -49,7 +49,7 @@ export async function openRuntime(
       hooks: {},
     };
     await installModules(ctx, handle, logger);
-    let background: Promise<void> | null = null;
+    let background: Promise<BackgroundStarted> | null = null;
     const runBackground = () => {
       background ??= startBackground(ctx, logger);
       return background;

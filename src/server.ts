@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
+import { settleStartupMemory } from './ops/settle-memory.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
@@ -72,7 +73,16 @@ export async function serve(config: Config): Promise<void> {
     'vericase listening',
   );
   // then the workers and the sanctions lists: /readyz is not_ready until they run and are loaded
-  background = runtime.startBackground().catch((err) => {
-    if (!closing) logger.error({ err }, 'the background work did not start');
-  });
+  background = runtime.startBackground().then(
+    ({ loaded }) => {
+      // start-up's memory is given back once the lists are in (src/ops/settle-memory.ts)
+      if (config.settleMemory)
+        void loaded.then(() => {
+          if (!closing) settleStartupMemory(logger);
+        });
+    },
+    (err) => {
+      if (!closing) logger.error({ err }, 'the background work did not start');
+    },
+  );
 }

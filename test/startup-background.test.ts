@@ -77,7 +77,7 @@ describe('a runtime whose background work has not started yet', () => {
 });
 
 describe('vericase serve', () => {
-  test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package', async () => {
+  test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package; then gives memory back', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-start-'));
     const recorded = path.join(dir, 'modules.json');
     const port = await freePort();
@@ -116,20 +116,29 @@ describe('vericase serve', () => {
       assert.ok(ready, `never ready: ${output.text}`);
       const ping = await fetch(`${base}/v1/ping`, { headers: { 'x-service-api-key': key } });
       assert.equal(ping.status, 200);
+      // once everything is loaded, start-up's memory is given back (src/ops/settle-memory.ts)
+      for (let i = 0; i < 300 && !output.text.includes('start-up memory given back'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
     } finally {
       child.kill('SIGTERM');
       // 'close': the process exited and its output streams are drained
       await new Promise((r) => child.once('close', r));
     }
     // read once the process has exited: the server's log writer is asynchronous, flushed at exit
-    const messages = output.text
+    const lines = output.text
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l).msg as string);
+      .map((l) => JSON.parse(l) as { msg: string });
+    const messages = lines.map((l) => l.msg);
     const listening = messages.indexOf('vericase listening');
     const loaded = messages.indexOf('sanctions lists loaded');
     assert.ok(listening >= 0 && loaded >= 0, output.text);
     assert.ok(listening < loaded, `the lists were loaded before the port opened:\n${messages.join('\n')}`);
+    const settled = lines.findIndex((l) => l.msg === 'start-up memory given back');
+    assert.ok(settled > loaded, `memory not given back after the lists loaded:\n${messages.join('\n')}`);
+    const { rssMb } = lines[settled] as unknown as { rssMb: { before: number; after: number } };
+    assert.ok(rssMb.after < rssMb.before, JSON.stringify(rssMb));
     const packages: string[] = JSON.parse(fs.readFileSync(recorded, 'utf8'));
     assert.ok(packages.includes('fastify'), packages.join(' '));
     for (const heavy of [

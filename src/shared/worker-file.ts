@@ -1,5 +1,5 @@
 /**
- * The file of a worker thread's module. A worker module is named `*.worker.ts`; run from the sources
+ * The file of a worker's module (a worker thread's or a child process's). A worker module is named `*.worker.ts`; run from the sources
  * it is that file (the caller's directory + name), run from the bundle (scripts/build-server.ts makes
  * every `*.worker.ts` an entry of its own) it is `<name>.worker.js` in the bundle's directory.
  */

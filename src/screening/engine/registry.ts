@@ -106,7 +106,7 @@ export class ScreeningRegistry {
   }
 
   /**
-   * Swap in lists prepared by `prepare` (in this thread: `load`; or in a worker thread, see
+   * Swap in lists prepared by `prepare` (in this thread: `load`; or in a child process, see
    * src/screening/service/list-load.ts), with the same ordering as `load`.
    */
   async loadPrepared(prepare: (options: IndexOptions) => Promise<PreparedLists>): Promise<ListVersion[]> {

@@ -1,13 +1,14 @@
 /**
  * Loading the lists of a reference directory: reading and parsing its files and building their index.
- * The service does it in a worker thread (`loadDirectoryInWorker`): parsing takes seconds of CPU that
- * would block the event loop, and the garbage and heap growth it leaves (tens of MB that V8 does not give
- * back) go with the worker's heap when it exits. Only the finished index comes back: its typed arrays are
- * transferred, its strings cloned (build.ts `indexTransfer`).
+ * The service does it in a child process (`loadDirectoryInChild`): parsing takes seconds of CPU that
+ * would block the event loop, and it leaves tens of MB behind that a process does not give back
+ * (V8's grown heap, and the C heap's arenas: a worker thread's freed buffers stayed in this process,
+ * 35 MB of an idle service's memory). A child's memory all goes when it exits. Only the finished index
+ * comes back, through the IPC channel (V8 serialization: typed arrays and strings, no JSON).
  *
- * `loadDirectoryInProcess` does the same in the calling thread (the worker runs it; tools and tests may).
+ * `loadDirectoryInProcess` does the same in the calling process (the child runs it; tools and tests may).
  */
-import { threadId, Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
 import { workerFile } from '../../shared/worker-file.ts';
 import type { IndexOptions, IndexTransfer } from '../engine/build.ts';
 import { indexFromTransfer } from '../engine/build.ts';
@@ -19,19 +20,19 @@ export interface DirectoryLoad {
   statSignature: string;
   fingerprint: string;
   prepared: PreparedLists;
-  /** The thread that read and parsed the lists (0: the main thread). */
-  threadId: number;
+  /** The process that read and parsed the lists. */
+  pid: number;
 }
 
 export type LoadDirectory = (dir: string, options: IndexOptions) => Promise<DirectoryLoad>;
 
-/** What the worker is given (workerData). */
+/** What the child is sent. */
 export interface ListLoadRequest {
   dir: string;
   options: IndexOptions;
 }
 
-/** What the worker posts back: the load, or the error it failed with. */
+/** What the child sends back: the load, or the error it failed with. */
 export type ListLoadReply =
   | {
       ok: true;
@@ -40,7 +41,7 @@ export type ListLoadReply =
       lists: ListVersion[];
       legalForms?: string;
       index: IndexTransfer;
-      threadId: number;
+      pid: number;
     }
   | { ok: false; error: unknown; props?: Record<string, unknown> };
 
@@ -49,44 +50,87 @@ export async function loadDirectoryInProcess(dir: string, options: IndexOptions)
   const statSignature = await directoryStatSignature(dir);
   const fingerprint = await directoryFingerprint(dir);
   const prepared = await prepareLists(dir, options);
-  return { statSignature, fingerprint, prepared, threadId };
+  return { statSignature, fingerprint, prepared, pid: process.pid };
 }
 
-/** The error the worker posted, as it was thrown there (class, message, stack, code, errno, path...). */
+/** The error the child sent, as it was thrown there (class, message, stack, code, errno, path...). */
 function errorFromReply(reply: Extract<ListLoadReply, { ok: false }>): unknown {
   const { error, props } = reply;
   if (error instanceof Error && props) Object.assign(error, props);
   return error;
 }
 
-export interface WorkerLoadOptions {
-  /** Limits of the worker's heap (tests: a worker that dies). */
-  resourceLimits?: import('node:worker_threads').ResourceLimits;
+export interface ChildLoadOptions {
+  /** Limit of the child's heap in MB (tests: a child that dies). */
+  maxOldGenerationSizeMb?: number;
+}
+
+/** The parent's Node options a child needs (type stripping, async context frames), not its debugging or test ones. */
+function childExecArgv(options: ChildLoadOptions): string[] {
+  const inherited = process.execArgv.filter(
+    (a) => !/^--(test|inspect|cpu-prof|heap-prof|heapsnapshot|diagnostic-dir|max-old-space-size)/.test(a),
+  );
+  return options.maxOldGenerationSizeMb
+    ? [...inherited, `--max-old-space-size=${options.maxOldGenerationSizeMb}`]
+    : inherited;
+}
+
+/** What a child wrote on stderr (V8's fatal errors go there, before their stack), kept short. */
+function stderrOf(child: ChildProcess): () => string {
+  let text = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (text.length < 8000) text += chunk.slice(0, 8000 - text.length);
+  });
+  return () => text.trim();
+}
+
+/** The error of a child that exited without an answer: out of memory, killed, or crashed. */
+function exitError(code: number | null, signal: NodeJS.Signals | null, stderr: string): Error {
+  const outOfMemory = /heap out of memory|Reached heap limit/.test(stderr);
+  const how = outOfMemory
+    ? 'ran out of memory'
+    : signal
+      ? `was killed by ${signal}`
+      : `exited with code ${code}`;
+  // V8's fatal error names the cause; a stack trace follows it
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const cause = lines.find((l) => /FATAL ERROR|Error\b/.test(l)) ?? lines[0];
+  const err = new Error(
+    `the process loading the sanctions lists ${how}${cause ? ` (${cause.slice(0, 300)})` : ''}`,
+  ) as NodeJS.ErrnoException;
+  err.code = outOfMemory ? 'ERR_LIST_LOAD_OUT_OF_MEMORY' : 'ERR_LIST_LOAD_EXITED';
+  return err;
 }
 
 /**
- * Loads in a new worker thread, which exits once it has sent the index: the promise settles when it has
- * exited (its heap is gone). A worker that fails, throws or dies rejects the promise with its error.
+ * Loads in a new child process, which exits once it has sent the index: the promise settles when it
+ * has exited (its memory is gone). A child that fails, throws or dies rejects the promise with its error.
  */
-export function loadDirectoryInWorker(
+export function loadDirectoryInChild(
   dir: string,
   options: IndexOptions,
-  workerOptions: WorkerLoadOptions = {},
+  childOptions: ChildLoadOptions = {},
 ): Promise<DirectoryLoad> {
   return new Promise((resolve, reject) => {
     let reply: ListLoadReply | undefined;
     let failure: unknown;
-    const worker = new Worker(workerFile(import.meta.dirname, 'list-load.worker.ts'), {
-      workerData: { dir, options } satisfies ListLoadRequest,
-      resourceLimits: workerOptions.resourceLimits,
+    const child = fork(workerFile(import.meta.dirname, 'list-load.worker.ts'), [], {
+      execArgv: childExecArgv(childOptions),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    worker.once('message', (message: ListLoadReply) => {
+    const stderr = stderrOf(child);
+    child.once('message', (message: ListLoadReply) => {
       reply = message;
     });
-    worker.once('error', (err) => {
+    child.once('error', (err) => {
       failure ??= err;
     });
-    worker.once('exit', (code) => {
+    child.send({ dir, options } satisfies ListLoadRequest);
+    child.once('exit', (code, signal) => {
       if (reply?.ok) {
         try {
           resolve({
@@ -97,7 +141,7 @@ export function loadDirectoryInWorker(
               lists: reply.lists,
               legalForms: reply.legalForms,
             },
-            threadId: reply.threadId,
+            pid: reply.pid,
           });
         } catch (err) {
           reject(err);
@@ -105,9 +149,7 @@ export function loadDirectoryInWorker(
       } else if (reply) {
         reject(errorFromReply(reply));
       } else {
-        reject(
-          failure ?? new Error(`the worker thread loading the sanctions lists exited with code ${code}`),
-        );
+        reject(failure ?? exitError(code, signal, stderr()));
       }
     });
   });

@@ -1,12 +1,11 @@
 /**
- * Worker thread of `loadDirectoryInWorker` (list-load.ts): loads the reference directory given in
- * workerData, posts the index back (typed arrays transferred) and exits.
+ * The child process of `loadDirectoryInChild` (list-load.ts): loads the reference directory it is
+ * sent, sends the index back and exits (its memory with it).
  */
-import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { indexTransfer } from '../engine/build.ts';
 import { type ListLoadReply, type ListLoadRequest, loadDirectoryInProcess } from './list-load.ts';
 
-/** The error's own properties that are plain values (code, errno, syscall, path...): clone drops them. */
+/** The error's own properties that are plain values (code, errno, syscall, path...): cloning drops them. */
 function plainProps(err: unknown): Record<string, unknown> | undefined {
   if (!(err instanceof Error)) return undefined;
   const props: Record<string, unknown> = {};
@@ -16,31 +15,31 @@ function plainProps(err: unknown): Record<string, unknown> | undefined {
   return props;
 }
 
-const port = parentPort;
-if (!port) throw new Error('list-load.worker.ts runs in a worker thread (see list-load.ts)');
-const { dir, options } = workerData as ListLoadRequest;
-try {
-  const load = await loadDirectoryInProcess(dir, options);
-  const { data, transfer } = indexTransfer(load.prepared.index);
-  const reply: ListLoadReply = {
-    ok: true,
-    statSignature: load.statSignature,
-    fingerprint: load.fingerprint,
-    lists: load.prepared.lists,
-    legalForms: load.prepared.legalForms,
-    index: data,
-    threadId,
-  };
-  port.postMessage(reply, transfer);
-} catch (err) {
-  try {
-    port.postMessage({ ok: false, error: err, props: plainProps(err) } satisfies ListLoadReply);
-  } catch {
-    // not clonable: what the service keeps of it
-    const e = err as Error;
-    port.postMessage({
-      ok: false,
-      error: Object.assign(new Error(String(e?.message ?? err)), { stack: e?.stack }),
-    } satisfies ListLoadReply);
-  }
+/** Sends the reply, then leaves: the channel closed, nothing keeps the process alive. */
+function reply(message: ListLoadReply): void {
+  process.send?.(message, () => process.disconnect());
 }
+
+if (!process.send) throw new Error('list-load.worker.ts runs as a child process (see list-load.ts)');
+process.once('message', async ({ dir, options }: ListLoadRequest) => {
+  try {
+    const load = await loadDirectoryInProcess(dir, options);
+    reply({
+      ok: true,
+      statSignature: load.statSignature,
+      fingerprint: load.fingerprint,
+      lists: load.prepared.lists,
+      legalForms: load.prepared.legalForms,
+      index: indexTransfer(load.prepared.index).data,
+      pid: process.pid,
+    });
+  } catch (err) {
+    try {
+      reply({ ok: false, error: err, props: plainProps(err) });
+    } catch {
+      // not serialisable: what the service keeps of it
+      const e = err as Error;
+      reply({ ok: false, error: Object.assign(new Error(String(e?.message ?? err)), { stack: e?.stack }) });
+    }
+  }
+});

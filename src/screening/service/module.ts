@@ -80,12 +80,12 @@ export const screeningModule: Module = {
   background(ctx, logger) {
     const service = ctx.screening;
     if (!service) return;
-    service
-      .load()
-      .catch((err) =>
-        logger.child({ module: 'screening' }).error({ err }, 'loading the sanctions lists failed'),
-      );
+    const loaded = service.load().then(
+      () => undefined,
+      (err) => logger.child({ module: 'screening' }).error({ err }, 'loading the sanctions lists failed'),
+    );
     service.watch(watchIntervalMs());
+    return loaded;
   },
   stop: (ctx) => ctx.screening?.stop(),
 };

@@ -12,7 +12,7 @@ import { type ListVersion, ScreeningRegistry } from '../engine/registry.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../engine/search.ts';
 import type { ListLoadResult } from '../entity.ts';
 import type { LegalForms } from '../normalize.ts';
-import { type LoadDirectory, loadDirectoryInWorker } from './list-load.ts';
+import { type LoadDirectory, loadDirectoryInChild } from './list-load.ts';
 import { directoryFingerprint, directoryStatSignature } from './reference-dir.ts';
 
 export const HOW_TO_LOAD_LISTS =
@@ -43,8 +43,8 @@ export interface ScreeningServiceOptions {
   logger?: Logger;
   onLoaded?: (report: LoadReport) => Promise<void>;
   /**
-   * Reads, parses and indexes the directory's lists: by default in a worker thread (the event loop keeps
-   * answering, the parsing's garbage goes with the worker); `loadDirectoryInProcess` does it in this one.
+   * Reads, parses and indexes the directory's lists: by default in a child process (the event loop keeps
+   * answering, the parsing's garbage goes with the child); `loadDirectoryInProcess` does it in this one.
    */
   loadDirectory?: LoadDirectory;
 }
@@ -82,7 +82,7 @@ export class ScreeningService {
     this.#resolveDir = options.resolveDir;
     this.#logger = options.logger ?? silent;
     this.#onLoaded = options.onLoaded;
-    this.#loadDirectory = options.loadDirectory ?? loadDirectoryInWorker;
+    this.#loadDirectory = options.loadDirectory ?? loadDirectoryInChild;
   }
 
   /** At least one list with entities is loaded: searches and aml checks can run. */

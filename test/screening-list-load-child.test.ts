@@ -1,14 +1,13 @@
 /**
- * The service loads the sanctions lists in a worker thread (src/screening/service/list-load.ts): the main
- * thread's event loop keeps answering during a load, the index that comes back answers as one built in
- * the main thread, and a worker that fails (a broken file) or dies is reported as a load error.
+ * The service loads the sanctions lists in a child process (src/screening/service/list-load.ts): the
+ * service's event loop keeps answering during a load, the index that comes back answers as one built
+ * in the service's process, and a child that fails (a broken file) or dies is reported as a load error.
  */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { threadId } from 'node:worker_threads';
 import type { App } from '../src/app-context.ts';
 import { buildApp } from '../src/http/app.ts';
 import { ScreeningRegistry } from '../src/screening/engine/registry.ts';
@@ -16,8 +15,8 @@ import type { ScreeningQuery } from '../src/screening/engine/search.ts';
 import {
   type DirectoryLoad,
   type LoadDirectory,
+  loadDirectoryInChild,
   loadDirectoryInProcess,
-  loadDirectoryInWorker,
 } from '../src/screening/service/list-load.ts';
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
@@ -51,13 +50,13 @@ async function pingDuringLoad(service: ScreeningService, ping: () => Promise<num
   return { slowest, answered };
 }
 
-describe('sanctions lists loaded in a worker thread', () => {
+describe('sanctions lists loaded in a child process', () => {
   let app: App;
   let api: Client;
-  const threads: number[] = [];
+  const pids: number[] = [];
   const recording: LoadDirectory = async (dir, options) => {
-    const load: DirectoryLoad = await loadDirectoryInWorker(dir, options);
-    threads.push(load.threadId);
+    const load: DirectoryLoad = await loadDirectoryInChild(dir, options);
+    pids.push(load.pid);
     return load;
   };
   const worker = new ScreeningService({ resolveDir: () => SHARED_DATA_DIR, loadDirectory: recording });
@@ -77,14 +76,14 @@ describe('sanctions lists loaded in a worker thread', () => {
   test('the event loop keeps answering /v1/ping during the load; the lists are those of an in-process load', async () => {
     const ping = async () => (await api.get('/v1/ping')).status;
     const off = await pingDuringLoad(worker, ping);
-    assert.equal(threads.length, 1);
-    assert.notEqual(threads[0], threadId, 'the lists were loaded in the main thread');
+    assert.equal(pids.length, 1);
+    assert.notEqual(pids[0], process.pid, 'the lists were loaded in the service process');
     assert.equal(worker.state, 'ready');
-    // in the main thread, parsing blocks: pings wait for it
+    // in the service's process, parsing blocks: pings wait for it
     const on = await pingDuringLoad(inProcess, ping);
     assert.ok(
       off.answered > on.answered && off.slowest < on.slowest,
-      `worker: ${JSON.stringify(off)}, main thread: ${JSON.stringify(on)}`,
+      `child: ${JSON.stringify(off)}, in process: ${JSON.stringify(on)}`,
     );
 
     assert.deepEqual(worker.versions, inProcess.versions);
@@ -106,11 +105,11 @@ describe('sanctions lists loaded in a worker thread', () => {
     assert.equal(await worker.checkForChanges(), null);
   });
 
-  test('the same directory gives the same index through the registry, in this thread or not', async () => {
+  test('the same directory gives the same index through the registry, in this process or not', async () => {
     const a = new ScreeningRegistry();
     await a.load(SHARED_DATA_DIR);
     const b = new ScreeningRegistry();
-    await b.loadPrepared(async (options) => (await loadDirectoryInWorker(SHARED_DATA_DIR, options)).prepared);
+    await b.loadPrepared(async (options) => (await loadDirectoryInChild(SHARED_DATA_DIR, options)).prepared);
     assert.deepEqual(b.versions, a.versions);
     assert.deepEqual({ ...b.snapshot!.index.stats, buildMs: 0 }, { ...a.snapshot!.index.stats, buildMs: 0 });
     assert.deepEqual(b.snapshot!.index.legalForms, a.snapshot!.index.legalForms);
@@ -118,7 +117,7 @@ describe('sanctions lists loaded in a worker thread', () => {
   });
 });
 
-describe('a failing list-load worker is a load error', () => {
+describe('a failing list-load child is a load error', () => {
   let dir: string;
   before(async () => {
     // a broken reference directory: the UN list's file is a directory (EISDIR when it is read)
@@ -139,7 +138,7 @@ describe('a failing list-load worker is a load error', () => {
     return { errors, logger };
   }
 
-  test('an error thrown in the worker: the same state, message and logged error as in the main thread', async () => {
+  test('an error thrown in the child: the same state, message and logged error as in the service process', async () => {
     const w = logged();
     const worker = new ScreeningService({ resolveDir: () => dir, logger: w.logger });
     const m = logged();
@@ -179,21 +178,21 @@ describe('a failing list-load worker is a load error', () => {
     }
   });
 
-  test('a worker that dies (heap limit): failed, with its error; a later load succeeds', async () => {
+  test('a child that dies (heap limit): failed, with its error; a later load succeeds', async () => {
     const w = logged();
     let limited = true;
     const service = new ScreeningService({
       resolveDir: () => SHARED_DATA_DIR,
       logger: w.logger,
       loadDirectory: (d, options) =>
-        loadDirectoryInWorker(d, options, limited ? { resourceLimits: { maxOldGenerationSizeMb: 8 } } : {}),
+        loadDirectoryInChild(d, options, limited ? { maxOldGenerationSizeMb: 8 } : {}),
     });
     await service.load();
     assert.equal(service.state, 'failed');
     assert.match(service.lastError ?? '', /memory/);
     assert.match(service.unavailableMessage(), /^Loading the sanctions lists failed \(.*memory/);
     assert.equal(w.errors.length, 1);
-    assert.equal((w.errors[0].obj.err as NodeJS.ErrnoException).code, 'ERR_WORKER_OUT_OF_MEMORY');
+    assert.equal((w.errors[0].obj.err as NodeJS.ErrnoException).code, 'ERR_LIST_LOAD_OUT_OF_MEMORY');
 
     limited = false;
     await service.load();
