@@ -106,6 +106,29 @@ function exitError(code: number | null, signal: NodeJS.Signals | null, stderr: s
 }
 
 /**
+ * The typed arrays of a deserialised message are views into the one buffer the whole message arrived
+ * in (Node's V8 deserializer), which they would keep alive for as long as the index lives: 16 MB of
+ * buffers for 5 MB of arrays with the lists of shared/data. Each gets a buffer of its own, and the
+ * message's is garbage. Walks plain objects (the index's parts), not arrays.
+ */
+function ownBuffers<T extends object>(value: T): T {
+  for (const [key, v] of Object.entries(value)) {
+    if (ArrayBuffer.isView(v)) {
+      if (v.byteLength !== v.buffer.byteLength)
+        (value as Record<string, unknown>)[key] = (v as Int32Array).slice();
+    } else if (
+      v &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      Object.getPrototypeOf(v) === Object.prototype
+    ) {
+      ownBuffers(v);
+    }
+  }
+  return value;
+}
+
+/**
  * Loads in a new child process, which exits once it has sent the index: the promise settles when it
  * has exited (its memory is gone). A child that fails, throws or dies rejects the promise with its error.
  */
@@ -137,7 +160,7 @@ export function loadDirectoryInChild(
             statSignature: reply.statSignature,
             fingerprint: reply.fingerprint,
             prepared: {
-              index: indexFromTransfer(reply.index),
+              index: indexFromTransfer(ownBuffers(reply.index)),
               lists: reply.lists,
               legalForms: reply.legalForms,
             },
