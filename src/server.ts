@@ -5,7 +5,11 @@ import { settleStartupMemory } from './ops/settle-memory.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
+
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
+
+/** How long after the background loads settle start-up's memory is given back. */
+const SETTLE_DELAY_MS = 2000;
 
 /** `vericase serve`: the API (and, by default, the workers) in one process. */
 export async function serve(config: Config): Promise<void> {
@@ -75,10 +79,13 @@ export async function serve(config: Config): Promise<void> {
   // then the workers and the sanctions lists: /readyz is not_ready until they run and are loaded
   background = runtime.startBackground().then(
     ({ loaded }) => {
-      // start-up's memory is given back once the lists are in (src/ops/settle-memory.ts)
+      // start-up's memory is given back once the lists are in and the first requests had their
+      // moment: the collection holds the event loop (src/ops/settle-memory.ts)
       if (config.settleMemory)
         void loaded.then(() => {
-          if (!closing) settleStartupMemory(logger);
+          setTimeout(() => {
+            if (!closing) settleStartupMemory(logger);
+          }, SETTLE_DELAY_MS).unref();
         });
     },
     (err) => {
