@@ -98,11 +98,14 @@ export function registerAuditLog(app: App, db: Db): void {
     if (committed && sameOutcome(committed, outcome)) return done(null, payload);
     const write = async () => {
       const written = pending ? await pending.close() : null;
-      if (!written) {
-        await recordAuditEntry(db, { ...requestPart(req, principal), ...outcome }, req.log, pending?.id);
-      } else if (pending && !sameOutcome(written, outcome)) {
-        await correctEntry(db, pending.id, principal.workspaceId, outcome, req);
+      if (pending && written) {
+        if (!sameOutcome(written, outcome))
+          await correctEntry(db, pending.id, principal.workspaceId, outcome, req);
+        return;
       }
+      // the request part was read once, before the handler, when the handler was reached
+      const request = pending?.request ?? requestPart(req, principal);
+      await recordAuditEntry(db, { ...request, ...outcome }, req.log, pending?.id);
     };
     // a 5xx is often the database failing: its entry is attempted without holding the answer back
     if (status >= 500) {

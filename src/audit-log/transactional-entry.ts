@@ -13,7 +13,8 @@ import { type AuditEntry, auditRow } from './record.ts';
 export class TransactionalEntry implements CommitCompanion {
   readonly id: string;
   readonly #db: Db;
-  readonly #request: AuditEntry;
+  /** What the entry says whatever the outcome (who, what, from where). */
+  readonly request: AuditEntry;
   readonly #predict: (createdId: string | null) => AuditOutcome;
   #state: 'due' | 'running' | 'written' | 'closed' = 'due';
   #written: AuditOutcome | null = null;
@@ -23,7 +24,7 @@ export class TransactionalEntry implements CommitCompanion {
   constructor(db: Db, id: string, request: AuditEntry, predict: (createdId: string | null) => AuditOutcome) {
     this.#db = db;
     this.id = id;
-    this.#request = request;
+    this.request = request;
     this.#predict = predict;
   }
 
@@ -36,7 +37,7 @@ export class TransactionalEntry implements CommitCompanion {
     this.#written = this.#predict(currentCreatedResourceId());
     return this.#db
       .insertInto('audit_log')
-      .values(auditRow(this.id, { ...this.#request, ...this.#written }))
+      .values(auditRow(this.id, { ...this.request, ...this.#written }))
       .compile();
   }
 
