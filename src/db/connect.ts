@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
@@ -12,9 +12,16 @@ import type { Database } from './schema.ts';
 
 /** Shared buffers of the embedded database (PostgreSQL's default is 128MB). */
 const PGLITE_SHARED_BUFFERS = '32MB';
-/** PGlite's own start parameters (single-user mode, search_path, no parallel workers...). */
-const PGLITE_START_PARAMS: string[] = (PGlite as unknown as { defaultStartParams: string[] })
-  .defaultStartParams;
+/**
+ * PGlite (its JavaScript, and its wasm inlined as base64) is imported only when the embedded
+ * database is opened: a service on PostgreSQL never holds it (docs/performance.md).
+ */
+async function loadPglite(): Promise<{ PGlite: typeof PGlite; startParams: string[] }> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  // PGlite's own start parameters (single-user mode, search_path, no parallel workers...)
+  const startParams = (PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams;
+  return { PGlite, startParams };
+}
 
 export type Db = Kysely<Database>;
 
@@ -52,12 +59,13 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     // checked under the lock: a damaged directory is refused, never re-initialised empty
     assertUsableDataDir(config.dataDir);
     const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+    const { PGlite, startParams } = await loadPglite();
     const pglite = await PGlite.create(pgdata, {
       // PostgreSQL's default 128 MB of shared buffers sit inside the process (wasm memory): an idle
       // service held 300 MB for the database alone. The data files are read through the OS page cache
       // anyway; 32 MB keeps the hot pages of a small installation (docs/performance.md).
       // (a start parameter: PGlite's `postgresqlconf` option would replace the whole postgresql.conf)
-      startParams: [...PGLITE_START_PARAMS, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      startParams: [...startParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     }).catch((err) => {
       throw existed ? openFailure(pgdata, err) : err;
     });

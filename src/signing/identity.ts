@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import forge from 'node-forge';
+import type forge from 'node-forge';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 
@@ -15,8 +15,25 @@ export interface SigningIdentity {
 }
 
 const SECRET_NAME = 'signing_p12';
-/** Per context (its configuration decides which identity), loaded once per process. */
-const loaded = new WeakMap<AppContext, Promise<SigningIdentity>>();
+
+/** The PKCS#12's bytes and password, before anything parsed them. */
+interface Material {
+  p12: Buffer;
+  password: string;
+  /** Names the identity's origin in an error. */
+  source: string;
+}
+
+/** Per context (its configuration decides which identity), read once per process. */
+const materials = new WeakMap<AppContext, Promise<Material>>();
+/** Per context, opened once per process, on first use. */
+const opened = new WeakMap<AppContext, Promise<SigningIdentity>>();
+
+/**
+ * node-forge (about 1 MB of source, a tenth of a second to load) is needed only to open or build a
+ * PKCS#12, so it is imported then: a service that never signs never holds it.
+ */
+const loadForge = async (): Promise<typeof forge> => (await import('node-forge')).default;
 
 /**
  * The service's signing identity: the configured PKCS#12 (`VERICASE_SIGNING_P12` and
@@ -26,28 +43,41 @@ const loaded = new WeakMap<AppContext, Promise<SigningIdentity>>();
  * the generated one: documents would be signed by a certificate the operator did not choose).
  */
 export function signingIdentity(ctx: AppContext): Promise<SigningIdentity> {
-  let identity = loaded.get(ctx);
+  let identity = opened.get(ctx);
   if (!identity) {
-    identity = ctx.config.signingP12 ? fromFile(ctx.config.signingP12) : loadOrCreate(ctx.db);
+    identity = signingMaterial(ctx).then((m) => openP12(m.p12, m.password, m.source));
     // a failure is not cached: the next call tries again (a file fixed, a database back)
-    identity.catch(() => loaded.delete(ctx));
-    loaded.set(ctx, identity);
+    identity.catch(() => opened.delete(ctx));
+    opened.set(ctx, identity);
   }
   return identity;
 }
 
-async function fromFile(conf: { path: string; password: string }): Promise<SigningIdentity> {
-  let p12: Buffer;
+/**
+ * The identity's bytes, read (or generated and stored) without opening them. Start-up reads them
+ * so that opening the identity later needs no database connection (src/signing/module.ts).
+ */
+export function signingMaterial(ctx: AppContext): Promise<Material> {
+  let material = materials.get(ctx);
+  if (!material) {
+    material = ctx.config.signingP12 ? fromFile(ctx.config.signingP12) : loadOrCreate(ctx.db);
+    material.catch(() => materials.delete(ctx));
+    materials.set(ctx, material);
+  }
+  return material;
+}
+
+async function fromFile(conf: { path: string; password: string }): Promise<Material> {
   try {
-    p12 = await fs.readFile(conf.path);
+    return { p12: await fs.readFile(conf.path), password: conf.password, source: 'VERICASE_SIGNING_P12' };
   } catch (err) {
     throw new Error(`VERICASE_SIGNING_P12: cannot read ${conf.path}: ${(err as Error).message}`);
   }
-  return openP12(p12, conf.password, 'VERICASE_SIGNING_P12');
 }
 
 /** Opens a PKCS#12 the way @signpdf's P12 signer will, so a file it cannot use fails here, clearly. */
-export function openP12(p12: Buffer, password: string, source: string): SigningIdentity {
+export async function openP12(p12: Buffer, password: string, source: string): Promise<SigningIdentity> {
+  const forge = await loadForge();
   let bags: { cert: forge.pki.Certificate[]; key: forge.pki.rsa.PrivateKey | null };
   try {
     const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(p12.toString('binary')), false, password);
@@ -85,11 +115,11 @@ export function subjectOf(cert: forge.pki.Certificate): string {
  * and read back), outside any transaction, so a caller's rollback never loses the certificate that
  * signed a document.
  */
-async function loadOrCreate(db: Db): Promise<SigningIdentity> {
+async function loadOrCreate(db: Db): Promise<Material> {
   const existing = await read(db);
   if (existing) return existing;
   const password = randomBytes(24).toString('base64url');
-  const p12 = generate(password);
+  const p12 = await generate(password);
   await db
     .insertInto('service_secrets')
     .values({ name: SECRET_NAME, value: JSON.stringify({ p12: p12.toString('base64'), password }) })
@@ -100,7 +130,7 @@ async function loadOrCreate(db: Db): Promise<SigningIdentity> {
   return kept;
 }
 
-async function read(db: Db): Promise<SigningIdentity | null> {
+async function read(db: Db): Promise<Material | null> {
   const row = await db
     .selectFrom('service_secrets')
     .select('value')
@@ -108,7 +138,11 @@ async function read(db: Db): Promise<SigningIdentity | null> {
     .executeTakeFirst();
   if (!row) return null;
   const stored = JSON.parse(row.value) as { p12: string; password: string };
-  return openP12(Buffer.from(stored.p12, 'base64'), stored.password, 'the stored signing certificate');
+  return {
+    p12: Buffer.from(stored.p12, 'base64'),
+    password: stored.password,
+    source: 'the stored signing certificate',
+  };
 }
 
 /**
@@ -116,7 +150,8 @@ async function read(db: Db): Promise<SigningIdentity | null> {
  * nonRepudiation; extended key usage emailProtection and document signing), as a PKCS#12 forge can
  * read back. The key pair comes from Node's crypto (native, fast); forge builds the certificate.
  */
-export function generate(password: string, host = os.hostname()): Buffer {
+export async function generate(password: string, host = os.hostname()): Promise<Buffer> {
+  const forge = await loadForge();
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
   const publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
