@@ -1,3 +1,4 @@
+import module from 'node:module';
 import type { Config } from './config.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
@@ -71,6 +72,8 @@ export async function serve(config: Config): Promise<void> {
       httpTimeoutsMs: config.http,
       // the bundled build or the TypeScript sources (bin/server-bundle.js)
       code: CODE_SOURCE,
+      // whether this process keeps Node's compile cache in memory (not on PostgreSQL: bin/server-bundle.js)
+      compileCache: module.getCompileCacheDir?.() !== undefined,
       // AsyncLocalStorage without promise hooks (bin/node-flags.js)
       asyncContextFrame: process.execArgv.includes('--experimental-async-context-frame'),
     },

@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { NODE_FLAGS } from '../bin/node-flags.js';
-import { freshBundle, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
+import { freshBundle, keepsCompileCache, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
 import { captureOutput, freePort } from './helpers/child-process.ts';
+import { scratchDatabase } from './helpers/scratch-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -124,6 +125,44 @@ describe('vericase serve', () => {
     assert.ok(freshBundle(), 'the build script left a bundle that matches the sources');
     assert.equal((await listeningLine({})).code, 'bundle');
     assert.equal((await listeningLine({ VERICASE_BUNDLE: '0' })).code, 'sources');
+  });
+
+  test('keeps the compile cache on the embedded database, not on PostgreSQL; short commands keep it', async () => {
+    const embedded = await listeningLine({});
+    assert.equal(embedded.database, 'pglite');
+    assert.equal(embedded.compileCache, true);
+    // the PostgreSQL pass of the suite (scripts/test.ts) starts one on a database of its own
+    const server = process.env.DATABASE_URL;
+    if (server) {
+      const db = await scratchDatabase(server, `vericase_bundle_${process.pid}_${Date.now()}`);
+      try {
+        const onServer = await listeningLine({ DATABASE_URL: db.url });
+        assert.equal(onServer.database, 'postgres');
+        assert.equal(onServer.compileCache, false);
+      } finally {
+        await db.drop();
+      }
+    }
+    // the rule itself, for every long-running command and a short one
+    assert.equal(keepsCompileCache(['serve'], { DATABASE_URL: 'postgres://db/x' }), false);
+    assert.equal(keepsCompileCache(['worker'], { DATABASE_URL: 'postgres://db/x' }), false);
+    assert.equal(keepsCompileCache(['serve'], { DATABASE_URL: ' ' }), true);
+    assert.equal(keepsCompileCache(['keys', 'create'], { DATABASE_URL: 'postgres://db/x' }), true);
+    // a process that does not keep it hands it to the Node processes it starts (the list loader)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cc-'));
+    const seen = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import m from 'node:module';
+         const { enableCompileCache } = await import(${JSON.stringify(path.join(ROOT, 'bin/server-bundle.js'))});
+         enableCompileCache(${JSON.stringify(dir)}, { self: false });
+         console.log(JSON.stringify({ self: m.getCompileCacheDir() ?? null, children: process.env.NODE_COMPILE_CACHE }));`,
+      ],
+      { env: { ...process.env, NODE_COMPILE_CACHE: '', NODE_DISABLE_COMPILE_CACHE: '' }, encoding: 'utf8' },
+    );
+    assert.deepEqual(JSON.parse(seen), { self: null, children: path.join(dir, 'compile-cache') });
   });
 
   test('runs with async context frames when started as the executable or by npm start; without the option too', async () => {

@@ -148,7 +148,8 @@ export function loadDirectoryInChild(
     const compileCache = module.getCompileCacheDir?.();
     const child = fork(workerFile(import.meta.dirname, 'list-load.worker.ts'), [], {
       execArgv: childExecArgv(childOptions),
-      // the service's compile cache (bin/server-bundle.js): the child compiles less
+      // the service's compile cache (bin/server-bundle.js): the child compiles less. A service that
+      // does not keep the cache itself has put it in NODE_COMPILE_CACHE, which process.env carries.
       env: compileCache ? { ...process.env, NODE_COMPILE_CACHE: compileCache } : process.env,
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
