@@ -123,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),
-    settleMemory: bool(env.VERICASE_SETTLE_MEMORY, true),
+    // off by default: requests cost 17-30% more CPU after it, for the process's life (src/ops/settle-memory.ts)
+    settleMemory: bool(env.VERICASE_SETTLE_MEMORY, false),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     s3: env.VERICASE_S3_BUCKET

@@ -77,7 +77,7 @@ describe('a runtime whose background work has not started yet', () => {
 });
 
 describe('vericase serve', () => {
-  test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package; then gives memory back', async () => {
+  test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package; then gives memory back when asked to', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-start-'));
     const recorded = path.join(dir, 'modules.json');
     const port = await freePort();
@@ -98,6 +98,8 @@ describe('vericase serve', () => {
           VERICASE_REFERENCE_DIR: SHARED_DATA_DIR,
           VERICASE_BOOTSTRAP_API_KEY: key,
           RECORD_MODULES_FILE: recorded,
+          // opt-in (src/ops/settle-memory.ts)
+          VERICASE_SETTLE_MEMORY: 'true',
         },
       },
     );

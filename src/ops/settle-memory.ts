@@ -25,9 +25,14 @@ function exposedGc(): GcFunction | null {
  * memory-reducing collection (V8's "last resort" one, which also shrinks the young generation
  * back from the 32 MB the start-up's burst of module loading and schema compiling grew it to). V8 keeps
  * that space otherwise, idle or not: 172 MB resident at idle on PostgreSQL without the lists
- * became 139 MB (docs/performance.md). Under load the young generation grows again as V8 sees fit,
- * so requests pay nothing for it; the collection itself holds the event loop once, for 0.1 to 0.3 s,
- * after start-up (off with VERICASE_SETTLE_MEMORY=false).
+ * became 139 MB (docs/performance.md).
+ *
+ * Opt-in (VERICASE_SETTLE_MEMORY=true), because it is not free: after any forced full collection at
+ * that point (this one, a plain `gc()` under --expose-gc, even one run before the port opens) every
+ * request cost 17-30% more CPU, and still did after 1.2 million requests (GET /v1/ping on PostgreSQL,
+ * 26.8 -> 34.5 µs; 2026-11-28). The collections under load were the same in number and size, so it
+ * is the mutator that got slower; the cause was not found. For a small, mostly idle deployment the
+ * memory may still be worth it. The collection itself holds the event loop once, for 0.1 to 0.3 s.
  */
 export function settleStartupMemory(logger: pino.Logger): void {
   const gc = exposedGc();
