@@ -1,0 +1,133 @@
+/**
+ * A/B of two `vericase serve` processes by the CPU time they spend per request: two checkouts, or
+ * one checkout under two configurations, side by side on PostgreSQL (a scratch database each).
+ *
+ * Requests per second on a shared 2-core machine moved ±25% between rounds; the CPU time of the
+ * server process (utime + stime from /proc, for a fixed number of requests) moves about ±10%,
+ * which is what found that a forced full collection after start-up made every request 17-30%
+ * dearer (docs/performance.md, session 10). Not part of `npm run bench`: it answers "did this change
+ * make requests dearer?", run by hand:
+ *
+ *   CPU_AB_B_DIR=/path/to/other/checkout node bench/cpu-per-request.ts
+ *   CPU_AB_A_ENV="VERICASE_SETTLE_MEMORY=true" node bench/cpu-per-request.ts
+ *
+ * CPU_AB_A_DIR / CPU_AB_B_DIR (default: this checkout; each needs its node_modules and bundle),
+ * CPU_AB_A_ENV / CPU_AB_B_ENV ("NAME=value NAME=value"), CPU_AB_A_FLAGS / CPU_AB_B_FLAGS (Node
+ * options), CPU_AB_PATH (default /v1/ping, GET with the key), CPU_AB_AMOUNT requests per round
+ * (100,000), CPU_AB_ROUNDS (6), BENCH_DATABASE_URL (the server the scratch databases go on).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+import { NODE_FLAGS } from '../bin/node-flags.js';
+import { scratchDatabase } from '../test/helpers/scratch-database.ts';
+import { freePort, ROOT } from './lib.ts';
+
+const KEY = 'vk_bench_cpu_per_request_0123456789';
+const URL_PATH = process.env.CPU_AB_PATH ?? '/v1/ping';
+const AMOUNT = Number(process.env.CPU_AB_AMOUNT ?? 100_000);
+const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 6);
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+interface Side {
+  name: 'A' | 'B';
+  child: ChildProcess;
+  port: number;
+  drop: () => Promise<void>;
+  /** µs of CPU per request, per round; and the user-space part. */
+  total: number[];
+  user: number[];
+}
+
+/** utime and stime of a process, in clock ticks. */
+function cpuTicks(pid: number): { user: number; system: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]), system: Number(fields[12]) };
+}
+
+const words = (s: string | undefined) => (s ?? '').split(' ').filter(Boolean);
+const envOf = (s: string | undefined) =>
+  Object.fromEntries(words(s).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+
+async function start(name: 'A' | 'B'): Promise<Side> {
+  const db = await scratchDatabase(SERVER, `vericase_cpu_ab_${name.toLowerCase()}`);
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, ...words(process.env[`CPU_AB_${name}_FLAGS`]), 'bin/vericase.js', 'serve'],
+    {
+      cwd: process.env[`CPU_AB_${name}_DIR`] ?? ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        VERICASE_BOOTSTRAP_API_KEY: KEY,
+        VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+        VERICASE_REFERENCE_DIR: '',
+        ...envOf(process.env[`CPU_AB_${name}_ENV`]),
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`side ${name} exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`side ${name} was not ready within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // past start-up's own work (the settle collection runs 2 s after the loads, when asked for)
+  await new Promise((r) => setTimeout(r, 4000));
+  return { name, child, port, drop: db.drop, total: [], user: [] };
+}
+
+async function round(side: Side, amount: number, record = true): Promise<void> {
+  const pid = side.child.pid as number;
+  const before = cpuTicks(pid);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${side.port}${URL_PATH}`,
+    headers: { 'x-service-api-key': KEY },
+    connections: 20,
+    amount,
+  });
+  if (result.non2xx || result.errors) throw new Error(`side ${side.name}: ${result.non2xx} non-2xx answers`);
+  if (!record) return;
+  const after = cpuTicks(pid);
+  const perRequest = (ticks: number) => (ticks / USER_HZ / amount) * 1e6;
+  side.total.push(perRequest(after.user + after.system - before.user - before.system));
+  side.user.push(perRequest(after.user - before.user));
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const sides = [await start('A'), await start('B')];
+try {
+  for (const side of sides) await round(side, AMOUNT / 2, false); // warm-up
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const side of sides) await round(side, AMOUNT);
+  }
+  console.log(`\nCPU time per request of GET ${URL_PATH} (${ROUNDS} alternating rounds of ${AMOUNT})\n`);
+  console.log('| side | µs per request, median | rounds | of which user space, median |');
+  console.log('|---|---:|---|---:|');
+  for (const s of sides) {
+    console.log(
+      `| ${s.name} | ${median(s.total).toFixed(1)} | ${s.total.map((x) => x.toFixed(1)).join(' ')} | ${median(s.user).toFixed(1)} |`,
+    );
+  }
+  const [a, b] = sides;
+  console.log(`\nA / B: ${((median(a.total) / median(b.total)) * 100).toFixed(0)}%`);
+} finally {
+  for (const s of sides) {
+    if (s.child.exitCode === null) {
+      s.child.kill('SIGTERM');
+      await new Promise((r) => s.child.once('exit', r));
+    }
+    await s.drop().catch(() => undefined);
+  }
+}
