@@ -16,12 +16,11 @@
  * options), CPU_AB_PATH (default /v1/ping, GET with the key), CPU_AB_AMOUNT requests per round
  * (100,000), CPU_AB_ROUNDS (6), BENCH_DATABASE_URL (the server the scratch databases go on).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
-import { NODE_FLAGS } from '../bin/node-flags.js';
 import { scratchDatabase } from '../test/helpers/scratch-database.ts';
-import { freePort, ROOT } from './lib.ts';
+import { freePort, ROOT, spread, startProcess, stopProcess } from './lib.ts';
 
 const KEY = 'vk_bench_cpu_per_request_0123456789';
 const URL_PATH = process.env.CPU_AB_PATH ?? '/v1/ping';
@@ -54,35 +53,21 @@ const envOf = (s: string | undefined) =>
 async function start(name: 'A' | 'B'): Promise<Side> {
   const db = await scratchDatabase(SERVER, `vericase_cpu_ab_${name.toLowerCase()}`);
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...NODE_FLAGS, ...words(process.env[`CPU_AB_${name}_FLAGS`]), 'bin/vericase.js', 'serve'],
+  // /readyz answers 503 until the workers run, so this waits for a ready service
+  const child = await startProcess(
+    [...words(process.env[`CPU_AB_${name}_FLAGS`]), 'bin/vericase.js', 'serve'],
     {
-      cwd: process.env[`CPU_AB_${name}_DIR`] ?? ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        VERICASE_BOOTSTRAP_API_KEY: KEY,
-        VERICASE_RATE_LIMIT_PER_MINUTE: '0',
-        VERICASE_REFERENCE_DIR: '',
-        ...envOf(process.env[`CPU_AB_${name}_ENV`]),
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      VERICASE_BOOTSTRAP_API_KEY: KEY,
+      VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+      VERICASE_REFERENCE_DIR: '',
+      ...envOf(process.env[`CPU_AB_${name}_ENV`]),
     },
+    `http://127.0.0.1:${port}/readyz`,
+    process.env[`CPU_AB_${name}_DIR`] ?? ROOT,
   );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`side ${name} exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`side ${name} was not ready within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
   // past start-up's own work (the settle collection runs 2 s after the loads, when asked for)
   await new Promise((r) => setTimeout(r, 4000));
   return { name, child, port, drop: db.drop, total: [], user: [] };
@@ -105,7 +90,7 @@ async function round(side: Side, amount: number, record = true): Promise<void> {
   side.user.push(perRequest(after.user - before.user));
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const median = (xs: number[]) => spread(xs).median;
 const sides = [await start('A'), await start('B')];
 try {
   for (const side of sides) await round(side, AMOUNT / 2, false); // warm-up
@@ -124,10 +109,7 @@ try {
   console.log(`\nA / B: ${((median(a.total) / median(b.total)) * 100).toFixed(0)}%`);
 } finally {
   for (const s of sides) {
-    if (s.child.exitCode === null) {
-      s.child.kill('SIGTERM');
-      await new Promise((r) => s.child.once('exit', r));
-    }
+    await stopProcess(s.child);
     await s.drop().catch(() => undefined);
   }
 }

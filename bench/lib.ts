@@ -63,10 +63,11 @@ export async function startProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   url: string,
+  cwd = ROOT,
 ): Promise<ChildProcess> {
   // every process with the service's Node options (bin/node-flags.js), the bare one too: same runtime
   const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

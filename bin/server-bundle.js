@@ -65,14 +65,14 @@ export function setCurrentBuild(id, fingerprint, dir = BUNDLE_DIR) {
  * V8's compile cache for the bundle's files (and the packages they load), beside the builds; its
  * entries are keyed by content, so a stale one is never used.
  *
- * Node keeps every entry it read in memory for the process's lifetime (11-15 MB for the service).
- * A process that does not keep it (`self: false`) still hands the cache to the Node processes it
- * starts (the sanctions-list loader), which exit and give that memory back.
+ * Node keeps every entry it read in memory for the process's lifetime (11-15 MB for the service),
+ * so a process may leave it off for itself (`self: false`). Either way the Node processes it starts
+ * (the sanctions-list loader) use it through NODE_COMPILE_CACHE: they exit and give that memory back.
  */
 export function enableCompileCache(dir = BUNDLE_DIR, { self = true } = {}) {
   const cacheDir = path.join(dir, 'compile-cache');
   if (self) module.enableCompileCache?.(cacheDir);
-  else if (!process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cacheDir;
+  if (!process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cacheDir;
 }
 
 /**

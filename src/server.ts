@@ -6,7 +6,6 @@ import { settleStartupMemory } from './ops/settle-memory.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
-
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 
 /** How long after the background loads settle start-up's memory is given back. */

@@ -43,14 +43,9 @@ const loadForge = async (): Promise<typeof forge> => (await import('node-forge')
  * the generated one: documents would be signed by a certificate the operator did not choose).
  */
 export function signingIdentity(ctx: AppContext): Promise<SigningIdentity> {
-  let identity = opened.get(ctx);
-  if (!identity) {
-    identity = signingMaterial(ctx).then((m) => openP12(m.p12, m.password, m.source));
-    // a failure is not cached: the next call tries again (a file fixed, a database back)
-    identity.catch(() => opened.delete(ctx));
-    opened.set(ctx, identity);
-  }
-  return identity;
+  return oncePerContext(opened, ctx, () =>
+    signingMaterial(ctx).then((m) => openP12(m.p12, m.password, m.source)),
+  );
 }
 
 /**
@@ -58,13 +53,24 @@ export function signingIdentity(ctx: AppContext): Promise<SigningIdentity> {
  * so that opening the identity later needs no database connection (src/signing/module.ts).
  */
 export function signingMaterial(ctx: AppContext): Promise<Material> {
-  let material = materials.get(ctx);
-  if (!material) {
-    material = ctx.config.signingP12 ? fromFile(ctx.config.signingP12) : loadOrCreate(ctx.db);
-    material.catch(() => materials.delete(ctx));
-    materials.set(ctx, material);
+  return oncePerContext(materials, ctx, () =>
+    ctx.config.signingP12 ? fromFile(ctx.config.signingP12) : loadOrCreate(ctx.db),
+  );
+}
+
+/** `make()`'s promise, kept per context; a failure is not kept: the next call tries again (a file fixed, a database back). */
+function oncePerContext<T>(
+  cache: WeakMap<AppContext, Promise<T>>,
+  ctx: AppContext,
+  make: () => Promise<T>,
+): Promise<T> {
+  let promise = cache.get(ctx);
+  if (!promise) {
+    promise = make();
+    promise.catch(() => cache.delete(ctx));
+    cache.set(ctx, promise);
   }
-  return material;
+  return promise;
 }
 
 async function fromFile(conf: { path: string; password: string }): Promise<Material> {

@@ -9,7 +9,6 @@
  * `loadDirectoryInProcess` does the same in the calling process (the child runs it; tools and tests may).
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import module from 'node:module';
 import os from 'node:os';
 import { workerFile } from '../../shared/worker-file.ts';
 import type { IndexOptions, IndexTransfer } from '../engine/build.ts';
@@ -145,12 +144,9 @@ export function loadDirectoryInChild(
   return new Promise((resolve, reject) => {
     let reply: ListLoadReply | undefined;
     let failure: unknown;
-    const compileCache = module.getCompileCacheDir?.();
     const child = fork(workerFile(import.meta.dirname, 'list-load.worker.ts'), [], {
       execArgv: childExecArgv(childOptions),
-      // the service's compile cache (bin/server-bundle.js): the child compiles less. A service that
-      // does not keep the cache itself has put it in NODE_COMPILE_CACHE, which process.env carries.
-      env: compileCache ? { ...process.env, NODE_COMPILE_CACHE: compileCache } : process.env,
+      // the child inherits the service's compile cache through NODE_COMPILE_CACHE (bin/server-bundle.js)
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
