@@ -268,8 +268,10 @@ export type FileRow = Selectable<FilesTable>;
 export type CheckRow = Selectable<ChecksTable>;
 
 // --- webhooks (migration 0005); interface merging adds the tables to Database ---
-export interface EventsTable {
-  dispatched_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** Events waiting for the webhook dispatcher, by `seq` (migration 0028). */
+export interface EventOutboxTable {
+  seq: string;
+  workspace_id: string;
 }
 
 export interface WebhooksTable {
@@ -339,6 +341,7 @@ export interface CaseReviewDueEmissionsTable {
 export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  event_outbox: EventOutboxTable;
   webhook_attempts: WebhookAttemptsTable;
   case_review_due_emissions: CaseReviewDueEmissionsTable;
 }

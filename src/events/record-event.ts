@@ -59,44 +59,52 @@ function subjects(payload: Record<string, unknown>): {
 }
 
 /**
- * Appends events to the outbox table. Always called with the transaction that makes the change,
- * so an event exists exactly when its change committed, in commit order (`seq`). Each row also
- * records its actor and the reference activity it is (GET /v1/activities reads them by index).
+ * Appends events, and their places in the webhook outbox, in one statement. Always called with the
+ * transaction that makes the change, so an event exists exactly when its change committed, in
+ * commit order (`seq`). Each row also records its actor and the reference activity it is
+ * (GET /v1/activities reads them by index).
  */
 export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
   const traced = currentTraceCarrier();
   const traceContext = traced ? JSON.stringify(traced) : null;
   await trx
-    .insertInto('events')
-    .values(
-      events.map((e) => {
-        const contactId = currentContactId();
-        const userId = currentUserId();
-        // the request being served: a portal contact, a console user's session, or an API key
-        const actor: Actor =
-          e.actor ??
-          (contactId
-            ? { type: 'contact', id: contactId }
-            : userId
-              ? { type: 'user', id: userId }
-              : { type: 'api' });
-        // an API change names the key it was made with (when recorded while serving the request)
-        const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
-        return {
-          id: randomUUID(),
-          workspace_id: workspaceId,
-          case_id: e.case_id ?? null,
-          type: e.type,
-          sub_event: e.sub_event ?? null,
-          payload: JSON.stringify(e.payload),
-          actor_type: actor.type,
-          actor_id: actorId,
-          activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
-          trace_context: traceContext,
-          ...subjects(e.payload),
-        };
-      }),
+    .with('recorded', (db) =>
+      db
+        .insertInto('events')
+        .values(
+          events.map((e) => {
+            const contactId = currentContactId();
+            const userId = currentUserId();
+            // the request being served: a portal contact, a console user's session, or an API key
+            const actor: Actor =
+              e.actor ??
+              (contactId
+                ? { type: 'contact', id: contactId }
+                : userId
+                  ? { type: 'user', id: userId }
+                  : { type: 'api' });
+            // an API change names the key it was made with (when recorded while serving the request)
+            const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
+            return {
+              id: randomUUID(),
+              workspace_id: workspaceId,
+              case_id: e.case_id ?? null,
+              type: e.type,
+              sub_event: e.sub_event ?? null,
+              payload: JSON.stringify(e.payload),
+              actor_type: actor.type,
+              actor_id: actorId,
+              activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
+              trace_context: traceContext,
+              ...subjects(e.payload),
+            };
+          }),
+        )
+        .returning(['seq', 'workspace_id']),
     )
+    .insertInto('event_outbox')
+    .columns(['seq', 'workspace_id'])
+    .expression((eb) => eb.selectFrom('recorded').select(['seq', 'workspace_id']))
     .execute();
 }

@@ -223,34 +223,33 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
 }
 
 /**
- * One dispatch step: claims up to `limit` undispatched events in commit order (skipping rows
- * another process holds), fans them out to the subscribed webhooks of their own workspace, and
- * marks them dispatched, all in one transaction. Returns the number of events handled.
+ * One dispatch step: takes up to `limit` events off the outbox in `seq` order (skipping rows another
+ * process holds), fans them out to the subscribed webhooks of their own workspace, and deletes their
+ * outbox rows, all in one transaction: a crash leaves them in the outbox. An event's payload is read
+ * only when its workspace has a webhook. Returns the number of events handled.
  */
 export async function dispatchEvents(db: Db, limit = 500): Promise<{ events: number; deliveries: number }> {
   return db.transaction().execute(async (trx) => {
-    const { rows } = await sql<OutboxEvent>`
-      select id, workspace_id, case_id, type, sub_event, payload, created_at, trace_context from events
-      where dispatched_at is null order by seq limit ${limit} for update skip locked
+    const { rows: taken } = await sql<{ seq: string; workspace_id: string }>`
+      delete from event_outbox where seq in (
+        select seq from event_outbox order by seq limit ${limit} for update skip locked
+      ) returning seq, workspace_id
     `.execute(trx);
-    if (!rows.length) return { events: 0, deliveries: 0 };
-    const workspaceIds = [...new Set(rows.map((r) => r.workspace_id))];
+    if (!taken.length) return { events: 0, deliveries: 0 };
     const webhooks = await trx
       .selectFrom('webhooks')
       .selectAll()
-      .where('workspace_id', 'in', workspaceIds)
+      .where('workspace_id', 'in', [...new Set(taken.map((r) => r.workspace_id))])
       .execute();
-    const deliveries = webhooks.length ? await buildDeliveries(trx, rows, webhooks) : [];
+    if (!webhooks.length) return { events: taken.length, deliveries: 0 };
+    const subscribed = new Set(webhooks.map((w) => w.workspace_id));
+    const seqs = taken.filter((r) => subscribed.has(r.workspace_id)).map((r) => r.seq);
+    const { rows } = await sql<OutboxEvent>`
+      select id, workspace_id, case_id, type, sub_event, payload, created_at, trace_context from events
+      where seq = any(${seqs}::bigint[]) order by seq
+    `.execute(trx);
+    const deliveries = await buildDeliveries(trx, rows, webhooks);
     await insertDeliveries(trx, deliveries);
-    await trx
-      .updateTable('events')
-      .set({ dispatched_at: sql`now()` })
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
-    return { events: rows.length, deliveries: deliveries.length };
+    return { events: taken.length, deliveries: deliveries.length };
   });
 }

@@ -333,7 +333,7 @@ export async function quiesce(workspaceId: string, timeoutMs = 60_000): Promise<
         + (select count(*) from document_orders
            where workspace_id = ${workspaceId} and status not in ('completed', 'failed'))
         + (select count(*) from case_reports where workspace_id = ${workspaceId} and status = 'requested')
-        + (select count(*) from events where workspace_id = ${workspaceId} and dispatched_at is null)
+        + (select count(*) from event_outbox where workspace_id = ${workspaceId})
         + (select count(*) from webhook_deliveries
            where workspace_id = ${workspaceId} and status not in ('delivered', 'failed')) as n
     `.execute(ctx.db);
