@@ -16,11 +16,14 @@ const PGLITE_SHARED_BUFFERS = '32MB';
  * PGlite (its JavaScript, and its wasm inlined as base64) is imported only when the embedded
  * database is opened: a service on PostgreSQL never holds it (docs/performance.md).
  */
-async function loadPglite(): Promise<{ PGlite: typeof PGlite; startParams: string[] }> {
-  const { PGlite } = await import('@electric-sql/pglite');
+async function loadPglite() {
+  const [{ PGlite }, { oneTripQueries }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('./pglite-one-trip.ts'),
+  ]);
   // PGlite's own start parameters (single-user mode, search_path, no parallel workers...)
   const startParams = (PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams;
-  return { PGlite, startParams };
+  return { PGlite, startParams, oneTripQueries };
 }
 
 export type Db = Kysely<Database>;
@@ -59,7 +62,7 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     // checked under the lock: a damaged directory is refused, never re-initialised empty
     assertUsableDataDir(config.dataDir);
     const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
-    const { PGlite, startParams } = await loadPglite();
+    const { PGlite, startParams, oneTripQueries } = await loadPglite();
     const pglite = await PGlite.create(pgdata, {
       // PostgreSQL's default 128 MB of shared buffers sit inside the process (wasm memory): an idle
       // service held 300 MB for the database alone. The data files are read through the OS page cache
@@ -70,7 +73,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       throw existed ? openFailure(pgdata, err) : err;
     });
     yieldBeforeEachQuery(pglite);
-    const db = new Kysely<Database>({ dialect: withCommitCompanion(new PGliteDialect({ pglite })) });
+    const db = new Kysely<Database>({
+      dialect: withCommitCompanion(new PGliteDialect({ pglite: oneTripQueries(pglite) })),
+    });
     const untrack = trackEmbeddedDatabase();
     return {
       db,
