@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { emitDueReviews } from '../src/events/emit-review-due.ts';
+import { recordEvents } from '../src/events/record-event.ts';
 import { isPrivateAddress } from '../src/webhooks/address-guard.ts';
+import { vacuumOutbox } from '../src/webhooks/build-deliveries.ts';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { type Received, Receiver, startReceiver } from './helpers/receiver.ts';
@@ -365,6 +368,49 @@ describe('webhook delivery', () => {
     const bHook = (await b.get('/v1/webhooks')).body.data[0];
     const replay = await b.post(`/v1/webhooks/${bHook.id}/replay`, { since: '2000-01-01T00:00:00Z' });
     assert.equal(replay.body.deliveries, 1);
+  });
+
+  test('the outbox: written with the events in their transaction, emptied by the dispatcher', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace('outbox');
+    const outboxOf = async (db: typeof ctx.db) =>
+      (
+        await sql<{ type: string }>`
+          select e.type from event_outbox o join events e on e.seq = o.seq
+          where o.workspace_id = ${api.workspaceId} order by o.seq`.execute(db)
+      ).rows.map((r) => r.type);
+    // inside the transaction that records them the rows are there; a rollback takes both away
+    const rolledBack = new Error('rolled back on purpose');
+    await assert.rejects(
+      ctx.db.transaction().execute(async (trx) => {
+        await recordEvents(trx, api.workspaceId, [
+          { type: 'Case.Created', payload: { case: { id: 'x' } } },
+          { type: 'Case.Updated', payload: { case: { id: 'x' } } },
+        ]);
+        assert.deepEqual(await outboxOf(trx), ['Case.Created', 'Case.Updated']);
+        throw rolledBack;
+      }),
+      rolledBack,
+    );
+    assert.deepEqual(await eventsOf(api.workspaceId), []);
+    assert.deepEqual(await outboxOf(ctx.db), []);
+    // committed, with no webhook in the workspace: the dispatcher still takes them off the outbox,
+    // and the events stay as they were written
+    const caseId = await createCase(api);
+    await eventually(async () => (await outboxOf(ctx.db)).length === 0);
+    const events = await eventsOf(api.workspaceId);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['Case.Created'],
+    );
+    const stored = await ctx.db
+      .selectFrom('events')
+      .select(['case_id'])
+      .where('id', '=', events[0].id)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.case_id, caseId);
+    // the embedded database's own maintenance of the outbox runs outside any transaction
+    await vacuumOutbox(ctx.db);
   });
 
   test('receiver down, 100 changes, receiver back: every event arrives, retries in the logs', async () => {

@@ -253,3 +253,8 @@ export async function dispatchEvents(db: Db, limit = 500): Promise<{ events: num
     return { events: taken.length, deliveries: deliveries.length };
   });
 }
+
+/** Reclaims the outbox's deleted rows (outside any transaction: VACUUM refuses to run in one). */
+export async function vacuumOutbox(db: Db): Promise<void> {
+  await sql`vacuum event_outbox`.execute(db);
+}

@@ -140,7 +140,7 @@ export async function releaseExpiredLeases(db: Db): Promise<number> {
 /** Cheap idle probe: is there anything to dispatch or send? */
 export async function hasWork(db: Db): Promise<boolean> {
   const { rows } = await sql<{ e: boolean; p: boolean; s: boolean }>`
-    select exists(select 1 from event_outbox) as e,
+    select exists(select 1 from event_outbox order by seq limit 1) as e,
       exists(select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now()) as p,
       exists(select 1 from webhook_deliveries where status = 'sending' and lease_until < now()) as s
   `.execute(db);

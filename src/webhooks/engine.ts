@@ -1,6 +1,6 @@
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
-import { dispatchEvents } from './build-deliveries.ts';
+import { dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
 import {
   type AttemptOutcome,
   attempt,
@@ -19,6 +19,8 @@ const DISPATCH_BATCH = 500;
 const CLAIM_BATCH = 128;
 /** Most webhooks with pending deliveries looked at in one turn (the scan resumes after them next turn). */
 const HEAD_SCAN = 500;
+/** Least time between two vacuums of the outbox by the loop (embedded database only). */
+const OUTBOX_VACUUM_MS = 60_000;
 /** How often expired leases (deliveries of a dead process) are looked for. */
 const LEASE_CHECK_MS = 1000;
 
@@ -50,11 +52,26 @@ export class WebhookEngine {
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #idle = new Set<() => void>();
+  /**
+   * The embedded database has no autovacuum: the outbox's deleted rows would stay in its pages for
+   * good and every probe would read them. The loop vacuums it itself (a few ms) at most once per
+   * OUTBOX_VACUUM_MS, when it dispatched something since the last time. PostgreSQL's autovacuum
+   * does it there.
+   */
+  readonly #vacuumOutbox: boolean;
+  #dispatchedSinceVacuum = 0;
+  #outboxVacuumedAt = Date.now();
 
-  constructor(db: Db, logger: pino.Logger, allowPrivate: () => boolean) {
+  constructor(
+    db: Db,
+    logger: pino.Logger,
+    allowPrivate: () => boolean,
+    options: { vacuumOutbox?: boolean } = {},
+  ) {
     this.#db = db;
     this.#logger = logger;
     this.#allowPrivate = allowPrivate;
+    this.#vacuumOutbox = options.vacuumOutbox ?? false;
   }
 
   start(): void {
@@ -133,6 +150,16 @@ export class WebhookEngine {
     const dispatched = await dispatchEvents(this.#db, DISPATCH_BATCH);
     if (dispatched.events) did = true;
     if (dispatched.events >= DISPATCH_BATCH) more = true;
+    this.#dispatchedSinceVacuum += dispatched.events;
+    if (
+      this.#vacuumOutbox &&
+      this.#dispatchedSinceVacuum > 0 &&
+      Date.now() - this.#outboxVacuumedAt >= OUTBOX_VACUUM_MS
+    ) {
+      this.#outboxVacuumedAt = Date.now();
+      this.#dispatchedSinceVacuum = 0;
+      await vacuumOutbox(this.#db);
+    }
     if (Date.now() - this.#leasesCheckedAt >= LEASE_CHECK_MS) {
       this.#leasesCheckedAt = Date.now();
       const released = await releaseExpiredLeases(this.#db);
