@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { ensureTags } from '../tags/repository.ts';
 import { nestedUserById } from '../users/nested-user.ts';
+import { insertGraph } from './insert-graph.ts';
 import { presentCase } from './present.ts';
 import { presentDetailedCase } from './present-detailed.ts';
 import type { CaseCreate } from './schemas.ts';
@@ -153,9 +154,11 @@ export async function createCase(
       const tags = input.tags?.length
         ? (await ensureTags(trx, workspaceId, input.tags)).map((t) => t.label)
         : [];
-      const caseRow = await trx
-        .insertInto('cases')
-        .values({
+      const toMain = new Map(
+        plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),
+      );
+      const stored = await insertGraph(trx, {
+        case: {
           id: caseId,
           workspace_id: workspaceId,
           external_id: input.external_id ?? null,
@@ -166,59 +169,28 @@ export async function createCase(
           tags,
           metadata: input.metadata ? JSON.stringify(input.metadata) : null,
           custom_properties: JSON.stringify(input.custom_properties ?? {}),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-
-      const companyRows = companies.length
-        ? await trx
-            .insertInto('companies')
-            .values(
-              companies.map((c, i) =>
-                companyInsertRow(c, {
-                  id: plan.companyIds[i],
-                  workspaceId,
-                  caseId,
-                  type: c.type ?? 'main',
-                }),
-              ),
-            )
-            .returningAll()
-            .execute()
-        : [];
-      const toMain = new Map(
-        plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),
-      );
-      const individualRows = individuals.length
-        ? await trx
-            .insertInto('individuals')
-            .values(
-              individuals.map((p, i) => {
-                const rel = toMain.get(plan.individualIds[i]);
-                return individualInsertRow(
-                  p,
-                  { id: plan.individualIds[i], workspaceId, caseId },
-                  rel
-                    ? {
-                        roles: rel.roles as string[],
-                        position: rel.position,
-                        ownership_percentage: rel.ownership_percentage,
-                        voting_rights_percentage: rel.voting_rights_percentage,
-                      }
-                    : {},
-                );
-              }),
-            )
-            .returningAll()
-            .execute()
-        : [];
-      const relationRows = plan.relations.length
-        ? await trx
-            .insertInto('relations')
-            .values(plan.relations.map((r) => ({ ...r, workspace_id: workspaceId, case_id: caseId })))
-            .returningAll()
-            .execute()
-        : [];
+        },
+        companies: companies.map((c, i) =>
+          companyInsertRow(c, { id: plan.companyIds[i], workspaceId, caseId, type: c.type ?? 'main' }),
+        ),
+        individuals: individuals.map((p, i) => {
+          const rel = toMain.get(plan.individualIds[i]);
+          return individualInsertRow(
+            p,
+            { id: plan.individualIds[i], workspaceId, caseId },
+            rel
+              ? {
+                  roles: rel.roles as string[],
+                  position: rel.position,
+                  ownership_percentage: rel.ownership_percentage,
+                  voting_rights_percentage: rel.voting_rights_percentage,
+                }
+              : {},
+          );
+        }),
+        relations: plan.relations.map((r) => ({ ...r, workspace_id: workspaceId, case_id: caseId })),
+      });
+      const caseRow = stored.case;
 
       const templated = afterCreated
         ? await afterCreated(trx, {
@@ -233,7 +205,11 @@ export async function createCase(
         ? await trx.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirstOrThrow()
         : caseRow;
 
-      const graph = { companies: companyRows, individuals: individualRows, relations: relationRows };
+      const graph = {
+        companies: stored.companies,
+        individuals: stored.individuals,
+        relations: stored.relations,
+      };
       const assignee = await nestedUserById(trx, workspaceId, finalCase.assignee_id);
       const detailed = presentDetailedCase(finalCase, graph, new Map(), assignee);
       await recordEvents(trx, workspaceId, [
