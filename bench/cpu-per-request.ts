@@ -11,19 +11,29 @@
  *   CPU_AB_B_DIR=/path/to/other/checkout node bench/cpu-per-request.ts
  *   CPU_AB_A_ENV="VERICASE_SETTLE_MEMORY=true" node bench/cpu-per-request.ts
  *
+ *   CPU_AB_B_DIR=/path/to/other/checkout CPU_AB_METHOD=POST CPU_AB_PATH=/v1/cases \
+ *     CPU_AB_AMOUNT=4000 CPU_AB_CONNECTIONS=10 node bench/cpu-per-request.ts
+ *
  * CPU_AB_A_DIR / CPU_AB_B_DIR (default: this checkout; each needs its node_modules and bundle),
  * CPU_AB_A_ENV / CPU_AB_B_ENV ("NAME=value NAME=value"), CPU_AB_A_FLAGS / CPU_AB_B_FLAGS (Node
- * options), CPU_AB_PATH (default /v1/ping, GET with the key), CPU_AB_AMOUNT requests per round
- * (100,000), CPU_AB_ROUNDS (6), BENCH_DATABASE_URL (the server the scratch databases go on).
+ * options), CPU_AB_PATH (default /v1/ping, with the key), CPU_AB_METHOD (GET; POST sends the sample
+ * case graph of the foundation bench), CPU_AB_AMOUNT requests per round (100,000),
+ * CPU_AB_CONNECTIONS (20), CPU_AB_ROUNDS (6), BENCH_DATABASE_URL (the server the scratch databases
+ * go on). Besides the server process's CPU it reports PostgreSQL's: the CPU time of every process
+ * named postgres on this machine during the side's rounds (the other side is idle meanwhile, but for
+ * its workers' polling), which is what a change of statements moves.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { sampleCaseBody } from '../test/helpers/harness.ts';
 import { scratchDatabase } from '../test/helpers/scratch-database.ts';
 import { freePort, ROOT, spread, startProcess, stopProcess } from './lib.ts';
 
 const KEY = 'vk_bench_cpu_per_request_0123456789';
 const URL_PATH = process.env.CPU_AB_PATH ?? '/v1/ping';
+const METHOD = process.env.CPU_AB_METHOD === 'POST' ? 'POST' : 'GET';
+const CONNECTIONS = Number(process.env.CPU_AB_CONNECTIONS ?? 20);
 const AMOUNT = Number(process.env.CPU_AB_AMOUNT ?? 100_000);
 const ROUNDS = Number(process.env.CPU_AB_ROUNDS ?? 6);
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench';
@@ -35,9 +45,10 @@ interface Side {
   child: ChildProcess;
   port: number;
   drop: () => Promise<void>;
-  /** µs of CPU per request, per round; and the user-space part. */
+  /** µs of CPU per request, per round; the user-space part; PostgreSQL's processes'. */
   total: number[];
   user: number[];
+  postgres: number[];
 }
 
 /** utime and stime of a process, in clock ticks. */
@@ -45,6 +56,25 @@ function cpuTicks(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(fields[11]), system: Number(fields[12]) };
 }
+
+/** utime + stime of every process named postgres, by pid (a backend that exits takes its time along). */
+function postgresTicks(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const t = cpuTicks(Number(entry));
+      out.set(Number(entry), t.user + t.system);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+const ticksSince = (before: Map<number, number>, after: Map<number, number>) =>
+  [...after].reduce((sum, [pid, t]) => sum + t - (before.get(pid) ?? 0), 0);
 
 const words = (s: string | undefined) => (s ?? '').split(' ').filter(Boolean);
 const envOf = (s: string | undefined) =>
@@ -70,24 +100,30 @@ async function start(name: 'A' | 'B'): Promise<Side> {
   );
   // past start-up's own work (the settle collection runs 2 s after the loads, when asked for)
   await new Promise((r) => setTimeout(r, 4000));
-  return { name, child, port, drop: db.drop, total: [], user: [] };
+  return { name, child, port, drop: db.drop, total: [], user: [], postgres: [] };
 }
 
 async function round(side: Side, amount: number, record = true): Promise<void> {
   const pid = side.child.pid as number;
   const before = cpuTicks(pid);
+  const postgresBefore = postgresTicks();
   const result = await autocannon({
     url: `http://127.0.0.1:${side.port}${URL_PATH}`,
-    headers: { 'x-service-api-key': KEY },
-    connections: 20,
+    method: METHOD,
+    headers: { 'x-service-api-key': KEY, 'content-type': 'application/json' },
+    body: METHOD === 'POST' ? JSON.stringify(sampleCaseBody()) : undefined,
+    connections: CONNECTIONS,
     amount,
   });
   if (result.non2xx || result.errors) throw new Error(`side ${side.name}: ${result.non2xx} non-2xx answers`);
   if (!record) return;
+  // the work a request left behind (the webhook dispatcher's next turn) belongs to it
+  if (METHOD === 'POST') await new Promise((r) => setTimeout(r, 1000));
   const after = cpuTicks(pid);
   const perRequest = (ticks: number) => (ticks / USER_HZ / amount) * 1e6;
   side.total.push(perRequest(after.user + after.system - before.user - before.system));
   side.user.push(perRequest(after.user - before.user));
+  side.postgres.push(perRequest(ticksSince(postgresBefore, postgresTicks())));
 }
 
 const median = (xs: number[]) => spread(xs).median;
@@ -97,12 +133,16 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of sides) await round(side, AMOUNT);
   }
-  console.log(`\nCPU time per request of GET ${URL_PATH} (${ROUNDS} alternating rounds of ${AMOUNT})\n`);
-  console.log('| side | µs per request, median | rounds | of which user space, median |');
-  console.log('|---|---:|---|---:|');
+  console.log(
+    `\nCPU time per request of ${METHOD} ${URL_PATH} (${ROUNDS} alternating rounds of ${AMOUNT})\n`,
+  );
+  console.log(
+    '| side | µs per request, median | rounds | of which user space, median | PostgreSQL, median |',
+  );
+  console.log('|---|---:|---|---:|---:|');
   for (const s of sides) {
     console.log(
-      `| ${s.name} | ${median(s.total).toFixed(1)} | ${s.total.map((x) => x.toFixed(1)).join(' ')} | ${median(s.user).toFixed(1)} |`,
+      `| ${s.name} | ${median(s.total).toFixed(1)} | ${s.total.map((x) => x.toFixed(1)).join(' ')} | ${median(s.user).toFixed(1)} | ${median(s.postgres).toFixed(1)} |`,
     );
   }
   const [a, b] = sides;
