@@ -64,18 +64,20 @@ export async function insertGraph(trx: Db, values: GraphValues): Promise<GraphRo
   let q = trx.with('c', (db) =>
     db.insertInto('cases').values(values.case).returningAll(),
   ) as unknown as QueryCreator<Database>;
-  if (values.companies.length)
-    q = q.with('co', (db) =>
-      db.insertInto('companies').values(values.companies).returningAll(),
+  const parts = [
+    ['co', 'companies', values.companies],
+    ['i', 'individuals', values.individuals],
+    ['r', 'relations', values.relations],
+  ] as const;
+  for (const [cte, table, rows] of parts) {
+    if (!rows.length) continue;
+    q = q.with(cte, (db) =>
+      db
+        .insertInto(table)
+        .values(rows as never)
+        .returningAll(),
     ) as unknown as QueryCreator<Database>;
-  if (values.individuals.length)
-    q = q.with('i', (db) =>
-      db.insertInto('individuals').values(values.individuals).returningAll(),
-    ) as unknown as QueryCreator<Database>;
-  if (values.relations.length)
-    q = q.with('r', (db) =>
-      db.insertInto('relations').values(values.relations).returningAll(),
-    ) as unknown as QueryCreator<Database>;
+  }
   const list = (cte: string, present: boolean) =>
     present ? sql`(select json_agg(x) from ${sql.table(cte)} x)` : sql`null`;
   const row = (await q
