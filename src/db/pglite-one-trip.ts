@@ -23,6 +23,8 @@ import pgUtils from 'pg/lib/utils.js';
  * After an error the backend skips to the Sync of the same buffer, so the session is ready again.
  *
  * Kysely's dialect gets this facade; pg-boss and everything else keep the PGlite instance itself.
+ * It uses three of PGlite's internals (`_checkReady`, `_runExclusiveQuery`,
+ * `_runExclusiveTransaction`; written against 0.5.16): an upgrade of PGlite must check them.
  */
 interface ExclusiveRunner {
   _checkReady(): Promise<void>;
