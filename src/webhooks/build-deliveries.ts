@@ -222,13 +222,19 @@ export async function insertDeliveries(trx: Db, rows: NewDelivery[]): Promise<vo
   }
 }
 
+/** Most events dispatched in one turn. */
+export const DISPATCH_BATCH = 500;
+
 /**
  * One dispatch step: takes up to `limit` events off the outbox in `seq` order (skipping rows another
  * process holds), fans them out to the subscribed webhooks of their own workspace, and deletes their
  * outbox rows, all in one transaction: a crash leaves them in the outbox. An event's payload is read
  * only when its workspace has a webhook. Returns the number of events handled.
  */
-export async function dispatchEvents(db: Db, limit = 500): Promise<{ events: number; deliveries: number }> {
+export async function dispatchEvents(
+  db: Db,
+  limit = DISPATCH_BATCH,
+): Promise<{ events: number; deliveries: number }> {
   return db.transaction().execute(async (trx) => {
     const { rows: taken } = await sql<{ seq: string; workspace_id: string }>`
       delete from event_outbox where seq in (

@@ -1,6 +1,6 @@
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
-import { dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
+import { DISPATCH_BATCH, dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
 import {
   type AttemptOutcome,
   attempt,
@@ -13,8 +13,6 @@ import {
 import { allocateClaims } from './fair-share.ts';
 import { webhookTuning } from './tuning.ts';
 
-/** Most events dispatched in one turn. */
-const DISPATCH_BATCH = 500;
 /** Most deliveries claimed in one turn. */
 const CLAIM_BATCH = 128;
 /** Most webhooks with pending deliveries looked at in one turn (the scan resumes after them next turn). */
@@ -59,7 +57,7 @@ export class WebhookEngine {
    * does it there.
    */
   readonly #vacuumOutbox: boolean;
-  #dispatchedSinceVacuum = 0;
+  #dispatchedSinceVacuum = false;
   #outboxVacuumedAt = Date.now();
 
   constructor(
@@ -150,14 +148,14 @@ export class WebhookEngine {
     const dispatched = await dispatchEvents(this.#db, DISPATCH_BATCH);
     if (dispatched.events) did = true;
     if (dispatched.events >= DISPATCH_BATCH) more = true;
-    this.#dispatchedSinceVacuum += dispatched.events;
+    if (dispatched.events) this.#dispatchedSinceVacuum = true;
     if (
       this.#vacuumOutbox &&
-      this.#dispatchedSinceVacuum > 0 &&
+      this.#dispatchedSinceVacuum &&
       Date.now() - this.#outboxVacuumedAt >= OUTBOX_VACUUM_MS
     ) {
       this.#outboxVacuumedAt = Date.now();
-      this.#dispatchedSinceVacuum = 0;
+      this.#dispatchedSinceVacuum = false;
       await vacuumOutbox(this.#db);
     }
     if (Date.now() - this.#leasesCheckedAt >= LEASE_CHECK_MS) {
