@@ -190,6 +190,27 @@ describe('audit log: writes on /v1', () => {
     assert.ok(entry.user_agent.startsWith('agent-xxx'));
   });
 
+  test("quotes, backslashes and SQL in the client's headers are stored exactly as sent (the entry travels with the COMMIT as literals)", async () => {
+    const api = await newWorkspace('audit');
+    const agent = `it's a \\'; drop table cases; -- \\x41 $1 E'\\' "q" é`;
+    const requestId = `req-'\\-$2`;
+    const res = await api.post('/v1/cases', smallCase("O'Brien \\ Co"), {
+      'user-agent': agent,
+      'x-request-id': requestId,
+    });
+    assert.equal(res.status, 201);
+    const [entry] = (await api.get('/v1/audit-log')).body.data;
+    assert.equal(entry.user_agent, agent);
+    assert.equal(entry.request_id, requestId);
+    assert.equal(entry.action, 'case.create');
+    assert.equal(entry.resource_id, res.body.id);
+    assert.equal(entry.status_code, 201);
+    // the change committed with it, and nothing else ran
+    const read = await api.get(`/v1/cases/${res.body.id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.name, "O'Brien \\ Co");
+  });
+
   test('a request without valid credentials is not recorded; another workspace sees none of it', async () => {
     const api = await newWorkspace('audit');
     const other = await newWorkspace('audit-other');

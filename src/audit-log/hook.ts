@@ -72,7 +72,7 @@ export function registerAuditLog(app: App, db: Db): void {
     const route = routeOf(req);
     const params = (req.params ?? {}) as Record<string, unknown>;
     const expected = successStatus(req);
-    const entry = new TransactionalEntry(db, randomUUID(), requestPart(req, principal), (createdId) =>
+    const entry = new TransactionalEntry(randomUUID(), requestPart(req, principal), (createdId) =>
       outcomeOf(route, params, expected, createdId, null),
     );
     entries.set(req, entry);

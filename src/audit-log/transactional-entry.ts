@@ -1,5 +1,5 @@
-import type { CompiledQuery } from 'kysely';
-import type { Db } from '../db/connect.ts';
+import { CompiledQuery } from 'kysely';
+import { insertLiterals } from '../db/insert-values.ts';
 import { type CommitCompanion, currentCreatedResourceId } from '../shared/request-scope.ts';
 import type { AuditOutcome } from './outcome.ts';
 import { type AuditEntry, auditRow } from './record.ts';
@@ -12,7 +12,6 @@ import { type AuditEntry, auditRow } from './record.ts';
  */
 export class TransactionalEntry implements CommitCompanion {
   readonly id: string;
-  readonly #db: Db;
   /** What the entry says whatever the outcome (who, what, from where). */
   readonly request: AuditEntry;
   readonly #predict: (createdId: string | null) => AuditOutcome;
@@ -21,8 +20,7 @@ export class TransactionalEntry implements CommitCompanion {
   #settled: Promise<void> | null = null;
   #resolveSettled: (() => void) | null = null;
 
-  constructor(db: Db, id: string, request: AuditEntry, predict: (createdId: string | null) => AuditOutcome) {
-    this.#db = db;
+  constructor(id: string, request: AuditEntry, predict: (createdId: string | null) => AuditOutcome) {
     this.id = id;
     this.request = request;
     this.#predict = predict;
@@ -35,10 +33,11 @@ export class TransactionalEntry implements CommitCompanion {
       this.#resolveSettled = resolve;
     });
     this.#written = this.#predict(currentCreatedResourceId());
-    return this.#db
-      .insertInto('audit_log')
-      .values(auditRow(this.id, { ...this.request, ...this.#written }))
-      .compile();
+    // every write pays for this statement: built without Kysely's builder, and with its values as
+    // literals, so that on PostgreSQL it travels with the COMMIT (src/db/commit-companion.ts)
+    return CompiledQuery.raw(
+      insertLiterals('audit_log', [auditRow(this.id, { ...this.request, ...this.#written })]),
+    );
   }
 
   settle(committed: boolean): void {

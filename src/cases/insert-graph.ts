@@ -1,9 +1,9 @@
-import { type QueryCreator, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { type InsertText, insertValues } from '../db/insert-values.ts';
 import type {
   CaseRow,
   CompanyRow,
-  Database,
   IndividualRow,
   NewCase,
   NewCompany,
@@ -60,39 +60,27 @@ function inOrder<T extends { id: string }>(rows: T[], ids: string[]): T[] {
  * are what a create pays most for (docs/performance.md, "Creating a case").
  */
 export async function insertGraph(trx: Db, values: GraphValues): Promise<GraphRows> {
-  // the chain's CTE names are not part of the table types: one shape for every optional step
-  let q = trx.with('c', (db) =>
-    db.insertInto('cases').values(values.case).returningAll(),
-  ) as unknown as QueryCreator<Database>;
-  const parts = [
-    ['co', 'companies', values.companies],
-    ['i', 'individuals', values.individuals],
-    ['r', 'relations', values.relations],
-  ] as const;
-  for (const [cte, table, rows] of parts) {
-    if (!rows.length) continue;
-    q = q.with(cte, (db) =>
-      db
-        .insertInto(table)
-        .values(rows as never)
-        .returningAll(),
-    ) as unknown as QueryCreator<Database>;
-  }
-  const list = (cte: string, present: boolean) =>
-    present ? sql`(select json_agg(x) from ${sql.table(cte)} x)` : sql`null`;
-  const row = (await q
-    .selectNoFrom([
-      sql`(select to_json(x) from c x)`.as('case_row'),
-      list('co', values.companies.length > 0).as('companies'),
-      list('i', values.individuals.length > 0).as('individuals'),
-      list('r', values.relations.length > 0).as('relations'),
-    ])
-    .executeTakeFirstOrThrow()) as {
+  const ctes: string[] = [];
+  const params: unknown[] = [];
+  let next = 1;
+  const add = (cte: string, insert: InsertText) => {
+    ctes.push(`${cte} as (${insert.text} returning *)`);
+    params.push(...insert.params);
+    next = insert.next;
+  };
+  add('c', insertValues('cases', [values.case], next));
+  if (values.companies.length) add('co', insertValues('companies', values.companies, next));
+  if (values.individuals.length) add('i', insertValues('individuals', values.individuals, next));
+  if (values.relations.length) add('r', insertValues('relations', values.relations, next));
+  const list = (cte: string, present: boolean) => (present ? `(select json_agg(x) from ${cte} x)` : 'null');
+  const text = `with ${ctes.join(', ')} select (select to_json(x) from c x) as case_row, ${list('co', values.companies.length > 0)} as companies, ${list('i', values.individuals.length > 0)} as individuals, ${list('r', values.relations.length > 0)} as relations`;
+  const result = await trx.executeQuery<{
     case_row: Record<string, unknown>;
     companies: Record<string, unknown>[] | null;
     individuals: Record<string, unknown>[] | null;
     relations: Record<string, unknown>[] | null;
-  };
+  }>(CompiledQuery.raw(text, params));
+  const row = result.rows[0];
   const t = GRAPH_TIMESTAMP_COLUMNS;
   return {
     case: revive<CaseRow>(row.case_row, t.cases),

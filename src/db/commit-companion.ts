@@ -1,4 +1,10 @@
-import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type TransactionSettings,
+} from 'kysely';
 import { currentCommitCompanion } from '../shared/request-scope.ts';
 
 /**
@@ -9,11 +15,17 @@ import { currentCommitCompanion } from '../shared/request-scope.ts';
  *
  * Done here rather than in each of the use cases' transactions: every write use case gets it, the
  * ones to come included, and none of them has to know the audit log exists.
+ *
+ * `withCommit`: the driver's COMMIT is the plain statement `commit` (Kysely's PostgresDriver), so a
+ * companion statement without parameters is sent with it, `<statement>; commit` in one
+ * simple-protocol message: one round trip where there were two (a statement that fails stops the
+ * message there, and the transaction is rolled back as before). PGlite's driver commits through
+ * PGlite's own transaction call, so there the two stay apart.
  */
-export function withCommitCompanion(dialect: Dialect): Dialect {
+export function withCommitCompanion(dialect: Dialect, opts: { withCommit: boolean }): Dialect {
   return {
     createAdapter: () => dialect.createAdapter(),
-    createDriver: () => new CompanionDriver(dialect.createDriver()),
+    createDriver: () => new CompanionDriver(dialect.createDriver(), opts.withCommit),
     createIntrospector: (db) => dialect.createIntrospector(db),
     createQueryCompiler: () => dialect.createQueryCompiler(),
   };
@@ -23,9 +35,11 @@ class CompanionDriver implements Driver {
   readonly #inner: Driver;
   /** Connections in a read-only transaction: a companion would fail there, it waits for another. */
   readonly #readOnly = new WeakSet<DatabaseConnection>();
+  readonly #withCommit: boolean;
 
-  constructor(inner: Driver) {
+  constructor(inner: Driver, withCommit: boolean) {
     this.#inner = inner;
+    this.#withCommit = withCommit;
     // savepoints are optional in a driver: offered only when the wrapped one has them
     if (inner.savepoint) this.savepoint = inner.savepoint.bind(inner);
     if (inner.rollbackToSavepoint) this.rollbackToSavepoint = inner.rollbackToSavepoint.bind(inner);
@@ -60,8 +74,12 @@ class CompanionDriver implements Driver {
     const statement = companion?.take() ?? null;
     if (!companion || !statement) return this.#inner.commitTransaction(connection);
     try {
-      await connection.executeQuery(statement);
-      await this.#inner.commitTransaction(connection);
+      if (this.#withCommit && statement.parameters.length === 0) {
+        await connection.executeQuery(CompiledQuery.raw(`${statement.sql};\ncommit`));
+      } else {
+        await connection.executeQuery(statement);
+        await this.#inner.commitTransaction(connection);
+      }
     } catch (err) {
       companion.settle(false);
       throw err;

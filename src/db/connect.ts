@@ -43,7 +43,9 @@ pg.types.setTypeParser(1082, (v: string) => v);
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-    const db = new Kysely<Database>({ dialect: withCommitCompanion(new PostgresDialect({ pool })) });
+    const db = new Kysely<Database>({
+      dialect: withCommitCompanion(new PostgresDialect({ pool }), { withCommit: true }),
+    });
     const untrack = trackPool(pool);
     return {
       db,
@@ -74,7 +76,9 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     });
     yieldBeforeEachQuery(pglite);
     const db = new Kysely<Database>({
-      dialect: withCommitCompanion(new PGliteDialect({ pglite: oneTripQueries(pglite) })),
+      dialect: withCommitCompanion(new PGliteDialect({ pglite: oneTripQueries(pglite) }), {
+        withCommit: false,
+      }),
     });
     const untrack = trackEmbeddedDatabase();
     return {

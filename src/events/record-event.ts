@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { CompiledQuery } from 'kysely';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
+import { insertValues } from '../db/insert-values.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
 
@@ -68,43 +70,42 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
   if (!events.length) return;
   const traced = currentTraceCarrier();
   const traceContext = traced ? JSON.stringify(traced) : null;
-  await trx
-    .with('recorded', (db) =>
-      db
-        .insertInto('events')
-        .values(
-          events.map((e) => {
-            const contactId = currentContactId();
-            const userId = currentUserId();
-            // the request being served: a portal contact, a console user's session, or an API key
-            const actor: Actor =
-              e.actor ??
-              (contactId
-                ? { type: 'contact', id: contactId }
-                : userId
-                  ? { type: 'user', id: userId }
-                  : { type: 'api' });
-            // an API change names the key it was made with (when recorded while serving the request)
-            const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
-            return {
-              id: randomUUID(),
-              workspace_id: workspaceId,
-              case_id: e.case_id ?? null,
-              type: e.type,
-              sub_event: e.sub_event ?? null,
-              payload: JSON.stringify(e.payload),
-              actor_type: actor.type,
-              actor_id: actorId,
-              activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
-              trace_context: traceContext,
-              ...subjects(e.payload),
-            };
-          }),
-        )
-        .returning(['seq', 'workspace_id']),
-    )
-    .insertInto('event_outbox')
-    .columns(['seq', 'workspace_id'])
-    .expression((eb) => eb.selectFrom('recorded').select(['seq', 'workspace_id']))
-    .execute();
+  // the events and their outbox rows in one statement; its text is built by insertValues, not by
+  // Kysely's builder (every write records events: src/db/insert-values.ts says why)
+  const insert = insertValues(
+    'events',
+    events.map((e) => {
+      const contactId = currentContactId();
+      const userId = currentUserId();
+      // the request being served: a portal contact, a console user's session, or an API key
+      const actor: Actor =
+        e.actor ??
+        (contactId
+          ? { type: 'contact', id: contactId }
+          : userId
+            ? { type: 'user', id: userId }
+            : { type: 'api' });
+      // an API change names the key it was made with (when recorded while serving the request)
+      const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
+      return {
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        case_id: e.case_id ?? null,
+        type: e.type,
+        sub_event: e.sub_event ?? null,
+        payload: JSON.stringify(e.payload),
+        actor_type: actor.type,
+        actor_id: actorId,
+        activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
+        trace_context: traceContext,
+        ...subjects(e.payload),
+      };
+    }),
+  );
+  await trx.executeQuery(
+    CompiledQuery.raw(
+      `with recorded as (${insert.text} returning seq, workspace_id) insert into event_outbox (seq, workspace_id) select seq, workspace_id from recorded`,
+      insert.params,
+    ),
+  );
 }
