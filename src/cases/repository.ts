@@ -11,26 +11,39 @@ import type {
 } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
-/** Finds a live case of the workspace by internal id first, then by external_id. */
+/**
+ * Finds a live case of the workspace by internal id first, then by external_id. A uuid may be
+ * either: two lookups joined by UNION ALL, each by its own index. The id's looks up the primary key
+ * alone, and the workspace and liveness are checked on the row it returns: with the workspace in its
+ * WHERE, a planner whose statistics predate a workspace's growth chose the narrower
+ * `(workspace_id, external_id)` index and read every case of the workspace (58 ms at 37,000 cases;
+ * one `id = $1 or external_id = $1` filter did the same). A row of another workspace never leaves
+ * this function.
+ */
 export async function findCase(
   db: Db,
   workspaceId: string,
   idOrExternal: string,
 ): Promise<CaseRow | undefined> {
-  let q = db
+  const byExternalId = db
     .selectFrom('cases')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
+    .where('external_id', '=', idOrExternal)
     .where('deleted_at', 'is', null);
-  if (UUID_RE.test(idOrExternal)) {
-    q = q
-      .where((eb) => eb.or([eb('id', '=', idOrExternal), eb('external_id', '=', idOrExternal)]))
-      .orderBy(sql`case when id = ${idOrExternal} then 0 else 1 end`)
-      .limit(1);
-  } else {
-    q = q.where('external_id', '=', idOrExternal);
-  }
-  return q.executeTakeFirst();
+  if (!UUID_RE.test(idOrExternal)) return byExternalId.executeTakeFirst();
+  const rows = await db
+    .selectFrom('cases')
+    .selectAll()
+    .select(sql<number>`0`.as('lookup_rank'))
+    .where('id', '=', idOrExternal)
+    .unionAll(byExternalId.select(sql<number>`1`.as('lookup_rank')))
+    .orderBy('lookup_rank')
+    .execute();
+  const found = rows.find((r) => r.workspace_id === workspaceId && r.deleted_at === null);
+  if (!found) return undefined;
+  const { lookup_rank: _rank, ...row } = found;
+  return row as CaseRow;
 }
 
 /** A live case of the workspace by internal id only (paths that take a uuid). */
@@ -40,13 +53,9 @@ export async function findCaseById(
   caseId: string,
 ): Promise<CaseRow | undefined> {
   if (!UUID_RE.test(caseId)) return undefined;
-  return db
-    .selectFrom('cases')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', caseId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  // by the primary key alone, the workspace checked on the row (findCase says why)
+  const row = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirst();
+  return row && row.workspace_id === workspaceId && row.deleted_at === null ? row : undefined;
 }
 
 /**
