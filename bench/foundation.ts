@@ -2,7 +2,8 @@
  * Issues 2 and 17: ping, create case (the sample graph), get case, list cases with a filter and a
  * sort over 100,000 cases, against the real server in its own process (`vericase serve`, workers
  * in-process, as `npm start` runs it); a bare Fastify route configured like the service as the
- * ceiling; and, on PostgreSQL, the same create-case inserts straight through `pg` as the floor.
+ * ceiling; and, on PostgreSQL, the floor: the rows the service stored for one create of the sample
+ * graph, written again straight through `pg` in one statement (rawInsertFloor).
  *
  * Fairness: both sides of a ratio run in the same session, alternating round by round (A B A B ...,
  * BENCH_ROUNDS of BENCH_ROUND_SECONDS each, after a warm-up), and each figure is the median of its
@@ -53,87 +54,106 @@ async function seed(env: NodeJS.ProcessEnv) {
       from generate_series(1, ${LIST_CASES}) g
     `.execute(rt.ctx.db);
     await sql`vacuum analyze cases`.execute(rt.ctx.db); // as autovacuum would: visibility map for index-only counts
-    return { mainKey: main.api_key, listKey: list.api_key, mainWorkspaceId: main.id };
+    return { mainKey: main.api_key, listKey: list.api_key };
   } finally {
     await rt.close();
   }
 }
 
+/** The tables a case create writes, in the order the floor writes them. */
+const FLOOR_TABLES = ['cases', 'companies', 'individuals', 'relations', 'events', 'audit_log'] as const;
+type FloorTable = (typeof FLOOR_TABLES)[number];
+
+/** Rows of a table as the database's text of each column (sequence-numbered columns left out). */
+interface TemplateRows {
+  columns: string[];
+  rows: (string | null)[][];
+}
+
 /**
- * The create-case inserts of the sample graph, in one transaction, straight through pg: the case,
- * companies, individuals, relations and the outbox events (same row counts and payload sizes).
+ * What the service stored for one create of the sample graph, column by column as text: the case,
+ * its companies, individuals and relations, its events (with the actor and activity columns their
+ * indexes cover) and its audit entry. The floor writes copies of these rows, so it does the same
+ * inserts as the service: the same columns, payloads and index entries.
+ */
+async function storedCreate(databaseUrl: string, caseId: string): Promise<Record<FloorTable, TemplateRows>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const out = {} as Record<FloorTable, TemplateRows>;
+    for (const table of FLOOR_TABLES) {
+      const { rows: cols } = await client.query<{ column_name: string }>(
+        `select column_name from information_schema.columns
+         where table_schema = 'public' and table_name = $1 and coalesce(column_default, '') not like 'nextval%'
+         order by ordinal_position`,
+        [table],
+      );
+      const columns = cols.map((c) => c.column_name);
+      const where =
+        table === 'cases'
+          ? 'id = $1'
+          : table === 'audit_log'
+            ? `resource_id = $1 and action = 'case.create'`
+            : 'case_id = $1';
+      const order = table === 'events' ? 'seq' : columns.includes('created_at') ? 'created_at, id' : 'id';
+      const { rows } = await client.query({
+        text: `select ${columns.map((c) => `"${c}"::text`).join(', ')} from ${table} where ${where} order by ${order}`,
+        values: [caseId],
+        rowMode: 'array',
+      });
+      out[table] = { columns, rows };
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The floor of the create ratio: the rows the service stored for one create of the sample graph
+ * (storedCreate) written again with new ids, straight through pg with no HTTP, validation or
+ * presentation, in the fewest round trips: begin, one statement, commit. The statement inserts
+ * every table's rows (data-modifying CTEs), the events' outbox rows with them, and reads the graph
+ * back as JSON, as the service does.
  */
 async function rawInsertFloor(
   databaseUrl: string,
-  workspaceId: string,
+  template: Record<FloorTable, TemplateRows>,
   seconds: number,
   connections: number,
 ): Promise<Figures> {
+  let n = 1;
+  const ctes = FLOOR_TABLES.map((table) => {
+    const t = template[table];
+    const tuples = t.rows.map(() => `(${t.columns.map(() => `$${n++}`).join(', ')})`);
+    const insert = `insert into ${table} (${t.columns.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')}`;
+    return `new_${table} as (${insert} returning ${table === 'events' ? 'seq, workspace_id' : '*'})`;
+  });
+  const statement = `with ${ctes.join(', ')},
+    outbox as (insert into event_outbox (seq, workspace_id) select seq, workspace_id from new_events)
+    select (select to_json(x) from new_cases x) as case_row, (select json_agg(x) from new_companies x) as companies,
+      (select json_agg(x) from new_individuals x) as individuals, (select json_agg(x) from new_relations x) as relations`;
+  // every id of the template (the case's, its entities', its events', the audit entry's) is replaced
+  const templateIds = new Set(
+    FLOOR_TABLES.flatMap((t) => {
+      const at = template[t].columns.indexOf('id');
+      return template[t].rows.map((r) => r[at] as string);
+    }),
+  );
   const pool = new pg.Pool({ connectionString: databaseUrl, max: connections });
   const latencies: number[] = [];
   const end = Date.now() + seconds * 1000;
   const worker = async () => {
     while (Date.now() < end) {
       const t0 = performance.now();
+      const ids = new Map([...templateIds].map((id) => [id, randomUUID()]));
+      const values = FLOOR_TABLES.flatMap((t) =>
+        template[t].rows.flatMap((row) => row.map((v) => (v !== null && ids.has(v) ? ids.get(v) : v))),
+      );
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const caseId = randomUUID();
-        await client.query(
-          `insert into cases (id, workspace_id, name, status, custom_properties) values ($1, $2, $3, 'open', '{}') returning *`,
-          [caseId, workspaceId, 'Acme onboarding'],
-        );
-        const co = [randomUUID(), randomUUID(), randomUUID()];
-        await client.query(
-          `insert into companies (id, workspace_id, case_id, type, name, country, status, address, classifications, custom_properties)
-           values ($1,$4,$5,'main','Acme SAS','FR','not_reported','{}','[]','{}'),
-                  ($2,$4,$5,'affiliated','Acme Holding GmbH','DE','not_reported','{}','[]','{}'),
-                  ($3,$4,$5,'affiliated','Fund LP','GB','not_reported','{}','[]','{}') returning *`,
-          [...co, workspaceId, caseId],
-        );
-        const ind = [randomUUID(), randomUUID(), randomUUID()];
-        await client.query(
-          `insert into individuals (id, workspace_id, case_id, first_name, last_name, is_beneficial_owner, is_controlling_person,
-             is_business_contact, is_delegator, is_signatory, address, custom_properties)
-           values ($1,$4,$5,'Ada','Lovelace',false,false,true,false,false,'{}','{}'),
-                  ($2,$4,$5,'Alan','Turing',true,false,false,false,false,'{}','{}'),
-                  ($3,$4,$5,'Grace','Hopper',false,false,false,false,false,'{}','{}') returning *`,
-          [...ind, workspaceId, caseId],
-        );
-        await client.query(
-          `insert into relations (id, workspace_id, case_id, from_company_id, from_individual_id, to_company_id, roles)
-           values ($1,$6,$7,$8,null,$9,'{shareholder}'), ($2,$6,$7,$10,null,$8,'{shareholder}'),
-                  ($3,$6,$7,null,$11,$9,'{legal_representative}'), ($4,$6,$7,null,$12,$8,'{shareholder}'),
-                  ($5,$6,$7,null,$13,$9,'{legal_representative}') returning *`,
-          [
-            randomUUID(),
-            randomUUID(),
-            randomUUID(),
-            randomUUID(),
-            randomUUID(),
-            workspaceId,
-            caseId,
-            co[1],
-            co[0],
-            co[2],
-            ind[0],
-            ind[1],
-            ind[2],
-          ],
-        );
-        // the transactional outbox: the service writes these events in the same transaction
-        const payload = (kind: string, size: number) =>
-          JSON.stringify({ [kind]: { id: randomUUID(), case_id: caseId, padding: 'x'.repeat(size) } });
-        await client.query(
-          `insert into events (id, workspace_id, case_id, type, payload)
-           select gen_random_uuid(), $1, $2, t, p::jsonb from unnest($3::text[], $4::text[]) as u(t, p)`,
-          [
-            workspaceId,
-            caseId,
-            ['Case.Created', ...Array(3).fill('Company.Created'), ...Array(3).fill('Individual.Created')],
-            [payload('case', 450), ...Array.from({ length: 6 }, () => payload('entity', 950))],
-          ],
-        );
+        await client.query(statement, values);
         await client.query('commit');
       } finally {
         client.release();
@@ -161,7 +181,7 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Se
     : { DATABASE_URL: '', DATA_DIR: dataDir };
   const label: DbLabel = databaseUrl ? 'PostgreSQL' : 'PGlite';
   console.log(`\nSeeding ${LIST_CASES} cases on ${label}...`);
-  const { mainKey, listKey, mainWorkspaceId } = await seed(env);
+  const { mainKey, listKey } = await seed(env);
   const series: Series[] = [];
   // Both processes get the same logging configuration: the service's defaults (LOG_LEVEL info, one
   // request line each, stdout to /dev/null), unless the environment of the bench sets them.
@@ -203,11 +223,19 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Se
       connections: 10,
     });
     if (databaseUrl) {
+      const sample: any = await (
+        await fetch(`${base}/v1/cases`, {
+          method: 'POST',
+          headers: h,
+          body: JSON.stringify(sampleCaseBody()),
+        })
+      ).json();
+      const template = await storedCreate(databaseUrl, sample.id);
       const [service, floor] = await alternate([
         create,
         {
           name: 'create-case inserts straight through `pg` (floor), 10 connections',
-          run: (seconds) => rawInsertFloor(databaseUrl, mainWorkspaceId, seconds, 10),
+          run: (seconds) => rawInsertFloor(databaseUrl, template, seconds, 10),
         },
       ]);
       series.push(service, floor);
