@@ -413,6 +413,35 @@ describe('webhook delivery', () => {
     await vacuumOutbox(ctx.db);
   });
 
+  test('the dispatcher vacuums the outbox once it has dispatched `outboxVacuumEvents` events', async () => {
+    const { ctx } = await getHarness();
+    const vacuums = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`
+            select coalesce(sum(vacuum_count), 0)::text as n from pg_stat_user_tables where relname = 'event_outbox'
+          `.execute(ctx.db)
+        ).rows[0].n,
+      );
+    const outboxLeft = async () =>
+      Number(
+        (await sql<{ n: string }>`select count(*)::text as n from event_outbox`.execute(ctx.db)).rows[0].n,
+      );
+    Object.assign(webhookTuning, { outboxVacuumEvents: 3 });
+    try {
+      const api = await newWorkspace();
+      await eventually(async () => (await outboxLeft()) === 0);
+      const before = await vacuums();
+      // three cases, one Case.Created each: the third reaches the threshold (or the minute passed)
+      await createCase(api);
+      await createCase(api);
+      await createCase(api);
+      await eventually(async () => (await outboxLeft()) === 0 && (await vacuums()) > before);
+    } finally {
+      Object.assign(webhookTuning, defaults);
+    }
+  });
+
   test('receiver down, 100 changes, receiver back: every event arrives, retries in the logs', async () => {
     // short backoff, but a retry window (~10 s) longer than the outage below
     Object.assign(webhookTuning, { retryBaseMs: 100, retryMaxMs: 1500 });

@@ -260,7 +260,11 @@ export async function dispatchEvents(
   });
 }
 
-/** Reclaims the outbox's deleted rows (outside any transaction: VACUUM refuses to run in one). */
+/**
+ * Reclaims the outbox's deleted rows (outside any transaction: VACUUM refuses to run in one). It
+ * takes a lock that inserts and deletes do not wait for; SKIP_LOCKED: when another process is
+ * vacuuming the outbox, this one does not wait for it.
+ */
 export async function vacuumOutbox(db: Db): Promise<void> {
-  await sql`vacuum event_outbox`.execute(db);
+  await sql`vacuum (skip_locked) event_outbox`.execute(db);
 }

@@ -44,7 +44,6 @@ export const webhooksModule: Module = {
       ctx.db,
       logger.child({ module: 'webhooks' }),
       () => ctx.config.webhookAllowPrivate,
-      { vacuumOutbox: ctx.dbKind === 'pglite' },
     );
     engines.set(ctx.jobs, engine);
     const previousStop = ctx.stop;
