@@ -1,4 +1,3 @@
-import { CompiledQuery } from 'kysely';
 import { insertLiterals } from '../db/insert-values.ts';
 import { type CommitCompanion, currentCreatedResourceId } from '../shared/request-scope.ts';
 import type { AuditOutcome } from './outcome.ts';
@@ -26,7 +25,7 @@ export class TransactionalEntry implements CommitCompanion {
     this.#predict = predict;
   }
 
-  take(): CompiledQuery | null {
+  take(): string | null {
     if (this.#state !== 'due') return null;
     this.#state = 'running';
     this.#settled = new Promise((resolve) => {
@@ -35,9 +34,7 @@ export class TransactionalEntry implements CommitCompanion {
     this.#written = this.#predict(currentCreatedResourceId());
     // every write pays for this statement: built without Kysely's builder, and with its values as
     // literals, so that on PostgreSQL it travels with the COMMIT (src/db/commit-companion.ts)
-    return CompiledQuery.raw(
-      insertLiterals('audit_log', [auditRow(this.id, { ...this.request, ...this.#written })]),
-    );
+    return insertLiterals('audit_log', [auditRow(this.id, { ...this.request, ...this.#written })]);
   }
 
   settle(committed: boolean): void {

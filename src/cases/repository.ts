@@ -11,6 +11,11 @@ import type {
 } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
+/** A row read by primary key alone is the workspace's, and live (findCase says why). */
+function liveInWorkspace(row: CaseRow | undefined, workspaceId: string): boolean {
+  return row !== undefined && row.workspace_id === workspaceId && row.deleted_at === null;
+}
+
 /**
  * Finds a live case of the workspace by internal id first, then by external_id. A uuid may be
  * either: two lookups joined by UNION ALL, each by its own index. The id's looks up the primary key
@@ -40,7 +45,7 @@ export async function findCase(
     .unionAll(byExternalId.select(sql<number>`1`.as('lookup_rank')))
     .orderBy('lookup_rank')
     .execute();
-  const found = rows.find((r) => r.workspace_id === workspaceId && r.deleted_at === null);
+  const found = rows.find((r) => liveInWorkspace(r, workspaceId));
   if (!found) return undefined;
   const { lookup_rank: _rank, ...row } = found;
   return row as CaseRow;
@@ -55,7 +60,7 @@ export async function findCaseById(
   if (!UUID_RE.test(caseId)) return undefined;
   // by the primary key alone, the workspace checked on the row (findCase says why)
   const row = await db.selectFrom('cases').selectAll().where('id', '=', caseId).executeTakeFirst();
-  return row && row.workspace_id === workspaceId && row.deleted_at === null ? row : undefined;
+  return liveInWorkspace(row, workspaceId) ? row : undefined;
 }
 
 /**

@@ -16,8 +16,8 @@ import { currentCommitCompanion } from '../shared/request-scope.ts';
  * Done here rather than in each of the use cases' transactions: every write use case gets it, the
  * ones to come included, and none of them has to know the audit log exists.
  *
- * `withCommit`: the driver's COMMIT is the plain statement `commit` (Kysely's PostgresDriver), so a
- * companion statement without parameters is sent with it, `<statement>; commit` in one
+ * `withCommit`: the driver's COMMIT is the plain statement `commit` (Kysely's PostgresDriver), so the
+ * companion's statement (SQL text with literal values) is sent with it, `<statement>; commit` in one
  * simple-protocol message: one round trip where there were two (a statement that fails stops the
  * message there, and the transaction is rolled back as before). PGlite's driver commits through
  * PGlite's own transaction call, so there the two stay apart.
@@ -74,10 +74,10 @@ class CompanionDriver implements Driver {
     const statement = companion?.take() ?? null;
     if (!companion || !statement) return this.#inner.commitTransaction(connection);
     try {
-      if (this.#withCommit && statement.parameters.length === 0) {
-        await connection.executeQuery(CompiledQuery.raw(`${statement.sql};\ncommit`));
+      if (this.#withCommit) {
+        await connection.executeQuery(CompiledQuery.raw(`${statement};\ncommit`));
       } else {
-        await connection.executeQuery(statement);
+        await connection.executeQuery(CompiledQuery.raw(statement));
         await this.#inner.commitTransaction(connection);
       }
     } catch (err) {

@@ -70,21 +70,20 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
   if (!events.length) return;
   const traced = currentTraceCarrier();
   const traceContext = traced ? JSON.stringify(traced) : null;
+  // the request being served: a portal contact, a console user's session, or an API key
+  const contactId = currentContactId();
+  const userId = currentUserId();
+  const requestActor: Actor = contactId
+    ? { type: 'contact', id: contactId }
+    : userId
+      ? { type: 'user', id: userId }
+      : { type: 'api' };
   // the events and their outbox rows in one statement; its text is built by insertValues, not by
   // Kysely's builder (every write records events: src/db/insert-values.ts says why)
   const insert = insertValues(
     'events',
     events.map((e) => {
-      const contactId = currentContactId();
-      const userId = currentUserId();
-      // the request being served: a portal contact, a console user's session, or an API key
-      const actor: Actor =
-        e.actor ??
-        (contactId
-          ? { type: 'contact', id: contactId }
-          : userId
-            ? { type: 'user', id: userId }
-            : { type: 'api' });
+      const actor = e.actor ?? requestActor;
       // an API change names the key it was made with (when recorded while serving the request)
       const actorId = actor.id ?? (actor.type === 'api' ? currentApiKeyId() : null);
       return {

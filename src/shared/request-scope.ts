@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CompiledQuery } from 'kysely';
 
 /**
  * A statement that must commit with the request's change: the audit entry of a /v1 write. The
@@ -8,8 +7,11 @@ import type { CompiledQuery } from 'kysely';
  * all, without a commit of their own.
  */
 export interface CommitCompanion {
-  /** The statement for the transaction about to commit, or null when it is not (or no longer) due. */
-  take(): CompiledQuery | null;
+  /**
+   * The statement for the transaction about to commit, as SQL text with its values written as
+   * literals (so that it can travel with the COMMIT), or null when it is not (or no longer) due.
+   */
+  take(): string | null;
   /** That transaction committed (true) or failed (false: the statement is due again). */
   settle(committed: boolean): void;
 }
