@@ -27,6 +27,11 @@ export interface Config {
   /** `vericase serve` gives back start-up's memory once loaded (src/ops/settle-memory.ts). */
   settleMemory: boolean;
   runWorkers: boolean;
+  /**
+   * VERICASE_JOB_POLL_MS: how often a worker looks for delayed jobs and retries it was not woken
+   * for (jobs sent now are announced by NOTIFY; see src/jobs/queue.ts). At least 500.
+   */
+  jobPollMs: number;
   sandboxDelayMs: number;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
   webhookAllowPrivate: boolean;
@@ -126,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // off by default: requests cost 17-30% more CPU after it, for the process's life (src/ops/settle-memory.ts)
     settleMemory: bool(env.VERICASE_SETTLE_MEMORY, false),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
+    jobPollMs: Math.max(500, int('VERICASE_JOB_POLL_MS', env.VERICASE_JOB_POLL_MS, 2000)),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     s3: env.VERICASE_S3_BUCKET
       ? {

@@ -31,7 +31,7 @@ export async function installModules(
   handle: DatabaseHandle,
   logger: pino.Logger,
 ): Promise<void> {
-  const jobs = new JobQueue(handle, logger);
+  const jobs = new JobQueue(handle, logger, { pollMs: ctx.config.jobPollMs });
   ctx.jobs = jobs;
   for (const m of MODULES) await m.install(ctx, logger);
   await jobs.start();

@@ -5,6 +5,7 @@ import type { Db } from '../db/connect.ts';
 import { insertValues } from '../db/insert-values.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
+import { signalWebhookWork } from './outbox-signal.ts';
 
 /**
  * Who caused an event; `id` is the template behind a system action when there is one, the console
@@ -107,4 +108,6 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
       insert.params,
     ),
   );
+  // the webhook loop of this process may be in its slow idle poll: back to the fast one
+  signalWebhookWork();
 }

@@ -39,6 +39,9 @@ interface JobWithMetadata {
   startedOn?: Date;
 }
 
+/** A delayed job's worker is woken this long after the job's start time. */
+const DUE_MARGIN_MS = 15;
+
 /** Where a job's data carries the trace it was enqueued in (removed before its handler sees it). */
 const TRACE_KEY = '_trace';
 
@@ -59,11 +62,16 @@ export class JobQueue {
   readonly #boss: PgBoss;
   readonly #defs = new Map<string, JobDefinition<never>>();
   readonly #logger: pino.Logger;
+  /** How often a worker looks for delayed jobs and retries it was not woken for (config `jobPollMs`). */
+  readonly #pollMs: number;
   #started = false;
   #working = false;
+  /** The id of this process's worker for each queue (to wake it when a delayed job falls due). */
+  readonly #workerIds = new Map<string, string>();
 
-  constructor(handle: DatabaseHandle, logger: pino.Logger) {
+  constructor(handle: DatabaseHandle, logger: pino.Logger, opts: { pollMs?: number } = {}) {
     this.#logger = logger;
+    this.#pollMs = Math.max(500, opts.pollMs ?? 2000);
     this.#boss =
       handle.kind === 'pglite' && handle.pglite
         ? new PgBoss({ db: fromPglite(handle.pglite as never), backend: 'pglite', useListenNotify: true })
@@ -113,13 +121,17 @@ export class JobQueue {
   async startWorkers(): Promise<void> {
     if (!this.#started || this.#working) return;
     for (const def of this.#defs.values()) {
-      await this.#boss.work<Record<string, unknown>>(
+      const workerId = await this.#boss.work<Record<string, unknown>>(
         def.name,
         {
           batchSize: def.batchSize ?? 50,
+          // without a listening connection (lost), the workers poll every half second
           pollingIntervalSeconds: 0.5,
-          // delayed jobs (startAfter) are found by polling: keep it short even with NOTIFY
-          notifyPollingIntervalSeconds: 0.5,
+          // With it, a job sent now wakes them by NOTIFY; polling only finds delayed jobs and
+          // retries. Those sent by this process wake its worker when due (#wakeWhenDue); the poll is
+          // the backstop for the others. At a half second it was two fetches a second per queue
+          // (26 with 13 queues) at idle: ~1.5% of a core in node, as much in PostgreSQL.
+          notifyPollingIntervalSeconds: this.#pollMs / 1000,
           burstWhenBatchFull: true,
           perJobResults: true,
           includeMetadata: true,
@@ -161,6 +173,7 @@ export class JobQueue {
             }),
           )) as never,
       );
+      if (typeof workerId === 'string') this.#workerIds.set(def.name, workerId);
       if (def.cron) await this.#boss.schedule(def.name, def.cron, {}, { tz: 'UTC' } as never);
     }
     this.#working = true;
@@ -176,17 +189,37 @@ export class JobQueue {
       ...delayed,
       db: fromKysely(trx as never),
     } as never);
+    if (delayed.startAfter) this.#wakeWhenDue(name, delayed.startAfter);
   }
 
   /** Enqueues outside any transaction. */
   async sendNow(name: string, data: object, opts: SendOptions = {}): Promise<void> {
     await this.#boss.send(name, withTrace(data), opts as never);
+    if (opts.startAfter && opts.startAfter.getTime() > Date.now()) this.#wakeWhenDue(name, opts.startAfter);
+  }
+
+  /**
+   * A delayed job gets no NOTIFY: when this process runs the queue's worker, it wakes it as the job
+   * falls due (a little after, for the database's clock) instead of waiting for the backstop poll.
+   * A wake that finds nothing (the transaction rolled back, another process took it) costs a fetch.
+   */
+  #wakeWhenDue(name: string, startAfter: Date): void {
+    const workerId = this.#workerIds.get(name);
+    if (!workerId) return;
+    const timer = setTimeout(
+      () => {
+        if (this.#working) this.#boss.notifyWorker(workerId);
+      },
+      Math.max(0, startAfter.getTime() - Date.now()) + DUE_MARGIN_MS,
+    );
+    timer.unref();
   }
 
   async stop(): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
     this.#working = false;
+    this.#workerIds.clear();
     await this.#boss.stop({ graceful: true, timeout: 10_000 } as never);
   }
 }

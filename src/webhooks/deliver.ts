@@ -137,15 +137,36 @@ export async function releaseExpiredLeases(db: Db): Promise<number> {
   return Number(res.numAffectedRows ?? 0);
 }
 
-/** Cheap idle probe: is there anything to dispatch or send? */
-export async function hasWork(db: Db): Promise<boolean> {
-  const { rows } = await sql<{ e: boolean; p: boolean; s: boolean }>`
+/** What the idle probe found: work now, or else when the next retry or lease falls due. */
+export interface Probe {
+  work: boolean;
+  /** Milliseconds until the earliest pending retry or expiring lease (null: none). */
+  nextInMs: number | null;
+}
+
+/**
+ * Cheap idle probe: is there anything to dispatch or send, and if not, when is the next retry due
+ * or the next lease lost? Each part reads the first entry of an index (the outbox's key, the
+ * partial indexes of pending and of sending deliveries). Times are the database's, so the two
+ * clocks need not agree.
+ */
+export async function probeWork(db: Db): Promise<Probe> {
+  const { rows } = await sql<{
+    e: boolean;
+    due_ms: string | number | null;
+    lease_ms: string | number | null;
+  }>`
     select exists(select 1 from event_outbox order by seq limit 1) as e,
-      exists(select 1 from webhook_deliveries where status = 'pending' and next_attempt_at <= now()) as p,
-      exists(select 1 from webhook_deliveries where status = 'sending' and lease_until < now()) as s
+      extract(epoch from (select min(next_attempt_at) from webhook_deliveries where status = 'pending') - now()) * 1000 as due_ms,
+      extract(epoch from (select min(lease_until) from webhook_deliveries where status = 'sending') - now()) * 1000 as lease_ms
   `.execute(db);
   const r = rows[0];
-  return !!(r && (r.e || r.p || r.s));
+  const due = r?.due_ms == null ? null : Number(r.due_ms);
+  // a lease is lost once it is in the past (`lease_until < now()`, as releaseExpiredLeases reads it)
+  const lease = r?.lease_ms == null ? null : Number(r.lease_ms);
+  const work = !!r && (r.e || (due !== null && due <= 0) || (lease !== null && lease < 0));
+  const next = [due, lease].filter((n): n is number => n !== null);
+  return { work, nextInMs: next.length ? Math.max(0, Math.min(...next)) : null };
 }
 
 /** Makes one attempt: fills the context's per-attempt fields, signs, POSTs. Never throws. */

@@ -1,11 +1,12 @@
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
+import { onWebhookWork } from '../events/outbox-signal.ts';
 import { DISPATCH_BATCH, dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
 import {
   type AttemptOutcome,
   attempt,
   claimFromWebhooks,
-  hasWork,
+  probeWork,
   recordOutcomes,
   releaseExpiredLeases,
   scanWebhookHeads,
@@ -21,6 +22,8 @@ const HEAD_SCAN = 500;
 const OUTBOX_VACUUM_MS = 60_000;
 /** How often expired leases (deliveries of a dead process) are looked for. */
 const LEASE_CHECK_MS = 1000;
+/** After its last sign of work (a turn that did something, a hint), the loop keeps its fast poll this long. */
+const ACTIVE_MS = 1000;
 
 /**
  * The delivery loop of a worker process. Each turn: record finished attempts, dispatch new events
@@ -28,6 +31,12 @@ const LEASE_CHECK_MS = 1000;
  * for them. Unless a full batch says more is waiting, it then sleeps `pollMs` (or until woken: a
  * finished attempt, a new or replayed webhook wakes it). Every step is a short transaction with
  * `skip locked`, so any number of worker processes can run it together.
+ *
+ * When nothing has happened for a second it sleeps `idlePollMs` instead (or until the next retry
+ * is due or lease lost, when sooner): probing the outbox twenty times a second cost an idle server
+ * ~5% of a core (node and PostgreSQL together) and every request a share of it. Events recorded in
+ * this process (src/events/outbox-signal.ts) or announced by another one (outbox-notify.ts) put it
+ * back on the fast poll at once, so the first event after a quiet spell waits no longer than before.
  *
  * Claims are fair: each turn looks at the webhooks that have due deliveries and shares the free
  * request slots between their workspaces, then between each workspace's webhooks (fair-share.ts),
@@ -49,6 +58,15 @@ export class WebhookEngine {
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** Cuts a long idle sleep down to `pollMs` from now (set while the loop sleeps long). */
+  #shorten: (() => void) | undefined;
+  /** Until when the loop keeps its fast poll. */
+  #activeUntil = 0;
+  /** From the last probe: when the next retry falls due or lease is lost (null: none). */
+  #nextInMs: number | null = null;
+  #unsubscribe: (() => void) | undefined;
+  /** The length of the sleep the loop is in (null: awake). */
+  #sleepingMs: number | null = null;
   #idle = new Set<() => void>();
   /**
    * The outbox's deleted rows stay in its pages until a vacuum, and every probe and every dispatch
@@ -77,7 +95,14 @@ export class WebhookEngine {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#activeUntil = Date.now() + ACTIVE_MS;
+    this.#unsubscribe = onWebhookWork(() => this.nudge());
     this.#loop = this.#run();
+  }
+
+  /** How long the sleep the loop is in was set to last, or null while it works (tests). */
+  get sleepingMs(): number | null {
+    return this.#sleepingMs;
   }
 
   /** The delivery loop is running (the readiness check). */
@@ -90,9 +115,20 @@ export class WebhookEngine {
     this.#wake?.();
   }
 
+  /**
+   * Work may have appeared, maybe in a transaction not yet committed: poll fast for a while (a long
+   * idle sleep ends `pollMs` from now, time for the commit), without spinning on every hint.
+   */
+  nudge(): void {
+    this.#activeUntil = Date.now() + ACTIVE_MS;
+    this.#shorten?.();
+  }
+
   async stop(): Promise<void> {
     if (!this.#running) return;
     this.#running = false;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     this.wake();
     await this.#loop;
     // requests already sent finish (bounded by the timeout) and are recorded
@@ -115,20 +151,41 @@ export class WebhookEngine {
         for (const resolve of this.#idle) resolve();
         this.#idle.clear();
       }
+      if (turn.did) this.#activeUntil = Date.now() + ACTIVE_MS;
       if (!turn.more) {
+        const ms = this.#sleepMs();
+        this.#sleepingMs = ms;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, webhookTuning.pollMs);
+          let timer = setTimeout(done, ms);
           function done() {
             clearTimeout(timer);
             resolve();
           }
           this.#wake = done;
+          if (ms > webhookTuning.pollMs) {
+            this.#shorten = () => {
+              this.#shorten = undefined;
+              clearTimeout(timer);
+              timer = setTimeout(done, webhookTuning.pollMs);
+              this.#sleepingMs = webhookTuning.pollMs;
+            };
+          }
         });
         this.#wake = undefined;
+        this.#shorten = undefined;
+        this.#sleepingMs = null;
       } else {
         await new Promise((r) => setImmediate(r));
       }
     }
+  }
+
+  /** How long the loop sleeps after a turn without known waiting work. */
+  #sleepMs(): number {
+    const fast = webhookTuning.pollMs;
+    if (Date.now() < this.#activeUntil) return fast;
+    const idle = Math.max(fast, webhookTuning.idlePollMs);
+    return this.#nextInMs === null ? idle : Math.min(idle, Math.max(fast, this.#nextInMs));
   }
 
   /**
@@ -146,7 +203,11 @@ export class WebhookEngine {
       did = true;
     }
     const free = webhookTuning.maxInFlight - this.#inFlightTotal;
-    if (!did && !(await hasWork(this.#db))) return { did, more };
+    if (!did) {
+      const probe = await probeWork(this.#db);
+      this.#nextInMs = probe.nextInMs;
+      if (!probe.work) return { did, more };
+    }
     const dispatched = await dispatchEvents(this.#db, DISPATCH_BATCH);
     if (dispatched.events) did = true;
     if (dispatched.events >= DISPATCH_BATCH) more = true;

@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import { emitDueReviews } from '../events/emit-review-due.ts';
 import type { Module } from '../modules.ts';
 import { WebhookEngine } from './engine.ts';
+import { announceWebhookWork, WebhookWorkListener } from './outbox-notify.ts';
 import { pruneWebhookLogs } from './prune.ts';
 
 /**
@@ -9,6 +10,7 @@ import { pruneWebhookLogs } from './prune.ts';
  * tests and apps built on one runtime do) still finds its runtime's engine.
  */
 const engines = new WeakMap<object, WebhookEngine>();
+const listeners = new WeakMap<object, WebhookWorkListener>();
 
 /** The delivery engine of this process, when it runs workers. */
 export function webhookEngineOf(ctx: AppContext): WebhookEngine | undefined {
@@ -39,15 +41,33 @@ export const webhooksModule: Module = {
         await pruneWebhookLogs(ctx.db);
       },
     });
-    if (!ctx.config.runWorkers) return;
+    const previousStop = ctx.stop;
+    if (!ctx.config.runWorkers) {
+      // no delivery loop here: the worker processes hear of this process's events by NOTIFY
+      if (ctx.dbKind !== 'postgres') return;
+      const unsubscribe = announceWebhookWork(ctx.db, logger.child({ module: 'webhooks' }));
+      ctx.stop = async () => {
+        unsubscribe();
+        await previousStop?.();
+      };
+      return;
+    }
     const engine = new WebhookEngine(
       ctx.db,
       logger.child({ module: 'webhooks' }),
       () => ctx.config.webhookAllowPrivate,
     );
     engines.set(ctx.jobs, engine);
-    const previousStop = ctx.stop;
+    if (ctx.dbKind === 'postgres' && ctx.config.databaseUrl) {
+      const listener = new WebhookWorkListener(
+        ctx.config.databaseUrl,
+        () => engine.nudge(),
+        logger.child({ module: 'webhooks' }),
+      );
+      listeners.set(ctx.jobs, listener);
+    }
     ctx.stop = async () => {
+      await listeners.get(ctx.jobs)?.stop();
       await engine.stop();
       await previousStop?.();
     };
@@ -55,5 +75,6 @@ export const webhooksModule: Module = {
   // the delivery loop polls the outbox: started with the other workers, once the port is open
   background(ctx) {
     webhookEngineOf(ctx)?.start();
+    listeners.get(ctx.jobs)?.start();
   },
 };

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { signalWebhookWork } from '../events/outbox-signal.ts';
 import { errors } from '../http/common-schemas.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { createWebhook } from './create-webhook.ts';
@@ -28,7 +29,11 @@ const LogIdParam = Type.Object({ id: Type.String({ format: 'uuid', description: 
 export function registerWebhookRoutes(app: App, ctx: AppContext): void {
   const tags = ['Webhooks'];
   const allowPrivate = () => ctx.config.webhookAllowPrivate;
-  const wake = () => webhookEngineOf(ctx)?.wake();
+  // this process's loop at once; other processes' loops through the hint (outbox-notify.ts)
+  const wake = () => {
+    webhookEngineOf(ctx)?.wake();
+    signalWebhookWork();
+  };
 
   app.get(
     '/webhooks',

@@ -20,8 +20,13 @@ export const webhookTuning = {
   offlineAfterFailures: num('VERICASE_WEBHOOK_OFFLINE_AFTER_FAILURES', 50),
   /** ... and the failing streak must also have lasted this long (default 1 h), within 24 h. */
   offlineMinStreakMs: num('VERICASE_WEBHOOK_OFFLINE_MIN_STREAK_MS', 3_600_000),
-  /** Idle polling period of the dispatcher (outbox and due retries). */
+  /** Polling period of the dispatcher (outbox and due retries) while there is work about. */
   pollMs: num('VERICASE_WEBHOOK_POLL_MS', 50),
+  /**
+   * Its period after a second without work (events recorded in the process, or announced by
+   * another, wake it sooner; a retry or lease falling due sooner shortens it).
+   */
+  idlePollMs: num('VERICASE_WEBHOOK_IDLE_POLL_MS', 1000),
   /** Per-attempt timeout: a 2xx must arrive within this. */
   timeoutMs: num('VERICASE_WEBHOOK_TIMEOUT_MS', 10_000),
   /** A claimed delivery whose outcome was not recorded within this is attempted again (its process died). */

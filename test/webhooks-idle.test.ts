@@ -1,0 +1,180 @@
+/**
+ * The webhook loop and the job workers at rest: they poll slowly when nothing happens, and what
+ * appears (events recorded, a retry falling due, a delayed job, another process's events) wakes
+ * them without waiting for the slow poll. Each test makes the slow poll far longer than its own
+ * time limit, so a missing wake fails it instead of slowing it down.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import { signalWebhookWork } from '../src/events/outbox-signal.ts';
+import { buildApp } from '../src/http/app.ts';
+import { openRuntime } from '../src/runtime.ts';
+import { webhookEngineOf } from '../src/webhooks/module.ts';
+import { announceWebhookWork, WebhookWorkListener } from '../src/webhooks/outbox-notify.ts';
+import { webhookTuning } from '../src/webhooks/tuning.ts';
+import { createWorkspace } from '../src/workspaces/repository.ts';
+import {
+  type Client,
+  clientFor,
+  eventually,
+  getHarness,
+  newWorkspace,
+  SHARED_DATA_DIR,
+  testConfig,
+} from './helpers/harness.ts';
+import { type Receiver, startReceiver } from './helpers/receiver.ts';
+
+const defaults = { ...webhookTuning };
+/** The slow poll of these tests: ten minutes, far past any of their time limits. */
+const SLOW = 600_000;
+let receiver: Receiver;
+
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => {
+  Object.assign(webhookTuning, defaults);
+  await receiver.stop();
+});
+
+async function hook(api: Client, url: string) {
+  const res = await api.post('/v1/webhooks', { url, events: ['Case.*'] });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string };
+}
+
+/** Waits until the harness's loop sleeps longer than `atLeastMs` (nothing left to do, nothing due soon). */
+async function loopAtRest(atLeastMs: number) {
+  const { ctx } = await getHarness();
+  const engine = webhookEngineOf(ctx);
+  assert.ok(engine, 'the harness runs the webhook loop');
+  await eventually(async () => (engine.sleepingMs ?? 0) >= atLeastMs, 60_000);
+  return engine;
+}
+
+describe('the webhook loop at rest', () => {
+  test('sleeps its slow poll, and an event recorded in its process wakes it at once', async () => {
+    Object.assign(webhookTuning, { idlePollMs: SLOW });
+    try {
+      const api = await newWorkspace();
+      const path = `/idle/${Math.random().toString(36).slice(2)}`;
+      await hook(api, `http://127.0.0.1:${receiver.port}${path}`);
+      const engine = await loopAtRest(60_000);
+      const created = await api.post('/v1/cases', { name: 'After a quiet spell', status: 'draft' });
+      assert.equal(created.status, 201);
+      // the request's own event shortened the sleep before the answer left (or the loop is awake)
+      assert.ok((engine.sleepingMs ?? 0) <= webhookTuning.pollMs, `sleeping ${engine.sleepingMs} ms`);
+      const got = await receiver.waitFor((r) => r.some((x) => x.path === path), 10_000);
+      const delivered = got.filter((x) => x.path === path);
+      assert.equal(delivered.length, 1);
+      assert.equal(delivered[0].json.event, 'Case.Created');
+      assert.equal(delivered[0].json.case.id, created.body.id);
+    } finally {
+      Object.assign(webhookTuning, defaults);
+    }
+  });
+
+  test('a retry falling due wakes it: the sleep ends at the retry, not at the slow poll', async () => {
+    // the first attempt fails; its retry comes ~2.5 s later, after the loop's fast second
+    Object.assign(webhookTuning, { idlePollMs: SLOW, retryBaseMs: 2500, retryMaxMs: 2500 });
+    const failing = await startReceiver();
+    failing.mode = { kind: 'fail', status: 503 };
+    try {
+      const api = await newWorkspace();
+      await hook(api, `http://127.0.0.1:${failing.port}/retry`);
+      await api.post('/v1/cases', { name: 'Retried', status: 'draft' });
+      await failing.waitFor((r) => r.length >= 1, 10_000);
+      failing.mode = { kind: 'ok' };
+      const engine = webhookEngineOf((await getHarness()).ctx);
+      // at rest until the retry: a sleep longer than the fast poll and no longer than the retry's delay
+      await eventually(async () => (engine?.sleepingMs ?? 0) > webhookTuning.pollMs, 10_000);
+      assert.ok((engine?.sleepingMs ?? SLOW) <= 2500 * 1.2 + webhookTuning.pollMs, `${engine?.sleepingMs}`);
+      const got = await failing.waitFor((r) => r.length >= 2, 15_000);
+      assert.equal(got[1].json.event, 'Case.Created');
+      assert.equal(got[1].json.context.retry_count, 1);
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await failing.stop();
+    }
+  });
+});
+
+// another process's events reach this process's loop by NOTIFY: PostgreSQL only (the embedded
+// database has one process)
+if (process.env.DATABASE_URL) {
+  test('a process without the loop announces its events; the loops of the others hear it', async () => {
+    const { ctx } = await getHarness();
+    let heard = 0;
+    const listener = new WebhookWorkListener(
+      ctx.config.databaseUrl as string,
+      () => {
+        heard++;
+      },
+      pino({ level: 'silent' }),
+    );
+    listener.start();
+    const stopAnnouncing = announceWebhookWork(ctx.db, pino({ level: 'silent' }));
+    try {
+      // once when it starts listening (what was announced before is looked for at once)
+      await eventually(async () => heard >= 1);
+      const before = heard;
+      signalWebhookWork();
+      await eventually(async () => heard > before, 10_000);
+      // hints closer together than the announcement period make one NOTIFY
+      const after = heard;
+      await new Promise((r) => setTimeout(r, 300));
+      signalWebhookWork();
+      signalWebhookWork();
+      signalWebhookWork();
+      await eventually(async () => heard > after, 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(heard, after + 1);
+    } finally {
+      stopAnnouncing();
+      await listener.stop();
+    }
+  });
+}
+
+describe('job workers at rest', () => {
+  test('a delayed job sent by the process runs when due, not at the next poll', async () => {
+    // its own embedded database, so that no other process's workers take the job
+    const config = testConfig({
+      databaseUrl: null,
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-idle-jobs-')),
+      referenceDir: SHARED_DATA_DIR,
+      jobPollMs: SLOW,
+      sandboxDelayMs: 200,
+    });
+    const runtime = await openRuntime(config, pino({ level: 'silent' }));
+    const app = await buildApp(runtime.ctx);
+    try {
+      await app.ready();
+      const ws = await createWorkspace(runtime.ctx.db, 'idle-jobs');
+      const api = clientFor(app, ws.api_key, ws.id);
+      const created = await api.post('/v1/cases', {
+        name: 'Delayed job',
+        companies: [{ type: 'main', name: 'Quiet SAS', country: 'FR' }],
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const companyId = created.body.companies[0].id as string;
+      const check = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+      assert.equal(check.body.status, 'processing');
+      // the sandbox provider answers after its 200 ms delay: the job is delayed, so no NOTIFY
+      await eventually(
+        async () =>
+          (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status !== 'processing',
+        15_000,
+      );
+    } finally {
+      await app.close();
+      await runtime.close();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    }
+  });
+});
