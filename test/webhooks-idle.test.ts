@@ -12,9 +12,10 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { signalWebhookWork } from '../src/events/outbox-signal.ts';
 import { buildApp } from '../src/http/app.ts';
+import { WorkListener } from '../src/jobs/work-channel.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { webhookEngineOf } from '../src/webhooks/module.ts';
-import { announceWebhookWork, WebhookWorkListener } from '../src/webhooks/outbox-notify.ts';
+import { announceWebhookWork, WEBHOOK_TOPIC } from '../src/webhooks/outbox-notify.ts';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
 import {
@@ -103,40 +104,85 @@ describe('the webhook loop at rest', () => {
   });
 });
 
-// another process's events reach this process's loop by NOTIFY: PostgreSQL only (the embedded
-// database has one process)
+// what a process without workers does reaches the workers of the others by NOTIFY: PostgreSQL
+// only (the embedded database has one process)
 if (process.env.DATABASE_URL) {
-  test('a process without the loop announces its events; the loops of the others hear it', async () => {
-    const { ctx } = await getHarness();
-    let heard = 0;
-    const listener = new WebhookWorkListener(
-      ctx.config.databaseUrl as string,
-      () => {
+  describe('announcements between processes', () => {
+    test('a process without the loop announces its events; the loops of the others hear it', async () => {
+      const { ctx } = await getHarness();
+      let heard = 0;
+      const listener = new WorkListener(ctx.config.databaseUrl as string, pino({ level: 'silent' }));
+      listener.on(WEBHOOK_TOPIC, () => {
         heard++;
-      },
-      pino({ level: 'silent' }),
-    );
-    listener.start();
-    const stopAnnouncing = announceWebhookWork(ctx.db, pino({ level: 'silent' }));
-    try {
-      // once when it starts listening (what was announced before is looked for at once)
-      await eventually(async () => heard >= 1);
-      const before = heard;
-      signalWebhookWork();
-      await eventually(async () => heard > before, 10_000);
-      // hints closer together than the announcement period make one NOTIFY
-      const after = heard;
-      await new Promise((r) => setTimeout(r, 300));
-      signalWebhookWork();
-      signalWebhookWork();
-      signalWebhookWork();
-      await eventually(async () => heard > after, 10_000);
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(heard, after + 1);
-    } finally {
-      stopAnnouncing();
-      await listener.stop();
-    }
+      });
+      listener.start();
+      const stopAnnouncing = announceWebhookWork(ctx.db, pino({ level: 'silent' }));
+      try {
+        // once when it starts listening (what was announced before is looked for at once)
+        await eventually(async () => heard >= 1);
+        const before = heard;
+        signalWebhookWork();
+        await eventually(async () => heard > before, 10_000);
+        // hints closer together than the announcement period make one NOTIFY
+        const after = heard;
+        await new Promise((r) => setTimeout(r, 300));
+        signalWebhookWork();
+        signalWebhookWork();
+        signalWebhookWork();
+        await eventually(async () => heard > after, 10_000);
+        await new Promise((r) => setTimeout(r, 300));
+        assert.equal(heard, after + 1);
+      } finally {
+        stopAnnouncing();
+        await listener.stop();
+      }
+    });
+
+    test('a delayed job sent by a process without workers is announced as it falls due', async () => {
+      const { ctx } = await getHarness();
+      const heardAt: number[] = [];
+      const listener = new WorkListener(ctx.config.databaseUrl as string, pino({ level: 'silent' }));
+      listener.on('job:checks.process', () => {
+        heardAt.push(Date.now());
+      });
+      listener.start();
+      await eventually(async () => heardAt.length >= 1);
+      // an API-only process: it enqueues provider work delayed by the sandbox's 1.5 s
+      const runtime = await openRuntime(
+        testConfig({ runWorkers: false, sandboxDelayMs: 1500 }),
+        pino({ level: 'silent' }),
+      );
+      const app = await buildApp(runtime.ctx);
+      try {
+        await app.ready();
+        const ws = await createWorkspace(runtime.ctx.db, 'api-only');
+        const api = clientFor(app, ws.api_key, ws.id);
+        const created = await api.post('/v1/cases', {
+          name: 'Announced job',
+          companies: [{ type: 'main', name: 'Loud SAS', country: 'FR' }],
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const heardBefore = heardAt.length;
+        const sentAt = Date.now();
+        const check = await api.post('/v1/checks/online_reputation', {
+          company_id: created.body.companies[0].id,
+        });
+        assert.equal(check.status, 201, JSON.stringify(check.body));
+        await eventually(async () => heardAt.length > heardBefore, 10_000);
+        // announced when due, not when sent
+        assert.ok(heardAt[heardBefore] - sentAt >= 1400, `${heardAt[heardBefore] - sentAt} ms`);
+        // and the workers of the harness (another process, as far as the job is concerned) ran it
+        await eventually(
+          async () =>
+            (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status !== 'processing',
+          15_000,
+        );
+      } finally {
+        await app.close();
+        await runtime.close();
+        await listener.stop();
+      }
+    });
   });
 }
 

@@ -4,6 +4,7 @@ import type pino from 'pino';
 import type { DatabaseHandle, Db } from '../db/connect.ts';
 import { jobDuration, jobWait } from '../ops/metrics.ts';
 import { contextFrom, currentTraceCarrier, inSpan, SpanKind } from '../ops/tracing.ts';
+import { announceWork, WorkListener } from './work-channel.ts';
 
 /**
  * The job queue (pg-boss, in the application's own database). Modules declare their queues and
@@ -41,6 +42,11 @@ interface JobWithMetadata {
 
 /** A delayed job's worker is woken this long after the job's start time. */
 const DUE_MARGIN_MS = 15;
+/** Delayed jobs of a queue falling due within the same slot of this length share one wake. */
+const WAKE_SLOT_MS = 50;
+
+/** The work channel's topic of a queue's delayed jobs falling due. */
+const jobTopic = (queue: string) => `job:${queue}`;
 
 /** Where a job's data carries the trace it was enqueued in (removed before its handler sees it). */
 const TRACE_KEY = '_trace';
@@ -68,9 +74,16 @@ export class JobQueue {
   #working = false;
   /** The id of this process's worker for each queue (to wake it when a delayed job falls due). */
   readonly #workerIds = new Map<string, string>();
+  readonly #handle: DatabaseHandle;
+  /** Wakes already set, by queue and slot (see #wakeWhenDue). */
+  readonly #wakes = new Set<string>();
+  /** Handlers of other processes' announcements (src/jobs/work-channel.ts), by topic. */
+  readonly #workHandlers = new Map<string, () => void>();
+  #listener: WorkListener | undefined;
 
   constructor(handle: DatabaseHandle, logger: pino.Logger, opts: { pollMs?: number } = {}) {
     this.#logger = logger;
+    this.#handle = handle;
     this.#pollMs = Math.max(500, opts.pollMs ?? 2000);
     this.#boss =
       handle.kind === 'pglite' && handle.pglite
@@ -87,6 +100,14 @@ export class JobQueue {
   /** The queues modules declared (the metrics list each, at 0 when empty). */
   queueNames(): string[] {
     return [...this.#defs.keys()];
+  }
+
+  /**
+   * Calls `handler` when another process announces `topic` on the work channel (PostgreSQL, in a
+   * process that runs the workers; src/jobs/work-channel.ts). Before `startWorkers`.
+   */
+  onWork(topic: string, handler: () => void): void {
+    this.#workHandlers.set(topic, handler);
   }
 
   /** This process runs the workers, and they are started (the readiness check). */
@@ -177,6 +198,18 @@ export class JobQueue {
       if (def.cron) await this.#boss.schedule(def.name, def.cron, {}, { tz: 'UTC' } as never);
     }
     this.#working = true;
+    // other processes' delayed jobs falling due, and what the modules listen for (webhooks)
+    if (this.#handle.kind === 'postgres' && this.#handle.connectionString) {
+      const listener = new WorkListener(this.#handle.connectionString, this.#logger);
+      for (const [name, id] of this.#workerIds) {
+        listener.on(jobTopic(name), () => {
+          if (this.#working) this.#boss.notifyWorker(id);
+        });
+      }
+      for (const [topic, handler] of this.#workHandlers) listener.on(topic, handler);
+      listener.start();
+      this.#listener = listener;
+    }
   }
 
   /** Enqueues within the caller's transaction. */
@@ -199,18 +232,30 @@ export class JobQueue {
   }
 
   /**
-   * A delayed job gets no NOTIFY: when this process runs the queue's worker, it wakes it as the job
-   * falls due (a little after, for the database's clock) instead of waiting for the backstop poll.
-   * A wake that finds nothing (the transaction rolled back, another process took it) costs a fetch.
+   * A delayed job gets no NOTIFY. When it falls due (a little after, for the database's clock), the
+   * process that sent it wakes its own worker of the queue, or, running none (an API-only process on
+   * PostgreSQL), announces it to the worker processes; either is sooner than their backstop poll.
+   * Jobs falling due within one WAKE_SLOT_MS share one wake. A wake that finds nothing (the
+   * transaction rolled back, another process took the job) costs one fetch.
    */
   #wakeWhenDue(name: string, startAfter: Date): void {
     const workerId = this.#workerIds.get(name);
-    if (!workerId) return;
+    const announce = !workerId && this.#handle.kind === 'postgres';
+    if (!workerId && !announce) return;
+    const slotEnd = Math.ceil((startAfter.getTime() + DUE_MARGIN_MS) / WAKE_SLOT_MS) * WAKE_SLOT_MS;
+    const key = `${name} ${slotEnd}`;
+    if (this.#wakes.has(key)) return;
+    this.#wakes.add(key);
     const timer = setTimeout(
       () => {
-        if (this.#working) this.#boss.notifyWorker(workerId);
+        this.#wakes.delete(key);
+        if (workerId) {
+          if (this.#working) this.#boss.notifyWorker(workerId);
+        } else if (this.#started) {
+          announceWork(this.#handle.db, jobTopic(name), this.#logger);
+        }
       },
-      Math.max(0, startAfter.getTime() - Date.now()) + DUE_MARGIN_MS,
+      Math.max(0, slotEnd - Date.now()),
     );
     timer.unref();
   }
@@ -220,6 +265,8 @@ export class JobQueue {
     this.#started = false;
     this.#working = false;
     this.#workerIds.clear();
+    await this.#listener?.stop();
+    this.#listener = undefined;
     await this.#boss.stop({ graceful: true, timeout: 10_000 } as never);
   }
 }

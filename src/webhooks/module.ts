@@ -2,7 +2,7 @@ import type { AppContext } from '../app-context.ts';
 import { emitDueReviews } from '../events/emit-review-due.ts';
 import type { Module } from '../modules.ts';
 import { WebhookEngine } from './engine.ts';
-import { announceWebhookWork, WebhookWorkListener } from './outbox-notify.ts';
+import { announceWebhookWork, WEBHOOK_TOPIC } from './outbox-notify.ts';
 import { pruneWebhookLogs } from './prune.ts';
 
 /**
@@ -10,7 +10,6 @@ import { pruneWebhookLogs } from './prune.ts';
  * tests and apps built on one runtime do) still finds its runtime's engine.
  */
 const engines = new WeakMap<object, WebhookEngine>();
-const listeners = new WeakMap<object, WebhookWorkListener>();
 
 /** The delivery engine of this process, when it runs workers. */
 export function webhookEngineOf(ctx: AppContext): WebhookEngine | undefined {
@@ -58,16 +57,9 @@ export const webhooksModule: Module = {
       () => ctx.config.webhookAllowPrivate,
     );
     engines.set(ctx.jobs, engine);
-    if (ctx.dbKind === 'postgres' && ctx.config.databaseUrl) {
-      const listener = new WebhookWorkListener(
-        ctx.config.databaseUrl,
-        () => engine.nudge(),
-        logger.child({ module: 'webhooks' }),
-      );
-      listeners.set(ctx.jobs, listener);
-    }
+    // events recorded by API-only processes (PostgreSQL's NOTIFY, heard by the job queue's listener)
+    ctx.jobs.onWork(WEBHOOK_TOPIC, () => engine.nudge());
     ctx.stop = async () => {
-      await listeners.get(ctx.jobs)?.stop();
       await engine.stop();
       await previousStop?.();
     };
@@ -75,6 +67,5 @@ export const webhooksModule: Module = {
   // the delivery loop polls the outbox: started with the other workers, once the port is open
   background(ctx) {
     webhookEngineOf(ctx)?.start();
-    listeners.get(ctx.jobs)?.start();
   },
 };
