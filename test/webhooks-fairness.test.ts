@@ -104,6 +104,9 @@ test("a workspace's backlog to hanging endpoints does not hold back another work
     const bLatency = Date.now() - started;
     await aHealthy.waitFor(() => aHealthy.deliveries().length >= 1, 60_000);
     const aLatency = Date.now() - started;
+    // A's hanging requests hold their slots for the whole timeout: still in flight now, whether or
+    // not the 100 ms sampler got a turn (B's deliveries may take less than that)
+    maxSending = Math.max(maxSending, await countOf(a.workspaceId, 'sending'));
     // B was served while most of A's older backlog had not even been attempted once
     const untouched = await countOf(a.workspaceId, 'untouched');
     t.diagnostic(

@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
+import type { App } from '../src/app-context.ts';
 import { signalWebhookWork } from '../src/events/outbox-signal.ts';
 import { buildApp } from '../src/http/app.ts';
 import { WorkListener } from '../src/jobs/work-channel.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { openRuntime, type Runtime } from '../src/runtime.ts';
 import { webhookEngineOf } from '../src/webhooks/module.ts';
 import { announceWebhookWork, WEBHOOK_TOPIC } from '../src/webhooks/outbox-notify.ts';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
@@ -23,7 +24,6 @@ import {
   clientFor,
   eventually,
   getHarness,
-  newWorkspace,
   SHARED_DATA_DIR,
   testConfig,
 } from './helpers/harness.ts';
@@ -34,13 +34,46 @@ const defaults = { ...webhookTuning };
 const SLOW = 600_000;
 let receiver: Receiver;
 
+/**
+ * A runtime of its own (its own embedded database, workers running) whose job workers' backstop
+ * poll is SLOW: the suite's shared database holds the other tests' leftovers (backlogs to hanging
+ * endpoints, retries due later), with which a loop is never at rest.
+ */
+let own: { runtime: Runtime; app: App; dataDir: string };
+
 before(async () => {
   receiver = await startReceiver();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-idle-'));
+  const config = testConfig({
+    databaseUrl: null,
+    dataDir,
+    referenceDir: SHARED_DATA_DIR,
+    jobPollMs: SLOW,
+    sandboxDelayMs: 200,
+  });
+  const runtime = await openRuntime(config, pino({ level: 'silent' }));
+  const app = await buildApp(runtime.ctx);
+  await app.ready();
+  own = { runtime, app, dataDir };
 });
 after(async () => {
   Object.assign(webhookTuning, defaults);
   await receiver.stop();
+  await own?.app.close();
+  await own?.runtime.close();
+  if (own) fs.rmSync(own.dataDir, { recursive: true, force: true });
 });
+
+async function ownWorkspace(name: string): Promise<Client> {
+  const ws = await createWorkspace(own.runtime.ctx.db, name);
+  return clientFor(own.app, ws.api_key, ws.id);
+}
+
+function ownEngine() {
+  const engine = webhookEngineOf(own.runtime.ctx);
+  assert.ok(engine, 'the runtime runs the webhook loop');
+  return engine;
+}
 
 async function hook(api: Client, url: string) {
   const res = await api.post('/v1/webhooks', { url, events: ['Case.*'] });
@@ -48,23 +81,16 @@ async function hook(api: Client, url: string) {
   return res.body as { id: string };
 }
 
-/** Waits until the harness's loop sleeps longer than `atLeastMs` (nothing left to do, nothing due soon). */
-async function loopAtRest(atLeastMs: number) {
-  const { ctx } = await getHarness();
-  const engine = webhookEngineOf(ctx);
-  assert.ok(engine, 'the harness runs the webhook loop');
-  await eventually(async () => (engine.sleepingMs ?? 0) >= atLeastMs, 60_000);
-  return engine;
-}
-
 describe('the webhook loop at rest', () => {
   test('sleeps its slow poll, and an event recorded in its process wakes it at once', async () => {
     Object.assign(webhookTuning, { idlePollMs: SLOW });
     try {
-      const api = await newWorkspace();
+      const api = await ownWorkspace('idle-events');
       const path = `/idle/${Math.random().toString(36).slice(2)}`;
       await hook(api, `http://127.0.0.1:${receiver.port}${path}`);
-      const engine = await loopAtRest(60_000);
+      const engine = ownEngine();
+      // nothing to do and nothing due: the slow poll
+      await eventually(async () => engine.sleepingMs === SLOW, 30_000);
       const created = await api.post('/v1/cases', { name: 'After a quiet spell', status: 'draft' });
       assert.equal(created.status, 201);
       // the request's own event shortened the sleep before the answer left (or the loop is awake)
@@ -85,15 +111,15 @@ describe('the webhook loop at rest', () => {
     const failing = await startReceiver();
     failing.mode = { kind: 'fail', status: 503 };
     try {
-      const api = await newWorkspace();
+      const api = await ownWorkspace('idle-retry');
       await hook(api, `http://127.0.0.1:${failing.port}/retry`);
       await api.post('/v1/cases', { name: 'Retried', status: 'draft' });
       await failing.waitFor((r) => r.length >= 1, 10_000);
       failing.mode = { kind: 'ok' };
-      const engine = webhookEngineOf((await getHarness()).ctx);
+      const engine = ownEngine();
       // at rest until the retry: a sleep longer than the fast poll and no longer than the retry's delay
-      await eventually(async () => (engine?.sleepingMs ?? 0) > webhookTuning.pollMs, 10_000);
-      assert.ok((engine?.sleepingMs ?? SLOW) <= 2500 * 1.2 + webhookTuning.pollMs, `${engine?.sleepingMs}`);
+      await eventually(async () => (engine.sleepingMs ?? 0) > webhookTuning.pollMs, 10_000);
+      assert.ok((engine.sleepingMs ?? SLOW) <= 2500 * 1.2 + webhookTuning.pollMs, `${engine.sleepingMs}`);
       const got = await failing.waitFor((r) => r.length >= 2, 15_000);
       assert.equal(got[1].json.event, 'Case.Created');
       assert.equal(got[1].json.context.retry_count, 1);
@@ -188,39 +214,22 @@ if (process.env.DATABASE_URL) {
 
 describe('job workers at rest', () => {
   test('a delayed job sent by the process runs when due, not at the next poll', async () => {
-    // its own embedded database, so that no other process's workers take the job
-    const config = testConfig({
-      databaseUrl: null,
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-idle-jobs-')),
-      referenceDir: SHARED_DATA_DIR,
-      jobPollMs: SLOW,
-      sandboxDelayMs: 200,
+    // the runtime's workers look for delayed jobs every ten minutes on their own
+    const api = await ownWorkspace('idle-jobs');
+    const created = await api.post('/v1/cases', {
+      name: 'Delayed job',
+      companies: [{ type: 'main', name: 'Quiet SAS', country: 'FR' }],
     });
-    const runtime = await openRuntime(config, pino({ level: 'silent' }));
-    const app = await buildApp(runtime.ctx);
-    try {
-      await app.ready();
-      const ws = await createWorkspace(runtime.ctx.db, 'idle-jobs');
-      const api = clientFor(app, ws.api_key, ws.id);
-      const created = await api.post('/v1/cases', {
-        name: 'Delayed job',
-        companies: [{ type: 'main', name: 'Quiet SAS', country: 'FR' }],
-      });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const companyId = created.body.companies[0].id as string;
-      const check = await api.post('/v1/checks/online_reputation', { company_id: companyId });
-      assert.equal(check.status, 201, JSON.stringify(check.body));
-      assert.equal(check.body.status, 'processing');
-      // the sandbox provider answers after its 200 ms delay: the job is delayed, so no NOTIFY
-      await eventually(
-        async () =>
-          (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status !== 'processing',
-        15_000,
-      );
-    } finally {
-      await app.close();
-      await runtime.close();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    }
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const companyId = created.body.companies[0].id as string;
+    const check = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    assert.equal(check.body.status, 'processing');
+    // the sandbox provider answers after its 200 ms delay: the job is delayed, so no NOTIFY
+    await eventually(
+      async () =>
+        (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status !== 'processing',
+      15_000,
+    );
   });
 });
