@@ -24,6 +24,11 @@ const OUTBOX_VACUUM_MS = 60_000;
 const LEASE_CHECK_MS = 1000;
 /** After its last sign of work (a turn that did something, a hint), the loop keeps its fast poll this long. */
 const ACTIVE_MS = 1000;
+/**
+ * A hint ends a long sleep this long after it: the hint comes from inside the recording transaction,
+ * whose commit usually follows within a few milliseconds (if not, the next fast poll finds it).
+ */
+const NUDGE_DELAY_MS = 10;
 
 /**
  * The delivery loop of a worker process. Each turn: record finished attempts, dispatch new events
@@ -58,7 +63,7 @@ export class WebhookEngine {
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
-  /** Cuts a long idle sleep down to `pollMs` from now (set while the loop sleeps long). */
+  /** Cuts a long idle sleep down to NUDGE_DELAY_MS from now (set while the loop sleeps long). */
   #shorten: (() => void) | undefined;
   /** Until when the loop keeps its fast poll. */
   #activeUntil = 0;
@@ -117,7 +122,7 @@ export class WebhookEngine {
 
   /**
    * Work may have appeared, maybe in a transaction not yet committed: poll fast for a while (a long
-   * idle sleep ends `pollMs` from now, time for the commit), without spinning on every hint.
+   * idle sleep ends NUDGE_DELAY_MS from now), without spinning on every hint.
    */
   nudge(): void {
     this.#activeUntil = Date.now() + ACTIVE_MS;
@@ -166,8 +171,9 @@ export class WebhookEngine {
             this.#shorten = () => {
               this.#shorten = undefined;
               clearTimeout(timer);
-              timer = setTimeout(done, webhookTuning.pollMs);
-              this.#sleepingMs = webhookTuning.pollMs;
+              const soon = Math.min(NUDGE_DELAY_MS, webhookTuning.pollMs);
+              timer = setTimeout(done, soon);
+              this.#sleepingMs = soon;
             };
           }
         });
