@@ -35,6 +35,7 @@ import {
   type Series,
   startProcess,
   stopProcess,
+  withPinnedCpus,
 } from './lib.ts';
 
 const LIST_CASES = Number(process.env.BENCH_LIST_CASES ?? 100_000);
@@ -205,12 +206,20 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Se
   );
   try {
     const h = { 'x-service-api-key': mainKey, 'content-type': 'application/json' };
-    const [ceiling, ping] = await alternate([
-      httpTarget('bare Fastify route (ceiling), 20 connections', {
-        url: `http://127.0.0.1:${barePort}/ping`,
-      }),
-      httpTarget('GET /v1/ping, 20 connections', { url: `${base}/v1/ping`, headers: h }),
-    ]);
+    // each side of the ratio on a core of its own (servers on CPU 0, the load generator on CPU 1)
+    const { result: pinnedPair, pinned } = await withPinnedCpus([bare, server], () =>
+      alternate([
+        httpTarget('bare Fastify route (ceiling), 20 connections', {
+          url: `http://127.0.0.1:${barePort}/ping`,
+        }),
+        httpTarget('GET /v1/ping, 20 connections', { url: `${base}/v1/ping`, headers: h }),
+      ]),
+    );
+    const [ceiling, ping] = pinnedPair;
+    if (pinned) {
+      ceiling.name += ', servers on CPU 0, load on CPU 1';
+      ping.name += ', servers on CPU 0, load on CPU 1';
+    }
     series.push(ceiling, ping);
     const pingRatio = ratio(ping, ceiling);
     recordFigure('ping-ratio', label, pingRatio.median * 100, [pingRatio.min * 100, pingRatio.max * 100]);

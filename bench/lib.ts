@@ -85,6 +85,37 @@ export async function startProcess(
   }
 }
 
+/**
+ * Runs `fn` with the given server processes (every thread) on CPU 0 and this process, the load
+ * generator, on CPU 1, then lets them all run anywhere again. On a 2-core machine, unpinned, the
+ * scheduler lets the load generator and the server take turns on the same core, and the service
+ * (more threads at work: V8's garbage collection helpers) lost more to it than the bare route: the
+ * ratio moved between 66% and 93% from run to run. Pinned, each side has a core of its own, which is
+ * what the ratio means to compare (docs/performance.md, "Measuring"). Needs Linux's `taskset` and
+ * two CPUs; otherwise, or with BENCH_PIN=0, `fn` runs unpinned. Returns whether it pinned.
+ */
+export async function withPinnedCpus<T>(
+  servers: ChildProcess[],
+  fn: () => Promise<T>,
+): Promise<{ result: T; pinned: boolean }> {
+  const cpus = os.availableParallelism();
+  const pin = (pid: number, list: string) =>
+    spawnSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' }).status === 0;
+  const pids = servers.map((s) => s.pid).filter((pid): pid is number => pid !== undefined);
+  const pinned =
+    process.env.BENCH_PIN !== '0' &&
+    cpus >= 2 &&
+    pids.length === servers.length &&
+    pids.every((pid) => pin(pid, '0')) &&
+    pin(process.pid, '1');
+  try {
+    return { result: await fn(), pinned };
+  } finally {
+    const all = `0-${cpus - 1}`;
+    for (const pid of [...pids, process.pid]) pin(pid, all);
+  }
+}
+
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
