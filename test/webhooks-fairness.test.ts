@@ -102,11 +102,11 @@ test("a workspace's backlog to hanging endpoints does not hold back another work
     // generous bound: on the old global due-order claim this took the whole backlog (~20 s)
     await bReceiver.waitFor(() => bReceiver.deliveries().length >= 3, 60_000);
     const bLatency = Date.now() - started;
+    // A's hanging requests hold their slots for the whole timeout (1.5 s): still in flight when B is
+    // done, whether or not the 100 ms sampler got a turn (B's deliveries may take less than that)
+    maxSending = Math.max(maxSending, await countOf(a.workspaceId, 'sending'));
     await aHealthy.waitFor(() => aHealthy.deliveries().length >= 1, 60_000);
     const aLatency = Date.now() - started;
-    // A's hanging requests hold their slots for the whole timeout: still in flight now, whether or
-    // not the 100 ms sampler got a turn (B's deliveries may take less than that)
-    maxSending = Math.max(maxSending, await countOf(a.workspaceId, 'sending'));
     // B was served while most of A's older backlog had not even been attempted once
     const untouched = await countOf(a.workspaceId, 'untouched');
     t.diagnostic(

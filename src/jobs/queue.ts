@@ -222,13 +222,13 @@ export class JobQueue {
       ...delayed,
       db: fromKysely(trx as never),
     } as never);
-    if (delayed.startAfter) this.#wakeWhenDue(name, delayed.startAfter);
+    this.#wakeWhenDue(name, delayed.startAfter);
   }
 
   /** Enqueues outside any transaction. */
   async sendNow(name: string, data: object, opts: SendOptions = {}): Promise<void> {
     await this.#boss.send(name, withTrace(data), opts as never);
-    if (opts.startAfter && opts.startAfter.getTime() > Date.now()) this.#wakeWhenDue(name, opts.startAfter);
+    this.#wakeWhenDue(name, opts.startAfter);
   }
 
   /**
@@ -238,10 +238,10 @@ export class JobQueue {
    * Jobs falling due within one WAKE_SLOT_MS share one wake. A wake that finds nothing (the
    * transaction rolled back, another process took the job) costs one fetch.
    */
-  #wakeWhenDue(name: string, startAfter: Date): void {
+  #wakeWhenDue(name: string, startAfter: Date | undefined): void {
+    if (!startAfter || startAfter.getTime() <= Date.now()) return;
     const workerId = this.#workerIds.get(name);
-    const announce = !workerId && this.#handle.kind === 'postgres';
-    if (!workerId && !announce) return;
+    if (!workerId && this.#handle.kind !== 'postgres') return;
     const slotEnd = Math.ceil((startAfter.getTime() + DUE_MARGIN_MS) / WAKE_SLOT_MS) * WAKE_SLOT_MS;
     const key = `${name} ${slotEnd}`;
     if (this.#wakes.has(key)) return;

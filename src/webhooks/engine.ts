@@ -101,7 +101,7 @@ export class WebhookEngine {
     if (this.#running) return;
     this.#running = true;
     this.#activeUntil = Date.now() + ACTIVE_MS;
-    this.#unsubscribe = onWebhookWork(() => this.nudge());
+    this.#unsubscribe = onWebhookWork((committed) => this.nudge(committed));
     this.#loop = this.#run();
   }
 
@@ -121,12 +121,14 @@ export class WebhookEngine {
   }
 
   /**
-   * Work may have appeared, maybe in a transaction not yet committed: poll fast for a while (a long
-   * idle sleep ends NUDGE_DELAY_MS from now), without spinning on every hint.
+   * Work may have appeared: poll fast for a while, without spinning on every hint. Committed work
+   * gets a turn at once; work maybe in a transaction not yet committed, NUDGE_DELAY_MS from now
+   * when the loop sleeps long.
    */
-  nudge(): void {
+  nudge(committed = false): void {
     this.#activeUntil = Date.now() + ACTIVE_MS;
-    this.#shorten?.();
+    if (committed) this.wake();
+    else this.#shorten?.();
   }
 
   async stop(): Promise<void> {

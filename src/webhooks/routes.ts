@@ -8,7 +8,6 @@ import { deleteWebhook } from './delete-webhook.ts';
 import { getWebhook } from './get-webhook.ts';
 import { listWebhookLogs, webhookLogListSpec } from './list-webhook-logs.ts';
 import { listWebhooks, webhookListSpec } from './list-webhooks.ts';
-import { webhookEngineOf } from './module.ts';
 import { replayWebhook } from './replay-webhook.ts';
 import { retryWebhookLog } from './retry-webhook-log.ts';
 import { rotateWebhookSecret } from './rotate-secret.ts';
@@ -29,11 +28,9 @@ const LogIdParam = Type.Object({ id: Type.String({ format: 'uuid', description: 
 export function registerWebhookRoutes(app: App, ctx: AppContext): void {
   const tags = ['Webhooks'];
   const allowPrivate = () => ctx.config.webhookAllowPrivate;
-  // this process's loop at once; other processes' loops through the hint (outbox-notify.ts)
-  const wake = () => {
-    webhookEngineOf(ctx)?.wake();
-    signalWebhookWork();
-  };
+  // after the use case committed: this process's loop takes a turn at once, other processes' loops
+  // hear of it (src/events/outbox-signal.ts)
+  const wake = () => signalWebhookWork(true);
 
   app.get(
     '/webhooks',
