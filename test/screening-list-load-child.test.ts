@@ -79,10 +79,13 @@ describe('sanctions lists loaded in a child process', () => {
     assert.equal(pids.length, 1);
     assert.notEqual(pids[0], process.pid, 'the lists were loaded in the service process');
     assert.equal(worker.state, 'ready');
-    // in the service's process, parsing blocks: pings wait for it
+    // in the service's process, parsing blocks: pings wait for it. Compared by the pings answered
+    // during the load (2,691 against 63 in one run): the slowest single ping is no measure, since
+    // the in-process load blocks in many short chunks while the child's index arrives in one
+    // message whose decoding alone took 30 ms on a loaded machine (against 10 ms for the chunks)
     const on = await pingDuringLoad(inProcess, ping);
     assert.ok(
-      off.answered > on.answered && off.slowest < on.slowest,
+      off.answered > on.answered * 2,
       `child: ${JSON.stringify(off)}, in process: ${JSON.stringify(on)}`,
     );
 
