@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
-import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
 
 /**
@@ -126,7 +126,11 @@ test("a workspace's backlog to hanging endpoints does not hold back another work
     );
     assert.ok(bReceiver.deliveries().every((r) => r.json.context.workspace.id === b.workspaceId));
     assert.equal(aHealthy.deliveries()[0].json.case.id, aCase);
-    const logs = await b.get('/v1/webhook-logs?status=delivered');
+    // an outcome is recorded just after its response arrives: the receiver may see it first
+    const logs = await eventually(async () => {
+      const res = await b.get('/v1/webhook-logs?status=delivered');
+      return res.body?.pagination?.count === 3 ? res : undefined;
+    }, 10_000).catch(() => b.get('/v1/webhook-logs?status=delivered'));
     assert.equal(logs.status, 200);
     assert.equal(logs.body.pagination.count, 3);
   } finally {
