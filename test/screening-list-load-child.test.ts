@@ -1,15 +1,17 @@
 /**
  * The service loads the sanctions lists in a child process (src/screening/service/list-load.ts): the
  * service's event loop keeps answering during a load, the index that comes back answers as one built
- * in the service's process, and a child that fails (a broken file) or dies is reported as a load error.
+ * in the service's process (through a temporary file, removed once read, whose buffer the index does
+ * not keep), and a child that fails (a broken file) or dies is reported as a load error.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { App } from '../src/app-context.ts';
 import { buildApp } from '../src/http/app.ts';
+import { indexTransfer } from '../src/screening/engine/build.ts';
 import { ScreeningRegistry } from '../src/screening/engine/registry.ts';
 import type { ScreeningQuery } from '../src/screening/engine/search.ts';
 import {
@@ -21,6 +23,11 @@ import {
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
 import { type Client, clientFor, getHarness, SHARED_DATA_DIR } from './helpers/harness.ts';
+
+/** The index files this process's loads left in the temporary directory (none once each load settled). */
+async function indexFilesLeft(): Promise<string[]> {
+  return (await readdir(tmpdir())).filter((f) => f.startsWith(`vericase-list-index-${process.pid}-`));
+}
 
 /** An app of the shared harness answering with its own screening service. */
 async function appWith(service: ScreeningService): Promise<{ app: App; api: Client }> {
@@ -117,6 +124,18 @@ describe('sanctions lists loaded in a child process', () => {
     assert.deepEqual({ ...b.snapshot!.index.stats, buildMs: 0 }, { ...a.snapshot!.index.stats, buildMs: 0 });
     assert.deepEqual(b.snapshot!.index.legalForms, a.snapshot!.index.legalForms);
     assert.deepEqual(b.snapshot!.index.entities, a.snapshot!.index.entities);
+    // the index came through a file, read into one buffer and released: each of its typed arrays
+    // has a buffer of its own (a view into the released buffer would have no bytes left)
+    const { data } = indexTransfer(b.snapshot!.index);
+    const views = [data, data.postings, data.identifiers].flatMap((part) =>
+      Object.values(part).filter((v): v is Int32Array => ArrayBuffer.isView(v)),
+    );
+    assert.ok(views.length >= 10, `${views.length} typed arrays`);
+    for (const v of views) {
+      assert.ok(v.byteLength > 0);
+      assert.equal(v.byteLength, v.buffer.byteLength);
+    }
+    assert.deepEqual(await indexFilesLeft(), []);
   });
 });
 
@@ -200,6 +219,7 @@ describe('a failing list-load child is a load error', () => {
     limited = false;
     await service.load();
     assert.equal(service.state, 'ready');
+    assert.deepEqual(await indexFilesLeft(), [], 'the index files of both loads are removed');
     assert.equal(service.lastError, null);
     assert.ok(service.available);
   });

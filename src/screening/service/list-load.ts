@@ -4,12 +4,17 @@
  * would block the event loop, and it leaves tens of MB behind that a process does not give back
  * (V8's grown heap, and the C heap's arenas: a worker thread's freed buffers stayed in this process,
  * 35 MB of an idle service's memory). A child's memory all goes when it exits. Only the finished index
- * comes back, through the IPC channel (V8 serialization: typed arrays and strings, no JSON).
+ * comes back, in a temporary file (V8 serialization: typed arrays and strings, no JSON), and what
+ * describes it through the IPC channel.
  *
  * `loadDirectoryInProcess` does the same in the calling process (the child runs it; tools and tests may).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
 import { workerFile } from '../../shared/worker-file.ts';
 import type { IndexOptions, IndexTransfer } from '../engine/build.ts';
 import { indexFromTransfer } from '../engine/build.ts';
@@ -27,13 +32,14 @@ export interface DirectoryLoad {
 
 export type LoadDirectory = (dir: string, options: IndexOptions) => Promise<DirectoryLoad>;
 
-/** What the child is sent. */
+/** What the child is sent: the directory, and the file to write the index to. */
 export interface ListLoadRequest {
   dir: string;
   options: IndexOptions;
+  indexFile: string;
 }
 
-/** What the child sends back: the load, or the error it failed with. */
+/** What the child sends back: the load (its index in `indexFile`), or the error it failed with. */
 export type ListLoadReply =
   | {
       ok: true;
@@ -41,7 +47,6 @@ export type ListLoadReply =
       fingerprint: string;
       lists: ListVersion[];
       legalForms?: string;
-      index: IndexTransfer;
       pid: number;
     }
   | { ok: false; error: unknown; props?: Record<string, unknown> };
@@ -110,38 +115,75 @@ function exitError(code: number | null, signal: NodeJS.Signals | null, stderr: s
 }
 
 /**
- * The typed arrays of a deserialised message are views into the one buffer the whole message arrived
- * in (Node's V8 deserializer), which they would keep alive for as long as the index lives: 16 MB of
- * buffers for 5 MB of arrays with the lists of shared/data. Each gets a buffer of its own, and the
- * message's is garbage. Walks plain objects (the index's parts), not arrays.
+ * The index as the child wrote it (V8 serialization: typed arrays and strings, no JSON). The file
+ * is read into one buffer, and the index's typed arrays, views into that buffer as deserialised,
+ * are copied out to buffers of their own (5 MB of arrays, where the file has 16 MB with the lists
+ * of shared/data). The file's buffer is then released at once, not left to the collector: garbage
+ * by then, it would wait for a full collection, which an idle process does not run, and stayed
+ * resident (`releaseBuffer`).
  */
-function ownBuffers<T extends object>(value: T): T {
-  for (const [key, v] of Object.entries(value)) {
-    if (ArrayBuffer.isView(v)) {
-      if (v.byteLength !== v.buffer.byteLength)
-        (value as Record<string, unknown>)[key] = (v as Int32Array).slice();
-    } else if (
-      v &&
-      typeof v === 'object' &&
-      !Array.isArray(v) &&
-      Object.getPrototypeOf(v) === Object.prototype
-    ) {
-      ownBuffers(v);
+async function readIndex(file: string): Promise<IndexTransfer> {
+  const bytes = await readFile(file);
+  const data = ownBuffers(v8.deserialize(bytes), bytes.buffer) as IndexTransfer;
+  // a buffer of its own (never one of Buffer's shared pools, which hold other buffers too)
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) releaseBuffer(bytes.buffer);
+  return data;
+}
+
+/**
+ * Replaces every typed array of `value` (plain objects, arrays, maps and sets, walked in depth) that
+ * is a view into `buffer` with a copy of its own, so that `buffer` can be released.
+ */
+function ownBuffers(value: unknown, buffer: ArrayBufferLike): unknown {
+  if (ArrayBuffer.isView(value)) return value.buffer === buffer ? (value as Int32Array).slice() : value;
+  if (!value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = ownBuffers(value[i], buffer);
+  } else if (value instanceof Map) {
+    for (const [k, v] of value) value.set(k, ownBuffers(v, buffer));
+  } else if (value instanceof Set) {
+    for (const v of [...value]) {
+      const own = ownBuffers(v, buffer);
+      if (own === v) continue;
+      value.delete(v);
+      value.add(own);
     }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = ownBuffers(record[key], buffer);
   }
   return value;
 }
 
 /**
- * Loads in a new child process, which exits once it has sent the index: the promise settles when it
- * has exited (its memory is gone). A child that fails, throws or dies rejects the promise with its error.
+ * Detaches `buffer` (a transfer to a buffer of no bytes), which frees its memory now (Node 22: ES2024's
+ * `ArrayBuffer.prototype.transfer`). Without it, or for a buffer that cannot be detached, the
+ * collector frees it later.
+ */
+function releaseBuffer(buffer: ArrayBufferLike): void {
+  const transfer = (buffer as { transfer?: (length: number) => ArrayBuffer }).transfer;
+  if (typeof transfer !== 'function') return;
+  try {
+    transfer.call(buffer, 0);
+  } catch {
+    // not detachable: left to the collector
+  }
+}
+
+/**
+ * Loads in a new child process, which exits once it has written the index and answered: the promise
+ * settles when it has exited (its memory is gone). A child that fails, throws or dies rejects the
+ * promise with its error. The index comes through a file in the system's temporary directory, removed
+ * once read or once the child has failed: through the IPC channel it arrived in 64 kB reads that
+ * stayed in the C heap as 13 MB of an idle service's memory.
  */
 export function loadDirectoryInChild(
   dir: string,
   options: IndexOptions,
   childOptions: ChildLoadOptions = {},
 ): Promise<DirectoryLoad> {
-  return new Promise((resolve, reject) => {
+  const indexFile = path.join(os.tmpdir(), `vericase-list-index-${process.pid}-${randomUUID()}.bin`);
+  return new Promise<DirectoryLoad>((resolve, reject) => {
     let reply: ListLoadReply | undefined;
     let failure: unknown;
     const child = fork(workerFile(import.meta.dirname, 'list-load.worker.ts'), [], {
@@ -166,28 +208,25 @@ export function loadDirectoryInChild(
     child.once('error', (err) => {
       failure ??= err;
     });
-    child.send({ dir, options } satisfies ListLoadRequest);
+    child.send({ dir, options, indexFile } satisfies ListLoadRequest);
     child.once('exit', (code, signal) => {
       if (reply?.ok) {
-        try {
-          resolve({
-            statSignature: reply.statSignature,
-            fingerprint: reply.fingerprint,
-            prepared: {
-              index: indexFromTransfer(ownBuffers(reply.index)),
-              lists: reply.lists,
-              legalForms: reply.legalForms,
-            },
-            pid: reply.pid,
-          });
-        } catch (err) {
-          reject(err);
-        }
+        const ok = reply;
+        readIndex(indexFile).then(
+          (index) =>
+            resolve({
+              statSignature: ok.statSignature,
+              fingerprint: ok.fingerprint,
+              prepared: { index: indexFromTransfer(index), lists: ok.lists, legalForms: ok.legalForms },
+              pid: ok.pid,
+            }),
+          reject,
+        );
       } else if (reply) {
         reject(errorFromReply(reply));
       } else {
         reject(failure ?? exitError(code, signal, stderr()));
       }
     });
-  });
+  }).finally(() => rm(indexFile, { force: true }));
 }

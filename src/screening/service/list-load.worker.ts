@@ -1,7 +1,9 @@
 /**
  * The child process of `loadDirectoryInChild` (list-load.ts): loads the reference directory it is
- * sent, sends the index back and exits (its memory with it).
+ * sent, writes the index to the file it is given, answers and exits (its memory with it).
  */
+import { writeFile } from 'node:fs/promises';
+import v8 from 'node:v8';
 import { indexTransfer } from '../engine/build.ts';
 import { type ListLoadReply, type ListLoadRequest, loadDirectoryInProcess } from './list-load.ts';
 
@@ -21,16 +23,16 @@ function reply(message: ListLoadReply): void {
 }
 
 if (!process.send) throw new Error('list-load.worker.ts runs as a child process (see list-load.ts)');
-process.once('message', async ({ dir, options }: ListLoadRequest) => {
+process.once('message', async ({ dir, options, indexFile }: ListLoadRequest) => {
   try {
     const load = await loadDirectoryInProcess(dir, options);
+    await writeFile(indexFile, v8.serialize(indexTransfer(load.prepared.index).data));
     reply({
       ok: true,
       statSignature: load.statSignature,
       fingerprint: load.fingerprint,
       lists: load.prepared.lists,
       legalForms: load.prepared.legalForms,
-      index: indexTransfer(load.prepared.index).data,
       pid: process.pid,
     });
   } catch (err) {
