@@ -267,4 +267,80 @@ describe('API keys API', () => {
       await cached.close();
     }
   });
+
+  test('one key lookup at a time: concurrent requests of an uncached key share it; a revocation during it is not cached', async () => {
+    const { ctx } = await getHarness();
+    const { buildApp } = await import('../src/http/app.ts');
+    const { KeyResolver } = await import('../src/http/auth.ts');
+    // counts the resolver's queries, and can hold their answers until released
+    let queries = 0;
+    let gate: Promise<void> | null = null;
+    const counted = ctx.db.withPlugin({
+      transformQuery: (args) => {
+        queries++;
+        return args.node;
+      },
+      transformResult: async (args) => {
+        await gate;
+        return args.result;
+      },
+    });
+    const keys = new KeyResolver(counted, 60_000);
+    const app = await buildApp({ ...ctx, keys });
+    try {
+      const ws = await newWorkspace('single-flight');
+      const ping = () =>
+        app.inject({ method: 'GET', url: '/v1/ping', headers: { 'x-service-api-key': ws.key } });
+      const answers = await Promise.all(Array.from({ length: 20 }, ping));
+      assert.deepEqual(
+        answers.map((a) => a.statusCode),
+        Array(20).fill(200),
+      );
+      assert.equal(answers[19].json().workspace_name, answers[0].json().workspace_name);
+      assert.equal(queries, 1, 'twenty concurrent requests, one lookup');
+      assert.equal((await ping()).statusCode, 200);
+      assert.equal(queries, 1, 'then cached');
+
+      // a lookup held in flight while the key is forgotten (a revocation): its answer goes to the
+      // requests that were waiting for it, and is not cached; requests after the revocation do not
+      // join it but look the key up again
+      const hold = () => {
+        let release = () => {};
+        gate = new Promise((r) => {
+          release = r;
+        });
+        return () => {
+          gate = null;
+          release();
+        };
+      };
+      const settle = () => new Promise((r) => setTimeout(r, 50));
+      keys.clear();
+      let release = hold();
+      const held = ping();
+      await settle();
+      assert.equal(queries, 2);
+      keys.forget(hashApiKey(ws.key));
+      release();
+      assert.equal((await held).statusCode, 200);
+      assert.equal((await ping()).statusCode, 200);
+      assert.equal(queries, 3, 'the answer read before the revocation was not cached');
+
+      keys.clear();
+      release = hold();
+      const before = ping();
+      await settle();
+      assert.equal(queries, 4);
+      keys.forget(hashApiKey(ws.key));
+      const after = ping();
+      await settle();
+      assert.equal(queries, 5, 'a request after the revocation sent a lookup of its own');
+      release();
+      assert.deepEqual([(await before).statusCode, (await after).statusCode], [200, 200]);
+      assert.equal((await ping()).statusCode, 200);
+      assert.equal(queries, 5, 'the lookup made after the revocation was cached');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -52,6 +52,10 @@ export class KeyResolver {
   readonly #db: Db;
   readonly #ttlMs: number;
   readonly #cache = new Map<string, { principal: Principal | null; expires: number; hash: string }>();
+  /** Lookups in flight, by key. */
+  readonly #lookups = new Map<string, { promise: Promise<Principal | null>; hash: string }>();
+  /** Counts revocations (forget, clear): a lookup that saw one while it ran does not cache its answer. */
+  #generation = 0;
 
   constructor(db: Db, ttlMs: number) {
     this.#db = db;
@@ -64,10 +68,26 @@ export class KeyResolver {
     return hit && hit.expires > Date.now() ? hit.principal : undefined;
   }
 
-  async resolve(key: string): Promise<Principal | null> {
+  /**
+   * The principal of `key`, from the cache or the database. One lookup per key at a time: requests
+   * that arrive while it runs (every request of a busy client when its entry has just expired) wait
+   * for it instead of sending their own.
+   */
+  resolve(key: string): Promise<Principal | null> {
     const cached = this.cached(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return Promise.resolve(cached);
+    const running = this.#lookups.get(key);
+    if (running) return running.promise;
     const hash = hashApiKey(key);
+    const promise = this.#lookup(key, hash).finally(() => {
+      if (this.#lookups.get(key)?.promise === promise) this.#lookups.delete(key);
+    });
+    this.#lookups.set(key, { promise, hash });
+    return promise;
+  }
+
+  async #lookup(key: string, hash: string): Promise<Principal | null> {
+    const generation = this.#generation;
     const now = Date.now();
     const row = await findActiveKey(this.#db, hash);
     const principal = row
@@ -80,20 +100,28 @@ export class KeyResolver {
           role: 'admin' as const,
         }
       : null;
-    if (this.#ttlMs > 0) {
+    // a revocation while the row was read: its answer may predate it, so it is not kept
+    if (this.#ttlMs > 0 && generation === this.#generation) {
       if (this.#cache.size > 10_000) this.#cache.clear();
       this.#cache.set(key, { principal, expires: now + this.#ttlMs, hash });
     }
     return principal;
   }
 
-  /** Drops the cached answer for the key of this hash (a revocation in this process). */
+  /**
+   * Drops what this process knows of the key of this hash (a revocation in this process): its cached
+   * answer, and its lookup in flight, whose answer is not cached and is not given to later requests.
+   */
   forget(keyHash: string): void {
+    this.#generation++;
     for (const [key, entry] of this.#cache) if (entry.hash === keyHash) this.#cache.delete(key);
+    for (const [key, entry] of this.#lookups) if (entry.hash === keyHash) this.#lookups.delete(key);
   }
 
   clear(): void {
+    this.#generation++;
     this.#cache.clear();
+    this.#lookups.clear();
   }
 }
 
