@@ -5,10 +5,14 @@
  * not keep), and a child that fails (a broken file) or dies is reported as a load error.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import type { App } from '../src/app-context.ts';
 import { buildApp } from '../src/http/app.ts';
 import { indexTransfer } from '../src/screening/engine/build.ts';
@@ -19,6 +23,7 @@ import {
   type LoadDirectory,
   loadDirectoryInChild,
   loadDirectoryInProcess,
+  removeStaleIndexFiles,
 } from '../src/screening/service/list-load.ts';
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
@@ -27,6 +32,19 @@ import { type Client, clientFor, getHarness, SHARED_DATA_DIR } from './helpers/h
 /** The index files this process's loads left in the temporary directory (none once each load settled). */
 async function indexFilesLeft(): Promise<string[]> {
   return (await readdir(tmpdir())).filter((f) => f.startsWith(`vericase-list-index-${process.pid}-`));
+}
+
+/** Each typed array of the registry's index has a buffer of its own, with bytes in it. */
+function assertOwnBuffers(registry: ScreeningRegistry): void {
+  const { data } = indexTransfer(registry.snapshot!.index);
+  const views = [data, data.postings, data.identifiers].flatMap((part) =>
+    Object.values(part).filter((v): v is Int32Array => ArrayBuffer.isView(v)),
+  );
+  assert.ok(views.length >= 10, `${views.length} typed arrays`);
+  for (const v of views) {
+    assert.ok(v.byteLength > 0);
+    assert.equal(v.byteLength, v.buffer.byteLength);
+  }
 }
 
 /** An app of the shared harness answering with its own screening service. */
@@ -126,16 +144,21 @@ describe('sanctions lists loaded in a child process', () => {
     assert.deepEqual(b.snapshot!.index.entities, a.snapshot!.index.entities);
     // the index came through a file, read into one buffer and released: each of its typed arrays
     // has a buffer of its own (a view into the released buffer would have no bytes left)
-    const { data } = indexTransfer(b.snapshot!.index);
-    const views = [data, data.postings, data.identifiers].flatMap((part) =>
-      Object.values(part).filter((v): v is Int32Array => ArrayBuffer.isView(v)),
-    );
-    assert.ok(views.length >= 10, `${views.length} typed arrays`);
-    for (const v of views) {
-      assert.ok(v.byteLength > 0);
-      assert.equal(v.byteLength, v.buffer.byteLength);
-    }
+    assertOwnBuffers(b);
     assert.deepEqual(await indexFilesLeft(), []);
+
+    // a child that cannot write the file (its directory does not exist) sends the index through
+    // the IPC channel: the same index, its arrays copied out of the message
+    const c = new ScreeningRegistry();
+    const missing = join(tmpdir(), `vericase-no-such-dir-${process.pid}`);
+    await c.loadPrepared(
+      async (options) =>
+        (await loadDirectoryInChild(SHARED_DATA_DIR, options, { indexDir: missing })).prepared,
+    );
+    assert.deepEqual(c.versions, a.versions);
+    assert.deepEqual({ ...c.snapshot!.index.stats, buildMs: 0 }, { ...a.snapshot!.index.stats, buildMs: 0 });
+    assert.deepEqual(c.snapshot!.index.entities, a.snapshot!.index.entities);
+    assertOwnBuffers(c);
   });
 });
 
@@ -222,5 +245,69 @@ describe('a failing list-load child is a load error', () => {
     assert.deepEqual(await indexFilesLeft(), [], 'the index files of both loads are removed');
     assert.equal(service.lastError, null);
     assert.ok(service.available);
+  });
+});
+
+describe('the index file is not left behind', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vericase-index-files-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Whether the process is gone (or a zombie, which has exited). */
+  function gone(pid: number): boolean {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+    } catch {
+      return true;
+    }
+  }
+
+  test('a service killed during a load: its loader stops and removes the index file', async () => {
+    const parent = spawn(
+      process.execPath,
+      [...NODE_FLAGS, join(import.meta.dirname, 'helpers', 'list-load-parent.ts'), SHARED_DATA_DIR, dir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+    const { children } = JSON.parse(line.toString()) as { children: number[] };
+    assert.equal(children.length, 1, 'one loader');
+    parent.kill('SIGKILL');
+    await once(parent, 'exit');
+    // the loader notices that its service has gone and exits; without that, it would finish the
+    // load (seconds), write the file and fail to answer
+    const deadline = Date.now() + 60_000;
+    while (!gone(children[0])) {
+      assert.ok(Date.now() < deadline, 'the loader is still running a minute after its service died');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.deepEqual(await readdir(dir), []);
+  });
+
+  test('index files older than ten minutes are removed by the next load; a recent one is not', async () => {
+    const stale = join(dir, 'vericase-list-index-999999-00000000-0000-4000-8000-000000000000.bin');
+    const recent = join(dir, 'vericase-list-index-999999-11111111-1111-4111-8111-111111111111.bin');
+    const other = join(dir, 'unrelated.bin');
+    for (const f of [stale, recent, other]) await writeFile(f, 'x');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(stale, hourAgo, hourAgo);
+    await utimes(other, hourAgo, hourAgo);
+    assert.equal(await removeStaleIndexFiles(dir), 1);
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'unrelated.bin',
+      'vericase-list-index-999999-11111111-1111-4111-8111-111111111111.bin',
+    ]);
+
+    // through a load
+    await writeFile(stale, 'x');
+    await utimes(stale, hourAgo, hourAgo);
+    await loadDirectoryInChild(SHARED_DATA_DIR, {}, { indexDir: dir });
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'unrelated.bin',
+      'vericase-list-index-999999-11111111-1111-4111-8111-111111111111.bin',
+    ]);
   });
 });

@@ -11,7 +11,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -47,6 +47,8 @@ export type ListLoadReply =
       fingerprint: string;
       lists: ListVersion[];
       legalForms?: string;
+      /** The index, when the child could not write `indexFile`. */
+      index?: IndexTransfer;
       pid: number;
     }
   | { ok: false; error: unknown; props?: Record<string, unknown> };
@@ -72,6 +74,8 @@ const BACKGROUND_NICENESS = 10;
 export interface ChildLoadOptions {
   /** Limit of the child's heap in MB (tests: a child that dies). */
   maxOldGenerationSizeMb?: number;
+  /** Where the index file goes (default: the system's temporary directory). */
+  indexDir?: string;
 }
 
 /** The parent's Node options a child needs (type stripping, async context frames), not its debugging or test ones. */
@@ -131,6 +135,19 @@ async function readIndex(file: string): Promise<IndexTransfer> {
 }
 
 /**
+ * The index as it came through the IPC channel (the child could not write the file): its typed
+ * arrays are views into the buffer of the whole message, and get buffers of their own; the message's
+ * is left to the collector (the channel's reader may still hold it).
+ */
+function indexFromMessage(index: IndexTransfer): IndexTransfer {
+  const views = [index, index.postings, index.identifiers].flatMap((part) =>
+    Object.values(part).filter((v): v is Int32Array => ArrayBuffer.isView(v)),
+  );
+  const message = views.find((v) => v.byteLength !== v.buffer.byteLength)?.buffer;
+  return message ? (ownBuffers(index, message) as IndexTransfer) : index;
+}
+
+/**
  * Replaces every typed array of `value` (plain objects, arrays, maps and sets, walked in depth) that
  * is a view into `buffer` with a copy of its own, so that `buffer` can be released.
  */
@@ -170,19 +187,49 @@ function releaseBuffer(buffer: ArrayBufferLike): void {
   }
 }
 
+const INDEX_FILE_PREFIX = 'vericase-list-index-';
+
+/**
+ * Removes index files older than `maxAgeMs` from `directory`: what a service killed between its
+ * child's answer and its own read of the file left behind (a child whose service went away removes
+ * its file itself). A load takes seconds, so an older file is no one's. Best effort: errors ignored.
+ */
+export async function removeStaleIndexFiles(directory: string, maxAgeMs = 10 * 60_000): Promise<number> {
+  let removed = 0;
+  const names = await readdir(directory).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(INDEX_FILE_PREFIX) || !name.endsWith('.bin')) continue;
+    const file = path.join(directory, name);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile() || Date.now() - info.mtimeMs < maxAgeMs) continue;
+    if (
+      await rm(file, { force: true }).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
+  }
+  return removed;
+}
+
 /**
  * Loads in a new child process, which exits once it has written the index and answered: the promise
  * settles when it has exited (its memory is gone). A child that fails, throws or dies rejects the
  * promise with its error. The index comes through a file in the system's temporary directory, removed
  * once read or once the child has failed: through the IPC channel it arrived in 64 kB reads that
- * stayed in the C heap as 13 MB of an idle service's memory.
+ * stayed in the C heap as 13 MB of an idle service's memory. A child that cannot write the file
+ * sends the index through the channel instead; a child whose service went away stops and removes
+ * its file; files left by a service killed at the wrong moment are removed by later loads.
  */
 export function loadDirectoryInChild(
   dir: string,
   options: IndexOptions,
   childOptions: ChildLoadOptions = {},
 ): Promise<DirectoryLoad> {
-  const indexFile = path.join(os.tmpdir(), `vericase-list-index-${process.pid}-${randomUUID()}.bin`);
+  const indexDir = childOptions.indexDir ?? os.tmpdir();
+  const indexFile = path.join(indexDir, `${INDEX_FILE_PREFIX}${process.pid}-${randomUUID()}.bin`);
+  void removeStaleIndexFiles(indexDir);
   return new Promise<DirectoryLoad>((resolve, reject) => {
     let reply: ListLoadReply | undefined;
     let failure: unknown;
@@ -212,7 +259,7 @@ export function loadDirectoryInChild(
     child.once('exit', (code, signal) => {
       if (reply?.ok) {
         const ok = reply;
-        readIndex(indexFile).then(
+        (ok.index ? Promise.resolve(indexFromMessage(ok.index)) : readIndex(indexFile)).then(
           (index) =>
             resolve({
               statSignature: ok.statSignature,
