@@ -124,67 +124,49 @@ function exitError(code: number | null, signal: NodeJS.Signals | null, stderr: s
  * are copied out to buffers of their own (5 MB of arrays, where the file has 16 MB with the lists
  * of shared/data). The file's buffer is then released at once, not left to the collector: garbage
  * by then, it would wait for a full collection, which an idle process does not run, and stayed
- * resident (`releaseBuffer`).
+ * resident.
  */
 async function readIndex(file: string): Promise<IndexTransfer> {
   const bytes = await readFile(file);
-  const data = ownBuffers(v8.deserialize(bytes), bytes.buffer) as IndexTransfer;
-  // a buffer of its own (never one of Buffer's shared pools, which hold other buffers too)
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) releaseBuffer(bytes.buffer);
+  const data = ownBuffers(v8.deserialize(bytes)) as IndexTransfer;
+  // a buffer of its own (never one of Buffer's shared pools, which hold other buffers too): detached
+  // by a transfer to no bytes, which frees its memory now
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) {
+    try {
+      (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+    } catch {
+      // not detachable: left to the collector
+    }
+  }
   return data;
 }
 
 /**
- * The index as it came through the IPC channel (the child could not write the file): its typed
- * arrays are views into the buffer of the whole message, and get buffers of their own; the message's
- * is left to the collector (the channel's reader may still hold it).
+ * Gives every typed array of `value` (plain objects, arrays, maps and sets, walked in depth) that is
+ * a view into a larger buffer (the file's, or the IPC message's when the child could not write the
+ * file) a buffer of its own, so that the larger one can be released. Arrays the deserialiser
+ * already copied (unaligned ones) own theirs.
  */
-function indexFromMessage(index: IndexTransfer): IndexTransfer {
-  const views = [index, index.postings, index.identifiers].flatMap((part) =>
-    Object.values(part).filter((v): v is Int32Array => ArrayBuffer.isView(v)),
-  );
-  const message = views.find((v) => v.byteLength !== v.buffer.byteLength)?.buffer;
-  return message ? (ownBuffers(index, message) as IndexTransfer) : index;
-}
-
-/**
- * Replaces every typed array of `value` (plain objects, arrays, maps and sets, walked in depth) that
- * is a view into `buffer` with a copy of its own, so that `buffer` can be released.
- */
-function ownBuffers(value: unknown, buffer: ArrayBufferLike): unknown {
-  if (ArrayBuffer.isView(value)) return value.buffer === buffer ? (value as Int32Array).slice() : value;
+function ownBuffers(value: unknown): unknown {
+  if (ArrayBuffer.isView(value))
+    return value.byteLength === value.buffer.byteLength ? value : (value as Int32Array).slice();
   if (!value || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = ownBuffers(value[i], buffer);
+    for (let i = 0; i < value.length; i++) value[i] = ownBuffers(value[i]);
   } else if (value instanceof Map) {
-    for (const [k, v] of value) value.set(k, ownBuffers(v, buffer));
+    for (const [k, v] of value) value.set(k, ownBuffers(v));
   } else if (value instanceof Set) {
     for (const v of [...value]) {
-      const own = ownBuffers(v, buffer);
+      const own = ownBuffers(v);
       if (own === v) continue;
       value.delete(v);
       value.add(own);
     }
   } else {
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = ownBuffers(record[key], buffer);
+    for (const key of Object.keys(record)) record[key] = ownBuffers(record[key]);
   }
   return value;
-}
-
-/**
- * Detaches `buffer` (a transfer to a buffer of no bytes), which frees its memory now (Node 22: ES2024's
- * `ArrayBuffer.prototype.transfer`). Without it, or for a buffer that cannot be detached, the
- * collector frees it later.
- */
-function releaseBuffer(buffer: ArrayBufferLike): void {
-  const transfer = (buffer as { transfer?: (length: number) => ArrayBuffer }).transfer;
-  if (typeof transfer !== 'function') return;
-  try {
-    transfer.call(buffer, 0);
-  } catch {
-    // not detachable: left to the collector
-  }
 }
 
 const INDEX_FILE_PREFIX = 'vericase-list-index-';
@@ -202,13 +184,12 @@ export async function removeStaleIndexFiles(directory: string, maxAgeMs = 10 * 6
     const file = path.join(directory, name);
     const info = await stat(file).catch(() => null);
     if (!info?.isFile() || Date.now() - info.mtimeMs < maxAgeMs) continue;
-    if (
-      await rm(file, { force: true }).then(
-        () => true,
-        () => false,
-      )
-    )
+    try {
+      await rm(file, { force: true });
       removed++;
+    } catch {
+      // another process's, or gone: nothing to do
+    }
   }
   return removed;
 }
@@ -259,7 +240,7 @@ export function loadDirectoryInChild(
     child.once('exit', (code, signal) => {
       if (reply?.ok) {
         const ok = reply;
-        (ok.index ? Promise.resolve(indexFromMessage(ok.index)) : readIndex(indexFile)).then(
+        (ok.index ? Promise.resolve(ownBuffers(ok.index) as IndexTransfer) : readIndex(indexFile)).then(
           (index) =>
             resolve({
               statSignature: ok.statSignature,
