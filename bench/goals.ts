@@ -94,7 +94,7 @@ const GOALS: Goal[] = [
   },
   {
     key: 'idle-rss',
-    measurement: 'resident memory, idle, after start',
+    measurement: 'resident memory, idle, after start (30 s after ready)',
     unit: 'MB',
     goal: '< 350 MB PGlite, < 150 MB PostgreSQL',
     verdict: both(below('PGlite', 350), below('PostgreSQL', 150)),
