@@ -18,7 +18,7 @@
  * CPU_AB_A_ENV / CPU_AB_B_ENV ("NAME=value NAME=value"), CPU_AB_A_FLAGS / CPU_AB_B_FLAGS (Node
  * options), CPU_AB_PATH (default /v1/ping, with the key), CPU_AB_METHOD (GET; POST sends the sample
  * case graph of the foundation bench), CPU_AB_AMOUNT requests per round (100,000),
- * CPU_AB_CONNECTIONS (20), CPU_AB_ROUNDS (6), BENCH_DATABASE_URL (the server the scratch databases
+ * CPU_AB_CONNECTIONS (20), CPU_AB_ROUNDS (6), CPU_AB_IDLE_FIRST (seconds of quiet before the warm-up, 0), BENCH_DATABASE_URL (the server the scratch databases
  * go on). Besides the server process's CPU it reports PostgreSQL's: the CPU time of every process
  * named postgres on this machine during the side's rounds (the other side is idle meanwhile, but for
  * its workers' polling), which is what a change of statements moves.
@@ -128,6 +128,9 @@ async function round(side: Side, amount: number, record = true): Promise<void> {
 
 const median = (xs: number[]) => spread(xs).median;
 const sides = [await start('A'), await start('B')];
+// CPU_AB_IDLE_FIRST seconds of quiet before the warm-up: long enough (30) for V8's memory reducer
+// to run in both processes, as in a service that sat idle after its start
+await new Promise((r) => setTimeout(r, Number(process.env.CPU_AB_IDLE_FIRST ?? 0) * 1000));
 try {
   for (const side of sides) await round(side, AMOUNT / 2, false); // warm-up
   for (let r = 0; r < ROUNDS; r++) {
