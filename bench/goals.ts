@@ -94,7 +94,7 @@ const GOALS: Goal[] = [
   },
   {
     key: 'idle-rss',
-    measurement: 'resident memory, idle, after start (30 s after ready)',
+    measurement: "resident memory, idle, after start (once V8's memory reducer has run)",
     unit: 'MB',
     goal: '< 350 MB PGlite, < 150 MB PostgreSQL',
     verdict: both(below('PGlite', 350), below('PostgreSQL', 150)),
