@@ -396,9 +396,11 @@ describe('portal API: submit', () => {
       .execute();
     const idSent = await portal(w.token, 'POST', `/actions/${w.adaId}/submit`);
     assert.equal(idSent.status, 200, JSON.stringify(idSent.body));
-    assert.equal(idSent.body.state, 'submitted');
+    // sent: the sandbox decides 20 ms after (tests' VERICASE_SANDBOX_DELAY_MS), so a busy machine
+    // may read it back already approved
+    assert.ok(['submitted', 'approved'].includes(idSent.body.state), idSent.body.state);
     const idCheck = await api.get(`/v1/checks/id_document/${w.adaId}`);
-    assert.equal(idCheck.body.status, 'processing');
+    assert.ok(['processing', 'approved'].includes(idCheck.body.status), idCheck.body.status);
     assert.equal(
       idCheck.body.data.information.front_file_id,
       frontFile.find((f) => f.slot === 'front')?.file_id,
@@ -418,10 +420,9 @@ describe('portal API: submit', () => {
     assert.equal(c.contact_has_actions, true, 'the proof of address and Alan’s id are still to do');
 
     const s = (await portal(w.token, 'GET', '/session')).body;
-    assert.deepEqual(
-      s.actions.map((a: any) => a.state),
-      ['approved', 'todo', 'submitted', 'todo'],
-    );
+    const states = s.actions.map((a: any) => a.state);
+    assert.ok(['submitted', 'approved'].includes(states[2]), `Ada's id_document: ${states[2]}`);
+    assert.deepEqual([states[0], states[1], states[3]], ['approved', 'todo', 'todo']);
     assert.equal(s.all_submitted, false);
   });
 
