@@ -109,10 +109,6 @@ async function startOnce(env: NodeJS.ProcessEnv): Promise<StartFigures> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const reduced = watchReducer(child);
-  let reducedAt: number | null = null;
-  void reduced.then((t) => {
-    reducedAt = t;
-  });
   try {
     const firstRequestMs = await until(child, started, `${base}/v1/ping`, { 'x-service-api-key': KEY });
     const readyMs = await until(child, started, `${base}/readyz`, {});
@@ -123,9 +119,10 @@ async function startOnce(env: NodeJS.ProcessEnv): Promise<StartFigures> {
     const cap = new Promise<null>((r) => {
       capTimer = setTimeout(r, readyAt + SETTLE_MAX_SECONDS * 1000 - performance.now(), null);
     });
-    const reducer = await Promise.race([reduced, cap]);
+    // already resolved when the reducer ran before this point
+    const reducedAt = await Promise.race([reduced, cap]);
     clearTimeout(capTimer);
-    if (reducer !== null) await new Promise((r) => setTimeout(r, AFTER_REDUCE_SECONDS * 1000));
+    if (reducedAt !== null) await new Promise((r) => setTimeout(r, AFTER_REDUCE_SECONDS * 1000));
     const reducedAfterMs = reducedAt === null ? null : Math.max(0, reducedAt - readyAt);
     return { firstRequestMs, readyMs, earlyRssMb, rssMb: rssMb(child.pid as number), reducedAfterMs };
   } finally {
@@ -160,28 +157,14 @@ function summary(rows: Row[]): void {
     ]
       .filter(Boolean)
       .join('; ');
+    const col = (pick: (f: StartFigures) => number, unit: string, digits: number) =>
+      cell(runs.map(pick), unit, digits);
     const cells = [
       label,
-      cell(
-        runs.map((f) => f.firstRequestMs / 1000),
-        's',
-        2,
-      ),
-      cell(
-        runs.map((f) => f.readyMs / 1000),
-        's',
-        2,
-      ),
-      cell(
-        runs.map((f) => f.earlyRssMb),
-        'MB',
-        0,
-      ),
-      cell(
-        runs.map((f) => f.rssMb),
-        'MB',
-        0,
-      ),
+      col((f) => f.firstRequestMs / 1000, 's', 2),
+      col((f) => f.readyMs / 1000, 's', 2),
+      col((f) => f.earlyRssMb, 'MB', 0),
+      col((f) => f.rssMb, 'MB', 0),
       reducer,
     ];
     console.log(`| ${cells.join(' | ')} |`);
