@@ -357,8 +357,9 @@ describe('portal API: submit', () => {
     assert.equal(sent.body.state, 'submitted');
     assert.equal(sent.body.can_submit, false);
     assert.deepEqual(sent.body.slots[0].files, []);
+    // read afterwards: the sandbox may have decided already on a busy machine (20 ms delay)
     const check = await api.get(`/v1/checks/document/${w.kbis}`);
-    assert.equal(check.body.status, 'processing');
+    assert.ok(['processing', 'approved'].includes(check.body.status), check.body.status);
     assert.deepEqual(check.body.data.document_file_ids, [fileId]);
     const left = await ctx.db
       .selectFrom('client_portal_pending_files')
@@ -396,9 +397,10 @@ describe('portal API: submit', () => {
       .execute();
     const idSent = await portal(w.token, 'POST', `/actions/${w.adaId}/submit`);
     assert.equal(idSent.status, 200, JSON.stringify(idSent.body));
-    // sent: the sandbox decides 20 ms after (tests' VERICASE_SANDBOX_DELAY_MS), so a busy machine
-    // may read it back already approved
-    assert.ok(['submitted', 'approved'].includes(idSent.body.state), idSent.body.state);
+    // the answer is the step as the submission left it, whenever the sandbox decides
+    assert.equal(idSent.body.state, 'submitted');
+    // read afterwards: the sandbox decides 20 ms after (tests' VERICASE_SANDBOX_DELAY_MS), so a
+    // busy machine may read the check already approved
     const idCheck = await api.get(`/v1/checks/id_document/${w.adaId}`);
     assert.ok(['processing', 'approved'].includes(idCheck.body.status), idCheck.body.status);
     assert.equal(

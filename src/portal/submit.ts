@@ -16,11 +16,11 @@ import { dropPendingFiles } from './pending-files.ts';
  * `POST /portal/api/actions/{id}/submit`: hands the action's pending files to its check type
  * (`portal.submit`, which moves the check through the engine: add_files, processing, the check's
  * events and the case's flags), then drops the pending rows and records the contact action, all in
- * one transaction. 400 naming the first slot that lacks files; 400 when the step takes no files now.
+ * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming the first slot that lacks files; 400 when the step takes no files now.
  */
 export async function submitAction(ctx: AppContext, access: PortalAccess, checkId: string): Promise<Action> {
   const { link } = access;
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const shown = await findShown(trx, link, checkId, true);
     assertAccepting(shown.check);
     const pending = await pendingFilesOf(trx, [checkId]);
@@ -53,6 +53,9 @@ export async function submitAction(ctx: AppContext, access: PortalAccess, checkI
       pending.map((p) => p.id),
     );
     await recordContactAction(trx, link.workspace_id, link.case_id);
+    // read back inside the transaction: the answer is the step as this submission left it. Read
+    // after the commit, it could already hold the provider's decision (the queued work may run
+    // first), so the same submission would answer `submitted` or `approved` by timing alone
+    return readAction(trx, link, checkId);
   });
-  return readAction(ctx.db, link, checkId);
 }

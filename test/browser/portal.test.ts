@@ -95,8 +95,9 @@ const action = (page: Page, type: string) => page.locator(`[data-action-type="${
 const slot = (page: Page, type: string, legend: string) =>
   action(page, type).getByRole('group', { name: legend, exact: true });
 /**
- * A sent step's badge: "Received", or "Approved" when the sandbox (20 ms in tests) had already
- * decided by the time the page read the step back, as on a busy machine.
+ * A sent step's badge: "Received" (the submission's answer), or "Approved" once the session read
+ * that follows it brings the sandbox's decision (20 ms in tests), which a busy machine may show
+ * before the test looks.
  */
 async function sent(page: Page, type: string): Promise<void> {
   try {
@@ -436,6 +437,73 @@ describe('client portal in Chromium', () => {
     assert.equal(await page.evaluate('document.activeElement?.tagName'), 'H1');
     await shots.take(page, 'everything-received');
     assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a session read overtaken by an upload does not take the uploaded file off the page', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    await op.ok('POST', '/v1/checks/id_document', { individual_id: contactId });
+    const link = await shareLink(op, caseId, contactId);
+    const errors: string[] = [];
+    const browser = await openBrowser('en-US');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+
+    // the session read that a submission starts is answered with the state of that moment, but
+    // handed to the page only after the next upload: a slow answer overtaken by a change
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let held = false;
+    await page.route('**/portal/api/session', async (route) => {
+      if (held) return route.continue();
+      held = true;
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await choose(page, 'document', 'Files', 'kbis.pdf', outcomePdf('approved'), 'application/pdf');
+    await action(page, 'document').getByRole('button', { name: 'Send', exact: true }).click();
+    // the submission's own answer, always `submitted` (its session read is held)
+    await action(page, 'document').locator('.badge', { hasText: 'Received' }).waitFor();
+    await choose(
+      page,
+      'id_document',
+      'Front of the document',
+      'passport.png',
+      outcomePng('approved'),
+      'image/png',
+    );
+
+    // the stale answer is dropped and the session read again; the file stays, and can be sent
+    // the first answer after this is the stale one, the second the read it makes the page send
+    const reread = new Promise<void>((resolve) => {
+      let answers = 0;
+      page.on('response', (r) => {
+        if (r.url().endsWith('/portal/api/session') && ++answers === 2) resolve();
+      });
+    });
+    release();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      reread,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error('the page never read the session again: it kept the stale answer')),
+          60_000,
+        );
+      }),
+    ]);
+    clearTimeout(timer);
+    await slot(page, 'id_document', 'Front of the document')
+      .locator('.file-name', { hasText: 'passport.png' })
+      .waitFor();
+    await action(page, 'id_document').getByRole('button', { name: 'Send', exact: true }).click();
+    // that was the last step: the session read that follows the submission ends the checklist
+    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
     assert.deepEqual(errors, []);
   });
 });

@@ -75,16 +75,27 @@ export function App() {
     [token],
   );
 
-  const load = useCallback(async () => {
+  // A session read answers for the moment it was sent. One overtaken by a later read, or by a change
+  // made on this page meanwhile (an upload, a removal, a submission: the action it answered replaces
+  // its copy at once), would put back what was there before; it is dropped, and in the second case
+  // the session is read again.
+  const reads = useRef(0);
+  const changes = useRef(0);
+  const load = useCallback(async (): Promise<void> => {
     if (!api) return;
+    const read = ++reads.current;
+    const changesBefore = changes.current;
     try {
       const session = await api.session();
+      if (read !== reads.current) return;
+      if (changes.current !== changesBefore) return load();
       remember(
         api.token,
         session.scope === 'check' && session.actions.some((a) => a.type === 'electronic_signature'),
       );
       setView({ kind: 'ready', session });
     } catch (err) {
+      if (read !== reads.current) return;
       if (err instanceof HttpError && (err.status === 401 || err.status === 403)) fail(err);
       else setView({ kind: 'error', message: (err as Error).message });
     }
@@ -122,6 +133,7 @@ export function App() {
   }, [api, logoUrl]);
 
   const replaceAction = useCallback((a: Action) => {
+    changes.current++;
     setView((v) =>
       v.kind === 'ready'
         ? {
