@@ -76,10 +76,14 @@ describe('the bundle fingerprint', () => {
   });
 });
 
-/** Starts `vericase serve`, waits for its 'vericase listening' line and stops it; returns that line. */
+/**
+ * Starts `vericase serve`, waits for its 'vericase listening' line, runs `probe` against it and stops
+ * it; returns that line.
+ */
 async function listeningLine(
   env: Record<string, string>,
   command: string[] = [process.execPath, 'bin/vericase.js'],
+  probe?: (base: string) => Promise<void>,
 ): Promise<Record<string, unknown>> {
   const port = await freePort();
   const child = spawn(command[0], [...command.slice(1), 'serve'], {
@@ -105,6 +109,7 @@ async function listeningLine(
       if (up) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    await probe?.(`http://127.0.0.1:${port}`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('close', r));
@@ -125,6 +130,23 @@ describe('vericase serve', () => {
     assert.ok(freshBundle(), 'the build script left a bundle that matches the sources');
     assert.equal((await listeningLine({})).code, 'bundle');
     assert.equal((await listeningLine({ VERICASE_BUNDLE: '0' })).code, 'sources');
+  });
+
+  test('the bundle refuses what the sources refuse: a URL that is not valid percent-encoded UTF-8', async () => {
+    // the bundler's minifier once dropped this check (a decodeURIComponent whose result went unused)
+    const probe = async (base: string) => {
+      for (const url of ['/healthz?x=%E0%A4%A', '/healthz?x=%FF', '/v1/cases?name=%C3']) {
+        const res = await fetch(base + url);
+        assert.equal(res.status, 400, url);
+        const body = (await res.json()) as { message: string; details: { path: string }[] };
+        assert.equal(body.message, 'The URL is not valid percent-encoded UTF-8', url);
+        assert.equal(body.details[0].path, 'url');
+      }
+      const fine = await fetch(`${base}/healthz?x=%C3%A9`);
+      assert.equal(fine.status, 200);
+    };
+    assert.equal((await listeningLine({}, undefined, probe)).code, 'bundle');
+    assert.equal((await listeningLine({ VERICASE_BUNDLE: '0' }, undefined, probe)).code, 'sources');
   });
 
   test('keeps the compile cache on the embedded database, not on PostgreSQL; short commands keep it', async () => {

@@ -67,17 +67,12 @@ export function registerStrictInput(app: FastifyInstance): void {
   // callback hooks: they run on every request, and a promise each would be paid by every request
   app.addHook('onRequest', (req, _reply, done) => {
     const url = req.raw.url ?? '';
-    if (!url.includes('%')) return done();
-    try {
-      decodeURIComponent(url);
-    } catch {
-      return done(
-        new ApiError(400, 'The URL is not valid percent-encoded UTF-8', [
-          { path: 'url', message: 'url is not valid percent-encoded UTF-8' },
-        ]),
-      );
-    }
-    done();
+    if (!url.includes('%') || decoded(url) !== null) return done();
+    done(
+      new ApiError(400, 'The URL is not valid percent-encoded UTF-8', [
+        { path: 'url', message: 'url is not valid percent-encoded UTF-8' },
+      ]),
+    );
   });
 
   app.addHook('preValidation', (req, _reply, done) => {
@@ -87,6 +82,20 @@ export function registerStrictInput(app: FastifyInstance): void {
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
     done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
+}
+
+/**
+ * The URL percent-decoded, or null when it is not valid percent-encoded UTF-8. The decoded value is
+ * returned, not only computed: the bundler's minifier takes `decodeURIComponent` for a pure function
+ * and dropped a call whose result went unused, and the bundled service then let malformed query
+ * strings through (test/server-bundle.test.ts runs this check on the bundle).
+ */
+function decoded(url: string): string | null {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return null;
+  }
 }
 
 /** `body` + `companies`, `0` → `companies[0]`; the prefix names the request part only at the top. */
