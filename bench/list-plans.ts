@@ -17,6 +17,7 @@
 import { parseArgs } from 'node:util';
 import { CompiledQuery, sql } from 'kysely';
 import { listCases } from '../src/cases/list-cases.ts';
+import { countEstimates } from '../src/http/count-estimates.ts';
 import { type ListCombination, listCombinations, openDb, seedCasesDatabase } from './seed-cases.ts';
 
 const SLOW_MS = 10;
@@ -141,6 +142,8 @@ async function capture(
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
 async function main() {
+  // every combination's count statement is captured: no estimate reused from the one before it
+  countEstimates.ttlMs = 0;
   const { values } = parseArgs({
     options: {
       cases: { type: 'string', default: '100000' },
