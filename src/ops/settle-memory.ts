@@ -36,7 +36,8 @@ function exposedGc(): GcFunction | null {
  * is the mutator that got slower; the cause was not found. V8's own memory-reducing collections did
  * not do this (A/B with --no-memory-reducer after 30 s idle: 91%, session 15); one such forced
  * collection each time the process went quiet did, and more with each (+46%, session 15). For a
- * small, mostly idle deployment the memory may still be worth it. The collection itself holds the event loop once, for 0.1 to 0.3 s.
+ * small, mostly idle deployment the memory may still be worth it. The collection itself holds the
+ * event loop once, for 0.1 to 0.3 s.
  */
 export function settleStartupMemory(logger: pino.Logger): void {
   const gc = exposedGc();

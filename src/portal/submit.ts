@@ -16,7 +16,8 @@ import { dropPendingFiles } from './pending-files.ts';
  * `POST /portal/api/actions/{id}/submit`: hands the action's pending files to its check type
  * (`portal.submit`, which moves the check through the engine: add_files, processing, the check's
  * events and the case's flags), then drops the pending rows and records the contact action, all in
- * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming the first slot that lacks files; 400 when the step takes no files now.
+ * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming the
+ * first slot that lacks files; 400 when the step takes no files now.
  */
 export async function submitAction(ctx: AppContext, access: PortalAccess, checkId: string): Promise<Action> {
   const { link } = access;

@@ -480,24 +480,15 @@ describe('client portal in Chromium', () => {
 
     // the stale answer is dropped and the session read again; the file stays, and can be sent
     // the first answer after this is the stale one, the second the read it makes the page send
-    const reread = new Promise<void>((resolve) => {
-      let answers = 0;
-      page.on('response', (r) => {
-        if (r.url().endsWith('/portal/api/session') && ++answers === 2) resolve();
-      });
+    let answers = 0;
+    const reread = page.waitForEvent('response', {
+      predicate: (r) => r.url().endsWith('/portal/api/session') && ++answers === 2,
+      timeout: 60_000,
     });
     release();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      reread,
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error('the page never read the session again: it kept the stale answer')),
-          60_000,
-        );
-      }),
-    ]);
-    clearTimeout(timer);
+    await reread.catch(() => {
+      throw new Error('the page never read the session again: it kept the stale answer');
+    });
     await slot(page, 'id_document', 'Front of the document')
       .locator('.file-name', { hasText: 'passport.png' })
       .waitFor();
