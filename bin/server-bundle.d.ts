@@ -2,6 +2,8 @@
 // this Node strips types).
 export const ROOT: string;
 export const BUNDLE_DIR: string;
+export const KEEP_EXTERNAL: Set<string>;
+export function keptExternal(source: string): boolean;
 export function sourceFingerprint(root?: string): string;
 export function currentBuild(dir?: string): { id: string; fingerprint: string } | null;
 export function freshBundle(root?: string, dir?: string): string | null;

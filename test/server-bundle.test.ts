@@ -25,7 +25,7 @@ function tree(files: Record<string, string>): string {
 }
 
 describe('the bundle fingerprint', () => {
-  test('follows every file of src/: content, addition, removal and rename; not modification times', () => {
+  test('follows every file of src/ (content, addition, removal, rename) and package-lock.json; not modification times', () => {
     const root = tree({ 'a.ts': 'export const a = 1;\n', 'x/b.ts': 'export const b = 2;\n' });
     const first = sourceFingerprint(root);
     assert.match(first, /^[0-9a-f]{64}$/);
@@ -48,6 +48,19 @@ describe('the bundle fingerprint', () => {
     assert.notEqual(renamed, added);
     fs.rmSync(path.join(root, 'src/x/d.ts'));
     assert.equal(sourceFingerprint(root), edited);
+
+    // the bundle holds the packages too: another lockfile (an npm install) is another bundle
+    fs.writeFileSync(
+      path.join(root, 'package-lock.json'),
+      '{"packages":{"node_modules/a":{"version":"1.0.0"}}}',
+    );
+    const locked = sourceFingerprint(root);
+    assert.notEqual(locked, edited);
+    fs.writeFileSync(
+      path.join(root, 'package-lock.json'),
+      '{"packages":{"node_modules/a":{"version":"1.0.1"}}}',
+    );
+    assert.notEqual(sourceFingerprint(root), locked);
   });
 
   test('a build is run only while it matches the sources, and never when VERICASE_BUNDLE=0', () => {
