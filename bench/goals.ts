@@ -51,7 +51,7 @@ const both =
 const GOALS: Goal[] = [
   {
     key: 'ping-ratio',
-    measurement: '`GET /v1/ping` / bare Fastify route, same run',
+    measurement: '`GET /v1/ping` / bare Fastify route, same run (median of the process pairs)',
     unit: '%',
     goal: '>= 85%',
     verdict: both(atLeast('PGlite', 85), atLeast('PostgreSQL', 85)),
@@ -113,7 +113,9 @@ function show(r: Recorded | undefined, unit: Goal['unit']): string {
 /** The goals table with this run's figures, then a verdict line per goal; nothing when none recorded. */
 export function printVerdicts(): void {
   if (!figures.size) return;
-  console.log('\n# Issue 17 goals (medians of the rounds; min-max of the rounds in brackets)\n');
+  console.log(
+    '\n# Issue 17 goals (medians of the rounds, of the process pairs for ping; min-max in brackets)\n',
+  );
   console.log('| measurement | PGlite | PostgreSQL | goal |');
   console.log('|---|---:|---:|---:|');
   for (const g of GOALS) {
