@@ -2,6 +2,8 @@
  * `npm run bench`: every benchmark, printed as tables. Runs the HTTP benchmarks on PGlite and, when
  * reachable, on PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bench,
  * reset first). BENCH_ONLY=foundation,startup,list-1m,checks,...,legal-forms,portal,observability,render-sign,metrics picks sections; BENCH_DURATION sets seconds per run.
+ * The comparisons: BENCH_WARMUP, BENCH_ROUNDS and BENCH_ROUND_SECONDS (bench/lib.ts); the ping ratio's
+ * BENCH_PING_PAIRS and BENCH_PING_ROUNDS (bench/foundation.ts).
  * Numbers on a shared 2-core machine are noisy (up to 2x): compare runs made on a quiet machine.
  */
 import { spawnSync } from 'node:child_process';
