@@ -180,6 +180,18 @@ async function rawInsertFloor(
   };
 }
 
+/** `vericase serve` on a free port, once it answers; its base URL. */
+async function startService(serverEnv: NodeJS.ProcessEnv) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startProcess(
+    ['bin/vericase.js', 'serve'],
+    { ...serverEnv, PORT: String(port) },
+    `${base}/healthz`,
+  );
+  return { base, server };
+}
+
 /**
  * Process pairs for the ping ratio: BENCH_PING_PAIRS (default 5) times, a fresh bare process and a
  * fresh service process, both on CPU 0 with the load generator on CPU 1, measured in alternation
@@ -207,13 +219,7 @@ async function pingPairs(
       { ...logEnv, PORT: String(barePort) },
       `http://127.0.0.1:${barePort}/ping`,
     );
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = await startProcess(
-      ['bin/vericase.js', 'serve'],
-      { ...serverEnv, PORT: String(port) },
-      `${base}/healthz`,
-    );
+    const { base, server } = await startService(serverEnv);
     try {
       const { result, pinned } = await withPinnedCpus([bare, server], () =>
         alternate(
@@ -276,13 +282,7 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Se
   const serverEnv = { ...env, ...logEnv, HOST: '127.0.0.1', VERICASE_RATE_LIMIT_PER_MINUTE: '0' };
   series.push(...(await pingPairs(serverEnv, logEnv, mainKey, label)));
 
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    ['bin/vericase.js', 'serve'],
-    { ...serverEnv, PORT: String(port) },
-    `${base}/healthz`,
-  );
+  const { base, server } = await startService(serverEnv);
   try {
     const h = { 'x-service-api-key': mainKey, 'content-type': 'application/json' };
     const create = httpTarget('POST /v1/cases (3 companies, 3 individuals, relations), 10 connections', {
