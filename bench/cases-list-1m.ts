@@ -12,7 +12,7 @@
  * migration 0027 first (the figures before it). Seeding a million cases takes 90-135 s.
  */
 import { sql } from 'kysely';
-import { freePort, load, startProcess, stopProcess } from './lib.ts';
+import { load, startService, stopProcess } from './lib.ts';
 import { type ListCombination, listCombinations, openDb, seedCasesDatabase } from './seed-cases.ts';
 
 const CASES = Number(process.env.BENCH_LIST_1M_CASES ?? 1_000_000);
@@ -60,20 +60,12 @@ export async function runCasesList1mBench(
     await db.destroy();
   }
 
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    ['bin/vericase.js', 'serve'],
-    {
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'all',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      VERICASE_RATE_LIMIT_PER_MINUTE: '0',
-    },
-    `${base}/healthz`,
-  );
+  const { base, server } = await startService({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'all',
+    VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+  });
   const headers = { 'x-service-api-key': seeded.apiKey };
   const results: ListFigures[] = [];
   try {

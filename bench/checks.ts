@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { makePng, multipartBody } from '../test/helpers/files.ts';
-import { type Figures, freePort, load, percentile, printTable, startProcess, stopProcess } from './lib.ts';
+import { type Figures, load, percentile, printTable, startService, stopProcess } from './lib.ts';
 
 const N = Number(process.env.BENCH_CHECKS ?? 300);
 const CONCURRENCY = 10;
@@ -23,22 +23,14 @@ async function pool<T>(items: T[], fn: (item: T) => Promise<void>) {
 
 export async function runChecksBench(databaseUrl: string | null): Promise<Figures[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bench-checks-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const key = 'vk_bench_checks_key';
-  const server = await startProcess(
-    ['bin/vericase.js', 'serve'],
-    {
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir }),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      VERICASE_RATE_LIMIT_PER_MINUTE: '0',
-      VERICASE_SANDBOX_DELAY_MS: '0',
-      VERICASE_BOOTSTRAP_API_KEY: key,
-    },
-    `${base}/healthz`,
-  );
+  const { base, server } = await startService({
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '', DATA_DIR: dataDir }),
+    LOG_LEVEL: 'warn',
+    VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+    VERICASE_SANDBOX_DELAY_MS: '0',
+    VERICASE_BOOTSTRAP_API_KEY: key,
+  });
   const h = { 'x-service-api-key': key, 'content-type': 'application/json' };
   const post = async (url: string, body: unknown) => {
     const res = await fetch(`${base}${url}`, { method: 'POST', headers: h, body: JSON.stringify(body) });

@@ -36,6 +36,7 @@ import {
   type Series,
   spread,
   startProcess,
+  startService,
   stopProcess,
   summarise,
   withPinnedCpus,
@@ -180,18 +181,6 @@ async function rawInsertFloor(
   };
 }
 
-/** `vericase serve` on a free port, once it answers; its base URL. */
-async function startService(serverEnv: NodeJS.ProcessEnv) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    ['bin/vericase.js', 'serve'],
-    { ...serverEnv, PORT: String(port) },
-    `${base}/healthz`,
-  );
-  return { base, server };
-}
-
 /**
  * Process pairs for the ping ratio: BENCH_PING_PAIRS (default 5) times, a fresh bare process and a
  * fresh service process, both on CPU 0 with the load generator on CPU 1, measured in alternation
@@ -208,8 +197,8 @@ async function pingPairs(
   key: string,
   label: DbLabel,
 ): Promise<Series[]> {
-  const ceilings: Series[] = [];
-  const pings: Series[] = [];
+  const ceilingRuns: Figures[] = [];
+  const pingRuns: Figures[] = [];
   const ratios: number[] = [];
   let allPinned = true;
   for (let pair = 0; pair < PING_PAIRS; pair++) {
@@ -237,8 +226,8 @@ async function pingPairs(
       );
       allPinned &&= pinned;
       const [ceiling, ping] = result;
-      ceilings.push(ceiling);
-      pings.push(ping);
+      ceilingRuns.push(...ceiling.runs);
+      pingRuns.push(...ping.runs);
       ratios.push(ratio(ping, ceiling).median);
     } finally {
       await stopProcess(server);
@@ -246,14 +235,8 @@ async function pingPairs(
     }
   }
   const where = `${PING_PAIRS} process pairs x ${PING_ROUNDS} round${PING_ROUNDS === 1 ? '' : 's'}${allPinned ? ', servers on CPU 0, load on CPU 1' : ''}`;
-  const ceiling = summarise(
-    `bare Fastify route (ceiling), 20 connections, ${where}`,
-    ceilings.flatMap((s) => s.runs),
-  );
-  const ping = summarise(
-    `GET /v1/ping, 20 connections, ${where}`,
-    pings.flatMap((s) => s.runs),
-  );
+  const ceiling = summarise(`bare Fastify route (ceiling), 20 connections, ${where}`, ceilingRuns);
+  const ping = summarise(`GET /v1/ping, 20 connections, ${where}`, pingRuns);
   const r = spread(ratios);
   console.log(
     `ping / bare route on ${label}, per process pair: ${ratios.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')} (median ${(r.median * 100).toFixed(0)}%)`,
@@ -279,7 +262,7 @@ export async function runFoundationBench(databaseUrl: string | null): Promise<Se
     LOG_REQUESTS: process.env.LOG_REQUESTS ?? 'all',
   };
 
-  const serverEnv = { ...env, ...logEnv, HOST: '127.0.0.1', VERICASE_RATE_LIMIT_PER_MINUTE: '0' };
+  const serverEnv = { ...env, ...logEnv, VERICASE_RATE_LIMIT_PER_MINUTE: '0' };
   series.push(...(await pingPairs(serverEnv, logEnv, mainKey, label)));
 
   const { base, server } = await startService(serverEnv);

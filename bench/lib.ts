@@ -116,6 +116,21 @@ export async function withPinnedCpus<T>(
   }
 }
 
+/**
+ * `vericase serve` from this checkout on a free port of 127.0.0.1, once `/healthz` answers: the
+ * child and its base URL. `env` adds to the bench's environment (PORT and HOST are set here).
+ */
+export async function startService(env: NodeJS.ProcessEnv): Promise<{ base: string; server: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await startProcess(
+    ['bin/vericase.js', 'serve'],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    `${base}/healthz`,
+  );
+  return { base, server };
+}
+
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');

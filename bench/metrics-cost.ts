@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
 import { sampleCaseBody } from '../test/helpers/harness.ts';
-import { type Figures, freePort, load, printTable, startProcess, stopProcess } from './lib.ts';
+import { type Figures, load, printTable, startService, stopProcess } from './lib.ts';
 
 async function seedKey(env: NodeJS.ProcessEnv): Promise<string> {
   const config = loadConfig({ ...process.env, ...env, VERICASE_RUN_WORKERS: 'false', LOG_LEVEL: 'warn' });
@@ -32,21 +32,13 @@ type Mode = 'on' | 'on, not scraped' | 'off';
 
 async function measure(env: NodeJS.ProcessEnv, key: string, mode: Mode, round: number): Promise<Figures[]> {
   const metrics = mode !== 'off';
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess(
-    ['bin/vericase.js', 'serve'],
-    {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      VERICASE_RATE_LIMIT_PER_MINUTE: '0',
-      VERICASE_RUN_WORKERS: 'false',
-      VERICASE_METRICS: String(metrics),
-    },
-    `${base}/healthz`,
-  );
+  const { base, server } = await startService({
+    ...env,
+    LOG_LEVEL: 'warn',
+    VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+    VERICASE_RUN_WORKERS: 'false',
+    VERICASE_METRICS: String(metrics),
+  });
   // a scraper during the scraped runs
   const scraper =
     mode === 'on'
