@@ -21,10 +21,10 @@ export interface Module {
 }
 
 /**
- * Installs the feature modules into the context, then creates the job queues (before anything is
- * served: a request may enqueue). The workers and the modules' background work start with
- * `startBackground`. Stopping the context stops the jobs, then the modules in reverse order of
- * installation.
+ * Installs the feature modules into the context and sets up the job queue, which `ctx.jobs.start()`
+ * then starts (src/runtime.ts does, before anything is served: a request may enqueue). The workers
+ * and the modules' background work start with `startBackground`. Stopping the context stops the
+ * jobs, then the modules in reverse order of installation.
  */
 export async function installModules(
   ctx: AppContext,
@@ -34,7 +34,6 @@ export async function installModules(
   const jobs = new JobQueue(handle, logger, { pollMs: ctx.config.jobPollMs });
   ctx.jobs = jobs;
   for (const m of MODULES) await m.install(ctx, logger);
-  await jobs.start();
   const previousStop = ctx.stop;
   ctx.stop = async () => {
     await jobs.stop();

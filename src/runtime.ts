@@ -11,6 +11,8 @@ export interface Runtime {
   ctx: AppContext;
   handle: DatabaseHandle;
   logger: pino.Logger;
+  /** Starts the job queue (once; see `deferQueueStart`): before anything is enqueued. */
+  startQueue(): Promise<void>;
   /** Starts the workers and the modules' background work (once; see `deferBackground`). */
   startBackground(): Promise<BackgroundStarted>;
   close(): Promise<void>;
@@ -23,6 +25,12 @@ export interface OpenRuntimeOptions {
    * `vericase serve` opens its port first. Otherwise they start before openRuntime returns.
    */
   deferBackground?: boolean;
+  /**
+   * Leave the job queue's start (pg-boss's own start, the missing queues) to a later `startQueue()`:
+   * `vericase serve` runs it while it builds the app, so that the queue's round trips to PostgreSQL
+   * overlap the routes' registration. Implies `deferBackground` (the workers need the queue).
+   */
+  deferQueueStart?: boolean;
 }
 
 /** Opens the database, migrates it and assembles the context shared by the API and the workers. */
@@ -49,16 +57,25 @@ export async function openRuntime(
       hooks: {},
     };
     await installModules(ctx, handle, logger);
+    let queueStarted: Promise<void> | null = null;
+    const startQueue = () => {
+      queueStarted ??= ctx.jobs.start();
+      return queueStarted;
+    };
     let background: Promise<BackgroundStarted> | null = null;
     const runBackground = () => {
-      background ??= startBackground(ctx, logger);
+      background ??= startQueue().then(() => startBackground(ctx, logger));
       return background;
     };
-    if (!opts.deferBackground) await runBackground();
+    if (!opts.deferQueueStart) {
+      await startQueue();
+      if (!opts.deferBackground) await runBackground();
+    }
     return {
       ctx,
       handle,
       logger,
+      startQueue,
       startBackground: runBackground,
       close: async () => {
         await ctx.stop?.();

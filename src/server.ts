@@ -16,12 +16,19 @@ export async function serve(config: Config): Promise<void> {
   // before anything that makes spans: off unless an OTLP endpoint is configured
   const stopTracing = await startTracing();
   // the port opens before the workers start and the sanctions lists load (startBackground below)
-  const runtime = await openRuntime(config, undefined, { deferBackground: true });
+  const runtime = await openRuntime(config, undefined, { deferBackground: true, deferQueueStart: true });
   const { ctx, logger } = runtime;
-  // several processes starting together on an empty database: one creates the workspace
-  const boot = await withStartupLock(ctx.db, ctx.dbKind, 'bootstrap', (db) =>
-    bootstrapWorkspace(db, config.bootstrapApiKey, config.console.bootstrapAdminEmail),
-  );
+  // The job queue starts (round trips to the database) while the routes are registered (CPU): on
+  // PostgreSQL the two overlap. Both are done before the port opens: a request may enqueue.
+  const [boot, app] = await Promise.all([
+    runtime.startQueue().then(() =>
+      // several processes starting together on an empty database: one creates the workspace
+      withStartupLock(ctx.db, ctx.dbKind, 'bootstrap', (db) =>
+        bootstrapWorkspace(db, config.bootstrapApiKey, config.console.bootstrapAdminEmail),
+      ),
+    ),
+    buildApp(ctx, { logger: logger as never }),
+  ]);
   if (boot.newApiKey) {
     // printed once, on purpose outside the JSON log stream so it stands out
     process.stdout.write(
@@ -35,7 +42,6 @@ export async function serve(config: Config): Promise<void> {
       `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
     );
   }
-  const app = await buildApp(ctx, { logger: logger as never });
   let closing = false;
   let background: Promise<void> = Promise.resolve();
   const shutdown = async (signal: string) => {
@@ -71,7 +77,7 @@ export async function serve(config: Config): Promise<void> {
       httpTimeoutsMs: config.http,
       // the bundled build or the TypeScript sources (bin/server-bundle.js)
       code: CODE_SOURCE,
-      // whether this process keeps Node's compile cache in memory (not on PostgreSQL: bin/server-bundle.js)
+      // whether this process runs with Node's compile cache (the bundle does: bin/server-bundle.js)
       compileCache: module.getCompileCacheDir?.() !== undefined,
       // AsyncLocalStorage without promise hooks (bin/node-flags.js)
       asyncContextFrame: process.execArgv.includes('--experimental-async-context-frame'),

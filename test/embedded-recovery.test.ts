@@ -106,6 +106,18 @@ if (!process.env.DATABASE_URL) {
         // and it takes writes again
         const more = await api.post('/v1/cases', { name: 'After restart' });
         assert.equal(more.status, 201);
+        // and runs jobs: the queues existed, so this start created none (src/jobs/queue.ts) and the
+        // check's job, enqueued inside the create's transaction, goes through pg-boss's warm cache
+        const check = await api.post('/v1/checks/online_reputation', {
+          company_id: kase.body.companies[0].id,
+        });
+        assert.equal(check.status, 201, JSON.stringify(check.body));
+        let status = check.body.status;
+        for (const deadline = Date.now() + 30_000; status === 'processing' && Date.now() < deadline; ) {
+          await new Promise((r) => setTimeout(r, 100));
+          status = (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status;
+        }
+        assert.equal(status, 'approved');
         // a second process on the same directory is still refused while this one runs
         const second = await cli(['migrate'], dir);
         assert.equal(second.code, 3, second.stderr);
