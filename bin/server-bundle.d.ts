@@ -8,5 +8,4 @@ export function sourceFingerprint(root?: string): string;
 export function currentBuild(dir?: string): { id: string; fingerprint: string } | null;
 export function freshBundle(root?: string, dir?: string): string | null;
 export function setCurrentBuild(id: string, fingerprint: string, dir?: string): void;
-export function enableCompileCache(dir?: string, options?: { self?: boolean }): void;
-export function keepsCompileCache(argv?: string[], env?: NodeJS.ProcessEnv): boolean;
+export function enableCompileCache(dir?: string): void;

@@ -129,27 +129,16 @@ export function setCurrentBuild(id, fingerprint, dir = BUNDLE_DIR) {
 
 /**
  * V8's compile cache for the bundle's files (and the packages they load), beside the builds; its
- * entries are keyed by content, so a stale one is never used.
+ * entries are keyed by content, so a stale one is never used. Every process keeps it, and the Node
+ * processes it starts (the sanctions-list loader) use it through NODE_COMPILE_CACHE.
  *
- * Node keeps every entry it read in memory for the process's lifetime (11-15 MB for the service),
- * so a process may leave it off for itself (`self: false`). Either way the Node processes it starts
- * (the sanctions-list loader) use it through NODE_COMPILE_CACHE: they exit and give that memory back.
+ * Until session 19 a long-running process on PostgreSQL left it off for itself, to save the memory
+ * Node keeps for the entries it read. Measured again on a slower 2-core machine (median of 3 starts,
+ * with the sanctions lists): first answer 1.04 s with it against 1.22 s without, idle RSS 130 against
+ * 127 MB (docs/performance.md, "Memory").
  */
-export function enableCompileCache(dir = BUNDLE_DIR, { self = true } = {}) {
+export function enableCompileCache(dir = BUNDLE_DIR) {
   const cacheDir = path.join(dir, 'compile-cache');
-  if (self) module.enableCompileCache?.(cacheDir);
+  module.enableCompileCache?.(cacheDir);
   if (!process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cacheDir;
-}
-
-/**
- * Whether this process keeps the compile cache itself. A long-running process on PostgreSQL
- * (`serve`, `worker`) does not: it starts in well under a second either way (0.77 vs 0.80 s to its
- * first answer, measured 2026-11-28), runs for days and is the kind run many at once, so the memory
- * matters more (idle 156 -> 145 MB). The embedded database's start gains 0.12 s from the cache
- * (1.46 -> 1.34 s) and its memory goal has room; short commands (keys, migrate...) exit at once.
- * docs/performance.md, "Memory".
- */
-export function keepsCompileCache(argv = process.argv.slice(2), env = process.env) {
-  const longRunning = argv[0] === 'serve' || argv[0] === 'worker';
-  return !(longRunning && Boolean(env.DATABASE_URL?.trim()));
 }

@@ -10,7 +10,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
-const { freshBundle, enableCompileCache, keepsCompileCache } = await import('./server-bundle.js');
+const { freshBundle, enableCompileCache } = await import('./server-bundle.js');
 const bundle = freshBundle();
-if (bundle) enableCompileCache(undefined, { self: keepsCompileCache() });
+if (bundle) enableCompileCache();
 await import(bundle ?? '../src/cli/main.ts');
