@@ -18,7 +18,10 @@
  * CPU_AB_A_ENV / CPU_AB_B_ENV ("NAME=value NAME=value"), CPU_AB_A_FLAGS / CPU_AB_B_FLAGS (Node
  * options), CPU_AB_PATH (default /v1/ping, with the key), CPU_AB_METHOD (GET; POST sends the sample
  * case graph of the foundation bench), CPU_AB_AMOUNT requests per round (100,000),
- * CPU_AB_CONNECTIONS (20), CPU_AB_ROUNDS (6), CPU_AB_IDLE_FIRST (seconds of quiet before the warm-up, 0), BENCH_DATABASE_URL (the server the scratch databases
+ * CPU_AB_CONNECTIONS (20), CPU_AB_ROUNDS (6), CPU_AB_IDLE_FIRST (seconds of quiet before the warm-up, 0),
+ * CPU_AB_SEED_CASES (cases seeded in each side's workspace as the foundation bench seeds its list
+ * workspace, for a list path: CPU_AB_PATH='/v1/cases?status=open&tags=vip&sort=name.desc'),
+ * BENCH_DATABASE_URL (the server the scratch databases
  * go on). Besides the server process's CPU it reports PostgreSQL's: the CPU time of every process
  * named postgres on this machine during the side's rounds (the other side is idle meanwhile, but for
  * its workers' polling), which is what a change of statements moves.
@@ -26,9 +29,10 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { sampleCaseBody } from '../test/helpers/harness.ts';
 import { scratchDatabase } from '../test/helpers/scratch-database.ts';
-import { freePort, ROOT, spread, startProcess, stopProcess } from './lib.ts';
+import { freePort, ROOT, SEED_LIST_CASES_SQL, spread, startProcess, stopProcess } from './lib.ts';
 
 const KEY = 'vk_bench_cpu_per_request_0123456789';
 const URL_PATH = process.env.CPU_AB_PATH ?? '/v1/ping';
@@ -98,6 +102,19 @@ async function start(name: 'A' | 'B'): Promise<Side> {
     `http://127.0.0.1:${port}/readyz`,
     process.env[`CPU_AB_${name}_DIR`] ?? ROOT,
   );
+  const seed = Number(process.env.CPU_AB_SEED_CASES ?? 0);
+  if (seed > 0) {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>('select id from workspaces');
+      if (rows.length !== 1) throw new Error(`side ${name}: expected the bootstrap workspace alone`);
+      await client.query(SEED_LIST_CASES_SQL, [rows[0].id, seed]);
+      await client.query('vacuum analyze cases');
+    } finally {
+      await client.end();
+    }
+  }
   // past start-up's own work (the settle collection runs 2 s after the loads, when asked for)
   await new Promise((r) => setTimeout(r, 4000));
   return { name, child, port, drop: db.drop, total: [], user: [], postgres: [] };

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -33,6 +33,7 @@ import {
   ROUND_SECONDS,
   ROUNDS,
   ratio,
+  SEED_LIST_CASES_SQL,
   type Series,
   spread,
   startProcess,
@@ -53,14 +54,7 @@ async function seed(env: NodeJS.ProcessEnv) {
   try {
     const main = await createWorkspace(rt.ctx.db, 'bench-main');
     const list = await createWorkspace(rt.ctx.db, 'bench-list');
-    await sql`
-      insert into cases (id, workspace_id, name, status, tags, created_at, updated_at, last_activity_at)
-      select gen_random_uuid(), ${list.id}, 'Case ' || lpad(g::text, 6, '0'),
-        (array['open','draft','approved','rejected','closed'])[1 + g % 5],
-        case when g % 3 = 0 then array['vip'] else array[]::text[] end,
-        now() - make_interval(secs => g), now() - make_interval(secs => g), now() - make_interval(secs => g)
-      from generate_series(1, ${LIST_CASES}) g
-    `.execute(rt.ctx.db);
+    await rt.ctx.db.executeQuery(CompiledQuery.raw(SEED_LIST_CASES_SQL, [list.id, LIST_CASES]));
     await sql`vacuum analyze cases`.execute(rt.ctx.db); // as autovacuum would: visibility map for index-only counts
     return { mainKey: main.api_key, listKey: list.api_key };
   } finally {

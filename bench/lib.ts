@@ -27,6 +27,19 @@ export async function benchConfig(label: string, overrides: Partial<Config> = {}
   return { config, dataDir };
 }
 
+/**
+ * The list benches' cases: `count` cases in one workspace, a fifth in each status, every third
+ * tagged `vip`, one second apart (so every sort has distinct keys). One statement ($1 the workspace,
+ * $2 the count); run `vacuum analyze cases` after it, as autovacuum would, for index-only counts.
+ */
+export const SEED_LIST_CASES_SQL = `
+  insert into cases (id, workspace_id, name, status, tags, created_at, updated_at, last_activity_at)
+  select gen_random_uuid(), $1::uuid, 'Case ' || lpad(g::text, 6, '0'),
+    (array['open','draft','approved','rejected','closed'])[1 + g % 5],
+    case when g % 3 = 0 then array['vip'] else array[]::text[] end,
+    now() - make_interval(secs => g), now() - make_interval(secs => g), now() - make_interval(secs => g)
+  from generate_series(1, $2::int) g`;
+
 export interface Figures {
   name: string;
   rps: number;

@@ -9,6 +9,7 @@ import { withCommitCompanion } from './commit-companion.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
 import type { Database } from './schema.ts';
+import { timestampParser } from './timestamp-parser.ts';
 
 /** Shared buffers of the embedded database (PostgreSQL's default is 128MB). */
 const PGLITE_SHARED_BUFFERS = '32MB';
@@ -17,13 +18,14 @@ const PGLITE_SHARED_BUFFERS = '32MB';
  * database is opened: a service on PostgreSQL never holds it (docs/performance.md).
  */
 async function loadPglite() {
-  const [{ PGlite }, { oneTripQueries }] = await Promise.all([
+  const [{ PGlite, types }, { oneTripQueries }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('./pglite-one-trip.ts'),
   ]);
   // PGlite's own start parameters (single-user mode, search_path, no parallel workers...)
   const startParams = (PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams;
-  return { PGlite, startParams, oneTripQueries };
+  const parseTimestamptz = timestampParser(types.parsers[types.TIMESTAMPTZ]);
+  return { PGlite, startParams, oneTripQueries, parsers: { [types.TIMESTAMPTZ]: parseTimestamptz } };
 }
 
 export type Db = Kysely<Database>;
@@ -39,6 +41,8 @@ export interface DatabaseHandle {
 
 // DATE columns are kept as text in the schema; int8 (bigserial) comes back as string: keep it so.
 pg.types.setTypeParser(1082, (v: string) => v);
+// timestamptz: the common form read without a regular expression, anything else by pg's own parser
+pg.types.setTypeParser(1184, timestampParser(pg.types.getTypeParser(1184)));
 
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
@@ -64,13 +68,14 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     // checked under the lock: a damaged directory is refused, never re-initialised empty
     assertUsableDataDir(config.dataDir);
     const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
-    const { PGlite, startParams, oneTripQueries } = await loadPglite();
+    const { PGlite, startParams, oneTripQueries, parsers } = await loadPglite();
     const pglite = await PGlite.create(pgdata, {
       // PostgreSQL's default 128 MB of shared buffers sit inside the process (wasm memory): an idle
       // service held 300 MB for the database alone. The data files are read through the OS page cache
       // anyway; 32 MB keeps the hot pages of a small installation (docs/performance.md).
       // (a start parameter: PGlite's `postgresqlconf` option would replace the whole postgresql.conf)
       startParams: [...startParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      parsers,
     }).catch((err) => {
       throw existed ? openFailure(pgdata, err) : err;
     });
