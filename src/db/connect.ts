@@ -69,6 +69,14 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
     assertUsableDataDir(config.dataDir);
     const existed = fs.existsSync(path.join(pgdata, 'PG_VERSION'));
     const { PGlite, startParams, oneTripQueries, parsers } = await loadPglite();
+    // PGlite compiles its wasm asynchronously, a wait that is no handle of the event loop's. With
+    // nothing else pending the loop ends its turn, and Node then drains V8's platform tasks, which
+    // *blocks until every background task is done*: the optimising (TurboFan) compiles of the wasm
+    // functions PGlite's start made hot, 0.3-0.45 s during which nothing ran (a start's CPU profile
+    // showed it as idle, after the first query's messages were built). With a timer pending the loop
+    // stays in its turn, the compile's end arrives as a task of the loop, and those compiles finish in
+    // the background while the start goes on (docs/performance.md, "Start-up").
+    const keepLoopBusy = setInterval(() => undefined, 60_000);
     const pglite = await PGlite.create(pgdata, {
       // PostgreSQL's default 128 MB of shared buffers sit inside the process (wasm memory): an idle
       // service held 300 MB for the database alone. The data files are read through the OS page cache
@@ -76,9 +84,11 @@ export async function openDatabase(config: Config): Promise<DatabaseHandle> {
       // (a start parameter: PGlite's `postgresqlconf` option would replace the whole postgresql.conf)
       startParams: [...startParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       parsers,
-    }).catch((err) => {
-      throw existed ? openFailure(pgdata, err) : err;
-    });
+    })
+      .catch((err) => {
+        throw existed ? openFailure(pgdata, err) : err;
+      })
+      .finally(() => clearInterval(keepLoopBusy));
     yieldBeforeEachQuery(pglite);
     const db = new Kysely<Database>({
       dialect: withCommitCompanion(new PGliteDialect({ pglite: oneTripQueries(pglite) }), {
