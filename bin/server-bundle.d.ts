@@ -9,3 +9,10 @@ export function currentBuild(dir?: string): { id: string; fingerprint: string } 
 export function freshBundle(root?: string, dir?: string): string | null;
 export function setCurrentBuild(id: string, fingerprint: string, dir?: string): void;
 export function enableCompileCache(dir?: string): void;
+export const OUTPUT_OPTIONS: {
+  format: 'esm';
+  sourcemap: true;
+  charset: 'ascii';
+  comments: false;
+};
+export function declareModuleBuild(buildDir: string): void;

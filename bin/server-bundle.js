@@ -97,6 +97,31 @@ export function keptExternal(source) {
   return pkg !== null && KEEP_EXTERNAL.has(pkg);
 }
 
+/**
+ * How the bundle's files are written (rolldown's output options). Here rather than in the build
+ * script so that they are part of the fingerprint: a change of them makes the next start rebuild.
+ * - `charset: 'ascii'` and `comments: false`: a start reads every chunk into a string, and one
+ *   character outside ASCII makes V8 hold the whole file as a two-byte string. The chunks held
+ *   non-ASCII characters only in string literals (escaped now, same values) and in comments (JSDoc
+ *   and licence headers, dropped; each bundled package's licence file is in node_modules beside
+ *   the bundle, in the Docker image too). Measured on PostgreSQL, 8 s after a start, 3 starts each:
+ *   V8's used heap 44.5-45.0 -> 36.4-39.5 MB, resident memory 134.6-136.4 -> 126.3-131.3 MB; the
+ *   chunks 5.9 -> 5.2 MB. Module markers (`// src/...`) stay: rolldown writes them, not a source.
+ */
+export const OUTPUT_OPTIONS = { format: 'esm', sourcemap: true, charset: 'ascii', comments: false };
+
+/**
+ * Every build directory holds a package.json that says its files are ES modules. Without one, the
+ * nearest package.json above a chunk is none (Node stops looking at node_modules), and Node finds
+ * each chunk's format by syntax detection: it first compiles the chunk as CommonJS and, when that
+ * fails on its `import` or `export`, again as an ES module, a parse V8's compile cache does not
+ * save. Measured on a 2-core machine (a module loader hook timing each load of a start): 100-118 ms
+ * of module loading without it, 30-36 ms with it.
+ */
+export function declareModuleBuild(buildDir) {
+  fs.writeFileSync(path.join(buildDir, 'package.json'), '{ "type": "module" }\n');
+}
+
 /** The build `current` names: { id, fingerprint }, or null when there is none. */
 export function currentBuild(dir = BUNDLE_DIR) {
   try {

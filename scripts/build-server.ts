@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   BUNDLE_DIR,
+  declareModuleBuild,
   freshBundle,
   keptExternal,
+  OUTPUT_OPTIONS,
   ROOT,
   setCurrentBuild,
   sourceFingerprint,
@@ -81,9 +83,10 @@ async function build(bundler: typeof import('rolldown')): Promise<string> {
       platform: 'node',
       external: keptExternal,
       logLevel: 'warn',
-      output: { dir: out, format: 'esm', sourcemap: true },
+      output: { dir: out, ...OUTPUT_OPTIONS },
     });
     assertNoCommonJsPaths(out);
+    declareModuleBuild(out);
   } catch (err) {
     fs.rmSync(out, { recursive: true, force: true });
     throw err;
