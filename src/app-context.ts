@@ -27,9 +27,9 @@ export interface AppContext {
   screening?: import('./screening/service/screening-service.ts').ScreeningService;
   /** The job queue; set at start-up by installModules. */
   jobs: JobQueue;
+  /** Stops background work started by modules (workers, schedules); each step on the trace, if given. */
+  stop?: (trace?: import('./ops/shutdown-trace.ts').ShutdownTrace) => Promise<void>;
   /** Extension points filled by later modules (checks), so the case module does not import them. */
-  /** Stops background work started by modules (workers, schedules). */
-  stop?: () => Promise<void>;
   hooks: {
     afterCaseCreated?: AfterCaseCreated;
     loadCheckEnvelopes?: CheckEnvelopeLoader;

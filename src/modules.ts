@@ -3,6 +3,7 @@ import type { App, AppContext } from './app-context.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { MODULES } from './module-list.ts';
+import { traced } from './ops/shutdown-trace.ts';
 
 /** A feature module: declares its jobs and fills its hooks in the context at start-up. */
 export interface Module {
@@ -35,10 +36,13 @@ export async function installModules(
   ctx.jobs = jobs;
   for (const m of MODULES) await m.install(ctx, logger);
   const previousStop = ctx.stop;
-  ctx.stop = async () => {
-    await jobs.stop();
-    for (const m of [...MODULES].reverse()) await m.stop?.(ctx);
-    await previousStop?.();
+  ctx.stop = async (trace) => {
+    await traced(trace, 'jobs', () => jobs.stop(trace));
+    for (const m of [...MODULES].reverse()) {
+      const stop = m.stop;
+      if (stop) await traced(trace, `module ${m.name}`, () => stop(ctx));
+    }
+    await previousStop?.(trace);
   };
 }
 

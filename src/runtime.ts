@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from './db/connect.ts';
 import { type MigrationProgress, migrateToLatest } from './db/migrate.ts';
 import { KeyResolver } from './http/auth.ts';
 import { type BackgroundStarted, installModules, startBackground } from './modules.ts';
+import { type ShutdownTrace, traced } from './ops/shutdown-trace.ts';
 import { createLogger } from './shared/logger.ts';
 
 export interface Runtime {
@@ -15,7 +16,8 @@ export interface Runtime {
   startQueue(): Promise<void>;
   /** Starts the workers and the modules' background work (once; see `deferBackground`). */
   startBackground(): Promise<BackgroundStarted>;
-  close(): Promise<void>;
+  /** Stops the workers and the modules, then closes the database; each step on the trace, if given. */
+  close(trace?: ShutdownTrace): Promise<void>;
 }
 
 export interface OpenRuntimeOptions {
@@ -77,9 +79,9 @@ export async function openRuntime(
       logger,
       startQueue,
       startBackground: runBackground,
-      close: async () => {
-        await ctx.stop?.();
-        await handle.close();
+      close: async (trace) => {
+        await ctx.stop?.(trace);
+        await traced(trace, 'database', () => handle.close());
       },
     };
   } catch (err) {

@@ -2,11 +2,19 @@ import module from 'node:module';
 import type { Config } from './config.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
+import { closeServer } from './http/close-server.ts';
 import { settleStartupMemory } from './ops/settle-memory.ts';
+import { ShutdownTrace } from './ops/shutdown-trace.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
+
+/**
+ * How long the requests in flight at a shutdown have to finish before their connections are cut: the
+ * job queue then gets up to 10 s to let its jobs finish, all within the 15 s shutdown deadline.
+ */
+const HTTP_DRAIN_MS = 4000;
 
 /** How long after the background loads settle start-up's memory is given back. */
 const SETTLE_DELAY_MS = 2000;
@@ -48,17 +56,19 @@ export async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
+    const trace = new ShutdownTrace();
     const timer = setTimeout(() => {
-      logger.error('graceful shutdown timed out');
+      logger.error(trace.report(), 'graceful shutdown timed out');
       process.exit(1);
     }, 15_000);
     timer.unref();
     try {
       // a stop right after the start: the workers finish starting before the queue stops
-      await background;
-      await app.close();
-      await runtime.close();
-      await stopTracing?.();
+      await trace.step('background start', () => background);
+      await trace.step('http server', () => closeServer(app, HTTP_DRAIN_MS));
+      await runtime.close(trace);
+      await trace.step('tracing', () => stopTracing?.());
+      logger.info(trace.report(), 'shut down');
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'error during shutdown');

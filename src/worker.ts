@@ -1,5 +1,7 @@
 import type { Config } from './config.ts';
+import { closeServer } from './http/close-server.ts';
 import { buildOpsApp } from './ops/ops-app.ts';
+import { ShutdownTrace } from './ops/shutdown-trace.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -19,10 +21,15 @@ export async function runWorker(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     runtime.logger.info({ signal }, 'worker shutting down');
-    setTimeout(() => process.exit(1), 15_000).unref();
-    await ops?.close();
-    await runtime.close();
-    await stopTracing?.();
+    const trace = new ShutdownTrace();
+    setTimeout(() => {
+      runtime.logger.error(trace.report(), 'graceful shutdown timed out');
+      process.exit(1);
+    }, 15_000).unref();
+    await trace.step('ops server', () => ops && closeServer(ops, 1000));
+    await runtime.close(trace);
+    await trace.step('tracing', () => stopTracing?.());
+    runtime.logger.info(trace.report(), 'worker shut down');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

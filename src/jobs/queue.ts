@@ -3,6 +3,7 @@ import { fromKysely, fromPglite, PgBoss } from 'pg-boss';
 import type pino from 'pino';
 import type { DatabaseHandle, Db } from '../db/connect.ts';
 import { jobDuration, jobWait } from '../ops/metrics.ts';
+import { type ShutdownTrace, traced } from '../ops/shutdown-trace.ts';
 import { contextFrom, currentTraceCarrier, inSpan, SpanKind } from '../ops/tracing.ts';
 import { announceWork, WorkListener } from './work-channel.ts';
 
@@ -269,13 +270,14 @@ export class JobQueue {
     timer.unref();
   }
 
-  async stop(): Promise<void> {
+  async stop(trace?: ShutdownTrace): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
     this.#working = false;
     this.#workerIds.clear();
-    await this.#listener?.stop();
+    const listener = this.#listener;
     this.#listener = undefined;
-    await this.#boss.stop({ graceful: true, timeout: 10_000 } as never);
+    if (listener) await traced(trace, 'jobs: work channel', () => listener.stop());
+    await traced(trace, 'jobs: pg-boss', () => this.#boss.stop({ graceful: true, timeout: 10_000 } as never));
   }
 }

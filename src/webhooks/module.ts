@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.ts';
 import { emitDueReviews } from '../events/emit-review-due.ts';
 import type { Module } from '../modules.ts';
+import { traced } from '../ops/shutdown-trace.ts';
 import { WebhookEngine } from './engine.ts';
 import { announceWebhookWork, WEBHOOK_TOPIC } from './outbox-notify.ts';
 import { pruneWebhookLogs } from './prune.ts';
@@ -45,9 +46,9 @@ export const webhooksModule: Module = {
       // no delivery loop here: the worker processes hear of this process's events by NOTIFY
       if (ctx.dbKind !== 'postgres') return;
       const unsubscribe = announceWebhookWork(ctx.db, logger.child({ module: 'webhooks' }));
-      ctx.stop = async () => {
+      ctx.stop = async (trace) => {
         unsubscribe();
-        await previousStop?.();
+        await previousStop?.(trace);
       };
       return;
     }
@@ -59,9 +60,9 @@ export const webhooksModule: Module = {
     engines.set(ctx.jobs, engine);
     // events recorded by API-only processes (PostgreSQL's NOTIFY, heard by the job queue's listener)
     ctx.jobs.onWork(WEBHOOK_TOPIC, () => engine.nudge());
-    ctx.stop = async () => {
-      await engine.stop();
-      await previousStop?.();
+    ctx.stop = async (trace) => {
+      await traced(trace, 'webhook delivery loop', () => engine.stop());
+      await previousStop?.(trace);
     };
   },
   // the delivery loop polls the outbox: started with the other workers, once the port is open

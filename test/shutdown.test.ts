@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { newWorkspace, type ServerProcess, startServer, waitUntil } from '../drills/_lib.ts';
+import { scratchDatabase } from './helpers/scratch-database.ts';
+
+/**
+ * `vericase serve` stopped by SIGTERM while a request is in flight on a kept-alive connection: the
+ * request (its body sent after the signal) finishes, then the connection is closed and the process exits 0 well within its 15 s
+ * deadline. Before, Node closed only the connections idle at the SIGTERM, so this one stayed open
+ * until its keep-alive timeout (72 s) and the process exited 1 ("graceful shutdown timed out").
+ */
+const cleanups: (() => Promise<void> | void)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function databaseEnv(): Promise<Record<string, string>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-shutdown-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { DATABASE_URL: '', DATA_DIR: dataDir };
+  const db = await scratchDatabase(serverUrl, `test_shutdown_${process.pid}`);
+  cleanups.push(db.drop);
+  return { DATABASE_URL: db.url, DATA_DIR: dataDir };
+}
+
+/** The JSON log records a server printed so far. */
+function records(server: ServerProcess): Record<string, any>[] {
+  return server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+}
+
+test('SIGTERM with a request in flight on a kept-alive connection: it is answered, the process exits 0', {
+  timeout: 120_000,
+}, async () => {
+  const server = await startServer({ env: { ...(await databaseEnv()), LOG_LEVEL: 'info' } });
+  cleanups.push(() => server.kill9());
+  const ws = await newWorkspace(server, 'shutdown');
+  const url = new URL('/v1/cases', server.base);
+
+  // one connection left idle and kept alive, another carrying a request whose body is half sent
+  const idleAgent = new http.Agent({ keepAlive: true });
+  const busyAgent = new http.Agent({ keepAlive: true });
+  cleanups.push(() => idleAgent.destroy());
+  cleanups.push(() => busyAgent.destroy());
+  const ping = await fetchWith(idleAgent, new URL('/v1/ping', server.base), 'GET', ws.key);
+  assert.equal(ping.status, 200);
+
+  const body = Buffer.from(
+    JSON.stringify({ external_id: 'in-flight-at-shutdown', name: 'In flight at shutdown' }),
+  );
+  const req = http.request(url, {
+    method: 'POST',
+    agent: busyAgent,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'x-service-api-key': ws.key,
+      // the server answers "100 Continue" once it has the request's headers: the request is in flight
+      expect: '100-continue',
+    },
+  });
+  const answer = responseOf(req);
+  await new Promise<void>((resolve, reject) => {
+    req.once('continue', resolve);
+    req.once('error', reject);
+    req.flushHeaders();
+  });
+  server.child.kill('SIGTERM');
+  const stopping = await waitUntil(
+    async () => records(server).some((r) => r.msg === 'shutting down'),
+    30_000,
+  );
+  assert.ok(stopping, 'the server heard SIGTERM');
+  req.end(body);
+
+  const res = await answer;
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  assert.equal(res.body.external_id, 'in-flight-at-shutdown');
+  const code = await server.exited;
+  assert.equal(code, 0, server.output().slice(-4000));
+  const done = records(server).find((r) => r.msg === 'shut down');
+  assert.ok(done, 'the shutdown logs its steps');
+  assert.deepEqual(done.running, []);
+  const steps = done.done.map((s: { step: string }) => s.step);
+  for (const step of ['http server', 'jobs', 'webhook delivery loop', 'database'])
+    assert.ok(steps.includes(step), `step ${step} in ${steps.join(', ')}`);
+  // the HTTP server closed once the answer was sent, not at a keep-alive timeout
+  const httpStep = done.done.find((s: { step: string }) => s.step === 'http server');
+  assert.ok(httpStep.ms < 4000, `the HTTP server closed in ${httpStep.ms} ms`);
+});
+
+function responseOf(req: http.ClientRequest) {
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+      });
+    });
+  });
+}
+
+function fetchWith(agent: http.Agent, url: URL, method: string, key: string) {
+  const req = http.request(url, { method, agent, headers: { 'x-service-api-key': key } });
+  const res = responseOf(req);
+  req.end();
+  return res;
+}
