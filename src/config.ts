@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** The most connections the application's pool opens to PostgreSQL (VERICASE_DB_POOL_MAX). */
+  dbPoolMax: number;
   dataDir: string;
   referenceDir: string | null;
   adminToken: string | null;
@@ -90,6 +92,12 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return Math.floor(n);
 }
 
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  const n = int(name, value, fallback);
+  if (n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
 function bool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
@@ -117,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', env.PORT, 3000),
     host: env.HOST || '0.0.0.0',
     databaseUrl,
+    dbPoolMax: positiveInt('VERICASE_DB_POOL_MAX', env.VERICASE_DB_POOL_MAX, 10),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     referenceDir: env.VERICASE_REFERENCE_DIR ? path.resolve(env.VERICASE_REFERENCE_DIR) : null,
     adminToken: env.VERICASE_ADMIN_TOKEN || null,

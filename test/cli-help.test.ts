@@ -240,6 +240,11 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       /^vericase workspaces create: LOG_FORMAT must be one of json, pretty, got "xml"/,
     );
     assertOneLineUsageError(
+      await vericase(['migrate'], { ...env, VERICASE_DB_POOL_MAX: '0' }),
+      'VERICASE_DB_POOL_MAX=0',
+      /^vericase migrate: VERICASE_DB_POOL_MAX must be a positive integer, got "0"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
       await vericase(['migrate'], { ...env, DATABASE_URL: 'mysql://db/x' }),
       'DATABASE_URL=mysql://',
       /^vericase migrate: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//,

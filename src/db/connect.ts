@@ -46,7 +46,7 @@ pg.types.setTypeParser(1184, timestampParser(pg.types.getTypeParser(1184)));
 
 export async function openDatabase(config: Config): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
     const db = new Kysely<Database>({
       dialect: withCommitCompanion(new PostgresDialect({ pool }), { withCommit: true }),
     });
