@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { HttpClient, newWorkspace, startServer } from '../drills/_lib.ts';
-import { scratchDatabase } from './helpers/scratch-database.ts';
+import { HttpClient, newWorkspace } from '../drills/_lib.ts';
+import { startOwnServer } from './helpers/own-server.ts';
 
 /**
  * VERICASE_DB_POOL_MAX bounds the application's PostgreSQL pool: under more concurrent requests
@@ -15,16 +12,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-async function databaseEnv(): Promise<Record<string, string>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-pool-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { DATABASE_URL: '', DATA_DIR: dataDir };
-  const db = await scratchDatabase(serverUrl, `test_db_pool_${process.pid}`);
-  cleanups.push(db.drop);
-  return { DATABASE_URL: db.url, DATA_DIR: dataDir };
-}
 
 /** `vericase_db_pool_connections{state=...}` from the metrics text. */
 async function poolGauges(base: string): Promise<Record<string, number>> {
@@ -39,8 +26,7 @@ async function poolGauges(base: string): Promise<Record<string, number>> {
 test('VERICASE_DB_POOL_MAX=3: 24 concurrent requests all answered, the pool stays at 3 connections', {
   timeout: 120_000,
 }, async () => {
-  const server = await startServer({ env: { ...(await databaseEnv()), VERICASE_DB_POOL_MAX: '3' } });
-  cleanups.push(() => server.kill9());
+  const server = await startOwnServer('db-pool', { VERICASE_DB_POOL_MAX: '3' }, cleanups);
   const ws = await newWorkspace(server, 'pool');
   const api = new HttpClient(server.base, ws.client.headers);
   const created = await Promise.all(

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { newWorkspace, type ServerProcess, startServer, waitUntil } from '../drills/_lib.ts';
-import { scratchDatabase } from './helpers/scratch-database.ts';
+import { newWorkspace, type ServerProcess, waitUntil } from '../drills/_lib.ts';
+import { startOwnServer } from './helpers/own-server.ts';
 
 /**
  * `vericase serve` stopped by SIGTERM while a request is in flight on a kept-alive connection: the
- * request (its body sent after the signal) finishes, then the connection is closed and the process exits 0 well within its 15 s
- * deadline. Before, Node closed only the connections idle at the SIGTERM, so this one stayed open
+ * request (its body sent after the signal) is answered, then the connection is closed and the
+ * process exits 0 well within its 15 s deadline. Before, Node closed only the connections idle at the SIGTERM, so this one stayed open
  * until its keep-alive timeout (72 s) and the process exited 1 ("graceful shutdown timed out").
  */
 const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
-
-async function databaseEnv(): Promise<Record<string, string>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-shutdown-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { DATABASE_URL: '', DATA_DIR: dataDir };
-  const db = await scratchDatabase(serverUrl, `test_shutdown_${process.pid}`);
-  cleanups.push(db.drop);
-  return { DATABASE_URL: db.url, DATA_DIR: dataDir };
-}
 
 /** The JSON log records a server printed so far. */
 function records(server: ServerProcess): Record<string, any>[] {
@@ -40,8 +27,7 @@ function records(server: ServerProcess): Record<string, any>[] {
 test('SIGTERM with a request in flight on a kept-alive connection: it is answered, the process exits 0', {
   timeout: 120_000,
 }, async () => {
-  const server = await startServer({ env: { ...(await databaseEnv()), LOG_LEVEL: 'info' } });
-  cleanups.push(() => server.kill9());
+  const server = await startOwnServer('shutdown', { LOG_LEVEL: 'info' }, cleanups);
   const ws = await newWorkspace(server, 'shutdown');
   const url = new URL('/v1/cases', server.base);
 
