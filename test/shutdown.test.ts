@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { after, test } from 'node:test';
 import { newWorkspace, type ServerProcess, waitUntil } from '../drills/_lib.ts';
 import { startOwnServer } from './helpers/own-server.ts';
@@ -82,6 +83,84 @@ test('SIGTERM with a request in flight on a kept-alive connection: it is answere
   const httpStep = done.done.find((s: { step: string }) => s.step === 'http server');
   assert.ok(httpStep.ms < 4000, `the HTTP server closed in ${httpStep.ms} ms`);
 });
+
+test('SIGTERM, then a request pipelined behind one in flight: both answered, the connection closed after the second', {
+  timeout: 120_000,
+}, async () => {
+  const server = await startOwnServer('shutdown-pipelined', { LOG_LEVEL: 'info' }, cleanups);
+  const ws = await newWorkspace(server, 'shutdown pipelined');
+  const body = JSON.stringify({ external_id: 'pipelined-at-shutdown', name: 'Pipelined at shutdown' });
+  const socket = net.connect(server.port, '127.0.0.1');
+  cleanups.push(() => void socket.destroy());
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (d: string) => {
+    received += d;
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const head = (method: string, url: string, extra: string[]) =>
+    [`${method} ${url} HTTP/1.1`, 'host: 127.0.0.1', `x-service-api-key: ${ws.key}`, ...extra, '', ''].join(
+      '\r\n',
+    );
+  socket.write(
+    head('POST', '/v1/cases', [
+      'content-type: application/json',
+      `content-length: ${Buffer.byteLength(body)}`,
+      'expect: 100-continue',
+    ]),
+  );
+  assert.ok(
+    await waitUntil(async () => received.startsWith('HTTP/1.1 100 Continue'), 30_000),
+    'the server holds the first request',
+  );
+  server.child.kill('SIGTERM');
+  assert.ok(
+    await waitUntil(async () => records(server).some((r) => r.msg === 'shutting down'), 30_000),
+    'the server heard SIGTERM',
+  );
+  // the first request's body, and the second request right behind it on the same connection
+  socket.write(body + head('GET', '/v1/ping', []));
+  await closed;
+
+  const responses = parseResponses(received.slice(received.indexOf('\r\n\r\n') + 4));
+  assert.equal(responses.length, 2, received);
+  const [created, ping] = responses as [ParsedResponse, ParsedResponse];
+  assert.equal(created.status, 201, created.body);
+  assert.equal(JSON.parse(created.body).external_id, 'pipelined-at-shutdown');
+  // the second was served, not refused, and its connection ends with it
+  assert.equal(ping.status, 200, ping.body);
+  assert.deepEqual(JSON.parse(ping.body), { workspace_name: 'shutdown pipelined' });
+  assert.equal(ping.headers.connection, 'close');
+  assert.equal(await server.exited, 0, server.output().slice(-4000));
+});
+
+interface ParsedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Consecutive HTTP/1.1 responses with a content-length each, as one connection received them. */
+function parseResponses(raw: string): ParsedResponse[] {
+  const out: ParsedResponse[] = [];
+  let rest = raw;
+  while (rest.length) {
+    const end = rest.indexOf('\r\n\r\n');
+    assert.ok(end > 0, `a response head in ${JSON.stringify(rest.slice(0, 200))}`);
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const i = line.indexOf(':');
+      headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+    }
+    const length = Number(headers['content-length']);
+    assert.ok(Number.isInteger(length), `content-length in ${statusLine}`);
+    const bodyBytes = Buffer.from(rest.slice(end + 4), 'latin1').subarray(0, length);
+    out.push({ status: Number(statusLine?.split(' ')[1]), headers, body: bodyBytes.toString('utf8') });
+    rest = rest.slice(end + 4 + bodyBytes.toString('latin1').length);
+  }
+  return out;
+}
 
 function responseOf(req: http.ClientRequest) {
   return new Promise<{ status: number; body: any }>((resolve, reject) => {

@@ -28,6 +28,11 @@ export function httpServerOptions(config: Pick<Config, 'http'>): FastifyHttpOpti
       connectionsCheckingInterval: checkingInterval(headersTimeoutMs, requestTimeoutMs),
     },
     clientErrorHandler,
+    // A request that reaches a closing server on a connection already open (pipelined, or sent on a
+    // kept-alive connection just before it was closed) is answered normally, with `connection:
+    // close`: the database and the job queue stop only after the HTTP server. Fastify's default
+    // answers it 503 with its own body, not the service's error body, for a request it could serve.
+    return503OnClosing: false,
   };
 }
 
