@@ -4,7 +4,7 @@ import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './http/app.ts';
 import { closeServer } from './http/close-server.ts';
 import { settleStartupMemory } from './ops/settle-memory.ts';
-import { ShutdownTrace } from './ops/shutdown-trace.ts';
+import { stopOnSignals } from './ops/stop-on-signals.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
@@ -50,33 +50,18 @@ export async function serve(config: Config): Promise<void> {
       `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
     );
   }
-  let closing = false;
   let background: Promise<void> = Promise.resolve();
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down');
-    const trace = new ShutdownTrace();
-    const timer = setTimeout(() => {
-      logger.error(trace.report(), 'graceful shutdown timed out');
-      process.exit(1);
-    }, 15_000);
-    timer.unref();
-    try {
+  const lifecycle = stopOnSignals(
+    logger,
+    { stopping: 'shutting down', stopped: 'shut down' },
+    async (trace) => {
       // a stop right after the start: the workers finish starting before the queue stops
       await trace.step('background start', () => background);
       await trace.step('http server', () => closeServer(app, HTTP_DRAIN_MS));
       await runtime.close(trace);
       await trace.step('tracing', () => stopTracing?.());
-      logger.info(trace.report(), 'shut down');
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'error during shutdown');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+    },
+  );
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     {
@@ -102,12 +87,12 @@ export async function serve(config: Config): Promise<void> {
       if (config.settleMemory)
         void loaded.then(() => {
           setTimeout(() => {
-            if (!closing) settleStartupMemory(logger);
+            if (!lifecycle.stopping) settleStartupMemory(logger);
           }, SETTLE_DELAY_MS).unref();
         });
     },
     (err) => {
-      if (!closing) logger.error({ err }, 'the background work did not start');
+      if (!lifecycle.stopping) logger.error({ err }, 'the background work did not start');
     },
   );
 }

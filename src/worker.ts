@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import { closeServer } from './http/close-server.ts';
 import { buildOpsApp } from './ops/ops-app.ts';
-import { ShutdownTrace } from './ops/shutdown-trace.ts';
+import { stopOnSignals } from './ops/stop-on-signals.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 
@@ -16,22 +16,13 @@ export async function runWorker(config: Config): Promise<void> {
     { database: runtime.ctx.dbKind, opsPort: config.workerPort ?? undefined },
     'vericase worker running',
   );
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    runtime.logger.info({ signal }, 'worker shutting down');
-    const trace = new ShutdownTrace();
-    setTimeout(() => {
-      runtime.logger.error(trace.report(), 'graceful shutdown timed out');
-      process.exit(1);
-    }, 15_000).unref();
-    await trace.step('ops server', () => ops && closeServer(ops, 1000));
-    await runtime.close(trace);
-    await trace.step('tracing', () => stopTracing?.());
-    runtime.logger.info(trace.report(), 'worker shut down');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(
+    runtime.logger,
+    { stopping: 'worker shutting down', stopped: 'worker shut down' },
+    async (trace) => {
+      await trace.step('ops server', () => ops && closeServer(ops, 1000));
+      await runtime.close(trace);
+      await trace.step('tracing', () => stopTracing?.());
+    },
+  );
 }

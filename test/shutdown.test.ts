@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { after, test } from 'node:test';
 import { newWorkspace, type ServerProcess, waitUntil } from '../drills/_lib.ts';
+import { parseResponseHead } from './helpers/live-server.ts';
 import { startOwnServer } from './helpers/own-server.ts';
 
 /**
@@ -147,16 +148,11 @@ function parseResponses(raw: string): ParsedResponse[] {
   while (rest.length) {
     const end = rest.indexOf('\r\n\r\n');
     assert.ok(end > 0, `a response head in ${JSON.stringify(rest.slice(0, 200))}`);
-    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
-    const headers: Record<string, string> = {};
-    for (const line of lines) {
-      const i = line.indexOf(':');
-      headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-    }
+    const { status, headers } = parseResponseHead(rest.slice(0, end));
     const length = Number(headers['content-length']);
-    assert.ok(Number.isInteger(length), `content-length in ${statusLine}`);
+    assert.ok(Number.isInteger(length), `content-length in the response ${status}`);
     const bodyBytes = Buffer.from(rest.slice(end + 4), 'latin1').subarray(0, length);
-    out.push({ status: Number(statusLine?.split(' ')[1]), headers, body: bodyBytes.toString('utf8') });
+    out.push({ status, headers, body: bodyBytes.toString('utf8') });
     rest = rest.slice(end + 4 + bodyBytes.toString('latin1').length);
   }
   return out;

@@ -99,6 +99,17 @@ export interface RawExchange {
   closedAfterMs: number | null;
 }
 
+/** A response's status line and headers (the text before the blank line), header names lower-cased. */
+export function parseResponseHead(head: string): { status: number; headers: Record<string, string> } {
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const i = line.indexOf(':');
+    headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers };
+}
+
 /**
  * Writes `head` then each of `drip` with `dripMs` between them (stopping once the server answered
  * or closed), and waits up to `waitMs` for the server to answer and close the connection.
@@ -128,18 +139,13 @@ export function rawExchange(
         resolve({ status: 0, headers: {}, body: raw, closedAfterMs });
         return;
       }
-      const [statusLine, ...lines] = raw.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const i = line.indexOf(':');
-        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-      }
+      const { status, headers } = parseResponseHead(raw.slice(0, split));
       const text = raw.slice(split + 4);
       let body: unknown = text;
       try {
         body = JSON.parse(text);
       } catch {}
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, closedAfterMs });
+      resolve({ status, headers, body, closedAfterMs });
     };
     const deadline = setTimeout(finish, waitMs);
     socket.on('data', (c: Buffer) => {

@@ -1,0 +1,44 @@
+import type pino from 'pino';
+import { ShutdownTrace } from './shutdown-trace.ts';
+
+/** A graceful stop's deadline: past it the process exits 1 (docs/deployment.md, docs/cli.md). */
+const STOP_DEADLINE_MS = 15_000;
+
+/**
+ * The graceful stop of `vericase serve` and `vericase worker`: on the first SIGTERM or SIGINT it logs
+ * `stopping`, runs `stop` with its steps on a trace, logs `stopped` with them and exits 0. A stop that
+ * fails, or overruns the deadline, exits 1 and logs why (the steps still running, for an overrun).
+ * Returns whether a stop has begun, for background work that must not start once it has.
+ */
+export function stopOnSignals(
+  logger: pino.Logger,
+  messages: { stopping: string; stopped: string },
+  stop: (trace: ShutdownTrace) => Promise<void>,
+): { readonly stopping: boolean } {
+  let stopping = false;
+  const run = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, messages.stopping);
+    const trace = new ShutdownTrace();
+    setTimeout(() => {
+      logger.error(trace.report(), 'graceful shutdown timed out');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    try {
+      await stop(trace);
+      logger.info(trace.report(), messages.stopped);
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void run('SIGTERM'));
+  process.on('SIGINT', () => void run('SIGINT'));
+  return {
+    get stopping() {
+      return stopping;
+    },
+  };
+}
