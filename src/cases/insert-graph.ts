@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { type InsertText, insertValues } from '../db/insert-values.ts';
+import { PREPARE_MARK } from '../db/pglite-prepared-inserts.ts';
 import type {
   CaseRow,
   CompanyRow,
@@ -73,7 +74,8 @@ export async function insertGraph(trx: Db, values: GraphValues): Promise<GraphRo
   if (values.individuals.length) add('i', insertValues('individuals', values.individuals, next));
   if (values.relations.length) add('r', insertValues('relations', values.relations, next));
   const list = (cte: string, present: boolean) => (present ? `(select json_agg(x) from ${cte} x)` : 'null');
-  const text = `with ${ctes.join(', ')} select (select to_json(x) from c x) as case_row, ${list('co', values.companies.length > 0)} as companies, ${list('i', values.individuals.length > 0)} as individuals, ${list('r', values.relations.length > 0)} as relations`;
+  // prepared once on the embedded database (src/db/pglite-prepared-inserts.ts): only values are parameters
+  const text = `${PREPARE_MARK}with ${ctes.join(', ')} select (select to_json(x) from c x) as case_row, ${list('co', values.companies.length > 0)} as companies, ${list('i', values.individuals.length > 0)} as individuals, ${list('r', values.relations.length > 0)} as relations`;
   const result = await trx.executeQuery<{
     case_row: Record<string, unknown>;
     companies: Record<string, unknown>[] | null;

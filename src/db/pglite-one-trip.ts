@@ -1,5 +1,6 @@
 import { type PGlite, parse, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import pgUtils from 'pg/lib/utils.js';
+import { PreparedInserts, type PreparedUse } from './pglite-prepared-inserts.ts';
 
 /**
  * PGlite's `query` talks to its PostgreSQL in six calls into the wasm module: Parse, Describe
@@ -14,6 +15,9 @@ import pgUtils from 'pg/lib/utils.js';
  * databases receive the same text, and PostgreSQL infers the types from the statement as it does
  * for node-postgres. Results are parsed by PGlite's own parser with its type parsers, unchanged.
  * After an error the backend skips to the Sync of the same buffer, so the session is ready again.
+ * A statement marked for it (the hot inserts) is parsed once under a name and afterwards only bound
+ * and executed (pglite-prepared-inserts.ts): its buffer then has no Parse, and may start with the
+ * Close of statements the session no longer keeps.
  *
  * Kysely's dialect gets this facade; pg-boss and everything else keep the PGlite instance itself.
  * It uses three of PGlite's internals (`_checkReady`, `_runExclusiveQuery`,
@@ -34,30 +38,59 @@ interface ExclusiveRunner {
  * layouts: PostgreSQL's frontend/backend protocol, as node-postgres writes them; a Buffer parameter
  * goes in binary format, every other in text.
  */
-function statementMessages(text: string, params: readonly unknown[]): Uint8Array {
+function statementMessages(text: string, params: readonly unknown[], use: PreparedUse): Uint8Array {
   const values = params.map((p) => pgUtils.prepareValue(p)) as (string | Buffer | null)[];
   const binary = values.some((v) => Buffer.isBuffer(v));
   const sizes = values.map((v) => (v === null ? 0 : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(v)));
-  const textLength = Buffer.byteLength(text);
-  // Parse: 'P' len '' text int16(0 parameter types)
-  const parseLength = 4 + 1 + textLength + 1 + 2;
-  // Bind: 'B' len '' '' int16 formats [int16...] int16 count (int32 len, bytes)... int16(0 result formats)
+  const nameLength = use.name.length; // ASCII (pglite-prepared-inserts.ts)
+  // Close statement: 'C' len 'S' name
+  const closeLength = use.close.reduce((n, name) => n + 1 + 4 + 1 + name.length + 1, 0);
+  const textLength = use.parse ? Buffer.byteLength(text) : 0;
+  // Parse: 'P' len name text int16(0 parameter types)
+  const parseLength = 4 + nameLength + 1 + textLength + 1 + 2;
+  // Bind: 'B' len '' name int16 formats [int16...] int16 count (int32 len, bytes)... int16(0 result formats)
   const bindLength =
-    4 + 1 + 1 + 2 + (binary ? 2 * values.length : 0) + 2 + sizes.reduce((n, size) => n + 4 + size, 0) + 2;
+    4 +
+    1 +
+    nameLength +
+    1 +
+    2 +
+    (binary ? 2 * values.length : 0) +
+    2 +
+    sizes.reduce((n, size) => n + 4 + size, 0) +
+    2;
   // Describe portal: 'D' len 'P' ''; Execute: 'E' len '' int32(0 rows: all); Sync: 'S' len
-  const total = 1 + parseLength + 1 + bindLength + (1 + 4 + 1 + 1) + (1 + 4 + 1 + 4) + (1 + 4);
+  const total =
+    closeLength +
+    (use.parse ? 1 + parseLength : 0) +
+    1 +
+    bindLength +
+    (1 + 4 + 1 + 1) +
+    (1 + 4 + 1 + 4) +
+    (1 + 4);
   const out = Buffer.allocUnsafe(total);
   let at = 0;
-  out[at++] = 0x50; // P
-  at = out.writeInt32BE(parseLength, at);
-  out[at++] = 0; // unnamed statement
-  at += out.write(text, at, 'utf8');
-  out[at++] = 0;
-  at = out.writeInt16BE(0, at);
+  for (const name of use.close) {
+    out[at++] = 0x43; // C
+    at = out.writeInt32BE(4 + 1 + name.length + 1, at);
+    out[at++] = 0x53; // S: a statement
+    at += out.write(name, at, 'latin1');
+    out[at++] = 0;
+  }
+  if (use.parse) {
+    out[at++] = 0x50; // P
+    at = out.writeInt32BE(parseLength, at);
+    at += out.write(use.name, at, 'latin1');
+    out[at++] = 0;
+    at += out.write(text, at, 'utf8');
+    out[at++] = 0;
+    at = out.writeInt16BE(0, at);
+  }
   out[at++] = 0x42; // B
   at = out.writeInt32BE(bindLength, at);
   out[at++] = 0; // unnamed portal
-  out[at++] = 0; // unnamed statement
+  at += out.write(use.name, at, 'latin1');
+  out[at++] = 0;
   if (binary) {
     at = out.writeInt16BE(values.length, at);
     for (const v of values) at = out.writeInt16BE(Buffer.isBuffer(v) ? 1 : 0, at);
@@ -91,21 +124,31 @@ function statementMessages(text: string, params: readonly unknown[]): Uint8Array
 
 async function oneTrip<T>(
   pglite: PGlite,
+  prepared: PreparedInserts,
   text: string,
   params: readonly unknown[] | undefined,
   options: QueryOptions | undefined,
 ): Promise<Results<T>> {
-  const messages = await pglite.execProtocolStream(statementMessages(text, params ?? []), {
-    syncToFs: false,
-  });
+  const use = prepared.use(text);
+  let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>;
+  try {
+    messages = await pglite.execProtocolStream(statementMessages(text, params ?? [], use), {
+      syncToFs: false,
+    });
+  } catch (err) {
+    prepared.failed(text, use);
+    throw err;
+  }
+  prepared.succeeded(text, use);
   return parse.parseResults(messages, pglite.parsers, options)[0] as Results<T>;
 }
 
 /** The part of PGlite that Kysely's PGlite dialect uses, with `query` in one call. */
 export function oneTripQueries(pglite: PGlite): PGlite {
   const inner = pglite as unknown as ExclusiveRunner;
+  const prepared = new PreparedInserts();
   const run = <T>(text: string, params?: unknown[], options?: QueryOptions) =>
-    inner._runExclusiveQuery(() => oneTrip<T>(pglite, text, params, options));
+    inner._runExclusiveQuery(() => oneTrip<T>(pglite, prepared, text, params, options));
   const facade = {
     get closed() {
       return pglite.closed;

@@ -3,6 +3,7 @@ import { CompiledQuery } from 'kysely';
 import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
 import { insertValues } from '../db/insert-values.ts';
+import { PREPARE_MARK } from '../db/pglite-prepared-inserts.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
 import { signalWebhookWork } from './outbox-signal.ts';
@@ -104,7 +105,8 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
   );
   await trx.executeQuery(
     CompiledQuery.raw(
-      `with recorded as (${insert.text} returning seq, workspace_id) insert into event_outbox (seq, workspace_id) select seq, workspace_id from recorded`,
+      // prepared once on the embedded database (src/db/pglite-prepared-inserts.ts): only values are parameters
+      `${PREPARE_MARK}with recorded as (${insert.text} returning seq, workspace_id) insert into event_outbox (seq, workspace_id) select seq, workspace_id from recorded`,
       insert.params,
     ),
   );
