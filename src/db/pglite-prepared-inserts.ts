@@ -40,8 +40,9 @@ export class PreparedInserts {
 
   /** How `text` is sent now. */
   use(text: string): PreparedUse {
+    // a fresh list every time: an eviction below adds to this statement's closes, not to the next one's
     const close = this.#toClose;
-    if (close.length) this.#toClose = [];
+    this.#toClose = [];
     const known = this.#byText.get(text);
     if (known) {
       // most recently used last: the map's order is the eviction order
