@@ -34,6 +34,11 @@ export interface Config {
    * for (jobs sent now are announced by NOTIFY; see src/jobs/queue.ts). At least 500.
    */
   jobPollMs: number;
+  /**
+   * VERICASE_EMBEDDED_MAINTENANCE_SECONDS: how often the embedded database's tables are checked for
+   * a due VACUUM or ANALYZE (src/embedded-maintenance); 0: never. Ignored on PostgreSQL.
+   */
+  embeddedMaintenanceSeconds: number;
   sandboxDelayMs: number;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
   webhookAllowPrivate: boolean;
@@ -141,6 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settleMemory: bool(env.VERICASE_SETTLE_MEMORY, false),
     runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
     jobPollMs: Math.max(500, int('VERICASE_JOB_POLL_MS', env.VERICASE_JOB_POLL_MS, 2000)),
+    embeddedMaintenanceSeconds: int(
+      'VERICASE_EMBEDDED_MAINTENANCE_SECONDS',
+      env.VERICASE_EMBEDDED_MAINTENANCE_SECONDS,
+      60,
+    ),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     s3: env.VERICASE_S3_BUCKET
       ? {

@@ -3,6 +3,7 @@ import { checksModule } from './checks/module.ts';
 import { documentOrdersModule } from './company-data/document-orders/module.ts';
 import { companyDataModule } from './company-data/module.ts';
 import { companyMonitoringModule } from './company-data/monitoring/module.ts';
+import { embeddedMaintenanceModule } from './embedded-maintenance/module.ts';
 import { filesModule } from './files/module.ts';
 import { fraudDatabaseModule } from './fraud-database/module.ts';
 import { mailModule } from './mail/module.ts';
@@ -32,4 +33,5 @@ export const MODULES: Module[] = [
   webAssetsModule,
   portalApiModule,
   pdfRenderModule,
+  embeddedMaintenanceModule,
 ];

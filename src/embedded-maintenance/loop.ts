@@ -1,0 +1,56 @@
+import type pino from 'pino';
+import type { Db } from '../db/connect.ts';
+import { runMaintenancePass } from './pass.ts';
+
+/** The first pass waits for the start-up to settle (the first requests, the sanctions lists). */
+const FIRST_PASS_MAX_MS = 15_000;
+
+/**
+ * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
+ * one sooner. A failed pass is logged and the next one runs as planned; stop() waits for a pass in
+ * progress, so the database closes after it.
+ */
+export class MaintenanceLoop {
+  readonly #db: Db;
+  readonly #logger: pino.Logger;
+  readonly #intervalMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #pass: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(db: Db, logger: pino.Logger, intervalMs: number) {
+    this.#db = db;
+    this.#logger = logger;
+    this.#intervalMs = intervalMs;
+  }
+
+  start(): void {
+    this.#schedule(Math.min(FIRST_PASS_MAX_MS, this.#intervalMs));
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#pass;
+  }
+
+  #schedule(ms: number): void {
+    if (this.#stopped) return;
+    // unref: a pending pass never keeps a process alive that has nothing else to do
+    this.#timer = setTimeout(() => {
+      this.#pass = this.#run().finally(() => {
+        this.#pass = undefined;
+        this.#schedule(this.#intervalMs);
+      });
+    }, ms).unref();
+  }
+
+  async #run(): Promise<void> {
+    try {
+      const done = await runMaintenancePass(this.#db, () => this.#stopped);
+      if (done.length) this.#logger.info({ tables: done }, 'embedded database maintained');
+    } catch (err) {
+      if (!this.#stopped) this.#logger.warn({ err }, 'embedded database maintenance failed');
+    }
+  }
+}

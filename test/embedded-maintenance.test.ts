@@ -1,0 +1,199 @@
+/**
+ * The embedded database's autovacuum (src/embedded-maintenance): PostgreSQL's autovacuum rules with
+ * their default settings, a pass that runs what each table is due, and the running service doing it
+ * by itself. PGlite has no autovacuum process: before this module, nothing ever analyzed its tables
+ * and every list was planned without statistics.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import { startServer } from '../drills/_lib.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
+import { runMaintenancePass } from '../src/embedded-maintenance/pass.ts';
+import { maintenanceDue, type TableActivity } from '../src/embedded-maintenance/thresholds.ts';
+import { eventually, sampleCaseBody } from './helpers/harness.ts';
+import { ownDatabaseEnv } from './helpers/own-server.ts';
+
+const quiet: TableActivity = {
+  reltuples: 1000,
+  deadTuples: 0,
+  insertsSinceVacuum: 0,
+  modificationsSinceAnalyze: 0,
+  neverAnalyzed: false,
+  bytes: 8192,
+};
+
+describe('embedded maintenance: when a table is due', () => {
+  const cases: [string, Partial<TableActivity>, ReturnType<typeof maintenanceDue>][] = [
+    ['nothing changed', {}, null],
+    // 50 + 0.1 x 1000 = 150 changes before an ANALYZE
+    ['150 changes: not yet analyzed', { modificationsSinceAnalyze: 150 }, null],
+    ['151 changes: analyzed', { modificationsSinceAnalyze: 151 }, 'analyze'],
+    // 50 + 0.2 x 1000 = 250 dead rows before a VACUUM
+    ['250 dead rows: not yet vacuumed', { deadTuples: 250 }, null],
+    ['251 dead rows: vacuumed', { deadTuples: 251 }, 'vacuum'],
+    // 1000 + 0.2 x 1000 = 1200 inserts before a VACUUM (the visibility map of index-only scans)
+    ['1200 inserts: not yet vacuumed', { insertsSinceVacuum: 1200 }, null],
+    [
+      '1201 inserts, as many changes: both',
+      { insertsSinceVacuum: 1201, modificationsSinceAnalyze: 1201 },
+      'vacuum (analyze)',
+    ],
+    ['never analyzed, holding rows', { neverAnalyzed: true }, 'analyze'],
+    ['never analyzed, empty', { neverAnalyzed: true, bytes: 0 }, null],
+    // never vacuumed nor analyzed: reltuples -1 counts as no rows, so the bare thresholds apply
+    ['reltuples -1, 51 changes', { reltuples: -1, modificationsSinceAnalyze: 51 }, 'analyze'],
+    ['reltuples -1, 50 changes', { reltuples: -1, modificationsSinceAnalyze: 50 }, null],
+  ];
+  for (const [name, activity, expected] of cases) {
+    test(name, () => assert.equal(maintenanceDue({ ...quiet, ...activity }), expected));
+  }
+});
+
+describe('embedded maintenance: one pass over a database', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  const db = () => handle.db as unknown as Kysely<{ t: { k: number; v: string } }>;
+  const statistics = async () =>
+    Number(
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_statistic where starelid = 't'::regclass`.execute(db())
+      ).rows[0].n,
+    );
+  /**
+   * The table's counters once PGlite has published them: a backend reports its changes when it goes
+   * idle, at most once a second, so the caller polls with a statement in between.
+   */
+  const counters = (ready: (c: { dead: number; modified: number }) => boolean) =>
+    eventually(async () => {
+      await sql`select 1`.execute(db());
+      const c = (
+        await sql<{ dead: number; modified: number }>`
+          select n_dead_tup::int as dead, n_mod_since_analyze::int as modified
+          from pg_stat_user_tables where relname = 't'`.execute(db())
+      ).rows[0];
+      return ready(c) ? c : null;
+    }, 20_000);
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-maintenance-'));
+    handle = await openDatabase({ ...loadConfig({ DATA_DIR: dir }), databaseUrl: null });
+    await sql`create table t (k int primary key, v text not null)`.execute(db());
+  });
+  after(async () => {
+    await handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('an empty table is left alone', async () => {
+    assert.deepEqual(await runMaintenancePass(handle.db), []);
+  });
+
+  test('a filled table is analyzed once; a second pass has nothing to do', async () => {
+    await sql`insert into t select g, 'row ' || g from generate_series(1, 500) g`.execute(db());
+    await counters((c) => c.modified === 500);
+    const done = await runMaintenancePass(handle.db);
+    assert.deepEqual(
+      done.map(({ table, action }) => ({ table, action })),
+      [{ table: 'public.t', action: 'analyze' }],
+    );
+    assert.ok(done[0].ms >= 0);
+    assert.equal(await statistics(), 2, 'one row of statistics per column');
+    const { rows } = await sql<{ reltuples: number }>`
+      select reltuples::int as reltuples from pg_class where relname = 't'`.execute(db());
+    assert.equal(rows[0].reltuples, 500);
+    await counters((c) => c.modified === 0);
+    assert.deepEqual(await runMaintenancePass(handle.db), []);
+  });
+
+  test('dead rows past the threshold are vacuumed, and the changes analyzed with them', async () => {
+    // 50 + 0.2 x 500 = 150 dead rows, 50 + 0.1 x 500 = 100 changes
+    await sql`delete from t where k <= 200`.execute(db());
+    await counters((c) => c.dead === 200 && c.modified === 200);
+    const done = await runMaintenancePass(handle.db);
+    assert.deepEqual(
+      done.map(({ table, action }) => ({ table, action })),
+      [{ table: 'public.t', action: 'vacuum (analyze)' }],
+    );
+    const after = await counters((c) => c.dead === 0 && c.modified === 0);
+    assert.deepEqual(after, { dead: 0, modified: 0 });
+    const { rows } = await sql<{ reltuples: number }>`
+      select reltuples::int as reltuples from pg_class where relname = 't'`.execute(db());
+    assert.equal(rows[0].reltuples, 300);
+  });
+
+  test('a pass told the process stops runs nothing more', async () => {
+    await sql`update t set v = v || '!'`.execute(db());
+    await counters((c) => c.modified === 300);
+    assert.deepEqual(await runMaintenancePass(handle.db, () => true), []);
+    const done = await runMaintenancePass(handle.db);
+    assert.deepEqual(
+      done.map(({ action }) => action),
+      ['vacuum (analyze)'],
+    );
+  });
+});
+
+// The service on the embedded database; on PostgreSQL the server's own autovacuum does this.
+if (!process.env.DATABASE_URL) {
+  describe('embedded maintenance: the running service', () => {
+    const cleanups: (() => Promise<void> | void)[] = [];
+    after(async () => {
+      for (const c of cleanups.reverse()) await c();
+    });
+
+    test('analyzes the cases table by itself once enough cases are created', async () => {
+      const key = 'vk_test_maintenance_key_0123456789';
+      const env = await ownDatabaseEnv('maintenance', cleanups);
+      const server = await startServer({
+        env: {
+          ...env,
+          VERICASE_BOOTSTRAP_API_KEY: key,
+          VERICASE_EMBEDDED_MAINTENANCE_SECONDS: '1',
+          LOG_LEVEL: 'info',
+          LOG_REQUESTS: 'off',
+        },
+      });
+      cleanups.push(() => server.kill9());
+      // 60 cases: past the bare threshold of 50 changes of a table never analyzed before
+      for (let i = 0; i < 60; i++) {
+        const res = await fetch(`${server.base}/v1/cases`, {
+          method: 'POST',
+          headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(sampleCaseBody()),
+        });
+        assert.equal(res.status, 201, await res.text());
+      }
+      const line = await eventually(async () => {
+        const lines = server
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('"embedded database maintained"'))
+          .map((l) => JSON.parse(l) as { tables: { table: string; action: string; ms: number }[] });
+        return lines.find((l) => l.tables.some((t) => t.table === 'public.cases'));
+      }, 60_000);
+      const cases = line.tables.find((t) => t.table === 'public.cases');
+      assert.match(cases?.action ?? '', /analyze/);
+      assert.equal(await server.stop(), 0);
+      // what the ANALYZE stored is in the catalog, there after a restart
+      const handle = await openDatabase({ ...loadConfig({ DATA_DIR: env.DATA_DIR }), databaseUrl: null });
+      try {
+        const { rows } = await sql<{ reltuples: number; columns: number }>`
+          select c.reltuples::int as reltuples,
+            (select count(*)::int from pg_statistic s where s.starelid = c.oid) as columns
+          from pg_class c where c.oid = 'cases'::regclass`.execute(handle.db);
+        // a pass may have come between the 51st and the 60th create (the next is 55 changes away)
+        assert.ok(rows[0].reltuples > 50 && rows[0].reltuples <= 60, `reltuples ${rows[0].reltuples}`);
+        assert.ok(rows[0].columns > 10, `statistics on ${rows[0].columns} columns`);
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+}
