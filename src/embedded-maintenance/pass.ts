@@ -12,9 +12,10 @@ export interface MaintainedTable {
 /**
  * One pass over the embedded database's tables (ours and the job queue's): reads each plain table's
  * activity counters and runs the VACUUM or ANALYZE it is due (src/embedded-maintenance/thresholds.ts),
- * one statement per table, until `stopping()` says the process stops. PGlite runs a statement on the process's only thread, so each one holds
- * the requests for its duration (an ANALYZE samples at most 30,000 rows: about 0.3 s for 100,000
- * cases on a 2-core machine); the other queries run between two of them.
+ * one statement per table, until `stopping()` says the process stops. PGlite runs a statement on the
+ * process's only thread, so each one holds the requests for its duration (an ANALYZE samples at most
+ * 30,000 rows: about 0.3 s for 100,000 cases on a 2-core machine); the other queries run between
+ * two of them. `ms` includes the wait for the connection, behind the requests' queries.
  */
 export async function runMaintenancePass(
   db: Db,
