@@ -13,6 +13,7 @@ import { type Kysely, sql } from 'kysely';
 import { startServer } from '../drills/_lib.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
+import { checkpointIfWritten } from '../src/embedded-maintenance/checkpoint.ts';
 import { runMaintenancePass } from '../src/embedded-maintenance/pass.ts';
 import { maintenanceDue, type TableActivity } from '../src/embedded-maintenance/thresholds.ts';
 import { eventually, sampleCaseBody } from './helpers/harness.ts';
@@ -140,6 +141,38 @@ describe('embedded maintenance: one pass over a database', () => {
   });
 });
 
+describe('embedded maintenance: the checkpoint', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  const checkpointLsn = async () =>
+    (
+      await sql<{ lsn: string }>`select checkpoint_lsn::text as lsn from pg_control_checkpoint()`.execute(
+        handle.db,
+      )
+    ).rows[0].lsn;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-checkpoint-'));
+    handle = await openDatabase({ ...loadConfig({ DATA_DIR: dir }), databaseUrl: null });
+  });
+  after(async () => {
+    await handle.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('runs when anything was written since the last one, and only then', async () => {
+    await sql`create table c (k int primary key)`.execute(handle.db);
+    await sql`insert into c select generate_series(1, 1000)`.execute(handle.db);
+    const before = await checkpointLsn();
+    const ms = await checkpointIfWritten(handle.db);
+    assert.equal(typeof ms, 'number');
+    const after = await checkpointLsn();
+    assert.notEqual(after, before);
+    assert.equal(await checkpointIfWritten(handle.db), null);
+    assert.equal(await checkpointLsn(), after, 'no checkpoint without writes');
+  });
+});
+
 // The service on the embedded database; on PostgreSQL the server's own autovacuum does this.
 if (!process.env.DATABASE_URL) {
   describe('embedded maintenance: the running service', () => {
@@ -180,6 +213,18 @@ if (!process.env.DATABASE_URL) {
       }, 60_000);
       const cases = line.tables.find((t) => t.table === 'public.cases');
       assert.match(cases?.action ?? '', /analyze/);
+      // every fifth pass (every 5 s here), a checkpoint of what the creates wrote
+      const checkpoint = await eventually(
+        async () =>
+          server
+            .output()
+            .split('\n')
+            .filter((l) => l.includes('"embedded database maintained"'))
+            .map((l) => JSON.parse(l) as { checkpointMs?: number })
+            .find((l) => l.checkpointMs !== undefined),
+        60_000,
+      );
+      assert.ok((checkpoint.checkpointMs ?? -1) >= 0);
       assert.equal(await server.stop(), 0);
       // what the ANALYZE stored is in the catalog, there after a restart
       const handle = await openDatabase({ ...loadConfig({ DATA_DIR: env.DATA_DIR }), databaseUrl: null });

@@ -1,14 +1,21 @@
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
+import { checkpointIfWritten } from './checkpoint.ts';
 import { runMaintenancePass } from './pass.ts';
 
 /** The first pass waits for the start-up to settle (the first requests, the sanctions lists). */
 const FIRST_PASS_MAX_MS = 15_000;
+/**
+ * A checkpoint every this many passes: every 5 minutes at the default interval, PostgreSQL's
+ * checkpoint_timeout, which bounds what a crash makes the next start replay.
+ */
+const PASSES_PER_CHECKPOINT = 5;
 
 /**
  * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
- * one sooner. A failed pass is logged and the next one runs as planned; stop() waits for a pass in
- * progress, so the database closes after it.
+ * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts). A failed
+ * pass is logged and the next one runs as planned; stop() waits for a pass in progress, so the
+ * database closes after it.
  */
 export class MaintenanceLoop {
   readonly #db: Db;
@@ -17,6 +24,7 @@ export class MaintenanceLoop {
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #stopped = false;
+  #passes = 0;
 
   constructor(db: Db, logger: pino.Logger, intervalMs: number) {
     this.#db = db;
@@ -48,7 +56,17 @@ export class MaintenanceLoop {
   async #run(): Promise<void> {
     try {
       const done = await runMaintenancePass(this.#db, () => this.#stopped);
-      if (done.length) this.#logger.info({ tables: done }, 'embedded database maintained');
+      this.#passes++;
+      const checkpointMs =
+        this.#passes % PASSES_PER_CHECKPOINT === 0 && !this.#stopped
+          ? await checkpointIfWritten(this.#db)
+          : null;
+      if (done.length || checkpointMs !== null) {
+        this.#logger.info(
+          { tables: done, ...(checkpointMs !== null ? { checkpointMs } : {}) },
+          'embedded database maintained',
+        );
+      }
     } catch (err) {
       if (!this.#stopped) this.#logger.warn({ err }, 'embedded database maintenance failed');
     }
