@@ -181,7 +181,7 @@ if (!process.env.DATABASE_URL) {
       for (const c of cleanups.reverse()) await c();
     });
 
-    test('analyzes the cases table by itself once enough cases are created', async () => {
+    test('analyzes the cases table by itself, and checkpoints', async () => {
       const key = 'vk_test_maintenance_key_0123456789';
       const env = await ownDatabaseEnv('maintenance', cleanups);
       const server = await startServer({
@@ -194,7 +194,8 @@ if (!process.env.DATABASE_URL) {
         },
       });
       cleanups.push(() => server.kill9());
-      // 60 cases: past the bare threshold of 50 changes of a table never analyzed before
+      // 60 cases. A pass analyzes the table as soon as it holds a row and has no statistics; the
+      // next ANALYZE needs 50 + 10% more changes, so the last one saw between 1 and 60 cases
       for (let i = 0; i < 60; i++) {
         const res = await fetch(`${server.base}/v1/cases`, {
           method: 'POST',
@@ -203,25 +204,30 @@ if (!process.env.DATABASE_URL) {
         });
         assert.equal(res.status, 201, await res.text());
       }
-      const line = await eventually(async () => {
-        const lines = server
+      /** The maintenance lines logged so far (complete lines: the output arrives in chunks). */
+      const maintained = () =>
+        server
           .output()
           .split('\n')
           .filter((l) => l.includes('"embedded database maintained"'))
-          .map((l) => JSON.parse(l) as { tables: { table: string; action: string; ms: number }[] });
-        return lines.find((l) => l.tables.some((t) => t.table === 'public.cases'));
-      }, 60_000);
+          .flatMap((l) => {
+            try {
+              return [
+                JSON.parse(l) as { tables: { table: string; action: string }[]; checkpointMs?: number },
+              ];
+            } catch {
+              return [];
+            }
+          });
+      const line = await eventually(
+        async () => maintained().find((l) => l.tables.some((t) => t.table === 'public.cases')),
+        60_000,
+      );
       const cases = line.tables.find((t) => t.table === 'public.cases');
       assert.match(cases?.action ?? '', /analyze/);
       // every fifth pass (every 5 s here), a checkpoint of what the creates wrote
       const checkpoint = await eventually(
-        async () =>
-          server
-            .output()
-            .split('\n')
-            .filter((l) => l.includes('"embedded database maintained"'))
-            .map((l) => JSON.parse(l) as { checkpointMs?: number })
-            .find((l) => l.checkpointMs !== undefined),
+        async () => maintained().find((l) => l.checkpointMs !== undefined),
         60_000,
       );
       assert.ok((checkpoint.checkpointMs ?? -1) >= 0);
@@ -233,8 +239,7 @@ if (!process.env.DATABASE_URL) {
           select c.reltuples::int as reltuples,
             (select count(*)::int from pg_statistic s where s.starelid = c.oid) as columns
           from pg_class c where c.oid = 'cases'::regclass`.execute(handle.db);
-        // a pass may have come between the 51st and the 60th create (the next is 55 changes away)
-        assert.ok(rows[0].reltuples > 50 && rows[0].reltuples <= 60, `reltuples ${rows[0].reltuples}`);
+        assert.ok(rows[0].reltuples >= 1 && rows[0].reltuples <= 60, `reltuples ${rows[0].reltuples}`);
         assert.ok(rows[0].columns > 10, `statistics on ${rows[0].columns} columns`);
       } finally {
         await handle.close();
