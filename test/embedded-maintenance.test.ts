@@ -5,18 +5,16 @@
  * and every list was planned without statistics.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { startServer } from '../drills/_lib.ts';
 import { loadConfig } from '../src/config.ts';
-import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
+import { openDatabase } from '../src/db/connect.ts';
 import { checkpointIfWritten } from '../src/embedded-maintenance/checkpoint.ts';
 import { runMaintenancePass } from '../src/embedded-maintenance/pass.ts';
 import { maintenanceDue, type TableActivity } from '../src/embedded-maintenance/thresholds.ts';
 import { eventually, sampleCaseBody } from './helpers/harness.ts';
+import { ownPglite } from './helpers/own-pglite.ts';
 import { ownDatabaseEnv } from './helpers/own-server.ts';
 
 const quiet: TableActivity = {
@@ -56,9 +54,8 @@ describe('embedded maintenance: when a table is due', () => {
 });
 
 describe('embedded maintenance: one pass over a database', () => {
-  let dir: string;
-  let handle: DatabaseHandle;
-  const db = () => handle.db as unknown as Kysely<{ t: { k: number; v: string } }>;
+  const handle = ownPglite('maintenance');
+  const db = () => handle().db as unknown as Kysely<{ t: { k: number; v: string } }>;
   const statistics = async () =>
     Number(
       (
@@ -83,23 +80,17 @@ describe('embedded maintenance: one pass over a database', () => {
     }, 20_000);
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-maintenance-'));
-    handle = await openDatabase({ ...loadConfig({ DATA_DIR: dir }), databaseUrl: null });
     await sql`create table t (k int primary key, v text not null)`.execute(db());
-  });
-  after(async () => {
-    await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('an empty table is left alone', async () => {
-    assert.deepEqual(await runMaintenancePass(handle.db), []);
+    assert.deepEqual(await runMaintenancePass(handle().db), []);
   });
 
   test('a filled table is analyzed once; a second pass has nothing to do', async () => {
     await sql`insert into t select g, 'row ' || g from generate_series(1, 500) g`.execute(db());
     await counters((c) => c.modified === 500);
-    const done = await runMaintenancePass(handle.db);
+    const done = await runMaintenancePass(handle().db);
     assert.deepEqual(
       done.map(({ table, action }) => ({ table, action })),
       [{ table: 'public.t', action: 'analyze' }],
@@ -110,14 +101,14 @@ describe('embedded maintenance: one pass over a database', () => {
       select reltuples::int as reltuples from pg_class where relname = 't'`.execute(db());
     assert.equal(rows[0].reltuples, 500);
     await counters((c) => c.modified === 0);
-    assert.deepEqual(await runMaintenancePass(handle.db), []);
+    assert.deepEqual(await runMaintenancePass(handle().db), []);
   });
 
   test('dead rows past the threshold are vacuumed, and the changes analyzed with them', async () => {
     // 50 + 0.2 x 500 = 150 dead rows, 50 + 0.1 x 500 = 100 changes
     await sql`delete from t where k <= 200`.execute(db());
     await counters((c) => c.dead === 200 && c.modified === 200);
-    const done = await runMaintenancePass(handle.db);
+    const done = await runMaintenancePass(handle().db);
     assert.deepEqual(
       done.map(({ table, action }) => ({ table, action })),
       [{ table: 'public.t', action: 'vacuum (analyze)' }],
@@ -132,8 +123,8 @@ describe('embedded maintenance: one pass over a database', () => {
   test('a pass told the process stops runs nothing more', async () => {
     await sql`update t set v = v || '!'`.execute(db());
     await counters((c) => c.modified === 300);
-    assert.deepEqual(await runMaintenancePass(handle.db, () => true), []);
-    const done = await runMaintenancePass(handle.db);
+    assert.deepEqual(await runMaintenancePass(handle().db, () => true), []);
+    const done = await runMaintenancePass(handle().db);
     assert.deepEqual(
       done.map(({ action }) => action),
       ['vacuum (analyze)'],
@@ -142,33 +133,23 @@ describe('embedded maintenance: one pass over a database', () => {
 });
 
 describe('embedded maintenance: the checkpoint', () => {
-  let dir: string;
-  let handle: DatabaseHandle;
+  const handle = ownPglite('checkpoint');
   const checkpointLsn = async () =>
     (
       await sql<{ lsn: string }>`select checkpoint_lsn::text as lsn from pg_control_checkpoint()`.execute(
-        handle.db,
+        handle().db,
       )
     ).rows[0].lsn;
 
-  before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-checkpoint-'));
-    handle = await openDatabase({ ...loadConfig({ DATA_DIR: dir }), databaseUrl: null });
-  });
-  after(async () => {
-    await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   test('runs when anything was written since the last one, and only then', async () => {
-    await sql`create table c (k int primary key)`.execute(handle.db);
-    await sql`insert into c select generate_series(1, 1000)`.execute(handle.db);
+    await sql`create table c (k int primary key)`.execute(handle().db);
+    await sql`insert into c select generate_series(1, 1000)`.execute(handle().db);
     const before = await checkpointLsn();
-    const ms = await checkpointIfWritten(handle.db);
+    const ms = await checkpointIfWritten(handle().db);
     assert.equal(typeof ms, 'number');
     const after = await checkpointLsn();
     assert.notEqual(after, before);
-    assert.equal(await checkpointIfWritten(handle.db), null);
+    assert.equal(await checkpointIfWritten(handle().db), null);
     assert.equal(await checkpointLsn(), after, 'no checkpoint without writes');
   });
 });

@@ -7,21 +7,16 @@
  * written by every create of the rest of the suite.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { CompiledQuery, type Kysely, sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { insertValues } from '../src/db/insert-values.ts';
 import { PREPARE_MARK } from '../src/db/pglite-prepared-inserts.ts';
+import { ownPglite } from './helpers/own-pglite.ts';
 
 describe('embedded database: prepared inserts', () => {
-  let dir: string;
-  let handle: DatabaseHandle;
+  const handle = ownPglite('prepared');
   // a scratch table: the statements below are the only ones of the session
-  const db = () => handle.db as unknown as Kysely<{ t: { k: number; v: string } }>;
+  const db = () => handle().db as unknown as Kysely<{ t: { k: number; v: string } }>;
   type Row = { k: number; v: string };
   /** A marked insert of `rows` into t, through the transaction when one is given. */
   const insert = (rows: Row[], trx: Kysely<{ t: Row }> = db()) => {
@@ -37,13 +32,7 @@ describe('embedded database: prepared inserts', () => {
     ).rows;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-prepared-'));
-    handle = await openDatabase({ ...loadConfig({ DATA_DIR: dir }), databaseUrl: null });
     await sql`create table t (k int primary key, v text not null)`.execute(db());
-  });
-  after(async () => {
-    await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('the same marked insert again reuses its statement; an unmarked one is not prepared', async () => {
