@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/config.ts';
+import { defaultPoolMax, REMOTE_POOL_MAX } from './db/pool-size.ts';
 import { REQUEST_LOG_MODES, type RequestLogMode } from './http/request-log.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './shared/logger.ts';
 
@@ -8,7 +9,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
-  /** The most connections the application's pool opens to PostgreSQL (VERICASE_DB_POOL_MAX). */
+  /** The most connections the application's pool opens to PostgreSQL (VERICASE_DB_POOL_MAX; default: src/db/pool-size.ts). */
   dbPoolMax: number;
   dataDir: string;
   referenceDir: string | null;
@@ -130,7 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('PORT', env.PORT, 3000),
     host: env.HOST || '0.0.0.0',
     databaseUrl,
-    dbPoolMax: positiveInt('VERICASE_DB_POOL_MAX', env.VERICASE_DB_POOL_MAX, 10),
+    dbPoolMax: positiveInt(
+      'VERICASE_DB_POOL_MAX',
+      env.VERICASE_DB_POOL_MAX,
+      databaseUrl ? defaultPoolMax(databaseUrl, env.PGHOST) : REMOTE_POOL_MAX,
+    ),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     referenceDir: env.VERICASE_REFERENCE_DIR ? path.resolve(env.VERICASE_REFERENCE_DIR) : null,
     adminToken: env.VERICASE_ADMIN_TOKEN || null,
