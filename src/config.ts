@@ -31,8 +31,8 @@ export interface Config {
   settleMemory: boolean;
   runWorkers: boolean;
   /**
-   * VERICASE_JOB_POLL_MS: how often a worker looks for delayed jobs and retries it was not woken
-   * for (jobs sent now are announced by NOTIFY; see src/jobs/queue.ts). At least 500.
+   * VERICASE_JOB_POLL_MS: how often the workers look for delayed jobs and retries they were not
+   * woken for (jobs sent now are announced by NOTIFY; see src/jobs/due-sweep.ts). At least 500.
    */
   jobPollMs: number;
   /**

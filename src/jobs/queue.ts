@@ -5,6 +5,7 @@ import type { DatabaseHandle, Db } from '../db/connect.ts';
 import { jobDuration, jobWait } from '../ops/metrics.ts';
 import { type ShutdownTrace, traced } from '../ops/shutdown-trace.ts';
 import { contextFrom, currentTraceCarrier, inSpan, SpanKind } from '../ops/tracing.ts';
+import { DueJobSweep } from './due-sweep.ts';
 import { announceWork, WorkListener } from './work-channel.ts';
 
 /**
@@ -46,6 +47,12 @@ const DUE_MARGIN_MS = 15;
 /** Delayed jobs of a queue falling due within the same slot of this length share one wake. */
 const WAKE_SLOT_MS = 50;
 
+/**
+ * Each worker's own poll, the last resort behind the due-job sweep (src/jobs/due-sweep.ts), which
+ * looks every `jobPollMs` for all the queues at once.
+ */
+const WORKER_BACKSTOP_MS = 300_000;
+
 /** The work channel's topic of a queue's delayed jobs falling due. */
 const jobTopic = (queue: string) => `job:${queue}`;
 
@@ -81,6 +88,7 @@ export class JobQueue {
   /** Handlers of other processes' announcements (src/jobs/work-channel.ts), by topic. */
   readonly #workHandlers = new Map<string, () => void>();
   #listener: WorkListener | undefined;
+  #sweep: DueJobSweep | undefined;
 
   constructor(handle: DatabaseHandle, logger: pino.Logger, opts: { pollMs?: number } = {}) {
     this.#logger = logger;
@@ -158,11 +166,11 @@ export class JobQueue {
           batchSize: def.batchSize ?? 50,
           // without a listening connection (lost), the workers poll every half second
           pollingIntervalSeconds: 0.5,
-          // With it, a job sent now wakes them by NOTIFY; polling only finds delayed jobs and
-          // retries. Those sent by this process wake its worker when due (#wakeWhenDue); the poll is
-          // the backstop for the others. At a half second it was two fetches a second per queue
-          // (26 with 13 queues) at idle: ~1.5% of a core in node, as much in PostgreSQL.
-          notifyPollingIntervalSeconds: this.#pollMs / 1000,
+          // With it, a job sent now wakes them by NOTIFY. Delayed jobs sent by this process wake
+          // its worker when due (#wakeWhenDue); the others (retries, other processes' delayed jobs)
+          // are found by the due-job sweep, one statement for all the queues every jobPollMs. Each
+          // worker's own poll is the last resort: at 2 s it was 13 fetches every 2 s at idle.
+          notifyPollingIntervalSeconds: Math.max(this.#pollMs, WORKER_BACKSTOP_MS) / 1000,
           burstWhenBatchFull: true,
           perJobResults: true,
           includeMetadata: true,
@@ -208,6 +216,20 @@ export class JobQueue {
       if (def.cron) await this.#boss.schedule(def.name, def.cron, {}, { tz: 'UTC' } as never);
     }
     this.#working = true;
+    const boss = this.#boss;
+    this.#sweep = new DueJobSweep(
+      [...this.#workerIds.keys()],
+      {
+        query: (text, values) => boss.getDb().executeSql(text, values) as never,
+        wake: (queue) => {
+          const id = this.#workerIds.get(queue);
+          if (id && this.#working) boss.notifyWorker(id);
+        },
+      },
+      this.#logger,
+      this.#pollMs,
+    );
+    this.#sweep.start();
     // other processes' delayed jobs falling due, and what the modules listen for (webhooks)
     if (this.#handle.kind === 'postgres' && this.#handle.connectionString) {
       const listener = new WorkListener(this.#handle.connectionString, this.#logger);
@@ -275,6 +297,9 @@ export class JobQueue {
     this.#started = false;
     this.#working = false;
     this.#workerIds.clear();
+    const sweep = this.#sweep;
+    this.#sweep = undefined;
+    if (sweep) await traced(trace, 'jobs: due-job sweep', () => sweep.stop());
     const listener = this.#listener;
     this.#listener = undefined;
     if (listener) await traced(trace, 'jobs: work channel', () => listener.stop());
