@@ -130,6 +130,46 @@ describe('embedded maintenance: one pass over a database', () => {
       ['vacuum (analyze)'],
     );
   });
+
+  test('between two statements the pass pauses as long as the first took, and not after the last', async () => {
+    await sql`create table u (k int primary key)`.execute(db());
+    await sql`insert into u select g from generate_series(1, 300) g`.execute(db());
+    await sql`update t set v = v || '?'`.execute(db());
+    await counters((c) => c.modified === 300);
+    const pauses: number[] = [];
+    const done = await runMaintenancePass(
+      handle().db,
+      () => false,
+      async (ms) => {
+        pauses.push(ms);
+      },
+    );
+    assert.deepEqual(
+      done.map(({ table }) => table),
+      ['public.t', 'public.u'],
+    );
+    assert.deepEqual(pauses, [done[0]?.ms]);
+    // a stop during the pause: the statement after it is not run (u changed first: its counters
+    // are published by the time t's are)
+    await sql`update u set k = k + 1000`.execute(db());
+    await sql`update t set v = v || '?'`.execute(db());
+    await counters((c) => c.modified === 300);
+    let stopping = false;
+    let paused = 0;
+    const stopped = await runMaintenancePass(
+      handle().db,
+      () => stopping,
+      async () => {
+        paused++;
+        stopping = true;
+      },
+    );
+    assert.equal(paused, 1, 'u was due after t');
+    assert.deepEqual(
+      stopped.map(({ table }) => table),
+      ['public.t'],
+    );
+  });
 });
 
 describe('embedded maintenance: the checkpoint', () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import { checkpointIfWritten } from './checkpoint.ts';
@@ -14,8 +15,8 @@ const PASSES_PER_CHECKPOINT = 5;
 /**
  * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
  * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts). A failed
- * pass is logged and the next one runs as planned; stop() waits for a pass in progress, so the
- * database closes after it.
+ * pass is logged and the next one runs as planned; stop() ends a pause between two statements and
+ * waits for the statement in progress, so the database closes after it.
  */
 export class MaintenanceLoop {
   readonly #db: Db;
@@ -24,6 +25,8 @@ export class MaintenanceLoop {
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #stopped = false;
+  /** Ends a pass's pause between two statements at once when the process stops. */
+  readonly #stopping = new AbortController();
   #passes = 0;
 
   constructor(db: Db, logger: pino.Logger, intervalMs: number) {
@@ -38,6 +41,7 @@ export class MaintenanceLoop {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.abort();
     clearTimeout(this.#timer);
     await this.#pass;
   }
@@ -55,7 +59,11 @@ export class MaintenanceLoop {
 
   async #run(): Promise<void> {
     try {
-      const done = await runMaintenancePass(this.#db, () => this.#stopped);
+      const done = await runMaintenancePass(
+        this.#db,
+        () => this.#stopped,
+        (ms) => sleep(ms, undefined, { signal: this.#stopping.signal, ref: false }).catch(() => undefined),
+      );
       this.#passes++;
       const checkpointMs =
         this.#passes % PASSES_PER_CHECKPOINT === 0 && !this.#stopped
