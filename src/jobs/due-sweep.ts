@@ -7,8 +7,8 @@ export interface SweptQueue {
 }
 
 /**
- * The queues among `$1` holding a job a worker would fetch now: pg-boss's own fetch condition
- * (src: pg-boss `fetchNextJob`: waiting, not blocked by a dependency, its start time reached), one
+ * The queues among `$1` holding a job a worker would fetch now, by pg-boss's own fetch condition
+ * (its `fetchNextJob`: waiting, not blocked by a dependency, its start time reached), one
  * index probe per queue on its partial index of waiting jobs, so at rest it reads nothing.
  */
 const DUE_QUEUES_SQL = `select q.name from unnest($1::text[]) as q(name)
