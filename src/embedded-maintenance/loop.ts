@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
+import { RepeatingTask } from '../shared/repeating-task.ts';
 import { checkpointIfWritten } from './checkpoint.ts';
 import { runMaintenancePass } from './pass.ts';
 
@@ -21,10 +22,7 @@ const PASSES_PER_CHECKPOINT = 5;
 export class MaintenanceLoop {
   readonly #db: Db;
   readonly #logger: pino.Logger;
-  readonly #intervalMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #pass: Promise<void> | undefined;
-  #stopped = false;
+  readonly #task: RepeatingTask;
   /** Ends a pass's pause between two statements at once when the process stops. */
   readonly #stopping = new AbortController();
   #passes = 0;
@@ -32,43 +30,28 @@ export class MaintenanceLoop {
   constructor(db: Db, logger: pino.Logger, intervalMs: number) {
     this.#db = db;
     this.#logger = logger;
-    this.#intervalMs = intervalMs;
+    this.#task = new RepeatingTask(() => this.#run(), intervalMs, Math.min(FIRST_PASS_MAX_MS, intervalMs));
   }
 
   start(): void {
-    this.#schedule(Math.min(FIRST_PASS_MAX_MS, this.#intervalMs));
+    this.#task.start();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
+  stop(): Promise<void> {
+    const stopped = this.#task.stop(); // the pass sees it before its pause ends
     this.#stopping.abort();
-    clearTimeout(this.#timer);
-    await this.#pass;
-  }
-
-  #schedule(ms: number): void {
-    if (this.#stopped) return;
-    // unref: a pending pass never keeps a process alive that has nothing else to do
-    this.#timer = setTimeout(() => {
-      this.#pass = this.#run().finally(() => {
-        this.#pass = undefined;
-        this.#schedule(this.#intervalMs);
-      });
-    }, ms).unref();
+    return stopped;
   }
 
   async #run(): Promise<void> {
+    const stopped = () => this.#task.stopped;
     try {
-      const done = await runMaintenancePass(
-        this.#db,
-        () => this.#stopped,
-        (ms) => sleep(ms, undefined, { signal: this.#stopping.signal, ref: false }).catch(() => undefined),
+      const done = await runMaintenancePass(this.#db, stopped, (ms) =>
+        sleep(ms, undefined, { signal: this.#stopping.signal, ref: false }).catch(() => undefined),
       );
       this.#passes++;
       const checkpointMs =
-        this.#passes % PASSES_PER_CHECKPOINT === 0 && !this.#stopped
-          ? await checkpointIfWritten(this.#db)
-          : null;
+        this.#passes % PASSES_PER_CHECKPOINT === 0 && !stopped() ? await checkpointIfWritten(this.#db) : null;
       if (done.length || checkpointMs !== null) {
         this.#logger.info(
           { tables: done, ...(checkpointMs !== null ? { checkpointMs } : {}) },
@@ -76,7 +59,7 @@ export class MaintenanceLoop {
         );
       }
     } catch (err) {
-      if (!this.#stopped) this.#logger.warn({ err }, 'embedded database maintenance failed');
+      if (!stopped()) this.#logger.warn({ err }, 'embedded database maintenance failed');
     }
   }
 }

@@ -1,4 +1,5 @@
 import type pino from 'pino';
+import { RepeatingTask } from '../shared/repeating-task.ts';
 
 /** What the sweep needs of pg-boss: its own connection (`getDb`) and a way to wake one worker. */
 export interface SweptQueue {
@@ -28,48 +29,32 @@ export class DueJobSweep {
   readonly #queues: string[];
   readonly #target: SweptQueue;
   readonly #logger: pino.Logger;
-  readonly #intervalMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
+  readonly #task: RepeatingTask;
 
   constructor(queues: string[], target: SweptQueue, logger: pino.Logger, intervalMs: number) {
     this.#queues = queues;
     this.#target = target;
     this.#logger = logger;
-    this.#intervalMs = intervalMs;
+    this.#task = new RepeatingTask(() => this.#sweep(), intervalMs);
   }
 
   start(): void {
-    this.#schedule();
+    this.#task.start();
   }
 
   /** Stops the timer and waits for a sweep in progress. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(): void {
-    if (this.#stopped) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#sweep().finally(() => {
-        this.#running = undefined;
-        this.#schedule();
-      });
-    }, this.#intervalMs);
-    this.#timer.unref();
+  stop(): Promise<void> {
+    return this.#task.stop();
   }
 
   async #sweep(): Promise<void> {
     try {
       const { rows } = await this.#target.query(DUE_QUEUES_SQL, [this.#queues]);
-      if (this.#stopped) return;
+      if (this.#task.stopped) return;
       for (const { name } of rows) this.#target.wake(name);
     } catch (err) {
       // the workers' own slow poll is still there; the next sweep tries again
-      if (!this.#stopped) this.#logger.warn({ err }, 'job queue: the sweep for due jobs failed');
+      if (!this.#task.stopped) this.#logger.warn({ err }, 'job queue: the sweep for due jobs failed');
     }
   }
 }
