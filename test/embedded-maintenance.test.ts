@@ -170,6 +170,35 @@ describe('embedded maintenance: one pass over a database', () => {
       ['public.t'],
     );
   });
+
+  test('a statement that fails is recorded with its message, and the pass goes on', async () => {
+    // three tables due, in the pass's order t, u, w; u is dropped during the pause after t, so its
+    // statement fails after the counters said it was due
+    await sql`create table w (k int primary key)`.execute(db());
+    await sql`insert into w select g from generate_series(1, 300) g`.execute(db());
+    await sql`update u set k = k + 1000`.execute(db());
+    await sql`update t set v = v || '#'`.execute(db());
+    await counters((c) => c.modified === 300);
+    const done = await runMaintenancePass(
+      handle().db,
+      () => false,
+      async () => {
+        await sql`drop table if exists u`.execute(db());
+      },
+    );
+    assert.deepEqual(
+      done.map(({ table, failed }) => ({ table, failed: failed === undefined ? undefined : 'failed' })),
+      [
+        { table: 'public.t', failed: undefined },
+        { table: 'public.u', failed: 'failed' },
+        { table: 'public.w', failed: undefined },
+      ],
+    );
+    assert.match(done[1].failed ?? '', /relation "public\.u" does not exist/);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_statistic where starelid = 'w'::regclass`.execute(db());
+    assert.equal(rows[0].n, 1, 'w was analyzed after the failure');
+  });
 });
 
 describe('embedded maintenance: the checkpoint', () => {

@@ -15,8 +15,9 @@ const PASSES_PER_CHECKPOINT = 5;
 
 /**
  * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
- * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts). A failed
- * pass is logged and the next one runs as planned; stop() ends a pause between two statements and
+ * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts). A table
+ * whose statement failed is logged at warn with the database's message, the other tables are still
+ * maintained, and a pass that fails as a whole is logged and the next one runs as planned; stop() ends a pause between two statements and
  * waits for the statement in progress, so the database closes after it.
  */
 export class MaintenanceLoop {
@@ -53,9 +54,10 @@ export class MaintenanceLoop {
       const checkpointMs =
         this.#passes % PASSES_PER_CHECKPOINT === 0 && !stopped() ? await checkpointIfWritten(this.#db) : null;
       if (done.length || checkpointMs !== null) {
-        this.#logger.info(
-          { tables: done, ...(checkpointMs !== null ? { checkpointMs } : {}) },
-          'embedded database maintained',
+        const failed = done.filter((t) => t.failed).length;
+        this.#logger[failed ? 'warn' : 'info'](
+          { tables: done, ...(failed ? { failed } : {}), ...(checkpointMs !== null ? { checkpointMs } : {}) },
+          failed ? 'embedded database maintained, with failures' : 'embedded database maintained',
         );
       }
     } catch (err) {

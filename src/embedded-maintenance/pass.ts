@@ -7,6 +7,8 @@ export interface MaintainedTable {
   table: string;
   action: MaintenanceAction;
   ms: number;
+  /** The database's message when the statement failed (the pass goes on with the next table). */
+  failed?: string;
 }
 
 /**
@@ -23,6 +25,10 @@ export interface MaintainedTable {
  * maintenance statement, and creates fell to a tenth for two seconds. PostgreSQL's autovacuum
  * throttles itself too (vacuum_cost_delay), but inside the statement, which on PGlite's one thread
  * would hold the requests while it sleeps.
+ *
+ * A statement that fails (a table dropped since the counters were read, a lock it could not take) is
+ * recorded with its message and the pass goes on: one table's trouble does not leave the others
+ * without their statistics until the next pass.
  */
 export async function runMaintenancePass(
   db: Db,
@@ -63,8 +69,14 @@ export async function runMaintenancePass(
     // a shutdown waits for the statement in progress, not for the rest of the pass
     if (stopping()) break;
     const started = performance.now();
-    await sql`${sql.raw(action)} ${sql.id(r.schema, r.table)}`.execute(db);
-    done.push({ table: `${r.schema}.${r.table}`, action, ms: Math.round(performance.now() - started) });
+    const table = `${r.schema}.${r.table}`;
+    try {
+      await sql`${sql.raw(action)} ${sql.id(r.schema, r.table)}`.execute(db);
+      done.push({ table, action, ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      const failed = err instanceof Error ? err.message : String(err);
+      done.push({ table, action, ms: Math.round(performance.now() - started), failed });
+    }
   }
   return done;
 }
