@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { NODE_FLAGS } from '../bin/node-flags.js';
+import { freshBundle } from '../bin/server-bundle.js';
 import { type Config, loadConfig } from '../src/config.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -48,7 +49,8 @@ export interface Figures {
   errors: number;
 }
 
-let bundleChecked = false;
+/** The bundle's entry built or found at the bench's start (null: the sources are run, VERICASE_BUNDLE=0). */
+let benchBundle: string | null | undefined;
 
 /**
  * Brings the server's bundle up to date with the sources, as `npm start` does before it starts
@@ -56,10 +58,25 @@ let bundleChecked = false;
  * `node bin/vericase.js serve` directly and must run what a user's `npm start` runs.
  */
 export function ensureServerBundle(): void {
-  if (bundleChecked) return;
-  bundleChecked = true;
+  if (benchBundle !== undefined) return;
   const built = spawnSync(process.execPath, ['scripts/build-server.ts'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error(`scripts/build-server.ts failed with status ${built.status}`);
+  benchBundle = freshBundle();
+}
+
+/**
+ * Refuses to start a service whose build is not the one the bench started with. `bin/vericase.js`
+ * runs the TypeScript sources when they no longer match the bundle, so an edit under src/ during a
+ * run made its later processes start from the sources: slower to start and larger (session 26: a run
+ * measured 2.27 s and 168 MB against 1.14 s and 127 MB), and the figures mixed two builds.
+ */
+export function assertSameBuild(): void {
+  ensureServerBundle();
+  if (freshBundle() !== benchBundle) {
+    throw new Error(
+      'src/ (or package-lock.json) changed since the benchmark started: its next service would run another build. Run it again without editing.',
+    );
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -78,6 +95,7 @@ export async function startProcess(
   url: string,
   cwd = ROOT,
 ): Promise<ChildProcess> {
+  if (args.includes('bin/vericase.js')) assertSameBuild();
   // every process with the service's Node options (bin/node-flags.js), the bare one too: same runtime
   const child = spawn(process.execPath, [...NODE_FLAGS, ...args], {
     cwd,

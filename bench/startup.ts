@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { NODE_FLAGS } from '../bin/node-flags.js';
 import { type DbLabel, recordFigure } from './goals.ts';
-import { ensureServerBundle, freePort, ROOT } from './lib.ts';
+import { assertSameBuild, ensureServerBundle, freePort, ROOT } from './lib.ts';
 
 const KEY = 'vk_bench_startup_key_0123456789';
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3);
@@ -95,6 +95,7 @@ async function until(
 async function startOnce(env: NodeJS.ProcessEnv): Promise<StartFigures> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  assertSameBuild();
   const started = performance.now();
   const child = spawn(process.execPath, [...NODE_FLAGS, '--trace-gc', 'bin/vericase.js', 'serve'], {
     cwd: ROOT,
