@@ -381,9 +381,13 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   if (known !== undefined) return estimated(await page, known);
   const [rows, capped] = await Promise.all([
     page,
-    sql<{
-      n: number;
-    }>`select count(*)::int as n from (${matching.limit(EXACT_COUNT_UP_TO + 1)}) as matching`.execute(db),
+    // from the query compiled once for the cache's key, not built and compiled again
+    db.executeQuery<{ n: number }>(
+      CompiledQuery.raw(
+        `select count(*)::int as n from (${compiled.sql} limit ${EXACT_COUNT_UP_TO + 1}) as matching`,
+        [...compiled.parameters],
+      ),
+    ),
   ]);
   const upTo = Number(capped.rows[0]?.n ?? 0);
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
