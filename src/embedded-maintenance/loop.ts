@@ -15,10 +15,11 @@ const PASSES_PER_CHECKPOINT = 5;
 
 /**
  * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
- * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts). A table
- * whose statement failed is logged at warn with the database's message, the other tables are still
- * maintained, and a pass that fails as a whole is logged and the next one runs as planned; stop() ends a pause between two statements and
- * waits for the statement in progress, so the database closes after it.
+ * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts).
+ * - A table whose statement failed is logged at warn with the database's message; the pass has
+ *   still maintained the others. A pass that fails as a whole is logged; the next runs as planned.
+ * - stop() ends a pause between two statements and waits for the statement in progress, so the
+ *   database closes after it.
  */
 export class MaintenanceLoop {
   readonly #db: Db;

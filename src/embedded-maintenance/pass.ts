@@ -69,14 +69,14 @@ export async function runMaintenancePass(
     // a shutdown waits for the statement in progress, not for the rest of the pass
     if (stopping()) break;
     const started = performance.now();
-    const table = `${r.schema}.${r.table}`;
+    let failed: string | undefined;
     try {
       await sql`${sql.raw(action)} ${sql.id(r.schema, r.table)}`.execute(db);
-      done.push({ table, action, ms: Math.round(performance.now() - started) });
     } catch (err) {
-      const failed = err instanceof Error ? err.message : String(err);
-      done.push({ table, action, ms: Math.round(performance.now() - started), failed });
+      failed = err instanceof Error ? err.message : String(err);
     }
+    const ms = Math.round(performance.now() - started);
+    done.push({ table: `${r.schema}.${r.table}`, action, ms, ...(failed === undefined ? {} : { failed }) });
   }
   return done;
 }
