@@ -77,6 +77,11 @@ export async function listAuditLog(db: Db, workspaceId: string, query: Record<st
   const parsed = parseListQuery(auditListSpec, query);
   if (query.sort === undefined) parsed.sort = [{ field: 'occurred_at', desc: true }];
   const base = db.selectFrom('audit_log').where('workspace_id', '=', workspaceId);
-  const { rows, pagination } = await fetchPage(auditListSpec, parsed, base, (qb) => qb.selectAll(), db);
+  const { rows, pagination } = await fetchPage(auditListSpec, parsed, base, (qb) => qb.selectAll(), db, {
+    table: 'audit_log',
+    alias: 'audit_log',
+    rows: base.selectAll(),
+    over: (from) => db.selectFrom(from),
+  });
   return { data: (rows as AuditLogRow[]).map(presentAuditEntry), pagination };
 }

@@ -1,4 +1,6 @@
+import type { AliasedSelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { CompanyRow } from '../db/schema.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentCompanyListItem } from './present.ts';
 
@@ -26,7 +28,23 @@ export async function listCompanies(db: Db, workspaceId: string, query: Record<s
     .innerJoin('cases as c', 'c.id', 'co.case_id')
     .where('co.workspace_id', '=', workspaceId)
     .where('c.deleted_at', 'is', null);
-  const { rows, pagination } = await fetchPage(companyListSpec, parsed, base, (qb) => qb.selectAll('co'), db);
+  const { rows, pagination } = await fetchPage(
+    companyListSpec,
+    parsed,
+    base,
+    (qb) => qb.selectAll('co'),
+    db,
+    {
+      table: 'companies',
+      alias: 'co',
+      rows: db.selectFrom('companies as co').selectAll('co').where('co.workspace_id', '=', workspaceId),
+      over: (from) =>
+        db
+          .selectFrom(from as AliasedSelectQueryBuilder<CompanyRow, 'co'>)
+          .innerJoin('cases as c', 'c.id', 'co.case_id')
+          .where('c.deleted_at', 'is', null),
+    },
+  );
   return {
     data: rows.map(presentCompanyListItem),
     pagination,

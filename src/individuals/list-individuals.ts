@@ -1,4 +1,6 @@
+import type { AliasedSelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { IndividualRow } from '../db/schema.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentIndividualListItem } from './present.ts';
 
@@ -38,6 +40,16 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
     base,
     (qb) => qb.selectAll('i'),
     db,
+    {
+      table: 'individuals',
+      alias: 'i',
+      rows: db.selectFrom('individuals as i').selectAll('i').where('i.workspace_id', '=', workspaceId),
+      over: (from) =>
+        db
+          .selectFrom(from as AliasedSelectQueryBuilder<IndividualRow, 'i'>)
+          .innerJoin('cases as c', 'c.id', 'i.case_id')
+          .where('c.deleted_at', 'is', null),
+    },
   );
   return {
     data: rows.map(presentIndividualListItem),
