@@ -137,7 +137,8 @@ const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).
 
 /**
  * Every filter of the case list (src/cases/list-cases.ts), once each with a representative value
- * taken from the seeded data, plus no filter; crossed with every sort (each field ascending and
+ * taken from the seeded data (a pattern twice: one that many names match, one naming a company), plus
+ * no filter; crossed with every sort (each field ascending and
  * descending, and the default).
  */
 export async function listCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
@@ -157,6 +158,8 @@ export async function listCombinations(db: Db, workspaceId: string): Promise<Lis
     [`assignee_id=${v.assignee_id}`, { assignee_id: v.assignee_id }],
     ['name=<existing name>', { name: v.name }],
     ['name.ilike=%wonka%', { 'name.ilike': '%wonka%' }],
+    // a search for one company: a pattern that matches a handful of cases
+    ['name.ilike=%<existing name>%', { 'name.ilike': `%${v.name.toLowerCase()}%` }],
     ['tags=vip', { tags: 'vip' }],
     ['status=open', { status: 'open' }],
     ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
