@@ -78,7 +78,6 @@ export async function listAuditLog(db: Db, workspaceId: string, query: Record<st
   if (query.sort === undefined) parsed.sort = [{ field: 'occurred_at', desc: true }];
   const base = db.selectFrom('audit_log').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(auditListSpec, parsed, base, (qb) => qb.selectAll(), db, {
-    table: 'audit_log',
     alias: 'audit_log',
     rows: base.selectAll(),
     over: (from) => db.selectFrom(from),

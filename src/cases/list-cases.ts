@@ -22,7 +22,6 @@ export async function listCases(db: Db, workspaceId: string, query: Record<strin
   const parsed = parseListQuery(caseListSpec, query);
   const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
   const { rows, pagination } = await fetchPage(caseListSpec, parsed, base, (qb) => qb.selectAll(), db, {
-    table: 'cases',
     alias: 'cases',
     rows: base.selectAll(),
     over: (from) => db.selectFrom(from),

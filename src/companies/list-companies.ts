@@ -35,7 +35,6 @@ export async function listCompanies(db: Db, workspaceId: string, query: Record<s
     (qb) => qb.selectAll('co'),
     db,
     {
-      table: 'companies',
       alias: 'co',
       rows: db.selectFrom('companies as co').selectAll('co').where('co.workspace_id', '=', workspaceId),
       over: (from) =>

@@ -421,7 +421,7 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   const upTo = Number(capped.rows[0]?.n ?? 0);
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
   if (rows.length > 0 && rows.length < parsed.limit) return estimated(rows, 0);
-  const estimate = Math.max(await plannedRows(db, compiled), EXACT_COUNT_UP_TO + 1);
+  const estimate = Math.max((await plannedTop(db, compiled)).rows, EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, estimate);
   return estimated(rows, estimate);
 }
@@ -430,12 +430,18 @@ function pagination(parsed: ParsedList, count: number): Pagination {
   return { page: parsed.page, limit: parsed.limit, count };
 }
 
-/** The planner's estimate of the rows a query returns: EXPLAIN only plans it, reading no rows. */
-async function plannedRows(db: Db, query: CompiledQuery): Promise<number> {
+/**
+ * The planner's estimates for a query, its rows and its total cost (in the planner's units): EXPLAIN
+ * only plans it, reading no rows.
+ */
+export async function plannedTop(db: Db, query: CompiledQuery): Promise<{ rows: number; cost: number }> {
   const result = await db.executeQuery<Record<string, unknown>>(
     CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
   );
   const raw = Object.values(result.rows[0] ?? {})[0];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
-  return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
+    Plan?: { 'Plan Rows'?: number; 'Total Cost'?: number };
+  }[];
+  const top = plan?.[0]?.Plan;
+  return { rows: Math.round(Number(top?.['Plan Rows'] ?? 0)), cost: Number(top?.['Total Cost'] ?? 0) };
 }

@@ -1,6 +1,5 @@
-import { type AliasedSelectQueryBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { AliasedSelectQueryBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { CountEstimates } from './count-estimates.ts';
 import {
   applyFilters,
   applyList,
@@ -8,29 +7,29 @@ import {
   type ListSpec,
   type ParsedFilter,
   type ParsedList,
+  plannedTop,
 } from './list-query.ts';
 
 /**
  * The page of a list filtered by a pattern (`like`, `ilike`) over a large table.
  *
- * No index can test `%wonka%`, so PostgreSQL walks the index of the sort order and tests each row
+ * No btree can test `%wonka%`, so PostgreSQL walks the index of the sort order and tests each row
  * until the page is full. It assumes the matches are spread over that order. When they are not,
  * the walk reads the whole workspace: at 1,000,000 cases, 2 s for `name.ilike=%wonka%&sort=name`
  * (every Wonka sorts near the end) and 1 s for a pattern that names one company, whatever the sort.
- * Reading every row once and sorting the few that match (the fenced query below) takes 280 ms
- * there, a little more than walking a tenth of the rows in order takes; where the matches are
- * spread, the walk answers in a millisecond.
+ * Reading the matching rows and sorting them (the fenced query below) takes 280 ms there with a
+ * sequential scan, and a millisecond where a trigram index can find them (docs/performance.md);
+ * where the matches are spread, the walk answers in a millisecond.
  *
- * So the page walks in order at most a budget of rows (a twentieth of the table, at least
- * WALK_MIN_ROWS, plus the rows of the pages before) and, when the page is not full within it, asks
- * the fenced query: at worst half again the fenced query's time, without knowing in advance which
- * of the two is the cheaper. Both give the same rows: the first matches of a prefix of the order that
- * holds a whole page are the first matches of the order.
+ * Which is cheaper cannot be known in advance, so the page rents before it buys: it walks the order
+ * for at most a budget of rows, the number whose walk the planner costs at a quarter of the fenced
+ * query (at least WALK_MIN_ROWS, plus the rows of the earlier pages), and, when the page is not full
+ * within it, runs the fenced query. At worst that is the fenced query and a quarter more. Both give
+ * the same rows: the first matches of a prefix of the order that holds a whole page are the first
+ * matches of the order.
  */
 export interface PatternWalk {
-  /** The table the list walks: its size sets the budget. */
-  table: string;
-  /** The name the list's columns give it: `co` for `co.name`; the table's own when unqualified. */
+  /** The name the list's columns give the table: `co` for `co.name`; the table's own when unqualified. */
   alias: string;
   /** Its rows alone, every column, under `alias`, with the conditions on its own columns. */
   // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
@@ -40,29 +39,42 @@ export interface PatternWalk {
   over: (from: AliasedSelectQueryBuilder<any, any>) => SelectQueryBuilder<any, any, any>;
 }
 
-export const WALK_MIN_ROWS = 2000;
-/** The budget's share of the table: 20 is a twentieth of its rows. */
-const WALK_SHARE = 20;
+export const WALK_MIN_ROWS = 1000;
+/**
+ * What the planner charges for one row of an ordered walk (an index entry and its heap row): 0.14
+ * to 0.16 for the case list's sort indexes at 1,000,000 cases, with PostgreSQL's default costs.
+ */
+const WALK_ROW_COST = 0.15;
+/** The walk may cost this share of the fenced query. */
+const RENT_SHARE = 0.25;
 
 export const isPattern = (f: ParsedFilter) => f.op === 'like' || f.op === 'ilike';
 
-/** Table sizes from the planner's statistics, kept a minute: a budget needs no more precision. */
-const tableSizes = new CountEstimates(60_000, 100);
-
-async function tableRows(db: Db, table: string): Promise<number> {
-  const known = tableSizes.get(table);
-  if (known !== undefined) return known;
-  const { rows } = await sql<{ n: number }>`
-    select greatest(reltuples, 0)::float8 as n from pg_class where oid = to_regclass(${table})`.execute(db);
-  const n = Number(rows[0]?.n ?? 0);
-  tableSizes.set(table, n);
-  return n;
+/** The rows the walk may read for a page, from the planner's cost of the fenced query. */
+export function walkBudget(fencedCost: number, parsed: Pick<ParsedList, 'page' | 'limit'>): number {
+  const rented = Math.round((fencedCost * RENT_SHARE) / WALK_ROW_COST);
+  return parsed.page * parsed.limit + Math.max(WALK_MIN_ROWS, rented);
 }
 
-/** The walk's budget of rows for a page: exported for the tests, which seed more than it. */
-export async function walkBudget(db: Db, table: string, parsed: Pick<ParsedList, 'page' | 'limit'>) {
-  const share = Math.round((await tableRows(db, table)) / WALK_SHARE);
-  return parsed.page * parsed.limit + Math.max(WALK_MIN_ROWS, share);
+/** The fenced query of a page: every matching row read, then sorted (see PatternWalk). */
+// biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+export function fencedPage<QB extends SelectQueryBuilder<any, any, any>>(
+  spec: ListSpec,
+  parsed: ParsedList,
+  walk: PatternWalk,
+  // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
+  select: (qb: QB) => SelectQueryBuilder<any, any, any>,
+) {
+  // OFFSET 0 keeps the planner from merging the subquery into the outer, ordered query: it reads the
+  // matching rows by the cheapest way (a sequential, bitmap or trigram index scan), then sorts them.
+  // The table's own filters go inside, where an index may serve them; a joined table's stay outside.
+  const column = (f: ParsedFilter) => f.spec.column ?? f.field;
+  const own = (f: ParsedFilter) => !column(f).includes('.') || column(f).startsWith(`${walk.alias}.`);
+  const fenced = applyFilters(walk.rows, { filters: parsed.filters.filter(own) }).offset(0);
+  return applyList(select(walk.over(fenced.as(walk.alias)) as QB), spec, {
+    ...parsed,
+    filters: parsed.filters.filter((f) => !own(f)),
+  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
@@ -74,24 +86,13 @@ export async function patternPage<R, QB extends SelectQueryBuilder<any, any, any
   select: (qb: QB) => SelectQueryBuilder<any, any, R>,
   db: Db,
 ): Promise<R[]> {
-  const over = (from: Parameters<PatternWalk['over']>[0]) => walk.over(from) as QB;
-
+  const fenced = fencedPage(spec, parsed, walk, select).compile();
+  const budget = walkBudget((await plannedTop(db, fenced)).cost, parsed);
   // the budget bounds the rows read: every filter applies to the walk's rows, none inside it (with
   // `status=open` inside, a prefix of 100,000 open cases read 400,000)
-  const budget = await walkBudget(db, walk.table, parsed);
   const prefix = applyOrder(walk.rows, spec, parsed).limit(budget);
-  const bounded = await applyList(select(over(prefix.as(walk.alias))), spec, parsed).execute();
+  const bounded = await applyList(select(walk.over(prefix.as(walk.alias)) as QB), spec, parsed).execute();
   if (bounded.length === parsed.limit) return bounded;
-
-  // not a full page within the budget: the matches lie further, or there are fewer than a page.
-  // OFFSET 0 keeps the planner from merging the subquery into the outer, ordered one: it reads the
-  // matching rows by the cheapest way (a sequential or bitmap scan), then sorts them. The table's
-  // own filters go inside, where an index may serve them; a joined table's stay outside.
-  const column = (f: ParsedFilter) => f.spec.column ?? f.field;
-  const own = (f: ParsedFilter) => !column(f).includes('.') || column(f).startsWith(`${walk.alias}.`);
-  const fenced = applyFilters(walk.rows, { filters: parsed.filters.filter(own) }).offset(0);
-  return applyList(select(over(fenced.as(walk.alias))), spec, {
-    ...parsed,
-    filters: parsed.filters.filter((f) => !own(f)),
-  }).execute();
+  // not a full page within the budget: the matches lie further, or there are fewer than a page
+  return (await db.executeQuery(fenced)).rows as R[];
 }

@@ -41,7 +41,6 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
     (qb) => qb.selectAll('i'),
     db,
     {
-      table: 'individuals',
       alias: 'i',
       rows: db.selectFrom('individuals as i').selectAll('i').where('i.workspace_id', '=', workspaceId),
       over: (from) =>
