@@ -22,9 +22,11 @@ import {
  * where the matches are spread, the walk answers in a millisecond.
  *
  * Which is cheaper cannot be known in advance, so the page rents before it buys: it walks the order
- * for at most a budget of rows, the number whose walk the planner costs at a quarter of the fenced
- * query (at least WALK_MIN_ROWS, plus the rows of the earlier pages), and, when the page is not full
- * within it, runs the fenced query. At worst that is the fenced query and a quarter more. Both give
+ * for WALK_MIN_ROWS (plus the rows of the earlier pages), which fills the page when the matches are
+ * spread; then, unless the planner expects fewer matches than a page, for at most the rows whose
+ * walk it costs at a quarter of the fenced query; and when the page is still not full, runs the
+ * fenced query. At worst that is the fenced query and
+ * a quarter more, and a short walk. Both give
  * the same rows: the first matches of a prefix of the order that holds a whole page are the first
  * matches of the order.
  */
@@ -86,13 +88,23 @@ export async function patternPage<R, QB extends SelectQueryBuilder<any, any, any
   select: (qb: QB) => SelectQueryBuilder<any, any, R>,
   db: Db,
 ): Promise<R[]> {
-  const fenced = fencedPage(spec, parsed, walk, select).compile();
-  const budget = walkBudget((await plannedTop(db, fenced)).cost, parsed);
   // the budget bounds the rows read: every filter applies to the walk's rows, none inside it (with
   // `status=open` inside, a prefix of 100,000 open cases read 400,000)
-  const prefix = applyOrder(walk.rows, spec, parsed).limit(budget);
-  const bounded = await applyList(select(walk.over(prefix.as(walk.alias)) as QB), spec, parsed).execute();
-  if (bounded.length === parsed.limit) return bounded;
+  const walkUpTo = async (budget: number) => {
+    const prefix = applyOrder(walk.rows, spec, parsed).limit(budget);
+    const rows = await applyList(select(walk.over(prefix.as(walk.alias)) as QB), spec, parsed).execute();
+    return rows.length === parsed.limit ? rows : undefined;
+  };
+  // spread matches fill the page within the least budget: one statement, no planning round trip
+  const least = walkBudget(0, parsed);
+  const early = await walkUpTo(least);
+  if (early) return early;
+  const fenced = fencedPage(spec, parsed, walk, select).compile();
+  const planned = await plannedTop(db, fenced);
+  // fewer matches than a page, to the planner's statistics: a walk would read to the end to find them
+  const budget = planned.rows < parsed.limit ? 0 : walkBudget(planned.cost, parsed);
+  const bounded = budget > least ? await walkUpTo(budget) : undefined;
+  if (bounded) return bounded;
   // not a full page within the budget: the matches lie further, or there are fewer than a page
   return (await db.executeQuery(fenced)).rows as R[];
 }
