@@ -25,8 +25,7 @@ import {
  * for WALK_MIN_ROWS (plus the rows of the earlier pages), which fills the page when the matches are
  * spread; then, unless the planner expects fewer matches than a page, for at most the rows whose
  * walk it costs at a quarter of the fenced query; and when the page is still not full, runs the
- * fenced query. At worst that is the fenced query and
- * a quarter more, and a short walk. Both give
+ * fenced query. At worst that is the fenced query, a quarter more and a short walk. Every way gives
  * the same rows: the first matches of a prefix of the order that holds a whole page are the first
  * matches of the order.
  */
