@@ -3,7 +3,7 @@
  * the page walks the sort order for a bounded number of rows, then falls back to reading the
  * matching rows and sorting them. Whichever way a page is read, it must be the page the plain query
  * gives: the same rows in the same order, page after page, with the other filters and the count.
- * Seeded with SQL: 5,000 cases and their companies, where the matches of `%wonka%` sort after
+ * Seeded with SQL: 5,000 cases, a company and an individual each, where the matches of `%wonka%` sort after
  * 4,900 others by name (beyond the walk's budget) but come first by created_at.
  */
 import assert from 'node:assert/strict';
@@ -67,8 +67,15 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
       select gen_random_uuid(), workspace_id, id, 'company', name || ' Holding'
       from cases where workspace_id = ${api.workspaceId}
     `.execute(db);
+    // one director per case: last name the case's name, so the Zetas' directors sort last too
+    await sql`
+      insert into individuals (id, workspace_id, case_id, first_name, last_name)
+      select gen_random_uuid(), workspace_id, id, 'Director', name
+      from cases where workspace_id = ${api.workspaceId}
+    `.execute(db);
     await sql`analyze cases`.execute(db);
     await sql`analyze companies`.execute(db);
+    await sql`analyze individuals`.execute(db);
   });
 
   test('the seed puts the matches beyond the walk, so the fallback is what answers', async () => {
@@ -171,10 +178,25 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
     );
   });
 
+  test('individuals (joined to their case): the same pages', async () => {
+    const { rows } = await sql<{ id: string }>`
+      select i.id from individuals i join cases c on c.id = i.case_id
+      where i.workspace_id = ${api.workspaceId} and c.deleted_at is null and i.last_name ilike '%wonka%'
+      order by i.last_name, i.id limit 20 offset 20`.execute(db);
+    const second = await api.get('/v1/individuals?last_name.ilike=%25wonka%25&sort=last_name&page=2');
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    assert.deepEqual(
+      ids(second.body),
+      rows.map((r) => r.id),
+    );
+    assert.equal(second.body.data.length, 20);
+    assert.deepEqual(second.body.pagination, { page: 2, limit: 20, count: 102 });
+  });
+
   test('another workspace sees none of it', async () => {
     const other = await newWorkspace('pattern-walk-other');
-    for (const path of ['/v1/cases', '/v1/companies']) {
-      const res = await other.get(`${path}?name.ilike=%25wonka%25&sort=name`);
+    for (const path of ['/v1/cases?name', '/v1/companies?name', '/v1/individuals?last_name']) {
+      const res = await other.get(`${path}.ilike=%25wonka%25`);
       assert.deepEqual(res.body, { data: [], pagination: { page: 1, limit: 20, count: 0 } }, path);
     }
   });

@@ -1,7 +1,6 @@
-import type { AliasedSelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import type { CompanyRow } from '../db/schema.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { caseMemberWalk } from '../http/pattern-walk.ts';
 import { presentCompanyListItem } from './present.ts';
 
 const TEXT_OPS = ['eq', 'not_eq', 'like', 'ilike'] as const;
@@ -23,29 +22,16 @@ export const companyListSpec: ListSpec = {
 
 export async function listCompanies(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = parseListQuery(companyListSpec, query);
-  const base = db
-    .selectFrom('companies as co')
-    .innerJoin('cases as c', 'c.id', 'co.case_id')
-    .where('co.workspace_id', '=', workspaceId)
-    .where('c.deleted_at', 'is', null);
+  const members = db.selectFrom('companies as co').where('co.workspace_id', '=', workspaceId);
+  const base = members.innerJoin('cases as c', 'c.id', 'co.case_id').where('c.deleted_at', 'is', null);
+  const walk = caseMemberWalk(db, 'co', members.selectAll('co'));
   const { rows, pagination } = await fetchPage(
     companyListSpec,
     parsed,
     base,
     (qb) => qb.selectAll('co'),
     db,
-    {
-      alias: 'co',
-      rows: db.selectFrom('companies as co').selectAll('co').where('co.workspace_id', '=', workspaceId),
-      over: (from) =>
-        db
-          .selectFrom(from as AliasedSelectQueryBuilder<CompanyRow, 'co'>)
-          .innerJoin('cases as c', 'c.id', 'co.case_id')
-          .where('c.deleted_at', 'is', null),
-    },
+    walk,
   );
-  return {
-    data: rows.map(presentCompanyListItem),
-    pagination,
-  };
+  return { data: rows.map(presentCompanyListItem), pagination };
 }

@@ -40,6 +40,27 @@ export interface PatternWalk {
   over: (from: AliasedSelectQueryBuilder<any, any>) => SelectQueryBuilder<any, any, any>;
 }
 
+/**
+ * The walk of a list over a table of a case's members (companies, individuals): `rows` are the
+ * workspace's, shown while their case is not deleted.
+ */
+export function caseMemberWalk(
+  db: Db,
+  alias: string,
+  // biome-ignore lint/suspicious/noExplicitAny: generic over the member tables' query builders
+  rows: SelectQueryBuilder<any, any, any>,
+): PatternWalk {
+  return {
+    alias,
+    rows,
+    over: (from) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the member tables differ, the join to the case does not
+      const members: SelectQueryBuilder<any, any, any> = db.selectFrom(from);
+      return members.innerJoin('cases as c', 'c.id', `${alias}.case_id`).where('c.deleted_at', 'is', null);
+    },
+  };
+}
+
 export const WALK_MIN_ROWS = 1000;
 /**
  * What the planner charges for one row of an ordered walk (an index entry and its heap row): 0.14

@@ -1,7 +1,6 @@
-import type { AliasedSelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import type { IndividualRow } from '../db/schema.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { caseMemberWalk } from '../http/pattern-walk.ts';
 import { presentIndividualListItem } from './present.ts';
 
 const TEXT_OPS = ['eq', 'not_eq', 'like', 'ilike'] as const;
@@ -29,29 +28,16 @@ export const individualListSpec: ListSpec = {
 
 export async function listIndividuals(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = parseListQuery(individualListSpec, query);
-  const base = db
-    .selectFrom('individuals as i')
-    .innerJoin('cases as c', 'c.id', 'i.case_id')
-    .where('i.workspace_id', '=', workspaceId)
-    .where('c.deleted_at', 'is', null);
+  const members = db.selectFrom('individuals as i').where('i.workspace_id', '=', workspaceId);
+  const base = members.innerJoin('cases as c', 'c.id', 'i.case_id').where('c.deleted_at', 'is', null);
+  const walk = caseMemberWalk(db, 'i', members.selectAll('i'));
   const { rows, pagination } = await fetchPage(
     individualListSpec,
     parsed,
     base,
     (qb) => qb.selectAll('i'),
     db,
-    {
-      alias: 'i',
-      rows: db.selectFrom('individuals as i').selectAll('i').where('i.workspace_id', '=', workspaceId),
-      over: (from) =>
-        db
-          .selectFrom(from as AliasedSelectQueryBuilder<IndividualRow, 'i'>)
-          .innerJoin('cases as c', 'c.id', 'i.case_id')
-          .where('c.deleted_at', 'is', null),
-    },
+    walk,
   );
-  return {
-    data: rows.map(presentIndividualListItem),
-    pagination,
-  };
+  return { data: rows.map(presentIndividualListItem), pagination };
 }
