@@ -63,14 +63,15 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
       from generate_series(1, ${CASES}::int) g
     `.execute(db);
     await sql`
-      insert into companies (id, workspace_id, case_id, type, name)
-      select gen_random_uuid(), workspace_id, id, 'company', name || ' Holding'
+      insert into companies (id, workspace_id, case_id, type, name, created_at)
+      select gen_random_uuid(), workspace_id, id, 'company', name || ' Holding', now() + (now() - created_at)
       from cases where workspace_id = ${api.workspaceId}
     `.execute(db);
-    // one director per case: last name the case's name, so the Zetas' directors sort last too
+    // companies created in the reverse order of their cases (the Zetas' last), one director per case
+    // created with it, last name the case's name
     await sql`
-      insert into individuals (id, workspace_id, case_id, first_name, last_name)
-      select gen_random_uuid(), workspace_id, id, 'Director', name
+      insert into individuals (id, workspace_id, case_id, first_name, last_name, created_at)
+      select gen_random_uuid(), workspace_id, id, 'Director', name, created_at
       from cases where workspace_id = ${api.workspaceId}
     `.execute(db);
     await sql`analyze cases`.execute(db);
@@ -165,7 +166,28 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
     assert.deepEqual(exact.body.pagination, { page: 1, limit: 3, count: CASES - ZETAS - 3 });
   });
 
-  test('companies (joined to their case): the same pages', async () => {
+  test('companies and individuals (joined to their case), in created_at order: the same pages', async () => {
+    // the Zetas' companies were created last: beyond the walk of companies_ws_created
+    const companies = await api.get('/v1/companies?name.ilike=%25wonka%25');
+    assert.equal(companies.status, 200, JSON.stringify(companies.body));
+    assert.deepEqual(
+      ids(companies.body),
+      await plain({ table: 'companies', pattern: '%wonka%', order: 'created_at' }),
+    );
+    assert.deepEqual(
+      companies.body.data.slice(2, 5).map((c: { name: string }) => c.name),
+      ['Beta wonka 3 Holding', 'Zeta Wonka 04901 Holding', 'Zeta Wonka 04902 Holding'],
+    );
+    assert.deepEqual(companies.body.pagination, { page: 1, limit: 20, count: 102 });
+    // the Zetas' directors were created first: the walk fills the page
+    const directors = await api.get('/v1/individuals?last_name.ilike=%25wonka%25&limit=5');
+    assert.deepEqual(
+      directors.body.data.map((i: { last_name: string }) => i.last_name),
+      ['Zeta Wonka 05000', 'Zeta Wonka 04999', 'Zeta Wonka 04998', 'Zeta Wonka 04997', 'Zeta Wonka 04996'],
+    );
+  });
+
+  test('companies sorted by name (no index gives that order: the plain query)', async () => {
     const first = await api.get('/v1/companies?name.ilike=%25wonka%25&sort=name');
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual(ids(first.body), await plain({ table: 'companies', pattern: '%wonka%', order: 'name' }));

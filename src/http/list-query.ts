@@ -3,7 +3,7 @@ import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
-import { isPattern, type PatternWalk, patternPage } from './pattern-walk.ts';
+import { type PatternWalk, patternPage, walksFor } from './pattern-walk.ts';
 
 /**
  * The one implementation of list filtering, sorting and pagination (spec: "Conventions for all
@@ -367,7 +367,7 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   db?: Db,
   walk?: PatternWalk,
 ): Promise<{ rows: R[]; pagination: Pagination }> {
-  const patterned = walk !== undefined && db !== undefined && parsed.filters.some(isPattern);
+  const patterned = walk !== undefined && db !== undefined && walksFor(walk, parsed);
   const page = patterned
     ? patternPage(spec, parsed, walk, select, db)
     : applyList(select(base), spec, parsed).execute();

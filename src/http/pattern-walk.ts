@@ -32,6 +32,12 @@ import {
 export interface PatternWalk {
   /** The name the list's columns give the table: `co` for `co.name`; the table's own when unqualified. */
   alias: string;
+  /**
+   * The sort fields an index gives in order. Sorted by another field, a walk would read and sort
+   * the whole workspace each time: the plain query (one read, then sorted) is what the fenced one
+   * would be, and the page is read that way.
+   */
+  indexedSorts: readonly string[];
   /** Its rows alone, every column, under `alias`, with the conditions on its own columns. */
   // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
   rows: SelectQueryBuilder<any, any, any>;
@@ -52,6 +58,8 @@ export function caseMemberWalk(
 ): PatternWalk {
   return {
     alias,
+    // `{companies,individuals}_ws_created (workspace_id, created_at, id)`
+    indexedSorts: ['created_at'],
     rows,
     over: (from) => {
       // biome-ignore lint/suspicious/noExplicitAny: the member tables differ, the join to the case does not
@@ -71,6 +79,10 @@ const WALK_ROW_COST = 0.15;
 const RENT_SHARE = 0.25;
 
 export const isPattern = (f: ParsedFilter) => f.op === 'like' || f.op === 'ilike';
+
+/** Whether a page is read by walking (see PatternWalk): a pattern filter, sorted in an index's order. */
+export const walksFor = (walk: PatternWalk, parsed: ParsedList) =>
+  parsed.filters.some(isPattern) && walk.indexedSorts.includes(parsed.sort[0]?.field ?? 'created_at');
 
 /** The rows the walk may read for a page, from the planner's cost of the fenced query. */
 export function walkBudget(fencedCost: number, parsed: Pick<ParsedList, 'page' | 'limit'>): number {
