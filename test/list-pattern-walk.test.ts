@@ -223,3 +223,53 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
     }
   });
 });
+
+describe('pattern syntax: the backslash escapes, and may not be left unpaired at the end', () => {
+  test('an unpaired trailing backslash is a 400 naming the filter, on every list that takes patterns', async () => {
+    const api = await newWorkspace('pattern-escape');
+    const { ctx } = await getHarness();
+    // a case to compare the pattern with: PostgreSQL refuses the pattern only when it reaches its end
+    await sql`
+      insert into cases (id, workspace_id, name, status)
+      values (gen_random_uuid(), ${api.workspaceId}, 'a', 'draft')`.execute(ctx.db);
+    for (const query of [
+      '/v1/cases?name.ilike=%5C',
+      '/v1/cases?name.like=%25%5C',
+      '/v1/cases?name.ilike=a%5C%5C%5C',
+      '/v1/companies?name.like=%5C',
+      '/v1/individuals?last_name.ilike=%5C',
+      '/v1/audit-log?action.like=%5C',
+      '/v1/tags?label.like=x%5C',
+    ]) {
+      const res = await api.get(query);
+      assert.equal(res.status, 400, `${query}: ${JSON.stringify(res.body)}`);
+      const field = decodeURIComponent(query.slice(query.indexOf('?') + 1).split('=')[0]);
+      assert.match(
+        res.body.message,
+        new RegExp(`^${field.replace('.', '\\.')} must not end with an unpaired backslash`),
+      );
+      assert.deepEqual(
+        res.body.details.map((d: { path: string }) => d.path),
+        [field],
+      );
+    }
+  });
+
+  test('an escaped backslash or wildcard matches itself', async () => {
+    const api = await newWorkspace('pattern-literal');
+    const { ctx } = await getHarness();
+    await sql`
+      insert into cases (id, workspace_id, name, status)
+      values (gen_random_uuid(), ${api.workspaceId}, '100% Sure Ltd', 'draft'),
+             (gen_random_uuid(), ${api.workspaceId}, '1000 Sure Ltd', 'draft'),
+             (gen_random_uuid(), ${api.workspaceId}, 'Back\\slash AB', 'draft')`.execute(ctx.db);
+    const names = async (pattern: string) =>
+      (await api.get(`/v1/cases?name.like=${encodeURIComponent(pattern)}&sort=name`)).body.data.map(
+        (c: { name: string }) => c.name,
+      );
+    assert.deepEqual(await names('100%'), ['100% Sure Ltd', '1000 Sure Ltd']);
+    assert.deepEqual(await names('100\\%%'), ['100% Sure Ltd']);
+    assert.deepEqual(await names('%\\\\%'), ['Back\\slash AB']);
+    assert.deepEqual(await names('%k\\\\'), []);
+  });
+});

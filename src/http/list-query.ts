@@ -178,6 +178,10 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
         bad = 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time';
       if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
+      // a backslash escapes the next character of a pattern (`\%` is a literal %); one left at the
+      // end escapes nothing, and the database refuses the pattern when it reaches it
+      if ((op === 'like' || op === 'ilike') && (v.match(/\\+$/)?.[0].length ?? 0) % 2 === 1)
+        bad = 'must not end with an unpaired backslash (the escape character: write \\\\ for a backslash)';
     }
     if (bad) {
       details.push({ path: key, message: `${key} ${bad}` });
