@@ -187,7 +187,7 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
     );
   });
 
-  test('companies sorted by name (no index gives that order: the plain query)', async () => {
+  test('companies sorted by name (companies_ws_name): the same pages', async () => {
     const first = await api.get('/v1/companies?name.ilike=%25wonka%25&sort=name');
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual(ids(first.body), await plain({ table: 'companies', pattern: '%wonka%', order: 'name' }));

@@ -55,11 +55,11 @@ export function caseMemberWalk(
   alias: string,
   // biome-ignore lint/suspicious/noExplicitAny: generic over the member tables' query builders
   rows: SelectQueryBuilder<any, any, any>,
+  indexedSorts: readonly string[],
 ): PatternWalk {
   return {
     alias,
-    // `{companies,individuals}_ws_created (workspace_id, created_at, id)`
-    indexedSorts: ['created_at'],
+    indexedSorts,
     rows,
     over: (from) => {
       // biome-ignore lint/suspicious/noExplicitAny: the member tables differ, the join to the case does not

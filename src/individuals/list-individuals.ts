@@ -30,7 +30,8 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
   const parsed = parseListQuery(individualListSpec, query);
   const members = db.selectFrom('individuals as i').where('i.workspace_id', '=', workspaceId);
   const base = members.innerJoin('cases as c', 'c.id', 'i.case_id').where('c.deleted_at', 'is', null);
-  const walk = caseMemberWalk(db, 'i', members.selectAll('i'));
+  // every sort has its index (individuals_ws_*, migrations 0001 and 0029)
+  const walk = caseMemberWalk(db, 'i', members.selectAll('i'), individualListSpec.sort);
   const { rows, pagination } = await fetchPage(
     individualListSpec,
     parsed,
