@@ -79,7 +79,6 @@ export async function listAuditLog(db: Db, workspaceId: string, query: Record<st
   const base = db.selectFrom('audit_log').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(auditListSpec, parsed, base, (qb) => qb.selectAll(), db, {
     alias: 'audit_log',
-    indexedSorts: ['occurred_at'], // audit_log_ws_time
     rows: base.selectAll(),
     over: (from) => db.selectFrom(from),
   });

@@ -23,8 +23,6 @@ export async function listCases(db: Db, workspaceId: string, query: Record<strin
   const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
   const { rows, pagination } = await fetchPage(caseListSpec, parsed, base, (qb) => qb.selectAll(), db, {
     alias: 'cases',
-    // cases_ws_created_dates, cases_ws_activity_dates, cases_ws_name_dates (migration 0027)
-    indexedSorts: ['created_at', 'last_activity_at', 'name'],
     rows: base.selectAll(),
     over: (from) => db.selectFrom(from),
   });

@@ -24,8 +24,7 @@ export async function listCompanies(db: Db, workspaceId: string, query: Record<s
   const parsed = parseListQuery(companyListSpec, query);
   const members = db.selectFrom('companies as co').where('co.workspace_id', '=', workspaceId);
   const base = members.innerJoin('cases as c', 'c.id', 'co.case_id').where('c.deleted_at', 'is', null);
-  // every sort has its index (companies_ws_*, migrations 0001 and 0029)
-  const walk = caseMemberWalk(db, 'co', members.selectAll('co'), companyListSpec.sort);
+  const walk = caseMemberWalk(db, 'co', members.selectAll('co'));
   const { rows, pagination } = await fetchPage(
     companyListSpec,
     parsed,

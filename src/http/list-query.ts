@@ -3,7 +3,7 @@ import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
-import { type PatternWalk, patternPage, walksFor } from './pattern-walk.ts';
+import { isPatterned, type PatternWalk, patternPage } from './pattern-walk.ts';
 
 /**
  * The one implementation of list filtering, sorting and pagination (spec: "Conventions for all
@@ -371,7 +371,7 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   db?: Db,
   walk?: PatternWalk,
 ): Promise<{ rows: R[]; pagination: Pagination }> {
-  const patterned = walk !== undefined && db !== undefined && walksFor(walk, parsed);
+  const patterned = walk !== undefined && db !== undefined && isPatterned(parsed);
   const page = patterned
     ? patternPage(spec, parsed, walk, select, db)
     : applyList(select(base), spec, parsed).execute();
@@ -389,11 +389,8 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
     // a pattern's count reads the table until 1,001 match, all of it for a rare pattern (250 ms at
     // 1,000,000 cases): the page comes first, and a page that is not full makes the count needless
     const rows = await page;
-    if (rows.length < parsed.limit && (rows.length > 0 || parsed.page === 1))
-      return {
-        rows: rows as R[],
-        pagination: pagination(parsed, (parsed.page - 1) * parsed.limit + rows.length),
-      };
+    const proven = provenTotal(parsed, rows);
+    if (proven !== undefined) return { rows: rows as R[], pagination: pagination(parsed, proven) };
   }
   const matching = applyFilters(base.select(sql<number>`1`.as('one')), parsed);
   const compiled = matching.compile();
@@ -401,9 +398,9 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   // above EXACT_COUNT_UP_TO: a page that is not full proves the total; otherwise the estimate, never
   // less than what is known to exist
   const estimated = (rows: unknown[], estimate: number) => {
+    const proven = provenTotal(parsed, rows);
+    if (proven !== undefined) return { rows: rows as R[], pagination: pagination(parsed, proven) };
     const seen = (parsed.page - 1) * parsed.limit + rows.length;
-    if (rows.length > 0 && rows.length < parsed.limit)
-      return { rows: rows as R[], pagination: pagination(parsed, seen) };
     return {
       rows: rows as R[],
       pagination: { ...pagination(parsed, Math.max(estimate, seen)), count_estimated: true as const },
@@ -424,10 +421,19 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   ]);
   const upTo = Number(capped.rows[0]?.n ?? 0);
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
-  if (rows.length > 0 && rows.length < parsed.limit) return estimated(rows, 0);
+  if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
   const estimate = Math.max((await plannedTop(db, compiled)).rows, EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, estimate);
   return estimated(rows, estimate);
+}
+
+/**
+ * The total a page proves by itself: one that is not full ends the list. An empty page proves it
+ * only as the first (beyond the first, the list may end before it).
+ */
+function provenTotal(parsed: ParsedList, rows: unknown[]): number | undefined {
+  if (rows.length >= parsed.limit || (rows.length === 0 && parsed.page > 1)) return undefined;
+  return (parsed.page - 1) * parsed.limit + rows.length;
 }
 
 function pagination(parsed: ParsedList, count: number): Pagination {

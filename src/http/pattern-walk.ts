@@ -28,16 +28,14 @@ import {
  * fenced query. At worst that is the fenced query, a quarter more and a short walk. Every way gives
  * the same rows: the first matches of a prefix of the order that holds a whole page are the first
  * matches of the order.
+ *
+ * A list takes a walk only when an index gives each of its sorts in order (cases: migration 0027;
+ * companies and individuals: 0029; the audit log's occurred_at: 0022): sorted without one, every
+ * walk would read and sort the whole workspace.
  */
 export interface PatternWalk {
   /** The name the list's columns give the table: `co` for `co.name`; the table's own when unqualified. */
   alias: string;
-  /**
-   * The sort fields an index gives in order. Sorted by another field, a walk would read and sort
-   * the whole workspace each time: the plain query (one read, then sorted) is what the fenced one
-   * would be, and the page is read that way.
-   */
-  indexedSorts: readonly string[];
   /** Its rows alone, every column, under `alias`, with the conditions on its own columns. */
   // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
   rows: SelectQueryBuilder<any, any, any>;
@@ -55,11 +53,9 @@ export function caseMemberWalk(
   alias: string,
   // biome-ignore lint/suspicious/noExplicitAny: generic over the member tables' query builders
   rows: SelectQueryBuilder<any, any, any>,
-  indexedSorts: readonly string[],
 ): PatternWalk {
   return {
     alias,
-    indexedSorts,
     rows,
     over: (from) => {
       // biome-ignore lint/suspicious/noExplicitAny: the member tables differ, the join to the case does not
@@ -69,7 +65,7 @@ export function caseMemberWalk(
   };
 }
 
-export const WALK_MIN_ROWS = 1000;
+const WALK_MIN_ROWS = 1000;
 /**
  * What the planner charges for one row of an ordered walk (an index entry and its heap row): 0.14
  * to 0.16 for the case list's sort indexes at 1,000,000 cases, with PostgreSQL's default costs.
@@ -78,11 +74,9 @@ const WALK_ROW_COST = 0.15;
 /** The walk may cost this share of the fenced query. */
 const RENT_SHARE = 0.25;
 
-export const isPattern = (f: ParsedFilter) => f.op === 'like' || f.op === 'ilike';
-
-/** Whether a page is read by walking (see PatternWalk): a pattern filter, sorted in an index's order. */
-export const walksFor = (walk: PatternWalk, parsed: ParsedList) =>
-  parsed.filters.some(isPattern) && walk.indexedSorts.includes(parsed.sort[0]?.field ?? 'created_at');
+/** Whether a page is read by walking (see PatternWalk): it is filtered by a pattern. */
+export const isPatterned = (parsed: ParsedList) =>
+  parsed.filters.some((f) => f.op === 'like' || f.op === 'ilike');
 
 /** The rows the walk may read for a page, from the planner's cost of the fenced query. */
 export function walkBudget(fencedCost: number, parsed: Pick<ParsedList, 'page' | 'limit'>): number {
@@ -92,7 +86,7 @@ export function walkBudget(fencedCost: number, parsed: Pick<ParsedList, 'page' |
 
 /** The fenced query of a page: every matching row read, then sorted (see PatternWalk). */
 // biome-ignore lint/suspicious/noExplicitAny: generic over every table's query builder
-export function fencedPage<QB extends SelectQueryBuilder<any, any, any>>(
+function fencedPage<QB extends SelectQueryBuilder<any, any, any>>(
   spec: ListSpec,
   parsed: ParsedList,
   walk: PatternWalk,

@@ -30,8 +30,7 @@ export async function listIndividuals(db: Db, workspaceId: string, query: Record
   const parsed = parseListQuery(individualListSpec, query);
   const members = db.selectFrom('individuals as i').where('i.workspace_id', '=', workspaceId);
   const base = members.innerJoin('cases as c', 'c.id', 'i.case_id').where('c.deleted_at', 'is', null);
-  // every sort has its index (individuals_ws_*, migrations 0001 and 0029)
-  const walk = caseMemberWalk(db, 'i', members.selectAll('i'), individualListSpec.sort);
+  const walk = caseMemberWalk(db, 'i', members.selectAll('i'));
   const { rows, pagination } = await fetchPage(
     individualListSpec,
     parsed,
