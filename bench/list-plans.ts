@@ -1,24 +1,46 @@
 /**
- * Issue 17: the query plans of the case list (GET /v1/cases) over many cases on PostgreSQL.
+ * Issue 17: the query plans of the list endpoints (GET /v1/cases, /v1/companies, /v1/individuals)
+ * over many cases on PostgreSQL.
  *
- *   node bench/list-plans.ts [--cases 100000|1000000] [--reuse] [--before] [--runs 3] [--only text]
+ *   node bench/list-plans.ts [--list cases|companies|individuals] [--cases 100000|1000000] [--reuse]
+ *                            [--before] [--runs 3] [--only text]
  *
  * Recreates the database PLANS_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/plans_helper),
  * migrates it with the project's migrations and seeds N cases (bench/seed-cases.ts); `--reuse` keeps
- * a database already seeded with N cases. `--before` drops the indexes of migration
- * 0027_case_list_indexes first, to measure the plans without them.
+ * a database already seeded with N cases. Each case has one main company and one individual.
+ * `--before` drops the indexes of the list's last index migration first (0027 for cases, 0030 for
+ * companies and individuals), to measure the plans without them.
  *
- * For each combination of filter and sort (bench/seed-cases.ts), it calls the endpoint's own
- * listCases (src/cases/list-cases.ts) through a Kysely that records the SQL it runs, then runs that
+ * For each combination of filter and sort (bench/seed-cases.ts), it calls the endpoint's own list
+ * function (src/<list>/list-<list>.ts) through a Kysely that records the SQL it runs, then runs that
  * exact SQL, with its parameters, under EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON): the page (page 1,
- * limit 20) and the capped count (`count=auto`: at most 1001 rows counted). Each is run `--runs`
- * times (default 3) and the run with the median execution time is reported.
+ * limit 20; every statement it ran: a pattern filter may run two or three, see
+ * src/http/pattern-walk.ts) and the capped count (`count=auto`: at most 1001 rows counted). Each is
+ * run `--runs` times (default 3) and the run with the median execution time is reported.
  */
 import { parseArgs } from 'node:util';
 import { CompiledQuery, sql } from 'kysely';
 import { listCases } from '../src/cases/list-cases.ts';
+import { listCompanies } from '../src/companies/list-companies.ts';
 import { countEstimates } from '../src/http/count-estimates.ts';
-import { type ListCombination, listCombinations, openDb, seedCasesDatabase } from './seed-cases.ts';
+import { listIndividuals } from '../src/individuals/list-individuals.ts';
+import {
+  LISTS,
+  type ListCombination,
+  type ListName,
+  listCombinations,
+  openDb,
+  seedCasesDatabase,
+} from './seed-cases.ts';
+
+const LIST_FUNCTIONS = { cases: listCases, companies: listCompanies, individuals: listIndividuals } as const;
+/** The migration whose indexes `--before` drops, per list. */
+const INDEX_MIGRATIONS = {
+  cases: '0027_case_list_indexes',
+  companies: '0030_member_filter_indexes',
+  individuals: '0030_member_filter_indexes',
+} as const;
+const LISTED_TABLES = new Set<string>(LISTS);
 
 const SLOW_MS = 10;
 /** A Sort (not incremental) whose input has more rows than this sorts "the whole set". */
@@ -94,7 +116,8 @@ async function explain(
             (n['Rows Removed by Index Recheck'] ?? 0)) *
           (n['Actual Loops'] ?? 1);
       }
-      if (n['Node Type'].includes('Seq Scan') && n['Relation Name'] === 'cases') flags.add('SEQ SCAN');
+      if (n['Node Type'].includes('Seq Scan') && LISTED_TABLES.has(n['Relation Name'] ?? ''))
+        flags.add(`SEQ SCAN ${n['Relation Name']}`);
       if (n['Node Type'] === 'Sort') {
         const input = n.Plans?.[0];
         const rows = (input?.['Actual Rows'] ?? 0) * (input?.['Actual Loops'] ?? 1);
@@ -122,20 +145,46 @@ interface Captured {
   parameters: readonly unknown[];
 }
 
-/** Runs listCases for one combination and returns the page and capped-count SQL it ran. */
+/** Several statements measured as one: plans chained with `;`, times and rows added up. */
+function combine(parts: Measured[]): Measured {
+  if (parts.length === 1) return parts[0];
+  const sum = (pick: (m: Measured) => number) => parts.reduce((a, m) => a + pick(m), 0);
+  const hit = sum((m) => Number(m.buffers.split('+')[0]));
+  const read = sum((m) => Number(m.buffers.split('+')[1]));
+  const ms = sum((m) => m.ms);
+  const flags = new Set(parts.flatMap((m) => m.flags.filter((f) => !f.startsWith('>'))));
+  if (ms > SLOW_MS) flags.add(`> ${SLOW_MS} ms`);
+  return {
+    plan: parts.map((m, i) => `(${i + 1}) ${m.plan}`).join(' ; '),
+    ms,
+    planningMs: sum((m) => m.planningMs),
+    buffers: `${hit}+${read}`,
+    rowsRead: sum((m) => m.rowsRead),
+    flags: [...flags],
+  };
+}
+
+/**
+ * Runs the list function for one combination and returns the SQL it ran: the page's statements (one,
+ * or a pattern walk's two or three; its EXPLAIN of the fenced query, planning only, is left out) and
+ * the capped count, unless a page that was not full proved the total.
+ */
 async function capture(
   databaseUrl: string,
   workspaceId: string,
   combo: ListCombination,
-): Promise<{ page: Captured; count: Captured; db: ReturnType<typeof openDb> }> {
+): Promise<{ page: Captured[]; count?: Captured; db: ReturnType<typeof openDb> }> {
   const seen: Captured[] = [];
   const db = openDb(databaseUrl, (event) => {
     if (event.level === 'query') seen.push({ sql: event.query.sql, parameters: event.query.parameters });
   });
-  await listCases(db, workspaceId, combo.query);
-  const page = seen.find((q) => /^select \*/.test(q.sql) && / order by /.test(q.sql));
-  const count = seen.find((q) => /^select count\(\*\)/.test(q.sql));
-  if (!page || !count) throw new Error(`${combo.label}: listCases ran ${seen.map((q) => q.sql).join(' / ')}`);
+  await LIST_FUNCTIONS[combo.list](db, workspaceId, combo.query);
+  const isCount = (q: Captured) => /^select count\(\*\)/.test(q.sql);
+  const page = seen.filter((q) => !isCount(q) && !/^explain/.test(q.sql) && / order by /.test(q.sql));
+  const count = seen.find(isCount);
+  // no count statement: the page was not full, so it proves the total (src/http/list-query.ts)
+  if (!page.length)
+    throw new Error(`${combo.label}: ${combo.list} ran ${seen.map((q) => q.sql).join(' / ')}`);
   return { page, count, db };
 }
 
@@ -146,6 +195,7 @@ async function main() {
   countEstimates.ttlMs = 0;
   const { values } = parseArgs({
     options: {
+      list: { type: 'string', default: 'cases' },
       cases: { type: 'string', default: '100000' },
       reuse: { type: 'boolean', default: false },
       before: { type: 'boolean', default: false },
@@ -153,6 +203,8 @@ async function main() {
       only: { type: 'string' },
     },
   });
+  const list = values.list as ListName;
+  if (!LISTS.includes(list)) throw new Error(`--list must be one of ${LISTS.join(', ')}`);
   const n = Number(values.cases);
   const runs = Number(values.runs);
   const databaseUrl = process.env.PLANS_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/plans_helper';
@@ -161,12 +213,14 @@ async function main() {
   if (values.reuse) {
     const db = openDb(databaseUrl);
     try {
-      const row = await sql<{ id: string; n: number }>`
-        select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n
+      // a database seeded before the members were (no companies) is seeded again
+      const row = await sql<{ id: string; n: number; members: number }>`
+        select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
+          (select count(*)::int from companies co where co.workspace_id = w.id) as members
         from workspaces w where w.name = 'list-bench-main'`
         .execute(db)
-        .catch(() => ({ rows: [] as { id: string; n: number }[] }));
-      if (row.rows[0] && row.rows[0].n === n) workspaceId = row.rows[0].id;
+        .catch(() => ({ rows: [] as { id: string; n: number; members: number }[] }));
+      if (row.rows[0] && row.rows[0].n === n && row.rows[0].members === n) workspaceId = row.rows[0].id;
     } finally {
       await db.destroy();
     }
@@ -179,19 +233,18 @@ async function main() {
   }
 
   const admin = openDb(databaseUrl);
+  const migration = await import(`../src/db/migrations/${INDEX_MIGRATIONS[list]}.ts`);
   if (values.before) {
-    const { down } = await import('../src/db/migrations/0027_case_list_indexes.ts');
-    await down(admin as never).catch((err) => console.error(`(--before: ${err.message})`));
-    await sql`analyze cases`.execute(admin);
+    await migration.down(admin as never).catch((err: Error) => console.error(`(--before: ${err.message})`));
+    await sql`analyze cases, companies, individuals`.execute(admin);
   } else if (values.reuse) {
     // a reused database last measured --before lost them: put them back (an error when present)
-    const { up } = await import('../src/db/migrations/0027_case_list_indexes.ts');
-    await up(admin as never).catch(() => {});
+    await migration.up(admin as never).catch(() => {});
   }
   const indexes = await sql<{ indexname: string }>`
-    select indexname from pg_indexes where tablename = 'cases' order by indexname`.execute(admin);
+    select indexname from pg_indexes where tablename = ${list} order by indexname`.execute(admin);
 
-  let combos = await listCombinations(admin, workspaceId);
+  let combos = await listCombinations(admin, workspaceId, list);
   if (values.only) combos = combos.filter((c) => c.label.includes(values.only as string));
 
   const pages: { combo: ListCombination; m: Measured }[] = [];
@@ -199,8 +252,10 @@ async function main() {
   for (const combo of combos) {
     const { page, count, db } = await capture(databaseUrl, workspaceId, combo);
     try {
-      pages.push({ combo, m: await explain(db, page.sql, page.parameters, runs) });
-      if (!counts.has(combo.filter))
+      const parts: Measured[] = [];
+      for (const statement of page) parts.push(await explain(db, statement.sql, statement.parameters, runs));
+      pages.push({ combo, m: combine(parts) });
+      if (count && !counts.has(combo.filter))
         counts.set(combo.filter, await explain(db, count.sql, count.parameters, runs));
     } finally {
       await db.destroy();
@@ -210,9 +265,9 @@ async function main() {
   await admin.destroy();
 
   console.log(
-    `\n## GET /v1/cases query plans: ${n.toLocaleString('en-US')} cases in one workspace${values.before ? ' (without 0027_case_list_indexes)' : ''}\n`,
+    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ` (one main company and one individual each)`}${values.before ? ` (without ${INDEX_MIGRATIONS[list]})` : ''}\n`,
   );
-  console.log(`Indexes on cases: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
+  console.log(`Indexes on ${list}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
   console.log('### Page (page 1, limit 20)\n');
   console.log('| filter | sort | plan | ms | buffers hit+read | rows read | flags |');
   console.log('|---|---|---|---:|---:|---:|---|');
@@ -229,12 +284,17 @@ async function main() {
       `| ${cell(filter)} | ${cell(m.plan)} | ${m.ms.toFixed(2)} | ${m.buffers} | ${m.rowsRead.toLocaleString('en-US')} | ${m.flags.join(', ')} |`,
     );
   }
+  const proven = [...new Set(pages.map((p) => p.combo.filter))].filter((f) => !counts.has(f));
+  if (proven.length)
+    console.log(
+      `\nNo count statement (page 1 was not full, so it proves the total): ${proven.map(cell).join('; ')}.`,
+    );
   const flagged = [
     ...pages.filter((p) => p.m.flags.length).map((p) => `page ${p.combo.label}: ${p.m.flags.join(', ')}`),
     ...[...counts].filter(([, m]) => m.flags.length).map(([f, m]) => `count ${f}: ${m.flags.join(', ')}`),
   ];
   console.log(
-    `\n### Flagged (Seq Scan on cases, a sort of more than ${BIG_SORT_ROWS} rows, or over ${SLOW_MS} ms)\n`,
+    `\n### Flagged (Seq Scan on a listed table, a sort of more than ${BIG_SORT_ROWS} rows, or over ${SLOW_MS} ms)\n`,
   );
   console.log(flagged.length ? flagged.map((f) => `- ${f}`).join('\n') : 'None.');
 }

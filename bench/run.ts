@@ -56,11 +56,12 @@ const sections: Section[] = [
   {
     name: 'list-1m',
     databases: 'one',
-    // GET /v1/cases over 1,000,000 cases, every filter x sort (~2 min seeding + ~9 min): only with BENCH_1M=1
+    // the case, company and individual lists over 1,000,000 cases, every filter x sort (~3 min seeding
+    // + ~28 min; BENCH_LIST_1M_LISTS picks lists): only with BENCH_1M=1
     run: async () => {
       if (process.env.BENCH_1M !== '1') return console.log('(list-1m: set BENCH_1M=1 to run it)');
       const url = await resetBenchDatabase();
-      if (url) await (await import('./cases-list-1m.ts')).runCasesList1mBench(url);
+      if (url) await (await import('./lists-1m.ts')).runLists1mBench(url);
     },
   },
   { name: 'checks', databases: 'one', run: async (url) => (await import('./checks.ts')).runChecksBench(url) },

@@ -1,12 +1,13 @@
 /**
- * Issue 17: a PostgreSQL database of many cases for the list endpoint (GET /v1/cases), shared by
- * bench/list-plans.ts (query plans) and bench/cases-list-1m.ts (HTTP latency).
+ * Issue 17: a PostgreSQL database of many cases for the list endpoints (GET /v1/cases, /v1/companies,
+ * /v1/individuals), shared by bench/list-plans.ts (query plans) and bench/lists-1m.ts (HTTP latency).
  *
  * The cases are seeded in one `insert ... select ... from generate_series` (a million in about a
  * minute), with a spread close to a real workspace: statuses weighted as in production-like data,
  * about 5% tagged `vip` among a few tags, one assignee among 40 (30% unassigned), names from word
  * lists, created_at over two years with updated_at and last_activity_at after it, 1% soft-deleted.
- * A second workspace holds a few hundred cases of its own, so the tenant condition filters rows.
+ * Each case has one main company and one individual (insertMembers). A second workspace holds a few
+ * hundred cases of its own, so the tenant condition filters rows.
  */
 import { Kysely, type KyselyConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -96,8 +97,53 @@ export async function insertCases(db: Db, workspaceId: string, n: number, seed =
 }
 
 /**
+ * One main company and one individual for every case of `workspaceId` (what the company and
+ * individual lists read), in two statements. Each member takes its case's dates (created with the
+ * case, last active when the case was), its company's name is the case's name; countries, names,
+ * e-mail domains and birth dates are drawn from short lists, weighted like a European book.
+ */
+export async function insertMembers(db: Db, workspaceId: string, seed = 0.29): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select setseed(${seed})`.execute(trx);
+    await sql`
+      insert into companies (id, workspace_id, case_id, type, name, country, registration_number,
+        created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), c.workspace_id, c.id, 'main', c.name,
+        case when r_country < 0.35 then 'FR' when r_country < 0.60 then 'DE' when r_country < 0.75 then 'GB'
+             when r_country < 0.85 then 'NL' when r_country < 0.92 then 'IT' when r_country < 0.97 then 'ES'
+             else 'LU' end,
+        lpad((floor(r_reg * 1e9))::bigint::text, 9, '0'),
+        c.created_at, c.created_at + (c.last_activity_at - c.created_at) * r_upd, c.last_activity_at
+      from (select *, random() as r_country, random() as r_reg, random() as r_upd
+            from cases where workspace_id = ${workspaceId}) c
+    `.execute(trx);
+    await sql`
+      insert into individuals (id, workspace_id, case_id, roles, is_beneficial_owner, first_name, last_name,
+        email, birth_date, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), workspace_id, id, array['legal_representative'], r_ubo < 0.6, first_name, last_name,
+        lower(first_name) || '.' || lower(last_name) || (1 + floor(r_num * 999))::int || '@' ||
+          (array['example.com','example.org','example.net','mail.example','corp.example'])[1 + floor(r_dom * 5)::int],
+        to_char(date '1940-01-01' + floor(r_birth * 23000)::int, 'YYYY-MM-DD'),
+        created_at, created_at + (last_activity_at - created_at) * r_upd, last_activity_at
+      from (
+        select c.*,
+          (array['Marie','Jean','Anna','Lukas','Sophie','Thomas','Emma','Pierre','Laura','Max','Julia','Paul',
+                 'Sarah','Luca','Clara','Hugo','Eva','Noah','Lea','Adam'])[1 + floor(random() * 20)::int] as first_name,
+          (array['Martin','Bernard','Dubois','Muller','Schmidt','Schneider','Smith','Jones','Taylor','Rossi',
+                 'Russo','Garcia','Lopez','de Vries','Jansen','Petit','Durand','Leroy','Moreau','Fischer',
+                 'Weber','Wagner','Brown','Wilson','Bianchi','Romano','Martinez','Bakker','Visser','Lambert'])
+            [1 + floor(random() * 30)::int] as last_name,
+          random() as r_ubo, random() as r_num, random() as r_dom, random() as r_birth, random() as r_upd
+        from cases c where workspace_id = ${workspaceId}
+      ) s
+    `.execute(trx);
+  });
+}
+
+/**
  * A fresh database: recreated, migrated with the project's migrations, one large workspace of `n`
- * cases and a small one of 300, then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
+ * cases and a small one of 300, each case with one main company and one individual (insertMembers),
+ * then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
  * the visibility map that index-only counts need).
  */
 export async function seedCasesDatabase(
@@ -116,8 +162,12 @@ export async function seedCasesDatabase(
     await insertCases(db, other.id, 300, 0.5);
     await insertCases(db, main.id, n);
     log(`seeded ${n.toLocaleString('en-US')} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const tm = performance.now();
+    await insertMembers(db, other.id, 0.6);
+    await insertMembers(db, main.id);
+    log(`seeded a company and an individual per case in ${((performance.now() - tm) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    await sql`vacuum analyze cases`.execute(db);
+    await sql`vacuum analyze cases, companies, individuals`.execute(db);
     log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
   } finally {
@@ -125,8 +175,13 @@ export async function seedCasesDatabase(
   }
 }
 
-/** One list request: its label and its query string parameters. */
+/** The list endpoints the seed fills: GET /v1/<list>. */
+export const LISTS = ['cases', 'companies', 'individuals'] as const;
+export type ListName = (typeof LISTS)[number];
+
+/** One list request: its endpoint, its label and its query string parameters. */
 export interface ListCombination {
+  list: ListName;
   label: string;
   filter: string;
   sort: string;
@@ -135,13 +190,44 @@ export interface ListCombination {
 
 const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
+/** Each filter crossed with the default sort and each sortable field ascending and descending. */
+function cross(
+  list: ListName,
+  filters: [string, Record<string, string>][],
+  fields: string[],
+): ListCombination[] {
+  const sorts: [string, Record<string, string>][] = [['default', {}]];
+  for (const field of fields)
+    sorts.push([field, { sort: field }], [`${field}.desc`, { sort: `${field}.desc` }]);
+  const out: ListCombination[] = [];
+  for (const [filter, fq] of filters) {
+    for (const [sort, sq] of sorts) {
+      out.push({ list, label: `${filter} · ${sort}`, filter, sort, query: { ...fq, ...sq } });
+    }
+  }
+  return out;
+}
+
+/** The date filters every list has: a quarter, a month, and "since yesterday" (an integration polling). */
+const dateFilters = (): [string, Record<string, string>][] => [
+  ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
+  ['updated_at.gte=30 days ago', { 'updated_at.gte': isoDay(30) }],
+  ['updated_at.gte=yesterday', { 'updated_at.gte': isoDay(1) }],
+  ['last_activity_at.gte=30 days ago', { 'last_activity_at.gte': isoDay(30) }],
+];
+
 /**
- * Every filter of the case list (src/cases/list-cases.ts), once each with a representative value
- * taken from the seeded data (a pattern twice: one that many names match, one naming a company), plus
- * no filter; crossed with every sort (each field ascending and
- * descending, and the default).
+ * Every filter of a list (src/<list>/list-<list>.ts), once each with a representative value taken
+ * from the seeded data (a pattern twice: one that many rows match, one naming a single row), plus no
+ * filter; crossed with every sort (each field ascending and descending, and the default).
  */
-export async function listCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+export async function listCombinations(db: Db, workspaceId: string, list: ListName = 'cases') {
+  if (list === 'companies') return companyCombinations(db, workspaceId);
+  if (list === 'individuals') return individualCombinations(db, workspaceId);
+  return caseCombinations(db, workspaceId);
+}
+
+async function caseCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
   const pick = await sql<{ external_id: string; name: string; assignee_id: string }>`
     select
       (select external_id from cases where workspace_id = ${workspaceId} and external_id is not null
@@ -152,31 +238,73 @@ export async function listCombinations(db: Db, workspaceId: string): Promise<Lis
          and deleted_at is null order by created_at limit 1) as assignee_id
   `.execute(db);
   const v = pick.rows[0];
-  const filters: [string, Record<string, string>][] = [
-    ['none', {}],
-    [`external_id=${v.external_id}`, { external_id: v.external_id }],
-    [`assignee_id=${v.assignee_id}`, { assignee_id: v.assignee_id }],
-    ['name=<existing name>', { name: v.name }],
-    ['name.ilike=%wonka%', { 'name.ilike': '%wonka%' }],
-    // a search for one company: a pattern that matches a handful of cases
-    ['name.ilike=%<existing name>%', { 'name.ilike': `%${v.name.toLowerCase()}%` }],
-    ['tags=vip', { tags: 'vip' }],
-    ['status=open', { status: 'open' }],
-    ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
-    ['updated_at.gte=30 days ago', { 'updated_at.gte': isoDay(30) }],
-    // an integration polling for what changed since its last sync
-    ['updated_at.gte=yesterday', { 'updated_at.gte': isoDay(1) }],
-    ['last_activity_at.gte=30 days ago', { 'last_activity_at.gte': isoDay(30) }],
-  ];
-  const sorts: [string, Record<string, string>][] = [['default', {}]];
-  for (const field of ['created_at', 'last_activity_at', 'name']) {
-    sorts.push([field, { sort: field }], [`${field}.desc`, { sort: `${field}.desc` }]);
-  }
-  const out: ListCombination[] = [];
-  for (const [filter, fq] of filters) {
-    for (const [sort, sq] of sorts) {
-      out.push({ label: `${filter} · ${sort}`, filter, sort, query: { ...fq, ...sq } });
-    }
-  }
-  return out;
+  return cross(
+    'cases',
+    [
+      ['none', {}],
+      [`external_id=${v.external_id}`, { external_id: v.external_id }],
+      [`assignee_id=${v.assignee_id}`, { assignee_id: v.assignee_id }],
+      ['name=<existing name>', { name: v.name }],
+      ['name.ilike=%wonka%', { 'name.ilike': '%wonka%' }],
+      // a search for one company: a pattern that matches a handful of cases
+      ['name.ilike=%<existing name>%', { 'name.ilike': `%${v.name.toLowerCase()}%` }],
+      ['tags=vip', { tags: 'vip' }],
+      ['status=open', { status: 'open' }],
+      ...dateFilters(),
+    ],
+    ['created_at', 'last_activity_at', 'name'],
+  );
+}
+
+async function companyCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const pick = await sql<{ name: string; registration_number: string; case_id: string }>`
+    select co.name, co.registration_number, co.case_id
+    from companies co join cases c on c.id = co.case_id and c.deleted_at is null
+    where co.workspace_id = ${workspaceId} order by co.created_at offset 4321 limit 1
+  `.execute(db);
+  const v = pick.rows[0];
+  return cross(
+    'companies',
+    [
+      ['none', {}],
+      ['name=<existing name>', { name: v.name }],
+      ['name.ilike=%wonka%', { 'name.ilike': '%wonka%' }],
+      ['name.ilike=%<existing name>%', { 'name.ilike': `%${v.name.toLowerCase()}%` }],
+      ['registration_number=<existing>', { registration_number: v.registration_number }],
+      // a registration number typed from its first digits
+      [
+        'registration_number.like=<first 5 digits>%',
+        { 'registration_number.like': `${v.registration_number.slice(0, 5)}%` },
+      ],
+      ['country=LU', { country: 'LU' }],
+      ['case_id=<a case>', { case_id: v.case_id }],
+      ...dateFilters(),
+    ],
+    ['created_at', 'last_activity_at', 'name'],
+  );
+}
+
+async function individualCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const pick = await sql<{ last_name: string; email: string; case_id: string }>`
+    select i.last_name, i.email, i.case_id
+    from individuals i join cases c on c.id = i.case_id and c.deleted_at is null
+    where i.workspace_id = ${workspaceId} order by i.created_at offset 4321 limit 1
+  `.execute(db);
+  const v = pick.rows[0];
+  return cross(
+    'individuals',
+    [
+      ['none', {}],
+      ['first_name=Hugo', { first_name: 'Hugo' }],
+      ['last_name=<existing>', { last_name: v.last_name }],
+      ['last_name.ilike=%mar%', { 'last_name.ilike': '%mar%' }],
+      ['email=<existing>', { email: v.email }],
+      ['email.ilike=%<existing>%', { 'email.ilike': `%${v.email.split('@')[0]}%` }],
+      ['birth_date=1980-05-17', { birth_date: '1980-05-17' }],
+      ['birth_date.gte=2000-01-01', { 'birth_date.gte': '2000-01-01' }],
+      ['case_id=<a case>', { case_id: v.case_id }],
+      ...dateFilters(),
+    ],
+    ['created_at', 'last_activity_at', 'last_name', 'first_name'],
+  );
 }

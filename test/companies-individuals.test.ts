@@ -145,6 +145,98 @@ describe('companies and individuals', () => {
     assert.equal((await api.get('/v1/individuals')).body.pagination.count, 0);
     assert.equal((await api.get(`/v1/companies/${c.companies[0].id}`)).status, 404);
   });
+
+  test('lookups by identifier: exact, by prefix, with the pattern characters taken literally when escaped', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', { name: 'Lookups' })).body;
+    const numbers = ['123456789', '123459999', '12345_789', '12345%789', '912345678', null];
+    for (const [i, registration_number] of numbers.entries()) {
+      const co = await api.post('/v1/companies', {
+        case_id: c.id,
+        type: i === 0 ? 'main' : 'affiliated',
+        name: `Co ${i}`,
+        registration_number,
+      });
+      assert.equal(co.status, 201, JSON.stringify(co.body));
+    }
+    const names = async (query: string) => {
+      const res = await api.get(`/v1/companies?${query}&sort=name`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((x: any) => x.name);
+    };
+    assert.deepEqual(await names('registration_number=123456789'), ['Co 0']);
+    assert.deepEqual(await names('registration_number=12345'), []);
+    assert.deepEqual(await names('registration_number.like=12345%25'), ['Co 0', 'Co 1', 'Co 2', 'Co 3']);
+    // `_` is a one-character wildcard; `\_` and `\%` match themselves
+    assert.deepEqual(await names('registration_number.like=12345_7%25'), ['Co 0', 'Co 2', 'Co 3']);
+    assert.deepEqual(await names('registration_number.like=12345%5C_%25'), ['Co 2']);
+    assert.deepEqual(await names('registration_number.like=12345%5C%25%25'), ['Co 3']);
+    // a company without a number is not that number
+    assert.deepEqual(await names('registration_number.not_eq=123456789'), [
+      'Co 1',
+      'Co 2',
+      'Co 3',
+      'Co 4',
+      'Co 5',
+    ]);
+
+    const people = [
+      { first_name: 'Ada', last_name: 'Byron', email: 'ada@example.com', birth_date: '1985-12-10' },
+      { first_name: 'Ada', last_name: 'King', email: 'Ada@Example.com', birth_date: '1985-12-11' },
+      { first_name: 'Alan', last_name: 'Turing', email: 'alan@example.org', birth_date: '1912-06-23' },
+    ];
+    for (const p of people)
+      assert.equal((await api.post('/v1/individuals', { case_id: c.id, ...p })).status, 201);
+    const lastNames = async (query: string) => {
+      const res = await api.get(`/v1/individuals?${query}&sort=last_name`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((x: any) => x.last_name);
+    };
+    // `eq` and `like` are case-sensitive, `ilike` is not
+    assert.deepEqual(await lastNames('email=ada@example.com'), ['Byron']);
+    assert.deepEqual(await lastNames('email.like=ada%25'), ['Byron']);
+    assert.deepEqual(await lastNames('email.ilike=ada%25'), ['Byron', 'King']);
+    assert.deepEqual(await lastNames('birth_date=1985-12-11'), ['King']);
+    assert.deepEqual(await lastNames('birth_date.gte=1985-12-10'), ['Byron', 'King']);
+    assert.deepEqual(await lastNames('birth_date.lt=1985-12-10'), ['Turing']);
+  });
+
+  test('a date filter sorted by another date', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const before = new Date().toISOString();
+    const hopper = c.individuals.find((x: any) => x.last_name === 'Hopper');
+    assert.equal((await api.patch(`/v1/individuals/${hopper.id}`, { position: 'Admiral' })).status, 200);
+    const holding = c.companies.find((x: any) => x.name === 'Acme Holding GmbH');
+    assert.equal(
+      (await api.patch(`/v1/companies/${holding.id}`, { website_url: 'https://h.example' })).status,
+      200,
+    );
+    for (const sort of ['created_at', 'last_activity_at.desc', 'last_name', 'first_name.desc']) {
+      const res = await api.get(`/v1/individuals?updated_at.gte=${encodeURIComponent(before)}&sort=${sort}`);
+      assert.deepEqual(
+        res.body.data.map((x: any) => x.last_name),
+        ['Hopper'],
+        sort,
+      );
+    }
+    for (const sort of ['created_at.desc', 'last_activity_at', 'name']) {
+      const res = await api.get(`/v1/companies?updated_at.gte=${encodeURIComponent(before)}&sort=${sort}`);
+      assert.deepEqual(
+        res.body.data.map((x: any) => x.name),
+        ['Acme Holding GmbH'],
+        sort,
+      );
+    }
+  });
+
+  test('soft-deleted cases leave the member lists', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    await api.delete(`/v1/cases/${c.id}`);
+    assert.equal((await api.get('/v1/individuals')).body.pagination.count, 0);
+    assert.equal((await api.get(`/v1/companies/${c.companies[0].id}`)).status, 404);
+  });
 });
 
 describe('relations', () => {

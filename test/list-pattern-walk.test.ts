@@ -167,7 +167,7 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
   });
 
   test('companies and individuals (joined to their case), in created_at order: the same pages', async () => {
-    // the Zetas' companies were created last: beyond the walk of companies_ws_created
+    // the Zetas' companies were created last: beyond the walk of companies_ws_created_dates
     const companies = await api.get('/v1/companies?name.ilike=%25wonka%25');
     assert.equal(companies.status, 200, JSON.stringify(companies.body));
     assert.deepEqual(
@@ -188,7 +188,7 @@ describe('lists filtered by a pattern: the page of the plain query, however it i
     );
   });
 
-  test('companies sorted by name (companies_ws_name): the same pages', async () => {
+  test('companies sorted by name (companies_ws_name_dates): the same pages', async () => {
     const first = await api.get('/v1/companies?name.ilike=%25wonka%25&sort=name');
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.deepEqual(ids(first.body), await plain({ table: 'companies', pattern: '%wonka%', order: 'name' }));
