@@ -1,13 +1,14 @@
 /**
- * Issue 17: the query plans of the list endpoints (GET /v1/cases, /v1/companies, /v1/individuals)
- * over many cases on PostgreSQL.
+ * Issue 17: the query plans of the list endpoints (GET /v1/cases, /v1/companies, /v1/individuals,
+ * /v1/checks) over many cases on PostgreSQL.
  *
- *   node bench/list-plans.ts [--list cases|companies|individuals] [--cases 100000|1000000] [--reuse]
+ *   node bench/list-plans.ts [--list cases|companies|individuals|checks] [--cases 100000|1000000] [--reuse]
  *                            [--before] [--runs 3] [--only text]
  *
  * Recreates the database PLANS_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/plans_helper),
  * migrates it with the project's migrations and seeds N cases (bench/seed-cases.ts); `--reuse` keeps
- * a database already seeded with N cases. Each case has one main company and one individual.
+ * a database already seeded with N cases. Each case has one main company and one individual, and a
+ * check on each.
  * `--before` drops the indexes of the list's last index migration first (0027 for cases, 0030 for
  * companies and individuals), to measure the plans without them.
  *
@@ -21,6 +22,7 @@
 import { parseArgs } from 'node:util';
 import { CompiledQuery, sql } from 'kysely';
 import { listCases } from '../src/cases/list-cases.ts';
+import { listChecks } from '../src/checks/list-checks.ts';
 import { listCompanies } from '../src/companies/list-companies.ts';
 import { countEstimates } from '../src/http/count-estimates.ts';
 import { listIndividuals } from '../src/individuals/list-individuals.ts';
@@ -33,13 +35,19 @@ import {
   seedCasesDatabase,
 } from './seed-cases.ts';
 
-const LIST_FUNCTIONS = { cases: listCases, companies: listCompanies, individuals: listIndividuals } as const;
+const LIST_FUNCTIONS = {
+  cases: listCases,
+  companies: listCompanies,
+  individuals: listIndividuals,
+  checks: listChecks,
+} as const;
 /** The migration whose indexes `--before` drops, per list. */
-const INDEX_MIGRATIONS = {
+const INDEX_MIGRATIONS: Partial<Record<ListName, string>> = {
   cases: '0027_case_list_indexes',
   companies: '0030_member_filter_indexes',
   individuals: '0030_member_filter_indexes',
-} as const;
+  checks: '0031_check_list_indexes',
+};
 const LISTED_TABLES = new Set<string>(LISTS);
 
 const SLOW_MS = 10;
@@ -213,14 +221,16 @@ async function main() {
   if (values.reuse) {
     const db = openDb(databaseUrl);
     try {
-      // a database seeded before the members were (no companies) is seeded again
-      const row = await sql<{ id: string; n: number; members: number }>`
+      // a database seeded before the members and checks were is seeded again
+      const row = await sql<{ id: string; n: number; members: number; checks: number }>`
         select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
-          (select count(*)::int from companies co where co.workspace_id = w.id) as members
+          (select count(*)::int from companies co where co.workspace_id = w.id) as members,
+          (select count(*)::int from checks k where k.workspace_id = w.id) as checks
         from workspaces w where w.name = 'list-bench-main'`
         .execute(db)
-        .catch(() => ({ rows: [] as { id: string; n: number; members: number }[] }));
-      if (row.rows[0] && row.rows[0].n === n && row.rows[0].members === n) workspaceId = row.rows[0].id;
+        .catch(() => ({ rows: [] as { id: string; n: number; members: number; checks: number }[] }));
+      const r = row.rows[0];
+      if (r && r.n === n && r.members === n && r.checks === 2 * n) workspaceId = r.id;
     } finally {
       await db.destroy();
     }
@@ -233,8 +243,12 @@ async function main() {
   }
 
   const admin = openDb(databaseUrl);
-  const migration = await import(`../src/db/migrations/${INDEX_MIGRATIONS[list]}.ts`);
-  if (values.before) {
+  const migrationName = INDEX_MIGRATIONS[list];
+  if (values.before && !migrationName) throw new Error(`--before: no index migration for ${list}`);
+  const migration = migrationName ? await import(`../src/db/migrations/${migrationName}.ts`) : undefined;
+  if (!migration) {
+    // nothing to drop or put back
+  } else if (values.before) {
     await migration.down(admin as never).catch((err: Error) => console.error(`(--before: ${err.message})`));
     await sql`analyze cases, companies, individuals`.execute(admin);
   } else if (values.reuse) {
@@ -265,7 +279,7 @@ async function main() {
   await admin.destroy();
 
   console.log(
-    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ` (one main company and one individual each)`}${values.before ? ` (without ${INDEX_MIGRATIONS[list]})` : ''}\n`,
+    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ` (one main company, one individual and two checks each)`}${values.before ? ` (without ${migrationName})` : ''}\n`,
   );
   console.log(`Indexes on ${list}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
   console.log('### Page (page 1, limit 20)\n');

@@ -6,7 +6,8 @@
  * minute), with a spread close to a real workspace: statuses weighted as in production-like data,
  * about 5% tagged `vip` among a few tags, one assignee among 40 (30% unassigned), names from word
  * lists, created_at over two years with updated_at and last_activity_at after it, 1% soft-deleted.
- * Each case has one main company and one individual (insertMembers). A second workspace holds a few
+ * Each case has one main company and one individual (insertMembers), and a check on each
+ * (insertChecks). A second workspace holds a few
  * hundred cases of its own, so the tenant condition filters rows.
  */
 import { Kysely, type KyselyConfig, PostgresDialect, sql } from 'kysely';
@@ -141,9 +142,47 @@ export async function insertMembers(db: Db, workspaceId: string, seed = 0.29): P
 }
 
 /**
+ * Two checks for every case of `workspaceId` (what the check list reads), in one statement: one on
+ * its main company (`aml` or `document`) and one on its individual (`id_document`, `ekyc` or `aml`).
+ * Statuses are weighted like a book at rest (most approved, a few waiting for review); each check is
+ * created during its case's life and last active between then and the case's last activity.
+ */
+export async function insertChecks(db: Db, workspaceId: string, seed = 0.41): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select setseed(${seed})`.execute(trx);
+    await sql`
+      insert into checks (id, workspace_id, case_id, company_id, individual_id, type, status, data,
+        created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), workspace_id, case_id, company_id, individual_id, type,
+        case when r_status < 0.60 then 'approved' when r_status < 0.68 then 'rejected'
+             when r_status < 0.73 then 'need_review' when r_status < 0.93 then 'in_progress'
+             when r_status < 0.95 then 'processing' else 'expired' end,
+        jsonb_build_object('provider', 'idd_provider_1', 'score', round((r_status * 100)::numeric, 1)),
+        created, created + (last_activity - created) * r_upd, last_activity
+      from (
+        select m.*, created + (case_last - created) * r_act as last_activity
+        from (
+          select co.workspace_id, co.case_id, co.id as company_id, null::uuid as individual_id,
+            case when random() < 0.7 then 'aml' else 'document' end as type,
+            co.created_at + (co.last_activity_at - co.created_at) * random() * 0.2 as created,
+            co.last_activity_at as case_last, random() as r_status, random() as r_upd, random() as r_act
+          from companies co where co.workspace_id = ${workspaceId}
+          union all
+          select i.workspace_id, i.case_id, null, i.id,
+            (array['id_document', 'id_document', 'ekyc', 'aml', 'ekyc'])[1 + floor(random() * 5)::int],
+            i.created_at + (i.last_activity_at - i.created_at) * random() * 0.2,
+            i.last_activity_at, random(), random(), random()
+          from individuals i where i.workspace_id = ${workspaceId}
+        ) m
+      ) s
+    `.execute(trx);
+  });
+}
+
+/**
  * A fresh database: recreated, migrated with the project's migrations, one large workspace of `n`
- * cases and a small one of 300, each case with one main company and one individual (insertMembers),
- * then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
+ * cases and a small one of 300, each case with one main company and one individual (insertMembers)
+ * and a check on each of them (insertChecks), then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
  * the visibility map that index-only counts need).
  */
 export async function seedCasesDatabase(
@@ -166,8 +205,12 @@ export async function seedCasesDatabase(
     await insertMembers(db, other.id, 0.6);
     await insertMembers(db, main.id);
     log(`seeded a company and an individual per case in ${((performance.now() - tm) / 1000).toFixed(1)} s`);
+    const tc = performance.now();
+    await insertChecks(db, other.id, 0.7);
+    await insertChecks(db, main.id);
+    log(`seeded two checks per case in ${((performance.now() - tc) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    await sql`vacuum analyze cases, companies, individuals`.execute(db);
+    await sql`vacuum analyze cases, companies, individuals, checks`.execute(db);
     log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
   } finally {
@@ -176,7 +219,7 @@ export async function seedCasesDatabase(
 }
 
 /** The list endpoints the seed fills: GET /v1/<list>. */
-export const LISTS = ['cases', 'companies', 'individuals'] as const;
+export const LISTS = ['cases', 'companies', 'individuals', 'checks'] as const;
 export type ListName = (typeof LISTS)[number];
 
 /** One list request: its endpoint, its label and its query string parameters. */
@@ -224,6 +267,7 @@ const dateFilters = (): [string, Record<string, string>][] => [
 export async function listCombinations(db: Db, workspaceId: string, list: ListName = 'cases') {
   if (list === 'companies') return companyCombinations(db, workspaceId);
   if (list === 'individuals') return individualCombinations(db, workspaceId);
+  if (list === 'checks') return checkCombinations(db, workspaceId);
   return caseCombinations(db, workspaceId);
 }
 
@@ -306,5 +350,31 @@ async function individualCombinations(db: Db, workspaceId: string): Promise<List
       ...dateFilters(),
     ],
     ['created_at', 'last_activity_at', 'last_name', 'first_name'],
+  );
+}
+
+async function checkCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const pick = await sql<{ case_id: string; company_id: string; individual_id: string }>`
+    select k.case_id, co.id as company_id, i.id as individual_id
+    from checks k join cases c on c.id = k.case_id and c.deleted_at is null
+      join companies co on co.case_id = k.case_id join individuals i on i.case_id = k.case_id
+    where k.workspace_id = ${workspaceId} order by k.created_at offset 4321 limit 1
+  `.execute(db);
+  const v = pick.rows[0];
+  return cross(
+    'checks',
+    [
+      ['none', {}],
+      ['case_id=<a case>', { case_id: v.case_id }],
+      ['company_id=<a company>', { company_id: v.company_id }],
+      ['individual_id=<an individual>', { individual_id: v.individual_id }],
+      // the review queue's question, and a rare status
+      ['status=need_review', { status: 'need_review' }],
+      ['status=processing', { status: 'processing' }],
+      ['type=ekyc', { type: 'ekyc' }],
+      ['type=document&status=in_progress', { type: 'document', status: 'in_progress' }],
+      ...dateFilters(),
+    ],
+    ['created_at', 'updated_at', 'last_activity_at'],
   );
 }

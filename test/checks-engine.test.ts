@@ -224,11 +224,31 @@ describe('check engine', () => {
     const a = await caseWithPerson(api);
     const b = await caseWithPerson(api, { last_name: 'Inconclusive' });
     const c1 = (await api.post('/v1/checks/ekyc', { individual_id: a.individualId })).body;
-    await api.post('/v1/checks/ekyc', { individual_id: b.individualId });
+    const c2 = (await api.post('/v1/checks/ekyc', { individual_id: b.individualId })).body;
     const all = await api.get('/v1/checks');
     assert.equal(all.body.pagination.count, 2);
     assert.equal('data' in all.body.data[0], false);
     assert.equal((await api.get('/v1/checks?status=need_review')).body.pagination.count, 1);
+    // a review moves the check's dates: the date filters and sorts see it in every order
+    const before = new Date().toISOString();
+    assert.equal((await api.patch(`/v1/checks/ekyc/${c2.id}/review`, { action: 'approve' })).status, 200);
+    for (const sort of ['created_at', 'updated_at.desc', 'last_activity_at', 'last_activity_at.desc']) {
+      const changed = await api.get(`/v1/checks?updated_at.gte=${encodeURIComponent(before)}&sort=${sort}`);
+      assert.deepEqual(
+        changed.body.data.map((x: any) => x.id),
+        [c2.id],
+        sort,
+      );
+    }
+    const byActivity = await api.get('/v1/checks?sort=last_activity_at.desc');
+    assert.deepEqual(
+      byActivity.body.data.map((x: any) => x.id),
+      [c2.id, c1.id],
+    );
+    assert.deepEqual(
+      (await api.get('/v1/checks?status=approved&sort=last_activity_at')).body.data.map((x: any) => x.id),
+      [c1.id, c2.id],
+    );
     assert.equal((await api.get(`/v1/checks?individual_id=${a.individualId}`)).body.data[0].id, c1.id);
     assert.equal((await api.get('/v1/checks?type=ekyc&exclude_internal=true')).body.pagination.count, 0);
     assert.equal((await api.get('/v1/checks?status=done')).status, 400);
