@@ -300,13 +300,21 @@ async function caseCombinations(db: Db, workspaceId: string): Promise<ListCombin
   );
 }
 
-async function companyCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
-  const pick = await sql<{ name: string; registration_number: string; case_id: string }>`
-    select co.name, co.registration_number, co.case_id
-    from companies co join cases c on c.id = co.case_id and c.deleted_at is null
-    where co.workspace_id = ${workspaceId} order by co.created_at offset 4321 limit 1
+/** A member of a live case, a few thousand rows into the workspace's creation order: a typical one. */
+async function pickMember<T>(db: Db, workspaceId: string, table: 'companies' | 'individuals'): Promise<T> {
+  const { rows } = await sql<T>`
+    select m.* from ${sql.table(table)} m join cases c on c.id = m.case_id and c.deleted_at is null
+    where m.workspace_id = ${workspaceId} order by m.created_at offset 4321 limit 1
   `.execute(db);
-  const v = pick.rows[0];
+  return rows[0];
+}
+
+async function companyCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const v = await pickMember<{ name: string; registration_number: string; case_id: string }>(
+    db,
+    workspaceId,
+    'companies',
+  );
   return cross(
     'companies',
     [
@@ -329,12 +337,11 @@ async function companyCombinations(db: Db, workspaceId: string): Promise<ListCom
 }
 
 async function individualCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
-  const pick = await sql<{ last_name: string; email: string; case_id: string }>`
-    select i.last_name, i.email, i.case_id
-    from individuals i join cases c on c.id = i.case_id and c.deleted_at is null
-    where i.workspace_id = ${workspaceId} order by i.created_at offset 4321 limit 1
-  `.execute(db);
-  const v = pick.rows[0];
+  const v = await pickMember<{ last_name: string; email: string; case_id: string }>(
+    db,
+    workspaceId,
+    'individuals',
+  );
   return cross(
     'individuals',
     [
