@@ -1,14 +1,15 @@
 /**
  * Issue 17: the query plans of the list endpoints (GET /v1/cases, /v1/companies, /v1/individuals,
- * /v1/checks) over many cases on PostgreSQL.
+ * /v1/checks, /v1/webhook-logs) over many cases on PostgreSQL.
  *
- *   node bench/list-plans.ts [--list cases|companies|individuals|checks] [--cases 100000|1000000] [--reuse]
+ *   node bench/list-plans.ts [--list cases|companies|individuals|checks|webhook-logs]
+ *                            [--cases 100000|1000000] [--reuse]
  *                            [--before] [--runs 3] [--only text]
  *
  * Recreates the database PLANS_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/plans_helper),
  * migrates it with the project's migrations and seeds N cases (bench/seed-cases.ts); `--reuse` keeps
- * a database already seeded with N cases. Each case has one main company and one individual, and a
- * check on each.
+ * a database already seeded with N cases. Each case has one main company and one individual, a
+ * check on each, and the webhook deliveries of its creation.
  * `--before` drops the indexes of the list's last index migration first (0027 for cases, 0030 for
  * companies and individuals), to measure the plans without them.
  *
@@ -26,6 +27,7 @@ import { listChecks } from '../src/checks/list-checks.ts';
 import { listCompanies } from '../src/companies/list-companies.ts';
 import { countEstimates } from '../src/http/count-estimates.ts';
 import { listIndividuals } from '../src/individuals/list-individuals.ts';
+import { listWebhookLogs } from '../src/webhooks/list-webhook-logs.ts';
 import {
   LISTS,
   type ListCombination,
@@ -40,6 +42,7 @@ const LIST_FUNCTIONS = {
   companies: listCompanies,
   individuals: listIndividuals,
   checks: listChecks,
+  'webhook-logs': listWebhookLogs,
 } as const;
 /** The migration whose indexes `--before` drops, per list. */
 const INDEX_MIGRATIONS: Partial<Record<ListName, string>> = {
@@ -47,8 +50,10 @@ const INDEX_MIGRATIONS: Partial<Record<ListName, string>> = {
   companies: '0030_member_filter_indexes',
   individuals: '0030_member_filter_indexes',
   checks: '0031_check_list_indexes',
+  'webhook-logs': '0032_webhook_log_indexes',
 };
-const LISTED_TABLES = new Set<string>(LISTS);
+/** The tables the lists read (a Seq Scan on one of them is flagged). */
+const LISTED_TABLES = new Set<string>(['cases', 'companies', 'individuals', 'checks', 'webhook_deliveries']);
 
 const SLOW_MS = 10;
 /** A Sort (not incremental) whose input has more rows than this sorts "the whole set". */
@@ -221,16 +226,20 @@ async function main() {
   if (values.reuse) {
     const db = openDb(databaseUrl);
     try {
-      // a database seeded before the members and checks were is seeded again
-      const row = await sql<{ id: string; n: number; members: number; checks: number }>`
+      // a database seeded before the members, checks and deliveries were is seeded again
+      const row = await sql<{ id: string; n: number; members: number; checks: number; deliveries: number }>`
         select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
           (select count(*)::int from companies co where co.workspace_id = w.id) as members,
-          (select count(*)::int from checks k where k.workspace_id = w.id) as checks
+          (select count(*)::int from checks k where k.workspace_id = w.id) as checks,
+          (select count(*)::int from webhook_deliveries d where d.workspace_id = w.id) as deliveries
         from workspaces w where w.name = 'list-bench-main'`
         .execute(db)
-        .catch(() => ({ rows: [] as { id: string; n: number; members: number; checks: number }[] }));
+        .catch(() => ({
+          rows: [] as { id: string; n: number; members: number; checks: number; deliveries: number }[],
+        }));
       const r = row.rows[0];
-      if (r && r.n === n && r.members === n && r.checks === 2 * n) workspaceId = r.id;
+      if (r && r.n === n && r.members === n && r.checks === 2 * n && r.deliveries === 3 * n)
+        workspaceId = r.id;
     } finally {
       await db.destroy();
     }
@@ -255,8 +264,9 @@ async function main() {
     // a reused database last measured --before lost them: put them back (an error when present)
     await migration.up(admin as never).catch(() => {});
   }
+  const table = list === 'webhook-logs' ? 'webhook_deliveries' : list;
   const indexes = await sql<{ indexname: string }>`
-    select indexname from pg_indexes where tablename = ${list} order by indexname`.execute(admin);
+    select indexname from pg_indexes where tablename = ${table} order by indexname`.execute(admin);
 
   let combos = await listCombinations(admin, workspaceId, list);
   if (values.only) combos = combos.filter((c) => c.label.includes(values.only as string));
@@ -281,7 +291,7 @@ async function main() {
   console.log(
     `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ` (one main company, one individual and two checks each)`}${values.before ? ` (without ${migrationName})` : ''}\n`,
   );
-  console.log(`Indexes on ${list}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
+  console.log(`Indexes on ${table}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
   console.log('### Page (page 1, limit 20)\n');
   console.log('| filter | sort | plan | ms | buffers hit+read | rows read | flags |');
   console.log('|---|---|---|---:|---:|---:|---|');

@@ -56,8 +56,8 @@ const sections: Section[] = [
   {
     name: 'list-1m',
     databases: 'one',
-    // the case, company, individual and check lists over 1,000,000 cases, every filter x sort (~4 min
-    // seeding + ~37 min; BENCH_LIST_1M_LISTS picks lists): only with BENCH_1M=1
+    // the case, company, individual, check and webhook-log lists over 1,000,000 cases, every filter x
+    // sort (~6 min seeding + ~40 min; BENCH_LIST_1M_LISTS picks lists): only with BENCH_1M=1
     run: async () => {
       if (process.env.BENCH_1M !== '1') return console.log('(list-1m: set BENCH_1M=1 to run it)');
       const url = await resetBenchDatabase();

@@ -180,9 +180,49 @@ export async function insertChecks(db: Db, workspaceId: string, seed = 0.41): Pr
 }
 
 /**
+ * One webhook for `workspaceId` and its deliveries (what the webhook log lists): for every case, the
+ * events of its creation (`Case.Created`, `Company.Created`, `Individual.Created`), each delivered
+ * once when the case was created, 2% failed, a few pending; in one statement. Call after
+ * insertMembers.
+ */
+export async function insertDeliveries(db: Db, workspaceId: string, seed = 0.53): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select setseed(${seed})`.execute(trx);
+    const hook = await sql<{ id: string }>`
+      insert into webhooks (id, workspace_id, name, url, events, secret)
+      values (gen_random_uuid(), ${workspaceId}, 'bench', 'https://hooks.example/bench', array['*'], 'whsec_bench')
+      returning id`.execute(trx);
+    await sql`
+      insert into webhook_deliveries (id, workspace_id, webhook_id, event_id, event, case_id, company_id,
+        individual_id, payload, status, attempt_count, last_attempt_at, last_status_code, event_created_at,
+        created_at, updated_at)
+      select gen_random_uuid(), workspace_id, ${hook.rows[0].id}, gen_random_uuid(), event, case_id, company_id,
+        individual_id,
+        '{"type":"' || event || '","case_id":"' || case_id || '","data":{"source":"bench","padding":"' ||
+          repeat('x', 300) || '"}}',
+        case when r < 0.02 then 'failed' when r < 0.025 then 'pending' else 'delivered' end,
+        case when r < 0.02 then 8 else 1 end, created_at, case when r < 0.02 then 500 else 200 end,
+        created_at, created_at, created_at
+      from (
+        select workspace_id, id as case_id, null::uuid as company_id, null::uuid as individual_id,
+          'Case.Created' as event, created_at, random() as r
+        from cases where workspace_id = ${workspaceId}
+        union all
+        select workspace_id, case_id, id, null, 'Company.Created', created_at, random()
+        from companies where workspace_id = ${workspaceId}
+        union all
+        select workspace_id, case_id, null, id, 'Individual.Created', created_at, random()
+        from individuals where workspace_id = ${workspaceId}
+      ) e
+    `.execute(trx);
+  });
+}
+
+/**
  * A fresh database: recreated, migrated with the project's migrations, one large workspace of `n`
  * cases and a small one of 300, each case with one main company and one individual (insertMembers)
- * and a check on each of them (insertChecks), then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
+ * and a check on each of them (insertChecks), and the webhook deliveries of its creation
+ * (insertDeliveries), then VACUUM ANALYZE (what autovacuum leaves behind: statistics and
  * the visibility map that index-only counts need).
  */
 export async function seedCasesDatabase(
@@ -209,8 +249,12 @@ export async function seedCasesDatabase(
     await insertChecks(db, other.id, 0.7);
     await insertChecks(db, main.id);
     log(`seeded two checks per case in ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+    const td = performance.now();
+    await insertDeliveries(db, other.id, 0.8);
+    await insertDeliveries(db, main.id);
+    log(`seeded three webhook deliveries per case in ${((performance.now() - td) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    await sql`vacuum analyze cases, companies, individuals, checks`.execute(db);
+    await sql`vacuum analyze cases, companies, individuals, checks, webhook_deliveries`.execute(db);
     log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
   } finally {
@@ -219,7 +263,7 @@ export async function seedCasesDatabase(
 }
 
 /** The list endpoints the seed fills: GET /v1/<list>. */
-export const LISTS = ['cases', 'companies', 'individuals', 'checks'] as const;
+export const LISTS = ['cases', 'companies', 'individuals', 'checks', 'webhook-logs'] as const;
 export type ListName = (typeof LISTS)[number];
 
 /** One list request: its endpoint, its label and its query string parameters. */
@@ -268,6 +312,7 @@ export async function listCombinations(db: Db, workspaceId: string, list: ListNa
   if (list === 'companies') return companyCombinations(db, workspaceId);
   if (list === 'individuals') return individualCombinations(db, workspaceId);
   if (list === 'checks') return checkCombinations(db, workspaceId);
+  if (list === 'webhook-logs') return webhookLogCombinations(db, workspaceId);
   return caseCombinations(db, workspaceId);
 }
 
@@ -384,4 +429,39 @@ async function checkCombinations(db: Db, workspaceId: string): Promise<ListCombi
     ],
     ['created_at', 'updated_at', 'last_activity_at'],
   );
+}
+
+async function webhookLogCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const { rows } = await sql<{
+    case_id: string;
+    company_id: string;
+    individual_id: string;
+    event_id: string;
+    webhook_id: string;
+  }>`
+    select d.case_id, d.webhook_id, d.event_id,
+      (select id from companies where case_id = d.case_id limit 1) as company_id,
+      (select id from individuals where case_id = d.case_id limit 1) as individual_id
+    from webhook_deliveries d where d.workspace_id = ${workspaceId} and d.event = 'Case.Created'
+    order by d.event_created_at offset 4321 limit 1
+  `.execute(db);
+  const v = rows[0];
+  // the list has one sort, created_at (newest first by default)
+  const out = cross(
+    'webhook-logs',
+    [
+      ['none', {}],
+      // a case's deliveries: what the console's case page and a support engineer ask
+      ['case_id=<a case>', { case_id: v.case_id }],
+      ['company_id=<a company>', { company_id: v.company_id }],
+      ['individual_id=<an individual>', { individual_id: v.individual_id }],
+      ['event_id=<an event>', { event_id: v.event_id }],
+      ['webhook_id=<the webhook>', { webhook_id: v.webhook_id }],
+      ['status=failed', { status: 'failed' }],
+      ['event=Company.Created', { event: 'Company.Created' }],
+      ['created_at.gte=yesterday', { 'created_at.gte': isoDay(1) }],
+    ],
+    ['created_at'],
+  );
+  return out;
 }

@@ -263,6 +263,21 @@ describe('webhook delivery', () => {
     assert.equal(log.attempts[0].response_headers['content-type'], 'text/plain');
     const filtered = await api.get(`/v1/webhook-logs?event=Case.StatusUpdated&case_id=${caseId}`);
     assert.equal(filtered.body.pagination.count, 2);
+    // one event's deliveries, one case's in event order, and the other cases'
+    const byEvent = await api.get(`/v1/webhook-logs?event_id=${expected[0].id}`);
+    assert.deepEqual(
+      byEvent.body.data.map((l: { id: string }) => l.id),
+      [log.id],
+    );
+    const byCase = (await api.get(`/v1/webhook-logs?case_id=${caseId}&sort=created_at`)).body.data.map(
+      (l: { event: string }) => l.event,
+    );
+    assert.equal(byCase.length, 4);
+    // the review's events share their transaction's time: only the first is placed for sure
+    assert.equal(byCase[0], 'Case.Created');
+    assert.ok(byCase.includes('Case.ReviewConfirmed'), byCase.join());
+    assert.equal((await api.get(`/v1/webhook-logs?case_id.not_eq=${caseId}`)).body.pagination.count, 0);
+    assert.equal((await api.get(`/v1/webhook-logs?case_id=${w.id}`)).body.pagination.count, 0);
     assert.equal(
       (await api.get('/v1/webhook-logs?event.in=Case.Created,Case.ReviewConfirmed')).body.pagination.count,
       2,

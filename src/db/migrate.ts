@@ -29,6 +29,7 @@ import * as m0028 from './migrations/0028_event_outbox.ts';
 import * as m0029 from './migrations/0029_member_list_indexes.ts';
 import * as m0030 from './migrations/0030_member_filter_indexes.ts';
 import * as m0031 from './migrations/0031_check_list_indexes.ts';
+import * as m0032 from './migrations/0032_webhook_log_indexes.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0029_member_list_indexes': m0029,
   '0030_member_filter_indexes': m0030,
   '0031_check_list_indexes': m0031,
+  '0032_webhook_log_indexes': m0032,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
