@@ -10,8 +10,8 @@
  * migrates it with the project's migrations and seeds N cases (bench/seed-cases.ts); `--reuse` keeps
  * a database already seeded with N cases. Each case has one main company and one individual, a
  * check on each, and the webhook deliveries of its creation.
- * `--before` drops the indexes of the list's last index migration first (0027 for cases, 0030 for
- * companies and individuals), to measure the plans without them.
+ * `--before` drops the indexes of the list's last index migration first (LIST_INDEX_MIGRATIONS in
+ * bench/seed-cases.ts), to measure the plans without them.
  *
  * For each combination of filter and sort (bench/seed-cases.ts), it calls the endpoint's own list
  * function (src/<list>/list-<list>.ts) through a Kysely that records the SQL it runs, then runs that
@@ -29,6 +29,8 @@ import { countEstimates } from '../src/http/count-estimates.ts';
 import { listIndividuals } from '../src/individuals/list-individuals.ts';
 import { listWebhookLogs } from '../src/webhooks/list-webhook-logs.ts';
 import {
+  LIST_INDEX_MIGRATIONS,
+  LIST_TABLES,
   LISTS,
   type ListCombination,
   type ListName,
@@ -44,16 +46,8 @@ const LIST_FUNCTIONS = {
   checks: listChecks,
   'webhook-logs': listWebhookLogs,
 } as const;
-/** The migration whose indexes `--before` drops, per list. */
-const INDEX_MIGRATIONS: Partial<Record<ListName, string>> = {
-  cases: '0027_case_list_indexes',
-  companies: '0030_member_filter_indexes',
-  individuals: '0030_member_filter_indexes',
-  checks: '0031_check_list_indexes',
-  'webhook-logs': '0032_webhook_log_indexes',
-};
-/** The tables the lists read (a Seq Scan on one of them is flagged). */
-const LISTED_TABLES = new Set<string>(['cases', 'companies', 'individuals', 'checks', 'webhook_deliveries']);
+/** A Seq Scan on one of the tables the lists read is flagged. */
+const LISTED_TABLES = new Set(Object.values(LIST_TABLES));
 
 const SLOW_MS = 10;
 /** A Sort (not incremental) whose input has more rows than this sorts "the whole set". */
@@ -252,19 +246,16 @@ async function main() {
   }
 
   const admin = openDb(databaseUrl);
-  const migrationName = INDEX_MIGRATIONS[list];
-  if (values.before && !migrationName) throw new Error(`--before: no index migration for ${list}`);
-  const migration = migrationName ? await import(`../src/db/migrations/${migrationName}.ts`) : undefined;
-  if (!migration) {
-    // nothing to drop or put back
-  } else if (values.before) {
+  const migrationName = LIST_INDEX_MIGRATIONS[list];
+  const migration = await import(`../src/db/migrations/${migrationName}.ts`);
+  const table = LIST_TABLES[list];
+  if (values.before) {
     await migration.down(admin as never).catch((err: Error) => console.error(`(--before: ${err.message})`));
-    await sql`analyze cases, companies, individuals`.execute(admin);
+    await sql`analyze ${sql.table(table)}`.execute(admin);
   } else if (values.reuse) {
     // a reused database last measured --before lost them: put them back (an error when present)
     await migration.up(admin as never).catch(() => {});
   }
-  const table = list === 'webhook-logs' ? 'webhook_deliveries' : list;
   const indexes = await sql<{ indexname: string }>`
     select indexname from pg_indexes where tablename = ${table} order by indexname`.execute(admin);
 
@@ -289,7 +280,7 @@ async function main() {
   await admin.destroy();
 
   console.log(
-    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ` (one main company, one individual and two checks each)`}${values.before ? ` (without ${migrationName})` : ''}\n`,
+    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ' (one main company, one individual, two checks and three deliveries each)'}${values.before ? ` (without ${migrationName})` : ''}\n`,
   );
   console.log(`Indexes on ${table}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
   console.log('### Page (page 1, limit 20)\n');

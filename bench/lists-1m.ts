@@ -12,12 +12,14 @@
  * BENCH_DURATION seconds (default 5) at 10 connections per combination, after 1 s of warm-up: 396
  * combinations, about 40 minutes. BENCH_LIST_1M_LISTS picks lists (default
  * cases,companies,individuals,checks,webhook-logs); BENCH_LIST_1M_CASES overrides the number of
- * cases; BENCH_LIST_BEFORE=1 drops the indexes of migrations 0027, 0030, 0031 and 0032 first (the
- * figures before them). Seeding a million cases and the rest takes about 6 minutes.
+ * cases; BENCH_LIST_BEFORE=1 drops the indexes of the selected lists' index migrations first
+ * (0027, 0030, 0031, 0032: LIST_INDEX_MIGRATIONS; the figures before them). Seeding a million cases and the rest takes about 6 minutes.
  */
 import { sql } from 'kysely';
 import { load, startService, stopProcess } from './lib.ts';
 import {
+  LIST_INDEX_MIGRATIONS,
+  LIST_TABLES,
   LISTS,
   type ListCombination,
   type ListName,
@@ -60,26 +62,24 @@ export async function runLists1mBench(
   });
   const db = openDb(databaseUrl);
   if (process.env.BENCH_LIST_BEFORE === '1') {
-    // the figures before migrations 0027, 0030, 0031 and 0032 (their indexes dropped, the earlier ones back)
-    for (const name of [
-      '0032_webhook_log_indexes',
-      '0031_check_list_indexes',
-      '0030_member_filter_indexes',
-      '0027_case_list_indexes',
-    ]) {
+    // the figures before the selected lists' index migrations (their indexes dropped, the earlier
+    // ones back), the latest first
+    const names = [...new Set(SELECTED.map((list) => LIST_INDEX_MIGRATIONS[list]))].sort().reverse();
+    for (const name of names) {
       const { down } = await import(`../src/db/migrations/${name}.ts`);
       await down(db as never);
     }
-    await sql`analyze cases, companies, individuals, checks, webhook_deliveries`.execute(db);
+    await sql`analyze`.execute(db);
   }
   const combos: ListCombination[] = [];
   const indexes = new Map<ListName, string[]>();
   try {
     for (const list of SELECTED) {
       combos.push(...(await listCombinations(db, seeded.workspaceId, list)));
-      const table = list === 'webhook-logs' ? 'webhook_deliveries' : list;
       const { rows } = await sql<{ indexname: string }>`
-        select indexname from pg_indexes where tablename = ${table} order by indexname`.execute(db);
+        select indexname from pg_indexes where tablename = ${LIST_TABLES[list]} order by indexname`.execute(
+        db,
+      );
       indexes.set(
         list,
         rows.map((r) => r.indexname),
@@ -133,7 +133,7 @@ export async function runLists1mBench(
     console.log(
       `\n## GET /v1/${list} over ${CASES.toLocaleString('en-US')} cases on PostgreSQL (${CONNECTIONS} connections, ${DURATION} s each)\n`,
     );
-    console.log(`Indexes on ${list}: ${indexes.get(list)?.join(', ')}.\n`);
+    console.log(`Indexes on ${LIST_TABLES[list]}: ${indexes.get(list)?.join(', ')}.\n`);
     console.log('| filter | sort | count | req/s | p50 ms | p99 ms | errors |');
     console.log('|---|---|---:|---:|---:|---:|---:|');
     for (const r of results.filter((x) => x.combo.list === list)) {

@@ -266,6 +266,24 @@ export async function seedCasesDatabase(
 export const LISTS = ['cases', 'companies', 'individuals', 'checks', 'webhook-logs'] as const;
 export type ListName = (typeof LISTS)[number];
 
+/** The table each list reads. */
+export const LIST_TABLES: Record<ListName, string> = {
+  cases: 'cases',
+  companies: 'companies',
+  individuals: 'individuals',
+  checks: 'checks',
+  'webhook-logs': 'webhook_deliveries',
+};
+
+/** The last migration that indexed each list for its filters and sorts (what `--before` undoes). */
+export const LIST_INDEX_MIGRATIONS: Record<ListName, string> = {
+  cases: '0027_case_list_indexes',
+  companies: '0030_member_filter_indexes',
+  individuals: '0030_member_filter_indexes',
+  checks: '0031_check_list_indexes',
+  'webhook-logs': '0032_webhook_log_indexes',
+};
+
 /** One list request: its endpoint, its label and its query string parameters. */
 export interface ListCombination {
   list: ListName;

@@ -30,7 +30,7 @@ import {
  * matches of the order.
  *
  * A list takes a walk only when an index gives each of its sorts in order (cases: migration 0027;
- * companies and individuals: 0029; the audit log's occurred_at: 0022): sorted without one, every
+ * companies and individuals: 0029, extended by 0030; the audit log's occurred_at: 0022): sorted without one, every
  * walk would read and sort the whole workspace.
  */
 export interface PatternWalk {
