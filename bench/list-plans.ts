@@ -1,15 +1,17 @@
 /**
  * Issue 17: the query plans of the list endpoints (GET /v1/cases, /v1/companies, /v1/individuals,
- * /v1/checks, /v1/webhook-logs) over many cases on PostgreSQL.
+ * /v1/checks, /v1/webhook-logs, /v1/activities, /v1/audit-log, /v1/review-queue/checks and
+ * /v1/review-queue/cases) over many cases on PostgreSQL.
  *
- *   node bench/list-plans.ts [--list cases|companies|individuals|checks|webhook-logs]
+ *   node bench/list-plans.ts [--list cases|companies|individuals|checks|webhook-logs|activities|
+ *                                    audit-log|review-queue/checks|review-queue/cases]
  *                            [--cases 100000|1000000] [--reuse]
  *                            [--before] [--runs 3] [--only text]
  *
  * Recreates the database PLANS_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/plans_helper),
  * migrates it with the project's migrations and seeds N cases (bench/seed-cases.ts); `--reuse` keeps
  * a database already seeded with N cases. Each case has one main company and one individual, a
- * check on each, and the webhook deliveries of its creation.
+ * check on each, the webhook deliveries of its creation, its events and its audit entries.
  * `--before` drops the indexes of the list's last index migration first (LIST_INDEX_MIGRATIONS in
  * bench/seed-cases.ts), to measure the plans without them.
  *
@@ -22,11 +24,14 @@
  */
 import { parseArgs } from 'node:util';
 import { CompiledQuery, sql } from 'kysely';
+import { listActivities } from '../src/activities/list-activities.ts';
+import { listAuditLog } from '../src/audit-log/list.ts';
 import { listCases } from '../src/cases/list-cases.ts';
 import { listChecks } from '../src/checks/list-checks.ts';
 import { listCompanies } from '../src/companies/list-companies.ts';
 import { countEstimates } from '../src/http/count-estimates.ts';
 import { listIndividuals } from '../src/individuals/list-individuals.ts';
+import { listQueueCases, listQueueChecks } from '../src/review-queue/queue.ts';
 import { listWebhookLogs } from '../src/webhooks/list-webhook-logs.ts';
 import {
   LIST_INDEX_MIGRATIONS,
@@ -45,6 +50,10 @@ const LIST_FUNCTIONS = {
   individuals: listIndividuals,
   checks: listChecks,
   'webhook-logs': listWebhookLogs,
+  activities: listActivities,
+  'audit-log': listAuditLog,
+  'review-queue/checks': listQueueChecks,
+  'review-queue/cases': listQueueCases,
 } as const;
 /** A Seq Scan on one of the tables the lists read is flagged. */
 const LISTED_TABLES = new Set(Object.values(LIST_TABLES));
@@ -220,19 +229,34 @@ async function main() {
   if (values.reuse) {
     const db = openDb(databaseUrl);
     try {
-      // a database seeded before the members, checks and deliveries were is seeded again
-      const row = await sql<{ id: string; n: number; members: number; checks: number; deliveries: number }>`
+      // a database seeded before the members, checks, deliveries, events and audit log were is seeded again
+      const row = await sql<{
+        id: string;
+        n: number;
+        members: number;
+        checks: number;
+        deliveries: number;
+        audited: boolean;
+      }>`
         select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
           (select count(*)::int from companies co where co.workspace_id = w.id) as members,
           (select count(*)::int from checks k where k.workspace_id = w.id) as checks,
-          (select count(*)::int from webhook_deliveries d where d.workspace_id = w.id) as deliveries
+          (select count(*)::int from webhook_deliveries d where d.workspace_id = w.id) as deliveries,
+          exists (select from audit_log a where a.workspace_id = w.id) as audited
         from workspaces w where w.name = 'list-bench-main'`
         .execute(db)
         .catch(() => ({
-          rows: [] as { id: string; n: number; members: number; checks: number; deliveries: number }[],
+          rows: [] as {
+            id: string;
+            n: number;
+            members: number;
+            checks: number;
+            deliveries: number;
+            audited: boolean;
+          }[],
         }));
       const r = row.rows[0];
-      if (r && r.n === n && r.members === n && r.checks === 2 * n && r.deliveries === 3 * n)
+      if (r && r.n === n && r.members === n && r.checks === 2 * n && r.deliveries === 3 * n && r.audited)
         workspaceId = r.id;
     } finally {
       await db.destroy();

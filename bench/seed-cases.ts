@@ -1,14 +1,15 @@
 /**
- * Issue 17: a PostgreSQL database of many cases for the list endpoints (GET /v1/cases, /v1/companies,
- * /v1/individuals), shared by bench/list-plans.ts (query plans) and bench/lists-1m.ts (HTTP latency).
+ * Issue 17: a PostgreSQL database of many cases for the list endpoints (LISTS below), shared by
+ * bench/list-plans.ts (query plans) and bench/lists-1m.ts (HTTP latency).
  *
  * The cases are seeded in one `insert ... select ... from generate_series` (a million in about a
  * minute), with a spread close to a real workspace: statuses weighted as in production-like data,
  * about 5% tagged `vip` among a few tags, one assignee among 40 (30% unassigned), names from word
  * lists, created_at over two years with updated_at and last_activity_at after it, 1% soft-deleted.
- * Each case has one main company and one individual (insertMembers), and a check on each
- * (insertChecks). A second workspace holds a few
- * hundred cases of its own, so the tenant condition filters rows.
+ * Each case has one main company and one individual (insertMembers), a check on each
+ * (insertChecks), the webhook deliveries of its creation (insertDeliveries), its events
+ * (insertActivities: the activity list) and its audit entries (insertAuditLog). A second workspace
+ * holds a few hundred cases of its own, so the tenant condition filters rows.
  */
 import { Kysely, type KyselyConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -219,6 +220,127 @@ export async function insertDeliveries(db: Db, workspaceId: string, seed = 0.53)
 }
 
 /**
+ * Twelve console users of `workspaceId` (who reviews checks and decides cases in the events and the
+ * audit log), their ids in e-mail order.
+ */
+async function insertUsers(db: Db, workspaceId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    insert into users (id, workspace_id, first_name, last_name, email, role)
+    select gen_random_uuid(), ${workspaceId}, 'Reviewer', lpad(g::text, 2, '0'),
+      'reviewer' || lpad(g::text, 2, '0') || '@bank.example', case when g = 1 then 'admin' else 'member' end
+    from generate_series(1, 12) g
+    returning id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The events of every case of `workspaceId` (what the activity list reads), in one statement, in
+ * time order so that `seq` follows `created_at` as commits make it: the case's, its company's and
+ * its individual's creation, each check started, decided (approved or rejected, by the engine or
+ * for a quarter by a reviewer) or set for review, the case's decision (a reviewer for 60%) and,
+ * for half the cases, an event that is not an activity (Case.ReviewerHasActionsUpdated). About 7.5
+ * events per case. Call after insertChecks.
+ */
+export async function insertActivities(db: Db, workspaceId: string, seed = 0.61): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const users = await insertUsers(trx as unknown as Db, workspaceId);
+    await sql`select setseed(${seed})`.execute(trx);
+    await sql`
+      insert into events (id, workspace_id, case_id, type, payload, created_at, actor_type, actor_id,
+        company_id, individual_id, activity_type)
+      select gen_random_uuid(), ${workspaceId}, case_id, type,
+        jsonb_build_object('type', type, 'case_id', case_id, 'data', jsonb_build_object('source', 'bench',
+          'padding', repeat('x', 400))),
+        at, actor_type, actor_id, company_id, individual_id, activity_type
+      from (
+        select id as case_id, null::uuid as company_id, null::uuid as individual_id, 'Case.Created' as type,
+          created_at as at, 'api' as actor_type, null::uuid as actor_id, 'api__created__case' as activity_type
+        from cases where workspace_id = ${workspaceId}
+        union all
+        select case_id, id, null, 'Company.Created', created_at, 'api', null, 'api__created__company'
+        from companies where workspace_id = ${workspaceId}
+        union all
+        select case_id, null, id, 'Individual.Created', created_at, 'api', null, 'api__created__individual'
+        from individuals where workspace_id = ${workspaceId}
+        union all
+        select case_id, company_id, individual_id, 'Check.Started', created_at, 'api', null, 'api__started__check'
+        from checks where workspace_id = ${workspaceId}
+        union all
+        select case_id, company_id, individual_id,
+          case when status = 'approved' then 'Check.Approved' else 'Check.Rejected' end, last_activity_at,
+          actor, case when actor = 'user' then (${users}::uuid[])[1 + floor(random() * 12)::int] end,
+          actor || case when status = 'approved' then '__approved__check' else '__rejected__check' end
+        from (select *, case when random() < 0.25 then 'user' else 'system' end as actor
+              from checks where workspace_id = ${workspaceId} and status in ('approved', 'rejected')) k
+        union all
+        select case_id, company_id, individual_id, 'Check.ReviewNeeded', updated_at, 'system', null,
+          'system__set_review_needed__check'
+        from checks where workspace_id = ${workspaceId} and status = 'need_review'
+        union all
+        select id, null, null, 'Case.StatusUpdated', last_activity_at, actor,
+          case when actor = 'user' then (${users}::uuid[])[1 + floor(random() * 12)::int] end,
+          actor || '__updated_status__case'
+        from (select *, case when random() < 0.6 then 'user' else 'api' end as actor
+              from cases where workspace_id = ${workspaceId} and status in ('approved', 'rejected', 'closed')) c
+        union all
+        select id, null, null, 'Case.ReviewerHasActionsUpdated', last_activity_at, 'system', null, null
+        from cases where workspace_id = ${workspaceId} and random() < 0.5
+      ) e
+      order by at
+    `.execute(trx);
+  });
+}
+
+/**
+ * The audit log of `workspaceId`, in one statement: each case's creation by the API key, each
+ * check's, a reviewer's decision on a quarter of the decided checks, 3% of case creations refused
+ * (400 or 422, no resource), and the reviewers' console logins (most days). About 3.4 entries per
+ * case. Call after insertActivities (it reads the users).
+ */
+export async function insertAuditLog(db: Db, workspaceId: string, seed = 0.67): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`select setseed(${seed})`.execute(trx);
+    await sql`
+      insert into audit_log (id, workspace_id, occurred_at, actor_type, actor_id, actor_label, action,
+        method, route, resource_type, resource_id, status_code, ip, user_agent, request_id)
+      select gen_random_uuid(), ${workspaceId}, at, actor_type, actor_id, label, action, method, route,
+        resource_type, resource_id, status_code, '203.0.113.' || (1 + floor(random() * 200))::int,
+        'bench-client/1.0', md5(random()::text)
+      from (
+        select c.created_at as at, 'api_key' as actor_type, k.id as actor_id, k.prefix as label,
+          'case.create' as action, 'POST' as method, '/v1/cases' as route, 'case' as resource_type,
+          c.id::text as resource_id, 201 as status_code
+        from cases c, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        where c.workspace_id = ${workspaceId}
+        union all
+        select c.created_at - interval '1 second', 'api_key', k.id, k.prefix, 'case.create', 'POST', '/v1/cases',
+          null, null, case when random() < 0.5 then 400 else 422 end
+        from cases c, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        where c.workspace_id = ${workspaceId} and random() < 0.03
+        union all
+        select ch.created_at, 'api_key', k.id, k.prefix, 'check.' || ch.type || '.create', 'POST',
+          '/v1/checks/' || ch.type, 'check', ch.id::text, 201
+        from checks ch, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        where ch.workspace_id = ${workspaceId}
+        union all
+        select ch.last_activity_at, 'user', u.id, u.email, 'check.' || ch.type || '.review', 'POST',
+          '/v1/checks/' || ch.type || '/:id/review', 'check', ch.id::text, 200
+        from (select *, 1 + floor(random() * 12)::int as who from checks
+              where workspace_id = ${workspaceId} and status in ('approved', 'rejected') and random() < 0.25) ch
+          join (select id, email, row_number() over (order by email) as n from users
+                where workspace_id = ${workspaceId}) u on u.n = ch.who
+        union all
+        select d + interval '8 hours' + random() * interval '2 hours', 'user', u.id, u.email, 'console.login',
+          'POST', '/console/login', 'user', u.id::text, 200
+        from users u, generate_series(now() - interval '730 days', now(), interval '1 day') d
+        where u.workspace_id = ${workspaceId} and random() < 0.7
+      ) a
+      order by at
+    `.execute(trx);
+  });
+}
+
+/**
  * A fresh database: recreated, migrated with the project's migrations, one large workspace of `n`
  * cases and a small one of 300, each case with one main company and one individual (insertMembers)
  * and a check on each of them (insertChecks), and the webhook deliveries of its creation
@@ -253,8 +375,18 @@ export async function seedCasesDatabase(
     await insertDeliveries(db, other.id, 0.8);
     await insertDeliveries(db, main.id);
     log(`seeded three webhook deliveries per case in ${((performance.now() - td) / 1000).toFixed(1)} s`);
+    const ta = performance.now();
+    await insertActivities(db, other.id, 0.9);
+    await insertActivities(db, main.id);
+    await insertAuditLog(db, other.id, 0.95);
+    await insertAuditLog(db, main.id);
+    log(
+      `seeded the events and the audit log of every case in ${((performance.now() - ta) / 1000).toFixed(1)} s`,
+    );
     const t1 = performance.now();
-    await sql`vacuum analyze cases, companies, individuals, checks, webhook_deliveries`.execute(db);
+    await sql`vacuum analyze cases, companies, individuals, checks, webhook_deliveries, events, audit_log, users`.execute(
+      db,
+    );
     log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
   } finally {
@@ -263,7 +395,17 @@ export async function seedCasesDatabase(
 }
 
 /** The list endpoints the seed fills: GET /v1/<list>. */
-export const LISTS = ['cases', 'companies', 'individuals', 'checks', 'webhook-logs'] as const;
+export const LISTS = [
+  'cases',
+  'companies',
+  'individuals',
+  'checks',
+  'webhook-logs',
+  'activities',
+  'audit-log',
+  'review-queue/checks',
+  'review-queue/cases',
+] as const;
 export type ListName = (typeof LISTS)[number];
 
 /** The table each list reads. */
@@ -273,6 +415,10 @@ export const LIST_TABLES: Record<ListName, string> = {
   individuals: 'individuals',
   checks: 'checks',
   'webhook-logs': 'webhook_deliveries',
+  activities: 'events',
+  'audit-log': 'audit_log',
+  'review-queue/checks': 'checks',
+  'review-queue/cases': 'cases',
 };
 
 /** The last migration that indexed each list for its filters and sorts (what `--before` undoes). */
@@ -282,6 +428,10 @@ export const LIST_INDEX_MIGRATIONS: Record<ListName, string> = {
   individuals: '0030_member_filter_indexes',
   checks: '0031_check_list_indexes',
   'webhook-logs': '0032_webhook_log_indexes',
+  activities: '0033_activity_audit_indexes',
+  'audit-log': '0033_activity_audit_indexes',
+  'review-queue/checks': '0033_activity_audit_indexes',
+  'review-queue/cases': '0033_activity_audit_indexes',
 };
 
 /** One list request: its endpoint, its label and its query string parameters. */
@@ -331,6 +481,10 @@ export async function listCombinations(db: Db, workspaceId: string, list: ListNa
   if (list === 'individuals') return individualCombinations(db, workspaceId);
   if (list === 'checks') return checkCombinations(db, workspaceId);
   if (list === 'webhook-logs') return webhookLogCombinations(db, workspaceId);
+  if (list === 'activities') return activityCombinations(db, workspaceId);
+  if (list === 'audit-log') return auditLogCombinations(db, workspaceId);
+  if (list === 'review-queue/checks') return queueCheckCombinations(db, workspaceId);
+  if (list === 'review-queue/cases') return queueCaseCombinations(db, workspaceId);
   return caseCombinations(db, workspaceId);
 }
 
@@ -482,4 +636,105 @@ async function webhookLogCombinations(db: Db, workspaceId: string): Promise<List
     ['created_at'],
   );
   return out;
+}
+
+/** A check of a live case, a few thousand rows into the workspace's creation order, and its members. */
+async function pickCheck(db: Db, workspaceId: string, where = sql`true`, offset = 4321) {
+  const { rows } = await sql<{ id: string; case_id: string; company_id: string; individual_id: string }>`
+    select k.id, k.case_id, co.id as company_id, i.id as individual_id
+    from checks k join cases c on c.id = k.case_id and c.deleted_at is null
+      join companies co on co.case_id = k.case_id join individuals i on i.case_id = k.case_id
+    where k.workspace_id = ${workspaceId} and ${where} order by k.created_at offset ${offset} limit 1
+  `.execute(db);
+  return rows[0];
+}
+
+/** A reviewer: the user with the most activities (about one in twelve of the users' ones). */
+async function pickUser(db: Db, workspaceId: string): Promise<string> {
+  const { rows } = await sql<{ id: string }>`
+    select id from users where workspace_id = ${workspaceId} order by email offset 4 limit 1`.execute(db);
+  return rows[0].id;
+}
+
+async function activityCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const v = await pickCheck(db, workspaceId);
+  const user = await pickUser(db, workspaceId);
+  return cross(
+    'activities',
+    [
+      ['none', {}],
+      // a case's history: what the console's case page shows
+      ['case_id=<a case>', { case_id: v.case_id }],
+      ['company_id=<a company>', { company_id: v.company_id }],
+      ['individual_id=<an individual>', { individual_id: v.individual_id }],
+      ['author_id=<a reviewer>', { author_id: user }],
+      ['type=api__created__case', { type: 'api__created__case' }],
+      ['type=user__rejected__check', { type: 'user__rejected__check' }],
+      ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
+      ['created_at.gte=yesterday', { 'created_at.gte': isoDay(1) }],
+    ],
+    ['created_at'],
+  );
+}
+
+async function auditLogCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const v = await pickCheck(db, workspaceId);
+  const user = await pickUser(db, workspaceId);
+  return cross(
+    'audit-log',
+    [
+      ['none', {}],
+      ['actor_type=user', { actor_type: 'user' }],
+      ['actor_id=<a reviewer>', { actor_id: user }],
+      // who touched this case, this check: what an auditor asks
+      ['resource_id=<a case>', { resource_id: v.case_id }],
+      ['resource_id=<a check>', { resource_id: v.id }],
+      ['resource_type=check', { resource_type: 'check' }],
+      ['action=console.login', { action: 'console.login' }],
+      ['action.like=check.aml.%', { 'action.like': 'check.aml.%' }],
+      ['status_code=422', { status_code: '422' }],
+      ['occurred_at.gte=90 days ago', { 'occurred_at.gte': isoDay(90) }],
+      ['occurred_at.gte=yesterday', { 'occurred_at.gte': isoDay(1) }],
+    ],
+    ['occurred_at'],
+  );
+}
+
+async function queueCheckCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  // one waiting check in twenty: the queue's 432nd
+  const v = await pickCheck(db, workspaceId, sql`k.status = 'need_review'`, 432);
+  const { rows } = await sql<{ assignee_id: string }>`
+    select assignee_id from cases where id = ${v.case_id}`.execute(db);
+  return cross(
+    'review-queue/checks',
+    [
+      ['none', {}],
+      ['type=ekyc', { type: 'ekyc' }],
+      ['case_id=<a case>', { case_id: v.case_id }],
+      // a reviewer's own queue
+      ['assignee_id=<an assignee>', { assignee_id: rows[0].assignee_id ?? 'usr_07' }],
+      ['tags=vip', { tags: 'vip' }],
+      ['case_status=open', { case_status: 'open' }],
+      ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
+      ['updated_at.gte=30 days ago', { 'updated_at.gte': isoDay(30) }],
+    ],
+    ['updated_at', 'created_at'],
+  );
+}
+
+async function queueCaseCombinations(db: Db, workspaceId: string): Promise<ListCombination[]> {
+  const { rows } = await sql<{ assignee_id: string }>`
+    select assignee_id from cases where workspace_id = ${workspaceId} and reviewer_has_actions
+      and assignee_id is not null and deleted_at is null order by created_at offset 432 limit 1`.execute(db);
+  return cross(
+    'review-queue/cases',
+    [
+      ['none', {}],
+      ['status=open', { status: 'open' }],
+      ['assignee_id=<an assignee>', { assignee_id: rows[0].assignee_id }],
+      ['tags=vip', { tags: 'vip' }],
+      ['last_activity_at.gte=30 days ago', { 'last_activity_at.gte': isoDay(30) }],
+    ],
+    ['last_activity_at', 'created_at'],
+  );
 }

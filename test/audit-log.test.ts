@@ -664,3 +664,89 @@ describe('GET /v1/audit-log: filters and paging', () => {
     }
   });
 });
+
+describe('lookups by resource, action, status and author (the indexes of migration 0033)', () => {
+  test('the audit log by resource id alone, action prefix and status, and the activities of one author, in both orders', async () => {
+    const api = await newWorkspace('audit');
+    const reviewer = await sessionClient(api, 'reviewer', 'Hedy');
+    const byUser = [
+      (await reviewer.post('/v1/cases', smallCase('First by a reviewer'))).body,
+      (await reviewer.post('/v1/cases', smallCase('Second by a reviewer'))).body,
+    ];
+    const byKey = (await api.post('/v1/cases', smallCase('By the integration'))).body;
+    assert.equal(
+      (await reviewer.post(`/v1/cases/${byUser[0].id}/reviews`, { status: 'approved' })).status,
+      201,
+    );
+    assert.equal((await api.post(`/v1/cases/${byKey.id}/reviews`, { status: 'rejected' })).status, 201);
+    assert.equal((await api.patch(`/v1/cases/${byUser[0].id}`, { name: 'First, renamed' })).status, 200);
+    assert.equal((await api.post('/v1/cases', { name: 'x', colour: 'red' })).status, 400);
+    assert.equal((await reviewer.post('/v1/cases', { name: 42 })).status, 400);
+
+    type Entry = { id: string; action: string; resource_id: string | null; status_code: number };
+    const everything = (await api.get('/v1/audit-log?limit=200')).body.data as Entry[];
+    const ids = (list: Entry[]) => list.map((e) => e.id);
+    const audit = async (q: string) => {
+      const res = await api.get(`/v1/audit-log?${q}`);
+      assert.equal(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
+      return res.body as { data: Entry[]; pagination: { count: number } };
+    };
+    // each filter against the unfiltered log filtered here, newest first and oldest first
+    const expectations: [string, (e: Entry) => boolean][] = [
+      [`resource_id=${byUser[0].id}`, (e) => e.resource_id === byUser[0].id],
+      [`resource_id=${byKey.id}`, (e) => e.resource_id === byKey.id],
+      ['action.like=case.review%25', (e) => e.action.startsWith('case.review')],
+      ['action.like=case.%25', (e) => e.action.startsWith('case.')],
+      ['action=case.update', (e) => e.action === 'case.update'],
+      ['status_code=400', (e) => e.status_code === 400],
+      ['status_code.in=400,422', (e) => e.status_code === 400 || e.status_code === 422],
+    ];
+    for (const [q, keep] of expectations) {
+      const want = everything.filter(keep);
+      assert.ok(want.length > 0, q);
+      const newest = await audit(q);
+      assert.deepEqual(ids(newest.data), ids(want), q);
+      assert.equal(newest.pagination.count, want.length, q);
+      assert.deepEqual(
+        ids((await audit(`${q}&sort=occurred_at`)).data),
+        ids(want).reverse(),
+        `${q} oldest first`,
+      );
+    }
+    assert.deepEqual(
+      (await audit(`resource_id=${byUser[0].id}`)).data.map((e) => e.action),
+      ['case.update', 'case.review.create', 'case.create'],
+    );
+    assert.equal((await audit('status_code=400')).data.length, 2);
+    assert.equal((await audit('action.like=case.review.create_')).pagination.count, 0);
+
+    // the reviewer's activities across the workspace, as the unfiltered list has them
+    type Activity = { id: string; type: string; author_id: string | null; case_id: string };
+    const activities = async (q: string) => {
+      const res = await api.get(`/v1/activities?${q}`);
+      assert.equal(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
+      return res.body as { data: Activity[]; pagination: { count: number } };
+    };
+    for (const sort of ['created_at', 'created_at.desc']) {
+      const all = (await activities(`sort=${sort}&limit=100`)).data;
+      const mine = all.filter((a) => a.author_id === reviewer.user.id);
+      // both cases created (with their company and individual), then the review, all the reviewer's
+      assert.equal(mine.filter((a) => a.type === 'user__created__case').length, 2, sort);
+      assert.deepEqual(new Set(mine.map((a) => a.case_id)), new Set(byUser.map((c) => c.id)), sort);
+      const review = ['user__confirmed_review__case', byUser[0].id];
+      const newestFirst = sort === 'created_at.desc';
+      assert.deepEqual(
+        newestFirst ? [mine[0].type, mine[0].case_id] : [mine.at(-1)?.type, mine.at(-1)?.case_id],
+        review,
+      );
+      assert.deepEqual((newestFirst ? mine.at(-1) : mine[0])?.type, 'user__created__case', sort);
+      const filtered = await activities(`author_id=${reviewer.user.id}&sort=${sort}`);
+      assert.deepEqual(
+        filtered.data.map((a) => a.id),
+        mine.map((a) => a.id),
+        sort,
+      );
+      assert.equal(filtered.pagination.count, mine.length);
+    }
+  });
+});

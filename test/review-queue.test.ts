@@ -184,6 +184,57 @@ describe('review queue', () => {
     }
   });
 
+  test("a date filter under the other date's order (the indexes of migration 0033)", async () => {
+    const { ctx } = await getHarness();
+    const ids = (res: { body: { data: { check: { id: string } }[] } }) =>
+      res.body.data.map((r) => r.check.id);
+    const original = await ctx.db
+      .selectFrom('checks')
+      .select('created_at')
+      .where('id', '=', flaggedCheck.id)
+      .executeTakeFirstOrThrow();
+    // the flagged check was opened 100 days ago and is still waiting
+    await ctx.db
+      .updateTable('checks')
+      .set({ created_at: new Date(Date.now() - 100 * 86_400_000) })
+      .where('id', '=', flaggedCheck.id)
+      .execute();
+    try {
+      const fiftyDaysAgo = new Date(Date.now() - 50 * 86_400_000).toISOString();
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+      const get = (q: string) => api.get(`/v1/review-queue/checks?${q}`);
+      for (const sort of ['updated_at', 'updated_at.desc']) {
+        assert.deepEqual(
+          ids(await get(`created_at.gte=${fiftyDaysAgo}&sort=${sort}`)),
+          [secondCheck.id],
+          sort,
+        );
+        assert.deepEqual(
+          ids(await get(`created_at.lt=${fiftyDaysAgo}&sort=${sort}`)),
+          [flaggedCheck.id],
+          sort,
+        );
+      }
+      assert.deepEqual(ids(await get(`updated_at.gte=${yesterday}&sort=created_at`)), [
+        flaggedCheck.id,
+        secondCheck.id,
+      ]);
+      assert.deepEqual(ids(await get(`updated_at.gte=${yesterday}&sort=created_at.desc`)), [
+        secondCheck.id,
+        flaggedCheck.id,
+      ]);
+      const none = await get(`updated_at.gte=${tomorrow}&sort=created_at`);
+      assert.deepEqual([ids(none), none.body.pagination.count], [[], 0]);
+    } finally {
+      await ctx.db
+        .updateTable('checks')
+        .set({ created_at: original.created_at })
+        .where('id', '=', flaggedCheck.id)
+        .execute();
+    }
+  });
+
   test('cases whose reviewer has actions, with how many checks wait; a reviewed check leaves the queue', async () => {
     const res = await api.get('/v1/review-queue/cases');
     assert.equal(res.status, 200, JSON.stringify(res.body));
