@@ -109,12 +109,17 @@ async function explain(
   text: string,
   params: readonly unknown[],
   runs: number,
+  settings: Captured[] = [],
 ) {
   const results: Measured[] = [];
   for (let i = 0; i < runs; i++) {
-    const out = await db.executeQuery<Record<string, unknown>>(
-      CompiledQuery.raw(`explain (analyze, buffers, format json) ${text}`, [...params]),
-    );
+    // under the settings the list function gave its transaction (src/db/serial-plans.ts), if any
+    const out = await db.transaction().execute(async (trx) => {
+      for (const setting of settings) await trx.executeQuery(CompiledQuery.raw(setting.sql));
+      return trx.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(`explain (analyze, buffers, format json) ${text}`, [...params]),
+      );
+    });
     const raw = Object.values(out.rows[0] ?? {})[0];
     const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
       Plan: PlanNode;
@@ -189,7 +194,7 @@ async function capture(
   databaseUrl: string,
   workspaceId: string,
   combo: ListCombination,
-): Promise<{ page: Captured[]; count?: Captured; db: ReturnType<typeof openDb> }> {
+): Promise<{ page: Captured[]; count?: Captured; settings: Captured[]; db: ReturnType<typeof openDb> }> {
   const seen: Captured[] = [];
   const db = openDb(databaseUrl, (event) => {
     if (event.level === 'query') seen.push({ sql: event.query.sql, parameters: event.query.parameters });
@@ -198,10 +203,11 @@ async function capture(
   const isCount = (q: Captured) => /^select count\(\*\)/.test(q.sql);
   const page = seen.filter((q) => !isCount(q) && !/^explain/.test(q.sql) && / order by /.test(q.sql));
   const count = seen.find(isCount);
+  const settings = seen.filter((q) => /^set local /.test(q.sql));
   // no count statement: the page was not full, so it proves the total (src/http/list-query.ts)
   if (!page.length)
     throw new Error(`${combo.label}: ${combo.list} ran ${seen.map((q) => q.sql).join(' / ')}`);
-  return { page, count, db };
+  return { page, count, settings, db };
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
@@ -289,13 +295,14 @@ async function main() {
   const pages: { combo: ListCombination; m: Measured }[] = [];
   const counts = new Map<string, Measured>();
   for (const combo of combos) {
-    const { page, count, db } = await capture(databaseUrl, workspaceId, combo);
+    const { page, count, settings, db } = await capture(databaseUrl, workspaceId, combo);
     try {
       const parts: Measured[] = [];
-      for (const statement of page) parts.push(await explain(db, statement.sql, statement.parameters, runs));
+      for (const statement of page)
+        parts.push(await explain(db, statement.sql, statement.parameters, runs, settings));
       pages.push({ combo, m: combine(parts) });
       if (count && !counts.has(combo.filter))
-        counts.set(combo.filter, await explain(db, count.sql, count.parameters, runs));
+        counts.set(combo.filter, await explain(db, count.sql, count.parameters, runs, settings));
     } finally {
       await db.destroy();
     }

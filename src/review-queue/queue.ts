@@ -5,8 +5,9 @@ import { CHECK_TYPES, CheckEnvelope } from '../checks/envelope-schema.ts';
 import { presentCheckEnvelope } from '../checks/present.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow } from '../db/schema.ts';
+import { withSerialPlans } from '../db/serial-plans.ts';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
-import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { fetchPage, type ListSpec, type ParsedList, parseListQuery } from '../http/list-query.ts';
 import { iso } from '../shared/time.ts';
 
 /**
@@ -60,10 +61,19 @@ export const queueCheckSpec: ListSpec = {
   idColumn: 'k.id',
 };
 
-/** GET /v1/review-queue/checks: checks in need_review, longest waiting first by default. */
+/**
+ * GET /v1/review-queue/checks: checks in need_review, longest waiting first by default. Planned
+ * without parallel workers (src/db/serial-plans.ts): with a filter on the case, a parallel walk of
+ * the waiting checks took a page from 8 ms to 0.5 s at 1,000,000 cases.
+ */
 export async function listQueueChecks(db: Db, workspaceId: string, query: Record<string, unknown>) {
+  // parsed first: a malformed query is a 400 without opening a transaction
   const parsed = parseListQuery(queueCheckSpec, query);
   if (query.sort === undefined) parsed.sort = [{ field: 'updated_at', desc: false }];
+  return withSerialPlans(db, (trx) => queueChecksPage(trx, workspaceId, parsed));
+}
+
+async function queueChecksPage(db: Db, workspaceId: string, parsed: ParsedList) {
   const base = db
     .selectFrom('checks as k')
     .innerJoin('cases as c', 'c.id', 'k.case_id')
