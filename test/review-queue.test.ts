@@ -253,6 +253,16 @@ describe('review queue', () => {
     );
     assert.equal((await api.get('/v1/review-queue/cases?status=closed')).body.pagination.count, 0);
     assert.equal((await api.get('/v1/review-queue/cases?status=nope')).status, 400);
+    // a reviewer's own queue (migration 0033's index), in every order
+    for (const sort of ['last_activity_at', 'last_activity_at.desc', 'created_at', 'created_at.desc']) {
+      const mine = await api.get(`/v1/review-queue/cases?assignee_id=anna&sort=${sort}`);
+      assert.deepEqual(
+        [mine.body.data.map((c: { id: string }) => c.id), mine.body.pagination.count],
+        [[flagged.id], 1],
+        sort,
+      );
+    }
+    assert.equal((await api.get('/v1/review-queue/cases?assignee_id=bob')).body.pagination.count, 0);
 
     // deciding the second case's check takes it out of both queues
     await api.patch(`/v1/checks/aml/${secondCheck.id}/hits/review`, {
@@ -275,5 +285,6 @@ describe('review queue', () => {
     assert.equal((await api.delete(`/v1/cases/${flagged.id}`)).status, 204);
     assert.equal((await api.get('/v1/review-queue/checks')).body.pagination.count, 0);
     assert.equal((await api.get('/v1/review-queue/cases')).body.pagination.count, 0);
+    assert.equal((await api.get('/v1/review-queue/cases?assignee_id=anna')).body.pagination.count, 0);
   });
 });

@@ -13,6 +13,9 @@ import { runStatements } from '../run-statements.ts';
 // - GET /v1/review-queue/checks with a date filter on the other date than its sort walked the
 //   waiting checks to the heap (0.35–0.47 s): as for the other lists, the queue's order indexes
 //   carry the other date as a trailing key column, checked in the index.
+// - GET /v1/review-queue/cases?assignee_id=… (a reviewer's own queue) read every case of the
+//   assignee to keep those whose reviewer has actions (51 ms a count, every request): a partial
+//   index of the queue's cases by assignee.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await runStatements(
     db,
@@ -27,14 +30,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        where status = 'need_review';
      create index checks_ws_need_review_created on checks(workspace_id, created_at, id, updated_at)
        where status = 'need_review';
-     drop index checks_ws_need_review;`,
+     drop index checks_ws_need_review;
+     create index cases_ws_reviewer_assignee on cases(workspace_id, assignee_id, last_activity_at, id)
+       where reviewer_has_actions and deleted_at is null;`,
   );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runStatements(
     db,
-    `create index checks_ws_need_review on checks(workspace_id, updated_at, id) where status = 'need_review';
+    `drop index cases_ws_reviewer_assignee;
+     create index checks_ws_need_review on checks(workspace_id, updated_at, id) where status = 'need_review';
      drop index checks_ws_need_review_created;
      drop index checks_ws_need_review_dates;
      drop index events_ws_author;
