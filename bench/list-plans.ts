@@ -34,6 +34,7 @@ import { listIndividuals } from '../src/individuals/list-individuals.ts';
 import { listQueueCases, listQueueChecks } from '../src/review-queue/queue.ts';
 import { listWebhookLogs } from '../src/webhooks/list-webhook-logs.ts';
 import {
+  findSeeded,
   LIST_INDEX_MIGRATIONS,
   LIST_TABLES,
   LISTS,
@@ -232,42 +233,7 @@ async function main() {
   const databaseUrl = process.env.PLANS_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/plans_helper';
 
   let workspaceId: string | undefined;
-  if (values.reuse) {
-    const db = openDb(databaseUrl);
-    try {
-      // a database seeded before the members, checks, deliveries, events and audit log were is seeded again
-      const row = await sql<{
-        id: string;
-        n: number;
-        members: number;
-        checks: number;
-        deliveries: number;
-        audited: boolean;
-      }>`
-        select w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
-          (select count(*)::int from companies co where co.workspace_id = w.id) as members,
-          (select count(*)::int from checks k where k.workspace_id = w.id) as checks,
-          (select count(*)::int from webhook_deliveries d where d.workspace_id = w.id) as deliveries,
-          exists (select from audit_log a where a.workspace_id = w.id) as audited
-        from workspaces w where w.name = 'list-bench-main'`
-        .execute(db)
-        .catch(() => ({
-          rows: [] as {
-            id: string;
-            n: number;
-            members: number;
-            checks: number;
-            deliveries: number;
-            audited: boolean;
-          }[],
-        }));
-      const r = row.rows[0];
-      if (r && r.n === n && r.members === n && r.checks === 2 * n && r.deliveries === 3 * n && r.audited)
-        workspaceId = r.id;
-    } finally {
-      await db.destroy();
-    }
-  }
+  if (values.reuse) workspaceId = (await findSeeded(databaseUrl, n))?.workspaceId;
   if (!workspaceId) {
     console.error(`seeding ${n.toLocaleString('en-US')} cases into ${databaseUrl}...`);
     workspaceId = (await seedCasesDatabase(databaseUrl, n, { log: (l) => console.error(l) })).workspaceId;
@@ -311,7 +277,7 @@ async function main() {
   await admin.destroy();
 
   console.log(
-    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ' (one main company, one individual, two checks and three deliveries each)'}${values.before ? ` (without ${migrationName})` : ''}\n`,
+    `\n## GET /v1/${list} query plans: ${n.toLocaleString('en-US')} cases in one workspace${list === 'cases' ? '' : ' (one main company, one individual, two checks, three deliveries, its events and audit entries each)'}${values.before ? ` (without ${migrationName})` : ''}\n`,
   );
   console.log(`Indexes on ${table}: ${indexes.rows.map((r) => r.indexname).join(', ')}.\n`);
   console.log('### Page (page 1, limit 20)\n');

@@ -23,6 +23,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createApiKey } from '../src/workspaces/repository.ts';
 import { load, startService, stopProcess } from './lib.ts';
 import {
+  findSeeded,
   LIST_INDEX_MIGRATIONS,
   LIST_TABLES,
   LISTS,
@@ -160,24 +161,17 @@ async function seed(databaseUrl: string, opts: { recreate?: boolean }): Promise<
   });
 }
 
-/** The seeded workspaces of a database seeded with CASES cases and all the rest, with a new key. */
+/** A database seeded before with CASES cases (findSeeded), migrated, with a new key for its workspace. */
 async function seededBefore(databaseUrl: string): Promise<SeededCases | undefined> {
+  const found = await findSeeded(databaseUrl, CASES);
+  if (!found) return undefined;
   const db = openDb(databaseUrl);
   try {
-    const { rows } = await sql<{ name: string; id: string; n: number; audited: boolean }>`
-      select w.name, w.id, (select count(*)::int from cases c where c.workspace_id = w.id) as n,
-        exists (select from audit_log a where a.workspace_id = w.id) as audited
-      from workspaces w where w.name in ('list-bench-main', 'list-bench-other')`
-      .execute(db)
-      .catch(() => ({ rows: [] as { name: string; id: string; n: number; audited: boolean }[] }));
-    const main = rows.find((r) => r.name === 'list-bench-main');
-    const other = rows.find((r) => r.name === 'list-bench-other');
-    if (!main || !other || main.n !== CASES || !main.audited) return undefined;
     // migrations added since it was seeded (an index build over millions of rows: before the service)
     await migrateToLatest(db as never);
-    const key = await createApiKey(db, main.id, undefined, { name: 'lists-1m' });
+    const key = await createApiKey(db, found.workspaceId, undefined, { name: 'lists-1m' });
     console.log(`\nReusing the ${CASES.toLocaleString('en-US')} cases of ${databaseUrl}`);
-    return { workspaceId: main.id, apiKey: key.api_key, otherWorkspaceId: other.id, cases: CASES };
+    return { ...found, apiKey: key.api_key, cases: CASES };
   } finally {
     await db.destroy();
   }

@@ -303,6 +303,7 @@ export async function insertAuditLog(db: Db, workspaceId: string, seed = 0.67): 
     await sql`
       insert into audit_log (id, workspace_id, occurred_at, actor_type, actor_id, actor_label, action,
         method, route, resource_type, resource_id, status_code, ip, user_agent, request_id)
+      with k as (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1)
       select gen_random_uuid(), ${workspaceId}, at, actor_type, actor_id, label, action, method, route,
         resource_type, resource_id, status_code, '203.0.113.' || (1 + floor(random() * 200))::int,
         'bench-client/1.0', md5(random()::text)
@@ -310,17 +311,17 @@ export async function insertAuditLog(db: Db, workspaceId: string, seed = 0.67): 
         select c.created_at as at, 'api_key' as actor_type, k.id as actor_id, k.prefix as label,
           'case.create' as action, 'POST' as method, '/v1/cases' as route, 'case' as resource_type,
           c.id::text as resource_id, 201 as status_code
-        from cases c, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        from cases c, k
         where c.workspace_id = ${workspaceId}
         union all
         select c.created_at - interval '1 second', 'api_key', k.id, k.prefix, 'case.create', 'POST', '/v1/cases',
           null, null, case when random() < 0.5 then 400 else 422 end
-        from cases c, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        from cases c, k
         where c.workspace_id = ${workspaceId} and random() < 0.03
         union all
         select ch.created_at, 'api_key', k.id, k.prefix, 'check.' || ch.type || '.create', 'POST',
           '/v1/checks/' || ch.type, 'check', ch.id::text, 201
-        from checks ch, (select id, prefix from api_keys where workspace_id = ${workspaceId} limit 1) k
+        from checks ch, k
         where ch.workspace_id = ${workspaceId}
         union all
         select ch.last_activity_at, 'user', u.id, u.email, 'check.' || ch.type || '.review', 'POST',
@@ -389,6 +390,34 @@ export async function seedCasesDatabase(
     );
     log(`vacuum analyze in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
     return { workspaceId: main.id, apiKey: main.api_key, otherWorkspaceId: other.id, cases: n };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * The two workspaces of a database seedCasesDatabase filled with `n` cases and everything else
+ * (members, checks, deliveries, events, audit log), or undefined when it holds anything less (an
+ * older seed, another size, no database): what `--reuse` and BENCH_LIST_1M_REUSE keep.
+ */
+export async function findSeeded(
+  databaseUrl: string,
+  n: number,
+): Promise<{ workspaceId: string; otherWorkspaceId: string } | undefined> {
+  const db = openDb(databaseUrl);
+  try {
+    const { rows } = await sql<{ main: string; other: string; complete: boolean }>`
+      select m.id as main, o.id as other,
+        (select count(*) from cases where workspace_id = m.id) = ${n}
+          and (select count(*) from companies where workspace_id = m.id) = ${n}
+          and (select count(*) from checks where workspace_id = m.id) = 2 * ${n}
+          and (select count(*) from webhook_deliveries where workspace_id = m.id) = 3 * ${n}
+          and exists (select from audit_log where workspace_id = m.id) as complete
+      from workspaces m, workspaces o where m.name = 'list-bench-main' and o.name = 'list-bench-other'`
+      .execute(db)
+      .catch(() => ({ rows: [] as { main: string; other: string; complete: boolean }[] }));
+    const r = rows[0];
+    return r?.complete ? { workspaceId: r.main, otherWorkspaceId: r.other } : undefined;
   } finally {
     await db.destroy();
   }
