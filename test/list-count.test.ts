@@ -78,6 +78,60 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
     assert.equal(twice.status, 400);
   });
 
+  test('GET /v1/case-counts: exact figures while few cases match, whatever count asks', async () => {
+    // 1,550 cases match (under EXACT_CASE_COUNTS_BELOW): the drafts' 1,240 is exact, not estimated
+    const expected = { all: TOTAL, draft: TOTAL - 310, open: 310, approved: 0, rejected: 0, closed: 0 };
+    for (const q of ['', '?count=auto', '?count=exact']) {
+      const res = await api.get(`/v1/case-counts${q}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, expected, q);
+    }
+    // 516 vip: 103 open, 413 drafts
+    const vip = await api.get('/v1/case-counts?tags=vip');
+    assert.deepEqual(vip.body, { all: 516, draft: 413, open: 103, approved: 0, rejected: 0, closed: 0 });
+    const bad = await api.get('/v1/case-counts?count=estimated');
+    assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    assert.match(bad.body.message, /count/);
+  });
+
+  test('GET /v1/case-counts over many cases: a status past 1,000 is estimated and named in `estimated` with all; count=exact counts it', async () => {
+    const many = await newWorkspace('counts-many');
+    const { ctx } = await getHarness();
+    // 12,000 cases (over EXACT_CASE_COUNTS_BELOW): 11,400 drafts, 600 open
+    await sql`
+      insert into cases (id, workspace_id, name, status, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), ${many.workspaceId}, 'Many ' || g,
+        case when g % 20 = 0 then 'open' else 'draft' end, now(), now(), now()
+      from generate_series(1, 12000) g
+    `.execute(ctx.db);
+    await sql`analyze cases`.execute(ctx.db);
+    countEstimates.clear();
+    const auto = await many.get('/v1/case-counts');
+    assert.equal(auto.status, 200, JSON.stringify(auto.body));
+    assert.equal(auto.body.open, 600, 'a status under 1,000 is exact');
+    assert.deepEqual([auto.body.approved, auto.body.rejected, auto.body.closed], [0, 0, 0]);
+    assert.ok(auto.body.draft > 1000, `draft estimate ${auto.body.draft}`);
+    // the planner's estimate after ANALYZE is close to the truth
+    assert.ok(Math.abs(auto.body.draft - 11400) < 11400 * 0.2, `draft estimate ${auto.body.draft}`);
+    assert.equal(auto.body.all, auto.body.draft + 600, 'all is the sum of the statuses');
+    assert.deepEqual(auto.body.estimated, ['all', 'draft']);
+
+    const exact = await many.get('/v1/case-counts?count=exact');
+    assert.equal(exact.status, 200, JSON.stringify(exact.body));
+    assert.deepEqual(exact.body, {
+      all: 12000,
+      draft: 11400,
+      open: 600,
+      approved: 0,
+      rejected: 0,
+      closed: 0,
+    });
+    // a filter few cases match: exact again (3,112 named "Many 1…": 156 open, 2,956 drafts)
+    const named = await many.get('/v1/case-counts?name.like=Many%201%25');
+    assert.equal(named.status, 200, JSON.stringify(named.body));
+    assert.deepEqual(named.body, { all: 3112, draft: 2956, open: 156, approved: 0, rejected: 0, closed: 0 });
+  });
+
   test('other lists take the parameter too (companies, individuals, checks)', async () => {
     for (const path of ['/v1/companies', '/v1/individuals', '/v1/checks']) {
       const res = await api.get(`${path}?count=exact`);

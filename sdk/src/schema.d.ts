@@ -4866,6 +4866,8 @@ export interface operations {
             approved: number;
             closed: number;
             draft: number;
+            /** @description Present only when some figures are the database's estimates rather than exact counts: the keys of those figures. With `count=auto` (the default) a status with more than 1000 matching cases is estimated, and `all` with it; `count=exact` counts every figure exactly. */
+            estimated?: ("all" | "draft" | "open" | "approved" | "rejected" | "closed")[];
             open: number;
             rejected: number;
           };

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
 import { type DemoCase, SeedClient, seedDemoCase, seedLargeCase } from '../helpers/console-case-seed.ts';
 import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
@@ -310,6 +311,39 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.getByRole('link', { name: '← Cases' }).click();
     await page.waitForURL(/\/console\/?$/);
     assert.equal(await page.evaluate('window.__samePage'), true);
+    await page.close();
+  });
+
+  test('the list of cases marks a status count past 1,000 as an estimate', async () => {
+    const big = await newWorkspace('console-case-counts');
+    const { ctx } = await getHarness();
+    // 11,000 drafts and 3 open cases (over EXACT_CASE_COUNTS_BELOW), seeded with SQL: the drafts are estimated
+    await sql`
+      insert into cases (id, workspace_id, name, status, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), ${big.workspaceId}, 'Bulk ' || g,
+        case when g <= 3 then 'open' else 'draft' end, now(), now(), now()
+      from generate_series(1, 11003) g
+    `.execute(ctx.db);
+    await sql`analyze cases`.execute(ctx.db);
+    const counts = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
+      'GET',
+      '/v1/case-counts',
+    );
+    assert.deepEqual(counts.estimated, ['all', 'draft']);
+    const who = await createConsoleUser(ctx, big.workspaceId, { role: 'viewer' });
+    const page = await signedIn(who);
+    await page.goto(`${base}/console/`);
+    const tabs = page.getByRole('navigation', { name: 'Status' });
+    const draft = tabs.getByRole('button', { name: /Draft/ }).locator('.count');
+    await draft.filter({ hasText: '≈' }).waitFor();
+    assert.equal(await draft.textContent(), `≈${counts.draft}`);
+    assert.equal(await draft.getAttribute('title'), 'Estimated: more than 1,000 cases');
+    const all = tabs.getByRole('button', { name: /All/ }).locator('.count');
+    assert.equal(await all.textContent(), `≈${counts.all}`);
+    const open = tabs.getByRole('button', { name: /Open/ }).locator('.count');
+    assert.equal(await open.textContent(), '3', 'an exact count is shown as it is');
+    assert.equal(await open.getAttribute('title'), null);
+    await shot(page, 'list-estimated-counts');
     await page.close();
   });
 

@@ -31,6 +31,7 @@ export const shellEn = {
   'common.notFound': 'This page does not exist.',
   'cases.title': 'Cases',
   'cases.all': 'All',
+  'cases.count_estimated': 'Estimated: more than 1,000 cases',
   'cases.search': 'Search by name',
   'cases.externalId': 'External id',
   'cases.tags': 'Tags (comma-separated)',

@@ -33,6 +33,7 @@ export const shellFr: Record<ShellKey, string> = {
   'common.notFound': "Cette page n'existe pas.",
   'cases.title': 'Dossiers',
   'cases.all': 'Tous',
+  'cases.count_estimated': 'Estimation : plus de 1 000 dossiers',
   'cases.search': 'Rechercher par nom',
   'cases.externalId': 'Identifiant externe',
   'cases.tags': 'Étiquettes (séparées par des virgules)',

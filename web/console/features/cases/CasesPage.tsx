@@ -113,17 +113,29 @@ export function CasesPage() {
   const status = params.get('status');
   const pagination = list?.pagination;
   const pages = pagination ? Math.max(1, Math.ceil(pagination.count / pagination.limit)) : 1;
+  // past 1,000 cases a status's count is the database's estimate (GET /v1/case-counts `estimated`)
+  const countBadge = (key: (typeof STATUSES)[number] | 'all') => {
+    const n = counts[key];
+    if (n === undefined) return <span className="count">…</span>;
+    return counts.estimated?.includes(key) ? (
+      <span className="count" title={t('cases.count_estimated')}>
+        ≈{n}
+      </span>
+    ) : (
+      <span className="count">{n}</span>
+    );
+  };
 
   return (
     <section className="page cases" aria-labelledby="cases-title">
       <h1 id="cases-title">{t('cases.title')}</h1>
       <nav className="status-tabs" aria-label={t('cases.col.status')}>
         <button type="button" aria-pressed={!status} onClick={() => go({ status: null })}>
-          {t('cases.all')} <span className="count">{counts.all ?? '…'}</span>
+          {t('cases.all')} {countBadge('all')}
         </button>
         {STATUSES.map((s) => (
           <button key={s} type="button" aria-pressed={status === s} onClick={() => go({ status: s })}>
-            {t(`status.${s}`)} <span className="count">{counts[s] ?? '…'}</span>
+            {t(`status.${s}`)} {countBadge(s)}
           </button>
         ))}
       </nav>
