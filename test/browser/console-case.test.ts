@@ -343,6 +343,13 @@ describe('console case page', { timeout: 900_000 }, () => {
     const open = tabs.getByRole('button', { name: /Open/ }).locator('.count');
     assert.equal(await open.textContent(), '3', 'an exact count is shown as it is');
     assert.equal(await open.getAttribute('title'), null);
+    // the list's own total past 1,000 is an estimate too, marked the same way in the pager
+    const list = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
+      'GET',
+      '/v1/cases?limit=25',
+    );
+    assert.equal(list.pagination.count_estimated, true);
+    await page.getByText(`≈${list.pagination.count} in all`).waitFor();
     await shot(page, 'list-estimated-counts');
     await page.close();
   });

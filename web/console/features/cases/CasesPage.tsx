@@ -275,7 +275,14 @@ export function CasesPage() {
           >
             {t('common.previous')}
           </button>
-          <span>{t('common.pageOf', { page: pagination.page, pages, count: pagination.count })}</span>
+          <span>
+            {t('common.pageOf', {
+              page: pagination.page,
+              pages,
+              // past 1,000 matching cases the total is the database's estimate
+              count: pagination.count_estimated ? `≈${pagination.count}` : pagination.count,
+            })}
+          </span>
           <button
             type="button"
             disabled={pagination.page >= pages}
