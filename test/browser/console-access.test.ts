@@ -19,6 +19,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
 import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
@@ -462,6 +463,31 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     const api = await ws.get('/v1/audit-log?actor_type=user&limit=100');
     assert.equal(api.status, 200);
     assert.ok(api.body.data.some((e: { actor: { id: string } }) => e.actor.id === admin.id));
+    await page.close();
+  });
+
+  test("a long audit log's estimated total is marked in the pager", async () => {
+    const big = await newWorkspace('console-audit-many');
+    const { ctx } = await getHarness();
+    // 1,200 entries of an API key, seeded with SQL: past 1,000 the list's total is an estimate
+    await sql`
+      insert into audit_log (id, workspace_id, occurred_at, actor_type, actor_label, action, method, route, status_code)
+      select gen_random_uuid(), ${big.workspaceId}, now() - make_interval(secs => g), 'api_key', 'Seed key',
+        'cases.create', 'POST', '/v1/cases', 201
+      from generate_series(1, 1200) g
+    `.execute(ctx.db);
+    await sql`analyze audit_log`.execute(ctx.db);
+    const list = await big.get('/v1/audit-log');
+    assert.equal(list.body.pagination.count_estimated, true, JSON.stringify(list.body.pagination));
+    const owner = await createConsoleUser(ctx, big.workspaceId, { role: 'admin' });
+    const page = await signedIn(owner);
+    await openSection(page, 'audit-log');
+    const pager = page.locator('nav.settings-pager span');
+    await pager.filter({ hasText: '≈' }).waitFor();
+    assert.match(
+      (await pager.textContent()) ?? '',
+      new RegExp(`\\(≈${list.body.pagination.count} in all\\)`),
+    );
     await page.close();
   });
 

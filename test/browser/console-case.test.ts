@@ -351,6 +351,27 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(list.pagination.count_estimated, true);
     await page.getByText(`≈${list.pagination.count} in all`).waitFor();
     await shot(page, 'list-estimated-counts');
+
+    // the review queue's pager too: 1,100 checks waiting for a review on one company
+    const bigApi = new SeedClient(base, { 'x-service-api-key': big.key });
+    const withCompany = await bigApi.call('POST', '/v1/cases', {
+      name: 'Queue owner',
+      companies: [{ name: 'Queue Owner SAS', country: 'FR' }],
+    });
+    await sql`
+      insert into checks (id, workspace_id, case_id, company_id, type, status, data)
+      select gen_random_uuid(), ${big.workspaceId}, ${withCompany.id}, ${withCompany.companies[0].id},
+        'ekyc', 'need_review', '{"provider": "idd_provider_1"}'::jsonb
+      from generate_series(1, 1100) g
+    `.execute(ctx.db);
+    await sql`analyze checks`.execute(ctx.db);
+    const queue = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
+      'GET',
+      '/v1/review-queue/checks',
+    );
+    assert.equal(queue.pagination.count_estimated, true, JSON.stringify(queue.pagination));
+    await page.goto(`${base}/console/queue`);
+    await page.getByText(`≈${queue.pagination.count} in all`).waitFor();
     await page.close();
   });
 

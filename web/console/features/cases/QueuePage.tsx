@@ -79,7 +79,14 @@ export function QueuePage() {
           <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {t('common.previous')}
           </button>
-          <span>{t('common.pageOf', { page, pages, count })}</span>
+          <span>
+            {t('common.pageOf', {
+              page,
+              pages,
+              // past 1,000 waiting checks the total is the database's estimate
+              count: list?.pagination.count_estimated ? `≈${count}` : count,
+            })}
+          </span>
           <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
             {t('common.next')}
           </button>

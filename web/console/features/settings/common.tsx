@@ -29,7 +29,7 @@ export type Query<P extends keyof paths> = paths[P] extends { get: { parameters:
   ? NonNullable<Q>
   : never;
 
-export type Pagination = { page: number; limit: number; count: number };
+export type Pagination = { page: number; limit: number; count: number; count_estimated?: boolean };
 
 /** What an openapi-fetch call answers, as far as these pages read it. */
 export type Answer<T> = { data?: T; error?: unknown; response: Response };
@@ -188,13 +188,15 @@ export function Pager({
   const t = useSettingsT();
   if (!pagination) return null;
   const pages = Math.max(1, Math.ceil(pagination.count / pagination.limit));
-  if (pages <= 1) return <p className="settings-muted">{t('settings.total', { count: pagination.count })}</p>;
+  // past 1,000 items the total is the database's estimate
+  const count = pagination.count_estimated ? `≈${pagination.count}` : pagination.count;
+  if (pages <= 1) return <p className="settings-muted">{t('settings.total', { count })}</p>;
   return (
     <nav className="settings-pager" aria-label={t('settings.pages')}>
       <button type="button" disabled={pagination.page <= 1} onClick={() => onPage(pagination.page - 1)}>
         {t('settings.previous')}
       </button>
-      <span>{t('settings.pageOf', { page: pagination.page, pages, count: pagination.count })}</span>
+      <span>{t('settings.pageOf', { page: pagination.page, pages, count })}</span>
       <button type="button" disabled={pagination.page >= pages} onClick={() => onPage(pagination.page + 1)}>
         {t('settings.next')}
       </button>
