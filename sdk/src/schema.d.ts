@@ -4866,7 +4866,7 @@ export interface operations {
             approved: number;
             closed: number;
             draft: number;
-            /** @description Present only when some figures are the database's estimates rather than exact counts: the keys of those figures. With `count=auto` (the default) a status with more than 1000 matching cases is estimated, and `all` with it; `count=exact` counts every figure exactly. */
+            /** @description Present only when some figures are the database's estimates rather than exact counts: the keys of those figures. With `count=auto` (the default), when more than 10,000 cases match and the database prices an exact count higher, a status with more than 1,000 matching cases is estimated, and `all` with it; `count=exact` counts every figure exactly. */
             estimated?: ("all" | "draft" | "open" | "approved" | "rejected" | "closed")[];
             open: number;
             rejected: number;

@@ -27,6 +27,12 @@ export function caseCountQuery(): TObject {
   return Type.Object(props, { additionalProperties: false, patternProperties });
 }
 
+/**
+ * Below this many matching cases (the planner's estimate), every figure is counted exactly: one
+ * grouped count of at most this many index entries costs a few milliseconds.
+ */
+export const EXACT_CASE_COUNTS_BELOW = 10_000;
+
 const COUNT_KEYS = ['all', ...CASE_STATUSES] as const;
 
 export const CaseCounts = Type.Object(
@@ -35,7 +41,7 @@ export const CaseCounts = Type.Object(
     ...Object.fromEntries(CASE_STATUSES.map((s) => [s, Type.Integer()])),
     estimated: Type.Optional(
       Type.Array(Type.Enum(COUNT_KEYS), {
-        description: `Present only when some figures are the database's estimates rather than exact counts: the keys of those figures. With \`count=auto\` (the default) a status with more than ${EXACT_COUNT_UP_TO} matching cases is estimated, and \`all\` with it; \`count=exact\` counts every figure exactly.`,
+        description: `Present only when some figures are the database's estimates rather than exact counts: the keys of those figures. With \`count=auto\` (the default), when more than ${EXACT_CASE_COUNTS_BELOW.toLocaleString('en-US')} cases match and the database prices an exact count higher, a status with more than ${EXACT_COUNT_UP_TO.toLocaleString('en-US')} matching cases is estimated, and \`all\` with it; \`count=exact\` counts every figure exactly.`,
       }),
     ),
   },
@@ -44,12 +50,6 @@ export const CaseCounts = Type.Object(
 
 type CountKey = (typeof COUNT_KEYS)[number];
 type Counts = Record<CountKey, number> & { estimated?: CountKey[] };
-
-/**
- * Below this many matching cases (the planner's estimate), every figure is counted exactly: one
- * grouped count of at most this many index entries costs a few milliseconds.
- */
-export const EXACT_CASE_COUNTS_BELOW = 10_000;
 
 /**
  * GET /v1/case-counts: every status's count in one call instead of one list call per status.
