@@ -394,7 +394,7 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   }
   const matching = applyFilters(base.select(sql<number>`1`.as('one')), parsed);
   const compiled = matching.compile();
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  const key = estimateKey(compiled);
   // above EXACT_COUNT_UP_TO: a page that is not full proves the total; otherwise the estimate, never
   // less than what is known to exist
   const estimated = (rows: unknown[], estimate: number) => {
@@ -422,9 +422,29 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   const upTo = Number(capped.rows[0]?.n ?? 0);
   if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
   if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
-  const estimate = Math.max((await plannedTop(db, compiled)).rows, EXACT_COUNT_UP_TO + 1);
+  return estimated(rows, await estimatedTotal(db, compiled, key));
+}
+
+/** A query's key in countEstimates: its SQL and its parameters (the workspace among them). */
+function estimateKey(query: CompiledQuery): string {
+  return `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+}
+
+/**
+ * The total of a query known to match more than EXACT_COUNT_UP_TO rows: the planner's estimate,
+ * never less than EXACT_COUNT_UP_TO + 1, reused for the same query for a few seconds
+ * (countEstimates). Used by fetchPage and by GET /v1/case-counts for each status past the cap.
+ */
+export async function estimatedTotal(
+  db: Db,
+  query: CompiledQuery,
+  key = estimateKey(query),
+): Promise<number> {
+  const known = countEstimates.get(key);
+  if (known !== undefined) return known;
+  const estimate = Math.max((await plannedTop(db, query)).rows, EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, estimate);
-  return estimated(rows, estimate);
+  return estimate;
 }
 
 /**

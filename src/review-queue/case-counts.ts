@@ -1,12 +1,12 @@
-import { type CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
 import { caseListSpec } from '../cases/list-cases.ts';
 import { CASE_STATUSES } from '../cases/schemas.ts';
 import type { Db } from '../db/connect.ts';
-import { countEstimates } from '../http/count-estimates.ts';
 import {
   applyFilters,
   EXACT_COUNT_UP_TO,
+  estimatedTotal,
   type ListSpec,
   listQuerySchema,
   parseListQuery,
@@ -115,7 +115,7 @@ export async function countCases(
         out[status] = n;
         return;
       }
-      out[status] = await estimate(db, ofStatus(status).compile());
+      out[status] = await estimatedTotal(db, ofStatus(status).compile());
       estimated.push(status);
     }),
   );
@@ -125,16 +125,6 @@ export async function countCases(
     out.estimated = COUNT_KEYS.filter((k) => k === 'all' || estimated.includes(k));
   }
   return out;
-}
-
-/** The planner's estimate of a status's matching cases, above the cap; reused like a list's. */
-async function estimate(db: Db, compiled: CompiledQuery): Promise<number> {
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-  const known = countEstimates.get(key);
-  if (known !== undefined) return known;
-  const planned = Math.max((await plannedTop(db, compiled)).rows, EXACT_COUNT_UP_TO + 1);
-  countEstimates.set(key, planned);
-  return planned;
 }
 
 function zeroCounts(): Counts {

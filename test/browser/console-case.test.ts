@@ -325,10 +325,8 @@ describe('console case page', { timeout: 900_000 }, () => {
       from generate_series(1, 11003) g
     `.execute(ctx.db);
     await sql`analyze cases`.execute(ctx.db);
-    const counts = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
-      'GET',
-      '/v1/case-counts',
-    );
+    const bigApi = new SeedClient(base, { 'x-service-api-key': big.key });
+    const counts = await bigApi.call('GET', '/v1/case-counts');
     assert.deepEqual(counts.estimated, ['all', 'draft']);
     const who = await createConsoleUser(ctx, big.workspaceId, { role: 'viewer' });
     const page = await signedIn(who);
@@ -344,16 +342,12 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(await open.textContent(), '3', 'an exact count is shown as it is');
     assert.equal(await open.getAttribute('title'), null);
     // the list's own total past 1,000 is an estimate too, marked the same way in the pager
-    const list = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
-      'GET',
-      '/v1/cases?limit=25',
-    );
+    const list = await bigApi.call('GET', '/v1/cases?limit=25');
     assert.equal(list.pagination.count_estimated, true);
     await page.getByText(`≈${list.pagination.count} in all`).waitFor();
     await shot(page, 'list-estimated-counts');
 
     // the review queue's pager too: 1,100 checks waiting for a review on one company
-    const bigApi = new SeedClient(base, { 'x-service-api-key': big.key });
     const withCompany = await bigApi.call('POST', '/v1/cases', {
       name: 'Queue owner',
       companies: [{ name: 'Queue Owner SAS', country: 'FR' }],
@@ -365,10 +359,7 @@ describe('console case page', { timeout: 900_000 }, () => {
       from generate_series(1, 1100) g
     `.execute(ctx.db);
     await sql`analyze checks`.execute(ctx.db);
-    const queue = await new SeedClient(base, { 'x-service-api-key': big.key }).call(
-      'GET',
-      '/v1/review-queue/checks',
-    );
+    const queue = await bigApi.call('GET', '/v1/review-queue/checks');
     assert.equal(queue.pagination.count_estimated, true, JSON.stringify(queue.pagination));
     await page.goto(`${base}/console/queue`);
     await page.getByText(`≈${queue.pagination.count} in all`).waitFor();

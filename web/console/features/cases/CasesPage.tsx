@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
+import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { useCaseCounts } from './use-case-counts.ts';
@@ -113,16 +114,14 @@ export function CasesPage() {
   const status = params.get('status');
   const pagination = list?.pagination;
   const pages = pagination ? Math.max(1, Math.ceil(pagination.count / pagination.limit)) : 1;
-  // past 1,000 cases a status's count is the database's estimate (GET /v1/case-counts `estimated`)
   const countBadge = (key: (typeof STATUSES)[number] | 'all') => {
     const n = counts[key];
     if (n === undefined) return <span className="count">…</span>;
-    return counts.estimated?.includes(key) ? (
-      <span className="count" title={t('cases.count_estimated')}>
-        ≈{n}
+    const estimated = counts.estimated?.includes(key);
+    return (
+      <span className="count" title={estimated ? t('cases.count_estimated') : undefined}>
+        {shownTotal(n, estimated)}
       </span>
-    ) : (
-      <span className="count">{n}</span>
     );
   };
 
@@ -279,8 +278,7 @@ export function CasesPage() {
             {t('common.pageOf', {
               page: pagination.page,
               pages,
-              // past 1,000 matching cases the total is the database's estimate
-              count: pagination.count_estimated ? `≈${pagination.count}` : pagination.count,
+              count: shownTotal(pagination.count, pagination.count_estimated),
             })}
           </span>
           <button

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
+import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 
 type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
@@ -83,8 +84,7 @@ export function QueuePage() {
             {t('common.pageOf', {
               page,
               pages,
-              // past 1,000 waiting checks the total is the database's estimate
-              count: list?.pagination.count_estimated ? `≈${count}` : count,
+              count: shownTotal(count, list?.pagination.count_estimated),
             })}
           </span>
           <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>

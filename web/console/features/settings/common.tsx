@@ -4,6 +4,7 @@
  */
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { paths } from '../../api/schema';
+import { shownTotal } from '../../api/totals.ts';
 import { type SettingsT, useSettingsT } from './i18n.ts';
 
 /** The JSON body of a 200 (or 201) answer of `M` on path `P`. */
@@ -188,8 +189,7 @@ export function Pager({
   const t = useSettingsT();
   if (!pagination) return null;
   const pages = Math.max(1, Math.ceil(pagination.count / pagination.limit));
-  // past 1,000 items the total is the database's estimate
-  const count = pagination.count_estimated ? `≈${pagination.count}` : pagination.count;
+  const count = shownTotal(pagination.count, pagination.count_estimated);
   if (pages <= 1) return <p className="settings-muted">{t('settings.total', { count })}</p>;
   return (
     <nav className="settings-pager" aria-label={t('settings.pages')}>
