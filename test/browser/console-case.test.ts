@@ -363,6 +363,28 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(queue.pagination.count_estimated, true, JSON.stringify(queue.pagination));
     await page.goto(`${base}/console/queue`);
     await page.getByText(`≈${queue.pagination.count} in all`).waitFor();
+
+    // a case's activity timeline past 1,000 entries: the total is marked, and "show more" follows the
+    // pages (a full page may have a next one), not the estimate
+    await sql`
+      insert into events (id, workspace_id, case_id, type, payload, created_at, actor_type, activity_type)
+      select gen_random_uuid(), ${big.workspaceId}, ${withCompany.id}, 'Case.TagsUpdated',
+        jsonb_build_object('type', 'Case.TagsUpdated', 'case_id', ${withCompany.id}::uuid),
+        now() - make_interval(secs => g), 'api', 'api__added_tags__case'
+      from generate_series(1, 1200) g
+    `.execute(ctx.db);
+    await sql`analyze events`.execute(ctx.db);
+    const activities = await bigApi.call('GET', `/v1/activities?case_id=${withCompany.id}&limit=50`);
+    assert.equal(activities.pagination.count_estimated, true, JSON.stringify(activities.pagination));
+    await page.goto(`${base}/console/cases/${withCompany.id}`);
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const timeline = page.getByTestId('case-activity');
+    const more = timeline.getByRole('button', { name: /^Show more/ });
+    await more.waitFor();
+    assert.equal(await more.textContent(), `Show more (50 of ≈${activities.pagination.count})`);
+    await more.click();
+    await timeline.getByRole('button', { name: /^Show more \(100 of ≈/ }).waitFor();
+    assert.equal(await timeline.locator('li.case-event').count(), 100);
     await page.close();
   });
 

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { shownTotal } from '../../api/totals.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import { type ActivityOut, type CaseEntity, userName } from './types.ts';
 
@@ -24,6 +25,10 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
   const t = useCaseT();
   const [items, setItems] = useState<ActivityOut[]>([]);
   const [count, setCount] = useState<number | null>(null);
+  // past 1,000 activities the total is the database's estimate: whether more exist is then told by
+  // the last page (a full page may have a next one), not by comparing with an estimate
+  const [estimated, setEstimated] = useState(false);
+  const [lastPageFull, setLastPageFull] = useState(false);
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
 
@@ -38,6 +43,8 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
       }
       setError(null);
       setCount(res.data.pagination.count);
+      setEstimated(res.data.pagination.count_estimated === true);
+      setLastPageFull(res.data.data.length === PAGE);
       setPage(p);
       setItems((prev) => (p === 1 ? res.data.data : [...prev, ...res.data.data]));
     },
@@ -49,6 +56,7 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
     void fetchPage(1);
   }, [fetchPage, props.version]);
 
+  const more = count !== null && (estimated ? lastPageFull : items.length < count);
   const nameOf = (id: string | null) => (id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null);
 
   return (
@@ -90,9 +98,9 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
           );
         })}
       </ol>
-      {count !== null && items.length < count ? (
+      {more && count !== null ? (
         <button type="button" className="case-button" onClick={() => void fetchPage(page + 1)}>
-          {t('case.activity.more', { shown: items.length, count })}
+          {t('case.activity.more', { shown: items.length, count: shownTotal(count, estimated) })}
         </button>
       ) : null}
     </div>
