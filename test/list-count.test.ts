@@ -182,6 +182,20 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
         fresh.body.pagination.count > 3500,
         `estimate after the cache: ${fresh.body.pagination.count}`,
       );
+
+      // the list shrinks under the cap: the estimate serves until it expires, then the count is exact
+      // again and no estimate is kept
+      await sql`delete from cases where workspace_id = ${other.workspaceId} and name not like 'Reuse 1__'`.execute(
+        ctx.db,
+      );
+      const kept = await other.get('/v1/cases?limit=7');
+      assert.equal(kept.body.pagination.count, fresh.body.pagination.count);
+      countEstimates.ttlMs = 1;
+      await new Promise((r) => setTimeout(r, 5));
+      for (let i = 0; i < 2; i++) {
+        const exact = await other.get('/v1/cases?limit=7');
+        assert.deepEqual(exact.body.pagination, { page: 1, limit: 7, count: 100 }, `request ${i + 1}`);
+      }
     } finally {
       countEstimates.ttlMs = ttl;
     }
@@ -208,5 +222,37 @@ describe('the estimate cache', () => {
     const off = new CountEstimates(0, 10, () => now);
     off.set('a', 1);
     assert.equal(off.get('a'), undefined);
+    assert.equal(off.claim('a'), undefined);
+  });
+
+  test('past its TTL one request counts again while the others get the expired estimate, within a grace period', () => {
+    let now = 0;
+    const cache = new CountEstimates(1000, 10, () => now, 5000);
+    cache.set('q', 5000);
+    now = 500;
+    assert.equal(cache.claim('q'), 5000, 'fresh');
+    now = 1000;
+    assert.equal(cache.claim('q'), undefined, 'the first request after the TTL counts');
+    assert.equal(cache.claim('q'), 5000, 'the others meanwhile get the expired estimate');
+    assert.equal(cache.claim('q'), 5000);
+    assert.equal(cache.get('q'), undefined, 'get answers fresh estimates only');
+    cache.set('q', 6000);
+    cache.release('q');
+    assert.equal(cache.claim('q'), 6000, 'counted again: fresh');
+
+    // a count that failed, or ended with an exact total, releases its claim: the next request counts
+    now = 2000;
+    assert.equal(cache.claim('q'), undefined);
+    cache.release('q');
+    assert.equal(cache.claim('q'), undefined, 'released: the next request counts');
+    cache.forget('q');
+    assert.equal(cache.claim('q'), undefined, 'forgotten: no estimate to serve');
+    assert.equal(cache.claim('q'), undefined);
+
+    // past the grace period an expired estimate serves nobody
+    cache.set('r', 7000);
+    now = 2000 + 1000 + 5000;
+    assert.equal(cache.claim('r'), undefined);
+    assert.equal(cache.claim('r'), undefined, 'gone: every request counts');
   });
 });

@@ -406,23 +406,31 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
       pagination: { ...pagination(parsed, Math.max(estimate, seen)), count_estimated: true as const },
     };
   };
-  const known = countEstimates.get(key);
-  // estimated moments ago for this very query: the page alone answers
+  const known = countEstimates.claim(key);
+  // estimated moments ago for this very query (or being estimated again by another request, whose
+  // previous estimate serves meanwhile): the page alone answers
   if (known !== undefined) return estimated(await page, known);
-  const [rows, capped] = await Promise.all([
-    page,
-    // from the query compiled once for the cache's key, not built and compiled again
-    db.executeQuery<{ n: number }>(
-      CompiledQuery.raw(
-        `select count(*)::int as n from (${compiled.sql} limit ${EXACT_COUNT_UP_TO + 1}) as matching`,
-        [...compiled.parameters],
+  try {
+    const [rows, capped] = await Promise.all([
+      page,
+      // from the query compiled once for the cache's key, not built and compiled again
+      db.executeQuery<{ n: number }>(
+        CompiledQuery.raw(
+          `select count(*)::int as n from (${compiled.sql} limit ${EXACT_COUNT_UP_TO + 1}) as matching`,
+          [...compiled.parameters],
+        ),
       ),
-    ),
-  ]);
-  const upTo = Number(capped.rows[0]?.n ?? 0);
-  if (upTo <= EXACT_COUNT_UP_TO) return { rows: rows as R[], pagination: pagination(parsed, upTo) };
-  if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
-  return estimated(rows, await estimatedTotal(db, compiled, key));
+    ]);
+    const upTo = Number(capped.rows[0]?.n ?? 0);
+    if (upTo <= EXACT_COUNT_UP_TO) {
+      countEstimates.forget(key);
+      return { rows: rows as R[], pagination: pagination(parsed, upTo) };
+    }
+    if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
+    return estimated(rows, await plannedEstimate(db, compiled, key));
+  } finally {
+    countEstimates.release(key);
+  }
 }
 
 /** A query's key in countEstimates: its SQL and its parameters (the workspace among them). */
@@ -442,6 +450,11 @@ export async function estimatedTotal(
 ): Promise<number> {
   const known = countEstimates.get(key);
   if (known !== undefined) return known;
+  return plannedEstimate(db, query, key);
+}
+
+/** The planner's estimate of a query known to match more than EXACT_COUNT_UP_TO rows, kept. */
+async function plannedEstimate(db: Db, query: CompiledQuery, key: string): Promise<number> {
   const estimate = Math.max((await plannedTop(db, query)).rows, EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, estimate);
   return estimate;
