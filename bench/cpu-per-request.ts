@@ -26,9 +26,10 @@
  * named postgres on this machine during the side's rounds (the other side is idle meanwhile, but for
  * its workers' polling), which is what a change of statements moves.
  *
- * Run it both ways round (swap A and B) before believing a few percent: in session 31 the side
- * named A cost more per request whichever checkout it was (A/B 103, 105, 107 and 95% one way,
- * 104, 105, 117 and 96% the other, GET /v1/ping), so one direction alone "found" a 4% gain.
+ * Run it both ways round (swap A and B) before believing a few percent: in session 31 two
+ * checkouts gave A/B 103, 105, 107 and 95% one way and 104, 105, 117 and 96% the other (GET
+ * /v1/ping), so one direction alone "found" a 4% gain that the other reversed, while one checkout
+ * against itself gave 97, 94, 100 and 103%.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
