@@ -38,12 +38,8 @@ export class CountEstimates {
 
   /** A fresh estimate of the query; undefined when it is to be estimated (again). */
   get(key: string): number | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    const age = this.#now() - entry.at;
-    if (age < this.ttlMs) return entry.count;
-    if (age >= this.ttlMs + this.#graceMs) this.#entries.delete(key);
-    return undefined;
+    const entry = this.#live(key);
+    return entry && this.#now() - entry.at < this.ttlMs ? entry.count : undefined;
   }
 
   /**
@@ -52,13 +48,21 @@ export class CountEstimates {
    * `release`; an expired entry is then marked as being counted).
    */
   claim(key: string): number | undefined {
-    const fresh = this.get(key);
-    if (fresh !== undefined) return fresh;
-    const entry = this.#entries.get(key);
+    const entry = this.#live(key);
     if (!entry) return undefined;
-    if (entry.refreshing) return entry.count;
+    if (this.#now() - entry.at < this.ttlMs || entry.refreshing) return entry.count;
     entry.refreshing = true;
     return undefined;
+  }
+
+  /** The key's entry, fresh or expired within the grace period (an older one is dropped). */
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && this.#now() - entry.at >= this.ttlMs + this.#graceMs) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
   }
 
   /** The request that claimed the key is done counting (whatever came of it). */

@@ -56,7 +56,8 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
     void fetchPage(1);
   }, [fetchPage, props.version]);
 
-  const more = count !== null && (estimated ? lastPageFull : items.length < count);
+  // a number when there is more to show: what the button says is shown in all
+  const moreOf = count !== null && (estimated ? lastPageFull : items.length < count) ? count : null;
   const nameOf = (id: string | null) => (id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null);
 
   return (
@@ -98,9 +99,9 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
           );
         })}
       </ol>
-      {more && count !== null ? (
+      {moreOf !== null ? (
         <button type="button" className="case-button" onClick={() => void fetchPage(page + 1)}>
-          {t('case.activity.more', { shown: items.length, count: shownTotal(count, estimated) })}
+          {t('case.activity.more', { shown: items.length, count: shownTotal(moreOf, estimated) })}
         </button>
       ) : null}
     </div>
