@@ -122,6 +122,12 @@ function statementMessages(text: string, params: readonly unknown[], use: Prepar
   return out;
 }
 
+/** A transaction PGlite would not begin: each statement fails with the reason. */
+function refusedTransaction(reason: unknown): Transaction {
+  const fail = () => Promise.reject(reason);
+  return { query: fail, sql: fail, exec: fail, rollback: fail, closed: true } as unknown as Transaction;
+}
+
 async function oneTrip<T>(
   pglite: PGlite,
   prepared: PreparedInserts,
@@ -170,19 +176,32 @@ export function oneTripQueries(pglite: PGlite): PGlite {
       });
     },
     // inside: PGlite holds the instance for the callback; only `query` is replaced
-    transaction: <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> =>
-      pglite.transaction((tx) =>
-        callback(
-          Object.create(tx, {
-            query: {
-              value: <R>(text: string, params?: unknown[], options?: QueryOptions) => {
-                if (tx.closed) throw new Error('Transaction is closed');
-                return run<R>(text, params, options);
+    transaction: <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> => {
+      let begun = false;
+      return pglite
+        .transaction((tx) => {
+          begun = true;
+          return callback(
+            Object.create(tx, {
+              query: {
+                value: <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+                  if (tx.closed) throw new Error('Transaction is closed');
+                  return run<R>(text, params, options);
+                },
               },
-            },
-          }) as Transaction,
-        ),
-      ),
+            }) as Transaction,
+          );
+        })
+        .catch((err: unknown) => {
+          if (begun) throw err;
+          // PGlite refused to begin (the database is closing or closed: a request still running at a
+          // shutdown). Kysely's driver waits for this callback to be called before it goes on, and
+          // nothing handles this promise's rejection until it commits or rolls back: it hung for ever
+          // and the rejection, unhandled, stopped the process. It gets a transaction whose statements
+          // fail with PGlite's error instead: the use case fails with it and Kysely rolls back.
+          return callback(refusedTransaction(err));
+        });
+    },
   };
   return facade as unknown as PGlite;
 }
