@@ -41,7 +41,9 @@ export async function openRuntime(
   logger: pino.Logger = createLogger({ level: config.logLevel, format: config.logFormat }),
   opts: OpenRuntimeOptions = {},
 ): Promise<Runtime> {
-  const handle = await openDatabase(config);
+  const handle = await openDatabase(config, (err) =>
+    logger.warn({ err }, 'a database connection was closed by the server: it is replaced when needed'),
+  );
   try {
     const applied = await migrateToLatest(
       handle.db as never,

@@ -44,9 +44,24 @@ pg.types.setTypeParser(1082, (v: string) => v);
 // timestamptz: the common form read without a regular expression, anything else by pg's own parser
 pg.types.setTypeParser(1184, timestampParser(pg.types.getTypeParser(1184)));
 
-export async function openDatabase(config: Config): Promise<DatabaseHandle> {
+/**
+ * Opens the configured database. `onConnectionLost` hears of each connection PostgreSQL ends
+ * (PostgreSQL only): see below.
+ */
+export async function openDatabase(
+  config: Config,
+  onConnectionLost: (err: Error) => void = () => undefined,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
+    // A connection the server ends (a restart, a failover, pg_terminate_backend, a proxy's or
+    // idle_session_timeout's cut) while no statement of it runs is reported as an 'error' event: of
+    // the connection, and of the pool too when it was idle. With no listener, Node made the event an
+    // uncaught exception and the process stopped when PostgreSQL restarted. The pool drops such a
+    // connection (idle, or when it is given back) and opens another when one is next needed; a
+    // request that held it fails at its next statement (503: src/db/unavailable.ts).
+    pool.on('connect', (client) => client.on('error', onConnectionLost));
+    pool.on('error', () => undefined); // the same error, reported by the connection's listener
     const db = new Kysely<Database>({
       dialect: withCommitCompanion(new PostgresDialect({ pool }), { withCommit: true }),
     });

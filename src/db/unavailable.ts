@@ -1,0 +1,47 @@
+/**
+ * Whether an error means the database cannot be reached right now, rather than that a statement was
+ * wrong: the API answers such a request 503 with `retry-after` (src/http/errors.ts), as a load
+ * balancer or a client's retry policy expects of a passing outage, instead of a 500.
+ */
+
+/** Network errors of the driver's socket. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's SQLSTATEs of a server going away or not taking connections: class 08 (connection
+ * exception), admin_shutdown, crash_shutdown, cannot_connect_now (starting up), too_many_connections.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/**
+ * Messages without a code: node-postgres's lost connection and pool timeout, a pool or embedded
+ * database closed by a shutdown under a request still running, Kysely's driver after its close.
+ */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Cannot use a pool after calling end on the pool',
+  'PGlite is closing',
+  'PGlite is closed',
+  'driver has already been destroyed',
+];
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (
+    typeof code === 'string' &&
+    (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))
+  )
+    return true;
+  return UNAVAILABLE_MESSAGES.some((m) => err.message.startsWith(m));
+}

@@ -1,0 +1,174 @@
+/**
+ * PostgreSQL ends every connection of a running service: a restart, a failover, an administrator's
+ * pg_terminate_backend, a proxy's idle cut. The process must stay up and go on: the pool drops the
+ * dead idle connections and opens new ones, the job queue and the work listener reconnect. Before,
+ * the pool's 'error' event for an idle connection had no listener, and Node made it an uncaught
+ * exception: the service stopped. PostgreSQL only (the embedded database has no connections to
+ * lose): it runs in the PostgreSQL pass of the suite.
+ */
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, test } from 'node:test';
+import pg from 'pg';
+import { HttpClient, newWorkspace, startServer, waitUntil } from '../drills/_lib.ts';
+import { ownDatabaseEnv } from './helpers/own-server.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** Ends every connection to `databaseUrl`'s database but the caller's own; how many it ended. */
+async function terminateAll(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `select pg_terminate_backend(pid) as ended from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    return rows.filter((r) => r.ended).length;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A TCP relay to PostgreSQL that can be taken down (every connection cut, new ones refused) and
+ * brought back on the same port: an outage as the service sees it.
+ */
+class Relay {
+  #server: net.Server | undefined;
+  readonly #sockets = new Set<net.Socket>();
+  port = 0;
+  readonly target: { host: string; port: number };
+  constructor(target: { host: string; port: number }) {
+    this.target = target;
+  }
+
+  async up(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.#sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => {
+          this.#sockets.delete(s);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as net.AddressInfo).port;
+    this.#server = server;
+  }
+
+  async down(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    for (const s of this.#sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
+
+if (process.env.DATABASE_URL) {
+  test('PostgreSQL ends every connection, then is unreachable for a while: the process stays up, answers 503 meanwhile, then answers and runs its jobs again', {
+    timeout: 120_000,
+  }, async () => {
+    const dbEnv = await ownDatabaseEnv('connection-loss', cleanups);
+    const direct = new URL(dbEnv.DATABASE_URL as string);
+    // the service reaches PostgreSQL through a relay, which the outage below takes down
+    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) });
+    await relay.up();
+    cleanups.push(() => relay.down());
+    const relayed = new URL(direct);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String(relay.port);
+    const env = { ...dbEnv, DATABASE_URL: relayed.toString(), LOG_LEVEL: 'info' };
+    const server = await startServer({ env });
+    cleanups.push(() => server.kill9());
+    const ws = await newWorkspace(server, 'connection loss');
+    const api = new HttpClient(server.base, ws.client.headers);
+    // a few requests at once: the pool holds several idle connections afterwards
+    const created = await Promise.all(
+      Array.from({ length: 4 }, (_, n) =>
+        api.post('/v1/cases', { name: `Before ${n}`, companies: [{ name: `Before ${n} SAS` }] }),
+      ),
+    );
+    assert.deepEqual(
+      created.map((r) => r.status),
+      [201, 201, 201, 201],
+    );
+
+    const ended = await terminateAll(dbEnv.DATABASE_URL as string);
+    assert.ok(ended >= 2, `${ended} connections ended`);
+    assert.ok(
+      await waitUntil(
+        async () => server.output().includes('a database connection was closed by the server'),
+        30_000,
+      ),
+      server.output().slice(-4000),
+    );
+    assert.equal(server.child.exitCode, null, server.output().slice(-4000));
+
+    // the API answers again with new connections (a request that had taken a connection about to be
+    // ended may fail once, hence the wait)
+    assert.ok(
+      await waitUntil(async () => (await api.get('/v1/cases')).status === 200, 30_000),
+      server.output().slice(-4000),
+    );
+    const list = await api.get('/v1/cases');
+    assert.equal(list.body.pagination.count, 4, JSON.stringify(list.body));
+
+    // a check is created, and its provider job runs through the reconnected queue to a result
+    const companyId = created[0].body.companies[0].id;
+    const check = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    assert.ok(
+      await waitUntil(
+        async () =>
+          (await api.get(`/v1/checks/online_reputation/${check.body.id}`)).body.status !== 'processing',
+        60_000,
+      ),
+      'the check left processing',
+    );
+    const done = await api.get(`/v1/checks/online_reputation/${check.body.id}`);
+    assert.equal(done.body.status, 'approved', JSON.stringify(done.body));
+
+    // an outage: every connection cut and none taken. Requests are answered 503 with retry-after
+    // (not 500, not left hanging), readiness says the database fails, liveness stays 200
+    await relay.down();
+    const during = await fetch(`${server.base}/v1/cases`, { headers: ws.client.headers });
+    const duringBody = (await during.json()) as { code: string; message: string };
+    assert.equal(during.status, 503, JSON.stringify(duringBody));
+    assert.equal(duringBody.code, 'SERVICE_UNAVAILABLE');
+    assert.equal(duringBody.message, 'The database is unavailable; try again shortly');
+    assert.equal(during.headers.get('retry-after'), '5');
+    const stranger = await new HttpClient(server.base, {
+      'x-service-api-key': 'vk_not_cached_0123456789abcdefghijklmn',
+    }).get('/v1/cases');
+    assert.equal(stranger.status, 503, JSON.stringify(stranger.body));
+    const ready = await fetch(`${server.base}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.equal(
+      ((await ready.json()) as { checks: { database: { status: string } } }).checks.database.status,
+      'fail',
+    );
+    assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
+
+    // back: the same process answers again, nothing restarted
+    await relay.up();
+    assert.ok(
+      await waitUntil(async () => (await api.get('/v1/cases')).status === 200, 30_000),
+      server.output().slice(-4000),
+    );
+    assert.ok(await waitUntil(async () => (await fetch(`${server.base}/readyz`)).status === 200, 30_000));
+    const after = await api.post('/v1/cases', { name: 'After the outage' });
+    assert.equal(after.status, 201, JSON.stringify(after.body));
+
+    assert.equal(server.child.exitCode, null);
+    assert.equal(await server.stop(), 0, server.output().slice(-4000));
+  });
+}
