@@ -7,11 +7,11 @@
  * lose): it runs in the PostgreSQL pass of the suite.
  */
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, test } from 'node:test';
 import pg from 'pg';
 import { HttpClient, newWorkspace, startServer, waitUntil } from '../drills/_lib.ts';
 import { ownDatabaseEnv } from './helpers/own-server.ts';
+import { Relay } from './helpers/tcp-relay.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
@@ -30,46 +30,6 @@ async function terminateAll(databaseUrl: string): Promise<number> {
     return rows.filter((r) => r.ended).length;
   } finally {
     await client.end();
-  }
-}
-
-/**
- * A TCP relay to PostgreSQL that can be taken down (every connection cut, new ones refused) and
- * brought back on the same port: an outage as the service sees it.
- */
-class Relay {
-  #server: net.Server | undefined;
-  readonly #sockets = new Set<net.Socket>();
-  port = 0;
-  readonly target: { host: string; port: number };
-  constructor(target: { host: string; port: number }) {
-    this.target = target;
-  }
-
-  async up(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.#sockets.add(s);
-        s.on('error', () => undefined);
-        s.on('close', () => {
-          this.#sockets.delete(s);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as net.AddressInfo).port;
-    this.#server = server;
-  }
-
-  async down(): Promise<void> {
-    const server = this.#server;
-    this.#server = undefined;
-    for (const s of this.#sockets) s.destroy();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   }
 }
 

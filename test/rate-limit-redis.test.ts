@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { buildApp } from '../src/http/app.ts';
 import { clientFor, getHarness, newWorkspace } from './helpers/harness.ts';
+import { Relay } from './helpers/tcp-relay.ts';
 
 /**
  * With VERICASE_REDIS_URL the per-key rate limit is shared by every API process. Needs a Redis
@@ -47,4 +50,77 @@ describe('rate limit shared through Redis', () => {
     await a.close();
     await b.close();
   });
+
+  test('Redis unreachable: each process counts on its own meanwhile (never no limit), then the shared count again', async (t) => {
+    if (!(await reachable(redisUrl))) {
+      assert.notEqual(process.env.CI, 'true', `CI needs Redis at ${redisUrl}`);
+      t.diagnostic(`Redis unreachable at ${redisUrl}: the outage was not exercised`);
+      return;
+    }
+    const target = new URL(redisUrl);
+    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
+    await relay.up();
+    t.after(() => relay.down());
+    const relayed = new URL(redisUrl);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String(relay.port);
+    const { ctx } = await getHarness();
+    const warnings: string[] = [];
+    const app = await buildApp(
+      { ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3, redisUrl: relayed.toString() } },
+      {
+        logger: pino(
+          { level: 'warn' },
+          { write: (line: string) => void warnings.push(JSON.parse(line).msg) },
+        ),
+      },
+    );
+    t.after(() => app.close());
+    await app.ready();
+    const statuses = async (key: { key: string; workspaceId: string }, n: number) => {
+      const api = clientFor(app, key.key, key.workspaceId);
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await api.get('/v1/ping')).status);
+      return out;
+    };
+    // counted in Redis once the app's connection is ready (until then, in the process): a request of
+    // a new key leaves a new key in Redis
+    const direct = new Redis(redisUrl);
+    t.after(() => direct.disconnect());
+    const sharedNow = async () => {
+      const known = new Set(await direct.keys('vericase-rl-*'));
+      await statuses(await newWorkspace(), 1);
+      return (await direct.keys('vericase-rl-*')).some((k) => !known.has(k));
+    };
+    assert.ok(await waitFor(sharedNow), 'the rate limit reached Redis');
+    const before = await newWorkspace();
+    assert.deepEqual(await statuses(before, 4), [200, 200, 200, 429]);
+
+    // the outage: this process counts alone, with the same limit, and says so once
+    await relay.down();
+    const during = await newWorkspace();
+    assert.deepEqual(await statuses(during, 4), [200, 200, 200, 429]);
+    assert.deepEqual(
+      warnings.filter((m) => m.includes('Redis unreachable')),
+      ['rate limit (vericase-rl-): Redis unreachable, counting in this process meanwhile'],
+    );
+
+    // back: the counts are Redis's again (the first key's count is still there)
+    await relay.up();
+    assert.ok(
+      await waitFor(async () => (await statuses(before, 1))[0] === 429),
+      'the shared count is used again once Redis answers',
+    );
+    const afterKey = await newWorkspace();
+    assert.deepEqual(await statuses(afterKey, 4), [200, 200, 200, 429]);
+  });
 });
+
+/** Polls `check` every 100 ms for up to 10 s. */
+async function waitFor(check: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}

@@ -25,6 +25,7 @@ import { buildLazySerializer, lazyValidatorCompiler } from './lazy-schemas.ts';
 import { API_DESCRIPTION } from './openapi/description.ts';
 import { finishDocument } from './openapi/finish-document.ts';
 import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
+import { sharedRateLimitOptions } from './rate-limit-store.ts';
 import { requestLogController } from './request-log.ts';
 import { httpServerOptions } from './server-options.ts';
 import { registerStrictInput } from './strict-input.ts';
@@ -138,14 +139,15 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
         },
       });
       if (ctx.config.rateLimitPerMinute > 0) {
-        const redis = ctx.config.redisUrl
-          ? (await import('./rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl)
+        // shared across processes when Redis is configured, counted in this process while it is not
+        // reachable (src/http/rate-limit-store.ts)
+        const shared = ctx.config.redisUrl
+          ? await sharedRateLimitOptions(ctx.config.redisUrl, 'vericase-rl-', app.log)
           : null;
-        if (redis) app.addHook('onClose', async () => void redis.disconnect());
+        if (shared) app.addHook('onClose', async () => shared.close());
         await api.register(rateLimit, {
           hook: 'preHandler',
-          // shared across processes when Redis is configured; a Redis outage lets requests through
-          ...(redis ? { redis, skipOnError: true, nameSpace: 'vericase-rl-' } : {}),
+          ...shared?.options,
           max: ctx.config.rateLimitPerMinute,
           timeWindow: 60_000,
           keyGenerator: (req) => req.principal?.keyId ?? req.principal?.user?.id ?? req.ip,

@@ -4,6 +4,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerSignaturePortalRoutes } from '../checks/types/electronic_signature/portal-routes.ts';
 import { MULTIPART_LIMITS, readFilePart } from '../files/read-file-part.ts';
 import { errorBody } from '../http/errors.ts';
+import { sharedRateLimitOptions } from '../http/rate-limit-store.ts';
 import { registerPortalAuth } from './auth.ts';
 import { deletePendingFile } from './delete-file.ts';
 import { readLogo } from './logo.ts';
@@ -22,13 +23,13 @@ import { uploadPendingFile } from './upload.ts';
 /** Requests per minute per link, like an API key's (VERICASE_RATE_LIMIT_PER_MINUTE). */
 async function registerPortalRateLimit(api: App, ctx: AppContext): Promise<void> {
   if (ctx.config.rateLimitPerMinute <= 0) return;
-  const redis = ctx.config.redisUrl
-    ? (await import('../http/rate-limit-redis.ts')).rateLimitRedis(ctx.config.redisUrl)
+  const shared = ctx.config.redisUrl
+    ? await sharedRateLimitOptions(ctx.config.redisUrl, 'vericase-portal-rl-', api.log)
     : null;
-  if (redis) api.addHook('onClose', async () => void redis.disconnect());
+  if (shared) api.addHook('onClose', async () => shared.close());
   await api.register(rateLimit, {
     hook: 'preHandler',
-    ...(redis ? { redis, skipOnError: true, nameSpace: 'vericase-portal-rl-' } : {}),
+    ...shared?.options,
     max: ctx.config.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (req) => req.portalAccess?.link.id ?? req.ip,

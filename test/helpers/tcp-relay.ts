@@ -1,0 +1,41 @@
+import net from 'node:net';
+
+/**
+ * A TCP relay to a server (PostgreSQL, Redis) that can be taken down (every connection cut, new ones
+ * refused) and brought back on the same port: an outage as the service sees it.
+ */
+export class Relay {
+  #server: net.Server | undefined;
+  readonly #sockets = new Set<net.Socket>();
+  port = 0;
+  readonly target: { host: string; port: number };
+  constructor(target: { host: string; port: number }) {
+    this.target = target;
+  }
+
+  async up(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.#sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => {
+          this.#sockets.delete(s);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as net.AddressInfo).port;
+    this.#server = server;
+  }
+
+  async down(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    for (const s of this.#sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
