@@ -1,19 +1,10 @@
+import { NETWORK_ERROR_CODES } from '../shared/network-errors.ts';
+
 /**
  * Whether an error means the database cannot be reached right now, rather than that a statement was
  * wrong: the API answers such a request 503 with `retry-after` (src/http/errors.ts), as a load
  * balancer or a client's retry policy expects of a passing outage, instead of a 500.
  */
-
-/** Network errors of the driver's socket. */
-const SOCKET_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-  'EPIPE',
-  'EAI_AGAIN',
-]);
 
 /**
  * PostgreSQL's SQLSTATEs of a server going away or not taking connections: class 08 (connection
@@ -40,7 +31,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (
     typeof code === 'string' &&
-    (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))
+    (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))
   )
     return true;
   return UNAVAILABLE_MESSAGES.some((m) => err.message.startsWith(m));

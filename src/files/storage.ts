@@ -4,6 +4,8 @@ import path from 'node:path';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import type { Config } from '../config.ts';
+import { ApiError } from '../http/errors.ts';
+import { NETWORK_ERROR_CODES } from '../shared/network-errors.ts';
 
 /**
  * Where file bytes live. Keys are opaque, slash-separated and made by `storageKeyFor` (never from a
@@ -32,6 +34,29 @@ export class StoredObjectNotFound extends Error {
   constructor(key: string) {
     super(`no stored object under ${key}`);
   }
+}
+
+/**
+ * The bucket cannot be reached or keeps failing (an outage, S3's SlowDown or 5xx after the SDK's own
+ * retries): the request is answered 503 with `retry-after`, as for a database outage, not 500.
+ */
+export class StorageUnavailable extends ApiError {
+  constructor(cause: unknown) {
+    super(503, 'File storage is unavailable; try again shortly');
+    this.cause = cause;
+    this.retryAfterSeconds = 5;
+  }
+}
+
+/** An S3 client's error as the API reports it: StorageUnavailable for an outage, else unchanged. */
+function s3Failure(err: unknown): unknown {
+  const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e?.$metadata?.httpStatusCode;
+  const outage =
+    (typeof e?.code === 'string' && NETWORK_ERROR_CODES.has(e.code)) ||
+    e?.name === 'TimeoutError' ||
+    (status !== undefined && (status >= 500 || status === 429));
+  return outage ? new StorageUnavailable(err) : err;
 }
 
 /** Storage key of a file: `<workspace_id>/<file_id>`; the file name of the upload is never used. */
@@ -168,7 +193,7 @@ export class S3FileStorage implements FileStorage {
       await upload.done();
     } catch (err) {
       await upload.abort().catch(() => {});
-      throw streamError ?? err;
+      throw streamError ?? s3Failure(err);
     }
     if (streamError) {
       await this.delete(key).catch(() => {});
@@ -186,13 +211,17 @@ export class S3FileStorage implements FileStorage {
       return res.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') throw new StoredObjectNotFound(key);
-      throw err;
+      throw s3Failure(err);
     }
   }
 
   async delete(key: string): Promise<void> {
     const { s3, client } = await this.#load();
-    await client.send(new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }));
+    try {
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }));
+    } catch (err) {
+      throw s3Failure(err);
+    }
   }
 }
 
