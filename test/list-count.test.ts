@@ -141,6 +141,42 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
     }
   });
 
+  test('concurrent requests of a list no estimate is kept for: one capped count, its estimate shared; under the cap each counts exactly', async () => {
+    const { ctx } = await getHarness();
+    // the capped counts the lists run, seen on the harness's database object the routes use
+    const capped: string[] = [];
+    const executeQuery = ctx.db.executeQuery;
+    ctx.db.executeQuery = function (this: typeof ctx.db, query: Parameters<typeof executeQuery>[0]) {
+      const text = 'sql' in query ? query.sql : query.compile().sql;
+      if (text.startsWith('select count(*)::int as n from (')) capped.push(text);
+      return executeQuery.call(this, query as never);
+    } as typeof executeQuery;
+    try {
+      countEstimates.clear();
+      const cold = await Promise.all(Array.from({ length: 8 }, () => api.get('/v1/cases?limit=7&sort=name')));
+      assert.deepEqual(
+        cold.map((r) => r.status),
+        Array(8).fill(200),
+      );
+      const counts = new Set(cold.map((r) => r.body.pagination.count));
+      assert.equal(counts.size, 1, `one estimate for all: ${[...counts]}`);
+      assert.ok(cold.every((r) => r.body.pagination.count_estimated === true));
+      assert.ok((cold[0]?.body.pagination.count as number) > 1000);
+      assert.equal(capped.length, 1, `capped counts run: ${capped.length}`);
+
+      // under the cap (310 open cases): an exact total is never shared, every request counts its own
+      capped.length = 0;
+      countEstimates.clear();
+      const small = await Promise.all(
+        Array.from({ length: 4 }, () => api.get('/v1/cases?status=open&limit=7')),
+      );
+      for (const r of small) assert.deepEqual(r.body.pagination, { page: 1, limit: 7, count: 310 });
+      assert.equal(capped.length, 4);
+    } finally {
+      ctx.db.executeQuery = executeQuery;
+    }
+  });
+
   test('an estimate is reused for the same filters for a few seconds; exact totals and other filters are not', async () => {
     const other = await newWorkspace('counts-estimate-reuse');
     const { ctx } = await getHarness();
@@ -254,5 +290,32 @@ describe('the estimate cache', () => {
     now = 2000 + 1000 + 5000;
     assert.equal(cache.claim('r'), undefined);
     assert.equal(cache.claim('r'), undefined, 'gone: every request counts');
+  });
+
+  test('a count in flight is shared with the requests that wait for it: its estimate, or undefined to count for themselves', async () => {
+    const cache = new CountEstimates(1000, 10, () => 0);
+    assert.equal(cache.countInFlight('q'), undefined, 'nothing counting');
+    const end = cache.startCount('q');
+    const waiting = cache.countInFlight('q');
+    assert.ok(waiting, 'a request arriving now finds the count');
+    end(4200);
+    assert.equal(await waiting, 4200);
+    assert.equal(cache.countInFlight('q'), undefined, 'ended: no longer in flight');
+
+    // ended with an exact total or a failure: the waiting request is told to count
+    const endExact = cache.startCount('q');
+    const waitingExact = cache.countInFlight('q');
+    endExact(undefined);
+    assert.equal(await waitingExact, undefined);
+
+    // a later count of the same query replaces the entry; the earlier one's end leaves it alone
+    const endFirst = cache.startCount('r');
+    const endSecond = cache.startCount('r');
+    const second = cache.countInFlight('r');
+    endFirst(1);
+    assert.equal(cache.countInFlight('r'), second);
+    endSecond(2);
+    assert.equal(await second, 2);
+    assert.equal(cache.countInFlight('r'), undefined);
   });
 });

@@ -14,6 +14,12 @@
  * the TTL). Without this, every request in that window ran the capped count: where the count is
  * slow (the review queue's, 0.1 to 0.4 s at 1,000,000 cases), ten connections reading one list
  * all paid it each time the estimate expired, and that was the list's p99 (about 1 s).
+ *
+ * With no estimate kept at all (after a start, or a minute unread), the requests of a query that
+ * arrive while one of them counts it wait for that count (`countInFlight`) and share its estimate,
+ * instead of each running the capped count. Only an estimate is shared: when the count ends with an
+ * exact total (the list is under the cap) or fails, each waiting request counts for itself, so an
+ * exact total is always one the request counted.
  */
 interface Entry {
   count: number;
@@ -28,6 +34,7 @@ export class CountEstimates {
   readonly #now: () => number;
   readonly #graceMs: number;
   readonly #entries = new Map<string, Entry>();
+  readonly #counting = new Map<string, Promise<number | undefined>>();
 
   constructor(ttlMs: number, maxEntries = 1000, now: () => number = Date.now, graceMs = 60_000) {
     this.ttlMs = ttlMs;
@@ -65,6 +72,27 @@ export class CountEstimates {
     return entry;
   }
 
+  /**
+   * The count of the query a request of this process is running, when no estimate is kept: it
+   * resolves to the estimate it ends with, or to undefined (an exact total, or a failure: count).
+   */
+  countInFlight(key: string): Promise<number | undefined> | undefined {
+    return this.#counting.get(key);
+  }
+
+  /** This request counts the query: the returned function ends it with its estimate (or undefined). */
+  startCount(key: string): (estimate: number | undefined) => void {
+    let end!: (estimate: number | undefined) => void;
+    const counting = new Promise<number | undefined>((resolve) => {
+      end = resolve;
+    });
+    this.#counting.set(key, counting);
+    return (estimate) => {
+      if (this.#counting.get(key) === counting) this.#counting.delete(key);
+      end(estimate);
+    };
+  }
+
   /** The request that claimed the key is done counting (whatever came of it). */
   release(key: string): void {
     const entry = this.#entries.get(key);
@@ -87,6 +115,7 @@ export class CountEstimates {
 
   clear(): void {
     this.#entries.clear();
+    this.#counting.clear();
   }
 }
 

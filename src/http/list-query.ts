@@ -410,6 +410,14 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   // estimated moments ago for this very query (or being estimated again by another request, whose
   // previous estimate serves meanwhile): the page alone answers
   if (known !== undefined) return estimated(await page, known);
+  // no estimate kept, and another request counting this query: its estimate serves this one too
+  const inFlight = countEstimates.countInFlight(key);
+  // (the page's failure, while this waits, is reported when it is awaited below, not as unhandled)
+  if (inFlight) page.catch(() => undefined);
+  const shared = inFlight ? await inFlight : undefined;
+  if (shared !== undefined) return estimated(await page, shared);
+  const endCount = countEstimates.startCount(key);
+  let counted: number | undefined;
   try {
     const [rows, capped] = await Promise.all([
       page,
@@ -427,9 +435,11 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
       return { rows: rows as R[], pagination: pagination(parsed, upTo) };
     }
     if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
-    return estimated(rows, await plannedEstimate(db, compiled, key));
+    counted = await plannedEstimate(db, compiled, key);
+    return estimated(rows, counted);
   } finally {
     countEstimates.release(key);
+    endCount(counted);
   }
 }
 
