@@ -118,6 +118,10 @@ if (process.env.DATABASE_URL) {
     );
     assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
 
+    // the background loops keep trying meanwhile (the webhook loop every half second, the work
+    // listener every second, the due-job sweep every 2 s): each failure episode is logged once
+    await new Promise((r) => setTimeout(r, 3000));
+
     // back: the same process answers again, nothing restarted
     await relay.up();
     assert.ok(
@@ -127,6 +131,25 @@ if (process.env.DATABASE_URL) {
     assert.ok(await waitUntil(async () => (await fetch(`${server.base}/readyz`)).status === 200, 30_000));
     const after = await api.post('/v1/cases', { name: 'After the outage' });
     assert.equal(after.status, 201, JSON.stringify(after.body));
+
+    assert.ok(
+      await waitUntil(
+        async () => server.output().includes('work listener lost its connection: reconnecting: recovered'),
+        30_000,
+      ),
+      'the work listener logs its recovery',
+    );
+    // two episodes (the connections ended, then the outage), one line each at most per loop
+    const lines = server.output().split('\n');
+    for (const loop of [
+      'work listener lost its connection: reconnecting (repeats',
+      'webhook delivery loop error (repeats',
+      'job queue: the sweep for due jobs failed (repeats',
+      'job queue error (repeats',
+    ]) {
+      const n = lines.filter((l) => l.includes(loop)).length;
+      assert.ok(n <= 2, `${loop}: ${n} lines`);
+    }
 
     assert.equal(server.child.exitCode, null);
     assert.equal(await server.stop(), 0, server.output().slice(-4000));

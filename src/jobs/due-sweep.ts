@@ -1,4 +1,5 @@
 import type pino from 'pino';
+import { FailureLog } from '../ops/failure-log.ts';
 import { RepeatingTask } from '../shared/repeating-task.ts';
 
 /** What the sweep needs of pg-boss: its own connection (`getDb`) and a way to wake one worker. */
@@ -28,13 +29,13 @@ where exists (
 export class DueJobSweep {
   readonly #queues: string[];
   readonly #target: SweptQueue;
-  readonly #logger: pino.Logger;
+  readonly #failures: FailureLog;
   readonly #task: RepeatingTask;
 
   constructor(queues: string[], target: SweptQueue, logger: pino.Logger, intervalMs: number) {
     this.#queues = queues;
     this.#target = target;
-    this.#logger = logger;
+    this.#failures = new FailureLog(logger, 'job queue: the sweep for due jobs failed', 'warn');
     this.#task = new RepeatingTask(() => this.#sweep(), intervalMs);
   }
 
@@ -52,9 +53,10 @@ export class DueJobSweep {
       const { rows } = await this.#target.query(DUE_QUEUES_SQL, [this.#queues]);
       if (this.#task.stopped) return;
       for (const { name } of rows) this.#target.wake(name);
+      this.#failures.succeeded();
     } catch (err) {
       // the workers' own slow poll is still there; the next sweep tries again
-      if (!this.#task.stopped) this.#logger.warn({ err }, 'job queue: the sweep for due jobs failed');
+      if (!this.#task.stopped) this.#failures.failed(err);
     }
   }
 }

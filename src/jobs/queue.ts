@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fromKysely, fromPglite, PgBoss } from 'pg-boss';
 import type pino from 'pino';
 import type { DatabaseHandle, Db } from '../db/connect.ts';
+import { FailureLog } from '../ops/failure-log.ts';
 import { jobDuration, jobWait } from '../ops/metrics.ts';
 import { type ShutdownTrace, traced } from '../ops/shutdown-trace.ts';
 import { contextFrom, currentTraceCarrier, inSpan, SpanKind } from '../ops/tracing.ts';
@@ -98,7 +99,9 @@ export class JobQueue {
       handle.kind === 'pglite' && handle.pglite
         ? new PgBoss({ db: fromPglite(handle.pglite as never), backend: 'pglite', useListenNotify: true })
         : new PgBoss({ connectionString: handle.connectionString as string, max: 5, useListenNotify: true });
-    this.#boss.on('error', (err: Error) => logger.error({ err }, 'job queue error'));
+    // pg-boss's own loops report each failed attempt; it never says when they work again
+    const failures = new FailureLog(logger, 'job queue error', 'error');
+    this.#boss.on('error', (err: Error) => failures.failed(err));
   }
 
   define<T>(def: JobDefinition<T>): void {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
+import { FailureLog } from '../ops/failure-log.ts';
 
 /**
  * Work announced between processes on PostgreSQL (LISTEN/NOTIFY on one channel). The workers poll
@@ -36,7 +37,7 @@ const RECONNECT_MS = 1000;
  */
 export class WorkListener {
   readonly #connectionString: string;
-  readonly #logger: pino.Logger;
+  readonly #failures: FailureLog;
   readonly #handlers = new Map<string, () => void>();
   #client: pg.Client | undefined;
   #running = false;
@@ -44,7 +45,7 @@ export class WorkListener {
 
   constructor(connectionString: string, logger: pino.Logger) {
     this.#connectionString = connectionString;
-    this.#logger = logger;
+    this.#failures = new FailureLog(logger, 'work listener lost its connection: reconnecting', 'warn');
   }
 
   /** Calls `handler` on each announcement of `topic` (one handler per topic). */
@@ -77,7 +78,7 @@ export class WorkListener {
       this.#client = undefined;
       client.end().catch(() => undefined);
       if (!this.#running) return;
-      this.#logger.warn({ err }, 'work listener lost its connection: reconnecting');
+      this.#failures.failed(err);
       this.#retry = setTimeout(() => void this.#connect(), RECONNECT_MS);
       this.#retry.unref();
     };
@@ -91,6 +92,7 @@ export class WorkListener {
       await client.connect();
       await client.query(`listen ${WORK_CHANNEL}`);
       if (this.#client !== client) return void client.end().catch(() => undefined);
+      this.#failures.succeeded();
       this.#callAll();
     } catch (err) {
       lost(err as Error);

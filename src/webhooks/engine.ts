@@ -1,6 +1,7 @@
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import { onWebhookWork } from '../events/outbox-signal.ts';
+import { FailureLog } from '../ops/failure-log.ts';
 import { DISPATCH_BATCH, dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
 import {
   type AttemptOutcome,
@@ -11,6 +12,7 @@ import {
   releaseExpiredLeases,
   scanWebhookHeads,
 } from './deliver.ts';
+
 import { allocateClaims } from './fair-share.ts';
 import { webhookTuning } from './tuning.ts';
 
@@ -51,6 +53,7 @@ const NUDGE_DELAY_MS = 10;
 export class WebhookEngine {
   readonly #db: Db;
   readonly #logger: pino.Logger;
+  readonly #loopFailures: FailureLog;
   readonly #allowPrivate: () => boolean;
   readonly #inFlight = new Map<string, number>();
   readonly #inFlightByWorkspace = new Map<string, number>();
@@ -93,6 +96,7 @@ export class WebhookEngine {
   ) {
     this.#db = db;
     this.#logger = logger;
+    this.#loopFailures = new FailureLog(logger, 'webhook delivery loop error', 'error');
     this.#allowPrivate = allowPrivate;
     this.#vacuumOutbox = options.vacuumOutbox ?? true;
   }
@@ -149,8 +153,9 @@ export class WebhookEngine {
       let turn: Turn = { did: false, more: false };
       try {
         turn = await this.#turn();
+        this.#loopFailures.succeeded();
       } catch (err) {
-        this.#logger.error({ err }, 'webhook delivery loop error');
+        this.#loopFailures.failed(err);
         await sleep(500);
       }
       if (!this.#running) break;
