@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { HttpClient, newWorkspace, startServer, waitUntil } from '../drills/_lib.ts';
 import { ownDatabaseEnv } from './helpers/own-server.ts';
-import { Relay } from './helpers/tcp-relay.ts';
+import { relayTo } from './helpers/tcp-relay.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 after(async () => {
@@ -38,15 +38,10 @@ if (process.env.DATABASE_URL) {
     timeout: 120_000,
   }, async () => {
     const dbEnv = await ownDatabaseEnv('connection-loss', cleanups);
-    const direct = new URL(dbEnv.DATABASE_URL as string);
     // the service reaches PostgreSQL through a relay, which the outage below takes down
-    const relay = new Relay({ host: direct.hostname, port: Number(direct.port || 5432) });
-    await relay.up();
+    const { relay, url } = await relayTo(dbEnv.DATABASE_URL as string, 5432);
     cleanups.push(() => relay.down());
-    const relayed = new URL(direct);
-    relayed.hostname = '127.0.0.1';
-    relayed.port = String(relay.port);
-    const env = { ...dbEnv, DATABASE_URL: relayed.toString(), LOG_LEVEL: 'info' };
+    const env = { ...dbEnv, DATABASE_URL: url, LOG_LEVEL: 'info' };
     const server = await startServer({ env });
     cleanups.push(() => server.kill9());
     const ws = await newWorkspace(server, 'connection loss');

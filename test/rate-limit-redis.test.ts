@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from '../src/http/app.ts';
 import { clientFor, getHarness, newWorkspace } from './helpers/harness.ts';
-import { Relay } from './helpers/tcp-relay.ts';
+import { relayTo } from './helpers/tcp-relay.ts';
 
 /**
  * With VERICASE_REDIS_URL the per-key rate limit is shared by every API process. Needs a Redis
@@ -57,17 +57,12 @@ describe('rate limit shared through Redis', () => {
       t.diagnostic(`Redis unreachable at ${redisUrl}: the outage was not exercised`);
       return;
     }
-    const target = new URL(redisUrl);
-    const relay = new Relay({ host: target.hostname, port: Number(target.port || 6379) });
-    await relay.up();
+    const { relay, url: relayed } = await relayTo(redisUrl, 6379);
     t.after(() => relay.down());
-    const relayed = new URL(redisUrl);
-    relayed.hostname = '127.0.0.1';
-    relayed.port = String(relay.port);
     const { ctx } = await getHarness();
     const warnings: string[] = [];
     const app = await buildApp(
-      { ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3, redisUrl: relayed.toString() } },
+      { ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3, redisUrl: relayed } },
       {
         logger: pino(
           { level: 'warn' },

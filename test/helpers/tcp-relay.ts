@@ -39,3 +39,17 @@ export class Relay {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   }
 }
+
+/**
+ * A relay, up, to the server of `url` (its default port when the URL has none), and the same URL
+ * through the relay. `relay.down()` when done.
+ */
+export async function relayTo(url: string, defaultPort: number): Promise<{ relay: Relay; url: string }> {
+  const target = new URL(url);
+  const relay = new Relay({ host: target.hostname, port: Number(target.port || defaultPort) });
+  await relay.up();
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String(relay.port);
+  return { relay, url: relayed.toString() };
+}
