@@ -78,16 +78,26 @@ export async function migrateToLatest(db: Kysely<unknown>, progress?: MigrationP
   // every start of an up-to-date database: one query instead of the Migrator's lock table, lock and
   // reads (half a second on the embedded database)
   if ((await pendingMigrationsIfTracked(db))?.length === 0) return [];
-  // migrations written in parallel branches may land out of order: apply whatever is missing
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
-  if (progress) {
-    // what is pending now; another process migrating at the same moment may apply some first
-    const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
-    if (pending.length) progress.pending(pending);
-  }
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // Everything in one transaction that first takes a transaction-level advisory lock: processes
+  // starting together on an empty database wait for each other before the Migrator creates its own
+  // tables (two concurrent CREATE TABLE of one name fail), and the Migrator's session-level lock and
+  // unlock run on the transaction's connection. Left to itself, it locks and unlocks outside its
+  // transaction: through a transaction-mode pooler (PgBouncer) the two could reach different server
+  // connections, which left the lock held by a pooled connection and every later start waiting for
+  // it (an hour, its timeout), while a second process failed on the Migrator's table.
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('vericase:migrations'))`.execute(trx);
+    // migrations written in parallel branches may land out of order: apply whatever is missing
+    const migrator = new Migrator({ db: trx, provider, allowUnorderedMigrations: true });
+    if (progress) {
+      // what is pending now; another process migrating just before may have applied some already
+      const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+      if (pending.length) progress.pending(pending);
+    }
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  });
 }
 
 /** Migrations this code knows that the database has not recorded as applied (the readiness check). */

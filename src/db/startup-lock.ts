@@ -2,11 +2,14 @@ import { sql } from 'kysely';
 import type { Db } from './connect.ts';
 
 /**
- * Runs `fn` while holding a PostgreSQL advisory lock named `name`, on one connection of the pool
- * (`fn` gets that connection as its database; transactions inside it work). For start-up steps that
- * read then write (create the first workspace when there is none): several processes starting
- * together on one database run them one after the other, and the later ones see what the first
- * created. The embedded database needs none: one process holds its data directory.
+ * Runs `fn` in one transaction that holds a PostgreSQL advisory lock named `name` (`fn` gets the
+ * transaction as its database; what it does is committed together). For start-up steps that read
+ * then write (create the first workspace when there is none): several processes starting together
+ * on one database run them one after the other, and the later ones see what the first created. The
+ * lock is the transaction's (`pg_advisory_xact_lock`), released by its COMMIT or ROLLBACK: a session
+ * lock and its unlock could reach two different server connections through a transaction-mode
+ * pooler (PgBouncer), which would leave the lock held by a pooled connection and the next start waiting
+ * for ever. The embedded database needs none: one process holds its data directory.
  */
 export async function withStartupLock<T>(
   db: Db,
@@ -15,13 +18,8 @@ export async function withStartupLock<T>(
   fn: (db: Db) => Promise<T>,
 ): Promise<T> {
   if (kind !== 'postgres') return fn(db);
-  return db.connection().execute(async (conn) => {
-    const key = `vericase:startup:${name}`;
-    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
-    try {
-      return await fn(conn);
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
-    }
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`vericase:startup:${name}`}))`.execute(trx);
+    return fn(trx as unknown as Db);
   });
 }

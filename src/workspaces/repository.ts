@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
+import { inTransaction } from '../db/in-transaction.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
 
 export interface WorkspaceWithKey {
@@ -32,14 +33,14 @@ export async function createApiKey(
 }
 
 export async function createWorkspace(db: Db, name: string, key?: string): Promise<WorkspaceWithKey> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const id = randomUUID();
     const ws = await trx
       .insertInto('workspaces')
       .values({ id, name, settings: JSON.stringify({}) })
       .returning(['id', 'name', 'created_at'])
       .executeTakeFirstOrThrow();
-    const k = await createApiKey(trx as unknown as Db, id, key);
+    const k = await createApiKey(trx, id, key);
     return {
       id: ws.id,
       name: ws.name,
