@@ -36,3 +36,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     return true;
   return UNAVAILABLE_MESSAGES.some((m) => err.message.startsWith(m));
 }
+
+/**
+ * Whether an error means the disk under the database or the files is full (PostgreSQL's disk_full,
+ * the system's ENOSPC): nothing can be recorded until an operator frees space, after which the
+ * service goes on by itself (measured with the embedded database on a full filesystem). Answered
+ * 503 with its own message rather than 500.
+ */
+export function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '53100' || code === 'ENOSPC';
+}
