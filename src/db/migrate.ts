@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_files.ts';
 import * as m0003 from './migrations/0003_list_indexes.ts';
@@ -31,6 +32,7 @@ import * as m0030 from './migrations/0030_member_filter_indexes.ts';
 import * as m0031 from './migrations/0031_check_list_indexes.ts';
 import * as m0032 from './migrations/0032_webhook_log_indexes.ts';
 import * as m0033 from './migrations/0033_activity_audit_indexes.ts';
+import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
 const migrations: Record<string, Migration> = {
@@ -85,10 +87,9 @@ export async function migrateToLatest(db: Kysely<unknown>, progress?: MigrationP
   // transaction: through a transaction-mode pooler (PgBouncer) the two could reach different server
   // connections, which left the lock held by a pooled connection and every later start waiting for
   // it (an hour, its timeout), while a second process failed on the Migrator's table.
-  return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('vericase:migrations'))`.execute(trx);
+  return lockedTransaction(db as Db, 'migrations', async (trx) => {
     // migrations written in parallel branches may land out of order: apply whatever is missing
-    const migrator = new Migrator({ db: trx, provider, allowUnorderedMigrations: true });
+    const migrator = new Migrator({ db: trx as Kysely<unknown>, provider, allowUnorderedMigrations: true });
     if (progress) {
       // what is pending now; another process migrating just before may have applied some already
       const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);

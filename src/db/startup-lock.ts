@@ -18,6 +18,11 @@ export async function withStartupLock<T>(
   fn: (db: Db) => Promise<T>,
 ): Promise<T> {
   if (kind !== 'postgres') return fn(db);
+  return lockedTransaction(db, name, fn);
+}
+
+/** `fn` in one transaction holding the transaction-level advisory lock `vericase:startup:<name>`. */
+export function lockedTransaction<T>(db: Db, name: string, fn: (db: Db) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`vericase:startup:${name}`}))`.execute(trx);
     return fn(trx as unknown as Db);

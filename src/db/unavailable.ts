@@ -26,7 +26,7 @@ const UNAVAILABLE_MESSAGES = [
   'driver has already been destroyed',
 ];
 
-export function isDatabaseUnavailable(err: unknown): boolean {
+function isDatabaseUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (
@@ -43,7 +43,31 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * service goes on by itself (measured with the embedded database on a full filesystem). Answered
  * 503 with its own message rather than 500.
  */
-export function isStorageFull(err: unknown): boolean {
+function isStorageFull(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '53100' || code === 'ENOSPC';
+}
+
+/** `retry-after` of a passing outage (a database or a bucket that cannot be reached): a restart's usual length. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * What the API answers an error that is an outage rather than a fault (503, src/http/errors.ts):
+ * its log line, message and `retry-after`; null for any other error.
+ */
+export function outageOf(err: unknown): { log: string; message: string; retryAfterSeconds: number } | null {
+  if (isStorageFull(err))
+    // an operator has to act, so not seconds
+    return {
+      log: 'the disk is full',
+      message: "The server's storage is full: nothing can be recorded until space is freed",
+      retryAfterSeconds: 60,
+    };
+  if (isDatabaseUnavailable(err))
+    return {
+      log: 'the database is unavailable',
+      message: 'The database is unavailable; try again shortly',
+      retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
+    };
+  return null;
 }

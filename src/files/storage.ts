@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { pipeline as pipelineAsync } from 'node:stream/promises';
 import type { Config } from '../config.ts';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../db/unavailable.ts';
 import { ApiError } from '../http/errors.ts';
 import { NETWORK_ERROR_CODES } from '../shared/network-errors.ts';
 
@@ -44,7 +45,7 @@ export class StorageUnavailable extends ApiError {
   constructor(cause: unknown) {
     super(503, 'File storage is unavailable; try again shortly');
     this.cause = cause;
-    this.retryAfterSeconds = 5;
+    this.retryAfterSeconds = OUTAGE_RETRY_AFTER_SECONDS;
   }
 }
 

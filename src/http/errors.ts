@@ -1,12 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RegistryError, registryApiError } from '../company-data/provider.ts';
-import { isDatabaseUnavailable, isStorageFull } from '../db/unavailable.ts';
+import { outageOf } from '../db/unavailable.ts';
 import { FORMAT_MESSAGES } from './schema-formats.ts';
-
-/** `retry-after` of a 503 for a database that cannot be reached: a restart's usual length. */
-const DATABASE_RETRY_AFTER_SECONDS = 5;
-/** `retry-after` of a 503 for a full disk: an operator has to act, so not seconds. */
-const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
 
 /** Error codes of the error body, by HTTP status. */
 const CODES: Record<number, string> = {
@@ -162,18 +157,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(errorBody(400, message, details));
     }
     const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
-    if (status === 500 && isStorageFull(error)) {
-      request.log.error({ err: error }, 'the disk is full');
-      reply.header('retry-after', String(STORAGE_FULL_RETRY_AFTER_SECONDS));
-      return reply
-        .status(503)
-        .send(errorBody(503, "The server's storage is full: nothing can be recorded until space is freed"));
-    }
-    if (status === 500 && isDatabaseUnavailable(error)) {
-      // a passing outage (PostgreSQL restarting, unreachable, or closed by a shutdown): come back soon
-      request.log.error({ err: error }, 'the database is unavailable');
-      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-      return reply.status(503).send(errorBody(503, 'The database is unavailable; try again shortly'));
+    // a passing outage (PostgreSQL restarting or unreachable, a full disk): 503, come back later
+    const outage = status === 500 ? outageOf(error) : null;
+    if (outage) {
+      request.log.error({ err: error }, outage.log);
+      reply.header('retry-after', String(outage.retryAfterSeconds));
+      return reply.status(503).send(errorBody(503, outage.message));
     }
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');

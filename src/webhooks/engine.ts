@@ -12,7 +12,6 @@ import {
   releaseExpiredLeases,
   scanWebhookHeads,
 } from './deliver.ts';
-
 import { allocateClaims } from './fair-share.ts';
 import { webhookTuning } from './tuning.ts';
 
