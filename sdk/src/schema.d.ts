@@ -5355,6 +5355,7 @@ export interface operations {
   deleteCase: {
     parameters: {
       query?: {
+        /** @description true erases the case, its entities, checks and files for good (also a case already soft deleted, by its id); otherwise the case is hidden from every read */
         permanent?: boolean;
       };
       path: {

@@ -1,18 +1,43 @@
 import { sql } from 'kysely';
 import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
+import type { CaseRow } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
+import type { FileStorage } from '../files/storage.ts';
 import { notFound } from '../http/errors.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
+import { caseFileIds, deleteCaseFiles, removeStoredFiles } from './case-files.ts';
 import { presentCase } from './present.ts';
 import { findCase } from './repository.ts';
 
-/** Soft delete hides the case from every read; `permanent` erases it and everything under it. */
-export async function deleteCase(db: Db, workspaceId: string, idOrExternal: string, permanent: boolean) {
-  const found = await findCase(db, workspaceId, idOrExternal);
+export interface DeleteCaseDeps {
+  db: Db;
+  storage: () => FileStorage;
+  onFileError: (err: unknown, key: string) => void;
+}
+
+/**
+ * Soft delete hides the case from every read; `permanent` erases it and everything under it, its
+ * files included (their bytes are removed once the erasure has committed). A case already soft
+ * deleted can still be erased by its internal id.
+ */
+export async function deleteCase(
+  deps: DeleteCaseDeps,
+  workspaceId: string,
+  idOrExternal: string,
+  permanent: boolean,
+) {
+  const { db } = deps;
+  const found =
+    (await findCase(db, workspaceId, idOrExternal)) ??
+    (permanent ? await findSoftDeleted(db, workspaceId, idOrExternal) : undefined);
   if (!found) throw notFound('Case');
-  await db.transaction().execute(async (trx) => {
+  const erasedKeys = await db.transaction().execute(async (trx) => {
+    let keys: string[] = [];
     if (permanent) {
+      const fileIds = await caseFileIds(trx, workspaceId, found.id);
       await trx.deleteFrom('cases').where('id', '=', found.id).execute();
+      keys = await deleteCaseFiles(trx, workspaceId, fileIds);
     } else {
       await trx.updateTable('cases').set({ deleted_at: sql`now()` }).where('id', '=', found.id).execute();
       // a deleted case's portal links stop working (a permanent delete removes them with the case)
@@ -21,5 +46,18 @@ export async function deleteCase(db: Db, workspaceId: string, idOrExternal: stri
     await recordEvents(trx, workspaceId, [
       { type: 'Case.Deleted', case_id: found.id, payload: { case: { ...presentCase(found), permanent } } },
     ]);
+    return keys;
   });
+  if (erasedKeys.length > 0) await removeStoredFiles(deps.storage(), erasedKeys, deps.onFileError);
+}
+
+function findSoftDeleted(db: Db, workspaceId: string, id: string): Promise<CaseRow | undefined> {
+  if (!UUID_RE.test(id)) return Promise.resolve(undefined);
+  return db
+    .selectFrom('cases')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is not', null)
+    .executeTakeFirst();
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { prepareCaseImport } from '../company-data/import/case-import.ts';
 import { CaseCreateBody } from '../company-data/import/schemas.ts';
+import { getStorage } from '../files/storage.ts';
 import { CaseIdParam, errors } from '../http/common-schemas.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { createCase } from './create-case.ts';
@@ -104,7 +105,13 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      await deleteCase(ctx.db, req.principal.workspaceId, req.params.id, req.query.permanent ?? false);
+      const deps = {
+        db: ctx.db,
+        storage: () => getStorage(ctx),
+        onFileError: (err: unknown, key: string) =>
+          req.log.warn({ err, key }, 'an erased file could not be removed from storage'),
+      };
+      await deleteCase(deps, req.principal.workspaceId, req.params.id, req.query.permanent ?? false);
       return reply.status(204).send(null);
     },
   );

@@ -137,4 +137,11 @@ export const CaseGetQuery = Type.Object({
   property_origin: Type.Optional(Type.Boolean({ default: false })),
   data_lineage: Type.Optional(Type.Boolean({ default: false })),
 });
-export const CaseDeleteQuery = Type.Object({ permanent: Type.Optional(Type.Boolean()) });
+export const CaseDeleteQuery = Type.Object({
+  permanent: Type.Optional(
+    Type.Boolean({
+      description:
+        'true erases the case, its entities, checks and files for good (also a case already soft deleted, by its id); otherwise the case is hidden from every read',
+    }),
+  ),
+});

@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { FileStorage } from '../files/storage.ts';
+import { checkFileIds } from './documents/list-case-documents.ts';
+
+type Data = Record<string, unknown>;
+
+/**
+ * Every file a case holds: its checks' files (current attempt and history, as the case's document
+ * list names them), files a client portal received for its checks, the frozen documents of its
+ * signature requests, its completed document orders and its reports. Read before the case is erased
+ * (they all go with it).
+ */
+export async function caseFileIds(trx: Db, workspaceId: string, caseId: string): Promise<string[]> {
+  const ids = new Set<string>();
+  const checks = await trx
+    .selectFrom('checks')
+    .select(['id', 'type', 'data', 'history'])
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .execute();
+  for (const c of checks) {
+    for (const id of checkFileIds(c.type, (c.data ?? {}) as Data)) ids.add(id);
+    const history = Array.isArray(c.history) ? (c.history as { data?: Data }[]) : [];
+    for (const h of history) for (const id of checkFileIds(c.type, h?.data ?? {})) ids.add(id);
+  }
+  const others = await sql<{ file_id: string | null }>`
+    select p.file_id from client_portal_pending_files p join checks k on k.id = p.check_id
+      where k.workspace_id = ${workspaceId} and k.case_id = ${caseId}
+    union all
+    select s.document_file_id from signature_requests s join checks k on k.id = s.check_id
+      where k.workspace_id = ${workspaceId} and k.case_id = ${caseId}
+    union all
+    select file_id from document_orders where workspace_id = ${workspaceId} and case_id = ${caseId}
+    union all
+    select file_id from case_reports where workspace_id = ${workspaceId} and case_id = ${caseId}
+  `.execute(trx);
+  for (const r of others.rows) if (r.file_id) ids.add(r.file_id);
+  return [...ids];
+}
+
+/**
+ * Deletes the rows of `fileIds` (after their case was erased in `trx`) except those something else
+ * still references: an upload can be referenced by checks of several cases while its upload_ref is
+ * valid, and a client portal's logo is an upload too. A check of another case can only reference an
+ * upload it was updated with after the upload was made, which bounds the scan. Returns the storage
+ * keys to delete once the transaction has committed.
+ */
+export async function deleteCaseFiles(trx: Db, workspaceId: string, fileIds: string[]): Promise<string[]> {
+  if (fileIds.length === 0) return [];
+  const deleted = await sql<{ storage_key: string }>`
+    delete from files f
+    where f.workspace_id = ${workspaceId} and f.id = any(${fileIds}::uuid[])
+      and not exists (select 1 from client_portals p where p.logo_file_id = f.id)
+      and not exists (
+        select 1 from checks k
+        where k.workspace_id = ${workspaceId} and k.updated_at >= f.created_at
+          and k.type in ('document', 'id_document', 'id_verification', 'electronic_signature')
+          and strpos(k.data::text || coalesce(k.history::text, ''), f.id::text) > 0)
+    returning f.storage_key
+  `.execute(trx);
+  return deleted.rows.map((r) => r.storage_key);
+}
+
+/** Removes erased files' bytes; a failure leaves bytes no row reaches (no API can read them). */
+export async function removeStoredFiles(
+  storage: FileStorage,
+  keys: string[],
+  onError: (err: unknown, key: string) => void,
+): Promise<void> {
+  for (const key of keys) await storage.delete(key).catch((err: unknown) => onError(err, key));
+}
