@@ -1224,7 +1224,7 @@ export interface components {
       type: "api__created__case" | "contact__created__case" | "user__created__case" | "api__updated_info__case" | "contact__updated_info__case" | "user__updated_info__case" | "api__updated_status__case" | "user__updated_status__case" | "system__updated_status__case" | "api__updated_template__case" | "user__updated_template__case" | "system__updated_template__case" | "api__updated_assignee__case" | "user__updated_assignee__case" | "system__updated_assignee__case" | "user__transferred_from_workspace__case" | "api__assigned__case__to_space" | "user__assigned__case__to_space" | "contact__assigned__case__to_space" | "api__updated_metadata__case" | "contact__updated_metadata__case" | "user__updated_metadata__case" | "api__updated_risk__case" | "user__updated_risk__case" | "system__updated_risk__case" | "system__updated_review__case" | "user__updated_review__case" | "api__confirmed_review__case" | "system__confirmed_review__case" | "user__confirmed_review__case" | "api__deleted__case" | "user__deleted__case" | "api__added_tags__case" | "user__added_tags__case" | "system__added_tags__case" | "api__removed_tags__case" | "user__removed_tags__case" | "system__added__case_control" | "system__removed__case_control" | "api__updated__case_relation" | "contact__updated__case_relation" | "user__updated__case_relation" | "user__sent__communication" | "system__sent__communication" | "system__received__communication" | "api__created__individual" | "contact__created__individual" | "user__created__individual" | "api__updated__individual" | "contact__updated__individual" | "user__updated__individual" | "api__marked_as_relevant__individual" | "user__marked_as_relevant__individual" | "api__marked_as_not_relevant__individual" | "contact__marked_as_not_relevant__individual" | "user__marked_as_not_relevant__individual" | "contact__sent_collaboration_email__individual" | "api__deleted__individual" | "user__deleted__individual" | "api__created__company" | "contact__created__company" | "user__created__company" | "api__updated__company" | "contact__updated__company" | "user__updated__company" | "api__marked_as_relevant__company" | "user__marked_as_relevant__company" | "api__marked_as_not_relevant__company" | "contact__marked_as_not_relevant__company" | "user__marked_as_not_relevant__company" | "api__deleted__company" | "user__deleted__company" | "user__purchased__company_data" | "api__started__check" | "contact__started__check" | "user__started__check" | "system__started__check" | "system__rolled_back__check" | "api__set_review_needed__check" | "contact__set_review_needed__check" | "system__set_review_needed__check" | "api__approved__check" | "user__approved__check" | "system__approved__check" | "api__rejected__check" | "user__rejected__check" | "system__rejected__check" | "api__enabled_monitoring__check" | "user__enabled_monitoring__check" | "api__disabled_monitoring__check" | "user__disabled_monitoring__check" | "system__disabled_monitoring__check" | "system__expired__check" | "end_user__started_flow__check" | "end_user__finished_flow__check" | "user__deleted__check" | "api__deleted__check" | "api__ignored__aml_hit" | "user__ignored__aml_hit" | "api__confirmed__aml_hit" | "user__confirmed__aml_hit" | "system__recreated_search__aml_data" | "user__acknowledged__company_monitoring_alert" | "user__run__template" | "api__run__template" | "contact__completed_forms__client_portal" | "contact__completed_checks__client_portal" | "user__mark_as_completed__case_control" | "system__mark_as_completed__case_control" | "user__mark_as_uncompleted__case_control" | "system__mark_as_uncompleted__case_control";
       /** @description The console user of a `user` activity, otherwise null */
       user: {
-        /** Format: email */
+        /** @description The e-mail the user signs in with */
         email: string;
         first_name: string;
         /** Format: uuid */
@@ -1247,7 +1247,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -1355,7 +1355,7 @@ export interface components {
         reviewed_at: string | null;
         reviewer_type: ("user" | "system" | "api") | null;
         user: {
-          /** Format: email */
+          /** @description The e-mail the user signs in with */
           email: string;
           first_name: string;
           /** Format: uuid */
@@ -1572,7 +1572,7 @@ export interface components {
     CaseDetailed: {
       /** @description The console user `assignee_id` names; null when unassigned or not a user of the workspace */
       assignee: {
-        /** Format: email */
+        /** @description The e-mail the user signs in with */
         email: string;
         first_name: string;
         /** Format: uuid */
@@ -1612,7 +1612,7 @@ export interface components {
             reviewed_at: string | null;
             reviewer_type: ("user" | "system" | "api") | null;
             user: {
-              /** Format: email */
+              /** @description The e-mail the user signs in with */
               email: string;
               first_name: string;
               /** Format: uuid */
@@ -1752,7 +1752,7 @@ export interface components {
       /** @enum {unknown} */
       status: "approved" | "rejected" | "closed";
       user: {
-        /** Format: email */
+        /** @description The e-mail the user signs in with */
         email: string;
         first_name: string;
         /** Format: uuid */
@@ -3028,7 +3028,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3193,7 +3193,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3248,7 +3248,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3383,7 +3383,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3468,7 +3468,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3557,7 +3557,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -3777,7 +3777,7 @@ export interface components {
     };
     Note: {
       author: {
-        /** Format: email */
+        /** @description The e-mail the user signs in with */
         email: string;
         first_name: string;
         /** Format: uuid */
@@ -3801,7 +3801,7 @@ export interface components {
     };
     NoteComment: {
       author: {
-        /** Format: email */
+        /** @description The e-mail the user signs in with */
         email: string;
         first_name: string;
         /** Format: uuid */
@@ -3848,7 +3848,7 @@ export interface components {
           reviewed_at: string | null;
           reviewer_type: ("user" | "system" | "api") | null;
           user: {
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -4565,7 +4565,7 @@ export interface operations {
                 /** Format: date-time */
                 created_at: string;
                 created_by: {
-                  /** Format: email */
+                  /** @description The e-mail the user signs in with */
                   email: string;
                   first_name: string;
                   /** Format: uuid */
@@ -4643,7 +4643,7 @@ export interface operations {
             /** Format: date-time */
             created_at: string;
             created_by: {
-              /** Format: email */
+              /** @description The e-mail the user signs in with */
               email: string;
               first_name: string;
               /** Format: uuid */
