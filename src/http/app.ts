@@ -57,8 +57,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return typeof given === 'string' && given.length <= 128 ? given : randomUUID();
     },
     requestIdHeader: false,
-    // the serializer compiles anyOf branches with its own ajv: declare our formats there too
-    serializerOpts: { ajv: { formats: { 'alpha-2': true, 'e.164': true, 'tag-label': true } } },
+    // the serializer picks anyOf branches (nullable fields) with its own ajv: formats are not checked
+    // there (an answer is never refused for a stored value's format: admin@localhost failed the
+    // e-mail format, a 500 after the write had committed); our formats are declared to be known
+    serializerOpts: {
+      ajv: { validateFormats: false, formats: { 'alpha-2': true, 'e.164': true, 'tag-label': true } },
+    },
     // response serializers compile on a route's first answer, not at start (src/http/lazy-schemas.ts)
     schemaController: { compilersFactory: { buildSerializer: buildLazySerializer as never } },
   };
