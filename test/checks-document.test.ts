@@ -10,7 +10,7 @@ import {
   submitDocument,
 } from './helpers/document-checks.ts';
 import { downloadFile } from './helpers/files.ts';
-import { newWorkspace } from './helpers/harness.ts';
+import { getHarness, newWorkspace } from './helpers/harness.ts';
 
 describe('document check: sandbox outcomes', () => {
   test('PNG approved → approved by the system; envelope, settings, files and events', async () => {
@@ -363,7 +363,14 @@ describe('document check: review, force_review, retrieve, tenants', () => {
       const res = method === 'get' ? await other.get(url) : await other[method](url, body);
       assert.equal(res.status, 404, `${method} ${path}`);
     }
-    const forced = await api.post(`/v1/checks/document/${created.id}/force_review`, {});
+    // as the reference's clients send it: no body at all
+    const { app } = await getHarness();
+    const forcedRes = await app.inject({
+      method: 'POST',
+      url: `/v1/checks/document/${created.id}/force_review`,
+      headers: { 'x-service-api-key': api.key },
+    });
+    const forced = { status: forcedRes.statusCode, body: JSON.parse(forcedRes.body) };
     assert.equal(forced.status, 200, JSON.stringify(forced.body));
     assert.equal(forced.body.status, 'need_review');
     assert.equal((await api.post(`/v1/checks/document/${created.id}/force_review`, {})).status, 400);

@@ -122,6 +122,28 @@ describe('strict input: server-owned and unknown fields', () => {
     assert.equal((await api.get(`/v1/companies/${company.id}`)).body.name, company.name);
   });
 
+  test('a route that declares no query string or no body refuses one instead of ignoring it', async () => {
+    const api = await newWorkspace();
+    assertRefused(await api.post('/v1/cases?foo=1', { name: 'x' }), 'foo');
+    const kase = await caseWithEntities(api);
+    assertRefused(
+      await api.post(`/v1/cases/${kase.id}/reviews?next_review_at=2030-01-01`, { status: 'approved' }),
+      'next_review_at',
+    );
+    // `permanent` belongs in the query string: in the body it was ignored (a soft delete)
+    assertRefused(await api.delete(`/v1/cases/${kase.id}`, { permanent: true }), 'permanent');
+    assertRefused(
+      await api.delete(`/v1/individuals/${kase.individuals[0].id}`, { cascade: true }),
+      'cascade',
+    );
+    const array = await raw('DELETE', `/v1/cases/${kase.id}`, api.key, '[1]', 'application/json');
+    assert.equal(array.status, 400, JSON.stringify(array.body));
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).status, 200, 'nothing was deleted');
+    assert.equal((await api.delete(`/v1/cases/${kase.id}`, {})).status, 204, 'an empty object is no body');
+    const cases = await api.get('/v1/cases');
+    assert.equal(cases.body.pagination.count, 0, 'the refused create stored nothing, the case is deleted');
+  });
+
   test('the OpenAPI document states that bodies refuse unknown fields and bounds strings', async () => {
     const api = await newWorkspace();
     const doc = (await api.get('/v1/openapi.json')).body;

@@ -18,10 +18,7 @@ export function registerCaseReportRoutes(app: App, ctx: AppContext): void {
         body: CaseReportParams,
         response: { 204: Type.Null(), ...errors(400, 404) },
       },
-      // the body is optional: none means the default parameters
-      preValidation: async (req) => {
-        if (req.body === undefined || req.body === null) req.body = {};
-      },
+      // the body is optional (every field is): none means the default parameters (strict-input.ts)
     },
     async (req, reply) => {
       const baseUrl = ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;

@@ -16,6 +16,44 @@ import { strictSchema } from './strict-schema.ts';
  *   nesting is bounded.
  */
 
+/** Routes of the API (key or admin token): every parameter and field they take is declared. */
+const API_PREFIXES = ['/v1/', '/admin/'];
+const NO_QUERY = { type: 'object', properties: {} };
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
+}
+
+/**
+ * The guard of a route without a body schema: no body, or an empty object or JSON null (what
+ * generic clients send with a DELETE). A multipart upload is read by its route, not parsed here.
+ */
+function refuseBody(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
+  const body = req.body as unknown;
+  if (body === undefined || body === null || Buffer.isBuffer(body)) return done();
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const names = Object.keys(body);
+    if (names.length === 0) return done();
+    const details = names.slice(0, 20).map((name) => ({
+      path: name,
+      message: `${name} is not allowed: this request takes no body`,
+    }));
+    return done(new ApiError(400, details[0].message, details));
+  }
+  done(new ApiError(400, 'This request takes no body', [{ path: 'body', message: 'body is not allowed' }]));
+}
+
+function noRequiredField(body: unknown): boolean {
+  const b = body as { type?: unknown; required?: unknown[] };
+  return b.type === 'object' && (!Array.isArray(b.required) || b.required.length === 0);
+}
+
+function emptyBodyIsObject(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
+  if (req.body === undefined || req.body === null) req.body = {};
+  done();
+}
+
 /** Deepest JSON nesting accepted (objects and arrays): ample for every documented body. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -23,6 +61,19 @@ export function registerStrictInput(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema = route.schema as Record<string, unknown> | undefined;
     if (!schema) return;
+    // an API route that declares no query string or no body takes none: a parameter or a field sent
+    // to it is refused like an unknown one, not ignored (a `permanent` sent in a DELETE's body
+    // instead of its query string was a soft delete)
+    const api = API_PREFIXES.some((p) => route.url.startsWith(p));
+    if (api && !schema.querystring) schema.querystring = NO_QUERY;
+    if (api && !schema.body && route.method !== 'GET' && route.method !== 'HEAD') {
+      route.preValidation = [...hookList(route.preValidation), refuseBody];
+    }
+    // a body whose every field is optional may be left out (`force_review`, `generate-report`...):
+    // none is `{}`, where the validator would say "body must be object"
+    if (api && schema.body && noRequiredField(schema.body)) {
+      route.preValidation = [emptyBodyIsObject, ...hookList(route.preValidation)];
+    }
     for (const part of ['body', 'querystring', 'params'] as const) {
       if (schema[part]) schema[part] = strictSchema(schema[part]);
     }
