@@ -131,6 +131,14 @@ export const amlCheck: CheckTypeDefinition = {
   },
   beforeReview(check) {
     const data = check.data as unknown as AmlDataOut;
+    // a decision taken before the lists were searched would stand with no hits and no baseline for
+    // monitoring: the screening takes a moment, the review waits for it
+    if (check.status === 'processing' && !data.vendor?.screened_at) {
+      throw badRequest(
+        'The check is still being screened against the lists: review it once the screening has ended (Check.ReviewNeeded, or its status)',
+        'status',
+      );
+    }
     const pending = pendingHits(data.hits ?? []);
     if (pending.length) {
       throw badRequest(
