@@ -67,7 +67,7 @@ describe('companies and individuals', () => {
       'Company.Created',
       'Individual.Created',
       'Individual.InfoUpdated',
-      'Company.RelevanceUpdated',
+      'Company.MarkedAsNotRelevant',
       'Individual.Deleted',
     ]) {
       assert.ok(types.includes(t), `${t} in ${types}`);

@@ -109,8 +109,14 @@ export async function findInLiveCase<T extends CaseOwnedTable>(
 }
 
 /** Marks activity inside a case (any change to it or to what it contains). */
-export async function touchCase(trx: Db, caseId: string): Promise<void> {
-  await trx.updateTable('cases').set({ last_activity_at: sql`now()` }).where('id', '=', caseId).execute();
+/** Marks activity on the case; returns the case as it now is (an event's snapshot). */
+export async function touchCase(trx: Db, caseId: string): Promise<CaseRow> {
+  return trx
+    .updateTable('cases')
+    .set({ last_activity_at: sql`now()` })
+    .where('id', '=', caseId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export interface CaseGraph {

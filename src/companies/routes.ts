@@ -108,7 +108,8 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
         req.principal.workspaceId,
         req.params.id,
         { is_relevant: req.body.is_relevant },
-        'Company.RelevanceUpdated',
+        // the reference's names, one per direction (what its webhooks subscribe to)
+        req.body.is_relevant ? 'Company.MarkedAsRelevant' : 'Company.MarkedAsNotRelevant',
       ),
   );
 }

@@ -106,7 +106,8 @@ export function registerIndividualRoutes(app: App, ctx: AppContext): void {
         req.principal.workspaceId,
         req.params.id,
         { is_relevant: req.body.is_relevant },
-        'Individual.RelevanceUpdated',
+        // the reference's names, one per direction (what its webhooks subscribe to)
+        req.body.is_relevant ? 'Individual.MarkedAsRelevant' : 'Individual.MarkedAsNotRelevant',
       ),
   );
 }

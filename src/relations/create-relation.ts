@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { presentCase } from '../cases/present.ts';
 import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -72,14 +73,14 @@ export async function createRelation(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await touchCase(trx, c.id);
+      const touched = await touchCase(trx, c.id);
       const relation = presentRelation(row);
       await recordEvents(trx, workspaceId, [
         {
           type: 'Case.Updated',
           sub_event: 'Case.RelationsUpdated',
           case_id: c.id,
-          payload: { case_relation: relation },
+          payload: { case: presentCase(touched), case_relation: relation },
         },
       ]);
       // a new role (legal representative, shareholder...) may make the source a template target

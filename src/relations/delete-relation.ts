@@ -1,3 +1,4 @@
+import { presentCase } from '../cases/present.ts';
 import { lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -32,13 +33,13 @@ export async function deleteRelation(db: Db, workspaceId: string, caseId: string
       }
     }
     await trx.deleteFrom('relations').where('id', '=', found.id).execute();
-    await touchCase(trx, caseId);
+    const touched = await touchCase(trx, caseId);
     await recordEvents(trx, workspaceId, [
       {
         type: 'Case.Updated',
         sub_event: 'Case.RelationsUpdated',
         case_id: caseId,
-        payload: { case_relation: { ...presentRelation(found), deleted: true } },
+        payload: { case: presentCase(touched), case_relation: { ...presentRelation(found), deleted: true } },
       },
     ]);
   });

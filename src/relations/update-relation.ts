@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { presentCase } from '../cases/present.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -54,14 +55,14 @@ export async function updateRelation(
         .executeTakeFirst();
       // deleted since it was looked up: gone, not a server error
       if (!row) throw notFound('Relation');
-      await touchCase(trx, caseId);
+      const touched = await touchCase(trx, caseId);
       const relation = presentRelation(row);
       await recordEvents(trx, workspaceId, [
         {
           type: 'Case.Updated',
           sub_event: 'Case.RelationsUpdated',
           case_id: caseId,
-          payload: { case_relation: relation },
+          payload: { case: presentCase(touched), case_relation: relation },
         },
       ]);
       return relation;
