@@ -35,5 +35,8 @@ test('a console user whose e-mail has a dotless domain can review, write notes, 
   const notes = await api.get(`/v1/cases/${kase.id}/notes`);
   assert.equal(notes.body.data[0].author.email, email);
   const audit = await api.get(`/v1/audit-log?resource_id=${kase.id}`);
-  assert.ok(audit.body.data.every((e: { status_code: number }) => e.status_code < 500), JSON.stringify(audit.body));
+  assert.ok(
+    audit.body.data.every((e: { status_code: number }) => e.status_code < 500),
+    JSON.stringify(audit.body),
+  );
 });
