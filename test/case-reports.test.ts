@@ -216,6 +216,18 @@ describe('case reports', () => {
     assert.equal(viaUrl.rawPayload.subarray(0, 5).toString(), '%PDF-');
   });
 
+  test('a case assigned to a free-text id (not one of our users) gets its report', async () => {
+    const api = await newWorkspace();
+    const kase = (await api.post('/v1/cases', { name: 'CRM assigned', assignee_id: 'crm-user-42' })).body;
+    assert.equal(kase.assignee_id, 'crm-user-42');
+    assert.equal((await api.post(`/v1/cases/${kase.id}/generate-report`, {})).status, 204);
+    const entry = await generated(api, kase.id);
+    const { text } = await pdfText(api, entry.file_ids[0]);
+    assert.match(text.join('\n'), /CRM assigned/);
+    const [report] = await reportsOf(api.workspaceId, kase.id);
+    assert.equal(report.status, 'generated');
+  });
+
   test('a report whose case is deleted before its job runs fails, without event; a settled one is left alone', async () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { findCaseById } from '../cases/repository.ts';
 import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Db } from '../db/connect.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import type {
   CaseReviewsTable,
   CaseRow,
@@ -56,7 +57,8 @@ export async function loadReportData(
   if (!kase) return undefined;
   const [assignee, companies, individuals, relations, checks, reviews, notes, events, count] =
     await Promise.all([
-      kase.assignee_id
+      // assignee_id is free text (a CRM's user id...): only a uuid can name one of our users
+      kase.assignee_id && UUID_RE.test(kase.assignee_id)
         ? db
             .selectFrom('users')
             .select(['first_name', 'last_name', 'email'])
