@@ -546,6 +546,24 @@ describe('client portals: contact_has_actions and wait steps', () => {
     assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
   });
 
+  test("a check only its own person can do (id_verification) counts for a business contact's own checks only", async () => {
+    const api = await newWorkspace();
+    const c = await portalCase(api);
+    // Grace is no business contact: no contact's portal shows her verification
+    const grace = await api.post('/v1/checks/id_verification', { individual_id: c.notContact });
+    assert.equal(grace.status, 201, JSON.stringify(grace.body));
+    assert.equal(grace.body.status, 'in_progress');
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
+    const link = await api.post(`/v1/cases/${c.caseId}/share-client-portal-link`, {
+      business_contact_id: c.contact,
+    });
+    assert.equal(link.status, 201, JSON.stringify(link.body));
+    // Ada's own verification is hers to do in her portal
+    const ada = await api.post('/v1/checks/id_verification', { individual_id: c.contact });
+    assert.equal(ada.status, 201, JSON.stringify(ada.body));
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, true);
+  });
+
   test('wait steps: triggered once when the contact runs out of actions, completed by the operator', async () => {
     const api = await newWorkspace();
     const hook = await api.post('/v1/webhooks', {

@@ -95,7 +95,8 @@ function shownBy(link: ClientPortalLinkRow, check: CheckRow, entities: Map<strin
   if (!def || !portal || !entity) return null;
   if (link.check_id) return link.check_id === check.id ? { check, portal, def, entity } : null;
   if (check.is_internal || !entity.is_relevant) return null;
-  return portal.shownTo(check, link.individual_id) ? { check, portal, def, entity } : null;
+  const shown = portal.audience === 'every_contact' || check.individual_id === link.individual_id;
+  return shown ? { check, portal, def, entity } : null;
 }
 
 /** The checks the link shows, in the case's order. */

@@ -25,8 +25,13 @@ export interface PendingPortalFile {
 }
 
 export interface PortalActionDefinition {
-  /** Whether a case-wide link of this contact shows the check (a check link always shows its check). */
-  shownTo(check: CheckRow, contactIndividualId: string): boolean;
+  /**
+   * Whom a case-wide link shows the check to (a check's own link always shows it): every business
+   * contact (they gather the company's papers and other people's as well), or only the person the
+   * check is about (no one signs or shows their face for someone else). The case's
+   * contact_has_actions counts a waiting check the same way.
+   */
+  audience: 'every_contact' | 'own_checks';
   /** The slots to fill now (id_document: back only when the document type has one, etc.). */
   slots(check: CheckRow): PortalSlot[];
   /** Label and description shown with the action. */

@@ -27,6 +27,13 @@ export async function refreshCaseAfterCheckChange(
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   const collecting = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData).map((d) => d.type);
+  // what a contact's portal shows: checks of every entity, or a contact's own ones (portal-action.ts)
+  const forAnyContact = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'every_contact').map(
+    (d) => d.type,
+  );
+  const forOwnChecks = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'own_checks').map(
+    (d) => d.type,
+  );
   const retakable = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData && !d.finalRejection).map(
     (d) => d.type,
   );
@@ -42,7 +49,9 @@ export async function refreshCaseAfterCheckChange(
       count(*) filter (where (k.type = any(${retakable}::text[]) and k.status = 'rejected')
         or (k.type = any(${collecting}::text[]) and k.status = 'in_progress'
           and jsonb_array_length(k.history) > 0)) as again,
-      count(*) filter (where k.type = any(${collecting}::text[]) and k.status = 'in_progress') as contact_todo
+      count(*) filter (where k.status = 'in_progress' and not k.is_internal
+        and (k.type = any(${forAnyContact}::text[])
+          or (k.type = any(${forOwnChecks}::text[]) and i.is_business_contact))) as contact_todo
     from checks k
     left join companies co on co.id = k.company_id
     left join individuals i on i.id = k.individual_id
@@ -50,7 +59,7 @@ export async function refreshCaseAfterCheckChange(
   `.execute(trx);
   const s = stats.rows[0];
   const needReview = Number(s.need_review) > 0;
-  // the contact has something to supply while a check taking their data waits for it
+  // a contact has something to supply while a check their portal shows waits for it
   const contactHasActions = Number(s.contact_todo) > 0;
   const flags = nextCaseFlags(before.flags, {
     total: Number(s.total),

@@ -27,7 +27,7 @@ const FILES_SLOT: PortalSlot = {
  */
 export function documentPortal(def: () => CheckTypeDefinition): PortalActionDefinition {
   return {
-    shownTo: () => true,
+    audience: 'every_contact',
     slots: () => [FILES_SLOT],
     async describe(_db, check: CheckRow) {
       const data = check.data as unknown as DocumentCheckData;

@@ -9,7 +9,7 @@ import { presentSignature } from './present-signature.ts';
  * (portal-routes.ts) and the Action carries a `signature` block describing where the request is.
  */
 export const electronicSignaturePortal: PortalActionDefinition = {
-  shownTo: (check, contactIndividualId) => check.individual_id === contactIndividualId,
+  audience: 'own_checks',
   slots: () => [],
   async describe(_db, check) {
     const internal = check.internal as unknown as ElectronicSignatureInternal;

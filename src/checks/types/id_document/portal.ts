@@ -18,7 +18,7 @@ const SLOTS: PortalSlot[] = [
  */
 export function idDocumentPortal(def: () => CheckTypeDefinition): PortalActionDefinition {
   return {
-    shownTo: () => true,
+    audience: 'every_contact',
     slots: () => SLOTS,
     async submit({ ctx, trx, check, files }) {
       const front = files.find((f) => f.slot === 'front');

@@ -14,7 +14,7 @@ const IMAGES = 'image/jpeg,image/png';
  */
 export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActionDefinition {
   return {
-    shownTo: (check, contactIndividualId) => check.individual_id === contactIndividualId,
+    audience: 'own_checks',
     slots(check): PortalSlot[] {
       const settings = (check.data as { settings: IdVerificationSettings }).settings;
       const video = videoRequired(settings.mode);
