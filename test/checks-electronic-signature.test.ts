@@ -648,6 +648,55 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(review.body.status, 'approved');
     });
 
+    test("an operator's review of an open request ends it: vendor cancelled, the portal shows it ended", async () => {
+      const s = await started();
+      await sendCode(s.token, s.check.id, s.email);
+      const review = await s.api.patch(`/v1/checks/electronic_signature/${s.check.id}/review`, {
+        action: 'reject',
+        comment: 'cancelled by ops',
+      });
+      assert.equal(review.status, 200, JSON.stringify(review.body));
+      assert.equal(review.body.status, 'rejected');
+      assert.equal(review.body.data.vendor.status, 'cancelled');
+      assert.ok(review.body.data.vendor.ended_at);
+      const { ctx } = await getHarness();
+      const request = await ctx.db
+        .selectFrom('signature_requests')
+        .select(['status', 'code_hash'])
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(request, { status: 'cancelled', code_hash: null });
+      const trail = await ctx.db
+        .selectFrom('signature_events')
+        .select('type')
+        .where('check_id', '=', s.check.id)
+        .orderBy('at')
+        .execute();
+      assert.equal(trail.at(-1)?.type, 'cancelled');
+      const session = await sig(s.token, 'GET', '/session');
+      assert.equal(session.status, 200, JSON.stringify(session.body));
+      const action = session.body.actions.find((a: { id: string }) => a.id === s.check.id);
+      assert.equal(action.signature.status, 'ended');
+      const code = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      assert.equal(code.status, 400, JSON.stringify(code.body));
+      assert.match(code.body.message, /no longer expected/);
+      // opening it again shows it ended, and starts nothing
+      const reopened = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/start`);
+      assert.equal(reopened.status, 200, JSON.stringify(reopened.body));
+      assert.equal(reopened.body.signature.status, 'ended');
+      // never started, then approved by a reviewer: nothing to sign either
+      const other = await createCheck(s.api, s.alanId, { document_template_key: 'engagement' });
+      assert.equal(other.status, 201, JSON.stringify(other.body));
+      const approved = await s.api.patch(`/v1/checks/electronic_signature/${other.body.id}/review`, {
+        action: 'approve',
+      });
+      assert.equal(approved.body.data.vendor.status, 'pending');
+      const alan = await portalToken(s.api, s.caseId, s.alanId);
+      const alanSession = await sig(alan.token, 'GET', '/session');
+      const alanAction = alanSession.body.actions.find((a: { id: string }) => a.id === other.body.id);
+      assert.equal(alanAction?.signature.status, 'ended');
+    });
+
     test('sign 400s: agreed, no signature, both, a bad PNG, no code sent, unknown fields', async () => {
       const s = await started();
       const url = `/actions/${s.check.id}/signature/sign`;

@@ -136,6 +136,17 @@ export interface CheckTypeDefinition {
   process?(input: ProcessInput): Promise<Outcome | null>;
   /** Extra rules before a manual review (e.g. aml hits must be reviewed first). */
   beforeReview?(check: CheckRow): void;
+  /**
+   * The type's own effects of a manual review, in its transaction (electronic_signature ends an open
+   * signature request): returns the data the reviewed check keeps.
+   */
+  onReview?(input: {
+    trx: Db;
+    check: CheckRow;
+    data: Record<string, unknown>;
+    decision: 'approved' | 'rejected';
+    now: Date;
+  }): Promise<Record<string, unknown>>;
   /** How the client portal shows this type's checks to the case's contact (src/portal/portal-action.ts). */
   portal?: PortalActionDefinition;
   /** Type-specific routes (e.g. id_document add_files), mounted under /v1. */

@@ -36,9 +36,17 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       ? ('stateSigned' as const)
       : signature?.status === 'declined'
         ? ('stateDeclined' as const)
-        : (STATE_KEY[action.state] ?? 'stateTodo');
+        : signature?.status === 'ended'
+          ? ('stateEnded' as const)
+          : (STATE_KEY[action.state] ?? 'stateTodo');
   const badgeClass =
-    signature?.status === 'signed' ? 'approved' : signature?.status === 'declined' ? 'retry' : action.state;
+    signature?.status === 'signed'
+      ? 'approved'
+      : signature?.status === 'declined'
+        ? 'retry'
+        : signature?.status === 'ended'
+          ? 'submitted'
+          : action.state;
   // files still listed for a submitted action (the server may keep none once it has them)
   const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 

@@ -151,6 +151,13 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
       </div>
     );
   }
+  if (sig.status === 'ended') {
+    return (
+      <div className="signature">
+        <p className="hint">{t('signatureEnded')}</p>
+      </div>
+    );
+  }
   if (sig.status === 'declined') {
     return (
       <div className="signature">

@@ -34,7 +34,8 @@ export interface Action {
 
 /** Where a signature request stands (docs/electronic-signature.md, "The portal's signing API"). */
 export interface SignatureState {
-  status: 'not_started' | 'ongoing' | 'signed' | 'declined';
+  /** `ended`: the check was decided without the signer (an operator's review, an expiry). */
+  status: 'not_started' | 'ongoing' | 'signed' | 'declined' | 'ended';
   document_name: string;
   document_sha256: string | null;
   document_pages: number | null;

@@ -78,6 +78,7 @@ const en = {
     'This signing link has expired. Open the portal again with the link of your invitation: each visit gives you a new signing link for the same document. Or ask the person who sent it to you for a new link.',
   stateSigned: 'Signed',
   stateDeclined: 'Declined',
+  stateEnded: 'Closed',
   documentToSign: 'Document to sign: {name}',
   documentPages: '{n} page(s). Please read it to the end.',
   documentLoading: 'Loading the document…',
@@ -119,6 +120,8 @@ const en = {
   declineConfirm: 'Decline',
   declinedAnnounce: 'You declined to sign.',
   declinedOn: 'You declined to sign on {date}.',
+  signatureEnded:
+    'This document no longer needs your signature: the request was closed by the team handling your file.',
 };
 
 export type Messages = typeof en;
@@ -201,6 +204,7 @@ const fr: Messages = {
     'Ce lien de signature a expiré. Ouvrez de nouveau le portail avec le lien de votre invitation : chaque visite vous donne un nouveau lien de signature pour le même document. Ou demandez un nouveau lien à la personne qui vous l’a envoyé.',
   stateSigned: 'Signé',
   stateDeclined: 'Refusé',
+  stateEnded: 'Clôturée',
   documentToSign: 'Document à signer : {name}',
   documentPages: '{n} page(s). Merci de le lire jusqu’au bout.',
   documentLoading: 'Chargement du document…',
@@ -243,6 +247,8 @@ const fr: Messages = {
   declineConfirm: 'Refuser',
   declinedAnnounce: 'Vous avez refusé de signer.',
   declinedOn: 'Vous avez refusé de signer le {date}.',
+  signatureEnded:
+    'Ce document n’a plus besoin de votre signature : la demande a été close par l’équipe qui suit votre dossier.',
 };
 
 export const LANGUAGES = ['en', 'fr'] as const;

@@ -36,16 +36,20 @@ export async function reviewCheck(
     }
     def.beforeReview?.(check);
     const status = input.action === 'approve' ? 'approved' : 'rejected';
-    const data = {
+    const now = new Date();
+    const reviewed = {
       ...(check.data as Record<string, unknown>),
       result: status,
       review: {
         comment: input.comment ?? null,
-        reviewed_at: new Date().toISOString(),
+        reviewed_at: now.toISOString(),
         reviewer_type: user ? 'user' : 'api',
         user,
       },
     };
+    const data = def.onReview
+      ? await def.onReview({ trx, check, data: reviewed, decision: status, now })
+      : reviewed;
     return applyOutcome(ctx, trx, def, check, { trigger: 'review', status, data });
   });
   return presentCheck(row);

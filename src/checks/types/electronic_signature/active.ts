@@ -22,8 +22,9 @@ export function ongoingRequest(
   request: SignatureRequestRow | undefined,
 ): SignatureRequestRow {
   if (!request) throw badRequest('The signature has not started: open the document first');
-  if (request.status !== 'ongoing') throw alreadyCompleted(request);
-  if (check.status !== 'in_progress') {
+  // closed by an operator's review: not completed by the signer, simply no longer expected
+  if (request.status !== 'ongoing' && request.status !== 'cancelled') throw alreadyCompleted(request);
+  if (request.status === 'cancelled' || check.status !== 'in_progress') {
     throw badRequest(`This signature is no longer expected: the check is ${check.status}`);
   }
   return request;

@@ -13,7 +13,8 @@ export const NO_CALLER: Caller = { ip: null, userAgent: null };
 
 /**
  * The audit trail's event types, in the order a signature goes through them. `code_failed` is a
- * wrong code; `link_issued` a new signature link (on start, or a visit after the link expired).
+ * wrong code; `link_issued` a new signature link (on start, or a visit after the link expired);
+ * `cancelled` an operator's review that decided the check while the request was open.
  */
 export type SignatureEventType =
   | 'created'
@@ -24,7 +25,8 @@ export type SignatureEventType =
   | 'code_failed'
   | 'code_verified'
   | 'signed'
-  | 'declined';
+  | 'declined'
+  | 'cancelled';
 
 /** Records one audit event of the check, in the caller's transaction. User agents are cut at 500 characters. */
 export async function recordSignatureEvent(

@@ -17,7 +17,7 @@ export interface ElectronicSignatureInternal {
 }
 
 /** data.vendor.status, the provider's word for where the request is. */
-export type VendorStatus = 'pending' | 'ongoing' | 'done' | 'declined';
+export type VendorStatus = 'pending' | 'ongoing' | 'done' | 'declined' | 'cancelled';
 
 export const emptyReview = () => ({ comment: null, reviewed_at: null, reviewer_type: null, user: null });
 

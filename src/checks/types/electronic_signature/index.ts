@@ -9,6 +9,7 @@ import {
   initialData,
 } from './check-data.ts';
 import { publishedVersionOf } from './deps.ts';
+import { endRequestByReview } from './end-by-review.ts';
 import { electronicSignaturePortal } from './portal.ts';
 import { ElectronicSignatureCreateBody, ElectronicSignatureData } from './schemas.ts';
 import { ELECTRONIC_SIGNATURE_TRANSITIONS } from './transitions.ts';
@@ -73,4 +74,6 @@ export const electronicSignatureCheck: CheckTypeDefinition = {
     return check;
   },
   portal: electronicSignaturePortal,
+  // an operator's decision ends a signature request still open
+  onReview: endRequestByReview,
 };

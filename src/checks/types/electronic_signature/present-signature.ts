@@ -17,12 +17,18 @@ export function emailHint(email: string | null): string | null {
 
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
-function statusOf(request: SignatureRequestRow | undefined): Signature['status'] {
+/**
+ * Where the signature stands for the signer: `ended` once the check was decided without them (an
+ * operator's review, an expiry): nothing is left to sign.
+ */
+function statusOf(request: SignatureRequestRow | undefined, check: CheckRow): Signature['status'] {
+  if (request?.status === 'signed') return 'signed';
+  if (request?.status === 'declined') return 'declined';
+  if (request?.status === 'cancelled' || DECIDED.has(check.status)) return 'ended';
   if (!request) return 'not_started';
-  if (request.status === 'signed') return 'signed';
-  if (request.status === 'declined') return 'declined';
   return 'ongoing';
 }
+const DECIDED = new Set(['approved', 'rejected', 'expired']);
 
 /** The `signature` block of the portal's Action for an electronic_signature check. */
 export async function presentSignature(db: Db, check: CheckRow): Promise<Signature> {
@@ -39,7 +45,7 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
   const codeLive = live && !!request.code_hash;
   const review = (check.data as { review?: { comment?: string | null } }).review;
   return {
-    status: statusOf(request),
+    status: statusOf(request, check),
     document_name: internal.template_name,
     document_sha256: request?.document_sha256 ?? null,
     document_pages: request?.document_pages ?? null,

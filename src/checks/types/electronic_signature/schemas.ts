@@ -55,7 +55,7 @@ export const ElectronicSignatureData = Type.Object({
 // --- the portal's signing API (hidden from /v1/openapi.json; docs/electronic-signature.md) ---
 
 export const SignatureOut = Type.Object({
-  status: Type.Enum(['not_started', 'ongoing', 'signed', 'declined']),
+  status: Type.Enum(['not_started', 'ongoing', 'signed', 'declined', 'ended']),
   document_name: Type.String(),
   document_sha256: Nullable(Type.String()),
   document_pages: Nullable(Type.Integer()),
