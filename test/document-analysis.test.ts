@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import zlib from 'node:zlib';
 import { composeIBAN, friendlyFormatIBAN } from 'ibantools';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Value } from 'typebox/value';
@@ -16,6 +17,7 @@ import {
 import { containsName, luhnValid, sameName } from '../src/checks/types/document/analysis/normalize.ts';
 import { ocrImage } from '../src/checks/types/document/analysis/ocr.ts';
 import { noisePng, textPng } from './helpers/bitmap-text-png.ts';
+import { crc32 } from './helpers/files.ts';
 import { kbisPdf, ribPng, sampleIban } from './helpers/sample-documents.ts';
 
 /**
@@ -537,6 +539,44 @@ describe('document analysis: unreadable files', () => {
     assert.equal(out.verdict, 'need_review');
     assert.match(out.comment ?? '', /could not be read automatically \(file 1: the image looks like noise/);
     assert.equal(criteria(out).name_matching.result, null);
+  });
+
+  test('a PNG libpng cannot decode (rows longer than its width) is unreadable; the OCR goes on', async () => {
+    // a valid header (10 × 10 grey), then rows of 30 bytes: tesseract's libpng fails on it, which
+    // once threw from tesseract.js's message listener, an uncaught exception that ended the process
+    const chunk = (type: string, data: Buffer) => {
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(data.length);
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body));
+      return Buffer.concat([len, body, crc]);
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(10, 0);
+    ihdr.writeUInt32BE(10, 4);
+    ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+    const rows = Buffer.concat(Array.from({ length: 10 }, () => Buffer.from([0, ...Array(30).fill(255)])));
+    const bad = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zlib.deflateSync(rows)),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      assert.equal(await ocrImage(bad), null);
+      const out = await analyze({ files: [pngFile(bad)] });
+      assert.equal(out.unreadable, true);
+      assert.equal(out.verdict, 'need_review');
+      const after = await ocrImage(textPng(['ACME SAS 552100554']));
+      assert.match(after?.text ?? '', /ACME/);
+      assert.deepEqual(uncaught, [], 'the OCR threw outside its promise');
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 
   test('an image the OCR reads only as gibberish (low confidence) is unreadable', async () => {

@@ -2,7 +2,6 @@ import { type Selectable, sql } from 'kysely';
 import { findCaseById } from '../cases/repository.ts';
 import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Db } from '../db/connect.ts';
-import { UUID_RE } from '../shared/pg-errors.ts';
 import type {
   CaseReviewsTable,
   CaseRow,
@@ -15,6 +14,7 @@ import type {
   RelationsTable,
 } from '../db/schema.ts';
 import { commentsByNote } from '../notes/repository.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 
 /** Most recent activities shown in a report's timeline (older ones are counted, not listed). */
 export const TIMELINE_LIMIT = 500;

@@ -58,6 +58,10 @@ function getWorker(): Promise<Worker> {
           langPath: languageFolder(),
           cacheMethod: 'none',
           gzip: true,
+          // a failed job (an image libpng cannot decode...) rejects its own promise; without a
+          // handler tesseract.js also throws it from its message listener: an uncaught exception
+          // that stopped the whole process
+          errorHandler: () => undefined,
         }),
       )
       .catch((err) => {
@@ -93,6 +97,10 @@ async function runOcr(image: Buffer, timeoutMs: number): Promise<OcrResult | nul
       return null;
     }
     return { text: result.data.text ?? '', confidence: result.data.confidence ?? 0 };
+  } catch {
+    // the worker failed on this image: the next job gets a fresh one
+    await dropWorker();
+    return null;
   } finally {
     clearTimeout(timer);
   }
