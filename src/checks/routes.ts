@@ -200,6 +200,8 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
           hide: true,
           tags: ['Checks'],
           summary: 'company_monitoring has no create endpoint',
+          // whatever is sent, the answer says why there is no such endpoint
+          body: Type.Unknown(),
           response: errors(400),
         },
       },
