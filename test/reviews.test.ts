@@ -131,7 +131,7 @@ describe('case reviews', () => {
     assert.equal(c.body.next_review_at, '2024-11-10');
   });
 
-  test('next_review_at can be overridden (or cleared) on approval; rejected and closed have none', async () => {
+  test('next_review_at can be overridden (or cleared) on every variant, and is computed on each otherwise', async () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();
     const kase = await newCase(api);
@@ -154,10 +154,11 @@ describe('case reviews', () => {
       const res = await api.post(`/v1/cases/${kase.id}/reviews`, { status, comment: `now ${status}` });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       assert.equal(res.body.status, status);
-      assert.equal(res.body.next_review_at, null);
+      // no risk: not_defined, 12 months by default
+      assert.equal(res.body.next_review_at, addMonthsUtc(today(), 12));
       const read = (await api.get(`/v1/cases/${kase.id}`)).body;
       assert.equal(read.status, status);
-      assert.equal(read.next_review_at, null);
+      assert.equal(read.next_review_at, addMonthsUtc(today(), 12));
       assert.equal(read.review.comment, `now ${status}`);
     }
     const events = await eventsOf(api.workspaceId);
@@ -173,9 +174,18 @@ describe('case reviews', () => {
       .execute();
     assert.equal(stored.length, 5);
 
-    const bad = await api.post(`/v1/cases/${kase.id}/reviews`, {
+    const rejected = await api.post(`/v1/cases/${kase.id}/reviews`, {
       status: 'rejected',
       next_review_at: '2030-01-01',
+    });
+    assert.equal(rejected.status, 201, JSON.stringify(rejected.body));
+    assert.equal(rejected.body.next_review_at, '2030-01-01');
+    const closed = await api.post(`/v1/cases/${kase.id}/reviews`, { status: 'closed', next_review_at: null });
+    assert.equal(closed.status, 201, JSON.stringify(closed.body));
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.next_review_at, null);
+    const bad = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'closed',
+      next_review_at: '2030-02-30',
     });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].path, 'next_review_at');

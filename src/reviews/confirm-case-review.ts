@@ -47,9 +47,6 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   if (reviewerType !== 'system' && settings.case_review.comment_mandatory && !comment?.trim()) {
     throw badRequest('comment is required: the workspace requires a comment on every case review', 'comment');
   }
-  if (status !== 'approved' && input.nextReviewAt != null) {
-    throw badRequest('next_review_at can only be set on an approved review', 'next_review_at');
-  }
   const user = reviewerType === 'user' ? await nestedUserById(trx, workspaceId, input.userId) : null;
   if (reviewerType === 'user' && !user)
     throw badRequest('The reviewer is not a user of this workspace', 'user_id');
@@ -58,14 +55,13 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
     throw badRequest('reviewed_at must not be in the future', 'reviewed_at');
   }
 
-  let nextReviewAt: string | null = null;
-  if (status === 'approved') {
-    const riskLevel = (kase.risk as { level?: string } | null)?.level;
-    nextReviewAt =
-      input.nextReviewAt !== undefined
-        ? input.nextReviewAt
-        : computeNextReviewAt(settings, riskLevel, reviewedAt);
-  }
+  // every variant (approved, rejected, closed) takes next_review_at, computed from the workspace's
+  // frequencies and the case's risk level unless the review gives it (the spec's case transitions)
+  const riskLevel = (kase.risk as { level?: string } | null)?.level;
+  const nextReviewAt =
+    input.nextReviewAt !== undefined
+      ? input.nextReviewAt
+      : computeNextReviewAt(settings, riskLevel, reviewedAt);
 
   const reviewRow = await trx
     .insertInto('case_reviews')

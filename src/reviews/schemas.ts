@@ -14,7 +14,7 @@ export const CaseReview = Type.Object({
   next_review_at: Nullable(DateOnly),
 });
 
-/** One body for the three variants; next_review_at belongs to the approved one only. */
+/** One body for the three variants, each with an optional comment and next_review_at (the spec). */
 export const CaseReviewCreate = Type.Object({
   status: Type.Enum(['approved', 'rejected', 'closed']),
   comment: Type.Optional(Type.String({ maxLength: 10_000 })),
