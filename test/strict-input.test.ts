@@ -200,6 +200,25 @@ describe('strict input: hostile strings and shapes', () => {
       await api.post('/v1/cases', { name: 'ok', metadata: { 'k\u0000': 'v' } }),
       'metadata.k\u0000',
     );
+    assertRefused(await api.patch('/v1/cases/abc%00', { name: 'x' }), 'id');
+    assertRefused(await api.delete('/v1/companies/abc%00def'), 'id');
+    // the refused writes are in the audit log too (a NUL cannot be stored: U+FFFD in its place)
+    const { ctx } = await getHarness();
+    const refused = await ctx.db
+      .selectFrom('audit_log')
+      .select(['method', 'resource_id', 'status_code'])
+      .where('workspace_id', '=', api.workspaceId)
+      .where('status_code', '=', 400)
+      .orderBy('occurred_at')
+      .execute();
+    assert.equal(refused.length, 5, JSON.stringify(refused));
+    assert.deepEqual(
+      refused.slice(3).map((r) => [r.method, r.resource_id]),
+      [
+        ['PATCH', 'abc\ufffd'],
+        ['DELETE', 'abc\ufffddef'],
+      ],
+    );
   });
 
   test('lone surrogates and invalid UTF-8 are refused, not stored as U+FFFD', async () => {

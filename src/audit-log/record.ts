@@ -4,7 +4,16 @@ import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import type { AuditLogTable } from '../db/schema.ts';
 
-const clip = (v: string | null | undefined, max: number) => (v == null ? null : v.slice(0, max));
+/**
+ * A client's text as PostgreSQL can store it: NUL characters (which it refuses, in text and in jsonb)
+ * and lone surrogates replaced by U+FFFD. The entries describing hostile requests (a NUL in a path
+ * segment...) were the ones lost.
+ */
+const storable = (v: string) =>
+  (v.replaceAll('\u0000', '\ufffd') as string & { toWellFormed(): string }).toWellFormed();
+const text = (v: string | null | undefined) => (v == null ? null : storable(v));
+const clip = (v: string | null | undefined, max: number) => (v == null ? null : storable(v.slice(0, max)));
+const storableJson = (_key: string, v: unknown) => (typeof v === 'string' ? storable(v) : v);
 
 export type AuditActorType = 'user' | 'api_key' | 'system';
 
@@ -36,18 +45,18 @@ export function auditRow(id: string, entry: AuditEntry): Insertable<AuditLogTabl
     occurred_at: entry.occurredAt ?? new Date(),
     actor_type: entry.actor.type,
     actor_id: entry.actor.id,
-    actor_label: entry.actor.label,
+    actor_label: text(entry.actor.label),
     action: entry.action,
     method: entry.method ?? null,
-    route: entry.route ?? null,
+    route: text(entry.route),
     resource_type: entry.resourceType ?? null,
-    resource_id: entry.resourceId ?? null,
+    resource_id: text(entry.resourceId),
     status_code: entry.statusCode ?? null,
     ip: clip(entry.ip, 100),
     // headers are the client's: bounded, so one request cannot store kilobytes per entry
     user_agent: clip(entry.userAgent, 512),
     request_id: clip(entry.requestId, 128),
-    details: JSON.stringify(entry.details ?? {}),
+    details: JSON.stringify(entry.details ?? {}, storableJson),
   };
 }
 
