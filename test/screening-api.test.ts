@@ -105,6 +105,9 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
       ['min_score=2', 'min_score'],
       ['min_score=x', 'min_score'],
       ['birth_date=12-05-1960', 'birth_date'],
+      ['birth_date=1984-02-30', 'birth_date'],
+      ['birth_date=0000-00-00', 'birth_date'],
+      ['birth_date=1963-13-45', 'birth_date'],
       ['colour=blue', 'colour'],
     ]) {
       const res = await api.get(`/v1/screening/search?name=Daniel%20Moreno&${qs}`);

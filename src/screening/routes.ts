@@ -97,6 +97,9 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const q = req.query;
       if (!q.name.trim()) throw badRequest('name must not be blank', 'name');
+      if (q.birth_date && !isCalendarDate(q.birth_date)) {
+        throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');
+      }
       const s = ctx.screening;
       if (!s?.available) throw screeningUnavailable(ctx);
       const matches = s.search({
@@ -111,4 +114,11 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       return { data: matches.map(presentMatch) };
     },
   );
+}
+
+/** A year alone, or a day that exists (2024-02-29 does, 1984-02-30 and 0000-00-00 do not). */
+function isCalendarDate(v: string): boolean {
+  if (v.length === 4) return true;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
