@@ -74,6 +74,47 @@ describe('companies and individuals', () => {
     }
   });
 
+  test('banking information: written as the standards write it, and a PATCH keeps what it does not give', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const company = await api.post('/v1/companies', {
+      case_id: c.id,
+      name: 'Bank Co',
+      type: 'affiliated',
+      banking_information: { iban: 'fr76 3000 6000 0112 3456 7890 189', bic: 'agri fr pp xxx' },
+      relations: [{ roles: ['shareholder'] }],
+    });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    assert.deepEqual(company.body.banking_information, {
+      iban: 'FR7630006000011234567890189',
+      bic: 'AGRIFRPPXXX',
+    });
+    const url = `/v1/companies/${company.body.id}`;
+    const bic = await api.patch(url, { banking_information: { bic: 'BNPAFRPPXXX' } });
+    assert.equal(bic.status, 200, JSON.stringify(bic.body));
+    assert.deepEqual(bic.body.banking_information, {
+      iban: 'FR7630006000011234567890189',
+      bic: 'BNPAFRPPXXX',
+    });
+    const noIban = await api.patch(url, { banking_information: { iban: null } });
+    assert.deepEqual(noIban.body.banking_information, { iban: null, bic: 'BNPAFRPPXXX' });
+    const cleared = await api.patch(url, { banking_information: null });
+    assert.deepEqual(cleared.body.banking_information, { iban: null, bic: null });
+    const person = c.individuals[0];
+    const set = await api.patch(`/v1/individuals/${person.id}`, {
+      banking_information: { iban: 'de89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX' },
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const bicOnly = await api.patch(`/v1/individuals/${person.id}`, {
+      banking_information: { bic: 'deutdeff' },
+    });
+    assert.deepEqual(bicOnly.body.banking_information, { iban: 'DE89370400440532013000', bic: 'DEUTDEFF' });
+    assert.deepEqual(
+      (await api.get(`/v1/individuals/${person.id}`)).body.banking_information,
+      bicOnly.body.banking_information,
+    );
+  });
+
   test('unknown case or target → 404; bad ids → 400', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { NewCompany } from '../db/schema.ts';
 import { updateSetFrom } from '../db/update-set.ts';
-import { fullAddress } from '../shared/address.ts';
+import { bankingValue, fullAddress } from '../shared/address.ts';
 import { normaliseClassification } from './present.ts';
 import type { CompanyUpdate, CompanyWritable } from './schemas.ts';
 
@@ -27,7 +27,9 @@ export function companyInsertRow(
     entity_legal_form: input.entity_legal_form ?? null,
     address: JSON.stringify(fullAddress(input.address)),
     classifications: JSON.stringify((input.classifications ?? []).map(normaliseClassification)),
-    banking_information: input.banking_information ? JSON.stringify(input.banking_information) : null,
+    banking_information: input.banking_information
+      ? JSON.stringify(bankingValue(null, input.banking_information))
+      : null,
     share_capital: input.share_capital ?? null,
     tax_identification_number: input.tax_identification_number ?? null,
     website_url: input.website_url ?? null,

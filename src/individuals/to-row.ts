@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { NewIndividual } from '../db/schema.ts';
 import { updateSetFrom } from '../db/update-set.ts';
-import { fullAddress } from '../shared/address.ts';
+import { bankingValue, fullAddress } from '../shared/address.ts';
 import type { IndividualUpdate, IndividualWritable } from './schemas.ts';
 
 type Writable = Static<typeof IndividualWritable>;
@@ -40,7 +40,9 @@ export function individualInsertRow(
     gender: input.gender ?? null,
     nationalities: input.nationalities ?? null,
     address: JSON.stringify(fullAddress(input.address)),
-    banking_information: input.banking_information ? JSON.stringify(input.banking_information) : null,
+    banking_information: input.banking_information
+      ? JSON.stringify(bankingValue(null, input.banking_information))
+      : null,
     tax_identification_number: input.tax_identification_number ?? null,
     social_security_number: input.social_security_number ?? null,
     phone_number: input.phone_number ?? null,

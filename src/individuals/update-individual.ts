@@ -5,7 +5,7 @@ import { lockCase, touchCase } from '../cases/repository.ts';
 import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
-import { fullAddress, mergeAddress } from '../shared/address.ts';
+import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 import { individualView } from './individual-view.ts';
 import { findIndividual } from './repository.ts';
 import type { IndividualUpdate } from './schemas.ts';
@@ -29,6 +29,10 @@ export async function updateIndividual(
       last_activity_at: sql`now()`,
     };
     if (input.address) set.address = JSON.stringify(mergeAddress(fullAddress(found.address), input.address));
+    if (input.banking_information !== undefined) {
+      const banking = bankingValue(found.banking_information, input.banking_information);
+      set.banking_information = banking ? JSON.stringify(banking) : null;
+    }
     // a field given here no longer holds the registry's value (GET /v1/cases/{id}?property_origin=true)
     const origin = originAfterUpdate(input);
     if (origin) set.property_origin = origin;

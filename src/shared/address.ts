@@ -48,9 +48,42 @@ export function mergeAddress(
 }
 
 export const BankingInformation = Type.Object({
-  iban: Type.Optional(Nullable(Type.String({ minLength: 15, maxLength: 34 }))),
-  bic: Type.Optional(Nullable(Type.String({ minLength: 8, maxLength: 12 }))),
+  iban: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 15,
+        maxLength: 42,
+        description: 'ISO 13616 IBAN; spaces are removed and letters upper-cased',
+      }),
+    ),
+  ),
+  bic: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 8,
+        maxLength: 14,
+        description: 'ISO 9362 BIC; spaces are removed and letters upper-cased',
+      }),
+    ),
+  ),
 });
+
+type BankingValue = { iban: string | null; bic: string | null };
+const compact = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, '').toUpperCase() : null);
+
+/**
+ * The stored banking information: an IBAN and a BIC as their standards write them (spaces removed,
+ * upper case, as the reference does), and on an update the keys the update gives win, the others
+ * are kept (a PATCH with a new BIC alone kept no IBAN). `null` clears it.
+ */
+export function bankingValue(
+  stored: Record<string, unknown> | null | undefined,
+  update: Record<string, unknown> | null,
+): BankingValue | null {
+  if (update === null) return null;
+  const merged = { ...(stored ?? {}), ...update };
+  return { iban: compact(merged.iban), bic: compact(merged.bic) };
+}
 export const BankingInformationOut = Type.Object({
   iban: Nullable(Type.String()),
   bic: Nullable(Type.String()),
