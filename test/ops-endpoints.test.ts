@@ -171,11 +171,22 @@ describe('operations endpoints', () => {
     const created = await call('POST', '/v1/cases', key, {
       name: 'Metrics case',
       individuals: [
-        { first_name: 'Marie', last_name: 'Curie', relations: [{ roles: ['legal_representative'] }] },
+        {
+          first_name: 'Marie',
+          last_name: 'Curie',
+          birth_date: '1967-11-07',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
       ],
       companies: [{ name: 'Acme Widgets SAS', country: 'FR' }],
     });
     assert.equal(created.status, 201, created.text);
+    // an ekyc check is decided when it is created: a resolution too
+    const ekyc = await call('POST', '/v1/checks/ekyc', key, {
+      individual_id: created.json.individuals[0].id,
+    });
+    assert.equal(ekyc.status, 201, ekyc.text);
     const aml = await call('POST', '/v1/checks/aml', key, { individual_id: created.json.individuals[0].id });
     assert.equal(aml.status, 201, aml.text);
     const settled = await eventually(async () => {
@@ -218,6 +229,7 @@ describe('operations endpoints', () => {
       ['vericase_webhook_deliveries_total', 'counter', { outcome: 'retry_scheduled' }],
       ['vericase_webhook_attempt_duration_seconds_count', 'histogram', {}],
       ['vericase_check_resolutions_total', 'counter', { type: 'aml', outcome: 'approved' }],
+      ['vericase_check_resolutions_total', 'counter', { type: 'ekyc' }],
       ['vericase_screening_searches_total', 'counter', { outcome: 'hits' }],
       ['vericase_screening_search_duration_seconds_count', 'histogram', {}],
       ['vericase_screening_list_entities', 'gauge', {}],

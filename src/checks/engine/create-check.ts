@@ -7,6 +7,7 @@ import type { CheckRow } from '../../db/schema.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { findIndividual } from '../../individuals/repository.ts';
+import { countCheckResolution } from '../../ops/metrics.ts';
 import { getSettings } from '../../settings/repository.ts';
 import { UUID_RE } from '../../shared/pg-errors.ts';
 import { noteCreatedResource } from '../../shared/request-scope.ts';
@@ -107,6 +108,8 @@ export async function createCheckInTransaction(
     .returningAll()
     .executeTakeFirstOrThrow();
   const row = def.afterCreate ? await def.afterCreate({ ctx, trx, check: inserted }) : inserted;
+  // a check decided at creation (ekyc answers synchronously) is a resolution like any other
+  countCheckResolution(def.type, null, row.status);
   const full = presentCheck(row);
   // a template's check is started by the system on the template's behalf; a status decided at
   // creation (a synchronous provider answer) is the engine's
