@@ -159,4 +159,36 @@ describe('OpenAPI document', () => {
     );
     assert.ok(withExamples.length >= 70, `${withExamples.length} operations have a response example`);
   });
+
+  test('every JSON request body and every JSON success answer has an example', () => {
+    // no exception: every operation is reached by scripts/openapi-examples.ts's scenario
+    const missing: string[] = [];
+    for (const { key, op } of operations(doc)) {
+      const body = op.requestBody?.content?.['application/json'];
+      if (body && body.example === undefined && body.examples === undefined) missing.push(`${key} request`);
+      for (const [status, res] of Object.entries<Doc>(op.responses)) {
+        const media = res.content?.['application/json'];
+        if (status.startsWith('2') && media && media.example === undefined && media.examples === undefined)
+          missing.push(`${key} ${status}`);
+      }
+    }
+    assert.deepEqual(
+      missing,
+      [],
+      'reach them in scripts/openapi-examples.ts, then run npm run openapi:examples',
+    );
+  });
+
+  test('examples carry no secret: keys, signing secrets, portal tokens and passwords are placeholders', () => {
+    const text = JSON.stringify(doc.paths);
+    for (const m of text.matchAll(/\bvk_[A-Za-z0-9_-]{16,}/g)) assert.match(m[0], /^vk_.{6}(EXAMPLE)+/, m[0]);
+    for (const m of text.matchAll(/\bvcp_[A-Za-z0-9_-]{16,}/g)) assert.match(m[0], /^vcp_(EXAMPLE)+/, m[0]);
+    for (const m of text.matchAll(/"secret":"([^"]*)"/g))
+      assert.equal(
+        Buffer.from(m[1].replace(/^whsec_/, ''), 'base64').toString(),
+        'example-webhook-signing-secret',
+      );
+    for (const m of text.matchAll(/"password":"([^"]*)"/g)) assert.match(m[1], /^example-/);
+    assert.match(text, /"api_key":"vk_/, 'the key examples were checked');
+  });
 });

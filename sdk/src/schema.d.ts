@@ -4141,6 +4141,12 @@ export interface operations {
   runCompanyMonitoring: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "workspace_id": "10454b7e-6d36-4d9f-adb5-959eff599bc3",
+         *   "ignore_schedule": true
+         * }
+         */
         "application/json": {
           /** @default false */
           ignore_schedule?: boolean;
@@ -4339,6 +4345,11 @@ export interface operations {
   createWorkspace: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "name": "Example Credit Union"
+         * }
+         */
         "application/json": {
           name: string;
         };
@@ -4975,6 +4986,10 @@ export interface operations {
          * @example {
          *   "name": "Maison Lumière onboarding",
          *   "external_id": "crm-20481",
+         *   "custom_properties": {
+         *     "customer_segment": "corporate",
+         *     "expected_monthly_volume_eur": 250000
+         *   },
          *   "companies": [
          *     {
          *       "ref": "main",
@@ -5023,6 +5038,7 @@ export interface operations {
          *       "ref": "ubo",
          *       "first_name": "Marc",
          *       "last_name": "Lefèvre",
+         *       "email": "marc.lefevre@lumiere-participations.example",
          *       "birth_date": "1970-09-02",
          *       "is_beneficial_owner": true,
          *       "address": {
@@ -5116,8 +5132,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "bf364078-e968-47af-8de0-3f0fec0a7f85",
-         *   "to_company_id": "337f9429-5b8c-48aa-b289-84a593377e4e",
+         *   "from_individual_id": "c1236654-d8c5-408c-a554-46465f71ea2f",
+         *   "to_company_id": "60c70540-c930-42d3-9526-4329b4be91d2",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5492,6 +5508,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "wait_step_key": "documents-review"
+         * }
+         */
         "application/json": {
           /**
            * Format: uuid
@@ -5572,6 +5593,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
+         * }
+         */
         "application/json": {
           /**
            * Format: uuid
@@ -5701,6 +5727,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "timezone": "Europe/Paris"
+         * }
+         */
         "application/json": components["schemas"]["CaseReportParams"];
       };
     };
@@ -6000,7 +6031,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
+         *   "business_contact_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
          * }
          */
         "application/json": {
@@ -6130,7 +6161,8 @@ export interface operations {
         /**
          * @example {
          *   "tags": [
-         *     "high value"
+         *     "high value",
+         *     "fast-track"
          *   ]
          * }
          */
@@ -6206,6 +6238,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "tags": [
+         *     "fast-track"
+         *   ]
+         * }
+         */
         "application/json": {
           /** @description Tags, each given by its id or its label. Labels are matched case-insensitively. */
           tags: string[];
@@ -6395,7 +6434,10 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "1d3c52b0-9b86-42a5-b006-8009eb4b06ec"
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "settings": {
+         *     "fuzziness": 0.6
+         *   }
          * }
          */
         "application/json": {
@@ -6521,6 +6563,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "confirm",
+         *   "hit_ids": [
+         *     "746fd08d-fe48-408c-8cd9-c96b0ab35aeb"
+         *   ],
+         *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "confirm" | "ignore";
@@ -6653,6 +6704,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "reject",
+         *   "comment": "Sanctioned individual: onboarding refused, escalated to the MLRO"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -6758,6 +6815,21 @@ export interface operations {
   createDocumentCheck: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
+         *   "settings": {
+         *     "document_type_key": "registration_certificate"
+         *   },
+         *   "data": {
+         *     "files": [
+         *       {
+         *         "upload_ref": "upl_0cukCYWWtLnIbepMwW4gnKOV9bVEZZ3s"
+         *       }
+         *     ]
+         *   }
+         * }
+         */
         "application/json": {
           /** Format: uuid */
           company_id?: string;
@@ -6891,6 +6963,15 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "files": [
+         *     {
+         *       "upload_ref": "upl_yVA0k1WGlwDWCYPbPTxX-mHRyPDAOtEv"
+         *     }
+         *   ]
+         * }
+         */
         "application/json": {
           /** @description With the files already in the attempt, at most 10 */
           files: {
@@ -6969,6 +7050,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "comment": "The extract is older than three months: checking it by hand"
+         * }
+         */
         "application/json": {
           comment?: string;
         };
@@ -7037,6 +7123,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "approve",
+         *   "comment": "Extract dated 12 days ago on the registry website"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -7101,7 +7193,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
          * }
          */
         "application/json": {
@@ -7291,6 +7383,14 @@ export interface operations {
   createElectronicSignatureCheck: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "settings": {
+         *     "document_template_key": "mandate"
+         *   }
+         * }
+         */
         "application/json": {
           /** Format: uuid */
           individual_id: string;
@@ -7407,6 +7507,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "reject",
+         *   "comment": "Mandate superseded: a new version will be sent for signature"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -7471,7 +7577,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c3bd43da-eb2e-43d3-bb8e-d1d9daac061a"
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
          * }
          */
         "application/json": {
@@ -7596,6 +7702,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "reject",
+         *   "comment": "Reported by our fraud team for chargebacks"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -7658,6 +7770,14 @@ export interface operations {
   createIdDocumentCheck: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "data": {
+         *     "front_upload_ref": "upl_O-7XwVzCBrXUplaW7J0cQmcodLUeoR5Q"
+         *   }
+         * }
+         */
         "application/json": {
           data?: {
             back_upload_ref?: string | null;
@@ -7780,6 +7900,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "front_upload_ref": "upl_stzU2v-b2TdeODgSgWgfXZvEqVJSi4w_"
+         * }
+         */
         "application/json": {
           back_upload_ref?: string | null;
           front_upload_ref: string;
@@ -7849,6 +7974,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "comment": "Urgent onboarding: reviewing the scan by hand"
+         * }
+         */
         "application/json": {
           comment?: string;
         };
@@ -7917,6 +8047,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "approve",
+         *   "comment": "MRZ and photo page consistent with the individual"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -7979,6 +8115,14 @@ export interface operations {
   createIdVerificationCheck: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "individual_id": "a1e0387d-f420-4e31-88dd-ddd7f5d1b273",
+         *   "settings": {
+         *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
+         *   }
+         * }
+         */
         "application/json": {
           /** Format: uuid */
           individual_id: string;
@@ -8100,6 +8244,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "comment": "Selfie taken in low light: a reviewer compares the faces"
+         * }
+         */
         "application/json": {
           comment?: string;
         };
@@ -8229,6 +8378,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "approve",
+         *   "comment": "Face matches the passport portrait"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -8294,7 +8449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3034d835-263e-4f67-a690-485cb245f313"
+         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe"
          * }
          */
         "application/json": {
@@ -8409,6 +8564,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "action": "reject",
+         *   "override": true,
+         *   "comment": "Its director is a sanctioned individual: reputation reassessed by hand"
+         * }
+         */
         "application/json": {
           /** @enum {unknown} */
           action: "approve" | "reject";
@@ -8584,7 +8746,17 @@ export interface operations {
         /**
          * @example {
          *   "name": "Maison Lumière onboarding",
-         *   "default_language": "fr"
+         *   "default_language": "fr",
+         *   "wait_steps": [
+         *     {
+         *       "key": "documents-review",
+         *       "title": "We review your documents"
+         *     },
+         *     {
+         *       "key": "final-approval",
+         *       "title": "Final approval"
+         *     }
+         *   ]
          * }
          */
         "application/json": {
@@ -8771,6 +8943,13 @@ export interface operations {
   createCompany: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
+         *   "type": "affiliated",
+         *   "search_ref": "sr_k6Nit4SkpfnyfebsILq8ONEQCqXbjPeO"
+         * }
+         */
         "application/json": components["schemas"]["CompanyCreate"];
       };
     };
@@ -9014,6 +9193,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "is_relevant": false
+         * }
+         */
         "application/json": {
           is_relevant: boolean;
         };
@@ -9248,6 +9432,12 @@ export interface operations {
   createDocumentOrder: {
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
+         *   "product_ref": "sandbox_registry_extract"
+         * }
+         */
         "application/json": {
           /** Format: uuid */
           company_id: string;
@@ -9712,8 +9902,7 @@ export interface operations {
          *   "label": "Kbis extract",
          *   "target_entities": [
          *     "company"
-         *   ],
-         *   "is_internal": false
+         *   ]
          * }
          */
         "application/json": {
@@ -10028,7 +10217,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "content": "<h1>Account mandate</h1><p>{{case.name}} appoints {{individual.first_name}} {{individual.last_name}}.</p>"
+         *   "content": "<h1>Account mandate</h1><p>{{case.name}} appoints {{signer.first_name}} {{signer.last_name}}.</p>"
          * }
          */
         "application/json": {
@@ -10371,7 +10560,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "1d3c52b0-9b86-42a5-b006-8009eb4b06ec",
+         *   "individual_id": "8ea50371-7849-42f4-b7ca-b7caf8ce8221",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10658,12 +10847,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
+         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "3034d835-263e-4f67-a690-485cb245f313",
+         *       "to_company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -10973,7 +11162,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
+         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -11814,8 +12003,7 @@ export interface operations {
          *         "legal_representatives"
          *       ]
          *     }
-         *   ],
-         *   "case_auto_approval": false
+         *   ]
          * }
          */
         "application/json": {
@@ -12075,8 +12263,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d1a0e3f9-8b41-4477-be5f-9754842b5455",
-         *   "template_id": "7009a595-70ed-4b53-ba58-d6c855b18a5b"
+         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
+         *   "template_id": "b4699a4d-af17-42db-959d-e57af62c2955"
          * }
          */
         "application/json": {
@@ -12691,9 +12879,7 @@ export interface operations {
          *   "events": [
          *     "Case.Updated",
          *     "Check.ReviewNeeded"
-         *   ],
-         *   "status": "online",
-         *   "type": "user"
+         *   ]
          * }
          */
         "application/json": {
@@ -12964,6 +13150,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *   "since": "2026-12-01T05:59:01.128Z"
+         * }
+         */
         "application/json": {
           /**
            * Format: date-time
@@ -13049,7 +13240,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "grace_period_seconds": 86400
+         *   "grace_period_seconds": 3600
          * }
          */
         "application/json": {
@@ -13157,6 +13348,9 @@ export interface operations {
          *     "aml": {
          *       "fuzziness": 0.8,
          *       "monitoring": true
+         *     },
+         *     "company_monitoring": {
+         *       "enabled": true
          *     }
          *   }
          * }
