@@ -4143,7 +4143,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "10454b7e-6d36-4d9f-adb5-959eff599bc3",
+         *   "workspace_id": "f3459746-4246-4ce2-a20e-7fb3797d87f0",
          *   "ignore_schedule": true
          * }
          */
@@ -5132,8 +5132,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "c1236654-d8c5-408c-a554-46465f71ea2f",
-         *   "to_company_id": "60c70540-c930-42d3-9526-4329b4be91d2",
+         *   "from_individual_id": "816b9800-e57c-4ca0-a1b5-b9800a9e0e4a",
+         *   "to_company_id": "84a4a360-793f-4b03-9f4d-3be380fa2e42",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5595,7 +5595,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
          * }
          */
         "application/json": {
@@ -6031,7 +6031,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
+         *   "business_contact_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
          * }
          */
         "application/json": {
@@ -6434,7 +6434,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6567,7 +6567,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "746fd08d-fe48-408c-8cd9-c96b0ab35aeb"
+         *     "d9640dbc-f631-4826-9462-72779bb9d53a"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6817,14 +6817,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
+         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_0cukCYWWtLnIbepMwW4gnKOV9bVEZZ3s"
+         *         "upload_ref": "upl__jy2Me8AsQnWJilTz9uKekunPc7OGtpb"
          *       }
          *     ]
          *   }
@@ -6967,7 +6967,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_yVA0k1WGlwDWCYPbPTxX-mHRyPDAOtEv"
+         *       "upload_ref": "upl_qzS3aVaeCNZgy1MIL3a4Mt9B4ir04-Hu"
          *     }
          *   ]
          * }
@@ -7193,7 +7193,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
          * }
          */
         "application/json": {
@@ -7385,7 +7385,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7577,7 +7577,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6"
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
          * }
          */
         "application/json": {
@@ -7772,9 +7772,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "994c13d8-4eef-4642-a115-eb262ad58ca6",
+         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
          *   "data": {
-         *     "front_upload_ref": "upl_O-7XwVzCBrXUplaW7J0cQmcodLUeoR5Q"
+         *     "front_upload_ref": "upl_PNBFL5NHeCnqacAN59T1QSF4pqMNo14g"
          *   }
          * }
          */
@@ -7902,7 +7902,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_stzU2v-b2TdeODgSgWgfXZvEqVJSi4w_"
+         *   "front_upload_ref": "upl_9WoY3VIB5zFYFAhZoOT7DLOJk7gernG8"
          * }
          */
         "application/json": {
@@ -8117,7 +8117,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a1e0387d-f420-4e31-88dd-ddd7f5d1b273",
+         *   "individual_id": "b1fad4b0-5433-4f47-9a4d-35d37f9f4827",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8449,7 +8449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe"
+         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b"
          * }
          */
         "application/json": {
@@ -8945,9 +8945,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
+         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
          *   "type": "affiliated",
-         *   "search_ref": "sr_k6Nit4SkpfnyfebsILq8ONEQCqXbjPeO"
+         *   "search_ref": "sr_ghiDNnc0zjA3dEj6BiIqovZjUTkdBzdY"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9434,7 +9434,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
+         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10560,7 +10560,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8ea50371-7849-42f4-b7ca-b7caf8ce8221",
+         *   "individual_id": "a19b7cda-41af-4f75-a0c7-115eb55376b7",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10847,12 +10847,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
+         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "dd1f4243-29ce-4d98-a8b1-369e75b68dfe",
+         *       "to_company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11162,7 +11162,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
+         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12263,8 +12263,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "463e2199-66e0-44fa-92bf-92b19090d1be",
-         *   "template_id": "b4699a4d-af17-42db-959d-e57af62c2955"
+         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
+         *   "template_id": "db44a3eb-b5a3-48e3-8982-aaee0224c1fa"
          * }
          */
         "application/json": {
@@ -13152,7 +13152,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T05:59:01.128Z"
+         *   "since": "2026-12-01T06:02:46.166Z"
          * }
          */
         "application/json": {
