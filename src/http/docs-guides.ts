@@ -64,16 +64,36 @@ export function registerDocsGuides(app: FastifyInstance): void {
     '/docs/guides/:name',
     { schema: { hide: true } },
     async (req, reply) => {
-      const guide = GUIDES.find((g) => g.name === req.params.name);
+      const name = req.params.name;
+      // the listed guides, and the other docs they link to (docs/<name>.md, nothing else)
+      const guide =
+        GUIDES.find((g) => g.name === name) ?? ((await docExists(name)) ? { name, title: name } : null);
       if (!guide) return reply.code(404).send(errorBody(404, 'Guide not found'));
       let html = rendered.get(guide.name);
       if (!html) {
         const { marked } = await import('marked');
         const md = await fs.promises.readFile(path.join(DOCS_DIR, `${guide.name}.md`), 'utf8');
-        html = page(guide.title, await marked.parse(md));
+        html = page(guide.title, linkGuides(await marked.parse(md)));
         rendered.set(guide.name, html);
       }
       return reply.headers(HEADERS).type('text/html; charset=utf-8').send(html);
     },
+  );
+}
+
+/** Whether docs/<name>.md exists (a plain name only: no path reaches outside docs/). */
+async function docExists(name: string): Promise<boolean> {
+  if (!/^[a-z0-9][a-z0-9-]{0,80}$/.test(name)) return false;
+  return fs.promises
+    .stat(path.join(DOCS_DIR, `${name}.md`))
+    .then((st) => st.isFile())
+    .catch(() => false);
+}
+
+/** The docs' links to each other (`webhooks.md#verifying`) as links to their guide pages. */
+export function linkGuides(html: string): string {
+  return html.replace(
+    /href="([a-z0-9][a-z0-9-]*)\.md(#[^"]*)?"/g,
+    (_m, name: string, hash?: string) => `href="/docs/guides/${name}${hash ?? ''}"`,
   );
 }
