@@ -147,6 +147,14 @@ describe('files: upload', () => {
       payload: makePng({ width: 2, height: 2 }),
     });
     assert.equal(raw.statusCode, 415);
+    // nothing sent at all: the file is missing (400 naming it), not in a refused format
+    const nothing = await app.inject({
+      method: 'POST',
+      url: '/v1/files/upload',
+      headers: { 'x-service-api-key': api.key },
+    });
+    assert.equal(nothing.statusCode, 400, nothing.body);
+    assert.equal(JSON.parse(nothing.body).details[0].path, 'file');
     // multipart without a boundary is malformed
     const noBoundary = await app.inject({
       method: 'POST',

@@ -31,6 +31,9 @@ function multipartError(err: unknown): unknown {
  */
 export async function readFilePart(req: FastifyRequest): Promise<MultipartFile> {
   if (!req.isMultipart()) {
+    // nothing sent at all: the file is missing (the spec's 400), not in a format we refuse
+    const length = req.headers['content-length'];
+    if (!req.headers['content-type'] && (length === undefined || length === '0')) throw fileRequired();
     throw new ApiError(
       415,
       'Content-Type must be multipart/form-data, with the file in the form field "file"',
