@@ -619,6 +619,12 @@ describe('webhook delivery', () => {
     });
     assert.equal(none.body.deliveries, 0);
     assert.equal((await api.post(`/v1/webhooks/${w.id}/replay`, {})).status, 400);
+    const reversed = await api.post(`/v1/webhooks/${w.id}/replay`, {
+      since: '2026-01-02T00:00:00Z',
+      until: '2026-01-01T00:00:00Z',
+    });
+    assert.equal(reversed.status, 400, JSON.stringify(reversed.body));
+    assert.equal(reversed.body.details[0].path, 'until');
   });
 
   test('manual retry re-sends the same delivery now', async () => {

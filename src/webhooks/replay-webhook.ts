@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { buildDeliveries, insertDeliveries, type OutboxEvent } from './build-deliveries.ts';
 import { findWebhook } from './repository.ts';
 
@@ -20,6 +20,10 @@ export async function replayWebhook(
 ): Promise<{ webhook_id: string; deliveries: number }> {
   const hook = await findWebhook(db, workspaceId, id);
   if (!hook) throw notFound('Webhook');
+  // an empty or reversed window is a mistake to say, not a replay of nothing
+  if (until && new Date(until).getTime() <= new Date(since).getTime()) {
+    throw badRequest('until must be later than since', 'until');
+  }
   return db.transaction().execute(async (trx) => {
     const untilSql = until ? sql`and created_at < ${new Date(until)}` : sql``;
     const { rows } = await sql<OutboxEvent>`
