@@ -214,6 +214,13 @@ describe('aml check: screening and transitions', () => {
       settings: { list_types: ['gossip'] },
     });
     assert.equal(badList.status, 400);
+    // no list at all is a mistake: omitted means every list
+    const emptyList = await api.post('/v1/checks/aml', {
+      individual_id: individualIds[0],
+      settings: { list_types: [] },
+    });
+    assert.equal(emptyList.status, 400, JSON.stringify(emptyList.body));
+    assert.equal(emptyList.body.details[0].path, 'settings.list_types');
     const none = await api.post('/v1/checks/aml', {});
     assert.equal(none.status, 400);
     const both = await api.post('/v1/checks/aml', {

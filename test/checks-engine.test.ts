@@ -113,6 +113,7 @@ describe('ekyc check (synchronous)', () => {
     const { ctx } = await getHarness();
     for (const [patch, field] of [
       [{ birth_date: null }, 'birth_date'],
+      [{ first_name: '  ' }, 'first_name'],
       [{ address: {} }, 'address.country'],
       [{ address: { country: 'CN' } }, 'address.country'],
     ] as const) {

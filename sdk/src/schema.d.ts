@@ -6452,6 +6452,7 @@ export interface operations {
             exact_match?: boolean;
             /** @description 0 = no fuzziness (threshold 1.0), 1 = broadest (threshold 0.70); default 0.5 (0.85) */
             fuzziness?: number;
+            /** @description The kinds of lists to screen against (omitted: all of them) */
             list_types?: ("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[];
           };
         };

@@ -76,7 +76,9 @@ export const CheckSettings = Type.Object(
         {
           fuzziness: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
           exact_match: Type.Optional(Type.Boolean()),
-          list_types: Type.Optional(Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true })),
+          list_types: Type.Optional(
+            Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true, minItems: 1 }),
+          ),
           enable_entity_filter: Type.Optional(Type.Boolean()),
           monitoring: Type.Optional(Type.Boolean({ description: 'New aml checks are monitored' })),
         },

@@ -27,7 +27,13 @@ export const AmlSettingsCreate = Type.Object({
   exact_match: Type.Optional(
     Type.Boolean({ description: 'Only names whose normalised tokens are exactly the subject’s' }),
   ),
-  list_types: Type.Optional(Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true })),
+  list_types: Type.Optional(
+    Type.Array(Type.Enum(AML_LIST_TYPES), {
+      uniqueItems: true,
+      minItems: 1,
+      description: 'The kinds of lists to screen against (omitted: all of them)',
+    }),
+  ),
   enable_entity_filter: Type.Optional(
     Type.Boolean({ description: 'Only persons for an individual, only organisations for a company' }),
   ),

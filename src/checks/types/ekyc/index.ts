@@ -56,7 +56,8 @@ export const ekycCheck: CheckTypeDefinition = {
       ['birth_date', person.birth_date],
       ['address.country', address.country],
     ] as const) {
-      if (!value)
+      // a name of blanks is no name to verify
+      if (!value || (typeof value === 'string' && !value.trim()))
         throw badRequest(
           `The individual has no ${field}: eKYC needs it; set it on the individual first`,
           field,
