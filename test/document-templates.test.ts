@@ -153,7 +153,17 @@ describe('document templates', () => {
     assert.equal(v2.body.number, 2);
 
     // a template that does not compile is refused now, naming content, and nothing is stored
-    for (const content of ['<p>{{#if case.name}}unclosed</p>', '<p>{{case.name</p>', '{{/each}}']) {
+    for (const content of [
+      '<p>{{#if case.name}}unclosed</p>',
+      '<p>{{case.name</p>',
+      '{{/each}}',
+      // valid syntax, but no partial exists: every render (in front of the signer) would fail
+      '<p>{{> evil}}</p>',
+      '<div>{{#each companies}}{{> row}}{{/each}}</div>',
+      // and no such helper
+      '<p>{{shout case.name}}</p>',
+      '<p>{{#each (pick companies 2)}}{{name}}{{/each}}</p>',
+    ]) {
       const bad = await api.post('/v1/document-templates/nda/versions', { content });
       assert.equal(bad.status, 400, content);
       assert.equal(bad.body.details[0].path, 'content');
@@ -334,12 +344,12 @@ describe('document templates', () => {
     assert.equal(extra.status, 400);
     assert.equal(extra.json.details[0].path, 'timezone');
 
-    // compiles, but fails when run: partials are not available to templates
-    await publishedTemplate(api, 'partial', '<p>{{> header}}</p>');
-    const failed = await renderPdf(api, kase.id, 'partial');
+    // compiles, but fails when run (#with needs an argument)
+    await publishedTemplate(api, 'failing', '<p>{{#with}}x{{/with}}</p>');
+    const failed = await renderPdf(api, kase.id, 'failing');
     assert.equal(failed.status, 400);
     assert.equal(failed.json.code, 'CASE_REPORT_RENDER_FAILED');
-    assert.match(failed.json.message, /partial header could not be found/);
+    assert.match(failed.json.message, /#with requires exactly one argument/);
   });
 
   describe('sandbox', () => {
