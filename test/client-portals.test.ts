@@ -559,9 +559,13 @@ describe('client portals: contact_has_actions and wait steps', () => {
     });
     assert.equal(link.status, 201, JSON.stringify(link.body));
     // Ada's own verification is hers to do in her portal
+    const before = (await api.get(`/v1/cases/${c.caseId}`)).body.updated_at;
     const ada = await api.post('/v1/checks/id_verification', { individual_id: c.contact });
     assert.equal(ada.status, 201, JSON.stringify(ada.body));
-    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, true);
+    const after = (await api.get(`/v1/cases/${c.caseId}`)).body;
+    assert.equal(after.contact_has_actions, true);
+    // a change of the case's own fields moves updated_at (receivers order payloads by it)
+    assert.ok(after.updated_at > before, `${after.updated_at} > ${before}`);
   });
 
   test('wait steps: triggered once when the contact runs out of actions, completed by the operator', async () => {

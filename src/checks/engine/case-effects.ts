@@ -69,6 +69,11 @@ export async function refreshCaseAfterCheckChange(
     recollection: Number(s.again),
   });
   const flagsChanged = JSON.stringify([...flags].sort()) !== JSON.stringify([...before.flags].sort());
+  // a change of the case's own fields moves its updated_at: receivers order payloads by it
+  const caseChanged =
+    flagsChanged ||
+    before.reviewer_has_actions !== needReview ||
+    before.contact_has_actions !== contactHasActions;
   let after = await trx
     .updateTable('cases')
     .set({
@@ -76,6 +81,7 @@ export async function refreshCaseAfterCheckChange(
       contact_has_actions: contactHasActions,
       flags,
       last_activity_at: sql`now()`,
+      ...(caseChanged ? { updated_at: sql`now()` } : {}),
     })
     .where('id', '=', caseId)
     .returningAll()
