@@ -544,6 +544,12 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
       const approvedBy = (await checkEventTypes(s.api, s.caseId, s.check.id))[1];
       assert.equal(approvedBy.actor, 'contact');
+      // the case's activity shows the decision (the reference has no contact__approved__check)
+      const activities = (await s.api.get(`/v1/activities?case_id=${s.caseId}`)).body.data;
+      assert.ok(
+        activities.some((a: { type: string }) => a.type === 'system__approved__check'),
+        JSON.stringify(activities.map((a: { type: string }) => a.type)),
+      );
 
       assert.equal((await s.api.get(`/v1/cases/${s.caseId}`)).body.contact_has_actions, false);
       const docs = await s.api.get(`/v1/cases/${s.caseId}/documents?type=check__electronic_signature`);

@@ -58,5 +58,9 @@ export function activityTypeOf(
   const verb = verbOverride ?? VERB_OF[subEvent ?? type];
   if (!verb) return null;
   const candidate = `${actor}__${verb}`;
-  return KNOWN.has(candidate) ? (candidate as ActivityType) : null;
+  if (KNOWN.has(candidate)) return candidate as ActivityType;
+  // what a contact's action decided (a signature signed or declined approves or rejects its check)
+  // has no contact__ name in the reference: the service took the decision on it, as its system
+  const bySystem = `system__${verb}`;
+  return actor === 'contact' && KNOWN.has(bySystem) ? (bySystem as ActivityType) : null;
 }
