@@ -759,6 +759,16 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const code = await sendCode(s.token, s.check.id, s.email);
       const bad = code === '999999' ? '999998' : '999999';
       const url = `/actions/${s.check.id}/signature/sign`;
+      // what cannot be a code is refused without spending one of the five tries
+      for (const slip of ['12', '1234567', 'abcdef']) {
+        const r = await sig(s.token, 'POST', url, { code: slip, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, slip);
+        assert.equal(r.body.details[0].path, 'code');
+      }
+      const untouched = (await portal(s.token, 'GET', '/session')).body.actions.find(
+        (a: { id: string }) => a.id === s.check.id,
+      );
+      assert.equal(untouched.signature.code.attempts_left, 5);
       const messages: string[] = [];
       for (let i = 0; i < 5; i++) {
         const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });

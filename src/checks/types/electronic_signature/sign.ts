@@ -162,6 +162,8 @@ export async function signSignature(
 ): Promise<Action> {
   const { link } = access;
   const signature = signatureOf(body);
+  // what cannot be a code (`12`) is a typing slip, not a guess: refused without spending a try
+  if (!/^\d{6}$/.test(body.code.trim())) throw badRequest('code must be the 6 digits sent by e-mail', 'code');
   // loaded (or generated and stored) before the transaction: that first use writes through its own
   // connection, which the embedded database (one connection) would only give after this transaction
   await signingIdentity(ctx);
