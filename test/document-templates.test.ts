@@ -89,6 +89,10 @@ describe('document templates', () => {
       );
     }
 
+    // a union of literals says which values it takes, once
+    const badKind = await api.post('/v1/document-templates', { key: 'ok_key', name: 'x', kind: 'contract' });
+    assert.equal(badKind.body.message, 'kind must be one of: electronic_signature, report');
+
     const list = await api.get('/v1/document-templates?sort=key');
     assert.equal(list.status, 200, JSON.stringify(list.body));
     assert.deepEqual(

@@ -111,6 +111,13 @@ function unknownFieldMessage(context: string, path: string, name: string): strin
 export function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  // a union of literals fails once per literal: one message listing them ("must be one of")
+  const constsAt = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword !== 'const') continue;
+    const path = jsonPointerToPath(context, e.instancePath ?? '', undefined);
+    constsAt.set(path, [...(constsAt.get(path) ?? []), e.params?.allowedValue]);
+  }
   for (const e of errors) {
     // anyOf/oneOf wrappers repeat what their branches said
     if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
@@ -127,6 +134,11 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
       message = unknownFieldMessage(context, path, String(e.params?.additionalProperty));
     else if (e.keyword === 'enum')
       message = `${path} must be one of: ${(e.params?.allowedValues as unknown[] | undefined)?.join(', ')}`;
+    else if (e.keyword === 'const') {
+      const allowed = constsAt.get(path) ?? [e.params?.allowedValue];
+      message =
+        allowed.length === 1 ? `${path} must be ${allowed[0]}` : `${path} must be one of: ${allowed.join(', ')}`;
+    }
     else if (e.keyword === 'type' && e.params?.type === 'null')
       continue; // nullable branch
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
