@@ -53,6 +53,17 @@ interface Resource {
   expect?(sent: Json, got: Json): Json;
 }
 
+/** Documented normalisation: IBAN and BIC are stored without spaces and in upper case (docs/compatibility.md). */
+function bankingAsStored(sent: Json): Json {
+  const b = sent.banking_information;
+  if (!b || typeof b !== 'object') return sent;
+  const compact = (v: unknown) => (typeof v === 'string' ? v.replace(/\s+/g, '').toUpperCase() : v);
+  return {
+    ...sent,
+    banking_information: Object.fromEntries(Object.entries(b).map(([k, v]) => [k, compact(v)])),
+  };
+}
+
 const byId = (id: string) => (list: Json[] | undefined) => list?.find((x: Json) => x.id === id);
 const inList = (id: string) => (body: Json) => byId(id)(body?.data);
 const pick = <T>(list: T[], i: number) => list[i % list.length];
@@ -122,6 +133,7 @@ const RESOURCES: Resource[] = [
       inCase(g, 'companies', id),
     ],
     skip: ['case_id', 'relations', 'ref'],
+    expect: bankingAsStored,
   },
   {
     name: 'individuals',
@@ -141,6 +153,7 @@ const RESOURCES: Resource[] = [
       inCase(g, 'individuals', id),
     ],
     skip: ['case_id', 'relations', 'ref'],
+    expect: bankingAsStored,
   },
   {
     name: 'relations',
