@@ -195,7 +195,8 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(await typedNote.locator('strong', { hasText: 'file' }).count(), 0);
     await typedNote.getByPlaceholder('Reply to this note').fill('<i>not italic</i> & <script>x</script>');
     await typedNote.getByRole('button', { name: 'Reply' }).click();
-    await typedNote.getByText('<i>not italic</i> & <script>x</script>').waitFor();
+    // in the comments, not the reply box (a controlled textarea's text is its value)
+    await typedNote.locator('.case-comments').getByText('<i>not italic</i> & <script>x</script>').waitFor();
     const typedStored = (await api.call('GET', `/v1/cases/${demo.caseId}/notes`)).data.find((n: any) =>
       n.content.includes('Director said'),
     );
