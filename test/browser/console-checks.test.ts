@@ -19,6 +19,7 @@ let base: string;
 let chrome: ChromiumSession;
 let api: Client;
 let reviewer: { email: string; password: string };
+let caseId: string;
 let elvisId: string;
 let amlId: string;
 
@@ -77,7 +78,7 @@ before(async () => {
     individuals: [{ ...LISTED_PERSON, relations: [{ roles: ['legal_representative'] }] }],
   });
   assert.equal(created.status, 201, JSON.stringify(created.body));
-
+  caseId = created.body.id;
   elvisId = created.body.individuals[0].id;
   const aml = await api.post('/v1/checks/aml', { individual_id: elvisId });
   assert.equal(aml.status, 201, JSON.stringify(aml.body));
@@ -160,6 +161,29 @@ describe('console checks', { timeout: 600_000 }, () => {
       .getByRole('cell', { name: 'Filtrage LCB-FT' })
       .waitFor();
     await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test("a decided check's hits can no longer be confirmed or ignored", async () => {
+    // every hit reviewed (the first test ignored them from the page): the check can be approved
+    const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);
+    await api.patch(`/v1/checks/aml/${amlId}/hits/review`, { action: 'ignore', hit_ids: hits });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?check=${amlId}`);
+    const panel = page.locator(`#check-${amlId}`);
+    await panel.getByRole('heading', { name: /Hits/ }).waitFor();
+    // undecided: the hits' buttons work
+    assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
+    await panel.getByLabel('Comment').fill('Not him: other birth place.');
+    await panel.getByRole('button', { name: 'Approve' }).click();
+    await panel.getByText('The check is decided').waitFor();
+    assert.equal((await api.get(`/v1/checks/aml/${amlId}`)).body.status, 'approved');
+    for (const name of ['Confirm (true match)', 'Ignore (not them)']) {
+      const buttons = panel.getByRole('button', { name });
+      assert.ok((await buttons.count()) >= 1);
+      for (const b of await buttons.all()) assert.equal(await b.isDisabled(), true, name);
+    }
+    await shot(page, '04-aml-decided');
     await page.close();
   });
 });

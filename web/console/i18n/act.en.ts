@@ -6,6 +6,7 @@ export const actEn = {
   'act.failed': 'Refused: {message}',
   'act.busy': 'Working…',
   'new.title': 'New case',
+  'new.notAllowed': 'Only reviewers and administrators can create cases.',
   'new.byHand': 'By hand',
   'new.fromRegistry': 'From the registry',
   'new.caseName': 'Case name',
@@ -126,6 +127,8 @@ export const actEn = {
   'check.ignore': 'Ignore (not them)',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Review every hit before the check.',
+  'check.hitsDecided':
+    'The check is decided: its hits are no longer confirmed or ignored; change the decision itself below.',
   'check.details': 'All data',
   'check.decision': 'Decision',
   'check.score.ekyc': 'Score',

@@ -8,6 +8,7 @@ export const actFr: Record<ActKey, string> = {
   'act.failed': 'Refusé : {message}',
   'act.busy': 'En cours…',
   'new.title': 'Nouveau dossier',
+  'new.notAllowed': 'Seuls les analystes et les administrateurs peuvent créer des dossiers.',
   'new.byHand': 'À la main',
   'new.fromRegistry': 'Depuis le registre',
   'new.caseName': 'Nom du dossier',
@@ -128,6 +129,8 @@ export const actFr: Record<ActKey, string> = {
   'check.ignore': 'Écarter (homonyme)',
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst': 'Revoyez chaque correspondance avant la vérification.',
+  'check.hitsDecided':
+    'La vérification est décidée : ses correspondances ne se confirment ni ne s’écartent plus ; modifiez la décision elle-même ci-dessous.',
   'check.details': 'Toutes les données',
   'check.decision': 'Décision',
   'check.score.ekyc': 'Score',

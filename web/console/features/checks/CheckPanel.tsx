@@ -91,6 +91,8 @@ const LISTED_FIELDS = [
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
   const canWrite = useCanWrite();
+  // a decided check's hits are not reviewed any more (the server refuses it): an override changes it
+  const decided = check.status === 'approved' || check.status === 'rejected';
   const data = check.data as { hits?: Json[]; subject?: Json | null };
   const hits = data.hits ?? [];
   const { busy, error, run } = useAction();
@@ -112,6 +114,11 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   return (
     <section aria-label={t('check.hits', { count: hits.length })}>
       <h4>{t('check.hits', { count: hits.length })}</h4>
+      {canWrite && decided ? (
+        <p className="small muted" id={`decided-${check.id}`}>
+          {t('check.hitsDecided')}
+        </p>
+      ) : null}
 
       {error ? (
         <p className="error" role="alert">
@@ -136,10 +143,20 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
             </p>
             {canWrite ? (
               <div className="act-buttons">
-                <button type="button" disabled={busy} onClick={() => void review(h.id as string, 'confirm')}>
+                <button
+                  type="button"
+                  disabled={busy || decided}
+                  aria-describedby={decided ? `decided-${check.id}` : undefined}
+                  onClick={() => void review(h.id as string, 'confirm')}
+                >
                   {t('check.confirm')}
                 </button>
-                <button type="button" disabled={busy} onClick={() => void review(h.id as string, 'ignore')}>
+                <button
+                  type="button"
+                  disabled={busy || decided}
+                  aria-describedby={decided ? `decided-${check.id}` : undefined}
+                  onClick={() => void review(h.id as string, 'ignore')}
+                >
                   {t('check.ignore')}
                 </button>
               </div>
