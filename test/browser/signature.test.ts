@@ -269,6 +269,11 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
   const action = signing(page);
   await action.getByRole('heading', { name: 'Document à signer : Engagement letter' }).waitFor();
+  // what the step asks, in French (the server sends no English description)
+  await action
+    .getByText('Lisez le document, puis signez-le avec un code envoyé à votre adresse e-mail.')
+    .waitFor();
+  assert.ok(!(await action.innerText()).includes('Read the document'));
   await documentShown(page);
   await action
     .getByRole('checkbox', { name: 'J’ai lu l’intégralité du document et j’accepte de le signer.' })

@@ -8,6 +8,7 @@ import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { type Action, PortalApi, type Session } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
+import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
 import { takeToken } from './token.ts';
 
@@ -112,10 +113,10 @@ export function App() {
   }, [lang]);
   useEffect(() => {
     if (!portal) return;
-    document.title = portal.name;
+    document.title = portalName(i18n.t, portal.name);
     if (portal.accent_color && COLOUR.test(portal.accent_color))
       document.documentElement.style.setProperty('--accent', portal.accent_color);
-  }, [portal]);
+  }, [portal, i18n.t]);
   const logoUrl = portal?.logo_url ?? null;
   useEffect(() => {
     if (!api || !logoUrl) return;
@@ -158,8 +159,14 @@ export function App() {
       {portal ? (
         <header className="bar">
           <div className="bar-inner">
-            {logo ? <img className="logo" src={logo} alt={i18n.t('logoAlt', { name: portal.name })} /> : null}
-            <span className="portal-name">{portal.name}</span>
+            {logo ? (
+              <img
+                className="logo"
+                src={logo}
+                alt={i18n.t('logoAlt', { name: portalName(i18n.t, portal.name) })}
+              />
+            ) : null}
+            <span className="portal-name">{portalName(i18n.t, portal.name)}</span>
           </div>
         </header>
       ) : (
