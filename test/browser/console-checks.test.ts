@@ -58,10 +58,11 @@ async function signedIn(who: { email: string; password: string }): Promise<Page>
 
 /** The panel's words, without its "All data" block (the check's JSON as the API has it). */
 function shownText(panel: ReturnType<Page['locator']>): Promise<string> {
-  return panel.evaluate((el) => {
-    const copy = el.cloneNode(true) as HTMLElement;
+  // this file is type-checked without the DOM library: the element is `any`
+  return panel.evaluate((el: any) => {
+    const copy = el.cloneNode(true);
     for (const d of copy.querySelectorAll('details')) d.remove();
-    return copy.textContent ?? '';
+    return (copy.textContent as string | null) ?? '';
   });
 }
 
