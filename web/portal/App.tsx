@@ -10,6 +10,7 @@ import { type Action, PortalApi, type Session } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
 import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
+import { SignedDocumentDownload } from './SignatureStep.tsx';
 import { takeToken } from './token.ts';
 
 type View =
@@ -184,7 +185,7 @@ export function App() {
           // a declined signature stays on the checklist, with its reason (nothing was "received")
           view.session.all_submitted &&
           !view.session.actions.some((a) => a.signature?.status === 'declined') ? (
-            <Done session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
+            <Done api={api} session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
           ) : (
             <Checklist
               api={api}
@@ -279,8 +280,12 @@ function Checklist({ api, session, onAction, onSubmitted, onError, announce }: C
   );
 }
 
-function Done({ session, redirect }: { session: Session; redirect: string | null }) {
+function Done({ api, session, redirect }: { api: PortalApi; session: Session; redirect: string | null }) {
   const { t } = useI18n();
+  // the checklist is gone: the signed documents stay downloadable here (docs/electronic-signature.md)
+  const signed = session.actions.filter(
+    (a) => a.signature?.status === 'signed' && a.signature.signed_document_url,
+  );
   return (
     <div className="done">
       <div className="done-mark" aria-hidden="true">
@@ -288,6 +293,9 @@ function Done({ session, redirect }: { session: Session; redirect: string | null
       </div>
       <FocusHeading>{t('doneTitle')}</FocusHeading>
       <p>{t('doneText', { name: session.contact.first_name })}</p>
+      {signed.map((a) => (
+        <SignedDocumentDownload key={a.id} api={api} action={a} />
+      ))}
       {session.wait_step ? (
         <div className="waiting">
           <h2>{t('reviewing', { title: session.wait_step.title })}</h2>
