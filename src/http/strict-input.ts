@@ -31,15 +31,22 @@ function hookList<T>(hooks: T | T[] | undefined): T[] {
  */
 function refuseBody(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
   const body = req.body as unknown;
-  if (body === undefined || body === null || Buffer.isBuffer(body)) return done();
+  if (body === undefined || body === null || Buffer.isBuffer(body)) {
+    done();
+    return;
+  }
   if (typeof body === 'object' && !Array.isArray(body)) {
     const names = Object.keys(body);
-    if (names.length === 0) return done();
+    if (names.length === 0) {
+      done();
+      return;
+    }
     const details = names.slice(0, 20).map((name) => ({
       path: name,
       message: `${name} is not allowed: this request takes no body`,
     }));
-    return done(new ApiError(400, details[0].message, details));
+    done(new ApiError(400, details[0].message, details));
+    return;
   }
   done(new ApiError(400, 'This request takes no body', [{ path: 'body', message: 'body is not allowed' }]));
 }
