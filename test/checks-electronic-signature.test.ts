@@ -343,6 +343,8 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(action.state, 'todo');
       assert.deepEqual(action.slots, []);
       assert.equal(action.label, 'Engagement letter');
+      // the template's name is the workspace's; what to do is said by the portal page in its language
+      assert.equal(action.description, null);
       assert.equal(action.signature.status, 'not_started');
       assert.equal(action.signature.document_url, null);
       assert.deepEqual(action.signature.signer, { name: 'Ada Lovelace', email_hint: `a***@example.com` });

@@ -180,6 +180,9 @@ describe('id_verification: create', { timeout: 120_000 }, () => {
       session.body.actions.map((a: { id: string; type: string; state: string }) => [a.id, a.type, a.state]),
       [[check.id, 'id_verification', 'todo']],
     );
+    // no English text from the server: the portal page names and describes the step in its language
+    assert.equal(session.body.actions[0].label, null);
+    assert.equal(session.body.actions[0].description, null);
     const slots = session.body.actions[0].slots.map((s: Record<string, unknown>) => [
       s.key,
       s.required,

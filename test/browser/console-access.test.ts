@@ -382,6 +382,16 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     const me = await fetch(`${base}/console/api/session`, { headers: { cookie: rita.cookie } });
     assert.equal(((await me.json()) as { user: { role: string } }).user.role, 'reviewer');
 
+    // the admin's own row: no suspending or demoting oneself (the last admin's would be a 409), and why
+    const own = page.locator(`tr[data-user="${admin.email}"]`);
+    assert.equal(await own.getByRole('button', { name: 'Suspend' }).isDisabled(), true);
+    assert.equal(await own.getByRole('combobox').isDisabled(), true);
+    await page.getByText('Your own role and access are changed by another administrator').waitFor();
+    assert.equal(
+      await own.getByRole('button', { name: 'Suspend' }).getAttribute('aria-describedby'),
+      'users-self-hint',
+    );
+
     const row = page.locator('tr[data-user="rita@example.test"]');
     await row.getByLabel('Role of Rita Reviewer').selectOption('viewer');
     await page.getByRole('status').filter({ hasText: 'Rita Reviewer is now Viewer.' }).waitFor();
@@ -534,6 +544,13 @@ describe('console access', { timeout: 900_000 }, () => {
     );
     await openSection(page, 'webhooks');
     await page.getByText('Only administrators can see this page.').waitFor();
+    // the new case page, typed in the address bar: its title and why not, no form
+    await page.goto(`${base}/console/cases/new`);
+    await page.getByRole('heading', { level: 1, name: 'New case' }).waitFor();
+    await page.getByText('Only reviewers and administrators can create cases.').waitFor();
+    assert.equal(await page.getByRole('textbox').count(), 0);
+    assert.equal(await page.getByRole('button', { name: /Search|Create the case/ }).count(), 0);
+    await shot(page, 'viewer-new-case');
 
     // forged writes from the viewer's own page, with its valid CSRF token: refused by the server
     const csrf = await csrfOf(page);

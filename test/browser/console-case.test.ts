@@ -183,6 +183,31 @@ describe('console case page', { timeout: 900_000 }, () => {
       original.comments.map((c: any) => c.content.replace(/<[^>]+>/g, '')),
       ['Extract requested on Monday.', 'Extract received.'],
     );
+
+    // what is typed is plain text: markup-like characters are stored and shown as typed, line
+    // breaks kept (the console escapes the text; the API takes HTML)
+    const typed = 'Director said <owner unknown> & turnover<5M; see <b>file</b> a<b';
+    await notes.getByLabel('New note').fill(`${typed}\nsecond line`);
+    await notes.getByRole('button', { name: 'Add the note' }).click();
+    const typedNote = notes.locator('li.case-note', { hasText: 'Director said' });
+    await typedNote.waitFor();
+    assert.equal(await typedNote.locator('.case-rich').first().innerText(), `${typed}\nsecond line`);
+    assert.equal(await typedNote.locator('strong', { hasText: 'file' }).count(), 0);
+    await typedNote.getByPlaceholder('Reply to this note').fill('<i>not italic</i> & <script>x</script>');
+    await typedNote.getByRole('button', { name: 'Reply' }).click();
+    // in the comments, not the reply box (a controlled textarea's text is its value)
+    await typedNote.locator('.case-comments').getByText('<i>not italic</i> & <script>x</script>').waitFor();
+    const typedStored = (await api.call('GET', `/v1/cases/${demo.caseId}/notes`)).data.find((n: any) =>
+      n.content.includes('Director said'),
+    );
+    assert.equal(
+      typedStored.content,
+      '<p>Director said &lt;owner unknown&gt; &amp; turnover&lt;5M; see &lt;b&gt;file&lt;/b&gt; a&lt;b<br />second line</p>',
+    );
+    assert.equal(
+      typedStored.comments[0].content,
+      '<p>&lt;i&gt;not italic&lt;/i&gt; &amp; &lt;script&gt;x&lt;/script&gt;</p>',
+    );
     await shot(page, '03-notes');
 
     // documents: the Kbis PDF in the viewer beside what was read; the ID image

@@ -79,7 +79,7 @@ test('sign in, case from the registry, template, review a check, share the porta
   const registry = page.getByRole('form', { name: 'From the registry' });
   await registry.getByLabel('Company name').fill('Maison Lumiere');
   await registry.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('status').filter({ hasText: 'companies found' }).waitFor();
+  await page.getByRole('status').filter({ hasText: '1 company found' }).waitFor();
   await shot(page, '03-registry-candidates');
   await page
     .getByRole('button', { name: 'Create the case with this company, its officers and owners' })
@@ -104,7 +104,7 @@ test('sign in, case from the registry, template, review a check, share the porta
   // the select, not its label: a label around a select takes the chosen option into its name
   await launch.getByRole('combobox').selectOption({ label: 'Standard KYB' });
   await launch.getByRole('button', { name: 'Launch' }).click();
-  await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entities' }).waitFor();
+  await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entity.' }).waitFor();
   await shot(page, '05-template-launched');
   await launch.getByRole('button', { name: 'Close' }).click();
   const afterTemplate = await api.get(`/v1/checks?case_id=${caseId}`);
@@ -135,7 +135,7 @@ test('sign in, case from the registry, template, review a check, share the porta
   await launch.getByRole('combobox').selectOption('ekyc');
   await launch.getByLabel('Iris Inconclusive').check();
   await launch.getByRole('button', { name: 'Launch' }).click();
-  await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entities' }).waitFor();
+  await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entity.' }).waitFor();
   await launch.getByRole('button', { name: 'Close' }).click();
   const ekyc = await eventually(async () => {
     const list = await api.get(`/v1/checks?case_id=${caseId}&type=ekyc`);

@@ -307,6 +307,23 @@ describe('client portal in Chromium', () => {
       60_000,
     );
     assert.equal(await settled(op, 'document', documentId), 'approved');
+    // an identity verification asked of her afterwards: its card is in French too, as is the
+    // portal's default name (the server sends no English text for built-in steps)
+    await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    await page.reload();
+    const idCard = action(page, 'id_verification');
+    await idCard.getByRole('heading', { name: 'Vérification d’identité' }).waitFor();
+    await idCard
+      .getByText(
+        'Une photo du recto de votre pièce d’identité (et de son verso s’il y en a un), puis un selfie.',
+      )
+      .waitFor();
+    assert.equal(await page.locator('.portal-name').textContent(), 'Portail client');
+    assert.equal(await page.title(), 'Portail client');
+    const shown = await page.locator('body').innerText();
+    for (const english of ['Identity verification', 'A photo of the front', 'Client portal'])
+      assert.ok(!shown.includes(english), `no "${english}" on the French page`);
+    await shots.take(page, 'identity-verification');
     // the operator takes the portal offline: the open page, reloaded, says so (the token stays)
     await op.ok('PATCH', `/v1/client-portals/${(await defaultPortal(op)).id}`, { status: 'offline' });
     await page.reload();

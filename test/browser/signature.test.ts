@@ -213,9 +213,15 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   await codeField.fill(code);
   await shots.take(page, 'ready-to-sign');
   await sign.click();
-  // the only action is done: the page says everything was received
+  // the only action is done: the page says everything was received, and still offers the signed copy
   await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
   await shots.take(page, 'signed');
+  const signedDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download the signed document: Engagement letter' }).click();
+  const signedCopy = await signedDownload;
+  assert.equal(signedCopy.suggestedFilename(), 'Engagement letter (signed).pdf');
+  const signedCopyPath = await signedCopy.path();
+  assert.match(execFileSync('pdfsig', [signedCopyPath], { encoding: 'utf8' }), /Signature is Valid\./);
   assert.deepEqual(errors, []);
 
   // the operator's side: approved (automatic approval), three files
@@ -269,6 +275,11 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   await page.getByRole('heading', { level: 1, name: 'Bonjour Ada,' }).waitFor();
   const action = signing(page);
   await action.getByRole('heading', { name: 'Document à signer : Engagement letter' }).waitFor();
+  // what the step asks, in French (the server sends no English description)
+  await action
+    .getByText('Lisez le document, puis signez-le avec un code envoyé à votre adresse e-mail.')
+    .waitFor();
+  assert.ok(!(await action.innerText()).includes('Read the document'));
   await documentShown(page);
   await action
     .getByRole('checkbox', { name: 'J’ai lu l’intégralité du document et j’accepte de le signer.' })
@@ -296,6 +307,7 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   await shots.take(page, 'drawn-signature');
   await action.getByRole('button', { name: 'Signer', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
+  await page.getByRole('button', { name: 'Télécharger le document signé : Engagement letter' }).waitFor();
   await shots.take(page, 'signed');
   assert.deepEqual(errors, []);
 

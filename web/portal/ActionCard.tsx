@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { Action, PortalApi } from './api.ts';
 import { useI18n } from './i18n.tsx';
-import { actionTitle, slotTitle } from './labels.ts';
+import { actionDescription, actionTitle, slotTitle } from './labels.ts';
 import { SignatureStep } from './SignatureStep.tsx';
 import { SlotField } from './SlotField.tsx';
 
@@ -28,6 +28,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   const [error, setError] = useState<string | null>(null);
   const editable = action.state === 'todo' || action.state === 'retry';
   const title = actionTitle(t, action);
+  const description = actionDescription(t, action);
   const headingId = `action-${action.id}`;
   // a signature goes by its own status (a declined one is a rejected check, yet nothing is to redo)
   const signature = action.type === 'electronic_signature' ? action.signature : null;
@@ -73,7 +74,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
           <span className={`badge badge-${badgeClass}`}>{t(badge)}</span>
         </div>
         <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
-        {action.description ? <p className="description">{action.description}</p> : null}
+        {description ? <p className="description">{description}</p> : null}
         {action.state === 'retry' && !signature ? <p className="hint">{t('retryHint')}</p> : null}
         {signature ? (
           <SignatureStep

@@ -8,7 +8,9 @@ import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { type Action, PortalApi, type Session } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
+import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
+import { SignedDocumentDownload } from './SignatureStep.tsx';
 import { takeToken } from './token.ts';
 
 type View =
@@ -112,10 +114,10 @@ export function App() {
   }, [lang]);
   useEffect(() => {
     if (!portal) return;
-    document.title = portal.name;
+    document.title = portalName(i18n.t, portal.name);
     if (portal.accent_color && COLOUR.test(portal.accent_color))
       document.documentElement.style.setProperty('--accent', portal.accent_color);
-  }, [portal]);
+  }, [portal, i18n.t]);
   const logoUrl = portal?.logo_url ?? null;
   useEffect(() => {
     if (!api || !logoUrl) return;
@@ -158,8 +160,14 @@ export function App() {
       {portal ? (
         <header className="bar">
           <div className="bar-inner">
-            {logo ? <img className="logo" src={logo} alt={i18n.t('logoAlt', { name: portal.name })} /> : null}
-            <span className="portal-name">{portal.name}</span>
+            {logo ? (
+              <img
+                className="logo"
+                src={logo}
+                alt={i18n.t('logoAlt', { name: portalName(i18n.t, portal.name) })}
+              />
+            ) : null}
+            <span className="portal-name">{portalName(i18n.t, portal.name)}</span>
           </div>
         </header>
       ) : (
@@ -177,7 +185,7 @@ export function App() {
           // a declined signature stays on the checklist, with its reason (nothing was "received")
           view.session.all_submitted &&
           !view.session.actions.some((a) => a.signature?.status === 'declined') ? (
-            <Done session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
+            <Done api={api} session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
           ) : (
             <Checklist
               api={api}
@@ -272,8 +280,12 @@ function Checklist({ api, session, onAction, onSubmitted, onError, announce }: C
   );
 }
 
-function Done({ session, redirect }: { session: Session; redirect: string | null }) {
+function Done({ api, session, redirect }: { api: PortalApi; session: Session; redirect: string | null }) {
   const { t } = useI18n();
+  // the checklist is gone: the signed documents stay downloadable here (docs/electronic-signature.md)
+  const signed = session.actions.filter(
+    (a) => a.signature?.status === 'signed' && a.signature.signed_document_url,
+  );
   return (
     <div className="done">
       <div className="done-mark" aria-hidden="true">
@@ -281,6 +293,9 @@ function Done({ session, redirect }: { session: Session; redirect: string | null
       </div>
       <FocusHeading>{t('doneTitle')}</FocusHeading>
       <p>{t('doneText', { name: session.contact.first_name })}</p>
+      {signed.map((a) => (
+        <SignedDocumentDownload key={a.id} api={api} action={a} />
+      ))}
       {session.wait_step ? (
         <div className="waiting">
           <h2>{t('reviewing', { title: session.wait_step.title })}</h2>

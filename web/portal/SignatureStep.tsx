@@ -46,6 +46,42 @@ function save(blob: Blob, name: string) {
 const fileName = (name: string, suffix = '') =>
   `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'document'}${suffix}.pdf`;
 
+/**
+ * The signed PDF's download, for the page that says everything was received (it replaces the
+ * checklist, where the signed step has its own button): one button per signed document.
+ */
+export function SignedDocumentDownload({ api, action }: { api: PortalApi; action: Action }) {
+  const { t } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const sig = action.signature;
+  if (sig?.status !== 'signed' || !sig.signed_document_url) return null;
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const blob = await api.signedDocument(action.id);
+      save(blob, fileName(sig.document_name, ` (${t('signedSuffix')})`));
+    } catch (err) {
+      setError(failure(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="signed-download">
+      <button type="button" onClick={() => void download()} disabled={busy}>
+        {t('downloadSignedNamed', { name: sig.document_name })}
+      </button>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export function SignatureStep({ api, action, onAction, onSubmitted, onError, announce }: Props) {
   const { t, lang } = useI18n();
   const id = useId();

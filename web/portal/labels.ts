@@ -2,6 +2,14 @@
 import type { Action, Slot } from './api.ts';
 import type { Translate } from './i18n.tsx';
 
+/** The name every portal has until its operator names it (src/client-portals/default-portal.ts). */
+const DEFAULT_PORTAL_NAME = 'Client portal';
+
+/** The portal's name: the operator's own, or the default one in the page's language. */
+export function portalName(t: Translate, name: string): string {
+  return name === DEFAULT_PORTAL_NAME ? t('defaultPortalName') : name;
+}
+
 export function actionTitle(t: Translate, action: Action): string {
   if (action.label) return action.label;
   switch (action.type) {
@@ -15,6 +23,22 @@ export function actionTitle(t: Translate, action: Action): string {
       return t('typeElectronicSignature');
     default:
       return action.type;
+  }
+}
+
+/**
+ * What the step asks, in the page's language: the server's description when it has one (the
+ * workspace's own text), else the type's own (the server sends none for built-in steps).
+ */
+export function actionDescription(t: Translate, action: Action): string | null {
+  if (action.description) return action.description;
+  switch (action.type) {
+    case 'id_verification':
+      return t('descIdVerification');
+    case 'electronic_signature':
+      return t('descElectronicSignature');
+    default:
+      return null;
   }
 }
 

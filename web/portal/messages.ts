@@ -2,6 +2,7 @@
 
 const en = {
   loading: 'Loading…',
+  defaultPortalName: 'Client portal',
   greeting: 'Hello {name},',
   intro:
     'To complete the verification of {company}, please provide the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
@@ -19,6 +20,9 @@ const en = {
   typeIdDocument: 'Identity document',
   typeIdVerification: 'Identity verification',
   typeElectronicSignature: 'Signature',
+  descIdVerification:
+    'A photo of the front of your identity document (and its back if it has one), then a selfie.',
+  descElectronicSignature: 'Read the document, then sign it with a code sent to your e-mail.',
   forEntity: 'For {name}',
   slotFiles: 'Files',
   slotFront: 'Front of the document',
@@ -113,6 +117,7 @@ const en = {
   signedOn: '{name}: signed on {date}. Thank you.',
   signedSuffix: 'signed',
   downloadSigned: 'Download the signed document',
+  downloadSignedNamed: 'Download the signed document: {name}',
   signatureAlreadyDone: 'This document has already been signed.',
   decline: 'I do not want to sign',
   declineTitle: 'Decline to sign',
@@ -128,6 +133,7 @@ export type Messages = typeof en;
 
 const fr: Messages = {
   loading: 'Chargement…',
+  defaultPortalName: 'Portail client',
   greeting: 'Bonjour {name},',
   intro:
     'Pour finaliser le dossier {company}, merci de fournir les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
@@ -145,6 +151,9 @@ const fr: Messages = {
   typeIdDocument: 'Pièce d’identité',
   typeIdVerification: 'Vérification d’identité',
   typeElectronicSignature: 'Signature',
+  descIdVerification:
+    'Une photo du recto de votre pièce d’identité (et de son verso s’il y en a un), puis un selfie.',
+  descElectronicSignature: 'Lisez le document, puis signez-le avec un code envoyé à votre adresse e-mail.',
   forEntity: 'Pour {name}',
   slotFiles: 'Fichiers',
   slotFront: 'Recto du document',
@@ -240,6 +249,7 @@ const fr: Messages = {
   signedOn: '{name} : signé le {date}. Merci.',
   signedSuffix: 'signé',
   downloadSigned: 'Télécharger le document signé',
+  downloadSignedNamed: 'Télécharger le document signé : {name}',
   signatureAlreadyDone: 'Ce document a déjà été signé.',
   decline: 'Je ne souhaite pas signer',
   declineTitle: 'Refuser de signer',

@@ -7,11 +7,23 @@ import { useLang } from '../shell/i18n.tsx';
 
 export type ActT = (key: ActKey, vars?: Record<string, string | number>) => string;
 
+/** Whether the dictionaries have `key` (values from the server without a label are shown as they are). */
+export function hasActKey(key: string): key is ActKey {
+  return key in actEn;
+}
+
 export function useActT(): ActT {
   const { lang } = useLang();
   return useCallback(
     (key, vars) => {
-      const text = (lang === 'fr' ? actFr : actEn)[key] ?? actEn[key] ?? key;
+      const dict = lang === 'fr' ? actFr : actEn;
+      // `{key}.one` is the singular: for 1 in English, for 0 and 1 in French
+      const count = vars?.count;
+      const one = `${key}.one`;
+      const singular =
+        typeof count === 'number' && (lang === 'fr' ? count < 2 : count === 1) && hasActKey(one);
+      const k = singular ? (one as ActKey) : key;
+      const text = dict[k] ?? actEn[k] ?? key;
       return vars ? fill(text, vars) : text;
     },
     [lang],

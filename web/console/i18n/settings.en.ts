@@ -242,6 +242,8 @@ export const settingsEn = {
   'users.created': 'Created',
   'users.suspended': 'Suspended',
   'users.you': '(you)',
+  'users.selfHint':
+    'Your own role and access are changed by another administrator (a workspace keeps at least one active administrator).',
   'users.roleChanged': '{name} is now {role}.',
   'users.suspend': 'Suspend',
   'users.suspendTitle': 'Suspend the user',

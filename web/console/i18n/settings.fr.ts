@@ -252,6 +252,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'users.created': 'Créé',
   'users.suspended': 'Suspendu',
   'users.you': '(vous)',
+  'users.selfHint':
+    'Votre propre rôle et votre accès se changent par un autre administrateur (un espace de travail garde au moins un administrateur actif).',
   'users.roleChanged': '{name} est maintenant {role}.',
   'users.suspend': 'Suspendre',
   'users.suspendTitle': 'Suspendre l’utilisateur',

@@ -13,10 +13,8 @@ export const electronicSignaturePortal: PortalActionDefinition = {
   slots: () => [],
   async describe(_db, check) {
     const internal = check.internal as unknown as ElectronicSignatureInternal;
-    return {
-      label: internal.template_name,
-      description: 'Read the document, then sign it with a code sent to your e-mail.',
-    };
+    // the template's name is the workspace's own text; what to do is said by the portal page in its language
+    return { label: internal.template_name, description: null };
   },
   async submit() {
     // the generic submit hands over pending files; a signature has none (signature/sign instead)

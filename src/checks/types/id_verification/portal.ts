@@ -32,12 +32,9 @@ export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActi
         },
       ];
     },
+    // no label or description: the portal page names and describes the step in its own language
     async describe() {
-      return {
-        label: 'Identity verification',
-        description:
-          'A photo of the front of your identity document (and its back if it has one), then a selfie.',
-      };
+      return { label: null, description: null };
     },
     async submit({ ctx, trx, check, files }) {
       await submitCapture(ctx, trx, def(), check, files);

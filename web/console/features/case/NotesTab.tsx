@@ -1,7 +1,8 @@
 /**
  * The case's notes with their comments (GET /v1/cases/{id}/notes), a note to add (POST /v1/notes)
- * and a comment under each note (POST /v1/notes/{id}/comments). Text typed here is sent as is: the
- * server turns lines into paragraphs and keeps only its allowed HTML.
+ * and a comment under each note (POST /v1/notes/{id}/comments). What is typed here is plain text:
+ * it is sent HTML-escaped (the API takes HTML), so `<b>` or `a<b` is stored and shown as typed; the
+ * server turns its line breaks into `<br />` and bare URLs into links.
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -40,7 +41,9 @@ export function NotesTab(props: {
           label={t('case.notes.new')}
           submitLabel={t('case.notes.add')}
           send={async (content) => {
-            const res = await api.POST('/v1/notes', { body: { case_id: props.caseId, content } });
+            const res = await api.POST('/v1/notes', {
+              body: { case_id: props.caseId, content: plainTextToHtml(content) },
+            });
             if (res.error) return problemMessage(res.error, t);
             await load();
             return null;
@@ -80,7 +83,7 @@ export function NotesTab(props: {
                 send={async (content) => {
                   const res = await api.POST('/v1/notes/{id}/comments', {
                     params: { path: { id: n.id } },
-                    body: { content },
+                    body: { content: plainTextToHtml(content) },
                   });
                   if (res.error) return problemMessage(res.error, t);
                   await load();
@@ -93,6 +96,19 @@ export function NotesTab(props: {
       </ol>
     </div>
   );
+}
+
+/**
+ * Plain text as HTML that reads the same: `&`, `<`, `>` and quotes escaped. Line breaks are left for
+ * the server, which turns them into `<br />` (src/notes/content.ts).
+ */
+export function plainTextToHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 function Byline({ author, at }: { author: string; at: string }) {

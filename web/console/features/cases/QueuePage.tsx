@@ -9,12 +9,18 @@ import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
+import { hasActKey, useActT } from '../act-i18n.ts';
 
 type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
 const LIMIT = 25;
 
 export function QueuePage() {
   const t = useT();
+  const actT = useActT();
+  const typeLabel = (type: string) => {
+    const key = `check.type.${type}`;
+    return hasActKey(key) ? actT(key) : type;
+  };
   const formatDate = useFormatDate();
   const [page, setPage] = useState(1);
   const [list, setList] = useState<QueueChecks | null>(null);
@@ -62,8 +68,11 @@ export function QueuePage() {
             {list.data.map((r) => (
               <tr key={r.check.id}>
                 <td>
-                  {r.check.type}
-                  {r.check.subtype ? <span className="muted small"> · {r.check.subtype}</span> : null}
+                  {typeLabel(r.check.type)}
+                  {r.check.subtype ? (
+                    // a document check's subtype is document_type:{key}: the key is what tells it apart
+                    <span className="muted small"> · {r.check.subtype.replace(/^document_type:/, '')}</span>
+                  ) : null}
                 </td>
                 <td>{r.subject.name}</td>
                 <td>

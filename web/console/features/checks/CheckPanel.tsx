@@ -7,7 +7,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, consoleCall, unwrap } from '../../api/client.ts';
 import { useFormatDate } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
-import { useAction, useActT } from '../act-i18n.ts';
+import { hasActKey, useAction, useActT } from '../act-i18n.ts';
 
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
@@ -17,27 +17,55 @@ function readCheck(type: string, id: string): Promise<Json> {
   return consoleCall<Json>('GET', `/v1/checks/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
 }
 
-function Value({ v }: { v: unknown }) {
-  if (v === null || v === undefined || v === '') return <span className="muted">—</span>;
-  if (Array.isArray(v))
-    return <>{v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ')}</>;
-  if (typeof v === 'object') return <>{JSON.stringify(v)}</>;
-  return <>{String(v)}</>;
+/** Fields whose values are codes with a label of their own: the dictionary's prefix for them. */
+const VALUE_LABELS: Record<string, string> = {
+  status: 'check.statusValue',
+  result: 'check.resultValue',
+  match_status: 'check.matchStatus',
+  decision: 'check.decisionValue',
+  kind: 'check.kind',
+  gender: 'check.gender',
+  list_types: 'check.listType',
+};
+
+/** A field's name in the console's language, else the field's name made readable. */
+function useFieldLabel(): (key: string) => string {
+  const t = useActT();
+  return (key) => {
+    const k = `check.field.${key}`;
+    return hasActKey(k) ? t(k) : key.replace(/_/g, ' ');
+  };
 }
 
-/** A flat view of an object's plain fields. */
+function Value({ field, v }: { field: string; v: unknown }) {
+  const t = useActT();
+  const word = (x: unknown): string => {
+    if (typeof x === 'boolean') return t(x ? 'check.yes' : 'check.no');
+    if (typeof x === 'object' && x !== null) return JSON.stringify(x);
+    const prefix = VALUE_LABELS[field];
+    const k = `${prefix}.${String(x)}`;
+    return prefix && hasActKey(k) ? t(k) : String(x);
+  };
+  if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0))
+    return <span className="muted">—</span>;
+  if (Array.isArray(v)) return <>{v.map(word).join(', ')}</>;
+  return <>{word(v)}</>;
+}
+
+/** A flat view of an object's plain fields (or of `keys`, in that order), labelled in the console's language. */
 function Facts({ data, keys }: { data: Json | null | undefined; keys?: string[] }) {
+  const label = useFieldLabel();
   if (!data) return null;
-  const entries = Object.entries(data).filter(([k, v]) =>
-    keys ? keys.includes(k) : typeof v !== 'object' || v === null,
-  );
+  const entries: [string, unknown][] = keys
+    ? keys.filter((k) => k in data).map((k) => [k, data[k]])
+    : Object.entries(data).filter(([, v]) => typeof v !== 'object' || v === null);
   return (
     <dl className="facts">
       {entries.map(([k, v]) => (
         <div key={k}>
-          <dt>{k.replace(/_/g, ' ')}</dt>
+          <dt>{label(k)}</dt>
           <dd>
-            <Value v={v} />
+            <Value field={k} v={v} />
           </dd>
         </div>
       ))}
@@ -45,9 +73,26 @@ function Facts({ data, keys }: { data: Json | null | undefined; keys?: string[] 
   );
 }
 
+/** What is shown of the screened subject and of a listed entity, in this order. */
+const SUBJECT_FIELDS = ['name', 'kind', 'birth_date', 'gender', 'countries'];
+const LISTED_FIELDS = [
+  'source',
+  'id',
+  'kind',
+  'name',
+  'aliases',
+  'birth_dates',
+  'gender',
+  'nationalities',
+  'countries',
+  'programs',
+];
+
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
   const canWrite = useCanWrite();
+  // a decided check's hits are not reviewed any more (the server refuses it): an override changes it
+  const decided = check.status === 'approved' || check.status === 'rejected';
   const data = check.data as { hits?: Json[]; subject?: Json | null };
   const hits = data.hits ?? [];
   const { busy, error, run } = useAction();
@@ -61,10 +106,20 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
       );
       onChanged();
     });
+  const hitStatus = (status: unknown) => {
+    const k = `check.matchStatus.${String(status)}`;
+    return hasActKey(k) ? t(k) : String(status);
+  };
   if (!hits.length) return <p className="muted">{t('check.noHits')}</p>;
   return (
     <section aria-label={t('check.hits', { count: hits.length })}>
       <h4>{t('check.hits', { count: hits.length })}</h4>
+      {canWrite && decided ? (
+        <p className="small muted" id={`decided-${check.id}`}>
+          {t('check.hitsDecided')}
+        </p>
+      ) : null}
+
       {error ? (
         <p className="error" role="alert">
           {t('act.failed', { message: error })}
@@ -74,23 +129,34 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
         <div key={h.id as string} className="hit">
           <div className="hit-side">
             <h5>{t('check.subject')}</h5>
-            <Facts data={data.subject ?? null} />
+            <Facts data={data.subject ?? null} keys={SUBJECT_FIELDS} />
           </div>
           <div className="hit-side">
             <h5>
               {t('check.listed')}: {String(h.name)}{' '}
               <span className="muted small">{t('check.score', { score: Number(h.score).toFixed(2) })}</span>
             </h5>
-            <Facts data={h.entity as Json} />
+            <Facts data={h.entity as Json} keys={LISTED_FIELDS} />
             <p className="small">
-              {(h.list_types as string[]).join(', ')} · {t('check.hitStatus', { status: String(h.status) })}
+              <Value field="list_types" v={h.list_types} /> ·{' '}
+              {t('check.hitStatus', { status: hitStatus(h.status) })}
             </p>
             {canWrite ? (
               <div className="act-buttons">
-                <button type="button" disabled={busy} onClick={() => void review(h.id as string, 'confirm')}>
+                <button
+                  type="button"
+                  disabled={busy || decided}
+                  aria-describedby={decided ? `decided-${check.id}` : undefined}
+                  onClick={() => void review(h.id as string, 'confirm')}
+                >
                   {t('check.confirm')}
                 </button>
-                <button type="button" disabled={busy} onClick={() => void review(h.id as string, 'ignore')}>
+                <button
+                  type="button"
+                  disabled={busy || decided}
+                  aria-describedby={decided ? `decided-${check.id}` : undefined}
+                  onClick={() => void review(h.id as string, 'ignore')}
+                >
                   {t('check.ignore')}
                 </button>
               </div>
@@ -186,13 +252,13 @@ export function CheckPanel(props: {
   if (!full) return <p className="muted">…</p>;
   const review = ((full.data as Json | undefined)?.review ?? null) as Json | null;
   const reviewer = review?.user as { email?: string } | null | undefined;
+  const typeKey = `check.type.${props.check.type}`;
+  const typeLabel = hasActKey(typeKey) ? t(typeKey) : props.check.type;
   return (
-    <section className="check-panel" aria-label={`${props.check.type} · ${props.entityName}`}>
+    <section className="check-panel" aria-label={`${typeLabel} · ${props.entityName}`}>
       <Facts
-        data={{
-          [t('check.status')]: full.status,
-          [t('check.result')]: (full.data as Json | undefined)?.result,
-        }}
+        data={{ status: full.status, result: (full.data as Json | undefined)?.result }}
+        keys={['status', 'result']}
       />
       <TypeResult check={full} onChanged={changed} />
       {review?.reviewed_at ? (

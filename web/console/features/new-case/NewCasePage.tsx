@@ -7,6 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
+import { useCanWrite } from '../../shell/session.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 
 type Candidate =
@@ -211,7 +212,17 @@ function FromRegistry() {
 
 export function NewCasePage() {
   const t = useActT();
+  const canWrite = useCanWrite();
   const [mode, setMode] = useState<'registry' | 'hand'>('registry');
+  // a viewer who types the address gets what restricted settings pages give: the title and why not
+  // (the navigation has no New case for them; the server refuses their POST /v1/cases anyway)
+  if (!canWrite)
+    return (
+      <section className="page new-case" aria-labelledby="new-case-title">
+        <h1 id="new-case-title">{t('new.title')}</h1>
+        <p className="muted">{t('new.notAllowed')}</p>
+      </section>
+    );
   return (
     <section className="page new-case" aria-labelledby="new-case-title">
       <h1 id="new-case-title">{t('new.title')}</h1>

@@ -112,7 +112,9 @@ export function UsersPage() {
                     <select
                       aria-label={t('users.roleOf', { name: userLabel(u) })}
                       value={u.role}
-                      disabled={act.busy}
+                      // one's own role is changed by another admin: the last admin demoting themselves is a 409
+                      disabled={act.busy || u.id === me}
+                      aria-describedby={u.id === me ? 'users-self-hint' : undefined}
                       onChange={(e) =>
                         patch(
                           u,
@@ -147,6 +149,11 @@ export function UsersPage() {
                         }
                       >
                         {t('users.reactivate')}
+                      </button>
+                    ) : u.id === me ? (
+                      // suspending oneself would end one's session; the last admin's is a 409
+                      <button type="button" className="danger" disabled aria-describedby="users-self-hint">
+                        {t('users.suspend')}
                       </button>
                     ) : (
                       <ConfirmButton
@@ -185,6 +192,11 @@ export function UsersPage() {
             ))}
           </tbody>
         </table>
+      ) : null}
+      {isAdmin && list.data?.data.some((u) => u.id === me) ? (
+        <p className="settings-hint" id="users-self-hint">
+          {t('users.selfHint')}
+        </p>
       ) : null}
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Dialog title={t('users.new')} open={creating} onClose={() => setCreating(false)}>

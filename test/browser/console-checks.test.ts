@@ -1,0 +1,190 @@
+/**
+ * A check reviewed in the console, in headless Chromium against the real service on a socket: an AML
+ * screening of a listed person (its hits beside the screened person) from the review queue, in
+ * English and in French. Every word of the queue and of the check panel is in the console's
+ * language: check types, statuses, results, the hits' fields, list types and statuses, the count of
+ * entities checks were launched on. Screenshots: test-output/screenshots/console-checks-*.png.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
+import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
+import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession;
+let api: Client;
+let reviewer: { email: string; password: string };
+let caseId: string;
+let elvisId: string;
+let amlId: string;
+
+// on OFAC's SDN list, in the reference data the tests screen against (test/checks-aml.test.ts)
+const LISTED_PERSON = {
+  first_name: 'Elvis',
+  middle_name: 'Angus',
+  last_name: 'Logan Morey',
+  birth_date: '1963-07-28',
+  nationalities: ['BZ'],
+};
+
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `console-checks-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+}
+
+async function signedIn(who: { email: string; password: string }): Promise<Page> {
+  const headers = await signInHeaders(base, who.email, who.password);
+  const eq = headers.cookie.indexOf('=');
+  await chrome.context.clearCookies();
+  await chrome.context.addCookies([
+    {
+      name: headers.cookie.slice(0, eq),
+      value: headers.cookie.slice(eq + 1),
+      url: base,
+      httpOnly: true,
+      sameSite: 'Strict',
+    },
+  ]);
+  const page = await chrome.context.newPage();
+  page.on('pageerror', (err) => console.log('page error:', err.message));
+  return page;
+}
+
+/** The panel's words, without its "All data" block (the check's JSON as the API has it). */
+function shownText(panel: ReturnType<Page['locator']>): Promise<string> {
+  // this file is type-checked without the DOM library: the element is `any`
+  return panel.evaluate((el: any) => {
+    const copy = el.cloneNode(true);
+    for (const d of copy.querySelectorAll('details')) d.remove();
+    return (copy.textContent as string | null) ?? '';
+  });
+}
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+  const { ctx } = await getHarness();
+  await eventually(async () => ctx.screening?.available, 30_000);
+  api = await newWorkspace('console-checks');
+  reviewer = await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' });
+  const created = await api.post('/v1/cases', {
+    name: 'Screening case',
+    companies: [{ name: 'Acme Widgets SAS', country: 'FR' }],
+    individuals: [{ ...LISTED_PERSON, relations: [{ roles: ['legal_representative'] }] }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  caseId = created.body.id;
+  elvisId = created.body.individuals[0].id;
+  const aml = await api.post('/v1/checks/aml', { individual_id: elvisId });
+  assert.equal(aml.status, 201, JSON.stringify(aml.body));
+  amlId = aml.body.id;
+  const screened = await eventually(async () => {
+    const res = await api.get(`/v1/checks/aml/${amlId}`);
+    return res.body.status !== 'processing' ? res.body : undefined;
+  });
+  assert.equal(screened.status, 'need_review');
+  assert.ok(screened.data.hits.length >= 1);
+  chrome = await openChromium({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+describe('console checks', { timeout: 600_000 }, () => {
+  test('the queue and the check panel read in English, then in French, with no raw code', async () => {
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/queue`);
+    const row = page.getByRole('row', { name: /Logan Morey/ });
+    await row.waitFor();
+    // the check's type by its label, not its code
+    assert.equal(await row.getByRole('cell').first().textContent(), 'AML screening');
+    await shot(page, '01-queue');
+
+    // the queue's link opens the case with the check unfolded
+    await row.getByRole('link', { name: 'Screening case' }).click();
+    const panel = page.locator(`#check-${amlId}`);
+    await panel.getByRole('heading', { name: /Hits/ }).waitFor();
+    const english = await shownText(panel);
+    for (const words of ['To review', 'Birth date', 'Gender', 'Person', 'Sanctions', 'Potential match'])
+      assert.ok(english.includes(words), `"${words}" in ${english}`);
+    for (const raw of ['need_review', 'potential_match', 'birth date', 'sanction ·'])
+      assert.ok(!english.includes(raw), `no "${raw}" in ${english}`);
+    await shot(page, '02-aml-english');
+
+    // one check launched on one entity: the singular
+    await page.getByRole('button', { name: 'Launch checks' }).click();
+    const launch = page.getByRole('dialog', { name: 'Launch checks' });
+    await launch.getByLabel('One check').check();
+    await launch.getByRole('combobox').selectOption('fraud_database');
+    await launch.getByLabel('Acme Widgets SAS').check();
+    await launch.getByRole('button', { name: 'Launch' }).click();
+    await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entity.' }).waitFor();
+    await launch.getByRole('button', { name: 'Close' }).click();
+
+    // in French: the same panel, every word in French
+    await page.getByLabel('Language').selectOption('fr');
+    await panel.getByRole('heading', { name: /Correspondances/ }).waitFor();
+    const french = await shownText(panel);
+    for (const words of [
+      'Statut',
+      'À revoir',
+      'Résultat',
+      'Nom',
+      'Date de naissance',
+      'Sexe',
+      'Personne',
+      'Correspondance possible',
+    ])
+      assert.ok(french.includes(words), `"${words}" in ${french}`);
+    for (const english of ['need_review', 'Name', 'Kind', 'Birth', 'Gender', 'potential_match', 'person'])
+      assert.ok(!french.includes(english), `no "${english}" in ${french}`);
+    await shot(page, '03-aml-french');
+
+    // the hit ignored: its status in French
+    await panel.getByRole('button', { name: 'Écarter (homonyme)' }).first().click();
+    await panel.getByText('Statut : Écartée (homonyme)').first().waitFor();
+    assert.ok(!(await shownText(panel)).includes('false_positive'));
+    await page.getByLabel('Langue').selectOption('en');
+
+    // the queue in French names the check type in French (the check still waits for its review)
+    await page.getByLabel('Language').selectOption('fr');
+    await page.goto(`${base}/console/queue`);
+    await page
+      .getByRole('row', { name: /Logan Morey/ })
+      .getByRole('cell', { name: 'Filtrage LCB-FT' })
+      .waitFor();
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test("a decided check's hits can no longer be confirmed or ignored", async () => {
+    // every hit reviewed (the first test ignored them from the page): the check can be approved
+    const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);
+    await api.patch(`/v1/checks/aml/${amlId}/hits/review`, { action: 'ignore', hit_ids: hits });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?check=${amlId}`);
+    const panel = page.locator(`#check-${amlId}`);
+    await panel.getByRole('heading', { name: /Hits/ }).waitFor();
+    // undecided: the hits' buttons work
+    assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
+    await panel.getByLabel('Comment').fill('Not him: other birth place.');
+    await panel.getByRole('button', { name: 'Approve' }).click();
+    await panel.getByText('The check is decided').waitFor();
+    assert.equal((await api.get(`/v1/checks/aml/${amlId}`)).body.status, 'approved');
+    for (const name of ['Confirm (true match)', 'Ignore (not them)']) {
+      const buttons = panel.getByRole('button', { name });
+      assert.ok((await buttons.count()) >= 1);
+      for (const b of await buttons.all()) assert.equal(await b.isDisabled(), true, name);
+    }
+    await shot(page, '04-aml-decided');
+    await page.close();
+  });
+});
