@@ -137,9 +137,10 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
     else if (e.keyword === 'const') {
       const allowed = constsAt.get(path) ?? [e.params?.allowedValue];
       message =
-        allowed.length === 1 ? `${path} must be ${allowed[0]}` : `${path} must be one of: ${allowed.join(', ')}`;
-    }
-    else if (e.keyword === 'type' && e.params?.type === 'null')
+        allowed.length === 1
+          ? `${path} must be ${allowed[0]}`
+          : `${path} must be one of: ${allowed.join(', ')}`;
+    } else if (e.keyword === 'type' && e.params?.type === 'null')
       continue; // nullable branch
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
