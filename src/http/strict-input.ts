@@ -74,7 +74,8 @@ export function registerStrictInput(app: FastifyInstance): void {
     const api = API_PREFIXES.some((p) => route.url.startsWith(p));
     if (api && !schema.querystring) schema.querystring = NO_QUERY;
     if (api && !schema.body && route.method !== 'GET' && route.method !== 'HEAD') {
-      route.preValidation = [...hookList(route.preValidation), refuseBody];
+      // after validation: a bad path id or query parameter is the error to report first
+      route.preHandler = [refuseBody, ...hookList(route.preHandler)];
     }
     // a body whose every field is optional may be left out (`force_review`, `generate-report`...):
     // none is `{}`, where the validator would say "body must be object"
