@@ -4143,7 +4143,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "f3459746-4246-4ce2-a20e-7fb3797d87f0",
+         *   "workspace_id": "e6e87dfb-eefa-40ff-82f1-d98fc98b32eb",
          *   "ignore_schedule": true
          * }
          */
@@ -5132,8 +5132,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "816b9800-e57c-4ca0-a1b5-b9800a9e0e4a",
-         *   "to_company_id": "84a4a360-793f-4b03-9f4d-3be380fa2e42",
+         *   "from_individual_id": "5a89913d-c304-4697-bfb2-73ae4eae9816",
+         *   "to_company_id": "845f4ba5-6214-425e-9191-ea45e10eabbf",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5595,7 +5595,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
          * }
          */
         "application/json": {
@@ -6031,7 +6031,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
+         *   "business_contact_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
          * }
          */
         "application/json": {
@@ -6434,7 +6434,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6568,7 +6568,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "d9640dbc-f631-4826-9462-72779bb9d53a"
+         *     "c37ef546-5e0a-4fd9-b6f8-e32f7ad840da"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6818,14 +6818,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
+         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl__jy2Me8AsQnWJilTz9uKekunPc7OGtpb"
+         *         "upload_ref": "upl_A7vWlEGvfI9HSlqZ93oTfO1fQpxTmEx2"
          *       }
          *     ]
          *   }
@@ -6968,7 +6968,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_qzS3aVaeCNZgy1MIL3a4Mt9B4ir04-Hu"
+         *       "upload_ref": "upl_uKmK6bpimzuvhbVEjdHVt_39UYwzOBSZ"
          *     }
          *   ]
          * }
@@ -7194,7 +7194,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
          * }
          */
         "application/json": {
@@ -7386,7 +7386,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7578,7 +7578,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc"
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
          * }
          */
         "application/json": {
@@ -7773,9 +7773,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87e2854a-9ec8-4248-a2a0-759cdf3753cc",
+         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
          *   "data": {
-         *     "front_upload_ref": "upl_PNBFL5NHeCnqacAN59T1QSF4pqMNo14g"
+         *     "front_upload_ref": "upl_C5LWqcvuT6iGj2a_POa3nwt-ioABSBdX"
          *   }
          * }
          */
@@ -7903,7 +7903,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_9WoY3VIB5zFYFAhZoOT7DLOJk7gernG8"
+         *   "front_upload_ref": "upl_oHG5RGrhsLWkuKEyzp4t9xVhwZjh-BiX"
          * }
          */
         "application/json": {
@@ -8118,7 +8118,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b1fad4b0-5433-4f47-9a4d-35d37f9f4827",
+         *   "individual_id": "1095ba5f-4b6d-4931-be7d-dcd8e36fc84d",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8450,7 +8450,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b"
+         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e"
          * }
          */
         "application/json": {
@@ -8946,9 +8946,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
+         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
          *   "type": "affiliated",
-         *   "search_ref": "sr_ghiDNnc0zjA3dEj6BiIqovZjUTkdBzdY"
+         *   "search_ref": "sr_RsdtTTmuE8otadpybSE6M-9zyJ6zWoUr"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9435,7 +9435,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
+         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10561,7 +10561,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a19b7cda-41af-4f75-a0c7-115eb55376b7",
+         *   "individual_id": "8faaa485-15f3-45d6-8501-7c9c8ce0318d",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10848,12 +10848,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
+         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "c1cdfb91-3a0b-49af-a93e-89b52601b98b",
+         *       "to_company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11163,7 +11163,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
+         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12264,8 +12264,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "88682a17-6e84-4c7a-a264-95791170ff70",
-         *   "template_id": "db44a3eb-b5a3-48e3-8982-aaee0224c1fa"
+         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
+         *   "template_id": "18b2bfae-20cf-437d-967a-f7b6c188a4a5"
          * }
          */
         "application/json": {
@@ -13153,7 +13153,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T06:02:46.166Z"
+         *   "since": "2026-12-01T06:24:37.303Z"
          * }
          */
         "application/json": {
