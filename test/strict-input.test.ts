@@ -125,6 +125,8 @@ describe('strict input: server-owned and unknown fields', () => {
   test('a route that declares no query string or no body refuses one instead of ignoring it', async () => {
     const api = await newWorkspace();
     assertRefused(await api.post('/v1/cases?foo=1', { name: 'x' }), 'foo');
+    assertRefused(await api.get('/v1/ping?x=1&y=2'), 'x');
+    assert.equal((await api.get('/v1/ping')).status, 200);
     const kase = await caseWithEntities(api);
     assertRefused(
       await api.post(`/v1/cases/${kase.id}/reviews?next_review_at=2030-01-01`, { status: 'approved' }),
