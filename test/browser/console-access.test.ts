@@ -20,7 +20,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  SCREENSHOT_DIR,
+  signedInPage,
+} from '../helpers/browser.ts';
 import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
@@ -64,21 +70,7 @@ async function shot(page: Page, name: string, width = 1280) {
 
 /** A page signed in as `who` (the session cookie the sign-in page would have set). */
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
-  const headers = await signInHeaders(base, who.email, who.password);
-  const eq = headers.cookie.indexOf('=');
-  await chrome.context.clearCookies();
-  await chrome.context.addCookies([
-    {
-      name: headers.cookie.slice(0, eq),
-      value: headers.cookie.slice(eq + 1),
-      url: base,
-      httpOnly: true,
-      sameSite: 'Strict',
-    },
-  ]);
-  const page = await chrome.context.newPage();
-  page.on('pageerror', (err) => console.log('page error:', err.message));
-  return page;
+  return signedInPage(chrome, base, who);
 }
 
 async function openSection(page: Page, section: string) {

@@ -12,9 +12,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  SCREENSHOT_DIR,
+  signedInPage,
+} from '../helpers/browser.ts';
 import { type DemoCase, SeedClient, seedDemoCase, seedLargeCase } from '../helpers/console-case-seed.ts';
-import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
+import { createConsoleUser } from '../helpers/console-session.ts';
 import { getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
@@ -39,21 +45,7 @@ async function shot(page: Page, name: string, width = 1280) {
 
 /** A page signed in as `who`: the session cookie the sign-in page would have received. */
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
-  const headers = await signInHeaders(base, who.email, who.password);
-  const eq = headers.cookie.indexOf('=');
-  await chrome.context.clearCookies();
-  await chrome.context.addCookies([
-    {
-      name: headers.cookie.slice(0, eq),
-      value: headers.cookie.slice(eq + 1),
-      url: base,
-      httpOnly: true,
-      sameSite: 'Strict',
-    },
-  ]);
-  const page = await chrome.context.newPage();
-  page.on('pageerror', (err) => console.log('page error:', err.message));
-  return page;
+  return signedInPage(chrome, base, who);
 }
 
 const readCase = () => api.call('GET', `/v1/cases/${demo.caseId}`);

@@ -9,8 +9,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ChromiumSession, openChromium, type Page, SCREENSHOT_DIR } from '../helpers/browser.ts';
-import { createConsoleUser, signInHeaders } from '../helpers/console-session.ts';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  SCREENSHOT_DIR,
+  signedInPage,
+} from '../helpers/browser.ts';
+import { createConsoleUser } from '../helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
@@ -39,21 +45,7 @@ async function shot(page: Page, name: string) {
 }
 
 async function signedIn(who: { email: string; password: string }): Promise<Page> {
-  const headers = await signInHeaders(base, who.email, who.password);
-  const eq = headers.cookie.indexOf('=');
-  await chrome.context.clearCookies();
-  await chrome.context.addCookies([
-    {
-      name: headers.cookie.slice(0, eq),
-      value: headers.cookie.slice(eq + 1),
-      url: base,
-      httpOnly: true,
-      sameSite: 'Strict',
-    },
-  ]);
-  const page = await chrome.context.newPage();
-  page.on('pageerror', (err) => console.log('page error:', err.message));
-  return page;
+  return signedInPage(chrome, base, who);
 }
 
 /** The panel's words, without its "All data" block (the check's JSON as the API has it). */

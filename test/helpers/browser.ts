@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { signInHeaders } from './console-session.ts';
 
 export const CHROMIUM = process.env.VERICASE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -93,4 +94,30 @@ export class Screenshots {
     }
     if (before) await page.setViewportSize(before);
   }
+}
+
+/**
+ * A new page of `chrome` signed in to the console at `base` as `who`: the session cookie the
+ * sign-in page would have set, from POST /console/api/login. Page errors are logged.
+ */
+export async function signedInPage(
+  chrome: ChromiumSession,
+  base: string,
+  who: { email: string; password: string },
+): Promise<Page> {
+  const headers = await signInHeaders(base, who.email, who.password);
+  const eq = headers.cookie.indexOf('=');
+  await chrome.context.clearCookies();
+  await chrome.context.addCookies([
+    {
+      name: headers.cookie.slice(0, eq),
+      value: headers.cookie.slice(eq + 1),
+      url: base,
+      httpOnly: true,
+      sameSite: 'Strict',
+    },
+  ]);
+  const page = await chrome.context.newPage();
+  page.on('pageerror', (err) => console.log('page error:', err.message));
+  return page;
 }
