@@ -17,9 +17,9 @@ import pino from 'pino';
 import { buildApp } from '../src/http/app.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { createWorkspace } from '../src/workspaces/repository.ts';
-import { openChromium } from '../test/helpers/browser.ts';
+import { openChromium, signedInPage } from '../test/helpers/browser.ts';
 import { SeedClient, seedLargeCase } from '../test/helpers/console-case-seed.ts';
-import { createConsoleUser, signInHeaders } from '../test/helpers/console-session.ts';
+import { createConsoleUser } from '../test/helpers/console-session.ts';
 import { benchConfig } from './lib.ts';
 
 const RUNS = 5;
@@ -75,18 +75,7 @@ export async function runConsoleCasePageBench(): Promise<{ cold: number; warm: n
       const chrome = await openChromium({ viewport: { width: 1280, height: 900 } });
       try {
         // a session of its own per run, handed to the browser as the sign-in page would get it
-        const headers = await signInHeaders(base, user.email, user.password);
-        const eq = headers.cookie.indexOf('=');
-        await chrome.context.addCookies([
-          {
-            name: headers.cookie.slice(0, eq),
-            value: headers.cookie.slice(eq + 1),
-            url: base,
-            httpOnly: true,
-            sameSite: 'Strict',
-          },
-        ]);
-        const page = await chrome.context.newPage();
+        const page = await signedInPage(chrome, base, user);
         await page.addInitScript(WATCH(ENTITIES));
         const visit = async () => {
           await page.goto(url);
