@@ -1,6 +1,7 @@
 import { CompiledQuery, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
+import { validDay } from '../shared/time.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { isPatterned, type PatternWalk, patternPage } from './pattern-walk.ts';
@@ -92,14 +93,7 @@ export type CountMode = (typeof COUNT_MODES)[number];
  */
 export const EXACT_COUNT_UP_TO = 1000;
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-function validDay(v: string): boolean {
-  if (!DATE_ONLY.test(v)) return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
-}
 
 /** Query-string schema for the OpenAPI document and for rejecting unknown parameters. */
 export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> = {}): TObject {

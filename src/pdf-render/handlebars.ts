@@ -79,61 +79,43 @@ export function templateSyntaxError(content: string): string | null {
   } catch (err) {
     return (err instanceof Error ? err.message : String(err)).trim();
   }
-  // a partial ({{> name}}) is valid syntax, yet none exists: it would fail every render, in front of
-  // the signer; said now, to whoever writes the template
-  const ast = hb().parse(content);
-  const partial = firstPartial(ast);
-  if (partial) return `partials are not supported ({{> ${partial}}}): write the HTML in the template itself`;
-  // likewise a helper that does not exist (`{{shout case.name}}`) fails every render
+  // valid syntax can still fail every render, in front of the signer: a partial ({{> name}}: none
+  // exists) or a helper that does not exist (`{{shout case.name}}`); said now, to the template's writer
   const helpers = Object.keys(hb().helpers);
-  const helper = firstUnknownHelper(ast, new Set(helpers));
-  return helper ? `there is no helper named ${helper} (available: ${helpers.sort().join(', ')})` : null;
+  const problem = unusable(hb().parse(content), new Set(helpers));
+  if (problem?.kind === 'partial')
+    return `partials are not supported ({{> ${problem.name}}}): write the HTML in the template itself`;
+  return problem
+    ? `there is no helper named ${problem.name} (available: ${helpers.sort().join(', ')})`
+    : null;
 }
 
-/** The first helper call (a name given arguments) that is not one of `known`. */
-function firstUnknownHelper(node: unknown, known: Set<string>): string | null {
+const PARTIAL_NODES = new Set(['PartialStatement', 'PartialBlockStatement', 'Decorator', 'DecoratorBlock']);
+const CALL_NODES = new Set(['MustacheStatement', 'BlockStatement', 'SubExpression']);
+
+interface AstNode {
+  type?: string;
+  name?: { original?: unknown };
+  path?: { type?: string; parts?: string[]; data?: boolean };
+  params?: unknown[];
+  hash?: unknown;
+}
+
+/** The first partial, or call of a helper not in `known` (a name given arguments), of a parsed template. */
+function unusable(node: unknown, known: Set<string>): { kind: 'partial' | 'helper'; name: string } | null {
   if (!node || typeof node !== 'object') return null;
-  const n = node as {
-    type?: string;
-    path?: { type?: string; parts?: string[]; data?: boolean };
-    params?: unknown[];
-    hash?: unknown;
-  };
-  const call = n.type === 'MustacheStatement' || n.type === 'BlockStatement' || n.type === 'SubExpression';
-  if (call && n.path?.type === 'PathExpression' && !n.path.data && n.path.parts?.length === 1) {
-    const name = n.path.parts[0];
-    if (((n.params?.length ?? 0) > 0 || n.hash) && !known.has(name)) return name;
+  const n = node as AstNode;
+  if (n.type && PARTIAL_NODES.has(n.type))
+    return { kind: 'partial', name: String(n.name?.original ?? 'partial') };
+  if (n.type && CALL_NODES.has(n.type) && n.path?.type === 'PathExpression' && !n.path.data) {
+    const name = n.path.parts?.length === 1 ? n.path.parts[0] : undefined;
+    if (name && ((n.params?.length ?? 0) > 0 || n.hash) && !known.has(name)) return { kind: 'helper', name };
   }
   for (const [key, value] of Object.entries(n)) {
     if (key === 'loc') continue;
     for (const child of Array.isArray(value) ? value : [value]) {
-      const found = firstUnknownHelper(child, known);
+      const found = unusable(child, known);
       if (found) return found;
-    }
-  }
-  return null;
-}
-
-/** The name of the first partial or decorator a parsed template uses, if any. */
-function firstPartial(node: unknown): string | null {
-  if (!node || typeof node !== 'object') return null;
-  const n = node as { type?: string; name?: { original?: unknown } | unknown; [k: string]: unknown };
-  if (
-    n.type === 'PartialStatement' ||
-    n.type === 'PartialBlockStatement' ||
-    n.type === 'Decorator' ||
-    n.type === 'DecoratorBlock'
-  ) {
-    const name = n.name as { original?: unknown } | undefined;
-    return String(name?.original ?? 'partial');
-  }
-  for (const value of Object.values(n)) {
-    const children = Array.isArray(value) ? value : [value];
-    for (const child of children) {
-      if (child && typeof child === 'object' && child !== n.loc) {
-        const found = firstPartial(child);
-        if (found) return found;
-      }
     }
   }
   return null;

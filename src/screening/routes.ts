@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, Nullable } from '../http/common-schemas.ts';
 import { badRequest } from '../http/errors.ts';
+import { validDay } from '../shared/time.ts';
 import { presentListVersion, presentMatch } from './service/present.ts';
 import { screeningUnavailable } from './service/unavailable.ts';
 
@@ -97,7 +98,8 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const q = req.query;
       if (!q.name.trim()) throw badRequest('name must not be blank', 'name');
-      if (q.birth_date && !isCalendarDate(q.birth_date)) {
+      // a year alone, or a day that exists
+      if (q.birth_date && q.birth_date.length !== 4 && !validDay(q.birth_date)) {
         throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');
       }
       const s = ctx.screening;
@@ -114,11 +116,4 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       return { data: matches.map(presentMatch) };
     },
   );
-}
-
-/** A year alone, or a day that exists (2024-02-29 does, 1984-02-30 and 0000-00-00 do not). */
-function isCalendarDate(v: string): boolean {
-  if (v.length === 4) return true;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }

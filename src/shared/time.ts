@@ -32,3 +32,10 @@ export function iso(v: Date | string): string {
 export function isoOrNull(v: Date | string | null | undefined): string | null {
   return v == null ? null : iso(v);
 }
+
+/** A `yyyy-MM-dd` day that exists (2024-02-29 does; 2023-02-29, 1984-02-30 and 0000-00-00 do not). */
+export function validDay(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
+}
