@@ -344,6 +344,20 @@ describe('aml hits review', () => {
       'Check.Rejected',
     ]);
   });
+
+  test('the hits of a decided check stay as they were: review refused with 400 naming status', async () => {
+    const res = await api.patch(`/v1/checks/aml/${check.id}/hits/review`, {
+      action: 'ignore',
+      hit_ids: [check.data.hits[0].id],
+    });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.match(res.body.message, /rejected/);
+    assert.equal(res.body.details[0].path, 'status');
+    const after = (await api.get(`/v1/checks/aml/${check.id}`)).body;
+    assert.equal(after.status, 'rejected');
+    assert.equal(after.data.hits[0].status, 'true_positive');
+    assert.equal(after.data.match_status, 'true_positive');
+  });
 });
 
 describe('aml check without lists', () => {

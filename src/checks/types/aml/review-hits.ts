@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../app-context.ts';
-import { ApiError, notFound } from '../../../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../../../http/errors.ts';
 import type { NestedUserOut } from '../../../users/nested-user.ts';
 import { updateCheckData } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
@@ -11,7 +11,10 @@ import type { AmlDataOut, ReviewHitsInput } from './schemas.ts';
  * Confirms (true_positive) or ignores (false_positive) hits of an aml check, reviewer_type `api`
  * (or `user` with the console user given).
  * Every id must be a hit of this check (400 naming each unknown one). The check's status does not
- * change here: the check itself is reviewed with PATCH .../review once no hit is pending.
+ * change here: the check itself is reviewed with PATCH .../review once no hit is pending. Hits are
+ * reviewed while the check needs review: once it is decided, its hits are the record of what the
+ * decision was taken on, so they stay as they were (400 naming `status`); monitoring that brings
+ * new hits puts the check back in need_review, and their review opens again.
  */
 export async function reviewAmlHits(
   ctx: AppContext,
@@ -24,6 +27,9 @@ export async function reviewAmlHits(
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (check?.type !== 'aml') throw notFound('aml check');
+    if (check.status !== 'need_review') {
+      throw badRequest(`The check is ${check.status}: its hits can be reviewed while it is need_review`, 'status');
+    }
     const data = check.data as unknown as AmlDataOut;
     const known = new Set(data.hits.map((h) => h.id));
     const unknown = input.hit_ids.map((hitId, i) => ({ hitId, i })).filter(({ hitId }) => !known.has(hitId));
