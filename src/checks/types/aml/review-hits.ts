@@ -28,7 +28,10 @@ export async function reviewAmlHits(
     const check = await findCheck(trx, workspaceId, id, true);
     if (check?.type !== 'aml') throw notFound('aml check');
     if (check.status !== 'need_review') {
-      throw badRequest(`The check is ${check.status}: its hits can be reviewed while it is need_review`, 'status');
+      throw badRequest(
+        `The check is ${check.status}: its hits can be reviewed while it is need_review`,
+        'status',
+      );
     }
     const data = check.data as unknown as AmlDataOut;
     const known = new Set(data.hits.map((h) => h.id));
