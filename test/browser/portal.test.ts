@@ -297,6 +297,9 @@ describe('client portal in Chromium', () => {
       })
       .waitFor();
     await shots.take(page, 'checklist');
+    // a built-in document type's label is in the page's language too
+    await action(page, 'document').getByRole('heading', { name: 'Extrait d’immatriculation' }).waitFor();
+    assert.ok(!(await page.locator('body').innerText()).includes('Registration certificate'));
     await choose(page, 'document', 'Fichiers', 'extrait-kbis.pdf', outcomePdf('approved'), 'application/pdf');
     await shots.take(page, 'document-file-saved');
     await action(page, 'document').getByRole('button', { name: 'Envoyer', exact: true }).click();

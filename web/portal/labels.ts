@@ -1,6 +1,7 @@
 /** Display names of action types and slots, through the dictionary. */
 import type { Action, Slot } from './api.ts';
 import type { Translate } from './i18n.tsx';
+import type { Messages } from './messages.ts';
 
 /** The name every portal has until its operator names it (src/client-portals/default-portal.ts). */
 const DEFAULT_PORTAL_NAME = 'Client portal';
@@ -10,8 +11,31 @@ export function portalName(t: Translate, name: string): string {
   return name === DEFAULT_PORTAL_NAME ? t('defaultPortalName') : name;
 }
 
+/**
+ * The built-in document types' labels (src/db/migrations/0016_document_types.ts) in the page's
+ * language: a document step is labelled with its type's label, which is workspace data in English
+ * for the built-in types; a workspace's own types keep the label their operator wrote.
+ */
+const BUILT_IN_DOCUMENT_LABELS = new Map<string, keyof Messages>(
+  Object.entries({
+    'Registration certificate': 'docRegistrationCertificate',
+    'Articles of association': 'docArticlesOfAssociation',
+    'Proof of address': 'docProofOfAddress',
+    'Bank account details (RIB)': 'docBankAccountDetails',
+    'ID card copy': 'docIdCardCopy',
+    'UBO register extract': 'docUboRegisterExtract',
+    'Tax certificate': 'docTaxCertificate',
+    'Shareholder register': 'docShareholderRegister',
+    'Financial statements': 'docFinancialStatements',
+    'Power of attorney': 'docPowerOfAttorney',
+  } satisfies Record<string, keyof Messages>),
+);
+
 export function actionTitle(t: Translate, action: Action): string {
-  if (action.label) return action.label;
+  if (action.label) {
+    const builtIn = action.type === 'document' ? BUILT_IN_DOCUMENT_LABELS.get(action.label) : undefined;
+    return builtIn ? t(builtIn) : action.label;
+  }
   switch (action.type) {
     case 'document':
       return t('typeDocument');
