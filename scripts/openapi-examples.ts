@@ -270,6 +270,7 @@ await withThrowawayApp(env, async (app, ctx) => {
 
   // workspace settings: company monitoring on, before a company is linked to its registry record
   await call('GET', '/v1/workspace/settings');
+  await call('PUT', '/v1/workspace/settings', { case_review: { comment_mandatory: false } });
   await call('PATCH', '/v1/workspace/settings', {
     checks: { aml: { fuzziness: 0.8, monitoring: true }, company_monitoring: { enabled: true } },
   });

@@ -934,6 +934,11 @@ export interface paths {
      */
     get: operations["getWorkspaceSettings"];
     /**
+     * Replace the workspace settings (what is left out takes its default)
+     * @description Replaces the settings with the given ones: every setting the body leaves out takes its default again (an empty object resets them all).
+     */
+    put: operations["replaceWorkspaceSettings"];
+    /**
      * Change workspace settings (deep merge)
      * @description Merges the given settings into the current ones, key by key; an unknown key is refused.
      */
@@ -4143,7 +4148,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "e6e87dfb-eefa-40ff-82f1-d98fc98b32eb",
+         *   "workspace_id": "169b7322-9344-4cf9-9e34-641830dd8ef4",
          *   "ignore_schedule": true
          * }
          */
@@ -5132,8 +5137,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "5a89913d-c304-4697-bfb2-73ae4eae9816",
-         *   "to_company_id": "845f4ba5-6214-425e-9191-ea45e10eabbf",
+         *   "from_individual_id": "c59fa93a-df72-4880-bcbd-b005970c0e2f",
+         *   "to_company_id": "a316798d-5f7b-4537-ab0d-ff3ad2d31f75",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5595,7 +5600,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
          * }
          */
         "application/json": {
@@ -6031,7 +6036,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
+         *   "business_contact_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
          * }
          */
         "application/json": {
@@ -6434,7 +6439,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6568,7 +6573,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "c37ef546-5e0a-4fd9-b6f8-e32f7ad840da"
+         *     "1dd9b2b6-55b2-4b1f-8379-3d7fb4793174"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6818,14 +6823,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
+         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_A7vWlEGvfI9HSlqZ93oTfO1fQpxTmEx2"
+         *         "upload_ref": "upl_oLwjPlwTs9dFgkhmTzpJAnzjidXkdGbK"
          *       }
          *     ]
          *   }
@@ -6968,7 +6973,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_uKmK6bpimzuvhbVEjdHVt_39UYwzOBSZ"
+         *       "upload_ref": "upl_QQ5LY3BX9tXx09v3NVZx3K3uepaFqGKs"
          *     }
          *   ]
          * }
@@ -7194,7 +7199,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
          * }
          */
         "application/json": {
@@ -7386,7 +7391,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7578,7 +7583,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9"
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
          * }
          */
         "application/json": {
@@ -7773,9 +7778,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0aab6ccf-744d-4608-9177-ed5d1d690ed9",
+         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
          *   "data": {
-         *     "front_upload_ref": "upl_C5LWqcvuT6iGj2a_POa3nwt-ioABSBdX"
+         *     "front_upload_ref": "upl_oYZcuvr9DgXuQbknLygrF_R9TnPW358S"
          *   }
          * }
          */
@@ -7903,7 +7908,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_oHG5RGrhsLWkuKEyzp4t9xVhwZjh-BiX"
+         *   "front_upload_ref": "upl_niDAMUy3bjmZyLkUR2z8TC4PVsQvqzA1"
          * }
          */
         "application/json": {
@@ -8118,7 +8123,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "1095ba5f-4b6d-4931-be7d-dcd8e36fc84d",
+         *   "individual_id": "3a39fafd-ef5e-42d7-b790-dae97d06bd68",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8450,7 +8455,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e"
+         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655"
          * }
          */
         "application/json": {
@@ -8946,9 +8951,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
+         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
          *   "type": "affiliated",
-         *   "search_ref": "sr_RsdtTTmuE8otadpybSE6M-9zyJ6zWoUr"
+         *   "search_ref": "sr_pYlsv0bdMYDJbXMZX2hDmp3JHpZHoyJx"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9435,7 +9440,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
+         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10561,7 +10566,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8faaa485-15f3-45d6-8501-7c9c8ce0318d",
+         *   "individual_id": "c41ef786-cef5-47ee-b8ac-2194713d901d",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10848,12 +10853,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
+         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "c3b36d38-5f2e-4a81-95d0-c028e896e45e",
+         *       "to_company_id": "a609545f-9730-41c3-906d-452d5555d655",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11163,7 +11168,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
+         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12264,8 +12269,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "d43cd981-6d62-470f-9bbf-461c9db64e4d",
-         *   "template_id": "18b2bfae-20cf-437d-967a-f7b6c188a4a5"
+         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
+         *   "template_id": "c6a42ae9-7804-42ff-9c49-0973efde4e1f"
          * }
          */
         "application/json": {
@@ -13153,7 +13158,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T06:24:37.303Z"
+         *   "since": "2026-12-01T08:54:25.624Z"
          * }
          */
         "application/json": {
@@ -13324,6 +13329,137 @@ export interface operations {
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Rate limit exceeded; see Retry-After */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace the workspace settings (what is left out takes its default)
+   * @description Replaces the settings with the given ones: every setting the body leaves out takes its default again (an empty object resets them all).
+   */
+  replaceWorkspaceSettings: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "case_review": {
+         *     "comment_mandatory": false
+         *   }
+         * }
+         */
+        "application/json": {
+          case_review?: {
+            comment_mandatory?: boolean;
+            frequency_in_months?: {
+              critical?: number | null;
+              high?: number | null;
+              low?: number | null;
+              medium?: number | null;
+              not_defined?: number | null;
+              prohibited?: number | null;
+            };
+          };
+          checks?: {
+            aml?: {
+              enable_entity_filter?: boolean;
+              exact_match?: boolean;
+              fuzziness?: number;
+              list_types?: ("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[];
+              /** @description New aml checks are monitored */
+              monitoring?: boolean;
+            };
+            company_monitoring?: {
+              /** @description Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule */
+              enabled?: boolean;
+            };
+            document?: {
+              automatic_approval?: boolean;
+              automatic_rejection?: boolean;
+            };
+            ekyc?: {
+              automatic_approval?: boolean;
+              automatic_rejection?: boolean;
+              profiles?: ({
+                [key: string]: {
+                  profile_id: string;
+                  profile_name?: string | null;
+                };
+              }) | null;
+              /** @enum {unknown} */
+              vendor?: "ekyc_provider_1";
+            };
+            fraud_database?: {
+              automatic_approval?: boolean;
+              automatic_rejection?: boolean;
+              /** @enum {unknown} */
+              vendor?: "shared_fraud_list";
+            };
+            id_document?: {
+              automatic_approval?: boolean;
+              automatic_rejection?: boolean;
+              /** @enum {unknown} */
+              vendor?: "idd_provider_1" | "idd_provider_2";
+            };
+            id_verification?: {
+              automatic_approval?: boolean;
+              automatic_rejection?: boolean;
+              /** @enum {unknown} */
+              mode?: "liveness" | "auto" | "expert" | "certified" | "default";
+              redirect_url?: string | null;
+              /** @enum {unknown} */
+              vendor?: "idv_provider_1";
+            };
+            limit?: number | null;
+            online_reputation?: Record<string, never>;
+          };
+          company_data?: {
+            fetch_limit?: number | null;
+          };
+          fraud_database?: {
+            /** @description Join the shared fraud list: other sharing workspaces' checks match this workspace's reports, and this workspace's checks match theirs (own reports always match) */
+            share?: boolean;
+          };
+          risk?: {
+            online_engines?: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": components["schemas"]["WorkspaceSettings"];
+        };
+      };
+      /** @description Malformed request or invalid parameters; `details` names each offending field */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Missing, unknown or revoked API key */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Unsupported media type */
+      415: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };

@@ -1,6 +1,6 @@
 import type { App, AppContext } from '../app-context.ts';
 import { errors } from '../http/common-schemas.ts';
-import { getSettings, patchSettings } from './repository.ts';
+import { getSettings, patchSettings, replaceSettings } from './repository.ts';
 import { WorkspaceSettings, WorkspaceSettingsPatch } from './schemas.ts';
 
 export function registerSettingsRoutes(app: App, ctx: AppContext): void {
@@ -27,5 +27,17 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
       },
     },
     (req) => patchSettings(ctx.db, req.principal.workspaceId, req.body),
+  );
+  app.put(
+    '/workspace/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the workspace settings (what is left out takes its default)',
+        body: WorkspaceSettingsPatch,
+        response: { 200: WorkspaceSettings, ...errors(400) },
+      },
+    },
+    (req) => replaceSettings(ctx.db, req.principal.workspaceId, req.body),
   );
 }

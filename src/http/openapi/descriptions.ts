@@ -52,6 +52,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Settings that shape checks and cases in this workspace (screening thresholds, monitoring, review cycle...).',
   updateWorkspaceSettings:
     'Merges the given settings into the current ones, key by key; an unknown key is refused.',
+  replaceWorkspaceSettings:
+    'Replaces the settings with the given ones: every setting the body leaves out takes its default again (an empty object resets them all).',
   updateAmlMonitoring:
     'With monitoring on, the subject is screened again each time a sanctions list version is loaded, and new hits reopen the check.',
   reviewAmlHits:

@@ -29,6 +29,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   // workspace
   'GET /v1/workspace/settings': 'getWorkspaceSettings',
   'PATCH /v1/workspace/settings': 'updateWorkspaceSettings',
+  'PUT /v1/workspace/settings': 'replaceWorkspaceSettings',
   // companies and individuals
   'GET /v1/companies': 'listCompanies',
   'POST /v1/companies': 'createCompany',
