@@ -360,6 +360,39 @@ describe('case creation from a search_ref', () => {
     assert.equal(res.body.code, 'COMPANY_DATA_LIMIT_REACHED');
     assert.deepEqual(await countRows(api.workspaceId), before);
   });
+
+  test('a creation refused after its fetch gives the fetch back (case and company)', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Acme');
+    assert.equal(
+      (await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 1 } })).status,
+      200,
+    );
+    // a case whose external_id is taken: 409 after the registry was read
+    assert.equal((await api.post('/v1/cases', { name: 'First', external_id: 'taken' })).status, 201);
+    const refused = await createFromRegistry(api, { search_ref: ref }, { external_id: 'taken' });
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    // the refused case spent nothing: the next one, from the same ref, is the month's one fetch
+    const created = await createFromRegistry(api, { search_ref: ref }, { external_id: 'second' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const past = await createFromRegistry(api, { search_ref: ref }, { external_id: 'third' });
+    assert.equal(past.body.code, 'COMPANY_DATA_LIMIT_REACHED');
+
+    // POST /v1/companies from a search_ref into a case refused after the fetch
+    const other = await newWorkspace();
+    const otherRef = await searchRef(other, 'Acme');
+    await other.patch('/v1/workspace/settings', {
+      company_data: { fetch_limit: 1 },
+      checks: { limit: 0, company_monitoring: { enabled: true } },
+    });
+    const kase = (await other.post('/v1/cases', { name: 'Empty' })).body;
+    const company = await other.post('/v1/companies', { case_id: kase.id, search_ref: otherRef });
+    assert.equal(company.status, 400, JSON.stringify(company.body));
+    assert.equal(company.body.code, 'CHECK_LIMIT_REACHED');
+    await other.patch('/v1/workspace/settings', { checks: { limit: null } });
+    const again = await other.post('/v1/companies', { case_id: kase.id, search_ref: otherRef });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+  });
 });
 
 describe("import_related without the registry's merged lists", () => {

@@ -49,7 +49,10 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         req.principal.workspaceId,
         prepared.input,
         prepared.wrap(ctx.hooks.afterCaseCreated),
-      );
+      ).catch(async (err) => {
+        await prepared.giveBack(); // refused (a duplicate external_id, the check limit...): no fetch spent
+        throw err;
+      });
       return reply.status(201).send(created);
     },
   );

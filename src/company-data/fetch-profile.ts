@@ -16,20 +16,27 @@ export interface FetchedProfile {
   vendorRef: string;
 }
 
+/** A fetch counted against the workspace's limit, which its caller gives back if what it was for fails. */
+export interface CountedFetch extends FetchedProfile {
+  /** Uncounts the fetch (a case or company creation refused after the fetch wrote nothing). */
+  giveBack(): Promise<void>;
+}
+
 export const LIMIT_REACHED = 'COMPANY_DATA_LIMIT_REACHED';
 
 /**
  * The profile behind a search_ref of this workspace (`GET /v1/company-data/fetch/{search_ref}`,
  * and case or company creation from a search_ref). An unknown, foreign or expired ref is a 400
  * naming `search_ref`; each fetch counts against the workspace's monthly limit (400
- * COMPANY_DATA_LIMIT_REACHED past it), given back when the registry fails. Registry failures
- * throw `RegistryError` (see `registryApiError`).
+ * COMPANY_DATA_LIMIT_REACHED past it), given back when the registry fails, or by the caller
+ * (`giveBack`) when what the fetch was for is refused. Registry failures throw `RegistryError`
+ * (see `registryApiError`).
  */
 export async function fetchProfileByRef(
   ctx: AppContext,
   workspaceId: string,
   searchRef: string,
-): Promise<FetchedProfile> {
+): Promise<CountedFetch> {
   const row = await findSearchRef(ctx.db, workspaceId, searchRef);
   if (!row) throw badRequest('search_ref is unknown in this workspace: use one from a search', 'search_ref');
   if (!row.valid) throw badRequest('search_ref has expired (valid 24 hours): search again', 'search_ref');
@@ -43,9 +50,22 @@ export async function fetchProfileByRef(
     throw new ApiError(400, message, [{ path: 'search_ref', message }], LIMIT_REACHED);
   }
   try {
-    return await fetchProfileByRecord(ctx, row.vendor as RegistryVendor, row.country, row.vendor_ref, {
-      bypassCache: false,
-    });
+    const fetched = await fetchProfileByRecord(
+      ctx,
+      row.vendor as RegistryVendor,
+      row.country,
+      row.vendor_ref,
+      {
+        bypassCache: false,
+      },
+    );
+    let givenBack = false;
+    const giveBack = async () => {
+      if (givenBack) return;
+      givenBack = true;
+      await uncountFetch(ctx.db, workspaceId, month);
+    };
+    return { ...fetched, giveBack };
   } catch (err) {
     await uncountFetch(ctx.db, workspaceId, month);
     throw err;

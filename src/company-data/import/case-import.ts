@@ -31,6 +31,8 @@ export interface PreparedCaseImport {
   input: CaseCreateInput;
   /** Wraps the templates hook: registry links and origins first, monitoring checks with the template's. */
   wrap(base: AfterCaseCreated | undefined): AfterCaseCreated | undefined;
+  /** Uncounts the registry fetches: the case was refused, so they gave the workspace nothing. */
+  giveBack(): Promise<void>;
 }
 
 /** Rules that need no registry: checked before anything is fetched (a fetch counts against the limit). */
@@ -59,15 +61,24 @@ export async function prepareCaseImport(
 ): Promise<PreparedCaseImport> {
   validate(body);
   const companiesIn = body.companies ?? [];
-  if (!companiesIn.some((c) => c.search_ref)) return { input: body as CaseCreateInput, wrap: (b) => b };
+  if (!companiesIn.some((c) => c.search_ref))
+    return { input: body as CaseCreateInput, wrap: (b) => b, giveBack: async () => {} };
 
   const imports: (RegistryImport | null)[] = [];
-  for (const [i, c] of companiesIn.entries()) {
-    imports.push(
-      c.search_ref
-        ? await fetchForImport(ctx, workspaceId, c.search_ref, `companies[${i}].search_ref`)
-        : null,
-    );
+  const giveBack = async () => {
+    for (const imp of imports) await imp?.giveBack();
+  };
+  try {
+    for (const [i, c] of companiesIn.entries()) {
+      imports.push(
+        c.search_ref
+          ? await fetchForImport(ctx, workspaceId, c.search_ref, `companies[${i}].search_ref`)
+          : null,
+      );
+    }
+  } catch (err) {
+    await giveBack(); // a later company's ref or registry failed: the case is not created
+    throw err;
   }
   const companies: Company[] = [];
   const links: PlannedLink[] = [];
@@ -138,7 +149,7 @@ export async function prepareCaseImport(
         },
       };
     };
-  return { input, wrap };
+  return { input, wrap, giveBack };
 }
 
 async function caseCheckEnvelopes(trx: Db, caseId: string) {

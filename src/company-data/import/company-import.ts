@@ -32,7 +32,7 @@ export async function createCompanyFromBody(
   if (!(await findCaseById(ctx.db, workspaceId, fields.case_id))) throw notFound('Case');
   const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
   const { company, origin } = companyFromProfile(fields, imp.profile);
-  return createCompany(ctx, workspaceId, company, async (trx, row) => {
+  const created = createCompany(ctx, workspaceId, company, async (trx, row) => {
     const monitored = await writeRegistryLinks(trx, workspaceId, {
       links: [{ companyId: row.id, imp, origin }],
       monitoringIntervalSeconds: ctx.config.companyMonitoringIntervalSeconds,
@@ -42,5 +42,9 @@ export async function createCompanyFromBody(
     }
     if (monitored) await createMonitoringCheck(ctx, trx, workspaceId, row.id);
     return monitored;
+  });
+  return created.catch(async (err) => {
+    await imp.giveBack(); // refused after the fetch (the check limit, a case deleted meanwhile...)
+    throw err;
   });
 }
