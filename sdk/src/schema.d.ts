@@ -4187,7 +4187,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4306,7 +4306,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4387,7 +4387,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4454,7 +4454,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4688,7 +4688,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5079,7 +5079,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5168,7 +5168,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5469,12 +5469,6 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
-      409: {
-        content: {
-          "application/json": components["schemas"]["ErrorBody"];
-        };
-      };
       /** @description Payload too large */
       413: {
         content: {
@@ -5552,7 +5546,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5632,7 +5626,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5758,7 +5752,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5906,7 +5900,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5990,7 +5984,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6073,7 +6067,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6199,7 +6193,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6483,7 +6477,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6883,7 +6877,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7013,7 +7007,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7086,7 +7080,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7234,7 +7228,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7427,7 +7421,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7622,7 +7616,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7820,7 +7814,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7937,7 +7931,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8010,7 +8004,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8164,7 +8158,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8280,7 +8274,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8341,7 +8335,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8484,7 +8478,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8979,7 +8973,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9229,7 +9223,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9471,7 +9465,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9935,7 +9929,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10133,7 +10127,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10252,7 +10246,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10362,7 +10356,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10466,7 +10460,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10600,7 +10594,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10890,7 +10884,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11128,7 +11122,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11203,7 +11197,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11278,7 +11272,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11716,7 +11710,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11889,12 +11883,6 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
-      409: {
-        content: {
-          "application/json": components["schemas"]["ErrorBody"];
-        };
-      };
       /** @description Payload too large */
       413: {
         content: {
@@ -12046,7 +12034,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12229,7 +12217,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12307,7 +12295,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12451,7 +12439,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12580,7 +12568,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12772,7 +12760,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12928,7 +12916,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13200,7 +13188,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13278,7 +13266,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
