@@ -987,7 +987,7 @@ export interface webhooks {
   "Case.Updated": {
     /**
      * Case.Updated
-     * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.CustomPropertiesUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
+     * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
      */
     post: operations["onCaseUpdated"];
   };
@@ -13655,7 +13655,7 @@ export interface operations {
   };
   /**
    * Case.Updated
-   * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.CustomPropertiesUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
+   * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
    */
   onCaseUpdated: {
     parameters: {
@@ -13676,7 +13676,7 @@ export interface operations {
           /** @enum {string} */
           event: "Case.Updated";
           /** @enum {string} */
-          sub_event?: "Case.AssigneeUpdated" | "Case.ContactHasActionsUpdated" | "Case.CustomPropertiesUpdated" | "Case.FlagsUpdated" | "Case.InfoUpdated" | "Case.MetadataUpdated" | "Case.RelationsUpdated" | "Case.ReviewerHasActionsUpdated" | "Case.RiskUpdated" | "Case.StatusUpdated" | "Case.TagsUpdated" | "Case.TemplateUpdated";
+          sub_event?: "Case.AssigneeUpdated" | "Case.ContactHasActionsUpdated" | "Case.FlagsUpdated" | "Case.InfoUpdated" | "Case.MetadataUpdated" | "Case.RelationsUpdated" | "Case.ReviewerHasActionsUpdated" | "Case.RiskUpdated" | "Case.StatusUpdated" | "Case.TagsUpdated" | "Case.TemplateUpdated";
         };
       };
     };

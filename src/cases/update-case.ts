@@ -17,7 +17,8 @@ const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
   ['name', 'Case.InfoUpdated'],
   ['external_id', 'Case.InfoUpdated'],
   ['metadata', 'Case.MetadataUpdated'],
-  ['custom_properties', 'Case.CustomPropertiesUpdated'],
+  // the reference has no sub-event of its own for custom properties: they are the case's information
+  ['custom_properties', 'Case.InfoUpdated'],
 ];
 
 export async function updateCase(
