@@ -427,6 +427,55 @@ describe('reference shapes: webhook logs and activities', () => {
     assertReference(deleted.payload, 'CaseDeletedWebhook');
   });
 
+  test('a custom property change is Case.Updated / Case.InfoUpdated, a sub-event the reference knows; the old name still subscribes', async () => {
+    const api = await newWorkspace();
+    const hooks: Record<string, string> = {};
+    for (const events of [['Case.Updated'], ['Case.CustomPropertiesUpdated'], ['Case.InfoUpdated']]) {
+      const hook = await api.post('/v1/webhooks', {
+        url: 'https://example.com/hooks',
+        events,
+        status: 'offline',
+      });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
+      hooks[events[0]] = hook.body.id;
+    }
+    const kase = await newCase(api);
+    const changed = await api.patch(`/v1/cases/${kase.id}`, { custom_properties: { segment: 'retail' } });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    // name and custom properties in one PATCH: one information change
+    const both = await api.patch(`/v1/cases/${kase.id}`, {
+      name: 'Renamed',
+      custom_properties: { segment: 'sme' },
+    });
+    assert.equal(both.status, 200, JSON.stringify(both.body));
+
+    for (const [subscribed, id] of Object.entries(hooks)) {
+      const logs = await eventually(async () => {
+        const r = await api.get(`/v1/webhook-logs?webhook_id=${id}&case_id=${kase.id}&sort=created_at`);
+        const infos = r.body.data?.filter(
+          (l: { payload: { event: string } }) => l.payload.event === 'Case.Updated',
+        );
+        return infos?.length === 2 ? infos : undefined;
+      });
+      assert.ok(logs, `${subscribed}: two Case.Updated deliveries`);
+      for (const log of logs) {
+        assert.equal(log.event, 'Case.InfoUpdated', subscribed);
+        assert.equal(log.payload.sub_event, 'Case.InfoUpdated', subscribed);
+        assertReference(log.payload, 'CaseWebhook');
+      }
+      assert.deepEqual(
+        logs.map(
+          (l: { payload: { case: { custom_properties: unknown } } }) => l.payload.case.custom_properties,
+        ),
+        [{ segment: 'retail' }, { segment: 'sme' }],
+      );
+    }
+    assert.equal(
+      (await api.get('/v1/webhook-logs?event=Case.CustomPropertiesUpdated')).body.pagination.count,
+      0,
+    );
+  });
+
   test('API activities name their key; tag changes are added/removed tag activities', async () => {
     const api = await newWorkspace();
     const keyId = await apiKeyId(api.workspaceId);

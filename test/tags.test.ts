@@ -27,7 +27,7 @@ async function tagEvents(workspaceId: string) {
 }
 
 describe('tags', () => {
-  test('create, retrieve, list; a duplicate label is a 409 (case-insensitive)', async () => {
+  test('create, retrieve, list; a duplicate label is a 400 with code CONFLICT (case-insensitive)', async () => {
     const api = await newWorkspace();
     const res = await api.post('/v1/tags', { label: 'High risk' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
@@ -38,7 +38,8 @@ describe('tags', () => {
     assert.deepEqual(got.body, res.body);
     for (const label of ['High risk', 'high RISK']) {
       const dup = await api.post('/v1/tags', { label });
-      assert.equal(dup.status, 409, JSON.stringify(dup.body));
+      // the reference documents 201/400 and says the label must be unique: no 409
+      assert.equal(dup.status, 400, JSON.stringify(dup.body));
       assert.equal(dup.body.code, 'CONFLICT');
       assert.equal(dup.body.details[0].path, 'label');
     }
@@ -234,7 +235,8 @@ describe('tags', () => {
     // renaming onto another tag's label is a conflict; renaming to itself (or its own case) is fine
     const kyb = (await api.get('/v1/tags?label=kyb')).body.data[0];
     const clash = await api.patch(`/v1/tags/${urgent.id}`, { label: 'KYB' });
-    assert.equal(clash.status, 409);
+    assert.equal(clash.status, 400);
+    assert.equal(clash.body.code, 'CONFLICT');
     assert.equal(clash.body.details[0].path, 'label');
     assert.equal((await api.patch(`/v1/tags/${urgent.id}`, { label: 'priority' })).status, 200);
     assert.equal((await api.patch(`/v1/tags/${urgent.id}`, { label: 'Priority' })).status, 200);

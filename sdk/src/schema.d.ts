@@ -992,7 +992,7 @@ export interface webhooks {
   "Case.Updated": {
     /**
      * Case.Updated
-     * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.CustomPropertiesUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
+     * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
      */
     post: operations["onCaseUpdated"];
   };
@@ -4192,7 +4192,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4311,7 +4311,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4392,7 +4392,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4459,7 +4459,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4693,7 +4693,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5084,7 +5084,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5173,7 +5173,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5474,12 +5474,6 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
-      409: {
-        content: {
-          "application/json": components["schemas"]["ErrorBody"];
-        };
-      };
       /** @description Payload too large */
       413: {
         content: {
@@ -5557,7 +5551,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5637,7 +5631,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5763,7 +5757,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5911,7 +5905,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5995,7 +5989,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6078,7 +6072,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6204,7 +6198,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6488,7 +6482,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6888,7 +6882,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7018,7 +7012,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7091,7 +7085,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7239,7 +7233,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7432,7 +7426,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7627,7 +7621,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7825,7 +7819,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7942,7 +7936,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8015,7 +8009,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8169,7 +8163,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8285,7 +8279,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8346,7 +8340,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8489,7 +8483,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8984,7 +8978,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9234,7 +9228,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9476,7 +9470,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9940,7 +9934,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10138,7 +10132,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10257,7 +10251,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10367,7 +10361,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10471,7 +10465,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10605,7 +10599,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10895,7 +10889,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11133,7 +11127,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11208,7 +11202,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11283,7 +11277,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11721,7 +11715,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11894,12 +11888,6 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
-      409: {
-        content: {
-          "application/json": components["schemas"]["ErrorBody"];
-        };
-      };
       /** @description Payload too large */
       413: {
         content: {
@@ -12051,7 +12039,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12234,7 +12222,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12312,7 +12300,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12456,7 +12444,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12585,7 +12573,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12777,7 +12765,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12933,7 +12921,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13205,7 +13193,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13283,7 +13271,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (duplicate external_id, or an Idempotency-Key reused with another body) */
+      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13803,7 +13791,7 @@ export interface operations {
   };
   /**
    * Case.Updated
-   * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.CustomPropertiesUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
+   * @description Sent on every change of this kind; `sub_event` says which (Case.AssigneeUpdated, Case.ContactHasActionsUpdated, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated). Subscribe to the event or to single sub-events.
    */
   onCaseUpdated: {
     parameters: {
@@ -13824,7 +13812,7 @@ export interface operations {
           /** @enum {string} */
           event: "Case.Updated";
           /** @enum {string} */
-          sub_event?: "Case.AssigneeUpdated" | "Case.ContactHasActionsUpdated" | "Case.CustomPropertiesUpdated" | "Case.FlagsUpdated" | "Case.InfoUpdated" | "Case.MetadataUpdated" | "Case.RelationsUpdated" | "Case.ReviewerHasActionsUpdated" | "Case.RiskUpdated" | "Case.StatusUpdated" | "Case.TagsUpdated" | "Case.TemplateUpdated";
+          sub_event?: "Case.AssigneeUpdated" | "Case.ContactHasActionsUpdated" | "Case.FlagsUpdated" | "Case.InfoUpdated" | "Case.MetadataUpdated" | "Case.RelationsUpdated" | "Case.ReviewerHasActionsUpdated" | "Case.RiskUpdated" | "Case.StatusUpdated" | "Case.TagsUpdated" | "Case.TemplateUpdated";
         };
       };
     };

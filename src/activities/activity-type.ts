@@ -13,7 +13,8 @@ export type ActorType = 'api' | 'system' | 'user' | 'contact';
 const VERB_OF: Readonly<Record<string, string>> = {
   'Case.Created': 'created__case',
   'Case.InfoUpdated': 'updated_info__case',
-  // custom properties are edited with the case's information in the reference
+  // custom properties are edited with the case's information in the reference; events recorded
+  // before they were sent as Case.InfoUpdated carry the old name
   'Case.CustomPropertiesUpdated': 'updated_info__case',
   'Case.StatusUpdated': 'updated_status__case',
   'Case.TemplateUpdated': 'updated_template__case',

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { duplicate, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
 import { ensureTags } from '../tags/repository.ts';
@@ -17,7 +17,8 @@ const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
   ['name', 'Case.InfoUpdated'],
   ['external_id', 'Case.InfoUpdated'],
   ['metadata', 'Case.MetadataUpdated'],
-  ['custom_properties', 'Case.CustomPropertiesUpdated'],
+  // the reference has no sub-event of its own for custom properties: they are the case's information
+  ['custom_properties', 'Case.InfoUpdated'],
 ];
 
 export async function updateCase(
@@ -85,7 +86,7 @@ export async function updateCase(
     });
   } catch (err) {
     if (isUniqueViolation(err, 'cases_external_id')) {
-      throw conflict(`A case with external_id "${input.external_id}" already exists`, 'external_id');
+      throw duplicate(`A case with external_id "${input.external_id}" already exists`, 'external_id');
     }
     throw err;
   }

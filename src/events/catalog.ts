@@ -11,7 +11,6 @@
 export const SUB_EVENT_FAMILY: Readonly<Record<string, string>> = {
   'Case.AssigneeUpdated': 'Case.Updated',
   'Case.ContactHasActionsUpdated': 'Case.Updated',
-  'Case.CustomPropertiesUpdated': 'Case.Updated',
   'Case.FlagsUpdated': 'Case.Updated',
   'Case.InfoUpdated': 'Case.Updated',
   'Case.MetadataUpdated': 'Case.Updated',
@@ -72,7 +71,20 @@ export const EVENT_WILDCARDS: readonly string[] = [
   ...[...new Set(EVENT_NAMES.map((n) => n.split('.')[0]))].sort().map((f) => `${f}.*`),
 ];
 
-export const SUBSCRIBABLE: readonly string[] = [...EVENT_WILDCARDS, ...EVENT_NAMES];
+/**
+ * Names no longer sent, still accepted in a subscription for the one sent in their place. Custom
+ * property changes were once delivered as `Case.CustomPropertiesUpdated`, a sub-event the
+ * reference does not have (a client validating `sub_event` against its enumeration refused them);
+ * they are `Case.InfoUpdated` now, and events recorded under the old name are delivered so too.
+ */
+const RENAMED_SUB_EVENTS: Readonly<Record<string, string>> = {
+  'Case.CustomPropertiesUpdated': 'Case.InfoUpdated',
+};
+
+export const SUBSCRIBABLE: readonly string[] = [
+  ...EVENT_WILDCARDS,
+  ...[...EVENT_NAMES, ...Object.keys(RENAMED_SUB_EVENTS)].sort(),
+];
 
 export interface DeliveredName {
   event: string;
@@ -81,7 +93,7 @@ export interface DeliveredName {
 
 /** The delivered `{event, sub_event}` of a recorded event. */
 export function deliveredName(type: string, subEvent: string | null | undefined): DeliveredName {
-  if (subEvent) return { event: type, sub_event: subEvent };
+  if (subEvent) return { event: type, sub_event: RENAMED_SUB_EVENTS[subEvent] ?? subEvent };
   const family = SUB_EVENT_FAMILY[type];
   return family ? { event: family, sub_event: type } : { event: type, sub_event: null };
 }
@@ -91,7 +103,7 @@ export function subscribes(subscriptions: readonly string[], name: DeliveredName
   const family = name.event.split('.')[0];
   for (const s of subscriptions) {
     if (s === '*' || s === name.event || s === `${family}.*`) return true;
-    if (name.sub_event && s === name.sub_event) return true;
+    if (name.sub_event && (s === name.sub_event || RENAMED_SUB_EVENTS[s] === name.sub_event)) return true;
   }
   return false;
 }

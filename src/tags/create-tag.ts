@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
-import { badRequest, conflict } from '../http/errors.ts';
+import { badRequest, duplicate } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { checkLabel } from './labels.ts';
 import { presentTag } from './present.ts';
@@ -16,7 +16,7 @@ export async function createTag(db: Db, workspaceId: string, input: Static<typeo
   try {
     return await db.transaction().execute(async (trx) => {
       const same = await findTagByLabel(trx, workspaceId, input.label);
-      if (same) throw conflict(`A tag labelled "${same.label}" already exists`, 'label');
+      if (same) throw duplicate(`A tag labelled "${same.label}" already exists`, 'label');
       if ((await countTags(trx, workspaceId)) >= MAX_TAGS_PER_WORKSPACE) {
         throw badRequest(`Maximum items reached: a workspace holds at most ${MAX_TAGS_PER_WORKSPACE} tags`);
       }
@@ -29,7 +29,7 @@ export async function createTag(db: Db, workspaceId: string, input: Static<typeo
     });
   } catch (err) {
     if (isUniqueViolation(err, 'tags_label'))
-      throw conflict(`A tag labelled "${input.label}" already exists`, 'label');
+      throw duplicate(`A tag labelled "${input.label}" already exists`, 'label');
     throw err;
   }
 }

@@ -64,7 +64,7 @@ export function registerTagRoutes(app: App, ctx: AppContext): void {
           'Renaming a tag renames it on every case carrying it (`Case.Updated` / `Case.TagsUpdated`).',
         params: TagIdParam,
         body: TagUpdate,
-        response: { 200: Tag, ...errors(400, 404, 409) },
+        response: { 200: Tag, ...errors(400, 404) },
       },
     },
     (req) => updateTag(ctx.db, req.principal.workspaceId, req.params.id, req.body),

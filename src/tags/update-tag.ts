@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { duplicate, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
 import { checkLabel } from './labels.ts';
@@ -18,7 +18,7 @@ export async function updateTag(db: Db, workspaceId: string, id: string, input: 
       if (!tag) throw notFound('Tag');
       if (tag.label === input.label) return presentTag(tag);
       const same = await findTagByLabel(trx, workspaceId, input.label, tag.id);
-      if (same) throw conflict(`A tag labelled "${same.label}" already exists`, 'label');
+      if (same) throw duplicate(`A tag labelled "${same.label}" already exists`, 'label');
       const row = await trx
         .updateTable('tags')
         .set({ label: input.label, updated_at: sql`now()` })
@@ -31,7 +31,7 @@ export async function updateTag(db: Db, workspaceId: string, id: string, input: 
     });
   } catch (err) {
     if (isUniqueViolation(err, 'tags_label'))
-      throw conflict(`A tag labelled "${input.label}" already exists`, 'label');
+      throw duplicate(`A tag labelled "${input.label}" already exists`, 'label');
     throw err;
   }
 }

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { eventually, newWorkspace } from './helpers/harness.ts';
+import { referenceErrors } from './helpers/reference-ajv.ts';
+
+// What a receiver generated from the reference's webhook schemas sees: one workspace goes through
+// the integrator's usual steps (a case graph, entities added and changed, every case sub-event an
+// API call causes, notes, checks decided and reviewed, a review, a report, deletions), every
+// delivery is read back from the webhook logs and validated with ajv against the reference's schema
+// for its event, enumerations, formats and nullability included.
+
+const CHECK_WEBHOOK: Record<string, string> = {
+  aml: 'AmlCheckWebhook',
+  document: 'DocumentCheckWebhook',
+  ekyc: 'EkycCheckWebhook',
+  electronic_signature: 'ElectronicSignatureCheckWebhook',
+  fraud_database: 'FraudDatabaseCheckWebhook',
+  id_document: 'IdDocumentCheckWebhook',
+  id_verification: 'IdVerificationCheckWebhook',
+  online_reputation: 'OnlineReputationCheckWebhook',
+  company_monitoring: 'CompanyMonitoringCheckWebhook',
+};
+
+function schemaFor(p: { event: string; check?: { type: string } }): string | undefined {
+  const e = p.event;
+  if (e === 'Case.Deleted') return 'CaseDeletedWebhook';
+  if (e.startsWith('CaseReport.')) return 'CaseReportWebhook';
+  if (e.startsWith('Case.')) return 'CaseWebhook';
+  if (e === 'Individual.Deleted') return 'IndividualDeletedWebhook';
+  if (e.startsWith('Individual.')) return 'IndividualWebhook';
+  if (e === 'Company.Deleted') return 'CompanyDeletedWebhook';
+  if (e.startsWith('Company.')) return 'CompanyWebhook';
+  if (e.startsWith('NoteComment.')) return 'NoteCommentWebhook';
+  if (e.startsWith('Note.')) return 'NoteWebhook';
+  if (e === 'Check.Deleted') return 'CheckDeletedWebhook';
+  if (e.startsWith('Check.')) return p.check ? CHECK_WEBHOOK[p.check.type] : undefined;
+  if (e.startsWith('DocumentOrder.')) return 'DocumentOrderWebhook';
+  return undefined;
+}
+
+describe('webhook payloads against the reference schemas', () => {
+  test('every delivery of an integrator’s workflow validates against its reference webhook schema', async () => {
+    const api = await newWorkspace('webhook-payloads');
+    const ok = (res: { status: number; body: unknown }, status: number) =>
+      assert.equal(res.status, status, JSON.stringify(res.body));
+    const hook = await api.post('/v1/webhooks', {
+      url: 'https://example.com/hooks',
+      events: ['*'],
+      status: 'offline',
+    });
+    ok(hook, 201);
+    const template = await api.post('/v1/templates', {
+      key: 'kyb',
+      name: 'KYB',
+      checks: [{ type: 'ekyc', targets: ['legal_representatives'] }],
+    });
+    ok(template, 201);
+
+    const kase = await api.post('/v1/cases', {
+      name: 'Payloads',
+      external_id: 'payloads-1',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
+      individuals: [
+        {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          birth_date: '1985-12-10',
+          email: 'ada@example.com',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'], position: 'CEO' }],
+        },
+      ],
+    });
+    ok(kase, 201);
+    const caseId = kase.body.id;
+    const mainId = kase.body.companies[0].id;
+    const ada = kase.body.individuals[0].id;
+
+    // entities added one by one, changed, marked not relevant and back, related
+    const sub = await api.post('/v1/companies', {
+      case_id: caseId,
+      type: 'affiliated',
+      name: 'Acme Holding',
+      country: 'FR',
+    });
+    ok(sub, 201);
+    const person = await api.post('/v1/individuals', {
+      case_id: caseId,
+      first_name: 'Inès',
+      last_name: 'Inconclusive',
+      birth_date: '1990-02-03',
+      address: { country: 'FR' },
+    });
+    ok(person, 201);
+    ok(await api.patch(`/v1/companies/${sub.body.id}`, { commercial_name: 'Holding' }), 200);
+    ok(await api.patch(`/v1/individuals/${person.body.id}`, { phone_number: '+33612345678' }), 200);
+    for (const is_relevant of [false, true]) {
+      ok(await api.post(`/v1/companies/${sub.body.id}/set-relevant`, { is_relevant }), 200);
+      ok(await api.post(`/v1/individuals/${person.body.id}/set-relevant`, { is_relevant }), 200);
+    }
+    ok(
+      await api.post(`/v1/cases/${caseId}/relations`, {
+        from_company_id: sub.body.id,
+        to_company_id: mainId,
+        roles: ['shareholder'],
+        ownership_percentage: 75,
+      }),
+      201,
+    );
+
+    // every case sub-event an API call causes
+    for (const change of [
+      { name: 'Payloads renamed' },
+      { custom_properties: { segment: 'retail', score: 3 } },
+      { status: 'open' },
+      { assignee_id: 'crm-owner-7' },
+      { metadata: { crm: '42' } },
+      { tags: ['vip'] },
+      { template_key: 'kyb' },
+    ])
+      ok(await api.patch(`/v1/cases/${caseId}`, change), 200);
+    ok(await api.post(`/v1/cases/${caseId}/risks`, { level: 'medium', score: 40 }), 201);
+
+    // notes, checks decided by the provider and by review, a deletion
+    const note = await api.post('/v1/notes', { case_id: caseId, content: 'Called the CFO.' });
+    ok(note, 201);
+    ok(await api.post(`/v1/notes/${note.body.id}/comments`, { content: 'Confirmed.' }), 201);
+    const undecided = await api.post('/v1/checks/ekyc', { individual_id: person.body.id });
+    ok(undecided, 201);
+    assert.equal(undecided.body.status, 'need_review');
+    ok(
+      await api.patch(`/v1/checks/ekyc/${undecided.body.id}/review`, { action: 'reject', comment: 'no' }),
+      200,
+    );
+    const aml = await api.post('/v1/checks/aml', { company_id: mainId });
+    ok(aml, 201);
+    const fraud = await api.post('/v1/checks/fraud-database', { individual_id: ada });
+    ok(fraud, 201);
+    ok(await api.delete(`/v1/checks/${fraud.body.id}`), 204);
+
+    // the review, the report, and the deletions
+    ok(await api.post(`/v1/cases/${caseId}/reviews`, { status: 'approved', comment: 'ok' }), 201);
+    ok(await api.post(`/v1/cases/${caseId}/generate-report`, {}), 204);
+    ok(await api.delete(`/v1/individuals/${person.body.id}`), 204);
+    ok(await api.delete(`/v1/companies/${sub.body.id}`), 204);
+    const other = await api.post('/v1/cases', { name: 'Deleted' });
+    ok(other, 201);
+    ok(await api.delete(`/v1/cases/${other.body.id}`), 204);
+
+    const expected = [
+      'Case.Created',
+      'Case.Updated/Case.InfoUpdated',
+      'Case.Updated/Case.StatusUpdated',
+      'Case.Updated/Case.AssigneeUpdated',
+      'Case.Updated/Case.MetadataUpdated',
+      'Case.Updated/Case.TagsUpdated',
+      'Case.Updated/Case.TemplateUpdated',
+      'Case.Updated/Case.RiskUpdated',
+      'Case.Updated/Case.RelationsUpdated',
+      'Case.ReviewConfirmed',
+      'Case.Deleted',
+      'CaseReport.Generated',
+      'Company.Created',
+      'Company.Updated/Company.InfoUpdated',
+      'Company.Updated/Company.MarkedAsNotRelevant',
+      'Company.Updated/Company.MarkedAsRelevant',
+      'Company.Deleted',
+      'Individual.Created',
+      'Individual.Updated/Individual.InfoUpdated',
+      'Individual.Updated/Individual.MarkedAsNotRelevant',
+      'Individual.Updated/Individual.MarkedAsRelevant',
+      'Individual.Deleted',
+      'Note.Created',
+      'NoteComment.Created',
+      'Check.Started',
+      'Check.Approved',
+      'Check.ReviewNeeded',
+      'Check.Rejected',
+      'Check.Deleted',
+    ];
+    let missing: string[] = [];
+    const payloads = await eventually(async () => {
+      const all: { event: string; sub_event?: string; check?: { type: string } }[] = [];
+      for (let page = 1; ; page++) {
+        const res = await api.get(`/v1/webhook-logs?webhook_id=${hook.body.id}&limit=50&page=${page}`);
+        ok(res, 200);
+        all.push(...res.body.data.map((l: { payload: never }) => l.payload));
+        if (page * 50 >= res.body.pagination.count) break;
+      }
+      const names = new Set(all.map((p) => (p.sub_event ? `${p.event}/${p.sub_event}` : p.event)));
+      missing = expected.filter((n) => !names.has(n));
+      return missing.length === 0 ? all : undefined;
+    }, 20_000).catch(() => assert.fail(`never delivered: ${missing.join(', ')}`));
+
+    const problems: string[] = [];
+    for (const p of payloads) {
+      const name = schemaFor(p);
+      const label = `${p.event}${p.sub_event ? `/${p.sub_event}` : ''}${p.check ? ` (${p.check.type})` : ''}`;
+      if (!name) problems.push(`${label}: no reference schema`);
+      else problems.push(...referenceErrors(name, p).map((e) => `${label}: ${e}`));
+    }
+    assert.deepEqual([...new Set(problems)], []);
+  });
+});
