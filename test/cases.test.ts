@@ -112,18 +112,17 @@ describe('cases', () => {
     assert.equal(Number(count.n), 0);
   });
 
-  test('duplicate external_id is a 400 naming external_id (code CONFLICT), on create and on update', async () => {
-    // the spec lists business-rule violations as 400 and the reference documents 201/400 (create),
-    // 200/400/404 (update): a reference client handles no 409 there
+  test('duplicate external_id is a 409 naming external_id (code CONFLICT), on create and on update', async () => {
+    // issue 2: "external_id unique per workspace (a duplicate → 409)" (docs/compatibility.md)
     const api = await newWorkspace();
     assert.equal((await api.post('/v1/cases', { name: 'a', external_id: 'dup' })).status, 201);
     const res = await api.post('/v1/cases', { name: 'b', external_id: 'dup' });
-    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.status, 409, JSON.stringify(res.body));
     assert.equal(res.body.code, 'CONFLICT');
     assert.equal(res.body.details[0].path, 'external_id');
     const other = await api.post('/v1/cases', { name: 'c', external_id: 'other' });
     const patched = await api.patch(`/v1/cases/${other.body.id}`, { external_id: 'dup' });
-    assert.equal(patched.status, 400, JSON.stringify(patched.body));
+    assert.equal(patched.status, 409, JSON.stringify(patched.body));
     assert.equal(patched.body.code, 'CONFLICT');
     assert.equal(patched.body.details[0].path, 'external_id');
     assert.equal((await api.get(`/v1/cases/${other.body.id}`)).body.external_id, 'other');

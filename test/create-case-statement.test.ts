@@ -66,7 +66,7 @@ describe('create case in one statement', () => {
     const first = await api.post('/v1/cases', sampleCaseBody('dup'));
     assert.equal(first.status, 201);
     const second = await api.post('/v1/cases', sampleCaseBody('dup'));
-    assert.equal(second.status, 400, JSON.stringify(second.body));
+    assert.equal(second.status, 409, JSON.stringify(second.body));
     assert.equal(second.body.code, 'CONFLICT');
     const { ctx } = await getHarness();
     const counts = await sql<{ cases: number; companies: number; individuals: number }>`

@@ -4192,7 +4192,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4311,7 +4311,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4392,7 +4392,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4459,7 +4459,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -4693,7 +4693,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5084,7 +5084,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5173,7 +5173,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5474,6 +5474,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
       /** @description Payload too large */
       413: {
         content: {
@@ -5551,7 +5557,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5631,7 +5637,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5757,7 +5763,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5905,7 +5911,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -5989,7 +5995,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6072,7 +6078,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6198,7 +6204,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6482,7 +6488,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -6882,7 +6888,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7012,7 +7018,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7085,7 +7091,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7233,7 +7239,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7426,7 +7432,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7621,7 +7627,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7819,7 +7825,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -7936,7 +7942,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8009,7 +8015,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8163,7 +8169,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8279,7 +8285,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8340,7 +8346,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8483,7 +8489,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -8978,7 +8984,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9228,7 +9234,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9470,7 +9476,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -9934,7 +9940,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10132,7 +10138,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10251,7 +10257,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10361,7 +10367,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10465,7 +10471,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10599,7 +10605,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -10889,7 +10895,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11127,7 +11133,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11202,7 +11208,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11277,7 +11283,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -11715,7 +11721,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12039,7 +12045,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12222,7 +12228,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12300,7 +12306,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12444,7 +12450,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12573,7 +12579,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12765,7 +12771,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -12921,7 +12927,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13193,7 +13199,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];
@@ -13271,7 +13277,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Conflict (e.g. an Idempotency-Key reused with another body) */
+      /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorBody"];

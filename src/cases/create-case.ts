@@ -5,7 +5,7 @@ import { companyInsertRow } from '../companies/to-row.ts';
 import type { Db } from '../db/connect.ts';
 import type { NewRelation } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
-import { ApiError, duplicate, type ErrorDetail } from '../http/errors.ts';
+import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
@@ -236,7 +236,7 @@ export async function createCase(
     });
   } catch (err) {
     if (isUniqueViolation(err, 'cases_external_id')) {
-      throw duplicate(`A case with external_id "${input.external_id}" already exists`, 'external_id');
+      throw conflict(`A case with external_id "${input.external_id}" already exists`, 'external_id');
     }
     throw err;
   }

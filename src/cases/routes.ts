@@ -90,7 +90,7 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         summary: 'Update a case',
         params: CaseIdParam,
         body: CaseUpdate,
-        response: { 200: Case, ...errors(400, 404) },
+        response: { 200: Case, ...errors(400, 404, 409) },
       },
     },
     (req) => updateCase(ctx, req.principal.workspaceId, req.params.id, req.body),

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
-import { duplicate, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
 import { ensureTags } from '../tags/repository.ts';
@@ -86,7 +86,7 @@ export async function updateCase(
     });
   } catch (err) {
     if (isUniqueViolation(err, 'cases_external_id')) {
-      throw duplicate(`A case with external_id "${input.external_id}" already exists`, 'external_id');
+      throw conflict(`A case with external_id "${input.external_id}" already exists`, 'external_id');
     }
     throw err;
   }

@@ -33,7 +33,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, unknown or revoked API key',
   403: "A console session's role does not allow this, or its X-CSRF-Token is missing or wrong",
   404: 'Not found in this workspace',
-  409: 'Conflict (e.g. an Idempotency-Key reused with another body)',
+  409: 'Conflict (a taken external_id, or an Idempotency-Key reused with another body)',
   413: 'Payload too large',
   415: 'Unsupported media type',
   429: 'Rate limit exceeded; see Retry-After',

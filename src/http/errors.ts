@@ -45,9 +45,10 @@ export const badRequest = (message: string, path?: string) =>
   new ApiError(400, message, path ? [{ path, message }] : undefined);
 export const notFound = (what: string) => new ApiError(404, `${what} not found`);
 /**
- * A value that must be unique in the workspace is taken (a case's external_id, a tag's label): a
- * 400, as the spec lists business-rule violations and the reference documents these operations
- * (201/200, 400, 404 only), with code CONFLICT so that a caller can still tell it apart.
+ * A value that must be unique in the workspace is taken (a tag's label): a 400, as the spec lists
+ * business-rule violations and the reference documents these operations (201/200, 400, 404 only),
+ * with code CONFLICT so that a caller can still tell it apart. (A taken case external_id is a 409:
+ * issue 2 says so, docs/compatibility.md.)
  */
 export const duplicate = (message: string, path: string) =>
   new ApiError(400, message, [{ path, message }], 'CONFLICT');
