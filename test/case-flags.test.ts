@@ -85,6 +85,47 @@ describe('case flags', () => {
     assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
   });
 
+  test('a template creating several checks records the case flags once, not each intermediate state', async () => {
+    // the template's ekyc check is approved synchronously, its online_reputation check is still
+    // processing: the case committed with flags [] must not have announced all_checks_approved
+    const api = await newWorkspace();
+    const tpl = await api.post('/v1/templates', {
+      key: 'kyc-and-reputation',
+      name: 'KYC and reputation',
+      checks: [
+        { type: 'ekyc', targets: ['individuals'] },
+        { type: 'online_reputation', targets: ['main_company'] },
+      ],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    const created = await api.post('/v1/cases', {
+      name: 'Template case',
+      template_key: 'kyc-and-reputation',
+      companies: [{ type: 'main', name: 'Acme', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Jean',
+          last_name: 'Smith',
+          birth_date: '1980-01-02',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    assert.deepEqual(created.body.flags, []);
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), []);
+    const reputation = created.body.companies[0].checks[0];
+    assert.equal(reputation.status, 'processing');
+    await eventually(async () => {
+      const r = await api.get(`/v1/checks/online_reputation/${reputation.id}`);
+      return r.body.status === 'approved';
+    });
+    assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), [['all_checks_approved']]);
+  });
+
   test('GET case shows a check and the flags it moved from one snapshot', async () => {
     // the check's new status and the case flags are committed together; a reader polling the case
     // while the provider job finishes must never see one without the other
