@@ -1,4 +1,5 @@
 import type { Module } from '../modules.ts';
+import { refreshCaseAfterCheckChange } from './engine/case-effects.ts';
 import { expireDueChecks } from './engine/expire-checks.ts';
 import { processCheckJob } from './engine/process-job.ts';
 import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues.ts';
@@ -32,6 +33,8 @@ export const checksModule: Module = {
       cron: '* * * * *',
       retryLimit: 0,
     });
+    ctx.hooks.afterCaseCountedChecksChanged = (trx, workspaceId, caseId) =>
+      refreshCaseAfterCheckChange(ctx, trx, workspaceId, caseId);
     ctx.hooks.loadCheckEnvelopes = async (db, caseId, opts) =>
       envelopesByEntity(await checkEnvelopesByEntity(db, caseId, opts.excludeInternalChecks));
     ctx.hooks.loadEntityChecks = async (db, entityId) => {

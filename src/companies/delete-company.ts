@@ -39,5 +39,7 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
         payload: { company: presentCompanyListItem(found) },
       },
     ]);
+    // its checks went with it: the case's flags no longer count them
+    await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, found.case_id);
   });
 }

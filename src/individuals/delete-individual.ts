@@ -21,5 +21,7 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
         payload: { individual: presentIndividualListItem(found) },
       },
     ]);
+    // its checks went with it: the case's flags no longer count them
+    await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, found.case_id);
   });
 }
