@@ -56,6 +56,15 @@ export interface AppContext {
      * flags, `reviewer_has_actions` and `contact_has_actions` follow, as after a check change.
      */
     afterCaseCountedChecksChanged?: (trx: Db, workspaceId: string, caseId: string) => Promise<void>;
+    /**
+     * Runs before a company or individual is deleted with its checks, in the same transaction:
+     * records `Check.Deleted` for each of them, as deleting a check by itself does.
+     */
+    beforeEntityDeleted?: (
+      trx: Db,
+      workspaceId: string,
+      entity: { kind: 'company' | 'individual'; id: string },
+    ) => Promise<void>;
     /** Runs after a case's checks changed, in the same transaction (template auto-approval). */
     afterCaseChecksChanged?: (trx: Db, caseRow: CaseRow) => Promise<void>;
   };

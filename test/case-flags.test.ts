@@ -143,9 +143,11 @@ describe('case flags', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const caseId = created.body.id as string;
     const [undecided, decided, undecided2] = created.body.individuals.map((i: { id: string }) => i.id);
+    const checkIds: string[] = [];
     for (const id of [undecided, decided, undecided2]) {
       const res = await api.post('/v1/checks/ekyc', { individual_id: id });
       assert.equal(res.status, 201, JSON.stringify(res.body));
+      checkIds.push(res.body.id);
     }
     const caseNow = async () => (await api.get(`/v1/cases/${caseId}`)).body;
     assert.deepEqual((await caseNow()).flags, ['for_review']);
@@ -192,6 +194,25 @@ describe('case flags', () => {
     k = await caseNow();
     assert.deepEqual(k.flags, ['all_checks_approved']);
     assert.equal(k.reviewer_has_actions, false);
+
+    // each check that went with its company or individual is announced, as DELETE /v1/checks/{id} does
+    const { ctx } = await getHarness();
+    const deleted = await ctx.db
+      .selectFrom('events')
+      .select(['payload'])
+      .where('workspace_id', '=', api.workspaceId)
+      .where('type', '=', 'Check.Deleted')
+      .orderBy('seq')
+      .execute();
+    const deletedChecks = deleted.map((e) => (e.payload as { check: { id: string; status: string } }).check);
+    assert.deepEqual(
+      deletedChecks.map((c) => [c.id, c.status]),
+      [
+        [checkIds[0], 'need_review'],
+        [checkIds[2], 'need_review'],
+        [reputation.body.id, 'need_review'],
+      ],
+    );
   });
 
   test('GET case shows a check and the flags it moved from one snapshot', async () => {

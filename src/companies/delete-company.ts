@@ -30,6 +30,8 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
         );
       }
     }
+    // its checks go with it (foreign keys): each is announced as a deleted check
+    await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'company', id: found.id });
     await trx.deleteFrom('companies').where('id', '=', found.id).execute();
     await touchCase(trx, found.case_id);
     await recordEvents(trx, workspaceId, [
