@@ -50,6 +50,21 @@ export interface AppContext {
       caseRow: CaseRow,
       ref: { template_key?: string | null; template_id?: string | null },
     ) => Promise<void>;
+    /**
+     * Runs when the checks a case counts changed without a check changing (a company or individual
+     * deleted with its checks, or marked relevant or not), in the same transaction: the case's
+     * flags, `reviewer_has_actions` and `contact_has_actions` follow, as after a check change.
+     */
+    afterCaseCountedChecksChanged?: (trx: Db, workspaceId: string, caseId: string) => Promise<void>;
+    /**
+     * Runs before a company or individual is deleted with its checks, in the same transaction:
+     * records `Check.Deleted` for each of them, as deleting a check by itself does.
+     */
+    beforeEntityDeleted?: (
+      trx: Db,
+      workspaceId: string,
+      entity: { kind: 'company' | 'individual'; id: string },
+    ) => Promise<void>;
     /** Runs after a case's checks changed, in the same transaction (template auto-approval). */
     afterCaseChecksChanged?: (trx: Db, caseRow: CaseRow) => Promise<void>;
   };

@@ -85,6 +85,136 @@ describe('case flags', () => {
     assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
   });
 
+  test('a template creating several checks records the case flags once, not each intermediate state', async () => {
+    // the template's ekyc check is approved synchronously, its online_reputation check is still
+    // processing: the case committed with flags [] must not have announced all_checks_approved
+    const api = await newWorkspace();
+    const tpl = await api.post('/v1/templates', {
+      key: 'kyc-and-reputation',
+      name: 'KYC and reputation',
+      checks: [
+        { type: 'ekyc', targets: ['individuals'] },
+        { type: 'online_reputation', targets: ['main_company'] },
+      ],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    const created = await api.post('/v1/cases', {
+      name: 'Template case',
+      template_key: 'kyc-and-reputation',
+      companies: [{ type: 'main', name: 'Acme', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Jean',
+          last_name: 'Smith',
+          birth_date: '1980-01-02',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    assert.deepEqual(created.body.flags, []);
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), []);
+    const reputation = created.body.companies[0].checks[0];
+    assert.equal(reputation.status, 'processing');
+    await eventually(async () => {
+      const r = await api.get(`/v1/checks/online_reputation/${reputation.id}`);
+      return r.body.status === 'approved';
+    });
+    assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved']);
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), [['all_checks_approved']]);
+  });
+
+  test('deleting an entity, or marking it not relevant, takes its checks out of the case flags', async () => {
+    const api = await newWorkspace();
+    const person = (last_name: string) => ({
+      first_name: 'Jean',
+      last_name,
+      birth_date: '1980-01-02',
+      address: { country: 'FR' },
+      relations: [{ roles: ['shareholder'] }],
+    });
+    const created = await api.post('/v1/cases', {
+      name: 'Entities leaving',
+      companies: [{ type: 'main', name: 'Acme', country: 'FR' }],
+      individuals: [person('Inconclusive'), person('Smith'), person('Inconclusive')],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    const [undecided, decided, undecided2] = created.body.individuals.map((i: { id: string }) => i.id);
+    const checkIds: string[] = [];
+    for (const id of [undecided, decided, undecided2]) {
+      const res = await api.post('/v1/checks/ekyc', { individual_id: id });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      checkIds.push(res.body.id);
+    }
+    const caseNow = async () => (await api.get(`/v1/cases/${caseId}`)).body;
+    assert.deepEqual((await caseNow()).flags, ['for_review']);
+    assert.equal((await caseNow()).reviewer_has_actions, true);
+
+    // one person needing review is deleted (with its check); the other is marked not relevant
+    assert.equal((await api.delete(`/v1/individuals/${undecided}`)).status, 204);
+    assert.deepEqual((await caseNow()).flags, ['for_review']);
+    const hidden = await api.post(`/v1/individuals/${undecided2}/set-relevant`, { is_relevant: false });
+    assert.equal(hidden.status, 200, JSON.stringify(hidden.body));
+    let k = await caseNow();
+    assert.deepEqual(k.flags, ['all_checks_approved']);
+    assert.equal(k.reviewer_has_actions, false);
+
+    // relevant again: its check counts again
+    const shown = await api.post(`/v1/individuals/${undecided2}/set-relevant`, { is_relevant: true });
+    assert.equal(shown.status, 200, JSON.stringify(shown.body));
+    k = await caseNow();
+    assert.deepEqual(k.flags, ['for_review']);
+    assert.equal(k.reviewer_has_actions, true);
+    assert.equal((await api.delete(`/v1/individuals/${undecided2}`)).status, 204);
+    k = await caseNow();
+    assert.deepEqual(k.flags, ['all_checks_approved']);
+    assert.equal(k.reviewer_has_actions, false);
+    assert.deepEqual(await flagEvents(api.workspaceId, caseId), [
+      ['for_review'],
+      ['all_checks_approved'],
+      ['for_review'],
+      ['all_checks_approved'],
+    ]);
+
+    // a company deleted with its check needing review
+    const company = await api.post('/v1/companies', {
+      case_id: caseId,
+      type: 'affiliated',
+      name: 'High Risk Holding',
+      country: 'FR',
+    });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    const reputation = await api.post('/v1/checks/online_reputation', { company_id: company.body.id });
+    assert.equal(reputation.status, 201, JSON.stringify(reputation.body));
+    await eventually(async () => (await caseNow()).flags.includes('for_review'));
+    assert.equal((await api.delete(`/v1/companies/${company.body.id}`)).status, 204);
+    k = await caseNow();
+    assert.deepEqual(k.flags, ['all_checks_approved']);
+    assert.equal(k.reviewer_has_actions, false);
+
+    // each check that went with its company or individual is announced, as DELETE /v1/checks/{id} does
+    const { ctx } = await getHarness();
+    const deleted = await ctx.db
+      .selectFrom('events')
+      .select(['payload'])
+      .where('workspace_id', '=', api.workspaceId)
+      .where('type', '=', 'Check.Deleted')
+      .orderBy('seq')
+      .execute();
+    const deletedChecks = deleted.map((e) => (e.payload as { check: { id: string; status: string } }).check);
+    assert.deepEqual(
+      deletedChecks.map((c) => [c.id, c.status]),
+      [
+        [checkIds[0], 'need_review'],
+        [checkIds[2], 'need_review'],
+        [reputation.body.id, 'need_review'],
+      ],
+    );
+  });
+
   test('GET case shows a check and the flags it moved from one snapshot', async () => {
     // the check's new status and the case flags are committed together; a reader polling the case
     // while the provider job finishes must never see one without the other

@@ -30,6 +30,8 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
         );
       }
     }
+    // its checks go with it (foreign keys): each is announced as a deleted check
+    await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'company', id: found.id });
     await trx.deleteFrom('companies').where('id', '=', found.id).execute();
     await touchCase(trx, found.case_id);
     await recordEvents(trx, workspaceId, [
@@ -39,5 +41,7 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
         payload: { company: presentCompanyListItem(found) },
       },
     ]);
+    // its checks went with it: the case's flags no longer count them
+    await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, found.case_id);
   });
 }

@@ -49,6 +49,10 @@ export async function updateCompany(
     await recordEvents(trx, workspaceId, [
       { type: 'Company.Updated', sub_event: subEvent, case_id: row.case_id, payload: { company } },
     ]);
+    // the checks of an entity not relevant do not count in the case's flags
+    if (input.is_relevant !== undefined) {
+      await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, row.case_id);
+    }
     return company;
   });
 }

@@ -12,6 +12,8 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
   await ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
     if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Individual');
+    // its checks go with it (foreign keys): each is announced as a deleted check
+    await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'individual', id: found.id });
     await trx.deleteFrom('individuals').where('id', '=', found.id).execute();
     await touchCase(trx, found.case_id);
     await recordEvents(trx, workspaceId, [
@@ -21,5 +23,7 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
         payload: { individual: presentIndividualListItem(found) },
       },
     ]);
+    // its checks went with it: the case's flags no longer count them
+    await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, found.case_id);
   });
 }

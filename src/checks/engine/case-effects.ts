@@ -8,6 +8,31 @@ import { CHECK_TYPE_DEFINITIONS } from '../registry.ts';
 import { nextCaseFlags } from './case-flags.ts';
 
 /**
+ * Transactions creating several checks at once (a template run): the case is refreshed once, after
+ * the last check, instead of after each. Refreshing after each recorded the intermediate states as
+ * events: a case created with a template whose first check is approved synchronously (ekyc) and
+ * whose second is still processing got `Case.FlagsUpdated` with `all_checks_approved`, then another
+ * with `[]`, though neither change was ever visible outside the transaction.
+ */
+const deferred = new WeakMap<object, Map<string, { ctx: AppContext; workspaceId: string }>>();
+
+export async function withCaseRefreshDeferred<T>(trx: Db, fn: () => Promise<T>): Promise<T> {
+  if (deferred.has(trx)) return fn();
+  const pending = new Map<string, { ctx: AppContext; workspaceId: string }>();
+  deferred.set(trx, pending);
+  let result: T;
+  try {
+    result = await fn();
+  } finally {
+    deferred.delete(trx);
+  }
+  for (const [caseId, { ctx, workspaceId }] of pending) {
+    await refreshCaseAfterCheckChange(ctx, trx, workspaceId, caseId);
+  }
+  return result;
+}
+
+/**
  * After any change to a case's checks (same transaction): the case's reviewer_has_actions,
  * contact_has_actions, its check-derived flags and last_activity_at follow, the client portal's
  * next wait step triggers when the contact has just run out of things to supply, and template
@@ -19,6 +44,11 @@ export async function refreshCaseAfterCheckChange(
   workspaceId: string,
   caseId: string,
 ) {
+  const pending = deferred.get(trx);
+  if (pending) {
+    pending.set(caseId, { ctx, workspaceId });
+    return;
+  }
   // lock the case first: concurrent check changes of one case then compute its flags one at a time
   const before = await trx
     .selectFrom('cases')
