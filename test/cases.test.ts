@@ -50,6 +50,27 @@ describe('cases', () => {
     assert.equal((await other.delete(`/v1/cases/${created.id}`)).status, 404);
   });
 
+  test('an external_id of 255 characters outside the BMP reads, updates and deletes the case by path', async () => {
+    const api = await newWorkspace();
+    // 255 code points (the schema's maxLength) but 510 UTF-16 units once decoded
+    const external = '😀'.repeat(255);
+    const created = await api.post('/v1/cases', { name: 'Emoji', external_id: external });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const path = `/v1/cases/${encodeURIComponent(external)}`;
+    const read = await api.get(path);
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.equal(read.body.id, created.body.id);
+    const updated = await api.patch(path, { name: 'Emoji 2' });
+    assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    assert.equal(updated.body.name, 'Emoji 2');
+    assert.equal((await api.delete(path)).status, 204);
+    assert.equal((await api.get(path)).status, 404);
+    // longer than any external_id can be: still the error body
+    const tooLong = await api.get(`/v1/cases/${encodeURIComponent('😀'.repeat(256))}`);
+    assert.equal(tooLong.status, 400);
+    assert.equal(tooLong.body.code, 'BAD_REQUEST');
+  });
+
   test('a uuid in the path: the case with that id first, else the one with that external_id; deleted or foreign cases are 404', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

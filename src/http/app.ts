@@ -47,8 +47,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     // `/v1/cases/` is `/v1/cases` (generic clients add the slash); a path id may be an external_id
-    // of up to 255 characters
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // of up to 255 characters. The schema counts code points, the router UTF-16 units of the decoded
+    // parameter: a character outside the BMP (an emoji) is two, so 255 of them are 510 units
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 510 },
     frameworkErrors,
     // one line per request, written after the response (src/http/request-log.ts)
     logController: requestLogController(ctx.config.logRequests),
