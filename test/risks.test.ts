@@ -74,6 +74,29 @@ describe('risks', () => {
     assert.equal(stored.length, 3);
   });
 
+  test("the reference's bounds: score and components from -2^31 to 2^31-1, components any number", async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    const body = {
+      level: 'low',
+      score: -(2 ** 31),
+      components: { lowest: -(2 ** 31), highest: 2 ** 31 - 1, share: 1666.67 },
+    };
+    const res = await api.post(`/v1/cases/${kase.id}/risks`, body);
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.score, body.score);
+    assert.deepEqual(res.body.components, body.components);
+    for (const [over, path] of [
+      [{ score: -(2 ** 31) - 1 }, 'score'],
+      [{ components: { a: -(2 ** 31) - 1 } }, 'components.a'],
+      [{ components: { a: 2 ** 31 } }, 'components.a'],
+    ] as const) {
+      const refused = await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low', ...over });
+      assert.equal(refused.status, 400, JSON.stringify(over));
+      assert.equal(refused.body.details[0].path, path);
+    }
+  });
+
   test('bad bodies are 400 naming the field; unknown cases are 404', async () => {
     const api = await newWorkspace();
     const kase = await newCase(api);

@@ -15,8 +15,9 @@ export const DEFAULT_MAX_ITEMS = 1000;
 export const DEFAULT_MAX_PROPERTIES = 200;
 /** Longest key of a free-form record. */
 export const MAX_KEY_LENGTH = 200;
-/** Integers land in 32-bit integer columns unless a schema says otherwise. */
+/** Integers land in 32-bit integer columns unless a schema says otherwise: -2^31 to 2^31-1. */
 export const INT32 = 2_147_483_647;
+export const INT32_MIN = -2_147_483_648;
 /** Plain numbers: far beyond any amount or percentage we store, still exact in a double. */
 export const MAX_NUMBER = 1e15;
 
@@ -86,7 +87,7 @@ function strict(input: unknown): unknown {
   if (types.includes('array')) s.maxItems ??= DEFAULT_MAX_ITEMS;
   if (types.includes('integer')) {
     if (s.maximum === undefined && s.exclusiveMaximum === undefined) s.maximum = INT32;
-    if (s.minimum === undefined && s.exclusiveMinimum === undefined) s.minimum = -INT32;
+    if (s.minimum === undefined && s.exclusiveMinimum === undefined) s.minimum = INT32_MIN;
   } else if (types.includes('number')) {
     if (s.maximum === undefined && s.exclusiveMaximum === undefined) s.maximum = MAX_NUMBER;
     if (s.minimum === undefined && s.exclusiveMinimum === undefined) s.minimum = -MAX_NUMBER;

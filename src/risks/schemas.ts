@@ -19,7 +19,10 @@ export const Risk = Type.Object({
 export const RiskCreate = Type.Object({
   level: RiskLevel,
   score: Type.Optional(Type.Integer({ minimum: -2147483648, maximum: 2147483647 })),
-  components: Type.Optional(Type.Record(Type.String(), Type.Integer())),
+  // the reference: numbers (not only integers) in the 32-bit range
+  components: Type.Optional(
+    Type.Record(Type.String(), Type.Number({ minimum: -2147483648, maximum: 2147483647 })),
+  ),
   flags: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
   comment: Type.Optional(Nullable(Type.String())),
 });
