@@ -115,6 +115,22 @@ describe('HTTP conventions', () => {
     await limited.close();
   });
 
+  test('rate limit: requests the validation refuses count too, and are refused with 429 past the limit', async () => {
+    const { ctx } = await getHarness();
+    const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });
+    const api = await newWorkspace();
+    const client = clientFor(limited, api.key, api.workspaceId);
+    for (let i = 0; i < 3; i++) assert.equal((await client.get('/v1/cases?limit=101')).status, 400);
+    const ping = await client.get('/v1/ping');
+    assert.equal(ping.status, 429, JSON.stringify(ping.body));
+    const invalid = await client.get('/v1/cases?limit=101');
+    assert.equal(invalid.status, 429, JSON.stringify(invalid.body));
+    assert.equal(invalid.body.code, 'TOO_MANY_REQUESTS');
+    const badBody = await client.post('/v1/cases', { name: 42 });
+    assert.equal(badBody.status, 429, JSON.stringify(badBody.body));
+    await limited.close();
+  });
+
   test('OpenAPI document lists every route with its errors; docs page and healthz answer', async () => {
     const { app } = await getHarness();
     const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();

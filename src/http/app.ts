@@ -150,8 +150,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
           ? await sharedRateLimitOptions(ctx.config.redisUrl, 'vericase-rl-', app.log)
           : null;
         if (shared) app.addHook('onClose', async () => shared.close());
+        // onRequest, right after the key is known (the auth hook is registered first): every
+        // authenticated request counts and is refused past the limit, those the validation would
+        // refuse (400) too, and before their bodies are read
         await api.register(rateLimit, {
-          hook: 'preHandler',
+          hook: 'onRequest',
           ...shared?.options,
           max: ctx.config.rateLimitPerMinute,
           timeWindow: 60_000,
