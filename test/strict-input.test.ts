@@ -146,6 +146,29 @@ describe('strict input: server-owned and unknown fields', () => {
     assert.equal(cases.body.pagination.count, 0, 'the refused create stored nothing, the case is deleted');
   });
 
+  test('a query parameter given twice is a 400 saying so, not a complaint about its type', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    for (const [url, name] of [
+      ['/v1/cases?limit=5&limit=6', 'limit'],
+      ['/v1/cases?page=1&page=1', 'page'],
+      ['/v1/cases?created_at.gt=2020-01-01&created_at.gt=2021-01-01', 'created_at.gt'],
+      ['/v1/companies?name=a&name=b', 'name'],
+      [`/v1/cases/${kase.id}?include_not_relevant=true&include_not_relevant=false`, 'include_not_relevant'],
+      ['/v1/company-data/search?country=FR&name=a&name=b', 'name'],
+    ] as const) {
+      const res = await api.get(url);
+      assert.equal(res.status, 400, url);
+      assert.equal(res.body.code, 'BAD_REQUEST');
+      assert.equal(res.body.details[0].path, name, JSON.stringify(res.body));
+      assert.equal(res.body.message, `${name} is given more than once: send it once`, url);
+    }
+    // an undeclared parameter, repeated, is still refused as unknown
+    const unknown = await api.get('/v1/cases?foo=1&foo=2');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.message, 'foo is not a supported parameter');
+  });
+
   test('the OpenAPI document states that bodies refuse unknown fields and bounds strings', async () => {
     const api = await newWorkspace();
     const doc = (await api.get('/v1/openapi.json')).body;

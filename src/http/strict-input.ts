@@ -153,9 +153,43 @@ export function registerStrictInput(app: FastifyInstance): void {
         details.push({ path: name, message: `${name} is not a supported parameter` });
       }
     }
+    if (details.length === 0) repeatedParameters(req, details);
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
     done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
+}
+
+/**
+ * A declared query parameter given more than once (`?limit=5&limit=6`) arrives as an array: said
+ * so, where the validator would say `limit must be integer` of a value the client sent as one.
+ */
+function repeatedParameters(req: FastifyRequest, details: ErrorDetail[]): void {
+  const query = req.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const name in query) {
+    if (!Array.isArray(query[name])) continue;
+    const declared = declaredParameter(req.routeOptions.schema?.querystring, name);
+    if (declared === undefined || acceptsArray(declared)) continue;
+    details.push({ path: name, message: `${name} is given more than once: send it once` });
+  }
+}
+
+/** The schema of a query parameter: a property, or a pattern (list filters: `created_at.gt`). */
+function declaredParameter(querystring: unknown, name: string): unknown {
+  const q = querystring as
+    | { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> }
+    | undefined;
+  if (q?.properties && Object.hasOwn(q.properties, name)) return q.properties[name];
+  for (const [pattern, schema] of Object.entries(q?.patternProperties ?? {})) {
+    if (new RegExp(pattern, 'u').test(name)) return schema;
+  }
+  return undefined;
+}
+
+function acceptsArray(schema: unknown): boolean {
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  if (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) return true;
+  return [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(acceptsArray);
 }
 
 /**
