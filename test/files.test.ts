@@ -117,6 +117,30 @@ describe('files: upload', () => {
     assert.deepEqual(await storedFilesOf(api.workspaceId), []);
   });
 
+  test('a form with anything besides its one file → 400 naming the part, nothing kept', async () => {
+    const api = await newWorkspace();
+    const png = () => ({ name: 'file', filename: 'a.png', data: makePng({ width: 2, height: 2 }) });
+    const refused = [
+      { parts: [{ name: 'comment', data: 'before' }, png()], path: 'comment' },
+      { parts: [png(), { name: 'comment', data: 'after' }], path: 'comment' },
+      {
+        parts: [png(), { name: 'other', filename: 'b.png', data: makePng({ width: 2, height: 2 }) }],
+        path: 'other',
+      },
+      { parts: [png(), png()], path: 'file' },
+    ];
+    for (const { parts, path: field } of refused) {
+      const res = await postMultipart(api, parts);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, field, JSON.stringify(res.body));
+    }
+    assert.deepEqual(await rowsOf(api.workspaceId), []);
+    assert.deepEqual(await storedFilesOf(api.workspaceId), []);
+    // the file alone is still accepted
+    assert.equal((await postMultipart(api, [png()])).status, 200);
+    assert.equal((await rowsOf(api.workspaceId)).length, 1);
+  });
+
   test('a format that is not an accepted document or image → 415, even named .png', async () => {
     const api = await newWorkspace();
     const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { FileRow } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
+import type { FileStorage } from './storage.ts';
 
 /** A file a check references: what providers and the download route need. */
 export interface StoredFile {
@@ -51,4 +52,25 @@ export async function markAttached(trx: Db, workspaceId: string, uploadRef: stri
     .where('expires_at', '>', now)
     .returning(['id', 'size', 'mime', 'sha256', 'storage_key'])
     .executeTakeFirst();
+}
+
+/**
+ * Removes an upload no check references yet (its row, then its bytes): an upload refused after it
+ * was stored, e.g. for a form part besides its file. Returns whether it was there.
+ */
+export async function discardUpload(
+  db: Db,
+  storage: FileStorage,
+  workspaceId: string,
+  uploadRef: string,
+): Promise<boolean> {
+  const row = await db
+    .deleteFrom('files')
+    .where('workspace_id', '=', workspaceId)
+    .where('upload_ref', '=', uploadRef)
+    .where('attached_at', 'is', null)
+    .returning('storage_key')
+    .executeTakeFirst();
+  if (row) await storage.delete(row.storage_key).catch(() => {});
+  return row !== undefined;
 }

@@ -3,8 +3,8 @@ import type { App, AppContext } from '../app-context.ts';
 import { errors, IdParam } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { openFileStream } from './attach-upload.ts';
-import { MULTIPART_LIMITS, readFilePart } from './read-file-part.ts';
-import { findFile } from './repository.ts';
+import { MULTIPART_LIMITS, readFileUpload, unknownPart } from './read-file-part.ts';
+import { discardUpload, findFile } from './repository.ts';
 import { FileBytes, UploadBody, UploadResult } from './schemas.ts';
 import { getStorage, StoredObjectNotFound } from './storage.ts';
 import { uploadFile } from './upload-file.ts';
@@ -35,11 +35,23 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
         validatorCompiler: () => () => true,
       },
       async (req) => {
-        const part = await readFilePart(req);
-        return uploadFile(ctx.db, getStorage(ctx), req.principal.workspaceId, part.file, {
+        const { part, otherParts } = await readFileUpload(req);
+        const storage = getStorage(ctx);
+        const workspaceId = req.principal.workspaceId;
+        const stored = await uploadFile(ctx.db, storage, workspaceId, part.file, {
           declared: { filename: part.filename, mimetype: part.mimetype },
           maxImagePixels: ctx.config.maxImagePixels,
         });
+        // the form holds the file and nothing else: what follows it is known only once it is read
+        const others = await otherParts().catch(async (err) => {
+          await discardUpload(ctx.db, storage, workspaceId, stored.upload_ref);
+          throw err;
+        });
+        if (others.length) {
+          await discardUpload(ctx.db, storage, workspaceId, stored.upload_ref);
+          throw unknownPart(others[0]);
+        }
+        return stored;
       },
     );
 
