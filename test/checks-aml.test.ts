@@ -3,6 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { rescreenCheck } from '../src/checks/types/aml/monitoring.ts';
 import { AML_TRANSITIONS } from '../src/checks/types/aml/transitions.ts';
 import { emptyEntity, type ListLoadResult } from '../src/screening/entity.ts';
 import { loadReferenceDirectory } from '../src/screening/index.ts';
@@ -520,6 +521,46 @@ describe('aml monitoring after a list version change', () => {
         await api.patch(`/v1/checks/aml/${chk.id}/monitoring`, { is_monitored: false });
       await service.load();
       assert.equal(service.versionsKey, keyBefore);
+    }
+  });
+});
+
+describe('aml monitoring with several processes', () => {
+  test('a re-screening job taken by a process still on the previous lists is retried, not completed with them', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace('aml-monitoring-behind');
+    const { individualIds } = await caseWith(api, [
+      { first_name: 'Marie', last_name: 'Curie', birth_date: '1967-11-07' },
+    ]);
+    const chk = await settled(api, (await screen(api, { individual_id: individualIds[0] })).id);
+    assert.equal(
+      (await api.patch(`/v1/checks/aml/${chk.id}/monitoring`, { is_monitored: true })).status,
+      200,
+    );
+    // another process loaded newer lists and recorded them; this one has not noticed them yet (its
+    // reference directory is unchanged), and takes one of the run's re-screening jobs
+    const versionsKey = `newer-${chk.id}`;
+    await ctx.db
+      .insertInto('screening_list_loads')
+      .values({
+        id: crypto.randomUUID(),
+        versions_key: versionsKey,
+        lists: JSON.stringify([]),
+        reference_dir: '/elsewhere',
+        process: 'worker-2',
+        loaded_at: new Date().toISOString(),
+      })
+      .execute();
+    try {
+      await assert.rejects(
+        rescreenCheck(ctx, { checkId: chk.id, versionsKey }),
+        /not loaded in this process yet/,
+      );
+      const after = (await api.get(`/v1/checks/aml/${chk.id}`)).body;
+      assert.equal(after.data.vendor.monitored_at, null, 'not marked as screened with the new lists');
+    } finally {
+      await ctx.db.deleteFrom('screening_list_loads').where('versions_key', '=', versionsKey).execute();
+      await api.patch(`/v1/checks/aml/${chk.id}/monitoring`, { is_monitored: false });
     }
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { buildApp } from '../src/http/app.ts';
 import { clientFor, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
@@ -98,6 +99,53 @@ describe('HTTP conventions', () => {
     // a 4xx answer is replayed too; a fresh key writes
     const invalid = await api.post('/v1/cases', { name: '' }, { 'idempotency-key': 'bad-1' });
     assert.equal(invalid.status, 400);
+  });
+
+  test('Idempotency-Key after a crash: a change saved is never made again, a claim that wrote nothing is taken over', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const cases = async () =>
+      (await ctx.db.selectFrom('cases').select('id').where('workspace_id', '=', api.workspaceId).execute())
+        .length;
+    const headers = { 'idempotency-key': 'crash-after-commit' };
+    // no external_id: nothing else would stop a second case
+    const first = { name: 'crash-1', companies: [{ name: 'Main' }] };
+    assert.equal((await api.post('/v1/cases', first, headers)).status, 201);
+    // what a process killed after its commit and before it stored the answer leaves: the claim
+    // without an answer, older than the 60 s a running request is given
+    const lostAnswer = () =>
+      ctx.db
+        .updateTable('idempotency_keys')
+        .set({ status_code: null, response_body: null, created_at: new Date(Date.now() - 120_000) })
+        .where('workspace_id', '=', api.workspaceId)
+        .where('key', '=', 'crash-after-commit')
+        .execute();
+    await lostAnswer();
+    const retry = await api.post('/v1/cases', first, headers);
+    assert.equal(retry.status, 409, JSON.stringify(retry.body));
+    assert.match(retry.body.message, /saved its change but its answer was lost/);
+    assert.equal(await cases(), 1, 'the case is not created twice');
+
+    // a request that died before its change committed: its claim is taken over after 60 s
+    const body = { name: 'crash-2', companies: [{ name: 'Main' }] };
+    const hash = createHash('sha256')
+      .update(`POST /v1/cases\n${JSON.stringify(body)}`)
+      .digest('hex');
+    await ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        workspace_id: api.workspaceId,
+        key: 'crash-before-commit',
+        request_hash: hash,
+        created_at: new Date(Date.now() - 120_000),
+      })
+      .execute();
+    const taken = await api.post('/v1/cases', body, { 'idempotency-key': 'crash-before-commit' });
+    assert.equal(taken.status, 201, JSON.stringify(taken.body));
+    assert.equal(await cases(), 2);
+    const replay = await api.post('/v1/cases', body, { 'idempotency-key': 'crash-before-commit' });
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(replay.body.id, taken.body.id);
   });
 
   test('rate limit per key: 429 with Retry-After and the error body', async () => {

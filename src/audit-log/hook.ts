@@ -4,7 +4,7 @@ import type { App } from '../app-context.ts';
 import { READ_METHODS } from '../console-auth/permissions.ts';
 import type { Db } from '../db/connect.ts';
 import type { Principal } from '../http/auth.ts';
-import { setCommitCompanion } from '../shared/request-scope.ts';
+import { addCommitCompanion } from '../shared/request-scope.ts';
 import { auditAction } from './action.ts';
 import { type AuditOutcome, outcomeOf, sameOutcome } from './outcome.ts';
 import { type AuditEntry, recordAuditEntry } from './record.ts';
@@ -76,7 +76,7 @@ export function registerAuditLog(app: App, db: Db): void {
       outcomeOf(route, params, expected, createdId, null),
     );
     entries.set(req, entry);
-    setCommitCompanion(entry);
+    addCommitCompanion(entry);
     done();
   });
 

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
 import { ensureTags } from '../tags/repository.ts';
 import { presentCase } from './present.ts';
-import { findCase } from './repository.ts';
+import { findCase, lockCase } from './repository.ts';
 import type { CaseUpdate } from './schemas.ts';
 
 const SUB_EVENTS: [keyof Static<typeof CaseUpdate>, string][] = [
@@ -27,10 +27,14 @@ export async function updateCase(
   idOrExternal: string,
   input: Static<typeof CaseUpdate>,
 ) {
-  const found = await findCase(ctx.db, workspaceId, idOrExternal);
-  if (!found) throw notFound('Case');
+  const target = await findCase(ctx.db, workspaceId, idOrExternal);
+  if (!target) throw notFound('Case');
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      // the case as it is under the lock: custom_properties merge into, and the sub-events compare
+      // with, what is stored now, not what was read before another request's change committed
+      const found = await lockCase(trx, workspaceId, target.id);
+      if (!found) throw notFound('Case');
       const set: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;

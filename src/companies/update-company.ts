@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { lockCase, touchCase } from '../cases/repository.ts';
+import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
@@ -23,14 +23,19 @@ export async function updateCompany(
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
     if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
+    // read again under the lock: address and banking_information merge into what is stored now, not
+    // into what was read before another request's change committed (a lost update)
+    const current = await findInLiveCase(trx, 'companies', workspaceId, found.id, { forUpdate: true });
+    if (!current) throw notFound('Company');
     const set: Record<string, unknown> = {
       ...companyUpdateSet(input),
       updated_at: sql`now()`,
       last_activity_at: sql`now()`,
     };
-    if (input.address) set.address = JSON.stringify(mergeAddress(fullAddress(found.address), input.address));
+    if (input.address)
+      set.address = JSON.stringify(mergeAddress(fullAddress(current.address), input.address));
     if (input.banking_information !== undefined) {
-      const banking = bankingValue(found.banking_information, input.banking_information);
+      const banking = bankingValue(current.banking_information, input.banking_information);
       set.banking_information = banking ? JSON.stringify(banking) : null;
     }
     // a field given here no longer holds the registry's value (GET /v1/cases/{id}?property_origin=true)

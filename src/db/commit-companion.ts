@@ -5,7 +5,7 @@ import {
   type Driver,
   type TransactionSettings,
 } from 'kysely';
-import { currentCommitCompanion } from '../shared/request-scope.ts';
+import { type CommitCompanion, currentCommitCompanions } from '../shared/request-scope.ts';
 
 /**
  * A dialect whose transactions carry the current request's commit companion (its audit entry,
@@ -70,21 +70,30 @@ class CompanionDriver implements Driver {
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const companion = this.#readOnly.has(connection) ? null : currentCommitCompanion();
-    const statement = companion?.take() ?? null;
-    if (!companion || !statement) return this.#inner.commitTransaction(connection);
+    const companions = this.#readOnly.has(connection) ? null : currentCommitCompanions();
+    if (!companions) return this.#inner.commitTransaction(connection);
+    const taken: CommitCompanion[] = [];
+    const statements: string[] = [];
+    for (const companion of companions) {
+      const statement = companion.take();
+      if (!statement) continue;
+      taken.push(companion);
+      statements.push(statement);
+    }
+    if (!taken.length) return this.#inner.commitTransaction(connection);
     try {
       if (this.#withCommit) {
-        await connection.executeQuery(CompiledQuery.raw(`${statement};\ncommit`));
+        await connection.executeQuery(CompiledQuery.raw(`${statements.join(';\n')};\ncommit`));
       } else {
-        await connection.executeQuery(CompiledQuery.raw(statement));
+        // one statement per query: PGlite's query takes no more
+        for (const statement of statements) await connection.executeQuery(CompiledQuery.raw(statement));
         await this.#inner.commitTransaction(connection);
       }
     } catch (err) {
-      companion.settle(false);
+      for (const companion of taken) companion.settle(false);
       throw err;
     }
-    companion.settle(true);
+    for (const companion of taken) companion.settle(true);
   }
 
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {

@@ -32,6 +32,7 @@ import * as m0030 from './migrations/0030_member_filter_indexes.ts';
 import * as m0031 from './migrations/0031_check_list_indexes.ts';
 import * as m0032 from './migrations/0032_webhook_log_indexes.ts';
 import * as m0033 from './migrations/0033_activity_audit_indexes.ts';
+import * as m0034 from './migrations/0034_idempotency_committed.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0031_check_list_indexes': m0031,
   '0032_webhook_log_indexes': m0032,
   '0033_activity_audit_indexes': m0033,
+  '0034_idempotency_committed': m0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

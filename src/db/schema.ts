@@ -196,6 +196,8 @@ export interface IdempotencyKeysTable {
   status_code: number | null;
   response_body: string | null;
   created_at: Timestamp;
+  /** When the request's change committed (set in that commit); null while it has written nothing. */
+  committed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ChecksTable {

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import pgUtils from 'pg/lib/utils.js';
 import type { Db } from '../db/connect.ts';
+import { addCommitCompanion } from '../shared/request-scope.ts';
 import { ApiError } from './errors.ts';
 
 declare module 'fastify' {
@@ -47,36 +50,85 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const hash = createHash('sha256')
       .update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
-    const claimed = await db
-      .insertInto('idempotency_keys')
-      .values({ workspace_id: workspaceId, key, request_hash: hash })
-      .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (claimed) {
-      req.idempotencyKey = key;
-      return false;
-    }
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    if (row.request_hash !== hash) {
-      throw new ApiError(409, 'This Idempotency-Key was already used with a different request');
-    }
-    if (row.status_code === null) {
-      if (Date.now() - new Date(row.created_at).getTime() < STALE_CLAIM_MS) {
+    // a claim released meanwhile (its request failed) is claimed again
+    for (let attempt = 0; ; attempt++) {
+      const claimed = await db
+        .insertInto('idempotency_keys')
+        .values({ workspace_id: workspaceId, key, request_hash: hash })
+        .onConflict((oc) => oc.columns(['workspace_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (claimed) return taken(req, workspaceId, key);
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'status_code', 'response_body', 'created_at', 'committed_at'])
+        .select(
+          sql<boolean>`created_at < now() - ${sql.lit(`${STALE_CLAIM_MS} milliseconds`)}::interval`.as(
+            'stale',
+          ),
+        )
+        .where('workspace_id', '=', workspaceId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      if (!row) {
+        if (attempt < 2) continue;
         throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
       }
-      req.idempotencyKey = key; // the first attempt died: this one takes over
-      return false;
+      if (row.request_hash !== hash) {
+        throw new ApiError(409, 'This Idempotency-Key was already used with a different request');
+      }
+      if (row.status_code === null) {
+        if (!row.stale) {
+          throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
+        }
+        if (row.committed_at !== null) {
+          // the first attempt saved its change, then died before its answer was stored: making the
+          // change again would duplicate it, and its answer cannot be given
+          throw new ApiError(
+            409,
+            'A request with this Idempotency-Key saved its change but its answer was lost (the server stopped before answering); it is not made again: read the resource to see the result',
+          );
+        }
+        // the first attempt died before writing anything: one retry takes over, atomically
+        const takenOver = await db
+          .updateTable('idempotency_keys')
+          .set({ created_at: sql`now()` })
+          .where('workspace_id', '=', workspaceId)
+          .where('key', '=', key)
+          .where('status_code', 'is', null)
+          .where('committed_at', 'is', null)
+          .where('created_at', '=', row.created_at)
+          .returning('key')
+          .executeTakeFirst();
+        if (!takenOver)
+          throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
+        return taken(req, workspaceId, key);
+      }
+      reply.header('idempotent-replayed', 'true');
+      reply.status(row.status_code).type('application/json; charset=utf-8');
+      reply.send(row.response_body ?? '');
+      return true;
     }
-    reply.header('idempotent-replayed', 'true');
-    reply.status(row.status_code).type('application/json; charset=utf-8');
-    reply.send(row.response_body ?? '');
-    return true;
+  }
+
+  /**
+   * The request holds the key: the first transaction it commits also marks the key committed, so
+   * that a retry after a crash between that commit and the stored answer never makes the change twice.
+   */
+  function taken(req: FastifyRequest, workspaceId: string, key: string): false {
+    req.idempotencyKey = key;
+    let state: 'due' | 'running' | 'done' = 'due';
+    addCommitCompanion({
+      take() {
+        if (state !== 'due') return null;
+        state = 'running';
+        return `update idempotency_keys set committed_at = now() where workspace_id = ${pgUtils.escapeLiteral(workspaceId)} and key = ${pgUtils.escapeLiteral(key)} and committed_at is null`;
+      },
+      settle(committed) {
+        if (state === 'running') state = committed ? 'done' : 'due';
+      },
+    });
+    return false;
   }
 
   app.addHook('onSend', (req, reply, payload, done) => {
@@ -87,7 +139,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     );
   });
 
-  /** Keeps the response for retries (or releases the key after a failure a retry may fix). */
+  /**
+   * Keeps the response for retries, or releases the key after a failure a retry may fix, unless the
+   * request's change committed before it failed: a retry would make it twice.
+   */
   async function store(req: FastifyRequest, status: number, payload: unknown): Promise<void> {
     const key = req.idempotencyKey;
     if (!key) return;
@@ -97,6 +152,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .deleteFrom('idempotency_keys')
         .where('workspace_id', '=', req.principal.workspaceId)
         .where('key', '=', key)
+        .where('committed_at', 'is', null)
         .execute();
     } else {
       await db

@@ -27,8 +27,8 @@ type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndivi
    * protocol (forwarded headers included) if it were computed up front.
    */
   origin?: () => string;
-  /** Set by the audit log on a write (see CommitCompanion). */
-  commitCompanion?: CommitCompanion;
+  /** Added by the audit log and by Idempotency-Key on a write (see CommitCompanion). */
+  commitCompanions?: CommitCompanion[];
   /** The id of the resource the request creates, once known (see noteCreatedResource). */
   createdResourceId?: string;
 };
@@ -79,13 +79,15 @@ export function currentCreatedResourceId(): string | null {
   return storage.getStore()?.createdResourceId ?? null;
 }
 
-/** Attaches the statement that must commit with the current request's change (see CommitCompanion). */
-export function setCommitCompanion(companion: CommitCompanion): void {
+/** Attaches a statement that must commit with the current request's change (see CommitCompanion). */
+export function addCommitCompanion(companion: CommitCompanion): void {
   const scope = storage.getStore();
-  if (scope) scope.commitCompanion = companion;
+  if (!scope) return;
+  if (scope.commitCompanions) scope.commitCompanions.push(companion);
+  else scope.commitCompanions = [companion];
 }
 
-/** The current request's commit companion, or null (reads, jobs, CLI). */
-export function currentCommitCompanion(): CommitCompanion | null {
-  return storage.getStore()?.commitCompanion ?? null;
+/** The current request's commit companions, or null (reads, jobs, CLI). */
+export function currentCommitCompanions(): readonly CommitCompanion[] | null {
+  return storage.getStore()?.commitCompanions ?? null;
 }

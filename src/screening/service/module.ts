@@ -68,7 +68,7 @@ export const screeningModule: Module = {
       retryLimit: 10,
       retryDelaySeconds: 5,
     });
-    ctx.jobs.define<{ checkId: string }>({
+    ctx.jobs.define<{ checkId: string; versionsKey?: string }>({
       name: RESCREEN_QUEUE,
       handler: (data) => rescreenCheck(ctx, data),
       retryLimit: 8,

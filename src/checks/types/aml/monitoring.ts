@@ -22,24 +22,32 @@ export const RESCREEN_QUEUE = 'aml.rescreen';
 const MONITORED_STATUSES = ['approved', 'rejected', 'need_review'] as const;
 
 /**
+ * Whether this process screens with `versionsKey`: a process whose index is not on it reloads
+ * first; if it still differs and those versions are the latest recorded, it throws (the job is
+ * retried once the process has them); if newer versions were recorded since, false (stale).
+ */
+async function onVersions(ctx: AppContext, versionsKey: string): Promise<boolean> {
+  const service = ctx.screening;
+  if (!service) return false;
+  if (service.versionsKey === versionsKey) return true;
+  await service.checkForChanges();
+  await service.whenSettled();
+  if (service.versionsKey === versionsKey) return true;
+  const latest = await latestListLoad(ctx.db);
+  if (latest?.versions_key === versionsKey) {
+    throw new Error(`lists ${versionsKey} are not loaded in this process yet`);
+  }
+  return false;
+}
+
+/**
  * Fan-out after a list version change: one re-screening job per monitored aml check. A process whose
  * index is not yet on the new versions reloads first; if it still differs and those versions are the
  * latest recorded, the job fails and is retried; if newer versions were recorded since, it is stale.
  */
 export async function startMonitoringRun(ctx: AppContext, data: { versionsKey: string }): Promise<number> {
-  const service = ctx.screening;
-  if (!service) return 0;
-  if (service.versionsKey !== data.versionsKey) {
-    await service.checkForChanges();
-    await service.whenSettled();
-    if (service.versionsKey !== data.versionsKey) {
-      const latest = await latestListLoad(ctx.db);
-      if (latest?.versions_key === data.versionsKey) {
-        throw new Error(`lists ${data.versionsKey} are not loaded in this process yet`);
-      }
-      return 0;
-    }
-  }
+  if (!ctx.screening) return 0;
+  if (!(await onVersions(ctx, data.versionsKey))) return 0;
   const rows = await ctx.db
     .selectFrom('checks')
     .select('id')
@@ -57,8 +65,17 @@ export async function startMonitoringRun(ctx: AppContext, data: { versionsKey: s
   return rows.length;
 }
 
-/** Re-screens one monitored check with the current lists and applies what changed. */
-export async function rescreenCheck(ctx: AppContext, data: { checkId: string }): Promise<void> {
+/**
+ * Re-screens one monitored check with the lists of its run and applies what changed. Any worker may
+ * take the job, and each process notices new lists on its own (within the watch interval): one still
+ * on the previous versions would screen with them, find nothing new and complete the job, and the
+ * check would miss that version. It reloads first, and else fails the job to be retried.
+ */
+export async function rescreenCheck(
+  ctx: AppContext,
+  data: { checkId: string; versionsKey?: string },
+): Promise<void> {
+  if (data.versionsKey && !(await onVersions(ctx, data.versionsKey))) return;
   const snapshot = await ctx.db
     .selectFrom('checks')
     .selectAll()

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import pg from 'pg';
+import { getHarness, newWorkspace, type Res } from './helpers/harness.ts';
+
+/**
+ * Conflicting writes to one resource, made to overlap for certain: a connection of the test holds
+ * the row's lock while the requests start, and lets go only once every one of them waits for it
+ * (PostgreSQL's own view of its backends, no timing). Each request has then read whatever it reads
+ * before taking the lock; what it writes must still be based on what the others committed.
+ * PostgreSQL only: the embedded database runs one statement at a time on one connection.
+ */
+const url = process.env.DATABASE_URL;
+
+async function whileLocked(table: string, id: string, requests: (() => Promise<Res>)[]): Promise<Res[]> {
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  try {
+    await holder.query('begin');
+    await holder.query(`select id from ${table} where id = $1 for update`, [id]);
+    const { rows } = await holder.query('select pg_backend_pid() as pid');
+    const running = requests.map((r) => r());
+    for (;;) {
+      const { rows: waiting } = await holder.query(
+        `select count(*)::int as n from pg_locks where not granted and pid <> $1 and pid in
+           (select pid from pg_stat_activity where datname = current_database())`,
+        [rows[0].pid],
+      );
+      if (waiting[0].n >= requests.length) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await holder.query('commit');
+    return await Promise.all(running);
+  } finally {
+    await holder.end();
+  }
+}
+
+describe('concurrent writes to one resource', { skip: !url && 'PostgreSQL only' }, () => {
+  test('two PATCHes of a case: custom_properties merge both, one Case.StatusUpdated', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', { name: 'x', companies: [{ name: 'Main' }] })).body;
+    const res = await whileLocked('cases', c.id, [
+      () => api.patch(`/v1/cases/${c.id}`, { custom_properties: { a: 'x' }, status: 'draft' }),
+      () => api.patch(`/v1/cases/${c.id}`, { custom_properties: { b: 'y' }, status: 'draft' }),
+    ]);
+    assert.deepEqual(
+      res.map((r) => r.status),
+      [200, 200],
+    );
+    const got = (await api.get(`/v1/cases/${c.id}`)).body;
+    assert.deepEqual(got.custom_properties, { a: 'x', b: 'y' });
+    // the status changed once (open to draft): one event, not one per request
+    const { ctx } = await getHarness();
+    const events = await ctx.db
+      .selectFrom('events')
+      .select('sub_event')
+      .where('case_id', '=', c.id)
+      .where('sub_event', '=', 'Case.StatusUpdated')
+      .execute();
+    assert.equal(events.length, 1);
+  });
+
+  test('two PATCHes of an individual and of a company: the address keeps both parts', async () => {
+    const api = await newWorkspace();
+    const c = (
+      await api.post('/v1/cases', {
+        name: 'x',
+        companies: [{ name: 'Main', address: { country: 'FR' } }],
+        individuals: [{ first_name: 'A', last_name: 'B', address: { country: 'FR' }, relations: [{}] }],
+      })
+    ).body;
+    const ind = c.individuals[0].id;
+    const co = c.companies[0].id;
+    for (const [table, path] of [
+      ['cases', `/v1/individuals/${ind}`],
+      ['cases', `/v1/companies/${co}`],
+    ] as const) {
+      const res = await whileLocked(table, c.id, [
+        () => api.patch(path, { address: { city: 'Paris' } }),
+        () => api.patch(path, { address: { postal_code: '75001' } }),
+      ]);
+      assert.deepEqual(
+        res.map((r) => r.status),
+        [200, 200],
+      );
+      const got = (await api.get(path)).body;
+      assert.equal(got.address.city, 'Paris', path);
+      assert.equal(got.address.postal_code, '75001', path);
+      assert.equal(got.address.country, 'FR', path);
+    }
+  });
+});
