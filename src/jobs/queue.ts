@@ -132,25 +132,33 @@ export class JobQueue {
    * enqueued in a transaction. pg-boss's start reads every queue into that cache, so a queue that
    * already exists (every start but the first) costs nothing here: one query finds the missing ones
    * instead of a create and a warm-up round trip per queue (about 0.13 s of a start on PostgreSQL,
-   * docs/performance.md). pg-boss never changed an existing queue's options on create either.
+   * docs/performance.md). A queue whose stored retry or expiry options differ from its definition
+   * (created by an earlier release) is updated: pg-boss keeps a queue's options as created.
    */
   async start(): Promise<void> {
     await this.#boss.start();
-    const existing = new Set((await this.#boss.getQueues([...this.#defs.keys()])).map((q) => q.name));
+    const existing = new Map(
+      (await this.#boss.getQueues([...this.#defs.keys()])).map((q) => [
+        q.name,
+        q as unknown as QueueSettings,
+      ]),
+    );
     for (const def of this.#defs.values()) {
-      if (existing.has(def.name)) continue;
-      await this.#boss.createQueue(def.name, {
-        retryLimit: def.retryLimit ?? 5,
-        retryDelay: def.retryDelaySeconds ?? 2,
-        retryBackoff: true,
-        retryDelayMax: def.retryDelayMaxSeconds ?? 600,
-        expireInSeconds: def.expireInSeconds ?? 120,
-        // a NOTIFY on send wakes the workers at once instead of at their next poll
-        notify: true,
-      } as never);
-      // Creating a queue drops it from pg-boss's cache, and the first send to a queue not in the
-      // cache looks it up on the pool: inside a PGlite transaction that deadlocks. Any call that
-      // goes through the cache warms it.
+      const wanted = queueSettings(def);
+      const found = existing.get(def.name);
+      if (!found) {
+        await this.#boss.createQueue(def.name, wanted as never);
+      } else if (settingsDiffer(found, wanted)) {
+        // a queue keeps the options it was created with: an upgrade that changes a queue's retries
+        // or expiry reaches existing installations here (one comparison per queue, no query)
+        const { notify: _notify, ...options } = wanted;
+        await this.#boss.updateQueue(def.name, options as never);
+      } else {
+        continue;
+      }
+      // Creating or updating a queue drops it from pg-boss's cache, and the first send to a queue
+      // not in the cache looks it up on the pool: inside a PGlite transaction that deadlocks. Any
+      // call that goes through the cache warms it.
       await this.#boss.complete(def.name, randomUUID()).catch(() => undefined);
     }
     this.#started = true;
@@ -308,4 +316,37 @@ export class JobQueue {
     if (listener) await traced(trace, 'jobs: work channel', () => listener.stop());
     await traced(trace, 'jobs: pg-boss', () => this.#boss.stop({ graceful: true, timeout: 10_000 } as never));
   }
+}
+
+/** The options each queue is created with (and brought back to when a release changes them). */
+interface QueueSettings {
+  retryLimit: number;
+  retryDelay: number;
+  retryBackoff: boolean;
+  retryDelayMax: number;
+  expireInSeconds: number;
+  notify: boolean;
+}
+
+function queueSettings(def: JobDefinition<never>): QueueSettings {
+  return {
+    retryLimit: def.retryLimit ?? 5,
+    retryDelay: def.retryDelaySeconds ?? 2,
+    retryBackoff: true,
+    retryDelayMax: def.retryDelayMaxSeconds ?? 600,
+    expireInSeconds: def.expireInSeconds ?? 120,
+    // a NOTIFY on send wakes the workers at once instead of at their next poll
+    notify: true,
+  };
+}
+
+/** Whether a stored queue's retry and expiry options differ from what the code declares now. */
+function settingsDiffer(found: QueueSettings, wanted: QueueSettings): boolean {
+  return (
+    found.retryLimit !== wanted.retryLimit ||
+    found.retryDelay !== wanted.retryDelay ||
+    found.retryBackoff !== wanted.retryBackoff ||
+    found.retryDelayMax !== wanted.retryDelayMax ||
+    found.expireInSeconds !== wanted.expireInSeconds
+  );
 }
