@@ -373,4 +373,50 @@ describe('relations', () => {
     assert.equal((await api.delete(`/v1/cases/${c.id}/relations/${r.body.id}`)).status, 404);
     assert.equal((await other.delete(`/v1/cases/${c.id}/relations/${implicit.body.id}`)).status, 404);
   });
+
+  test('moving a relation off a company that has no other relation is refused, as deleting it is', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const main = c.companies.find((x: any) => x.type === 'main');
+    const holding = c.companies.find((x: any) => x.name === 'Acme Holding GmbH');
+    const ceo = c.individuals.find((x: any) => x.last_name === 'Lovelace');
+    // a company whose one relation is the CEO's, pointing at it
+    const shell = await api.post('/v1/companies', {
+      case_id: c.id,
+      type: 'affiliated',
+      name: 'Shell SARL',
+      relations: [{ to_company_id: main.id }],
+    });
+    assert.equal(shell.status, 201, JSON.stringify(shell.body));
+    const toShell = await api.post(`/v1/cases/${c.id}/relations`, {
+      from_individual_id: ceo.id,
+      to_company_id: shell.body.id,
+      roles: ['legal_representative'],
+    });
+    assert.equal(toShell.status, 201, JSON.stringify(toShell.body));
+    assert.equal((await api.delete(`/v1/cases/${c.id}/relations/${shell.body.relations[0].id}`)).status, 204);
+    const moved = await api.patch(`/v1/cases/${c.id}/relations/${toShell.body.id}`, {
+      to_company_id: holding.id,
+    });
+    assert.equal(moved.status, 400, JSON.stringify(moved.body));
+    assert.match(moved.body.message, /no relation/);
+    assert.equal(moved.body.details[0].path, 'to_company_id');
+    const after = (await api.get(`/v1/cases/${c.id}`)).body;
+    const kept = after.individuals
+      .find((x: any) => x.id === ceo.id)
+      .relations.find((r: any) => r.id === toShell.body.id);
+    assert.equal(kept.to_company_id, shell.body.id);
+    // giving the company another relation first lets the move through; so does the same target
+    assert.equal(
+      (await api.patch(`/v1/cases/${c.id}/relations/${toShell.body.id}`, { to_company_id: shell.body.id }))
+        .status,
+      200,
+    );
+    await api.post(`/v1/cases/${c.id}/relations`, { from_company_id: shell.body.id, to_company_id: main.id });
+    assert.equal(
+      (await api.patch(`/v1/cases/${c.id}/relations/${toShell.body.id}`, { to_company_id: holding.id }))
+        .status,
+      200,
+    );
+  });
 });

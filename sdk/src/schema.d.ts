@@ -112,7 +112,7 @@ export interface paths {
     delete: operations["deleteCaseRelation"];
     /**
      * Update a relation
-     * @description Changes the roles or percentages of a relation between two entities of the case.
+     * @description Moving it to another company (to_company_id) is refused when it would leave the company it leaves with no relation, as deleting it would.
      */
     patch: operations["updateCaseRelation"];
   };
@@ -5255,7 +5255,7 @@ export interface operations {
   };
   /**
    * Update a relation
-   * @description Changes the roles or percentages of a relation between two entities of the case.
+   * @description Moving it to another company (to_company_id) is refused when it would leave the company it leaves with no relation, as deleting it would.
    */
   updateCaseRelation: {
     parameters: {

@@ -12,11 +12,14 @@ import { findCaseRelation } from './update-relation.ts';
  * at all (no orphans). The main company never counts as an orphan.
  */
 export async function deleteRelation(db: Db, workspaceId: string, caseId: string, relationId: string) {
-  const found = await findCaseRelation(db, workspaceId, caseId, relationId);
-  if (!found) throw notFound('Relation');
+  if (!(await findCaseRelation(db, workspaceId, caseId, relationId))) throw notFound('Relation');
   await db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
-    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Relation');
+    if (!(await lockCase(trx, workspaceId, caseId))) throw notFound('Relation');
+    // read again under the lock: a PATCH that moved the relation meanwhile changes which ends the
+    // no-orphan rule must look at
+    const found = await findCaseRelation(trx, workspaceId, caseId, relationId);
+    if (!found) throw notFound('Relation');
     const ends = [found.from_company_id ?? found.from_individual_id, found.to_company_id] as string[];
     const mains = await trx
       .selectFrom('companies')

@@ -34,6 +34,8 @@ export function registerRelationRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Update a relation',
+        description:
+          'Moving it to another company (to_company_id) is refused when it would leave the company it leaves with no relation, as deleting it would.',
         params: RelationParams,
         body: RelationUpdate,
         response: { 200: Relation, ...errors(400, 404) },

@@ -7,6 +7,7 @@ import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { presentRelation } from './present.ts';
+import { countRelationsTouching } from './repository.ts';
 import type { RelationUpdate } from './schemas.ts';
 
 export const findCaseRelation = (db: Db, workspaceId: string, caseId: string, relationId: string) =>
@@ -19,13 +20,15 @@ export async function updateRelation(
   relationId: string,
   input: Static<typeof RelationUpdate>,
 ) {
-  const found = await findCaseRelation(db, workspaceId, caseId, relationId);
-  if (!found) throw notFound('Relation');
+  if (!(await findCaseRelation(db, workspaceId, caseId, relationId))) throw notFound('Relation');
   try {
     return await db.transaction().execute(async (trx) => {
       // the case first, as every write under a case does: one lock order, no deadlock with case writes
-      if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Relation');
-      if (input.to_company_id !== undefined) {
+      if (!(await lockCase(trx, workspaceId, caseId))) throw notFound('Relation');
+      // read again under the lock: a concurrent PATCH or delete of this relation came first
+      const found = await findCaseRelation(trx, workspaceId, caseId, relationId);
+      if (!found) throw notFound('Relation');
+      if (input.to_company_id !== undefined && input.to_company_id !== found.to_company_id) {
         const target = await trx
           .selectFrom('companies')
           .select('id')
@@ -35,6 +38,19 @@ export async function updateRelation(
         if (!target) throw notFound('Company');
         if (input.to_company_id === found.from_company_id) {
           throw badRequest('A company cannot be related to itself', 'to_company_id');
+        }
+        // moving the relation away from its target is deleting it there: the no-orphan rule of a
+        // relation delete applies to the company it leaves (the main company never counts)
+        const left = await trx
+          .selectFrom('companies')
+          .select('type')
+          .where('id', '=', found.to_company_id)
+          .executeTakeFirst();
+        if (left && left.type !== 'main' && (await countRelationsTouching(trx, found.to_company_id)) <= 1) {
+          throw badRequest(
+            `Moving this relation would leave the company ${found.to_company_id} with no relation`,
+            'to_company_id',
+          );
         }
       }
       const set: Record<string, unknown> = { updated_at: sql`now()` };
