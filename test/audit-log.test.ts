@@ -506,7 +506,7 @@ describe('audit log: checks reviewed from a session', () => {
   let api: Client;
   before(async () => {
     const { ctx } = await getHarness();
-    await eventually(async () => ctx.screening?.available, 30_000);
+    await eventually(async () => ctx.screening?.available, 120_000);
     api = await newWorkspace('audit-aml');
   });
 

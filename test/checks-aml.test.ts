@@ -66,7 +66,7 @@ async function checkEvents(workspaceId: string, checkId?: string) {
 
 before(async () => {
   const { ctx } = await getHarness();
-  await eventually(async () => ctx.screening?.available, 30_000);
+  await eventually(async () => ctx.screening?.available, 120_000);
 });
 
 describe('aml check: screening and transitions', () => {

@@ -24,7 +24,7 @@ const failReceiver = new Receiver();
 
 before(async () => {
   const { ctx } = await getHarness();
-  await eventually(async () => ctx.screening?.available, 60_000);
+  await eventually(async () => ctx.screening?.available, 120_000);
   server = await listen();
   base = `http://127.0.0.1:${server.port}`;
   await okReceiver.start();

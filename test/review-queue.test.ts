@@ -98,7 +98,7 @@ describe('review queue', () => {
 
   before(async () => {
     const { ctx } = await getHarness();
-    await eventually(async () => ctx.screening?.available, 30_000);
+    await eventually(async () => ctx.screening?.available, 120_000);
     api = await newWorkspace('queue');
     flagged = await caseWith(api, 'Flagged', LISTED_PERSON, { tags: ['vip'], assignee_id: 'anna' });
     flaggedCheck = await screened(api, flagged.individuals[0].id);

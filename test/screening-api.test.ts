@@ -11,7 +11,7 @@ import { type Client, eventually, getHarness, newWorkspace, SHARED_DATA_DIR } fr
 
 async function listsReady() {
   const { ctx } = await getHarness();
-  await eventually(async () => ctx.screening?.available, 30_000);
+  await eventually(async () => ctx.screening?.available, 120_000);
 }
 
 describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () => {
