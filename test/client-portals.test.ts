@@ -599,7 +599,10 @@ describe('client portals: contact_has_actions and wait steps', () => {
       201,
     );
     const checkId = await awaitingDocument(api, c.companyId);
-    assertBadField(await complete(), 'wait_step_key', /not waiting/);
+    // nothing pending: completes nothing (the reference's "all pending steps")
+    const nonePending = await complete();
+    assert.equal(nonePending.status, 200, JSON.stringify(nonePending.body));
+    assert.deepEqual(nonePending.body, { completed_wait_step_keys: [] });
     await addFiles(api, checkId);
 
     const triggered = (await caseEvents(api.workspaceId, c.caseId)).filter(
@@ -642,7 +645,10 @@ describe('client portals: contact_has_actions and wait steps', () => {
     assert.deepEqual(done.body, { completed_wait_step_keys: ['review'] });
     kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
     assert.equal(kase.client_portal.wait_step_key, null);
-    assertBadField(await complete(), 'wait_step_key', /not waiting/);
+    // nothing pending: completes nothing (the reference's "all pending steps")
+    const afterDone = await complete();
+    assert.equal(afterDone.status, 200, JSON.stringify(afterDone.body));
+    assert.deepEqual(afterDone.body, { completed_wait_step_keys: [] });
     assertBadField(await complete({ wait_step_key: 'review' }), 'wait_step_key', /already completed/);
 
     // the operator asks for more; when the contact supplies it, the next step triggers

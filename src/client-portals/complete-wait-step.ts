@@ -7,8 +7,8 @@ import type { CompleteWaitStepBody } from './schemas.ts';
 
 /**
  * POST /v1/cases/{id}/complete-client-portal-wait-step: releases the step the contact waits on
- * (default), or completes a named step of the case's portal ahead of time so the contact never
- * waits on it. Answers the keys this request completed.
+ * (default; none when it waits on none), or completes a named step of the case's portal ahead of
+ * time so the contact never waits on it. Answers the keys this request completed.
  */
 export async function completeClientPortalWaitStep(
   ctx: AppContext,
@@ -49,12 +49,9 @@ export async function completeClientPortalWaitStep(
         throw badRequest(`wait_step_key "${key}" is already completed for this case`, 'wait_step_key');
       }
     } else {
-      if (!kase.client_portal_wait_step_key) {
-        throw badRequest(
-          'The contact is not waiting on any wait step: name one in wait_step_key',
-          'wait_step_key',
-        );
-      }
+      // "complete every pending step": none pending completes none (200, an empty list), as the
+      // reference's clients call it whether or not the contact waits
+      if (!kase.client_portal_wait_step_key) return { completed_wait_step_keys: [] as string[] };
       key = kase.client_portal_wait_step_key;
     }
     await trx
