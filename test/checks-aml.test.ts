@@ -145,6 +145,11 @@ describe('aml check: screening and transitions', () => {
     assert.equal(hit.entity.kind, 'person');
     assert.ok(hit.entity.birth_dates.includes('1963-07-28'));
     assert.deepEqual(hit.entity.programs, ['SDNT']);
+    // what the list says about the entry, for the reviewer (it was not in the hit)
+    assert.equal(
+      hit.entity.remarks,
+      "DOB 28 Jul 1963; POB Toledo District, Belize; Passport P0017003 (Belize); SSN 561-77-9011 (United States); a.k.a. 'BURTON BURGESS'.",
+    );
     assert.ok(hit.explanation.summary);
     // every hit here is a sanctions listing: all on watchlists, none in adverse media
     assert.deepEqual(done.data.vendor.results_count, { watchlist: done.data.hits.length, mediacheck: 0 });

@@ -60,7 +60,13 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     const ids = un.body.data.slice(0, 3).map((d: { id: string }) => d.id);
     assert.ok(ids.includes('un_sc:CDi.001'), JSON.stringify(ids));
     assert.ok(ids.includes('ofac_sdn:15718'), JSON.stringify(ids));
-    assert.deepEqual(un.body.data.find((d: { id: string }) => d.id === 'un_sc:CDi.001').lists, ['un_sc']);
+    const unEntry = un.body.data.find((d: { id: string }) => d.id === 'un_sc:CDi.001');
+    assert.deepEqual(unEntry.lists, ['un_sc']);
+    // what the list says about the entry and when it was listed (neither was shown)
+    assert.equal(unEntry.listed_on, '2012-12-31');
+    assert.match(unEntry.remarks, /^He fled to Rwanda in March 2013/);
+    assert.match(top.remarks, /Passport P0017003 \(Belize\)/);
+    assert.equal(top.listed_on, null);
 
     const company = await api.get(
       '/v1/screening/search?name=Gaddafi%20International%20Charity%20and%20Development%20Foundation&type=company',

@@ -1342,9 +1342,11 @@ export interface components {
           }[];
         /** @enum {unknown} */
         kind: "person" | "organisation" | "vessel" | "aircraft";
+        listed_on?: string | null;
         name: string;
         nationalities: string[];
         programs: string[];
+        remarks?: string | null;
         source: string;
       };
       /** @description How the score was reached (matched tokens, qualifiers) */
@@ -11590,11 +11592,13 @@ export interface operations {
                 /** @enum {unknown} */
                 kind: "person" | "organisation" | "vessel" | "aircraft";
                 list_types: string[];
+                listed_on: string | null;
                 lists: string[];
                 /** @description The name or alias that matched */
                 matched_name: string;
                 name: string;
                 programs: string[];
+                remarks: string | null;
                 score: number;
               })[];
           };

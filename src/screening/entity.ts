@@ -39,6 +39,10 @@ export interface ScreeningEntity {
   /** 'sanction', 'pep', 'warning', ... */
   list_types: string[];
   gender?: 'male' | 'female';
+  /** What the list says about the entry, as given: the reason for listing, notes (OFAC Remarks, UN COMMENTS1, ...). */
+  remarks?: string;
+  /** When the entry was listed, 'yyyy-MM-dd', when the list says. */
+  listed_on?: string;
 }
 
 export interface ListLoadResult {

@@ -39,6 +39,12 @@ const SearchResult = Type.Object({
   programs: Type.Array(Type.String()),
   birth_dates: Type.Array(Type.String()),
   countries: Type.Array(Type.String()),
+  remarks: Nullable(
+    Type.String({ description: 'What the list says about the entry: reason for listing, notes, as given' }),
+  ),
+  listed_on: Nullable(
+    Type.String({ description: 'When the entry was listed (yyyy-MM-dd), when the list says' }),
+  ),
   explanation: Type.Any(),
 });
 

@@ -15,13 +15,15 @@ export const TOKEN_FLOOR = 0.8;
 export const PENALTY = {
   queryMiddle: 0.25,
   queryEnd: 0.7,
-  listedMiddle: 0.15,
+  listedMiddle: 0.1,
   listedEnd: 0.6,
 };
 /** Discount when a pair only matches after removing a glued 'al'/'el' article from one side. */
 const ARTICLE_FACTOR = 0.95;
 /** Similarity of two-letter tokens with the same first letter and double-metaphone key. */
 const SHORT_PHONETIC = 0.85;
+/** Similarity of an initial ('m') and a name it may abbreviate ('muhammad'). */
+export const INITIAL = { similarity: 0.85 };
 
 const phoneticCache = new Map<string, string>();
 
@@ -43,6 +45,7 @@ export function tokenSimilarity(a: string, b: string): number {
   // Very short tokens (initials, 'ab', 'co') must match exactly, except two-letter romanisation variants
   // of the same syllable (ri~ry, ko~ku in Korean names): same first letter and same phonetic key.
   if (la <= 2 || lb <= 2) {
+    if (la === 1 || lb === 1) return la !== lb && a[0] === b[0] ? INITIAL.similarity : 0;
     return la === 2 && lb === 2 && a[0] === b[0] && phoneticKey(a) === phoneticKey(b) ? SHORT_PHONETIC : 0;
   }
   let s = jaroWinkler(a, b);

@@ -235,8 +235,19 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       const w = (tokenWeight(union[i]) + 12) / 2;
       if (w > groupWeight[groupOf[i]]) groupWeight[groupOf[i]] = w;
     }
+    // An initial ('m') pairs with any listed name of that letter ('muhammad'), which shares no index key
+    // with it: initials do not count among the tokens a candidate must share, and the upper bound below
+    // counts each as matched perfectly.
+    let initialWeight = 0;
+    let initialGroups = 0;
+    const groupHasName = new Array<boolean>(groups).fill(false);
+    for (let i = 0; i < union.length; i++) {
+      if (union[i].length === 1) initialWeight += (1 + 12) / 2;
+      else groupHasName[groupOf[i]] = true;
+    }
+    for (let g = 0; g < groups; g++) if (!groupHasName[g]) initialGroups++;
     let totalQueryWeight = 0;
-    for (let i = 0; i < union.length; i++) totalQueryWeight += tokenWeight(union[i]);
+    for (let i = 0; i < union.length; i++) if (union[i].length > 1) totalQueryWeight += tokenWeight(union[i]);
     const { postings } = index;
     const postingStart = postings.start;
     const postingValues = postings.values;
@@ -261,17 +272,19 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         const hits = popcount(mask);
         masks[ri] = 0;
         const rn = index.recordTokenCount(ri);
-        // A multi-token name needs at least two shared tokens with a multi-token query.
-        if (hits < Math.min(2, qn, rn)) continue;
-        // Upper bound of the name score if every query token that shares a key matched perfectly and
-        // the others stayed unmatched at the cheapest (middle) penalty; qualifiers only lower scores.
+        // A multi-token name needs at least two shared tokens with a multi-token query (initials apart).
+        if (hits < Math.min(2, qn - initialGroups, rn)) continue;
+        // Upper bound of the name score if every query token that shares a key and every initial matched
+        // perfectly and the others stayed unmatched at the cheapest (middle) penalty; qualifiers only
+        // lower scores.
         if (hits < qn) {
-          let hitWeight = 0;
+          let hitWeight = initialWeight;
           let hitQueryWeight = 0;
           for (let i = 0; i < union.length; i++) {
-            if (mask & (1 << groupOf[i])) hitQueryWeight += tokenWeight(union[i]);
+            if (mask & (1 << groupOf[i]) && union[i].length > 1) hitQueryWeight += tokenWeight(union[i]);
           }
-          for (let g = 0; g < groups; g++) if (mask & (1 << g)) hitWeight += groupWeight[g];
+          for (let g = 0; g < groups; g++)
+            if (mask & (1 << g) && groupHasName[g]) hitWeight += groupWeight[g];
           const missing = Math.max(0, totalQueryWeight - hitQueryWeight);
           if (hitWeight / (hitWeight + PENALTY.queryMiddle * missing) < threshold) continue;
         }

@@ -96,6 +96,7 @@ export function loadEuFsf(csv: string): ListLoadResult {
       .filter(Boolean)
       .join(', ');
     pushUnique(e.addresses, addr || undefined);
+    e.remarks ??= get(row, 'Entity_Remark');
     const idType = get(row, 'Identification_TypeDescription') ?? get(row, 'Identification_TypeCode') ?? 'id';
     addIdentifier(e, idType, get(row, 'Identification_Number'));
   }

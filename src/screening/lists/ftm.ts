@@ -64,7 +64,7 @@ export function loadFtm(jsonl: string, source = 'ftm'): ListLoadResult {
   const problems = new LoadProblems();
   const entities: ScreeningEntity[] = [];
   const byId = new Map<string, ScreeningEntity>();
-  const sanctions: { entity: string[]; programs: string[] }[] = [];
+  const sanctions: { entity: string[]; programs: string[]; reasons: string[]; dates: string[] }[] = [];
   let lineNo = 0;
   for (const line of jsonl.split('\n')) {
     lineNo++;
@@ -86,6 +86,8 @@ export function loadFtm(jsonl: string, source = 'ftm'): ListLoadResult {
       sanctions.push({
         entity: strings(props, 'entity'),
         programs: [...strings(props, 'program'), ...strings(props, 'programId')],
+        reasons: [...strings(props, 'reason'), ...strings(props, 'summary')],
+        dates: [...strings(props, 'listingDate'), ...strings(props, 'startDate')],
       });
       continue;
     }
@@ -114,6 +116,8 @@ export function loadFtm(jsonl: string, source = 'ftm'): ListLoadResult {
     for (const t of strings(props, 'topics')) pushUnique(e.list_types, listType(t));
     const g = strings(props, 'gender')[0]?.toLowerCase();
     if (g === 'male' || g === 'female') e.gender = g;
+    const notes = [...strings(props, 'notes'), ...strings(props, 'summary')];
+    if (notes.length) e.remarks = notes.join(' ');
     if (byId.has(e.id)) {
       problems.bad(`line ${lineNo}: duplicate id ${e.id}`);
       continue;
@@ -127,6 +131,12 @@ export function loadFtm(jsonl: string, source = 'ftm'): ListLoadResult {
       if (!e) continue;
       pushUnique(e.list_types, 'sanction');
       for (const p of s.programs) pushUnique(e.programs, p);
+      const reasons = s.reasons.filter((r) => !e.remarks?.includes(r));
+      if (reasons.length) e.remarks = [e.remarks, ...reasons].filter(Boolean).join(' ');
+      for (const d of s.dates) {
+        const date = parseDate(d);
+        if (date?.length === 10 && (!e.listed_on || date < e.listed_on)) e.listed_on = date;
+      }
     }
   }
   return {

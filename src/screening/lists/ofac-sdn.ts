@@ -203,7 +203,12 @@ export function loadOfacSdn(files: OfacSdnFiles): ListLoadResult {
       remarks.set(id, (remarks.get(id) ?? '') + text);
     }
   }
-  for (const [id, text] of remarks) applyOfacRemarks(byId.get(id)!, text);
+  for (const [id, text] of remarks) {
+    const entity = byId.get(id)!;
+    applyOfacRemarks(entity, text);
+    const all = text.trim();
+    if (all) entity.remarks = all;
+  }
 
   if (files.alt) {
     for (const row of parseCsvRows(files.alt, problems, { label: 'alt.csv' })) {

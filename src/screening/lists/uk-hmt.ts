@@ -129,6 +129,11 @@ export function loadUkHmt(csv: string): ListLoadResult {
     pushUnique(e.addresses, addr || undefined);
     const g = get(row, 'Gender')?.toLowerCase();
     if (g === 'male' || g === 'female') e.gender = g;
+    e.remarks ??=
+      [get(row, 'UK Statement of Reasons'), get(row, 'Other Information')].filter(Boolean).join(' ') ||
+      undefined;
+    const designated = parseDate(get(row, 'Date Designated'));
+    if (designated && designated.length === 10) e.listed_on ??= designated;
   }
   return {
     source: 'uk_hmt',

@@ -112,6 +112,10 @@ function toEntity(node: XmlNode, kind: EntityKind, problems: LoadProblems): Scre
     const type = [text(d.TYPE_OF_DOCUMENT), text(d.TYPE_OF_DOCUMENT2)].filter(Boolean).join(' / ');
     addIdentifier(e, type || 'Document', text(d.NUMBER));
   }
+  const comments = text(node.COMMENTS1);
+  if (comments) e.remarks = comments;
+  const listedOn = text(node.LISTED_ON);
+  if (listedOn && /^\d{4}-\d{2}-\d{2}/.test(listedOn)) e.listed_on = listedOn.slice(0, 10);
   const gender = text(node.GENDER)?.toLowerCase();
   if (gender === 'male' || gender === 'female') e.gender = gender;
   return e;

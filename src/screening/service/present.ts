@@ -16,6 +16,8 @@ export function presentMatch(m: ScreeningMatch) {
     programs: e.programs,
     birth_dates: e.birth_dates,
     countries: [...new Set([...e.nationalities, ...e.countries])],
+    remarks: e.remarks ?? null,
+    listed_on: e.listed_on ?? null,
     explanation: m.explanation,
   };
 }

@@ -112,6 +112,17 @@ export const AmlHitEntity = Type.Object({
   identifiers: Type.Array(Type.Object({ type: Type.String(), value: Type.String() })),
   addresses: Type.Array(Type.String()),
   gender: Nullable(Type.Enum(['male', 'female'])),
+  remarks: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          'What the list says about the entry, as given: reason for listing and notes (OFAC Remarks, UN COMMENTS1, EU Entity_Remark, UK statement of reasons)',
+      }),
+    ),
+  ),
+  listed_on: Type.Optional(
+    Nullable(Type.String({ description: 'When the entry was listed (yyyy-MM-dd), when the list says' })),
+  ),
 });
 
 export const AmlHit = Type.Object({

@@ -113,6 +113,8 @@ export function entityOf(m: ScreeningMatch): AmlHitOut['entity'] {
     identifiers: e.identifiers.map((i) => ({ type: i.type, value: i.value })),
     addresses: e.addresses,
     gender: e.gender ?? null,
+    remarks: e.remarks ?? null,
+    listed_on: e.listed_on ?? null,
   };
 }
 
