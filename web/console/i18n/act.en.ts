@@ -85,6 +85,8 @@ export const actEn = {
   'check.field.nationalities': 'Nationalities',
   'check.field.aliases': 'Aliases',
   'check.field.programs': 'Programmes',
+  'check.field.listed_on': 'Listed on',
+  'check.field.remarks': 'Why listed',
   'check.field.addresses': 'Addresses',
   'check.field.identifiers': 'Identifiers',
   'check.field.source': 'List',

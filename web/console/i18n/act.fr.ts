@@ -87,6 +87,8 @@ export const actFr: Record<ActKey, string> = {
   'check.field.nationalities': 'Nationalités',
   'check.field.aliases': 'Autres noms',
   'check.field.programs': 'Programmes',
+  'check.field.listed_on': 'Inscrit le',
+  'check.field.remarks': 'Motif de l’inscription',
   'check.field.addresses': 'Adresses',
   'check.field.identifiers': 'Identifiants',
   'check.field.source': 'Liste',

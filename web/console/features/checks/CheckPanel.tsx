@@ -86,6 +86,8 @@ const LISTED_FIELDS = [
   'nationalities',
   'countries',
   'programs',
+  'listed_on',
+  'remarks',
 ];
 
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
