@@ -672,6 +672,26 @@ describe('webhook delivery', () => {
       await r.stop();
     }
   });
+
+  test('an answer whose body holds NUL bytes (binary, compressed) is recorded like any other', async () => {
+    const r = await startReceiver();
+    try {
+      // PostgreSQL text refuses U+0000: the outcome failed to record and the delivery stayed `sending`
+      r.mode = { kind: 'ok', body: 'ok\u0000\u001f\u008b' };
+      const api = await newWorkspace();
+      await hook(api, { url: r.url(), events: ['Case.Created'] });
+      await createCase(api);
+      const log = await eventually(async () => {
+        const l = (await api.get('/v1/webhook-logs')).body.data[0];
+        return l?.status === 'delivered' && l.attempts.length === 1 ? l : undefined;
+      });
+      assert.equal(log.status_code, 200);
+      assert.equal(log.attempts[0].response_body, 'ok\uFFFD\u001f\u008b');
+      assert.equal(r.requests.length, 1);
+    } finally {
+      await r.stop();
+    }
+  });
 });
 
 describe('outbound safety', () => {
