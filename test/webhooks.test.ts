@@ -603,7 +603,7 @@ describe('webhook delivery', () => {
       since: new Date(Date.now() - 60_000).toISOString(),
     });
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    assert.deepEqual(res.body, { webhook_id: w.id, deliveries: 2 });
+    assert.deepEqual(res.body, { webhook_id: w.id, deliveries: 2, has_more: false, next_since: null });
     await receiver.waitFor(() => receiver.deliveries(path).length >= 4);
     const replayed = receiver.deliveries(path).slice(2);
     assert.deepEqual(
@@ -625,6 +625,43 @@ describe('webhook delivery', () => {
     });
     assert.equal(reversed.status, 400, JSON.stringify(reversed.body));
     assert.equal(reversed.body.details[0].path, 'until');
+  });
+
+  test('replay: the limit counts the events sent, and says where to continue', async () => {
+    // with the limit at 3: events the webhook does not subscribe to come first and must not use it up
+    Object.assign(webhookTuning, { replayMax: 3 });
+    try {
+      const api = await newWorkspace();
+      const path = uniquePath();
+      const w = await hook(api, { url: receiver.url(path), events: ['Case.StatusUpdated'] });
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const cases = [];
+      for (let i = 0; i < 4; i++) cases.push(await createCase(api, `Replay ${i}`));
+      for (const id of cases) await api.patch(`/v1/cases/${id}`, { status: 'open' });
+      await receiver.waitFor(() => receiver.deliveries(path).length >= 4);
+      const live = receiver.deliveries(path).map((r) => r.json.context.event_id);
+      const first = await api.post(`/v1/webhooks/${w.id}/replay`, { since });
+      assert.equal(first.status, 202, JSON.stringify(first.body));
+      assert.equal(first.body.deliveries, 3);
+      assert.equal(first.body.has_more, true);
+      const rest = await api.post(`/v1/webhooks/${w.id}/replay`, { since: first.body.next_since });
+      assert.equal(rest.status, 202, JSON.stringify(rest.body));
+      assert.equal(rest.body.has_more, false);
+      assert.equal(rest.body.next_since, null);
+      assert.ok(rest.body.deliveries >= 1);
+      await receiver.waitFor(
+        () => receiver.deliveries(path).length >= 4 + first.body.deliveries + rest.body.deliveries,
+      );
+      const replayed = new Set(
+        receiver
+          .deliveries(path)
+          .slice(4)
+          .map((r) => r.json.context.event_id),
+      );
+      assert.deepEqual([...replayed].sort(), [...live].sort(), 'every status change replayed');
+    } finally {
+      Object.assign(webhookTuning, defaults);
+    }
   });
 
   test('manual retry re-sends the same delivery now', async () => {

@@ -111,6 +111,17 @@ export const Replay = Type.Object(
 export const ReplayResult = Type.Object({
   webhook_id: Uuid,
   deliveries: Type.Integer({ description: 'Deliveries created (one per matching event, at most 10,000).' }),
+  has_more: Type.Boolean({
+    description:
+      'Whether matching events were left out by the limit: replay again from `next_since` for them.',
+  }),
+  next_since: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When more remain: the recorded time of the first event left out (the `since` of the next replay; events recorded at that same time may be sent again, deduplicate on `event_id`). Null otherwise.',
+    }),
+  ),
 });
 
 export const WebhookLogAttempt = Type.Object({
