@@ -749,6 +749,13 @@ describe('outbound safety', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
       '::ffff:10.0.0.1',
+      // IPv4-compatible (as the URL parser writes http://[::127.0.0.1]/) and SIIT-translated forms
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a00:1',
+      '::808:808',
+      '::ffff:0:7f00:1',
+      '::ffff:0:127.0.0.1',
     ])
       assert.equal(isPrivateAddress(ip), true, ip);
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
@@ -771,6 +778,8 @@ describe('outbound safety', () => {
         'http://169.254.169.254/latest',
         'http://10.0.0.5/',
         'http://[::ffff:127.0.0.1]/',
+        'http://[::127.0.0.1]/',
+        'http://[::ffff:0:127.0.0.1]/',
       ]) {
         const res = await api.post('/v1/webhooks', { url, events: ['*'] });
         assert.equal(res.status, 400, url);
