@@ -143,6 +143,23 @@ describe('webhooks CRUD', () => {
     await bad({ url: 'https://example.com', events: ['*'], secret: 'whsec_!!!notbase64!!!' }, 'secret');
     await bad({ url: 'https://example.com', events: ['*'], status: 'paused' }, 'status');
     await bad({ url: 'https://example.com', events: ['*'], colour: 'blue' }, 'colour');
+    // a hex signature in a header the delivery sets itself replaced it (webhook-id, content-type)
+    for (const header of ['webhook-id', 'Content-Type', 'webhook-timestamp', 'host']) {
+      await bad(
+        { url: 'https://example.com', events: ['*'], signature: 'hmac_sha256_hex', signature_header: header },
+        'signature_header',
+      );
+    }
+    const hex = await hook(api, {
+      url: 'https://example.com/hex',
+      events: ['*'],
+      signature: 'hmac_sha256_hex',
+      signature_header: 'X-Signature',
+    });
+    const reserved = await api.patch(`/v1/webhooks/${hex.id}`, { signature_header: 'webhook-id' });
+    assert.equal(reserved.status, 400, JSON.stringify(reserved.body));
+    assert.equal(reserved.body.details[0].path, 'signature_header');
+    assert.equal((await api.get(`/v1/webhooks/${hex.id}`)).body.signature_header, 'x-signature');
     const badId = await api.get('/v1/webhooks/not-a-uuid');
     assert.equal(badId.status, 400);
     assert.equal(badId.body.details[0].path, 'id');
