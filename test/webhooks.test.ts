@@ -143,6 +143,23 @@ describe('webhooks CRUD', () => {
     await bad({ url: 'https://example.com', events: ['*'], secret: 'whsec_!!!notbase64!!!' }, 'secret');
     await bad({ url: 'https://example.com', events: ['*'], status: 'paused' }, 'status');
     await bad({ url: 'https://example.com', events: ['*'], colour: 'blue' }, 'colour');
+    // a hex signature in a header the delivery sets itself replaced it (webhook-id, content-type)
+    for (const header of ['webhook-id', 'Content-Type', 'webhook-timestamp', 'host']) {
+      await bad(
+        { url: 'https://example.com', events: ['*'], signature: 'hmac_sha256_hex', signature_header: header },
+        'signature_header',
+      );
+    }
+    const hex = await hook(api, {
+      url: 'https://example.com/hex',
+      events: ['*'],
+      signature: 'hmac_sha256_hex',
+      signature_header: 'X-Signature',
+    });
+    const reserved = await api.patch(`/v1/webhooks/${hex.id}`, { signature_header: 'webhook-id' });
+    assert.equal(reserved.status, 400, JSON.stringify(reserved.body));
+    assert.equal(reserved.body.details[0].path, 'signature_header');
+    assert.equal((await api.get(`/v1/webhooks/${hex.id}`)).body.signature_header, 'x-signature');
     const badId = await api.get('/v1/webhooks/not-a-uuid');
     assert.equal(badId.status, 400);
     assert.equal(badId.body.details[0].path, 'id');
@@ -603,7 +620,7 @@ describe('webhook delivery', () => {
       since: new Date(Date.now() - 60_000).toISOString(),
     });
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    assert.deepEqual(res.body, { webhook_id: w.id, deliveries: 2 });
+    assert.deepEqual(res.body, { webhook_id: w.id, deliveries: 2, has_more: false, next_since: null });
     await receiver.waitFor(() => receiver.deliveries(path).length >= 4);
     const replayed = receiver.deliveries(path).slice(2);
     assert.deepEqual(
@@ -625,6 +642,43 @@ describe('webhook delivery', () => {
     });
     assert.equal(reversed.status, 400, JSON.stringify(reversed.body));
     assert.equal(reversed.body.details[0].path, 'until');
+  });
+
+  test('replay: the limit counts the events sent, and says where to continue', async () => {
+    // with the limit at 3: events the webhook does not subscribe to come first and must not use it up
+    Object.assign(webhookTuning, { replayMax: 3 });
+    try {
+      const api = await newWorkspace();
+      const path = uniquePath();
+      const w = await hook(api, { url: receiver.url(path), events: ['Case.StatusUpdated'] });
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const cases = [];
+      for (let i = 0; i < 4; i++) cases.push(await createCase(api, `Replay ${i}`));
+      for (const id of cases) await api.patch(`/v1/cases/${id}`, { status: 'open' });
+      await receiver.waitFor(() => receiver.deliveries(path).length >= 4);
+      const live = receiver.deliveries(path).map((r) => r.json.context.event_id);
+      const first = await api.post(`/v1/webhooks/${w.id}/replay`, { since });
+      assert.equal(first.status, 202, JSON.stringify(first.body));
+      assert.equal(first.body.deliveries, 3);
+      assert.equal(first.body.has_more, true);
+      const rest = await api.post(`/v1/webhooks/${w.id}/replay`, { since: first.body.next_since });
+      assert.equal(rest.status, 202, JSON.stringify(rest.body));
+      assert.equal(rest.body.has_more, false);
+      assert.equal(rest.body.next_since, null);
+      assert.ok(rest.body.deliveries >= 1);
+      await receiver.waitFor(
+        () => receiver.deliveries(path).length >= 4 + first.body.deliveries + rest.body.deliveries,
+      );
+      const replayed = new Set(
+        receiver
+          .deliveries(path)
+          .slice(4)
+          .map((r) => r.json.context.event_id),
+      );
+      assert.deepEqual([...replayed].sort(), [...live].sort(), 'every status change replayed');
+    } finally {
+      Object.assign(webhookTuning, defaults);
+    }
   });
 
   test('manual retry re-sends the same delivery now', async () => {
@@ -672,6 +726,26 @@ describe('webhook delivery', () => {
       await r.stop();
     }
   });
+
+  test('an answer whose body holds NUL bytes (binary, compressed) is recorded like any other', async () => {
+    const r = await startReceiver();
+    try {
+      // PostgreSQL text refuses U+0000: the outcome failed to record and the delivery stayed `sending`
+      r.mode = { kind: 'ok', body: 'ok\u0000\u001f\u008b' };
+      const api = await newWorkspace();
+      await hook(api, { url: r.url(), events: ['Case.Created'] });
+      await createCase(api);
+      const log = await eventually(async () => {
+        const l = (await api.get('/v1/webhook-logs')).body.data[0];
+        return l?.status === 'delivered' && l.attempts.length === 1 ? l : undefined;
+      });
+      assert.equal(log.status_code, 200);
+      assert.equal(log.attempts[0].response_body, 'ok\uFFFD\u001f\u008b');
+      assert.equal(r.requests.length, 1);
+    } finally {
+      await r.stop();
+    }
+  });
 });
 
 describe('outbound safety', () => {
@@ -692,6 +766,13 @@ describe('outbound safety', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
       '::ffff:10.0.0.1',
+      // IPv4-compatible (as the URL parser writes http://[::127.0.0.1]/) and SIIT-translated forms
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a00:1',
+      '::808:808',
+      '::ffff:0:7f00:1',
+      '::ffff:0:127.0.0.1',
     ])
       assert.equal(isPrivateAddress(ip), true, ip);
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
@@ -714,6 +795,8 @@ describe('outbound safety', () => {
         'http://169.254.169.254/latest',
         'http://10.0.0.5/',
         'http://[::ffff:127.0.0.1]/',
+        'http://[::127.0.0.1]/',
+        'http://[::ffff:0:127.0.0.1]/',
       ]) {
         const res = await api.post('/v1/webhooks', { url, events: ['*'] });
         assert.equal(res.status, 400, url);

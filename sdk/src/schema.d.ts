@@ -916,7 +916,7 @@ export interface paths {
   "/v1/webhooks/{id}/replay": {
     /**
      * Replay events to a webhook
-     * @description Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`.
+     * @description Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`. At most 10,000 per call: when more remain, `has_more` is true and `next_since` is where to continue.
      */
     post: operations["replayWebhookEvents"];
   };
@@ -13143,7 +13143,7 @@ export interface operations {
   };
   /**
    * Replay events to a webhook
-   * @description Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`.
+   * @description Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`. At most 10,000 per call: when more remain, `has_more` is true and `next_since` is where to continue.
    */
   replayWebhookEvents: {
     parameters: {
@@ -13180,6 +13180,9 @@ export interface operations {
           "application/json": {
             /** @description Deliveries created (one per matching event, at most 10,000). */
             deliveries: number;
+            /** @description Whether matching events were left out by the limit: replay again from `next_since` for them. */
+            has_more: boolean;
+            next_since: string | null;
             /** Format: uuid */
             webhook_id: string;
           };

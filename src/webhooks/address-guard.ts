@@ -27,8 +27,11 @@ for (const [net4, prefix] of [
 ] as const)
   blocked.addSubnet(net4, prefix, 'ipv4');
 for (const [net6, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // the unspecified and loopback addresses and the deprecated IPv4-compatible ones (::a.b.c.d,
+  // which the URL parser writes in hex, ::7f00:1): never a public endpoint
+  ['::', 96],
+  // SIIT's IPv4-translated addresses (::ffff:0:a.b.c.d)
+  ['::ffff:0:0:0', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 32],
@@ -41,10 +44,13 @@ for (const [net6, prefix] of [
 ] as const)
   blocked.addSubnet(net6, prefix, 'ipv6');
 
-/** IPv4 embedded in an IPv6 address (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::/96). */
+/**
+ * IPv4 embedded in an IPv6 address (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96), judged as that
+ * IPv4 address. The IPv4-compatible form (::a.b.c.d) is refused whatever it embeds (blocked above).
+ */
 function embeddedIpv4(ip: string): string | null {
   const lower = ip.toLowerCase();
-  const m = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (m) return m[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (hex) {

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http/errors.ts';
 import { presentWebhook } from './present.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE, type WebhookCreate } from './schemas.ts';
-import { generateSecret, isValidSecret } from './signature.ts';
+import { assertSignatureHeader, generateSecret, isValidSecret } from './signature.ts';
 import { validateWebhookUrl } from './validate-url.ts';
 
 export async function createWebhook(
@@ -14,6 +14,7 @@ export async function createWebhook(
   allowPrivate: boolean,
 ) {
   const url = await validateWebhookUrl(input.url, allowPrivate);
+  assertSignatureHeader(input.signature_header);
   if (input.secret !== undefined && !isValidSecret(input.secret)) {
     throw badRequest(
       'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',

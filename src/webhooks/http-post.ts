@@ -71,7 +71,7 @@ export function postJson(
           finish({
             statusCode: res.statusCode ?? 0,
             responseHeaders: flattenHeaders(res.headers),
-            responseBody: Buffer.concat(chunks).toString('utf8'),
+            responseBody: storableText(Buffer.concat(chunks).toString('utf8')),
             error,
           });
         res.on('end', () => complete(null));
@@ -90,6 +90,15 @@ export function postJson(
     req.on('error', (err) => finish(failure(errorMessage(err))));
     req.end(body);
   });
+}
+
+/**
+ * The response body as the attempt log can store it: PostgreSQL text refuses U+0000, which a binary
+ * or compressed answer often holds; left in, the whole batch of outcomes failed to record and the
+ * delivery stayed `sending` until its lease ran out, to be sent again, forever.
+ */
+function storableText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
 function failure(error: string): Omit<PostResult, 'durationMs'> {

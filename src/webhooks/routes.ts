@@ -147,7 +147,7 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Replay events to a webhook',
         description:
-          'Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`.',
+          'Re-sends every event of the workspace recorded since `since` (and before `until`) that the webhook subscribes to, as new deliveries: a new `webhook-id`, the same `context.event_id`. At most 10,000 per call: when more remain, `has_more` is true and `next_since` is where to continue.',
         params: WebhookIdParam,
         body: Replay,
         response: { 202: ReplayResult, ...errors(400, 404) },

@@ -22,6 +22,28 @@ const Secret = Type.String({
 export const SIGNATURE_SCHEMES = ['standard_webhooks', 'hmac_sha256_hex'] as const;
 /** The header the reference product's receivers read a hex signature from. */
 export const DEFAULT_HEX_SIGNATURE_HEADER = 'dotfile-signature';
+/**
+ * Headers a delivery sets itself (or HTTP reserves): a hex signature put in one of them replaced it
+ * (`webhook-id` then changed on every attempt, `content-type` no longer said JSON).
+ */
+export const RESERVED_SIGNATURE_HEADERS: ReadonlySet<string> = new Set([
+  'connection',
+  'content-length',
+  'content-type',
+  'expect',
+  'host',
+  'keep-alive',
+  'te',
+  'traceparent',
+  'tracestate',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+  'webhook-id',
+  'webhook-signature',
+  'webhook-timestamp',
+]);
 const Signature = Type.Enum([...SIGNATURE_SCHEMES], {
   description:
     '`standard_webhooks` (default): `webhook-id`, `webhook-timestamp` and `webhook-signature` headers per the Standard Webhooks specification. `hmac_sha256_hex`: the lower-case hex HMAC-SHA256 of the raw body, keyed with the UTF-8 bytes of `secret` as shown, in the header `signature_header`.',
@@ -111,6 +133,17 @@ export const Replay = Type.Object(
 export const ReplayResult = Type.Object({
   webhook_id: Uuid,
   deliveries: Type.Integer({ description: 'Deliveries created (one per matching event, at most 10,000).' }),
+  has_more: Type.Boolean({
+    description:
+      'Whether matching events were left out by the limit: replay again from `next_since` for them.',
+  }),
+  next_since: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When more remain: the recorded time of the first event left out (the `since` of the next replay; events recorded at that same time may be sent again, deduplicate on `event_id`). Null otherwise.',
+    }),
+  ),
 });
 
 export const WebhookLogAttempt = Type.Object({

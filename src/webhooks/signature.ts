@@ -1,4 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { badRequest } from '../http/errors.ts';
+import { RESERVED_SIGNATURE_HEADERS } from './schemas.ts';
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256 of
@@ -35,4 +37,14 @@ export function signatureHeader(secrets: string[], id: string, timestamp: number
  */
 export function hexSignature(secret: string, body: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+}
+
+/** Refuses a `signature_header` the delivery sets itself (400 naming the field). */
+export function assertSignatureHeader(name: string | null | undefined): void {
+  if (name && RESERVED_SIGNATURE_HEADERS.has(name.toLowerCase())) {
+    throw badRequest(
+      `signature_header cannot be ${name.toLowerCase()}: every delivery sets that header itself`,
+      'signature_header',
+    );
+  }
 }

@@ -40,6 +40,8 @@ export const webhookTuning = {
   workspaceMaxInFlight: num('VERICASE_WEBHOOK_WORKSPACE_CONCURRENCY', 64),
   /** Concurrent requests per webhook in one process: a hanging endpoint leaves its workspace's other webhooks room. */
   webhookMaxInFlight: num('VERICASE_WEBHOOK_WEBHOOK_CONCURRENCY', 32),
+  /** Most deliveries one replay call creates (POST /v1/webhooks/{id}/replay). */
+  replayMax: num('VERICASE_WEBHOOK_REPLAY_MAX', 10_000),
   /** The dispatcher vacuums the outbox after this many dispatched events (or a minute after any). */
   outboxVacuumEvents: num('VERICASE_WEBHOOK_OUTBOX_VACUUM_EVENTS', 20_000),
 };

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { presentWebhook } from './present.ts';
 import { lockWebhook, parkPendingDeliveries, resumeOfflineDeliveries } from './repository.ts';
 import type { WebhookUpdate } from './schemas.ts';
-import { isValidSecret } from './signature.ts';
+import { assertSignatureHeader, isValidSecret } from './signature.ts';
 import { validateWebhookUrl } from './validate-url.ts';
 
 /**
@@ -21,6 +21,7 @@ export async function updateWebhook(
   allowPrivate: boolean,
 ) {
   const url = input.url !== undefined ? await validateWebhookUrl(input.url, allowPrivate) : undefined;
+  assertSignatureHeader(input.signature_header);
   if (input.secret !== undefined && !isValidSecret(input.secret)) {
     throw badRequest(
       'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',
