@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { downloadFile, makePng, uploadRef } from './helpers/files.ts';
-import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { caseWithPerson, passportPng, td3Mrz } from './helpers/id-documents.ts';
+import { type Receiver, startReceiver } from './helpers/receiver.ts';
 
 async function settled(api: Client, id: string) {
   return eventually(async () => {
@@ -106,10 +107,96 @@ describe('permanent case deletion erases the case files', () => {
       .where('type', '=', 'Case.Deleted')
       .orderBy('seq')
       .execute();
+    // the soft delete's event went with the case's history; the erasure's is kept
     assert.deepEqual(
       deletions.map((e) => (e.payload as { case: { permanent: boolean } }).case.permanent),
-      [false, true],
+      [true],
     );
     assert.equal((await api.delete(`/v1/cases/${kase.id}?permanent=true`)).status, 404);
+  });
+});
+
+describe('permanent case deletion erases the case history', () => {
+  let receiver: Receiver;
+  before(async () => {
+    receiver = await startReceiver();
+  });
+  after(async () => receiver.stop());
+
+  test('its events, activities and webhook deliveries go; Case.Deleted is delivered; a replay brings nothing back', async () => {
+    const api = await newWorkspace();
+    const hook = await api.post('/v1/webhooks', {
+      name: 'erase',
+      url: receiver.url(`/${api.workspaceId}`),
+      events: ['*'],
+    });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const kept = (await api.post('/v1/cases', { name: 'Kept case' })).body;
+    const erased = (await api.post('/v1/cases', sampleCaseBody('erase-me'))).body;
+    assert.equal((await api.patch(`/v1/cases/${erased.id}`, { name: 'Renamed' })).status, 200);
+    await receiver.waitFor(() =>
+      receiver.deliveries(`/${api.workspaceId}`).some((d) => d.json?.case?.name === 'Renamed'),
+    );
+    const { ctx } = await getHarness();
+    const eventsOf = (caseId: string) =>
+      ctx.db
+        .selectFrom('events')
+        .select('type')
+        .where('workspace_id', '=', api.workspaceId)
+        .where('case_id', '=', caseId)
+        .execute();
+    assert.ok((await eventsOf(erased.id)).length > 3);
+
+    assert.equal((await api.delete(`/v1/cases/${erased.id}?permanent=true`)).status, 204);
+    assert.deepEqual(
+      (await eventsOf(erased.id)).map((e) => e.type).filter((t) => t !== 'Case.Deleted'),
+      [],
+    );
+    const deleted = await ctx.db
+      .selectFrom('events')
+      .select('payload')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('type', '=', 'Case.Deleted')
+      .execute();
+    assert.deepEqual(
+      deleted.map((e) => (e.payload as { case: { id: string } }).case.id),
+      [erased.id],
+    );
+    assert.ok((await eventsOf(kept.id)).length > 0, 'another case keeps its history');
+    const deliveries = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('event')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('case_id', '=', erased.id)
+      .execute();
+    assert.deepEqual(
+      deliveries.map((d) => d.event).filter((e) => e !== 'Case.Deleted'),
+      [],
+    );
+    const activities = await api.get(`/v1/activities?case_id=${erased.id}`);
+    assert.equal(activities.status, 200, JSON.stringify(activities.body));
+    assert.ok(
+      activities.body.data.every(
+        (a: { type?: string; event?: string }) => !JSON.stringify(a).includes('Renamed'),
+      ),
+    );
+    const logs = await api.get('/v1/webhook-logs?limit=50');
+    assert.ok(!JSON.stringify(logs.body).includes('Acme onboarding'));
+    await receiver.waitFor(() =>
+      receiver.deliveries(`/${api.workspaceId}`).some((d) => d.json?.event === 'Case.Deleted'),
+    );
+    // a replay of everything re-sends the kept case's events and the erasure, nothing of the case
+    const before = receiver.deliveries(`/${api.workspaceId}`).length;
+    const replay = await api.post(`/v1/webhooks/${hook.body.id}/replay`, { since: '2000-01-01T00:00:00Z' });
+    assert.equal(replay.status, 202, JSON.stringify(replay.body));
+    await receiver.waitFor(
+      () => receiver.deliveries(`/${api.workspaceId}`).length >= before + replay.body.deliveries,
+    );
+    const replayed = receiver.deliveries(`/${api.workspaceId}`).slice(before);
+    assert.ok(replayed.some((d) => d.json?.event === 'Case.Deleted'));
+    for (const d of replayed) {
+      if (d.json?.event === 'Case.Deleted') continue;
+      assert.notEqual(d.json?.context?.case?.id, erased.id, `replayed ${d.json?.event} of the erased case`);
+    }
   });
 });

@@ -124,7 +124,7 @@ export interface paths {
     get: operations["getCase"];
     /**
      * Delete a case (soft, or permanent with ?permanent=true)
-     * @description Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks and files.
+     * @description Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks, files and event history (activities, webhook deliveries), Case.Deleted excepted.
      */
     delete: operations["deleteCase"];
     /**
@@ -5373,7 +5373,7 @@ export interface operations {
   };
   /**
    * Delete a case (soft, or permanent with ?permanent=true)
-   * @description Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks and files.
+   * @description Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks, files and event history (activities, webhook deliveries), Case.Deleted excepted.
    */
   deleteCase: {
     parameters: {

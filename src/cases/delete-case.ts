@@ -38,6 +38,7 @@ export async function deleteCase(
       const fileIds = await caseFileIds(trx, workspaceId, found.id);
       await trx.deleteFrom('cases').where('id', '=', found.id).execute();
       keys = await deleteCaseFiles(trx, workspaceId, fileIds);
+      await eraseCaseHistory(trx, workspaceId, found.id);
     } else {
       await trx.updateTable('cases').set({ deleted_at: sql`now()` }).where('id', '=', found.id).execute();
       // a deleted case's portal links stop working (a permanent delete removes them with the case)
@@ -49,6 +50,36 @@ export async function deleteCase(
     return keys;
   });
   if (erasedKeys.length > 0) await removeStoredFiles(deps.storage(), erasedKeys, deps.onFileError);
+}
+
+/**
+ * An erased case leaves no copy of its data in the event history: its events (the activity list,
+ * webhook replay), those not yet dispatched, and the webhook deliveries that carry its payloads
+ * (the delivery logs) go with it. The `Case.Deleted` recorded after this is kept and delivered:
+ * receivers learn of the erasure. The audit log keeps who erased what, without the data.
+ */
+async function eraseCaseHistory(trx: Db, workspaceId: string, caseId: string) {
+  const erased = await trx
+    .deleteFrom('events')
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .returning('seq')
+    .execute();
+  if (erased.length > 0) {
+    await trx
+      .deleteFrom('event_outbox')
+      .where(
+        'seq',
+        'in',
+        erased.map((e) => e.seq),
+      )
+      .execute();
+  }
+  await trx
+    .deleteFrom('webhook_deliveries')
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .execute();
 }
 
 function findSoftDeleted(db: Db, workspaceId: string, id: string): Promise<CaseRow | undefined> {

@@ -11,7 +11,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   updateCase:
     'Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event).',
   deleteCase:
-    'Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks and files.',
+    'Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks, files and event history (activities, webhook deliveries), Case.Deleted excepted.',
   createIndividual:
     'Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).',
   getIndividual:
