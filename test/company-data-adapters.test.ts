@@ -22,7 +22,7 @@ import {
   type FakeRegistryKind,
   startFakeRegistry,
 } from './helpers/fake-registries.ts';
-import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
+import { CH_BIG_NUMBER, FAKE_PDF } from './helpers/fake-registry-payloads.ts';
 import { clientFor, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -353,6 +353,36 @@ describe('Companies House adapter (GB)', () => {
       ],
     );
     assert.ok((raw as { officers: unknown[] }).officers.length === 5);
+  });
+
+  test('a company with hundreds of officers and PSCs: every page is read, current ones kept', async () => {
+    const before = fakes.companies_house.requests.length;
+    const { profile, raw } = await providers.companies_house.fetch(
+      { country: 'GB', vendorRef: CH_BIG_NUMBER },
+      call(),
+    );
+    assertValid(profile);
+    // the 50 current directors come after 180 resigned ones (pages 2 and 3 of the API)
+    assert.equal(profile.legal_representatives.length, 50);
+    assert.equal(profile.legal_representatives[0].name, 'Person Director180');
+    assert.equal(profile.legal_representatives.at(-1)!.name, 'Person Director229');
+    // the 10 current corporate PSCs come after 120 ceased ones
+    assert.deepEqual(
+      profile.shareholders.map((s) => s.name),
+      Array.from({ length: 10 }, (_, i) => `OWNER ${120 + i} LIMITED`),
+    );
+    const lists = raw as { officers: unknown[]; persons_with_significant_control: unknown[] };
+    assert.deepEqual([lists.officers.length, lists.persons_with_significant_control.length], [230, 130]);
+    const pages = fakes.companies_house.requests
+      .slice(before)
+      .map((r) => new URL(r.path, 'http://x'))
+      .filter((u) => u.pathname.endsWith('/officers'))
+      .map((u) => [u.searchParams.get('items_per_page'), u.searchParams.get('start_index')]);
+    assert.deepEqual(pages, [
+      ['100', '0'],
+      ['100', '100'],
+      ['100', '200'],
+    ]);
   });
 
   test('a dissolved company is closed, its missing lists (404) are empty', async () => {
