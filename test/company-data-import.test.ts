@@ -186,6 +186,40 @@ describe('case creation from a search_ref', () => {
     assert.deepEqual(ref2.companies[0].data_lineage.name, kase.companies[0].data_lineage.name);
   });
 
+  test('lineage of an imported shareholder company names the registry; empty bank details have no source', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Lineage Holdco');
+    const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const kase = (await api.get(`/v1/cases/${res.body.id}?property_origin=true`)).body;
+    const main = kase.companies.find((c: any) => c.type === 'main');
+    const holding = kase.companies.find((c: any) => c.type === 'affiliated');
+    for (const path of ['name', 'registration_number', 'entity_legal_form', 'address.city']) {
+      assert.deepEqual(
+        holding.data_lineage[path].sources[0].origin,
+        { type: 'vendor', name: 'sandbox' },
+        path,
+      );
+    }
+    const one = await api.get(`/v1/companies/${holding.id}?data_lineage=true`);
+    assert.deepEqual(one.body.data_lineage, holding.data_lineage);
+    // {iban: null, bic: null} is what every entity without bank details shows: nobody gave it
+    const director = kase.individuals.find((p: any) => p.is_beneficial_owner);
+    for (const entity of [main, holding, director]) {
+      assert.deepEqual(entity.banking_information, { iban: null, bic: null });
+      assert.equal(entity.data_lineage.banking_information, undefined);
+    }
+    // bank details given over the API are the API's
+    const iban = 'FR7630006000011234567890189';
+    assert.equal(
+      (await api.patch(`/v1/companies/${main.id}`, { banking_information: { iban } })).status,
+      200,
+    );
+    const lineage = (await api.get(`/v1/companies/${main.id}?data_lineage=true`)).body.data_lineage;
+    assert.equal(lineage.banking_information.sources[0].origin.type, 'api');
+    assert.equal(lineage.banking_information.current_value.iban, iban);
+  });
+
   test('imported entities get the template checks like typed ones', async () => {
     const api = await newWorkspace();
     const tpl = await api.post('/v1/templates', {
