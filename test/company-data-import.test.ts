@@ -220,6 +220,42 @@ describe('case creation from a search_ref', () => {
     assert.equal(lineage.banking_information.current_value.iban, iban);
   });
 
+  test('a company shows the ISO 20275 label of its entity_legal_form, imported or typed', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Label Test');
+    const res = await api.post('/v1/cases', {
+      name: 'Labels',
+      companies: [
+        { search_ref: ref, import_related: true },
+        { name: 'Typed Ltd', type: 'affiliated', country: 'GB', entity_legal_form: 'H0PO' },
+        { name: 'Typed Other', type: 'affiliated', country: 'FR', entity_legal_form: 'ZZZZ' },
+        { name: 'Typed None', type: 'affiliated', country: 'FR' },
+      ],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const SAS = 'société par actions simplifiée';
+    const labels = (companies: any[]) =>
+      Object.fromEntries(companies.map((c) => [c.name, [c.entity_legal_form, c.entity_legal_form_label]]));
+    const expected = {
+      'Label Test': ['6CHY', SAS],
+      'Label Test Holding': ['6CHY', SAS],
+      // a form named in two languages: both names, as the reference says
+      'Typed Ltd': ['H0PO', 'Private Limited Company, cyfyngedig'],
+      'Typed Other': ['ZZZZ', null],
+      'Typed None': [null, null],
+    };
+    assert.deepEqual(labels(res.body.companies), expected);
+    assert.deepEqual(labels((await api.get(`/v1/cases/${res.body.id}`)).body.companies), expected);
+    assert.deepEqual(labels((await api.get(`/v1/companies?limit=100`)).body.data), expected);
+    const main = res.body.companies.find((c: any) => c.name === 'Label Test');
+    assert.equal((await api.get(`/v1/companies/${main.id}`)).body.entity_legal_form_label, SAS);
+    // the profile and the company say the same
+    const profile = (await api.get(`/v1/company-data/fetch/${await searchRef(api, 'Label Test')}`)).body;
+    assert.equal(profile.entity_legal_form_label, SAS);
+    const patched = await api.patch(`/v1/companies/${main.id}`, { entity_legal_form: 'K65D' });
+    assert.equal(patched.body.entity_legal_form_label, "SA à conseil d'administration (s.a.i.)");
+  });
+
   test('imported entities get the template checks like typed ones', async () => {
     const api = await newWorkspace();
     const tpl = await api.post('/v1/templates', {
