@@ -611,6 +611,61 @@ describe('company_monitoring', () => {
     assert.deepEqual(await countRows(api.workspaceId), countsAfter);
   });
 
+  test('a new change while earlier ones wait for review: the check shows them all', async () => {
+    const api = await newWorkspace();
+    const { company } = await monitoredCase(api);
+    const { ctx } = await getHarness();
+    const setSnapshot = async (edit: (snap: any) => void) => {
+      const state = await ctx.db
+        .selectFrom('company_monitoring_state')
+        .selectAll()
+        .where('company_id', '=', company.id)
+        .executeTakeFirstOrThrow();
+      const snap = structuredClone(state.snapshot as any);
+      edit(snap);
+      await ctx.db
+        .updateTable('company_monitoring_state')
+        .set({ snapshot: JSON.stringify(snap) })
+        .where('company_id', '=', company.id)
+        .execute();
+    };
+    const check = async () => (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
+    // first pass: the status changed and an officer appeared
+    let appeared: any;
+    await setSnapshot((snap) => {
+      snap.status = 'closed';
+      appeared = snap.officers.pop();
+    });
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    assert.equal((await check()).status, 'need_review');
+    // nobody reviewed it; the next pass sees the name change
+    await setSnapshot((snap) => {
+      snap.name = 'Initech Former Name';
+    });
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const pending = await check();
+    assert.equal(pending.status, 'need_review');
+    const { changes } = pending.data;
+    assert.deepEqual(changes.fields.map((f: any) => [f.field, f.old]).sort(), [
+      ['name', 'Initech Former Name'],
+      ['status', 'closed'],
+    ]);
+    assert.deepEqual(
+      changes.officers.added.map((o: any) => o.key),
+      [appeared.key],
+    );
+    assert.deepEqual([...changes.categories].sort(), [
+      'company_status',
+      'legal_and_compliance',
+      'operational_changes',
+    ]);
+    // a third pass: the registry answer has not moved, the pending changes stay as they are, no event
+    const eventsBefore = (await events(api.workspaceId, 'Check.')).length;
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    assert.deepEqual((await check()).data.changes, changes);
+    assert.equal((await events(api.workspaceId, 'Check.')).length, eventsBefore);
+  });
+
   test('POST /admin/company-monitoring/run runs a pass now (admin token)', async () => {
     const h = await getHarness();
     const { buildApp } = await import('../src/http/app.ts');
