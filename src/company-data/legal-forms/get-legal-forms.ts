@@ -28,7 +28,7 @@ const cache = new Map<string, Cached>();
  * The list last read in this process (a process has one reference directory), for what must label a
  * code synchronously: a company's `entity_legal_form_label` as every presentation of a company shows it.
  */
-let latest: { dir: string; index: LegalFormIndex | null; checkedAt: number } | null = null;
+let latest: { dir: string | null; index: LegalFormIndex | null } | null = null;
 
 /** The label of an ISO 20275 code in the list last read (the local names, joined with ", "), or null. */
 export function legalFormLabelOf(code: string | null | undefined): string | null {
@@ -37,23 +37,27 @@ export function legalFormLabelOf(code: string | null | undefined): string | null
 }
 
 const RECHECK_MS = 60_000;
+let ensured: { config: object; at: number; ready: Promise<void> } | null = null;
 
 /**
- * Makes `legalFormLabelOf` answer from this context's list: the first call waits for the list to be
- * read; later ones return at once, and look for a new edition in the background at most once a
- * minute (a read through `getLegalForms` elsewhere, e.g. the legal-forms endpoint, refreshes it too).
- * Never throws: a list that cannot be read leaves labels null.
+ * Makes `legalFormLabelOf` answer from this context's list: the first call (and a call with another
+ * configuration) waits for the list to be read; later ones return at once, and look for a new edition
+ * in the background at most once a minute (a read through `getLegalForms` elsewhere, e.g. the
+ * legal-forms endpoint, refreshes it too). Never throws: a list that cannot be read leaves labels null.
  */
-export async function ensureLegalFormLabels(ctx: Pick<AppContext, 'config'>): Promise<void> {
-  const { dir } = resolveReferenceDir(ctx.config);
-  if (latest && latest.dir === (dir ?? '') && Date.now() - latest.checkedAt < RECHECK_MS) return;
-  const read = getLegalForms(ctx).catch(() => null);
-  if (latest && latest.dir === (dir ?? '')) {
-    latest.checkedAt = Date.now();
-    return void read;
-  }
-  const index = await read;
-  if (!dir || !index) latest = { dir: dir ?? '', index: null, checkedAt: Date.now() };
+export function ensureLegalFormLabels(ctx: Pick<AppContext, 'config'>): Promise<void> {
+  const now = Date.now();
+  if (ensured?.config === ctx.config && now - ensured.at < RECHECK_MS) return ensured.ready;
+  const first = ensured?.config !== ctx.config;
+  const read = getLegalForms(ctx).then(
+    (index) => {
+      latest = { dir: resolveReferenceDir(ctx.config).dir, index };
+    },
+    () => undefined,
+  );
+  // a recheck runs in the background: the labels already loaded serve meanwhile
+  ensured = { config: ctx.config, at: now, ready: first ? read : (ensured?.ready ?? read) };
+  return ensured.ready;
 }
 
 async function signatureOf(dir: string): Promise<{ signature: string; path: string | null; name: string }> {
@@ -83,20 +87,13 @@ export async function getLegalForms(ctx: Pick<AppContext, 'config'>): Promise<Le
   if (!dir) return null;
   const { signature, path, name } = await signatureOf(dir);
   const hit = cache.get(dir);
-  if (hit && hit.signature === signature) {
-    if (latest?.dir !== dir) {
-      const loaded = await hit.index;
-      latest = { dir, index: loaded, checkedAt: Date.now() };
-      return loaded;
-    }
-    return hit.index;
-  }
+  if (hit && hit.signature === signature) return hit.index;
   const index = path ? loadLegalFormIndex(path, name) : Promise.resolve(null);
   const entry = { signature, index };
   cache.set(dir, entry);
   index.then(
     (loaded) => {
-      if (cache.get(dir) === entry) latest = { dir, index: loaded, checkedAt: Date.now() };
+      if (cache.get(dir) === entry) latest = { dir, index: loaded };
     },
     () => undefined,
   );
