@@ -355,7 +355,7 @@ describe('Companies House adapter (GB)', () => {
     assert.ok((raw as { officers: unknown[] }).officers.length === 5);
   });
 
-  test('a company with hundreds of officers and PSCs: every page is read, current ones kept', async () => {
+  test('a company with hundreds of officers and PSCs: every page is read, current named ones kept', async () => {
     const before = fakes.companies_house.requests.length;
     const { profile, raw } = await providers.companies_house.fetch(
       { country: 'GB', vendorRef: CH_BIG_NUMBER },
@@ -372,7 +372,10 @@ describe('Companies House adapter (GB)', () => {
       Array.from({ length: 10 }, (_, i) => `OWNER ${120 + i} LIMITED`),
     );
     const lists = raw as { officers: unknown[]; persons_with_significant_control: unknown[] };
-    assert.deepEqual([lists.officers.length, lists.persons_with_significant_control.length], [230, 130]);
+    assert.deepEqual([lists.officers.length, lists.persons_with_significant_control.length], [231, 131]);
+    // the director and the PSC the answer gives no name are left out, not imported as nameless people
+    assert.deepEqual(profile.beneficial_owners, []);
+    assert.ok(profile.merged_individuals.every((p) => p.name.trim() && p.last_name));
     const pages = fakes.companies_house.requests
       .slice(before)
       .map((r) => new URL(r.path, 'http://x'))

@@ -286,9 +286,10 @@ export const CH_COMPANIES: Record<string, Record<string, unknown>> = {
 };
 
 /**
- * A company with a long history: 230 officer appointments (the first 180, in the API's order,
- * resigned directors; then 50 current ones) and 130 PSC statements (120 ceased, then 10 current
- * corporate owners), more than one page of the API (100 at most) each.
+ * A company with a long history: 231 officer appointments (the first 180, in the API's order,
+ * resigned directors; then 50 current ones and a nameless one) and 131 PSC statements (120 ceased,
+ * then 10 current corporate owners and a nameless person), more than one page of the API (100 at
+ * most) each.
  */
 export const CH_BIG_NUMBER = '03333333';
 CH_COMPANIES[CH_BIG_NUMBER] = {
@@ -302,7 +303,7 @@ CH_COMPANIES[CH_BIG_NUMBER] = {
   links: { self: `/company/${CH_BIG_NUMBER}` },
 };
 const pad = (i: number) => String(i).padStart(3, '0');
-export const CH_BIG_OFFICERS = Array.from({ length: 230 }, (_, i) => ({
+export const CH_BIG_OFFICERS: Record<string, unknown>[] = Array.from({ length: 230 }, (_, i) => ({
   name: `DIRECTOR${pad(i)}, Person`,
   officer_role: 'director',
   appointed_on: '1990-01-01',
@@ -310,7 +311,9 @@ export const CH_BIG_OFFICERS = Array.from({ length: 230 }, (_, i) => ({
   date_of_birth: { month: 1 + (i % 12), year: 1940 + (i % 50) },
   address: { ...CH_OFFICE },
 }));
-export const CH_BIG_PSCS = Array.from({ length: 130 }, (_, i) => ({
+// an answer missing fields: a current director and a current PSC without any name
+CH_BIG_OFFICERS.push({ officer_role: 'director', appointed_on: '2020-01-01', name: ' , ' });
+export const CH_BIG_PSCS: Record<string, unknown>[] = Array.from({ length: 130 }, (_, i) => ({
   kind: 'corporate-entity-person-with-significant-control',
   name: `OWNER ${pad(i)} LIMITED`,
   natures_of_control: ['ownership-of-shares-25-to-50-percent'],
@@ -318,6 +321,11 @@ export const CH_BIG_PSCS = Array.from({ length: 130 }, (_, i) => ({
   identification: { registration_number: `05${pad(i)}000`, legal_form: 'Limited Company' },
   address: { ...CH_OFFICE },
 }));
+CH_BIG_PSCS.push({
+  kind: 'individual-person-with-significant-control',
+  natures_of_control: ['ownership-of-shares-75-to-100-percent'],
+  date_of_birth: { month: 3, year: 1970 },
+});
 
 /** One page of a Companies House list, as the API pages it (`start_index`, at most 100 a page). */
 export function chPage(all: unknown[], q: URLSearchParams) {
