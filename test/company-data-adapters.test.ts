@@ -198,6 +198,25 @@ describe('API Recherche d’entreprises adapter (FR)', () => {
     );
   });
 
+  test('a registration number typed with dots, hyphens or no-break spaces finds the company, in every registry', async () => {
+    for (const [kind, country, typed, found] of [
+      ['recherche_entreprises', 'FR', '552.100.554', '552100554'],
+      ['recherche_entreprises', 'FR', '552-100-554-00013', '552100554'],
+      ['recherche_entreprises', 'FR', '552\u00a0100\u00a0554', '552100554'],
+      ['brreg', 'NO', '912.345.678', '912345678'],
+      ['brreg', 'NO', '912-345-678', '912345678'],
+      ['companies_house', 'GB', '0123-4567', '01234567'],
+      ['companies_house', 'GB', '1234.567', '01234567'],
+    ] as const) {
+      const hits = await providers[kind].search({ country, registrationNumber: typed }, call());
+      assert.deepEqual(
+        hits.map((c) => c.registration_number),
+        [found],
+        `${kind} ${typed}`,
+      );
+    }
+  });
+
   test('fetch: INSEE legal form with its ELF code, NAF, officers with roles and birth months', async () => {
     const { profile } = await providers.recherche_entreprises.fetch(
       { country: 'FR', vendorRef: '552100554' },

@@ -1,5 +1,11 @@
 import { type CompanyRegistryProvider, RegistryError } from '../../provider.ts';
-import { isObject, type RegistryAdapterOptions, unexpectedShape, withElfLabel } from '../adapter-options.ts';
+import {
+  compactNumber,
+  isObject,
+  type RegistryAdapterOptions,
+  unexpectedShape,
+  withElfLabel,
+} from '../adapter-options.ts';
 import { createHttpClient, type HttpClient } from '../http-client.ts';
 import { type ChFiling, documentApiUrl, documentIdOf, filingDocuments, transactionOf } from './filings.ts';
 import { type ChCompany, type ChOfficer, type ChPsc, chCandidate, chProfile } from './parse.ts';
@@ -161,7 +167,7 @@ function pageItems<T>(body: unknown, path: string): T[] {
  * zeros ("1234567" → "01234567"), prefixed ones (SC, NI, OC...) as given.
  */
 function companyNumber(input: string | undefined): string | null {
-  const n = input?.replace(/\s+/g, '').toUpperCase();
+  const n = compactNumber(input)?.toUpperCase();
   if (!n) return null;
   if (/^\d{1,8}$/.test(n)) return n.padStart(8, '0');
   return /^[A-Z]{2}\d{6}$/.test(n) ? n : null;
