@@ -22,7 +22,7 @@ import {
   type FakeRegistryKind,
   startFakeRegistry,
 } from './helpers/fake-registries.ts';
-import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
+import { CH_BIG_NUMBER, FAKE_PDF } from './helpers/fake-registry-payloads.ts';
 import { clientFor, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -198,6 +198,25 @@ describe('API Recherche d’entreprises adapter (FR)', () => {
     );
   });
 
+  test('a registration number typed with dots, hyphens or no-break spaces finds the company, in every registry', async () => {
+    for (const [kind, country, typed, found] of [
+      ['recherche_entreprises', 'FR', '552.100.554', '552100554'],
+      ['recherche_entreprises', 'FR', '552-100-554-00013', '552100554'],
+      ['recherche_entreprises', 'FR', '552\u00a0100\u00a0554', '552100554'],
+      ['brreg', 'NO', '912.345.678', '912345678'],
+      ['brreg', 'NO', '912-345-678', '912345678'],
+      ['companies_house', 'GB', '0123-4567', '01234567'],
+      ['companies_house', 'GB', '1234.567', '01234567'],
+    ] as const) {
+      const hits = await providers[kind].search({ country, registrationNumber: typed }, call());
+      assert.deepEqual(
+        hits.map((c) => c.registration_number),
+        [found],
+        `${kind} ${typed}`,
+      );
+    }
+  });
+
   test('fetch: INSEE legal form with its ELF code, NAF, officers with roles and birth months', async () => {
     const { profile } = await providers.recherche_entreprises.fetch(
       { country: 'FR', vendorRef: '552100554' },
@@ -353,6 +372,39 @@ describe('Companies House adapter (GB)', () => {
       ],
     );
     assert.ok((raw as { officers: unknown[] }).officers.length === 5);
+  });
+
+  test('a company with hundreds of officers and PSCs: every page is read, current named ones kept', async () => {
+    const before = fakes.companies_house.requests.length;
+    const { profile, raw } = await providers.companies_house.fetch(
+      { country: 'GB', vendorRef: CH_BIG_NUMBER },
+      call(),
+    );
+    assertValid(profile);
+    // the 50 current directors come after 180 resigned ones (pages 2 and 3 of the API)
+    assert.equal(profile.legal_representatives.length, 50);
+    assert.equal(profile.legal_representatives[0].name, 'Person Director180');
+    assert.equal(profile.legal_representatives.at(-1)!.name, 'Person Director229');
+    // the 10 current corporate PSCs come after 120 ceased ones
+    assert.deepEqual(
+      profile.shareholders.map((s) => s.name),
+      Array.from({ length: 10 }, (_, i) => `OWNER ${120 + i} LIMITED`),
+    );
+    const lists = raw as { officers: unknown[]; persons_with_significant_control: unknown[] };
+    assert.deepEqual([lists.officers.length, lists.persons_with_significant_control.length], [231, 131]);
+    // the director and the PSC the answer gives no name are left out, not imported as nameless people
+    assert.deepEqual(profile.beneficial_owners, []);
+    assert.ok(profile.merged_individuals.every((p) => p.name.trim() && p.last_name));
+    const pages = fakes.companies_house.requests
+      .slice(before)
+      .map((r) => new URL(r.path, 'http://x'))
+      .filter((u) => u.pathname.endsWith('/officers'))
+      .map((u) => [u.searchParams.get('items_per_page'), u.searchParams.get('start_index')]);
+    assert.deepEqual(pages, [
+      ['100', '0'],
+      ['100', '100'],
+      ['100', '200'],
+    ]);
   });
 
   test('a dissolved company is closed, its missing lists (404) are empty', async () => {

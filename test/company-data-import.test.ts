@@ -186,6 +186,76 @@ describe('case creation from a search_ref', () => {
     assert.deepEqual(ref2.companies[0].data_lineage.name, kase.companies[0].data_lineage.name);
   });
 
+  test('lineage of an imported shareholder company names the registry; empty bank details have no source', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Lineage Holdco');
+    const res = await createFromRegistry(api, { search_ref: ref, import_related: true });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const kase = (await api.get(`/v1/cases/${res.body.id}?property_origin=true`)).body;
+    const main = kase.companies.find((c: any) => c.type === 'main');
+    const holding = kase.companies.find((c: any) => c.type === 'affiliated');
+    for (const path of ['name', 'registration_number', 'entity_legal_form', 'address.city']) {
+      assert.deepEqual(
+        holding.data_lineage[path].sources[0].origin,
+        { type: 'vendor', name: 'sandbox' },
+        path,
+      );
+    }
+    const one = await api.get(`/v1/companies/${holding.id}?data_lineage=true`);
+    assert.deepEqual(one.body.data_lineage, holding.data_lineage);
+    // {iban: null, bic: null} is what every entity without bank details shows: nobody gave it
+    const director = kase.individuals.find((p: any) => p.is_beneficial_owner);
+    for (const entity of [main, holding, director]) {
+      assert.deepEqual(entity.banking_information, { iban: null, bic: null });
+      assert.equal(entity.data_lineage.banking_information, undefined);
+    }
+    // bank details given over the API are the API's
+    const iban = 'FR7630006000011234567890189';
+    assert.equal(
+      (await api.patch(`/v1/companies/${main.id}`, { banking_information: { iban } })).status,
+      200,
+    );
+    const lineage = (await api.get(`/v1/companies/${main.id}?data_lineage=true`)).body.data_lineage;
+    assert.equal(lineage.banking_information.sources[0].origin.type, 'api');
+    assert.equal(lineage.banking_information.current_value.iban, iban);
+  });
+
+  test('a company shows the ISO 20275 label of its entity_legal_form, imported or typed', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Label Test');
+    const res = await api.post('/v1/cases', {
+      name: 'Labels',
+      companies: [
+        { search_ref: ref, import_related: true },
+        { name: 'Typed Ltd', type: 'affiliated', country: 'GB', entity_legal_form: 'H0PO' },
+        { name: 'Typed Other', type: 'affiliated', country: 'FR', entity_legal_form: 'ZZZZ' },
+        { name: 'Typed None', type: 'affiliated', country: 'FR' },
+      ],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const SAS = 'société par actions simplifiée';
+    const labels = (companies: any[]) =>
+      Object.fromEntries(companies.map((c) => [c.name, [c.entity_legal_form, c.entity_legal_form_label]]));
+    const expected = {
+      'Label Test': ['6CHY', SAS],
+      'Label Test Holding': ['6CHY', SAS],
+      // a form named in two languages: both names, as the reference says
+      'Typed Ltd': ['H0PO', 'Private Limited Company, cyfyngedig'],
+      'Typed Other': ['ZZZZ', null],
+      'Typed None': [null, null],
+    };
+    assert.deepEqual(labels(res.body.companies), expected);
+    assert.deepEqual(labels((await api.get(`/v1/cases/${res.body.id}`)).body.companies), expected);
+    assert.deepEqual(labels((await api.get(`/v1/companies?limit=100`)).body.data), expected);
+    const main = res.body.companies.find((c: any) => c.name === 'Label Test');
+    assert.equal((await api.get(`/v1/companies/${main.id}`)).body.entity_legal_form_label, SAS);
+    // the profile and the company say the same
+    const profile = (await api.get(`/v1/company-data/fetch/${await searchRef(api, 'Label Test')}`)).body;
+    assert.equal(profile.entity_legal_form_label, SAS);
+    const patched = await api.patch(`/v1/companies/${main.id}`, { entity_legal_form: 'K65D' });
+    assert.equal(patched.body.entity_legal_form_label, "SA à conseil d'administration (s.a.i.)");
+  });
+
   test('imported entities get the template checks like typed ones', async () => {
     const api = await newWorkspace();
     const tpl = await api.post('/v1/templates', {
@@ -539,6 +609,61 @@ describe('company_monitoring', () => {
     const countsAfter = await countRows(api.workspaceId);
     assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
     assert.deepEqual(await countRows(api.workspaceId), countsAfter);
+  });
+
+  test('a new change while earlier ones wait for review: the check shows them all', async () => {
+    const api = await newWorkspace();
+    const { company } = await monitoredCase(api);
+    const { ctx } = await getHarness();
+    const setSnapshot = async (edit: (snap: any) => void) => {
+      const state = await ctx.db
+        .selectFrom('company_monitoring_state')
+        .selectAll()
+        .where('company_id', '=', company.id)
+        .executeTakeFirstOrThrow();
+      const snap = structuredClone(state.snapshot as any);
+      edit(snap);
+      await ctx.db
+        .updateTable('company_monitoring_state')
+        .set({ snapshot: JSON.stringify(snap) })
+        .where('company_id', '=', company.id)
+        .execute();
+    };
+    const check = async () => (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
+    // first pass: the status changed and an officer appeared
+    let appeared: any;
+    await setSnapshot((snap) => {
+      snap.status = 'closed';
+      appeared = snap.officers.pop();
+    });
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    assert.equal((await check()).status, 'need_review');
+    // nobody reviewed it; the next pass sees the name change
+    await setSnapshot((snap) => {
+      snap.name = 'Initech Former Name';
+    });
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const pending = await check();
+    assert.equal(pending.status, 'need_review');
+    const { changes } = pending.data;
+    assert.deepEqual(changes.fields.map((f: any) => [f.field, f.old]).sort(), [
+      ['name', 'Initech Former Name'],
+      ['status', 'closed'],
+    ]);
+    assert.deepEqual(
+      changes.officers.added.map((o: any) => o.key),
+      [appeared.key],
+    );
+    assert.deepEqual([...changes.categories].sort(), [
+      'company_status',
+      'legal_and_compliance',
+      'operational_changes',
+    ]);
+    // a third pass: the registry answer has not moved, the pending changes stay as they are, no event
+    const eventsBefore = (await events(api.workspaceId, 'Check.')).length;
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    assert.deepEqual((await check()).data.changes, changes);
+    assert.equal((await events(api.workspaceId, 'Check.')).length, eventsBefore);
   });
 
   test('POST /admin/company-monitoring/run runs a pass now (admin token)', async () => {

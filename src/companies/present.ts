@@ -1,5 +1,6 @@
 import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
 import type { DocumentOrderOut } from '../company-data/document-orders/present.ts';
+import { legalFormLabelOf } from '../company-data/legal-forms/get-legal-forms.ts';
 import type { CompanyRow, RelationRow } from '../db/schema.ts';
 import { presentRelationOfEntity } from '../relations/present.ts';
 import { bankingOut, fullAddress } from '../shared/address.ts';
@@ -19,7 +20,7 @@ export function presentCompanyListItem(c: CompanyRow) {
     status: c.status as 'live' | 'closed' | 'not_reported',
     legal_form: c.legal_form,
     entity_legal_form: c.entity_legal_form,
-    entity_legal_form_label: null,
+    entity_legal_form_label: legalFormLabelOf(c.entity_legal_form),
     address: fullAddress(c.address),
     classifications: ((c.classifications ?? []) as Classification[]).map(normaliseClassification),
     banking_information: bankingOut(c.banking_information),

@@ -60,7 +60,9 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
       const row = await findCompany(ctx.db, req.principal.workspaceId, req.params.id);
       if (!row) throw notFound('Company');
       const view = await companyView(ctx.db, ctx, row);
-      return req.query.data_lineage ? { ...view, data_lineage: companyDataLineage(view, row) } : view;
+      return req.query.data_lineage
+        ? { ...view, data_lineage: await companyDataLineage(ctx.db, view, row) }
+        : view;
     },
   );
   app.patch(

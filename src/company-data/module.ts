@@ -1,4 +1,5 @@
 import type { Module } from '../modules.ts';
+import { ensureLegalFormLabels } from './legal-forms/get-legal-forms.ts';
 import { pruneProfiles, pruneSearchRefs } from './repository.ts';
 
 /** Company data: a daily job deletes expired search refs and stale cached profiles. */
@@ -15,4 +16,6 @@ export const companyDataModule: Module = {
       },
     });
   },
+  // the ISO 20275 list labels every company's entity_legal_form (API answers and webhook payloads)
+  background: (ctx) => ensureLegalFormLabels(ctx),
 };

@@ -8,6 +8,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerAdminAudit } from '../audit-log/admin-hook.ts';
 import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
+import { ensureLegalFormLabels } from '../company-data/legal-forms/get-legal-forms.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
 import { registerHttpTracing } from '../ops/http-tracing.ts';
@@ -168,6 +169,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       // every write is recorded with who made it (src/audit-log)
       registerAuditLog(api, ctx.db);
       registerIdempotency(api, ctx.db);
+      // a company's entity_legal_form_label comes from the ISO 20275 list: read before the first answer
+      api.addHook('onRequest', () => ensureLegalFormLabels(ctx));
       registerPingRoute(api);
       registerCaseRoutes(api, ctx);
       registerSettingsRoutes(api, ctx);

@@ -5,11 +5,15 @@ import {
   BRREG_ROLES,
   BRREG_UNITS,
   brregSearch,
+  CH_BIG_NUMBER,
+  CH_BIG_OFFICERS,
+  CH_BIG_PSCS,
   CH_COMPANIES,
   CH_FILINGS,
   CH_OFFICERS,
   CH_PSCS,
   CH_SEARCH_ITEMS,
+  chPage,
   FAKE_PDF,
   GLEIF_RECORDS,
   gleifList,
@@ -215,6 +219,10 @@ const ROUTES: Record<FakeRegistryKind, Route> = {
     if (!company) return null;
     const rest = m[2] ?? '';
     if (rest === '') return { status: 200, json: company };
+    if (m[1] === CH_BIG_NUMBER && rest === '/officers')
+      return { status: 200, json: { kind: 'officer-list', ...chPage(CH_BIG_OFFICERS, q) } };
+    if (m[1] === CH_BIG_NUMBER && rest === '/persons-with-significant-control')
+      return { status: 200, json: chPage(CH_BIG_PSCS, q) };
     // The fake knows the lists of its first company; the others have none (404, like the real API).
     const first = m[1] === '01234567';
     if (rest === '/officers' && first) return { status: 200, json: CH_OFFICERS };

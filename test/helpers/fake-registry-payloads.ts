@@ -285,6 +285,60 @@ export const CH_COMPANIES: Record<string, Record<string, unknown>> = {
   },
 };
 
+/**
+ * A company with a long history: 231 officer appointments (the first 180, in the API's order,
+ * resigned directors; then 50 current ones and a nameless one) and 131 PSC statements (120 ceased,
+ * then 10 current corporate owners and a nameless person), more than one page of the API (100 at
+ * most) each.
+ */
+export const CH_BIG_NUMBER = '03333333';
+CH_COMPANIES[CH_BIG_NUMBER] = {
+  company_name: 'BIGBOARD PLC',
+  company_number: CH_BIG_NUMBER,
+  company_status: 'active',
+  type: 'plc',
+  date_of_creation: '1950-01-01',
+  registered_office_address: { ...CH_OFFICE },
+  sic_codes: ['64191'],
+  links: { self: `/company/${CH_BIG_NUMBER}` },
+};
+const pad = (i: number) => String(i).padStart(3, '0');
+export const CH_BIG_OFFICERS: Record<string, unknown>[] = Array.from({ length: 230 }, (_, i) => ({
+  name: `DIRECTOR${pad(i)}, Person`,
+  officer_role: 'director',
+  appointed_on: '1990-01-01',
+  ...(i < 180 ? { resigned_on: '2000-01-01' } : {}),
+  date_of_birth: { month: 1 + (i % 12), year: 1940 + (i % 50) },
+  address: { ...CH_OFFICE },
+}));
+// an answer missing fields: a current director and a current PSC without any name
+CH_BIG_OFFICERS.push({ officer_role: 'director', appointed_on: '2020-01-01', name: ' , ' });
+export const CH_BIG_PSCS: Record<string, unknown>[] = Array.from({ length: 130 }, (_, i) => ({
+  kind: 'corporate-entity-person-with-significant-control',
+  name: `OWNER ${pad(i)} LIMITED`,
+  natures_of_control: ['ownership-of-shares-25-to-50-percent'],
+  ...(i < 120 ? { ceased_on: '2010-01-01', ceased: true } : {}),
+  identification: { registration_number: `05${pad(i)}000`, legal_form: 'Limited Company' },
+  address: { ...CH_OFFICE },
+}));
+CH_BIG_PSCS.push({
+  kind: 'individual-person-with-significant-control',
+  natures_of_control: ['ownership-of-shares-75-to-100-percent'],
+  date_of_birth: { month: 3, year: 1970 },
+});
+
+/** One page of a Companies House list, as the API pages it (`start_index`, at most 100 a page). */
+export function chPage(all: unknown[], q: URLSearchParams) {
+  const size = Math.min(Number(q.get('items_per_page') ?? 35), 100);
+  const start = Number(q.get('start_index') ?? 0);
+  return {
+    total_results: all.length,
+    items_per_page: size,
+    start_index: start,
+    items: all.slice(start, start + size),
+  };
+}
+
 export const CH_SEARCH_ITEMS = Object.values(CH_COMPANIES).map((c) => ({
   kind: 'searchresults#company',
   company_number: c.company_number,

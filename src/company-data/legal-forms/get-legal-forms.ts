@@ -24,6 +24,42 @@ interface Cached {
 /** One entry per reference directory (a process normally has one). */
 const cache = new Map<string, Cached>();
 
+/**
+ * The list last read in this process (a process has one reference directory), for what must label a
+ * code synchronously: a company's `entity_legal_form_label` as every presentation of a company shows it.
+ */
+let latest: { dir: string | null; index: LegalFormIndex | null } | null = null;
+
+/** The label of an ISO 20275 code in the list last read (the local names, joined with ", "), or null. */
+export function legalFormLabelOf(code: string | null | undefined): string | null {
+  if (!code || !latest?.index) return null;
+  return latest.index.label(code);
+}
+
+const RECHECK_MS = 60_000;
+let ensured: { config: object; at: number; ready: Promise<void> } | null = null;
+
+/**
+ * Makes `legalFormLabelOf` answer from this context's list: the first call (and a call with another
+ * configuration) waits for the list to be read; later ones return at once, and look for a new edition
+ * in the background at most once a minute (a read through `getLegalForms` elsewhere, e.g. the
+ * legal-forms endpoint, refreshes it too). Never throws: a list that cannot be read leaves labels null.
+ */
+export function ensureLegalFormLabels(ctx: Pick<AppContext, 'config'>): Promise<void> {
+  const now = Date.now();
+  if (ensured?.config === ctx.config && now - ensured.at < RECHECK_MS) return ensured.ready;
+  const first = ensured?.config !== ctx.config;
+  const read = getLegalForms(ctx).then(
+    (index) => {
+      latest = { dir: resolveReferenceDir(ctx.config).dir, index };
+    },
+    () => undefined,
+  );
+  // a recheck runs in the background: the labels already loaded serve meanwhile
+  ensured = { config: ctx.config, at: now, ready: first ? read : (ensured?.ready ?? read) };
+  return ensured.ready;
+}
+
 async function signatureOf(dir: string): Promise<{ signature: string; path: string | null; name: string }> {
   const file = await newestElfFile(dir);
   if (!file) return { signature: 'none', path: null, name: '' };
@@ -55,6 +91,12 @@ export async function getLegalForms(ctx: Pick<AppContext, 'config'>): Promise<Le
   const index = path ? loadLegalFormIndex(path, name) : Promise.resolve(null);
   const entry = { signature, index };
   cache.set(dir, entry);
+  index.then(
+    (loaded) => {
+      if (cache.get(dir) === entry) latest = { dir, index: loaded };
+    },
+    () => undefined,
+  );
   // a failed read is not kept: the next call tries again
   index.catch(() => {
     if (cache.get(dir) === entry) cache.delete(dir);

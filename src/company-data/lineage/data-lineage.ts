@@ -64,8 +64,18 @@ const valueAt = (obj: Record<string, unknown>, path: string): unknown =>
       obj,
     );
 
-const hasValue = (v: unknown) =>
-  v !== undefined && v !== null && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0);
+/**
+ * Whether a property holds something someone gave. An object whose every value is empty (the
+ * `banking_information: {iban: null, bic: null}` every entity shows without bank details) holds
+ * nothing: it is not attributed to the API.
+ */
+const hasValue = (v: unknown): boolean =>
+  v !== undefined &&
+  v !== null &&
+  v !== '' &&
+  v !== false &&
+  !(Array.isArray(v) && v.length === 0) &&
+  !(typeof v === 'object' && !Array.isArray(v) && !Object.values(v).some(hasValue));
 
 interface RegistrySource {
   vendor: string | null;
@@ -123,9 +133,16 @@ export function withDataLineage<
     companies: detailed.companies.map((co) => {
       const row = companyRows.get(co.id);
       if (!row) return co;
+      // a company imported as another's shareholder has no registry link of its own: its registry
+      // is that of the linked company it relates to, as for an imported individual
+      const linked = row.registry_vendor
+        ? row
+        : (co as { relations?: { to_company_id: string }[] }).relations
+            ?.map((r) => companyRows.get(r.to_company_id))
+            .find((c) => c?.registry_vendor);
       return {
         ...co,
-        data_lineage: lineage(co, COMPANY_PATHS, row.property_origin, row.created_at, registryOf(row)),
+        data_lineage: lineage(co, COMPANY_PATHS, row.property_origin, row.created_at, registryOf(linked)),
       };
     }),
     individuals: detailed.individuals.map((p) => {
@@ -140,12 +157,37 @@ export function withDataLineage<
   };
 }
 
-/** `data_lineage` of one company as GET /v1/companies/{id}?data_lineage=true shows it. */
-export function companyDataLineage(presented: Record<string, unknown>, row: CompanyRow): Lineage {
-  return lineage(presented, COMPANY_PATHS, row.property_origin, row.created_at, {
-    vendor: row.registry_vendor,
-    linkedAt: row.registry_linked_at,
-  });
+/**
+ * `data_lineage` of one company as GET /v1/companies/{id}?data_lineage=true shows it: its registry
+ * is its own link, else (a company imported as another's shareholder) the registry-linked company
+ * it relates to.
+ */
+export async function companyDataLineage(
+  db: Db,
+  presented: Record<string, unknown> & { relations: { to_company_id: string }[] },
+  row: CompanyRow,
+): Promise<Lineage> {
+  const registry = row.registry_vendor
+    ? { vendor: row.registry_vendor, linkedAt: row.registry_linked_at }
+    : await relatedRegistry(
+        db,
+        presented.relations.map((r) => r.to_company_id),
+      );
+  return lineage(presented, COMPANY_PATHS, row.property_origin, row.created_at, registry);
+}
+
+/** The registry of the first registry-linked company among `targets` (none: null). */
+async function relatedRegistry(db: Db, targets: string[]): Promise<RegistrySource> {
+  const linked = targets.length
+    ? await db
+        .selectFrom('companies')
+        .select(['registry_vendor', 'registry_linked_at'])
+        .where('id', 'in', targets)
+        .where('registry_vendor', 'is not', null)
+        .orderBy('registry_linked_at')
+        .executeTakeFirst()
+    : undefined;
+  return { vendor: linked?.registry_vendor ?? null, linkedAt: linked?.registry_linked_at ?? null };
 }
 
 /**
@@ -157,18 +199,9 @@ export async function individualDataLineage(
   presented: Record<string, unknown> & { relations: { to_company_id: string }[] },
   row: IndividualRow,
 ): Promise<Lineage> {
-  const targets = presented.relations.map((r) => r.to_company_id);
-  const linked = targets.length
-    ? await db
-        .selectFrom('companies')
-        .select(['registry_vendor', 'registry_linked_at'])
-        .where('id', 'in', targets)
-        .where('registry_vendor', 'is not', null)
-        .orderBy('registry_linked_at')
-        .executeTakeFirst()
-    : undefined;
-  return lineage(presented, INDIVIDUAL_PATHS, row.property_origin, row.created_at, {
-    vendor: linked?.registry_vendor ?? null,
-    linkedAt: linked?.registry_linked_at ?? null,
-  });
+  const registry = await relatedRegistry(
+    db,
+    presented.relations.map((r) => r.to_company_id),
+  );
+  return lineage(presented, INDIVIDUAL_PATHS, row.property_origin, row.created_at, registry);
 }

@@ -81,3 +81,31 @@ export function alertCategories(c: RegistryChanges): string[] {
     out.add('shareholder_changes');
   return [...out];
 }
+
+/**
+ * The snapshot as it was before `changes` (a diff that led to `snapshot`): the fields' old values,
+ * the added parties taken out, the removed ones back, the changed owners' old roles and percentage.
+ */
+export function revertChanges(snapshot: MonitoringSnapshot, changes: RegistryChanges): MonitoringSnapshot {
+  const out: MonitoringSnapshot = structuredClone(snapshot);
+  for (const f of changes.fields ?? []) {
+    if (f.field === 'address') out.address = f.old as MonitoringSnapshot['address'];
+    else out[f.field] = f.old as string;
+  }
+  const back = <T extends { key: string }>(list: T[], c: { added: T[]; removed: T[] }) => {
+    const added = new Set((c.added ?? []).map((x) => x.key));
+    const kept = (list ?? []).filter((x) => !added.has(x.key));
+    const have = new Set(kept.map((x) => x.key));
+    return [...kept, ...(c.removed ?? []).filter((x) => !have.has(x.key))].sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    );
+  };
+  out.officers = back(out.officers, changes.officers ?? { added: [], removed: [] });
+  out.owners = back(out.owners, changes.owners ?? { added: [], removed: [] });
+  const before = new Map((changes.owners?.changed ?? []).map((c) => [c.key, c.old]));
+  out.owners = out.owners.map((o) => {
+    const old = before.get(o.key);
+    return old ? { ...o, roles: old.roles, ownership_percentage: old.ownership_percentage } : o;
+  });
+  return out;
+}

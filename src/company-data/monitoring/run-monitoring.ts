@@ -8,7 +8,7 @@ import { companyMonitoringCheck } from '../../checks/types/company_monitoring/in
 import type { CompanyMonitoringStateRow } from '../../db/schema.ts';
 import { fetchProfileByRecord } from '../fetch-profile.ts';
 import type { RegistryVendor } from '../vendors.ts';
-import { alertCategories, diffSnapshots } from './diff.ts';
+import { alertCategories, diffSnapshots, type RegistryChanges, revertChanges } from './diff.ts';
 import { createMonitoringCheck, findMonitoringCheck } from './monitoring-check.ts';
 import { baselineSnapshot, type MonitoringSnapshot } from './snapshot.ts';
 
@@ -123,8 +123,19 @@ async function monitorOne(
     // gone, or another pass handled it since we read it
     if (!locked || new Date(locked.last_checked_at).getTime() !== new Date(state.last_checked_at).getTime())
       return 'skipped';
-    const changes = diffSnapshots(locked.snapshot as unknown as MonitoringSnapshot, next);
+    const previous = locked.snapshot as unknown as MonitoringSnapshot;
     let check = await findMonitoringCheck(trx, state.company_id);
+    const pending =
+      check?.status === 'need_review'
+        ? ((check.data as { changes?: RegistryChanges | null }).changes ?? null)
+        : null;
+    // a change since the last read; while earlier changes wait for review, the check shows every
+    // change since the state last reviewed (a new change does not hide the unreviewed ones)
+    const changes = diffSnapshots(previous, next)
+      ? pending
+        ? (diffSnapshots(revertChanges(previous, pending), next) ?? diffSnapshots(previous, next))
+        : diffSnapshots(previous, next)
+      : null;
     // monitoring enabled after the company was linked: its check starts now
     check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id, true);
     if (changes) {

@@ -51,3 +51,11 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** The same test without narrowing, for parsers whose input is typed after the documentation. */
 export const isRecord = (v: unknown): boolean => isObject(v);
+
+/**
+ * A typed registration number without the separators people write in it: spaces (no-break ones
+ * too), dots, hyphens and slashes ("552 100 554", "552.100.554", "912-345-678"). Registry numbers
+ * of the countries served here are letters and digits only.
+ */
+export const compactNumber = (typed: string | undefined): string | undefined =>
+  typed?.replace(/[\s.\-/]+/g, '');

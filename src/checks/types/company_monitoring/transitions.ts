@@ -38,6 +38,6 @@ export const COMPANY_MONITORING_TRANSITIONS: readonly Transition[] = [
     trigger: 'registry_change',
     to: 'need_review',
     condition: 'a further change before the review',
-    also: 'data.changes replaced by the latest differences; no new event (the status is unchanged)',
+    also: 'data.changes holds every difference since the state last reviewed (the unreviewed earlier changes stay, the latest values as new); no new event (the status is unchanged)',
   },
 ];

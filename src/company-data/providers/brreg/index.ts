@@ -1,5 +1,6 @@
 import type { CompanyRegistryProvider, RegistryCandidate } from '../../provider.ts';
 import {
+  compactNumber,
   isObject,
   noDocuments,
   type RegistryAdapterOptions,
@@ -31,7 +32,7 @@ export function createBrregProvider(opts: RegistryAdapterOptions): CompanyRegist
   return {
     vendor: 'brreg',
     async search(query, call) {
-      const typed = query.registrationNumber?.replace(/\s+/g, '');
+      const typed = compactNumber(query.registrationNumber);
       if (typed) {
         if (!/^\d{9}$/.test(typed)) return [];
         const answer = await http.getJson(unitPath(typed), {

@@ -1,12 +1,20 @@
 import { type CompanyRegistryProvider, RegistryError } from '../../provider.ts';
-import { isObject, type RegistryAdapterOptions, unexpectedShape, withElfLabel } from '../adapter-options.ts';
+import {
+  compactNumber,
+  isObject,
+  type RegistryAdapterOptions,
+  unexpectedShape,
+  withElfLabel,
+} from '../adapter-options.ts';
 import { createHttpClient, type HttpClient } from '../http-client.ts';
 import { type ChFiling, documentApiUrl, documentIdOf, filingDocuments, transactionOf } from './filings.ts';
 import { type ChCompany, type ChOfficer, type ChPsc, chCandidate, chProfile } from './parse.ts';
 
 const SEARCH_SIZE = 20;
-/** Officers and PSCs of one company fit in one page of the API's maximum size. */
+/** The API's largest page of officers or PSCs. */
 const LIST_SIZE = 100;
+/** Officers and PSCs read per company at most (50 pages of 100). */
+const MAX_LIST_PAGES = 50;
 const FILINGS_SIZE = 25;
 
 /**
@@ -40,10 +48,35 @@ export function createCompaniesHouseProvider(opts: RegistryAdapterOptions): Comp
     // Companies House answers 404 for a list that has no entry yet (e.g. no PSC notified).
     const answer = await keyed().getJson(path, { signal, on404: 'null', query: { items_per_page: size } });
     if (!answer) return [];
-    const list = isObject(answer.body) ? answer.body.items : undefined;
-    if (list === undefined) return [];
-    if (!Array.isArray(list)) throw unexpectedShape('companies_house', `no items list at ${path}`);
-    return list as T[];
+    return pageItems<T>(answer.body, path);
+  }
+
+  /**
+   * Every entry of a paged list (officers, PSCs): the API gives at most 100 a page with
+   * `total_results`, and a company with a long history has hundreds of officers, resigned ones
+   * included, its current directors anywhere among them. Pages are read with `start_index` until
+   * `total_results` (or a short page) is reached, at most MAX_LIST_PAGES.
+   */
+  async function allItems<T>(path: string, signal: AbortSignal): Promise<T[]> {
+    const out: T[] = [];
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const answer = await keyed().getJson(path, {
+        signal,
+        on404: 'null',
+        query: { items_per_page: LIST_SIZE, start_index: out.length },
+      });
+      if (!answer) return out;
+      const list = pageItems<T>(answer.body, path);
+      out.push(...list);
+      const total = isObject(answer.body) ? answer.body.total_results : undefined;
+      const more = typeof total === 'number' ? out.length < total : list.length >= LIST_SIZE;
+      if (!list.length || !more) return out;
+    }
+    throw new RegistryError(
+      'companies_house',
+      'bad_answer',
+      `${path} lists more than ${MAX_LIST_PAGES * LIST_SIZE} entries`,
+    );
   }
 
   return {
@@ -72,8 +105,8 @@ export function createCompaniesHouseProvider(opts: RegistryAdapterOptions): Comp
       if (!isObject(answer?.body))
         throw unexpectedShape('companies_house', 'company profile is not an object');
       const [officers, pscs] = await Promise.all([
-        items<ChOfficer>(`${path}/officers`, call.signal, LIST_SIZE),
-        items<ChPsc>(`${path}/persons-with-significant-control`, call.signal, LIST_SIZE),
+        allItems<ChOfficer>(`${path}/officers`, call.signal),
+        allItems<ChPsc>(`${path}/persons-with-significant-control`, call.signal),
       ]);
       const profile = chProfile(answer.body as ChCompany, officers, pscs);
       if (!profile) throw unexpectedShape('companies_house', 'company without number or name');
@@ -122,12 +155,19 @@ export function createCompaniesHouseProvider(opts: RegistryAdapterOptions): Comp
   };
 }
 
+function pageItems<T>(body: unknown, path: string): T[] {
+  const list = isObject(body) ? body.items : undefined;
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw unexpectedShape('companies_house', `no items list at ${path}`);
+  return list as T[];
+}
+
 /**
  * A typed company number in the register's form: 8 characters, upper case, numeric ones padded with
  * zeros ("1234567" → "01234567"), prefixed ones (SC, NI, OC...) as given.
  */
 function companyNumber(input: string | undefined): string | null {
-  const n = input?.replace(/\s+/g, '').toUpperCase();
+  const n = compactNumber(input)?.toUpperCase();
   if (!n) return null;
   if (/^\d{1,8}$/.test(n)) return n.padStart(8, '0');
   return /^[A-Z]{2}\d{6}$/.test(n) ? n : null;

@@ -131,7 +131,9 @@ export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): C
   const current = pscs.filter(isRecord).filter((p) => !p.ceased_on && !p.ceased);
   const parties = {
     // Individual PSCs are the people with significant control: the UK's beneficial owners.
-    beneficial_owners: current.filter(isIndividualPsc).map(pscParty),
+    // A person without any name (an answer missing it) cannot be told from another one: left out,
+    // as the French and Norwegian adapters do, rather than imported as a nameless individual.
+    beneficial_owners: current.filter(isIndividualPsc).filter(named).map(pscParty),
     // Relevant legal entities hold the company (directly or through others) and are registered as such.
     shareholders: current
       .filter((p) => !isIndividualPsc(p) && p.kind !== 'super-secure-person-with-significant-control')
@@ -139,6 +141,7 @@ export function chProfile(c: ChCompany, officers: ChOfficer[], pscs: ChPsc[]): C
     legal_representatives: officers
       .filter(isRecord)
       .filter((o) => !o.resigned_on && REPRESENTATIVE_ROLES.has(o.officer_role ?? ''))
+      .filter((o) => o.officer_role?.startsWith('corporate-') || named(o))
       .map(officerParty),
   };
   return {
@@ -167,6 +170,12 @@ function statusOf(status: string | undefined): 'live' | 'closed' | 'not_reported
   if (status && LIVE.has(status)) return 'live';
   return 'not_reported';
 }
+
+/** An officer or PSC whose record gives some name (a PSC's name elements, else its name). */
+const named = (p: ChOfficer | ChPsc): boolean => {
+  const n = 'name_elements' in p ? p.name_elements : null;
+  return !!(text(n?.forename) || text(n?.surname) || text(p.name)?.replace(/[\s,]+/g, ''));
+};
 
 const isIndividualPsc = (p: ChPsc) => p.kind === 'individual-person-with-significant-control';
 

@@ -1,5 +1,6 @@
 import { type CompanyRegistryProvider, type RegistryCandidate, RegistryError } from '../../provider.ts';
 import {
+  compactNumber,
   isObject,
   noDocuments,
   type RegistryAdapterOptions,
@@ -39,7 +40,7 @@ export function createRechercheEntreprisesProvider(opts: RegistryAdapterOptions)
     vendor: 'recherche_entreprises',
     async search(query, call) {
       // A SIRET (14 digits) starts with its company's SIREN; spaces are common in typed numbers.
-      const number = query.registrationNumber?.replace(/\s+/g, '');
+      const number = compactNumber(query.registrationNumber);
       const siren = number && /^\d{9}(\d{5})?$/.test(number) ? number.slice(0, 9) : null;
       if (number && !siren) return [];
       // the API answers 400 to a text under 3 characters: say it as the caller's mistake
