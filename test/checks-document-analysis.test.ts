@@ -115,4 +115,40 @@ describe('document check: real analysis', () => {
       assert.equal(results[c].result, 'approved', c);
     assert.equal(done.status, 'approved', JSON.stringify(done.data));
   });
+
+  test("a RIB in the banks' usual layout: IBAN and BIC under their long labels, the holder under its label", async () => {
+    const api = await newWorkspace();
+    const iban = composeIBAN({ countryCode: 'FR', bban: '30006000011234567890189' }) as string;
+    const kase = await api.post('/v1/cases', {
+      name: 'RIB case',
+      companies: [
+        { type: 'main', name: 'Acme Industries SAS', country: 'FR', banking_information: { iban } },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const rib = await textPdf([
+      "Relevé d'Identité Bancaire",
+      'Code banque   Code guichet   N° de compte   Clé RIB   Domiciliation',
+      '30006         00001          12345678901    89        AGENCE PARIS OPERA',
+      'IBAN (International Bank Account Number)',
+      friendlyFormatIBAN(iban) as string,
+      'BIC (Bank Identifier Code)',
+      'AGRIFRPP882',
+      'Titulaire du compte',
+      'ACME INDUSTRIES SAS',
+    ]);
+    const { done } = await submitDocument(
+      api,
+      [rib],
+      { document_type_key: 'bank_account_details' },
+      { company_id: kase.body.companies[0].id },
+    );
+    const info = done.data.information.document_analysis;
+    assert.equal(info.iban, iban);
+    assert.equal(info.bic, 'AGRIFRPP882');
+    const results = done.data.detailed_results.document_analysis;
+    for (const c of ['valid_iban', 'valid_bic', 'name_matching', 'iban_matching'])
+      assert.equal(results[c].result, 'approved', c);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+  });
 });

@@ -256,8 +256,12 @@ export function bankDetails(text: string): BankDetails {
   }
   let bic: string | null = null;
   let bicValid: boolean | null = null;
+  // `BIC: …`, `BIC / SWIFT …`, `SWIFT code …`, and the French RIB's `BIC (Bank Identifier Code)` with
+  // its value on the next line, as the IBAN's label is read above
   const bicMatch =
-    /\b(?:BIC|SWIFT)(?:\s*\/\s*SWIFT)?(?:\s*CODE)?\s*:?\s*([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/.exec(t);
+    /\b(?:BIC|SWIFT)(?:\s*\/\s*(?:SWIFT|BIC))?(?:\s*CODE)?(?:\s*\([^)]*\))?\s*:?\s*([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/.exec(
+      t,
+    );
   if (bicMatch) {
     bic = bicMatch[1];
     bicValid = isValidBIC(bic);
