@@ -82,6 +82,30 @@ describe('document check: real analysis', () => {
     assert.deepEqual(await checkEventTypes(api.workspaceId), ['Check.Started', 'Check.Approved']);
   });
 
+  test("the company's number written as an RCS mention, a SIRET or a VAT number still matches the SIREN read; received is what was read", async () => {
+    const api = await newWorkspace();
+    const pdf = await kbis('Acme Industries SAS', '552100554');
+    for (const written of [
+      'RCS Paris B 552 100 554',
+      '552 100 554 R.C.S. Paris',
+      '55210055400013',
+      'FR40552100554',
+    ]) {
+      const kase = await api.post('/v1/cases', {
+        name: 'number',
+        companies: [
+          { type: 'main', name: 'Acme Industries SAS', country: 'FR', registration_number: written },
+        ],
+      });
+      assert.equal(kase.status, 201, JSON.stringify(kase.body));
+      const { done } = await submitDocument(api, [pdf], {}, { company_id: kase.body.companies[0].id });
+      const criterion = done.data.detailed_results.document_analysis.registration_number_matching;
+      assert.equal(criterion.result, 'approved', `${written}: ${JSON.stringify(criterion)}`);
+      assert.equal(criterion.received, '552100554', written);
+      assert.equal(done.status, 'approved', `${written}: ${JSON.stringify(done.data)}`);
+    }
+  });
+
   test('a Kbis of another company → need_review (or rejected with automatic_rejection), the reason in the review comment', async () => {
     const api = await newWorkspace();
     const other = await kbis('Boulangerie Martin', '732829320');
