@@ -4,9 +4,12 @@ import { after, before, describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { processCaseReport } from '../src/case-reports/process-report.ts';
 import { insertCaseReport } from '../src/case-reports/repository.ts';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
+import { refs, settledDocument } from './helpers/document-checks.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
+import { kbisPdf } from './helpers/sample-documents.ts';
 
 /**
  * Case reports through the HTTP API: the request (204, 400 on a bad timezone, 404 on another
@@ -214,6 +217,107 @@ describe('case reports', () => {
     });
     assert.equal(viaUrl.statusCode, 200);
     assert.equal(viaUrl.rawPayload.subarray(0, 5).toString(), '%PDF-');
+  });
+
+  test('what a compliance officer relies on: aml hits and their review, fraud list matches, document criteria, who reviewed and wrote, every time in the zone', async () => {
+    const api = await newWorkspace();
+    const { app, ctx } = await getHarness();
+    const user = await createConsoleUser(ctx, api.workspaceId, {
+      role: 'reviewer',
+      firstName: 'Élodie',
+      lastName: 'Conformité',
+    });
+    const headers = await signInHeaders(app, user.email, user.password);
+    const asUser = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
+      const res = await app.inject({ method, url, headers, payload });
+      assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
+      return JSON.parse(res.body);
+    };
+    const kase = await api.post('/v1/cases', {
+      name: 'Compliance file',
+      companies: [
+        { type: 'main', name: 'Acme Industries SAS', country: 'FR', registration_number: '552100554' },
+        { type: 'affiliated', name: 'Gaddafi International Charity and Development Foundation' },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const [acme, listed] = kase.body.companies;
+    // aml: a hit, confirmed by the console user with a comment
+    const aml = await api.post('/v1/checks/aml', { company_id: listed.id });
+    assert.equal(aml.status, 201, JSON.stringify(aml.body));
+    const screened = await eventually(async () => {
+      const r = await api.get(`/v1/checks/aml/${aml.body.id}`);
+      return r.body.status !== 'processing' && r.body;
+    }, 30_000);
+    assert.ok(screened.data.hits.length >= 1, JSON.stringify(screened.data));
+    const hit = screened.data.hits[0];
+    await asUser('PATCH', `/v1/checks/aml/${aml.body.id}/hits/review`, {
+      action: 'confirm',
+      hit_ids: [hit.id],
+      comment: 'Same foundation, same registry number',
+    });
+    // fraud list: the workspace's own report matches its check
+    const report = await api.post('/v1/fraud-database/reports', {
+      company_id: acme.id,
+      reason: 'Forged Kbis',
+    });
+    assert.equal(report.status, 201, JSON.stringify(report.body));
+    const fraud = await api.post('/v1/checks/fraud_database', { company_id: acme.id });
+    assert.equal(fraud.body.status, 'need_review', JSON.stringify(fraud.body));
+    // document: an extract older than 3 months fails one criterion; the user approves it anyway
+    const old = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
+    const doc = await api.post('/v1/checks/document', {
+      company_id: acme.id,
+      settings: { document_type_key: 'registration_certificate' },
+      data: {
+        files: await refs(api, [
+          await kbisPdf({ name: 'Acme Industries SAS', siren: '552100554', date: old }),
+        ]),
+      },
+    });
+    assert.equal(doc.status, 201, JSON.stringify(doc.body));
+    const analysed = await settledDocument(api, doc.body.id);
+    assert.equal(analysed.data.detailed_results.document_analysis.valid_age_in_days.result, 'rejected');
+    await asUser('PATCH', `/v1/checks/document/${doc.body.id}/review`, {
+      action: 'approve',
+      comment: 'Older extract accepted',
+    });
+    const note = await asUser('POST', '/v1/notes', { case_id: kase.body.id, content: '<p>Escalated</p>' });
+    await asUser('POST', `/v1/notes/${note.id}/comments`, { content: '<p>Seen by the MLRO</p>' });
+    await asUser('POST', `/v1/cases/${kase.body.id}/reviews`, { status: 'rejected', comment: 'Sanctioned' });
+
+    assert.equal(
+      (await api.post(`/v1/cases/${kase.body.id}/generate-report`, { timezone: 'Asia/Kolkata' })).status,
+      204,
+    );
+    const entry = await generated(api, kase.body.id);
+    const text = (await pdfText(api, entry.file_ids[0])).text.join('\n');
+    const who = `Élodie Conformité <${user.email}>`;
+    for (const expected of [
+      // the hit: who is listed, on which list, its status and score, and the review with its author
+      'Hit 1: GADDAFI INTERNATIONAL CHARITY AND DEVELOPMENT FOUNDATION · sanction · true positive · score',
+      'ofac_sdn 12685',
+      `by ${who}`,
+      '"Same foundation, same registry number"',
+      // the fraud list match, its time in the zone
+      'Match 1: registration_number · reported ',
+      'by this workspace',
+      // the document's criteria, the failed one with what was expected and read
+      `rejected (expected issued between`,
+      `read ${old})`,
+      '"Older extract accepted"',
+      // case review, note and comment authors, the user's activities
+      `rejected · by ${who}`,
+      `· ${who}`,
+      `${who} commented:`,
+      `User ${who} confirmed case review`,
+    ]) {
+      assert.ok(text.includes(expected), `the report shows ${expected}:\n${text}`);
+    }
+    assert.match(text, /Criterion valid age in days\s+rejected/);
+    assert.match(text, /Match 1: registration_number · reported \d{4}-\d\d-\d\d \d\d:\d\d GMT\+05:30/);
+    // no instant left as the API writes it (vendor.created_at, screened_at...): all in the zone
+    assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT\d\d:\d\d/);
   });
 
   test('a case assigned to a free-text id (not one of our users) gets its report', async () => {

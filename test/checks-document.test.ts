@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { processCheckJob } from '../src/checks/engine/process-job.ts';
+import { checkTypeDefinition } from '../src/checks/registry.ts';
 import {
   checkEventTypes,
   documentCase,
@@ -397,6 +399,52 @@ describe('document check: review, force_review, retrieve, tenants', () => {
     const { individualId } = await documentCase(api);
     const idd = (await api.post('/v1/checks/id_document', { individual_id: individualId })).body;
     assert.equal((await api.get(`/v1/checks/document/${idd.id}`)).status, 404);
+  });
+
+  test('pushed to review while analysed, then given more files: the first analysis, of the old files, does not decide', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const def = checkTypeDefinition('document');
+    assert.ok(def?.process);
+    const original = def.process;
+    const savedDelay = ctx.config.sandboxDelayMs;
+    // the jobs wait an hour: this test runs them itself, in the order it wants
+    Object.assign(ctx.config, { sandboxDelayMs: 3_600_000 });
+    try {
+      const { companyId } = await documentCase(api);
+      const created = await api.post('/v1/checks/document', {
+        company_id: companyId,
+        settings: { document_type_key: 'registration_certificate', automatic_rejection: true },
+        data: { files: await refs(api, [outcomePng('rejected')]) },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id;
+      let added: any;
+      // while the first job analyses its one file, the operator pushes the check to review and adds one
+      def.process = async (input) => {
+        if (input.check.id === id && !added) {
+          assert.equal((await api.post(`/v1/checks/document/${id}/force_review`, {})).status, 200);
+          added = await api.post(`/v1/checks/document/${id}/add_files`, {
+            files: await refs(api, [outcomePng('approved')]),
+          });
+          assert.equal(added.status, 201, JSON.stringify(added.body));
+          assert.equal(added.body.status, 'processing');
+        }
+        return original.call(def, input);
+      };
+      await processCheckJob(ctx, { checkId: id, attempt: 1 });
+      const after = (await api.get(`/v1/checks/document/${id}`)).body;
+      assert.equal(after.status, 'processing', 'the old analysis decided the check');
+      // the job add_files queued reads both files and decides
+      await processCheckJob(ctx, { checkId: id, attempt: 1 });
+      const done = (await api.get(`/v1/checks/document/${id}`)).body;
+      assert.equal(done.status, 'rejected');
+      assert.equal(done.data.document_file_ids.length, 2);
+      assert.deepEqual(done.data.document_file_ids, added.body.data.document_file_ids);
+    } finally {
+      def.process = original;
+      Object.assign(ctx.config, { sandboxDelayMs: savedDelay });
+    }
   });
 
   test('a template may create document checks (document_type_key in its settings)', async () => {

@@ -3,6 +3,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { composeIBAN } from 'ibantools';
 import { sql } from 'kysely';
+import { hashIdentifier, hashSecret } from '../src/fraud-database/hashing.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -318,6 +319,71 @@ describe('fraud_database check', () => {
     const companyHit = await fraudCheck(api, { company_id: withCompany.companyId });
     assert.deepEqual(companyHit.data.matches[0].identifier_kinds, ['iban']);
     assert.equal(companyHit.data.information.entity_type, 'company');
+  });
+
+  test('a French company is its SIREN: its SIRET, VAT number or RCS mention match a report made with another of them; a report stored before this rule still matches', async () => {
+    const a = await sharing(true);
+    const b = await sharing(true);
+    const siren = digits(9);
+    const spaced = `${siren.slice(0, 3)} ${siren.slice(3, 6)} ${siren.slice(6)}`;
+    const reported = await caseWith(
+      a,
+      { first_name: 'x', last_name: 'y' },
+      { registration_number: `${siren}00017`, country: 'FR' }, // a SIRET of the company
+    );
+    const report = await a.post('/v1/fraud-database/reports', {
+      company_id: reported.companyId,
+      reason: 'x',
+    });
+    assert.equal(report.status, 201, JSON.stringify(report.body));
+    for (const spelling of [siren, spaced, `${siren}00025`, `FR12${siren}`, `RCS Lyon B ${spaced}`]) {
+      const inB = await caseWith(
+        b,
+        { first_name: 'x', last_name: 'y' },
+        { registration_number: spelling, country: 'FR' },
+      );
+      const check = await fraudCheck(b, { company_id: inB.companyId });
+      assert.equal(check.status, 'need_review', `${spelling}: ${JSON.stringify(check.data)}`);
+      assert.deepEqual(check.data.matches[0].identifier_kinds, ['registration_number']);
+      assert.equal(check.data.information.company_number, siren);
+    }
+    // another company's SIREN, the same digits in another country: no match
+    const other = await caseWith(
+      b,
+      { first_name: 'x', last_name: 'y' },
+      { registration_number: `${siren.slice(0, 8)}${(Number(siren[8]) + 1) % 10}`, country: 'FR' },
+    );
+    assert.equal((await fraudCheck(b, { company_id: other.companyId })).status, 'approved');
+    const belgian = await caseWith(
+      b,
+      { first_name: 'x', last_name: 'y' },
+      { registration_number: `${siren}00017`, country: 'BE' },
+    );
+    assert.equal((await fraudCheck(b, { company_id: belgian.companyId })).status, 'approved');
+
+    // a report made by an earlier version kept the SIRET as written (FR:<14 digits>)
+    const { ctx } = await getHarness();
+    const siret = digits(14);
+    const old = await caseWith(
+      a,
+      { first_name: 'x', last_name: 'y' },
+      { registration_number: siret, country: 'FR' },
+    );
+    const oldReport = await a.post('/v1/fraud-database/reports', { company_id: old.companyId, reason: 'x' });
+    assert.equal(oldReport.status, 201, JSON.stringify(oldReport.body));
+    const secret = await hashSecret(ctx, ctx.db);
+    await ctx.db
+      .updateTable('fraud_report_identifiers')
+      .set({ hash: hashIdentifier(secret, { kind: 'registration_number', value: `FR:${siret}` }) })
+      .where('report_id', '=', oldReport.body.id)
+      .where('kind', '=', 'registration_number')
+      .execute();
+    const sameSiret = await caseWith(
+      b,
+      { first_name: 'x', last_name: 'y' },
+      { registration_number: siret, country: 'FR' },
+    );
+    assert.equal((await fraudCheck(b, { company_id: sameSiret.companyId })).status, 'need_review');
   });
 
   test('company registration number + country; automatic_rejection rejects a match; alias path, retrieve, review', async () => {

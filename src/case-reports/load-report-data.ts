@@ -21,7 +21,7 @@ export const TIMELINE_LIMIT = 500;
 
 export type ReportEvent = Pick<
   Selectable<EventsTable>,
-  'id' | 'type' | 'activity_type' | 'actor_type' | 'company_id' | 'individual_id' | 'created_at'
+  'id' | 'type' | 'activity_type' | 'actor_type' | 'actor_id' | 'company_id' | 'individual_id' | 'created_at'
 > & { check_type: string | null };
 
 /** Everything a case report shows, read in a fixed number of queries whatever the case's size. */
@@ -36,6 +36,8 @@ export interface ReportData {
   notes: (Selectable<NotesTable> & { comments: NoteCommentRow[] })[];
   events: ReportEvent[];
   eventsTotal: number;
+  /** The workspace's users who reviewed, wrote or acted in the case: `First Last <email>` by id. */
+  users: Map<string, string>;
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -118,7 +120,16 @@ export async function loadReportData(
         })),
       db
         .selectFrom('events')
-        .select(['id', 'type', 'activity_type', 'actor_type', 'company_id', 'individual_id', 'created_at'])
+        .select([
+          'id',
+          'type',
+          'activity_type',
+          'actor_type',
+          'actor_id',
+          'company_id',
+          'individual_id',
+          'created_at',
+        ])
         // the check's type for check activities (`started check (ekyc)`)
         .select(sql<string | null>`payload->'check'->>'type'`.as('check_type'))
         .where('workspace_id', '=', workspaceId)
@@ -135,6 +146,13 @@ export async function loadReportData(
         .where('activity_type', 'is not', null)
         .executeTakeFirstOrThrow(),
     ]);
+  const comments = [...notes.comments.values()].flat();
+  const users = await userNames(db, workspaceId, [
+    ...reviews.map((r) => r.user_id),
+    ...notes.rows.map((n) => n.author_id),
+    ...comments.map((c) => c.author_id),
+    ...events.filter((e) => e.actor_type === 'user').map((e) => e.actor_id),
+  ]);
   return {
     kase,
     assignee: assignee ?? null,
@@ -150,5 +168,27 @@ export async function loadReportData(
     notes: notes.rows.map((n) => ({ ...n, comments: notes.comments.get(n.id) ?? [] })),
     events: events.reverse(),
     eventsTotal: Number(count.n),
+    users,
   };
+}
+
+/** `First Last <email>` of the workspace's users among `ids`, in one query. */
+async function userNames(db: Db, workspaceId: string, ids: (string | null | undefined)[]) {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id && UUID_RE.test(id)))];
+  const names = new Map<string, string>();
+  if (!wanted.length) return names;
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', wanted)
+    .execute();
+  for (const u of rows) names.set(u.id, personName(u));
+  return names;
+}
+
+/** How the report names a user: `First Last <email>`. */
+export function personName(u: { first_name?: unknown; last_name?: unknown; email?: unknown }): string {
+  const name = [u.first_name, u.last_name].filter((v) => typeof v === 'string' && v).join(' ');
+  return typeof u.email === 'string' && u.email ? (name ? `${name} <${u.email}>` : u.email) : name;
 }

@@ -1,6 +1,7 @@
 import type { CompanyRow, IndividualRow } from '../db/schema.ts';
 import { fullAddress } from '../shared/address.ts';
 import {
+  legacyRegistration,
   normaliseEmail,
   normaliseIban,
   normaliseNameBirthDate,
@@ -49,6 +50,17 @@ export function entityIdentifiers(entity: FraudEntity): Identifier[] {
           name_birth_date: null,
         };
   return IDENTIFIER_KINDS.flatMap((kind) => (values[kind] ? [{ kind, value: values[kind] }] : []));
+}
+
+/**
+ * Further spellings a search tries besides `entityIdentifiers` (never stored): a company's
+ * registration number as it was normalised before the French SIREN rule, when that differs.
+ */
+export function legacyIdentifiers(entity: FraudEntity): Identifier[] {
+  if (entity.kind !== 'company') return [];
+  const legacy = legacyRegistration(entity.row.registration_number, entity.row.country);
+  const current = normaliseRegistration(entity.row.registration_number, entity.row.country);
+  return legacy && legacy !== current ? [{ kind: 'registration_number', value: legacy }] : [];
 }
 
 /** What a fraud_database check searched, as its `data.information` shows it (normalised values). */

@@ -32,8 +32,33 @@ export function normaliseIban(value: string | null | undefined): string | null {
   return v && isValidIBAN(v) ? v : null;
 }
 
-/** `FR:552100554`: the country in capitals, the number's letters and digits only, in capitals. */
+/**
+ * `FR:552100554`: the country in capitals, the number's letters and digits only, in capitals. A
+ * French company is its SIREN however it is written: a SIRET (14 digits: SIREN + establishment), an
+ * intra-EU VAT number (`FR40552100554`) or an RCS mention (`RCS Paris B 552 100 554`) gives the
+ * 9 digits of the SIREN, so two workspaces that wrote one company differently still meet.
+ */
 export function normaliseRegistration(
+  number: string | null | undefined,
+  country: string | null | undefined,
+): string | null {
+  const n = legacyRegistration(number, country);
+  if (!n) return null;
+  if (n.startsWith('FR:')) {
+    const v = n.slice(3);
+    const vat = /^FR[0-9A-Z]{2}(\d{9})$/.exec(v);
+    if (vat) return `FR:${vat[1]}`;
+    const digits = v.replace(/\D/g, '');
+    if (digits.length === 9 || digits.length === 14) return `FR:${digits.slice(0, 9)}`;
+  }
+  return n;
+}
+
+/**
+ * The registration value as versions before the SIREN rule wrote it (`FR:55210055400013` for a
+ * SIRET): a check searches it too, so reports made then keep matching.
+ */
+export function legacyRegistration(
   number: string | null | undefined,
   country: string | null | undefined,
 ): string | null {

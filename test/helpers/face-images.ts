@@ -87,17 +87,22 @@ function turnLeft(img: Rgb): Rgb {
   return { width: h, height: w, data: out };
 }
 
-/** An APP1 Exif segment saying orientation `value` (big-endian TIFF, one IFD entry). */
-function exifOrientation(value: number): Buffer {
+/**
+ * An APP1 Exif segment saying orientation `value`, one IFD entry, in big-endian TIFF (`MM`, as
+ * iPhones write it) or little-endian (`II`, as many Android phones do).
+ */
+export function exifOrientation(value: number, littleEndian = false): Buffer {
   const tiff = Buffer.alloc(8 + 2 + 12 + 4);
-  tiff.write('MM', 0, 'latin1');
-  tiff.writeUInt16BE(42, 2);
-  tiff.writeUInt32BE(8, 4);
-  tiff.writeUInt16BE(1, 8);
-  tiff.writeUInt16BE(0x0112, 10); // Orientation
-  tiff.writeUInt16BE(3, 12); // SHORT
-  tiff.writeUInt32BE(1, 14);
-  tiff.writeUInt16BE(value, 18);
+  const u16 = (v: number, o: number) => (littleEndian ? tiff.writeUInt16LE(v, o) : tiff.writeUInt16BE(v, o));
+  const u32 = (v: number, o: number) => (littleEndian ? tiff.writeUInt32LE(v, o) : tiff.writeUInt32BE(v, o));
+  tiff.write(littleEndian ? 'II' : 'MM', 0, 'latin1');
+  u16(42, 2);
+  u32(8, 4);
+  u16(1, 8);
+  u16(0x0112, 10); // Orientation
+  u16(3, 12); // SHORT
+  u32(1, 14);
+  u16(value, 18);
   const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
   const head = Buffer.from([0xff, 0xe1, 0, 0]);
   head.writeUInt16BE(body.length + 2, 2);

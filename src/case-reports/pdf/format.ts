@@ -33,12 +33,20 @@ export function addressText(a: unknown): string {
 /** Data keys (as `words` spells them) whose values are credentials: links that log the person in. */
 const SECRET_KEYS = /verification url|token|signature link/i;
 
+/** An instant as the API writes it (`2026-12-01T09:39:55.123Z`); a plain date is not one. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
 /**
  * The key facts of a check's `data`, as label/value rows: scalar fields of `information` and of the
- * data itself (result, review and settings are shown apart), one level of nesting flattened, lists
- * counted; at most `limit` rows.
+ * data itself (result, review and settings are shown apart, and so are hits, matches and detailed
+ * results: see section-checks), one level of nesting flattened, lists counted, instants written by
+ * `time` (the report's zone); at most `limit` rows.
  */
-export function keyData(data: unknown, limit = 10): [string, string][] {
+export function keyData(
+  data: unknown,
+  time: (v: string) => string = (v) => v,
+  limit = 10,
+): [string, string][] {
   const d = obj(data) ?? {};
   const rows: [string, string][] = [];
   const add = (key: string, v: unknown) => {
@@ -53,9 +61,17 @@ export function keyData(data: unknown, limit = 10): [string, string][] {
       return;
     }
     if (typeof v === 'object') return;
-    rows.push([label, show(v, 120)]);
+    rows.push([label, typeof v === 'string' && INSTANT.test(v) ? time(v) : show(v, 120)]);
   };
-  const skip = new Set(['review', 'result', 'settings', 'information']);
+  const skip = new Set([
+    'review',
+    'result',
+    'settings',
+    'information',
+    'hits',
+    'matches',
+    'detailed_results',
+  ]);
   for (const [k, v] of Object.entries(obj(d.information) ?? {})) {
     const nested = obj(v);
     if (nested) for (const [k2, v2] of Object.entries(nested)) add(`${words(k)} ${words(k2)}`, v2);

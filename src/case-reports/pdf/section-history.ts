@@ -15,7 +15,7 @@ export function reviewsAndNotesSection(w: PdfWriter, d: ReportData, time: Time):
         [
           time(r.reviewed_at),
           words(r.status),
-          `by ${r.reviewer_type}`,
+          `by ${(r.user_id && d.users.get(r.user_id)) || r.reviewer_type}`,
           r.next_review_at && `next review ${r.next_review_at}`,
         ],
         ' · ',
@@ -28,21 +28,31 @@ export function reviewsAndNotesSection(w: PdfWriter, d: ReportData, time: Time):
   w.heading(`Notes (${d.notes.length})`);
   if (!d.notes.length) w.text('No note.', { grey: true });
   for (const n of d.notes) {
-    w.text(`${time(n.created_at)} · ${n.author_type}`, { bold: true });
+    w.text(`${time(n.created_at)} · ${author(d, n)}`, { bold: true });
     w.text(htmlToText(n.content), { indent: 12 });
     for (const c of n.comments) {
-      w.text(`${time(c.created_at)} · ${c.author_type} commented:`, { indent: 24, grey: true });
+      w.text(`${time(c.created_at)} · ${author(d, c)} commented:`, { indent: 24, grey: true });
       w.text(htmlToText(c.content), { indent: 24 });
     }
     w.gap(4);
   }
 }
 
-/** `api__approved__check` → `API approved check (ekyc)`; `updated_status__case` → `updated case status`. */
-function activityText(e: ReportData['events'][number]): string {
+/** Who wrote a note or comment: the user by name when it was one, else the author type (api...). */
+function author(d: ReportData, n: { author_type: string; author_id?: string | null }): string {
+  return (n.author_type === 'user' && n.author_id && d.users.get(n.author_id)) || n.author_type;
+}
+
+/**
+ * `api__approved__check` → `API approved check (ekyc)`; `updated_status__case` → `updated case
+ * status`; a user's activity names the user (`User Jane Doe <jane@…> approved check (aml)`).
+ */
+function activityText(d: ReportData, e: ReportData['events'][number]): string {
   if (!e.activity_type) return e.type;
   const [actor, verb, subject] = e.activity_type.split('__');
-  const who = actor === 'api' ? 'API' : actor.charAt(0).toUpperCase() + actor.slice(1);
+  const user = actor === 'user' && e.actor_id ? d.users.get(e.actor_id) : undefined;
+  const who =
+    actor === 'api' ? 'API' : `${actor.charAt(0).toUpperCase()}${actor.slice(1)}${user ? ` ${user}` : ''}`;
   const [action, ...what] = verb.split('_');
   const thing = [words(subject), ...what].join(' ');
   return `${who} ${action} ${thing}${e.check_type ? ` (${words(e.check_type)})` : ''}`;
@@ -61,6 +71,6 @@ export function timelineSection(w: PdfWriter, d: ReportData, time: Time): void {
   if (!d.events.length) w.text('No activity.', { grey: true });
   for (const e of d.events) {
     const subject = names.get(e.company_id ?? e.individual_id ?? '');
-    w.text(join([time(e.created_at), activityText(e), subject && show(subject)], ' · '));
+    w.text(join([time(e.created_at), activityText(d, e), subject && show(subject)], ' · '));
   }
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../../app-context.ts';
 import { discardGeneratedFile, type GeneratedFile } from '../../files/generated-file.ts';
 import { getStorage } from '../../files/storage.ts';
@@ -8,7 +9,8 @@ import { applyOutcome } from './apply-change.ts';
 
 /**
  * Runs a check's provider work. Idempotent: the job acts only if the check is still processing the
- * same attempt, so a job that runs twice (retried after a crash) has the effect of running once.
+ * same attempt with the same inputs (`internal`) it read, so a job that runs twice (retried after a
+ * crash) has the effect of running once, and one overtaken by new inputs has none.
  */
 export async function processCheckJob(
   ctx: AppContext,
@@ -38,6 +40,10 @@ export async function processCheckJob(
     .execute(async (trx) => {
       const check = await lockCheckById(trx, data.checkId);
       if (check?.status !== 'processing' || check.attempt !== data.attempt) return false;
+      // the inputs changed while the provider worked (a document check pushed to review, then given
+      // more files: processing again, same attempt): this result is of files no longer the check's,
+      // and the change queued the job that reads the new ones
+      if (!isDeepStrictEqual(check.internal, snapshot.internal)) return false;
       await applyOutcome(ctx, trx, def, check, outcome);
       return true;
     })

@@ -9,7 +9,7 @@ import {
   proofOfAddressType,
   type RegistrationNumbers,
   registrationDocumentType,
-  registrationNumberMatches,
+  registrationNumberMatch,
   registrationNumbers,
 } from './fields.ts';
 import type { AnalysisInput, AnalysisOutcome, AnalysisTarget } from './index.ts';
@@ -117,7 +117,8 @@ function numberCriterion(
       : notEvaluated(numbers.primary);
   const expected = compactId(target);
   if (numbers.candidates.length === 0) return required ? crit(null, expected, null) : notEvaluated();
-  if (registrationNumberMatches(numbers.candidates, target)) return crit('approved', expected, expected);
+  const matched = registrationNumberMatch(numbers.candidates, target);
+  if (matched) return crit('approved', expected, matched);
   return crit('rejected', expected, numbers.primary);
 }
 

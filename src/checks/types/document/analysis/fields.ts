@@ -192,19 +192,28 @@ export function registrationNumbers(text: string): RegistrationNumbers {
 
 const titleCase = (s: string) => s.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (c) => c.toUpperCase());
 
-/** Whether a number read matches the target's (SIREN inside a SIRET, either way; OCR look-alikes folded). */
-export function registrationNumberMatches(found: string[], target: string): boolean {
+/**
+ * The number read that matches the target's, or null (SIREN inside a SIRET, either way; OCR
+ * look-alikes folded in what was read). The target is typed data, not OCR: besides its look-alike
+ * folding, its plain digits count when they make a SIREN or SIRET (`RCS Paris B 552 100 554`), and
+ * a French VAT number gives its SIREN (`FR40552100554`).
+ */
+export function registrationNumberMatch(found: string[], target: string): string | null {
   const want = compactId(target);
-  const wantDigits = digitsOnly(target);
-  return found.some((f) => {
-    if (f === want) return true;
+  const plain = target.replace(/\D/g, '');
+  const wants = new Set([digitsOnly(target)]);
+  if (plain.length === 9 || plain.length === 14) wants.add(plain);
+  const vat = /^FR[0-9A-Z]{2}(\d{9})$/.exec(want)?.[1];
+  if (vat) wants.add(vat);
+  const matches = (f: string, wantDigits: string) => {
     if (/^\d+$/.test(wantDigits) && /^\d+$/.test(f)) {
       if (wantDigits === f) return true;
       if (wantDigits.length === 9 && f.length === 14 && f.startsWith(wantDigits)) return true;
       if (wantDigits.length === 14 && f.length === 9 && wantDigits.startsWith(f)) return true;
     }
     return digitsOnly(f) === wantDigits && wantDigits.length >= 6;
-  });
+  };
+  return found.find((f) => f === want || [...wants].some((w) => matches(f, w))) ?? null;
 }
 
 export interface BankDetails {
@@ -256,8 +265,12 @@ export function bankDetails(text: string): BankDetails {
   }
   let bic: string | null = null;
   let bicValid: boolean | null = null;
+  // `BIC: …`, `BIC / SWIFT …`, `SWIFT code …`, and the French RIB's `BIC (Bank Identifier Code)` with
+  // its value on the next line, as the IBAN's label is read above
   const bicMatch =
-    /\b(?:BIC|SWIFT)(?:\s*\/\s*SWIFT)?(?:\s*CODE)?\s*:?\s*([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/.exec(t);
+    /\b(?:BIC|SWIFT)(?:\s*\/\s*(?:SWIFT|BIC))?(?:\s*CODE)?(?:\s*\([^)]*\))?\s*:?\s*([A-Z0-9]{8}(?:[A-Z0-9]{3})?)\b/.exec(
+      t,
+    );
   if (bicMatch) {
     bic = bicMatch[1];
     bicValid = isValidBIC(bic);

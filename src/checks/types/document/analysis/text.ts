@@ -1,4 +1,6 @@
 import type { extractImages, getDocumentProxy } from 'unpdf';
+import { decodeImage } from '../../../../face/decode-image.ts';
+import { jpegOrientation } from '../../../../face/orientation.ts';
 import { loadUnpdf } from '../../../../shared/lazy-module.ts';
 import { isJpeg, isPdf, isPng } from '../../id_document/document-reader.ts';
 import { ocrImage } from './ocr.ts';
@@ -45,11 +47,26 @@ const isOtherImage = (b: Buffer) =>
 
 const significant = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 
+/** Longer side of a turned photo handed to the OCR: 300 dpi of an A4 page, more than it needs. */
+const OCR_LONG_SIDE = 3600;
+
+/**
+ * A JPEG as it is shown: a phone stores a portrait page sideways and says so in its EXIF
+ * orientation, which the OCR ignores (it would read sideways lines: nothing). Such a photo is
+ * decoded, turned upright and handed over as PNG; any other JPEG (or one that cannot be decoded)
+ * as it is.
+ */
+function uprightJpeg(bytes: Buffer): Buffer {
+  if (jpegOrientation(bytes) === 1) return bytes;
+  const img = decodeImage(bytes, OCR_LONG_SIDE);
+  return img ? encodePng(img.width, img.height, 3, img.data) : bytes;
+}
+
 export async function readFileText(bytes: Buffer, mime: string): Promise<FileText> {
   if (isPdf(bytes) || mime === 'application/pdf') return readPdf(bytes);
   if (isPng(bytes) || isJpeg(bytes) || isOtherImage(bytes) || mime.startsWith('image/')) {
     if (isPng(bytes) && isNoise(decodePng(bytes))) return unreadable('image_ocr', NOISE_PROBLEM);
-    const r = await ocrImage(bytes);
+    const r = await ocrImage(isJpeg(bytes) ? uprightJpeg(bytes) : bytes);
     if (!r) return unreadable('image_ocr', 'the image could not be read (OCR failed or took too long)');
     if (significant(r.text) < MIN_SIGNIFICANT_CHARS || r.confidence < MIN_OCR_CONFIDENCE)
       return { ...unreadable('image_ocr', 'no legible text was found in the image'), text: r.text };
