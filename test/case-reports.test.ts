@@ -192,6 +192,9 @@ describe('case reports', () => {
     ]) {
       assert.ok(all_text.includes(expected), `the report shows ${expected}:\n${all_text}`);
     }
+    // counts agree with their number ("1 note", not "1 notes")
+    assert.match(all_text, /Contents\s+\d+ compan(y|ies), \d+ individuals?, \d+ checks?, \d+ notes?/);
+    assert.doesNotMatch(all_text, /\b1 (companies|individuals|checks|notes)\b/);
     for (const [i, page] of text.entries()) {
       assert.ok(page.includes(`Page ${i + 1} of ${pages}`), `page ${i + 1} numbered: ${page.slice(-200)}`);
       assert.ok(page.includes('Case report: Société Générale'), `page ${i + 1} has the header`);

@@ -38,7 +38,15 @@ export function caseSection(w: PdfWriter, d: ReportData, time: (v: Date | string
     ],
     [
       'Contents',
-      `${d.companies.length} companies, ${d.individuals.length} individuals, ${d.checks.length} checks, ${d.notes.length} notes`,
+      [
+        count(d.companies.length, 'company', 'companies'),
+        count(d.individuals.length, 'individual', 'individuals'),
+        count(d.checks.length, 'check', 'checks'),
+        count(d.notes.length, 'note', 'notes'),
+      ].join(', '),
     ],
   ]);
 }
+
+/** "1 company", "2 companies". */
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
