@@ -4150,7 +4150,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "169b7322-9344-4cf9-9e34-641830dd8ef4",
+         *   "workspace_id": "c7cf356b-b373-450a-ae8a-8db2bdef4c53",
          *   "ignore_schedule": true
          * }
          */
@@ -5139,8 +5139,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "c59fa93a-df72-4880-bcbd-b005970c0e2f",
-         *   "to_company_id": "a316798d-5f7b-4537-ab0d-ff3ad2d31f75",
+         *   "from_individual_id": "cef26954-f669-43de-972f-a5ecf13d1d70",
+         *   "to_company_id": "8a0f1f9f-8ddb-4af4-9783-6539ff1aecd2",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5602,7 +5602,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
          * }
          */
         "application/json": {
@@ -6038,7 +6038,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
+         *   "business_contact_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
          * }
          */
         "application/json": {
@@ -6441,7 +6441,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6575,7 +6575,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "1dd9b2b6-55b2-4b1f-8379-3d7fb4793174"
+         *     "ccd7e42a-83f3-4dcb-964d-9258440a2328"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6825,14 +6825,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655",
+         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_oLwjPlwTs9dFgkhmTzpJAnzjidXkdGbK"
+         *         "upload_ref": "upl__8xL1I3Z6Dts11OErJIfdE4_tskiS9B1"
          *       }
          *     ]
          *   }
@@ -6975,7 +6975,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_QQ5LY3BX9tXx09v3NVZx3K3uepaFqGKs"
+         *       "upload_ref": "upl_xNk9O0UZyCJA-XOuCvmlch9atwObwb7x"
          *     }
          *   ]
          * }
@@ -7201,7 +7201,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
          * }
          */
         "application/json": {
@@ -7393,7 +7393,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7585,7 +7585,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae"
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
          * }
          */
         "application/json": {
@@ -7780,9 +7780,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3f9584f7-dabc-4dcd-be9d-bf86cfc364ae",
+         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
          *   "data": {
-         *     "front_upload_ref": "upl_oYZcuvr9DgXuQbknLygrF_R9TnPW358S"
+         *     "front_upload_ref": "upl_OiPUewDIqjpa3e_s04V5g7xFjtq4D8pw"
          *   }
          * }
          */
@@ -7910,7 +7910,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_niDAMUy3bjmZyLkUR2z8TC4PVsQvqzA1"
+         *   "front_upload_ref": "upl_pjyQRCF-E4H-VfJ3lvzvxdJcaF-6rM4Z"
          * }
          */
         "application/json": {
@@ -8125,7 +8125,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a39fafd-ef5e-42d7-b790-dae97d06bd68",
+         *   "individual_id": "7d3e9953-06f1-496c-bd87-28e1f3c9dd03",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8457,7 +8457,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655"
+         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2"
          * }
          */
         "application/json": {
@@ -8953,9 +8953,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
+         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
          *   "type": "affiliated",
-         *   "search_ref": "sr_pYlsv0bdMYDJbXMZX2hDmp3JHpZHoyJx"
+         *   "search_ref": "sr_L3axbxhFu38NNlcRBbv-cm4xMWxV5shO"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9442,7 +9442,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "a609545f-9730-41c3-906d-452d5555d655",
+         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10568,7 +10568,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c41ef786-cef5-47ee-b8ac-2194713d901d",
+         *   "individual_id": "2ce22bcd-3f7e-462a-b4e7-3c57a1c63967",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10855,12 +10855,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
+         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "a609545f-9730-41c3-906d-452d5555d655",
+         *       "to_company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11170,7 +11170,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
+         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12267,8 +12267,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "cbac4c71-67e0-446f-957c-6356bc4c12df",
-         *   "template_id": "c6a42ae9-7804-42ff-9c49-0973efde4e1f"
+         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "template_id": "da7b6177-624c-43a4-ba49-66c039c62386"
          * }
          */
         "application/json": {
@@ -13156,7 +13156,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T08:54:25.624Z"
+         *   "since": "2026-12-01T10:36:40.233Z"
          * }
          */
         "application/json": {
