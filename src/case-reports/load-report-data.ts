@@ -15,6 +15,7 @@ import type {
 } from '../db/schema.ts';
 import { commentsByNote } from '../notes/repository.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
+import { nestedUsersById } from '../users/nested-user.ts';
 
 /** Most recent activities shown in a report's timeline (older ones are counted, not listed). */
 export const TIMELINE_LIMIT = 500;
@@ -174,17 +175,8 @@ export async function loadReportData(
 
 /** `First Last <email>` of the workspace's users among `ids`, in one query. */
 async function userNames(db: Db, workspaceId: string, ids: (string | null | undefined)[]) {
-  const wanted = [...new Set(ids.filter((id): id is string => !!id && UUID_RE.test(id)))];
-  const names = new Map<string, string>();
-  if (!wanted.length) return names;
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'email'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', 'in', wanted)
-    .execute();
-  for (const u of rows) names.set(u.id, personName(u));
-  return names;
+  const users = await nestedUsersById(db, workspaceId, ids);
+  return new Map([...users].map(([id, u]) => [id, personName(u)]));
 }
 
 /** How the report names a user: `First Last <email>`. */
