@@ -3,14 +3,11 @@ import type { Insertable } from 'kysely';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import type { AuditLogTable } from '../db/schema.ts';
+import { storableText } from '../shared/storable-text.ts';
 
-/**
- * A client's text as PostgreSQL can store it: NUL characters (which it refuses, in text and in jsonb)
- * and lone surrogates replaced by U+FFFD. The entries describing hostile requests (a NUL in a path
- * segment...) were the ones lost.
- */
-const storable = (v: string) =>
-  (v.replaceAll('\u0000', '\ufffd') as string & { toWellFormed(): string }).toWellFormed();
+// a client's text as PostgreSQL can store it: the entries describing hostile requests (a NUL in a
+// path segment...) were the ones lost
+const storable = storableText;
 const text = (v: string | null | undefined) => (v == null ? null : storable(v));
 const clip = (v: string | null | undefined, max: number) => (v == null ? null : storable(v.slice(0, max)));
 const storableJson = (_key: string, v: unknown) => (typeof v === 'string' ? storable(v) : v);

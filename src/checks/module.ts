@@ -1,6 +1,6 @@
-import { recordEvents } from '../events/record-event.ts';
 import type { Module } from '../modules.ts';
 import { refreshCaseAfterCheckChange } from './engine/case-effects.ts';
+import { announceEntityChecksDeleted } from './engine/delete-check.ts';
 import { expireDueChecks } from './engine/expire-checks.ts';
 import { processCheckJob } from './engine/process-job.ts';
 import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues.ts';
@@ -36,25 +36,7 @@ export const checksModule: Module = {
     });
     ctx.hooks.afterCaseCountedChecksChanged = (trx, workspaceId, caseId) =>
       refreshCaseAfterCheckChange(ctx, trx, workspaceId, caseId);
-    ctx.hooks.beforeEntityDeleted = async (trx, workspaceId, entity) => {
-      const checks = await trx
-        .selectFrom('checks')
-        .selectAll()
-        .where(entity.kind === 'company' ? 'company_id' : 'individual_id', '=', entity.id)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      if (!checks.length) return;
-      await recordEvents(
-        trx,
-        workspaceId,
-        checks.map((check) => ({
-          type: 'Check.Deleted',
-          case_id: check.case_id,
-          payload: { check: presentCheck(check) },
-        })),
-      );
-    };
+    ctx.hooks.beforeEntityDeleted = announceEntityChecksDeleted;
     ctx.hooks.loadCheckEnvelopes = async (db, caseId, opts) =>
       envelopesByEntity(await checkEnvelopesByEntity(db, caseId, opts.excludeInternalChecks));
     ctx.hooks.loadEntityChecks = async (db, entityId) => {

@@ -50,15 +50,10 @@ export async function fetchProfileByRef(
     throw new ApiError(400, message, [{ path: 'search_ref', message }], LIMIT_REACHED);
   }
   try {
-    const fetched = await fetchProfileByRecord(
-      ctx,
-      row.vendor as RegistryVendor,
-      row.country,
-      row.vendor_ref,
-      {
-        bypassCache: false,
-      },
-    );
+    const vendor = row.vendor as RegistryVendor;
+    const fetched = await fetchProfileByRecord(ctx, vendor, row.country, row.vendor_ref, {
+      bypassCache: false,
+    });
     let givenBack = false;
     const giveBack = async () => {
       if (givenBack) return;

@@ -1,5 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { CountryCode } from 'libphonenumber-js';
+import { sirenOfFrenchVat } from '../shared/french-vat.ts';
 import { lazyRequire } from '../shared/lazy-module.ts';
 
 // its metadata is large: required by the first phone number normalised (src/shared/lazy-module.ts)
@@ -46,8 +47,8 @@ export function normaliseRegistration(
   if (!n) return null;
   if (n.startsWith('FR:')) {
     const v = n.slice(3);
-    const vat = /^FR[0-9A-Z]{2}(\d{9})$/.exec(v);
-    if (vat) return `FR:${vat[1]}`;
+    const vat = sirenOfFrenchVat(v);
+    if (vat) return `FR:${vat}`;
     const digits = v.replace(/\D/g, '');
     if (digits.length === 9 || digits.length === 14) return `FR:${digits.slice(0, 9)}`;
   }

@@ -8,7 +8,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { registerAdminAudit } from '../audit-log/admin-hook.ts';
 import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
-import { ensureLegalFormLabels } from '../company-data/legal-forms/get-legal-forms.ts';
+import { legalFormLabelsWait } from '../company-data/legal-forms/get-legal-forms.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
 import { MODULES } from '../module-list.ts';
 import { registerHttpTracing } from '../ops/http-tracing.ts';
@@ -170,7 +170,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       registerAuditLog(api, ctx.db);
       registerIdempotency(api, ctx.db);
       // a company's entity_legal_form_label comes from the ISO 20275 list: read before the first answer
-      api.addHook('onRequest', () => ensureLegalFormLabels(ctx));
+      // (a callback hook: once the list was read it returns at once, with no promise per request)
+      api.addHook('onRequest', (_req, _reply, done) => {
+        const wait = legalFormLabelsWait(ctx);
+        if (wait) void wait.then(() => done());
+        else done();
+      });
       registerPingRoute(api);
       registerCaseRoutes(api, ctx);
       registerSettingsRoutes(api, ctx);

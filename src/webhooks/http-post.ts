@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { storableText } from '../shared/storable-text.ts';
 import { guardedLookup, isPrivateAddress, urlHost } from './address-guard.ts';
 
 export interface PostResult {
@@ -71,6 +72,8 @@ export function postJson(
           finish({
             statusCode: res.statusCode ?? 0,
             responseHeaders: flattenHeaders(res.headers),
+            // as the attempt log can store it: a NUL (a binary or compressed answer) made the whole
+            // batch of outcomes fail to record, and the delivery stayed `sending`, sent again forever
             responseBody: storableText(Buffer.concat(chunks).toString('utf8')),
             error,
           });
@@ -90,15 +93,6 @@ export function postJson(
     req.on('error', (err) => finish(failure(errorMessage(err))));
     req.end(body);
   });
-}
-
-/**
- * The response body as the attempt log can store it: PostgreSQL text refuses U+0000, which a binary
- * or compressed answer often holds; left in, the whole batch of outcomes failed to record and the
- * delivery stayed `sending` until its lease ran out, to be sent again, forever.
- */
-function storableText(text: string): string {
-  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
 function failure(error: string): Omit<PostResult, 'durationMs'> {

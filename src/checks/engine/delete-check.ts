@@ -1,18 +1,44 @@
 import type { AppContext } from '../../app-context.ts';
+import type { Db } from '../../db/connect.ts';
+import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents } from '../../events/record-event.ts';
 import { notFound } from '../../http/errors.ts';
 import { presentCheck } from '../present.ts';
 import { findCheck } from '../repository.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 
+/** The event of a deleted check: the check as it was. */
+const checkDeleted = (check: CheckRow) => ({
+  type: 'Check.Deleted',
+  case_id: check.case_id,
+  payload: { check: presentCheck(check) },
+});
+
+/**
+ * Before a company or individual is deleted with its checks (foreign keys), in its transaction:
+ * each check is announced as deleted, as deleting it alone does.
+ */
+export async function announceEntityChecksDeleted(
+  trx: Db,
+  workspaceId: string,
+  entity: { kind: 'company' | 'individual'; id: string },
+) {
+  const checks = await trx
+    .selectFrom('checks')
+    .selectAll()
+    .where(entity.kind === 'company' ? 'company_id' : 'individual_id', '=', entity.id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  if (checks.length) await recordEvents(trx, workspaceId, checks.map(checkDeleted));
+}
+
 export async function deleteCheck(ctx: AppContext, workspaceId: string, id: string) {
   await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check) throw notFound('Check');
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();
-    await recordEvents(trx, workspaceId, [
-      { type: 'Check.Deleted', case_id: check.case_id, payload: { check: presentCheck(check) } },
-    ]);
+    await recordEvents(trx, workspaceId, [checkDeleted(check)]);
     await refreshCaseAfterCheckChange(ctx, trx, workspaceId, check.case_id);
   });
 }

@@ -37,27 +37,47 @@ export function legalFormLabelOf(code: string | null | undefined): string | null
 }
 
 const RECHECK_MS = 60_000;
-let ensured: { config: object; at: number; ready: Promise<void> } | null = null;
+let ensured: { config: object; at: number; ready: Promise<void>; done: boolean } | null = null;
 
 /**
  * Makes `legalFormLabelOf` answer from this context's list: the first call (and a call with another
- * configuration) waits for the list to be read; later ones return at once, and look for a new edition
- * in the background at most once a minute (a read through `getLegalForms` elsewhere, e.g. the
- * legal-forms endpoint, refreshes it too). Never throws: a list that cannot be read leaves labels null.
+ * configuration) reads it; later ones look for a new edition in the background at most once a
+ * minute (a read through `getLegalForms` elsewhere, e.g. the legal-forms endpoint, refreshes it
+ * too). Never rejects: a list that cannot be read leaves labels null.
  */
 export function ensureLegalFormLabels(ctx: Pick<AppContext, 'config'>): Promise<void> {
+  return legalFormLabelsWait(ctx) ?? Promise.resolve();
+}
+
+/**
+ * What a request must wait for before it may present a company: the first read of the list, or
+ * null once it was read (the request hook's path then allocates nothing: no promise per request).
+ */
+export function legalFormLabelsWait(ctx: Pick<AppContext, 'config'>): Promise<void> | null {
   const now = Date.now();
-  if (ensured?.config === ctx.config && now - ensured.at < RECHECK_MS) return ensured.ready;
-  const first = ensured?.config !== ctx.config;
-  const read = getLegalForms(ctx).then(
+  if (ensured?.config === ctx.config) {
+    if (now - ensured.at >= RECHECK_MS) {
+      // a recheck runs in the background: the labels already loaded serve meanwhile
+      ensured.at = now;
+      void readLabels(ctx);
+    }
+    return ensured.done ? null : ensured.ready;
+  }
+  const entry = { config: ctx.config, at: now, ready: readLabels(ctx), done: false };
+  entry.ready.then(() => {
+    entry.done = true;
+  });
+  ensured = entry;
+  return entry.ready;
+}
+
+function readLabels(ctx: Pick<AppContext, 'config'>): Promise<void> {
+  return getLegalForms(ctx).then(
     (index) => {
       latest = { dir: resolveReferenceDir(ctx.config).dir, index };
     },
     () => undefined,
   );
-  // a recheck runs in the background: the labels already loaded serve meanwhile
-  ensured = { config: ctx.config, at: now, ready: first ? read : (ensured?.ready ?? read) };
-  return ensured.ready;
 }
 
 async function signatureOf(dir: string): Promise<{ signature: string; path: string | null; name: string }> {

@@ -131,11 +131,9 @@ async function monitorOne(
         : null;
     // a change since the last read; while earlier changes wait for review, the check shows every
     // change since the state last reviewed (a new change does not hide the unreviewed ones)
-    const changes = diffSnapshots(previous, next)
-      ? pending
-        ? (diffSnapshots(revertChanges(previous, pending), next) ?? diffSnapshots(previous, next))
-        : diffSnapshots(previous, next)
-      : null;
+    const fresh = diffSnapshots(previous, next);
+    const changes =
+      fresh && pending ? (diffSnapshots(revertChanges(previous, pending), next) ?? fresh) : fresh;
     // monitoring enabled after the company was linked: its check starts now
     check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id, true);
     if (changes) {

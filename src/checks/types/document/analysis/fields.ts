@@ -1,4 +1,5 @@
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { sirenOfFrenchVat } from '../../../../shared/french-vat.ts';
 import { foldText } from './dates.ts';
 import type { DocumentKind } from './kinds.ts';
 import { compactId, digitsOnly, luhnValid, normText } from './normalize.ts';
@@ -203,7 +204,7 @@ export function registrationNumberMatch(found: string[], target: string): string
   const plain = target.replace(/\D/g, '');
   const wants = new Set([digitsOnly(target)]);
   if (plain.length === 9 || plain.length === 14) wants.add(plain);
-  const vat = /^FR[0-9A-Z]{2}(\d{9})$/.exec(want)?.[1];
+  const vat = sirenOfFrenchVat(want);
   if (vat) wants.add(vat);
   const matches = (f: string, wantDigits: string) => {
     if (/^\d+$/.test(wantDigits) && /^\d+$/.test(f)) {
