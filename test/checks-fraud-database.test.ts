@@ -321,6 +321,46 @@ describe('fraud_database check', () => {
     assert.equal(companyHit.data.information.entity_type, 'company');
   });
 
+  test("a name's apostrophe may be written or dropped: L'Hôte matches LHOTE and L Hote, whichever was reported", async () => {
+    const api = await sharing(false);
+    const tag = randomUUID().slice(0, 6).replace(/\d/g, 'x');
+    const birth_date = `19${randomInt(50, 99)}-0${randomInt(1, 9)}-1${randomInt(0, 9)}`;
+    const registry = { first_name: `Jean-Pierre${tag}`, last_name: 'L\u2019Hôte', birth_date };
+    const form = { first_name: `JEAN PIERRE${tag.toUpperCase()}`, last_name: 'LHOTE', birth_date };
+    const spaced = { first_name: `jean pierre${tag}`, last_name: 'l hote', birth_date };
+    // reported with the apostrophe: the form's spelling and the spaced one both match
+    const reported = await caseWith(api, registry);
+    const report = await api.post('/v1/fraud-database/reports', {
+      individual_id: reported.individualId,
+      reason: 'x',
+    });
+    assert.equal(report.status, 201, JSON.stringify(report.body));
+    for (const other of [form, spaced]) {
+      const c = await caseWith(api, other);
+      const check = await fraudCheck(api, { individual_id: c.individualId });
+      assert.deepEqual(
+        check.data.matches.map((m: { identifier_kinds: string[] }) => m.identifier_kinds),
+        [['name_birth_date']],
+        JSON.stringify(other),
+      );
+    }
+    // the other way round: reported without it, searched with it
+    const api2 = await sharing(false);
+    const plain = await caseWith(api2, form);
+    assert.equal(
+      (await api2.post('/v1/fraud-database/reports', { individual_id: plain.individualId, reason: 'x' }))
+        .status,
+      201,
+    );
+    const withApostrophe = await caseWith(api2, { ...registry, last_name: "L'Hôte" });
+    const hit = await fraudCheck(api2, { individual_id: withApostrophe.individualId });
+    assert.equal(hit.status, 'need_review');
+    assert.deepEqual(hit.data.matches[0].identifier_kinds, ['name_birth_date']);
+    // a different name is still no match
+    const other = await caseWith(api2, { ...form, last_name: 'LHOTEL' });
+    assert.deepEqual((await fraudCheck(api2, { individual_id: other.individualId })).data.matches, []);
+  });
+
   test('a French company is its SIREN: its SIRET, VAT number or RCS mention match a report made with another of them; a report stored before this rule still matches', async () => {
     const a = await sharing(true);
     const b = await sharing(true);

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { hashIdentifier, hashSecret } from '../src/fraud-database/hashing.ts';
 import {
+  joinedApostropheNameKey,
   nameKey,
   normaliseEmail,
   normaliseIban,
@@ -29,6 +30,9 @@ describe('fraud list normalisation and key', () => {
     assert.equal(nameKey('Lefevre Durand', 'elodie'), 'durand elodie lefevre');
     assert.equal(normaliseNameBirthDate('Ada', 'Lovelace', '1985-12-10'), 'ada lovelace|1985-12-10');
     assert.equal(normaliseNameBirthDate('Ada', 'Lovelace', null), null);
+    assert.equal(nameKey('Jean-Pierre', "L'Hôte"), 'hote jean l pierre');
+    assert.equal(joinedApostropheNameKey('Jean-Pierre', 'L\u2019Hôte'), 'jean lhote pierre');
+    assert.equal(joinedApostropheNameKey('JEAN PIERRE', 'LHOTE'), null);
   });
 
   test('the key: configured wins; otherwise one generated key, kept in the database', async () => {

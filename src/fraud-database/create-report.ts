@@ -5,7 +5,7 @@ import { badRequest, conflict } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { findBodyEntity } from './find-entity.ts';
 import { hashIdentifier, hashSecret } from './hashing.ts';
-import { entityIdentifiers } from './identifiers.ts';
+import { entityIdentifiers, variantIdentifiers } from './identifiers.ts';
 import { presentFraudReport } from './present.ts';
 import { findEntityReport, insertReport } from './repository.ts';
 import type { FraudReportCreate } from './schemas.ts';
@@ -36,7 +36,10 @@ export async function createFraudReport(
     }
     const existing = await findEntityReport(trx, workspaceId, field, entity.row.id);
     if (existing) throw conflict(`This ${entity.kind} is already reported (report ${existing.id})`, field);
-    const hashes = ids.map((i) => ({ kind: i.kind, hash: hashIdentifier(secret, i) }));
+    const hashes = [...ids, ...variantIdentifiers(entity)].map((i) => ({
+      kind: i.kind,
+      hash: hashIdentifier(secret, i),
+    }));
     try {
       const row = await insertReport(
         trx,

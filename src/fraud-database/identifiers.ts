@@ -1,6 +1,7 @@
 import type { CompanyRow, IndividualRow } from '../db/schema.ts';
 import { fullAddress } from '../shared/address.ts';
 import {
+  joinedApostropheNameBirthDate,
   legacyRegistration,
   normaliseEmail,
   normaliseIban,
@@ -50,6 +51,20 @@ export function entityIdentifiers(entity: FraudEntity): Identifier[] {
           name_birth_date: null,
         };
   return IDENTIFIER_KINDS.flatMap((kind) => (values[kind] ? [{ kind, value: values[kind] }] : []));
+}
+
+/**
+ * Second spellings of an entity's identifiers, stored with a report and searched with the first:
+ * an individual's name with its apostrophes dropped (`L'Hôte` as `LHOTE`), when it has any.
+ */
+export function variantIdentifiers(entity: FraudEntity): Identifier[] {
+  if (entity.kind !== 'individual') return [];
+  const joined = joinedApostropheNameBirthDate(
+    entity.row.first_name,
+    entity.row.last_name,
+    entity.row.birth_date,
+  );
+  return joined ? [{ kind: 'name_birth_date', value: joined }] : [];
 }
 
 /**

@@ -70,8 +70,25 @@ export function legacyRegistration(
 
 /** Accents stripped, lower case, words sorted: `Lovelace  Ada-Marie` → `ada lovelace marie`. */
 export function nameKey(...parts: (string | null | undefined)[]): string | null {
-  const tokens = parts
-    .join(' ')
+  return nameTokens(parts.join(' '));
+}
+
+// apostrophes (ASCII, typographic, modifier letter) inside a name: `L'Hôte`, `O’Neil`
+const APOSTROPHES = /['\u2019\u02BC\u2018`´]/gu;
+
+/**
+ * The name key with its apostrophes dropped instead of read as spaces (`L'Hôte` → `lhote`, where
+ * `nameKey` gives `hote l`), or null when the name has none: a name is written both ways (`LHOTE`
+ * on a form, `L'Hôte` in a registry), so a report keeps both and a search tries both.
+ */
+export function joinedApostropheNameKey(...parts: (string | null | undefined)[]): string | null {
+  const name = parts.join(' ');
+  const joined = name.replace(APOSTROPHES, '');
+  return joined === name ? null : nameTokens(joined);
+}
+
+function nameTokens(name: string): string | null {
+  const tokens = name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
@@ -87,7 +104,19 @@ export function normaliseNameBirthDate(
   last: string | null | undefined,
   birthDate: string | null | undefined,
 ): string | null {
-  const name = nameKey(first, last);
+  return withBirthDate(nameKey(first, last), birthDate);
+}
+
+/** As `normaliseNameBirthDate` with `joinedApostropheNameKey`: null when the name has no apostrophe. */
+export function joinedApostropheNameBirthDate(
+  first: string | null | undefined,
+  last: string | null | undefined,
+  birthDate: string | null | undefined,
+): string | null {
+  return withBirthDate(joinedApostropheNameKey(first, last), birthDate);
+}
+
+function withBirthDate(name: string | null, birthDate: string | null | undefined): string | null {
   const date = birthDate?.trim().slice(0, 10);
   return name && date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${name}|${date}` : null;
 }

@@ -2,7 +2,13 @@ import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import { iso } from '../shared/time.ts';
 import { hashIdentifier, hashSecret } from './hashing.ts';
-import { entityIdentifiers, type FraudEntity, IDENTIFIER_KINDS, legacyIdentifiers } from './identifiers.ts';
+import {
+  entityIdentifiers,
+  type FraudEntity,
+  IDENTIFIER_KINDS,
+  legacyIdentifiers,
+  variantIdentifiers,
+} from './identifiers.ts';
 import { findMatchingHashes } from './repository.ts';
 
 /** One report holding identifiers of the searched entity: which kinds, when, and whether it is ours. */
@@ -28,7 +34,9 @@ export async function searchFraudList(
   const ids = entityIdentifiers(entity);
   if (!ids.length) return { searched: [], matches: [] };
   const secret = await hashSecret(ctx, db);
-  const hashes = [...ids, ...legacyIdentifiers(entity)].map((i) => hashIdentifier(secret, i));
+  const hashes = [...ids, ...variantIdentifiers(entity), ...legacyIdentifiers(entity)].map((i) =>
+    hashIdentifier(secret, i),
+  );
   const rows = await findMatchingHashes(db, workspaceId, shares, hashes);
   const byReport = new Map<string, FraudMatch>();
   for (const r of rows) {
