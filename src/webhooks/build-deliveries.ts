@@ -242,10 +242,14 @@ export async function dispatchEvents(
       ) returning seq, workspace_id
     `.execute(trx);
     if (!taken.length) return { events: 0, deliveries: 0 };
+    // FOR SHARE: a webhook set offline or online meanwhile (update-webhook.ts, under FOR UPDATE)
+    // waits for this commit, then parks or resumes the deliveries made here; read without the lock,
+    // a delivery made for a webhook just set online stayed pending_offline until its next toggle
     const webhooks = await trx
       .selectFrom('webhooks')
       .selectAll()
       .where('workspace_id', 'in', [...new Set(taken.map((r) => r.workspace_id))])
+      .forShare()
       .execute();
     if (!webhooks.length) return { events: taken.length, deliveries: 0 };
     const subscribed = new Set(webhooks.map((w) => w.workspace_id));
