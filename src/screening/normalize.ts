@@ -3,7 +3,8 @@
  *
  * Pipeline (`normalizeText`): Unicode NFKD → drop combining marks (diacritics) → transliterate whatever is
  * still non-ASCII with any-ascii (Cyrillic, Greek, Arabic, CJK, ...) → lower case → drop apostrophes
- * (o'brien → obrien) → join dotted initials (s.a. → sa, u.s.a. → usa) → '&' → 'and' → every other
+ * (o'brien → obrien) → join dotted initials (s.a. → sa, u.s.a. → usa; not in a person's name, where
+ * `a.b. smith` is two initials) → '&' → 'and' → every other
  * non-alphanumeric character becomes a space.
  *
  * Tokenising (`nameTokens`) then depends on the kind of name:
@@ -204,13 +205,13 @@ export interface LegalForms {
 }
 
 /** Normalise free text to lower-case ASCII words separated by single spaces. */
-export function normalizeText(input: string): string {
+export function normalizeText(input: string, joinInitials = true): string {
   let t = input.normalize('NFKD').replace(/\p{M}+/gu, '');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range check
   if (/[^\x00-\x7f]/.test(t)) t = anyAscii(t);
   t = t.toLowerCase();
   t = t.replace(/['`]/g, '');
-  t = t.replace(/\b([a-z0-9])\.(?=[a-z0-9]\b)/g, '$1');
+  if (joinInitials) t = t.replace(/\b([a-z0-9])\.(?=[a-z0-9]\b)/g, '$1');
   t = t.replace(/&/g, ' and ');
   t = t.replace(/[^a-z0-9]+/g, ' ').trim();
   return t;
@@ -296,7 +297,9 @@ export function nameTokens(
   legal: LegalForms = DEFAULT_LEGAL_FORMS,
 ): string[] {
   if (variant === 'person') {
-    const raw = normalizeText(reorderCommaName(name)).split(' ');
+    // a person's dotted initials are initials each (`A.B. Smith` → a b smith, as `A. B. Smith`),
+    // not an abbreviation to join like an organisation's `S.A.`
+    const raw = normalizeText(reorderCommaName(name), false).split(' ');
     const kept = raw.filter((t) => t && !PERSON_STOPWORDS.has(t));
     return glueArticles(kept.length ? kept : raw.filter(Boolean));
   }
