@@ -151,7 +151,10 @@ export async function withPinnedCpus<T>(
  * `vericase serve` from this checkout on a free port of 127.0.0.1, once `/healthz` answers: the
  * child and its base URL. `env` adds to the bench's environment (PORT and HOST are set here).
  */
-export async function startService(env: NodeJS.ProcessEnv): Promise<{ base: string; server: ChildProcess }> {
+export async function startService(
+  env: NodeJS.ProcessEnv,
+  opts: { ready?: boolean } = {},
+): Promise<{ base: string; server: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startProcess(
@@ -159,7 +162,20 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<{ base: stri
     { ...env, PORT: String(port), HOST: '127.0.0.1' },
     `${base}/healthz`,
   );
+  if (opts.ready) await untilReady(`${base}/readyz`, server);
   return { base, server };
+}
+
+/** Until `/readyz` answers 200: the background start (sanctions lists, job queue) is over. */
+async function untilReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    const res = await fetch(url).catch(() => null);
+    if (res?.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
