@@ -611,6 +611,81 @@ describe('company_monitoring', () => {
     assert.deepEqual(await countRows(api.workspaceId), countsAfter);
   });
 
+  test("an officer's new position and an owner's new voting rights are changes; a snapshot stored without voting rights is not", async () => {
+    const api = await newWorkspace();
+    const { company } = await monitoredCase(api);
+    const { ctx } = await getHarness();
+    const state = await ctx.db
+      .selectFrom('company_monitoring_state')
+      .selectAll()
+      .where('company_id', '=', company.id)
+      .executeTakeFirstOrThrow();
+    const current = state.snapshot as any;
+    const owner = current.owners.find((o: any) => o.entity_type === 'individual');
+    assert.ok(owner && 'voting_rights_percentage' in owner, JSON.stringify(current.owners));
+    const officer = current.officers[0];
+    const snap = structuredClone(current);
+    snap.officers[0].position = 'Former Position';
+    const oldVotes = owner.voting_rights_percentage === 1 ? 2 : 1;
+    snap.owners.find((o: any) => o.key === owner.key).voting_rights_percentage = oldVotes;
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ snapshot: JSON.stringify(snap) })
+      .where('company_id', '=', company.id)
+      .execute();
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const check = (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
+    assert.equal(check.status, 'need_review');
+    const { changes } = check.data;
+    assert.deepEqual(changes.officers, {
+      added: [],
+      removed: [],
+      changed: [
+        {
+          key: officer.key,
+          name: officer.name,
+          old: { position: 'Former Position' },
+          new: { position: officer.position },
+        },
+      ],
+    });
+    assert.deepEqual(changes.owners.changed, [
+      {
+        key: owner.key,
+        name: owner.name,
+        old: {
+          roles: owner.roles,
+          ownership_percentage: owner.ownership_percentage,
+          voting_rights_percentage: oldVotes,
+        },
+        new: {
+          roles: owner.roles,
+          ownership_percentage: owner.ownership_percentage,
+          voting_rights_percentage: owner.voting_rights_percentage,
+        },
+      },
+    ]);
+    assert.deepEqual([...changes.categories].sort(), ['legal_and_compliance', 'shareholder_changes']);
+
+    // a snapshot stored before voting rights were watched: their appearance is no change
+    const other = await newWorkspace();
+    const second = await monitoredCase(other);
+    const stored = (
+      await ctx.db
+        .selectFrom('company_monitoring_state')
+        .select('snapshot')
+        .where('company_id', '=', second.company.id)
+        .executeTakeFirstOrThrow()
+    ).snapshot as any;
+    for (const o of stored.owners) delete o.voting_rights_percentage;
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ snapshot: JSON.stringify(stored) })
+      .where('company_id', '=', second.company.id)
+      .execute();
+    assert.deepEqual(await run(other), { checked: 1, changed: 0, failed: 0 });
+  });
+
   test('a new change while earlier ones wait for review: the check shows them all', async () => {
     const api = await newWorkspace();
     const { company } = await monitoredCase(api);

@@ -2234,6 +2234,13 @@ export interface components {
                 name: string;
                 [key: string]: unknown;
               })[];
+            /** @description Officers kept whose position changed: old and new `position`. Absent from changes found before it was watched. */
+            changed?: {
+                key: string;
+                name: string;
+                new: unknown;
+                old: unknown;
+              }[];
             removed: ({
                 /** @enum {unknown} */
                 entity_type: "individual" | "company";
@@ -4150,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "c7cf356b-b373-450a-ae8a-8db2bdef4c53",
+         *   "workspace_id": "203dcb43-050b-4426-935a-e2e016de8693",
          *   "ignore_schedule": true
          * }
          */
@@ -5139,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "cef26954-f669-43de-972f-a5ecf13d1d70",
-         *   "to_company_id": "8a0f1f9f-8ddb-4af4-9783-6539ff1aecd2",
+         *   "from_individual_id": "0a22188c-7c8e-4565-ac55-294c2e360e7b",
+         *   "to_company_id": "89f809e7-3432-437c-94f5-c5836fab069a",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5602,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
          * }
          */
         "application/json": {
@@ -6038,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "business_contact_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
          * }
          */
         "application/json": {
@@ -6441,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6575,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "ccd7e42a-83f3-4dcb-964d-9258440a2328"
+         *     "d650a5df-2fec-423c-a72e-9b70ff6611e4"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6825,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl__8xL1I3Z6Dts11OErJIfdE4_tskiS9B1"
+         *         "upload_ref": "upl_58fOQmV04wTe3y7TqR_Zm9Erz0GoESkG"
          *       }
          *     ]
          *   }
@@ -6975,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_xNk9O0UZyCJA-XOuCvmlch9atwObwb7x"
+         *       "upload_ref": "upl_ijUdQr74H1nLrDDIKyzVfoANgX51LdHR"
          *     }
          *   ]
          * }
@@ -7201,7 +7208,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
          * }
          */
         "application/json": {
@@ -7393,7 +7400,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7585,7 +7592,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
          * }
          */
         "application/json": {
@@ -7780,9 +7787,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
          *   "data": {
-         *     "front_upload_ref": "upl_OiPUewDIqjpa3e_s04V5g7xFjtq4D8pw"
+         *     "front_upload_ref": "upl_Te5-vZ9ARgIleSpgML49PFsGV6MG-Ubl"
          *   }
          * }
          */
@@ -7910,7 +7917,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_pjyQRCF-E4H-VfJ3lvzvxdJcaF-6rM4Z"
+         *   "front_upload_ref": "upl_mT4Ebcugp65uTbOBGwbU6SZUZ-BNJpCR"
          * }
          */
         "application/json": {
@@ -8125,7 +8132,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "7d3e9953-06f1-496c-bd87-28e1f3c9dd03",
+         *   "individual_id": "534d24b2-f677-4fc2-8eea-d109524d8a82",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8457,7 +8464,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2"
+         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26"
          * }
          */
         "application/json": {
@@ -8953,9 +8960,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
          *   "type": "affiliated",
-         *   "search_ref": "sr_L3axbxhFu38NNlcRBbv-cm4xMWxV5shO"
+         *   "search_ref": "sr_m84w65lA6FtlRafRH3yuLugCxaTNYTMo"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9442,7 +9449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10568,7 +10575,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2ce22bcd-3f7e-462a-b4e7-3c57a1c63967",
+         *   "individual_id": "d2a5111b-28d8-48ed-883c-e777bc494bb5",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10855,12 +10862,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *       "to_company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11170,7 +11177,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12267,8 +12274,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
-         *   "template_id": "da7b6177-624c-43a4-ba49-66c039c62386"
+         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
+         *   "template_id": "2a798954-14b6-44f9-8a79-ee17b0efa6d8"
          * }
          */
         "application/json": {
@@ -13156,7 +13163,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T10:36:40.233Z"
+         *   "since": "2026-12-01T13:08:45.167Z"
          * }
          */
         "application/json": {

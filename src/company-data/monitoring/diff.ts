@@ -5,15 +5,23 @@ export interface FieldChange {
   old: unknown;
   new: unknown;
 }
+type OwnerTerms = Pick<MonitoredOwner, 'roles' | 'ownership_percentage' | 'voting_rights_percentage'>;
 export interface OwnerChange {
   key: string;
   name: string;
-  old: Pick<MonitoredOwner, 'roles' | 'ownership_percentage'>;
-  new: Pick<MonitoredOwner, 'roles' | 'ownership_percentage'>;
+  old: OwnerTerms;
+  new: OwnerTerms;
+}
+export interface OfficerChange {
+  key: string;
+  name: string;
+  old: Pick<MonitoredOfficer, 'position'>;
+  new: Pick<MonitoredOfficer, 'position'>;
 }
 export interface RegistryChanges {
   fields: FieldChange[];
-  officers: { added: MonitoredOfficer[]; removed: MonitoredOfficer[] };
+  /** `changed`: an officer kept whose position changed (absent from changes stored before it was). */
+  officers: { added: MonitoredOfficer[]; removed: MonitoredOfficer[]; changed?: OfficerChange[] };
   owners: { added: MonitoredOwner[]; removed: MonitoredOwner[]; changed: OwnerChange[] };
 }
 
@@ -50,25 +58,48 @@ export function diffSnapshots(before: MonitoringSnapshot, after: MonitoringSnaps
   const officers = addedRemoved(before.officers ?? [], after.officers ?? []);
   const owners = addedRemoved(before.owners ?? [], after.owners ?? []);
   const changed: OwnerChange[] = owners.kept
-    .filter(([o, n]) => !same(o.roles, n.roles) || o.ownership_percentage !== n.ownership_percentage)
+    .filter(
+      ([o, n]) =>
+        !same(o.roles, n.roles) || o.ownership_percentage !== n.ownership_percentage || votesChanged(o, n),
+    )
+    .map(([o, n]) => ({ key: n.key, name: n.name, old: ownerTerms(o), new: ownerTerms(n) }));
+  const moved: OfficerChange[] = officers.kept
+    .filter(([o, n]) => (o.position ?? null) !== (n.position ?? null))
     .map(([o, n]) => ({
       key: n.key,
       name: n.name,
-      old: { roles: o.roles, ownership_percentage: o.ownership_percentage },
-      new: { roles: n.roles, ownership_percentage: n.ownership_percentage },
+      old: { position: o.position ?? null },
+      new: { position: n.position ?? null },
     }));
   const nothing =
     !fields.length &&
     !officers.added.length &&
     !officers.removed.length &&
+    !moved.length &&
     !owners.added.length &&
     !owners.removed.length &&
     !changed.length;
   if (nothing) return null;
   return {
     fields,
-    officers: { added: officers.added, removed: officers.removed },
+    officers: { added: officers.added, removed: officers.removed, changed: moved },
     owners: { added: owners.added, removed: owners.removed, changed },
+  };
+}
+
+/** Voting rights are compared once both snapshots hold them (a snapshot stored before did not). */
+const votesChanged = (o: MonitoredOwner, n: MonitoredOwner) =>
+  'voting_rights_percentage' in o &&
+  'voting_rights_percentage' in n &&
+  (o.voting_rights_percentage ?? null) !== (n.voting_rights_percentage ?? null);
+
+function ownerTerms(o: MonitoredOwner): OwnerTerms {
+  return {
+    roles: o.roles,
+    ownership_percentage: o.ownership_percentage,
+    ...('voting_rights_percentage' in o
+      ? { voting_rights_percentage: o.voting_rights_percentage ?? null }
+      : {}),
   };
 }
 
@@ -76,7 +107,8 @@ export function diffSnapshots(before: MonitoringSnapshot, after: MonitoringSnaps
 export function alertCategories(c: RegistryChanges): string[] {
   const out = new Set<string>();
   for (const f of c.fields) out.add(f.field === 'status' ? 'company_status' : 'operational_changes');
-  if (c.officers.added.length || c.officers.removed.length) out.add('legal_and_compliance');
+  if (c.officers.added.length || c.officers.removed.length || c.officers.changed?.length)
+    out.add('legal_and_compliance');
   if (c.owners.added.length || c.owners.removed.length || c.owners.changed.length)
     out.add('shareholder_changes');
   return [...out];
@@ -84,7 +116,8 @@ export function alertCategories(c: RegistryChanges): string[] {
 
 /**
  * The snapshot as it was before `changes` (a diff that led to `snapshot`): the fields' old values,
- * the added parties taken out, the removed ones back, the changed owners' old roles and percentage.
+ * the added parties taken out, the removed ones back, the changed owners' old roles and percentages,
+ * the changed officers' old positions.
  */
 export function revertChanges(snapshot: MonitoringSnapshot, changes: RegistryChanges): MonitoringSnapshot {
   const out: MonitoringSnapshot = structuredClone(snapshot);
@@ -105,7 +138,11 @@ export function revertChanges(snapshot: MonitoringSnapshot, changes: RegistryCha
   const before = new Map((changes.owners?.changed ?? []).map((c) => [c.key, c.old]));
   out.owners = out.owners.map((o) => {
     const old = before.get(o.key);
-    return old ? { ...o, roles: old.roles, ownership_percentage: old.ownership_percentage } : o;
+    return old ? { ...o, ...old } : o;
   });
+  const positions = new Map((changes.officers?.changed ?? []).map((c) => [c.key, c.old.position]));
+  out.officers = out.officers.map((o) =>
+    positions.has(o.key) ? { ...o, position: positions.get(o.key) ?? null } : o,
+  );
   return out;
 }

@@ -2,7 +2,8 @@ import type { CompanyProfile } from '../schemas.ts';
 
 /**
  * What company monitoring watches in a registry profile: status, name, address, officers (legal
- * representatives) and owners (beneficial owners and shareholders, merged per party). Stored per
+ * representatives, with their position) and owners (beneficial owners and shareholders, merged per
+ * party, with their ownership and voting rights). Stored per
  * linked company (`company_monitoring_state.snapshot`) and compared with each new fetch.
  */
 export interface MonitoredParty {
@@ -19,6 +20,8 @@ export interface MonitoredOfficer extends MonitoredParty {
 export interface MonitoredOwner extends MonitoredParty {
   roles: ('beneficial_owner' | 'shareholder')[];
   ownership_percentage: number | null;
+  /** An individual owner's voting rights (absent from snapshots stored before it was watched). */
+  voting_rights_percentage?: number | null;
 }
 export interface MonitoringSnapshot {
   status: string;
@@ -68,13 +71,21 @@ export function baselineSnapshot(p: CompanyProfile): MonitoringSnapshot {
     const id = identity(o);
     const found = owners.get(id.key);
     const pct = o.ownership_percentage;
+    const votes = o.entity_type === 'individual' ? o.voting_rights_percentage : null;
     if (!found) {
-      owners.set(id.key, { ...id, roles: [role], ownership_percentage: pct });
+      owners.set(id.key, {
+        ...id,
+        roles: [role],
+        ownership_percentage: pct,
+        voting_rights_percentage: votes,
+      });
       return;
     }
     if (!found.roles.includes(role)) found.roles.push(role);
     if (pct !== null && (found.ownership_percentage === null || pct > found.ownership_percentage))
       found.ownership_percentage = pct;
+    const had = found.voting_rights_percentage ?? null;
+    if (votes !== null && (had === null || votes > had)) found.voting_rights_percentage = votes;
   };
   for (const o of p.beneficial_owners) addOwner(o, 'beneficial_owner');
   for (const o of p.shareholders) addOwner(o, 'shareholder');

@@ -48,7 +48,19 @@ export const RegistryChanges = Type.Object({
       new: Type.Unknown(),
     }),
   ),
-  officers: Type.Object({ added: Type.Array(Party), removed: Type.Array(Party) }),
+  officers: Type.Object({
+    added: Type.Array(Party),
+    removed: Type.Array(Party),
+    changed: Type.Optional(
+      Type.Array(
+        Type.Object({ key: Type.String(), name: Type.String(), old: Type.Unknown(), new: Type.Unknown() }),
+        {
+          description:
+            'Officers kept whose position changed: old and new `position`. Absent from changes found before it was watched.',
+        },
+      ),
+    ),
+  }),
   owners: Type.Object({
     added: Type.Array(Party),
     removed: Type.Array(Party),

@@ -18,8 +18,9 @@ export const COMPANY_MONITORING_TRANSITIONS: readonly Transition[] = [
     from: 'approved',
     trigger: 'registry_change',
     to: 'need_review',
-    condition: 'a monitoring run found a change of status, name, address, officers or owners',
-    also: 'data.changes holds old/new per field and added/removed officers and owners',
+    condition:
+      "a monitoring run found a change of status, name, address, officers (or an officer's position) or owners (or an owner's roles, ownership or voting rights)",
+    also: 'data.changes holds old/new per field, added/removed/changed officers and owners',
   },
   {
     from: 'rejected',
