@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { FakeRegistry } from './helpers/fake-registries.ts';
 import { BRREG_UNITS } from './helpers/fake-registry-payloads.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
@@ -609,6 +610,60 @@ describe('company_monitoring', () => {
     const countsAfter = await countRows(api.workspaceId);
     assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
     assert.deepEqual(await countRows(api.workspaceId), countsAfter);
+  });
+
+  test('a registry change is acknowledged by a console user; an API key cannot review the check', async () => {
+    const api = await newWorkspace();
+    const { caseId, company } = await monitoredCase(api);
+    const { app, ctx } = await getHarness();
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ snapshot: sql`jsonb_set(snapshot, '{status}', '"closed"')` })
+      .where('company_id', '=', company.id)
+      .execute();
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const id = company.checks[0].id;
+    assert.ok((await api.get(`/v1/cases/${caseId}`)).body.flags.includes('for_review'));
+    const byKey = await api.patch(`/v1/checks/company_monitoring/${id}/review`, { action: 'approve' });
+    assert.equal(byKey.status, 400);
+    assert.match(byKey.body.message, /read-only over the API/);
+    const unknown = await api.patch(
+      '/v1/checks/company_monitoring/00000000-0000-4000-8000-000000000000/review',
+      {
+        action: 'approve',
+      },
+    );
+    assert.equal(unknown.status, 404);
+    assert.equal((await api.get(`/v1/checks/company-monitoring/${id}`)).body.status, 'need_review');
+    const asUser = async (role: 'viewer' | 'reviewer') => {
+      const user = await createConsoleUser(ctx, api.workspaceId, { role });
+      const headers = await signInHeaders(app, user.email, user.password);
+      const res = await app.inject({
+        method: 'PATCH',
+        url: `/v1/checks/company_monitoring/${id}/review`,
+        headers,
+        payload: { action: 'approve', comment: 'Closure confirmed with the client' },
+      });
+      return { status: res.statusCode, body: res.json(), email: user.email };
+    };
+    assert.equal((await asUser('viewer')).status, 403);
+    const eventsBefore = (await events(api.workspaceId, 'Check.')).length;
+    const reviewed = await asUser('reviewer');
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.equal(reviewed.body.status, 'approved');
+    assert.equal(reviewed.body.data.result, 'approved');
+    assert.equal(reviewed.body.data.review.reviewer_type, 'user');
+    assert.equal(reviewed.body.data.review.user.email, reviewed.email);
+    assert.equal(reviewed.body.data.review.comment, 'Closure confirmed with the client');
+    const after = await events(api.workspaceId, 'Check.');
+    assert.deepEqual(
+      after.slice(eventsBefore).map((e) => e.type),
+      ['Check.Approved'],
+    );
+    assert.ok(!(await api.get(`/v1/cases/${caseId}`)).body.flags.includes('for_review'));
+    // the registry has not moved since: the next pass finds nothing new
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    assert.equal((await api.get(`/v1/checks/company-monitoring/${id}`)).body.status, 'approved');
   });
 
   test("an officer's new position and an owner's new voting rights are changes; a snapshot stored without voting rights is not", async () => {

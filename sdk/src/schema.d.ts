@@ -260,7 +260,7 @@ export interface paths {
   "/v1/checks/company-monitoring/{id}": {
     /**
      * Retrieve a company monitoring check
-     * @description Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created over the API.
+     * @description Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created or reviewed over the API: a console user reviews the changes it raised.
      */
     get: operations["getCompanyMonitoringCheck"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "203dcb43-050b-4426-935a-e2e016de8693",
+         *   "workspace_id": "b7445bdd-ffd6-4295-ba43-c8a4c089413c",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "0a22188c-7c8e-4565-ac55-294c2e360e7b",
-         *   "to_company_id": "89f809e7-3432-437c-94f5-c5836fab069a",
+         *   "from_individual_id": "673f19b3-a9a5-46b0-8abd-b06f9479ea77",
+         *   "to_company_id": "a93b305d-266a-4049-8c10-d246f0fecc26",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
+         *   "business_contact_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "d650a5df-2fec-423c-a72e-9b70ff6611e4"
+         *     "e7eb86f9-f3c8-474a-b15a-f980b3aeba2a"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6780,7 +6780,7 @@ export interface operations {
   };
   /**
    * Retrieve a company monitoring check
-   * @description Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created over the API.
+   * @description Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created or reviewed over the API: a console user reviews the changes it raised.
    */
   getCompanyMonitoringCheck: {
     parameters: {
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
+         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_58fOQmV04wTe3y7TqR_Zm9Erz0GoESkG"
+         *         "upload_ref": "upl_IBjD3YksU3MOVozSxn87fGtOXaCked7i"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_ijUdQr74H1nLrDDIKyzVfoANgX51LdHR"
+         *       "upload_ref": "upl_Y37-61w1uXnAx3sqD3-S1VgSAaLVUk1B"
          *     }
          *   ]
          * }
@@ -7208,7 +7208,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
          * }
          */
         "application/json": {
@@ -7400,7 +7400,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7592,7 +7592,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22"
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
          * }
          */
         "application/json": {
@@ -7787,9 +7787,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "295f7547-9e62-446b-a6e7-20ccea348f22",
+         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
          *   "data": {
-         *     "front_upload_ref": "upl_Te5-vZ9ARgIleSpgML49PFsGV6MG-Ubl"
+         *     "front_upload_ref": "upl_znOTzf1o0tc74FKT5x8ofqtfHAlHX7s-"
          *   }
          * }
          */
@@ -7917,7 +7917,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_mT4Ebcugp65uTbOBGwbU6SZUZ-BNJpCR"
+         *   "front_upload_ref": "upl_wdKBSk2D05xl7Os7i5UpQbxB3YjK6XYC"
          * }
          */
         "application/json": {
@@ -8132,7 +8132,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "534d24b2-f677-4fc2-8eea-d109524d8a82",
+         *   "individual_id": "917952cb-ceac-42b9-ab62-bfe3f0e0dcb6",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8464,7 +8464,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26"
+         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53"
          * }
          */
         "application/json": {
@@ -8960,9 +8960,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
+         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
          *   "type": "affiliated",
-         *   "search_ref": "sr_m84w65lA6FtlRafRH3yuLugCxaTNYTMo"
+         *   "search_ref": "sr_im6ZnKjva3yEexrYrpUGc9DeUInUKsFk"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9449,7 +9449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
+         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10575,7 +10575,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "d2a5111b-28d8-48ed-883c-e777bc494bb5",
+         *   "individual_id": "fb5a0ab8-bf9d-4570-a63f-861fb0d1c6fa",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10862,12 +10862,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
+         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "1dd59e25-dd87-427d-8543-2c5e8db0de26",
+         *       "to_company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11177,7 +11177,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
+         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12274,8 +12274,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "f4d4a772-8357-409e-a7bb-13879e23f783",
-         *   "template_id": "2a798954-14b6-44f9-8a79-ee17b0efa6d8"
+         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
+         *   "template_id": "3425d6c5-a393-41ce-bf21-d97f99203c90"
          * }
          */
         "application/json": {
@@ -13163,7 +13163,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T13:08:45.167Z"
+         *   "since": "2026-12-01T13:24:24.532Z"
          * }
          */
         "application/json": {

@@ -168,7 +168,10 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
 
 /**
  * company_monitoring is read-only over the API (spec): it is configured on the workspace and has no
- * create endpoint. Reading answers with the check when one exists; creating is refused clearly.
+ * create endpoint. Reading answers with the check when one exists; creating is refused clearly. A
+ * registry change it raised is acknowledged by a console user (the review route, for a session
+ * only, hidden from the OpenAPI document): without it the check, and its case's `for_review`, could
+ * never be cleared. An API key gets a 400 saying so.
  */
 function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
   const def = CHECK_TYPE_DEFINITIONS.find((d) => d.type === 'company_monitoring');
@@ -191,6 +194,32 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
         const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
         if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
         return presentCheck(check);
+      },
+    );
+    app.patch(
+      `/checks/${path}/:id/review`,
+      {
+        schema: {
+          hide: true,
+          tags: ['Checks'],
+          summary: 'Review a company monitoring check (console users only)',
+          params: IdParam,
+          body: ReviewBody,
+          response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404) },
+        },
+      },
+      async (req) => {
+        // another workspace's id, or an unknown one, is a 404 for a key as for a user
+        const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
+        if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
+        const user = sessionNestedUser(req.principal);
+        if (!def || !user) {
+          throw new ApiError(
+            400,
+            'company_monitoring checks are read-only over the API: a console user reviews the registry changes they raise',
+          );
+        }
+        return reviewCheck(ctx, req.principal.workspaceId, def, req.params.id, req.body, user);
       },
     );
     app.post(

@@ -170,6 +170,20 @@ export const actEn = {
   'portal.copied': 'Copied',
   'report.button': 'Generate the report',
   'report.requested': 'Report requested: it appears in the Documents tab when ready.',
+  'monitoring.title': 'Registry changes found on {when}',
+  'monitoring.none': 'No registry change since monitoring started.',
+  'monitoring.field': '{field}: {old} → {new}',
+  'monitoring.officerAdded': 'Officer appointed: {name}',
+  'monitoring.officerRemoved': 'Officer gone: {name}',
+  'monitoring.officerChanged': '{name}: position {old} → {new}',
+  'monitoring.ownerAdded': 'Owner added: {name}',
+  'monitoring.ownerRemoved': 'Owner gone: {name}',
+  'monitoring.ownerChanged': '{name}: {what}',
+  'monitoring.ownership': 'ownership {old} → {new}',
+  'monitoring.votes': 'voting rights {old} → {new}',
+  'monitoring.roles': 'roles {old} → {new}',
+  'monitoring.ack': 'Approving acknowledges these changes; the next ones are compared with this state.',
+  'check.field.address': 'Address',
 } as const;
 
 export type ActKey = keyof typeof actEn;

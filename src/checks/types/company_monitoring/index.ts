@@ -13,7 +13,7 @@ export const companyMonitoringCheck: CheckTypeDefinition = {
   docs: {
     title: 'Company monitoring',
     about:
-      'Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created over the API.',
+      'Created by the service for companies linked to a registry when company monitoring is enabled in the workspace settings: it records what changed in the registry since the last reading. It cannot be created or reviewed over the API: a console user reviews the changes it raised.',
   },
   pathAliases: ['company-monitoring'],
   readOnly: true,

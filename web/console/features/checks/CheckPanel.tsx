@@ -177,9 +177,91 @@ function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }
       return <AmlHits check={check} onChanged={onChanged} />;
     case 'ekyc':
       return <Facts data={data.vendor as Json | undefined} />;
+    case 'company_monitoring':
+      return (
+        <RegistryChanges
+          changes={data.changes as Json | null | undefined}
+          pending={check.status === 'need_review'}
+        />
+      );
     default:
       return <Facts data={data} />;
   }
+}
+
+type Party = { key: string; name: string };
+type Changed = Party & { old: Json; new: Json };
+
+/**
+ * What a company_monitoring check found in the registry since the state last reviewed: the fields'
+ * old and new values, the officers and owners added, gone or changed. Approving acknowledges them.
+ */
+function RegistryChanges({ changes, pending }: { changes: Json | null | undefined; pending: boolean }) {
+  const t = useActT();
+  const label = useFieldLabel();
+  const formatDate = useFormatDate();
+  if (!changes) return <p className="small muted">{t('monitoring.none')}</p>;
+  const show = (v: unknown): string => {
+    if (v === null || v === undefined || v === '') return '—';
+    if (Array.isArray(v)) return v.join(', ');
+    if (typeof v === 'object')
+      return Object.values(v as Json)
+        .filter((x) => x !== null && x !== '')
+        .join(', ');
+    return String(v);
+  };
+  const pct = (v: unknown) => (typeof v === 'number' ? `${v} %` : '—');
+  const officers = (changes.officers ?? {}) as { added?: Party[]; removed?: Party[]; changed?: Changed[] };
+  const owners = (changes.owners ?? {}) as { added?: Party[]; removed?: Party[]; changed?: Changed[] };
+  const ownerChange = (c: Changed) => {
+    const parts: string[] = [];
+    if (show(c.old.roles) !== show(c.new.roles))
+      parts.push(t('monitoring.roles', { old: show(c.old.roles), new: show(c.new.roles) }));
+    if (c.old.ownership_percentage !== c.new.ownership_percentage)
+      parts.push(
+        t('monitoring.ownership', {
+          old: pct(c.old.ownership_percentage),
+          new: pct(c.new.ownership_percentage),
+        }),
+      );
+    if (
+      'voting_rights_percentage' in c.old &&
+      c.old.voting_rights_percentage !== c.new.voting_rights_percentage
+    )
+      parts.push(
+        t('monitoring.votes', {
+          old: pct(c.old.voting_rights_percentage),
+          new: pct(c.new.voting_rights_percentage),
+        }),
+      );
+    return t('monitoring.ownerChanged', { name: c.name, what: parts.join(', ') });
+  };
+  const lines: string[] = [
+    ...((changes.fields ?? []) as { field: string; old: unknown; new: unknown }[]).map((f) =>
+      t('monitoring.field', { field: label(f.field), old: show(f.old), new: show(f.new) }),
+    ),
+    ...(officers.added ?? []).map((o) => t('monitoring.officerAdded', { name: o.name })),
+    ...(officers.removed ?? []).map((o) => t('monitoring.officerRemoved', { name: o.name })),
+    ...(officers.changed ?? []).map((c) =>
+      t('monitoring.officerChanged', { name: c.name, old: show(c.old.position), new: show(c.new.position) }),
+    ),
+    ...(owners.added ?? []).map((o) => t('monitoring.ownerAdded', { name: o.name })),
+    ...(owners.removed ?? []).map((o) => t('monitoring.ownerRemoved', { name: o.name })),
+    ...(owners.changed ?? []).map(ownerChange),
+  ];
+  return (
+    <div className="registry-changes">
+      <p className="small">
+        <strong>{t('monitoring.title', { when: formatDate(String(changes.detected_at)) })}</strong>
+      </p>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      {pending ? <p className="small muted">{t('monitoring.ack')}</p> : null}
+    </div>
+  );
 }
 
 function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }) {
@@ -272,9 +354,7 @@ export function CheckPanel(props: {
           {review.comment ? ` — ${String(review.comment)}` : ''}
         </p>
       ) : null}
-      {canWrite && full.type !== 'company_monitoring' ? (
-        <ReviewForm check={full} onChanged={changed} />
-      ) : null}
+      {canWrite ? <ReviewForm check={full} onChanged={changed} /> : null}
       <details>
         <summary>{t('check.details')}</summary>
         <pre className="json">{JSON.stringify(full.data, null, 2)}</pre>
