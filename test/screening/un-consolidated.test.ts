@@ -21,6 +21,9 @@ describe('UN consolidated list loader', () => {
     assert.ok(saddam.aliases.some((a) => a.name === 'Abu Ali' && a.strength === 'weak'));
     const badege = r.entities.find((e) => e.id === 'CDi.001')!;
     assert.deepEqual(badege.birth_dates, ['1971']);
+    // a birth date given only as a note ("Nov. 1973"): its year; a Hijri note adds nothing
+    assert.deepEqual(r.entities.find((e) => e.id === 'CDi.004')?.birth_dates, ['1973']);
+    assert.deepEqual(r.entities.find((e) => e.id === 'QDi.291')?.birth_dates, ['1982-04-19', '1982-04-18']);
     assert.equal(badege.gender, 'male');
     assert.deepEqual(badege.nationalities, ['CD']);
     const adf = r.entities.find((e) => e.id === 'CDe.001')!;

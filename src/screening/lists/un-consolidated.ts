@@ -106,6 +106,12 @@ function toEntity(node: XmlNode, kind: EntityKind, problems: LoadProblems): Scre
     else if (year && /^\d{4}$/.test(year)) pushUnique(e.birth_dates, year);
     else if (from && to && to >= from && to - from <= 10) {
       for (let y = from; y <= to; y++) pushUnique(e.birth_dates, String(y));
+    } else {
+      // a date given only as a note ("Nov. 1973", "Between Aug. and Sep. 1977"): its Gregorian
+      // year, as the year-only dates; a Hijri date or an age ("30-35 years old") gives nothing
+      const note = text(d.NOTE) ?? '';
+      const years = /hijri/i.test(note) ? [] : (note.match(/\b(?:19|20)\d{2}\b/g) ?? []);
+      if (years.length === 1) pushUnique(e.birth_dates, years[0]);
     }
   }
   for (const d of nodes(node.INDIVIDUAL_DOCUMENT)) {
