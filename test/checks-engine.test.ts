@@ -122,6 +122,15 @@ describe('ekyc check (synchronous)', () => {
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.details[0].path, field);
     }
+    // several missing: every one named in the same answer
+    const bare = await caseWithPerson(api, { birth_date: null, first_name: '  ', address: {} });
+    const all = await api.post('/v1/checks/ekyc', { individual_id: bare.individualId });
+    assert.equal(all.status, 400, JSON.stringify(all.body));
+    assert.deepEqual(
+      all.body.details.map((d: { path: string }) => d.path),
+      ['first_name', 'birth_date', 'address.country'],
+    );
+    assert.match(all.body.message, /first_name, birth_date, address.country/);
     await api.patch('/v1/workspace/settings', {
       checks: { ekyc: { profiles: { DE: { profile_id: 'p-de' } } } },
     });
