@@ -218,6 +218,23 @@ describe('id_document: transition rows', () => {
       )
     ).done;
     assert.equal(maiden.status, 'approved');
+    // an apostrophe is omitted in the MRZ (ICAO 9303): N'Diaye is NDIAYE, D’Alembert DALEMBERT
+    for (const [lastName, onMrz] of [
+      ["N'Diaye", 'NDIAYE'],
+      ['D’Alembert', 'DALEMBERT'],
+      ["O'Neil", 'O<NEIL'],
+    ]) {
+      const named = (
+        await submit(api, passportPng({ mrz: td3Mrz({ lastName: onMrz }) }), {}, { last_name: lastName })
+      ).done;
+      assert.equal(named.data.detailed_results.document.data_comparison, 'approved', lastName);
+      assert.equal(named.status, 'approved', lastName);
+    }
+    // an apostrophe is no wildcard: another name still differs
+    const other = (
+      await submit(api, passportPng({ mrz: td3Mrz({ lastName: 'DIAYE' }) }), {}, { last_name: "N'Diaye" })
+    ).done;
+    assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
   });
 
   test('processing → need_review: no result (sandbox_outcome undecided), whatever the settings', async () => {
