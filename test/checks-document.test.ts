@@ -77,6 +77,19 @@ describe('document check: sandbox outcomes', () => {
     assert.equal(off.done.status, 'need_review');
     assert.equal(off.done.data.settings.document_analysis.automatic_approval, false);
     assert.match(off.done.data.review.comment, /automatic_approval is off/);
+    assert.match(off.done.data.review.comment, /sandbox_outcome approved/);
+  });
+
+  test('a sandbox approval says so in the review comment: no analysis ran, no criterion passed', async () => {
+    const api = await newWorkspace();
+    const { done } = await submitDocument(api, [outcomePng('approved')]);
+    assert.equal(done.status, 'approved');
+    assert.equal(done.data.detailed_results.document_analysis, null);
+    assert.equal(
+      done.data.review.comment,
+      'Approved automatically (automatic_approval): the document was approved (sandbox_outcome approved)',
+    );
+    assert.doesNotMatch(done.data.review.comment, /criterion/);
   });
 
   test('a PDF whose text says sandbox_outcome decides the same way', async () => {

@@ -122,6 +122,15 @@ describe('ekyc check (synchronous)', () => {
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.details[0].path, field);
     }
+    // several missing: every one named in the same answer
+    const bare = await caseWithPerson(api, { birth_date: null, first_name: '  ', address: {} });
+    const all = await api.post('/v1/checks/ekyc', { individual_id: bare.individualId });
+    assert.equal(all.status, 400, JSON.stringify(all.body));
+    assert.deepEqual(
+      all.body.details.map((d: { path: string }) => d.path),
+      ['first_name', 'birth_date', 'address.country'],
+    );
+    assert.match(all.body.message, /first_name, birth_date, address.country/);
     await api.patch('/v1/workspace/settings', {
       checks: { ekyc: { profiles: { DE: { profile_id: 'p-de' } } } },
     });
@@ -286,6 +295,55 @@ describe('check engine', () => {
     assert.equal(ev.length, 1);
     assert.equal((ev[0].payload as any).check.id, check.id);
     assert.equal(await expireDueChecks(ctx), 0);
+  });
+
+  test('an expired check approved by review stays approved: the spent date does not expire it again', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { individualId } = await caseWithPerson(api);
+    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+    await ctx.db
+      .updateTable('checks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', check.id)
+      .execute();
+    assert.ok((await expireDueChecks(ctx)) >= 1);
+    const reviewed = await api.patch(`/v1/checks/ekyc/${check.id}/review`, {
+      action: 'approve',
+      comment: 'Expired, accepted by the compliance officer',
+    });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.equal(reviewed.body.status, 'approved');
+    // the next sweeps leave the reviewer's decision alone
+    assert.equal(await expireDueChecks(ctx), 0);
+    assert.equal(await expireDueChecks(ctx, new Date(Date.now() + 86_400_000)), 0);
+    const got = (await api.get(`/v1/checks/ekyc/${check.id}`)).body;
+    assert.equal(got.status, 'approved');
+    assert.equal(got.data.review.comment, 'Expired, accepted by the compliance officer');
+    const types = (await eventTypes(api.workspaceId))
+      .filter((e) => (e.payload as any).check?.id === check.id)
+      .map((e) => e.type);
+    assert.deepEqual(types, ['Check.Started', 'Check.Approved', 'Check.Expired', 'Check.Approved']);
+    const row = await ctx.db
+      .selectFrom('checks')
+      .select('expires_at')
+      .where('id', '=', check.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.expires_at, null);
+  });
+
+  test('a review before the expiration date keeps it: the check still expires then', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { individualId } = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+    assert.equal(check.status, 'need_review');
+    const due = new Date(Date.now() + 3_600_000);
+    await ctx.db.updateTable('checks').set({ expires_at: due }).where('id', '=', check.id).execute();
+    assert.equal((await api.patch(`/v1/checks/ekyc/${check.id}/review`, { action: 'approve' })).status, 200);
+    assert.equal(await expireDueChecks(ctx), 0);
+    assert.equal(await expireDueChecks(ctx, new Date(due.getTime() + 1000)), 1);
+    assert.equal((await api.get(`/v1/checks/ekyc/${check.id}`)).body.status, 'expired');
   });
 });
 

@@ -218,6 +218,23 @@ describe('id_document: transition rows', () => {
       )
     ).done;
     assert.equal(maiden.status, 'approved');
+    // an apostrophe is omitted in the MRZ (ICAO 9303): N'Diaye is NDIAYE, D’Alembert DALEMBERT
+    for (const [lastName, onMrz] of [
+      ["N'Diaye", 'NDIAYE'],
+      ['D’Alembert', 'DALEMBERT'],
+      ["O'Neil", 'O<NEIL'],
+    ]) {
+      const named = (
+        await submit(api, passportPng({ mrz: td3Mrz({ lastName: onMrz }) }), {}, { last_name: lastName })
+      ).done;
+      assert.equal(named.data.detailed_results.document.data_comparison, 'approved', lastName);
+      assert.equal(named.status, 'approved', lastName);
+    }
+    // an apostrophe is no wildcard: another name still differs
+    const other = (
+      await submit(api, passportPng({ mrz: td3Mrz({ lastName: 'DIAYE' }) }), {}, { last_name: "N'Diaye" })
+    ).done;
+    assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
   });
 
   test('processing → need_review: no result (sandbox_outcome undecided), whatever the settings', async () => {
@@ -400,6 +417,60 @@ describe('id_document: transition rows', () => {
     // a manual decision does not count as a submission; the next automatic rejection is the third
     await api.patch(`/v1/checks/id_document/${first.id}/review`, { action: 'reject', override: true });
     assert.equal((await add(passportPng({ outcome: 'refused' }))).status, 'need_review');
+  });
+
+  test('a submission pushed to review, or decided by a person while processing, is not an automatic rejection: the next automatic rejection stands', async () => {
+    const api = await newWorkspace();
+    const rejectPng = passportPng({ outcome: 'rejected' });
+    const { done: first } = await submit(api, rejectPng);
+    assert.equal(first.status, 'rejected');
+    const add = async (png: Buffer) => {
+      const ref = await uploadRef(api, png);
+      const res = await api.post(`/v1/checks/id_document/${first.id}/add_files`, { front_upload_ref: ref });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+    };
+    await add(rejectPng);
+    assert.equal((await settled(api, first.id)).status, 'rejected');
+    // the third submission: the provider never answers; pushed to review, a person rejects it
+    await add(passportPng({ outcome: 'pending' }));
+    assert.equal((await api.post(`/v1/checks/id_document/${first.id}/force_review`, {})).status, 200);
+    const manual = await api.patch(`/v1/checks/id_document/${first.id}/review`, { action: 'reject' });
+    assert.equal(manual.status, 200, JSON.stringify(manual.body));
+    // the fourth: its two preceding submissions were not both rejected automatically
+    await add(rejectPng);
+    const fourth = await settled(api, first.id);
+    assert.equal(fourth.status, 'rejected');
+    assert.equal(fourth.data.result, 'rejected');
+    assert.equal(fourth.data.review.reviewer_type, 'system');
+    // the fifth: rejected by a person while still processing (the provider never answers)
+    await add(passportPng({ outcome: 'pending' }));
+    assert.equal(
+      (await api.patch(`/v1/checks/id_document/${first.id}/review`, { action: 'reject' })).body.status,
+      'rejected',
+    );
+    // the sixth: preceded by the fourth (automatic) and the fifth (a person's): rejected again
+    await add(rejectPng);
+    assert.equal((await settled(api, first.id)).status, 'rejected');
+    // the seventh: preceded by the fifth (a person's) and the sixth: rejected
+    await add(rejectPng);
+    assert.equal((await settled(api, first.id)).status, 'rejected');
+    const row = await checkRow(first.id);
+    assert.equal(row.attempt, 7);
+    assert.deepEqual(
+      (row.internal as any).submissions.map((s: any) => [s.attempt, s.resolution]),
+      [
+        [1, 'rejected_automatically'],
+        [2, 'rejected_automatically'],
+        [3, 'pending'],
+        [4, 'rejected_automatically'],
+        [5, 'pending'],
+        [6, 'rejected_automatically'],
+        [7, 'rejected_automatically'],
+      ],
+    );
+    // the eighth: preceded by two automatic rejections (the sixth and seventh)
+    await add(rejectPng);
+    assert.equal((await settled(api, first.id)).status, 'need_review');
   });
 
   test('processing → need_review by force_review (provider never answers)', async () => {

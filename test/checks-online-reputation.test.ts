@@ -131,6 +131,13 @@ describe('online_reputation check', () => {
       assert.equal(done.status, status);
       assert.equal(done.data.result, result);
       assert.equal(done.data.review.reviewer_type, status === 'approved' ? 'system' : null);
+      // the type has no settings: an automatic approval names no automatic_approval setting
+      assert.equal(
+        done.data.review.comment,
+        status === 'approved'
+          ? 'Approved automatically: the online reputation analysis found a low or moderate risk'
+          : null,
+      );
       const info = done.data.information;
       assert.equal(typeof info.report, 'string');
       assert.ok(info.report.includes(name), info.report);

@@ -50,7 +50,16 @@ export async function reviewCheck(
     const data = def.onReview
       ? await def.onReview({ trx, check, data: reviewed, decision: status, now })
       : reviewed;
-    return applyOutcome(ctx, trx, def, check, { trigger: 'review', status, data });
+    // a check already past its expiration date (expired, or due and not yet swept) is decided
+    // knowing it: the date is spent, else the expiry job turned the reviewer's decision back into
+    // `expired` (a second Check.Expired) within a minute
+    const spent = check.expires_at !== null && check.expires_at <= now;
+    return applyOutcome(ctx, trx, def, check, {
+      trigger: 'review',
+      status,
+      data,
+      ...(spent ? { expiresAt: null } : {}),
+    });
   });
   return presentCheck(row);
 }

@@ -49,12 +49,19 @@ export function decide(
 
   let status: 'approved' | 'rejected' | 'need_review' = 'need_review';
   let reviewComment = comment;
+  // a sandbox outcome decides without any analysis: the comment says so rather than invent criteria
+  const approvedBy =
+    finding.kind === 'sandbox'
+      ? 'the document was approved (sandbox_outcome approved)'
+      : 'every criterion of the document analysis passed';
   if (verdict === 'approved' && auto.automatic_approval) {
     status = 'approved';
-    reviewComment =
-      'Approved automatically (automatic_approval): every criterion of the document analysis passed';
+    reviewComment = `Approved automatically (automatic_approval): ${approvedBy}`;
   } else if (verdict === 'approved') {
-    reviewComment = 'The document analysis approved the document; automatic_approval is off';
+    reviewComment =
+      finding.kind === 'sandbox'
+        ? 'The document was approved (sandbox_outcome approved); automatic_approval is off'
+        : 'The document analysis approved the document; automatic_approval is off';
   } else if (verdict === 'rejected' && auto.automatic_rejection) {
     status = 'rejected';
     reviewComment = `Rejected automatically (automatic_rejection): ${comment ?? 'a criterion of the document analysis failed'}`;

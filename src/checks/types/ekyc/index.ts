@@ -1,4 +1,4 @@
-import { badRequest } from '../../../http/errors.ts';
+import { ApiError, badRequest } from '../../../http/errors.ts';
 import { fullAddress } from '../../../shared/address.ts';
 import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
 import { resolveSettings } from '../../settings.ts';
@@ -50,18 +50,28 @@ export const ekycCheck: CheckTypeDefinition = {
     if (target.kind !== 'individual') throw badRequest('eKYC targets individuals', 'individual_id');
     const person = target.row;
     const address = fullAddress(person.address);
-    for (const [field, value] of [
-      ['first_name', person.first_name],
-      ['last_name', person.last_name],
-      ['birth_date', person.birth_date],
-      ['address.country', address.country],
-    ] as const) {
+    // every missing attribute at once: one round trip to fix the individual, not one per field
+    const missing = (
+      [
+        ['first_name', person.first_name],
+        ['last_name', person.last_name],
+        ['birth_date', person.birth_date],
+        ['address.country', address.country],
+      ] as const
+    )
       // a name of blanks is no name to verify
-      if (!value || (typeof value === 'string' && !value.trim()))
-        throw badRequest(
-          `The individual has no ${field}: eKYC needs it; set it on the individual first`,
-          field,
-        );
+      .filter(([, value]) => !value || (typeof value === 'string' && !value.trim()))
+      .map(([field]) => field);
+    if (missing.length) {
+      const one = (field: string) =>
+        `The individual has no ${field}: eKYC needs it; set it on the individual first`;
+      throw new ApiError(
+        400,
+        missing.length === 1
+          ? one(missing[0])
+          : `The individual has no ${missing.join(', ')}: eKYC needs them; set them on the individual first`,
+        missing.map((path) => ({ path, message: one(path) })),
+      );
     }
     const country = address.country as string;
     if (!EKYC_COUNTRIES.has(country)) {

@@ -8,7 +8,13 @@ import { nextAttempt } from '../../engine/attempts.ts';
 import { processAfter } from '../../engine/queues.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
-import { attemptData, type IdDocumentInternal, type IdDocumentSettings, vendorBlock } from './check-data.ts';
+import {
+  attemptData,
+  type IdDocumentInternal,
+  type IdDocumentSettings,
+  vendorBlock,
+  withSubmissionSent,
+} from './check-data.ts';
 import { attachFiles } from './submission.ts';
 
 export const ADD_FILES_STATUSES = ['in_progress', 'rejected', 'expired'] as const;
@@ -58,7 +64,10 @@ export async function addFilesToCheck(
   const files = await attachFiles(trx, check.workspace_id, input, '');
   const data = check.data as Record<string, unknown>;
   const settings = data.settings as IdDocumentSettings;
-  const internal = { ...(check.internal as unknown as IdDocumentInternal), files };
+  const before = check.internal as unknown as IdDocumentInternal;
+  // in_progress: the current attempt's first submission; rejected or expired: a new attempt's
+  const attempt = check.status === 'in_progress' ? check.attempt : check.attempt + 1;
+  const internal = { ...before, files, submissions: withSubmissionSent(before, attempt) };
   if (check.status === 'in_progress') {
     const attached = await applyOutcome(ctx, trx, def, check, {
       trigger: 'add_files',

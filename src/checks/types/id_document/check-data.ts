@@ -14,14 +14,28 @@ export interface AttemptFiles {
   back: StoredFile | null;
 }
 
-/** How one submission ended; the log lives in `internal.submissions` across attempts. */
-export type SubmissionResolution = 'approved_automatically' | 'rejected_automatically' | 'need_review';
+/**
+ * How one submission ended; the log lives in `internal.submissions` across attempts. A submission
+ * is logged `pending` when its files are sent, and the provider's result replaces that; one whose
+ * result never applied (pushed to review, or decided by a person while processing) stays `pending`:
+ * it was a submission, not an automatic rejection.
+ */
+export type SubmissionResolution =
+  | 'pending'
+  | 'approved_automatically'
+  | 'rejected_automatically'
+  | 'need_review';
 
 /** The check's `internal` (never shown): the files of the current attempt and the submission log. */
 export interface IdDocumentInternal {
   files: AttemptFiles | null;
   submissions: { attempt: number; resolution: SubmissionResolution }[];
   forced_review?: boolean;
+}
+
+/** The log with a submission of `attempt` just sent to the provider. */
+export function withSubmissionSent(internal: Partial<IdDocumentInternal> | null, attempt: number) {
+  return [...(internal?.submissions ?? []), { attempt, resolution: 'pending' as const }];
 }
 
 export const emptyDetailedResults = (): DocumentDetailedResults => ({

@@ -38,7 +38,10 @@ export function decide(
   const settings = data.settings as IdDocumentSettings;
   const vendor = data.vendor as Record<string, unknown>;
   const information = data.information as Record<string, unknown>;
-  const log = check.internal.submissions ?? [];
+  // the submission decided here was logged `pending` when sent (checks from before that: not at all)
+  const all = check.internal.submissions ?? [];
+  const last = all.at(-1);
+  const log = last?.resolution === 'pending' && last.attempt === check.attempt ? all.slice(0, -1) : all;
 
   let trigger: string;
   let status: 'approved' | 'rejected' | 'need_review';

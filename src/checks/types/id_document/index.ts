@@ -6,7 +6,12 @@ import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome, ProcessInput } from '../../check-type.ts';
 import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
-import { attemptData, type IdDocumentInternal, type IdDocumentSettings } from './check-data.ts';
+import {
+  attemptData,
+  type IdDocumentInternal,
+  type IdDocumentSettings,
+  withSubmissionSent,
+} from './check-data.ts';
 import { decide } from './decide.ts';
 import { idDocumentPortal } from './portal.ts';
 import type { DeclaredPerson, IdDocumentProvider, SubmittedFile } from './provider.ts';
@@ -84,7 +89,7 @@ export const idDocumentCheck: CheckTypeDefinition = {
     if (!PROVIDERS[settings.vendor])
       throw badRequest(`Unknown id_document vendor ${settings.vendor}`, 'settings.vendor');
     const files = body.data ? await attachFiles(trx, workspaceId, body.data, 'data.') : null;
-    const internal: IdDocumentInternal = { files, submissions: [] };
+    const internal: IdDocumentInternal = { files, submissions: files ? withSubmissionSent(null, 1) : [] };
     return {
       status: files ? 'processing' : 'in_progress',
       data: attemptData(settings, checkId, files),

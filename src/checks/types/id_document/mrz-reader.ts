@@ -119,9 +119,21 @@ export function readMrz(
   };
 }
 
-/** Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does. */
-function normaliseName(s: string, variant: 'strip' | 'expand'): string {
+/** Apostrophes as people type them: ASCII, typographic (’ ‘), modifier letter (ʼ), grave, acute. */
+const APOSTROPHES = /['’‘ʼ`´]/g;
+
+/**
+ * Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does.
+ * `apostrophe`: ICAO 9303 omits it in the MRZ (N'DIAYE → NDIAYE, O'NEIL → ONEIL); some issuers
+ * write a filler instead, so it may also separate words.
+ */
+function normaliseName(
+  s: string,
+  variant: 'strip' | 'expand',
+  apostrophe: 'omit' | 'split' = 'split',
+): string {
   let t = s.toUpperCase();
+  if (apostrophe === 'omit') t = t.replace(APOSTROPHES, '');
   if (variant === 'expand')
     t = t.replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/ß|ẞ/g, 'SS');
   // letters NFD does not decompose, transliterated as ICAO 9303 does
@@ -145,8 +157,11 @@ function normaliseName(s: string, variant: 'strip' | 'expand'): string {
  */
 export function namesMatch(declared: string, onDocument: string): boolean {
   const doc = normaliseName(onDocument, 'strip').split(' ');
-  return (['strip', 'expand'] as const).some((v) => {
-    const mine = normaliseName(declared, v).split(' ');
+  const spellings = (['strip', 'expand'] as const).flatMap((v) =>
+    (['omit', 'split'] as const).map((a) => normaliseName(declared, v, a)),
+  );
+  return spellings.some((spelling) => {
+    const mine = spelling.split(' ');
     if (!mine[0] || !doc[0]) return false;
     const docIsShort = doc.length <= mine.length;
     const [short, long] = docIsShort ? [doc, mine] : [mine, doc];

@@ -15,6 +15,10 @@ const PROVIDERS: Record<string, OnlineReputationProvider> = {
   online_reputation_provider_1: sandboxOnlineReputationProvider,
 };
 
+/** Why an analysis approved the check by itself (data.review.comment, reviewer `system`). */
+export const APPROVAL_COMMENT =
+  'Approved automatically: the online reputation analysis found a low or moderate risk';
+
 /** Readings that approve automatically; every other reading, or none, goes to review. */
 const APPROVING: ReadonlySet<ReputationRisk> = new Set(['low', 'moderate']);
 
@@ -94,8 +98,15 @@ export const onlineReputationCheck: CheckTypeDefinition = {
         ...data,
         // need_review: no decision yet, so no result (the spec's result values are decisions)
         result: approved ? 'approved' : null,
+        // the type has no settings: the comment names the spec's rule, not an automatic_approval
+        // setting (an approval already tells that the risk was low or moderate, nothing more)
         review: approved
-          ? { comment: null, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
+          ? {
+              comment: APPROVAL_COMMENT,
+              reviewed_at: new Date().toISOString(),
+              reviewer_type: 'system',
+              user: null,
+            }
           : emptyReview(),
         information: {
           report: analysis.report,
