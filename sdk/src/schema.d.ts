@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "b7445bdd-ffd6-4295-ba43-c8a4c089413c",
+         *   "workspace_id": "326bf8d1-1b17-4d55-b775-b50c0afa91af",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "673f19b3-a9a5-46b0-8abd-b06f9479ea77",
-         *   "to_company_id": "a93b305d-266a-4049-8c10-d246f0fecc26",
+         *   "from_individual_id": "de74e050-0555-450b-8eed-e0b10d3ea792",
+         *   "to_company_id": "db46fe14-3444-48c7-ad28-5aef7f7cc2c0",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
+         *   "business_contact_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "e7eb86f9-f3c8-474a-b15a-f980b3aeba2a"
+         *     "8fcc4706-1cf9-4dca-8edd-848ec8a0a947"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
+         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_IBjD3YksU3MOVozSxn87fGtOXaCked7i"
+         *         "upload_ref": "upl_sGEnxhbviwI1S6ZVnwXyjigazHW3_30V"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_Y37-61w1uXnAx3sqD3-S1VgSAaLVUk1B"
+         *       "upload_ref": "upl_r6XZ_78jTvt2V9PAOtLZQn497cmDj5WS"
          *     }
          *   ]
          * }
@@ -7208,7 +7208,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
          * }
          */
         "application/json": {
@@ -7400,7 +7400,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7592,7 +7592,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e"
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
          * }
          */
         "application/json": {
@@ -7787,9 +7787,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "45056c6b-a1a1-453c-b7e3-cb1abd26b62e",
+         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
          *   "data": {
-         *     "front_upload_ref": "upl_znOTzf1o0tc74FKT5x8ofqtfHAlHX7s-"
+         *     "front_upload_ref": "upl_9yu-nI-wQXlLxOzs6_DTBKl5R-GgDl23"
          *   }
          * }
          */
@@ -7917,7 +7917,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_wdKBSk2D05xl7Os7i5UpQbxB3YjK6XYC"
+         *   "front_upload_ref": "upl_SyxTRd_G0QOaA832ixmaGJReMjWo5xcW"
          * }
          */
         "application/json": {
@@ -8132,7 +8132,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "917952cb-ceac-42b9-ab62-bfe3f0e0dcb6",
+         *   "individual_id": "2c84b77c-e7e1-4209-ac54-d1664b130c0f",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8464,7 +8464,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53"
+         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe"
          * }
          */
         "application/json": {
@@ -8960,9 +8960,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
+         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
          *   "type": "affiliated",
-         *   "search_ref": "sr_im6ZnKjva3yEexrYrpUGc9DeUInUKsFk"
+         *   "search_ref": "sr_468mRuiKqzMXMYP4IsdejqLfrQcf2p6v"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9449,7 +9449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
+         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10575,7 +10575,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fb5a0ab8-bf9d-4570-a63f-861fb0d1c6fa",
+         *   "individual_id": "79112ec6-4715-4929-85b8-b518fd515032",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10862,12 +10862,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
+         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "3f3267cd-66e3-4b3b-b2bb-bfa615f31d53",
+         *       "to_company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11177,7 +11177,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
+         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12274,8 +12274,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "26036398-9d10-4028-a8d8-2c16128e51b0",
-         *   "template_id": "3425d6c5-a393-41ce-bf21-d97f99203c90"
+         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
+         *   "template_id": "4dc83396-b8b4-4121-8f4a-56794b2382bd"
          * }
          */
         "application/json": {
@@ -13163,7 +13163,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T13:24:24.532Z"
+         *   "since": "2026-12-01T13:40:13.091Z"
          * }
          */
         "application/json": {
