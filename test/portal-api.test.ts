@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { purgeExpiredUploads } from '../src/files/purge-expired-uploads.ts';
+import { getStorage } from '../src/files/storage.ts';
 import { buildApp } from '../src/http/app.ts';
 import { settledDocument } from './helpers/document-checks.ts';
 import { makePdf, makePng, uploadRef } from './helpers/files.ts';
@@ -259,6 +261,56 @@ describe('portal API: pending files', () => {
     });
     assert.equal(noFile.statusCode, 400, noFile.body);
     assert.equal(JSON.parse(noFile.body).details[0].path, 'file');
+  });
+
+  test('a new link for the contact keeps the pending files as long as it: the purge spares them, the step submits', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const up = await portalUpload(w.token, w.kbis, 'files', png(), 'kbis.png', 'image/png');
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const { ctx } = await getHarness();
+    // the first link was shared six days and a half ago: it (and so the upload) ends in half a day
+    const soon = new Date(Date.now() + 12 * 3_600_000);
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ expires_at: soon })
+      .where('id', '=', w.linkId)
+      .execute();
+    const pending = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('file_id')
+      .where('check_id', '=', w.kbis)
+      .executeTakeFirstOrThrow();
+    await ctx.db.updateTable('files').set({ expires_at: soon }).where('id', '=', pending.file_id).execute();
+
+    // the operator shares a new link (the first is revoked); the contact comes back with it a day later
+    const renewed = await portalToken(api, w.caseId, w.contactId);
+    const renewedLink = await ctx.db
+      .selectFrom('client_portal_links')
+      .select('expires_at')
+      .where('id', '=', renewed.linkId)
+      .executeTakeFirstOrThrow();
+    const upload = await ctx.db
+      .selectFrom('files')
+      .select('expires_at')
+      .where('id', '=', pending.file_id)
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      upload.expires_at.getTime(),
+      renewedLink.expires_at.getTime(),
+      'kept as long as the new link',
+    );
+    // the hourly purge once the first link is over (uploads of other tests ending later are spared)
+    await purgeExpiredUploads(ctx.db, getStorage(ctx), new Date(soon.getTime() + 60_000));
+    const session = (await portal(renewed.token, 'GET', '/session')).body;
+    const kbis = session.actions.find((a: any) => a.id === w.kbis);
+    assert.deepEqual(
+      kbis.slots[0].files.map((f: any) => f.name),
+      ['kbis.png'],
+    );
+    const submitted = await portal(renewed.token, 'POST', `/actions/${w.kbis}/submit`);
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    assert.equal(submitted.body.state, 'submitted');
   });
 
   test('concurrent writes: uploads to a one-file slot leave one file; of two submissions one wins', async () => {
