@@ -460,6 +460,33 @@ describe('client portal in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a rejected document is asked again: the checklist offers it, not "everything has been received"', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    await op.ok('PATCH', `/v1/checks/document/${documentId}/review`, {
+      action: 'reject',
+      comment: 'Unreadable',
+    });
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-retry');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+
+    // nothing is todo, yet the rejected document waits for new files: the page asks for them
+    const step = action(page, 'document');
+    await step.locator('.badge', { hasText: 'Please send it again' }).waitFor();
+    await step.getByText('What you sent could not be accepted. Please send new files.').waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Everything has been received' }).count(), 0);
+    await shots.take(page, 'asked-again');
+    await choose(page, 'document', 'Files', 'kbis-new.pdf', outcomePdf('approved'), 'application/pdf');
+    await step.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+    await shots.take(page, 'sent-again');
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.deepEqual(errors, []);
+  });
+
   test('a session read overtaken by an upload does not take the uploaded file off the page', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);
