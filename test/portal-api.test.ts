@@ -385,6 +385,44 @@ describe('portal API: pending files', () => {
   });
 });
 
+describe('portal API: strict input', () => {
+  test('an unknown query parameter or a body sent to a route that takes none is a 400 naming it; nothing changes', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const { app } = await getHarness();
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      app.inject({
+        method,
+        url: `/portal/api${url}`,
+        headers: {
+          authorization: `Bearer ${w.token}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(payload ? { payload: JSON.stringify(payload) } : {}),
+      });
+    for (const url of ['/session?lang=fr', '/logo?size=2']) {
+      const res = await call('GET', url);
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+      assert.equal(JSON.parse(res.body).details[0].path, url.split('?')[1].split('=')[0]);
+    }
+    const up = await portalUpload(w.token, w.kbis, 'files', png(), 'kbis.png', 'image/png');
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const withQuery = await call('POST', `/actions/${w.kbis}/submit?force=true`);
+    assert.equal(withQuery.statusCode, 400, withQuery.body);
+    assert.equal(JSON.parse(withQuery.body).details[0].path, 'force');
+    const withBody = await call('POST', `/actions/${w.kbis}/submit`, { slot: 'files' });
+    assert.equal(withBody.statusCode, 400, withBody.body);
+    assert.equal(JSON.parse(withBody.body).details[0].path, 'slot');
+    // refused before anything happened: the step still waits with its file
+    const session = (await portal(w.token, 'GET', '/session')).body;
+    const kbis = session.actions.find((a: any) => a.id === w.kbis);
+    assert.equal(kbis.state, 'todo');
+    assert.equal(kbis.slots[0].files.length, 1);
+    // the documented calls still work: no body, or an empty JSON object (a generic client)
+    assert.equal((await call('POST', `/actions/${w.kbis}/submit`, {})).statusCode, 200);
+  });
+});
+
 describe('portal API: submit', () => {
   test('document and id_document steps go to processing through their check types; the case follows', async () => {
     const api = await newWorkspace();
