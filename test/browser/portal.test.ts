@@ -487,6 +487,32 @@ describe('client portal in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a step approved meanwhile: the French page says so in French and shows it approved', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    await documentCheck(op, companyId); // a second step, so the checklist stays
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-moved-on');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('fr-FR'), link, errors);
+    const step = page.locator(`[data-action-id="${documentId}"]`);
+    await step.locator('.badge', { hasText: 'À faire' }).waitFor();
+
+    // the operator approves the step while the page still offers it; the contact then adds a file
+    await op.ok('PATCH', `/v1/checks/document/${documentId}/review`, { action: 'approve' });
+    await step
+      .getByRole('group', { name: 'Fichiers', exact: true })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'kbis.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    const said = step.getByRole('alert');
+    await said.getByText('Cette étape a changé entre-temps', { exact: false }).waitFor();
+    assert.doesNotMatch(await said.innerText(), /already|approved|step/i, 'no English from the server');
+    await step.locator('.badge', { hasText: 'Validé' }).waitFor();
+    await shots.take(page, 'approved-meanwhile');
+    assert.deepEqual(errors, []);
+  });
+
   test('a session read overtaken by an upload does not take the uploaded file off the page', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);

@@ -67,6 +67,8 @@ const en = {
   submitted: 'Sent: {what}.',
   missingFiles: 'Add the required files first.',
   errorPrefix: 'Could not do it: {message}',
+  stepMovedOn:
+    'This step changed meanwhile (it was already sent, approved or withdrawn): here is where it stands now.',
   tooLarge: '{name} is too large: files of up to 20 MB are accepted.',
   badFormat: '{name} was not accepted: send a photo (JPEG or PNG) or a PDF as asked.',
   networkError: 'The connection was lost. Check it and try again.',
@@ -212,6 +214,7 @@ const fr: Messages = {
   submitted: 'Envoyé : {what}.',
   missingFiles: 'Ajoutez d’abord les fichiers obligatoires.',
   errorPrefix: 'Impossible : {message}',
+  stepMovedOn: 'Cette étape a changé entre-temps (déjà envoyée, validée ou retirée) : voici où elle en est.',
   tooLarge: '{name} est trop volumineux : les fichiers jusqu’à 20 Mo sont acceptés.',
   badFormat: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG) ou un PDF, comme demandé.',
   networkError: 'La connexion a été perdue. Vérifiez-la et réessayez.',
