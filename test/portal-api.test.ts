@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { purgeExpiredUploads } from '../src/files/purge-expired-uploads.ts';
+import { getStorage } from '../src/files/storage.ts';
 import { buildApp } from '../src/http/app.ts';
 import { settledDocument } from './helpers/document-checks.ts';
 import { makePdf, makePng, uploadRef } from './helpers/files.ts';
@@ -261,6 +263,56 @@ describe('portal API: pending files', () => {
     assert.equal(JSON.parse(noFile.body).details[0].path, 'file');
   });
 
+  test('a new link for the contact keeps the pending files as long as it: the purge spares them, the step submits', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const up = await portalUpload(w.token, w.kbis, 'files', png(), 'kbis.png', 'image/png');
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const { ctx } = await getHarness();
+    // the first link was shared six days and a half ago: it (and so the upload) ends in half a day
+    const soon = new Date(Date.now() + 12 * 3_600_000);
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ expires_at: soon })
+      .where('id', '=', w.linkId)
+      .execute();
+    const pending = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('file_id')
+      .where('check_id', '=', w.kbis)
+      .executeTakeFirstOrThrow();
+    await ctx.db.updateTable('files').set({ expires_at: soon }).where('id', '=', pending.file_id).execute();
+
+    // the operator shares a new link (the first is revoked); the contact comes back with it a day later
+    const renewed = await portalToken(api, w.caseId, w.contactId);
+    const renewedLink = await ctx.db
+      .selectFrom('client_portal_links')
+      .select('expires_at')
+      .where('id', '=', renewed.linkId)
+      .executeTakeFirstOrThrow();
+    const upload = await ctx.db
+      .selectFrom('files')
+      .select('expires_at')
+      .where('id', '=', pending.file_id)
+      .executeTakeFirstOrThrow();
+    assert.equal(
+      upload.expires_at.getTime(),
+      renewedLink.expires_at.getTime(),
+      'kept as long as the new link',
+    );
+    // the hourly purge once the first link is over (uploads of other tests ending later are spared)
+    await purgeExpiredUploads(ctx.db, getStorage(ctx), new Date(soon.getTime() + 60_000));
+    const session = (await portal(renewed.token, 'GET', '/session')).body;
+    const kbis = session.actions.find((a: any) => a.id === w.kbis);
+    assert.deepEqual(
+      kbis.slots[0].files.map((f: any) => f.name),
+      ['kbis.png'],
+    );
+    const submitted = await portal(renewed.token, 'POST', `/actions/${w.kbis}/submit`);
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    assert.equal(submitted.body.state, 'submitted');
+  });
+
   test('concurrent writes: uploads to a one-file slot leave one file; of two submissions one wins', async () => {
     const api = await newWorkspace();
     const w = await world(api);
@@ -330,6 +382,44 @@ describe('portal API: pending files', () => {
       .where('workspace_id', '=', api.workspaceId)
       .execute();
     assert.equal(files.length, 0, 'a refused upload leaves no file behind');
+  });
+});
+
+describe('portal API: strict input', () => {
+  test('an unknown query parameter or a body sent to a route that takes none is a 400 naming it; nothing changes', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const { app } = await getHarness();
+    const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      app.inject({
+        method,
+        url: `/portal/api${url}`,
+        headers: {
+          authorization: `Bearer ${w.token}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(payload ? { payload: JSON.stringify(payload) } : {}),
+      });
+    for (const url of ['/session?lang=fr', '/logo?size=2']) {
+      const res = await call('GET', url);
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
+      assert.equal(JSON.parse(res.body).details[0].path, url.split('?')[1].split('=')[0]);
+    }
+    const up = await portalUpload(w.token, w.kbis, 'files', png(), 'kbis.png', 'image/png');
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const withQuery = await call('POST', `/actions/${w.kbis}/submit?force=true`);
+    assert.equal(withQuery.statusCode, 400, withQuery.body);
+    assert.equal(JSON.parse(withQuery.body).details[0].path, 'force');
+    const withBody = await call('POST', `/actions/${w.kbis}/submit`, { slot: 'files' });
+    assert.equal(withBody.statusCode, 400, withBody.body);
+    assert.equal(JSON.parse(withBody.body).details[0].path, 'slot');
+    // refused before anything happened: the step still waits with its file
+    const session = (await portal(w.token, 'GET', '/session')).body;
+    const kbis = session.actions.find((a: any) => a.id === w.kbis);
+    assert.equal(kbis.state, 'todo');
+    assert.equal(kbis.slots[0].files.length, 1);
+    // the documented calls still work: no body, or an empty JSON object (a generic client)
+    assert.equal((await call('POST', `/actions/${w.kbis}/submit`, {})).statusCode, 200);
   });
 });
 

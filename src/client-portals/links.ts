@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow } from '../db/schema.ts';
+import { keepPendingUploadsFor } from '../portal/pending-files.ts';
 import { currentRequestOrigin } from '../shared/request-scope.ts';
 import { ensureDefaultPortal } from './default-portal.ts';
 
@@ -26,7 +27,10 @@ function newToken(): string {
   return `vcp_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Revokes the earlier live links of the same (case, individual, check_id) scope, then issues one. */
+/**
+ * Revokes the earlier live links of the same (case, individual, check_id) scope, then issues one;
+ * the pending uploads it shows live as long as it.
+ */
 export async function issueLink(
   trx: Db,
   _ctx: AppContext,
@@ -71,6 +75,12 @@ export async function issueLink(
       expires_at: input.expiresAt,
     })
     .execute();
+  await keepPendingUploadsFor(trx, {
+    workspaceId: input.workspaceId,
+    caseId: input.caseId,
+    checkId,
+    expiresAt: input.expiresAt,
+  });
   return { id, token, url: `${input.baseUrl}/portal/#token=${token}`, expiresAt: input.expiresAt };
 }
 

@@ -16,8 +16,11 @@ import { strictSchema } from './strict-schema.ts';
  *   nesting is bounded.
  */
 
-/** Routes of the API (key or admin token): every parameter and field they take is declared. */
-const API_PREFIXES = ['/v1/', '/admin/'];
+/**
+ * Routes of the API (key or admin token) and of the client portal's API (a link's token, whose doc
+ * promises the same validation): every parameter and field they take is declared.
+ */
+const API_PREFIXES = ['/v1/', '/admin/', '/portal/api/'];
 /**
  * Marks, in a route's config, that it declares no query string: the shared preValidation hook then
  * refuses any parameter. A flag read by a hook that runs anyway, not an empty schema: that added a

@@ -37,3 +37,28 @@ export async function dropPendingFiles(trx: Db, checkId: string, ids: string[]):
     .where('attached_at', 'is', null)
     .execute();
 }
+
+/**
+ * Keeps the pending uploads a new link shows (its check's, or every check's of its case for a
+ * case-wide link) until that link's expiry: they were kept as long as the link they were uploaded
+ * with, and the new one (the earlier revoked, or replaced once expired) would otherwise lose them to
+ * the purge while it is still valid.
+ */
+export async function keepPendingUploadsFor(
+  trx: Db,
+  link: { workspaceId: string; caseId: string; checkId: string | null; expiresAt: Date },
+): Promise<void> {
+  let pending = trx
+    .selectFrom('client_portal_pending_files as p')
+    .innerJoin('checks as k', 'k.id', 'p.check_id')
+    .select('p.file_id')
+    .where('p.workspace_id', '=', link.workspaceId)
+    .where('k.case_id', '=', link.caseId);
+  if (link.checkId) pending = pending.where('p.check_id', '=', link.checkId);
+  await trx
+    .updateTable('files')
+    .set({ expires_at: sql`greatest(expires_at, ${link.expiresAt})` })
+    .where('id', 'in', pending)
+    .where('attached_at', 'is', null)
+    .execute();
+}

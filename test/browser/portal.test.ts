@@ -460,6 +460,59 @@ describe('client portal in Chromium', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a rejected document is asked again: the checklist offers it, not "everything has been received"', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    await op.ok('PATCH', `/v1/checks/document/${documentId}/review`, {
+      action: 'reject',
+      comment: 'Unreadable',
+    });
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-retry');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+
+    // nothing is todo, yet the rejected document waits for new files: the page asks for them
+    const step = action(page, 'document');
+    await step.locator('.badge', { hasText: 'Please send it again' }).waitFor();
+    await step.getByText('What you sent could not be accepted. Please send new files.').waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Everything has been received' }).count(), 0);
+    await shots.take(page, 'asked-again');
+    await choose(page, 'document', 'Files', 'kbis-new.pdf', outcomePdf('approved'), 'application/pdf');
+    await step.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+    await shots.take(page, 'sent-again');
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a step approved meanwhile: the French page says so in French and shows it approved', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    await documentCheck(op, companyId); // a second step, so the checklist stays
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-moved-on');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('fr-FR'), link, errors);
+    const step = page.locator(`[data-action-id="${documentId}"]`);
+    await step.locator('.badge', { hasText: 'À faire' }).waitFor();
+
+    // the operator approves the step while the page still offers it; the contact then adds a file
+    await op.ok('PATCH', `/v1/checks/document/${documentId}/review`, { action: 'approve' });
+    await step
+      .getByRole('group', { name: 'Fichiers', exact: true })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'kbis.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    const said = step.getByRole('alert');
+    await said.getByText('Cette étape a changé entre-temps', { exact: false }).waitFor();
+    assert.doesNotMatch(await said.innerText(), /already|approved|step/i, 'no English from the server');
+    await step.locator('.badge', { hasText: 'Validé' }).waitFor();
+    await shots.take(page, 'approved-meanwhile');
+    assert.deepEqual(errors, []);
+  });
+
   test('a session read overtaken by an upload does not take the uploaded file off the page', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);

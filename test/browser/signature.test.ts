@@ -206,8 +206,7 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   const wrong = code === '000000' ? '111111' : '000000';
   await codeField.fill(wrong);
   await sign.click();
-  await action.getByRole('alert').waitFor();
-  await action.getByText('4 attempt(s) left', { exact: false }).waitFor();
+  await action.getByRole('alert').getByText('This code is not the right one: 4 attempt(s) left.').waitFor();
   await shots.take(page, 'wrong-code');
 
   await codeField.fill(code);
@@ -303,7 +302,15 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   await action.getByRole('button', { name: 'M’envoyer un code' }).click();
   await action.getByText('Un code à 6 chiffres a été envoyé à', { exact: false }).waitFor();
   const code = codeIn(await mail.next('ada@example.com', seen));
-  await action.getByRole('textbox', { name: 'Code reçu par e-mail' }).fill(code);
+  // a wrong code: the refusal is said in French (the server's message is English)
+  const codeField = action.getByRole('textbox', { name: 'Code reçu par e-mail' });
+  await codeField.fill(code === '000000' ? '111111' : '000000');
+  await action.getByRole('button', { name: 'Signer', exact: true }).click();
+  const refusal = action.getByRole('alert');
+  await refusal.getByText('Ce code n’est pas le bon : 4 essai(s) restant(s).').waitFor();
+  assert.doesNotMatch(await refusal.innerText(), /code is wrong|attempts? left/);
+  await shots.take(page, 'wrong-code');
+  await codeField.fill(code);
   await shots.take(page, 'drawn-signature');
   await action.getByRole('button', { name: 'Signer', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();

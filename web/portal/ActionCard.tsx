@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Action, PortalApi } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { actionDescription, actionTitle, slotTitle } from './labels.ts';
+import { movedOn } from './moved-on.ts';
 import { SignatureStep } from './SignatureStep.tsx';
 import { SlotField } from './SlotField.tsx';
 
@@ -59,11 +60,18 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       announce(t('submitted', { what: title }));
       onSubmitted(updated);
     } catch (err) {
-      setError(t('errorPrefix', { message: (err as Error).message }));
+      if (movedOn(err)) stepMovedOn();
+      else setError(t('errorPrefix', { message: (err as Error).message }));
       onError(err);
     } finally {
       setSubmitting(false);
     }
+  };
+
+  // the step was sent, approved or removed meanwhile: say so, and show it as it is now
+  const stepMovedOn = () => {
+    setError(t('stepMovedOn'));
+    onSubmitted(action);
   };
 
   return (
@@ -95,6 +103,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
                 slot={slot}
                 editable
                 onAction={onAction}
+                onMovedOn={stepMovedOn}
                 onError={onError}
                 announce={announce}
               />
@@ -118,6 +127,11 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
           </>
         ) : (
           <>
+            {error ? (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            ) : null}
             <p className="hint">{t('receivedHint')}</p>
             {received.length ? (
               <ul className="files received">

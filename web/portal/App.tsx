@@ -182,9 +182,12 @@ export function App() {
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
         {view.kind === 'ready' && api ? (
-          // a declined signature stays on the checklist, with its reason (nothing was "received")
+          // a declined signature stays on the checklist, with its reason (nothing was "received"),
+          // and so does a step to send again (rejected or expired: `all_submitted` counts only todo)
           view.session.all_submitted &&
-          !view.session.actions.some((a) => a.signature?.status === 'declined') ? (
+          !view.session.actions.some(
+            (a) => a.signature?.status === 'declined' || (a.state === 'retry' && a.slots.length > 0),
+          ) ? (
             <Done api={api} session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
           ) : (
             <Checklist

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
-import type { Action, PortalApi } from './api.ts';
+import type { Action, PortalApi, SignatureState } from './api.ts';
 import { DocumentFrame } from './DocumentFrame.tsx';
 import { type Translate, useI18n } from './i18n.tsx';
 import { SignaturePad } from './SignaturePad.tsx';
@@ -29,6 +29,18 @@ function failure(t: Translate, err: unknown): string {
     if (code === 'SIGNATURE_ALREADY_COMPLETED') return t('signatureAlreadyDone');
   }
   return t('errorPrefix', { message: (err as Error).message });
+}
+
+/** The field a 400 names (`details[0].path`), if any. */
+const fieldOf = (err: HttpError) =>
+  (err.body as { details?: { path?: string }[] } | null)?.details?.[0]?.path;
+
+/** Why the code was refused, from the action read again after the refusal. */
+function codeRefusal(t: Translate, code: SignatureState['code'] | undefined): string {
+  if (!code?.sent_at) return t('codeNone');
+  if (code.attempts_left <= 0) return t('codeExhausted');
+  if (code.expires_at && new Date(code.expires_at).getTime() <= Date.now()) return t('codeExpired');
+  return t('codeWrong', { n: code.attempts_left });
 }
 
 /** Downloads a blob under `name` (the link is made, clicked and dropped). */
@@ -88,6 +100,8 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const sig = action.signature;
   const [html, setHtml] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // a refused code: said from the action read again (attempts left, expiry), in the page's language
+  const [codeRefused, setCodeRefused] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const [mode, setMode] = useState<'typed' | 'drawn'>('typed');
@@ -131,19 +145,23 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const run = useCallback(
     async (step: string, work: () => Promise<Action>, done?: (a: Action) => void) => {
       setError(null);
+      setCodeRefused(false);
       setBusy(step);
       try {
         const updated = await work();
         (done ?? onAction)(updated);
         return updated;
       } catch (err) {
-        setError(failure(t, err));
+        const refusedCode = err instanceof HttpError && err.status === 400 && fieldOf(err) === 'code';
+        // the server says why in English: the page says it from the action's code state instead
+        if (!refusedCode) setError(failure(t, err));
         onError(err);
         // a refused code spends an attempt: read the action again for the attempts left
         if (err instanceof HttpError && err.status === 400) {
           api.session().then((s) => {
             const fresh = s.actions.find((a) => a.id === action.id);
             if (fresh) onAction(fresh);
+            if (refusedCode) setCodeRefused(true);
           }, onError);
         }
         return null;
@@ -362,9 +380,9 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
         ) : null}
       </fieldset>
 
-      {error ? (
+      {error || codeRefused ? (
         <p className="error" role="alert">
-          {error}
+          {error ?? codeRefusal(t, codeInfo)}
         </p>
       ) : null}
 

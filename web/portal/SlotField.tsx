@@ -11,6 +11,7 @@ import { CameraCapture, cameraSupported } from './CameraCapture.tsx';
 import type { Translate } from './i18n.tsx';
 import { useI18n } from './i18n.tsx';
 import { formatSize, slotTitle } from './labels.ts';
+import { movedOn } from './moved-on.ts';
 
 /** The service's upload limit (src/files/upload-file.ts): a bigger file is refused before sending. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -32,11 +33,13 @@ interface Props {
   slot: Slot;
   editable: boolean;
   onAction: (a: Action) => void;
+  /** The step was sent, approved or removed meanwhile: the card says so and shows it as it is now. */
+  onMovedOn: () => void;
   onError: (err: unknown) => void;
   announce: (text: string) => void;
 }
 
-export function SlotField({ api, action, slot, editable, onAction, onError, announce }: Props) {
+export function SlotField({ api, action, slot, editable, onAction, onMovedOn, onError, announce }: Props) {
   const { t, lang } = useI18n();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -64,7 +67,8 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
         onAction(updated);
         announce(t('uploaded', { name }));
       } catch (err) {
-        setError(uploadError(t, err, name));
+        if (movedOn(err)) onMovedOn();
+        else setError(uploadError(t, err, name));
         onError(err);
         break;
       } finally {
@@ -87,7 +91,8 @@ export function SlotField({ api, action, slot, editable, onAction, onError, anno
       onAction(await api.removeFile(action.id, fileId));
       announce(t('removed', { name }));
     } catch (err) {
-      setError(t('errorPrefix', { message: (err as Error).message }));
+      if (movedOn(err)) onMovedOn();
+      else setError(t('errorPrefix', { message: (err as Error).message }));
       onError(err);
     }
   };
