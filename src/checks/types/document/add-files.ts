@@ -62,13 +62,15 @@ export async function addDocumentFilesToCheck(
   const internal = check.internal as unknown as DocumentInternal;
   const sameAttempt = check.status === 'in_progress' || check.status === 'need_review';
   const kept = sameAttempt ? (internal.files ?? []) : [];
-  if (kept.length + input.files.length > MAX_DOCUMENT_FILES) {
+  // counted once attached: a file the attempt already holds (or one given twice) is one file, so
+  // re-sending the attempt's files with one more is not refused (the refusal rolls the attach back)
+  const files = await attachFiles(trx, workspaceId, input.files, 'files', kept);
+  if (files.length > MAX_DOCUMENT_FILES) {
     throw badRequest(
-      `A document check holds at most ${MAX_DOCUMENT_FILES} files; it has ${kept.length}, ${input.files.length} more would make ${kept.length + input.files.length}`,
+      `A document check holds at most ${MAX_DOCUMENT_FILES} files; it has ${kept.length}, these would make ${files.length}`,
       'files',
     );
   }
-  const files = await attachFiles(trx, workspaceId, input.files, 'files', kept);
   const settings = resolveDocumentSettings(
     data.settings.document_type,
     { document_analysis: input.settings?.document_analysis },
