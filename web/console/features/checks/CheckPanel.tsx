@@ -254,6 +254,8 @@ export function CheckPanel(props: {
   if (!full) return <p className="muted">…</p>;
   const review = ((full.data as Json | undefined)?.review ?? null) as Json | null;
   const reviewer = review?.user as { email?: string } | null | undefined;
+  // without a user, who reviewed is vericase (an automatic rule) or the API: in words, not a code
+  const reviewerKey = `check.reviewer.${review?.reviewer_type}`;
   const typeKey = `check.type.${props.check.type}`;
   const typeLabel = hasActKey(typeKey) ? t(typeKey) : props.check.type;
   return (
@@ -266,7 +268,7 @@ export function CheckPanel(props: {
       {review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
-            who: reviewer?.email ?? String(review.reviewer_type ?? ''),
+            who: reviewer?.email ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
             when: formatDate(review.reviewed_at as string),
           })}
           {review.comment ? ` — ${String(review.comment)}` : ''}
