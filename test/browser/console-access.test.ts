@@ -605,6 +605,13 @@ describe('console access', { timeout: 900_000 }, () => {
     assert.equal((await ws.get(`/v1/users/${rev.id}`)).body.role, 'reviewer');
     // case work is theirs: a tag is created
     assert.equal((await fetchFromPage(page, 'POST', '/v1/tags', { label: 'by-reviewer' }, csrf)).status, 201);
+    // in French the top bar names the role with the users page's word
+    await openSection(page, 'users');
+    await page.getByLabel('Language').selectOption('fr');
+    const row = page.getByRole('row', { name: new RegExp(rev.email) });
+    await row.getByText('Réviseur').waitFor();
+    assert.equal((await page.locator('span.role[data-role]').textContent())?.trim(), 'Réviseur');
+    await page.getByLabel('Langue').selectOption('en');
     await page.close();
   });
 

@@ -10,7 +10,7 @@ export const shellFr: Record<ShellKey, string> = {
   'nav.settings': 'Espace de travail',
   'nav.main': 'Principal',
   'user.role.admin': 'Administrateur',
-  'user.role.reviewer': 'Analyste',
+  'user.role.reviewer': 'Réviseur',
   'user.role.viewer': 'Lecteur',
   'user.signOut': 'Se déconnecter',
   'user.language': 'Langue',
