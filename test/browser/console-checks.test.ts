@@ -204,6 +204,8 @@ describe('console checks', { timeout: 600_000 }, () => {
     await panel.getByText(/Reviewed by/).waitFor();
     const english = by === 'system' ? 'Reviewed by vericase' : 'Reviewed by the API';
     assert.ok((await shownText(panel)).includes(english), await shownText(panel));
+    // its result once, beside its status (not again among the check's data)
+    assert.equal((await shownText(panel)).match(/Result/g)?.length, 1, await shownText(panel));
     await page.getByLabel('Language').selectOption('fr');
     await panel.getByText(/Revu par/).waitFor();
     const french = await shownText(panel);

@@ -177,8 +177,11 @@ function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }
       return <AmlHits check={check} onChanged={onChanged} />;
     case 'ekyc':
       return <Facts data={data.vendor as Json | undefined} />;
-    default:
-      return <Facts data={data} />;
+    default: {
+      // the result is already shown beside the status, above
+      const { result: _shown, ...rest } = data;
+      return <Facts data={rest} />;
+    }
   }
 }
 
