@@ -648,6 +648,36 @@ describe('console access', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('a user changes their own password from the top bar; other browsers are signed out', async () => {
+    const { app, ctx } = await getHarness();
+    const pat = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer', firstName: 'Pat' });
+    const elsewhere = await signInHeaders(app, pat.email, pat.password);
+    const page = await signedIn(pat);
+    await openSection(page, 'users');
+    await page.getByRole('button', { name: 'Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change your password' });
+    await dialog.getByLabel('Current password').fill('not-my-password');
+    await dialog.getByLabel('New password', { exact: true }).fill('a-brand-new-passw0rd');
+    await dialog.getByLabel('New password again').fill('a-brand-new-passw0rd');
+    await dialog.getByRole('button', { name: 'Change the password' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'The current password is wrong.' }).waitFor();
+    await shot(page, 'access-password-wrong');
+    await dialog.getByLabel('Current password').fill(pat.password);
+    await dialog.getByRole('button', { name: 'Change the password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    // the old password no longer signs in, the new one does; the other browser is signed out
+    const login = (password: string) =>
+      app.inject({ method: 'POST', url: '/console/api/login', payload: { email: pat.email, password } });
+    assert.equal((await login(pat.password)).statusCode, 401);
+    assert.equal((await login('a-brand-new-passw0rd')).statusCode, 200);
+    const other = await app.inject({ method: 'GET', url: '/v1/ping', headers: elsewhere });
+    assert.equal(other.statusCode, 401);
+    // this browser stays signed in
+    await openSection(page, 'document-types');
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to the console' }).count(), 0);
+    await page.close();
+  });
+
   test('an expired session, or one an admin ended, sends the console back to the sign-in page', async () => {
     const { ctx } = await getHarness();
     const eve = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer', firstName: 'Eve' });
