@@ -307,6 +307,21 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.getByTestId('case-activity').getByText('changed the assignee of').first().waitFor();
     assert.equal(await assignee.inputValue(), reviewer.id);
     await shot(page, '10-assigned');
+    // the cases list names the assignee, and filters on them chosen by name
+    await page.goto(`${base}/console/`);
+    const row = page.getByRole('row', { name: /Acme onboarding/ });
+    await row.getByRole('cell', { name: 'Rita Reviewer' }).waitFor();
+    await page.getByLabel('Assignee').selectOption({ label: 'Rita Reviewer' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`assignee_id=${reviewer.id}`));
+    await row.waitFor();
+    await page
+      .getByRole('row', { name: /Acme onboarding/ })
+      .first()
+      .waitFor();
+    assert.equal(await page.locator('table tbody tr').count(), 1);
+    await page.goto(`${base}/console/cases/${demo.caseId}`);
+    await assignee.locator('option', { hasText: 'Rita Reviewer' }).waitFor({ state: 'attached' });
     await assignee.selectOption({ label: 'Unassigned' });
     await eventually(async () => (await readCase()).assignee_id === null || undefined);
     await page.close();

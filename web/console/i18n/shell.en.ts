@@ -48,6 +48,7 @@ export const shellEn = {
   'cases.externalId': 'External id',
   'cases.tags': 'Tags (comma-separated)',
   'cases.assignee': 'Assignee',
+  'cases.anyAssignee': 'Anyone',
   'cases.createdFrom': 'Created from',
   'cases.createdTo': 'Created until',
   'cases.updatedFrom': 'Updated from',

@@ -50,6 +50,7 @@ export const shellFr: Record<ShellKey, string> = {
   'cases.search': 'Rechercher par nom',
   'cases.externalId': 'Identifiant externe',
   'cases.tags': 'Étiquettes (séparées par des virgules)',
+  'cases.anyAssignee': 'Tous',
   'cases.assignee': 'Responsable',
   'cases.createdFrom': 'Créés depuis',
   'cases.createdTo': "Créés jusqu'au",

@@ -5,20 +5,11 @@
  */
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
+import { workspaceUsers } from '../../api/users.ts';
 import { useCaseT } from './i18n.ts';
 import { type NestedUser, userName } from './types.ts';
 
 type Option = { id: string; name: string };
-
-/** Every active user of the workspace (100 a page). */
-async function activeUsers(): Promise<Option[]> {
-  const all: Option[] = [];
-  for (let page = 1; ; page++) {
-    const list = unwrap(await api.GET('/v1/users', { params: { query: { page, limit: 100 } } }));
-    for (const u of list.data) all.push({ id: u.id, name: userName(u) ?? u.email });
-    if (page * 100 >= list.pagination.count || list.data.length === 0) return all;
-  }
-}
 
 export function AssigneeSelect(props: {
   caseId: string;
@@ -33,7 +24,7 @@ export function AssigneeSelect(props: {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!props.canWrite) return;
-    activeUsers().then(setUsers, (e: Error) => setError(e.message));
+    workspaceUsers(false).then(setUsers, (e: Error) => setError(e.message));
   }, [props.canWrite]);
   const shown = userName(props.assignee) ?? t('case.unassigned');
   if (!props.canWrite) return <>{shown}</>;
