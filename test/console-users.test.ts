@@ -139,6 +139,34 @@ describe('users API', () => {
     assert.equal((await as(sh, 'GET', '/v1/ping')).status, 200);
   });
 
+  test('two admins demoted or suspended at the same time: one is refused, an active admin stays', async () => {
+    const { ctx } = await getHarness();
+    // a race is not certain to interleave on one try: several rounds make a lost check show
+    for (let round = 0; round < 6; round++) {
+      const ws = await newWorkspace(`two-admins-${round}`);
+      const key = { 'x-service-api-key': ws.key };
+      const a = await createConsoleUser(ctx, ws.workspaceId, { role: 'admin' });
+      const b = await createConsoleUser(ctx, ws.workspaceId, { role: 'admin' });
+      const answers = await Promise.all([
+        as(key, 'PATCH', `/v1/users/${a.id}`, { role: 'viewer' }),
+        as(key, 'PATCH', `/v1/users/${b.id}`, round % 2 ? { suspended: true } : { role: 'reviewer' }),
+      ]);
+      assert.deepEqual(
+        answers.map((r) => r.status).sort(),
+        [200, 409],
+        `round ${round}: ${JSON.stringify(answers)}`,
+      );
+      const admins = await ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('workspace_id', '=', ws.workspaceId)
+        .where('role', '=', 'admin')
+        .where('suspended_at', 'is', null)
+        .execute();
+      assert.equal(admins.length, 1, `round ${round}`);
+    }
+  });
+
   test("DELETE /v1/users/:id/sessions signs a user out everywhere; another workspace's user is a 404", async () => {
     const { app, ctx } = await getHarness();
     const ws = await newWorkspace('revoke');

@@ -92,6 +92,9 @@ export interface UserPatch {
 export async function updateUser(db: Db, workspaceId: string, id: string, patch: UserPatch) {
   return db.transaction().execute(async (trx) => {
     const tx = trx as unknown as Db;
+    // one user change at a time per workspace: two admins demoting or suspending each other at once
+    // would each count the other as the admin who stays, and leave none (read committed)
+    await tx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
     const row = await findUser(tx, workspaceId, id);
     const losesAdmin =
       row.role === 'admin' &&

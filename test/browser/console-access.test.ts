@@ -605,6 +605,13 @@ describe('console access', { timeout: 900_000 }, () => {
     assert.equal((await ws.get(`/v1/users/${rev.id}`)).body.role, 'reviewer');
     // case work is theirs: a tag is created
     assert.equal((await fetchFromPage(page, 'POST', '/v1/tags', { label: 'by-reviewer' }, csrf)).status, 201);
+    // in French the top bar names the role with the users page's word
+    await openSection(page, 'users');
+    await page.getByLabel('Language').selectOption('fr');
+    const row = page.getByRole('row', { name: new RegExp(rev.email) });
+    await row.getByText('Réviseur').waitFor();
+    assert.equal((await page.locator('span.role[data-role]').textContent())?.trim(), 'Réviseur');
+    await page.getByLabel('Langue').selectOption('en');
     await page.close();
   });
 
@@ -638,6 +645,36 @@ describe('console access', { timeout: 900_000 }, () => {
     const del = await fetchFromPage(page, 'DELETE', `/v1/webhooks/${hook.body.id}`, undefined, csrf);
     assert.equal(del.status, 404);
     assert.equal((await other.get(`/v1/webhooks/${hook.body.id}`)).status, 200);
+    await page.close();
+  });
+
+  test('a user changes their own password from the top bar; other browsers are signed out', async () => {
+    const { app, ctx } = await getHarness();
+    const pat = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer', firstName: 'Pat' });
+    const elsewhere = await signInHeaders(app, pat.email, pat.password);
+    const page = await signedIn(pat);
+    await openSection(page, 'users');
+    await page.getByRole('button', { name: 'Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change your password' });
+    await dialog.getByLabel('Current password').fill('not-my-password');
+    await dialog.getByLabel('New password', { exact: true }).fill('a-brand-new-passw0rd');
+    await dialog.getByLabel('New password again').fill('a-brand-new-passw0rd');
+    await dialog.getByRole('button', { name: 'Change the password' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'The current password is wrong.' }).waitFor();
+    await shot(page, 'access-password-wrong');
+    await dialog.getByLabel('Current password').fill(pat.password);
+    await dialog.getByRole('button', { name: 'Change the password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    // the old password no longer signs in, the new one does; the other browser is signed out
+    const login = (password: string) =>
+      app.inject({ method: 'POST', url: '/console/api/login', payload: { email: pat.email, password } });
+    assert.equal((await login(pat.password)).statusCode, 401);
+    assert.equal((await login('a-brand-new-passw0rd')).statusCode, 200);
+    const other = await app.inject({ method: 'GET', url: '/v1/ping', headers: elsewhere });
+    assert.equal(other.statusCode, 401);
+    // this browser stays signed in
+    await openSection(page, 'document-types');
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to the console' }).count(), 0);
     await page.close();
   });
 

@@ -21,7 +21,7 @@ import {
 } from '../helpers/browser.ts';
 import { type DemoCase, SeedClient, seedDemoCase, seedLargeCase } from '../helpers/console-case-seed.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
-import { getHarness, newWorkspace } from '../helpers/harness.ts';
+import { eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -29,7 +29,7 @@ let base: string;
 let chrome: ChromiumSession;
 let api: SeedClient;
 let demo: DemoCase;
-let reviewer: { email: string; password: string };
+let reviewer: { id: string; email: string; password: string };
 let viewer: { email: string; password: string };
 const shots: string[] = [];
 
@@ -292,6 +292,45 @@ describe('console case page', { timeout: 900_000 }, () => {
     await shot(page, '09-french');
     await page.getByLabel('Langue').selectOption('en');
     await page.close();
+  });
+
+  test('a reviewer assigns the case to a user of the workspace, then unassigns it; a viewer cannot', async () => {
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${demo.caseId}`);
+    const assignee = page.getByLabel('Assignee', { exact: true });
+    await assignee.locator('option', { hasText: 'Rita Reviewer' }).waitFor({ state: 'attached' });
+    await assignee.selectOption({ label: 'Rita Reviewer' });
+    await eventually(async () => (await readCase()).assignee_id === reviewer.id || undefined);
+    assert.equal((await readCase()).assignee.email, reviewer.email);
+    // the page shows the case as it now is (read again after the change)
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    await page.getByTestId('case-activity').getByText('changed the assignee of').first().waitFor();
+    assert.equal(await assignee.inputValue(), reviewer.id);
+    await shot(page, '10-assigned');
+    // the cases list names the assignee, and filters on them chosen by name
+    await page.goto(`${base}/console/`);
+    const row = page.getByRole('row', { name: /Acme onboarding/ });
+    await row.getByRole('cell', { name: 'Rita Reviewer' }).waitFor();
+    await page.getByLabel('Assignee').selectOption({ label: 'Rita Reviewer' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`assignee_id=${reviewer.id}`));
+    await row.waitFor();
+    await page
+      .getByRole('row', { name: /Acme onboarding/ })
+      .first()
+      .waitFor();
+    assert.equal(await page.locator('table tbody tr').count(), 1);
+    await page.goto(`${base}/console/cases/${demo.caseId}`);
+    await assignee.locator('option', { hasText: 'Rita Reviewer' }).waitFor({ state: 'attached' });
+    await assignee.selectOption({ label: 'Unassigned' });
+    await eventually(async () => (await readCase()).assignee_id === null || undefined);
+    await page.close();
+
+    const read = await signedIn(viewer);
+    await read.goto(`${base}/console/cases/${demo.caseId}`);
+    await read.getByTestId('case-status').waitFor();
+    assert.equal(await read.getByLabel('Assignee', { exact: true }).count(), 0);
+    await read.close();
   });
 
   test('50 entities and 200 checks: every entity drawn at full size, none over another', async () => {

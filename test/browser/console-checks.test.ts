@@ -179,4 +179,39 @@ describe('console checks', { timeout: 600_000 }, () => {
     await shot(page, '04-aml-decided');
     await page.close();
   });
+
+  test('a check reviewed by the API or by an automatic rule names its reviewer in words, in French too', async () => {
+    const company = (await api.get(`/v1/cases/${caseId}`)).body.companies[0].id;
+    const fraud = await api.post('/v1/checks/fraud_database', { company_id: company });
+    assert.equal(fraud.status, 201, JSON.stringify(fraud.body));
+    const settled = await eventually(async () => {
+      const res = await api.get(`/v1/checks/fraud_database/${fraud.body.id}`);
+      return res.body.status !== 'processing' && res.body.status !== 'in_progress' ? res.body : undefined;
+    });
+    // decided by the API key unless a rule already decided it (reviewer_type system)
+    if (settled.data.review?.reviewer_type !== 'system') {
+      const reviewed = await api.patch(`/v1/checks/fraud_database/${fraud.body.id}/review`, {
+        action: 'approve',
+        comment: 'Checked by our back office',
+        ...(settled.status === 'approved' || settled.status === 'rejected' ? { override: true } : {}),
+      });
+      assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    }
+    const by = (await api.get(`/v1/checks/fraud_database/${fraud.body.id}`)).body.data.review.reviewer_type;
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?check=${fraud.body.id}`);
+    const panel = page.locator(`#check-${fraud.body.id}`);
+    await panel.getByText(/Reviewed by/).waitFor();
+    const english = by === 'system' ? 'Reviewed by vericase' : 'Reviewed by the API';
+    assert.ok((await shownText(panel)).includes(english), await shownText(panel));
+    // its result once, beside its status (not again among the check's data)
+    assert.equal((await shownText(panel)).match(/Result/g)?.length, 1, await shownText(panel));
+    await page.getByLabel('Language').selectOption('fr');
+    await panel.getByText(/Revu par/).waitFor();
+    const french = await shownText(panel);
+    assert.ok(french.includes(by === 'system' ? 'Revu par vericase' : "Revu par l'API"), french);
+    assert.ok(!/Revu par (api|system)/.test(french), french);
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
 });

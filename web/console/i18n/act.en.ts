@@ -120,6 +120,9 @@ export const actEn = {
   'check.override': 'Change a decided check (override)',
   'check.comment': 'Comment',
   'check.reviewed': 'Reviewed by {who} on {when}',
+  // who reviewed without a user: reviewer_type (the case page's words for the same actors)
+  'check.reviewer.system': 'vericase',
+  'check.reviewer.api': 'the API',
   'check.hits': 'Hits ({count})',
   'check.noHits': 'No hit.',
   'check.subject': 'Screened',

@@ -122,6 +122,8 @@ export const actFr: Record<ActKey, string> = {
   'check.override': 'Modifier une décision déjà prise',
   'check.comment': 'Commentaire',
   'check.reviewed': 'Revu par {who} le {when}',
+  'check.reviewer.system': 'vericase',
+  'check.reviewer.api': "l'API",
   'check.hits': 'Correspondances ({count})',
   'check.noHits': 'Aucune correspondance.',
   'check.subject': 'Personne filtrée',

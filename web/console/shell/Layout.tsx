@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useT } from './i18n.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
+import { PasswordButton } from './PasswordDialog.tsx';
 import { useCanWrite, useSession } from './session.tsx';
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
@@ -46,6 +47,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </span>
           </span>
           <LanguageSwitch />
+          <PasswordButton />
           <button type="button" onClick={() => void signOut()}>
             {t('user.signOut')}
           </button>

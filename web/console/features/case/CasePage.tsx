@@ -12,6 +12,7 @@ import { AddEntityButton, RelationEditor } from '../entities/EntityEditor.tsx';
 import { SharePortalLinkButton } from '../portal/SharePortalLink.tsx';
 import { CaseReportButton } from '../reports/CaseReportButton.tsx';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
+import { AssigneeSelect } from './AssigneeSelect.tsx';
 import { CaseGraph } from './CaseGraph.tsx';
 import { CaseReviewButton } from './CaseReview.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';
@@ -150,7 +151,15 @@ export function CasePage({ id }: { id: string }) {
             ) : null}
             <div>
               <dt>{t('case.assignee')}</dt>
-              <dd>{userName(kase.assignee) ?? t('case.unassigned')}</dd>
+              <dd>
+                <AssigneeSelect
+                  caseId={kase.id}
+                  assignee={kase.assignee}
+                  assigneeId={kase.assignee_id}
+                  canWrite={canWrite}
+                  onChanged={changed}
+                />
+              </dd>
             </div>
             <div>
               <dt>{t('case.created')}</dt>

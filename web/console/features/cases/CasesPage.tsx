@@ -8,6 +8,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
+import { useWorkspaceUsers } from '../../api/users.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { useCaseCounts } from './use-case-counts.ts';
@@ -61,6 +62,8 @@ export function CasesPage() {
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const [list, setList] = useState<CaseList | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const users = useWorkspaceUsers();
+  const userNames = useMemo(() => new Map(users?.map((u) => [u.id, u.name])), [users]);
   const counts = useCaseCounts(
     (() => {
       // the counts take the list's filters but status, sort and paging
@@ -160,10 +163,21 @@ export function CasesPage() {
         </label>
         <label>
           {t('cases.assignee')}
-          <input
+          {/* chosen by name (the API filters on the user's id) */}
+          <select
             value={draft.assignee_id ?? ''}
             onChange={(e) => setDraft({ ...draft, assignee_id: e.target.value })}
-          />
+          >
+            <option value="">{t('cases.anyAssignee')}</option>
+            {draft.assignee_id && !users?.some((u) => u.id === draft.assignee_id) ? (
+              <option value={draft.assignee_id}>{draft.assignee_id}</option>
+            ) : null}
+            {users?.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.name}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           {t('cases.createdFrom')}
@@ -257,7 +271,7 @@ export function CasesPage() {
                     </span>
                   ))}
                 </td>
-                <td>{c.assignee_id ?? '—'}</td>
+                <td>{c.assignee_id ? (userNames.get(c.assignee_id) ?? c.assignee_id) : '—'}</td>
                 <td>{formatDate(c.last_activity_at)}</td>
                 <td>{formatDate(c.created_at)}</td>
               </tr>

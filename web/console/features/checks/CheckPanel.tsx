@@ -184,8 +184,11 @@ function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }
           pending={check.status === 'need_review'}
         />
       );
-    default:
-      return <Facts data={data} />;
+    default: {
+      // the result is already shown beside the status, above
+      const { result: _shown, ...rest } = data;
+      return <Facts data={rest} />;
+    }
   }
 }
 
@@ -336,6 +339,8 @@ export function CheckPanel(props: {
   if (!full) return <p className="muted">…</p>;
   const review = ((full.data as Json | undefined)?.review ?? null) as Json | null;
   const reviewer = review?.user as { email?: string } | null | undefined;
+  // without a user, who reviewed is vericase (an automatic rule) or the API: in words, not a code
+  const reviewerKey = `check.reviewer.${review?.reviewer_type}`;
   const typeKey = `check.type.${props.check.type}`;
   const typeLabel = hasActKey(typeKey) ? t(typeKey) : props.check.type;
   return (
@@ -348,7 +353,7 @@ export function CheckPanel(props: {
       {review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
-            who: reviewer?.email ?? String(review.reviewer_type ?? ''),
+            who: reviewer?.email ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
             when: formatDate(review.reviewed_at as string),
           })}
           {review.comment ? ` — ${String(review.comment)}` : ''}
