@@ -3936,7 +3936,7 @@ export interface components {
     User: {
       /** Format: date-time */
       created_at: string;
-      /** Format: email */
+      /** @description The e-mail the user signs in with */
       email: string;
       first_name: string;
       /** Format: uuid */
@@ -4150,7 +4150,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "c7cf356b-b373-450a-ae8a-8db2bdef4c53",
+         *   "workspace_id": "20a07a4a-0cd7-4c85-afda-88e2d410233b",
          *   "ignore_schedule": true
          * }
          */
@@ -5139,8 +5139,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "cef26954-f669-43de-972f-a5ecf13d1d70",
-         *   "to_company_id": "8a0f1f9f-8ddb-4af4-9783-6539ff1aecd2",
+         *   "from_individual_id": "bbbac50b-171a-4196-bfa7-4aec693e6da6",
+         *   "to_company_id": "f8d2e392-1eae-407a-bde2-5aabf6bdce47",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5602,7 +5602,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
          * }
          */
         "application/json": {
@@ -6038,7 +6038,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "business_contact_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
          * }
          */
         "application/json": {
@@ -6441,7 +6441,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6575,7 +6575,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "ccd7e42a-83f3-4dcb-964d-9258440a2328"
+         *     "b0dc8ea9-e7d4-435f-bd61-150f5e3293f2"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6825,14 +6825,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl__8xL1I3Z6Dts11OErJIfdE4_tskiS9B1"
+         *         "upload_ref": "upl_JZ0V-vOKQy9XpTx5RFBhsIa45vhRg6l1"
          *       }
          *     ]
          *   }
@@ -6975,7 +6975,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_xNk9O0UZyCJA-XOuCvmlch9atwObwb7x"
+         *       "upload_ref": "upl_cMoRZW_HHWHOkVLNX0kYZioQEz0XpOuZ"
          *     }
          *   ]
          * }
@@ -7201,7 +7201,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
          * }
          */
         "application/json": {
@@ -7393,7 +7393,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7585,7 +7585,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54"
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
          * }
          */
         "application/json": {
@@ -7780,9 +7780,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a6a5870c-637c-4ebf-856f-dee4e8c94a54",
+         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
          *   "data": {
-         *     "front_upload_ref": "upl_OiPUewDIqjpa3e_s04V5g7xFjtq4D8pw"
+         *     "front_upload_ref": "upl_Fx6sZaBRxUk40w3xNavFOIXplhgZvJtx"
          *   }
          * }
          */
@@ -7910,7 +7910,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_pjyQRCF-E4H-VfJ3lvzvxdJcaF-6rM4Z"
+         *   "front_upload_ref": "upl_KFStK2cVQjOk_Z7JlEgfNArDoV9Sfdog"
          * }
          */
         "application/json": {
@@ -8125,7 +8125,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "7d3e9953-06f1-496c-bd87-28e1f3c9dd03",
+         *   "individual_id": "931cc8fb-4885-4986-825b-3c80a74d47df",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8457,7 +8457,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2"
+         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914"
          * }
          */
         "application/json": {
@@ -8953,9 +8953,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
          *   "type": "affiliated",
-         *   "search_ref": "sr_L3axbxhFu38NNlcRBbv-cm4xMWxV5shO"
+         *   "search_ref": "sr_khX69lS_C4CC1CnfYDVIsUq2frQp2sxp"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9442,7 +9442,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10568,7 +10568,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2ce22bcd-3f7e-462a-b4e7-3c57a1c63967",
+         *   "individual_id": "9a48b4d3-ef0f-448f-8867-4232eff78f80",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10855,12 +10855,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "eb6e7805-d136-4fdc-a757-e1510f6690f2",
+         *       "to_company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11170,7 +11170,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
+         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12267,8 +12267,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "6f522add-9538-4a1e-b9dd-1f74b882c273",
-         *   "template_id": "da7b6177-624c-43a4-ba49-66c039c62386"
+         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
+         *   "template_id": "40f65b56-5879-4196-adfe-6e433f3778b1"
          * }
          */
         "application/json": {
@@ -12422,7 +12422,7 @@ export interface operations {
           "application/json": {
             /** Format: date-time */
             created_at: string;
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -13156,7 +13156,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T10:36:40.233Z"
+         *   "since": "2026-12-01T13:10:39.460Z"
          * }
          */
         "application/json": {
