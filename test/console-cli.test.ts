@@ -187,7 +187,17 @@ describe('console users from the command line', { timeout: 600_000 }, () => {
     assert.equal(chosen.code, 0, chosen.stderr);
     assert.equal(JSON.parse(chosen.stdout).password, 'chosen-password-9');
 
+    // a second workspace with the same name: the name no longer says which one (it used to pick
+    // the older silently); the id still does
+    const twin = JSON.parse((await cli(['workspaces', 'create', '--name', 'Acme Compliance'], env)).stdout);
     const refusals: [string[], number, RegExp][] = [
+      [
+        ['--workspace', 'Acme Compliance', '--email', 'x@example.test', '--role', 'admin'],
+        2,
+        new RegExp(
+          `^vericase users create: 2 workspaces are named "Acme Compliance" \\(${ws.id}, ${twin.id}\\): give --workspace the id\\.`,
+        ),
+      ],
       [
         ['--workspace', ws.id, '--email', 'x@example.test', '--role', 'owner'],
         2,
