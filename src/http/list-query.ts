@@ -94,6 +94,10 @@ export type CountMode = (typeof COUNT_MODES)[number];
 export const EXACT_COUNT_UP_TO = 1000;
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+// an offset's `+` written as is in a URL arrives as a space (`...T10:00:00 02:00`): the usual
+// mistake with curl, worth naming in the answer
+const PLUS_AS_SPACE = /T[\d:.]+ \d{2}(:?\d{2})?$/;
+const PLUS_HINT = ' (a + in a URL reads as a space: write the offset as %2B02:00)';
 
 /** Query-string schema for the OpenAPI document and for rejecting unknown parameters. */
 export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> = {}): TObject {
@@ -169,7 +173,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       if (f.kind === 'set' && f.values && !f.values.includes(v))
         bad = `must be one of ${f.values.join(', ')}`;
       if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
-        bad = 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time';
+        bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
       // a backslash escapes the next character of a pattern (`\%` is a literal %); one left at the
