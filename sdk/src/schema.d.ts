@@ -4150,7 +4150,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "20a07a4a-0cd7-4c85-afda-88e2d410233b",
+         *   "workspace_id": "b7cdee39-5d24-43b7-8512-ec698f2969fe",
          *   "ignore_schedule": true
          * }
          */
@@ -5139,8 +5139,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "bbbac50b-171a-4196-bfa7-4aec693e6da6",
-         *   "to_company_id": "f8d2e392-1eae-407a-bde2-5aabf6bdce47",
+         *   "from_individual_id": "77d60610-aa7b-4924-a98c-0c8128ee4f43",
+         *   "to_company_id": "1797f1ef-7562-4d78-9c44-bab8daadb4e2",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5602,7 +5602,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24"
          * }
          */
         "application/json": {
@@ -6038,7 +6038,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
+         *   "business_contact_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24"
          * }
          */
         "application/json": {
@@ -6441,7 +6441,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6575,7 +6575,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "b0dc8ea9-e7d4-435f-bd61-150f5e3293f2"
+         *     "930575ad-2a71-43e6-9487-b48390564366"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6825,14 +6825,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
+         *   "company_id": "ff07416a-a772-4610-b67c-e4a1e0eedab1",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_JZ0V-vOKQy9XpTx5RFBhsIa45vhRg6l1"
+         *         "upload_ref": "upl_UzWE3nUEIbxIU852RfYgVh-7jEw9nQtF"
          *       }
          *     ]
          *   }
@@ -6975,7 +6975,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_cMoRZW_HHWHOkVLNX0kYZioQEz0XpOuZ"
+         *       "upload_ref": "upl_VInga2cpERcH5dfN1rlptz_twhRzTGLw"
          *     }
          *   ]
          * }
@@ -7201,7 +7201,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24"
          * }
          */
         "application/json": {
@@ -7393,7 +7393,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7585,7 +7585,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd"
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24"
          * }
          */
         "application/json": {
@@ -7780,9 +7780,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5c06a35a-f727-44c0-b438-209d10a49fcd",
+         *   "individual_id": "16125554-ff4d-4bb9-a7a7-aa2a6a81ec24",
          *   "data": {
-         *     "front_upload_ref": "upl_Fx6sZaBRxUk40w3xNavFOIXplhgZvJtx"
+         *     "front_upload_ref": "upl_Pn69rta8Ueg12J_bMwyX9cSdzjCz1GNH"
          *   }
          * }
          */
@@ -7910,7 +7910,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_KFStK2cVQjOk_Z7JlEgfNArDoV9Sfdog"
+         *   "front_upload_ref": "upl_lGi_pi2HyE4LGZ1jvyy9MgK_x9Unk2Sr"
          * }
          */
         "application/json": {
@@ -8125,7 +8125,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "931cc8fb-4885-4986-825b-3c80a74d47df",
+         *   "individual_id": "8cee0c65-db4d-422b-8027-597b5ec34d0d",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8457,7 +8457,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914"
+         *   "company_id": "ff07416a-a772-4610-b67c-e4a1e0eedab1"
          * }
          */
         "application/json": {
@@ -8841,7 +8841,7 @@ export interface operations {
         name?: string;
         /** @description Filter on registration_number; also `registration_number.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         registration_number?: string;
-        /** @description Filter on country; also `country.{operator}` with operator one of `eq` (default `eq`). */
+        /** @description Filter on country; also `country.{operator}` with operator one of `eq` (default `eq`). Each value must be an ISO 3166-1 alpha-2 country code (e.g. FR). */
         country?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
@@ -8953,9 +8953,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
+         *   "case_id": "45bb85fa-b228-48b5-9a3f-b8cbe0896df4",
          *   "type": "affiliated",
-         *   "search_ref": "sr_khX69lS_C4CC1CnfYDVIsUq2frQp2sxp"
+         *   "search_ref": "sr_HGKcJKX34GK-qxi4in9V9xbq-XxgXQQf"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9442,7 +9442,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
+         *   "company_id": "ff07416a-a772-4610-b67c-e4a1e0eedab1",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10568,7 +10568,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "9a48b4d3-ef0f-448f-8867-4232eff78f80",
+         *   "individual_id": "c7c4402a-c22b-4d94-a617-00dc05c9b1b5",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10855,12 +10855,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
+         *   "case_id": "45bb85fa-b228-48b5-9a3f-b8cbe0896df4",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "ab01f988-c47e-4949-b9e1-7dde962e6914",
+         *       "to_company_id": "ff07416a-a772-4610-b67c-e4a1e0eedab1",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11170,7 +11170,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
+         *   "case_id": "45bb85fa-b228-48b5-9a3f-b8cbe0896df4",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12267,8 +12267,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "1ddc5bdf-e112-4ff3-b7e0-4d5300cda7e3",
-         *   "template_id": "40f65b56-5879-4196-adfe-6e433f3778b1"
+         *   "case_id": "45bb85fa-b228-48b5-9a3f-b8cbe0896df4",
+         *   "template_id": "c6117866-7941-43bf-a794-1879c43333b8"
          * }
          */
         "application/json": {
@@ -13156,7 +13156,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T13:10:39.460Z"
+         *   "since": "2026-12-01T13:35:41.153Z"
          * }
          */
         "application/json": {

@@ -5,6 +5,7 @@ import { validDay } from '../shared/time.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { isPatterned, type PatternWalk, patternPage } from './pattern-walk.ts';
+import { customFormats, FORMAT_MESSAGES } from './schema-formats.ts';
 
 /**
  * The one implementation of list filtering, sorting and pagination (spec: "Conventions for all
@@ -35,6 +36,11 @@ export interface FilterSpec {
   ops?: readonly FilterOp[];
   /** Allowed values (set kind). */
   values?: readonly string[];
+  /**
+   * A format each value must have (src/http/schema-formats.ts): the column only holds such values,
+   * so any other (`country=fr`, `country=FRA`) is an invalid value, not a filter that matches nothing.
+   */
+  format?: 'alpha-2';
 }
 
 export interface ListSpec {
@@ -112,7 +118,8 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
           `Filter on ${field}; also \`${field}.{operator}\` with operator one of ${ops.map((o) => `\`${o}\``).join(', ')}` +
           ` (default \`${ops[0]}\`).${multi ? ' Comma-separated values for multi-value operators.' : ''}` +
           (f.values ? ` Values: ${f.values.join(', ')}.` : '') +
-          (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : ''),
+          (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : '') +
+          (f.format ? ` Each value ${FORMAT_MESSAGES[f.format]}.` : ''),
       }),
     );
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
@@ -176,6 +183,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
         bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
+      if (f.format && !customFormats[f.format](v)) bad = FORMAT_MESSAGES[f.format];
       // a backslash escapes the next character of a pattern (`\%` is a literal %); one left at the
       // end escapes nothing, and the database refuses the pattern when it reaches it
       if ((op === 'like' || op === 'ilike') && (v.match(/\\+$/)?.[0].length ?? 0) % 2 === 1)
