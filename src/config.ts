@@ -104,9 +104,28 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
-function bool(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+/**
+ * A TCP port. Node's listen refuses anything else too, but only once start-up has migrated the
+ * database and printed the first start's key and console address with that port in them.
+ */
+function port(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['0', 'false', 'no', 'off'];
+
+/** A switch. Anything else is refused: a typo (`flase`) must not quietly turn a switch off. */
+function bool(name: string, value: string | undefined, fallback: boolean): boolean {
+  const v = value?.trim().toLowerCase();
+  if (!v) return fallback;
+  if (TRUE_WORDS.includes(v)) return true;
+  if (FALSE_WORDS.includes(v)) return false;
+  throw new Error(`${name} must be true or false, got "${value}"`);
 }
 
 function oneOf<T extends string>(
@@ -127,8 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  // read by the screening module where it watches (src/screening/service/module.ts); checked here
+  // so that a bad value stops start-up instead of turning the watch off
+  int('VERICASE_SCREENING_WATCH_SECONDS', env.VERICASE_SCREENING_WATCH_SECONDS, 60);
   return {
-    port: int('PORT', env.PORT, 3000),
+    port: port('PORT', env.PORT, 3000),
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     dbPoolMax: positiveInt(
@@ -148,8 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),
     // off by default: requests cost 17-30% more CPU after it, for the process's life (src/ops/settle-memory.ts)
-    settleMemory: bool(env.VERICASE_SETTLE_MEMORY, false),
-    runWorkers: bool(env.VERICASE_RUN_WORKERS, true),
+    settleMemory: bool('VERICASE_SETTLE_MEMORY', env.VERICASE_SETTLE_MEMORY, false),
+    runWorkers: bool('VERICASE_RUN_WORKERS', env.VERICASE_RUN_WORKERS, true),
     jobPollMs: Math.max(500, int('VERICASE_JOB_POLL_MS', env.VERICASE_JOB_POLL_MS, 2000)),
     embeddedMaintenanceSeconds: int(
       'VERICASE_EMBEDDED_MAINTENANCE_SECONDS',
@@ -162,14 +184,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           bucket: env.VERICASE_S3_BUCKET,
           region: env.VERICASE_S3_REGION || 'us-east-1',
           endpoint: env.VERICASE_S3_ENDPOINT || null,
-          forcePathStyle: bool(env.VERICASE_S3_FORCE_PATH_STYLE, true),
+          forcePathStyle: bool('VERICASE_S3_FORCE_PATH_STYLE', env.VERICASE_S3_FORCE_PATH_STYLE, true),
         }
       : null,
-    webhookAllowPrivate: bool(env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
+    webhookAllowPrivate: bool('VERICASE_WEBHOOK_ALLOW_PRIVATE', env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
-    metrics: { enabled: bool(env.VERICASE_METRICS, true), token: env.VERICASE_METRICS_TOKEN?.trim() || null },
+    metrics: {
+      enabled: bool('VERICASE_METRICS', env.VERICASE_METRICS, true),
+      token: env.VERICASE_METRICS_TOKEN?.trim() || null,
+    },
     workerPort: env.VERICASE_WORKER_PORT?.trim()
-      ? int('VERICASE_WORKER_PORT', env.VERICASE_WORKER_PORT, 0)
+      ? port('VERICASE_WORKER_PORT', env.VERICASE_WORKER_PORT, 0)
       : null,
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
@@ -204,7 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
       bootstrapAdminEmail: env.VERICASE_BOOTSTRAP_ADMIN_EMAIL?.trim() || 'admin@localhost',
     },
-    trustProxy: bool(env.VERICASE_TRUST_PROXY, false),
+    trustProxy: bool('VERICASE_TRUST_PROXY', env.VERICASE_TRUST_PROXY, false),
   };
 }
 

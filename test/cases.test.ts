@@ -202,6 +202,14 @@ describe('cases', () => {
         `${q}: ${JSON.stringify(res.body)}`,
       );
     }
+    // the offset's + sent unencoded reads as a space: still a 400, which says how to write it
+    const plus = await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00+02:00');
+    assert.equal(plus.status, 400);
+    assert.equal(
+      plus.body.message,
+      'created_at.gt must be a date (yyyy-MM-dd) or an ISO 8601 date-time (a + in a URL reads as a space: write the offset as %2B02:00)',
+    );
+    assert.equal((await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00%2B02:00')).status, 200);
   });
 
   test('update, soft delete and permanent delete', async () => {

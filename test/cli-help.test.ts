@@ -244,6 +244,24 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       'VERICASE_DB_POOL_MAX=0',
       /^vericase migrate: VERICASE_DB_POOL_MAX must be a positive integer, got "0"\. See 'vericase --help'\.$/,
     );
+    // refused before anything runs: a port Node cannot listen on (it used to migrate, create the
+    // workspace and print a console address on that port, then fail with exit 1), a switch with a
+    // typo (it used to mean false), a watch interval that is not a number (it used to turn it off)
+    assertOneLineUsageError(
+      await vericase(['serve'], { ...env, PORT: '70000' }),
+      'PORT=70000 vericase serve',
+      /^vericase serve: PORT must be a port number from 0 to 65535, got "70000"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
+      await vericase(['serve'], { ...env, VERICASE_RUN_WORKERS: 'flase' }),
+      'VERICASE_RUN_WORKERS=flase',
+      /^vericase serve: VERICASE_RUN_WORKERS must be true or false, got "flase"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
+      await vericase(['serve'], { ...env, VERICASE_SCREENING_WATCH_SECONDS: 'often' }),
+      'VERICASE_SCREENING_WATCH_SECONDS=often',
+      /^vericase serve: VERICASE_SCREENING_WATCH_SECONDS must be a non-negative number, got "often"/,
+    );
     assertOneLineUsageError(
       await vericase(['migrate'], { ...env, DATABASE_URL: 'mysql://db/x' }),
       'DATABASE_URL=mysql://',

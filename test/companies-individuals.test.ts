@@ -169,6 +169,14 @@ describe('companies and individuals', () => {
     assert.equal((await api.get(`/v1/companies?case_id=${c.id}`)).body.pagination.count, 3);
     assert.equal((await api.get('/v1/companies?case_id=nope')).status, 400);
     assert.equal((await api.get('/v1/companies?country.like=D%25')).status, 400);
+    // countries are stored as alpha-2 codes: any other value matched nothing, silently
+    for (const bad of ['de', 'DEU', 'Germany']) {
+      const res = await api.get(`/v1/companies?country=${bad}`);
+      assert.equal(res.status, 400, bad);
+      assert.deepEqual(res.body.details, [
+        { path: 'country', message: 'country must be an ISO 3166-1 alpha-2 country code (e.g. FR)' },
+      ]);
+    }
     const people = await api.get('/v1/individuals?last_name.in=x');
     assert.equal(people.status, 400);
     const byBirth = await api.get('/v1/individuals?birth_date.lt=1990-01-01');

@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { customFormats } from '../src/http/schema-formats.ts';
 
 // Through the real binary on the embedded database (a first start needs an empty one): the
 // first-start admin and `vericase users create`. The code under both is the API's (users API
@@ -101,6 +104,17 @@ describe('console users from the command line', { timeout: 600_000 }, () => {
       assert.equal(users.status, 200);
       const list = (await users.json()) as { data: { email: string }[] };
       assert.equal(list.data[0].email, 'admin@localhost');
+      // a client validating answers against the served document accepts that list (the User schema
+      // declared the e-mail format, which admin@localhost fails)
+      const doc = (await (await fetch(`${first.base}/v1/openapi.json`)).json()) as AnySchema;
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      (addFormats as unknown as (a: Ajv) => void)(ajv);
+      for (const name of Object.keys(customFormats)) ajv.addFormat(name, true);
+      ajv.addSchema(doc, 'doc');
+      const validate = ajv.getSchema(
+        'doc#/paths/~1v1~1users/get/responses/200/content/application~1json/schema',
+      ) as ValidateFunction;
+      assert.ok(validate(list), JSON.stringify(validate.errors));
     } finally {
       assert.equal(await stop(first.child), 0);
     }
@@ -173,7 +187,17 @@ describe('console users from the command line', { timeout: 600_000 }, () => {
     assert.equal(chosen.code, 0, chosen.stderr);
     assert.equal(JSON.parse(chosen.stdout).password, 'chosen-password-9');
 
+    // a second workspace with the same name: the name no longer says which one (it used to pick
+    // the older silently); the id still does
+    const twin = JSON.parse((await cli(['workspaces', 'create', '--name', 'Acme Compliance'], env)).stdout);
     const refusals: [string[], number, RegExp][] = [
+      [
+        ['--workspace', 'Acme Compliance', '--email', 'x@example.test', '--role', 'admin'],
+        2,
+        new RegExp(
+          `^vericase users create: 2 workspaces are named "Acme Compliance" \\(${ws.id}, ${twin.id}\\): give --workspace the id\\.`,
+        ),
+      ],
       [
         ['--workspace', ws.id, '--email', 'x@example.test', '--role', 'owner'],
         2,

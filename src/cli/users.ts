@@ -5,7 +5,7 @@ import type { Role } from '../http/auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 import { createUser } from '../users/write-users.ts';
-import { findWorkspace, findWorkspaceByName } from '../workspaces/repository.ts';
+import { findWorkspace, findWorkspacesByName } from '../workspaces/repository.ts';
 
 export interface CreateUserOptions {
   workspace: string;
@@ -35,6 +35,23 @@ export function checkUserOptions(opts: CreateUserOptions): void {
 }
 
 /**
+ * Workspace names are not unique (`workspaces create` takes any): a name two workspaces share
+ * would give a user, an admin perhaps, access to whichever was created first. Refused instead,
+ * naming the ids to choose from.
+ */
+async function workspaceNamed(db: Db, name: string) {
+  const found = await findWorkspacesByName(db, name);
+  if (found.length > 1) {
+    const ids = found.map((w) => w.id).join(', ');
+    throw new UsersCommandError(
+      `${found.length} workspaces are named ${JSON.stringify(name)} (${ids}): give --workspace the id`,
+      2,
+    );
+  }
+  return found[0];
+}
+
+/**
  * `users create` without the command line around it: finds the workspace by id or name, creates
  * the user (its password generated when none is given) and answers what the command prints.
  */
@@ -43,7 +60,7 @@ export async function createUserCommand(db: Db, opts: CreateUserOptions) {
   const isUuid = UUID_RE.test(opts.workspace);
   const ws =
     (isUuid ? await findWorkspace(db, opts.workspace) : undefined) ??
-    (await findWorkspaceByName(db, opts.workspace));
+    (await workspaceNamed(db, opts.workspace));
   if (!ws) throw new UsersCommandError(`No workspace with id or name ${opts.workspace}`, 1);
   try {
     const user = await createUser(db, ws.id, {

@@ -9,7 +9,7 @@ export const companyListSpec: ListSpec = {
   filters: {
     name: { kind: 'text', ops: TEXT_OPS, column: 'co.name' },
     registration_number: { kind: 'text', ops: TEXT_OPS, column: 'co.registration_number' },
-    country: { kind: 'text', ops: ['eq'], column: 'co.country' },
+    country: { kind: 'text', ops: ['eq'], column: 'co.country', format: 'alpha-2' },
     case_id: { kind: 'uuid', ops: ['eq'], column: 'co.case_id' },
     created_at: { kind: 'date', column: 'co.created_at' },
     updated_at: { kind: 'date', column: 'co.updated_at' },

@@ -5,6 +5,7 @@ import { validDay } from '../shared/time.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { isPatterned, type PatternWalk, patternPage } from './pattern-walk.ts';
+import { customFormats, FORMAT_MESSAGES } from './schema-formats.ts';
 
 /**
  * The one implementation of list filtering, sorting and pagination (spec: "Conventions for all
@@ -35,6 +36,11 @@ export interface FilterSpec {
   ops?: readonly FilterOp[];
   /** Allowed values (set kind). */
   values?: readonly string[];
+  /**
+   * A format each value must have (src/http/schema-formats.ts): the column only holds such values,
+   * so any other (`country=fr`, `country=FRA`) is an invalid value, not a filter that matches nothing.
+   */
+  format?: 'alpha-2';
 }
 
 export interface ListSpec {
@@ -94,6 +100,10 @@ export type CountMode = (typeof COUNT_MODES)[number];
 export const EXACT_COUNT_UP_TO = 1000;
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+// an offset's `+` written as is in a URL arrives as a space (`...T10:00:00 02:00`): the usual
+// mistake with curl, worth naming in the answer
+const PLUS_AS_SPACE = /T[\d:.]+ \d{2}(:?\d{2})?$/;
+const PLUS_HINT = ' (a + in a URL reads as a space: write the offset as %2B02:00)';
 
 /** Query-string schema for the OpenAPI document and for rejecting unknown parameters. */
 export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> = {}): TObject {
@@ -108,7 +118,8 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
           `Filter on ${field}; also \`${field}.{operator}\` with operator one of ${ops.map((o) => `\`${o}\``).join(', ')}` +
           ` (default \`${ops[0]}\`).${multi ? ' Comma-separated values for multi-value operators.' : ''}` +
           (f.values ? ` Values: ${f.values.join(', ')}.` : '') +
-          (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : ''),
+          (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : '') +
+          (f.format ? ` Each value ${FORMAT_MESSAGES[f.format]}.` : ''),
       }),
     );
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
@@ -169,9 +180,10 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       if (f.kind === 'set' && f.values && !f.values.includes(v))
         bad = `must be one of ${f.values.join(', ')}`;
       if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
-        bad = 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time';
+        bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
+      if (f.format && !customFormats[f.format](v)) bad = FORMAT_MESSAGES[f.format];
       // a backslash escapes the next character of a pattern (`\%` is a literal %); one left at the
       // end escapes nothing, and the database refuses the pattern when it reaches it
       if ((op === 'like' || op === 'ilike') && (v.match(/\\+$/)?.[0].length ?? 0) % 2 === 1)

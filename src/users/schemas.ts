@@ -6,7 +6,9 @@ export const User = Type.Object({
   id: Uuid,
   first_name: Type.String(),
   last_name: Type.String(),
-  email: Type.String({ format: 'email' }),
+  // no format declared on the way out (as NestedUser): the first admin is admin@localhost, a dotless
+  // domain a client validating the `email` format would refuse in every list of users
+  email: Type.String({ description: 'The e-mail the user signs in with' }),
   role: Type.String({
     description:
       "`admin`, `reviewer` or `viewer` (the console's roles: viewers read, reviewers work on cases, admins also configure the workspace)",

@@ -64,6 +64,11 @@ export async function findWorkspaceByName(db: Db, name: string) {
     .executeTakeFirst();
 }
 
+/** Every workspace with this name, oldest first (names are not unique). */
+export async function findWorkspacesByName(db: Db, name: string) {
+  return db.selectFrom('workspaces').selectAll().where('name', '=', name).orderBy('created_at').execute();
+}
+
 export async function countWorkspaces(db: Db): Promise<number> {
   const row = await db
     .selectFrom('workspaces')
