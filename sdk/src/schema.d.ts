@@ -3943,7 +3943,7 @@ export interface components {
     User: {
       /** Format: date-time */
       created_at: string;
-      /** Format: email */
+      /** @description The e-mail the user signs in with */
       email: string;
       first_name: string;
       /** Format: uuid */
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "326bf8d1-1b17-4d55-b775-b50c0afa91af",
+         *   "workspace_id": "c71b708a-d8fa-4bef-9506-623ed3cae07d",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "de74e050-0555-450b-8eed-e0b10d3ea792",
-         *   "to_company_id": "db46fe14-3444-48c7-ad28-5aef7f7cc2c0",
+         *   "from_individual_id": "72de1c21-8b61-4009-96ca-d5246a1c3278",
+         *   "to_company_id": "9f1888dc-b0fb-4f60-bb9b-2e13d3bb9c07",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
+         *   "business_contact_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "8fcc4706-1cf9-4dca-8edd-848ec8a0a947"
+         *     "98059fae-9d91-4b26-887e-597458465f89"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
+         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_sGEnxhbviwI1S6ZVnwXyjigazHW3_30V"
+         *         "upload_ref": "upl_t90oExDY9gJugDOLgDlDbo0rVc0ewaj1"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_r6XZ_78jTvt2V9PAOtLZQn497cmDj5WS"
+         *       "upload_ref": "upl_TfO5FyMsRU-9NAFcx06dJiJkfkxQKEH6"
          *     }
          *   ]
          * }
@@ -7208,7 +7208,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
          * }
          */
         "application/json": {
@@ -7400,7 +7400,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7592,7 +7592,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9"
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
          * }
          */
         "application/json": {
@@ -7787,9 +7787,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "fbe9a567-8c4d-4e5b-b932-6852b42f2fe9",
+         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
          *   "data": {
-         *     "front_upload_ref": "upl_9yu-nI-wQXlLxOzs6_DTBKl5R-GgDl23"
+         *     "front_upload_ref": "upl_sHTZCkEYi3QWe75IAgzAeE407NT62CRn"
          *   }
          * }
          */
@@ -7917,7 +7917,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_SyxTRd_G0QOaA832ixmaGJReMjWo5xcW"
+         *   "front_upload_ref": "upl_s7iVsCs-a8rylOzo_-7cCG7DM0xJ-zLs"
          * }
          */
         "application/json": {
@@ -8132,7 +8132,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2c84b77c-e7e1-4209-ac54-d1664b130c0f",
+         *   "individual_id": "d1dc3625-34d9-4db0-97d5-8d3c2cbb20c3",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8464,7 +8464,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe"
+         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac"
          * }
          */
         "application/json": {
@@ -8848,7 +8848,7 @@ export interface operations {
         name?: string;
         /** @description Filter on registration_number; also `registration_number.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         registration_number?: string;
-        /** @description Filter on country; also `country.{operator}` with operator one of `eq` (default `eq`). */
+        /** @description Filter on country; also `country.{operator}` with operator one of `eq` (default `eq`). Each value must be an ISO 3166-1 alpha-2 country code (e.g. FR). */
         country?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
@@ -8960,9 +8960,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
+         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
          *   "type": "affiliated",
-         *   "search_ref": "sr_468mRuiKqzMXMYP4IsdejqLfrQcf2p6v"
+         *   "search_ref": "sr_E2q2Z0wQYUircpZxSYmqwvML36OiEQGW"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9449,7 +9449,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
+         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10575,7 +10575,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "79112ec6-4715-4929-85b8-b518fd515032",
+         *   "individual_id": "5a5862a0-f01f-457c-98ca-592d928848f7",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10862,12 +10862,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
+         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "1c55beee-0f31-4877-96e1-3396dc76cdfe",
+         *       "to_company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11177,7 +11177,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
+         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12274,8 +12274,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4156f20b-7aa8-4810-a4d0-db936d43c812",
-         *   "template_id": "4dc83396-b8b4-4121-8f4a-56794b2382bd"
+         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
+         *   "template_id": "9bf6db74-b99d-4965-bc82-92bf7c984cd6"
          * }
          */
         "application/json": {
@@ -12429,7 +12429,7 @@ export interface operations {
           "application/json": {
             /** Format: date-time */
             created_at: string;
-            /** Format: email */
+            /** @description The e-mail the user signs in with */
             email: string;
             first_name: string;
             /** Format: uuid */
@@ -13163,7 +13163,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T13:40:13.091Z"
+         *   "since": "2026-12-01T13:51:18.770Z"
          * }
          */
         "application/json": {
