@@ -398,6 +398,41 @@ describe('console sign-in', () => {
     assert.ok(!(row.password_hash ?? '').includes('a-new-password-1'));
   });
 
+  test('wrong current passwords are limited like failed sign-ins of that e-mail (429 with Retry-After)', async () => {
+    const { app, ctx } = await getHarness();
+    const ws = await newWorkspace('password-limit');
+    const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'viewer' });
+    const headers = await signInHeaders(app, user.email, user.password);
+    const change = (current_password: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/console/api/password',
+        headers,
+        payload: { current_password, new_password: 'a-new-password-1' },
+      });
+    const hashOf = async () =>
+      (
+        await ctx.db
+          .selectFrom('users')
+          .select('password_hash')
+          .where('id', '=', user.id)
+          .executeTakeFirstOrThrow()
+      ).password_hash;
+    const hash = await hashOf();
+    for (let i = 0; i < 10; i++)
+      assert.equal((await change(`wrong-password-${i}`)).statusCode, 400, `attempt ${i + 1}`);
+    const blocked = await change(user.password);
+    assert.equal(blocked.statusCode, 429);
+    assert.match(blocked.json().message, /Too many wrong passwords/);
+    assert.ok(Number(blocked.headers['retry-after']) > 0);
+    assert.equal(await hashOf(), hash, 'the password did not change');
+    assert.equal(
+      (await login({ email: user.email, password: 'a-new-password-1' })).statusCode,
+      429,
+      'the e-mail is blocked for sign-ins too while the window lasts',
+    );
+  });
+
   test("sign-ins, refused sign-ins, sign-outs and password changes are in the audit log of the user's workspace", async () => {
     const { app, ctx } = await getHarness();
     const ws = await newWorkspace('audit');

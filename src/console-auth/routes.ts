@@ -265,15 +265,27 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
 
       api.post('/password', { schema: { hide: true, body: PasswordBody } }, async (req, reply) => {
         const session = await requireSession(req);
+        // wrong current passwords count as failed sign-ins of the user's e-mail: a session left open
+        // must not let anyone guess its password without limit (the address counted is the user's
+        // own, so other users' failures from a shared address never block this change)
+        const asUser = `user:${session.user.id}`;
+        const wait = await limiter.blockedFor(asUser, session.user.email);
+        if (wait > 0) {
+          await auditSession(req, session, 'console.password_change', 429);
+          reply.header('retry-after', String(wait));
+          throw new ApiError(429, `Too many wrong passwords: retry in ${wait} seconds`);
+        }
         const row = await ctx.db
           .selectFrom('users')
           .select('password_hash')
           .where('id', '=', session.user.id)
           .executeTakeFirstOrThrow();
         if (!(await verifyPassword(req.body.current_password, row.password_hash))) {
+          await limiter.failed(asUser, session.user.email);
           const message = 'The current password is wrong';
           throw new ApiError(400, message, [{ path: 'current_password', message }]);
         }
+        await limiter.succeeded(session.user.email);
         const problem = passwordProblem(req.body.new_password);
         if (problem) {
           const message = `new_password ${problem}`;
