@@ -95,6 +95,17 @@ describe('ekyc check (synchronous)', () => {
     assert.ok(codes.includes('EMAIL_MANY_DIGITS'), codes);
     assert.ok(fs.fraud_score.score >= 60);
     assert.equal(fs.mobile_validation.current_network.country, 'US');
+    assert.ok(codes.includes('PHONE_COUNTRY_MISMATCH'), codes);
+    // a Réunion mobile with a French address: the territory's own numbering plan, not a mismatch
+    const reunion = await caseWithPerson(api, { phone_number: '+262692123456' });
+    const re = (await api.post('/v1/checks/ekyc', { individual_id: reunion.individualId })).body.data
+      .fraud_signals;
+    assert.equal(re.mobile_validation.number_valid, true);
+    assert.equal(re.mobile_validation.current_network.country, 'RE');
+    assert.ok(
+      !re.trust.triggered_rules.some((r: any) => r.code === 'PHONE_COUNTRY_MISMATCH'),
+      JSON.stringify(re),
+    );
     const clean = await caseWithPerson(api);
     const ok = (await api.post('/v1/checks/ekyc', { individual_id: clean.individualId })).body.data
       .fraud_signals;

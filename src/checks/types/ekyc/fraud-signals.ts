@@ -26,6 +26,29 @@ const FREE_MAIL_DOMAINS = new Set(
     'laposte.net sfr.fr proton.me protonmail.com mail.ru yandex.ru yandex.com zoho.com qq.com 163.com'
   ).split(' '),
 );
+/**
+ * Territories with numbering plans of their own whose residents' addresses are often written in the
+ * country they belong to: a Réunion mobile (+262, RE) with a French address, a Jersey one (JE) with
+ * a British address. Compared through the country they belong to, they are no mismatch.
+ */
+const PHONE_HOME: Record<string, string> = {
+  RE: 'FR',
+  GP: 'FR',
+  MQ: 'FR',
+  GF: 'FR',
+  YT: 'FR',
+  PM: 'FR',
+  BL: 'FR',
+  MF: 'FR',
+  NC: 'FR',
+  PF: 'FR',
+  WF: 'FR',
+  JE: 'GB',
+  GG: 'GB',
+  IM: 'GB',
+};
+const phoneHome = (country: string) => PHONE_HOME[country] ?? country;
+
 const ROLE_LOCAL_PARTS = new Set([
   'admin',
   'info',
@@ -117,7 +140,7 @@ function phoneSignals(phone: string, addressCountry: string | null, rules: Rule[
       description: `The phone line type is ${type.toLowerCase()}`,
       weight: 20,
     });
-  if (valid && parsed?.country && addressCountry && parsed.country !== addressCountry)
+  if (valid && parsed?.country && addressCountry && phoneHome(parsed.country) !== phoneHome(addressCountry))
     rules.push({
       code: 'PHONE_COUNTRY_MISMATCH',
       description: 'The phone number belongs to another country than the address',
