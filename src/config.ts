@@ -3,6 +3,7 @@ import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/co
 import { defaultPoolMax, REMOTE_POOL_MAX } from './db/pool-size.ts';
 import { REQUEST_LOG_MODES, type RequestLogMode } from './http/request-log.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './shared/logger.ts';
+import { checkWebhookTuning } from './webhooks/tuning.ts';
 
 /** Runtime configuration, read once from the environment. Every knob is documented in the README. */
 export interface Config {
@@ -149,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // read by the screening module where it watches (src/screening/service/module.ts); checked here
   // so that a bad value stops start-up instead of turning the watch off
   int('VERICASE_SCREENING_WATCH_SECONDS', env.VERICASE_SCREENING_WATCH_SECONDS, 60);
+  // the webhook delivery knobs are read when src/webhooks/tuning.ts loads; checked here likewise
+  checkWebhookTuning(env);
   return {
     port: port('PORT', env.PORT, 3000),
     host: env.HOST || '0.0.0.0',

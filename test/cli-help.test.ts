@@ -263,6 +263,11 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       /^vericase serve: VERICASE_SCREENING_WATCH_SECONDS must be a non-negative number, got "often"/,
     );
     assertOneLineUsageError(
+      await vericase(['serve'], { ...env, VERICASE_WEBHOOK_TIMEOUT_MS: 'abc' }),
+      'VERICASE_WEBHOOK_TIMEOUT_MS=abc',
+      /^vericase serve: VERICASE_WEBHOOK_TIMEOUT_MS must be a non-negative number, got "abc"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
       await vericase(['migrate'], { ...env, DATABASE_URL: 'mysql://db/x' }),
       'DATABASE_URL=mysql://',
       /^vericase migrate: DATABASE_URL must start with postgres:\/\/ or postgresql:\/\//,

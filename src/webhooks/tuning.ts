@@ -7,8 +7,35 @@ function num(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return n;
+  // a bad value is refused by loadConfig (checkWebhookTuning) before anything runs, as a usage
+  // error; thrown here, at import, it ended the process before the command line was read
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+const TUNING_VARIABLES = [
+  'VERICASE_WEBHOOK_CONCURRENCY',
+  'VERICASE_WEBHOOK_IDLE_POLL_MS',
+  'VERICASE_WEBHOOK_LEASE_MS',
+  'VERICASE_WEBHOOK_OFFLINE_AFTER_FAILURES',
+  'VERICASE_WEBHOOK_OFFLINE_MIN_STREAK_MS',
+  'VERICASE_WEBHOOK_OUTBOX_VACUUM_EVENTS',
+  'VERICASE_WEBHOOK_POLL_MS',
+  'VERICASE_WEBHOOK_REPLAY_MAX',
+  'VERICASE_WEBHOOK_RETRY_BASE_MS',
+  'VERICASE_WEBHOOK_RETRY_MAX_MS',
+  'VERICASE_WEBHOOK_TIMEOUT_MS',
+  'VERICASE_WEBHOOK_WEBHOOK_CONCURRENCY',
+  'VERICASE_WEBHOOK_WORKSPACE_CONCURRENCY',
+] as const;
+
+/** Throws naming the first VERICASE_WEBHOOK_* variable that is not a non-negative number. */
+export function checkWebhookTuning(env: NodeJS.ProcessEnv): void {
+  for (const name of TUNING_VARIABLES) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  }
 }
 
 export const webhookTuning = {
