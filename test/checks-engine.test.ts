@@ -201,6 +201,21 @@ describe('ekyc check (synchronous)', () => {
   });
 });
 
+/** An eKYC check whose expiration date has passed, swept to expired. */
+async function expiredEkycCheck() {
+  const api = await newWorkspace();
+  const { ctx } = await getHarness();
+  const { individualId } = await caseWithPerson(api);
+  const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+  await ctx.db
+    .updateTable('checks')
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where('id', '=', check.id)
+    .execute();
+  assert.ok((await expireDueChecks(ctx)) >= 1);
+  return { api, ctx, check };
+}
+
 describe('check engine', () => {
   test('review: approve/reject with comment; decided checks need override', async () => {
     const api = await newWorkspace();
@@ -290,16 +305,7 @@ describe('check engine', () => {
   });
 
   test('a check past its expiration date becomes expired with Check.Expired', async () => {
-    const api = await newWorkspace();
-    const { ctx } = await getHarness();
-    const { individualId } = await caseWithPerson(api);
-    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
-    await ctx.db
-      .updateTable('checks')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', check.id)
-      .execute();
-    assert.ok((await expireDueChecks(ctx)) >= 1);
+    const { api, ctx, check } = await expiredEkycCheck();
     const got = (await api.get(`/v1/checks/ekyc/${check.id}`)).body;
     assert.equal(got.status, 'expired');
     const ev = (await eventTypes(api.workspaceId)).filter((e) => e.type === 'Check.Expired');
@@ -309,16 +315,7 @@ describe('check engine', () => {
   });
 
   test('an expired check approved by review stays approved: the spent date does not expire it again', async () => {
-    const api = await newWorkspace();
-    const { ctx } = await getHarness();
-    const { individualId } = await caseWithPerson(api);
-    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
-    await ctx.db
-      .updateTable('checks')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', check.id)
-      .execute();
-    assert.ok((await expireDueChecks(ctx)) >= 1);
+    const { api, ctx, check } = await expiredEkycCheck();
     const reviewed = await api.patch(`/v1/checks/ekyc/${check.id}/review`, {
       action: 'approve',
       comment: 'Expired, accepted by the compliance officer',

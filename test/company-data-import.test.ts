@@ -512,6 +512,26 @@ describe('company_monitoring', () => {
     const { runCompanyMonitoring } = await import('../src/company-data/monitoring/run-monitoring.ts');
     return runCompanyMonitoring(ctx, { workspaceId: api.workspaceId, ignoreSchedule: true });
   };
+  /**
+   * Edits the stored snapshot of the company's last registry read (docs/sandbox.md: tests make the
+   * previous state differ, the registry side stays deterministic); gives back the snapshot before.
+   */
+  const editSnapshot = async (companyId: string, edit: (snap: any) => void) => {
+    const { ctx } = await getHarness();
+    const state = await ctx.db
+      .selectFrom('company_monitoring_state')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    const snap = structuredClone(state.snapshot as any);
+    edit(snap);
+    await ctx.db
+      .updateTable('company_monitoring_state')
+      .set({ snapshot: JSON.stringify(snap) })
+      .where('company_id', '=', companyId)
+      .execute();
+    return state.snapshot as any;
+  };
 
   test('a linked company gets a read-only approved check; typed companies do not', async () => {
     const api = await newWorkspace();
@@ -546,32 +566,21 @@ describe('company_monitoring', () => {
   test('a change of status, name, officers and owners moves the check to need_review with the diff', async () => {
     const api = await newWorkspace();
     const { caseId, company } = await monitoredCase(api);
-    // the previous state differs from what the sandbox now answers (docs/sandbox.md: tests edit the
-    // stored snapshot, the registry side stays deterministic)
-    const { ctx } = await getHarness();
-    const state = await ctx.db
-      .selectFrom('company_monitoring_state')
-      .selectAll()
-      .where('company_id', '=', company.id)
-      .executeTakeFirstOrThrow();
-    const snap = state.snapshot as any;
-    const current = structuredClone(snap);
-    snap.status = 'closed';
-    snap.name = 'Initech Old Name';
-    const removedOfficer = snap.officers.pop();
-    snap.officers.push({
-      key: 'individual|ghost director|1970-01-01',
-      entity_type: 'individual',
-      name: 'Ghost Director',
-      birth_date: '1970-01-01',
-      position: 'Director',
+    // the previous state differs from what the sandbox now answers
+    let removedOfficer: any;
+    const current = await editSnapshot(company.id, (snap) => {
+      snap.status = 'closed';
+      snap.name = 'Initech Old Name';
+      removedOfficer = snap.officers.pop();
+      snap.officers.push({
+        key: 'individual|ghost director|1970-01-01',
+        entity_type: 'individual',
+        name: 'Ghost Director',
+        birth_date: '1970-01-01',
+        position: 'Director',
+      });
+      snap.owners[0].ownership_percentage = 10;
     });
-    snap.owners[0].ownership_percentage = 10;
-    await ctx.db
-      .updateTable('company_monitoring_state')
-      .set({ snapshot: JSON.stringify(snap) })
-      .where('company_id', '=', company.id)
-      .execute();
 
     const checkEventsBefore = (await events(api.workspaceId, 'Check.')).length;
     assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
@@ -669,25 +678,16 @@ describe('company_monitoring', () => {
   test("an officer's new position and an owner's new voting rights are changes; a snapshot stored without voting rights is not", async () => {
     const api = await newWorkspace();
     const { company } = await monitoredCase(api);
-    const { ctx } = await getHarness();
-    const state = await ctx.db
-      .selectFrom('company_monitoring_state')
-      .selectAll()
-      .where('company_id', '=', company.id)
-      .executeTakeFirstOrThrow();
-    const current = state.snapshot as any;
+    let oldVotes = 0;
+    const current = await editSnapshot(company.id, (snap) => {
+      snap.officers[0].position = 'Former Position';
+      const individual = snap.owners.find((o: any) => o.entity_type === 'individual');
+      oldVotes = individual.voting_rights_percentage === 1 ? 2 : 1;
+      individual.voting_rights_percentage = oldVotes;
+    });
     const owner = current.owners.find((o: any) => o.entity_type === 'individual');
     assert.ok(owner && 'voting_rights_percentage' in owner, JSON.stringify(current.owners));
     const officer = current.officers[0];
-    const snap = structuredClone(current);
-    snap.officers[0].position = 'Former Position';
-    const oldVotes = owner.voting_rights_percentage === 1 ? 2 : 1;
-    snap.owners.find((o: any) => o.key === owner.key).voting_rights_percentage = oldVotes;
-    await ctx.db
-      .updateTable('company_monitoring_state')
-      .set({ snapshot: JSON.stringify(snap) })
-      .where('company_id', '=', company.id)
-      .execute();
     assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
     const check = (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
     assert.equal(check.status, 'need_review');
@@ -725,40 +725,16 @@ describe('company_monitoring', () => {
     // a snapshot stored before voting rights were watched: their appearance is no change
     const other = await newWorkspace();
     const second = await monitoredCase(other);
-    const stored = (
-      await ctx.db
-        .selectFrom('company_monitoring_state')
-        .select('snapshot')
-        .where('company_id', '=', second.company.id)
-        .executeTakeFirstOrThrow()
-    ).snapshot as any;
-    for (const o of stored.owners) delete o.voting_rights_percentage;
-    await ctx.db
-      .updateTable('company_monitoring_state')
-      .set({ snapshot: JSON.stringify(stored) })
-      .where('company_id', '=', second.company.id)
-      .execute();
+    await editSnapshot(second.company.id, (snap) => {
+      for (const o of snap.owners) delete o.voting_rights_percentage;
+    });
     assert.deepEqual(await run(other), { checked: 1, changed: 0, failed: 0 });
   });
 
   test('a new change while earlier ones wait for review: the check shows them all', async () => {
     const api = await newWorkspace();
     const { company } = await monitoredCase(api);
-    const { ctx } = await getHarness();
-    const setSnapshot = async (edit: (snap: any) => void) => {
-      const state = await ctx.db
-        .selectFrom('company_monitoring_state')
-        .selectAll()
-        .where('company_id', '=', company.id)
-        .executeTakeFirstOrThrow();
-      const snap = structuredClone(state.snapshot as any);
-      edit(snap);
-      await ctx.db
-        .updateTable('company_monitoring_state')
-        .set({ snapshot: JSON.stringify(snap) })
-        .where('company_id', '=', company.id)
-        .execute();
-    };
+    const setSnapshot = (edit: (snap: any) => void) => editSnapshot(company.id, edit);
     const check = async () => (await api.get(`/v1/checks/company-monitoring/${company.checks[0].id}`)).body;
     // first pass: the status changed and an officer appeared
     let appeared: any;

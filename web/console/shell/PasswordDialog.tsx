@@ -6,7 +6,7 @@
 import { type FormEvent, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { ApiProblem, consoleCall } from '../api/client.ts';
-import { Dialog } from '../features/case/Dialog.tsx';
+import { Dialog, DialogActions } from '../features/case/Dialog.tsx';
 import { useT } from './i18n.tsx';
 
 export function PasswordButton() {
@@ -104,19 +104,13 @@ export function PasswordButton() {
               />
             </label>
             <p className="muted small">{t('password.hint')}</p>
-            {error ? (
-              <p role="alert" className="case-error">
-                {error}
-              </p>
-            ) : null}
-            <div className="case-form-actions">
-              <button type="button" className="case-button" onClick={() => setOpen(false)}>
-                {t('password.cancel')}
-              </button>
-              <button type="submit" className="case-button is-primary" disabled={busy}>
-                {t('password.submit')}
-              </button>
-            </div>
+            <DialogActions
+              error={error}
+              busy={busy}
+              cancelLabel={t('password.cancel')}
+              submitLabel={t('password.submit')}
+              onCancel={() => setOpen(false)}
+            />
           </form>
         </Dialog>,
         document.body,

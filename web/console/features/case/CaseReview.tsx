@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
-import { Dialog } from './Dialog.tsx';
+import { Dialog, DialogActions } from './Dialog.tsx';
 import { problemMessage, useCaseT } from './i18n.ts';
 
 type Decision = 'approved' | 'rejected' | 'closed';
@@ -71,19 +71,13 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
               maxLength={10000}
             />
           </label>
-          {error ? (
-            <p role="alert" className="case-error">
-              {error}
-            </p>
-          ) : null}
-          <div className="case-form-actions">
-            <button type="button" className="case-button" onClick={() => setOpen(false)}>
-              {t('case.cancel')}
-            </button>
-            <button type="submit" className="case-button is-primary" disabled={busy}>
-              {t('case.review.submit')}
-            </button>
-          </div>
+          <DialogActions
+            error={error}
+            busy={busy}
+            cancelLabel={t('case.cancel')}
+            submitLabel={t('case.review.submit')}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </Dialog>
     </>

@@ -44,3 +44,33 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
     </dialog>
   );
 }
+
+/**
+ * The end of a dialog's form: its error (announced), then Cancel and the submit button, which is
+ * disabled while the action runs.
+ */
+export function DialogActions(props: {
+  error: string | null | undefined;
+  busy: boolean;
+  cancelLabel: string;
+  submitLabel: string;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {props.error ? (
+        <p role="alert" className="case-error">
+          {props.error}
+        </p>
+      ) : null}
+      <div className="case-form-actions">
+        <button type="button" className="case-button" onClick={props.onCancel}>
+          {props.cancelLabel}
+        </button>
+        <button type="submit" className="case-button is-primary" disabled={props.busy}>
+          {props.submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}

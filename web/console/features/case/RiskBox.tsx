@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
-import { Dialog } from './Dialog.tsx';
+import { Dialog, DialogActions } from './Dialog.tsx';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDetailed, RiskLevel } from './types.ts';
 
@@ -81,19 +81,13 @@ export function RiskBox(props: {
             {t('case.risk.comment')}
             <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
           </label>
-          {error ? (
-            <p role="alert" className="case-error">
-              {error}
-            </p>
-          ) : null}
-          <div className="case-form-actions">
-            <button type="button" className="case-button" onClick={() => setOpen(false)}>
-              {t('case.cancel')}
-            </button>
-            <button type="submit" className="case-button is-primary" disabled={busy}>
-              {t('case.save')}
-            </button>
-          </div>
+          <DialogActions
+            error={error}
+            busy={busy}
+            cancelLabel={t('case.cancel')}
+            submitLabel={t('case.save')}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </Dialog>
     </div>
