@@ -4,7 +4,7 @@ import { announceEntityChecksDeleted } from './engine/delete-check.ts';
 import { expireDueChecks } from './engine/expire-checks.ts';
 import { processCheckJob } from './engine/process-job.ts';
 import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues.ts';
-import { envelopesByEntity, presentCheck, presentCheckEnvelope } from './present.ts';
+import { envelopesByEntity, presentCheckEnvelope } from './present.ts';
 import { checkEnvelopesByEntity } from './repository.ts';
 
 /** The check engine: provider jobs, expiration, and check envelopes inside cases and entities. */
