@@ -230,6 +230,16 @@ describe('id_document: transition rows', () => {
       assert.equal(named.data.detailed_results.document.data_comparison, 'approved', lastName);
       assert.equal(named.status, 'approved', lastName);
     }
+    // born 1925: the MRZ's 25 is read as 2025, the declared century is taken when the rest agrees
+    const centenarian = (
+      await submit(api, passportPng({ mrz: td3Mrz({ birth: '250304' }) }), {}, { birth_date: '1925-03-04' })
+    ).done;
+    assert.equal(centenarian.data.detailed_results.document.data_comparison, 'approved');
+    assert.equal(centenarian.data.information.birth_date, '1925-03-04');
+    const otherDay = (
+      await submit(api, passportPng({ mrz: td3Mrz({ birth: '250305' }) }), {}, { birth_date: '1925-03-04' })
+    ).done;
+    assert.equal(otherDay.data.detailed_results.document.data_comparison, 'rejected');
     // an apostrophe is no wildcard: another name still differs
     const other = (
       await submit(api, passportPng({ mrz: td3Mrz({ lastName: 'DIAYE' }) }), {}, { last_name: "N'Diaye" })

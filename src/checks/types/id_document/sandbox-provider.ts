@@ -44,6 +44,19 @@ function fromPerson(p: DeclaredPerson): Info {
 }
 
 /**
+ * The MRZ writes a birth year with two digits, read as the most recent past year (`25` → 2025): the
+ * declared birth date's century is taken when the two agree on the rest (`1925-03-04` declared,
+ * `250304` in the MRZ), so a person born a hundred years ago or more is not a mismatch.
+ */
+export function withDeclaredCentury(info: Info, person: DeclaredPerson): Info {
+  const read = info.birth_date;
+  const declared = person.birth_date;
+  return read && declared && read !== declared && read.slice(2) === declared.slice(2)
+    ? { ...info, birth_date: declared }
+    : info;
+}
+
+/**
  * First name, last name and birth date of the document against the individual: `approved` when
  * every attribute present on both sides matches, `rejected` when one differs, null when none
  * could be compared.
@@ -108,7 +121,9 @@ export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
         if (!mrzLines && f) mrzLines = findMrzLines(documentTextLines(f.bytes));
       }
       const mrz = mrzLines ? readMrz(mrzLines) : null;
-      const information = mrz ? mrz.information : fromPerson(submission.person);
+      const information = mrz
+        ? withDeclaredCentury(mrz.information, submission.person)
+        : fromPerson(submission.person);
       const comparison = compareWithPerson(information, submission.person);
       const detailed: DocumentDetailedResults = {
         data_validation: mrz ? (mrz.checkDigitsValid ? 'approved' : 'rejected') : null,

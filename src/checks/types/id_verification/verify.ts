@@ -4,7 +4,7 @@ import { detectFacesUpright } from '../../../face/face-model.ts';
 import { documentTextLines, isPng, pngTextChunks } from '../id_document/document-reader.ts';
 import { findMrzLines, readMrz } from '../id_document/mrz-reader.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
-import { compareWithPerson } from '../id_document/sandbox-provider.ts';
+import { compareWithPerson, withDeclaredCentury } from '../id_document/sandbox-provider.ts';
 import { emptyDocumentResults, emptyFaceResults, type FaceAnalysis, type Verdict } from './check-data.ts';
 import { ocrMrzLines } from './mrz-ocr.ts';
 
@@ -90,6 +90,7 @@ async function verifyDocument(capture: CaptureBytes, now: Date) {
     return { mrz: null, lines: null, document, reasons };
   }
   const lines = found.lines;
+  mrz.information = withDeclaredCentury(mrz.information, capture.person);
   const info = mrz.information;
   document.data_validation = mrz.checkDigitsValid ? 'approved' : 'rejected';
   if (!mrz.checkDigitsValid) reasons.push(`invalid MRZ check digits (${mrz.invalidCheckDigits.join(', ')})`);
