@@ -1,5 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { CountryCode } from 'libphonenumber-js';
+import { APOSTROPHES } from '../shared/apostrophes.ts';
 import { sirenOfFrenchVat } from '../shared/french-vat.ts';
 import { lazyRequire } from '../shared/lazy-module.ts';
 
@@ -72,9 +73,6 @@ export function legacyRegistration(
 export function nameKey(...parts: (string | null | undefined)[]): string | null {
   return nameTokens(parts.join(' '));
 }
-
-// apostrophes (ASCII, typographic, modifier letter) inside a name: `L'Hôte`, `O’Neil`
-const APOSTROPHES = /['\u2019\u02BC\u2018`´]/gu;
 
 /**
  * The name key with its apostrophes dropped instead of read as spaces (`L'Hôte` → `lhote`, where

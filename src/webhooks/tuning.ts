@@ -3,7 +3,11 @@
  * variables exist for tests and benchmarks (short backoff, a low offline threshold). The object is
  * read on every use, so a test can also change it in place.
  */
+/** The variables `num` reads, for checkWebhookTuning. */
+const TUNING_VARIABLES: string[] = [];
+
 function num(name: string, fallback: number): number {
+  TUNING_VARIABLES.push(name);
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -11,22 +15,6 @@ function num(name: string, fallback: number): number {
   // error; thrown here, at import, it ended the process before the command line was read
   return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
-
-const TUNING_VARIABLES = [
-  'VERICASE_WEBHOOK_CONCURRENCY',
-  'VERICASE_WEBHOOK_IDLE_POLL_MS',
-  'VERICASE_WEBHOOK_LEASE_MS',
-  'VERICASE_WEBHOOK_OFFLINE_AFTER_FAILURES',
-  'VERICASE_WEBHOOK_OFFLINE_MIN_STREAK_MS',
-  'VERICASE_WEBHOOK_OUTBOX_VACUUM_EVENTS',
-  'VERICASE_WEBHOOK_POLL_MS',
-  'VERICASE_WEBHOOK_REPLAY_MAX',
-  'VERICASE_WEBHOOK_RETRY_BASE_MS',
-  'VERICASE_WEBHOOK_RETRY_MAX_MS',
-  'VERICASE_WEBHOOK_TIMEOUT_MS',
-  'VERICASE_WEBHOOK_WEBHOOK_CONCURRENCY',
-  'VERICASE_WEBHOOK_WORKSPACE_CONCURRENCY',
-] as const;
 
 /** Throws naming the first VERICASE_WEBHOOK_* variable that is not a non-negative number. */
 export function checkWebhookTuning(env: NodeJS.ProcessEnv): void {

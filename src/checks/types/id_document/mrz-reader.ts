@@ -1,4 +1,5 @@
 import { type ParseResult, parse } from 'mrz';
+import { APOSTROPHES } from '../../../shared/apostrophes.ts';
 import { alpha2FromMrz } from './countries.ts';
 import type { DocumentInformation } from './provider.ts';
 
@@ -118,9 +119,6 @@ export function readMrz(
     },
   };
 }
-
-/** Apostrophes as people type them: ASCII, typographic (’ ‘), modifier letter (ʼ), grave, acute. */
-const APOSTROPHES = /['’‘ʼ`´]/g;
 
 /**
  * Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does.
