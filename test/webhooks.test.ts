@@ -475,8 +475,10 @@ describe('webhook delivery', () => {
   });
 
   test('receiver down, 100 changes, receiver back: every event arrives, retries in the logs', async () => {
-    // short backoff, but a retry window (~10 s) longer than the outage below
-    Object.assign(webhookTuning, { retryBaseMs: 100, retryMaxMs: 1500 });
+    // short backoff, but a retry window longer than the outage below: 100 ms, 600 ms, then 4 s apart,
+    // at least 19 s in all with the jitter (at 1.5 s apart, ~8 s: on a loaded machine the 99 changes
+    // took longer, and the first events ran out of retries before the receiver came back)
+    Object.assign(webhookTuning, { retryBaseMs: 100, retryMaxMs: 4000 });
     try {
       const down = new Receiver();
       await down.start(0);
