@@ -4,7 +4,7 @@ import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
-import { caseWithPerson, padPng, passportPng, td3Mrz } from './helpers/id-documents.ts';
+import { caseWithPerson, frenchIdCardMrz, padPng, passportPng, td3Mrz } from './helpers/id-documents.ts';
 
 const MB = 1024 * 1024;
 
@@ -240,6 +240,35 @@ describe('id_document: transition rows', () => {
       await submit(api, passportPng({ mrz: td3Mrz({ birth: '250305' }) }), {}, { birth_date: '1925-03-04' })
     ).done;
     assert.equal(otherDay.data.detailed_results.document.data_comparison, 'rejected');
+    // the French identity card of 1988–2021 has no expiry in its MRZ: its validity follows from its
+    // issue month (15 years for an adult's card from 2004, else 10), and it is issued to French
+    // nationals only
+    const thisYear = new Date().getUTCFullYear();
+    const yymm = (year: number, month: number) => `${String(year % 100).padStart(2, '0')}${month}`;
+    const adultCard = (
+      await submit(api, passportPng({ mrz: frenchIdCardMrz({ issued: yymm(thisYear - 12, 10) }) }))
+    ).done;
+    assert.equal(adultCard.status, 'approved', JSON.stringify(adultCard.data));
+    assert.equal(adultCard.data.information.expiration_date, `${thisYear + 3}-09-30`);
+    assert.equal(adultCard.data.information.nationality, 'FR');
+    assert.equal(adultCard.data.information.document_type, 'identity_card');
+    assert.equal(adultCard.data.information.document_number, `${yymm(thisYear - 12, 10)}75012345`);
+    // the same card issued to a minor (born 2000, issued at 14) is valid 10 years: expired
+    const minorCard = (
+      await submit(
+        api,
+        passportPng({ mrz: frenchIdCardMrz({ issued: '1410', birth: '000101' }) }),
+        {},
+        { birth_date: '2000-01-01' },
+      )
+    ).done;
+    assert.equal(minorCard.status, 'rejected');
+    assert.equal(minorCard.data.information.expiration_date, '2024-09-30');
+    assert.equal(minorCard.data.detailed_results.document.data_consistency, 'rejected');
+    // an adult's card of 2003 was valid 10 years
+    const before2004 = (await submit(api, passportPng({ mrz: frenchIdCardMrz({ issued: '0312' }) }))).done;
+    assert.equal(before2004.data.information.expiration_date, '2013-11-30');
+    assert.equal(before2004.status, 'rejected');
     // an apostrophe is no wildcard: another name still differs
     const other = (
       await submit(api, passportPng({ mrz: td3Mrz({ lastName: 'DIAYE' }) }), {}, { last_name: "N'Diaye" })

@@ -56,6 +56,26 @@ export function td3Mrz(o: Td3Options = {}): string[] {
   return [line1, line2];
 }
 
+/**
+ * A French identity card MRZ of 1988–2021 (IDFRA, two lines of 36): no expiry date; the card number
+ * starts with the issue month (YYMM). Check digits are right.
+ */
+export function frenchIdCardMrz(o: {
+  lastName?: string;
+  firstName?: string;
+  issued: string;
+  birth?: string;
+}) {
+  const line1 = `IDFRA${pad((o.lastName ?? 'CURIE').toUpperCase(), 25)}750123`;
+  const number = `${o.issued}75012345`;
+  const birth = o.birth ?? '671107';
+  const head = `${number}${checkDigit(number)}${pad((o.firstName ?? 'MARIE').toUpperCase(), 14)}${birth}${checkDigit(birth)}F`;
+  const line2 = `${head}${checkDigit(line1 + head)}`;
+  assert.equal(line1.length, 36);
+  assert.equal(line2.length, 36);
+  return [line1, line2];
+}
+
 /** A small passport image: the MRZ and/or `sandbox_outcome` as PNG tEXt chunks. */
 export function passportPng(
   opts: { mrz?: string[]; outcome?: string; width?: number; height?: number } = {},

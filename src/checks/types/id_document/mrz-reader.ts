@@ -1,6 +1,7 @@
 import { type ParseResult, parse } from 'mrz';
 import { APOSTROPHES } from '../../../shared/apostrophes.ts';
 import { alpha2FromMrz } from './countries.ts';
+import { frenchIdCardExpiry } from './french-id-card.ts';
 import type { DocumentInformation } from './provider.ts';
 
 /** MRZ line lengths by format: TD1 3×30, TD2 2×36, TD3 (passport) 2×44. */
@@ -97,6 +98,10 @@ export function readMrz(
     .filter((d) => d.field?.endsWith('CheckDigit') && !d.valid)
     .map((d) => d.label);
   const sex = raw(result, lines, 'sex');
+  const birthDate = mrzDate(raw(result, lines, 'birthDate'), 'birth', today);
+  // the French card of 1988–2021 (IDFRA): no expiry and no nationality in its MRZ, but it is issued
+  // to French nationals only and its validity follows from its issue month (french-id-card.ts)
+  const frenchCard = result.format === 'FRENCH_NATIONAL_ID';
   const gender =
     f.sex === 'male' || sex === 'M' ? 'male' : f.sex === 'female' || sex === 'F' ? 'female' : null;
   return {
@@ -110,12 +115,14 @@ export function readMrz(
       last_name: titleCase(f.lastName ?? raw(result, lines, 'lastName')),
       maiden_name: null,
       gender,
-      nationality: alpha2FromMrz(raw(result, lines, 'nationality')),
-      birth_date: mrzDate(raw(result, lines, 'birthDate'), 'birth', today),
+      nationality: frenchCard ? 'FR' : alpha2FromMrz(raw(result, lines, 'nationality')),
+      birth_date: birthDate,
       birth_country: null,
       issuing_date: null,
       issuing_country: alpha2FromMrz(raw(result, lines, 'issuingState')),
-      expiration_date: mrzDate(raw(result, lines, 'expirationDate'), 'expiry', today),
+      expiration_date: frenchCard
+        ? frenchIdCardExpiry(raw(result, lines, 'issueDate'), birthDate, today)
+        : mrzDate(raw(result, lines, 'expirationDate'), 'expiry', today),
     },
   };
 }
