@@ -58,6 +58,8 @@ describe('console roles on /v1', () => {
       'client-portals',
       'document-templates',
       'document_types',
+      'fraud-database',
+      'tags',
       'templates',
       'users',
       'webhook-logs',

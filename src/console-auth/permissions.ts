@@ -42,6 +42,17 @@ export const RULES: readonly PermissionRule[] = [
   { methods: 'write', route: '/v1/client-portals/*', role: 'admin', why: 'client portal settings' },
   { methods: 'write', route: '/v1/users/*', role: 'admin', why: 'users' },
   { methods: 'write', route: '/v1/custom-properties/*', role: 'admin', why: 'custom property definitions' },
+  // tagging a case is case work (and may create a tag); renaming or deleting a tag changes every case
+  // that carries it, as any other workspace configuration
+  { methods: 'write', route: '/v1/tags/:id', role: 'admin', why: 'renaming or deleting a tag' },
+  // reporting fraud is case work; taking a person off the workspace's fraud list is a second pair of
+  // eyes' call (a wrong withdrawal lets the next fraudulent application through unflagged)
+  {
+    methods: 'write',
+    route: '/v1/fraud-database/reports/:id',
+    role: 'admin',
+    why: 'withdrawing a fraud report',
+  },
   // webhooks carry their signing secrets, and keys are credentials: admins only, reads included
   { methods: 'any', route: '/v1/webhooks/*', role: 'admin', why: 'webhooks' },
   { methods: 'any', route: '/v1/webhook-logs/*', role: 'admin', why: 'webhook deliveries' },
