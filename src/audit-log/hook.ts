@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { App } from '../app-context.ts';
 import { READ_METHODS } from '../console-auth/permissions.ts';
 import type { Db } from '../db/connect.ts';
 import type { Principal } from '../http/auth.ts';
+import { addWriteRouteHooks } from '../http/write-route-hooks.ts';
 import { addCommitCompanion } from '../shared/request-scope.ts';
 import { auditAction } from './action.ts';
 import { type AuditOutcome, outcomeOf, sameOutcome } from './outcome.ts';
@@ -66,7 +67,7 @@ export function registerAuditLog(app: App, db: Db): void {
   const entries = new WeakMap<FastifyRequest, TransactionalEntry>();
 
   // after the auth hook's preHandler, so inside the request's scope
-  app.addHook('preHandler', (req, _reply, done) => {
+  const preHandler: preHandlerHookHandler = (req, _reply, done) => {
     const principal = req.principal;
     if (READ_METHODS.includes(req.method) || !principal) return done();
     const route = routeOf(req);
@@ -78,10 +79,10 @@ export function registerAuditLog(app: App, db: Db): void {
     entries.set(req, entry);
     addCommitCompanion(entry);
     done();
-  });
+  };
 
-  // a callback hook: reads, most requests, pass through without a promise
-  app.addHook('onSend', (req, reply, payload, done) => {
+  // a callback hook: most writes pass through without waiting for anything
+  const onSend: onSendHookHandler = (req, reply, payload, done) => {
     if (READ_METHODS.includes(req.method)) return done(null, payload);
     const principal = req.principal;
     if (!principal) return done(null, payload);
@@ -116,7 +117,10 @@ export function registerAuditLog(app: App, db: Db): void {
       () => done(null, payload),
       (err: Error) => done(err),
     );
-  });
+  };
+
+  // on write routes only: reads are not recorded
+  addWriteRouteHooks(app, { preHandler, onSend });
 }
 
 /** Rewrites the outcome of an entry committed with its change when the answer differed. */

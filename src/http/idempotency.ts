@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from 'fastify';
 import { sql } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 import type { Db } from '../db/connect.ts';
 import { addCommitCompanion } from '../shared/request-scope.ts';
 import { ApiError } from './errors.ts';
+import { addWriteRouteHooks } from './write-route-hooks.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,14 +33,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotencyKey', null);
 
   // the common case (not a POST, or no key) answers at once: no promise per request
-  app.addHook('preHandler', (req: FastifyRequest, reply: FastifyReply, done) => {
+  const preHandler: preHandlerHookHandler = (req: FastifyRequest, reply: FastifyReply, done) => {
     if (req.method !== 'POST' || !req.headers[HEADER]) return done();
     claim(req, reply).then(
       // a replayed answer was sent by claim(): the request goes no further
       (replied) => (replied ? undefined : done()),
       (err: Error) => done(err),
     );
-  });
+  };
 
   /**
    * Claims the request's key (false), or answers with the stored response of an earlier attempt
@@ -131,13 +138,16 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     return false;
   }
 
-  app.addHook('onSend', (req, reply, payload, done) => {
+  const onSend: onSendHookHandler = (req, reply, payload, done) => {
     if (!req.idempotencyKey) return done(null, payload);
     store(req, reply.statusCode, payload).then(
       () => done(null, payload),
       (err: Error) => done(err),
     );
-  });
+  };
+
+  // on write routes only: a read never carries a key that counts
+  addWriteRouteHooks(app, { preHandler, onSend });
 
   /**
    * Keeps the response for retries, or releases the key after a failure a retry may fix, unless the
