@@ -175,7 +175,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     if (!q.length) return;
     const tokens = index.recordTokens(ri);
     const weights = tokens.map(tokenWeight);
-    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false) as number;
+    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false, person) as number;
     const weak = index.recordWeak[ri] === 1;
     const adjusted = weak ? s + QUALIFIER.weakAlias : s;
     // Qualifiers can only lower a name score, so anything already below the threshold is final.
@@ -185,7 +185,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       const prevAdj = prev.detail.score + (index.recordWeak[prev.record] === 1 ? QUALIFIER.weakAlias : 0);
       if (prevAdj >= adjusted) return;
     }
-    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true) as NameScore;
+    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true, person) as NameScore;
     best.set(ei, { record: ri, detail });
   };
 
