@@ -131,6 +131,17 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     assert.ok(!(await ids('Jose Martinez')).some((d) => d.id === 'ofac_sdn:899'));
   });
 
+  test('fuzziness=0 tolerates a dropped person particle (bin), as normalised equality', async () => {
+    for (const name of ['Usama bin Laden', 'Usama Laden']) {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const hit = res.body.data.find((d: { id: string }) => d.id === 'ofac_sdn:6365');
+      assert.ok(hit, `${name}: ${JSON.stringify(res.body.data.map((d: { id: string }) => d.id))}`);
+      assert.equal(hit.matched_name, 'BIN LADEN, Usama');
+      assert.equal(hit.score, 1);
+    }
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);
