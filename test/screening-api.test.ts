@@ -142,6 +142,24 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     }
   });
 
+  test('ben (Latin or Cyrillic бен) is a particle like bin, on both the query and the list side', async () => {
+    const exact = async (name: string, id: string) => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const hit = res.body.data.find((d: { id: string }) => d.id === id);
+      assert.ok(hit, `${name}: ${JSON.stringify(res.body.data.map((d: { id: string }) => d.id))}`);
+      assert.equal(hit.score, 1, name);
+      return hit;
+    };
+    // query side: OFAC lists `BIN LADEN, Usama`
+    assert.equal((await exact('Усама бен Ладен', 'ofac_sdn:6365')).matched_name, 'BIN LADEN, Usama');
+    await exact('Usama ben Laden', 'ofac_sdn:6365');
+    // list side: the UN lists `HABIB BEN AHMED AL-LOUBIRI`
+    const habib = await exact('Habib bin Ahmed al-Loubiri', 'un_sc:QDi.177');
+    assert.deepEqual(habib.explanation.unmatched_listed_tokens, []);
+    await exact('Habib Ahmed al-Loubiri', 'un_sc:QDi.177');
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);
