@@ -95,6 +95,71 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     assert.ok(loose.body.data.every((d: { score: number }) => d.score >= 0.5));
   });
 
+  test('a given name and one surname find a person listed with two surnames or a trailing nisba', async () => {
+    const ids = async (name: string, extra = '') => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}${extra}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data as {
+        id: string;
+        score: number;
+        explanation: { unmatched_listed_tokens: string[] };
+      }[];
+    };
+    // the second surname left out (OFAC `GUTIERREZ REYES, Jose`), at the default fuzziness
+    const jose = (await ids('Jose Gutierrez')).find((d) => d.id === 'ofac_sdn:899');
+    assert.ok(jose, 'GUTIERREZ REYES, Jose');
+    assert.ok(jose.score >= 0.85 && jose.score < 1, String(jose.score));
+    assert.deepEqual(jose.explanation.unmatched_listed_tokens, ['reyes']);
+    // the nisba left out (UN `SADDAM HUSSEIN AL-TIKRITI`), in either order
+    for (const name of ['Saddam Hussein', 'Hussein Saddam']) {
+      const saddam = (await ids(name)).find((d) => d.id === 'un_sc:IQi.001');
+      assert.ok(saddam, name);
+      assert.deepEqual(saddam.explanation.unmatched_listed_tokens, ['altikriti']);
+    }
+    // still a penalty: not a hit when no fuzziness is allowed
+    assert.ok(!(await ids('Jose Gutierrez', '&fuzziness=0')).some((d) => d.id === 'ofac_sdn:899'));
+    // one name alone is not a hit on that basis
+    for (const [name, id] of [
+      ['Gutierrez', 'ofac_sdn:899'],
+      ['Jose', 'ofac_sdn:899'],
+      ['Saddam', 'un_sc:IQi.001'],
+      ['Hussein', 'un_sc:IQi.001'],
+    ]) {
+      assert.ok(!(await ids(name)).some((d) => d.id === id), name);
+    }
+    // nor a given name and an unlisted surname
+    assert.ok(!(await ids('Jose Martinez')).some((d) => d.id === 'ofac_sdn:899'));
+  });
+
+  test('fuzziness=0 tolerates a dropped person particle (bin), as normalised equality', async () => {
+    for (const name of ['Usama bin Laden', 'Usama Laden']) {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const hit = res.body.data.find((d: { id: string }) => d.id === 'ofac_sdn:6365');
+      assert.ok(hit, `${name}: ${JSON.stringify(res.body.data.map((d: { id: string }) => d.id))}`);
+      assert.equal(hit.matched_name, 'BIN LADEN, Usama');
+      assert.equal(hit.score, 1);
+    }
+  });
+
+  test('ben (Latin or Cyrillic бен) is a particle like bin, on both the query and the list side', async () => {
+    const exact = async (name: string, id: string) => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const hit = res.body.data.find((d: { id: string }) => d.id === id);
+      assert.ok(hit, `${name}: ${JSON.stringify(res.body.data.map((d: { id: string }) => d.id))}`);
+      assert.equal(hit.score, 1, name);
+      return hit;
+    };
+    // query side: OFAC lists `BIN LADEN, Usama`
+    assert.equal((await exact('Усама бен Ладен', 'ofac_sdn:6365')).matched_name, 'BIN LADEN, Usama');
+    await exact('Usama ben Laden', 'ofac_sdn:6365');
+    // list side: the UN lists `HABIB BEN AHMED AL-LOUBIRI`
+    const habib = await exact('Habib bin Ahmed al-Loubiri', 'un_sc:QDi.177');
+    assert.deepEqual(habib.explanation.unmatched_listed_tokens, []);
+    await exact('Habib Ahmed al-Loubiri', 'un_sc:QDi.177');
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);

@@ -10,7 +10,7 @@
  * Tokenising (`nameTokens`) then depends on the kind of name:
  * - persons: "LAST, First Middle" (exactly one comma) is reordered to "first middle last"; titles
  *   (mr, mrs, dr, jr, ...) and low-information particles (de, del, la, van, von, da, dos, bin, ibn, bint, ...)
- *   are dropped.
+ *   are dropped; `ben` only between two other tokens (it is also a given name).
  * - organisations, vessels, aircraft: stopwords (the, of, and, for, de, la, et, und, ...) are dropped and
  *   legal-form designations are stripped from the end (and a few Russian/Indonesian ones from the start):
  *   a built-in list plus, when supplied, the abbreviations columns of the ISO 20275 ELF code list.
@@ -55,7 +55,20 @@ const PERSON_STOPWORDS = new Set([
   'ibn',
   'bint',
   'binti',
+  // the same particles as any-ascii transliterates them from other scripts: Cyrillic фон → fon (von);
+  // Arabic بن / ابن → bn, بنت → bnt (Arabic script is transliterated without vowels). Cyrillic бин,
+  // ибн, бинт already give bin, ibn, bint.
+  'fon',
+  'bn',
+  'bnt',
 ]);
+
+/**
+ * Particles that are also given names: `ben` is "son of" in Maghrebi and Hebrew names (`Habib Ben Ahmed`,
+ * Cyrillic `бен`) but `Ben` is an English given name (`Ben Smith`). Dropped only between two other
+ * tokens, where a given name does not stand in a name's natural or `LAST, First` order.
+ */
+const PERSON_MIDDLE_PARTICLES = new Set(['ben']);
 
 const ORG_STOPWORDS = new Set([
   'the',
@@ -300,7 +313,8 @@ export function nameTokens(
     // a person's dotted initials are initials each (`A.B. Smith` → a b smith, as `A. B. Smith`),
     // not an abbreviation to join like an organisation's `S.A.`
     const raw = normalizeText(reorderCommaName(name), false).split(' ');
-    const kept = raw.filter((t) => t && !PERSON_STOPWORDS.has(t));
+    const words = raw.filter((t) => t && !PERSON_STOPWORDS.has(t));
+    const kept = words.filter((t, i) => !(PERSON_MIDDLE_PARTICLES.has(t) && i > 0 && i < words.length - 1));
     return glueArticles(kept.length ? kept : raw.filter(Boolean));
   }
   // Legal forms first (they may contain stopwords: "s de rl de cv"), then stopwords, then forms again.

@@ -43,6 +43,20 @@ describe('normalisation', () => {
     assert.deepEqual(nameTokens('Dr. Ayman al-Zawahiri', 'person'), ['ayman', 'alzawahiri']);
   });
 
+  test('ben is a particle between names (Latin and Cyrillic), a given name first; transliterated particles', () => {
+    assert.deepEqual(nameTokens('Habib Ben Ahmed al-Loubiri', 'person'), ['habib', 'ahmed', 'alloubiri']);
+    assert.deepEqual(nameTokens('Усама бен Ладен', 'person'), ['usama', 'laden']);
+    assert.deepEqual(nameTokens('Усама бин Ладен', 'person'), ['usama', 'laden']);
+    assert.deepEqual(nameTokens('Ben Smith', 'person'), ['ben', 'smith']);
+    assert.deepEqual(nameTokens('SMITH, Ben', 'person'), ['ben', 'smith']);
+    assert.deepEqual(nameTokens('Mr Ben Smith', 'person'), ['ben', 'smith']);
+    assert.deepEqual(nameTokens('Вернер фон Браун', 'person'), ['verner', 'braun']);
+    // Arabic script is transliterated without vowels: بن → bn, like bin
+    assert.deepEqual(nameTokens('أسامة بن لادن', 'person'), nameTokens('أسامة لادن', 'person'));
+    // organisation names keep them
+    assert.deepEqual(nameTokens('Ben Ali Trading', 'org'), ['ben', 'ali', 'trading']);
+  });
+
   test('legal-form suffixes are stripped from organisation names (built-in list)', () => {
     assert.equal(normalizeName('ANGLO-CARIBBEAN CO., LTD.', 'org'), 'anglo caribbean');
     assert.equal(normalizeName('TNK TRADING INTERNATIONAL S.A.', 'org'), 'tnk trading international');

@@ -2,7 +2,10 @@
  * Name-to-name scoring: best one-to-one token pairing (greedy on similarity, which is optimal or near it
  * for the 1–6 token names found on lists) using Jaro-Winkler, weighted by token length, with penalties
  * for unmatched tokens. Unmatched tokens lying between matched ones (a dropped middle name) cost much less
- * than unmatched tokens at either end (a different first or family name).
+ * than unmatched tokens at either end (a different first or family name). A person's name given as a
+ * subset of the listed names (given name + one surname: `Jose Gutierrez` for `GUTIERREZ REYES, Jose`,
+ * `Saddam Hussein` for `SADDAM HUSSEIN AL-TIKRITI`) leaves listed tokens unmatched at the end only;
+ * see PENALTY.listedTrailing.
  *
  *   score = Σ w·sim / (Σ w + Σ_unmatched w·penalty)       w = mean length of the paired tokens (≤ 12)
  */
@@ -17,6 +20,13 @@ export const PENALTY = {
   queryEnd: 0.7,
   listedMiddle: 0.1,
   listedEnd: 0.6,
+  /**
+   * Persons only: unmatched listed tokens after the last matched one, when every query token matched,
+   * the listed name's first token (the given name) matched and at least two full names (not initials)
+   * were paired. Hispanic second surnames and Arabic trailing names (nisba, tribe) are routinely left
+   * out; a query of one name, or of surnames without the given name, keeps listedEnd.
+   */
+  listedTrailing: 0.2,
 };
 /** Discount when a pair only matches after removing a glued 'al'/'el' article from one side. */
 const ARTICLE_FACTOR = 0.95;
@@ -90,6 +100,7 @@ export function scoreTokens(
   r: string[],
   rw: number[],
   withDetail: boolean,
+  person = false,
 ): NameScore | number {
   const m = q.length;
   const n = r.length;
@@ -107,6 +118,8 @@ export function scoreTokens(
   let rMin = n;
   let rMax = -1;
   const pairs: TokenPair[] | undefined = withDetail ? [] : undefined;
+  let paired = 0;
+  let fullPairs = 0;
   const k = Math.min(m, n, 31);
   for (let step = 0; step < k; step++) {
     let best = TOKEN_FLOOR;
@@ -134,6 +147,8 @@ export function scoreTokens(
     if (bi > qMax) qMax = bi;
     if (bj < rMin) rMin = bj;
     if (bj > rMax) rMax = bj;
+    paired++;
+    if (q[bi].length > 1 && r[bj].length > 1) fullPairs++;
     pairs?.push({ query: q[bi], listed: r[bj], similarity: best });
   }
   if (num === 0) return withDetail ? { score: 0, pairs: [], unmatchedQuery: q, unmatchedListed: r } : 0;
@@ -141,11 +156,16 @@ export function scoreTokens(
     if (usedQ & (1 << i)) continue;
     den += qw[i] * (i > qMin && i < qMax ? PENALTY.queryMiddle : PENALTY.queryEnd);
   }
+  // The query names a subset of the listed person's names: its given name and at least one more, with
+  // nothing of its own left over. Listed names after the last matched one were only left out.
+  const subset = person && rMin === 0 && fullPairs >= 2 && paired === m;
   for (let j = 0; j < n; j++) {
     if (usedR & (1 << j)) continue;
     // A repeated listed token ("BARRERA BARRERA, Daniel") counts as a middle token when its twin matched.
     const middle = (j > rMin && j < rMax) || isMatchedTwin(r, j, usedR);
-    den += rw[j] * (middle ? PENALTY.listedMiddle : PENALTY.listedEnd);
+    den +=
+      rw[j] *
+      (middle ? PENALTY.listedMiddle : subset && j > rMax ? PENALTY.listedTrailing : PENALTY.listedEnd);
   }
   const score = num / den;
   if (!withDetail) return score;

@@ -175,7 +175,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     if (!q.length) return;
     const tokens = index.recordTokens(ri);
     const weights = tokens.map(tokenWeight);
-    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false) as number;
+    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false, person) as number;
     const weak = index.recordWeak[ri] === 1;
     const adjusted = weak ? s + QUALIFIER.weakAlias : s;
     // Qualifiers can only lower a name score, so anything already below the threshold is final.
@@ -185,7 +185,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       const prevAdj = prev.detail.score + (index.recordWeak[prev.record] === 1 ? QUALIFIER.weakAlias : 0);
       if (prevAdj >= adjusted) return;
     }
-    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true) as NameScore;
+    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true, person) as NameScore;
     best.set(ei, { record: ri, detail });
   };
 
@@ -239,15 +239,31 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     // with it: initials do not count among the tokens a candidate must share, and the upper bound below
     // counts each as matched perfectly.
     let initialWeight = 0;
-    let initialGroups = 0;
     const groupHasName = new Array<boolean>(groups).fill(false);
     for (let i = 0; i < union.length; i++) {
       if (union[i].length === 1) initialWeight += (1 + 12) / 2;
       else groupHasName[groupOf[i]] = true;
     }
-    for (let g = 0; g < groups; g++) if (!groupHasName[g]) initialGroups++;
-    let totalQueryWeight = 0;
-    for (let i = 0; i < union.length; i++) if (union[i].length > 1) totalQueryWeight += tokenWeight(union[i]);
+    // A record is scored with one tokenisation only (its entity's kind): a token of the other one
+    // (`bin`, dropped from a person's name, stays in the organisation tokenisation) is not a missing token
+    // of that record. Per tokenisation: the groups of its tokens, how many of them are initials only, and
+    // the weight of its full-name tokens.
+    const variantBound = ([qPerson, qOrg] as const).map((toks) => {
+      const inVariant = union.map((t) => toks.includes(t));
+      let groupMask = 0;
+      let totalQueryWeight = 0;
+      const nameGroups = new Set<number>();
+      for (let i = 0; i < union.length; i++) {
+        if (!inVariant[i]) continue;
+        groupMask |= 1 << groupOf[i];
+        if (union[i].length > 1) {
+          totalQueryWeight += tokenWeight(union[i]);
+          nameGroups.add(groupOf[i]);
+        }
+      }
+      const qn = popcount(groupMask);
+      return { inVariant, groupMask, qn, initialGroups: qn - nameGroups.size, totalQueryWeight };
+    });
     const { postings } = index;
     const postingStart = postings.start;
     const postingValues = postings.values;
@@ -265,15 +281,16 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         }
       }
     }
-    const qn = groups;
     try {
       for (const ri of touched) {
-        const mask = masks[ri];
+        const bound = variantBound[variantOf(index.kindOf(index.recordEntity[ri])) === 'person' ? 0 : 1];
+        const mask = masks[ri] & bound.groupMask;
         const hits = popcount(mask);
         masks[ri] = 0;
+        const qn = bound.qn;
         const rn = index.recordTokenCount(ri);
         // A multi-token name needs at least two shared tokens with a multi-token query (initials apart).
-        if (hits < Math.min(2, qn - initialGroups, rn)) continue;
+        if (hits < Math.min(2, qn - bound.initialGroups, rn)) continue;
         // Upper bound of the name score if every query token that shares a key and every initial matched
         // perfectly and the others stayed unmatched at the cheapest (middle) penalty; qualifiers only
         // lower scores.
@@ -281,11 +298,12 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
           let hitWeight = initialWeight;
           let hitQueryWeight = 0;
           for (let i = 0; i < union.length; i++) {
-            if (mask & (1 << groupOf[i]) && union[i].length > 1) hitQueryWeight += tokenWeight(union[i]);
+            if (bound.inVariant[i] && mask & (1 << groupOf[i]) && union[i].length > 1)
+              hitQueryWeight += tokenWeight(union[i]);
           }
           for (let g = 0; g < groups; g++)
             if (mask & (1 << g) && groupHasName[g]) hitWeight += groupWeight[g];
-          const missing = Math.max(0, totalQueryWeight - hitQueryWeight);
+          const missing = Math.max(0, bound.totalQueryWeight - hitQueryWeight);
           if (hitWeight / (hitWeight + PENALTY.queryMiddle * missing) < threshold) continue;
         }
         consider(ri);
