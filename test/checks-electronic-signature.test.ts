@@ -798,6 +798,48 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
+    test('wrong codes change nothing of the case: no Case.Updated (no webhook), only code_failed in the audit trail', async () => {
+      const s = await started();
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const bad = code === '999999' ? '999998' : '999999';
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const caseBefore = (await s.api.get(`/v1/cases/${s.caseId}`)).body;
+      const updatesBefore = await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated');
+      // eight: the five tries of the code, then three more once it is spent
+      for (let i = 0; i < 8; i++) {
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+        assert.equal(r.body.details[0].path, 'code');
+      }
+      const updatesAfter = await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated');
+      assert.equal(updatesAfter.length, updatesBefore.length, 'no Case.Updated for a wrong code');
+      const caseAfter = (await s.api.get(`/v1/cases/${s.caseId}`)).body;
+      assert.deepEqual(caseAfter, caseBefore, 'the case as the API shows it is unchanged');
+      const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+      assert.equal(check.status, 'in_progress');
+      const { ctx } = await getHarness();
+      const failed = await ctx.db
+        .selectFrom('signature_events')
+        .select('type')
+        .where('check_id', '=', s.check.id)
+        .where('type', '=', 'code_failed')
+        .execute();
+      assert.equal(failed.length, 8, 'each wrong code is in the audit trail');
+      // a write the contact does make (a new code, the signature) is still a contact action
+      await ctx.db
+        .updateTable('signature_requests')
+        .set({ code_sent_at: new Date(Date.now() - 61_000) })
+        .where('check_id', '=', s.check.id)
+        .execute();
+      const fresh = await sendCode(s.token, s.check.id, s.email);
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      const contactUpdates = (await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated')).filter(
+        (e) => e.actor_type === 'contact',
+      );
+      assert.ok(contactUpdates.length > updatesBefore.filter((e) => e.actor_type === 'contact').length);
+    });
+
     test('an expired code is refused; a new code replaces the old one', async () => {
       const s = await started();
       const first = await sendCode(s.token, s.check.id, s.email);
