@@ -840,6 +840,72 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.ok(contactUpdates.length > updatesBefore.filter((e) => e.actor_type === 'contact').length);
     });
 
+    test("the code's mail is in the page's language (send-code's language), else the portal's default", async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/send-code`;
+      const { ctx } = await getHarness();
+      /** A send-code with this body, the resend window moved back first; its mail. */
+      const mailFor = async (body?: unknown) => {
+        await ctx.db
+          .updateTable('signature_requests')
+          .set({ code_sent_at: new Date(Date.now() - 61_000) })
+          .where('check_id', '=', s.check.id)
+          .execute();
+        const seen = mail.countTo(s.email);
+        const res = await sig(s.token, 'POST', url, body);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return mail.next(s.email, seen);
+      };
+      // the field is validated like every portal field: 400 naming it, nothing sent
+      for (const [body, field] of [
+        [{ language: 'xx' }, 'language'],
+        [{ language: 'FR' }, 'language'],
+        [{ language: 3 }, 'language'],
+        [{ lang: 'fr' }, 'lang'],
+      ] as const) {
+        const res = await sig(s.token, 'POST', url, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.details[0].path, field, JSON.stringify(res.body));
+      }
+      assert.equal(mail.countTo(s.email), 0);
+
+      const fr = await mailFor({ language: 'fr' });
+      const frCode = codeIn(fr);
+      assert.equal(fr.subject, `Votre code de signature : ${frCode}`);
+      assert.match(fr.text, /^Bonjour Ada Lovelace,$/m);
+      assert.ok(fr.text.includes(`Votre code pour signer « Engagement letter » est : ${frCode}`), fr.text);
+      assert.match(fr.text, /valable 10 minutes et peut être essayé 5 fois/);
+      assert.doesNotMatch(fr.text, /Hello|Your code/);
+
+      const en = await mailFor({ language: 'en' });
+      const enCode = codeIn(en);
+      assert.equal(en.subject, `Your signing code: ${enCode}`);
+      assert.match(en.text, /^Hello Ada Lovelace,$/m);
+      assert.ok(en.text.includes(`Your code to sign "Engagement letter" is: ${enCode}`), en.text);
+      assert.match(en.text, /valid for 10 minutes and can be tried 5 times/);
+
+      // no language: the portal's default language (what the page falls back to), English by default
+      assert.match((await mailFor()).subject, /^Your signing code: \d{6}$/);
+      const portals = await s.api.get('/v1/client-portals');
+      const portalId = portals.body.data[0].id;
+      const patched = await s.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'fr' });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      assert.match((await mailFor()).subject, /^Votre code de signature : \d{6}$/);
+      assert.match((await mailFor({})).subject, /^Votre code de signature : \d{6}$/);
+      // the page's language wins; one the mail is not written in gets English
+      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
+      assert.match((await mailFor({ language: 'de' })).subject, /^Your signing code: \d{6}$/);
+
+      // the last code sent works, whatever the language
+      const last = await mailFor({ language: 'fr' });
+      const ok = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code: codeIn(last),
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
     test('an expired code is refused; a new code replaces the old one', async () => {
       const s = await started();
       const first = await sendCode(s.token, s.check.id, s.email);

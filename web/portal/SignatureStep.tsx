@@ -227,7 +227,8 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const canSign = agreed && Boolean(signature) && /^\d{6}$/.test(code) && codeSent && busy === null;
 
   const sendCode = () =>
-    run('code', () => api.signature(action.id, 'send-code')).then((a) => {
+    // the mail is written in the page's language (the server cannot tell which one the page chose)
+    run('code', () => api.signature(action.id, 'send-code', { language: lang })).then((a) => {
       if (a) announce(t('codeSent', { email: a.signature?.signer.email_hint ?? '' }));
     });
 

@@ -4,7 +4,7 @@ import { ActionOut, ActionParams, portalErrors } from '../../../portal/schemas.t
 import type { Caller } from './audit.ts';
 import { declineSignature } from './decline.ts';
 import { frozenHtml, frozenPdf, signedPdf } from './documents.ts';
-import { DeclineBody, SignBody } from './schemas.ts';
+import { DeclineBody, SendCodeBody, SignBody } from './schemas.ts';
 import { sendSignatureCode } from './send-code.ts';
 import { signSignature } from './sign.ts';
 import { startSignature } from './start.ts';
@@ -76,8 +76,10 @@ export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
 
   api.post(
     `${base}/send-code`,
-    { schema: { ...hidden, response: { 200: ActionOut, ...portalErrors(400, 404) } } },
-    async (req) => sendSignatureCode(ctx, req.portalAccess, req.params.id, callerOf(req)),
+    {
+      schema: { ...hidden, body: SendCodeBody, response: { 200: ActionOut, ...portalErrors(400, 404) } },
+    },
+    async (req) => sendSignatureCode(ctx, req.portalAccess, req.params.id, req.body.language, callerOf(req)),
   );
 
   api.post(
