@@ -18,7 +18,7 @@ import { caseEvents, portal, portalToken } from './helpers/portal.ts';
 const TEMPLATE = `<html><head><style>h1 { color: #123; }</style></head><body>
 <h1>Engagement letter</h1>
 <p>Between {{company.name}} and its legal representative {{signer.first_name}} {{signer.last_name}}.</p>
-<p>Case: {{case.name}}</p>
+<p style="font-style: italic">Case: {{case.name}}</p>
 </body></html>`;
 
 let mail: MailCatcher;
@@ -355,6 +355,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal((await sig(alan.token, 'POST', `/actions/${check.id}/signature/start`)).status, 404);
       // before start there is no document
       assert.equal((await sig(token, 'GET', `/actions/${check.id}/signature/document`)).status, 404);
+      assert.equal((await sig(token, 'GET', `/actions/${check.id}/signature/document-parts`)).status, 404);
       assert.equal((await sig(token, 'POST', `/actions/${check.id}/signature/send-code`)).status, 400);
 
       const start = await sig(token, 'POST', `/actions/${check.id}/signature/start`);
@@ -392,6 +393,24 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.match(String(html.headers['content-type']), /^text\/html/);
       assert.match(String(html.headers['content-security-policy']), /default-src 'none'/);
       assert.match(String(html.body), /Acme SAS/);
+      // the page's form: the same HTML with its styles apart (its CSP allows no inline style)
+      const parts = await sig(token, 'GET', `/actions/${check.id}/signature/document-parts`);
+      assert.equal(parts.status, 200, JSON.stringify(parts.body));
+      assert.equal(parts.headers['cache-control'], 'no-store');
+      assert.equal(parts.body.css, 'h1 { color: #123; }');
+      assert.deepEqual(parts.body.inline, ['font-style: italic']);
+      assert.doesNotMatch(parts.body.markup, /<style|\sstyle=/i);
+      assert.ok(
+        parts.body.markup.includes('<p data-vc-style="0">Case: Signature case</p>'),
+        parts.body.markup,
+      );
+      assert.equal(
+        parts.body.markup,
+        String(html.body)
+          .replace('<style>h1 { color: #123; }</style>', '')
+          .replace('<p style="font-style: italic">', '<p data-vc-style="0">'),
+        'nothing else changes',
+      );
 
       // a second visit: same request, same link
       const again = await sig(token, 'POST', `/actions/${check.id}/signature/start`);
@@ -1022,6 +1041,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         ['POST', 'start'],
         ['GET', 'document'],
         ['GET', 'document.html'],
+        ['GET', 'document-parts'],
         ['GET', 'signed-document'],
         ['POST', 'send-code'],
         ['POST', 'sign', { code: '123456', agreed: true, typed_name: 'x' }],

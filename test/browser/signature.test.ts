@@ -120,10 +120,16 @@ async function signatureRequest(op: Operator, settings: Record<string, unknown> 
   return { caseId, contactId, checkId: check.id as string, link: shared.link as string };
 }
 
-/** A new tab on `url`, failing the test on any script error in the page. */
+/**
+ * A new tab on `url`, failing the test on any script error in the page and on any CSP violation
+ * the console reports (the document's inline styles once gave two or more for each document shown).
+ */
 async function openPage(session: ChromiumSession, url: string, errors: string[]): Promise<Page> {
   const page = await session.context.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) errors.push(msg.text());
+  });
   await page.goto(url);
   return page;
 }

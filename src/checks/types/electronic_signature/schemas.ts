@@ -85,6 +85,13 @@ export const SendCodeBody = Type.Object({
   ),
 });
 
+/** `GET …/signature/document-parts`: the frozen HTML with its styles apart (document-parts.ts). */
+export const DocumentPartsOut = Type.Object({
+  markup: Type.String({ description: 'The HTML without <style> elements; style="" is data-vc-style="<n>"' }),
+  css: Type.String({ description: 'The text of the <style> elements, in order' }),
+  inline: Type.Array(Type.String(), { description: 'The style attributes, by data-vc-style number' }),
+});
+
 export const SignBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 20, description: 'The 6-digit code sent by e-mail' }),
   agreed: Type.Boolean({ description: 'Must be true: the signer read and agrees to the document' }),
