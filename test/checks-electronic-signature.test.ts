@@ -18,7 +18,7 @@ import { caseEvents, portal, portalToken } from './helpers/portal.ts';
 const TEMPLATE = `<html><head><style>h1 { color: #123; }</style></head><body>
 <h1>Engagement letter</h1>
 <p>Between {{company.name}} and its legal representative {{signer.first_name}} {{signer.last_name}}.</p>
-<p>Case: {{case.name}}</p>
+<p style="font-style: italic">Case: {{case.name}}</p>
 </body></html>`;
 
 let mail: MailCatcher;
@@ -355,6 +355,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal((await sig(alan.token, 'POST', `/actions/${check.id}/signature/start`)).status, 404);
       // before start there is no document
       assert.equal((await sig(token, 'GET', `/actions/${check.id}/signature/document`)).status, 404);
+      assert.equal((await sig(token, 'GET', `/actions/${check.id}/signature/document-parts`)).status, 404);
       assert.equal((await sig(token, 'POST', `/actions/${check.id}/signature/send-code`)).status, 400);
 
       const start = await sig(token, 'POST', `/actions/${check.id}/signature/start`);
@@ -392,6 +393,24 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.match(String(html.headers['content-type']), /^text\/html/);
       assert.match(String(html.headers['content-security-policy']), /default-src 'none'/);
       assert.match(String(html.body), /Acme SAS/);
+      // the page's form: the same HTML with its styles apart (its CSP allows no inline style)
+      const parts = await sig(token, 'GET', `/actions/${check.id}/signature/document-parts`);
+      assert.equal(parts.status, 200, JSON.stringify(parts.body));
+      assert.equal(parts.headers['cache-control'], 'no-store');
+      assert.equal(parts.body.css, 'h1 { color: #123; }');
+      assert.deepEqual(parts.body.inline, ['font-style: italic']);
+      assert.doesNotMatch(parts.body.markup, /<style|\sstyle=/i);
+      assert.ok(
+        parts.body.markup.includes('<p data-vc-style="0">Case: Signature case</p>'),
+        parts.body.markup,
+      );
+      assert.equal(
+        parts.body.markup,
+        String(html.body)
+          .replace('<style>h1 { color: #123; }</style>', '')
+          .replace('<p style="font-style: italic">', '<p data-vc-style="0">'),
+        'nothing else changes',
+      );
 
       // a second visit: same request, same link
       const again = await sig(token, 'POST', `/actions/${check.id}/signature/start`);
@@ -798,6 +817,114 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
+    test('wrong codes change nothing of the case: no Case.Updated (no webhook), only code_failed in the audit trail', async () => {
+      const s = await started();
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const bad = code === '999999' ? '999998' : '999999';
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const caseBefore = (await s.api.get(`/v1/cases/${s.caseId}`)).body;
+      const updatesBefore = await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated');
+      // eight: the five tries of the code, then three more once it is spent
+      for (let i = 0; i < 8; i++) {
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+        assert.equal(r.body.details[0].path, 'code');
+      }
+      const updatesAfter = await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated');
+      assert.equal(updatesAfter.length, updatesBefore.length, 'no Case.Updated for a wrong code');
+      const caseAfter = (await s.api.get(`/v1/cases/${s.caseId}`)).body;
+      assert.deepEqual(caseAfter, caseBefore, 'the case as the API shows it is unchanged');
+      const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+      assert.equal(check.status, 'in_progress');
+      const { ctx } = await getHarness();
+      const failed = await ctx.db
+        .selectFrom('signature_events')
+        .select('type')
+        .where('check_id', '=', s.check.id)
+        .where('type', '=', 'code_failed')
+        .execute();
+      assert.equal(failed.length, 8, 'each wrong code is in the audit trail');
+      // a write the contact does make (a new code, the signature) is still a contact action
+      await ctx.db
+        .updateTable('signature_requests')
+        .set({ code_sent_at: new Date(Date.now() - 61_000) })
+        .where('check_id', '=', s.check.id)
+        .execute();
+      const fresh = await sendCode(s.token, s.check.id, s.email);
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      const contactUpdates = (await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated')).filter(
+        (e) => e.actor_type === 'contact',
+      );
+      assert.ok(contactUpdates.length > updatesBefore.filter((e) => e.actor_type === 'contact').length);
+    });
+
+    test("the code's mail is in the page's language (send-code's language), else the portal's default", async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/send-code`;
+      const { ctx } = await getHarness();
+      /** A send-code with this body, the resend window moved back first; its mail. */
+      const mailFor = async (body?: unknown) => {
+        await ctx.db
+          .updateTable('signature_requests')
+          .set({ code_sent_at: new Date(Date.now() - 61_000) })
+          .where('check_id', '=', s.check.id)
+          .execute();
+        const seen = mail.countTo(s.email);
+        const res = await sig(s.token, 'POST', url, body);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return mail.next(s.email, seen);
+      };
+      // the field is validated like every portal field: 400 naming it, nothing sent
+      for (const [body, field] of [
+        [{ language: 'xx' }, 'language'],
+        [{ language: 'FR' }, 'language'],
+        [{ language: 3 }, 'language'],
+        [{ lang: 'fr' }, 'lang'],
+      ] as const) {
+        const res = await sig(s.token, 'POST', url, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.details[0].path, field, JSON.stringify(res.body));
+      }
+      assert.equal(mail.countTo(s.email), 0);
+
+      const fr = await mailFor({ language: 'fr' });
+      const frCode = codeIn(fr);
+      assert.equal(fr.subject, `Votre code de signature : ${frCode}`);
+      assert.match(fr.text, /^Bonjour Ada Lovelace,$/m);
+      assert.ok(fr.text.includes(`Votre code pour signer « Engagement letter » est : ${frCode}`), fr.text);
+      assert.match(fr.text, /valable 10 minutes et peut être essayé 5 fois/);
+      assert.doesNotMatch(fr.text, /Hello|Your code/);
+
+      const en = await mailFor({ language: 'en' });
+      const enCode = codeIn(en);
+      assert.equal(en.subject, `Your signing code: ${enCode}`);
+      assert.match(en.text, /^Hello Ada Lovelace,$/m);
+      assert.ok(en.text.includes(`Your code to sign "Engagement letter" is: ${enCode}`), en.text);
+      assert.match(en.text, /valid for 10 minutes and can be tried 5 times/);
+
+      // no language: the portal's default language (what the page falls back to), English by default
+      assert.match((await mailFor()).subject, /^Your signing code: \d{6}$/);
+      const portals = await s.api.get('/v1/client-portals');
+      const portalId = portals.body.data[0].id;
+      const patched = await s.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'fr' });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      assert.match((await mailFor()).subject, /^Votre code de signature : \d{6}$/);
+      assert.match((await mailFor({})).subject, /^Votre code de signature : \d{6}$/);
+      // the page's language wins; one the mail is not written in gets English
+      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
+      assert.match((await mailFor({ language: 'de' })).subject, /^Your signing code: \d{6}$/);
+
+      // the last code sent works, whatever the language
+      const last = await mailFor({ language: 'fr' });
+      const ok = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code: codeIn(last),
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
     test('an expired code is refused; a new code replaces the old one', async () => {
       const s = await started();
       const first = await sendCode(s.token, s.check.id, s.email);
@@ -914,6 +1041,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         ['POST', 'start'],
         ['GET', 'document'],
         ['GET', 'document.html'],
+        ['GET', 'document-parts'],
         ['GET', 'signed-document'],
         ['POST', 'send-code'],
         ['POST', 'sign', { code: '123456', agreed: true, typed_name: 'x' }],

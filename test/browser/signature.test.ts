@@ -120,10 +120,16 @@ async function signatureRequest(op: Operator, settings: Record<string, unknown> 
   return { caseId, contactId, checkId: check.id as string, link: shared.link as string };
 }
 
-/** A new tab on `url`, failing the test on any script error in the page. */
+/**
+ * A new tab on `url`, failing the test on any script error in the page and on any CSP violation
+ * the console reports (the document's inline styles once gave two or more for each document shown).
+ */
 async function openPage(session: ChromiumSession, url: string, errors: string[]): Promise<Page> {
   const page = await session.context.newPage();
   page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) errors.push(msg.text());
+  });
   await page.goto(url);
   return page;
 }
@@ -198,7 +204,11 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   const seen = mail.countTo('ada@example.com');
   await action.getByRole('button', { name: 'Send me a code' }).click();
   await action.getByText('A 6-digit code was sent to', { exact: false }).waitFor();
-  const code = codeIn(await mail.next('ada@example.com', seen));
+  const codeMail = await mail.next('ada@example.com', seen);
+  const code = codeIn(codeMail);
+  // the mail is in the page's language
+  assert.equal(codeMail.subject, `Your signing code: ${code}`);
+  assert.match(codeMail.text, /Your code to sign "Engagement letter" is: \d{6}/);
   await shots.take(page, 'code-sent');
 
   // a wrong code is refused and spends an attempt
@@ -301,7 +311,12 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   const seen = mail.countTo('ada@example.com');
   await action.getByRole('button', { name: 'M’envoyer un code' }).click();
   await action.getByText('Un code à 6 chiffres a été envoyé à', { exact: false }).waitFor();
-  const code = codeIn(await mail.next('ada@example.com', seen));
+  const codeMail = await mail.next('ada@example.com', seen);
+  const code = codeIn(codeMail);
+  // the mail is in the page's language too (the portal's default language is English)
+  assert.equal(codeMail.subject, `Votre code de signature : ${code}`);
+  assert.match(codeMail.text, /^Bonjour Ada Lovelace,$/m);
+  assert.match(codeMail.text, /Votre code pour signer « Engagement letter » est : \d{6}/);
   // a wrong code: the refusal is said in French (the server's message is English)
   const codeField = action.getByRole('textbox', { name: 'Code reçu par e-mail' });
   await codeField.fill(code === '000000' ? '111111' : '000000');

@@ -10,8 +10,30 @@ export interface CaughtMail {
   to: string[];
   from: string;
   raw: string;
+  /** The Subject header, unfolded, its encoded words (RFC 2047) decoded. */
+  subject: string;
   /** The text of the message's body (headers and MIME part headers dropped, quoted-printable undone). */
   text: string;
+}
+
+/** Quoted-printable escapes undone: each run of `=XX` is UTF-8 bytes (`=C3=A9` is one é). */
+function unQuote(text: string): string {
+  return text.replace(/(?:=[0-9A-F]{2})+/g, (run) =>
+    Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8'),
+  );
+}
+
+/** The Subject header of a raw mail: unfolded, `=?UTF-8?Q?…?=` and `=?UTF-8?B?…?=` words decoded. */
+function subjectOf(raw: string): string {
+  const headers = raw.slice(0, Math.max(0, raw.search(/\r?\n\r?\n/))).replace(/\r?\n[ \t]+/g, ' ');
+  const line = /^Subject: (.*)$/im.exec(headers)?.[1] ?? '';
+  return line
+    .replace(/\?=\s+=\?/g, '?==?') // the space between two encoded words is not part of the text
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, word: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(word, 'base64').toString('utf8')
+        : unQuote(word.replace(/_/g, ' ')),
+    );
 }
 
 export interface MailCatcher {
@@ -29,7 +51,7 @@ function bodyText(raw: string): string {
   const body = start < 0 ? '' : raw.slice(start);
   return body
     .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    .replace(/(?:=[0-9A-F]{2})+/g, (run) => unQuote(run))
     .split(/\r?\n/)
     .filter((line) => !line.startsWith('--') && !/^Content-[\w-]+:/i.test(line))
     .join('\n');
@@ -51,6 +73,7 @@ export async function startMailCatcher(): Promise<MailCatcher> {
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           raw,
+          subject: subjectOf(raw),
           text: bodyText(raw),
         });
         for (const wake of waiters.splice(0)) wake();

@@ -5,12 +5,18 @@
  *
  * Why not `sandbox=""` with the HTML as srcdoc: a srcdoc frame inherits the page's CSP, which has no
  * 'unsafe-inline' styles (on purpose, tested), so the document's own <style> and style="" would be
- * dropped and the signer would read it differently from the PDF. Instead the page takes the styles
- * out of the HTML and applies them itself through the CSSOM (a constructed stylesheet and
- * `style.cssText`, which the CSP does not govern); that needs the frame to be same-origin
- * (`sandbox="allow-same-origin"`), which is safe because nothing can run inside it.
+ * dropped and the signer would read it differently from the PDF. Instead the page applies the
+ * styles itself through the CSSOM (a constructed stylesheet and `style.cssText`, which the CSP does
+ * not govern); that needs the frame to be same-origin (`sandbox="allow-same-origin"`), which is safe
+ * because nothing can run inside it.
+ *
+ * The styles come already apart from the server (`…/signature/document-parts`): taking them out
+ * here meant parsing them, and Chromium reports a CSP violation for every <style> and style="" its
+ * HTML parser meets, even in a DOMParser document that is never shown (two console errors or more
+ * for each document, though it showed correctly).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { DocumentParts } from './api.ts';
 
 interface Prepared {
   markup: string;
@@ -25,33 +31,27 @@ const DROP = 'script, link, base, meta, iframe, frame, object, embed, form, nosc
 const BASE_CSS =
   'html{background:#fff;color:#111}body{margin:16px;overflow-wrap:anywhere}img{max-width:100%}';
 
-function prepare(html: string): Prepared {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  const css: string[] = [];
-  for (const style of doc.querySelectorAll('style')) {
-    css.push(style.textContent ?? '');
-    style.remove();
-  }
-  for (const el of doc.querySelectorAll(DROP)) el.remove();
-  const inline: string[] = [];
+/**
+ * What may not reach the frame is removed. The markup has no <style> and no style="" left (the
+ * server took them out), so this parse meets no inline style; one that still had some (a document
+ * the server's parser read differently) is removed here too, never applied.
+ */
+function prepare(parts: DocumentParts): Prepared {
+  const doc = new DOMParser().parseFromString(parts.markup, 'text/html');
+  for (const el of doc.querySelectorAll(`${DROP}, style`)) el.remove();
   for (const el of doc.querySelectorAll('*')) {
     for (const attr of [...el.attributes]) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);
     // the PDF was rendered with every network request blocked: only embedded (data:) images show
     if (el.hasAttribute('src') && !/^data:/i.test(el.getAttribute('src') ?? '')) el.removeAttribute('src');
     el.removeAttribute('srcset');
-    const style = el.getAttribute('style');
-    if (style !== null) {
-      el.setAttribute('data-vc-style', String(inline.length));
-      inline.push(style);
-      el.removeAttribute('style');
-    }
+    el.removeAttribute('style');
   }
-  return { markup: `<!doctype html>${doc.documentElement.outerHTML}`, css: css.join('\n'), inline };
+  return { markup: `<!doctype html>${doc.documentElement.outerHTML}`, css: parts.css, inline: parts.inline };
 }
 
-export function DocumentFrame({ html, title }: { html: string; title: string }) {
+export function DocumentFrame({ parts, title }: { parts: DocumentParts; title: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
-  const prepared = useMemo(() => prepare(html), [html]);
+  const prepared = useMemo(() => prepare(parts), [parts]);
   const [height, setHeight] = useState(480);
 
   const fit = useCallback(() => {

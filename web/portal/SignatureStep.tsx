@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
-import type { Action, PortalApi, SignatureState } from './api.ts';
+import type { Action, DocumentParts, PortalApi, SignatureState } from './api.ts';
 import { DocumentFrame } from './DocumentFrame.tsx';
 import { type Translate, useI18n } from './i18n.tsx';
 import { SignaturePad } from './SignaturePad.tsx';
@@ -98,7 +98,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const { t, lang } = useI18n();
   const id = useId();
   const sig = action.signature;
-  const [html, setHtml] = useState<string | null>(null);
+  const [html, setHtml] = useState<DocumentParts | null>(null);
   const [error, setError] = useState<string | null>(null);
   // a refused code: said from the action read again (attempts left, expiry), in the page's language
   const [codeRefused, setCodeRefused] = useState(false);
@@ -129,8 +129,8 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   useEffect(() => {
     if (!htmlUrl || sig?.status !== 'ongoing') return;
     let gone = false;
-    api.signatureDocument(action.id, 'html').then(
-      (blob) => blob.text().then((text) => !gone && setHtml(text)),
+    api.signatureDocumentParts(action.id).then(
+      (parts) => !gone && setHtml(parts),
       (err) => {
         if (gone) return;
         setError(failure(t, err));
@@ -227,7 +227,8 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const canSign = agreed && Boolean(signature) && /^\d{6}$/.test(code) && codeSent && busy === null;
 
   const sendCode = () =>
-    run('code', () => api.signature(action.id, 'send-code')).then((a) => {
+    // the mail is written in the page's language (the server cannot tell which one the page chose)
+    run('code', () => api.signature(action.id, 'send-code', { language: lang })).then((a) => {
       if (a) announce(t('codeSent', { email: a.signature?.signer.email_hint ?? '' }));
     });
 
@@ -261,7 +262,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
       <h4 id={`${id}-doc`}>{t('documentToSign', { name })}</h4>
       {sig.document_pages ? <p className="hint">{t('documentPages', { n: sig.document_pages })}</p> : null}
       {html !== null ? (
-        <DocumentFrame html={html} title={t('documentToSign', { name })} />
+        <DocumentFrame parts={html} title={t('documentToSign', { name })} />
       ) : (
         <p aria-busy="true">{t('documentLoading')}</p>
       )}

@@ -54,6 +54,13 @@ export interface SignatureState {
   decline_reason: string | null;
 }
 
+/** The frozen HTML, its `<style>` texts (`css`) and `style` attributes (`inline`, by `data-vc-style`) apart. */
+export interface DocumentParts {
+  markup: string;
+  css: string;
+  inline: string[];
+}
+
 export interface Session {
   portal: { name: string; default_language: string; accent_color: string | null; logo_url: string | null };
   case: { name: string; company_name: string | null };
@@ -117,6 +124,17 @@ export class PortalApi {
       token: this.token,
       responseType: 'blob',
     });
+  }
+
+  /**
+   * The frozen HTML with its styles apart (`document-parts`): the page's CSP allows no inline style,
+   * and the browser reports every one its HTML parser meets, even in a document never shown.
+   */
+  signatureDocumentParts(actionId: string): Promise<DocumentParts> {
+    return request<DocumentParts>(
+      `${BASE}/actions/${encodeURIComponent(actionId)}/signature/document-parts`,
+      { token: this.token },
+    );
   }
 
   /** The signed PDF, once signed. */

@@ -4,6 +4,7 @@ import { getStorage } from '../../../files/storage.ts';
 import { notFound } from '../../../http/errors.ts';
 import type { PortalAccess } from '../../../portal/auth.ts';
 import { findSignatureAction } from './active.ts';
+import { type DocumentParts, documentParts } from './document-parts.ts';
 import { findRequest } from './requests.ts';
 
 async function fileBytes(ctx: AppContext, workspaceId: string, fileId: string): Promise<Buffer> {
@@ -34,6 +35,15 @@ export async function frozenPdf(ctx: AppContext, access: PortalAccess, checkId: 
 /** The frozen document's HTML (shown by the page in a sandboxed frame). */
 export async function frozenHtml(ctx: AppContext, access: PortalAccess, checkId: string): Promise<string> {
   return (await requestOf(ctx, access, checkId)).request.document_html;
+}
+
+/** The frozen HTML with its styles taken out, for the portal page (document-parts.ts says why). */
+export async function frozenDocumentParts(
+  ctx: AppContext,
+  access: PortalAccess,
+  checkId: string,
+): Promise<DocumentParts> {
+  return documentParts(await frozenHtml(ctx, access, checkId));
 }
 
 /** The signed PDF, once signed (404 before). */

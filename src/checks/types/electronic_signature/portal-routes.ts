@@ -3,8 +3,8 @@ import type { App, AppContext } from '../../../app-context.ts';
 import { ActionOut, ActionParams, portalErrors } from '../../../portal/schemas.ts';
 import type { Caller } from './audit.ts';
 import { declineSignature } from './decline.ts';
-import { frozenHtml, frozenPdf, signedPdf } from './documents.ts';
-import { DeclineBody, SignBody } from './schemas.ts';
+import { frozenDocumentParts, frozenHtml, frozenPdf, signedPdf } from './documents.ts';
+import { DeclineBody, DocumentPartsOut, SendCodeBody, SignBody } from './schemas.ts';
 import { sendSignatureCode } from './send-code.ts';
 import { signSignature } from './sign.ts';
 import { startSignature } from './start.ts';
@@ -19,8 +19,9 @@ const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; 
 
 /**
  * The signing steps of an electronic_signature action, under the portal's API scope (the link's
- * token authorises them like every portal route): start, the frozen document (PDF and HTML), the
- * one-time code, sign, decline, and the signed PDF. Documented in docs/electronic-signature.md.
+ * token authorises them like every portal route): start, the frozen document (PDF, HTML, and the
+ * HTML's parts for the portal page), the one-time code, sign, decline, and the signed PDF.
+ * Documented in docs/electronic-signature.md.
  */
 export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
   const base = '/actions/:id/signature';
@@ -61,6 +62,13 @@ export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
     },
   );
 
+  // the portal page's form of the HTML: its styles apart, so the page's CSP never meets an inline one
+  api.get(
+    `${base}/document-parts`,
+    { schema: { ...hidden, response: { 200: DocumentPartsOut, ...portalErrors(404) } } },
+    async (req) => frozenDocumentParts(ctx, req.portalAccess, req.params.id),
+  );
+
   api.get(
     `${base}/signed-document`,
     { schema: { ...hidden, response: portalErrors(404) } },
@@ -76,8 +84,10 @@ export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
 
   api.post(
     `${base}/send-code`,
-    { schema: { ...hidden, response: { 200: ActionOut, ...portalErrors(400, 404) } } },
-    async (req) => sendSignatureCode(ctx, req.portalAccess, req.params.id, callerOf(req)),
+    {
+      schema: { ...hidden, body: SendCodeBody, response: { 200: ActionOut, ...portalErrors(400, 404) } },
+    },
+    async (req) => sendSignatureCode(ctx, req.portalAccess, req.params.id, req.body.language, callerOf(req)),
   );
 
   api.post(

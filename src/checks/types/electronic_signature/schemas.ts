@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PORTAL_LANGUAGES } from '../../../client-portals/schemas.ts';
 import { DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { NullableNestedUser } from '../../../users/nested-user.ts';
 
@@ -72,6 +73,23 @@ export const SignatureOut = Type.Object({
   signed_at: Nullable(DateTime),
   declined_at: Nullable(DateTime),
   decline_reason: Nullable(Type.String()),
+});
+
+/** Optional: without a body the mail is in the portal's default language. */
+export const SendCodeBody = Type.Object({
+  language: Type.Optional(
+    Type.Enum(PORTAL_LANGUAGES, {
+      description:
+        "The page's language: the code's mail is written in it (English for a language the mail is not written in)",
+    }),
+  ),
+});
+
+/** `GET …/signature/document-parts`: the frozen HTML with its styles apart (document-parts.ts). */
+export const DocumentPartsOut = Type.Object({
+  markup: Type.String({ description: 'The HTML without <style> elements; style="" is data-vc-style="<n>"' }),
+  css: Type.String({ description: 'The text of the <style> elements, in order' }),
+  inline: Type.Array(Type.String(), { description: 'The style attributes, by data-vc-style number' }),
 });
 
 export const SignBody = Type.Object({

@@ -6,44 +6,27 @@ import { recordContactAction } from '../../../portal/contact-action.ts';
 import { findSignatureAction, ongoingRequest } from './active.ts';
 import { type Caller, recordSignatureEvent } from './audit.ts';
 import type { ElectronicSignatureInternal } from './check-data.ts';
+import { codeMail, mailLanguage, type PageLanguage } from './code-mail.ts';
 import { sendMail } from './deps.ts';
 import { emailHint } from './present-signature.ts';
-import {
-  CODE_MAX_ATTEMPTS,
-  CODE_RESEND_MS,
-  CODE_TTL_MS,
-  findRequest,
-  hashCode,
-  newCode,
-} from './requests.ts';
-
-function codeMail(name: string, document: string, code: string) {
-  const minutes = CODE_TTL_MS / 60_000;
-  return {
-    subject: `Your signing code: ${code}`,
-    text: [
-      `Hello ${name},`,
-      '',
-      `Your code to sign "${document}" is: ${code}`,
-      '',
-      `It is valid for ${minutes} minutes and can be tried ${CODE_MAX_ATTEMPTS} times. If you did not ask for it, ignore this message: nothing is signed without it.`,
-    ].join('\n'),
-  };
-}
+import { CODE_RESEND_MS, CODE_TTL_MS, findRequest, hashCode, newCode } from './requests.ts';
 
 /**
  * `POST /portal/api/actions/{id}/signature/send-code`: a new 6-digit code to the signer's e-mail,
  * stored only as a hash, valid 10 minutes for 5 attempts; an earlier code stops working. At most
  * one send a minute (429). The mail is sent inside the transaction, last: when it cannot be sent
- * (502) nothing is recorded and the signer may try again at once.
+ * (502) nothing is recorded and the signer may try again at once. The mail is written in the
+ * page's language (`language`), else the portal's default language (code-mail.ts).
  */
 export async function sendSignatureCode(
   ctx: AppContext,
   access: PortalAccess,
   checkId: string,
+  language: PageLanguage | undefined,
   caller: Caller,
 ): Promise<Action> {
   const { link } = access;
+  const lang = mailLanguage(language, access.portal.default_language);
   await ctx.db.transaction().execute(async (trx) => {
     const { check } = await findSignatureAction(trx, link, checkId, true);
     const request = ongoingRequest(check, await findRequest(trx, checkId, true));
@@ -84,7 +67,7 @@ export async function sendSignatureCode(
     const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ');
     const internal = check.internal as unknown as ElectronicSignatureInternal;
     try {
-      await sendMail(ctx, { to: signer.email, ...codeMail(name, internal.template_name, code) });
+      await sendMail(ctx, { to: signer.email, ...codeMail(lang, name, internal.template_name, code) });
     } catch {
       // the mail server refused or is unreachable: nothing is recorded, the signer may ask again
       throw new ApiError(

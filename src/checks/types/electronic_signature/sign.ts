@@ -151,7 +151,8 @@ async function storageKeyOf(db: Parameters<typeof signatureEventsOf>[0], request
  * document (visible block + PDF signature), builds the audit trail, stores both and completes the
  * check (approved with automatic_approval, else need_review), all in one transaction under the
  * check's lock: of two submissions one signs, the other gets 409. A wrong code is counted (in its
- * own committed transaction) and answered 400 naming `code`.
+ * own committed transaction, with its code_failed audit event, and nothing on the case) and
+ * answered 400 naming `code`.
  */
 export async function signSignature(
   ctx: AppContext,
@@ -184,7 +185,9 @@ export async function signSignature(
             .execute();
         }
         await recordSignatureEvent(trx, check, 'code_failed', caller, { reason: verdict.message });
-        await recordContactAction(trx, link.workspace_id, link.case_id);
+        // not a contact action: a refused code changes nothing the case's API shows (the check stays
+        // in_progress, even once the code is spent), so it moves no case date and records no
+        // Case.Updated (a webhook per guess). The audit trail's code_failed is its record.
         refusal = verdict.message;
         return;
       }
