@@ -90,6 +90,19 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
   return { data, error, reload: () => setVersion((v) => v + 1) };
 }
 
+/**
+ * The page of a list shown under `filters`: 1 again whenever a filter changes, whoever changes it
+ * (the page's own controls or another component's, like a webhook row's Deliveries button), so a
+ * narrower list never opens on a page past its end. The page is kept with the filters it was chosen
+ * under: no effect, no extra load of the old page.
+ */
+export function usePage(...filters: unknown[]): [number, (page: number) => void] {
+  const key = JSON.stringify(filters);
+  const [chosen, setChosen] = useState({ key, page: 1 });
+  const setPage = useCallback((page: number) => setChosen({ key, page }), [key]);
+  return [chosen.key === key ? chosen.page : 1, setPage];
+}
+
 /** Runs a write, keeping its error and whether it is under way. */
 export function useAction() {
   const [busy, setBusy] = useState(false);
