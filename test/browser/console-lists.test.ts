@@ -120,4 +120,62 @@ describe('console lists', { timeout: 600_000 }, () => {
     assert.equal(await log.locator('tbody tr').count(), 3, "the quiet hook's three deliveries are listed");
     await page.close();
   });
+
+  test("cases: the date filters are the browser's days (Paris), sent as the local days' instants", async () => {
+    const { ctx } = await getHarness();
+    const paris = await newWorkspace('console-lists-paris');
+    const who = await createConsoleUser(ctx, paris.workspaceId, { role: 'viewer' });
+    // each case's creation (and last update) at a chosen instant; Paris is UTC+1 in December
+    const cases: Record<string, string> = {
+      'Late November': '2026-11-30T22:30:00Z', // 30 Nov 23:30 in Paris
+      'Early December': '2026-11-30T23:30:00Z', // 1 Dec 00:30 in Paris (30 Nov in UTC)
+      'Late December first': '2026-12-01T22:59:00Z', // 1 Dec 23:59 in Paris
+      'Second of December': '2026-12-01T23:30:00Z', // 2 Dec 00:30 in Paris (1 Dec in UTC)
+    };
+    for (const [name, at] of Object.entries(cases)) {
+      const res = await paris.post('/v1/cases', { name });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      await sql`update cases set created_at = ${new Date(at)}, updated_at = ${new Date(at)}
+        where id = ${res.body.id}`.execute(ctx.db);
+    }
+    const tz = await openChromium({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Paris' });
+    try {
+      const page = await signedInPage(tz, base, who);
+      const sent: URL[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname === '/v1/cases') sent.push(url);
+      });
+      await page.goto(`${base}/console/`);
+      await page.getByRole('link', { name: 'Late November' }).waitFor();
+      await page.getByLabel('Created from').fill('2026-12-01');
+      await page.getByLabel('Created until').fill('2026-12-01');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('link', { name: 'Second of December' }).waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: 'Early December' }).waitFor();
+      const names = await page.locator('table.grid tbody tr td:first-child a').allTextContents();
+      assert.deepEqual(names.sort(), ['Early December', 'Late December first']);
+      await shot(page, 'cases-created-on-paris-day');
+      // what went to the API: the instants Paris's 1 December starts and ends
+      const last = sent.at(-1) as URL;
+      assert.equal(last.searchParams.get('created_at.gte'), '2026-11-30T23:00:00.000Z');
+      assert.equal(last.searchParams.get('created_at.lt'), '2026-12-01T23:00:00.000Z');
+      // the status counts take the same days
+      const all = page.getByRole('navigation', { name: 'Status' }).getByRole('button', { name: /All/ });
+      await all.locator('.count').filter({ hasText: /^2$/ }).waitFor();
+
+      // updated from 1 December (Paris): the three cases last changed from 1 Dec 00:00 Paris on
+      await page.getByLabel('Created from').fill('');
+      await page.getByLabel('Created until').fill('');
+      await page.getByLabel('Updated from').fill('2026-12-01');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('link', { name: 'Late November' }).waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: 'Second of December' }).waitFor();
+      const updated = await page.locator('table.grid tbody tr td:first-child a').allTextContents();
+      assert.deepEqual(updated.sort(), ['Early December', 'Late December first', 'Second of December']);
+      await page.close();
+    } finally {
+      await tz.close();
+    }
+  });
 });
