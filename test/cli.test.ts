@@ -146,4 +146,27 @@ describe('command line', () => {
     await stop(again.child);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  test('workspaces create --name "": the name must not be empty (not "not specified"), exit 2', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir);
+    for (const name of ['', '   ']) {
+      const res = await cli(['workspaces', 'create', '--name', name], env);
+      assert.equal(res.code, 2, res.stderr);
+      assert.match(res.stderr, /option '--name <name>' must not be empty/);
+      assert.doesNotMatch(res.stderr, /not specified/);
+      assert.equal(res.stdout, '', 'no workspace printed');
+    }
+    // the other required options say the same of a blank value
+    const keys = await cli(['keys', 'create', '--workspace', ''], env);
+    assert.equal(keys.code, 2);
+    assert.match(keys.stderr, /option '--workspace <id>' must not be empty/);
+    // left out, an option is still "not specified"
+    assert.match(
+      (await cli(['workspaces', 'create'], env)).stderr,
+      /required option '--name <name>' not specified/,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
 });
