@@ -146,7 +146,10 @@ describe('command line', () => {
     await stop(again.child);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+});
 
+// their own suite: the one above is near the runner's per-suite time on a loaded machine
+describe('command line: blank options, a missing reference directory', () => {
   test('workspaces create --name "": the name must not be empty (not "not specified"), exit 2', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
     const env = cliEnv(dir);
