@@ -76,6 +76,33 @@ describe('console lists', { timeout: 600_000 }, () => {
     await page.close();
   });
 
+  test('users: suspending the only user of the last page goes back to the page before', async () => {
+    const { ctx } = await getHarness();
+    const small = await newWorkspace('console-lists-last-page');
+    const boss = await createConsoleUser(ctx, small.workspaceId, { role: 'admin' });
+    // 21 active users: the last one alone on page 2
+    for (let i = 0; i < 19; i++) await createConsoleUser(ctx, small.workspaceId, { role: 'viewer' });
+    const last = await createConsoleUser(ctx, small.workspaceId, {
+      role: 'viewer',
+      firstName: 'Zoe',
+      lastName: 'Last',
+    });
+    const page = await signedInPage(chrome, base, boss);
+    await page.goto(`${base}/console/settings/users`);
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await pager.getByText('Page 1 of 2 (21 in all)').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    const row = page.locator(`tr[data-user="${last.email}"]`);
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+    await page.getByText('20 in all').waitFor();
+    await page.locator('table.settings-table tbody tr').nth(19).waitFor();
+    assert.equal(await page.locator('table.settings-table tbody tr').count(), 20);
+    await shot(page, 'users-last-page-emptied');
+    await page.close();
+  });
+
   test("webhooks: a row's Deliveries button on page 2 of the deliveries shows that webhook's page 1", async () => {
     const { ctx } = await getHarness();
     const hooks: string[] = [];

@@ -200,8 +200,14 @@ export function Pager({
   onPage: (p: number) => void;
 }) {
   const t = useSettingsT();
+  const pages = pagination ? Math.max(1, Math.ceil(pagination.count / pagination.limit)) : 1;
+  // the list shrank under its last page (its last row suspended, revoked, archived or deleted):
+  // back to the new last page rather than an empty one with no way back
+  const past = pagination !== undefined && pagination.page > pages;
+  useEffect(() => {
+    if (past) onPage(pages);
+  }, [past, pages, onPage]);
   if (!pagination) return null;
-  const pages = Math.max(1, Math.ceil(pagination.count / pagination.limit));
   const count = shownTotal(pagination.count, pagination.count_estimated);
   if (pages <= 1) return <p className="settings-muted">{t('settings.total', { count })}</p>;
   return (
