@@ -147,3 +147,57 @@ describe('command line', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+// their own suite: the one above is near the runner's per-suite time on a loaded machine
+describe('command line: blank options, a missing reference directory', () => {
+  test('workspaces create --name "": the name must not be empty (not "not specified"), exit 2', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir);
+    for (const name of ['', '   ']) {
+      const res = await cli(['workspaces', 'create', '--name', name], env);
+      assert.equal(res.code, 2, res.stderr);
+      assert.match(res.stderr, /option '--name <name>' must not be empty/);
+      assert.doesNotMatch(res.stderr, /not specified/);
+      assert.equal(res.stdout, '', 'no workspace printed');
+    }
+    // the other required options say the same of a blank value
+    const keys = await cli(['keys', 'create', '--workspace', ''], env);
+    assert.equal(keys.code, 2);
+    assert.match(keys.stderr, /option '--workspace <id>' must not be empty/);
+    // left out, an option is still "not specified"
+    assert.match(
+      (await cli(['workspaces', 'create'], env)).stderr,
+      /required option '--name <name>' not specified/,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a VERICASE_REFERENCE_DIR that does not exist is reported as such, at start-up and in /readyz', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const missing = path.join(dir, 'no-such-lists');
+    const server = await startServer(cliEnv(dir, { VERICASE_REFERENCE_DIR: missing }));
+    try {
+      let screening: { status?: string; message?: string } = {};
+      // until the first load is over (the lists load in the background after the server listens)
+      const loading = () => screening.status !== 'fail' || /still loading/.test(screening.message ?? '');
+      for (let i = 0; i < 200 && loading(); i++) {
+        const ready = (await (await fetch(`${server.base}/readyz`)).json()) as {
+          checks: Record<string, any>;
+        };
+        screening = ready.checks.screening ?? {};
+        if (loading()) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(screening.status, 'fail', JSON.stringify(screening));
+      assert.match(screening.message ?? '', new RegExp(`the reference directory ${missing} does not exist`));
+      assert.doesNotMatch(screening.message ?? '', /holds no list files/);
+      assert.match(server.output(), new RegExp(`the reference directory ${missing} does not exist`));
+      // an empty directory created there: the message follows (no list files, not "does not exist")
+      fs.mkdirSync(missing);
+      const ready = (await (await fetch(`${server.base}/readyz`)).json()) as { checks: Record<string, any> };
+      assert.match(ready.checks.screening.message, /holds no list files/);
+    } finally {
+      await stop(server.child);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -106,10 +106,12 @@ function required<T extends Record<string, unknown>>(
 ): void {
   for (const name of names) {
     const value = opts[name];
-    if (value === undefined || value === '') {
-      const option = cmd.options.find((o) => o.attributeName() === name);
-      cmd.error(`error: required option '${option?.flags ?? `--${name}`}' not specified`);
-    }
+    const flags = () => cmd.options.find((o) => o.attributeName() === name)?.flags ?? `--${name}`;
+    if (value === undefined) cmd.error(`error: required option '${flags()}' not specified`);
+    // given but blank (`--name ""`, an unset shell variable): saying "not specified" would send
+    // the operator looking for a missing option
+    if (typeof value === 'string' && value.trim() === '')
+      cmd.error(`error: option '${flags()}' must not be empty`);
   }
 }
 

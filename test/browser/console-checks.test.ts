@@ -214,4 +214,39 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.getByLabel('Langue').selectOption('en');
     await page.close();
   });
+
+  test("vericase's own review comment (stored in English) is shown in French in the French console", async () => {
+    // the listed person has a name and a birth date: the fraud list is searched, nothing matches,
+    // and the check is approved automatically with the rule's comment
+    const fraud = await api.post('/v1/checks/fraud_database', { individual_id: elvisId });
+    assert.equal(fraud.status, 201, JSON.stringify(fraud.body));
+    const settled = await eventually(async () => {
+      const res = await api.get(`/v1/checks/fraud_database/${fraud.body.id}`);
+      return res.body.status === 'approved' ? res.body : undefined;
+    });
+    const english = 'Approved automatically (automatic_approval): no match in the fraud list';
+    assert.equal(settled.data.review.reviewer_type, 'system');
+    assert.equal(settled.data.review.comment, english);
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?check=${fraud.body.id}`);
+    const panel = page.locator(`#check-${fraud.body.id}`);
+    await panel.getByText(/Reviewed by/).waitFor();
+    assert.ok((await shownText(panel)).includes(english), await shownText(panel));
+    await page.getByLabel('Language').selectOption('fr');
+    await panel.getByText(/Revu par/).waitFor();
+    const french = await shownText(panel);
+    assert.ok(
+      french.includes(
+        'Approuvé automatiquement (automatic_approval) : aucune correspondance dans la liste de fraude',
+      ),
+      french,
+    );
+    assert.ok(!french.includes('Approved automatically'), french);
+    await shot(page, 'automatic-comment-fr');
+    // the API still answers the stored English
+    const after = await api.get(`/v1/checks/fraud_database/${fraud.body.id}`);
+    assert.equal(after.body.data.review.comment, english);
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
 });

@@ -3,7 +3,7 @@
  * new list version (a `data pull`, files replaced by an operator) without a restart.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Config } from '../../config.ts';
@@ -27,6 +27,21 @@ export function resolveReferenceDir(config: Pick<Config, 'referenceDir' | 'dataD
   const current = join(pulledReferenceRoot(config.dataDir), 'current');
   if (existsSync(current)) return { dir: current, origin: 'pulled' };
   return { dir: null, origin: 'none' };
+}
+
+/**
+ * What is wrong with `dir` as a reference directory before any list is looked for, in words that
+ * follow its path ("does not exist"), or null when it is a directory. Synchronous: one stat, for a
+ * message that must stay true after an operator creates the directory.
+ */
+export function directoryProblem(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : 'is not a directory';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'does not exist';
+    return `cannot be read (${code ?? (err as Error).message})`;
+  }
 }
 
 /** Files that can hold lists or legal forms (what loadReferenceDirectory may read). */

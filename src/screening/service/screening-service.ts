@@ -13,7 +13,7 @@ import type { ScreeningMatch, ScreeningQuery } from '../engine/search.ts';
 import type { ListLoadResult } from '../entity.ts';
 import type { LegalForms } from '../normalize.ts';
 import { type LoadDirectory, loadDirectoryInChild } from './list-load.ts';
-import { directoryFingerprint, directoryStatSignature } from './reference-dir.ts';
+import { directoryFingerprint, directoryProblem, directoryStatSignature } from './reference-dir.ts';
 
 export const HOW_TO_LOAD_LISTS =
   'set VERICASE_REFERENCE_DIR to a directory holding the list files (see docs/screening.md), or run `npx vericase data pull` to download the official lists, then reload them (POST /admin/screening/reload) or restart';
@@ -122,7 +122,7 @@ export class ScreeningService {
       this.#state === 'failed'
         ? `Loading the sanctions lists failed (${this.#lastError})`
         : this.#dir
-          ? `No sanctions list is loaded: the reference directory ${this.#dir} holds no list files`
+          ? `No sanctions list is loaded: the reference directory ${this.#dir} ${directoryProblem(this.#dir) ?? 'holds no list files'}`
           : 'No sanctions list is loaded';
     return `${why}. To load lists, ${HOW_TO_LOAD_LISTS}.`;
   }
@@ -240,6 +240,9 @@ export class ScreeningService {
       this.#lastError = null;
       return this.#report(false);
     }
+    const problem = directoryProblem(dir);
+    // a mistyped VERICASE_REFERENCE_DIR says so at start-up, not "no list found"
+    if (problem) this.#logger.warn({ dir }, `the reference directory ${dir} ${problem}`);
     const started = Date.now();
     try {
       let sig: string | null = null;

@@ -4,6 +4,7 @@ import { fill } from '../../shared/i18n.ts';
 import { type ActKey, actEn } from '../i18n/act.en.ts';
 import { actFr } from '../i18n/act.fr.ts';
 import { useLang } from '../shell/i18n.tsx';
+import { automaticComment } from './checks/automatic-comments.ts';
 
 export type ActT = (key: ActKey, vars?: Record<string, string | number>) => string;
 
@@ -27,6 +28,25 @@ export function useActT(): ActT {
       return vars ? fill(text, vars) : text;
     },
     [lang],
+  );
+}
+
+/**
+ * A check review's comment in the console's language: vericase's own messages (stored in English)
+ * in French too, anyone else's as written (features/checks/automatic-comments.ts).
+ */
+export function useAutomaticComment(): (comment: string, reviewerType: unknown) => string {
+  const { lang } = useLang();
+  const t = useActT();
+  return useCallback(
+    (comment, reviewerType) =>
+      automaticComment(comment, reviewerType, lang, {
+        checkType: (type) => {
+          const key = `check.type.${type}`;
+          return hasActKey(key) ? t(key) : type;
+        },
+      }),
+    [lang, t],
   );
 }
 

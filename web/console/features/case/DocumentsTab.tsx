@@ -9,6 +9,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { useAutomaticComment } from '../act-i18n.ts';
 import { criteria, flattenInformation, isObject, type Json, label, sniffType } from './document-data.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDocument, CaseEntity } from './types.ts';
@@ -203,6 +204,7 @@ function FileViewer({ fileId, name }: { fileId: string; name: string }) {
 
 function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> }) {
   const t = useCaseT();
+  const shownComment = useAutomaticComment();
   const [data, setData] = useState<{ status: string; data: Json } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -244,7 +246,9 @@ function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> })
               </span>
             ) : null}
           </p>
-          {review && typeof review.comment === 'string' ? <blockquote>{review.comment}</blockquote> : null}
+          {review && typeof review.comment === 'string' ? (
+            <blockquote>{shownComment(review.comment, review.reviewer_type)}</blockquote>
+          ) : null}
           {info.length ? (
             <dl className="case-fields">
               {info.map(([k, v]) => (

@@ -45,13 +45,27 @@ function toApiQuery(p: URLSearchParams): Query {
   if (tags) q['tags.array_contains'] = tags;
   const assignee = p.get('assignee_id');
   if (assignee) q.assignee_id = assignee;
-  const from = p.get('created_from');
+  // the date inputs give the browser's days: each is sent as the instants its local day starts
+  // and ends (a date alone would be a UTC day to the API)
+  const from = localDayStart(p.get('created_from'));
   if (from) q['created_at.gte'] = from;
-  const to = p.get('created_to');
-  if (to) q['created_at.lte'] = `${to}T23:59:59.999Z`;
-  const updated = p.get('updated_from');
+  const to = localDayStart(p.get('created_to'), 1);
+  if (to) q['created_at.lt'] = to;
+  const updated = localDayStart(p.get('updated_from'));
   if (updated) q['updated_at.gte'] = updated;
   return q as Query;
+}
+
+/**
+ * The instant (ISO 8601, UTC) the browser's day `day` (yyyy-MM-dd) starts, or the day `plus` days
+ * after it: local midnight, whatever the day's length (a daylight saving change makes it 23 or
+ * 25 hours). Null for no day or a malformed one (an address edited by hand), which filters nothing.
+ */
+function localDayStart(day: string | null, plus = 0): string | null {
+  const m = day ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(day) : null;
+  if (!m) return null;
+  const start = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + plus);
+  return Number.isNaN(start.getTime()) ? null : start.toISOString();
 }
 
 export function CasesPage() {

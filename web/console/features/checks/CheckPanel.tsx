@@ -7,7 +7,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, consoleCall, unwrap } from '../../api/client.ts';
 import { useFormatDate } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
-import { hasActKey, useAction, useActT } from '../act-i18n.ts';
+import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
 
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
@@ -323,6 +323,7 @@ export function CheckPanel(props: {
   onChanged: () => void;
 }) {
   const t = useActT();
+  const shownComment = useAutomaticComment();
   const formatDate = useFormatDate();
   const canWrite = useCanWrite();
   const [full, setFull] = useState<Json | null>(null);
@@ -356,7 +357,7 @@ export function CheckPanel(props: {
             who: reviewer?.email ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
             when: formatDate(review.reviewed_at as string),
           })}
-          {review.comment ? ` — ${String(review.comment)}` : ''}
+          {review.comment ? ` — ${shownComment(String(review.comment), review.reviewer_type)}` : ''}
         </p>
       ) : null}
       {canWrite ? <ReviewForm check={full} onChanged={changed} /> : null}

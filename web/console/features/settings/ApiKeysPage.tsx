@@ -16,6 +16,7 @@ import {
   Pager,
   useAction,
   useLoad,
+  usePage,
   userLabel,
 } from './common.tsx';
 import { useSettingsLang, useSettingsT } from './i18n.ts';
@@ -23,8 +24,8 @@ import { useSettingsLang, useSettingsT } from './i18n.ts';
 export function ApiKeysPage() {
   const t = useSettingsT();
   const lang = useSettingsLang();
-  const [page, setPage] = useState(1);
   const [revoked, setRevoked] = useState(false);
+  const [page, setPage] = usePage(revoked);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
     async () =>
@@ -45,14 +46,7 @@ export function ApiKeysPage() {
       </div>
       <p className="settings-hint">{t('apiKeys.intro')}</p>
       <label className="check">
-        <input
-          type="checkbox"
-          checked={revoked}
-          onChange={(e) => {
-            setPage(1);
-            setRevoked(e.target.checked);
-          }}
-        />
+        <input type="checkbox" checked={revoked} onChange={(e) => setRevoked(e.target.checked)} />
         {t('apiKeys.includeRevoked')}
       </label>
       {list.error ? <LoadFailed error={list.error} t={t} /> : null}

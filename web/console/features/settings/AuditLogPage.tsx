@@ -13,6 +13,7 @@ import {
   Pager,
   type Query,
   useLoad,
+  usePage,
   userLabel,
 } from './common.tsx';
 import { type SettingsKey, useSettingsLang, useSettingsT } from './i18n.ts';
@@ -66,7 +67,7 @@ export function AuditLogPage() {
     [],
   );
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [page, setPage] = useState(1);
+  const [page, setPage] = usePage(filters);
   const [open, setOpen] = useState<string | null>(null);
   const list = useLoad(
     async () => ok(await api.GET('/v1/audit-log', { params: { query: toQuery(filters, page) } })),

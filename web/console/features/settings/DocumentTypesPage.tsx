@@ -17,6 +17,7 @@ import {
   Pager,
   useAction,
   useLoad,
+  usePage,
 } from './common.tsx';
 import { type SettingsT, useIsAdmin, useSettingsLang, useSettingsT } from './i18n.ts';
 
@@ -27,8 +28,8 @@ export function DocumentTypesPage() {
   const t = useSettingsT();
   const lang = useSettingsLang();
   const isAdmin = useIsAdmin();
-  const [page, setPage] = useState(1);
   const [archived, setArchived] = useState(false);
+  const [page, setPage] = usePage(archived);
   const [creating, setCreating] = useState(false);
   const list = useLoad(
     async () =>
@@ -52,14 +53,7 @@ export function DocumentTypesPage() {
       </div>
       <p className="settings-hint">{t('docTypes.intro')}</p>
       <label className="check">
-        <input
-          type="checkbox"
-          checked={archived}
-          onChange={(e) => {
-            setPage(1);
-            setArchived(e.target.checked);
-          }}
-        />
+        <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} />
         {t('docTypes.includeArchived')}
       </label>
       {list.error ? <LoadFailed error={list.error} t={t} /> : null}

@@ -18,6 +18,7 @@ import {
   Pager,
   useAction,
   useLoad,
+  usePage,
   userLabel,
 } from './common.tsx';
 import {
@@ -37,8 +38,8 @@ export function UsersPage() {
   const lang = useSettingsLang();
   const isAdmin = useIsAdmin();
   const me = useCurrentUserId();
-  const [page, setPage] = useState(1);
   const [suspended, setSuspended] = useState(false);
+  const [page, setPage] = usePage(suspended);
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const act = useAction();
@@ -69,14 +70,7 @@ export function UsersPage() {
       </div>
       <p className="settings-hint">{t('users.intro')}</p>
       <label className="check">
-        <input
-          type="checkbox"
-          checked={suspended}
-          onChange={(e) => {
-            setPage(1);
-            setSuspended(e.target.checked);
-          }}
-        />
+        <input type="checkbox" checked={suspended} onChange={(e) => setSuspended(e.target.checked)} />
         {t('users.includeSuspended')}
       </label>
       <ErrorNote message={act.error} />

@@ -19,6 +19,7 @@ import {
   Pager,
   useAction,
   useLoad,
+  usePage,
 } from './common.tsx';
 import { type SettingsKey, type SettingsT, useSettingsLang, useSettingsT } from './i18n.ts';
 
@@ -288,7 +289,8 @@ function Deliveries(props: {
   const t = useSettingsT();
   const lang = useSettingsLang();
   const [status, setStatus] = useState('');
-  const [page, setPage] = useState(1);
+  // back to page 1 when the webhook changes here or from a row's Deliveries button above
+  const [page, setPage] = usePage(props.webhookId, status);
   const [open, setOpen] = useState<string | null>(null);
   const act = useAction();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -322,13 +324,7 @@ function Deliveries(props: {
       <div className="settings-filters">
         <label>
           {t('webhooks.webhook')}
-          <select
-            value={props.webhookId}
-            onChange={(e) => {
-              setPage(1);
-              props.onWebhook(e.target.value);
-            }}
-          >
+          <select value={props.webhookId} onChange={(e) => props.onWebhook(e.target.value)}>
             <option value="">{t('webhooks.allWebhooks')}</option>
             {props.webhooks.map((w) => (
               <option key={w.id} value={w.id}>
@@ -339,13 +335,7 @@ function Deliveries(props: {
         </label>
         <label>
           {t('webhooks.status')}
-          <select
-            value={status}
-            onChange={(e) => {
-              setPage(1);
-              setStatus(e.target.value);
-            }}
-          >
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
             <option value="">{t('settings.all')}</option>
             {DELIVERY_STATUSES.map((s) => (
               <option key={s} value={s}>

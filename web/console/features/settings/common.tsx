@@ -90,6 +90,19 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
   return { data, error, reload: () => setVersion((v) => v + 1) };
 }
 
+/**
+ * The page of a list shown under `filters`: 1 again whenever a filter changes, whoever changes it
+ * (the page's own controls or another component's, like a webhook row's Deliveries button), so a
+ * narrower list never opens on a page past its end. The page is kept with the filters it was chosen
+ * under: no effect, no extra load of the old page.
+ */
+export function usePage(...filters: unknown[]): [number, (page: number) => void] {
+  const key = JSON.stringify(filters);
+  const [chosen, setChosen] = useState({ key, page: 1 });
+  const setPage = useCallback((page: number) => setChosen({ key, page }), [key]);
+  return [chosen.key === key ? chosen.page : 1, setPage];
+}
+
 /** Runs a write, keeping its error and whether it is under way. */
 export function useAction() {
   const [busy, setBusy] = useState(false);
@@ -187,8 +200,14 @@ export function Pager({
   onPage: (p: number) => void;
 }) {
   const t = useSettingsT();
+  const pages = pagination ? Math.max(1, Math.ceil(pagination.count / pagination.limit)) : 1;
+  // the list shrank under its last page (its last row suspended, revoked, archived or deleted):
+  // back to the new last page rather than an empty one with no way back
+  const past = pagination !== undefined && pagination.page > pages;
+  useEffect(() => {
+    if (past) onPage(pages);
+  }, [past, pages, onPage]);
   if (!pagination) return null;
-  const pages = Math.max(1, Math.ceil(pagination.count / pagination.limit));
   const count = shownTotal(pagination.count, pagination.count_estimated);
   if (pages <= 1) return <p className="settings-muted">{t('settings.total', { count })}</p>;
   return (

@@ -1,0 +1,180 @@
+/**
+ * The console's French wording of vericase's own review comments
+ * (web/console/features/checks/automatic-comments.ts): the server's producers of these messages,
+ * called here, each give a comment the table knows and words in French; messages written inline in
+ * the server are named by their source file, which must still hold them (a reworded message fails
+ * here until the table follows). A person's comment is never touched. The browser side is in
+ * test/browser/console-checks.test.ts.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { withSystemReviewReason } from '../src/checks/engine/system-review.ts';
+import { decide as decideDocument } from '../src/checks/types/document/decide.ts';
+import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
+import { APPROVAL_COMMENT } from '../src/checks/types/online_reputation/index.ts';
+import {
+  automaticComment,
+  isKnownAutomaticComment,
+} from '../web/console/features/checks/automatic-comments.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const labels = { checkType: (t: string) => (t === 'ekyc' ? 'eKYC' : t) };
+const fr = (c: string, by: unknown = 'system') => automaticComment(c, by, 'fr', labels);
+
+/** English words of the messages' frames: none may be left in a translation (outside a quoted part). */
+const ENGLISH = /\b(automatically|Approved|Rejected|could not|the document|Monitoring|Screening|failed)\b/;
+
+function assertFrench(en: string, expected?: string | RegExp) {
+  assert.ok(isKnownAutomaticComment(en), `the console's table does not know: ${en}`);
+  const shown = fr(en);
+  assert.notEqual(shown, en, en);
+  assert.doesNotMatch(shown, ENGLISH, `${en} → ${shown}`);
+  if (typeof expected === 'string') assert.equal(shown, expected);
+  else if (expected) assert.match(shown, expected);
+}
+
+/** Inline server messages: the file that writes each, the literal start it must still hold, a sample. */
+const INLINE: [file: string, literal: string, sample: string][] = [
+  [
+    'src/checks/types/fraud_database/index.ts',
+    "'Approved automatically (automatic_approval): no match in the fraud list'",
+    'Approved automatically (automatic_approval): no match in the fraud list',
+  ],
+  [
+    'src/checks/types/fraud_database/index.ts',
+    '`Rejected automatically (automatic_rejection): the fraud list holds ${',
+    'Rejected automatically (automatic_rejection): the fraud list holds email, phone of this entity',
+  ],
+  [
+    'src/checks/types/aml/index.ts',
+    '`Screening could not run. ${',
+    'Screening could not run. No sanctions list is loaded',
+  ],
+  [
+    'src/checks/types/aml/monitoring.ts',
+    '`Monitoring after a list version change: ${',
+    'Monitoring after a list version change: 2 new, 1 updated, 0 removed hit(s)',
+  ],
+  [
+    'src/checks/types/company_monitoring/index.ts',
+    "'Monitoring started: the registry data the company was linked with is the baseline'",
+    'Monitoring started: the registry data the company was linked with is the baseline',
+  ],
+  [
+    'src/checks/types/electronic_signature/sign.ts',
+    "'Approved automatically: the signer signed with a valid one-time code (automatic_approval)'",
+    'Approved automatically: the signer signed with a valid one-time code (automatic_approval)',
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
+    "'The document failed the visual authenticity checks (sandbox_outcome rejected)'",
+    'The document failed the visual authenticity checks (sandbox_outcome rejected)',
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
+    '`The document was rejected: ${',
+    'The document was rejected: expired',
+  ],
+  [
+    'src/checks/types/document/analysis/analyze.ts',
+    '`The document could not be read automatically (${',
+    'The document could not be read automatically (no file); it needs a manual review.',
+  ],
+  [
+    'src/checks/types/id_verification/index.ts',
+    '`The verification could not run: ${',
+    'The verification could not run: timeout',
+  ],
+];
+
+describe("the console's French for vericase's review comments", () => {
+  test("the generic rule (system-review.ts): with the provider's comment, with the result, without", () => {
+    const cases: [string, 'approved' | 'rejected', Record<string, unknown>, string][] = [
+      [
+        'ekyc',
+        'approved',
+        {
+          vendor: { comment: 'every criterion of the document analysis passed' },
+          review: { reviewer_type: 'system' },
+        },
+        'Approuvé automatiquement (automatic_approval) : tous les critères de l’analyse du document sont remplis',
+      ],
+      [
+        'ekyc',
+        'rejected',
+        { result: 'rejected', review: { reviewer_type: 'system' } },
+        'Rejeté automatiquement par la règle automatic_rejection du contrôle « eKYC » (résultat : rejected)',
+      ],
+      [
+        'ekyc',
+        'approved',
+        { review: { reviewer_type: 'system' } },
+        'Approuvé automatiquement par la règle automatic_approval du contrôle « eKYC »',
+      ],
+    ];
+    for (const [type, status, data, expected] of cases) {
+      const comment = (withSystemReviewReason(type, status, data).review as { comment: string }).comment;
+      assertFrench(comment, expected);
+    }
+    // a provider's own words inside the frame are kept as they are
+    const vendor = withSystemReviewReason('ekyc', 'rejected', {
+      vendor: { comment: 'Face mismatch' },
+      review: { reviewer_type: 'system' },
+    }).review as { comment: string };
+    assert.equal(fr(vendor.comment), 'Rejeté automatiquement (automatic_rejection) : Face mismatch');
+  });
+
+  test('the document check: every sandbox outcome and an analysis failure, decided or waiting', () => {
+    for (const [automatic_approval, automatic_rejection] of [
+      [true, true],
+      [false, false],
+    ]) {
+      for (const outcome of ['approved', 'rejected', 'undecided', 'error'] as const) {
+        const check = {
+          attempt: 1,
+          data: {
+            settings: { document_analysis: { automatic_approval, automatic_rejection } },
+            information: {},
+            detailed_results: [],
+          },
+          internal: {},
+        } as never;
+        for (const finding of [
+          { kind: 'sandbox', outcome },
+          { kind: 'error', detail: 'EIO' },
+        ] as const) {
+          const out = decideDocument(finding as never, check) as unknown as {
+            data: { review: { comment: string | null } };
+          };
+          if (out.data.review.comment) assertFrench(out.data.review.comment);
+        }
+      }
+    }
+  });
+
+  test('fixed messages exported by the server', () => {
+    for (const c of Object.values(REFUSAL_COMMENTS)) {
+      assertFrench(c);
+      assertFrench(`Rejected automatically (automatic_rejection): ${c}`);
+    }
+    assertFrench(APPROVAL_COMMENT);
+  });
+
+  test('messages written inline: still in their source, and known to the table', () => {
+    for (const [file, literal, sample] of INLINE) {
+      const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      assert.ok(source.includes(literal), `${file} no longer writes ${literal}: update the console's table`);
+      assertFrench(sample);
+    }
+  });
+
+  test("a person's or an API key's comment, and English, are shown as written", () => {
+    const c = 'Approved automatically (automatic_approval): no match in the fraud list';
+    assert.equal(fr(c, 'user'), c);
+    assert.equal(fr(c, 'api'), c);
+    assert.equal(automaticComment(c, 'system', 'en', labels), c);
+    assert.equal(fr('Checked by our back office'), 'Checked by our back office');
+  });
+});

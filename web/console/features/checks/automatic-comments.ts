@@ -1,0 +1,171 @@
+/**
+ * The comments vericase writes itself on a check's review (`data.review.comment` when an automatic
+ * rule decides, or says why a check waits for a review), shown in the console's language.
+ *
+ * The API stores and returns them in English, as integrators read them (and as the reference
+ * service does): changing what is stored would change the API. The console instead recognises each
+ * message the server writes (the patterns below, anchored, one per message) and shows its French
+ * wording; a part that comes from elsewhere (a provider's comment, an error's text, the reasons a
+ * sandbox gives) is kept as written, translated only when it is itself a known message. A comment
+ * that matches nothing (a person's, or a message this table does not know yet) is shown as stored.
+ * test/console-automatic-comments.test.ts runs the server's producers of these messages through
+ * this table, so a new or reworded message without a French wording fails there.
+ */
+
+/** Words the table needs from the console's dictionaries. */
+export interface CommentLabels {
+  /** A check type in words (`fraud_database` → *Base de fraude*), or the code when unknown. */
+  checkType(type: string): string;
+}
+
+type Rule = {
+  en: RegExp;
+  fr: (m: RegExpExecArray, inner: (s: string) => string, labels: CommentLabels) => string;
+};
+
+const fixed = (en: string, fr: string): Rule => ({
+  en: new RegExp(`^${en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  fr: () => fr,
+});
+
+const RULES: Rule[] = [
+  // src/checks/engine/system-review.ts, and the types that frame their own reason the same way
+  {
+    en: /^Approved automatically \(automatic_approval\): ([\s\S]+)$/,
+    fr: (m, inner) => `Approuvé automatiquement (automatic_approval) : ${inner(m[1])}`,
+  },
+  {
+    en: /^Rejected automatically \(automatic_rejection\): ([\s\S]+)$/,
+    fr: (m, inner) => `Rejeté automatiquement (automatic_rejection) : ${inner(m[1])}`,
+  },
+  {
+    en: /^(Approved|Rejected) automatically by the (\S+) check's (automatic_approval|automatic_rejection) rule(?: \(result: ([^)]*)\))?$/,
+    fr: (m, _inner, labels) =>
+      `${m[1] === 'Approved' ? 'Approuvé' : 'Rejeté'} automatiquement par la règle ${m[3]} du contrôle « ${labels.checkType(m[2])} »${
+        m[4] !== undefined ? ` (résultat : ${m[4]})` : ''
+      }`,
+  },
+  // fraud_database
+  fixed('no match in the fraud list', 'aucune correspondance dans la liste de fraude'),
+  {
+    en: /^the fraud list holds (.+) of this entity$/,
+    fr: (m) => `la liste de fraude contient ${m[1]} de cette entité`,
+  },
+  // online_reputation
+  fixed(
+    'Approved automatically: the online reputation analysis found a low or moderate risk',
+    'Approuvé automatiquement : l’analyse de la réputation en ligne a trouvé un risque faible ou modéré',
+  ),
+  // electronic_signature
+  fixed(
+    'Approved automatically: the signer signed with a valid one-time code (automatic_approval)',
+    'Approuvé automatiquement : le signataire a signé avec un code à usage unique valide (automatic_approval)',
+  ),
+  // aml and its monitoring
+  {
+    en: /^Screening could not run\. ([\s\S]+)$/,
+    fr: (m) => `Le filtrage n’a pas pu être effectué. ${m[1]}`,
+  },
+  {
+    en: /^Monitoring after a list version change: (\d+) new, (\d+) updated, (\d+) removed hit\(s\)$/,
+    fr: (m) =>
+      `Surveillance après une nouvelle version des listes : correspondances nouvelles ${m[1]}, mises à jour ${m[2]}, retirées ${m[3]}`,
+  },
+  // company_monitoring
+  fixed(
+    'Monitoring started: the registry data the company was linked with is the baseline',
+    'Surveillance démarrée : les données du registre auxquelles la société a été liée servent de référence',
+  ),
+  // document (src/checks/types/document/decide.ts, analysis/analyze.ts)
+  fixed(
+    'every criterion of the document analysis passed',
+    'tous les critères de l’analyse du document sont remplis',
+  ),
+  fixed(
+    'the document was approved (sandbox_outcome approved)',
+    'le document a été approuvé (sandbox_outcome approved)',
+  ),
+  fixed(
+    'a criterion of the document analysis failed',
+    'un critère de l’analyse du document n’est pas rempli',
+  ),
+  fixed(
+    'The document was approved (sandbox_outcome approved); automatic_approval is off',
+    'Le document a été approuvé (sandbox_outcome approved) ; automatic_approval est désactivé',
+  ),
+  fixed(
+    'The document analysis approved the document; automatic_approval is off',
+    'L’analyse du document a approuvé le document ; automatic_approval est désactivé',
+  ),
+  fixed(
+    'The document was rejected (sandbox_outcome rejected)',
+    'Le document a été rejeté (sandbox_outcome rejected)',
+  ),
+  fixed(
+    'The document could not be decided (sandbox_outcome undecided)',
+    'Le document n’a pas pu être tranché (sandbox_outcome undecided)',
+  ),
+  fixed(
+    'The document analysis failed (sandbox_outcome error)',
+    'L’analyse du document a échoué (sandbox_outcome error)',
+  ),
+  {
+    en: /^The document analysis failed: ([\s\S]+)$/,
+    fr: (m) => `L’analyse du document a échoué : ${m[1]}`,
+  },
+  {
+    en: /^The document could not be read automatically \(([\s\S]*)\); it needs a manual review\.$/,
+    fr: (m) => `Le document n’a pas pu être lu automatiquement (${m[1]}) ; il doit être revu à la main.`,
+  },
+  // id_document (src/checks/types/id_document/decide.ts, sandbox-provider.ts)
+  fixed(
+    'the file exceeds the maximum allowed size; upload a smaller file',
+    'le fichier dépasse la taille maximale autorisée ; envoyez un fichier plus petit',
+  ),
+  fixed(
+    'the document could not be processed; try a different document',
+    'le document n’a pas pu être traité ; essayez un autre document',
+  ),
+  fixed(
+    'The document failed the visual authenticity checks (sandbox_outcome rejected)',
+    'Le document n’a pas passé les contrôles visuels d’authenticité (sandbox_outcome rejected)',
+  ),
+  {
+    en: /^The document was rejected: ([\s\S]+)$/,
+    fr: (m) => `Le document a été rejeté : ${m[1]}`,
+  },
+  // id_verification
+  {
+    en: /^The verification could not run: ([\s\S]+)$/,
+    fr: (m) => `La vérification n’a pas pu être effectuée : ${m[1]}`,
+  },
+];
+
+function translate(comment: string, labels: CommentLabels, depth: number): string {
+  if (depth > 2) return comment;
+  for (const rule of RULES) {
+    const m = rule.en.exec(comment);
+    if (m) return rule.fr(m, (s) => translate(s, labels, depth + 1), labels);
+  }
+  return comment;
+}
+
+/**
+ * `comment` as the console shows it in `lang`. Only a comment vericase may have written is looked
+ * up: the reviewer is `system`, or nobody yet (a reason a check waits for a review); a person's or
+ * an API key's comment is theirs, shown as written.
+ */
+export function automaticComment(
+  comment: string,
+  reviewerType: unknown,
+  lang: string,
+  labels: CommentLabels,
+): string {
+  if (lang !== 'fr' || (reviewerType !== 'system' && reviewerType != null)) return comment;
+  return translate(comment, labels, 0);
+}
+
+/** Whether the table knows `comment` (tests: every message the server writes must be known). */
+export function isKnownAutomaticComment(comment: string): boolean {
+  return RULES.some((r) => r.en.test(comment));
+}
