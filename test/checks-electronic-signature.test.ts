@@ -105,6 +105,16 @@ async function started(settings: Record<string, unknown> = {}) {
   return { api, ...c, check: created.body, token, action: start.body };
 }
 
+/** Moves the check's last code back past the resend window (rather than waiting a minute). */
+async function pastResendWindow(checkId: string): Promise<void> {
+  const { ctx } = await getHarness();
+  await ctx.db
+    .updateTable('signature_requests')
+    .set({ code_sent_at: new Date(Date.now() - 61_000) })
+    .where('check_id', '=', checkId)
+    .execute();
+}
+
 async function sendCode(token: string, checkId: string, email: string): Promise<string> {
   const seen = mail.countTo(email);
   const res = await sig(token, 'POST', `/actions/${checkId}/signature/send-code`);
@@ -806,12 +816,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
       assert.equal(action.signature.code.attempts_left, 0);
       // the resend window passed (moved back in the database rather than waited for)
-      const { ctx } = await getHarness();
-      await ctx.db
-        .updateTable('signature_requests')
-        .set({ code_sent_at: new Date(Date.now() - 61_000) })
-        .where('check_id', '=', s.check.id)
-        .execute();
+      await pastResendWindow(s.check.id);
       const fresh = await sendCode(s.token, s.check.id, s.email);
       const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
@@ -845,11 +850,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         .execute();
       assert.equal(failed.length, 8, 'each wrong code is in the audit trail');
       // a write the contact does make (a new code, the signature) is still a contact action
-      await ctx.db
-        .updateTable('signature_requests')
-        .set({ code_sent_at: new Date(Date.now() - 61_000) })
-        .where('check_id', '=', s.check.id)
-        .execute();
+      await pastResendWindow(s.check.id);
       const fresh = await sendCode(s.token, s.check.id, s.email);
       const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
@@ -862,14 +863,9 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
     test("the code's mail is in the page's language (send-code's language), else the portal's default", async () => {
       const s = await started();
       const url = `/actions/${s.check.id}/signature/send-code`;
-      const { ctx } = await getHarness();
       /** A send-code with this body, the resend window moved back first; its mail. */
       const mailFor = async (body?: unknown) => {
-        await ctx.db
-          .updateTable('signature_requests')
-          .set({ code_sent_at: new Date(Date.now() - 61_000) })
-          .where('check_id', '=', s.check.id)
-          .execute();
+        await pastResendWindow(s.check.id);
         const seen = mail.countTo(s.email);
         const res = await sig(s.token, 'POST', url, body);
         assert.equal(res.status, 200, JSON.stringify(res.body));
