@@ -7,6 +7,8 @@
  * French identity document, had "no readable expiration date" and was rejected.
  */
 
+import { addMonths } from '../../../reviews/next-review-date.ts';
+
 /** The first issue month whose adult cards are valid 15 years (2 January 2004 on). */
 const FIFTEEN_YEARS_FROM = '2004-01';
 
@@ -26,16 +28,9 @@ export function frenchIdCardExpiry(
   const year = yy > today.getUTCFullYear() % 100 ? 1900 + yy : 2000 + yy;
   const month = issueYymm.slice(2, 4);
   const issued = `${year}-${month}`;
-  const adult = birthDate !== null && addYears(birthDate, 18) <= `${issued}-01`;
+  const adult = birthDate !== null && addMonths(birthDate, 18 * 12) <= `${issued}-01`;
   const years = adult && issued >= FIFTEEN_YEARS_FROM ? 15 : 10;
   // the day before the first of the month, `years` later
   const end = new Date(Date.UTC(year + years, Number(month) - 1, 1) - 86_400_000);
   return end.toISOString().slice(0, 10);
-}
-
-/** `yyyy-MM-dd` plus whole years (29 February → 1 March in a common year). */
-function addYears(iso: string, years: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCFullYear(d.getUTCFullYear() + years);
-  return d.toISOString().slice(0, 10);
 }
