@@ -165,6 +165,38 @@ async function checkEventTypes(api: Client, caseId: string, checkId: string) {
   return out;
 }
 
+/**
+ * Everything a portal call can leave behind for the workspace: its events (each written with its
+ * webhook outbox row in the same statement, so a new event is a new webhook), its activities, the
+ * case and the check as the API shows them, and the signature's audit trail.
+ */
+async function footprint(api: Client, caseId: string, checkId: string) {
+  const { ctx } = await getHarness();
+  const events = await ctx.db
+    .selectFrom('events')
+    .select(['seq', 'type', 'sub_event', 'actor_type'])
+    .where('workspace_id', '=', api.workspaceId)
+    .orderBy('seq')
+    .execute();
+  const outbox = await ctx.db
+    .selectFrom('event_outbox')
+    .select('seq')
+    .where('workspace_id', '=', api.workspaceId)
+    .orderBy('seq')
+    .execute();
+  const audit = await ctx.db
+    .selectFrom('signature_events')
+    .select(['id', 'type'])
+    .where('check_id', '=', checkId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  const activities = (await api.get(`/v1/activities?case_id=${caseId}`)).body.data;
+  const kase = (await api.get(`/v1/cases/${caseId}`)).body;
+  const check = (await api.get(`/v1/checks/electronic_signature/${checkId}`)).body;
+  return { events, outbox, audit, activities, kase, check };
+}
+
 describe('electronic_signature', { timeout: 600_000 }, () => {
   let savedSmtpUrl: string | null = null;
   // the harness's one service sends its mail to this test's catcher while these tests run (set
@@ -439,9 +471,67 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
       // the generic file steps are not for a signature
       assert.equal((await portal(token, 'POST', `/actions/${check.id}/submit`)).status, 400);
-      // every start is a contact action
+      // the first start is a contact action (a repeated one changes nothing and records nothing)
       const kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
       assert.ok(kase.last_contact_action_at);
+    });
+
+    test('a repeated start that changes nothing records nothing: no Case.Updated (no webhook), no activity, no audit entry', async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/start`;
+      // the first opening is recorded: the request, its link, the visit, and a contact action
+      const first = await footprint(s.api, s.caseId, s.check.id);
+      assert.deepEqual(
+        first.audit.map((e) => e.type),
+        ['created', 'request_started', 'link_issued', 'opened'],
+      );
+      assert.ok(first.kase.last_contact_action_at, 'the first start is a contact action');
+      assert.ok(
+        first.events.some((e) => e.type === 'Case.Updated' && e.actor_type === 'contact'),
+        JSON.stringify(first.events),
+      );
+      // twenty reloads of the page: each answers the same Action and leaves nothing behind
+      for (let i = 0; i < 20; i++) {
+        const again = await sig(s.token, 'POST', url);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.deepEqual(again.body, s.action);
+      }
+      const after = await footprint(s.api, s.caseId, s.check.id);
+      assert.deepEqual(after.events, first.events, 'no event, hence no webhook');
+      assert.ok(
+        after.outbox.every((o) => first.events.some((e) => e.seq === o.seq)),
+        'no new outbox row',
+      );
+      assert.deepEqual(after.activities, first.activities, 'no activity');
+      assert.deepEqual(after.audit, first.audit, 'no audit entry');
+      assert.deepEqual(after.kase, first.kase, 'no date of the case moves');
+      assert.deepEqual(after.check, first.check);
+
+      // a visit once the signing link expired does change something (a new link): it is recorded
+      const { ctx } = await getHarness();
+      await ctx.db
+        .updateTable('client_portal_links')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('check_id', '=', s.check.id)
+        .execute();
+      const renewed = await sig(s.token, 'POST', url);
+      assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+      const relinked = await footprint(s.api, s.caseId, s.check.id);
+      assert.deepEqual(
+        relinked.audit.slice(first.audit.length).map((e) => e.type),
+        ['link_issued', 'opened'],
+      );
+      assert.notEqual(relinked.check.data.vendor.signature_link, first.check.data.vendor.signature_link);
+      assert.deepEqual(
+        relinked.events.slice(first.events.length).map((e) => [e.type, e.actor_type]),
+        [['Case.Updated', 'contact']],
+      );
+      // and the next visits, through the new live link, again record nothing
+      for (let i = 0; i < 3; i++) assert.equal((await sig(s.token, 'POST', url)).status, 200);
+      const settled = await footprint(s.api, s.caseId, s.check.id);
+      assert.deepEqual(settled.events, relinked.events);
+      assert.deepEqual(settled.audit, relinked.audit);
+      assert.deepEqual(settled.kase, relinked.kase);
     });
 
     test('a check decided by an operator before the signer came: start is refused, nothing is rendered', async () => {

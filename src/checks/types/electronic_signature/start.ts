@@ -105,9 +105,11 @@ async function issueSignatureLink(
  * `POST /portal/api/actions/{id}/signature/start`: the signer reached the document. The first call
  * renders and freezes it (the PDF stored as a file, its SHA-256 and HTML kept), opens the request
  * and issues its check-scoped link (data.vendor.signature_link); a later call only issues a new
- * link when the previous one expired or was revoked. Every call records `opened` and is a contact
- * action. Rendering (Chromium) runs before the transaction; a concurrent first call that lost the
- * race drops its rendering and uses the winner's.
+ * link when the previous one expired or was revoked. A call that did either records `opened` and is
+ * a contact action (Case.Updated); any other call (the page loads it on every visit) writes and
+ * records nothing, so reloading the page sends no webhook and leaves the audit trail as it was.
+ * Rendering (Chromium) runs before the transaction; a concurrent first call that lost the race
+ * drops its rendering and uses the winner's (and, having changed nothing, records nothing).
  */
 export async function startSignature(
   ctx: AppContext,
@@ -172,6 +174,9 @@ export async function startSignature(
       ) {
         // the link the operator saw expired: a visit through another live link issues a new one
         await issueSignatureLink(ctx, trx, check, request.id, origin, caller);
+      } else {
+        // nothing changed (a reload of the page, or a request that already ended): nothing to record
+        return;
       }
       await recordSignatureEvent(trx, check, 'opened', caller);
       await recordContactAction(trx, link.workspace_id, link.case_id);
