@@ -912,6 +912,75 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
+    test('a spent code: further attempts get the same 400 and append nothing; a new code restores the five tries', async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const failedCount = async () =>
+        (await footprint(s.api, s.caseId, s.check.id)).audit.filter((e) => e.type === 'code_failed').length;
+      // before any code was sent there is nothing to guess: refused, and no try is recorded
+      const none = await sig(s.token, 'POST', url, { code: '123456', agreed: true, typed_name: 'Ada' });
+      assert.equal(none.status, 400, JSON.stringify(none.body));
+      assert.equal(none.body.details[0].path, 'code');
+      assert.match(none.body.message, /No code was sent yet/);
+      assert.equal(await failedCount(), 0);
+
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const bad = code === '999999' ? '999998' : '999999';
+      const failedBefore = await failedCount();
+      for (let i = 0; i < 5; i++) {
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+      }
+      const spent = await footprint(s.api, s.caseId, s.check.id);
+      const failedSpent = spent.audit.filter((e) => e.type === 'code_failed').length;
+      assert.equal(failedSpent - failedBefore, 5, 'one per try');
+      // the code is spent: wrong codes, and the right one, are refused with the documented error,
+      // and none of them adds an audit entry, an event (a webhook), an activity or a case change
+      for (const given of [bad, bad, code, bad, code, bad, bad, bad, bad, bad]) {
+        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+        assert.deepEqual(r.body.details, [{ path: 'code', message: r.body.details[0].message }]);
+        assert.equal(r.body.message, 'Too many wrong codes: ask for a new code');
+      }
+      const after = await footprint(s.api, s.caseId, s.check.id);
+      assert.deepEqual(after.audit, spent.audit, 'the audit trail stops at the last try');
+      assert.deepEqual(after.events, spent.events, 'no event, hence no webhook');
+      assert.ok(
+        after.outbox.every((o) => spent.events.some((e) => e.seq === o.seq)),
+        'no new outbox row',
+      );
+      assert.deepEqual(after.activities, spent.activities);
+      assert.deepEqual(after.kase, spent.kase);
+      assert.deepEqual(after.check, spent.check);
+      const { ctx } = await getHarness();
+      const row = await ctx.db
+        .selectFrom('signature_requests')
+        .select('code_attempts')
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.code_attempts, 5);
+      const action = (await portal(s.token, 'GET', '/session')).body.actions.find(
+        (a: { id: string }) => a.id === s.check.id,
+      );
+      assert.equal(action.signature.code.attempts_left, 0);
+
+      // a new code (once the resend window passed) restores the tries, which are recorded again
+      await pastResendWindow(s.check.id);
+      const fresh = await sendCode(s.token, s.check.id, s.email);
+      const resent = (await portal(s.token, 'GET', '/session')).body.actions.find(
+        (a: { id: string }) => a.id === s.check.id,
+      );
+      assert.equal(resent.signature.code.attempts_left, 5);
+      const freshBad = fresh === '999999' ? '999998' : '999999';
+      const wrong = await sig(s.token, 'POST', url, { code: freshBad, agreed: true, typed_name: 'Ada' });
+      assert.equal(wrong.status, 400);
+      assert.match(wrong.body.message, /4 attempts left/);
+      assert.equal(await failedCount(), failedSpent + 1);
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.signature.status, 'signed');
+    });
+
     test('wrong codes change nothing of the case: no Case.Updated (no webhook), only code_failed in the audit trail', async () => {
       const s = await started();
       const code = await sendCode(s.token, s.check.id, s.email);
@@ -938,7 +1007,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         .where('check_id', '=', s.check.id)
         .where('type', '=', 'code_failed')
         .execute();
-      assert.equal(failed.length, 8, 'each wrong code is in the audit trail');
+      assert.equal(failed.length, 5, 'each try of the code is in the audit trail; once spent, no more');
       // a write the contact does make (a new code, the signature) is still a contact action
       await pastResendWindow(s.check.id);
       const fresh = await sendCode(s.token, s.check.id, s.email);

@@ -52,18 +52,23 @@ function signatureOf(body: Static<typeof SignBody>): { typed: string | null; dra
   return { typed: null, drawn };
 }
 
-type CodeCheck = { ok: true } | { ok: false; message: string };
+/**
+ * A refused code `spends` one of the code's tries (and is recorded as `code_failed`) only while the
+ * code has tries left: with no code sent, or a spent one, there is nothing to guess, so the refusal
+ * is only answered, never recorded (the audit trail holds at most CODE_MAX_ATTEMPTS per code).
+ */
+type CodeCheck = { ok: true } | { ok: false; message: string; spends: boolean };
 
-/** Compares the code with the stored hash; counts a wrong one. Never reveals anything but the count left. */
+/** Compares the code with the stored hash. Never reveals anything but the count left. */
 function checkCode(request: SignatureRequestRow, code: string, now: Date): CodeCheck {
   if (!request.code_hash || !request.code_expires_at) {
-    return { ok: false, message: 'No code was sent yet: ask for a code first' };
+    return { ok: false, message: 'No code was sent yet: ask for a code first', spends: false };
   }
   if (request.code_attempts >= CODE_MAX_ATTEMPTS) {
-    return { ok: false, message: 'Too many wrong codes: ask for a new code' };
+    return { ok: false, message: 'Too many wrong codes: ask for a new code', spends: false };
   }
   if (request.code_expires_at.getTime() <= now.getTime()) {
-    return { ok: false, message: 'The code has expired: ask for a new code' };
+    return { ok: false, message: 'The code has expired: ask for a new code', spends: true };
   }
   const given = Buffer.from(hashCode(request.id, code.trim()), 'hex');
   const stored = Buffer.from(request.code_hash, 'hex');
@@ -75,6 +80,7 @@ function checkCode(request: SignatureRequestRow, code: string, now: Date): CodeC
       left > 0
         ? `The code is wrong: ${left} attempt${left === 1 ? '' : 's'} left`
         : 'The code is wrong and no attempt is left: ask for a new code',
+    spends: true,
   };
 }
 
@@ -152,7 +158,8 @@ async function storageKeyOf(db: Parameters<typeof signatureEventsOf>[0], request
  * check (approved with automatic_approval, else need_review), all in one transaction under the
  * check's lock: of two submissions one signs, the other gets 409. A wrong code is counted (in its
  * own committed transaction, with its code_failed audit event, and nothing on the case) and
- * answered 400 naming `code`.
+ * answered 400 naming `code`; once the code's tries are spent (or before any code was sent) the
+ * 400 is all: nothing is counted or recorded.
  */
 export async function signSignature(
   ctx: AppContext,
@@ -177,14 +184,16 @@ export async function signSignature(
       const now = new Date();
       const verdict = checkCode(request, body.code, now);
       if (!verdict.ok) {
-        if (request.code_hash && request.code_attempts < CODE_MAX_ATTEMPTS) {
+        // a spent code (or none sent) is refused without a write: retrying it, however often the
+        // link's rate limit allows, adds nothing to the audit trail (sending a new code restores the tries)
+        if (verdict.spends) {
           await trx
             .updateTable('signature_requests')
             .set({ code_attempts: request.code_attempts + 1, updated_at: now })
             .where('id', '=', request.id)
             .execute();
+          await recordSignatureEvent(trx, check, 'code_failed', caller, { reason: verdict.message });
         }
-        await recordSignatureEvent(trx, check, 'code_failed', caller, { reason: verdict.message });
         // not a contact action: a refused code changes nothing the case's API shows (the check stays
         // in_progress, even once the code is spent), so it moves no case date and records no
         // Case.Updated (a webhook per guess). The audit trail's code_failed is its record.
