@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.ts';
-import { lockCase, touchCase } from '../cases/repository.ts';
+import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { relationsDeletedEvents, removeRelationsOf } from '../relations/remove-relations-of.ts';
@@ -13,11 +13,15 @@ import { findCompany } from './repository.ts';
  * leave other entities with no relation: they stay in the case (docs/case-graph.md).
  */
 export async function deleteCompany(ctx: AppContext, workspaceId: string, id: string) {
-  const found = await findCompany(ctx.db, workspaceId, id);
-  if (!found) throw notFound('Company');
+  const seen = await findCompany(ctx.db, workspaceId, id);
+  if (!seen) throw notFound('Company');
   await ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
-    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
+    if (!(await lockCase(trx, workspaceId, seen.case_id))) throw notFound('Company');
+    // read again under the lock: a concurrent delete of the same entity that committed meanwhile
+    // makes this one a 404, not a second Deleted event
+    const found = await findInLiveCase(trx, 'companies', workspaceId, seen.id);
+    if (!found) throw notFound('Company');
     if (found.type === 'main') {
       const others = await trx
         .selectFrom('companies')
