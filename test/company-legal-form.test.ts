@@ -93,6 +93,9 @@ describe('entity_legal_form is validated against the ISO 20275 list', () => {
     const found = await api.get('/v1/company-data/search?country=FR&name=Legal%20Form%20Test');
     assert.equal(found.status, 200, JSON.stringify(found.body));
     const ref = found.body.data[0].search_ref;
+    // one registry fetch a month: a refusal must give back the fetch it cost
+    const limit = await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 1 } });
+    assert.equal(limit.status, 200, JSON.stringify(limit.body));
     const refused = await api.post('/v1/cases', {
       name: 'Registry',
       companies: [{ search_ref: ref, entity_legal_form: 'H0PO' }],
@@ -101,6 +104,19 @@ describe('entity_legal_form is validated against the ISO 20275 list', () => {
     const imported = await api.post('/v1/cases', { name: 'Registry', companies: [{ search_ref: ref }] });
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     assert.ok(imported.body.companies[0].entity_legal_form);
+    // POST /v1/companies: the country comes from the profile, known only after the fetch
+    await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 2 } });
+    const company = (fields: Record<string, unknown>) =>
+      api.post('/v1/companies', {
+        case_id: imported.body.id,
+        type: 'affiliated',
+        search_ref: ref,
+        ...fields,
+      });
+    assertRefused(await company({ entity_legal_form: 'H0PO' }), 'entity_legal_form', /GB/);
+    const typed = await company({ entity_legal_form: '8888' });
+    assert.equal(typed.status, 201, JSON.stringify(typed.body));
+    assert.equal(typed.body.entity_legal_form, '8888');
   });
 
   test('without a list loaded, only the form of a code is checked', async () => {
