@@ -172,6 +172,44 @@ describe('command line: blank options, a missing reference directory', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  test('a blank optional option or argument is refused like a blank required one, on every command, exit 2', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir);
+    const ws = await cli(['workspaces', 'create', '--name', 'Blank options'], env);
+    assert.equal(ws.code, 0, ws.stderr);
+    const workspaceId = JSON.parse(ws.stdout).id;
+    const user = [
+      'users',
+      'create',
+      '--workspace',
+      workspaceId,
+      '--email',
+      'blank@example.com',
+      '--role',
+      'viewer',
+    ];
+    const refusals: [string[], RegExp][] = [
+      [[...user, '--first-name', ''], /option '--first-name <name>' must not be empty/],
+      [[...user, '--last-name', '   '], /option '--last-name <name>' must not be empty/],
+      [[...user, '--password', ''], /option '--password <password>' must not be empty/],
+      [['keys', 'revoke', '--id', ' '], /option '--id <key_id>' must not be empty/],
+      [['keys', 'revoke', '--key', ''], /option '--key <api_key>' must not be empty/],
+      [['keys', 'revoke', '  '], /argument 'api_key' must not be empty/],
+      [['data', 'pull', '--keep', ''], /option '--keep <n>' must not be empty/],
+    ];
+    for (const [args, message] of refusals) {
+      const res = await cli(args, env);
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+      assert.match(res.stderr, message, args.join(' '));
+      assert.equal(res.stdout, '', `${args.join(' ')}: nothing done`);
+    }
+    // nothing was created: the same user, with its names, is created now
+    const created = await cli([...user, '--first-name', 'Ada', '--last-name', 'Lovelace'], env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(JSON.parse(created.stdout).first_name, 'Ada');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   test('a VERICASE_REFERENCE_DIR that does not exist is reported as such, at start-up and in /readyz', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
     const missing = path.join(dir, 'no-such-lists');

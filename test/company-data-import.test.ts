@@ -229,7 +229,6 @@ describe('case creation from a search_ref', () => {
       companies: [
         { search_ref: ref, import_related: true },
         { name: 'Typed Ltd', type: 'affiliated', country: 'GB', entity_legal_form: 'H0PO' },
-        { name: 'Typed Other', type: 'affiliated', country: 'FR', entity_legal_form: 'ZZZZ' },
         { name: 'Typed None', type: 'affiliated', country: 'FR' },
       ],
     });
@@ -242,10 +241,19 @@ describe('case creation from a search_ref', () => {
       'Label Test Holding': ['6CHY', SAS],
       // a form named in two languages: both names, as the reference says
       'Typed Ltd': ['H0PO', 'Private Limited Company, cyfyngedig'],
-      'Typed Other': ['ZZZZ', null],
       'Typed None': [null, null],
     };
     assert.deepEqual(labels(res.body.companies), expected);
+    // a typed code that is not an active form of the company's country is refused
+    // (test/company-legal-form.test.ts); only a registry's own code can be unknown to the list
+    const unknown = await api.post('/v1/companies', {
+      case_id: res.body.id,
+      type: 'affiliated',
+      name: 'Typed Other',
+      country: 'FR',
+      entity_legal_form: 'ZZZZ',
+    });
+    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
     assert.deepEqual(labels((await api.get(`/v1/cases/${res.body.id}`)).body.companies), expected);
     assert.deepEqual(labels((await api.get(`/v1/companies?limit=100`)).body.data), expected);
     const main = res.body.companies.find((c: any) => c.name === 'Label Test');

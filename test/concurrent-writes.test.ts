@@ -90,4 +90,31 @@ describe('concurrent writes to one resource', { skip: !url && 'PostgreSQL only' 
       assert.equal(got.address.country, 'FR', path);
     }
   });
+
+  test('two DELETEs of a company, of an individual: one 204, one 404, one Deleted event', async () => {
+    const api = await newWorkspace();
+    const c = (
+      await api.post('/v1/cases', {
+        name: 'x',
+        companies: [{ name: 'Main' }, { name: 'Sub', type: 'affiliated', relations: [{}] }],
+        individuals: [{ first_name: 'A', last_name: 'B', relations: [{}] }],
+      })
+    ).body;
+    const { ctx } = await getHarness();
+    for (const [path, event] of [
+      [`/v1/companies/${c.companies[1].id}`, 'Company.Deleted'],
+      [`/v1/individuals/${c.individuals[0].id}`, 'Individual.Deleted'],
+    ] as const) {
+      // both have found the entity before the case's lock: the second must find it gone under it
+      const res = await whileLocked('cases', c.id, [() => api.delete(path), () => api.delete(path)]);
+      assert.deepEqual(res.map((r) => r.status).sort(), [204, 404], path);
+      const events = await ctx.db
+        .selectFrom('events')
+        .select('type')
+        .where('case_id', '=', c.id)
+        .where('type', '=', event)
+        .execute();
+      assert.equal(events.length, 1, path);
+    }
+  });
 });

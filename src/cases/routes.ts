@@ -5,6 +5,7 @@ import { CaseCreateBody } from '../company-data/import/schemas.ts';
 import { getStorage } from '../files/storage.ts';
 import { CaseIdParam, errors } from '../http/common-schemas.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
+import { checkCaseLegalForms } from './check-legal-forms.ts';
 import { createCase } from './create-case.ts';
 import { deleteCase } from './delete-case.ts';
 import { getCase } from './get-case.ts';
@@ -44,15 +45,19 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
     async (req, reply) => {
       // registry companies (search_ref) are fetched before the case's transaction opens
       const prepared = await prepareCaseImport(ctx, req.principal.workspaceId, req.body);
-      const created = await createCase(
-        ctx.db,
-        req.principal.workspaceId,
-        prepared.input,
-        prepared.wrap(ctx.hooks.afterCaseCreated),
-      ).catch(async (err) => {
-        await prepared.giveBack(); // refused (a duplicate external_id, the check limit...): no fetch spent
-        throw err;
-      });
+      const created = await checkCaseLegalForms(ctx, req.body, prepared.input)
+        .then(() =>
+          createCase(
+            ctx.db,
+            req.principal.workspaceId,
+            prepared.input,
+            prepared.wrap(ctx.hooks.afterCaseCreated),
+          ),
+        )
+        .catch(async (err) => {
+          await prepared.giveBack(); // refused (a duplicate external_id, the check limit...): no fetch spent
+          throw err;
+        });
       return reply.status(201).send(created);
     },
   );

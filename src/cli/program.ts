@@ -115,6 +115,23 @@ function required<T extends Record<string, unknown>>(
   }
 }
 
+/**
+ * Every option and argument of every command, required or optional: a blank value (`--first-name ""`,
+ * only spaces, an unset shell variable) is a usage error, as the exit codes say (docs/cli.md). An
+ * optional text stored blank would not mean "unset" (a user named ""), and an id or key that is blank
+ * would open the database only to find nothing; leaving the option out is how to unset it.
+ */
+function refuseBlank(cmd: Command): void {
+  const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+  for (const option of cmd.options) {
+    if (blank(cmd.getOptionValue(option.attributeName())))
+      cmd.error(`error: option '${option.flags}' must not be empty`);
+  }
+  cmd.registeredArguments.forEach((argument, i) => {
+    if (blank(cmd.processedArgs[i])) cmd.error(`error: argument '${argument.name()}' must not be empty`);
+  });
+}
+
 /** A positive integer option, checked in the action (a parser would run before --help is honoured). */
 function positiveInt(cmd: Command, flag: string, value: string): number {
   const n = Number(value);
@@ -137,6 +154,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .showSuggestionAfterError(true)
     // errors are written by run() below, as one line with a hint
     .configureOutput({ outputError: () => undefined })
+    // runs before every command's action (after parsing and --help): no blank option anywhere
+    .hook('preAction', (_program, action) => refuseBlank(action))
     .addHelpText('after', GLOBAL_HELP);
 
   program

@@ -1,20 +1,27 @@
 import type { AppContext } from '../app-context.ts';
-import { lockCase, touchCase } from '../cases/repository.ts';
+import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { relationsDeletedEvents, removeRelationsOf } from '../relations/remove-relations-of.ts';
 import { presentCompanyListItem } from './present.ts';
 import { findCompany } from './repository.ts';
 
 /**
- * Deletes a company and the relations on either end. The main company cannot be deleted while the
- * case has other companies or individuals: they would be left without the company they relate to.
+ * Deletes a company and the relations on either end, each announced as a deleted relation, in one
+ * transaction. The main company cannot be deleted while the case has other companies or individuals:
+ * the case would have no main company while it has entities. An affiliated company's deletion may
+ * leave other entities with no relation: they stay in the case (docs/case-graph.md).
  */
 export async function deleteCompany(ctx: AppContext, workspaceId: string, id: string) {
-  const found = await findCompany(ctx.db, workspaceId, id);
-  if (!found) throw notFound('Company');
+  const seen = await findCompany(ctx.db, workspaceId, id);
+  if (!seen) throw notFound('Company');
   await ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
-    if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
+    if (!(await lockCase(trx, workspaceId, seen.case_id))) throw notFound('Company');
+    // read again under the lock: a concurrent delete of the same entity that committed meanwhile
+    // makes this one a 404, not a second Deleted event
+    const found = await findInLiveCase(trx, 'companies', workspaceId, seen.id);
+    if (!found) throw notFound('Company');
     if (found.type === 'main') {
       const others = await trx
         .selectFrom('companies')
@@ -32,9 +39,11 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
     }
     // its checks go with it (foreign keys): each is announced as a deleted check
     await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'company', id: found.id });
+    const removed = await removeRelationsOf(trx, found.id);
     await trx.deleteFrom('companies').where('id', '=', found.id).execute();
-    await touchCase(trx, found.case_id);
+    const touched = await touchCase(trx, found.case_id);
     await recordEvents(trx, workspaceId, [
+      ...relationsDeletedEvents(touched, removed),
       {
         type: 'Company.Deleted',
         case_id: found.case_id,

@@ -7,6 +7,7 @@ import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 import { companyView } from './company-view.ts';
+import { legalFormChecker, throwIfRefused } from './legal-form-check.ts';
 import { findCompany } from './repository.ts';
 import type { CompanyUpdate } from './schemas.ts';
 import { companyUpdateSet } from './to-row.ts';
@@ -20,6 +21,9 @@ export async function updateCompany(
 ) {
   const found = await findCompany(ctx.db, workspaceId, id);
   if (!found) throw notFound('Company');
+  // the ISO 20275 list is read before the transaction: a code given is checked against the country
+  // the company will have (given in the same body, or stored)
+  const checkLegalForm = typeof input.entity_legal_form === 'string' ? await legalFormChecker(ctx) : null;
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
     if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
@@ -27,6 +31,10 @@ export async function updateCompany(
     // into what was read before another request's change committed (a lost update)
     const current = await findInLiveCase(trx, 'companies', workspaceId, found.id, { forUpdate: true });
     if (!current) throw notFound('Company');
+    if (checkLegalForm) {
+      const country = input.country !== undefined ? input.country : current.country;
+      throwIfRefused([checkLegalForm(input.entity_legal_form, country, 'entity_legal_form')]);
+    }
     const set: Record<string, unknown> = {
       ...companyUpdateSet(input),
       updated_at: sql`now()`,

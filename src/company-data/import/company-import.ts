@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../../app-context.ts';
 import { findCaseById } from '../../cases/repository.ts';
 import { createCompany } from '../../companies/create-company.ts';
+import { legalFormChecker, throwIfRefused } from '../../companies/legal-form-check.ts';
 import type { CompanyCreate } from '../../companies/schemas.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { createMonitoringCheck } from '../monitoring/monitoring-check.ts';
@@ -24,6 +25,11 @@ export async function createCompanyFromBody(
   const { search_ref: searchRef, import_related: importRelated, ...fields } = body;
   if (importRelated && !searchRef)
     throw badRequest('import_related: only allowed with search_ref', 'import_related');
+  // a code the caller types is checked (one from the registry profile is the registry's own);
+  // first against the country given, before any fetch is spent
+  const code = fields.entity_legal_form;
+  const checkLegalForm = code !== undefined && code !== null ? await legalFormChecker(ctx) : null;
+  throwIfRefused([checkLegalForm?.(code, fields.country, 'entity_legal_form') ?? null]);
   if (!searchRef) {
     if (fields.name === undefined) throw badRequest('name is required (or give search_ref)', 'name');
     return createCompany(ctx, workspaceId, fields as Static<typeof CompanyCreate>);
@@ -32,6 +38,11 @@ export async function createCompanyFromBody(
   if (!(await findCaseById(ctx.db, workspaceId, fields.case_id))) throw notFound('Case');
   const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
   const { company, origin } = companyFromProfile(fields, imp.profile);
+  const refused = checkLegalForm?.(code, company.country, 'entity_legal_form');
+  if (refused) {
+    await imp.giveBack(); // the country came from the profile: the fetch gave nothing
+    throwIfRefused([refused]);
+  }
   const created = createCompany(ctx, workspaceId, company, async (trx, row) => {
     const monitored = await writeRegistryLinks(trx, workspaceId, {
       links: [{ companyId: row.id, imp, origin }],
