@@ -203,6 +203,33 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     );
   });
 
+  test('common-token weighting: a distinct common name one letter away is no hit, a typo still is', async () => {
+    const hits = async (name: string) => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data as { id: string; score: number; matched_name: string }[];
+    };
+    // OFAC lists `KHALIL, Hossein` (ofac_sdn:24528). `khalid` and `khalil` are both names carried by
+    // listed entities and do not sound alike: two names, not a typo (0.96 before).
+    assert.deepEqual(
+      (await hits('Khalid Hosseini')).filter((d) => d.id === 'ofac_sdn:24528'),
+      [],
+      'Khalid Hosseini',
+    );
+    assert.equal((await hits('Khalil Hossein')).find((d) => d.id === 'ofac_sdn:24528')?.score, 1);
+    // `khalli` is on no list: a typo of `khalil`, still found
+    const typo = (await hits('Khalli Hossein')).find((d) => d.id === 'ofac_sdn:24528');
+    assert.ok(typo && typo.score >= 0.85 && typo.score < 1, JSON.stringify(typo));
+    // `AL-MASRI, Ahmad` (ofac_sdn:6916): `ahmad` is on 177 listed entities, so `ahmadi` ~ `ahmad` says
+    // little, and `maria` is another known name than `almasri` (0.91 before)
+    assert.deepEqual(
+      (await hits('Maria Ahmadi')).filter((d) => d.id === 'ofac_sdn:6916'),
+      [],
+      'Maria Ahmadi',
+    );
+    assert.equal((await hits('Ahmad al-Masri')).find((d) => d.id === 'ofac_sdn:6916')?.score, 1);
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);
