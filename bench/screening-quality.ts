@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { doubleMetaphone } from 'double-metaphone';
 import { buildIndex, type ScreeningIndex } from '../src/screening/engine/build.ts';
 import { fuzzinessToThreshold, search } from '../src/screening/engine/search.ts';
 import type { ScreeningEntity } from '../src/screening/entity.ts';
@@ -484,6 +485,25 @@ export interface QualityReport {
   /** Informational (no goal): share of list-population names (see above) with any hit. */
   listPopulationNames: number;
   listPopulationHitRate: number;
+  /**
+   * Informational: the list-population hits by kind (top hit): every matched query token identical to a
+   * listed one (the listed name has more), a spelling variant (paired tokens with the same metaphone key,
+   * the glued article aside), or a distinct name (a pair that sounds different: khalid ~ khalil).
+   */
+  listPopulationHitKinds: Record<PopulationHitKind, string[]>;
+}
+
+export type PopulationHitKind = 'identical' | 'variant' | 'distinct';
+
+function populationHitKind(pairs: { query: string; listed: string }[]): PopulationHitKind {
+  const key = (t: string) => doubleMetaphone(t.length >= 5 && /^(al|el)/.test(t) ? t.slice(2) : t)[0];
+  let kind: PopulationHitKind = 'identical';
+  for (const p of pairs) {
+    if (p.query === p.listed) continue;
+    if (key(p.query) !== key(p.listed)) return 'distinct';
+    kind = 'variant';
+  }
+  return kind;
 }
 
 /**
@@ -538,11 +558,20 @@ export async function runScreeningQualityBench(
   }
   const population = generateListPopulationNames(index);
   let populationHits = 0;
-  for (const name of population) if (search(index, { name, limit: 1 }).length) populationHits++;
+  const kinds: QualityReport['listPopulationHitKinds'] = { identical: [], variant: [], distinct: [] };
+  for (const name of population) {
+    const top = search(index, { name, limit: 1 })[0];
+    if (!top) continue;
+    populationHits++;
+    kinds[populationHitKind(top.explanation.matched_tokens)].push(
+      `${name} ~ ${top.matched_name} ${top.score}`,
+    );
+  }
   return {
     combinedRecallTop3: Math.round((combinedOk / variants.length) * 10000) / 100,
     listPopulationNames: population.length,
     listPopulationHitRate: Math.round((populationHits / population.length) * 10000) / 100,
+    listPopulationHitKinds: kinds,
     threshold,
     variants: variants.length,
     recallTop3: Math.round((ok / variants.length) * 10000) / 100,
@@ -570,12 +599,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `informational: ${r.listPopulationNames} unlisted names common in list populations, with any hit: ${r.listPopulationHitRate}%`,
   );
+  const k = r.listPopulationHitKinds;
+  console.log(
+    `  of which: same tokens ${k.identical.length}, spelling variants ${k.variant.length}, distinct names ${k.distinct.length}`,
+  );
   if (verbose) {
     console.log('\nmisses:');
     for (const m of r.misses)
       console.log(`  [${m.kind}] ${m.query}  <- ${m.original}  top: ${m.top.join(' | ')}`);
     console.log('\nfalse positives:');
     for (const f of r.falsePositives) console.log(`  ${f.query} -> ${f.hit} ${f.score}`);
+    console.log('\nlist-population hits on distinct names:');
+    for (const d of k.distinct) console.log(`  ${d}`);
   } else {
     console.log(
       `(${r.misses.length} misses, ${r.falsePositives.length} false positives; --verbose lists them)`,

@@ -160,6 +160,76 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     await exact('Habib Ahmed al-Loubiri', 'un_sc:QDi.177');
   });
 
+  test('ould and Turkic patronymic particles (ogly, oglu, kyzy, ...) are dropped between names, like ben', async () => {
+    const exact = async (name: string, id: string) => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const hit = res.body.data.find((d: { id: string }) => d.id === id);
+      assert.ok(hit, `${name}: ${JSON.stringify(res.body.data.map((d: { id: string }) => d.id))}`);
+      assert.equal(hit.score, 1, name);
+      assert.deepEqual(hit.explanation.unmatched_listed_tokens, [], name);
+      assert.deepEqual(hit.explanation.unmatched_query_tokens, [], name);
+      return hit;
+    };
+    // list side: OFAC `MOHAMEDOU, Saleck Ould Cheikh`, `ASLANOV, Dzheykhun Nasimi Ogly`
+    assert.equal(
+      (await exact('Saleck Cheikh Mohamedou', 'ofac_sdn:21187')).matched_name,
+      'MOHAMEDOU, Saleck Ould Cheikh',
+    );
+    await exact('Dzheykhun Nasimi Aslanov', 'ofac_sdn:23951');
+    // query side: the Azerbaijani spelling `oglu` (and Cyrillic `оглу`) where the list has `Ogly`
+    await exact('Dzheykhun Nasimi oglu Aslanov', 'ofac_sdn:23951');
+    assert.equal(
+      (await exact('Фихрет Габдулла оглу Тагиев', 'ofac_sdn:16396')).matched_name,
+      'TAGIEV, Fikhret Gabdulla Ogly',
+    );
+    // Arabic script: the UN lists `MAHFOUZ OULD AL-WALID` with the original-script name `محفوظ ولد الوليد`
+    await exact('محفوظ الوليد', 'un_sc:QDi.015');
+    await exact('Mahfouz al-Walid', 'un_sc:QDi.015');
+    // a particle at either end is kept: it is all there is to match of `Ould Kheirou` (UN alias)
+    const kheirou = await api.get(`/v1/screening/search?name=${encodeURIComponent('Kheirou')}&fuzziness=0`);
+    const ouldKheirou = await api.get(
+      `/v1/screening/search?name=${encodeURIComponent('Ould Kheirou')}&fuzziness=0`,
+    );
+    assert.equal(ouldKheirou.status, 200, JSON.stringify(ouldKheirou.body));
+    const hit = ouldKheirou.body.data.find(
+      (d: { matched_name: string }) => d.matched_name === 'Ould Kheirou',
+    );
+    assert.ok(hit, JSON.stringify(ouldKheirou.body.data.map((d: { id: string }) => d.id)));
+    assert.equal(hit.score, 1);
+    assert.ok(
+      !kheirou.body.data.some((d: { matched_name: string }) => d.matched_name === 'Ould Kheirou'),
+      JSON.stringify(kheirou.body.data),
+    );
+  });
+
+  test('common-token weighting: a distinct common name one letter away is no hit, a typo still is', async () => {
+    const hits = async (name: string) => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data as { id: string; score: number; matched_name: string }[];
+    };
+    // OFAC lists `KHALIL, Hossein` (ofac_sdn:24528). `khalid` and `khalil` are both names carried by
+    // listed entities and do not sound alike: two names, not a typo (0.96 before).
+    assert.deepEqual(
+      (await hits('Khalid Hosseini')).filter((d) => d.id === 'ofac_sdn:24528'),
+      [],
+      'Khalid Hosseini',
+    );
+    assert.equal((await hits('Khalil Hossein')).find((d) => d.id === 'ofac_sdn:24528')?.score, 1);
+    // `khalli` is on no list: a typo of `khalil`, still found
+    const typo = (await hits('Khalli Hossein')).find((d) => d.id === 'ofac_sdn:24528');
+    assert.ok(typo && typo.score >= 0.85 && typo.score < 1, JSON.stringify(typo));
+    // `AL-MASRI, Ahmad` (ofac_sdn:6916): `ahmad` is on 177 listed entities, so `ahmadi` ~ `ahmad` says
+    // little, and `maria` is another known name than `almasri` (0.91 before)
+    assert.deepEqual(
+      (await hits('Maria Ahmadi')).filter((d) => d.id === 'ofac_sdn:6916'),
+      [],
+      'Maria Ahmadi',
+    );
+    assert.equal((await hits('Ahmad al-Masri')).find((d) => d.id === 'ofac_sdn:6916')?.score, 1);
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);

@@ -10,7 +10,8 @@
  * Tokenising (`nameTokens`) then depends on the kind of name:
  * - persons: "LAST, First Middle" (exactly one comma) is reordered to "first middle last"; titles
  *   (mr, mrs, dr, jr, ...) and low-information particles (de, del, la, van, von, da, dos, bin, ibn, bint, ...)
- *   are dropped; `ben` only between two other tokens (it is also a given name).
+ *   are dropped; `ben`, `ould` and Turkic patronymic particles (`ogly`, `kyzy`, ...) only between two
+ *   other tokens (`Ben` is also a given name; see PERSON_MIDDLE_PARTICLES).
  * - organisations, vessels, aircraft: stopwords (the, of, and, for, de, la, et, und, ...) are dropped and
  *   legal-form designations are stripped from the end (and a few Russian/Indonesian ones from the start):
  *   a built-in list plus, when supplied, the abbreviations columns of the ISO 20275 ELF code list.
@@ -64,11 +65,30 @@ const PERSON_STOPWORDS = new Set([
 ]);
 
 /**
- * Particles that are also given names: `ben` is "son of" in Maghrebi and Hebrew names (`Habib Ben Ahmed`,
- * Cyrillic `бен`) but `Ben` is an English given name (`Ben Smith`). Dropped only between two other
- * tokens, where a given name does not stand in a name's natural or `LAST, First` order.
+ * Particles dropped only between two other tokens, where a given name does not stand in a name's natural
+ * or `LAST, First` order:
+ * - `ben` is "son of" in Maghrebi and Hebrew names (`Habib Ben Ahmed`, Cyrillic `бен`) but `Ben` is an
+ *   English given name (`Ben Smith`);
+ * - `ould` is "son of" in Mauritanian names (`Saleck Ould Cheikh`, Arabic `ولد` → wld); Azerbaijani and
+ *   Central Asian patronymics end in "son of" / "daughter of": `ogly`, `oglu`, `ogli` (Azerbaijani `oğlu`,
+ *   Uzbek `o'g'li`, Cyrillic `оглы`, `оглу`, `огли`, Uzbek Cyrillic `ўғли` → ughli) and `kyzy`, `qizi`,
+ *   `gyzy`, `kizi` (`qızı`, `кызы`, `гызы`, `қизи`, `кизи`). A name can be just a particle and a name
+ *   (`Ould Kheirou`, `Heydar oglu`), and a particle alone is all there is to match, so at either end
+ *   they stay.
  */
-const PERSON_MIDDLE_PARTICLES = new Set(['ben']);
+const PERSON_MIDDLE_PARTICLES = new Set([
+  'ben',
+  'ould',
+  'wld',
+  'ogly',
+  'oglu',
+  'ogli',
+  'ughli',
+  'kyzy',
+  'gyzy',
+  'qizi',
+  'kizi',
+]);
 
 const ORG_STOPWORDS = new Set([
   'the',

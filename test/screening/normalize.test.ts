@@ -57,6 +57,41 @@ describe('normalisation', () => {
     assert.deepEqual(nameTokens('Ben Ali Trading', 'org'), ['ben', 'ali', 'trading']);
   });
 
+  test('ould and Turkic patronymic particles are dropped between names only, in Latin, Cyrillic and Arabic script', () => {
+    assert.deepEqual(nameTokens('MOHAMEDOU, Saleck Ould Cheikh', 'person'), [
+      'saleck',
+      'cheikh',
+      'mohamedou',
+    ]);
+    assert.deepEqual(nameTokens('OULD ALI, Mohamed Ould Ahmed', 'person'), ['mohamed', 'ahmed', 'ali']);
+    assert.deepEqual(nameTokens('Ilham Heydar oglu Aliyev', 'person'), ['ilham', 'heydar', 'aliyev']);
+    assert.deepEqual(nameTokens('Ильхам Гейдар оглы Алиев', 'person'), ['ilkham', 'geidar', 'aliev']);
+    assert.deepEqual(nameTokens('Leyla Ilham qızı Aliyeva', 'person'), ['leyla', 'ilham', 'aliyeva']);
+    assert.deepEqual(nameTokens('Лейла Ильхам кызы Алиева', 'person'), ['leila', 'ilkham', 'alieva']);
+    assert.deepEqual(nameTokens("Anvar Rustam o'g'li Karimov", 'person'), ['anvar', 'rustam', 'karimov']);
+    for (const [a, b] of [
+      ['Ali Heydar ogly Aliyev', 'Ali Heydar Aliyev'],
+      ['Ali Heydar ogli Aliyev', 'Ali Heydar Aliyev'],
+      ['Ali Heydar oğlu Aliyev', 'Ali Heydar Aliyev'],
+      ['Leyla Ilham kyzy Aliyeva', 'Leyla Ilham Aliyeva'],
+      ['Leyla Ilham gyzy Aliyeva', 'Leyla Ilham Aliyeva'],
+      ['Leyla Ilham kizi Aliyeva', 'Leyla Ilham Aliyeva'],
+      ['Лейла Ильхам гызы Алиева', 'Лейла Ильхам Алиева'],
+      ['Анвар Рустам ўғли Каримов', 'Анвар Рустам Каримов'],
+      ['Анвар Рустам огли Каримов', 'Анвар Рустам Каримов'],
+      ['Анвар Рустам оглу Каримов', 'Анвар Рустам Каримов'],
+      ['محفوظ ولد الوليد', 'محفوظ الوليد'],
+    ])
+      assert.deepEqual(nameTokens(a, 'person'), nameTokens(b, 'person'), a);
+    // at either end a particle stays: a name can be just a particle and a name
+    assert.deepEqual(nameTokens('Ould Kheirou', 'person'), ['ould', 'kheirou']);
+    assert.deepEqual(nameTokens('KHEIROU, Amada Ould', 'person'), ['amada', 'kheirou']);
+    assert.deepEqual(nameTokens('Heydar oglu', 'person'), ['heydar', 'oglu']);
+    assert.deepEqual(nameTokens('Ould', 'person'), ['ould']);
+    // organisation names keep them
+    assert.deepEqual(nameTokens('Ould Ahmed Trading', 'org'), ['ould', 'ahmed', 'trading']);
+  });
+
   test('legal-form suffixes are stripped from organisation names (built-in list)', () => {
     assert.equal(normalizeName('ANGLO-CARIBBEAN CO., LTD.', 'org'), 'anglo caribbean');
     assert.equal(normalizeName('TNK TRADING INTERNATIONAL S.A.', 'org'), 'tnk trading international');

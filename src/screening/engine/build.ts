@@ -29,6 +29,7 @@ import {
   nameTokens,
   normalizeIdentifier,
 } from '../normalize.ts';
+import type { TokenStats } from './score.ts';
 
 export interface IndexOptions {
   /** Legal-form designations stripped from organisation names (default: built-in list). */
@@ -39,6 +40,33 @@ export const MIN_DELETE_LEN = 4;
 
 export function tokenWeight(token: string): number {
   return Math.min(Math.max(token.length, 1), 12);
+}
+
+/**
+ * Common-token weighting: a match on a name token that many listed entities carry (`muhammad`, `ali`,
+ * `jose`) says less about which entity it is than a match on a rare one, so token weights are scaled by
+ *
+ *   rarity(n) = 1 / (1 + alpha · ln(max(1, n / (N · share))))
+ *
+ * where n is the number of listed entities with the token in one of their names and N the number of
+ * entities. Tokens on at most `share` of the entities (1 in 1,000: 8 of the 8,382 shipped) keep weight 1;
+ * above that the weight falls with the logarithm of the frequency. Computed from the loaded lists when the
+ * index is built (deterministic: counts only); a query token not on any list is rare (1).
+ */
+export const COMMON_TOKEN = {
+  alpha: 0.3,
+  share: 0.001,
+  /**
+   * A token carried by at least this many listed entities is a known name: two different known names
+   * that do not sound alike are not paired (`khalid` ≠ `khalil`; see scoreTokens).
+   */
+  knownEntities: 2,
+};
+
+export function tokenRarity(entitiesWithToken: number, entities: number): number {
+  const floor = Math.max(1, entities * COMMON_TOKEN.share);
+  if (entitiesWithToken <= floor) return 1;
+  return 1 / (1 + COMMON_TOKEN.alpha * Math.log(entitiesWithToken / floor));
 }
 
 /** Index keys for one token (shared by index and query side). */
@@ -253,6 +281,7 @@ export interface IndexFields {
   tokenStart: Int32Array;
   tokenIds: Int32Array;
   tokens: string[];
+  tokenEntities: Int32Array;
   entityKind: Uint8Array;
   kinds: EntityKind[];
   entityListTypes: Int32Array;
@@ -263,7 +292,8 @@ export interface IndexFields {
 /**
  * A ScreeningIndex as plain data, to send it to another thread (postMessage): typed arrays (to transfer,
  * `transfer` lists their buffers), strings, arrays and sets (structured clone). `legalForms` is null for
- * the built-in list (the receiving thread has its own). No field is computed again on arrival.
+ * the built-in list (the receiving thread has its own). No field is computed again on arrival but the
+ * token rarity factors (one pass over the distinct tokens' counts).
  */
 export interface IndexTransfer extends Omit<IndexFields, 'legalForms' | 'postings' | 'identifiers'> {
   legalForms: LegalForms | null;
@@ -300,6 +330,12 @@ export class ScreeningIndex {
   readonly tokenIds: Int32Array;
   /** Distinct tokens of all records. */
   readonly tokens: string[];
+  /** Per token number: how many entities have the token in one of their names (see COMMON_TOKEN). */
+  readonly tokenEntities: Int32Array;
+  /** Per token number: its rarity factor (1 = rare, see tokenRarity), from tokenEntities. */
+  readonly tokenRarity: Float64Array;
+  /** Token → token number, for query tokens; made on first use. */
+  #tokenNumbers: Map<string, number> | undefined;
   /** Entity kind, as a number into `kinds`. */
   readonly entityKind: Uint8Array;
   readonly kinds: EntityKind[];
@@ -322,6 +358,11 @@ export class ScreeningIndex {
     this.tokenStart = fields.tokenStart;
     this.tokenIds = fields.tokenIds;
     this.tokens = fields.tokens;
+    this.tokenEntities = fields.tokenEntities;
+    this.tokenRarity = new Float64Array(this.tokens.length);
+    const entityCount = fields.entityJson.length;
+    for (let t = 0; t < this.tokens.length; t++)
+      this.tokenRarity[t] = tokenRarity(this.tokenEntities[t], entityCount);
     this.entityKind = fields.entityKind;
     this.kinds = fields.kinds;
     this.entityListTypes = fields.entityListTypes;
@@ -361,6 +402,7 @@ export class ScreeningIndex {
       tokenStart: this.tokenStart,
       tokenIds: this.tokenIds,
       tokens: this.tokens,
+      tokenEntities: this.tokenEntities,
       entityKind: this.entityKind,
       kinds: this.kinds,
       entityListTypes: this.entityListTypes,
@@ -403,6 +445,39 @@ export class ScreeningIndex {
     const out = new Array<string>(this.tokenStart[r + 1] - from);
     for (let i = 0; i < out.length; i++) out[i] = this.tokens[this.tokenIds[from + i]];
     return out;
+  }
+
+  /** How many listed entities carry `token` in one of their names (0 for a token on no list). */
+  entitiesWith(token: string): number {
+    if (!this.#tokenNumbers) {
+      this.#tokenNumbers = new Map();
+      for (let t = 0; t < this.tokens.length; t++) this.#tokenNumbers.set(this.tokens[t], t);
+    }
+    const t = this.#tokenNumbers.get(token);
+    return t === undefined ? 0 : this.tokenEntities[t];
+  }
+
+  /** Rarity and known-name flags of tokens (a query's; see COMMON_TOKEN). */
+  tokenStats(tokens: string[]): TokenStats {
+    const counts = tokens.map((t) => this.entitiesWith(t));
+    return {
+      rarity: counts.map((n) => (n ? tokenRarity(n, this.entityCount) : 1)),
+      known: counts.map((n) => n >= COMMON_TOKEN.knownEntities),
+    };
+  }
+
+  /** Rarity and known-name flags of the record's tokens (new arrays, in token order). */
+  recordStats(r: number): TokenStats {
+    const from = this.tokenStart[r];
+    const n = this.tokenStart[r + 1] - from;
+    const rarity = new Array<number>(n);
+    const known = new Array<boolean>(n);
+    for (let i = 0; i < n; i++) {
+      const t = this.tokenIds[from + i];
+      rarity[i] = this.tokenRarity[t];
+      known[i] = this.tokenEntities[t] >= COMMON_TOKEN.knownEntities;
+    }
+    return { rarity, known };
   }
 
   /** The record's name as listed, given its entity. */
@@ -451,8 +526,13 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
   const entityListTypes = new Int32Array(entities.length);
   const entityJson: string[] = new Array(entities.length);
   const keys = new Set<string>();
+  /** Entities per token number (grown as tokens are interned). */
+  let tokenEntities: Int32Array = new Int32Array(1024);
+  /** Token numbers already counted for the current entity. */
+  const entityTokens = new Set<number>();
 
   for (let ei = 0; ei < entities.length; ei++) {
+    entityTokens.clear();
     const e = entities[ei];
     entityJson[ei] = JSON.stringify(e);
     const kindId = kinds.id(e.kind, () => e.kind);
@@ -477,7 +557,14 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
       recordEntity.push(ei);
       recordAlias.push(ni);
       recordWeak.push(weak ? 1 : 0);
-      for (const t of toks) tokenIds.push(tokens.id(t, () => t));
+      for (const t of toks) {
+        const id = tokens.id(t, () => t);
+        tokenIds.push(id);
+        if (entityTokens.has(id)) continue;
+        entityTokens.add(id);
+        tokenEntities = growInt32(tokenEntities, id + 1);
+        tokenEntities[id]++;
+      }
       tokenStart.push(tokenIds.length);
       seen.set(key, ri);
       keys.clear();
@@ -515,6 +602,7 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
     tokenStart: Int32Array.from(tokenStart),
     tokenIds: Int32Array.from(tokenIds),
     tokens: tokens.table,
+    tokenEntities: Int32Array.from(tokenEntities.subarray(0, tokens.table.length)),
     entityKind,
     kinds: kinds.table,
     entityListTypes,

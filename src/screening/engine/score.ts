@@ -7,7 +7,11 @@
  * `Saddam Hussein` for `SADDAM HUSSEIN AL-TIKRITI`) leaves listed tokens unmatched at the end only;
  * see PENALTY.listedTrailing.
  *
- *   score = Σ w·sim / (Σ w + Σ_unmatched w·penalty)       w = mean length of the paired tokens (≤ 12)
+ *   score = Σ w·sim / (Σ w + Σ_unmatched w·penalty)
+ *
+ * w = mean length of the paired tokens (each ≤ 12) × the listed token's rarity; an unmatched token's w is
+ * its length × its own rarity (rarity: 1 for a rare token, less for a token many listed entities carry,
+ * see COMMON_TOKEN in build.ts), so the pairs on rare tokens decide the score.
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { jaroWinkler } from './jaro-winkler.ts';
@@ -46,6 +50,34 @@ export function phoneticKey(token: string): string {
     phoneticCache.set(token, k);
   }
   return k;
+}
+
+const keysCache = new Map<string, string[]>();
+
+/** Both double-metaphone keys of a token and, for a glued article (`alkhalil`), of the rest. */
+function phoneticKeys(t: string): string[] {
+  let k = keysCache.get(t);
+  if (!k) {
+    const base = t.length >= 5 && (t.startsWith('al') || t.startsWith('el')) ? t.slice(2) : t;
+    k = [...doubleMetaphone(t), ...doubleMetaphone(base)].filter(Boolean);
+    if (keysCache.size > 200_000) keysCache.clear();
+    keysCache.set(t, k);
+  }
+  return k;
+}
+
+/** Whether two tokens share a phonetic key (the same name written differently: hussein ~ husayn). */
+export function soundAlike(a: string, b: string): boolean {
+  const kb = phoneticKeys(b);
+  return phoneticKeys(a).some((k) => kb.includes(k));
+}
+
+/** What the lists say about each token of a name (see COMMON_TOKEN in build.ts). */
+export interface TokenStats {
+  /** 1 for a rare token, less for one that many listed entities carry. */
+  rarity: ArrayLike<number>;
+  /** Carried by at least COMMON_TOKEN.knownEntities listed entities: a name in its own right. */
+  known: ArrayLike<boolean>;
 }
 
 export function tokenSimilarity(a: string, b: string): number {
@@ -93,7 +125,14 @@ function isMatchedTwin(r: string[], j: number, used: number): boolean {
   return false;
 }
 
-/** Score query tokens against one listed name's tokens. */
+/**
+ * Score query tokens against one listed name's tokens. `qw`/`rw`: token lengths (tokenWeight); `qs`/`rs`:
+ * the tokens' rarity on the lists (without them every token has rarity 1 and none is a known name).
+ *
+ * Two different known names of four letters or more (each carried by listed entities: `khalid`,
+ * `khalil`) that do not sound alike are not paired, however close their spelling: they are two names, not
+ * a typo of one (a typo rarely gives a name that is on the lists).
+ */
 export function scoreTokens(
   q: string[],
   qw: number[],
@@ -101,13 +140,21 @@ export function scoreTokens(
   rw: number[],
   withDetail: boolean,
   person = false,
+  qs?: TokenStats,
+  rs?: TokenStats,
 ): NameScore | number {
   const m = q.length;
   const n = r.length;
   if (m * n > simBuf.length) simBuf = new Float64Array(m * n * 2);
   const sims = simBuf;
   for (let i = 0; i < m; i++) {
-    for (let j = 0; j < n; j++) sims[i * n + j] = tokenSimilarity(q[i], r[j]);
+    for (let j = 0; j < n; j++) {
+      let s = tokenSimilarity(q[i], r[j]);
+      // (tokens of up to three letters have their own rules: initials, ri~ry, the doubled distance)
+      if (s < 1 && s >= TOKEN_FLOOR && qs?.known[i] && rs?.known[j] && q[i].length > 3 && r[j].length > 3)
+        if (!soundAlike(q[i], r[j])) s = 0;
+      sims[i * n + j] = s;
+    }
   }
   let usedQ = 0;
   let usedR = 0;
@@ -140,7 +187,8 @@ export function scoreTokens(
     if (bi < 0) break;
     usedQ |= 1 << bi;
     usedR |= 1 << bj;
-    const w = (qw[bi] + rw[bj]) / 2;
+    // the listed token's rarity: how much a match on it tells about which entity this is
+    const w = ((qw[bi] + rw[bj]) / 2) * (rs ? rs.rarity[bj] : 1);
     num += w * best;
     den += w;
     if (bi < qMin) qMin = bi;
@@ -154,7 +202,7 @@ export function scoreTokens(
   if (num === 0) return withDetail ? { score: 0, pairs: [], unmatchedQuery: q, unmatchedListed: r } : 0;
   for (let i = 0; i < m; i++) {
     if (usedQ & (1 << i)) continue;
-    den += qw[i] * (i > qMin && i < qMax ? PENALTY.queryMiddle : PENALTY.queryEnd);
+    den += qw[i] * (qs ? qs.rarity[i] : 1) * (i > qMin && i < qMax ? PENALTY.queryMiddle : PENALTY.queryEnd);
   }
   // The query names a subset of the listed person's names: its given name and at least one more, with
   // nothing of its own left over. Listed names after the last matched one were only left out.
@@ -165,6 +213,7 @@ export function scoreTokens(
     const middle = (j > rMin && j < rMax) || isMatchedTwin(r, j, usedR);
     den +=
       rw[j] *
+      (rs ? rs.rarity[j] : 1) *
       (middle ? PENALTY.listedMiddle : subset && j > rMax ? PENALTY.listedTrailing : PENALTY.listedEnd);
   }
   const score = num / den;

@@ -155,6 +155,9 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
   const qOrg = kind === 'person' ? [] : nameTokens(name, 'org', index.legalForms).slice(0, MAX_QUERY_TOKENS);
   const qPersonW = qPerson.map(tokenWeight);
   const qOrgW = qOrg.map(tokenWeight);
+  // How common each query token is among the listed names: see COMMON_TOKEN.
+  const qPersonS = index.tokenStats(qPerson);
+  const qOrgS = index.tokenStats(qOrg);
 
   const allowed = (ei: number): boolean => {
     if (kind && index.kindOf(ei) !== kind) return false;
@@ -175,7 +178,10 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     if (!q.length) return;
     const tokens = index.recordTokens(ri);
     const weights = tokens.map(tokenWeight);
-    const s = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, false, person) as number;
+    const stats = index.recordStats(ri);
+    const qw = person ? qPersonW : qOrgW;
+    const qs = person ? qPersonS : qOrgS;
+    const s = scoreTokens(q, qw, tokens, weights, false, person, qs, stats) as number;
     const weak = index.recordWeak[ri] === 1;
     const adjusted = weak ? s + QUALIFIER.weakAlias : s;
     // Qualifiers can only lower a name score, so anything already below the threshold is final.
@@ -185,7 +191,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       const prevAdj = prev.detail.score + (index.recordWeak[prev.record] === 1 ? QUALIFIER.weakAlias : 0);
       if (prevAdj >= adjusted) return;
     }
-    const detail = scoreTokens(q, person ? qPersonW : qOrgW, tokens, weights, true, person) as NameScore;
+    const detail = scoreTokens(q, qw, tokens, weights, true, person, qs, stats) as NameScore;
     best.set(ei, { record: ri, detail });
   };
 
@@ -229,7 +235,8 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       }
       groupOf.push(g >= 0 ? g : groups++);
     }
-    // Optimistic pair weight per group: a query token can pair with a listed token of at most 12 chars.
+    // Optimistic pair weight per group: a query token can pair with a listed token of at most 12 chars
+    // and of rarity 1.
     const groupWeight = new Array<number>(groups).fill(0);
     for (let i = 0; i < union.length; i++) {
       const w = (tokenWeight(union[i]) + 12) / 2;
@@ -244,6 +251,9 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       if (union[i].length === 1) initialWeight += (1 + 12) / 2;
       else groupHasName[groupOf[i]] = true;
     }
+    // What an unmatched query token costs is its length × rarity (the same weight as in scoreTokens).
+    const unionStats = index.tokenStats(union);
+    const unionWeight = union.map((t, i) => tokenWeight(t) * unionStats.rarity[i]);
     // A record is scored with one tokenisation only (its entity's kind): a token of the other one
     // (`bin`, dropped from a person's name, stays in the organisation tokenisation) is not a missing token
     // of that record. Per tokenisation: the groups of its tokens, how many of them are initials only, and
@@ -257,7 +267,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
         if (!inVariant[i]) continue;
         groupMask |= 1 << groupOf[i];
         if (union[i].length > 1) {
-          totalQueryWeight += tokenWeight(union[i]);
+          totalQueryWeight += unionWeight[i];
           nameGroups.add(groupOf[i]);
         }
       }
@@ -299,7 +309,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
           let hitQueryWeight = 0;
           for (let i = 0; i < union.length; i++) {
             if (bound.inVariant[i] && mask & (1 << groupOf[i]) && union[i].length > 1)
-              hitQueryWeight += tokenWeight(union[i]);
+              hitQueryWeight += unionWeight[i];
           }
           for (let g = 0; g < groups; g++)
             if (mask & (1 << g) && groupHasName[g]) hitWeight += groupWeight[g];
