@@ -279,6 +279,35 @@ describe('company data: monthly fetch limit', () => {
     );
   });
 
+  test('a HEAD of a fetch or a search costs nothing: not a route (404), the month keeps its fetch', async () => {
+    // HEAD is a safe method (RFC 9110): a link checker or a proxy probing the URL must not use up
+    // the workspace's paid registry fetches, nor ask the registry for a body nobody reads
+    const api = await newWorkspace();
+    await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 1 } });
+    const name = unique('Probe');
+    const ref = await firstRef(api, name);
+    const { app, ctx } = await getHarness();
+    const head = (url: string) =>
+      app.inject({ method: 'HEAD', url, headers: { 'x-service-api-key': api.key } });
+    assert.equal((await head(`/v1/company-data/fetch/${ref}`)).statusCode, 404);
+    const refsBefore = await ctx.db
+      .selectFrom('company_data_search_refs')
+      .select('ref')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const searched = await head(`/v1/company-data/search?country=FR&name=${encodeURIComponent(name)}`);
+    assert.equal(searched.statusCode, 404);
+    const refsAfter = await ctx.db
+      .selectFrom('company_data_search_refs')
+      .select('ref')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(refsAfter.length, refsBefore.length, 'a HEAD search stores no search_ref');
+    const res = await api.get(`/v1/company-data/fetch/${ref}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((await api.get(`/v1/company-data/fetch/${ref}`)).body.code, 'COMPANY_DATA_LIMIT_REACHED');
+  });
+
   test('fetch_limit 0 refuses every fetch', async () => {
     const api = await newWorkspace();
     await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 0 } });

@@ -23,6 +23,9 @@ export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/company-data/search',
     {
+      // No automatic HEAD (as for fetch below): it would ask the registry, within its rate limits,
+      // and store search_refs, for a body nobody reads.
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'Search companies in a registry',
@@ -37,6 +40,9 @@ export function registerCompanyDataRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/company-data/fetch/:search_ref',
     {
+      // No automatic HEAD: it would run the fetch (a registry call, one of the month's counted
+      // fetches) for a body nobody reads. HEAD is a safe method; a probe must cost nothing.
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'Fetch company data',
