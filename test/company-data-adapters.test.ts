@@ -743,6 +743,34 @@ describe('company data over HTTP with real adapters', () => {
     }
   });
 
+  test('a registration number of separators only (no digit) finds nothing, without asking the registry', async () => {
+    // "...", " - " are typed numbers that no company has: an empty answer, as for any number that
+    // cannot be one. Not a search by an empty name (Norway would list unrelated units) nor a 400
+    // about a `name` the caller never gave (France).
+    const { app, api } = await appWith({
+      providers: { FR: 'recherche_entreprises', NO: 'brreg', GB: 'companies_house', '*': 'sandbox' },
+      rechercheEntreprises: { baseUrl: fakes.recherche_entreprises.baseUrl },
+      brreg: { baseUrl: fakes.brreg.baseUrl },
+      companiesHouse: { baseUrl: fakes.companies_house.baseUrl, apiKey: FAKE_CH_KEY },
+    });
+    try {
+      for (const country of ['FR', 'NO', 'GB']) {
+        for (const typed of ['...', ' - ', '/']) {
+          const asked = Object.values(fakes).reduce((n, f) => n + f.requests.length, 0);
+          const res = await api.get(
+            `/v1/company-data/search?country=${country}&registration_number=${encodeURIComponent(typed)}`,
+          );
+          assert.equal(res.status, 200, `${country} ${JSON.stringify(typed)}: ${JSON.stringify(res.body)}`);
+          assert.deepEqual(res.body.data, [], `${country} ${JSON.stringify(typed)}`);
+          const after = Object.values(fakes).reduce((n, f) => n + f.requests.length, 0);
+          assert.equal(after, asked, `${country} ${JSON.stringify(typed)}: no registry request`);
+        }
+      }
+    } finally {
+      await app.close();
+    }
+  });
+
   test('FR on GLEIF: the ELF code of the profile is labelled from the ISO 20275 list', async () => {
     const { app, api } = await appWith({
       providers: { FR: 'gleif', '*': 'sandbox' },

@@ -33,8 +33,10 @@ export function createBrregProvider(opts: RegistryAdapterOptions): CompanyRegist
     vendor: 'brreg',
     async search(query, call) {
       const typed = compactNumber(query.registrationNumber);
-      if (typed) {
-        if (!/^\d{9}$/.test(typed)) return [];
+      // a typed number, even one of separators only ("..."), is a number lookup: never a search
+      // by an empty name, which would list unrelated units
+      if (query.registrationNumber?.trim()) {
+        if (!typed || !/^\d{9}$/.test(typed)) return [];
         const answer = await http.getJson(unitPath(typed), {
           signal: call.signal,
           on404: 'null',

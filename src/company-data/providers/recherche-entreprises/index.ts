@@ -42,7 +42,8 @@ export function createRechercheEntreprisesProvider(opts: RegistryAdapterOptions)
       // A SIRET (14 digits) starts with its company's SIREN; spaces are common in typed numbers.
       const number = compactNumber(query.registrationNumber);
       const siren = number && /^\d{9}(\d{5})?$/.test(number) ? number.slice(0, 9) : null;
-      if (number && !siren) return [];
+      // a typed number that is no SIREN (separators only, "..." too) finds nothing: never a name search
+      if (query.registrationNumber?.trim() && !siren) return [];
       // the API answers 400 to a text under 3 characters: say it as the caller's mistake
       if (!siren && (query.name?.trim().length ?? 0) < 3) {
         throw new RegistryError(
