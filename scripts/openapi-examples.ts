@@ -331,9 +331,8 @@ await withThrowawayApp(env, async (app, ctx) => {
     data: { front_upload_ref: passport },
   });
   if (idd?.id) {
-    await call('POST', `/v1/checks/id_document/${idd.id}/force_review`, {
-      comment: 'Urgent onboarding: reviewing the scan by hand',
-    });
+    // force_review takes no body but `{}` (the reviewer's comment goes with the review)
+    await call('POST', `/v1/checks/id_document/${idd.id}/force_review`, {});
     await call('PATCH', `/v1/checks/id_document/${idd.id}/review`, {
       action: 'approve',
       comment: 'MRZ and photo page consistent with the individual',
@@ -379,9 +378,8 @@ await withThrowawayApp(env, async (app, ctx) => {
     data: { files: [{ upload_ref: kbis }] },
   });
   if (doc?.id) {
-    await call('POST', `/v1/checks/document/${doc.id}/force_review`, {
-      comment: 'The extract is older than three months: checking it by hand',
-    });
+    // force_review takes no body but `{}` (the reviewer's comment goes with the review)
+    await call('POST', `/v1/checks/document/${doc.id}/force_review`, {});
     await call('PATCH', `/v1/checks/document/${doc.id}/review`, {
       action: 'approve',
       comment: 'Extract dated 12 days ago on the registry website',
@@ -422,9 +420,8 @@ await withThrowawayApp(env, async (app, ctx) => {
       );
     }
     await portalCall(token, 'POST', `/actions/${idv.id}/submit`);
-    await call('POST', `/v1/checks/id_verification/${idv.id}/force_review`, {
-      comment: 'Selfie taken in low light: a reviewer compares the faces',
-    });
+    // force_review takes no body but `{}` (the reviewer's comment goes with the review)
+    await call('POST', `/v1/checks/id_verification/${idv.id}/force_review`, {});
     await call('PATCH', `/v1/checks/id_verification/${idv.id}/review`, {
       action: 'approve',
       comment: 'Face matches the passport portrait',

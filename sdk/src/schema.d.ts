@@ -290,7 +290,7 @@ export interface paths {
   "/v1/checks/document/{id}/force_review": {
     /**
      * Send a processing check to review
-     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
      */
     post: operations["forceDocumentCheckReview"];
   };
@@ -396,7 +396,7 @@ export interface paths {
   "/v1/checks/id_document/{id}/force_review": {
     /**
      * Send a processing check to review
-     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
      */
     post: operations["forceIdDocumentCheckReview"];
   };
@@ -426,7 +426,7 @@ export interface paths {
   "/v1/checks/id_verification/{id}/force_review": {
     /**
      * Send a processing check to review
-     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+     * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
      */
     post: operations["forceIdVerificationCheckReview"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "c71b708a-d8fa-4bef-9506-623ed3cae07d",
+         *   "workspace_id": "aea346b4-0ef0-4d4f-a37a-2921c5c3b48b",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "72de1c21-8b61-4009-96ca-d5246a1c3278",
-         *   "to_company_id": "9f1888dc-b0fb-4f60-bb9b-2e13d3bb9c07",
+         *   "from_individual_id": "d9b10182-7bcf-422b-a359-168604a14e4e",
+         *   "to_company_id": "9322f449-e187-4ae9-a16d-2cb9525dfdc6",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
+         *   "business_contact_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "98059fae-9d91-4b26-887e-597458465f89"
+         *     "eb3beaa6-6f01-4bab-bc81-02ad9d1e1901"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
+         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_t90oExDY9gJugDOLgDlDbo0rVc0ewaj1"
+         *         "upload_ref": "upl_Ztvh6lLl1bxtPWLtgOhNCotziynoN3wv"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_TfO5FyMsRU-9NAFcx06dJiJkfkxQKEH6"
+         *       "upload_ref": "upl_Z6GANeKwkzeDlQPyxWwe4QedkTSLnnjW"
          *     }
          *   ]
          * }
@@ -7055,7 +7055,7 @@ export interface operations {
   };
   /**
    * Send a processing check to review
-   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
    */
   forceDocumentCheckReview: {
     parameters: {
@@ -7065,14 +7065,8 @@ export interface operations {
     };
     requestBody: {
       content: {
-        /**
-         * @example {
-         *   "comment": "The extract is older than three months: checking it by hand"
-         * }
-         */
-        "application/json": {
-          comment?: string;
-        };
+        /** @example {} */
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -7208,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
          * }
          */
         "application/json": {
@@ -7400,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7592,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b"
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
          * }
          */
         "application/json": {
@@ -7787,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3ad4bb49-dece-4d65-ab7b-111918b5e95b",
+         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
          *   "data": {
-         *     "front_upload_ref": "upl_sHTZCkEYi3QWe75IAgzAeE407NT62CRn"
+         *     "front_upload_ref": "upl_P3NhaA4G-krO_PKb4V-fBYAkXyGRjAvx"
          *   }
          * }
          */
@@ -7917,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_s7iVsCs-a8rylOzo_-7cCG7DM0xJ-zLs"
+         *   "front_upload_ref": "upl_SPMzmPMuYyG3FAMcic4a5Yeh6dLctQUz"
          * }
          */
         "application/json": {
@@ -7979,7 +7973,7 @@ export interface operations {
   };
   /**
    * Send a processing check to review
-   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
    */
   forceIdDocumentCheckReview: {
     parameters: {
@@ -7989,14 +7983,8 @@ export interface operations {
     };
     requestBody: {
       content: {
-        /**
-         * @example {
-         *   "comment": "Urgent onboarding: reviewing the scan by hand"
-         * }
-         */
-        "application/json": {
-          comment?: string;
-        };
+        /** @example {} */
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -8132,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "d1dc3625-34d9-4db0-97d5-8d3c2cbb20c3",
+         *   "individual_id": "08951e7d-597b-4858-81a2-8e69b178e128",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8249,7 +8237,7 @@ export interface operations {
   };
   /**
    * Send a processing check to review
-   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.
+   * @description A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.
    */
   forceIdVerificationCheckReview: {
     parameters: {
@@ -8259,14 +8247,8 @@ export interface operations {
     };
     requestBody: {
       content: {
-        /**
-         * @example {
-         *   "comment": "Selfie taken in low light: a reviewer compares the faces"
-         * }
-         */
-        "application/json": {
-          comment?: string;
-        };
+        /** @example {} */
+        "application/json": Record<string, never>;
       };
     };
     responses: {
@@ -8464,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac"
+         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d"
          * }
          */
         "application/json": {
@@ -8960,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
+         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
          *   "type": "affiliated",
-         *   "search_ref": "sr_E2q2Z0wQYUircpZxSYmqwvML36OiEQGW"
+         *   "search_ref": "sr_Ki50py4bUJ_tMNDV8MEQRNM14BWpi4yi"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9449,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
+         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10575,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5a5862a0-f01f-457c-98ca-592d928848f7",
+         *   "individual_id": "cba00f5f-dbd3-4703-aba6-90b8a93a65af",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10862,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
+         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "fd400c85-3338-46cc-a6a9-4320c3b6d8ac",
+         *       "to_company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11177,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
+         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12274,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "29777818-7d41-4cdd-a09a-91ffa0494a10",
-         *   "template_id": "9bf6db74-b99d-4965-bc82-92bf7c984cd6"
+         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
+         *   "template_id": "29cd97c2-d5ad-4b9c-8883-66d31e70c8b3"
          * }
          */
         "application/json": {
@@ -13163,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T13:51:18.770Z"
+         *   "since": "2026-12-01T20:43:08.827Z"
          * }
          */
         "application/json": {

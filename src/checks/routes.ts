@@ -100,9 +100,11 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
             tags,
             summary: 'Send a processing check to review',
             description:
-              'A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there.',
+              'A check whose analysis is still running (processing) goes to need_review at once, so a reviewer can decide it from what is there. No body (an empty object is accepted); the comment of the decision goes with the review.',
             params: IdParam,
-            body: Type.Optional(Type.Object({ comment: Type.Optional(Type.String()) })),
+            // no fields: a `comment` was once accepted here and recorded nowhere; the reference
+            // takes no body, and the reviewer's comment belongs to PATCH …/review
+            body: Type.Optional(Type.Object({})),
             response: { 200: Full, ...errors(400, 404) },
           },
         },
