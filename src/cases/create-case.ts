@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { ensureTags } from '../tags/repository.ts';
 import { nestedUserById } from '../users/nested-user.ts';
+import { assertPathUsableExternalId } from './external-id.ts';
 import { insertGraph } from './insert-graph.ts';
 import { presentCase } from './present.ts';
 import { presentDetailedCase } from './present-detailed.ts';
@@ -143,6 +144,7 @@ export async function createCase(
   input: CaseCreateInput,
   afterCreated?: AfterCaseCreated,
 ) {
+  assertPathUsableExternalId(input.external_id);
   const plan = planGraph(input);
   const caseId = randomUUID();
   noteCreatedResource(caseId);
