@@ -9,8 +9,9 @@ import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
-import { ensureTags } from '../tags/repository.ts';
+import { caseTagLabels } from '../tags/case-tag-labels.ts';
 import { nestedUserById } from '../users/nested-user.ts';
+import { assertPathUsableExternalId } from './external-id.ts';
 import { insertGraph } from './insert-graph.ts';
 import { presentCase } from './present.ts';
 import { presentDetailedCase } from './present-detailed.ts';
@@ -143,6 +144,7 @@ export async function createCase(
   input: CaseCreateInput,
   afterCreated?: AfterCaseCreated,
 ) {
+  assertPathUsableExternalId(input.external_id);
   const plan = planGraph(input);
   const caseId = randomUUID();
   noteCreatedResource(caseId);
@@ -151,9 +153,7 @@ export async function createCase(
   try {
     return await db.transaction().execute(async (trx) => {
       // tags are stored by label, spelled as the workspace's existing tags are
-      const tags = input.tags?.length
-        ? (await ensureTags(trx, workspaceId, input.tags)).map((t) => t.label)
-        : [];
+      const tags = input.tags?.length ? await caseTagLabels(trx, workspaceId, input.tags) : [];
       const toMain = new Map(
         plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),
       );

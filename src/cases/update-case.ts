@@ -5,7 +5,8 @@ import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
-import { ensureTags } from '../tags/repository.ts';
+import { caseTagLabels } from '../tags/case-tag-labels.ts';
+import { assertPathUsableExternalId } from './external-id.ts';
 import { presentCase } from './present.ts';
 import { findCase, lockCase } from './repository.ts';
 import type { CaseUpdate } from './schemas.ts';
@@ -29,6 +30,7 @@ export async function updateCase(
 ) {
   const target = await findCase(ctx.db, workspaceId, idOrExternal);
   if (!target) throw notFound('Case');
+  assertPathUsableExternalId(input.external_id);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       // the case as it is under the lock: custom_properties merge into, and the sub-events compare
@@ -48,7 +50,7 @@ export async function updateCase(
         set.custom_properties = JSON.stringify(merged);
       }
       if (input.tags !== undefined) {
-        set.tags = (await ensureTags(trx, workspaceId, input.tags)).map((t) => t.label);
+        set.tags = await caseTagLabels(trx, workspaceId, input.tags);
       }
       const row = await trx
         .updateTable('cases')

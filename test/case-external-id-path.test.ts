@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { newWorkspace } from './helpers/harness.ts';
+
+/**
+ * The spec makes a case's external_id usable in place of its id in the path. `.` and `..` cannot
+ * be: every URL parser removes them as dot segments, encoded or not (`/v1/cases/%2E` is
+ * `/v1/cases/` to fetch and to `new URL`), so a client reading case "." would get the case list.
+ */
+describe('case external_id in the path', () => {
+  test('"." and ".." are refused as external_id on create and update (400 naming it); other dots are fine', async () => {
+    assert.equal(new URL('http://h/v1/cases/%2E').pathname, '/v1/cases/');
+    const api = await newWorkspace();
+    for (const external_id of ['.', '..']) {
+      const res = await api.post('/v1/cases', { name: 'dots', external_id });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, 'external_id');
+      assert.match(res.body.message, /external_id/);
+    }
+    const list = await api.get('/v1/cases');
+    assert.equal(list.body.pagination.count, 0, 'nothing was stored');
+
+    const created = await api.post('/v1/cases', { name: 'dots', external_id: '...' });
+    assert.equal(created.status, 201);
+    const read = await api.get('/v1/cases/...');
+    assert.equal(read.status, 200);
+    assert.equal(read.body.id, created.body.id);
+    for (const external_id of ['.', '..']) {
+      const res = await api.patch(`/v1/cases/${created.body.id}`, { external_id });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, 'external_id');
+    }
+    const after = await api.get(`/v1/cases/${created.body.id}`);
+    assert.equal(after.body.external_id, '...');
+    for (const external_id of ['.x', 'a.', './a']) {
+      const res = await api.patch(`/v1/cases/${created.body.id}`, { external_id });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+  });
+});
