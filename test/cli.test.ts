@@ -40,7 +40,9 @@ async function startServer(
     out += d;
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  // a fresh embedded database on a loaded machine (the suite runs files in parallel) took over 30 s
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => out };

@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "aea346b4-0ef0-4d4f-a37a-2921c5c3b48b",
+         *   "workspace_id": "3e043643-b5b1-4760-8401-60cbdc86bfc8",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "d9b10182-7bcf-422b-a359-168604a14e4e",
-         *   "to_company_id": "9322f449-e187-4ae9-a16d-2cb9525dfdc6",
+         *   "from_individual_id": "cca4ca76-3850-47da-b144-fa61dee54fc0",
+         *   "to_company_id": "b1f0261c-89a3-4ffc-b250-e91dd230bcea",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
+         *   "business_contact_id": "b36371e9-354e-498f-8956-c83be5062fc7"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "eb3beaa6-6f01-4bab-bc81-02ad9d1e1901"
+         *     "ae74143b-7a75-4a9d-8e31-63a3acadd7a9"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
+         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_Ztvh6lLl1bxtPWLtgOhNCotziynoN3wv"
+         *         "upload_ref": "upl_F9cK6GiNxmmClKDlMv7PbyyGEYdNbQix"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_Z6GANeKwkzeDlQPyxWwe4QedkTSLnnjW"
+         *       "upload_ref": "upl_jmF-T-P4u-FSoeoNgDXXl6NodZBz8knd"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a"
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "66a27df3-abf9-4987-baad-5ba047e6f57a",
+         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
          *   "data": {
-         *     "front_upload_ref": "upl_P3NhaA4G-krO_PKb4V-fBYAkXyGRjAvx"
+         *     "front_upload_ref": "upl_UJp6eC1xX5Z3Zz1LXIxn7zrdMB4KNy0B"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_SPMzmPMuYyG3FAMcic4a5Yeh6dLctQUz"
+         *   "front_upload_ref": "upl_q6QAOY8IeMURSjt6TrXlC_IaoangT69K"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "08951e7d-597b-4858-81a2-8e69b178e128",
+         *   "individual_id": "5fcda516-5715-439a-bf6b-d4f1f4f8407b",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d"
+         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
+         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
          *   "type": "affiliated",
-         *   "search_ref": "sr_Ki50py4bUJ_tMNDV8MEQRNM14BWpi4yi"
+         *   "search_ref": "sr_wMIynu5980Bz4WisoaHDumV3uwh61LIS"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
+         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "cba00f5f-dbd3-4703-aba6-90b8a93a65af",
+         *   "individual_id": "8a33df86-a65a-4426-b575-8e8c531c1548",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
+         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "5c19623e-9bca-4e52-8efe-b5bc77129a3d",
+         *       "to_company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
+         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "71f727fc-d3e1-4448-8145-3493d4340515",
-         *   "template_id": "29cd97c2-d5ad-4b9c-8883-66d31e70c8b3"
+         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
+         *   "template_id": "d3f53d64-406f-4867-95d8-1f3d99638b33"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T20:43:08.827Z"
+         *   "since": "2026-12-01T20:58:07.389Z"
          * }
          */
         "application/json": {

@@ -16,11 +16,14 @@ export const CASE_FLAGS = [
   'first_collect_completed',
 ] as const;
 
-/** A tag label: no list separators, since tag filters take comma-separated values. */
+/**
+ * A case's tag in a create or update body: a tag's id (that tag of the workspace) or a label (found
+ * or created). A label has no list separators, since tag filters take comma-separated values.
+ */
 const TagLabel = Type.String({
   format: 'tag-label',
   maxLength: 100,
-  description: 'Tag label: not blank, without , ; : | / \\',
+  description: "A tag's id, or a tag label: not blank, without , ; : | / \\",
 });
 
 const TemplateLight = Type.Object({ id: Uuid, name: Type.String(), key: Type.String() });
