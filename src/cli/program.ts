@@ -107,11 +107,8 @@ function required<T extends Record<string, unknown>>(
   for (const name of names) {
     const value = opts[name];
     const flags = () => cmd.options.find((o) => o.attributeName() === name)?.flags ?? `--${name}`;
+    // a given but blank value never gets here: refuseBlank (the preAction hook) refused it first
     if (value === undefined) cmd.error(`error: required option '${flags()}' not specified`);
-    // given but blank (`--name ""`, an unset shell variable): saying "not specified" would send
-    // the operator looking for a missing option
-    if (typeof value === 'string' && value.trim() === '')
-      cmd.error(`error: option '${flags()}' must not be empty`);
   }
 }
 
