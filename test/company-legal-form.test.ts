@@ -69,6 +69,34 @@ describe('entity_legal_form is validated against the ISO 20275 list', () => {
     assert.equal((await api.patch(`/v1/companies/${main.id}`, { entity_legal_form: null })).status, 200);
   });
 
+  test('PATCH /v1/companies/{id}: a new country alone must fit the legal form stored', async () => {
+    const api = await newWorkspace();
+    const c = await api.post('/v1/cases', {
+      name: 'ELF country',
+      companies: [{ name: 'Main SAS', country: 'FR', entity_legal_form: '6CHY' }],
+    });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const main = c.body.companies[0];
+    assertRefused(await api.patch(`/v1/companies/${main.id}`, { country: 'DE' }), 'country', /6CHY.*FR/);
+    assertRefused(
+      await api.patch(`/v1/companies/${main.id}`, { name: 'Renamed', country: 'GB' }),
+      'country',
+      /entity_legal_form/,
+    );
+    const stored = (await api.get(`/v1/companies/${main.id}`)).body;
+    assert.deepEqual([stored.name, stored.country, stored.entity_legal_form], ['Main SAS', 'FR', '6CHY']);
+    // the same country, both fields together, or a code cleared in the same request are accepted
+    assert.equal((await api.patch(`/v1/companies/${main.id}`, { country: 'FR' })).status, 200);
+    const both = await api.patch(`/v1/companies/${main.id}`, { country: 'GB', entity_legal_form: 'H0PO' });
+    assert.equal(both.status, 200, JSON.stringify(both.body));
+    const cleared = await api.patch(`/v1/companies/${main.id}`, { country: 'DE', entity_legal_form: null });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.deepEqual([cleared.body.country, cleared.body.entity_legal_form], ['DE', null]);
+    // a placeholder code (8888: other) fits every country
+    assert.equal((await api.patch(`/v1/companies/${main.id}`, { entity_legal_form: '8888' })).status, 200);
+    assert.equal((await api.patch(`/v1/companies/${main.id}`, { country: 'IT' })).status, 200);
+  });
+
   test('POST /v1/cases: the nested company’s path is named and no case is written', async () => {
     const api = await newWorkspace();
     const res = await api.post('/v1/cases', {

@@ -28,6 +28,24 @@ export async function legalFormChecker(ctx: Pick<AppContext, 'config'>): Promise
   return (code, country, path) => checkCode(index, code, country, path);
 }
 
+/**
+ * A checker of a new country against the code a company already has: refused only when the list
+ * places that code in another country. A stored code the list no longer has (or never had, written
+ * before the list was loaded) does not block a change of country: only a contradiction does.
+ */
+export async function countryChecker(ctx: Pick<AppContext, 'config'>): Promise<LegalFormCheck> {
+  const index = await getLegalForms(ctx).catch(() => null);
+  return (code, country, path) => {
+    if (!index || !code || !country) return null;
+    const form = index.byCode(code);
+    if (!form?.country || form.country === country) return null;
+    return {
+      path,
+      message: `${path}: ${country} does not fit the company's legal form ${code}, a form of ${form.country}; give the new country's entity_legal_form in the same request, or set entity_legal_form to null`,
+    };
+  };
+}
+
 function checkCode(
   index: LegalFormIndex | null,
   code: string | null | undefined,

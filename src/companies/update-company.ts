@@ -7,7 +7,7 @@ import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 import { companyView } from './company-view.ts';
-import { legalFormChecker, throwIfRefused } from './legal-form-check.ts';
+import { countryChecker, legalFormChecker, throwIfRefused } from './legal-form-check.ts';
 import { findCompany } from './repository.ts';
 import type { CompanyUpdate } from './schemas.ts';
 import { companyUpdateSet } from './to-row.ts';
@@ -24,6 +24,11 @@ export async function updateCompany(
   // the ISO 20275 list is read before the transaction: a code given is checked against the country
   // the company will have (given in the same body, or stored)
   const checkLegalForm = typeof input.entity_legal_form === 'string' ? await legalFormChecker(ctx) : null;
+  // a new country alone is checked against the code stored: a French SAS does not become German
+  const checkCountry =
+    input.entity_legal_form === undefined && typeof input.country === 'string'
+      ? await countryChecker(ctx)
+      : null;
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
     if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Company');
@@ -35,6 +40,7 @@ export async function updateCompany(
       const country = input.country !== undefined ? input.country : current.country;
       throwIfRefused([checkLegalForm(input.entity_legal_form, country, 'entity_legal_form')]);
     }
+    if (checkCountry) throwIfRefused([checkCountry(current.entity_legal_form, input.country, 'country')]);
     const set: Record<string, unknown> = {
       ...companyUpdateSet(input),
       updated_at: sql`now()`,
