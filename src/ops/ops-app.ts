@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { App, AppContext } from '../app-context.ts';
 import { errorBody } from '../http/errors.ts';
+import { requestLogController } from '../http/request-log.ts';
 import { registerHttpMetrics, registerOpsRoutes } from './routes.ts';
 
 /**
@@ -9,7 +10,12 @@ import { registerHttpMetrics, registerOpsRoutes } from './routes.ts';
  * (workers running) live in its process.
  */
 export async function buildOpsApp(ctx: AppContext, logger?: FastifyBaseLogger): Promise<App> {
-  const app = Fastify(logger ? { loggerInstance: logger } : { logger: false }) as unknown as App;
+  // the request log of the API (LOG_REQUESTS, one line per request), not Fastify's two lines
+  const app = Fastify(
+    logger
+      ? { loggerInstance: logger, logController: requestLogController(ctx.config.logRequests) }
+      : { logger: false },
+  ) as unknown as App;
   registerHttpMetrics(app, ctx.config);
   registerOpsRoutes(app, ctx);
   app.setNotFoundHandler((req, reply) => {

@@ -106,6 +106,7 @@ export const actEn = {
   'check.field.message': 'Message',
   'check.field.reason': 'Reason',
   'check.field.error': 'Error',
+  'launch.refusedOn': '{name}: {message}',
   'launch.noTarget': 'Choose at least one entity this check applies to.',
   'check.type.aml': 'AML screening',
   'check.type.ekyc': 'eKYC',

@@ -108,6 +108,7 @@ export const actFr: Record<ActKey, string> = {
   'check.field.message': 'Message',
   'check.field.reason': 'Motif',
   'check.field.error': 'Erreur',
+  'launch.refusedOn': '{name} : {message}',
   'launch.noTarget': "Choisissez au moins une entité à laquelle s'applique cette vérification.",
   'check.type.aml': 'Filtrage LCB-FT',
   'check.type.ekyc': 'eKYC',

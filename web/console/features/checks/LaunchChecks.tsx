@@ -73,8 +73,28 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
       } else {
         const targets = eligible.filter((x) => chosen.has(x.id));
         if (!targets.length) throw new Error(t('launch.noTarget'));
-        for (const target of targets) await createCheck(type, target);
-        setDone(t('launch.done', { count: targets.length }));
+        // One request per entity: a refusal (eKYC on a person without a country) must neither stop
+        // the entities after it nor hide that those before it got their check, or the operator
+        // launches again and creates duplicates. What was launched is unticked; what was refused
+        // stays ticked, named with the server's reason, to fix and launch again.
+        const refused: string[] = [];
+        const left = new Set(chosen);
+        for (const target of targets) {
+          try {
+            await createCheck(type, target);
+            left.delete(target.id);
+          } catch (err) {
+            refused.push(t('launch.refusedOn', { name: target.name, message: (err as Error).message }));
+          }
+        }
+        setChosen(left);
+        const launched = targets.length - refused.length;
+        if (launched) {
+          setDone(t('launch.done', { count: launched }));
+          props.onLaunched();
+        }
+        if (refused.length) throw new Error(refused.join(' '));
+        return;
       }
       props.onLaunched();
     });

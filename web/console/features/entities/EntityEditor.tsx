@@ -18,7 +18,12 @@ function useCaseCompanies(caseId: string, open: boolean) {
   useEffect(() => {
     if (!open) return;
     api.GET('/v1/cases/{id}', { params: { path: { id: caseId } } }).then((r) => {
-      setCompanies((r.data?.companies ?? []).map((c) => ({ id: c.id, name: c.name })));
+      // the main company first: it is what a new person or company is most often related to, and
+      // the first company is the one "Related to" starts on (the API lists them by creation)
+      const companies = [...(r.data?.companies ?? [])].sort(
+        (a, b) => Number(b.type === 'main') - Number(a.type === 'main'),
+      );
+      setCompanies(companies.map((c) => ({ id: c.id, name: c.name })));
       setPeople(
         (r.data?.individuals ?? []).map((i) => ({
           id: i.id,

@@ -1,0 +1,161 @@
+/**
+ * Two things a new operator meets on a case page, in headless Chromium against the real service on a
+ * socket (found walking the console as a new user):
+ * - "Launch checks" with one check type on several entities: a refusal for one entity (eKYC on a
+ *   person without a country) names that entity, and the other entities still get their check, said
+ *   in the status line; what was launched is unticked, so launching again makes no duplicate.
+ * - "Add an entity" starts "Related to" on the main company, whatever order the API lists the
+ *   case's companies in (by creation, then id: a registry import's holding often comes first).
+ * Screenshots: test-output/screenshots/console-entities-launch-*.png.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  SCREENSHOT_DIR,
+  signedInPage,
+} from '../helpers/browser.ts';
+import { createConsoleUser } from '../helpers/console-session.ts';
+import { type Client, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession;
+let api: Client;
+let reviewer: { email: string; password: string };
+
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `console-entities-launch-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+}
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+  const { ctx } = await getHarness();
+  api = await newWorkspace('console-entities-launch');
+  reviewer = await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' });
+  chrome = await openChromium({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+describe('console: launching checks and adding entities', { timeout: 600_000 }, () => {
+  test('one check on several entities: a refusal names its entity, the others are launched', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Launch case',
+      companies: [{ type: 'main', name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [
+        // no address.country: eKYC refuses her (400 naming address.country)
+        {
+          first_name: 'Nora',
+          last_name: 'Nocountry',
+          birth_date: '1980-01-02',
+          relations: [{ roles: ['legal_representative'] }],
+        },
+        {
+          first_name: 'Carla',
+          last_name: 'Country',
+          birth_date: '1981-03-04',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    const byName = (first: string) =>
+      created.body.individuals.find((i: { first_name: string }) => i.first_name === first).id as string;
+    const carlaId = byName('Carla');
+
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    await page.getByRole('button', { name: 'Launch checks' }).click();
+    const launch = page.getByRole('dialog', { name: 'Launch checks' });
+    await launch.getByLabel('One check').check();
+    await launch.getByRole('combobox').selectOption('ekyc');
+    await launch.getByLabel('Nora Nocountry').check();
+    await launch.getByLabel('Carla Country').check();
+    await launch.getByRole('button', { name: 'Launch' }).click();
+
+    // both outcomes are said: Carla's check was made, Nora's refused with her name and the reason
+    await launch.getByRole('status').filter({ hasText: 'Checks launched on 1 entity.' }).waitFor();
+    const alert = await launch.getByRole('alert').innerText();
+    assert.match(alert, /Nora Nocountry: /);
+    assert.match(alert, /address\.country/);
+    assert.doesNotMatch(alert, /Carla/);
+    // the launched entity is unticked (launching again makes no second check), the refused one not
+    assert.equal(await launch.getByLabel('Carla Country').isChecked(), false);
+    assert.equal(await launch.getByLabel('Nora Nocountry').isChecked(), true);
+    await shot(page, '01-partly-refused');
+
+    const checks = await api.get(`/v1/checks?case_id=${caseId}&type=ekyc`);
+    assert.equal(checks.status, 200);
+    assert.deepEqual(
+      checks.body.data.map((c: { individual_id: string }) => c.individual_id),
+      [carlaId],
+    );
+    await page.close();
+  });
+
+  test('"Add an entity" relates the new person to the main company unless told otherwise', async () => {
+    // the API lists a case's companies by creation time, then id: companies created together come
+    // in random order. Make a case where another company is listed before the main one.
+    let caseId = '';
+    for (let attempt = 0; attempt < 30 && !caseId; attempt++) {
+      const created = await api.post('/v1/cases', {
+        name: 'Holding first',
+        companies: [
+          { type: 'main', name: 'Main Company SAS', country: 'FR' },
+          {
+            type: 'affiliated',
+            name: 'Holding One',
+            country: 'FR',
+            relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
+          },
+          {
+            type: 'affiliated',
+            name: 'Holding Two',
+            country: 'FR',
+            relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
+          },
+        ],
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const listed = (await api.get(`/v1/cases/${created.body.id}`)).body.companies as { type: string }[];
+      if (listed[0].type !== 'main') caseId = created.body.id;
+    }
+    assert.ok(caseId, 'no case listed another company before the main one in 30 attempts');
+
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    await page.getByRole('button', { name: 'Add an entity' }).click();
+    const add = page.getByRole('dialog', { name: 'Add an entity' });
+    const relatedTo = add.getByLabel('Related to');
+    await relatedTo.locator('option', { hasText: 'Holding One' }).waitFor({ state: 'attached' });
+    assert.equal(
+      await relatedTo.evaluate((el: any) => el.options[el.selectedIndex].text as string),
+      'Main Company SAS',
+    );
+    await add.getByLabel('First name').fill('Paula');
+    await add.getByLabel('Last name').fill('Person');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.waitFor({ state: 'hidden' });
+    await shot(page, '02-added-to-main');
+
+    const detail = (await api.get(`/v1/cases/${caseId}`)).body;
+    const main = detail.companies.find((c: { type: string }) => c.type === 'main');
+    const paula = detail.individuals.find((i: { first_name: string }) => i.first_name === 'Paula');
+    assert.equal(paula.relations[0].to_company_id, main.id);
+    await page.close();
+  });
+});
