@@ -230,6 +230,44 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     assert.equal((await hits('Ahmad al-Masri')).find((d) => d.id === 'ofac_sdn:6916')?.score, 1);
   });
 
+  test('two names that start differently and are two edits apart are not paired: smirnov is not mironov', async () => {
+    const search = async (name: string, extra = '') => {
+      const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}${extra}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data as {
+        id: string;
+        score: number;
+        explanation: {
+          matched_tokens: { query: string; listed: string }[];
+          unmatched_query_tokens: string[];
+        };
+      }[];
+    };
+    // OFAC lists `MIRONOV, Sergei` (ofac_sdn:16670). `smirnov` is a different family name (JW 0.85
+    // against `mironov`: the same letters shifted by one place), so `Sergei Smirnov` was a hit at 0.91.
+    const mironov = 'ofac_sdn:16670';
+    assert.deepEqual(
+      (await search('Sergei Smirnov')).filter((d) => d.id === mironov),
+      [],
+      'Sergei Smirnov',
+    );
+    // at a low threshold the entity still comes back on `sergei` alone, with `smirnov` left unmatched
+    const low = (await search('Sergei Smirnov', '&min_score=0.3')).find((d) => d.id === mironov);
+    assert.ok(low, 'Sergei Smirnov at min_score 0.3');
+    assert.deepEqual(low.explanation.unmatched_query_tokens, ['smirnov']);
+    // real variants of the listed name still hit: transliterations of the given name and of the -ov ending
+    for (const name of [
+      'Sergey Mironov',
+      'Sergei Mironoff',
+      'Sergej Mironow',
+      'Sergei Myronov',
+      'Mironov Sergei',
+    ]) {
+      const hit = (await search(name)).find((d) => d.id === mironov);
+      assert.ok(hit && hit.score >= 0.85, `${name}: ${JSON.stringify(hit)}`);
+    }
+  });
+
   test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);
