@@ -160,7 +160,7 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     await exact('Habib Ahmed al-Loubiri', 'un_sc:QDi.177');
   });
 
-  test('ould and Turkic patronymic particles (ogly, oglu, kyzy, ...) are dropped between names, like ben', async () => {
+  test('ould and Turkic patronymic particles (ogly, oglu, kyzy, uulu, uly, ...) are dropped between names, like ben', async () => {
     const exact = async (name: string, id: string) => {
       const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}&fuzziness=0`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -183,6 +183,12 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
       (await exact('Фихрет Габдулла оглу Тагиев', 'ofac_sdn:16396')).matched_name,
       'TAGIEV, Fikhret Gabdulla Ogly',
     );
+    // Central Asian forms of the same particle: Kyrgyz `uulu` (`уулу`), Kazakh `uly` (`ұлы`), Tatar `улы`
+    await exact('Dzheykhun Nasimi uulu Aslanov', 'ofac_sdn:23951');
+    await exact('Dzheykhun Nasimi uly Aslanov', 'ofac_sdn:23951');
+    await exact('Фихрет Габдулла уулу Тагиев', 'ofac_sdn:16396');
+    await exact('Фихрет Габдулла ұлы Тагиев', 'ofac_sdn:16396');
+    await exact('Фихрет Габдулла улы Тагиев', 'ofac_sdn:16396');
     // Arabic script: the UN lists `MAHFOUZ OULD AL-WALID` with the original-script name `محفوظ ولد الوليد`
     await exact('محفوظ الوليد', 'un_sc:QDi.015');
     await exact('Mahfouz al-Walid', 'un_sc:QDi.015');
