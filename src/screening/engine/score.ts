@@ -183,7 +183,7 @@ function initialSounds(t: string): string {
 }
 
 /** Whether one substitution, insertion, deletion or adjacent transposition turns `a` into `b`. */
-export function withinOneEdit(a: string, b: string): boolean {
+function withinOneEdit(a: string, b: string): boolean {
   const la = a.length;
   const lb = b.length;
   if (Math.abs(la - lb) > 1) return false;
