@@ -252,6 +252,23 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     assert.ok(((await hit('Hamed Hossin', 'ofac_sdn:22267'))?.score ?? 0) >= 0.85, 'Hamed Hossin');
   });
 
+  test('two known names one of which is the other with a prothetic vowel pair: Brahim is Ibrahim', async () => {
+    // OFAC `AL-DURI, Izzat Ibrahim` (ofac_sdn:7848). `brahim` (the Maghrebi spelling) and `ibrahim` are
+    // both on the lists and share no metaphone key, so the two-known-names rule kept them apart: `brahim`
+    // was an unmatched query token and the score 0.85.
+    const res = await api.get(`/v1/screening/search?name=${encodeURIComponent('Izzat Brahim al-Duri')}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const hit = res.body.data.find((d: { id: string }) => d.id === 'ofac_sdn:7848');
+    assert.ok(hit && hit.score >= 0.95, JSON.stringify(hit));
+    assert.deepEqual(hit.explanation.unmatched_query_tokens, []);
+    assert.ok(
+      hit.explanation.matched_tokens.some(
+        (p: { query: string; listed: string }) => p.query === 'brahim' && p.listed === 'ibrahim',
+      ),
+      JSON.stringify(hit.explanation),
+    );
+  });
+
   test('two names that start differently and are two edits apart are not paired: smirnov is not mironov', async () => {
     const search = async (name: string, extra = '') => {
       const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}${extra}`);

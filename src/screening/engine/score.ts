@@ -160,6 +160,21 @@ function withoutLooseStart(t: string): string {
   return t;
 }
 
+/**
+ * Whether one known name is the other written with a leading letter that romanisations add: `ibrahim`/
+ * `brahim`, `djamel`/`jamel`, `djaafar`/`jaafar` (both on the lists, and the two-known-names rule would
+ * keep them apart since they share no phonetic key). Stricter than withoutLooseStart: the rest must be
+ * the other token exactly, of five letters or more, and a dropped vowel must be an `i` or `e` before two
+ * consonants (a prothetic vowel: Maghrebi `Brahim`, Spanish `Esteban`), since `italia`/`talia`,
+ * `acosta`/`costa`, `ocampo`/`campo` are different names.
+ */
+function spelledWithLooseStart(a: string, b: string): boolean {
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (short.length < 5 || long.length !== short.length + 1 || !long.endsWith(short)) return false;
+  if (!VOWELS.includes(long[0])) return withoutLooseStart(long) === short;
+  return (long[0] === 'i' || long[0] === 'e') && !VOWELS.includes(short[0]) && !VOWELS.includes(short[1]);
+}
+
 function startsDifferently(a: string, b: string): boolean {
   if (a[0] === b[0] || (a[0] === b[1] && a[1] === b[0])) return false;
   const ib = initialSounds(b);
@@ -245,7 +260,7 @@ export function scoreTokens(
       let s = tokenSimilarity(q[i], r[j]);
       // (tokens of up to three letters have their own rules: initials, ri~ry, the doubled distance)
       if (s < 1 && s >= TOKEN_FLOOR && qs?.known[i] && rs?.known[j] && q[i].length > 3 && r[j].length > 3)
-        if (!soundAlike(q[i], r[j])) s = 0;
+        if (!soundAlike(q[i], r[j]) && !spelledWithLooseStart(q[i], r[j])) s = 0;
       sims[i * n + j] = s;
     }
   }
