@@ -10,7 +10,7 @@
  * Tokenising (`nameTokens`) then depends on the kind of name:
  * - persons: "LAST, First Middle" (exactly one comma) is reordered to "first middle last"; titles
  *   (mr, mrs, dr, jr, ...) and low-information particles (de, del, la, van, von, da, dos, bin, ibn, bint, ...)
- *   are dropped; `ben`, `ould` and Turkic patronymic particles (`ogly`, `kyzy`, ...) only between two
+ *   are dropped; `ben`, `ould` and Turkic patronymic particles (`ogly`, `kyzy`, `uulu`, `uly`, ...) only between two
  *   other tokens (`Ben` is also a given name; see PERSON_MIDDLE_PARTICLES).
  * - organisations, vessels, aircraft: stopwords (the, of, and, for, de, la, et, und, ...) are dropped and
  *   legal-form designations are stripped from the end (and a few Russian/Indonesian ones from the start):
@@ -72,9 +72,10 @@ const PERSON_STOPWORDS = new Set([
  * - `ould` is "son of" in Mauritanian names (`Saleck Ould Cheikh`, Arabic `ولد` → wld); Azerbaijani and
  *   Central Asian patronymics end in "son of" / "daughter of": `ogly`, `oglu`, `ogli` (Azerbaijani `oğlu`,
  *   Uzbek `o'g'li`, Cyrillic `оглы`, `оглу`, `огли`, Uzbek Cyrillic `ўғли` → ughli) and `kyzy`, `qizi`,
- *   `gyzy`, `kizi` (`qızı`, `кызы`, `гызы`, `қизи`, `кизи`). A name can be just a particle and a name
- *   (`Ould Kheirou`, `Heydar oglu`), and a particle alone is all there is to match, so at either end
- *   they stay.
+ *   `gyzy`, `kizi` (`qızı`, `кызы`, `гызы`, `қизи`, `кизи`); Kyrgyz `uulu` (`уулу`) and Kazakh `uly`
+ *   (`ұлы`, Tatar and Bashkir `улы`), "son of", and Kazakh `qyzy` (`қызы`), "daughter of". A name can be
+ *   just a particle and a name (`Ould Kheirou`, `Heydar oglu`, `Kadyr uulu`), and a particle alone is
+ *   all there is to match, so at either end they stay.
  */
 const PERSON_MIDDLE_PARTICLES = new Set([
   'ben',
@@ -88,6 +89,9 @@ const PERSON_MIDDLE_PARTICLES = new Set([
   'gyzy',
   'qizi',
   'kizi',
+  'uulu',
+  'uly',
+  'qyzy',
 ]);
 
 const ORG_STOPWORDS = new Set([

@@ -81,12 +81,21 @@ describe('normalisation', () => {
       ['Анвар Рустам огли Каримов', 'Анвар Рустам Каримов'],
       ['Анвар Рустам оглу Каримов', 'Анвар Рустам Каримов'],
       ['محفوظ ولد الوليد', 'محفوظ الوليد'],
+      // Kyrgyz uulu, Kazakh uly and qyzy, Tatar/Bashkir улы
+      ['Azamat Kadyr uulu Tashiev', 'Azamat Kadyr Tashiev'],
+      ['Азамат Кадыр уулу Ташиев', 'Азамат Кадыр Ташиев'],
+      ['Nursultan Abish uly Nazarbayev', 'Nursultan Abish Nazarbayev'],
+      ['Нұрсұлтан Әбіш ұлы Назарбаев', 'Нұрсұлтан Әбіш Назарбаев'],
+      ['Рустам Ильдар улы Минниханов', 'Рустам Ильдар Минниханов'],
+      ['Dariga Nursultan qyzy Nazarbayeva', 'Dariga Nursultan Nazarbayeva'],
+      ['Дарига Нұрсұлтан қызы Назарбаева', 'Дарига Нұрсұлтан Назарбаева'],
     ])
       assert.deepEqual(nameTokens(a, 'person'), nameTokens(b, 'person'), a);
     // at either end a particle stays: a name can be just a particle and a name
     assert.deepEqual(nameTokens('Ould Kheirou', 'person'), ['ould', 'kheirou']);
     assert.deepEqual(nameTokens('KHEIROU, Amada Ould', 'person'), ['amada', 'kheirou']);
     assert.deepEqual(nameTokens('Heydar oglu', 'person'), ['heydar', 'oglu']);
+    assert.deepEqual(nameTokens('Azamat Kadyr uulu', 'person'), ['azamat', 'kadyr', 'uulu']);
     assert.deepEqual(nameTokens('Ould', 'person'), ['ould']);
     // organisation names keep them
     assert.deepEqual(nameTokens('Ould Ahmed Trading', 'org'), ['ould', 'ahmed', 'trading']);

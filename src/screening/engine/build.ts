@@ -58,10 +58,17 @@ export const COMMON_TOKEN = {
   share: 0.001,
   /**
    * A token carried by at least this many listed entities is a known name: two different known names
-   * that do not sound alike are not paired (`khalid` ≠ `khalil`; see scoreTokens).
+   * that do not sound alike are not paired (`khalid` ≠ `khalil`; see scoreTokens). A token with a glued
+   * article counts the entities of the name without it too (`alkhalil`: those with `alkhalil` plus those
+   * with `khalil`), since it is that name: see knownCount.
    */
   knownEntities: 2,
 };
+
+/** The name without its glued Arabic article (`alkhalil` → `khalil`), or undefined (as tokenKeys). */
+function articleBase(token: string): string | undefined {
+  return token.length >= 5 && (token.startsWith('al') || token.startsWith('el')) ? token.slice(2) : undefined;
+}
 
 export function tokenRarity(entitiesWithToken: number, entities: number): number {
   const floor = Math.max(1, entities * COMMON_TOKEN.share);
@@ -293,7 +300,7 @@ export interface IndexFields {
  * A ScreeningIndex as plain data, to send it to another thread (postMessage): typed arrays (to transfer,
  * `transfer` lists their buffers), strings, arrays and sets (structured clone). `legalForms` is null for
  * the built-in list (the receiving thread has its own). No field is computed again on arrival but the
- * token rarity factors (one pass over the distinct tokens' counts).
+ * token rarity factors and known-name flags (one pass over the distinct tokens' counts).
  */
 export interface IndexTransfer extends Omit<IndexFields, 'legalForms' | 'postings' | 'identifiers'> {
   legalForms: LegalForms | null;
@@ -334,6 +341,8 @@ export class ScreeningIndex {
   readonly tokenEntities: Int32Array;
   /** Per token number: its rarity factor (1 = rare, see tokenRarity), from tokenEntities. */
   readonly tokenRarity: Float64Array;
+  /** Per token number: 1 when it is a known name (see COMMON_TOKEN.knownEntities and knownCount). */
+  readonly tokenKnown: Uint8Array;
   /** Token → token number, for query tokens; made on first use. */
   #tokenNumbers: Map<string, number> | undefined;
   /** Entity kind, as a number into `kinds`. */
@@ -363,6 +372,9 @@ export class ScreeningIndex {
     const entityCount = fields.entityJson.length;
     for (let t = 0; t < this.tokens.length; t++)
       this.tokenRarity[t] = tokenRarity(this.tokenEntities[t], entityCount);
+    this.tokenKnown = new Uint8Array(this.tokens.length);
+    for (let t = 0; t < this.tokens.length; t++)
+      this.tokenKnown[t] = this.knownCount(this.tokens[t]) >= COMMON_TOKEN.knownEntities ? 1 : 0;
     this.entityKind = fields.entityKind;
     this.kinds = fields.kinds;
     this.entityListTypes = fields.entityListTypes;
@@ -457,12 +469,26 @@ export class ScreeningIndex {
     return t === undefined ? 0 : this.tokenEntities[t];
   }
 
+  /**
+   * How many listed entities carry the name `token`: with a glued article, those that carry it without
+   * the article too (`alkhalil` is the name `khalil`, which many carry, even if one entity only writes
+   * it with the article). Only for known-name flags; rarity counts the token as written.
+   */
+  knownCount(token: string): number {
+    const base = articleBase(token);
+    // (a base of three letters, `alasa` → `asa`, is left out: the known-name rule is for four letters or
+    // more, shorter tokens have their own rules, and a typo easily gives a three-letter name)
+    return this.entitiesWith(token) + (base && base.length > 3 ? this.entitiesWith(base) : 0);
+  }
+
   /** Rarity and known-name flags of tokens (a query's; see COMMON_TOKEN). */
   tokenStats(tokens: string[]): TokenStats {
-    const counts = tokens.map((t) => this.entitiesWith(t));
     return {
-      rarity: counts.map((n) => (n ? tokenRarity(n, this.entityCount) : 1)),
-      known: counts.map((n) => n >= COMMON_TOKEN.knownEntities),
+      rarity: tokens.map((t) => {
+        const n = this.entitiesWith(t);
+        return n ? tokenRarity(n, this.entityCount) : 1;
+      }),
+      known: tokens.map((t) => this.knownCount(t) >= COMMON_TOKEN.knownEntities),
     };
   }
 
@@ -475,7 +501,7 @@ export class ScreeningIndex {
     for (let i = 0; i < n; i++) {
       const t = this.tokenIds[from + i];
       rarity[i] = this.tokenRarity[t];
-      known[i] = this.tokenEntities[t] >= COMMON_TOKEN.knownEntities;
+      known[i] = this.tokenKnown[t] === 1;
     }
     return { rarity, known };
   }

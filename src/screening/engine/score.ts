@@ -102,7 +102,115 @@ export function tokenSimilarity(a: string, b: string): number {
       if (s2 > s) s = s2;
     }
   }
+  // (cheap tests first: this is the innermost loop, and the pairs it concerns are few)
+  if (s >= TOKEN_FLOOR && la >= 5 && lb >= 5 && a.charCodeAt(0) !== b.charCodeAt(0) && differentNames(a, b))
+    return 0;
   return s;
+}
+
+/**
+ * Two tokens of five letters or more that start differently and are more than one edit apart are two
+ * names, not one name misspelt, unless they sound alike: `smirnov` and `mironov` (Jaro-Winkler 0.85: JW
+ * finds the shared letters shifted by one place and has no common prefix to weigh) are different family
+ * names, while `smirnoff`, `smirnow`, `myronov`, `mironoff` start alike or sound alike and still pair.
+ *
+ * "Start differently": different first letters that are not the first two letters swapped (`ibrahim`/
+ * `birahim`, a typing slip) and not the same first sound in either double-metaphone key (`yusuf`/`iusuf`,
+ * `kasim`/`qasim`, `ynversiones`/`inversiones`: romanisation differences). One edit: a substitution,
+ * insertion, deletion or adjacent transposition, i.e. a single typo, which the recall bench requires to
+ * match wherever it falls. Counted as no edit: a leading letter that romanisations add or drop (see
+ * withoutLooseStart: `brahim`/`ibrahimi`, `cabdullaahi`/`abdullahi`, `djaffar`/`jaffir`). A token with a
+ * glued article (`aldafeer`) is also compared without it, and the pair is kept when either comparison says
+ * it may be one name (`dazeer` is one edit from `dafeer`).
+ */
+function differentNames(a: string, b: string): boolean {
+  if (mayBeOneName(a, b)) return false;
+  const sa = a.length >= 5 && (a.startsWith('al') || a.startsWith('el')) ? a.slice(2) : a;
+  const sb = b.length >= 5 && (b.startsWith('al') || b.startsWith('el')) ? b.slice(2) : b;
+  if ((sa === a) !== (sb === b) && mayBeOneName(sa, sb)) return false;
+  return !soundAlike(a, b);
+}
+
+function mayBeOneName(a: string, b: string): boolean {
+  if (!startsDifferently(a, b) || withinOneEdit(a, b)) return true;
+  const la = withoutLooseStart(a);
+  const lb = withoutLooseStart(b);
+  return (la !== a && withinOneEdit(la, b)) || (lb !== b && withinOneEdit(a, lb));
+}
+
+const VOWELS = 'aeiou';
+
+/**
+ * The token without a first letter that romanisations write or leave out: a prothetic vowel (`Ibrahim`/
+ * `Brahim`, `Emmanuel`/`Manuel`, `Elizabeth`/`Lizbeth`), `c` or `g` for the Arabic ayin before a vowel
+ * (Somali `Cabdullaahi`, Tatar `Gabdulla` for Abdullah), the `d` of `dj`/`dz` (`Djafar`/`Jafar`), the `k`
+ * of `kh` (`Khozhakhmedovich`/`Hozhahmedovich`) and the `t` of `ts`/`tch`. Otherwise the token itself.
+ */
+function withoutLooseStart(t: string): string {
+  const c = t[0];
+  const next = t[1];
+  if (
+    VOWELS.includes(c) ||
+    ((c === 'c' || c === 'g') && VOWELS.includes(next)) ||
+    (c === 'd' && (next === 'j' || next === 'z')) ||
+    (c === 'k' && next === 'h') ||
+    (c === 't' && (next === 's' || next === 'c'))
+  )
+    return t.slice(1);
+  return t;
+}
+
+/**
+ * Whether one known name is the other written with a leading letter that romanisations add: `ibrahim`/
+ * `brahim`, `djamel`/`jamel`, `djaafar`/`jaafar` (both on the lists, and the two-known-names rule would
+ * keep them apart since they share no phonetic key). Stricter than withoutLooseStart: the rest must be
+ * the other token exactly, of five letters or more, and a dropped vowel must be an `i` or `e` before two
+ * consonants (a prothetic vowel: Maghrebi `Brahim`, Spanish `Esteban`), since `italia`/`talia`,
+ * `acosta`/`costa`, `ocampo`/`campo` are different names.
+ */
+function spelledWithLooseStart(a: string, b: string): boolean {
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (short.length < 5 || long.length !== short.length + 1 || !long.endsWith(short)) return false;
+  if (!VOWELS.includes(long[0])) return withoutLooseStart(long) === short;
+  return (long[0] === 'i' || long[0] === 'e') && !VOWELS.includes(short[0]) && !VOWELS.includes(short[1]);
+}
+
+function startsDifferently(a: string, b: string): boolean {
+  if (a[0] === b[0] || (a[0] === b[1] && a[1] === b[0])) return false;
+  const ib = initialSounds(b);
+  for (const c of initialSounds(a)) if (ib.includes(c)) return false;
+  return true;
+}
+
+const initialsCache = new Map<string, string>();
+
+/** First letters of both double-metaphone keys (`yusuf` → 'AA', `wazir` → 'AF'), memoised. */
+function initialSounds(t: string): string {
+  let k = initialsCache.get(t);
+  if (k === undefined) {
+    k = doubleMetaphone(t)
+      .map((key) => key.charAt(0))
+      .join('');
+    if (initialsCache.size > 200_000) initialsCache.clear();
+    initialsCache.set(t, k);
+  }
+  return k;
+}
+
+/** Whether one substitution, insertion, deletion or adjacent transposition turns `a` into `b`. */
+function withinOneEdit(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === la && i === lb) return true;
+  const tailEqual = (ai: number, bi: number) => a.length - ai === b.length - bi && a.endsWith(b.slice(bi));
+  if (la === lb) {
+    if (tailEqual(i + 1, i + 1)) return true;
+    return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && tailEqual(i + 2, i + 2);
+  }
+  return la > lb ? tailEqual(i + 1, i) : tailEqual(i, i + 1);
 }
 
 export interface TokenPair {
@@ -152,7 +260,7 @@ export function scoreTokens(
       let s = tokenSimilarity(q[i], r[j]);
       // (tokens of up to three letters have their own rules: initials, ri~ry, the doubled distance)
       if (s < 1 && s >= TOKEN_FLOOR && qs?.known[i] && rs?.known[j] && q[i].length > 3 && r[j].length > 3)
-        if (!soundAlike(q[i], r[j])) s = 0;
+        if (!soundAlike(q[i], r[j]) && !spelledWithLooseStart(q[i], r[j])) s = 0;
       sims[i * n + j] = s;
     }
   }
