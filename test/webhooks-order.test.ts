@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Client, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { webhookTuning } from '../src/webhooks/tuning.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { type Received, type Receiver, startReceiver } from './helpers/receiver.ts';
 
 /**
@@ -9,11 +10,13 @@ import { type Received, type Receiver, startReceiver } from './helpers/receiver.
  * share their due time too, so the claim handed them out in arbitrary order and sent them all at
  * once. A receiver must get the first attempts in the order the events were emitted.
  */
+const defaults = { ...webhookTuning };
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
 });
 after(async () => {
+  Object.assign(webhookTuning, defaults);
   await receiver.stop();
 });
 
@@ -87,6 +90,41 @@ describe('webhook delivery order', () => {
         firstAttempts(p).map((r) => r.json.context.event_id),
         subscribed,
       );
+    }
+  });
+
+  test('an endpoint that never answers: one request at a time, in order, each sent once while it waits its turn', async () => {
+    // every attempt times out after 500 ms; 16 deliveries in one line take ~8 s, longer than a
+    // lease (timeout + 5 s): the ones at the back keep their claim (renewed), else another claim
+    // would take them again and send them twice. No retry falls due during the test.
+    Object.assign(webhookTuning, { timeoutMs: 500, leaseMs: 0, retryBaseMs: 600_000 });
+    const hanging = await startReceiver();
+    hanging.mode = { kind: 'hang' };
+    try {
+      const api = await newWorkspace();
+      const res = await api.post('/v1/webhooks', { url: hanging.url('/hang'), events: ['Case.*'] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const created = await api.post('/v1/cases', { name: 'Hanging', status: 'draft' });
+      assert.equal(created.status, 201);
+      for (let i = 0; i < 15; i++)
+        assert.equal((await api.patch(`/v1/cases/${created.body.id}`, { name: `Name ${i}` })).status, 200);
+      const emitted = await emissionOrder(api.workspaceId);
+      assert.equal(emitted.length, 16);
+      // every delivery had its first attempt and its outcome recorded (a retry scheduled)
+      await eventually(async () => {
+        const logs = await api.get(`/v1/webhook-logs?webhook_id=${res.body.id}&limit=50`);
+        const data = logs.body.data as { status: string; attempts: unknown[] }[];
+        return data.length === 16 && data.every((l) => l.status === 'pending' && l.attempts.length === 1);
+      }, 60_000);
+      const got = hanging.deliveries('/hang');
+      assert.deepEqual(
+        got.map((r) => r.json.context.event_id),
+        emitted,
+      );
+      assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 16, 'each sent once');
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await hanging.stop();
     }
   });
 });

@@ -152,12 +152,14 @@ export async function renewLeases(db: Db, held: ReadonlyMap<string, number>): Pr
  * their webhook's line): pending again at once, with their due time and attempt count as before,
  * rather than waiting for their lease.
  */
-export async function releaseClaims(db: Db, ids: string[]): Promise<void> {
-  if (!ids.length) return;
+export async function releaseClaims(db: Db, held: ReadonlyMap<string, number>): Promise<void> {
+  if (!held.size) return;
+  // a delivery claimed again meanwhile (its lease ran out: its attempt count moved on) is left alone
   await sql`
-    update webhook_deliveries set status = 'pending', lease_until = null,
-      attempt_count = attempt_count - 1, updated_at = now()
-    where id = any(cast(${ids} as uuid[])) and status = 'sending'
+    update webhook_deliveries d set status = 'pending', lease_until = null,
+      attempt_count = d.attempt_count - 1, updated_at = now()
+    from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n)
+    where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n
   `.execute(db);
 }
 

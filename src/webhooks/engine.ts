@@ -66,7 +66,7 @@ export class WebhookEngine {
    */
   readonly #lines = new Map<string, Promise<void>>();
   /** Claimed deliveries the stopping loop did not attempt: given back by stop(). */
-  readonly #unsent: string[] = [];
+  readonly #unsent = new Map<string, number>();
   /** Claimed deliveries whose outcome is not recorded yet, with their attempt count: leases renewed. */
   readonly #held = new Map<string, number>();
   #leasesRenewedAt = Date.now();
@@ -160,7 +160,9 @@ export class WebhookEngine {
     while (this.#inFlightTotal > 0 && Date.now() < deadline) await sleep(20);
     await this.#flush().catch((err) => this.#logger.error({ err }, 'webhook outcomes not recorded'));
     // those still waiting in a webhook's line were never sent: due again now, not after their lease
-    await releaseClaims(this.#db, this.#unsent.splice(0)).catch((err) =>
+    const unsent = new Map(this.#unsent);
+    this.#unsent.clear();
+    await releaseClaims(this.#db, unsent).catch((err) =>
       this.#logger.error({ err }, 'unsent webhook deliveries not released (due again after their lease)'),
     );
   }
@@ -320,7 +322,7 @@ export class WebhookEngine {
     const run = async () => {
       if (!this.#running) {
         // stopping: not sent, given back by stop(); its slot is freed here, as it has no outcome
-        this.#unsent.push(d.id);
+        this.#unsent.set(d.id, d.attempt_count);
         this.#releaseSlot(d);
         return;
       }
