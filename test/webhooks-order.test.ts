@@ -122,6 +122,10 @@ describe('webhook delivery order', () => {
         emitted,
       );
       assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 16, 'each sent once');
+      // the log's last_attempt_at is when the attempt was made, not when it was claimed and queued
+      const logs = await api.get(`/v1/webhook-logs?webhook_id=${res.body.id}&limit=50`);
+      for (const l of logs.body.data as { last_attempt_at: string; attempts: { attempted_at: string }[] }[])
+        assert.equal(l.last_attempt_at, l.attempts[0].attempted_at);
     } finally {
       Object.assign(webhookTuning, defaults);
       await hanging.stop();

@@ -315,21 +315,32 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
 
     const updates = outcomes.map((o) => {
       const d = o.delivery;
+      // the claim set last_attempt_at; the attempt may have started later, after waiting in its
+      // webhook's line (engine.ts): the log shows when it was made
+      const at = o.attemptedAt.toISOString();
       if (o.ok)
-        return { id: d.id, n: d.attempt_count, status: 'delivered', next: null, code: o.result.statusCode };
+        return {
+          id: d.id,
+          n: d.attempt_count,
+          status: 'delivered',
+          next: null,
+          code: o.result.statusCode,
+          at,
+        };
       const retriesDone = d.attempt_count - 1;
       if (retriesDone < MAX_AUTOMATIC_RETRIES) {
         const next = new Date(now + retryDelayMs(retriesDone + 1)).toISOString();
-        return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode };
+        return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode, at };
       }
-      return { id: d.id, n: d.attempt_count, status: 'failed', next: null, code: o.result.statusCode };
+      return { id: d.id, n: d.attempt_count, status: 'failed', next: null, code: o.result.statusCode, at };
     });
     // a row re-claimed meanwhile (lease expired) belongs to its new attempt: leave it alone
     await sql`
       update webhook_deliveries d set status = x.status, next_attempt_at = x.next,
-        next_attempt_type = 'automatic_retry', last_status_code = x.code, lease_until = null, updated_at = now()
+        next_attempt_type = 'automatic_retry', last_status_code = x.code, lease_until = null,
+        last_attempt_at = x.at, updated_at = now()
       from jsonb_to_recordset(cast(${JSON.stringify(updates)} as jsonb))
-        as x(id uuid, n integer, status text, next timestamptz, code integer)
+        as x(id uuid, n integer, status text, next timestamptz, code integer, at timestamptz)
       where d.id = x.id and d.status = 'sending' and d.attempt_count = x.n
     `.execute(trx);
 
