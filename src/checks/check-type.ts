@@ -31,6 +31,12 @@ export interface CreatePlan {
   /** The check's is_internal when the type decides it per check (document: its document type's). */
   isInternal?: boolean;
   data: Record<string, unknown>;
+  /**
+   * For a check decided at creation (a synchronous provider answer): its data as it started, before
+   * that answer, which its Check.Started event shows (with status `processing`). Default: `data`
+   * with `result` null and a blank `review` (create-check.ts).
+   */
+  startedData?: Record<string, unknown>;
   internal?: Record<string, unknown>;
   expiresAt?: Date | null;
   /** Asynchronous provider work to enqueue in the creating transaction. */

@@ -34,6 +34,7 @@ import * as m0032 from './migrations/0032_webhook_log_indexes.ts';
 import * as m0033 from './migrations/0033_activity_audit_indexes.ts';
 import * as m0034 from './migrations/0034_idempotency_committed.ts';
 import * as m0035 from './migrations/0035_events_by_case.ts';
+import * as m0036 from './migrations/0036_webhook_delivery_order.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0033_activity_audit_indexes': m0033,
   '0034_idempotency_committed': m0034,
   '0035_events_by_case': m0035,
+  '0036_webhook_delivery_order': m0036,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

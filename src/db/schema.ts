@@ -317,6 +317,8 @@ export interface WebhookDeliveriesTable {
   event_created_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Insertion order (migration 0036): breaks ties of due time, so a webhook's queue is in emission order. */
+  seq: Generated<string>;
 }
 
 export interface WebhookAttemptsTable {

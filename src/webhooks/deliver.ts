@@ -83,10 +83,14 @@ export async function scanWebhookHeads(
   };
 }
 
+/** How long a claim (or a renewal of it) holds a delivery before another claim may take it. */
+export const leaseMs = () => Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000);
+
 /**
  * Claims, for each given webhook (still online), up to its quota of due pending deliveries in due
- * order, skipping rows other processes hold. Each webhook's rows are read through
- * `webhook_deliveries_webhook_due`, so a claim reads what it takes, not the backlog.
+ * order, then emission order (`seq`) among deliveries due at the same time, skipping rows other
+ * processes hold. Each webhook's rows are read through `webhook_deliveries_webhook_due`, so a claim
+ * reads what it takes, not the backlog. Returned per webhook in that order.
  */
 export async function claimFromWebhooks(
   db: Db,
@@ -95,7 +99,7 @@ export async function claimFromWebhooks(
   if (!quotas.size) return [];
   const ids = [...quotas.keys()];
   const counts = ids.map((id) => quotas.get(id) ?? 0);
-  const { rows } = await sql<ClaimedDelivery>`
+  const { rows } = await sql<ClaimedDelivery & { next_attempt_at: Date | string; seq: string }>`
     with picked as (
       select x.id from unnest(cast(${ids} as uuid[]), cast(${counts} as integer[])) as q(webhook_id, n)
       join webhooks w on w.id = q.webhook_id and w.status = 'online'
@@ -103,24 +107,60 @@ export async function claimFromWebhooks(
         select d.id from webhook_deliveries d
         -- "next_attempt_at <= now()" spelt as a row comparison: only the per-webhook index can
         -- serve it, so the planner cannot walk the global due index (every other webhook's
-        -- backlog first) filtering on webhook_id, which it otherwise prefers when rows correlate
+        -- backlog first) filtering on webhook_id, which it otherwise prefers when rows correlate.
+        -- seq breaks ties of due time (a dispatch batch shares one) in emission order, read in the
+        -- index's own order (webhook_id, next_attempt_at, seq): no sort
         where d.webhook_id = q.webhook_id and d.status = 'pending'
           and (d.webhook_id, d.next_attempt_at) <= (q.webhook_id, now())
-        order by d.webhook_id, d.next_attempt_at
+        order by d.webhook_id, d.next_attempt_at, d.seq
         limit q.n
         for update of d skip locked
       ) x
     ), claimed as (
       update webhook_deliveries d
-      set status = 'sending', lease_until = now() + cast(${`${Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000)} milliseconds`} as interval),
+      set status = 'sending', lease_until = now() + cast(${`${leaseMs()} milliseconds`} as interval),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
       from picked where d.id = picked.id
-      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context
+      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context,
+        d.next_attempt_at, d.seq
     )
     select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, w.signature, w.signature_header
     from claimed c join webhooks w on w.id = c.webhook_id
+    -- an update's output has no order: each webhook's deliveries in queue order, as the engine sends them
+    order by c.webhook_id, c.next_attempt_at, c.seq
   `.execute(db);
-  return rows;
+  return rows.map(({ next_attempt_at: _due, seq: _seq, ...d }) => d);
+}
+
+/**
+ * Extends the leases of deliveries this process claimed and has not recorded an outcome for: each
+ * webhook's deliveries are sent one after another (engine.ts), so one may wait in its webhook's
+ * line longer than a lease before its attempt starts. A lease still running when the process dies
+ * is lost as before; a delivery claimed again meanwhile (its attempt count moved on) is left alone.
+ */
+export async function renewLeases(db: Db, held: ReadonlyMap<string, number>): Promise<void> {
+  if (!held.size) return;
+  await sql`
+    update webhook_deliveries d set lease_until = now() + cast(${`${leaseMs()} milliseconds`} as interval)
+    from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n)
+    where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n
+  `.execute(db);
+}
+
+/**
+ * Gives back claimed deliveries that were never attempted (the process stops while they wait in
+ * their webhook's line): pending again at once, with their due time and attempt count as before,
+ * rather than waiting for their lease.
+ */
+export async function releaseClaims(db: Db, held: ReadonlyMap<string, number>): Promise<void> {
+  if (!held.size) return;
+  // a delivery claimed again meanwhile (its lease ran out: its attempt count moved on) is left alone
+  await sql`
+    update webhook_deliveries d set status = 'pending', lease_until = null,
+      attempt_count = d.attempt_count - 1, updated_at = now()
+    from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n)
+    where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n
+  `.execute(db);
 }
 
 /**
@@ -275,21 +315,32 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
 
     const updates = outcomes.map((o) => {
       const d = o.delivery;
+      // the claim set last_attempt_at; the attempt may have started later, after waiting in its
+      // webhook's line (engine.ts): the log shows when it was made
+      const at = o.attemptedAt.toISOString();
       if (o.ok)
-        return { id: d.id, n: d.attempt_count, status: 'delivered', next: null, code: o.result.statusCode };
+        return {
+          id: d.id,
+          n: d.attempt_count,
+          status: 'delivered',
+          next: null,
+          code: o.result.statusCode,
+          at,
+        };
       const retriesDone = d.attempt_count - 1;
       if (retriesDone < MAX_AUTOMATIC_RETRIES) {
         const next = new Date(now + retryDelayMs(retriesDone + 1)).toISOString();
-        return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode };
+        return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode, at };
       }
-      return { id: d.id, n: d.attempt_count, status: 'failed', next: null, code: o.result.statusCode };
+      return { id: d.id, n: d.attempt_count, status: 'failed', next: null, code: o.result.statusCode, at };
     });
     // a row re-claimed meanwhile (lease expired) belongs to its new attempt: leave it alone
     await sql`
       update webhook_deliveries d set status = x.status, next_attempt_at = x.next,
-        next_attempt_type = 'automatic_retry', last_status_code = x.code, lease_until = null, updated_at = now()
+        next_attempt_type = 'automatic_retry', last_status_code = x.code, lease_until = null,
+        last_attempt_at = x.at, updated_at = now()
       from jsonb_to_recordset(cast(${JSON.stringify(updates)} as jsonb))
-        as x(id uuid, n integer, status text, next timestamptz, code integer)
+        as x(id uuid, n integer, status text, next timestamptz, code integer, at timestamptz)
       where d.id = x.id and d.status = 'sending' and d.attempt_count = x.n
     `.execute(trx);
 

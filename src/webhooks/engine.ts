@@ -7,9 +7,12 @@ import {
   type AttemptOutcome,
   attempt,
   claimFromWebhooks,
+  leaseMs,
   probeWork,
   recordOutcomes,
+  releaseClaims,
   releaseExpiredLeases,
+  renewLeases,
   scanWebhookHeads,
 } from './deliver.ts';
 import { allocateClaims } from './fair-share.ts';
@@ -56,6 +59,17 @@ export class WebhookEngine {
   readonly #allowPrivate: () => boolean;
   readonly #inFlight = new Map<string, number>();
   readonly #inFlightByWorkspace = new Map<string, number>();
+  /**
+   * Per webhook, the end of its line: the promise of the last attempt started or queued in this
+   * process. Each attempt of a webhook starts once the one before it has its answer (success or
+   * failure), so first attempts arrive in the order they were claimed (emission order).
+   */
+  readonly #lines = new Map<string, Promise<void>>();
+  /** Claimed deliveries the stopping loop did not attempt: given back by stop(). */
+  readonly #unsent = new Map<string, number>();
+  /** Claimed deliveries whose outcome is not recorded yet, with their attempt count: leases renewed. */
+  readonly #held = new Map<string, number>();
+  #leasesRenewedAt = Date.now();
   #inFlightTotal = 0;
   /** Where the next scan of webhook heads starts (null: from the first webhook). */
   #headCursor: string | null = null;
@@ -145,6 +159,12 @@ export class WebhookEngine {
     const deadline = Date.now() + webhookTuning.timeoutMs + 1000;
     while (this.#inFlightTotal > 0 && Date.now() < deadline) await sleep(20);
     await this.#flush().catch((err) => this.#logger.error({ err }, 'webhook outcomes not recorded'));
+    // those still waiting in a webhook's line were never sent: due again now, not after their lease
+    const unsent = new Map(this.#unsent);
+    this.#unsent.clear();
+    await releaseClaims(this.#db, unsent).catch((err) =>
+      this.#logger.error({ err }, 'unsent webhook deliveries not released (due again after their lease)'),
+    );
   }
 
   async #run(): Promise<void> {
@@ -214,6 +234,12 @@ export class WebhookEngine {
       await this.#flush();
       did = true;
     }
+    // deliveries waiting in a webhook's line keep their claim: renewed well before it runs out
+    // (a third of the lease), even on a turn that finds nothing else to do
+    if (this.#held.size && Date.now() - this.#leasesRenewedAt >= leaseMs() / 3) {
+      this.#leasesRenewedAt = Date.now();
+      await renewLeases(this.#db, this.#held);
+    }
     const free = webhookTuning.maxInFlight - this.#inFlightTotal;
     if (!did) {
       const probe = await probeWork(this.#db);
@@ -279,28 +305,44 @@ export class WebhookEngine {
   }
 
   /**
-   * Starts one attempt. Its webhook's and workspace's slot is held until the outcome is recorded
-   * (not just until the response): the cap then bounds the deliveries this process has `sending`.
+   * Queues one attempt at the end of its webhook's line: it starts when the attempt before it has
+   * its answer (at once when the line is empty). One request at a time per webhook keeps first
+   * attempts in emission order at the receiver, which concurrent requests did not (a receiver
+   * got Check.Approved before Check.Started); other webhooks' lines run concurrently. Its
+   * webhook's and workspace's slot is held until the outcome is recorded (not just until the
+   * response): the cap then bounds the deliveries this process has `sending`, and the queued ones.
    */
   #send(d: Parameters<typeof attempt>[0]): void {
     this.#inFlightTotal++;
     add(this.#inFlight, d.webhook_id, 1);
     add(this.#inFlightByWorkspace, d.workspace_id, 1);
-    attempt(d, this.#allowPrivate)
-      .then((o) => {
-        this.#outcomes.push(o);
-      })
-      .catch((err) => {
+    if (this.#held.size === 0) this.#leasesRenewedAt = Date.now();
+    this.#held.set(d.id, d.attempt_count);
+    const before = this.#lines.get(d.webhook_id);
+    const run = async () => {
+      if (!this.#running) {
+        // stopping: not sent, given back by stop(); its slot is freed here, as it has no outcome
+        this.#unsent.set(d.id, d.attempt_count);
+        this.#releaseSlot(d);
+        return;
+      }
+      try {
+        this.#outcomes.push(await attempt(d, this.#allowPrivate));
+      } catch (err) {
         this.#logger.error({ err, delivery: d.id }, 'webhook attempt crashed');
         this.#releaseSlot(d);
-      })
-      .finally(() => {
-        this.#inFlightTotal--;
-        this.wake();
-      });
+      }
+    };
+    const line: Promise<void> = (before ? before.then(run) : run()).finally(() => {
+      this.#inFlightTotal--;
+      if (this.#lines.get(d.webhook_id) === line) this.#lines.delete(d.webhook_id);
+      this.wake();
+    });
+    this.#lines.set(d.webhook_id, line);
   }
 
-  #releaseSlot(d: { webhook_id: string; workspace_id: string }): void {
+  #releaseSlot(d: { id: string; webhook_id: string; workspace_id: string }): void {
+    this.#held.delete(d.id);
     add(this.#inFlight, d.webhook_id, -1);
     add(this.#inFlightByWorkspace, d.workspace_id, -1);
   }

@@ -53,7 +53,10 @@ export const webhookTuning = {
    * this many of the process's slots, the rest stay free for the other workspaces.
    */
   workspaceMaxInFlight: num('VERICASE_WEBHOOK_WORKSPACE_CONCURRENCY', 64),
-  /** Concurrent requests per webhook in one process: a hanging endpoint leaves its workspace's other webhooks room. */
+  /**
+   * Deliveries one webhook holds claimed in one process (sent one at a time, in order: engine.ts):
+   * a hanging endpoint leaves its workspace's other webhooks room.
+   */
   webhookMaxInFlight: num('VERICASE_WEBHOOK_WEBHOOK_CONCURRENCY', 32),
   /** Most deliveries one replay call creates (POST /v1/webhooks/{id}/replay). */
   replayMax: num('VERICASE_WEBHOOK_REPLAY_MAX', 10_000),

@@ -11,14 +11,34 @@ import { countCheckResolution } from '../../ops/metrics.ts';
 import { getSettings } from '../../settings/repository.ts';
 import { UUID_RE } from '../../shared/pg-errors.ts';
 import { noteCreatedResource } from '../../shared/request-scope.ts';
-import type { CheckStatus, CheckTarget, CheckTypeDefinition } from '../check-type.ts';
+import type { CheckStatus, CheckTarget, CheckTypeDefinition, CreatePlan } from '../check-type.ts';
 import { STATUS_EVENTS } from '../common-transitions.ts';
 import { presentCheck } from '../present.ts';
+import { emptyReview } from '../review-data.ts';
 import { assertTransition } from './apply-change.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { assertUnderCheckLimit, checkLimitOf, countCheck } from './check-limit.ts';
 import { processQueueOf } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
+
+/** Statuses a check starts in: a check created in another one was decided in the same request. */
+const STARTED: ReadonlySet<string> = new Set(['in_progress', 'processing']);
+
+/**
+ * The check as it was when it started, for the Check.Started of a check decided in the request that
+ * created it (ekyc, fraud_database, company_monitoring...): `processing` (its data submitted and
+ * being verified, per the spec's statuses) with its data before the provider's answer. Its
+ * Check.Started used to carry the final check (status `approved` and the decision), the same
+ * object as the Check.Approved that followed it: each event shows the check as of that event.
+ */
+function presentAtStart(row: CheckRow, plan: CreatePlan) {
+  const data = plan.startedData ?? { ...plan.data };
+  if (!plan.startedData) {
+    if ('result' in data) data.result = null;
+    if ('review' in data) data.review = emptyReview();
+  }
+  return { ...presentCheck(row), status: 'processing', data };
+}
 
 async function resolveTarget(
   trx: Db,
@@ -118,8 +138,9 @@ export async function createCheckInTransaction(
     : opts.bySystem
       ? SYSTEM
       : undefined;
+  const started = STARTED.has(row.status) ? full : presentAtStart(row, plan);
   const events: DomainEvent[] = [
-    { type: 'Check.Started', case_id: row.case_id, payload: { check: full }, actor: starter },
+    { type: 'Check.Started', case_id: row.case_id, payload: { check: started }, actor: starter },
   ];
   const statusEvent = STATUS_EVENTS[row.status as CheckStatus];
   if (statusEvent !== 'Check.Started')

@@ -1,6 +1,7 @@
 import { ApiError, badRequest } from '../../../http/errors.ts';
 import { fullAddress } from '../../../shared/address.ts';
 import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { emptyReview } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import { EKYC_COUNTRIES } from './countries.ts';
 import { computeFraudSignals } from './fraud-signals.ts';
@@ -104,28 +105,40 @@ export const ekycCheck: CheckTypeDefinition = {
           ? 'rejected'
           : 'need_review';
     const decided = status === 'approved' || status === 'rejected';
+    const information = {
+      first_name: person.first_name,
+      last_name: person.last_name,
+      birth_date: person.birth_date,
+      address,
+    };
+    const vendor = {
+      name: provider.name,
+      profile_id: profile.profile_id,
+      profile_name: profile.profile_name,
+      country,
+    };
     return {
       status,
+      // what its Check.Started shows: the identity sent, nothing the provider answered yet
+      startedData: {
+        result: null,
+        decision: null,
+        settings,
+        vendor: { ...vendor, score: null },
+        review: emptyReview(),
+        information,
+        ai: { interpretation: null },
+        fraud_signals: null,
+      },
       data: {
         result: decided ? status : null,
         decision,
         settings,
-        vendor: {
-          name: provider.name,
-          profile_id: profile.profile_id,
-          profile_name: profile.profile_name,
-          country,
-          score,
-        },
+        vendor: { ...vendor, score },
         review: decided
           ? { comment: null, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
           : { comment: null, reviewed_at: null, reviewer_type: null, user: null },
-        information: {
-          first_name: person.first_name,
-          last_name: person.last_name,
-          birth_date: person.birth_date,
-          address,
-        },
+        information,
         ai: { interpretation: interpretation(decision, country, score) },
         fraud_signals: computeFraudSignals({
           email: person.email,

@@ -1,6 +1,7 @@
 import { searchedInformation } from '../../../fraud-database/identifiers.ts';
 import { searchFraudList } from '../../../fraud-database/search.ts';
 import type { CheckStatus, CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
+import { emptyReview } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import { FraudDatabaseCreateBody, FraudDatabaseData } from './schemas.ts';
 import { FRAUD_DATABASE_TRANSITIONS } from './transitions.ts';
@@ -59,12 +60,23 @@ export const fraudDatabaseCheck: CheckTypeDefinition = {
         ? `Rejected automatically (automatic_rejection): the fraud list holds ${[...new Set(matches.flatMap((m) => m.identifier_kinds))].join(', ')} of this entity`
         : 'Approved automatically (automatic_approval): no match in the fraud list'
       : null;
+    const vendor = { name: settings.vendor, search_reference: null };
     return {
       status,
+      // what its Check.Started shows: what is searched, nothing found yet
+      startedData: {
+        result: null,
+        settings,
+        vendor,
+        review: emptyReview(),
+        information: searchedInformation(target),
+        ai_analysis: { interpretation: null },
+        matches: [],
+      },
       data: {
         result: decided ? status : null,
         settings,
-        vendor: { name: settings.vendor, search_reference: null },
+        vendor,
         review: decided
           ? { comment, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
           : { comment: null, reviewed_at: null, reviewer_type: null, user: null },

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { webhookTuning } from '../src/webhooks/tuning.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { type Received, type Receiver, startReceiver } from './helpers/receiver.ts';
+
+/**
+ * Delivery order within one webhook: the events of a transaction (a case graph created in one
+ * request, an eKYC check started and decided in one request) share their dispatch, and used to
+ * share their due time too, so the claim handed them out in arbitrary order and sent them all at
+ * once. A receiver must get the first attempts in the order the events were emitted.
+ */
+const defaults = { ...webhookTuning };
+let receiver: Receiver;
+before(async () => {
+  receiver = await startReceiver();
+});
+after(async () => {
+  Object.assign(webhookTuning, defaults);
+  await receiver.stop();
+});
+
+const uniquePath = () => `/order/${Math.random().toString(36).slice(2, 10)}`;
+
+/** The workspace's event ids in emission (commit) order. */
+async function emissionOrder(workspaceId: string): Promise<string[]> {
+  const { ctx } = await getHarness();
+  const rows = await ctx.db
+    .selectFrom('events')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+async function hook(api: Client, path: string, events: string[]) {
+  const res = await api.post('/v1/webhooks', { url: receiver.url(path), events });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { id: string };
+}
+
+const firstAttempts = (path: string) =>
+  receiver.deliveries(path).filter((r: Received) => r.json.context.retry_count === 0);
+
+describe('webhook delivery order', () => {
+  test('one webhook receives the first attempts of its events in emission order (case graphs, eKYC checks)', async () => {
+    const api = await newWorkspace();
+    const path = uniquePath();
+    await hook(api, path, ['*']);
+    // each request is one transaction emitting several events: the case graph (the case, its
+    // companies, individuals, relations...), then a synchronous eKYC check (Check.Started, then its
+    // decision, then the case's own updates)
+    for (let i = 0; i < 8; i++) {
+      const created = await api.post('/v1/cases', sampleCaseBody(`order-${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const ceo = created.body.individuals.find((x: { first_name: string }) => x.first_name === 'Ada');
+      const check = await api.post('/v1/checks/ekyc', { individual_id: ceo.id });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+    }
+    const emitted = await emissionOrder(api.workspaceId);
+    assert.ok(emitted.length >= 60, `${emitted.length} events`);
+    await receiver.waitFor(() => firstAttempts(path).length >= emitted.length, 60_000);
+    const arrived = firstAttempts(path).map((r) => r.json.context.event_id as string);
+    assert.equal(new Set(arrived).size, emitted.length, 'every event arrived once');
+    assert.deepEqual(arrived, emitted);
+  });
+
+  test('each webhook keeps its own order when several subscribe to the same events', async () => {
+    const api = await newWorkspace();
+    const paths = [uniquePath(), uniquePath(), uniquePath()];
+    for (const p of paths) await hook(api, p, ['Case.*', 'Individual.*', 'Company.*', 'Check.*']);
+    for (let i = 0; i < 4; i++) {
+      const created = await api.post('/v1/cases', sampleCaseBody(`multi-${i}`));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const ceo = created.body.individuals.find((x: { first_name: string }) => x.first_name === 'Ada');
+      assert.equal((await api.post('/v1/checks/ekyc', { individual_id: ceo.id })).status, 201);
+    }
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('events')
+      .select(['id', 'type'])
+      .where('workspace_id', '=', api.workspaceId)
+      .orderBy('seq')
+      .execute();
+    const subscribed = rows.filter((r) => /^(Case|Individual|Company|Check)\./.test(r.type)).map((r) => r.id);
+    for (const p of paths) {
+      await receiver.waitFor(() => firstAttempts(p).length >= subscribed.length, 60_000);
+      assert.deepEqual(
+        firstAttempts(p).map((r) => r.json.context.event_id),
+        subscribed,
+      );
+    }
+  });
+
+  test('an endpoint that never answers: one request at a time, in order, each sent once while it waits its turn', async () => {
+    // every attempt times out after 500 ms; 16 deliveries in one line take ~8 s, longer than a
+    // lease (timeout + 5 s): the ones at the back keep their claim (renewed), else another claim
+    // would take them again and send them twice. No retry falls due during the test.
+    Object.assign(webhookTuning, { timeoutMs: 500, leaseMs: 0, retryBaseMs: 600_000 });
+    const hanging = await startReceiver();
+    hanging.mode = { kind: 'hang' };
+    try {
+      const api = await newWorkspace();
+      const res = await api.post('/v1/webhooks', { url: hanging.url('/hang'), events: ['Case.*'] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const created = await api.post('/v1/cases', { name: 'Hanging', status: 'draft' });
+      assert.equal(created.status, 201);
+      for (let i = 0; i < 15; i++)
+        assert.equal((await api.patch(`/v1/cases/${created.body.id}`, { name: `Name ${i}` })).status, 200);
+      const emitted = await emissionOrder(api.workspaceId);
+      assert.equal(emitted.length, 16);
+      // every delivery had its first attempt and its outcome recorded (a retry scheduled)
+      await eventually(async () => {
+        const logs = await api.get(`/v1/webhook-logs?webhook_id=${res.body.id}&limit=50`);
+        const data = logs.body.data as { status: string; attempts: unknown[] }[];
+        return data.length === 16 && data.every((l) => l.status === 'pending' && l.attempts.length === 1);
+      }, 60_000);
+      const got = hanging.deliveries('/hang');
+      assert.deepEqual(
+        got.map((r) => r.json.context.event_id),
+        emitted,
+      );
+      assert.equal(new Set(got.map((r) => r.headers['webhook-id'])).size, 16, 'each sent once');
+      // the log's last_attempt_at is when the attempt was made, not when it was claimed and queued
+      const logs = await api.get(`/v1/webhook-logs?webhook_id=${res.body.id}&limit=50`);
+      for (const l of logs.body.data as { last_attempt_at: string; attempts: { attempted_at: string }[] }[])
+        assert.equal(l.last_attempt_at, l.attempts[0].attempted_at);
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      await hanging.stop();
+    }
+  });
+});
