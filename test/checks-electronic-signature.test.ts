@@ -698,6 +698,45 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
     });
 
+    test('the audit trail lists the events in the order they happened, code_verified before signed', async () => {
+      // code_verified and signed are recorded with the same timestamp, and request_started,
+      // link_issued and opened within the same millisecond or two; the trail must still read in
+      // the order the signer went through them. Several signatures: a tie broken by chance (a
+      // random id) would show here with near certainty (2^-8 to pass), not once in a while.
+      const api = await newWorkspace();
+      await template(api, 'engagement');
+      const c = await signingCase(api);
+      const { token } = await portalToken(api, c.caseId, c.adaId);
+      const expected = [
+        'created',
+        'request_started',
+        'link_issued',
+        'opened',
+        'code_sent',
+        'code_verified',
+        'signed',
+      ];
+      for (let i = 0; i < 8; i++) {
+        const created = await createCheck(api, c.adaId, { document_template_key: 'engagement' });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const id = created.body.id as string;
+        assert.equal((await sig(token, 'POST', `/actions/${id}/signature/start`)).status, 200);
+        const code = await sendCode(token, id, c.email);
+        const signed = await sig(token, 'POST', `/actions/${id}/signature/sign`, {
+          code,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+        });
+        assert.equal(signed.status, 200, JSON.stringify(signed.body));
+        const check = (await api.get(`/v1/checks/electronic_signature/${id}`)).body;
+        const trail = pdfText(await fileBytes(api, check.data.information.audit_trail_id));
+        const listed = [...trail.matchAll(/^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC (\w+)\s*$/gm)].map(
+          (m) => m[1],
+        );
+        assert.deepEqual(listed, expected, `signature ${i + 1}:\n${trail}`);
+      }
+    });
+
     test('a mail server that refuses: 502, nothing recorded, the signer may ask again at once', async () => {
       const s = await started();
       const { ctx } = await getHarness();
