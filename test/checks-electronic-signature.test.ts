@@ -469,8 +469,21 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         own.body.actions.map((a: { id: string }) => a.id),
         [check.id],
       );
-      // the generic file steps are not for a signature
-      assert.equal((await portal(token, 'POST', `/actions/${check.id}/submit`)).status, 400);
+      // the generic file steps are not for a signature, and their refusals say so
+      const submit = await portal(token, 'POST', `/actions/${check.id}/submit`);
+      assert.equal(submit.status, 400);
+      assert.match(submit.body.message, /takes no files/);
+      const { app } = await getHarness();
+      const upload = await app.inject({
+        method: 'POST',
+        url: `/portal/api/actions/${check.id}/files?slot=files`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x' },
+        payload:
+          '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nx\r\n--x--\r\n',
+      });
+      assert.equal(upload.statusCode, 400, upload.body);
+      assert.equal(JSON.parse(upload.body).details[0].path, 'slot');
+      assert.equal(JSON.parse(upload.body).message, 'slot: this step takes no files');
       // the first start is a contact action (a repeated one changes nothing and records nothing)
       const kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
       assert.ok(kase.last_contact_action_at);
