@@ -131,7 +131,9 @@ async function choose(
 const sandboxSelfie = (outcome: string) =>
   makePng({ width: 64, height: 64, color: [224, 182, 160], text: { sandbox_outcome: outcome } });
 
-describe('client portal in Chromium', () => {
+// the suite's seven runs in Chromium take 150-175 s on an idle two-core machine, at the edge of the
+// run's 180 s per-test timeout, which a describe also gets as its budget: a ceiling of its own
+describe('client portal in Chromium', { timeout: 600_000 }, () => {
   afterEach(async () => {
     await chrome?.close();
     chrome = undefined;
