@@ -469,8 +469,21 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         own.body.actions.map((a: { id: string }) => a.id),
         [check.id],
       );
-      // the generic file steps are not for a signature
-      assert.equal((await portal(token, 'POST', `/actions/${check.id}/submit`)).status, 400);
+      // the generic file steps are not for a signature, and their refusals say so
+      const submit = await portal(token, 'POST', `/actions/${check.id}/submit`);
+      assert.equal(submit.status, 400);
+      assert.match(submit.body.message, /takes no files/);
+      const { app } = await getHarness();
+      const upload = await app.inject({
+        method: 'POST',
+        url: `/portal/api/actions/${check.id}/files?slot=files`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data; boundary=x' },
+        payload:
+          '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nx\r\n--x--\r\n',
+      });
+      assert.equal(upload.statusCode, 400, upload.body);
+      assert.equal(JSON.parse(upload.body).details[0].path, 'slot');
+      assert.equal(JSON.parse(upload.body).message, 'slot: this step takes no files');
       // the first start is a contact action (a repeated one changes nothing and records nothing)
       const kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
       assert.ok(kase.last_contact_action_at);
@@ -696,6 +709,45 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         (await sig(s.token, 'POST', `/actions/${s.check.id}/signature/decline`, { reason: 'late' })).status,
         409,
       );
+    });
+
+    test('the audit trail lists the events in the order they happened, code_verified before signed', async () => {
+      // code_verified and signed are recorded with the same timestamp, and request_started,
+      // link_issued and opened within the same millisecond or two; the trail must still read in
+      // the order the signer went through them. Several signatures: a tie broken by chance (a
+      // random id) would show here with near certainty (2^-8 to pass), not once in a while.
+      const api = await newWorkspace();
+      await template(api, 'engagement');
+      const c = await signingCase(api);
+      const { token } = await portalToken(api, c.caseId, c.adaId);
+      const expected = [
+        'created',
+        'request_started',
+        'link_issued',
+        'opened',
+        'code_sent',
+        'code_verified',
+        'signed',
+      ];
+      for (let i = 0; i < 8; i++) {
+        const created = await createCheck(api, c.adaId, { document_template_key: 'engagement' });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const id = created.body.id as string;
+        assert.equal((await sig(token, 'POST', `/actions/${id}/signature/start`)).status, 200);
+        const code = await sendCode(token, id, c.email);
+        const signed = await sig(token, 'POST', `/actions/${id}/signature/sign`, {
+          code,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+        });
+        assert.equal(signed.status, 200, JSON.stringify(signed.body));
+        const check = (await api.get(`/v1/checks/electronic_signature/${id}`)).body;
+        const trail = pdfText(await fileBytes(api, check.data.information.audit_trail_id));
+        const listed = [...trail.matchAll(/^\s*\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC (\w+)\s*$/gm)].map(
+          (m) => m[1],
+        );
+        assert.deepEqual(listed, expected, `signature ${i + 1}:\n${trail}`);
+      }
     });
 
     test('a mail server that refuses: 502, nothing recorded, the signer may ask again at once', async () => {

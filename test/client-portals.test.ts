@@ -221,6 +221,14 @@ describe('client portals: list, read, update', () => {
     const p = await defaultPortal(api);
     const url = `/v1/client-portals/${p.id}`;
     assertBadField(await api.patch(url, { name: '' }), 'name');
+    // the name heads the contact's page and a step's title is what they read while waiting: spaces
+    // alone would show nothing there
+    assertBadField(await api.patch(url, { name: '   ' }), 'name', /blank/);
+    assertBadField(
+      await api.patch(url, { wait_steps: [{ key: 'a', title: ' \t ' }] }),
+      'wait_steps[0].title',
+      /blank/,
+    );
     assertBadField(await api.patch(url, { status: 'paused' }), 'status');
     assertBadField(await api.patch(url, { default_language: 'xx' }), 'default_language');
     assertBadField(await api.patch(url, { accent_color: 'red' }), 'accent_color');

@@ -421,6 +421,55 @@ describe('portal API: strict input', () => {
     // the documented calls still work: no body, or an empty JSON object (a generic client)
     assert.equal((await call('POST', `/actions/${w.kbis}/submit`, {})).statusCode, 200);
   });
+
+  test('an upload whose form holds more than the one file (a second file, a field after it) is a 400 naming the part; nothing kept', async () => {
+    const api = await newWorkspace();
+    const w = await world(api);
+    const { app } = await getHarness();
+    const part = (name: string, file: string | null, body: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `--x\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"` : ''}\r\n` +
+            `${file ? 'Content-Type: image/png\r\n' : ''}\r\n`,
+        ),
+        body,
+        Buffer.from('\r\n'),
+      ]);
+    const send = (...parts: Buffer[]) =>
+      app.inject({
+        method: 'POST',
+        url: `/portal/api/actions/${w.kbis}/files?slot=files`,
+        headers: { authorization: `Bearer ${w.token}`, 'content-type': 'multipart/form-data; boundary=x' },
+        payload: Buffer.concat([...parts, Buffer.from('--x--\r\n')]),
+      });
+    // the /v1/files/upload rule (docs/files.md): the form is the file and nothing else, whatever
+    // comes after it; a part accepted and silently dropped would leave the sender believing it went
+    for (const [label, extra, named] of [
+      ['a second file', part('file', 'two.png', png()), 'file'],
+      ['a field after the file', part('note', null, Buffer.from('hello')), 'note'],
+    ] as const) {
+      const res = await send(part('file', 'one.png', png()), extra);
+      assert.equal(res.statusCode, 400, `${label}: ${res.body}`);
+      assert.equal(JSON.parse(res.body).details[0].path, named, label);
+    }
+    const { ctx } = await getHarness();
+    const pending = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(pending.length, 0, 'no pending file');
+    const files = await ctx.db
+      .selectFrom('files')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(files.length, 0, 'a refused upload leaves no file behind');
+    assert.equal((await caseRow(w.caseId)).last_contact_action_at, null, 'not a contact action');
+    // the one file alone is taken
+    const one = await send(part('file', 'one.png', png()));
+    assert.equal(one.statusCode, 201, one.body);
+  });
 });
 
 describe('portal API: submit', () => {

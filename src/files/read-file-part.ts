@@ -117,12 +117,3 @@ export const unknownPart = (name: string) =>
       : `${name} is not a supported form field: send only the file, in the form field "file"`,
     name,
   );
-
-/**
- * The one file part of an upload route with nothing to undo once the file is stored (the client
- * portal's, which our own page sends): parts after the file are not read, and a second file is
- * skipped by the parser's one-file limit.
- */
-export async function readFilePart(req: FastifyRequest): Promise<MultipartFile> {
-  return (await readFileUpload(req, MULTIPART_LIMITS)).part;
-}

@@ -148,7 +148,13 @@ export function slotOf(shown: Shown, key: string): PortalSlot {
   const slots = shown.portal.slots(shown.check);
   const slot = slots.find((s) => s.key === key);
   if (!slot) {
-    throw badRequest(`slot must be one of: ${slots.map((s) => s.key).join(', ')}`, 'slot');
+    // a step without slots (a signature) takes no file at all: "one of: " and nothing would puzzle
+    throw badRequest(
+      slots.length
+        ? `slot must be one of: ${slots.map((s) => s.key).join(', ')}`
+        : 'slot: this step takes no files',
+      'slot',
+    );
   }
   return slot;
 }

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { App, AppContext } from '../app-context.ts';
 import { registerSignaturePortalRoutes } from '../checks/types/electronic_signature/portal-routes.ts';
-import { MULTIPART_LIMITS, readFilePart } from '../files/read-file-part.ts';
+import { MULTIPART_LIMITS, readFileUpload } from '../files/read-file-part.ts';
 import { errorBody } from '../http/errors.ts';
 import { sharedRateLimitOptions } from '../http/rate-limit-store.ts';
 import { registerPortalAuth } from './auth.ts';
@@ -78,13 +78,13 @@ export async function registerPortalRoutes(app: App, ctx: AppContext): Promise<v
             },
           },
           async (req, reply) => {
-            const part = await readFilePart(req);
+            const upload = await readFileUpload(req);
             const action = await uploadPendingFile(
               ctx,
               req.portalAccess,
               req.params.id,
               req.query.slot,
-              part,
+              upload,
             );
             return reply.status(201).send(action);
           },

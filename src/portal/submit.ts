@@ -33,7 +33,14 @@ export async function submitAction(ctx: AppContext, access: PortalAccess, checkI
         missing.key,
       );
     }
-    if (!pending.length) throw badRequest('Add a file before submitting this step', 'files');
+    if (!pending.length) {
+      throw badRequest(
+        slots.length
+          ? 'Add a file before submitting this step'
+          : 'This step takes no files: there is nothing to submit',
+        'files',
+      );
+    }
     await shown.portal.submit({
       ctx,
       trx,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { MultipartFile } from '@fastify/multipart';
 import type { AppContext } from '../app-context.ts';
+import { type FileUpload, unknownPart } from '../files/read-file-part.ts';
+import { discardUpload } from '../files/repository.ts';
 import { getStorage } from '../files/storage.ts';
 import { uploadFile } from '../files/upload-file.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
@@ -67,7 +68,7 @@ export async function uploadPendingFile(
   access: PortalAccess,
   checkId: string,
   slotKey: string,
-  part: MultipartFile,
+  { part, otherParts }: FileUpload,
 ): Promise<Action> {
   const { link } = access;
   let slot: PortalSlot;
@@ -85,6 +86,16 @@ export async function uploadPendingFile(
   }).catch((err) => {
     throw asBadFile(err);
   });
+  // the form is the file and nothing else, as for /v1/files/upload: a second file or a field
+  // after it is known only once the file is read, and is refused rather than silently dropped
+  const others = await otherParts().catch(async (err) => {
+    await discardUpload(ctx.db, storage, link.workspace_id, upload_ref);
+    throw err;
+  });
+  if (others.length) {
+    await discardUpload(ctx.db, storage, link.workspace_id, upload_ref);
+    throw unknownPart(others[0]);
+  }
   const file = await ctx.db
     .selectFrom('files')
     .select(['id', 'mime', 'size', 'storage_key'])

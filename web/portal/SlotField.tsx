@@ -16,13 +16,25 @@ import { movedOn } from './moved-on.ts';
 /** The service's upload limit (src/files/upload-file.ts): a bigger file is refused before sending. */
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
+/**
+ * The refusal of a file in a format the slot does not take, saying what it takes: a photo slot
+ * (the identity capture) takes no PDF and a video slot no photo, so one sentence for all would
+ * send the person back with the same kind of file.
+ */
+function badFormat(t: Translate, slot: Slot, name: string): string {
+  const types = slot.accept.split(',').map((type) => type.trim());
+  if (types.every((type) => type.startsWith('image/'))) return t('badFormatPhoto', { name });
+  if (types.every((type) => type.startsWith('video/'))) return t('badFormatVideo', { name });
+  return t('badFormat', { name });
+}
+
 /** What went wrong with a file, in the page's language where the cause is known. */
-function uploadError(t: Translate, err: unknown, name: string): string {
+function uploadError(t: Translate, err: unknown, name: string, slot: Slot): string {
   if (err instanceof HttpError) {
     if (err.status === 413) return t('tooLarge', { name });
     if (err.status === 0) return t('networkError');
     const path = (err.body as { details?: { path?: string }[] } | null)?.details?.[0]?.path;
-    if (err.status === 400 && path === 'file') return t('badFormat', { name });
+    if (err.status === 400 && path === 'file') return badFormat(t, slot, name);
   }
   return t('errorPrefix', { message: (err as Error).message });
 }
@@ -68,7 +80,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
         announce(t('uploaded', { name }));
       } catch (err) {
         if (movedOn(err)) onMovedOn();
-        else setError(uploadError(t, err, name));
+        else setError(uploadError(t, err, name, slot));
         onError(err);
         break;
       } finally {

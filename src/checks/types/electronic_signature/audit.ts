@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../../../db/connect.ts';
 import type { SignatureEventRow } from '../../../db/schema.ts';
 
@@ -52,13 +53,37 @@ export async function recordSignatureEvent(
     .execute();
 }
 
-/** The check's audit events, oldest first. */
+/** Each type's place in a signature's course, for events recorded at the same instant. */
+const COURSE: readonly SignatureEventType[] = [
+  'created',
+  'request_started',
+  'link_issued',
+  'opened',
+  'code_sent',
+  'code_failed',
+  'code_verified',
+  'signed',
+  'declined',
+  'cancelled',
+];
+
+/**
+ * The check's audit events, oldest first. Events of one step share a timestamp (code_verified and
+ * signed are recorded with the same instant; request_started, link_issued and opened within the
+ * same millisecond or two): those follow the signature's course, not their random ids, so the
+ * trail never shows the signature before the code that allowed it.
+ */
 export function signatureEventsOf(db: Db, checkId: string): Promise<SignatureEventRow[]> {
+  const course = sql<number>`case ${sql.ref('type')} ${sql.join(
+    COURSE.map((type, i) => sql`when ${type} then ${sql.lit(i)}`),
+    sql` `,
+  )} else ${sql.lit(COURSE.length)} end`;
   return db
     .selectFrom('signature_events')
     .selectAll()
     .where('check_id', '=', checkId)
     .orderBy('at')
+    .orderBy(course)
     .orderBy('id')
     .execute();
 }
