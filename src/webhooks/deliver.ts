@@ -13,6 +13,8 @@ export interface ClaimedDelivery {
   id: string;
   workspace_id: string;
   webhook_id: string;
+  /** The case the event is about (null for an event of no case): a webhook's deliveries of one case are sent in order. */
+  case_id: string | null;
   payload: string;
   attempt_count: number;
   next_attempt_type: string;
@@ -121,7 +123,7 @@ export async function claimFromWebhooks(
       set status = 'sending', lease_until = now() + cast(${`${leaseMs()} milliseconds`} as interval),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
       from picked where d.id = picked.id
-      returning d.id, d.workspace_id, d.webhook_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context,
+      returning d.id, d.workspace_id, d.webhook_id, d.case_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context,
         d.next_attempt_at, d.seq
     )
     select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, w.signature, w.signature_header

@@ -60,9 +60,10 @@ export class WebhookEngine {
   readonly #inFlight = new Map<string, number>();
   readonly #inFlightByWorkspace = new Map<string, number>();
   /**
-   * Per webhook, the end of its line: the promise of the last attempt started or queued in this
-   * process. Each attempt of a webhook starts once the one before it has its answer (success or
-   * failure), so first attempts arrive in the order they were claimed (emission order).
+   * Per webhook and case, the end of its line: the promise of the last attempt started or queued in
+   * this process. Each attempt of a line starts once the one before it has its answer (success or
+   * failure), so a case's first attempts arrive in the order they were claimed (emission order);
+   * lines of other cases run beside it, so one webhook still takes many cases' events at once.
    */
   readonly #lines = new Map<string, Promise<void>>();
   /** Claimed deliveries the stopping loop did not attempt: given back by stop(). */
@@ -305,10 +306,12 @@ export class WebhookEngine {
   }
 
   /**
-   * Queues one attempt at the end of its webhook's line: it starts when the attempt before it has
-   * its answer (at once when the line is empty). One request at a time per webhook keeps first
-   * attempts in emission order at the receiver, which concurrent requests did not (a receiver
-   * got Check.Approved before Check.Started); other webhooks' lines run concurrently. Its
+   * Queues one attempt at the end of its line (its webhook and its case): it starts when the
+   * attempt before it has its answer (at once when the line is empty). One request at a time per
+   * webhook and case keeps a case's first attempts in emission order at the receiver, which
+   * concurrent requests did not (a receiver got Check.Approved before Check.Started); the lines of
+   * other cases and other webhooks run concurrently, so a slow endpoint costs a busy webhook one
+   * response time per event of a case, not per event of the workspace. Its
    * webhook's and workspace's slot is held until the outcome is recorded (not just until the
    * response): the cap then bounds the deliveries this process has `sending`, and the queued ones.
    */
@@ -318,7 +321,9 @@ export class WebhookEngine {
     add(this.#inFlightByWorkspace, d.workspace_id, 1);
     if (this.#held.size === 0) this.#leasesRenewedAt = Date.now();
     this.#held.set(d.id, d.attempt_count);
-    const before = this.#lines.get(d.webhook_id);
+    // a webhook's events of no case (the column allows them) share one line of their own
+    const key = `${d.webhook_id}/${d.case_id ?? ''}`;
+    const before = this.#lines.get(key);
     const run = async () => {
       if (!this.#running) {
         // stopping: not sent, given back by stop(); its slot is freed here, as it has no outcome
@@ -335,10 +340,10 @@ export class WebhookEngine {
     };
     const line: Promise<void> = (before ? before.then(run) : run()).finally(() => {
       this.#inFlightTotal--;
-      if (this.#lines.get(d.webhook_id) === line) this.#lines.delete(d.webhook_id);
+      if (this.#lines.get(key) === line) this.#lines.delete(key);
       this.wake();
     });
-    this.#lines.set(d.webhook_id, line);
+    this.#lines.set(key, line);
   }
 
   #releaseSlot(d: { id: string; webhook_id: string; workspace_id: string }): void {
