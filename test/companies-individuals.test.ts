@@ -288,6 +288,44 @@ describe('companies and individuals', () => {
   });
 });
 
+describe('an individual created with a relation to the main company', () => {
+  test('takes the relation’s position and percentages when it does not state them; an explicit null is kept', async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'Relation defaults',
+      companies: [{ name: 'Main SAS' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const relation = { position: 'CFO', ownership_percentage: 12.5, voting_rights_percentage: 20 };
+    const copied = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      first_name: 'Ada',
+      last_name: 'Copied',
+      relations: [relation],
+    });
+    assert.equal(copied.status, 201, JSON.stringify(copied.body));
+    assert.deepEqual(
+      [copied.body.position, copied.body.ownership_percentage, copied.body.voting_rights_percentage],
+      ['CFO', 12.5, 20],
+    );
+    const stated = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      first_name: 'Grace',
+      last_name: 'Stated',
+      position: null,
+      ownership_percentage: null,
+      voting_rights_percentage: 5,
+      relations: [relation],
+    });
+    assert.equal(stated.status, 201, JSON.stringify(stated.body));
+    const read = (await api.get(`/v1/individuals/${stated.body.id}`)).body;
+    assert.deepEqual(
+      [read.position, read.ownership_percentage, read.voting_rights_percentage],
+      [null, null, 5],
+    );
+  });
+});
+
 describe('relations', () => {
   test('create, update and delete with the spec rules', async () => {
     const api = await newWorkspace();

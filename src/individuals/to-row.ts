@@ -14,6 +14,10 @@ export interface RelationDefaults {
   voting_rights_percentage?: number | null;
 }
 
+/** The body's value when the body has the field (null included), else the relation's, else null. */
+const stated = <T>(given: T | null | undefined, fallback: T | null | undefined): T | null =>
+  given !== undefined ? given : (fallback ?? null);
+
 export function individualInsertRow(
   input: Writable,
   ids: { id: string; workspaceId: string; caseId: string },
@@ -46,10 +50,13 @@ export function individualInsertRow(
     tax_identification_number: input.tax_identification_number ?? null,
     social_security_number: input.social_security_number ?? null,
     phone_number: input.phone_number ?? null,
-    position: input.position ?? fromMainRelation.position ?? null,
-    ownership_percentage: input.ownership_percentage ?? fromMainRelation.ownership_percentage ?? null,
-    voting_rights_percentage:
-      input.voting_rights_percentage ?? fromMainRelation.voting_rights_percentage ?? null,
+    // an explicit null states "none" for the individual: only an absent field takes the relation's
+    position: stated(input.position, fromMainRelation.position),
+    ownership_percentage: stated(input.ownership_percentage, fromMainRelation.ownership_percentage),
+    voting_rights_percentage: stated(
+      input.voting_rights_percentage,
+      fromMainRelation.voting_rights_percentage,
+    ),
     custom_properties: JSON.stringify(input.custom_properties ?? {}),
   };
 }
