@@ -64,6 +64,10 @@ function bankingAsStored(sent: Json): Json {
   };
 }
 
+const enabledChecks = (b: Json): Json =>
+  Array.isArray(b.checks)
+    ? { ...b, checks: b.checks.map((c: Json) => ({ type: 'aml', targets: c.targets })) }
+    : b;
 const byId = (id: string) => (list: Json[] | undefined) => list?.find((x: Json) => x.id === id);
 const inList = (id: string) => (body: Json) => byId(id)(body?.data);
 const pick = <T>(list: T[], i: number) => list[i % list.length];
@@ -204,8 +208,14 @@ const RESOURCES: Resource[] = [
   },
   {
     name: 'templates',
-    create: { op: 'POST /v1/templates', url: () => '/v1/templates' },
-    update: { op: 'PATCH /v1/templates/{id}', url: (_g, id) => `/v1/templates/${id}` },
+    // a check's `type` is any string to the schema and an enabled check type to the service: the
+    // generated ones are made an enabled type (its settings left out: each type has its own rules)
+    create: { op: 'POST /v1/templates', url: () => '/v1/templates', prepare: (b) => enabledChecks(b) },
+    update: {
+      op: 'PATCH /v1/templates/{id}',
+      url: (_g, id) => `/v1/templates/${id}`,
+      prepare: (b) => enabledChecks(b),
+    },
     reads: (_g, id) => [
       { op: 'GET /v1/templates/{id}', url: `/v1/templates/${id}`, find: (b) => b },
       {

@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "3e043643-b5b1-4760-8401-60cbdc86bfc8",
+         *   "workspace_id": "4c5c5700-66e4-4646-a239-b181bcea266a",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "cca4ca76-3850-47da-b144-fa61dee54fc0",
-         *   "to_company_id": "b1f0261c-89a3-4ffc-b250-e91dd230bcea",
+         *   "from_individual_id": "e8f2ff96-971e-4626-9981-b5647848414f",
+         *   "to_company_id": "b53b23ef-714d-4c64-a1aa-ee8584405749",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "b36371e9-354e-498f-8956-c83be5062fc7"
+         *   "business_contact_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "ae74143b-7a75-4a9d-8e31-63a3acadd7a9"
+         *     "c1e48d21-735c-46b3-9075-d6c77abc9408"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
+         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_F9cK6GiNxmmClKDlMv7PbyyGEYdNbQix"
+         *         "upload_ref": "upl_R8_F0UdwlVS2LdGGs0qeziz96LP0Uq_6"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_jmF-T-P4u-FSoeoNgDXXl6NodZBz8knd"
+         *       "upload_ref": "upl_u47_YnPV_jqH0J1jvoLZGSfdnduj6Ort"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7"
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b36371e9-354e-498f-8956-c83be5062fc7",
+         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
          *   "data": {
-         *     "front_upload_ref": "upl_UJp6eC1xX5Z3Zz1LXIxn7zrdMB4KNy0B"
+         *     "front_upload_ref": "upl_GWk78CQ1fE8PtTp6cUpYls5YYwcCe_b1"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_q6QAOY8IeMURSjt6TrXlC_IaoangT69K"
+         *   "front_upload_ref": "upl__Op6RFCVdd973aUBzr-74kTk4H7lLZNt"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "5fcda516-5715-439a-bf6b-d4f1f4f8407b",
+         *   "individual_id": "de5ae914-719e-4691-b102-e9efff9439c5",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939"
+         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
+         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
          *   "type": "affiliated",
-         *   "search_ref": "sr_wMIynu5980Bz4WisoaHDumV3uwh61LIS"
+         *   "search_ref": "sr_84kdG7Ff5kciFirdntgY3kLtxBm3qFdM"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
+         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a33df86-a65a-4426-b575-8e8c531c1548",
+         *   "individual_id": "7694e44e-9115-41ae-8255-8e33d37fc25b",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
+         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "8863bdfd-e212-414b-960c-aebbc3658939",
+         *       "to_company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
+         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2700e004-4120-4df4-87f8-60b4c7d4de50",
-         *   "template_id": "d3f53d64-406f-4867-95d8-1f3d99638b33"
+         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "template_id": "1538267c-2288-490a-ae12-557d08c977f0"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-01T20:58:07.389Z"
+         *   "since": "2026-12-02T00:12:41.647Z"
          * }
          */
         "application/json": {

@@ -1,6 +1,14 @@
 import { Type } from 'typebox';
 import { Company, NestedCompanyCreate } from '../companies/schemas.ts';
-import { CustomProperties, DateOnly, DateTime, Metadata, Nullable, Uuid } from '../http/common-schemas.ts';
+import {
+  CustomProperties,
+  DateOnly,
+  DateTime,
+  Metadata,
+  NonBlank,
+  Nullable,
+  Uuid,
+} from '../http/common-schemas.ts';
 import { Individual, NestedIndividualCreate } from '../individuals/schemas.ts';
 import { CaseReview } from '../reviews/schemas.ts';
 import { Risk } from '../risks/schemas.ts';
@@ -29,7 +37,7 @@ const TagLabel = Type.String({
 const TemplateLight = Type.Object({ id: Uuid, name: Type.String(), key: Type.String() });
 
 export const CaseCreate = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 180 }),
+  name: NonBlank({ maxLength: 180 }),
   status: Type.Optional(Type.Enum(['draft', 'open'])),
   external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   template_key: Type.Optional(Nullable(Type.String())),
@@ -44,7 +52,7 @@ export const CaseCreate = Type.Object({
 });
 
 export const CaseUpdate = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 180 })),
+  name: Type.Optional(NonBlank({ maxLength: 180 })),
   status: Type.Optional(Type.Enum(['draft', 'open'])),
   external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
   template_key: Type.Optional(

@@ -55,15 +55,9 @@ export async function updateClientPortal(
   input: Static<typeof ClientPortalUpdate>,
   baseUrl: string,
 ) {
-  // the name heads the contact's page and a step's title is what they read while waiting: spaces
-  // alone would show them nothing
-  if (input.name !== undefined && !input.name.trim()) throw badRequest('name must not be blank', 'name');
   if (input.wait_steps) {
     const seen = new Set<string>();
     input.wait_steps.forEach((s, i) => {
-      if (!s.title.trim()) {
-        throw badRequest(`wait_steps[${i}].title must not be blank`, `wait_steps[${i}].title`);
-      }
       if (seen.has(s.key)) {
         throw badRequest(`wait_steps[${i}].key "${s.key}" is used twice`, `wait_steps[${i}].key`);
       }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 
 export const PORTAL_STATUSES = ['online', 'offline'] as const;
 export const PORTAL_LANGUAGES = ['en', 'fr', 'it', 'de', 'es', 'nl', 'pt', 'pl', 'hu', 'ja', 'ko'] as const;
@@ -10,7 +10,7 @@ const WaitStep = Type.Object({
     pattern: '^[A-Za-z0-9_-]{1,64}$',
     description: 'Identifies the step (letters, digits, `_`, `-`; unique within the portal)',
   }),
-  title: Type.String({ minLength: 1, maxLength: 200, description: 'What the contact is told they wait for' }),
+  title: NonBlank({ maxLength: 200, description: 'What the contact is told they wait for' }),
 });
 
 const AccentColor = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Hex colour `#rrggbb`' });
@@ -38,7 +38,7 @@ export const ClientPortal = Type.Object({
 });
 
 export const ClientPortalUpdate = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  name: Type.Optional(NonBlank({ maxLength: 200 })),
   status: Type.Optional(Type.Enum(PORTAL_STATUSES)),
   default_language: Type.Optional(Type.Enum(PORTAL_LANGUAGES)),
   accent_color: Type.Optional(Nullable(AccentColor)),

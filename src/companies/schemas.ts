@@ -2,7 +2,15 @@ import { Type } from 'typebox';
 import { CheckEnvelope } from '../checks/envelope-schema.ts';
 import { DataLineageMap } from '../company-data/lineage/schemas.ts';
 import { DocumentOrder } from '../company-data/schemas.ts';
-import { Country, CustomProperties, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import {
+  Country,
+  CustomProperties,
+  DateOnly,
+  DateTime,
+  NonBlank,
+  Nullable,
+  Uuid,
+} from '../http/common-schemas.ts';
 import { ImplicitRelationCreate, NestedRelationCreate, RelationOfEntity } from '../relations/schemas.ts';
 import { Address, BankingInformation, BankingInformationOut, PartialAddress } from '../shared/address.ts';
 
@@ -21,8 +29,8 @@ const ClassificationOut = Type.Object({
 
 /** Writable company fields, shared by nested creation, creation and update. */
 export const companyWritable = {
-  name: Type.String({ minLength: 1, maxLength: 160 }),
-  commercial_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 160 }))),
+  name: NonBlank({ maxLength: 160 }),
+  commercial_name: Type.Optional(Nullable(NonBlank({ maxLength: 160 }))),
   registration_number: Type.Optional(Nullable(Type.String({ maxLength: 180 }))),
   registration_date: Type.Optional(Nullable(DateOnly)),
   status: Type.Optional(CompanyStatus),

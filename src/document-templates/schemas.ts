@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 
 export const TEMPLATE_KINDS = ['electronic_signature', 'report'] as const;
 const KindSchema = (description?: string) =>
@@ -20,7 +20,7 @@ const Key = Type.String({
 
 export const DocumentTemplateCreate = Type.Object({
   key: Key,
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: NonBlank({ maxLength: 200 }),
   kind: KindSchema(
     '`electronic_signature`: a document an electronic_signature check has signed; `report`: a case document',
   ),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 
 export const DOCUMENT_TYPE_TARGETS = ['company', 'individual'] as const;
 export const DOCUMENT_TYPE_KEY_PATTERN = '^[a-z][a-z_0-9]*$';
@@ -24,7 +24,7 @@ export const DocumentTypeCreate = Type.Object({
     description:
       'Unique in the workspace (archived types included) and not a built-in key; lowercase letters, digits and `_`, starting with a letter',
   }),
-  label: Type.String({ minLength: 1, maxLength: 200 }),
+  label: NonBlank({ maxLength: 200 }),
   target_entities: Type.Array(Type.Enum(DOCUMENT_TYPE_TARGETS), { minItems: 1, uniqueItems: true }),
   is_internal: Type.Optional(Type.Boolean({ default: false })),
 });

@@ -1,8 +1,16 @@
 import { type TSchema, Type } from 'typebox';
+import { NOT_BLANK } from './schema-formats.ts';
 
 /** Schema building blocks shared by every resource. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const Uuid = Type.String({ format: 'uuid' });
+/**
+ * A text a person reads (a name, a label, a title): not empty and not only white space (`'   '`
+ * would pass `minLength` and show nothing where the text is displayed). Refused as "must not be
+ * blank".
+ */
+export const NonBlank = (options: { maxLength?: number; description?: string } = {}) =>
+  Type.String({ minLength: 1, pattern: NOT_BLANK, ...options });
 export const DateTime = Type.String({ format: 'date-time' });
 export const DateOnly = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
 export const Country = Type.String({ format: 'alpha-2', description: 'ISO 3166-1 alpha-2 country code' });

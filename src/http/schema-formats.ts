@@ -1,5 +1,11 @@
 import { isCountryCode } from '../shared/countries.ts';
 
+/**
+ * The pattern of a display text (src/http/common-schemas.ts, NonBlank): at least one character that
+ * is not white space. Its validation error reads "must not be blank" (src/http/errors.ts).
+ */
+export const NOT_BLANK = '\\S';
+
 /** Formats used by our schemas beyond ajv-formats' standard ones. */
 export const customFormats: Record<string, (v: string) => boolean> = {
   'alpha-2': isCountryCode,

@@ -1,7 +1,15 @@
 import { Type } from 'typebox';
 import { CheckEnvelope } from '../checks/envelope-schema.ts';
 import { DataLineageMap } from '../company-data/lineage/schemas.ts';
-import { Country, CustomProperties, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import {
+  Country,
+  CustomProperties,
+  DateOnly,
+  DateTime,
+  NonBlank,
+  Nullable,
+  Uuid,
+} from '../http/common-schemas.ts';
 import {
   ImplicitRelationCreate,
   NestedRelationCreate,
@@ -15,9 +23,9 @@ const Percentage = Nullable(Type.Number({ minimum: 0, maximum: 100 }));
 
 /** Writable individual fields, shared by nested creation, creation and update. */
 export const individualWritable = {
-  first_name: Type.String({ minLength: 1 }),
+  first_name: NonBlank(),
   middle_name: Type.Optional(Nullable(Type.String())),
-  last_name: Type.String({ minLength: 1 }),
+  last_name: NonBlank(),
   maiden_name: Type.Optional(Nullable(Type.String())),
   is_business_contact: Type.Optional(Type.Boolean()),
   is_beneficial_owner: Type.Optional(Type.Boolean()),

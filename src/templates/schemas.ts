@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 
 /** Which entities of a case a template check is created on. */
 export const TEMPLATE_TARGETS = [
@@ -46,7 +46,7 @@ const Key = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]*$',
   description: 'Unique in the workspace; letters, digits, `_`, `.`, `:`, `-`',
 });
-const Name = Type.String({ minLength: 1, maxLength: 180 });
+const Name = NonBlank({ maxLength: 180 });
 const Description = Nullable(Type.String({ maxLength: 5000 }));
 const Checks = Type.Array(TemplateCheckIn, { maxItems: 50 });
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { SUBSCRIBABLE } from '../events/catalog.ts';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 
 export const WEBHOOK_STATUSES = ['online', 'offline'] as const;
 export const WEBHOOK_TYPES = ['user', 'system'] as const;
@@ -77,7 +77,7 @@ export const Webhook = Type.Object({
 
 export const WebhookCreate = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(NonBlank({ maxLength: 200 })),
     status: Type.Optional(Type.Enum([...WEBHOOK_STATUSES], { default: 'online' })),
     type: Type.Optional(Type.Enum([...WEBHOOK_TYPES], { default: 'user' })),
     url: Url,
@@ -91,7 +91,7 @@ export const WebhookCreate = Type.Object(
 
 export const WebhookUpdate = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(NonBlank({ maxLength: 200 })),
     status: Type.Optional(Type.Enum([...WEBHOOK_STATUSES])),
     type: Type.Optional(Type.Enum([...WEBHOOK_TYPES])),
     url: Type.Optional(Url),

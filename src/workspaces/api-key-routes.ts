@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
-import { DateTime, errors, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, errors, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { fetchPage, type ListSpec, listQuerySchema, paginated, parseListQuery } from '../http/list-query.ts';
 import { currentUserId } from '../shared/request-scope.ts';
@@ -100,7 +100,7 @@ export function registerApiKeyRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Create an API key',
         description: 'The key is answered once, in `api_key`; only its SHA-256 is stored.',
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
+        body: Type.Object({ name: NonBlank({ maxLength: 100 }) }),
         response: { 201: CreatedApiKey, ...errors(400, 403) },
       },
     },

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { registerCompanyMonitoringAdminRoutes } from '../company-data/monitoring/admin-routes.ts';
-import { DateTime, errors, Uuid } from '../http/common-schemas.ts';
+import { DateTime, errors, NonBlank, Uuid } from '../http/common-schemas.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { registerScreeningAdminRoutes } from '../screening/service/admin-routes.ts';
 import { createApiKey, createWorkspace, findWorkspace, revokeApiKey } from './repository.ts';
@@ -45,7 +45,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'Create a workspace and its first API key (shown once)',
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: Type.Object({ name: NonBlank({ maxLength: 200 }) }),
         response: {
           201: Type.Object({ id: Uuid, name: Type.String(), api_key: Type.String(), created_at: DateTime }),
           ...errors(400),
