@@ -457,4 +457,42 @@ describe('signing: the audit trail', () => {
     assert.match(text, /Wrong amount/);
     assert.match(text, /Page 1 of \d/);
   });
+
+  test('an event is never split across pages: its heading and its rows stay together', async () => {
+    const { ctx } = await getHarness();
+    // blocks of 2 to 7 rows, so that with the old layout some block met the bottom of a page
+    const events = Array.from({ length: 45 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      type: `step_${i}`,
+      ip: '198.51.100.9',
+      user_agent: 'Agent',
+      details: Object.fromEntries(Array.from({ length: i % 6 }, (_, k) => [`row_${i}_${k}`, `value ${k}`])),
+    }));
+    const pdf = await auditTrailPdf(ctx, {
+      title: 'Blocks',
+      signer: { name: 'Sam', email: 'sam@example.com' },
+      events,
+      documentSha256: 'd'.repeat(64),
+      signedSha256: 'e'.repeat(64),
+    });
+    const pages = pageCount(pdf);
+    assert.ok(pages >= 3, `${pages} pages`);
+    const seen = new Set<number>();
+    for (let page = 1; page <= pages; page++) {
+      const text = pdftotext(pdf, page);
+      for (const [i, e] of events.entries()) {
+        const heading = text.includes(`UTC ${e.type}\n`) || text.trimEnd().endsWith(`UTC ${e.type}`);
+        const rows = [...text.matchAll(new RegExp(`row_${i}_\\d`, 'g'))].length;
+        const agent = new RegExp(`UTC ${e.type}\\s*\\n\\s*IP address`).test(text);
+        if (!heading) {
+          assert.equal(rows, 0, `event ${i}'s rows on page ${page} without its heading`);
+          continue;
+        }
+        seen.add(i);
+        assert.ok(agent, `event ${i}'s heading on page ${page} without its first row under it`);
+        assert.equal(rows, i % 6, `event ${i}: ${rows} of its ${i % 6} detail rows on page ${page}`);
+      }
+    }
+    assert.equal(seen.size, events.length, 'every event listed');
+  });
 });

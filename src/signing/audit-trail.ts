@@ -61,12 +61,15 @@ export async function auditTrailPdf(
   const events = [...input.events].sort((a, b) => a.at.getTime() - b.at.getTime());
   if (!events.length) w.text('No event recorded.', { grey: true });
   for (const e of events) {
-    w.heading(`${utc(e.at)}  ${e.type}`, 3);
-    w.fields([
+    const rows: [string, string][] = [
       ['IP address', e.ip ?? '-'],
       ['User agent', e.user_agent ?? '-'],
       ...Object.entries(e.details ?? {}).map(([k, v]): [string, string] => [k, detail(v)]),
-    ]);
+    ];
+    // an event is read as one block: its rows are not left at the top of a page without their heading
+    w.ensure(w.blockHeight(rows));
+    w.heading(`${utc(e.at)}  ${e.type}`, 3);
+    w.fields(rows);
   }
   w.finish(`Audit trail: ${input.title}`, `Generated ${utc(now)}`);
   const pages = doc.getPages();

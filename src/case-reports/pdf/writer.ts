@@ -124,6 +124,20 @@ export class PdfWriter {
     }
   }
 
+  /**
+   * The height `heading(_, 3)` followed by `fields(rows)` takes: what a caller gives `ensure` to
+   * keep a small block (an audit-trail event) on one page. A block taller than a page flows as before.
+   */
+  blockHeight(rows: [string, string][]): number {
+    const size = 9;
+    const lines = rows.reduce((n, [label, value]) => {
+      const values = this.#wrap(value, this.#font, size, A4[0] - 2 * MARGIN - 130).length;
+      return n + Math.max(values, this.#wrap(label, this.#bold, size, 130 - 8).length);
+    }, 0);
+    const height = 6 + 10 * 1.35 + lines * size * 1.35;
+    return height < TOP - BOTTOM ? height : 0;
+  }
+
   /** `label: value` rows, the labels in a column of their own. */
   fields(rows: [string, string][], opts: { indent?: number; skipEmpty?: boolean } = {}): void {
     const size = 9;
