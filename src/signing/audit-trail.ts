@@ -67,9 +67,7 @@ export async function auditTrailPdf(
       ...Object.entries(e.details ?? {}).map(([k, v]): [string, string] => [k, detail(v)]),
     ];
     // an event is read as one block: its rows are not left at the top of a page without their heading
-    w.ensure(w.blockHeight(rows));
-    w.heading(`${utc(e.at)}  ${e.type}`, 3);
-    w.fields(rows);
+    w.block(`${utc(e.at)}  ${e.type}`, rows);
   }
   w.finish(`Audit trail: ${input.title}`, `Generated ${utc(now)}`);
   const pages = doc.getPages();

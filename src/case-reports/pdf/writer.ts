@@ -6,6 +6,19 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const TOP = A4[1] - 70; // below the header
 const BOTTOM = 60; // above the footer
+/** `fields`: text size, line height, the label column's width; the gap `heading(_, 3)` leaves above. */
+const FIELD_SIZE = 9;
+const FIELD_LEAD = FIELD_SIZE * 1.35;
+const LABEL_WIDTH = 130;
+const FIELD_GAP_3 = 6;
+
+/** A `label: value` row wrapped to its columns; `height` in lines. */
+interface LaidField {
+  value: string;
+  lines: string[];
+  labels: string[];
+  height: number;
+}
 const GREY = rgb(0.4, 0.4, 0.4);
 const BLACK = rgb(0, 0, 0);
 const RULE = rgb(0.75, 0.75, 0.75);
@@ -125,31 +138,39 @@ export class PdfWriter {
   }
 
   /**
-   * The height `heading(_, 3)` followed by `fields(rows)` takes: what a caller gives `ensure` to
-   * keep a small block (an audit-trail event) on one page. A block taller than a page flows as before.
+   * A sub-heading and its `label: value` rows kept on one page (an audit-trail event): when the
+   * block does not fit below, it starts on the next page; one taller than a page flows as `fields`.
    */
-  blockHeight(rows: [string, string][]): number {
-    const size = 9;
-    const lines = rows.reduce((n, [label, value]) => {
-      const values = this.#wrap(value, this.#font, size, A4[0] - 2 * MARGIN - 130).length;
-      return n + Math.max(values, this.#wrap(label, this.#bold, size, 130 - 8).length);
-    }, 0);
-    const height = 6 + 10 * 1.35 + lines * size * 1.35;
-    return height < TOP - BOTTOM ? height : 0;
+  block(title: string, rows: [string, string][]): void {
+    const laid = this.#fieldLines(rows, 0);
+    const height = FIELD_GAP_3 + 10 * 1.35 + laid.reduce((n, r) => n + r.height, 0) * FIELD_LEAD;
+    if (height < TOP - BOTTOM) this.ensure(height);
+    this.heading(title, 3);
+    this.#drawFields(laid, {});
+  }
+
+  /** Each row wrapped: its label's lines in the label column, its value's in the value column. */
+  #fieldLines(rows: [string, string][], indent: number): LaidField[] {
+    return rows.map(([label, value]) => {
+      const lines = this.#wrap(value, this.#font, FIELD_SIZE, A4[0] - 2 * MARGIN - indent - LABEL_WIDTH);
+      // a label longer than its column wraps inside it rather than running into the value
+      const labels = this.#wrap(label, this.#bold, FIELD_SIZE, LABEL_WIDTH - 8);
+      return { value, lines, labels, height: Math.max(lines.length, labels.length) };
+    });
   }
 
   /** `label: value` rows, the labels in a column of their own. */
   fields(rows: [string, string][], opts: { indent?: number; skipEmpty?: boolean } = {}): void {
-    const size = 9;
-    const lead = size * 1.35;
+    this.#drawFields(this.#fieldLines(rows, opts.indent ?? 0), opts);
+  }
+
+  #drawFields(laid: LaidField[], opts: { indent?: number; skipEmpty?: boolean }): void {
+    const size = FIELD_SIZE;
+    const lead = FIELD_LEAD;
     const indent = opts.indent ?? 0;
-    const labelWidth = 130;
-    for (const [label, value] of rows) {
+    const labelWidth = LABEL_WIDTH;
+    for (const { value, lines, labels, height } of laid) {
       if (opts.skipEmpty && value === '-') continue;
-      const lines = this.#wrap(value, this.#font, size, A4[0] - 2 * MARGIN - indent - labelWidth);
-      // a label longer than its column wraps inside it rather than running into the value
-      const labels = this.#wrap(label, this.#bold, size, labelWidth - 8);
-      const height = Math.max(lines.length, labels.length);
       this.ensure(lead * Math.min(height, 3));
       for (let i = 0; i < height; i++) {
         if (i > 0) this.ensure(lead);
