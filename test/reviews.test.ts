@@ -191,6 +191,31 @@ describe('case reviews', () => {
     assert.equal(bad.body.details[0].path, 'next_review_at');
   });
 
+  test('next_review_at is taken as a timestamp too (the spec types it so): its UTC day is kept', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    for (const [given, day] of [
+      ['2030-05-01T00:00:00.000Z', '2030-05-01'],
+      ['2030-05-01T23:30:00-05:00', '2030-05-02'],
+      ['2030-05-01T12:00:00+02:00', '2030-05-01'],
+    ]) {
+      const res = await api.post(`/v1/cases/${kase.id}/reviews`, {
+        status: 'approved',
+        next_review_at: given,
+      });
+      assert.equal(res.status, 201, `${given}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.next_review_at, day, given);
+      assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.next_review_at, day, given);
+    }
+    for (const bad of ['2030-05-01T25:00:00Z', '2030-05-01T10:00:00', 'tomorrow', '']) {
+      const res = await api.post(`/v1/cases/${kase.id}/reviews`, { status: 'approved', next_review_at: bad });
+      assert.equal(res.status, 400, bad);
+      assert.equal(res.body.details[0].path, 'next_review_at');
+      assert.match(res.body.details[0].message, /date \(yyyy-MM-dd\) or an ISO 8601 date-time/);
+    }
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.next_review_at, '2030-05-01');
+  });
+
   test('a mandatory comment is enforced when the workspace asks for it', async () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();

@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "4c5c5700-66e4-4646-a239-b181bcea266a",
+         *   "workspace_id": "92c20ec9-e357-44b6-809f-c4fc42387f6b",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "e8f2ff96-971e-4626-9981-b5647848414f",
-         *   "to_company_id": "b53b23ef-714d-4c64-a1aa-ee8584405749",
+         *   "from_individual_id": "1baabfa9-e40f-448d-922a-acbcc0b5ff7b",
+         *   "to_company_id": "832a5806-0363-491e-8b12-4be6cea641b7",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "business_contact_id": "35e27480-3aea-4476-a860-b7bee58a6081"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "c1e48d21-735c-46b3-9075-d6c77abc9408"
+         *     "feee6d03-fa8d-44f9-8e91-721511991510"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_R8_F0UdwlVS2LdGGs0qeziz96LP0Uq_6"
+         *         "upload_ref": "upl_V_f6ajLvGy8HSXWFRf1Y3tAeiA0W0mnH"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_u47_YnPV_jqH0J1jvoLZGSfdnduj6Ort"
+         *       "upload_ref": "upl_3m5n5hlVAe742zUcHCKN6g2wFrba4yPl"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
          *   "data": {
-         *     "front_upload_ref": "upl_GWk78CQ1fE8PtTp6cUpYls5YYwcCe_b1"
+         *     "front_upload_ref": "upl_OU7UCEYbuYNw2qcIx0isu3ddj5QNMcM6"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl__Op6RFCVdd973aUBzr-74kTk4H7lLZNt"
+         *   "front_upload_ref": "upl_Ylc_r3v_ayeVVoNH4THmtJT4ayBQbAMx"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "de5ae914-719e-4691-b102-e9efff9439c5",
+         *   "individual_id": "77598fd7-73a9-496b-929e-e7cb145c75b8",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4"
+         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
          *   "type": "affiliated",
-         *   "search_ref": "sr_84kdG7Ff5kciFirdntgY3kLtxBm3qFdM"
+         *   "search_ref": "sr_j4O7boaB4gDV5yKMW5wUZKxP3Gmdj8Io"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "7694e44e-9115-41ae-8255-8e33d37fc25b",
+         *   "individual_id": "b0b2d337-4eb4-477a-9a4f-20cf218ad8e2",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *       "to_company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
-         *   "template_id": "1538267c-2288-490a-ae12-557d08c977f0"
+         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
+         *   "template_id": "0967a8e0-2215-4055-9b9e-4dcccaefb514"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T00:12:41.647Z"
+         *   "since": "2026-12-02T02:47:59.392Z"
          * }
          */
         "application/json": {

@@ -13,6 +13,16 @@ export const NonBlank = (options: { maxLength?: number; description?: string } =
   Type.String({ minLength: 1, pattern: NOT_BLANK, ...options });
 export const DateTime = Type.String({ format: 'date-time' });
 export const DateOnly = Type.String({ format: 'date', description: 'yyyy-MM-dd' });
+/**
+ * A day given as a date or as an instant (read as its UTC day, `toUtcDate`): where the spec types a
+ * field as a timestamp and the reference as a date, a client written for either is answered.
+ */
+export const DateOrDateTime = Type.String({
+  format: 'date-or-date-time',
+  description: 'yyyy-MM-dd, or an ISO 8601 date-time (its UTC day is kept)',
+});
+/** The UTC day of a `DateOrDateTime` value (a date stays as it is). */
+export const toUtcDate = (v: string) => (v.length === 10 ? v : new Date(v).toISOString().slice(0, 10));
 export const Country = Type.String({ format: 'alpha-2', description: 'ISO 3166-1 alpha-2 country code' });
 
 export const CustomProperties = Type.Record(

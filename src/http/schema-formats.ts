@@ -1,4 +1,9 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isCountryCode } from '../shared/countries.ts';
+
+type Checked = { validate: (v: string) => boolean };
+const isDate = (fullFormats.date as Checked).validate;
+const isDateTime = (fullFormats['date-time'] as Checked).validate;
 
 /**
  * The pattern of a display text (src/http/common-schemas.ts, NonBlank): at least one character that
@@ -10,6 +15,8 @@ export const NOT_BLANK = '\\S';
 export const customFormats: Record<string, (v: string) => boolean> = {
   'alpha-2': isCountryCode,
   'e.164': (v) => /^\+[1-9]\d{6,14}$/.test(v),
+  // the spec types next_review_at as a timestamp, the reference as a date: both are taken
+  'date-or-date-time': (v) => isDate(v) || isDateTime(v),
   // tag filters take comma-separated values: list separators cannot be part of a label
   'tag-label': (v) => v.trim().length > 0 && !/[,;:|/\\]/.test(v),
 };
@@ -19,6 +26,7 @@ export const FORMAT_MESSAGES: Record<string, string> = {
   'e.164': 'must be a phone number in E.164 format (e.g. +33612345678)',
   date: 'must be a date (yyyy-MM-dd)',
   'date-time': 'must be an ISO 8601 date-time',
+  'date-or-date-time': 'must be a date (yyyy-MM-dd) or an ISO 8601 date-time',
   uuid: 'must be a UUID',
   'tag-label': 'must be a tag label: not blank, without , ; : | / \\',
   email: 'must be an e-mail address',

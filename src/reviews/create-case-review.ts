@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
+import { toUtcDate } from '../http/common-schemas.ts';
 import { currentUserId } from '../shared/request-scope.ts';
 import { confirmCaseReview } from './confirm-case-review.ts';
 import type { CaseReviewCreate } from './schemas.ts';
@@ -23,7 +24,7 @@ export async function createCaseReview(
       comment: input.comment,
       reviewerType: userId ? 'user' : 'api',
       userId,
-      nextReviewAt: input.next_review_at,
+      nextReviewAt: input.next_review_at ? toUtcDate(input.next_review_at) : input.next_review_at,
       reviewedAt: input.reviewed_at ? new Date(input.reviewed_at) : undefined,
     }),
   );

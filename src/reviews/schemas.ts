@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateOnly, DateOrDateTime, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 import { NullableNestedUser } from '../users/nested-user.ts';
 
 export const ReviewerType = Type.Enum(['user', 'system', 'api']);
@@ -19,5 +19,5 @@ export const CaseReviewCreate = Type.Object({
   status: Type.Enum(['approved', 'rejected', 'closed']),
   comment: Type.Optional(Type.String({ maxLength: 10_000 })),
   reviewed_at: Type.Optional(DateTime),
-  next_review_at: Type.Optional(Nullable(DateOnly)),
+  next_review_at: Type.Optional(Nullable(DateOrDateTime)),
 });
