@@ -184,6 +184,8 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /^vericase: unknown command 'frobnicate'\. See 'vericase --help'\.$/],
       [['serv'], /^vericase: unknown command 'serv' \(did you mean serve\?\)\. See 'vericase --help'\.$/],
+      [['help', 'frobnicate'], /^vericase: unknown command 'frobnicate'\. See 'vericase --help'\.$/],
+      [['help', 'users', 'frob'], /^vericase users: unknown command 'frob'\. See 'vericase users --help'\.$/],
       [['--verbose'], /^vericase: unknown option '--verbose'\. See 'vericase --help'\.$/],
       [
         ['workspaces', 'create', '--nme', 'Acme'],

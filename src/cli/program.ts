@@ -423,6 +423,21 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`${where}: ${message}. See '${helpOf} --help'.\n`);
     return EXIT.USAGE;
   };
+  // `vericase help <name>`: Commander prints the whole help on stderr for a name it does not know;
+  // say which name, as for `vericase <name>`
+  if (argv[0] === 'help') {
+    let cmd = program;
+    for (const name of argv.slice(1)) {
+      if (name.startsWith('-')) break;
+      const sub = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+      if (!sub) {
+        const where = commandPath(program, argv.slice(1));
+        process.stderr.write(`${where}: unknown command '${name}'. See '${where} --help'.\n`);
+        return EXIT.USAGE;
+      }
+      cmd = sub;
+    }
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
