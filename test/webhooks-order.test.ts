@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pino from 'pino';
+import { WebhookEngine } from '../src/webhooks/engine.ts';
+import { webhookEngineOf } from '../src/webhooks/module.ts';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
 import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { type Received, type Receiver, startReceiver } from './helpers/receiver.ts';
@@ -190,6 +193,60 @@ describe('webhook delivery order', () => {
     } finally {
       Object.assign(webhookTuning, defaults);
       await hanging.stop();
+    }
+  });
+
+  test('a case’s line stays with the worker process sending it: another process takes other cases, then the rest in order', async () => {
+    // two delivery loops on one database, as `serve` and `vericase worker` are: the harness's, and
+    // a second one started here. One delivery per webhook at a time in each (webhookMaxInFlight 1),
+    // so the first loop, holding the stuck case's hanging request, claims nothing more: the case's
+    // next events are due and only the second loop could take them, which would send them while
+    // the first request still waits for its answer.
+    const { ctx } = await getHarness();
+    assert.ok(webhookEngineOf(ctx)?.running, 'the harness runs a delivery loop');
+    Object.assign(webhookTuning, { timeoutMs: 300_000, retryBaseMs: 600_000, webhookMaxInFlight: 1 });
+    const blocking = await startReceiver();
+    const second = new WebhookEngine(ctx.db, pino({ level: 'silent' }), () => true, {
+      sharedDatabase: ctx.dbKind === 'postgres',
+      vacuumOutbox: false,
+    });
+    try {
+      const api = await newWorkspace();
+      const res = await api.post('/v1/webhooks', { url: blocking.url('/procs'), events: ['Case.*'] });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      blocking.mode = { kind: 'hang' };
+      const stuck = await api.post('/v1/cases', { name: 'Stuck', status: 'draft' });
+      assert.equal(stuck.status, 201);
+      await blocking.waitFor(() => blocking.deliveries('/procs').length === 1, 60_000);
+      blocking.mode = { kind: 'ok' };
+      second.start();
+      for (const name of ['Stuck 1', 'Stuck 2'])
+        assert.equal((await api.patch(`/v1/cases/${stuck.body.id}`, { name })).status, 200);
+      const free = await api.post('/v1/cases', { name: 'Free', status: 'draft' });
+      assert.equal(free.status, 201);
+      // the second loop sends the other case's event, due after the stuck case's two
+      await blocking.waitFor(
+        () => blocking.deliveries('/procs').some((r) => r.json.context.case?.id === free.body.id),
+        60_000,
+      );
+      const ofStuck = () =>
+        blocking.deliveries('/procs').filter((r) => r.json.context.case?.id === stuck.body.id);
+      assert.equal(ofStuck().length, 1, 'the stuck case’s next events wait for its first one’s answer');
+      // answered: the case's next events follow, in emission order, whichever loop takes them
+      blocking.answerHung();
+      await blocking.waitFor(() => ofStuck().length === 3, 60_000);
+      const order = (await emitted(api.workspaceId))
+        .filter((e) => e.case_id === stuck.body.id)
+        .map((e) => e.id);
+      assert.deepEqual(
+        ofStuck().map((r) => r.json.context.event_id),
+        order,
+      );
+    } finally {
+      Object.assign(webhookTuning, defaults);
+      blocking.answerHung();
+      await second.stop();
+      await blocking.stop();
     }
   });
 });

@@ -319,6 +319,8 @@ export interface WebhookDeliveriesTable {
   updated_at: Timestamp;
   /** Insertion order (migration 0036): breaks ties of due time, so a webhook's queue is in emission order. */
   seq: Generated<string>;
+  /** The worker process whose claim holds it while `sending` (migration 0037; null otherwise). */
+  claimed_by: Generated<string | null>;
 }
 
 export interface WebhookAttemptsTable {

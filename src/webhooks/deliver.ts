@@ -88,17 +88,38 @@ export async function scanWebhookHeads(
 /** How long a claim (or a renewal of it) holds a delivery before another claim may take it. */
 export const leaseMs = () => Math.max(webhookTuning.leaseMs, webhookTuning.timeoutMs + 5000);
 
+/** The key of the advisory lock that takes claims one at a time across processes (PostgreSQL). */
+const CLAIM_LOCK = sql`hashtext('vericase:webhook-claims')`;
+
 /**
  * Claims, for each given webhook (still online), up to its quota of due pending deliveries in due
  * order, then emission order (`seq`) among deliveries due at the same time, skipping rows other
  * processes hold. Each webhook's rows are read through `webhook_deliveries_webhook_due`, so a claim
  * reads what it takes, not the backlog. Returned per webhook in that order.
+ *
+ * A case's events stay in order across worker processes: a delivery whose line (its webhook and
+ * case) has a delivery `sending` under another process's claim is left for later, so only the
+ * process sending a line takes more of it (and sends them after what it holds). `owner` names this
+ * process's claims. With several processes on PostgreSQL (`shared`), claims are taken one at a time
+ * under a transaction-level advisory lock, each reading what the one before it committed: without
+ * it two concurrent claims could each take part of one line (skip locked passes over the other's
+ * rows). The embedded database has one process: no lock.
  */
 export async function claimFromWebhooks(
   db: Db,
   quotas: ReadonlyMap<string, number>,
+  owner: string,
+  shared: boolean,
 ): Promise<ClaimedDelivery[]> {
   if (!quotas.size) return [];
+  if (!shared) return claim(db, quotas, owner);
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+    return claim(trx as unknown as Db, quotas, owner);
+  });
+}
+
+async function claim(db: Db, quotas: ReadonlyMap<string, number>, owner: string): Promise<ClaimedDelivery[]> {
   const ids = [...quotas.keys()];
   const counts = ids.map((id) => quotas.get(id) ?? 0);
   const { rows } = await sql<ClaimedDelivery & { next_attempt_at: Date | string; seq: string }>`
@@ -114,6 +135,14 @@ export async function claimFromWebhooks(
         -- index's own order (webhook_id, next_attempt_at, seq): no sort
         where d.webhook_id = q.webhook_id and d.status = 'pending'
           and (d.webhook_id, d.next_attempt_at) <= (q.webhook_id, now())
+          -- not a line another process is sending (webhook_deliveries_sending_line; a webhook's
+          -- events of no case are one line)
+          and not exists (
+            select 1 from webhook_deliveries s
+            where s.webhook_id = d.webhook_id and s.status = 'sending'
+              and (s.case_id = d.case_id or (s.case_id is null and d.case_id is null))
+              and s.claimed_by is distinct from cast(${owner} as uuid)
+          )
         order by d.webhook_id, d.next_attempt_at, d.seq
         limit q.n
         for update of d skip locked
@@ -121,6 +150,7 @@ export async function claimFromWebhooks(
     ), claimed as (
       update webhook_deliveries d
       set status = 'sending', lease_until = now() + cast(${`${leaseMs()} milliseconds`} as interval),
+        claimed_by = cast(${owner} as uuid),
         attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
       from picked where d.id = picked.id
       returning d.id, d.workspace_id, d.webhook_id, d.case_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context,
@@ -158,7 +188,7 @@ export async function releaseClaims(db: Db, held: ReadonlyMap<string, number>): 
   if (!held.size) return;
   // a delivery claimed again meanwhile (its lease ran out: its attempt count moved on) is left alone
   await sql`
-    update webhook_deliveries d set status = 'pending', lease_until = null,
+    update webhook_deliveries d set status = 'pending', lease_until = null, claimed_by = null,
       attempt_count = d.attempt_count - 1, updated_at = now()
     from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n)
     where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n
@@ -173,7 +203,7 @@ export async function releaseClaims(db: Db, held: ReadonlyMap<string, number>): 
  */
 export async function releaseExpiredLeases(db: Db): Promise<number> {
   const res = await sql`
-    update webhook_deliveries set status = 'pending', lease_until = null, updated_at = now()
+    update webhook_deliveries set status = 'pending', lease_until = null, claimed_by = null, updated_at = now()
     where status = 'sending' and lease_until < now()
   `.execute(db);
   return Number(res.numAffectedRows ?? 0);

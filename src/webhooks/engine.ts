@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import { onWebhookWork } from '../events/outbox-signal.ts';
@@ -99,6 +100,10 @@ export class WebhookEngine {
    * OUTBOX_VACUUM_MS after it dispatched any.
    */
   readonly #vacuumOutbox: boolean;
+  /** Names this process's claims (a line another process is sending is left to it). */
+  readonly #owner = randomUUID();
+  /** Other processes may claim from the same database (PostgreSQL): claims take turns. */
+  readonly #sharedDatabase: boolean;
   #dispatchedSinceVacuum = 0;
   #outboxVacuumedAt = Date.now();
 
@@ -106,13 +111,14 @@ export class WebhookEngine {
     db: Db,
     logger: pino.Logger,
     allowPrivate: () => boolean,
-    options: { vacuumOutbox?: boolean } = {},
+    options: { vacuumOutbox?: boolean; sharedDatabase?: boolean } = {},
   ) {
     this.#db = db;
     this.#logger = logger;
     this.#loopFailures = new FailureLog(logger, 'webhook delivery loop error', 'error');
     this.#allowPrivate = allowPrivate;
     this.#vacuumOutbox = options.vacuumOutbox ?? true;
+    this.#sharedDatabase = options.sharedDatabase ?? false;
   }
 
   start(): void {
@@ -296,7 +302,7 @@ export class WebhookEngine {
       },
       this.#rotation++,
     );
-    const claimed = await claimFromWebhooks(this.#db, quotas);
+    const claimed = await claimFromWebhooks(this.#db, quotas, this.#owner, this.#sharedDatabase);
     for (const d of claimed) this.#send(d);
     const asked = [...quotas.values()].reduce((a, b) => a + b, 0);
     return {

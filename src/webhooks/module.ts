@@ -56,6 +56,7 @@ export const webhooksModule: Module = {
       ctx.db,
       logger.child({ module: 'webhooks' }),
       () => ctx.config.webhookAllowPrivate,
+      { sharedDatabase: ctx.dbKind === 'postgres' },
     );
     engines.set(ctx.jobs, engine);
     // events recorded by API-only processes (PostgreSQL's NOTIFY, heard by the job queue's listener)

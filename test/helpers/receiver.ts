@@ -28,6 +28,8 @@ export class Receiver {
   #server: http.Server | undefined;
   #sockets = new Set<import('node:net').Socket>();
   #waiters: (() => void)[] = [];
+  /** Requests received in `hang` mode, still unanswered (answerHung answers them). */
+  #hung: http.ServerResponse[] = [];
 
   async start(port = this.port): Promise<this> {
     const server = http.createServer((req, res) => {
@@ -50,7 +52,8 @@ export class Receiver {
             res.writeHead(mode.status ?? 500, { 'content-type': 'text/plain' }).end(mode.body ?? 'nope');
             return;
           case 'hang':
-            return; // never answers
+            this.#hung.push(res);
+            return; // never answers, unless answerHung is called
           case 'close':
             req.socket.destroy();
             return;
@@ -81,6 +84,12 @@ export class Receiver {
     if (!server) return;
     for (const s of this.#sockets) s.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Answers the requests that are hanging (received in `hang` mode) with `status`. */
+  answerHung(status = 200): void {
+    for (const res of this.#hung.splice(0))
+      if (!res.writableEnded) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
   }
 
   url(path = '/hook'): string {
