@@ -340,6 +340,8 @@ describe('id_verification: sandbox outcomes through the portal', { timeout: 180_
       assert.ok(done.data.vendor.started_at && done.data.vendor.ended_at);
       assert.ok(done.data.information.front_file_id && done.data.information.face_file_id);
       assert.equal(done.data.information.back_file_id, null);
+      // the device that completed the capture, as the service saw it (the test's loopback client)
+      assert.equal(done.data.information.ip_address, '127.0.0.1');
       // the document half is read in the sandbox too
       assert.equal(done.data.information.last_name, 'Lovelace');
       assert.equal(done.data.information.document_type, 'passport');

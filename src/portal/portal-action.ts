@@ -44,6 +44,8 @@ export interface PortalActionDefinition {
     check: CheckRow;
     files: PendingPortalFile[];
     actor: { type: 'contact'; individualId: string };
+    /** The address of the contact's device as the service sees it (VERICASE_TRUST_PROXY applies). */
+    ip: string;
   }): Promise<void>;
   /** Fields this type adds to its Action (electronic_signature's `signature` block). */
   extra?(db: Db, check: CheckRow): Promise<Record<string, unknown>>;

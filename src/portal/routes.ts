@@ -112,7 +112,7 @@ export async function registerPortalRoutes(app: App, ctx: AppContext): Promise<v
             response: { 200: ActionOut, ...portalErrors(400, 404) },
           },
         },
-        async (req) => submitAction(ctx, req.portalAccess, req.params.id),
+        async (req) => submitAction(ctx, req.portalAccess, req.params.id, req.ip),
       );
 
       // electronic_signature's signing steps (start, document, code, sign, decline)

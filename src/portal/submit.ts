@@ -19,7 +19,12 @@ import { dropPendingFiles } from './pending-files.ts';
  * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming the
  * first slot that lacks files; 400 when the step takes no files now.
  */
-export async function submitAction(ctx: AppContext, access: PortalAccess, checkId: string): Promise<Action> {
+export async function submitAction(
+  ctx: AppContext,
+  access: PortalAccess,
+  checkId: string,
+  ip: string,
+): Promise<Action> {
   const { link } = access;
   return ctx.db.transaction().execute(async (trx) => {
     const shown = await findShown(trx, link, checkId, true);
@@ -54,6 +59,7 @@ export async function submitAction(ctx: AppContext, access: PortalAccess, checkI
         size: Number(p.size),
       })),
       actor: { type: 'contact', individualId: link.individual_id },
+      ip,
     });
     await dropPendingFiles(
       trx,

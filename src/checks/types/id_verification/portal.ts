@@ -36,8 +36,8 @@ export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActi
     async describe() {
       return { label: null, description: null };
     },
-    async submit({ ctx, trx, check, files }) {
-      await submitCapture(ctx, trx, def(), check, files);
+    async submit({ ctx, trx, check, files, ip }) {
+      await submitCapture(ctx, trx, def(), check, files, ip);
     },
   };
 }

@@ -20,7 +20,7 @@ import {
 /**
  * The contact's capture (from the portal's submit, in its transaction): the pending uploads become
  * the check's files, the check goes to processing and the verification is queued, all in `trx`.
- * From `in_progress` it is the same attempt; from `rejected` a new attempt opens (the previous one
+ * `ip` is the contact's device as the service saw it. From `in_progress` it is the same attempt; from `rejected` a new attempt opens (the previous one
  * moves to the history). Any other status → 400.
  */
 export async function submitCapture(
@@ -29,6 +29,7 @@ export async function submitCapture(
   def: CheckTypeDefinition,
   check: CheckRow,
   pending: PendingPortalFile[],
+  ip: string,
 ): Promise<CheckRow> {
   if (check.status !== 'in_progress' && check.status !== 'rejected') {
     throw badRequest(`This verification was already submitted (it is ${check.status})`);
@@ -66,7 +67,8 @@ export async function submitCapture(
       },
       review: emptyReview(),
       detailed_results: { document: emptyDocumentResults(), face: emptyFaceResults() },
-      information: emptyInformation(files),
+      // the reference's "IP address of the device used to complete the flow": the submitting one
+      information: { ...emptyInformation(files), ip_address: ip },
     },
     internal: internal as unknown as Record<string, unknown>,
     ...(check.status === 'rejected' ? { ...nextAttempt(check), expiresAt: null } : {}),
