@@ -67,6 +67,51 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
     assert.deepEqual(last.body.pagination, { page: 16, limit: 100, count: TOTAL });
   });
 
+  test('an estimate below the truth never ends a paging export early: a full page counts one more item', async () => {
+    // A client written for the reference pages until it holds `count` items (the reference's count
+    // is exact). The planner's estimate can be far below the truth (PGlite never analyzes by itself;
+    // here: an estimate kept from before 1,100 more cases arrived): each full page must then still
+    // announce more than it has shown, or the export stops with cases missing.
+    const pager = await newWorkspace('counts-pager');
+    const { ctx } = await getHarness();
+    const seed = (n: number, offset: number) =>
+      sql`
+      insert into cases (id, workspace_id, name, status, created_at, updated_at, last_activity_at)
+      select gen_random_uuid(), ${pager.workspaceId}, 'Pager ' || g, 'draft', now(), now(), now()
+      from generate_series(${offset + 1}::int, ${offset + n}::int) g
+    `.execute(ctx.db);
+    await seed(1100, 0);
+    await sql`analyze cases`.execute(ctx.db);
+    const ttl = countEstimates.ttlMs;
+    countEstimates.ttlMs = 600_000;
+    try {
+      countEstimates.clear();
+      const first = await pager.get('/v1/cases?limit=100');
+      assert.equal(first.body.pagination.count_estimated, true, JSON.stringify(first.body.pagination));
+      assert.ok(first.body.pagination.count < 1800, `estimate ${first.body.pagination.count}`);
+      await seed(1100, 1100);
+      const ids = new Set<string>();
+      let page = 0;
+      let count = Number.POSITIVE_INFINITY;
+      while (ids.size < count && page < 40) {
+        page += 1;
+        const res = await pager.get(`/v1/cases?limit=100&page=${page}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        for (const c of res.body.data as { id: string }[]) ids.add(c.id);
+        count = res.body.pagination.count;
+        if (res.body.data.length === 100)
+          assert.ok(
+            count > ids.size,
+            `page ${page}: count ${count} with ${ids.size} items shown and a full page`,
+          );
+      }
+      assert.equal(ids.size, 2200, `the export read ${ids.size} of 2,200 cases in ${page} pages`);
+      assert.equal(count, 2200, 'the last page proves the total');
+    } finally {
+      countEstimates.ttlMs = ttl;
+    }
+  });
+
   test('count must be auto or exact: 400 naming count', async () => {
     for (const bad of ['estimated', 'EXACT', '1', '']) {
       const res = await api.get(`/v1/cases?count=${bad}`);

@@ -402,14 +402,18 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   const compiled = matching.compile();
   const key = estimateKey(compiled);
   // above EXACT_COUNT_UP_TO: a page that is not full proves the total; otherwise the estimate, never
-  // less than what is known to exist
+  // less than what is known to exist. A full page does not end the list, so its count is at least
+  // one more than it shows: an estimate below the truth (PGlite never analyzes by itself, and an
+  // estimate is kept for seconds) must not stop a client that pages until it holds `count` items,
+  // as reference clients do; the page that is not full then gives the exact total.
   const estimated = (rows: unknown[], estimate: number) => {
     const proven = provenTotal(parsed, rows);
     if (proven !== undefined) return { rows: rows as R[], pagination: pagination(parsed, proven) };
     const seen = (parsed.page - 1) * parsed.limit + rows.length;
+    const atLeast = rows.length > 0 ? seen + 1 : seen;
     return {
       rows: rows as R[],
-      pagination: { ...pagination(parsed, Math.max(estimate, seen)), count_estimated: true as const },
+      pagination: { ...pagination(parsed, Math.max(estimate, atLeast)), count_estimated: true as const },
     };
   };
   const known = countEstimates.claim(key);

@@ -39,12 +39,14 @@ async function sendWhenQueueReady(ctx: AppContext, data: { versionsKey: string }
 
 /**
  * Records every load; when the version set differs from the last one recorded (by any process), starts
- * the re-screening of monitored aml checks.
+ * the re-screening of monitored aml checks. The first lists ever loaded count as a change too: checks
+ * created before them resolved with result error ("No sanctions list is loaded"), and the monitored
+ * ones are to be screened once the lists arrive (on a fresh install the run finds no check).
  */
 export async function onListsLoaded(ctx: AppContext, report: LoadReport): Promise<void> {
   if (!report.versionsKey) return;
   const { previousKey } = await recordListLoad(ctx.db, report);
-  if (previousKey && previousKey !== report.versionsKey) {
+  if (previousKey !== report.versionsKey) {
     await sendWhenQueueReady(ctx, { versionsKey: report.versionsKey });
   }
 }

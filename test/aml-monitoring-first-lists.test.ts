@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ADMIN_TOKEN, HttpClient, newWorkspace, waitUntil } from '../drills/_lib.ts';
+import { SHARED_DATA_DIR } from './helpers/harness.ts';
+import { startOwnServer } from './helpers/own-server.ts';
+
+/**
+ * A service started before any sanctions list was loaded: an aml check resolves with result error
+ * and a comment saying how to load lists. Once they are loaded as it says (files in the reference
+ * directory, then POST /admin/screening/reload), a monitored check is re-screened like on any list
+ * version change (docs/screening.md, "Monitoring"). Before, only a change from one recorded version
+ * set to another started the re-screening: the first lists ever loaded left such checks in error.
+ */
+const cleanups: (() => Promise<void> | void)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+test('the first lists loaded re-screen a monitored aml check that ran without lists', {
+  timeout: 120_000,
+}, async () => {
+  const referenceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-no-lists-'));
+  cleanups.push(() => fs.rmSync(referenceDir, { recursive: true, force: true }));
+  const server = await startOwnServer('aml-first-lists', { VERICASE_REFERENCE_DIR: referenceDir }, cleanups);
+  const { client: api } = await newWorkspace(server, 'aml first lists');
+
+  const created = await api.post('/v1/cases', {
+    name: 'Screened before the lists',
+    companies: [{ type: 'main', name: 'TNK Trading International S.A.', country: 'CH' }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const check = await api.post('/v1/checks/aml', { company_id: created.body.companies[0].id });
+  assert.equal(check.status, 201, JSON.stringify(check.body));
+  const url = `/v1/checks/aml/${check.body.id}`;
+  assert.ok(
+    await waitUntil(async () => (await api.get(url)).body.data?.result === 'error', 30_000),
+    'the check in error',
+  );
+  const inError = (await api.get(url)).body;
+  assert.equal(inError.status, 'need_review');
+  assert.match(inError.data.review.comment, /No sanctions list is loaded/);
+  const monitored = await api.patch(`${url}/monitoring`, { is_monitored: true });
+  assert.equal(monitored.status, 200, JSON.stringify(monitored.body));
+
+  // the lists arrive as the comment says: files in the reference directory, then a reload
+  fs.cpSync(
+    path.join(SHARED_DATA_DIR, 'sanctions/ofac-sample'),
+    path.join(referenceDir, 'sanctions/ofac-sdn-sample'),
+    { recursive: true },
+  );
+  const admin = new HttpClient(server.base, { authorization: `Bearer ${ADMIN_TOKEN}` });
+  const reload = await admin.post('/admin/screening/reload', {});
+  assert.equal(reload.status, 200, JSON.stringify(reload.body));
+
+  assert.ok(
+    await waitUntil(async () => Boolean((await api.get(url)).body.data?.vendor?.monitored_at), 30_000),
+    `not re-screened: ${JSON.stringify((await api.get(url)).body.data)}`,
+  );
+  const after = (await api.get(url)).body;
+  assert.equal(after.status, 'need_review');
+  assert.equal(after.data.result, null);
+  assert.equal(after.data.match_status, 'potential_match');
+  assert.ok(
+    after.data.hits.some(
+      (h: { name: string; vendor: { updated_by_monitoring_status: string } }) =>
+        /TNK TRADING/.test(h.name) && h.vendor.updated_by_monitoring_status === 'new',
+    ),
+    JSON.stringify(after.data.hits),
+  );
+  assert.equal(after.data.vendor.list_versions.length, 1);
+});
