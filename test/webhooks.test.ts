@@ -299,6 +299,13 @@ describe('webhook delivery', () => {
       (await api.get('/v1/webhook-logs?event.in=Case.Created,Case.ReviewConfirmed')).body.pagination.count,
       2,
     );
+    // an event stands for its sub-events too, as in a subscription (a reference client asks for
+    // Case.Updated): the two Case.StatusUpdated logs
+    const count = async (q: string) => (await api.get(`/v1/webhook-logs?${q}`)).body.pagination.count;
+    assert.equal(await count('event=Case.Updated'), 2);
+    assert.equal(await count('event.not_eq=Case.Updated'), 2);
+    assert.equal(await count('event.in=Case.Created,Case.Updated'), 3);
+    assert.equal(await count('event.not_in=Case.Created,Case.Updated'), 1);
   });
 
   test('a check taken from creation to approval: Check.Started then Check.Approved, with the full check', async () => {

@@ -86,6 +86,14 @@ export const SUBSCRIBABLE: readonly string[] = [
   ...[...EVENT_NAMES, ...Object.keys(RENAMED_SUB_EVENTS)].sort(),
 ];
 
+/**
+ * The names a webhook log's `event` may hold for a name a client asks for: an event and its
+ * sub-events (`Case.Updated` → itself, `Case.StatusUpdated`, ...), as a subscription to it receives them.
+ */
+export function loggedNamesOf(name: string): string[] {
+  return [name, ...Object.keys(SUB_EVENT_FAMILY).filter((sub) => SUB_EVENT_FAMILY[sub] === name)];
+}
+
 export interface DeliveredName {
   event: string;
   sub_event: string | null;

@@ -41,6 +41,11 @@ export interface FilterSpec {
    * so any other (`country=fr`, `country=FRA`) is an invalid value, not a filter that matches nothing.
    */
   format?: 'alpha-2';
+  /**
+   * A value that stands for several stored ones (text filters with eq, not_eq, in, not_in): the
+   * filter matches any of them, `eq` and `not_eq` becoming `in` and `not_in`.
+   */
+  expand?: (value: string) => readonly string[];
 }
 
 export interface ListSpec {
@@ -191,6 +196,16 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     }
     if (bad) {
       details.push({ path: key, message: `${key} ${bad}` });
+      continue;
+    }
+    if (f.expand && (op === 'eq' || op === 'not_eq' || op === 'in' || op === 'not_in')) {
+      const expand = f.expand;
+      filters.push({
+        field,
+        spec: f,
+        op: op === 'eq' || op === 'in' ? 'in' : 'not_in',
+        values: [...new Set(values.flatMap((v) => expand(v)))],
+      });
       continue;
     }
     filters.push({ field, spec: f, op, values });

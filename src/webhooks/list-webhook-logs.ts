@@ -1,12 +1,19 @@
 import type { Db } from '../db/connect.ts';
 import type { WebhookAttemptRow } from '../db/schema.ts';
+import { loggedNamesOf } from '../events/catalog.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentLog } from './present.ts';
 import { DELIVERY_STATUSES } from './schemas.ts';
 
 export const webhookLogListSpec: ListSpec = {
   filters: {
-    event: { kind: 'text', ops: ['eq', 'not_eq', 'in', 'not_in'], column: 'webhook_deliveries.event' },
+    // a log of a sub-event holds its name: asking for the event (Case.Updated) lists its sub-events' too
+    event: {
+      kind: 'text',
+      ops: ['eq', 'not_eq', 'in', 'not_in'],
+      column: 'webhook_deliveries.event',
+      expand: loggedNamesOf,
+    },
     case_id: { kind: 'uuid', ops: ['eq', 'not_eq'], column: 'webhook_deliveries.case_id' },
     individual_id: { kind: 'uuid', ops: ['eq', 'not_eq'], column: 'webhook_deliveries.individual_id' },
     company_id: { kind: 'uuid', ops: ['eq', 'not_eq'], column: 'webhook_deliveries.company_id' },
