@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "4c5c5700-66e4-4646-a239-b181bcea266a",
+         *   "workspace_id": "05e22388-2edd-484b-86ad-d50fc7d1bee6",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "e8f2ff96-971e-4626-9981-b5647848414f",
-         *   "to_company_id": "b53b23ef-714d-4c64-a1aa-ee8584405749",
+         *   "from_individual_id": "ba4c19d1-6270-46f1-9f58-137c3d183b76",
+         *   "to_company_id": "3604dc5f-e2d9-4351-9afe-98427f8588db",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "business_contact_id": "94b868b5-8724-4c1a-910e-7a8600d2800c"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "c1e48d21-735c-46b3-9075-d6c77abc9408"
+         *     "0bfc85f5-5d34-4013-992f-5415c209a6f7"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "5f3c6d61-ecc9-4ba7-8d1c-d9bd0d748288",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_R8_F0UdwlVS2LdGGs0qeziz96LP0Uq_6"
+         *         "upload_ref": "upl_-u9yFvNbcpemIdl7eMAoQJ64pZk9MyPN"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_u47_YnPV_jqH0J1jvoLZGSfdnduj6Ort"
+         *       "upload_ref": "upl_30mn-lfl3oAQo1STR15zkFeS5jbyMKHR"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "94b868b5-8724-4c1a-910e-7a8600d2800c",
          *   "data": {
-         *     "front_upload_ref": "upl_GWk78CQ1fE8PtTp6cUpYls5YYwcCe_b1"
+         *     "front_upload_ref": "upl_sAxFrTHojLC1RS_lr9bzINXCdQjsJpP-"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl__Op6RFCVdd973aUBzr-74kTk4H7lLZNt"
+         *   "front_upload_ref": "upl_wfTmndw2oYU9Rrp0gRZobmxydhxoRfcl"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "de5ae914-719e-4691-b102-e9efff9439c5",
+         *   "individual_id": "c0f35684-5bc1-4173-ab36-609619e8d10a",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4"
+         *   "company_id": "5f3c6d61-ecc9-4ba7-8d1c-d9bd0d748288"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "0b17aa8c-d6f0-450d-96b7-8b4b98324a47",
          *   "type": "affiliated",
-         *   "search_ref": "sr_84kdG7Ff5kciFirdntgY3kLtxBm3qFdM"
+         *   "search_ref": "sr_9vQvCZPuUSzuyUZam5yvMx2bozX4Ayzh"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "5f3c6d61-ecc9-4ba7-8d1c-d9bd0d748288",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "7694e44e-9115-41ae-8255-8e33d37fc25b",
+         *   "individual_id": "c561462f-7e8a-4194-8a76-a420b6c19168",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10566,7 +10566,7 @@ export interface operations {
           company_id?: string;
           /** Format: uuid */
           individual_id?: string;
-          /** @description Why the entity is reported; kept for the reporting workspace only, never shared */
+          /** @description Why the entity is reported (white space only is refused); kept for the reporting workspace only, never shared */
           reason: string;
         };
       };
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "0b17aa8c-d6f0-450d-96b7-8b4b98324a47",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *       "to_company_id": "5f3c6d61-ecc9-4ba7-8d1c-d9bd0d748288",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "0b17aa8c-d6f0-450d-96b7-8b4b98324a47",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
-         *   "template_id": "1538267c-2288-490a-ae12-557d08c977f0"
+         *   "case_id": "0b17aa8c-d6f0-450d-96b7-8b4b98324a47",
+         *   "template_id": "8f92a713-2431-4744-a990-f579321312de"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T00:12:41.647Z"
+         *   "since": "2026-12-02T02:58:22.747Z"
          * }
          */
         "application/json": {
