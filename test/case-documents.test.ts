@@ -83,7 +83,10 @@ test('include_check_history adds the files of earlier attempts', async () => {
     ],
   );
   assert.equal(res.body.data[1].name, 'ID document');
-  assert.ok(!Number.isNaN(Date.parse(res.body.data[1].updated_at)));
+  // the earlier attempt's files date from when that attempt ended (its rejection), before the
+  // current attempt's: a client taking the latest updated_at gets the current files
+  assert.equal(res.body.data[1].updated_at, first.updated_at);
+  assert.ok(res.body.data[1].updated_at <= res.body.data[0].updated_at, JSON.stringify(res.body.data));
   const off = await api.get(`/v1/cases/${caseId}/documents?include_check_history=false`);
   assert.equal(off.body.data.length, 1);
 });

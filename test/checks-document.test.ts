@@ -354,6 +354,20 @@ describe('document check: document types and targets', () => {
       ).status,
       400,
     );
+    // parameters takes null only: the 400 names it, like every other field (it had no details
+    // and a message of ajv's paths, the null-only schema being mistaken for a nullable branch)
+    const parameters = await create({
+      company_id: companyId,
+      settings: { document_type_key: 'proof_of_address', document_analysis: { parameters: { x: 1 } } },
+    });
+    assert.equal(parameters.status, 400);
+    assert.deepEqual(parameters.body.details, [
+      {
+        path: 'settings.document_analysis.parameters',
+        message: 'settings.document_analysis.parameters must be null',
+      },
+    ]);
+    assert.equal(parameters.body.message, 'settings.document_analysis.parameters must be null');
   });
 });
 

@@ -162,6 +162,11 @@ describe('fraud list reports', () => {
     );
     assert.equal((await post({ individual_id: mine.individualId })).status, 400);
     assert.equal((await post({ individual_id: mine.individualId, reason: '' })).status, 400);
+    // a reason of white space only says nothing: refused like an empty one, naming reason
+    const blank = await post({ individual_id: mine.individualId, reason: ' \t\n ' });
+    assert.equal(blank.status, 400, JSON.stringify(blank.body));
+    assert.equal(blank.body.details[0].path, 'reason');
+    assert.match(blank.body.message, /must not be blank/);
     assert.equal((await post({ individual_id: 'nope', reason: 'x' })).status, 400);
     assert.equal((await post({ individual_id: mine.individualId, reason: 'x', extra: 1 })).status, 400);
     assert.equal((await post({ individual_id: theirs.individualId, reason: 'x' })).status, 404);

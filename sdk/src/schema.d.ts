@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "92c20ec9-e357-44b6-809f-c4fc42387f6b",
+         *   "workspace_id": "cf64e866-626d-4b0a-8430-851ec3512c2d",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "1baabfa9-e40f-448d-922a-acbcc0b5ff7b",
-         *   "to_company_id": "832a5806-0363-491e-8b12-4be6cea641b7",
+         *   "from_individual_id": "3a0be264-19b2-437b-8c84-bd389e62305a",
+         *   "to_company_id": "628b24ff-d5eb-4edc-8090-0a8c071eac7c",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "35e27480-3aea-4476-a860-b7bee58a6081"
+         *   "business_contact_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "feee6d03-fa8d-44f9-8e91-721511991510"
+         *     "91ba8003-cc91-4868-8672-6464d4f5787b"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
+         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_V_f6ajLvGy8HSXWFRf1Y3tAeiA0W0mnH"
+         *         "upload_ref": "upl_fcGIzTwpKXNCSR44asjzX2L1PRhti9yS"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_3m5n5hlVAe742zUcHCKN6g2wFrba4yPl"
+         *       "upload_ref": "upl_lWRwcPm3054IaVevlZhYygvgdOLftVrY"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081"
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "35e27480-3aea-4476-a860-b7bee58a6081",
+         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
          *   "data": {
-         *     "front_upload_ref": "upl_OU7UCEYbuYNw2qcIx0isu3ddj5QNMcM6"
+         *     "front_upload_ref": "upl_22bWB096QWe4aquq-sgSmsRFvB8kw5N_"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_Ylc_r3v_ayeVVoNH4THmtJT4ayBQbAMx"
+         *   "front_upload_ref": "upl_bpX3Pz2y5fopUSAqcxLTch0pGiu9oFtL"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "77598fd7-73a9-496b-929e-e7cb145c75b8",
+         *   "individual_id": "ed0b4eb9-87e3-4c04-afbd-3d019dd2b4c7",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c"
+         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
+         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
          *   "type": "affiliated",
-         *   "search_ref": "sr_j4O7boaB4gDV5yKMW5wUZKxP3Gmdj8Io"
+         *   "search_ref": "sr_ftm_gEkkV8LnOdTh-1MGQAXMXRbxHJXq"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
+         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b0b2d337-4eb4-477a-9a4f-20cf218ad8e2",
+         *   "individual_id": "87338e30-4d4b-496d-ba37-66bbc2a6086d",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10566,7 +10566,7 @@ export interface operations {
           company_id?: string;
           /** Format: uuid */
           individual_id?: string;
-          /** @description Why the entity is reported; kept for the reporting workspace only, never shared */
+          /** @description Why the entity is reported (white space only is refused); kept for the reporting workspace only, never shared */
           reason: string;
         };
       };
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
+         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "b1efccfe-3cef-405b-a788-bbe98701ad2c",
+         *       "to_company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
+         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "abde3f62-e81b-44f9-9ff8-595f4362ce00",
-         *   "template_id": "0967a8e0-2215-4055-9b9e-4dcccaefb514"
+         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
+         *   "template_id": "a269b1ee-8d25-4b1d-935d-eaedfb23f459"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T02:47:59.392Z"
+         *   "since": "2026-12-02T03:16:15.097Z"
          * }
          */
         "application/json": {

@@ -1,6 +1,10 @@
-/** Whether `zone` is an IANA time zone name this runtime knows (`Europe/Paris`, `UTC`...). */
+/**
+ * Whether `zone` is an IANA time zone name this runtime knows (`Europe/Paris`, `UTC`...). An offset
+ * (`+02:00`, `-0530`) is not one, though Node 22's Intl takes it as a zone: the parameter is a tz
+ * database identifier, as in the reference.
+ */
 export function isTimeZone(zone: string): boolean {
-  if (!zone || zone.length > 100) return false;
+  if (!zone || zone.length > 100 || /^[+-]/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 import { IDENTIFIER_KINDS } from './identifiers.ts';
 
 export const IdentifierKind = Type.Enum(IDENTIFIER_KINDS, {
@@ -9,10 +9,10 @@ export const IdentifierKind = Type.Enum(IDENTIFIER_KINDS, {
 export const FraudReportCreate = Type.Object({
   individual_id: Type.Optional(Uuid),
   company_id: Type.Optional(Uuid),
-  reason: Type.String({
-    minLength: 1,
+  reason: NonBlank({
     maxLength: 2000,
-    description: 'Why the entity is reported; kept for the reporting workspace only, never shared',
+    description:
+      'Why the entity is reported (white space only is refused); kept for the reporting workspace only, never shared',
   }),
 });
 

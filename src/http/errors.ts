@@ -126,9 +126,19 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
     const path = jsonPointerToPath(context, e.instancePath ?? '', undefined);
     constsAt.set(path, [...(constsAt.get(path) ?? []), e.params?.allowedValue]);
   }
+  // where another branch failed at the same place or inside it, "must be null" is only the
+  // nullable branch of a union; alone (a field that takes null only) it is the error to report
+  const wrappers = new Set(['anyOf', 'oneOf', 'if']);
+  const otherBranchFailed = (pointer: string) =>
+    errors.some((o) => {
+      const at = o.instancePath ?? '';
+      if (wrappers.has(o.keyword)) return false;
+      if (at.startsWith(`${pointer}/`)) return true;
+      return at === pointer && !(o.keyword === 'type' && o.params?.type === 'null');
+    });
   for (const e of errors) {
     // anyOf/oneOf wrappers repeat what their branches said
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    if (wrappers.has(e.keyword)) continue;
     const extra =
       e.keyword === 'required'
         ? String(e.params?.missingProperty)
@@ -148,9 +158,10 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
         allowed.length === 1
           ? `${path} must be ${allowed[0]}`
           : `${path} must be one of: ${allowed.join(', ')}`;
-    } else if (e.keyword === 'type' && e.params?.type === 'null')
-      continue; // nullable branch
-    else if (e.keyword === 'pattern' && e.params?.pattern === NOT_BLANK)
+    } else if (e.keyword === 'type' && e.params?.type === 'null') {
+      if (otherBranchFailed(e.instancePath ?? '')) continue; // nullable branch
+      message = `${path} must be null`;
+    } else if (e.keyword === 'pattern' && e.params?.pattern === NOT_BLANK)
       message = `${path} must not be blank`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;

@@ -18,7 +18,9 @@ export function nextAttempt(check: CheckRow): { attempt: number; history: unknow
     attempt: check.attempt,
     status: check.status,
     data: check.data as Record<string, unknown>,
-    ended_at: new Date().toISOString(),
+    // when the attempt finished (its rejection or expiry, the check's last change), not now: case
+    // documents date its files with it, and they must not look newer than the attempt replacing them
+    ended_at: new Date(check.updated_at).toISOString(),
   };
   return { attempt: check.attempt + 1, history: [...((check.history as unknown[]) ?? []), finished] };
 }
