@@ -8,7 +8,8 @@ export const DEFAULT_SETTINGS = {
     frequency_in_months: { not_defined: 12, low: 36, medium: 24, high: 12, critical: 6, prohibited: null },
   },
   risk: { online_engines: false },
-  checks: {} as Record<string, unknown>,
+  // shown as null (no limit) until set, as the README's table gives it
+  checks: { limit: null } as Record<string, unknown>,
   company_data: { fetch_limit: null as number | null },
   fraud_database: { share: false },
 };
