@@ -74,6 +74,22 @@ describe('companies and individuals', () => {
     }
   });
 
+  test('the main company cannot be marked not relevant (the reference: only an affiliated company)', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const main = c.companies.find((co: any) => co.type === 'main');
+    const refused = await api.post(`/v1/companies/${main.id}/set-relevant`, { is_relevant: false });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'is_relevant');
+    // nothing changed: the case still shows its main company, relevant
+    const detailed = (await api.get(`/v1/cases/${c.id}`)).body;
+    assert.equal(detailed.companies.find((co: any) => co.id === main.id)?.is_relevant, true);
+    // marking it relevant is a no-op, not a refusal
+    const relevant = await api.post(`/v1/companies/${main.id}/set-relevant`, { is_relevant: true });
+    assert.equal(relevant.status, 200, JSON.stringify(relevant.body));
+    assert.equal(relevant.body.is_relevant, true);
+  });
+
   test('banking information: written as the standards write it, and a PATCH keeps what it does not give', async () => {
     const api = await newWorkspace();
     const c = (await api.post('/v1/cases', sampleCaseBody())).body;

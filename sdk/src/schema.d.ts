@@ -518,7 +518,7 @@ export interface paths {
   "/v1/companies/{id}/set-relevant": {
     /**
      * Mark a company relevant or not (not relevant ones are hidden from the case by default)
-     * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.
+     * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).
      */
     post: operations["setCompanyRelevant"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "4c5c5700-66e4-4646-a239-b181bcea266a",
+         *   "workspace_id": "3949e46d-d600-4ecf-ac41-2695dfb8039a",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "e8f2ff96-971e-4626-9981-b5647848414f",
-         *   "to_company_id": "b53b23ef-714d-4c64-a1aa-ee8584405749",
+         *   "from_individual_id": "978f4886-7e5d-4459-903f-dad0b74ff915",
+         *   "to_company_id": "7c890c70-33c7-453b-8820-1322e4307234",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "business_contact_id": "cc79143d-de0a-4457-86cc-0b035dfecd29"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "c1e48d21-735c-46b3-9075-d6c77abc9408"
+         *     "a35027cc-6f2b-48f9-88a6-75daf6676277"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "54d35ce8-68e9-4eac-bacf-e2ebe63cffe3",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_R8_F0UdwlVS2LdGGs0qeziz96LP0Uq_6"
+         *         "upload_ref": "upl_PnFEU-Uh3D7FbOm8r28IzEogZdYu3rJi"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_u47_YnPV_jqH0J1jvoLZGSfdnduj6Ort"
+         *       "upload_ref": "upl_mv22J1Kp9xSzHK80v0_yWwpwN6HKUuV_"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558"
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c6e04b01-f794-4c0c-87e5-1b3036155558",
+         *   "individual_id": "cc79143d-de0a-4457-86cc-0b035dfecd29",
          *   "data": {
-         *     "front_upload_ref": "upl_GWk78CQ1fE8PtTp6cUpYls5YYwcCe_b1"
+         *     "front_upload_ref": "upl_IqcaM7mIqarNHLN0POoElyU-C3d5jEay"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl__Op6RFCVdd973aUBzr-74kTk4H7lLZNt"
+         *   "front_upload_ref": "upl_4nOfL7uhq5FoX_SpGJA1tqc1ZaKm9Coj"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "de5ae914-719e-4691-b102-e9efff9439c5",
+         *   "individual_id": "9bcffe16-f944-49f9-a406-8cf1784a9ab9",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4"
+         *   "company_id": "54d35ce8-68e9-4eac-bacf-e2ebe63cffe3"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "3ab1585e-9072-4a1b-9ab6-c968763fcdbe",
          *   "type": "affiliated",
-         *   "search_ref": "sr_84kdG7Ff5kciFirdntgY3kLtxBm3qFdM"
+         *   "search_ref": "sr_S3uQGNxPrfE4nK6La1hKE9ftIlZ2osre"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9180,7 +9180,7 @@ export interface operations {
   };
   /**
    * Mark a company relevant or not (not relevant ones are hidden from the case by default)
-   * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.
+   * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).
    */
   setCompanyRelevant: {
     parameters: {
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *   "company_id": "54d35ce8-68e9-4eac-bacf-e2ebe63cffe3",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "7694e44e-9115-41ae-8255-8e33d37fc25b",
+         *   "individual_id": "6da44cb0-927d-4940-947b-04fe881cad7f",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "3ab1585e-9072-4a1b-9ab6-c968763fcdbe",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "753a0082-7a4c-4e5a-a0dd-2f3da5c510a4",
+         *       "to_company_id": "54d35ce8-68e9-4eac-bacf-e2ebe63cffe3",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
+         *   "case_id": "3ab1585e-9072-4a1b-9ab6-c968763fcdbe",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "2bcb8765-aae1-4100-9a22-54726b61722c",
-         *   "template_id": "1538267c-2288-490a-ae12-557d08c977f0"
+         *   "case_id": "3ab1585e-9072-4a1b-9ab6-c968763fcdbe",
+         *   "template_id": "9e176d5a-bf19-41de-82da-07e87e99a352"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T00:12:41.647Z"
+         *   "since": "2026-12-02T02:54:11.116Z"
          * }
          */
         "application/json": {

@@ -28,7 +28,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   deleteCompany:
     'Removes the company from its case, with its relations and checks. The case company itself cannot be removed.',
   setCompanyRelevant:
-    'A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.',
+    'A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).',
   listCompanies: 'Companies across the cases of the workspace, with the same filters and paging as cases.',
   updateCaseRelation: 'Changes the roles or percentages of a relation between two entities of the case.',
   deleteCaseRelation:
