@@ -506,12 +506,12 @@ export interface paths {
     get: operations["getCompany"];
     /**
      * Delete a company and its relations
-     * @description Removes the company from its case, with its relations and checks. The case company itself cannot be removed.
+     * @description Removes the company from its case, with its relations and checks. The main company cannot be removed while the case has other companies or individuals (400).
      */
     delete: operations["deleteCompany"];
     /**
      * Update a company
-     * @description Changes the fields given; relations are replaced when `relations` is given.
+     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
      */
     patch: operations["updateCompany"];
   };
@@ -697,7 +697,7 @@ export interface paths {
     get: operations["listIndividuals"];
     /**
      * Create an individual in a case
-     * @description Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).
+     * @description Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).
      */
     post: operations["createIndividual"];
   };
@@ -714,7 +714,7 @@ export interface paths {
     delete: operations["deleteIndividual"];
     /**
      * Update an individual
-     * @description Changes the fields given; relations are replaced when `relations` is given.
+     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
      */
     patch: operations["updateIndividual"];
   };
@@ -9062,7 +9062,7 @@ export interface operations {
   };
   /**
    * Delete a company and its relations
-   * @description Removes the company from its case, with its relations and checks. The case company itself cannot be removed.
+   * @description Removes the company from its case, with its relations and checks. The main company cannot be removed while the case has other companies or individuals (400).
    */
   deleteCompany: {
     parameters: {
@@ -9115,7 +9115,7 @@ export interface operations {
   };
   /**
    * Update a company
-   * @description Changes the fields given; relations are replaced when `relations` is given.
+   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
    */
   updateCompany: {
     parameters: {
@@ -10837,7 +10837,7 @@ export interface operations {
   };
   /**
    * Create an individual in a case
-   * @description Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).
+   * @description Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).
    */
   createIndividual: {
     requestBody: {
@@ -11014,7 +11014,7 @@ export interface operations {
   };
   /**
    * Update an individual
-   * @description Changes the fields given; relations are replaced when `relations` is given.
+   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
    */
   updateIndividual: {
     parameters: {
