@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
 describe('cases', () => {
@@ -210,6 +211,40 @@ describe('cases', () => {
       'created_at.gt must be a date (yyyy-MM-dd) or an ISO 8601 date-time (a + in a URL reads as a space: write the offset as %2B02:00)',
     );
     assert.equal((await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00%2B02:00')).status, 200);
+  });
+
+  test('a date-time filter with a timestamp the API returned finds that item (stored in microseconds, shown in milliseconds)', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const ids: string[] = [];
+    for (const name of ['early', 'middle', 'late']) ids.push((await api.post('/v1/cases', { name })).body.id);
+    // the database keeps microseconds; the API shows milliseconds (…07.123Z for …07.123456)
+    for (const [i, at] of [
+      '2026-03-04T05:06:07.122900Z',
+      '2026-03-04T05:06:07.123456Z',
+      '2026-03-04T05:06:07.124100Z',
+    ].entries()) {
+      await ctx.db
+        .updateTable('cases')
+        .set({ created_at: sql`${at}::timestamptz` })
+        .where('id', '=', ids[i])
+        .execute();
+    }
+    const shown = (await api.get(`/v1/cases/${ids[1]}`)).body.created_at;
+    assert.equal(shown, '2026-03-04T05:06:07.123Z');
+    const names = async (q: string) => {
+      const res = await api.get(`/v1/cases?${q}&sort=created_at`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((c: any) => c.name);
+    };
+    assert.deepEqual(await names(`created_at.eq=${shown}`), ['middle']);
+    assert.deepEqual(await names(`created_at=${shown}`), ['middle']);
+    assert.deepEqual(await names(`created_at.not_eq=${shown}`), ['early', 'late']);
+    assert.deepEqual(await names(`created_at.lte=${shown}`), ['early', 'middle']);
+    assert.deepEqual(await names(`created_at.lt=${shown}`), ['early']);
+    // paging on by the last timestamp seen does not give that item again
+    assert.deepEqual(await names(`created_at.gt=${shown}`), ['late']);
+    assert.deepEqual(await names(`created_at.gte=${shown}`), ['middle', 'late']);
   });
 
   test('update, soft delete and permanent delete', async () => {
