@@ -36,6 +36,40 @@ describe('cases', () => {
     }
   });
 
+  test('reading the case back gives its companies, individuals and relations in the order they were sent', async () => {
+    const api = await newWorkspace();
+    const companies = Array.from({ length: 8 }, (_, i) => ({
+      ref: `c${i}`,
+      type: i === 3 ? 'main' : 'affiliated',
+      name: `Company ${i}`,
+      ...(i === 3 ? {} : { relations: [{ roles: ['shareholder'] }] }),
+    }));
+    const individuals = Array.from({ length: 8 }, (_, i) => ({
+      first_name: `Person ${i}`,
+      last_name: 'Doe',
+      relations: [0, 1, 2, 4].map((c) => ({ source_company_ref: `c${c}`, position: `p${c}` })),
+    }));
+    const created = await api.post('/v1/cases', { name: 'Ordered', companies, individuals });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const names = (c: any) => [
+      c.companies.map((co: any) => co.name),
+      c.individuals.map((p: any) => p.first_name),
+      c.individuals.map((p: any) => p.relations.map((r: any) => r.position).join()),
+    ];
+    const sent = [
+      companies.map((c) => c.name),
+      individuals.map((p) => p.first_name),
+      individuals.map(() => 'p0,p1,p2,p4'),
+    ];
+    assert.deepEqual(names(created.body), sent);
+    assert.deepEqual(names((await api.get(`/v1/cases/${created.body.id}`)).body), sent);
+    const listed = await api.get(`/v1/companies?case_id=${created.body.id}`);
+    assert.deepEqual(
+      listed.body.data.map((c: any) => c.name),
+      sent[0],
+    );
+  });
+
   test('reads back by external_id and by id; another workspace gets 404', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

@@ -40,6 +40,11 @@ export type AfterCaseCreated = (
   createChecks?: () => Promise<Map<string, CheckEnvelopeOut[]>>;
 }>;
 
+/** Random uuids in ascending order (lower-case hex sorts as the database sorts uuids). */
+function ascendingIds(n: number): string[] {
+  return Array.from({ length: n }, () => randomUUID()).sort();
+}
+
 /**
  * Validates the graph (refs, one main company, relation ends) before anything is written:
  * every problem is reported with the path of the offending field.
@@ -50,8 +55,11 @@ function planGraph(input: CaseCreateInput) {
   const individuals = input.individuals ?? [];
   const companyIdByRef = new Map<string, string>();
   const refSeen = new Set<string>();
-  const companyIds = companies.map(() => randomUUID());
-  const individualIds = individuals.map(() => randomUUID());
+  // the graph's rows share one created_at, and reads order by (created_at, id): ids ascending in
+  // the body's order make GET /v1/cases/{id} and the lists give the entities in the order they
+  // were sent (and the 201 answer gave them), not in the random order of their uuids
+  const companyIds = ascendingIds(companies.length);
+  const individualIds = ascendingIds(individuals.length);
 
   companies.forEach((c, i) => {
     if (c.ref === undefined) return;
@@ -83,6 +91,9 @@ function planGraph(input: CaseCreateInput) {
   }
 
   const relations: NewRelation[] = [];
+  const relationIds = ascendingIds(
+    [...companies, ...individuals].reduce((n, e) => n + (e.relations?.length ?? 0), 0),
+  );
   const pairs = new Set<string>();
   const resolve = (
     owner: 'companies' | 'individuals',
@@ -114,7 +125,7 @@ function planGraph(input: CaseCreateInput) {
       }
       pairs.add(pair);
       relations.push({
-        id: randomUUID(),
+        id: relationIds[relations.length],
         workspace_id: '',
         case_id: '',
         from_company_id: owner === 'companies' ? sourceId : null,
