@@ -7,6 +7,7 @@ import type { NewRelation } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
+import { ascendingIds } from '../shared/ascending-ids.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
@@ -40,11 +41,6 @@ export type AfterCaseCreated = (
   createChecks?: () => Promise<Map<string, CheckEnvelopeOut[]>>;
 }>;
 
-/** Random uuids in ascending order (lower-case hex sorts as the database sorts uuids). */
-function ascendingIds(n: number): string[] {
-  return Array.from({ length: n }, () => randomUUID()).sort();
-}
-
 /**
  * Validates the graph (refs, one main company, relation ends) before anything is written:
  * every problem is reported with the path of the offending field.
@@ -55,9 +51,8 @@ function planGraph(input: CaseCreateInput) {
   const individuals = input.individuals ?? [];
   const companyIdByRef = new Map<string, string>();
   const refSeen = new Set<string>();
-  // the graph's rows share one created_at, and reads order by (created_at, id): ids ascending in
-  // the body's order make GET /v1/cases/{id} and the lists give the entities in the order they
-  // were sent (and the 201 answer gave them), not in the random order of their uuids
+  // the graph's rows share one created_at: GET /v1/cases/{id} and the lists give them in the
+  // order they were sent (as the 201 answer does)
   const companyIds = ascendingIds(companies.length);
   const individualIds = ascendingIds(individuals.length);
 
