@@ -220,6 +220,9 @@ describe('cases', () => {
     assert.equal((await api.get(`/v1/cases?created_at.lt=${today}`)).body.pagination.count, 0);
     for (const [q, param] of [
       ['status.like=open', 'status.like'],
+      // one filter spelled two ways is given twice
+      ['status=open&status.eq=draft', 'status.eq'],
+      ['name.eq=a&name=b', 'name'],
       ['status=bogus', 'status'],
       ['sort=bogus', 'sort'],
       ['sort=name,name.desc', 'sort'],

@@ -154,6 +154,9 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
 export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): ParsedList {
   const details: ErrorDetail[] = [];
   const filters: ParsedFilter[] = [];
+  // `name` and `name.eq` are one filter spelled two ways: given both, it is given twice (as
+  // `name=a&name=b` is, which the query-string check refuses), not two conditions to combine
+  const spelled = new Map<string, string>();
   for (const [key, raw] of Object.entries(query)) {
     if (key === 'sort' || key === 'page' || key === 'limit' || key === 'count') continue;
     const dot = key.indexOf('.');
@@ -170,6 +173,12 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       details.push({ path: key, message: `${key} must be given once` });
       continue;
     }
+    const other = spelled.get(`${field}.${op}`);
+    if (other !== undefined) {
+      details.push({ path: key, message: `${key} is the same filter as ${other}: send it once` });
+      continue;
+    }
+    spelled.set(`${field}.${op}`, key);
     const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
     if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text')) {
       details.push({ path: key, message: `${key} must not be empty` });
