@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
 describe('cases', () => {
@@ -33,6 +34,40 @@ describe('cases', () => {
     for (const k of ['contact_has_actions', 'reviewer_has_actions', 'last_contact_action_at', 'flags']) {
       assert.ok(k in c, `case has ${k}`);
     }
+  });
+
+  test('reading the case back gives its companies, individuals and relations in the order they were sent', async () => {
+    const api = await newWorkspace();
+    const companies = Array.from({ length: 8 }, (_, i) => ({
+      ref: `c${i}`,
+      type: i === 3 ? 'main' : 'affiliated',
+      name: `Company ${i}`,
+      ...(i === 3 ? {} : { relations: [{ roles: ['shareholder'] }] }),
+    }));
+    const individuals = Array.from({ length: 8 }, (_, i) => ({
+      first_name: `Person ${i}`,
+      last_name: 'Doe',
+      relations: [0, 1, 2, 4].map((c) => ({ source_company_ref: `c${c}`, position: `p${c}` })),
+    }));
+    const created = await api.post('/v1/cases', { name: 'Ordered', companies, individuals });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const names = (c: any) => [
+      c.companies.map((co: any) => co.name),
+      c.individuals.map((p: any) => p.first_name),
+      c.individuals.map((p: any) => p.relations.map((r: any) => r.position).join()),
+    ];
+    const sent = [
+      companies.map((c) => c.name),
+      individuals.map((p) => p.first_name),
+      individuals.map(() => 'p0,p1,p2,p4'),
+    ];
+    assert.deepEqual(names(created.body), sent);
+    assert.deepEqual(names((await api.get(`/v1/cases/${created.body.id}`)).body), sent);
+    const listed = await api.get(`/v1/companies?case_id=${created.body.id}`);
+    assert.deepEqual(
+      listed.body.data.map((c: any) => c.name),
+      sent[0],
+    );
   });
 
   test('reads back by external_id and by id; another workspace gets 404', async () => {
@@ -185,6 +220,9 @@ describe('cases', () => {
     assert.equal((await api.get(`/v1/cases?created_at.lt=${today}`)).body.pagination.count, 0);
     for (const [q, param] of [
       ['status.like=open', 'status.like'],
+      // one filter spelled two ways is given twice
+      ['status=open&status.eq=draft', 'status.eq'],
+      ['name.eq=a&name=b', 'name'],
       ['status=bogus', 'status'],
       ['sort=bogus', 'sort'],
       ['sort=name,name.desc', 'sort'],
@@ -210,6 +248,40 @@ describe('cases', () => {
       'created_at.gt must be a date (yyyy-MM-dd) or an ISO 8601 date-time (a + in a URL reads as a space: write the offset as %2B02:00)',
     );
     assert.equal((await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00%2B02:00')).status, 200);
+  });
+
+  test('a date-time filter with a timestamp the API returned finds that item (stored in microseconds, shown in milliseconds)', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const ids: string[] = [];
+    for (const name of ['early', 'middle', 'late']) ids.push((await api.post('/v1/cases', { name })).body.id);
+    // the database keeps microseconds; the API shows milliseconds (…07.123Z for …07.123456)
+    for (const [i, at] of [
+      '2026-03-04T05:06:07.122900Z',
+      '2026-03-04T05:06:07.123456Z',
+      '2026-03-04T05:06:07.124100Z',
+    ].entries()) {
+      await ctx.db
+        .updateTable('cases')
+        .set({ created_at: sql`${at}::timestamptz` })
+        .where('id', '=', ids[i])
+        .execute();
+    }
+    const shown = (await api.get(`/v1/cases/${ids[1]}`)).body.created_at;
+    assert.equal(shown, '2026-03-04T05:06:07.123Z');
+    const names = async (q: string) => {
+      const res = await api.get(`/v1/cases?${q}&sort=created_at`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((c: any) => c.name);
+    };
+    assert.deepEqual(await names(`created_at.eq=${shown}`), ['middle']);
+    assert.deepEqual(await names(`created_at=${shown}`), ['middle']);
+    assert.deepEqual(await names(`created_at.not_eq=${shown}`), ['early', 'late']);
+    assert.deepEqual(await names(`created_at.lte=${shown}`), ['early', 'middle']);
+    assert.deepEqual(await names(`created_at.lt=${shown}`), ['early']);
+    // paging on by the last timestamp seen does not give that item again
+    assert.deepEqual(await names(`created_at.gt=${shown}`), ['late']);
+    assert.deepEqual(await names(`created_at.gte=${shown}`), ['middle', 'late']);
   });
 
   test('update, soft delete and permanent delete', async () => {

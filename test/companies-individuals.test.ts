@@ -74,6 +74,51 @@ describe('companies and individuals', () => {
     }
   });
 
+  test('the main company cannot be marked not relevant (the reference: only an affiliated company)', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const main = c.companies.find((co: any) => co.type === 'main');
+    const refused = await api.post(`/v1/companies/${main.id}/set-relevant`, { is_relevant: false });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'is_relevant');
+    // nothing changed: the case still shows its main company, relevant
+    const detailed = (await api.get(`/v1/cases/${c.id}`)).body;
+    assert.equal(detailed.companies.find((co: any) => co.id === main.id)?.is_relevant, true);
+    // marking it relevant is a no-op, not a refusal
+    const relevant = await api.post(`/v1/companies/${main.id}/set-relevant`, { is_relevant: true });
+    assert.equal(relevant.status, 200, JSON.stringify(relevant.body));
+    assert.equal(relevant.body.is_relevant, true);
+  });
+
+  test('relations given with a new individual or company read back in the order they were given', async () => {
+    const api = await newWorkspace();
+    const companies = [{ type: 'main', name: 'Main' }].concat(
+      Array.from({ length: 7 }, (_, i) => ({ type: 'affiliated', name: `Sub ${i}` })),
+    );
+    const c = (await api.post('/v1/cases', { name: 'Relations order', companies })).body;
+    const targets = [5, 2, 7, 0, 3, 6, 1, 4].map((i) => c.companies[i].id);
+    const relations = targets.map((to_company_id, i) => ({ to_company_id, position: `p${i}` }));
+    const positions = (e: any) => e.relations.map((r: any) => r.position);
+    const sent = relations.map((r) => r.position);
+    const person = await api.post('/v1/individuals', {
+      case_id: c.id,
+      first_name: 'Many',
+      last_name: 'Roles',
+      relations,
+    });
+    assert.equal(person.status, 201, JSON.stringify(person.body));
+    assert.deepEqual(positions(person.body), sent);
+    assert.deepEqual(positions((await api.get(`/v1/individuals/${person.body.id}`)).body), sent);
+    const company = await api.post('/v1/companies', {
+      case_id: c.id,
+      type: 'affiliated',
+      name: 'Holding',
+      relations,
+    });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    assert.deepEqual(positions((await api.get(`/v1/companies/${company.body.id}`)).body), sent);
+  });
+
   test('banking information: written as the standards write it, and a PATCH keeps what it does not give', async () => {
     const api = await newWorkspace();
     const c = (await api.post('/v1/cases', sampleCaseBody())).body;

@@ -294,7 +294,18 @@ describe('document orders', () => {
 
   test('completed orders: case documents (type document_order) and the company document_orders', async () => {
     const api = await newWorkspace();
-    const { caseId, companyId, individualId } = await caseWithCompany(api);
+    const { caseId, individualId } = await caseWithCompany(api);
+    // ordered for an affiliated company: only those can be marked not relevant (below)
+    const affiliated = await api.post('/v1/companies', {
+      case_id: caseId,
+      type: 'affiliated',
+      name: SANDBOX_NAME,
+      country: 'FR',
+      registration_number: NUMBER,
+      relations: [{ roles: ['shareholder'] }],
+    });
+    assert.equal(affiliated.status, 201, JSON.stringify(affiliated.body));
+    const companyId = affiliated.body.id as string;
     const ok = await settledOrder(api, (await order(api, companyId, 'sandbox_registry_extract')).id);
     const ko = await settledOrder(api, (await order(api, companyId, 'sandbox_fail')).id);
 

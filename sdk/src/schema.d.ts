@@ -506,19 +506,19 @@ export interface paths {
     get: operations["getCompany"];
     /**
      * Delete a company and its relations
-     * @description Removes the company from its case, with its relations and checks. The case company itself cannot be removed.
+     * @description Removes the company from its case, with its relations and checks. The main company cannot be removed while the case has other companies or individuals (400).
      */
     delete: operations["deleteCompany"];
     /**
      * Update a company
-     * @description Changes the fields given; relations are replaced when `relations` is given.
+     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
      */
     patch: operations["updateCompany"];
   };
   "/v1/companies/{id}/set-relevant": {
     /**
      * Mark a company relevant or not (not relevant ones are hidden from the case by default)
-     * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.
+     * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).
      */
     post: operations["setCompanyRelevant"];
   };
@@ -697,7 +697,7 @@ export interface paths {
     get: operations["listIndividuals"];
     /**
      * Create an individual in a case
-     * @description Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).
+     * @description Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).
      */
     post: operations["createIndividual"];
   };
@@ -714,7 +714,7 @@ export interface paths {
     delete: operations["deleteIndividual"];
     /**
      * Update an individual
-     * @description Changes the fields given; relations are replaced when `relations` is given.
+     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
      */
     patch: operations["updateIndividual"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "cf64e866-626d-4b0a-8430-851ec3512c2d",
+         *   "workspace_id": "367ba7e5-231d-47f8-9f83-7ff8eb9e4e0b",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "3a0be264-19b2-437b-8c84-bd389e62305a",
-         *   "to_company_id": "628b24ff-d5eb-4edc-8090-0a8c071eac7c",
+         *   "from_individual_id": "4792ffcb-eca5-4371-a606-4e3bbaa0d5d4",
+         *   "to_company_id": "6ba5d01e-649f-4a39-aaa4-e12a3fbb4ad1",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
+         *   "business_contact_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "91ba8003-cc91-4868-8672-6464d4f5787b"
+         *     "9de2b699-be63-49f8-93b3-4f8db6b2af13"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
+         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_fcGIzTwpKXNCSR44asjzX2L1PRhti9yS"
+         *         "upload_ref": "upl_uAbLqFLnhQY6rStsSpIPS7XO2DNU9ONT"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_lWRwcPm3054IaVevlZhYygvgdOLftVrY"
+         *       "upload_ref": "upl_Mts4EDj-fIQ5IjGXrO05PFes4mRrGUp9"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856"
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3a021c65-e08b-44c4-b3cc-d04644dcf856",
+         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
          *   "data": {
-         *     "front_upload_ref": "upl_22bWB096QWe4aquq-sgSmsRFvB8kw5N_"
+         *     "front_upload_ref": "upl_0sTP7ZMTp5AkVo5KElszu2og0Y_Mb7Is"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_bpX3Pz2y5fopUSAqcxLTch0pGiu9oFtL"
+         *   "front_upload_ref": "upl_iYei9AFIyKyRCBXe9Vt2RuMMtGloqk2E"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "ed0b4eb9-87e3-4c04-afbd-3d019dd2b4c7",
+         *   "individual_id": "e603a1f2-46c8-484e-805e-91c858342975",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a"
+         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
+         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
          *   "type": "affiliated",
-         *   "search_ref": "sr_ftm_gEkkV8LnOdTh-1MGQAXMXRbxHJXq"
+         *   "search_ref": "sr_A2blTv1aN7vtgdI7YwIFrc4IkUr1xKqw"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9062,7 +9062,7 @@ export interface operations {
   };
   /**
    * Delete a company and its relations
-   * @description Removes the company from its case, with its relations and checks. The case company itself cannot be removed.
+   * @description Removes the company from its case, with its relations and checks. The main company cannot be removed while the case has other companies or individuals (400).
    */
   deleteCompany: {
     parameters: {
@@ -9115,7 +9115,7 @@ export interface operations {
   };
   /**
    * Update a company
-   * @description Changes the fields given; relations are replaced when `relations` is given.
+   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
    */
   updateCompany: {
     parameters: {
@@ -9180,7 +9180,7 @@ export interface operations {
   };
   /**
    * Mark a company relevant or not (not relevant ones are hidden from the case by default)
-   * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.
+   * @description A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).
    */
   setCompanyRelevant: {
     parameters: {
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
+         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "87338e30-4d4b-496d-ba37-66bbc2a6086d",
+         *   "individual_id": "8cd9b282-6bd8-4124-8519-a6b83a3305d9",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10837,19 +10837,19 @@ export interface operations {
   };
   /**
    * Create an individual in a case
-   * @description Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).
+   * @description Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).
    */
   createIndividual: {
     requestBody: {
       content: {
         /**
          * @example {
-         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
+         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "b2630075-cd4f-407e-8b4a-6f5c4540c87a",
+         *       "to_company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11014,7 +11014,7 @@ export interface operations {
   };
   /**
    * Update an individual
-   * @description Changes the fields given; relations are replaced when `relations` is given.
+   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
    */
   updateIndividual: {
     parameters: {
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
+         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "032218d8-f910-4f5d-be88-41ca121288fe",
-         *   "template_id": "a269b1ee-8d25-4b1d-935d-eaedfb23f459"
+         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
+         *   "template_id": "b70897c7-9860-44fa-9682-3e587ca80a26"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T03:16:15.097Z"
+         *   "since": "2026-12-02T03:19:01.677Z"
          * }
          */
         "application/json": {

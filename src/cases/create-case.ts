@@ -7,6 +7,7 @@ import type { NewRelation } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
+import { ascendingIds } from '../shared/ascending-ids.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
@@ -50,8 +51,10 @@ function planGraph(input: CaseCreateInput) {
   const individuals = input.individuals ?? [];
   const companyIdByRef = new Map<string, string>();
   const refSeen = new Set<string>();
-  const companyIds = companies.map(() => randomUUID());
-  const individualIds = individuals.map(() => randomUUID());
+  // the graph's rows share one created_at: GET /v1/cases/{id} and the lists give them in the
+  // order they were sent (as the 201 answer does)
+  const companyIds = ascendingIds(companies.length);
+  const individualIds = ascendingIds(individuals.length);
 
   companies.forEach((c, i) => {
     if (c.ref === undefined) return;
@@ -83,6 +86,9 @@ function planGraph(input: CaseCreateInput) {
   }
 
   const relations: NewRelation[] = [];
+  const relationIds = ascendingIds(
+    [...companies, ...individuals].reduce((n, e) => n + (e.relations?.length ?? 0), 0),
+  );
   const pairs = new Set<string>();
   const resolve = (
     owner: 'companies' | 'individuals',
@@ -114,7 +120,7 @@ function planGraph(input: CaseCreateInput) {
       }
       pairs.add(pair);
       relations.push({
-        id: randomUUID(),
+        id: relationIds[relations.length],
         workspace_id: '',
         case_id: '',
         from_company_id: owner === 'companies' ? sourceId : null,

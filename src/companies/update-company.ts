@@ -4,7 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import { recordEvents } from '../events/record-event.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 import { companyView } from './company-view.ts';
 import { countryChecker, legalFormChecker, throwIfRefused } from './legal-form-check.ts';
@@ -41,6 +41,15 @@ export async function updateCompany(
       throwIfRefused([checkLegalForm(input.entity_legal_form, country, 'entity_legal_form')]);
     }
     if (checkCountry) throwIfRefused([checkCountry(current.entity_legal_form, input.country, 'country')]);
+    // the reference refuses set-relevant on anything but an affiliated company: a main company not
+    // relevant left the detailed case without its main company. `true` stays a no-op (and repairs
+    // a main company marked not relevant before this was refused)
+    if (input.is_relevant === false && current.type === 'main') {
+      throw badRequest(
+        'The main company is always relevant: only an affiliated company can be marked not relevant',
+        'is_relevant',
+      );
+    }
     const set: Record<string, unknown> = {
       ...companyUpdateSet(input),
       updated_at: sql`now()`,

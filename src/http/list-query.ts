@@ -159,6 +159,9 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
 export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): ParsedList {
   const details: ErrorDetail[] = [];
   const filters: ParsedFilter[] = [];
+  // `name` and `name.eq` are one filter spelled two ways: given both, it is given twice (as
+  // `name=a&name=b` is, which the query-string check refuses), not two conditions to combine
+  const spelled = new Map<string, string>();
   for (const [key, raw] of Object.entries(query)) {
     if (key === 'sort' || key === 'page' || key === 'limit' || key === 'count') continue;
     const dot = key.indexOf('.');
@@ -175,6 +178,12 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       details.push({ path: key, message: `${key} must be given once` });
       continue;
     }
+    const other = spelled.get(`${field}.${op}`);
+    if (other !== undefined) {
+      details.push({ path: key, message: `${key} is the same filter as ${other}: send it once` });
+      continue;
+    }
+    spelled.set(`${field}.${op}`, key);
     const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
     if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text')) {
       details.push({ path: key, message: `${key} must not be empty` });
@@ -262,24 +271,14 @@ function filterExpression(f: ParsedFilter): Expression<SqlBool> {
     }
     case 'date': {
       const value = v[0];
-      if (validDay(value)) {
-        const [start, end] = dayBounds(value);
-        switch (f.op) {
-          case 'eq':
-            return sql<SqlBool>`(${col} >= ${start} and ${col} < ${end})`;
-          case 'not_eq':
-            return sql<SqlBool>`(${col} < ${start} or ${col} >= ${end})`;
-          case 'gt':
-            return sql<SqlBool>`${col} >= ${end}`;
-          case 'gte':
-            return sql<SqlBool>`${col} >= ${start}`;
-          case 'lt':
-            return sql<SqlBool>`${col} < ${start}`;
-          default:
-            return sql<SqlBool>`${col} < ${end}`;
-        }
-      }
-      return compare(col, f.op, new Date(value));
+      // a day denotes its 24 hours; a date-time denotes its millisecond: timestamps are stored in
+      // microseconds but shown in milliseconds (JavaScript dates), so `created_at.eq=<a value the
+      // API returned>` has to match that item, and `created_at.gt=<it>` must not return it again
+      if (validDay(value)) return inInterval(col, f.op, ...dayBounds(value));
+      const start = new Date(value);
+      const millisecond = inInterval(col, f.op, start, new Date(start.getTime() + 1));
+      // not_eq with a date-time has always kept items without the date (is distinct from)
+      return f.op === 'not_eq' ? sql<SqlBool>`(${col} is null or ${millisecond})` : millisecond;
     }
     default:
       if (f.op === 'in') return sql<SqlBool>`${col}::text = any(cast(${sql.val(v)} as text[]))`;
@@ -288,6 +287,29 @@ function filterExpression(f: ParsedFilter): Expression<SqlBool> {
       if (f.op === 'like') return sql<SqlBool>`${col} like ${v[0]}`;
       if (f.op === 'ilike') return sql<SqlBool>`${col} ilike ${v[0]}`;
       return compare(col, f.op, v[0]);
+  }
+}
+
+/** A comparison with a value that stands for the interval [start, end). */
+function inInterval(
+  col: ReturnType<typeof sql.ref>,
+  op: FilterOp,
+  start: Date,
+  end: Date,
+): Expression<SqlBool> {
+  switch (op) {
+    case 'eq':
+      return sql<SqlBool>`(${col} >= ${start} and ${col} < ${end})`;
+    case 'not_eq':
+      return sql<SqlBool>`(${col} < ${start} or ${col} >= ${end})`;
+    case 'gt':
+      return sql<SqlBool>`${col} >= ${end}`;
+    case 'gte':
+      return sql<SqlBool>`${col} >= ${start}`;
+    case 'lt':
+      return sql<SqlBool>`${col} < ${start}`;
+    default:
+      return sql<SqlBool>`${col} < ${end}`;
   }
 }
 

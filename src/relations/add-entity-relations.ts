@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import type { RelationRow } from '../db/schema.ts';
 import { ApiError, type ErrorDetail } from '../http/errors.ts';
+import { ascendingIds } from '../shared/ascending-ids.ts';
 import type { ImplicitRelationCreate } from './schemas.ts';
 
 type ImplicitRelation = Static<typeof ImplicitRelationCreate>;
@@ -49,7 +49,6 @@ export async function addEntityRelations(
     seen.add(target);
     return [
       {
-        id: randomUUID(),
         workspace_id: scope.workspaceId,
         case_id: scope.caseId,
         from_company_id: source.kind === 'company' ? source.id : null,
@@ -63,5 +62,11 @@ export async function addEntityRelations(
     ];
   });
   if (details.length) throw new ApiError(400, details[0].message, details);
-  return trx.insertInto('relations').values(rows).returningAll().execute();
+  // inserted together (one created_at): read back in the order they were given
+  const ids = ascendingIds(rows.length);
+  return trx
+    .insertInto('relations')
+    .values(rows.map((row, i) => ({ ...row, id: ids[i] })))
+    .returningAll()
+    .execute();
 }

@@ -13,10 +13,11 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   deleteCase:
     'Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks, files and event history (activities, webhook deliveries), Case.Deleted excepted.',
   createIndividual:
-    'Adds a person to a case with at least one relation to an entity already in it (owner, representative, contact...).',
+    'Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).',
   getIndividual:
     'The individual with its checks, relations and the origin of each field (input or registry).',
-  updateIndividual: 'Changes the fields given; relations are replaced when `relations` is given.',
+  updateIndividual:
+    'Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).',
   deleteIndividual: 'Removes the individual from its case, with its relations and checks.',
   setIndividualRelevant:
     'An individual marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.',
@@ -24,11 +25,12 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
     'Individuals across the cases of the workspace, with the same filters and paging as cases.',
   getCompany:
     "The company with its checks, document orders, relations and each field's origin (input or registry).",
-  updateCompany: 'Changes the fields given; relations are replaced when `relations` is given.',
+  updateCompany:
+    'Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).',
   deleteCompany:
-    'Removes the company from its case, with its relations and checks. The case company itself cannot be removed.',
+    'Removes the company from its case, with its relations and checks. The main company cannot be removed while the case has other companies or individuals (400).',
   setCompanyRelevant:
-    'A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.',
+    'A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).',
   listCompanies: 'Companies across the cases of the workspace, with the same filters and paging as cases.',
   updateCaseRelation: 'Changes the roles or percentages of a relation between two entities of the case.',
   deleteCaseRelation:
