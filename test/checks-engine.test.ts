@@ -314,6 +314,29 @@ describe('check engine', () => {
     assert.equal(await expireDueChecks(ctx), 0);
   });
 
+  test('a check of a deleted case is not expired: no change and no Check.Expired after Case.Deleted', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { individualId, caseId } = await caseWithPerson(api);
+    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
+    await ctx.db
+      .updateTable('checks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', check.id)
+      .execute();
+    assert.equal((await api.delete(`/v1/cases/${caseId}`)).status, 204);
+    await expireDueChecks(ctx);
+    const row = await ctx.db
+      .selectFrom('checks')
+      .select('status')
+      .where('id', '=', check.id)
+      .executeTakeFirst();
+    assert.equal(row?.status, check.status);
+    const types = (await eventTypes(api.workspaceId)).map((e) => e.type);
+    assert.equal(types.at(-1), 'Case.Deleted');
+    assert.ok(!types.includes('Check.Expired'));
+  });
+
   test('an expired check approved by review stays approved: the spent date does not expire it again', async () => {
     const { api, ctx, check } = await expiredEkycCheck();
     const reviewed = await api.patch(`/v1/checks/ekyc/${check.id}/review`, {

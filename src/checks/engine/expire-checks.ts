@@ -4,14 +4,19 @@ import { COMMON_TRANSITIONS, findTransition } from '../common-transitions.ts';
 import { checkTypeDefinition } from '../registry.ts';
 import { lockCheckById } from '../repository.ts';
 import { applyOutcome } from './apply-change.ts';
+import { inLiveCase } from './live-case.ts';
 
-/** Checks past their expiration date become `expired` and emit Check.Expired (scheduled job). */
+/**
+ * Checks past their expiration date become `expired` and emit Check.Expired (scheduled job); those
+ * of a deleted case are left as they are.
+ */
 export async function expireDueChecks(ctx: AppContext, now = new Date()): Promise<number> {
   const due = await ctx.db
     .selectFrom('checks')
     .select('id')
     .where('expires_at', '<=', now)
     .where('status', 'in', ['in_progress', 'processing', 'need_review', 'approved'])
+    .where(inLiveCase)
     .limit(1000)
     .execute();
   let expired = 0;

@@ -8,6 +8,7 @@ import type { AppContext } from '../../../app-context.ts';
 import { recordEvents, SYSTEM } from '../../../events/record-event.ts';
 import { latestListLoad } from '../../../screening/service/list-loads.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
+import { inLiveCase } from '../../engine/live-case.ts';
 import { presentCheck } from '../../present.ts';
 import { loadTarget, lockCheckById } from '../../repository.ts';
 import { hitsListTypes, matchStatus, mergeRescreen } from './hits.ts';
@@ -54,6 +55,7 @@ export async function startMonitoringRun(ctx: AppContext, data: { versionsKey: s
     .where('type', '=', 'aml')
     .where(sql<boolean>`(data->'vendor'->>'is_search_monitored') = 'true'`)
     .where('status', 'in', [...MONITORED_STATUSES])
+    .where(inLiveCase)
     .execute();
   for (const r of rows) {
     await ctx.jobs.sendNow(
