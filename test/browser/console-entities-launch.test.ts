@@ -108,33 +108,33 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
   });
 
   test('"Add an entity" relates the new person to the main company unless told otherwise', async () => {
-    // the API lists a case's companies by creation time, then id: companies created together come
-    // in random order. Make a case where another company is listed before the main one.
-    let caseId = '';
-    for (let attempt = 0; attempt < 30 && !caseId; attempt++) {
-      const created = await api.post('/v1/cases', {
-        name: 'Holding first',
-        companies: [
-          { type: 'main', name: 'Main Company SAS', country: 'FR' },
-          {
-            type: 'affiliated',
-            name: 'Holding One',
-            country: 'FR',
-            relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
-          },
-          {
-            type: 'affiliated',
-            name: 'Holding Two',
-            country: 'FR',
-            relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
-          },
-        ],
-      });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const listed = (await api.get(`/v1/cases/${created.body.id}`)).body.companies as { type: string }[];
-      if (listed[0].type !== 'main') caseId = created.body.id;
-    }
-    assert.ok(caseId, 'no case listed another company before the main one in 30 attempts');
+    // a case's companies read back in the order they were sent: send the holdings before the main
+    // company, so that the first company the page lists is not the main one
+    const created = await api.post('/v1/cases', {
+      name: 'Holding first',
+      companies: [
+        {
+          type: 'affiliated',
+          name: 'Holding One',
+          country: 'FR',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
+        },
+        {
+          type: 'affiliated',
+          name: 'Holding Two',
+          country: 'FR',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
+        },
+        { type: 'main', name: 'Main Company SAS', country: 'FR' },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    const listed = (await api.get(`/v1/cases/${caseId}`)).body.companies as { type: string }[];
+    assert.deepEqual(
+      listed.map((c) => c.type),
+      ['affiliated', 'affiliated', 'main'],
+    );
 
     const page = await signedInPage(chrome, base, reviewer);
     await page.goto(`${base}/console/cases/${caseId}`);
