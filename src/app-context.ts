@@ -37,9 +37,16 @@ export interface AppContext {
     loadEntityChecks?: (db: Db, entityId: string) => Promise<CheckEnvelopeOut[]>;
     /**
      * Runs after entities were added to a case or gained a role, in the same transaction: the case's
-     * template creates the checks they are now targets of. True when it created any.
+     * template creates the checks they are now targets of. True when it created any. After an
+     * update, `changed` holds the row before and after: nothing runs unless a column that decides
+     * a template's targets (a flag, roles, relevance) changed.
      */
-    afterCaseEntitiesChanged?: (trx: Db, workspaceId: string, caseId: string) => Promise<boolean>;
+    afterCaseEntitiesChanged?: (
+      trx: Db,
+      workspaceId: string,
+      caseId: string,
+      changed?: { before: object; after: object },
+    ) => Promise<boolean>;
     /**
      * Sets (or with null detaches) a case's template in the caller's transaction, emitting
      * `Case.TemplateUpdated`, and applies it to the case's current entities.

@@ -141,3 +141,63 @@ describe('workspace check limit', () => {
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 1);
   });
 });
+
+describe('workspace check limit: an entity that becomes a template target', () => {
+  test('past the limit the PATCH is a 400 CHECK_LIMIT_REACHED and changes nothing', async () => {
+    const api = await limited(1);
+    const tpl = await api.post('/v1/templates', {
+      key: 'fraud-contacts',
+      name: 'Fraud on contacts',
+      checks: [{ type: 'fraud_database', targets: ['business_contacts'] }],
+    });
+    assert.equal(tpl.status, 201, JSON.stringify(tpl.body));
+    const kase = await api.post('/v1/cases', {
+      name: 'limit',
+      template_key: 'fraud-contacts',
+      companies: [{ name: 'Limit Co', type: 'main' }],
+      individuals: [
+        { first_name: 'A', last_name: 'B', is_business_contact: true },
+        { first_name: 'C', last_name: 'D', relations: [{ roles: ['shareholder'] }] },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    assert.equal(await checkCount(api), 1);
+    const id = kase.body.individuals[1].id;
+    const caseStamp = async () => (await api.get(`/v1/cases/${kase.body.id}`)).body.updated_at;
+    const stamp = await caseStamp();
+
+    const refused = await api.patch(`/v1/individuals/${id}`, {
+      is_business_contact: true,
+      email: 'c@example.com',
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, LIMIT);
+    // nothing half-written: neither the flag, nor the other field, nor a check, nor the case's stamp
+    const after = (await api.get(`/v1/individuals/${id}`)).body;
+    assert.equal(after.is_business_contact, false);
+    assert.equal(after.email, null);
+    assert.equal(await checkCount(api), 1);
+    assert.equal(await caseStamp(), stamp);
+
+    // a relation's new role is refused the same way
+    const widened = await api.patch(`/v1/templates/${tpl.body.id}`, {
+      checks: [{ type: 'fraud_database', targets: ['business_contacts', 'legal_representatives'] }],
+    });
+    assert.equal(widened.status, 200, JSON.stringify(widened.body));
+    const rel = kase.body.individuals[1].relations[0];
+    const byRole = await api.patch(`/v1/cases/${kase.body.id}/relations/${rel.id}`, {
+      roles: ['legal_representative'],
+    });
+    assert.equal(byRole.status, 400, JSON.stringify(byRole.body));
+    assert.equal(byRole.body.code, LIMIT);
+    assert.deepEqual((await api.get(`/v1/individuals/${id}`)).body.relations[0].roles, ['shareholder']);
+    assert.equal(await checkCount(api), 1);
+
+    // with room, the same PATCH passes and creates the check
+    await api.patch('/v1/workspace/settings', { checks: { limit: 2 } });
+    const ok = await api.patch(`/v1/individuals/${id}`, { is_business_contact: true });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.checks.length, 1);
+    assert.equal(await checkCount(api), 2);
+  });
+});

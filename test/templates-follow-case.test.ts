@@ -46,8 +46,8 @@ async function eventTypes(workspaceId: string, caseId: string) {
     .select(['type', 'sub_event'])
     .where('workspace_id', '=', workspaceId)
     .where('case_id', '=', caseId)
-    .orderBy('created_at')
-    .orderBy('id')
+    // insertion order: the events of one transaction share their created_at
+    .orderBy('seq')
     .execute();
   return rows.map((r) => r.sub_event ?? r.type);
 }
@@ -142,5 +142,170 @@ describe('templates follow the case', () => {
     const unknown = await api.patch(`/v1/cases/${kase.body.id}`, { template_key: 'nope' });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.details[0].path, 'template_key');
+  });
+});
+
+/**
+ * An entity already in the case that BECOMES a target (a flag, a role, a relation's role, marked
+ * relevant again) gets the template's checks it is now a target of, once: as an entity added later.
+ * An entity that stops being a target keeps its checks.
+ */
+describe('templates follow the case: an entity that becomes a target', () => {
+  async function contactsTemplate(api: Client) {
+    const res = await api.post('/v1/templates', {
+      key: 'contacts',
+      name: 'Contacts and representatives',
+      checks: [
+        { type: 'ekyc', targets: ['business_contacts', 'legal_representatives', 'signatories'] },
+        { type: 'online_reputation', targets: ['legal_representatives'] },
+      ],
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body;
+  }
+
+  async function templatedCase(api: Client) {
+    const kase = await api.post('/v1/cases', {
+      name: 'Becomes a target',
+      template_key: 'contacts',
+      companies: [
+        { name: 'Acme', country: 'FR' },
+        { name: 'Holdco', country: 'FR', type: 'affiliated', relations: [{ roles: ['shareholder'] }] },
+      ],
+      individuals: [
+        person('Plain', 'Person'),
+        person('Other', 'Person', { relations: [{ roles: ['shareholder'] }] }),
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.body.id), []);
+    return kase.body;
+  }
+
+  test('PATCH is_business_contact true creates the checks once; false keeps them; true again adds none', async () => {
+    const api = await newWorkspace();
+    const t = await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    const id = kase.individuals[0].id;
+
+    // a change that does not make a target: nothing
+    const renamed = await api.patch(`/v1/individuals/${id}`, { email: 'plain@example.com' });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), []);
+
+    const before = (await eventTypes(api.workspaceId, kase.id)).length;
+    const patched = await api.patch(`/v1/individuals/${id}`, { is_business_contact: true });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.is_business_contact, true);
+    // the answer shows the check, as an individual added later does
+    assert.deepEqual(
+      patched.body.checks.map((c: { type: string }) => c.type),
+      ['ekyc'],
+    );
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${id}`]);
+    const check = (await api.get(`/v1/checks/ekyc/${patched.body.checks[0].id}`)).body;
+    assert.equal(check.template_id ?? t.id, t.id);
+    // the update's event, then the check's, as for an entity added later
+    const events = (await eventTypes(api.workspaceId, kase.id)).slice(before);
+    assert.equal(events[0], 'Individual.InfoUpdated', events.join(','));
+    assert.ok(events.includes('Check.Started'), events.join(','));
+
+    // no longer a target: the check stays
+    const off = await api.patch(`/v1/individuals/${id}`, { is_business_contact: false });
+    assert.equal(off.status, 200);
+    assert.equal(off.body.checks.length, 1);
+    // a target again: no second check of the template for the same entity and type
+    const on = await api.patch(`/v1/individuals/${id}`, { is_business_contact: true });
+    assert.equal(on.status, 200);
+    assert.equal(on.body.checks.length, 1);
+    // a target twice over (signatory too): still one check of the type
+    await api.patch(`/v1/individuals/${id}`, { is_signatory: true });
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${id}`]);
+  });
+
+  test('PATCH roles and a relation role making a legal representative create the checks', async () => {
+    const api = await newWorkspace();
+    await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    const [plain, other] = kase.individuals.map((i: { id: string }) => i.id);
+    const [main, holdco] = kase.companies.map((c: { id: string }) => c.id);
+
+    // the individual's own roles toward the main company
+    const roles = await api.patch(`/v1/individuals/${plain}`, { roles: ['legal_representative'] });
+    assert.equal(roles.status, 200, JSON.stringify(roles.body));
+    assert.deepEqual(
+      roles.body.checks.map((c: { type: string }) => c.type),
+      ['ekyc'],
+    );
+
+    // a relation's roles: the individual's and the affiliated company's relations
+    const ofOther = kase.individuals[1].relations[0];
+    const ofHoldco = kase.companies[1].relations[0];
+    assert.deepEqual([ofOther.roles, ofHoldco.roles], [['shareholder'], ['shareholder']]);
+    const position = await api.patch(`/v1/cases/${kase.id}/relations/${ofOther.id}`, { position: 'Clerk' });
+    assert.equal(position.status, 200, JSON.stringify(position.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${plain}`]);
+    for (const r of [ofOther, ofHoldco]) {
+      const res = await api.patch(`/v1/cases/${kase.id}/relations/${r.id}`, {
+        roles: ['legal_representative'],
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const expected = [`ekyc:${plain}`, `ekyc:${other}`, `online_reputation:${holdco}`].sort();
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), expected);
+    assert.ok(!expected.some((c) => c.endsWith(main)));
+
+    // the role taken away and given back: nothing new
+    await api.patch(`/v1/cases/${kase.id}/relations/${ofHoldco.id}`, { roles: ['shareholder'] });
+    await api.patch(`/v1/cases/${kase.id}/relations/${ofHoldco.id}`, { roles: ['legal_representative'] });
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), expected);
+  });
+
+  test('an entity marked relevant again is a target again; not relevant, it gets nothing', async () => {
+    const api = await newWorkspace();
+    await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    const id = kase.individuals[0].id;
+    const hidden = await api.post(`/v1/individuals/${id}/set-relevant`, { is_relevant: false });
+    assert.equal(hidden.status, 200, JSON.stringify(hidden.body));
+    // targets pick the case's relevant entities
+    await api.patch(`/v1/individuals/${id}`, { is_business_contact: true });
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), []);
+    const shown = await api.post(`/v1/individuals/${id}/set-relevant`, { is_relevant: true });
+    assert.equal(shown.status, 200, JSON.stringify(shown.body));
+    assert.equal(shown.body.checks.length, 1);
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${id}`]);
+
+    // an affiliated company, a legal representative while not relevant, then relevant again
+    const holdco = kase.companies[1];
+    assert.equal(
+      (await api.post(`/v1/companies/${holdco.id}/set-relevant`, { is_relevant: false })).status,
+      200,
+    );
+    const rel = await api.patch(`/v1/cases/${kase.id}/relations/${holdco.relations[0].id}`, {
+      roles: ['legal_representative'],
+    });
+    assert.equal(rel.status, 200, JSON.stringify(rel.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${id}`]);
+    const back = await api.post(`/v1/companies/${holdco.id}/set-relevant`, { is_relevant: true });
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.deepEqual(
+      back.body.checks.map((c: { type: string }) => c.type),
+      ['online_reputation'],
+    );
+    assert.deepEqual(
+      await checksOf(api.workspaceId, kase.id),
+      [`ekyc:${id}`, `online_reputation:${holdco.id}`].sort(),
+    );
+  });
+
+  test('a case without a template, or whose template was detached: nothing', async () => {
+    const api = await newWorkspace();
+    await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    assert.equal((await api.patch(`/v1/cases/${kase.id}`, { template_key: null })).status, 200);
+    const res = await api.patch(`/v1/individuals/${kase.individuals[0].id}`, { is_business_contact: true });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.checks, []);
   });
 });

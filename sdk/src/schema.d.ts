@@ -714,7 +714,7 @@ export interface paths {
     delete: operations["deleteIndividual"];
     /**
      * Update an individual
-     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
+     * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`). An individual that becomes a target of the case's template (`is_business_contact`, `is_beneficial_owner`, `is_signatory`, `roles`) gets the template's checks it lacks in the same request; past the workspace's check limit that is a 400 `CHECK_LIMIT_REACHED` and nothing changes.
      */
     patch: operations["updateIndividual"];
   };
@@ -11014,7 +11014,7 @@ export interface operations {
   };
   /**
    * Update an individual
-   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).
+   * @description Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`). An individual that becomes a target of the case's template (`is_business_contact`, `is_beneficial_owner`, `is_signatory`, `roles`) gets the template's checks it lacks in the same request; past the workspace's check limit that is a 400 `CHECK_LIMIT_REACHED` and nothing changes.
    */
   updateIndividual: {
     parameters: {

@@ -77,10 +77,16 @@ export async function updateCompany(
     await recordEvents(trx, workspaceId, [
       { type: 'Company.Updated', sub_event: subEvent, case_id: row.case_id, payload: { company } },
     ]);
+    // the case's template follows: a company that became a target (relevant again) gets the checks
+    // it lacks, as one added later (a refusal, e.g. the check limit, undoes the whole update)
+    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, row.case_id, {
+      before: current,
+      after: row,
+    });
     // the checks of an entity not relevant do not count in the case's flags
     if (input.is_relevant !== undefined) {
       await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, row.case_id);
     }
-    return company;
+    return templated ? companyView(trx, ctx, row) : company;
   });
 }

@@ -54,10 +54,17 @@ export async function updateIndividual(
     await recordEvents(trx, workspaceId, [
       { type: 'Individual.Updated', sub_event: subEvent, case_id: row.case_id, payload: { individual } },
     ]);
+    // the case's template follows: an individual that became a target (a flag, a role, relevant
+    // again) gets the checks it lacks, as one added later (a refusal, e.g. the check limit, undoes
+    // the whole update)
+    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, row.case_id, {
+      before: current,
+      after: row,
+    });
     // the checks of an entity not relevant do not count in the case's flags
     if (input.is_relevant !== undefined) {
       await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, row.case_id);
     }
-    return individual;
+    return templated ? individualView(trx, ctx, row) : individual;
   });
 }

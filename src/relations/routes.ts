@@ -42,13 +42,7 @@ export function registerRelationRoutes(app: App, ctx: AppContext): void {
       },
     },
     (req) =>
-      updateRelation(
-        ctx.db,
-        req.principal.workspaceId,
-        req.params.caseId,
-        req.params.caseRelationId,
-        req.body,
-      ),
+      updateRelation(ctx, req.principal.workspaceId, req.params.caseId, req.params.caseRelationId, req.body),
   );
   app.delete(
     '/cases/:caseId/relations/:caseRelationId',

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import type { AppContext } from '../app-context.ts';
 import { presentCase } from '../cases/present.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
@@ -14,15 +15,15 @@ export const findCaseRelation = (db: Db, workspaceId: string, caseId: string, re
   findInLiveCase(db, 'relations', workspaceId, relationId, { caseId });
 
 export async function updateRelation(
-  db: Db,
+  ctx: AppContext,
   workspaceId: string,
   caseId: string,
   relationId: string,
   input: Static<typeof RelationUpdate>,
 ) {
-  if (!(await findCaseRelation(db, workspaceId, caseId, relationId))) throw notFound('Relation');
+  if (!(await findCaseRelation(ctx.db, workspaceId, caseId, relationId))) throw notFound('Relation');
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await ctx.db.transaction().execute(async (trx) => {
       // the case first, as every write under a case does: one lock order, no deadlock with case writes
       if (!(await lockCase(trx, workspaceId, caseId))) throw notFound('Relation');
       // read again under the lock: a concurrent PATCH or delete of this relation came first
@@ -81,6 +82,9 @@ export async function updateRelation(
           payload: { case: presentCase(touched), case_relation: relation },
         },
       ]);
+      // a role gained (legal representative) may make the source a target of the case's template:
+      // it gets the checks it lacks, as after a relation added (a refusal undoes the whole update)
+      await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, caseId, { before: found, after: row });
       return relation;
     });
   } catch (err) {

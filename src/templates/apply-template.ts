@@ -64,6 +64,26 @@ function select(
   }
 }
 
+/**
+ * The entity and relation columns `select` reads (the graph holds relevant entities only): an
+ * update that changes none of them cannot make a new target.
+ */
+const TARGET_COLUMNS = [
+  'type',
+  'roles',
+  'is_beneficial_owner',
+  'is_business_contact',
+  'is_signatory',
+  'is_relevant',
+] as const;
+
+/** True when an updated company, individual or relation may have become (or stopped being) a target. */
+export function changesTargets(before: object, after: object): boolean {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  return TARGET_COLUMNS.some((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
+}
+
 function sortByInput<T extends { id: string }>(rows: T[], order?: string[]): T[] {
   if (!order) return rows;
   const pos = new Map(order.map((id, i) => [id, i]));

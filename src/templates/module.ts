@@ -2,7 +2,7 @@ import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
 import { presentCheckEnvelope } from '../checks/present.ts';
 import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Module } from '../modules.ts';
-import { applyTemplate } from './apply-template.ts';
+import { applyTemplate, changesTargets } from './apply-template.ts';
 import { evaluateAutoApproval } from './auto-approval.ts';
 import { changeCaseTemplate } from './change-case-template.ts';
 import { findTemplate } from './repository.ts';
@@ -32,7 +32,9 @@ export const templatesModule: Module = {
         },
       };
     };
-    ctx.hooks.afterCaseEntitiesChanged = async (trx, workspaceId, caseId) => {
+    ctx.hooks.afterCaseEntitiesChanged = async (trx, workspaceId, caseId, changed) => {
+      // an update that touches no targeting column (a name, an e-mail...) makes no new target
+      if (changed && !changesTargets(changed.before, changed.after)) return false;
       const kase = await trx
         .selectFrom('cases')
         .select('template_id')

@@ -17,7 +17,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   getIndividual:
     'The individual with its checks, relations and the origin of each field (input or registry).',
   updateIndividual:
-    'Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`).',
+    "Changes the fields given; the others stay. Relations are not written here: use the case relation endpoints (`/v1/cases/{caseId}/relations`). An individual that becomes a target of the case's template (`is_business_contact`, `is_beneficial_owner`, `is_signatory`, `roles`) gets the template's checks it lacks in the same request; past the workspace's check limit that is a 400 `CHECK_LIMIT_REACHED` and nothing changes.",
   deleteIndividual: 'Removes the individual from its case, with its relations and checks.',
   setIndividualRelevant:
     'An individual marked not relevant is left out of the case by default (lists, flags, the client portal) but kept.',
@@ -32,7 +32,8 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   setCompanyRelevant:
     'A company marked not relevant is left out of the case by default (lists, flags, the client portal) but kept. Only an affiliated company can be marked not relevant: the main company always is (400 naming `is_relevant`).',
   listCompanies: 'Companies across the cases of the workspace, with the same filters and paging as cases.',
-  updateCaseRelation: 'Changes the roles or percentages of a relation between two entities of the case.',
+  updateCaseRelation:
+    "Changes the roles or percentages of a relation between two entities of the case. A source that becomes a target of the case's template (a `legal_representative` role) gets the template's checks it lacks in the same request; past the workspace's check limit that is a 400 `CHECK_LIMIT_REACHED` and nothing changes.",
   deleteCaseRelation:
     'Removes a relation; refused when it is the last one tying an entity to the case (remove the entity instead).',
   listChecks:
