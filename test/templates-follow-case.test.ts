@@ -223,6 +223,22 @@ describe('templates follow the case: an entity that becomes a target', () => {
     assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${id}`]);
   });
 
+  test('an update applies the template to the entity it changed only: a deleted check elsewhere stays deleted', async () => {
+    const api = await newWorkspace();
+    await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    const [first, second] = [kase.individuals[0].id, kase.individuals[1].id];
+    const made = await api.patch(`/v1/individuals/${first}`, { is_business_contact: true });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    // someone removes the first person's template check on purpose
+    assert.equal((await api.delete(`/v1/checks/${made.body.checks[0].id}`)).status, 204);
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), []);
+    // another person becomes a target: only they get the check
+    const other = await api.patch(`/v1/individuals/${second}`, { is_business_contact: true });
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${second}`]);
+  });
+
   test('PATCH roles and a relation role making a legal representative create the checks', async () => {
     const api = await newWorkspace();
     await contactsTemplate(api);

@@ -20,6 +20,12 @@ export interface ApplyOptions {
    * follows the case: entities added later, or the template set again).
    */
   skipExisting?: boolean;
+  /**
+   * Only these entities get checks (an update that made them targets): the rest of the case is
+   * left as it is, so a template check someone deleted on another entity is not created again by
+   * an unrelated update.
+   */
+  onlyEntityIds?: ReadonlySet<string>;
 }
 
 const hasRole = (roles: unknown, role: string) => Array.isArray(roles) && roles.includes(role);
@@ -145,6 +151,7 @@ export async function applyTemplate(
           const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
           for (const e of select(graph, target)) {
             if (!kinds.includes(e.kind)) continue;
+            if (opts.onlyEntityIds && !opts.onlyEntityIds.has(e.row.id)) continue;
             // one check per type, subtype (document: its document type) and entity
             const subtype = def.subtypeOf?.(spec.settings ?? {}) ?? '';
             const once = `${def.type}:${subtype}:${e.row.id}`;

@@ -43,7 +43,19 @@ export const templatesModule: Module = {
       if (!kase?.template_id) return false;
       const template = await findTemplate(trx, workspaceId, kase.template_id);
       if (!template) return false;
-      const { checks } = await applyTemplate(ctx, trx, workspaceId, caseId, template, { skipExisting: true });
+      // an update applies to the entity it changed (a relation: its source), not the whole case
+      const row = changed?.after as {
+        id?: string;
+        from_individual_id?: string | null;
+        from_company_id?: string | null;
+      };
+      const onlyEntityIds = changed
+        ? new Set([row.id, row.from_individual_id, row.from_company_id].filter((x): x is string => !!x))
+        : undefined;
+      const { checks } = await applyTemplate(ctx, trx, workspaceId, caseId, template, {
+        skipExisting: true,
+        onlyEntityIds,
+      });
       return checks.length > 0;
     };
     ctx.hooks.changeCaseTemplate = (trx, workspaceId, caseRow, ref) =>
