@@ -77,8 +77,11 @@ export async function createCheckInTransaction(
   workspaceId: string,
   def: CheckTypeDefinition,
   body: Record<string, unknown>,
-  /** `bySystem`: the engine starts it on its own (a scheduled job), not an API call. */
-  opts: { templateId?: string | null; bySystem?: boolean } = {},
+  /**
+   * `bySystem`: the engine starts it on its own (a scheduled job), not an API call. `id`: the
+   * caller's (a template run's ascending ids, so its checks read back in the template's order).
+   */
+  opts: { templateId?: string | null; bySystem?: boolean; id?: string } = {},
 ): Promise<CheckRow> {
   const settings = await getSettings(trx, workspaceId);
   const limit = checkLimitOf(settings.checks as Record<string, unknown>);
@@ -88,7 +91,7 @@ export async function createCheckInTransaction(
   // before the case lock of the case effects deadlocked with a permanent case delete on PostgreSQL
   if (!(await lockCase(trx, workspaceId, target.row.case_id)))
     throw notFound(target.kind === 'individual' ? 'Individual' : 'Company');
-  const id = randomUUID();
+  const id = opts.id ?? randomUUID();
   noteCreatedResource(id);
   const plan = await def.create({
     ctx,
