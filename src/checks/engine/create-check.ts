@@ -51,8 +51,10 @@ async function resolveTarget(
   if (individualId && companyId) throw badRequest('Give individual_id or company_id, not both', 'company_id');
   const kind = individualId ? 'individual' : companyId ? 'company' : null;
   if (!kind) {
-    const field = def.targets[0] === 'company' ? 'company_id' : 'individual_id';
-    throw badRequest(`${field} is required`, field);
+    // a type that takes either names both (fraud_database, aml...): "individual_id is required"
+    // alone hid that a company_id would do
+    const fields = def.targets.map((t) => `${t}_id`);
+    throw badRequest(`${fields.join(' or ')} is required`, fields[0]);
   }
   if (!def.targets.includes(kind)) {
     throw badRequest(`A ${def.type} check targets ${def.targets.join(' or ')}s only`, `${kind}_id`);
