@@ -111,6 +111,20 @@ test('filters: type (comma-separated, validated), individual_id, company_id', as
     assert.equal(r.status, 400, q);
     assert.equal(r.body.details[0].path, q.split('=')[0], JSON.stringify(r.body));
   }
+  // an empty entry is refused as the list filters refuse `status.in=open,` (it was ignored: 200)
+  for (const q of [
+    'type=check__id_document,',
+    'type=,check__id_document',
+    'type=case_report,,document_order',
+  ]) {
+    const r = await api.get(`/v1/cases/${caseId}/documents?${q}`);
+    assert.equal(r.status, 400, q);
+    assert.equal(r.body.message, 'type must not be empty');
+    assert.equal(r.body.details[0].path, 'type');
+  }
+  const listQuery = await api.get('/v1/checks?status.in=open,');
+  assert.equal(listQuery.status, 400);
+  assert.match(listQuery.body.message, /must not be empty/);
 });
 
 test('not relevant entities are left out unless include_not_relevant', async () => {

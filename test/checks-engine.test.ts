@@ -304,6 +304,24 @@ describe('check engine', () => {
     assert.equal((await api.post('/v1/checks/nonsense', {})).status, 404);
   });
 
+  test('no target: the 400 names every target the type takes (individual_id or company_id)', async () => {
+    // fraud_database with {} said "individual_id is required", though a company_id would do
+    const api = await newWorkspace();
+    const expected: [string, string, string][] = [
+      ['fraud_database', 'individual_id or company_id is required', 'individual_id'],
+      ['fraud-database', 'individual_id or company_id is required', 'individual_id'],
+      ['aml', 'individual_id or company_id is required', 'individual_id'],
+      ['ekyc', 'individual_id is required', 'individual_id'],
+      ['online_reputation', 'company_id is required', 'company_id'],
+    ];
+    for (const [type, message, path] of expected) {
+      const res = await api.post(`/v1/checks/${type}`, {});
+      assert.equal(res.status, 400, `${type} ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.message, message, type);
+      assert.equal(res.body.details[0].path, path, type);
+    }
+  });
+
   test('a check past its expiration date becomes expired with Check.Expired', async () => {
     const { api, ctx, check } = await expiredEkycCheck();
     const got = (await api.get(`/v1/checks/ekyc/${check.id}`)).body;

@@ -276,6 +276,25 @@ describe('strict input: hostile strings and shapes', () => {
     for (let i = 0; i < 100; i++) deep = { k: deep };
     const deepRes = await api.post('/v1/cases', { name: 'n', custom_properties: { a: deep } });
     assert.equal(deepRes.status, 400);
+    // a custom property is a string, boolean, number, string array or null: a too-long array is
+    // refused naming the limit, not with another branch's "must be string"
+    const manyItems = await api.post('/v1/cases', {
+      name: 'n',
+      custom_properties: { tags: Array(1001).fill('t') },
+    });
+    assertRefused(manyItems, 'custom_properties.tags');
+    assert.equal(manyItems.body.message, 'custom_properties.tags must NOT have more than 1000 items');
+    const badItem = await api.post('/v1/cases', { name: 'n', custom_properties: { tags: ['t', 7] } });
+    assertRefused(badItem, 'custom_properties.tags[1]');
+    assert.equal(badItem.body.message, 'custom_properties.tags[1] must be string');
+    const longValue = await api.post('/v1/cases', {
+      name: 'n',
+      custom_properties: { note: 'x'.repeat(1001) },
+    });
+    assert.equal(longValue.body.message, 'custom_properties.note must NOT have more than 1000 characters');
+    const wrongType = await api.post('/v1/cases', { name: 'n', custom_properties: { note: { a: 1 } } });
+    assertRefused(wrongType, 'custom_properties.note');
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 1);
     const hugeInt = await api.get('/v1/cases?page=99999999999999999999');
     assertRefused(hugeInt, 'page');
     assertRefused(await api.get('/v1/cases?limit=0'), 'limit');

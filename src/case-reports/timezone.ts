@@ -24,7 +24,8 @@ export function canonicalTimeZone(zone: string): string {
 
 /**
  * A formatter of instants in one zone: `2026-11-23 18:35 GMT+01:00` (the offset always shown, so a
- * reader knows which zone the report was written in; `GMT` alone for UTC).
+ * reader knows which zone the report was written in; UTC too: `GMT+00:00`, as docs/case-reports.md
+ * says every time carries its offset).
  */
 export function timeFormatter(zone: string): (v: Date | string | null | undefined) => string {
   const f = new Intl.DateTimeFormat('en-US', {
@@ -43,6 +44,8 @@ export function timeFormatter(zone: string): (v: Date | string | null | undefine
     if (Number.isNaN(d.getTime())) return String(v);
     const p: Record<string, string> = {};
     for (const part of f.formatToParts(d)) p[part.type] = part.value;
-    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+    // some ICU builds write a zero offset as `GMT` alone: the offset is shown all the same
+    const offset = p.timeZoneName === 'GMT' ? 'GMT+00:00' : p.timeZoneName;
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${offset}`;
   };
 }

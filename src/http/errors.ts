@@ -136,6 +136,14 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
       if (at.startsWith(`${pointer}/`)) return true;
       return at === pointer && !(o.keyword === 'type' && o.params?.type === 'null');
     });
+  // a branch that accepted the value's type failed on something else, here or inside the value
+  const valueBranchFailed = (pointer: string) =>
+    pointer !== '' &&
+    errors.some((o) => {
+      const at = o.instancePath ?? '';
+      if (wrappers.has(o.keyword)) return false;
+      return at.startsWith(`${pointer}/`) || (at === pointer && o.keyword !== 'type');
+    });
   for (const e of errors) {
     // anyOf/oneOf wrappers repeat what their branches said
     if (wrappers.has(e.keyword)) continue;
@@ -161,6 +169,10 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
     } else if (e.keyword === 'type' && e.params?.type === 'null') {
       if (otherBranchFailed(e.instancePath ?? '')) continue; // nullable branch
       message = `${path} must be null`;
+    } else if (e.keyword === 'type' && valueBranchFailed(e.instancePath ?? '')) {
+      // a union's branch of another type: the branch of the value's type said what is wrong (a
+      // custom property's array over the 1,000-item limit was reported as "must be string")
+      continue;
     } else if (e.keyword === 'pattern' && e.params?.pattern === NOT_BLANK)
       message = `${path} must not be blank`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])

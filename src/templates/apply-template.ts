@@ -1,10 +1,19 @@
 import type { AppContext } from '../app-context.ts';
 import { loadCaseGraph } from '../cases/repository.ts';
+import type { CheckTypeDefinition } from '../checks/check-type.ts';
 import { withCaseRefreshDeferred } from '../checks/engine/case-effects.ts';
 import { createCheckInTransaction } from '../checks/engine/create-check.ts';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow, CheckRow, CompanyRow, IndividualRow, TemplateRow } from '../db/schema.ts';
+import type {
+  CaseRow,
+  CheckRow,
+  CompanyRow,
+  IndividualRow,
+  TemplateCheckSpec,
+  TemplateRow,
+} from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { ascendingIds } from '../shared/ascending-ids.ts';
 import { evaluateAutoApproval, withAutoApprovalSuspended } from './auto-approval.ts';
 import type { TemplateTarget } from './schemas.ts';
 import { enabledCheckType, TARGET_KINDS } from './validate-checks.ts';
@@ -140,45 +149,55 @@ export async function applyTemplate(
       .execute();
     for (const c of existing) done.add(`${c.type}:${c.subtype ?? ''}:${c.company_id ?? c.individual_id}`);
   }
+  // planned first, so that the checks get ascending ids: created in one transaction they share one
+  // created_at, and reads order them by (created_at, id), i.e. in the template's order this way
+  const planned: { def: CheckTypeDefinition; spec: TemplateCheckSpec; e: Entity }[] = [];
+  for (const spec of template.checks) {
+    const def = enabledCheckType(spec.type);
+    if (!def)
+      throw new ApiError(400, `Template "${template.key}": the ${spec.type} check type is not enabled`);
+    for (const target of spec.targets as TemplateTarget[]) {
+      const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
+      for (const e of select(graph, target)) {
+        if (!kinds.includes(e.kind)) continue;
+        if (opts.onlyEntityIds && !opts.onlyEntityIds.has(e.row.id)) continue;
+        // one check per type, subtype (document: its document type) and entity
+        const subtype = def.subtypeOf?.(spec.settings ?? {}) ?? '';
+        const once = `${def.type}:${subtype}:${e.row.id}`;
+        if (done.has(once)) continue;
+        done.add(once);
+        planned.push({ def, spec, e });
+      }
+    }
+  }
+  const ids = ascendingIds(planned.length);
   await withAutoApprovalSuspended(trx, () =>
     // the case's flags and *_has_actions follow once every check exists (one set of events)
     withCaseRefreshDeferred(trx, async () => {
-      for (const spec of template.checks) {
-        const def = enabledCheckType(spec.type);
-        if (!def)
-          throw new ApiError(400, `Template "${template.key}": the ${spec.type} check type is not enabled`);
-        for (const target of spec.targets as TemplateTarget[]) {
-          const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
-          for (const e of select(graph, target)) {
-            if (!kinds.includes(e.kind)) continue;
-            if (opts.onlyEntityIds && !opts.onlyEntityIds.has(e.row.id)) continue;
-            // one check per type, subtype (document: its document type) and entity
-            const subtype = def.subtypeOf?.(spec.settings ?? {}) ?? '';
-            const once = `${def.type}:${subtype}:${e.row.id}`;
-            if (done.has(once)) continue;
-            done.add(once);
-            const body = {
-              [e.kind === 'company' ? 'company_id' : 'individual_id']: e.row.id,
-              settings: spec.settings ?? {},
-            };
-            try {
-              created.push(
-                await createCheckInTransaction(ctx, trx, workspaceId, def, body, { templateId: template.id }),
-              );
-            } catch (err) {
-              if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
-              const { path, label } = describe(e, opts);
-              const reason = err.details?.[0]?.path;
-              const message = `Template "${template.key}" could not create its ${def.type} check for ${label}: ${err.message}`;
-              // a specific code (CHECK_LIMIT_REACHED) stays the answer's code
-              throw new ApiError(
-                400,
-                message,
-                [{ path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message }],
-                err.code,
-              );
-            }
-          }
+      for (const [i, { def, spec, e }] of planned.entries()) {
+        const body = {
+          [e.kind === 'company' ? 'company_id' : 'individual_id']: e.row.id,
+          settings: spec.settings ?? {},
+        };
+        try {
+          created.push(
+            await createCheckInTransaction(ctx, trx, workspaceId, def, body, {
+              templateId: template.id,
+              id: ids[i],
+            }),
+          );
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+          const { path, label } = describe(e, opts);
+          const reason = err.details?.[0]?.path;
+          const message = `Template "${template.key}" could not create its ${def.type} check for ${label}: ${err.message}`;
+          // a specific code (CHECK_LIMIT_REACHED) stays the answer's code
+          throw new ApiError(
+            400,
+            message,
+            [{ path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message }],
+            err.code,
+          );
         }
       }
     }),

@@ -75,11 +75,10 @@ function documentName(type: FileCheckType, subtype: string | null, data: Data): 
 /** The requested document types (comma-separated); every one must be known, else 400 naming `type`. */
 function parseTypes(raw: string | undefined): Set<CaseDocumentType> {
   if (raw === undefined) return new Set(CASE_DOCUMENT_TYPES);
-  const parts = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (parts.length === 0) throw badRequest('type must list at least one document type', 'type');
+  const parts = raw.split(',').map((s) => s.trim());
+  if (parts.every((p) => p === '')) throw badRequest('type must list at least one document type', 'type');
+  // an empty entry (`type=a,` or `type=a,,b`) is refused as the list filters refuse `status.in=open,`
+  if (parts.includes('')) throw badRequest('type must not be empty', 'type');
   for (const p of parts) {
     if (!(CASE_DOCUMENT_TYPES as readonly string[]).includes(p))
       throw badRequest(`type ${p} is not one of ${CASE_DOCUMENT_TYPES.join(', ')}`, 'type');

@@ -51,8 +51,10 @@ async function resolveTarget(
   if (individualId && companyId) throw badRequest('Give individual_id or company_id, not both', 'company_id');
   const kind = individualId ? 'individual' : companyId ? 'company' : null;
   if (!kind) {
-    const field = def.targets[0] === 'company' ? 'company_id' : 'individual_id';
-    throw badRequest(`${field} is required`, field);
+    // a type that takes either names both (fraud_database, aml...): "individual_id is required"
+    // alone hid that a company_id would do
+    const fields = def.targets.map((t) => `${t}_id`);
+    throw badRequest(`${fields.join(' or ')} is required`, fields[0]);
   }
   if (!def.targets.includes(kind)) {
     throw badRequest(`A ${def.type} check targets ${def.targets.join(' or ')}s only`, `${kind}_id`);
@@ -77,8 +79,11 @@ export async function createCheckInTransaction(
   workspaceId: string,
   def: CheckTypeDefinition,
   body: Record<string, unknown>,
-  /** `bySystem`: the engine starts it on its own (a scheduled job), not an API call. */
-  opts: { templateId?: string | null; bySystem?: boolean } = {},
+  /**
+   * `bySystem`: the engine starts it on its own (a scheduled job), not an API call. `id`: the
+   * caller's (a template run's ascending ids, so its checks read back in the template's order).
+   */
+  opts: { templateId?: string | null; bySystem?: boolean; id?: string } = {},
 ): Promise<CheckRow> {
   const settings = await getSettings(trx, workspaceId);
   const limit = checkLimitOf(settings.checks as Record<string, unknown>);
@@ -88,7 +93,7 @@ export async function createCheckInTransaction(
   // before the case lock of the case effects deadlocked with a permanent case delete on PostgreSQL
   if (!(await lockCase(trx, workspaceId, target.row.case_id)))
     throw notFound(target.kind === 'individual' ? 'Individual' : 'Company');
-  const id = randomUUID();
+  const id = opts.id ?? randomUUID();
   noteCreatedResource(id);
   const plan = await def.create({
     ctx,
