@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { ADMIN_TOKEN, HttpClient, newWorkspace, waitUntil } from '../drills/_lib.ts';
 import { SHARED_DATA_DIR } from './helpers/harness.ts';
 import { startOwnServer } from './helpers/own-server.ts';
@@ -14,14 +14,16 @@ import { startOwnServer } from './helpers/own-server.ts';
  * version change (docs/screening.md, "Monitoring"). Before, only a change from one recorded version
  * set to another started the re-screening: the first lists ever loaded left such checks in error.
  */
-const cleanups: (() => Promise<void> | void)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 test('the first lists loaded re-screen a monitored aml check that ran without lists', {
   timeout: 120_000,
-}, async () => {
+}, async (t) => {
+  // this test's server stops when it ends (a file-level after would run at the end of the whole
+  // suite, which runs every file in one process)
+  const cleanups: (() => Promise<void> | void)[] = [];
+  t.after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
   const referenceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-no-lists-'));
   cleanups.push(() => fs.rmSync(referenceDir, { recursive: true, force: true }));
   const server = await startOwnServer('aml-first-lists', { VERICASE_REFERENCE_DIR: referenceDir }, cleanups);

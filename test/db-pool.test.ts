@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { HttpClient, newWorkspace } from '../drills/_lib.ts';
 import { defaultPoolMax, isLocalDatabase } from '../src/db/pool-size.ts';
 import { startOwnServer } from './helpers/own-server.ts';
@@ -12,10 +12,6 @@ import { startOwnServer } from './helpers/own-server.ts';
  * Unset, the pool has two connections per CPU (at most 10) for a database on this machine, and 10
  * for one elsewhere (src/db/pool-size.ts).
  */
-const cleanups: (() => Promise<void> | void)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
 
 /** `vericase_db_pool_connections{state=...}` from the metrics text. */
 async function poolGauges(base: string): Promise<Record<string, number>> {
@@ -29,7 +25,13 @@ async function poolGauges(base: string): Promise<Record<string, number>> {
 
 test('VERICASE_DB_POOL_MAX=3: 24 concurrent requests all answered, the pool stays at 3 connections', {
   timeout: 120_000,
-}, async () => {
+}, async (t) => {
+  // this test's server stops when it ends (a file-level after would run at the end of the whole
+  // suite, which runs every file in one process)
+  const cleanups: (() => Promise<void> | void)[] = [];
+  t.after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
   const server = await startOwnServer('db-pool', { VERICASE_DB_POOL_MAX: '3' }, cleanups);
   const ws = await newWorkspace(server, 'pool');
   const api = new HttpClient(server.base, ws.client.headers);
@@ -87,7 +89,13 @@ test('the default pool: two connections per CPU, at most 10, for a database on t
 
 test('VERICASE_DB_POOL_MAX unset: the pool of a server on this machine holds two connections per CPU, at most 10', {
   timeout: 120_000,
-}, async () => {
+}, async (t) => {
+  // this test's server stops when it ends (a file-level after would run at the end of the whole
+  // suite, which runs every file in one process)
+  const cleanups: (() => Promise<void> | void)[] = [];
+  t.after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
   const server = await startOwnServer('db-pool-default', {}, cleanups);
   const ws = await newWorkspace(server, 'pool-default');
   const api = new HttpClient(server.base, ws.client.headers);

@@ -16,14 +16,15 @@ import { makePng } from './helpers/files.ts';
 import { startOwnServer } from './helpers/own-server.ts';
 import { S3TestServer } from './helpers/s3-server.ts';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-after(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
-
 const BUCKET = 'vericase-test';
 
 describe('files in an S3-compatible bucket', () => {
+  // the describe's own after: a file-level one would run at the end of the whole suite (every file
+  // runs in one process), leaving this file's server running until then
+  const cleanups: (() => Promise<void> | void)[] = [];
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
   const s3 = new S3TestServer(BUCKET);
   let server: ServerProcess;
   let ws: { id: string; key: string; client: HttpClient };
