@@ -241,6 +241,16 @@ describe('cases', () => {
       );
     }
     // the offset's + sent unencoded reads as a space: still a 400, which says how to write it
+    // an empty sort entry reads as what it is
+    for (const q of ['sort=name,', 'sort=,name', 'sort=']) {
+      const empty = await api.get(`/v1/cases?${q}`);
+      assert.equal(empty.status, 400, q);
+      assert.deepEqual(
+        empty.body.details,
+        [{ path: 'sort', message: 'sort must not have an empty entry' }],
+        q,
+      );
+    }
     const plus = await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00+02:00');
     assert.equal(plus.status, 400);
     assert.equal(

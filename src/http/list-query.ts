@@ -229,6 +229,11 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       const desc = term.endsWith('.desc');
       const asc = term.endsWith('.asc');
       const field = desc || asc ? term.slice(0, term.lastIndexOf('.')) : term;
+      // an empty term (`sort=name,`) is refused as an empty entry of a filter is
+      if (term === '') {
+        details.push({ path: 'sort', message: 'sort must not have an empty entry' });
+        break;
+      }
       if (!spec.sort.includes(field)) {
         details.push({
           path: 'sort',
