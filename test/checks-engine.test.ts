@@ -201,17 +201,23 @@ describe('ekyc check (synchronous)', () => {
   });
 });
 
-/** An eKYC check whose expiration date has passed, swept to expired. */
-async function expiredEkycCheck() {
+/** An eKYC check whose expiration date has passed (not swept yet). */
+async function ekycCheckPastExpiry() {
   const api = await newWorkspace();
   const { ctx } = await getHarness();
-  const { individualId } = await caseWithPerson(api);
+  const { individualId, caseId } = await caseWithPerson(api);
   const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
   await ctx.db
     .updateTable('checks')
     .set({ expires_at: new Date(Date.now() - 1000) })
     .where('id', '=', check.id)
     .execute();
+  return { api, ctx, check, caseId };
+}
+
+/** An eKYC check whose expiration date has passed, swept to expired. */
+async function expiredEkycCheck() {
+  const { api, ctx, check } = await ekycCheckPastExpiry();
   assert.ok((await expireDueChecks(ctx)) >= 1);
   return { api, ctx, check };
 }
@@ -333,15 +339,7 @@ describe('check engine', () => {
   });
 
   test('a check of a deleted case is not expired: no change and no Check.Expired after Case.Deleted', async () => {
-    const api = await newWorkspace();
-    const { ctx } = await getHarness();
-    const { individualId, caseId } = await caseWithPerson(api);
-    const check = (await api.post('/v1/checks/ekyc', { individual_id: individualId })).body;
-    await ctx.db
-      .updateTable('checks')
-      .set({ expires_at: new Date(Date.now() - 1000) })
-      .where('id', '=', check.id)
-      .execute();
+    const { api, ctx, check, caseId } = await ekycCheckPastExpiry();
     assert.equal((await api.delete(`/v1/cases/${caseId}`)).status, 204);
     await expireDueChecks(ctx);
     const row = await ctx.db
