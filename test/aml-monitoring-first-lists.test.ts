@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { ADMIN_TOKEN, HttpClient, newWorkspace, waitUntil } from '../drills/_lib.ts';
 import { SHARED_DATA_DIR } from './helpers/harness.ts';
-import { startOwnServer } from './helpers/own-server.ts';
+import { cleanupsAfter, startOwnServer } from './helpers/own-server.ts';
 
 /**
  * A service started before any sanctions list was loaded: an aml check resolves with result error
@@ -18,12 +18,7 @@ import { startOwnServer } from './helpers/own-server.ts';
 test('the first lists loaded re-screen a monitored aml check that ran without lists', {
   timeout: 120_000,
 }, async (t) => {
-  // this test's server stops when it ends (a file-level after would run at the end of the whole
-  // suite, which runs every file in one process)
-  const cleanups: (() => Promise<void> | void)[] = [];
-  t.after(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
+  const cleanups = cleanupsAfter((fn) => t.after(fn));
   const referenceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-no-lists-'));
   cleanups.push(() => fs.rmSync(referenceDir, { recursive: true, force: true }));
   const server = await startOwnServer('aml-first-lists', { VERICASE_REFERENCE_DIR: referenceDir }, cleanups);

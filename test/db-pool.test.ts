@@ -3,7 +3,7 @@ import os from 'node:os';
 import { test } from 'node:test';
 import { HttpClient, newWorkspace } from '../drills/_lib.ts';
 import { defaultPoolMax, isLocalDatabase } from '../src/db/pool-size.ts';
-import { startOwnServer } from './helpers/own-server.ts';
+import { cleanupsAfter, startOwnServer } from './helpers/own-server.ts';
 
 /**
  * VERICASE_DB_POOL_MAX bounds the application's PostgreSQL pool: under more concurrent requests
@@ -26,12 +26,7 @@ async function poolGauges(base: string): Promise<Record<string, number>> {
 test('VERICASE_DB_POOL_MAX=3: 24 concurrent requests all answered, the pool stays at 3 connections', {
   timeout: 120_000,
 }, async (t) => {
-  // this test's server stops when it ends (a file-level after would run at the end of the whole
-  // suite, which runs every file in one process)
-  const cleanups: (() => Promise<void> | void)[] = [];
-  t.after(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
+  const cleanups = cleanupsAfter((fn) => t.after(fn));
   const server = await startOwnServer('db-pool', { VERICASE_DB_POOL_MAX: '3' }, cleanups);
   const ws = await newWorkspace(server, 'pool');
   const api = new HttpClient(server.base, ws.client.headers);
@@ -90,12 +85,7 @@ test('the default pool: two connections per CPU, at most 10, for a database on t
 test('VERICASE_DB_POOL_MAX unset: the pool of a server on this machine holds two connections per CPU, at most 10', {
   timeout: 120_000,
 }, async (t) => {
-  // this test's server stops when it ends (a file-level after would run at the end of the whole
-  // suite, which runs every file in one process)
-  const cleanups: (() => Promise<void> | void)[] = [];
-  t.after(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
+  const cleanups = cleanupsAfter((fn) => t.after(fn));
   const server = await startOwnServer('db-pool-default', {}, cleanups);
   const ws = await newWorkspace(server, 'pool-default');
   const api = new HttpClient(server.base, ws.client.headers);

@@ -13,18 +13,13 @@ import { after, before, describe, test } from 'node:test';
 import { type HttpClient, newWorkspace, type ServerProcess } from '../drills/_lib.ts';
 import { documentCase, outcomePng } from './helpers/document-checks.ts';
 import { makePng } from './helpers/files.ts';
-import { startOwnServer } from './helpers/own-server.ts';
+import { cleanupsAfter, startOwnServer } from './helpers/own-server.ts';
 import { S3TestServer } from './helpers/s3-server.ts';
 
 const BUCKET = 'vericase-test';
 
 describe('files in an S3-compatible bucket', () => {
-  // the describe's own after: a file-level one would run at the end of the whole suite (every file
-  // runs in one process), leaving this file's server running until then
-  const cleanups: (() => Promise<void> | void)[] = [];
-  after(async () => {
-    for (const c of cleanups.reverse()) await c();
-  });
+  const cleanups = cleanupsAfter(after);
   const s3 = new S3TestServer(BUCKET);
   let server: ServerProcess;
   let ws: { id: string; key: string; client: HttpClient };

@@ -126,24 +126,22 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
     const path = jsonPointerToPath(context, e.instancePath ?? '', undefined);
     constsAt.set(path, [...(constsAt.get(path) ?? []), e.params?.allowedValue]);
   }
-  // where another branch failed at the same place or inside it, "must be null" is only the
-  // nullable branch of a union; alone (a field that takes null only) it is the error to report
   const wrappers = new Set(['anyOf', 'oneOf', 'if']);
+  // another error inside the value, or at its place (those `here` accepts): a union's other branch
+  // said more than a type error of this branch would
+  const failedBesides = (pointer: string, here: (o: AjvLikeError) => boolean) =>
+    errors.some((o) => {
+      if (wrappers.has(o.keyword)) return false;
+      const at = o.instancePath ?? '';
+      return at.startsWith(`${pointer}/`) || (at === pointer && here(o));
+    });
+  // "must be null" is the nullable branch of a union when the other branch failed; alone (a field
+  // that takes null only) it is the error to report
   const otherBranchFailed = (pointer: string) =>
-    errors.some((o) => {
-      const at = o.instancePath ?? '';
-      if (wrappers.has(o.keyword)) return false;
-      if (at.startsWith(`${pointer}/`)) return true;
-      return at === pointer && !(o.keyword === 'type' && o.params?.type === 'null');
-    });
-  // a branch that accepted the value's type failed on something else, here or inside the value
+    failedBesides(pointer, (o) => !(o.keyword === 'type' && o.params?.type === 'null'));
+  // a branch that accepted the value's type failed on something else: its message, not the others'
   const valueBranchFailed = (pointer: string) =>
-    pointer !== '' &&
-    errors.some((o) => {
-      const at = o.instancePath ?? '';
-      if (wrappers.has(o.keyword)) return false;
-      return at.startsWith(`${pointer}/`) || (at === pointer && o.keyword !== 'type');
-    });
+    pointer !== '' && failedBesides(pointer, (o) => o.keyword !== 'type');
   for (const e of errors) {
     // anyOf/oneOf wrappers repeat what their branches said
     if (wrappers.has(e.keyword)) continue;

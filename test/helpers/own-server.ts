@@ -7,6 +7,19 @@ import { scratchDatabase } from './scratch-database.ts';
 type Cleanups = (() => Promise<void> | void)[];
 
 /**
+ * Cleanups run, last pushed first, when the test or suite whose `after` is given ends: a file-level
+ * `after` would run at the end of the whole suite (every file runs in one process), leaving what a
+ * test started (its server and workers) running until then.
+ */
+export function cleanupsAfter(after: (fn: () => Promise<void>) => void): Cleanups {
+  const cleanups: Cleanups = [];
+  after(async () => {
+    for (const c of cleanups.reverse()) await c();
+  });
+  return cleanups;
+}
+
+/**
  * The environment of a server process a test starts on its own database: a fresh PGlite data
  * directory, or under the PostgreSQL suite (DATABASE_URL set) a fresh database on the same server
  * (the data directory then holds the files). What it made is removed by the functions it pushes on
