@@ -16,6 +16,11 @@ import type { KeyResolver } from './http/auth.ts';
 import type { JobQueue } from './jobs/queue.ts';
 
 /** What every route module receives: configuration and shared services. No request state. */
+/** What made a case's entity a possible target of its template (see `afterCaseEntitiesChanged`). */
+export type EntityChange =
+  | { added: string }
+  | { before: object & { id: string }; after: object & { id: string } };
+
 export interface AppContext {
   config: Config;
   db: Db;
@@ -36,16 +41,18 @@ export interface AppContext {
     /** Check envelopes of one company or individual. */
     loadEntityChecks?: (db: Db, entityId: string) => Promise<CheckEnvelopeOut[]>;
     /**
-     * Runs after entities were added to a case or gained a role, in the same transaction: the case's
-     * template creates the checks they are now targets of. True when it created any. After an
-     * update, `changed` holds the row before and after: nothing runs unless a column that decides
-     * a template's targets (a flag, roles, relevance) changed.
+     * Runs after an entity was added to a case or gained a role, in the same transaction: the case's
+     * template creates the checks that entity is now a target of (and only that entity: a template
+     * check deleted on purpose elsewhere stays deleted). True when it created any. `added` names a
+     * new company or individual, or a new relation's source; after an update `before` and `after`
+     * hold the row, and nothing runs unless a column that decides a template's targets (a flag,
+     * roles, relevance) changed.
      */
     afterCaseEntitiesChanged?: (
       trx: Db,
       workspaceId: string,
       caseId: string,
-      changed?: { before: object; after: object },
+      change: EntityChange,
     ) => Promise<boolean>;
     /**
      * Sets (or with null detaches) a case's template in the caller's transaction, emitting

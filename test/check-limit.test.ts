@@ -172,6 +172,11 @@ describe('workspace check limit: an entity that becomes a template target', () =
     });
     assert.equal(refused.status, 400, JSON.stringify(refused.body));
     assert.equal(refused.body.code, LIMIT);
+    // the detail names the body's field that made the person a target, not an id the body lacks
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['is_business_contact'],
+    );
     // nothing half-written: neither the flag, nor the other field, nor a check, nor the case's stamp
     const after = (await api.get(`/v1/individuals/${id}`)).body;
     assert.equal(after.is_business_contact, false);
@@ -190,6 +195,10 @@ describe('workspace check limit: an entity that becomes a template target', () =
     });
     assert.equal(byRole.status, 400, JSON.stringify(byRole.body));
     assert.equal(byRole.body.code, LIMIT);
+    assert.deepEqual(
+      byRole.body.details.map((d: { path: string }) => d.path),
+      ['roles'],
+    );
     assert.deepEqual((await api.get(`/v1/individuals/${id}`)).body.relations[0].roles, ['shareholder']);
     assert.equal(await checkCount(api), 1);
 

@@ -239,6 +239,43 @@ describe('templates follow the case: an entity that becomes a target', () => {
     assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${second}`]);
   });
 
+  test('an entity or a relation added later gets its checks; a check deleted elsewhere stays deleted', async () => {
+    const api = await newWorkspace();
+    await contactsTemplate(api);
+    const kase = await templatedCase(api);
+    const first = kase.individuals[0].id;
+    const made = await api.patch(`/v1/individuals/${first}`, { is_business_contact: true });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    // someone removes the first person's template check on purpose
+    assert.equal((await api.delete(`/v1/checks/${made.body.checks[0].id}`)).status, 204);
+    // a new business contact: they get the check, the first person does not get theirs back
+    const added = await api.post('/v1/individuals', {
+      case_id: kase.id,
+      ...person('New', 'Contact', { is_business_contact: true }),
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    assert.deepEqual(await checksOf(api.workspaceId, kase.id), [`ekyc:${added.body.id}`]);
+    // a new company (no target of this template) and a new relation: the same
+    const company = await api.post('/v1/companies', {
+      case_id: kase.id,
+      name: 'Subsidiary',
+      country: 'FR',
+      type: 'affiliated',
+    });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    const second = kase.individuals[1].id;
+    const rel = await api.post(`/v1/cases/${kase.id}/relations`, {
+      from_individual_id: second,
+      to_company_id: company.body.id,
+      roles: ['legal_representative'],
+    });
+    assert.equal(rel.status, 201, JSON.stringify(rel.body));
+    assert.deepEqual(
+      await checksOf(api.workspaceId, kase.id),
+      [`ekyc:${added.body.id}`, `ekyc:${second}`].sort(),
+    );
+  });
+
   test('PATCH roles and a relation role making a legal representative create the checks', async () => {
     const api = await newWorkspace();
     await contactsTemplate(api);

@@ -46,7 +46,7 @@ export async function createIndividual(
       { type: 'Individual.Created', case_id: c.id, payload: { individual } },
     ]);
     // the case's template follows: the new individual gets the checks it is a target of
-    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id))
+    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, { added: id }))
       return individualView(trx, ctx, row);
     return individual;
   });

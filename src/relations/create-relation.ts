@@ -84,7 +84,9 @@ export async function createRelation(
         },
       ]);
       // a new role (legal representative, shareholder...) may make the source a template target
-      await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id);
+      await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, {
+        added: (input.from_individual_id ?? input.from_company_id) as string,
+      });
       return relation;
     });
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context.ts';
+import type { AppContext, EntityChange } from '../app-context.ts';
 import { loadCaseGraph } from '../cases/repository.ts';
 import type { CheckTypeDefinition } from '../checks/check-type.ts';
 import { withCaseRefreshDeferred } from '../checks/engine/case-effects.ts';
@@ -35,6 +35,11 @@ export interface ApplyOptions {
    * an unrelated update.
    */
   onlyEntityIds?: ReadonlySet<string>;
+  /**
+   * The request's field that made the entity a target (an update's `is_business_contact`...): a
+   * refusal's detail names it, since the entity's id is the request's path, not a body field.
+   */
+  causePath?: string;
 }
 
 const hasRole = (roles: unknown, role: string) => Array.isArray(roles) && roles.includes(role);
@@ -92,11 +97,36 @@ const TARGET_COLUMNS = [
   'is_relevant',
 ] as const;
 
-/** True when an updated company, individual or relation may have become (or stopped being) a target. */
-export function changesTargets(before: object, after: object): boolean {
+/** The targeting columns an update changed, in TARGET_COLUMNS' order. */
+function changedTargetColumns(before: object, after: object): string[] {
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
-  return TARGET_COLUMNS.some((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
+  return TARGET_COLUMNS.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]));
+}
+
+/** True when an updated company, individual or relation may have become (or stopped being) a target. */
+export function changesTargets(before: object, after: object): boolean {
+  return changedTargetColumns(before, after).length > 0;
+}
+
+/**
+ * The one entity a change may have made a target (a relation: its source), and the field to name
+ * if its checks are refused. The rest of the case is left alone: a template check someone deleted
+ * on another entity is not created again by an unrelated addition or update.
+ */
+export function targetOfChange(change: EntityChange): Pick<ApplyOptions, 'onlyEntityIds' | 'causePath'> {
+  if ('added' in change) return { onlyEntityIds: new Set([change.added]) };
+  const row = change.after as {
+    id: string;
+    from_individual_id?: string | null;
+    from_company_id?: string | null;
+  };
+  const isRelation = row.from_individual_id !== undefined || row.from_company_id !== undefined;
+  const entityId = isRelation ? (row.from_individual_id ?? row.from_company_id ?? row.id) : row.id;
+  return {
+    onlyEntityIds: new Set([entityId]),
+    causePath: changedTargetColumns(change.before, change.after)[0],
+  };
 }
 
 function sortByInput<T extends { id: string }>(rows: T[], order?: string[]): T[] {
@@ -114,7 +144,7 @@ function describe(e: Entity, opts: ApplyOptions) {
     const path = `${e.kind === 'company' ? 'companies' : 'individuals'}[${idx}]`;
     return { path, label: `${path} (${name})` };
   }
-  return { path: `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
+  return { path: opts.causePath ?? `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
 }
 
 /**
@@ -195,7 +225,12 @@ export async function applyTemplate(
           throw new ApiError(
             400,
             message,
-            [{ path: reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path, message }],
+            [
+              {
+                path: reason && reason !== `${e.kind}_id` && !opts.causePath ? `${path}.${reason}` : path,
+                message,
+              },
+            ],
             err.code,
           );
         }

@@ -2,7 +2,7 @@ import type { CheckEnvelopeOut } from '../checks/envelope-schema.ts';
 import { presentCheckEnvelope } from '../checks/present.ts';
 import { checkEnvelopesByEntity } from '../checks/repository.ts';
 import type { Module } from '../modules.ts';
-import { applyTemplate, changesTargets } from './apply-template.ts';
+import { applyTemplate, changesTargets, targetOfChange } from './apply-template.ts';
 import { evaluateAutoApproval } from './auto-approval.ts';
 import { changeCaseTemplate } from './change-case-template.ts';
 import { findTemplate } from './repository.ts';
@@ -32,9 +32,9 @@ export const templatesModule: Module = {
         },
       };
     };
-    ctx.hooks.afterCaseEntitiesChanged = async (trx, workspaceId, caseId, changed) => {
+    ctx.hooks.afterCaseEntitiesChanged = async (trx, workspaceId, caseId, change) => {
       // an update that touches no targeting column (a name, an e-mail...) makes no new target
-      if (changed && !changesTargets(changed.before, changed.after)) return false;
+      if ('before' in change && !changesTargets(change.before, change.after)) return false;
       const kase = await trx
         .selectFrom('cases')
         .select('template_id')
@@ -43,18 +43,9 @@ export const templatesModule: Module = {
       if (!kase?.template_id) return false;
       const template = await findTemplate(trx, workspaceId, kase.template_id);
       if (!template) return false;
-      // an update applies to the entity it changed (a relation: its source), not the whole case
-      const row = changed?.after as {
-        id?: string;
-        from_individual_id?: string | null;
-        from_company_id?: string | null;
-      };
-      const onlyEntityIds = changed
-        ? new Set([row.id, row.from_individual_id, row.from_company_id].filter((x): x is string => !!x))
-        : undefined;
       const { checks } = await applyTemplate(ctx, trx, workspaceId, caseId, template, {
         skipExisting: true,
-        onlyEntityIds,
+        ...targetOfChange(change),
       });
       return checks.length > 0;
     };
