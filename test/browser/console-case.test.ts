@@ -5,7 +5,8 @@
  * checks, tags, risk, notes and comments, the documents beside their extracted data (a PDF and an
  * image), the activity timeline, and the case review; what each write left on the server is read
  * back through the API. A viewer sees the page without write controls; another workspace's case is
- * not found. Screenshots at 1280 px and 768 px: test-output/screenshots/console-case-*.png.
+ * not found. Screenshots at 1280 px, 768 px and
+ * 390 px: test-output/screenshots/console-case-*.png.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -251,6 +252,17 @@ describe('console case page', { timeout: 900_000 }, () => {
     // tablet width: the same page, one column
     await page.getByRole('tab', { name: 'Companies and people' }).click();
     await shot(page, '07-tablet', 768);
+
+    // phone width: the tag field keeps a usable width and every section tab stays on screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    const tagField = await page.getByTestId('case-tags').locator('input').boundingBox();
+    assert.ok(tagField && tagField.width >= 150, `tag field ${tagField?.width} px wide at 390 px`);
+    for (const box of await page
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().right))) {
+      assert.ok(box <= 390, `a section tab ends at ${box} px, past the 390 px screen`);
+    }
+    await shot(page, '08-phone', 390);
     await page.close();
   });
 
