@@ -1,11 +1,9 @@
-import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { entityUpdateColumns, followEntityUpdate } from '../cases/entity-update.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
-import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
-import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 import { companyView } from './company-view.ts';
 import { countryChecker, legalFormChecker, throwIfRefused } from './legal-form-check.ts';
 import { findCompany } from './repository.ts';
@@ -50,20 +48,7 @@ export async function updateCompany(
         'is_relevant',
       );
     }
-    const set: Record<string, unknown> = {
-      ...companyUpdateSet(input),
-      updated_at: sql`now()`,
-      last_activity_at: sql`now()`,
-    };
-    if (input.address)
-      set.address = JSON.stringify(mergeAddress(fullAddress(current.address), input.address));
-    if (input.banking_information !== undefined) {
-      const banking = bankingValue(current.banking_information, input.banking_information);
-      set.banking_information = banking ? JSON.stringify(banking) : null;
-    }
-    // a field given here no longer holds the registry's value (GET /v1/cases/{id}?property_origin=true)
-    const origin = originAfterUpdate(input);
-    if (origin) set.property_origin = origin;
+    const set = entityUpdateColumns(current, input, companyUpdateSet(input));
     const row = await trx
       .updateTable('companies')
       .set(set)
@@ -77,16 +62,7 @@ export async function updateCompany(
     await recordEvents(trx, workspaceId, [
       { type: 'Company.Updated', sub_event: subEvent, case_id: row.case_id, payload: { company } },
     ]);
-    // the case's template follows: a company that became a target (relevant again) gets the checks
-    // it lacks, as one added later (a refusal, e.g. the check limit, undoes the whole update)
-    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, row.case_id, {
-      before: current,
-      after: row,
-    });
-    // the checks of an entity not relevant do not count in the case's flags
-    if (input.is_relevant !== undefined) {
-      await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, row.case_id);
-    }
+    const templated = await followEntityUpdate(ctx, trx, workspaceId, { before: current, after: row }, input);
     return templated ? companyView(trx, ctx, row) : company;
   });
 }

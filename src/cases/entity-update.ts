@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../app-context.ts';
+import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
+import type { Db } from '../db/connect.ts';
+import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
+
+/** What an update of a company or an individual reads of its stored row and of its body. */
+interface StoredEntity {
+  address: unknown;
+  banking_information: unknown;
+}
+interface EntityUpdateInput {
+  address?: Record<string, unknown> | null;
+  banking_information?: Record<string, unknown> | null;
+  is_relevant?: boolean;
+}
+
+/**
+ * The columns an update of a company or an individual writes besides its own fields (`own`, from
+ * the type's explicit list): its stamps; `address` and `banking_information` merged into what is
+ * stored (read under the case's lock); and which fields no longer hold the registry's value
+ * (GET /v1/cases/{id}?property_origin=true).
+ */
+export function entityUpdateColumns(
+  current: StoredEntity,
+  input: EntityUpdateInput,
+  own: Record<string, unknown>,
+): Record<string, unknown> {
+  const set: Record<string, unknown> = { ...own, updated_at: sql`now()`, last_activity_at: sql`now()` };
+  if (input.address)
+    set.address = JSON.stringify(
+      mergeAddress(fullAddress(current.address as Record<string, unknown> | null), input.address),
+    );
+  if (input.banking_information !== undefined) {
+    const banking = bankingValue(
+      current.banking_information as Record<string, unknown> | null,
+      input.banking_information,
+    );
+    set.banking_information = banking ? JSON.stringify(banking) : null;
+  }
+  const origin = originAfterUpdate(input as Record<string, unknown>);
+  if (origin) set.property_origin = origin;
+  return set;
+}
+
+/**
+ * What follows an update of a company or an individual in its transaction, after its event: the
+ * case's template gives an entity that became a target the checks it lacks, as one added later (a
+ * refusal, e.g. the check limit, undoes the whole update); a change of relevance changes which
+ * checks count in the case's flags. True when the template created checks (the answer shows them).
+ */
+export async function followEntityUpdate(
+  ctx: AppContext,
+  trx: Db,
+  workspaceId: string,
+  change: { before: object & { id: string }; after: object & { id: string; case_id: string } },
+  input: EntityUpdateInput,
+): Promise<boolean> {
+  const caseId = change.after.case_id;
+  const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, caseId, change);
+  if (input.is_relevant !== undefined) {
+    await ctx.hooks.afterCaseCountedChecksChanged?.(trx, workspaceId, caseId);
+  }
+  return templated ?? false;
+}
