@@ -169,9 +169,10 @@ export function computeFraudSignals(person: {
     rules.reduce((s, r) => s + r.weight, 0),
   );
   return {
+    // each score carries its own band: a trust score of 10 is a low trust (its fraud score, 90, very high)
     trust: {
       score: 100 - score,
-      band: band(score),
+      band: band(100 - score),
       triggered_rules: rules.map(({ code, description }) => ({ code, description })),
     },
     fraud_score: { score, band: band(score), labels: rules.map((r) => r.code.toLowerCase()) },
