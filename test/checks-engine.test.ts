@@ -150,6 +150,13 @@ describe('ekyc check (synchronous)', () => {
       // a trust score of 10 is a low trust, not a "very_high" one
       assert.equal(fs.trust.band, band(100 - score), seen);
     }
+    // the rule's description says what it tests: jean12345 has 5 digits, it is not "mostly digits"
+    const digits = await caseWithPerson(api, { email: 'jean12345@example.com', phone_number: null });
+    const rules = (await api.post('/v1/checks/ekyc', { individual_id: digits.individualId })).body.data
+      .fraud_signals.trust.triggered_rules;
+    assert.deepEqual(rules, [
+      { code: 'EMAIL_MANY_DIGITS', description: 'The e-mail local part has 5 digits or more' },
+    ]);
   });
 
   test('preconditions: each missing attribute, unsupported country, no profile → 400 naming it; nothing created', async () => {

@@ -97,7 +97,7 @@ function emailSignals(email: string, rules: Rule[]) {
   if ((local.match(/\d/g) ?? []).length >= 5)
     rules.push({
       code: 'EMAIL_MANY_DIGITS',
-      description: 'The e-mail local part is mostly digits',
+      description: 'The e-mail local part has 5 digits or more',
       weight: 10,
     });
   if (FREE_MAIL_DOMAINS.has(domain))
