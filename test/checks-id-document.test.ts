@@ -4,7 +4,14 @@ import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
-import { caseWithPerson, frenchIdCardMrz, padPng, passportPng, td3Mrz } from './helpers/id-documents.ts';
+import {
+  caseWithPerson,
+  frenchIdCardMrz,
+  idCardMrz,
+  padPng,
+  passportPng,
+  td3Mrz,
+} from './helpers/id-documents.ts';
 
 const MB = 1024 * 1024;
 
@@ -558,6 +565,33 @@ describe('id_document: MRZ sources', () => {
     });
     const done = await settled(api, res.body.id);
     assert.equal(done.data.information.document_number, 'BCK123456');
+  });
+});
+
+describe('id_document: document types (docs/sandbox.md, MRZ step)', () => {
+  test('TD1 and TD2 MRZs are read; the document code gives the type; D is Germany', async () => {
+    const api = await newWorkspace();
+    const rows: [string[], string, string][] = [
+      [idCardMrz('TD1', 'I'), 'identity_card', 'FR'],
+      [idCardMrz('TD1', 'AC'), 'identity_card', 'FR'],
+      [idCardMrz('TD1', 'IR'), 'residence_permit', 'FR'],
+      [idCardMrz('TD1', 'R'), 'residence_permit', 'FR'],
+      [idCardMrz('TD1', 'X'), 'other', 'FR'],
+      [idCardMrz('TD1', 'ID', 'D<<'), 'identity_card', 'DE'],
+      [idCardMrz('TD2', 'CR'), 'residence_permit', 'FR'],
+      [idCardMrz('TD2', 'V'), 'visa', 'FR'],
+      [['V<' + td3Mrz()[0].slice(2), td3Mrz()[1]], 'visa', 'FR'],
+    ];
+    for (const [mrz, type, country] of rows) {
+      const { done } = await submit(api, passportPng({ mrz }));
+      const seen = JSON.stringify({ mrz, data: done.data });
+      assert.equal(done.status, 'approved', seen);
+      assert.equal(done.data.information.document_type, type, seen);
+      assert.equal(done.data.information.issuing_country, country, seen);
+      assert.equal(done.data.information.nationality, country, seen);
+      assert.equal(done.data.information.expiration_date, '2034-12-31', seen);
+      assert.equal(done.data.detailed_results.document.data_validation, 'approved', seen);
+    }
   });
 });
 
