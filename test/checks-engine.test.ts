@@ -150,6 +150,18 @@ describe('ekyc check (synchronous)', () => {
       // a trust score of 10 is a low trust, not a "very_high" one
       assert.equal(fs.trust.band, band(100 - score), seen);
     }
+    // domain_country: the country of a two-letter top-level domain, .uk as GB; .eu is no country
+    for (const [email, country] of [
+      ['jean@example.de', 'DE'],
+      ['jean@example.co.uk', 'GB'],
+      ['jean@example.eu', null],
+      ['jean@example.com', null],
+    ] as const) {
+      const p = await caseWithPerson(api, { email, phone_number: null });
+      const ev = (await api.post('/v1/checks/ekyc', { individual_id: p.individualId })).body.data
+        .fraud_signals.email_verification;
+      assert.equal(ev.domain_country, country, email);
+    }
     // the rule's description says what it tests: jean12345 has 5 digits, it is not "mostly digits"
     const digits = await caseWithPerson(api, { email: 'jean12345@example.com', phone_number: null });
     const rules = (await api.post('/v1/checks/ekyc', { individual_id: digits.individualId })).body.data

@@ -1,3 +1,4 @@
+import { isCountryCode } from '../../../shared/countries.ts';
 import { lazyRequire } from '../../../shared/lazy-module.ts';
 
 // its full metadata is large: required by the first phone number checked (src/shared/lazy-module.ts)
@@ -76,6 +77,12 @@ function band(score: number): string {
   return 'very_high';
 }
 
+/** The country of a two-letter top-level domain (`.uk` is GB); null for `.eu` and others that are no country. */
+function domainCountry(tld: string): string | null {
+  const code = tld === 'uk' ? 'GB' : tld.toUpperCase();
+  return tld.length === 2 && isCountryCode(code) ? code : null;
+}
+
 function emailSignals(email: string, rules: Rule[]) {
   const valid = EMAIL_RE.test(email) && !email.includes('..') && email.length <= 254;
   const [local = '', domain = ''] = email.toLowerCase().split('@');
@@ -122,7 +129,7 @@ function emailSignals(email: string, rules: Rule[]) {
       risk_level: band(risk),
       email_first_seen: null,
       domain_first_seen: null,
-      domain_country: tld.length === 2 ? (tld === 'uk' ? 'GB' : tld.toUpperCase()) : null,
+      domain_country: domainCountry(tld),
       mailbox_missing: null,
     },
   };
