@@ -119,6 +119,58 @@ describe('ekyc check (synchronous)', () => {
     );
   });
 
+  test('fraud signals: each rule and its weight (docs/sandbox.md); fraud score and trust score each carry their own band', async () => {
+    const api = await newWorkspace();
+    const rows: [Record<string, unknown>, string[], number][] = [
+      [{ email: 'info@example.com', phone_number: null }, ['email_role_address'], 10],
+      [{ email: 'jean.dupont@gmail.com', phone_number: null }, ['email_free_provider'], 5],
+      [{ email: 'jean12345@example.com', phone_number: null }, ['email_many_digits'], 10],
+      // the input format already refuses most malformed addresses: a domain label over 63 characters passes it
+      [{ email: `a@${'x'.repeat(64)}.com`, phone_number: null }, ['email_invalid'], 40],
+      [{ email: null, phone_number: '+331234567' }, ['phone_invalid'], 30],
+      [{ email: null, phone_number: '+33949123456' }, ['phone_high_risk_line'], 20],
+      [{ email: null, phone_number: '+4915112345678' }, ['phone_country_mismatch'], 15],
+      [
+        { email: 'admin@mailinator.com', phone_number: '+331234567' },
+        ['email_disposable', 'email_role_address', 'phone_invalid'],
+        90,
+      ],
+    ];
+    const band = (s: number) => (s < 25 ? 'low' : s < 50 ? 'medium' : s < 75 ? 'high' : 'very_high');
+    for (const [person, labels, score] of rows) {
+      const { individualId } = await caseWithPerson(api, person);
+      const res = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const fs = res.body.data.fraud_signals;
+      const seen = JSON.stringify({ person, fs });
+      assert.deepEqual(fs.fraud_score.labels, labels, seen);
+      assert.equal(fs.fraud_score.score, score, seen);
+      assert.equal(fs.fraud_score.band, band(score), seen);
+      assert.equal(fs.trust.score, 100 - score, seen);
+      // a trust score of 10 is a low trust, not a "very_high" one
+      assert.equal(fs.trust.band, band(100 - score), seen);
+    }
+    // domain_country: the country of a two-letter top-level domain, .uk as GB; .eu is no country
+    for (const [email, country] of [
+      ['jean@example.de', 'DE'],
+      ['jean@example.co.uk', 'GB'],
+      ['jean@example.eu', null],
+      ['jean@example.com', null],
+    ] as const) {
+      const p = await caseWithPerson(api, { email, phone_number: null });
+      const ev = (await api.post('/v1/checks/ekyc', { individual_id: p.individualId })).body.data
+        .fraud_signals.email_verification;
+      assert.equal(ev.domain_country, country, email);
+    }
+    // the rule's description says what it tests: jean12345 has 5 digits, it is not "mostly digits"
+    const digits = await caseWithPerson(api, { email: 'jean12345@example.com', phone_number: null });
+    const rules = (await api.post('/v1/checks/ekyc', { individual_id: digits.individualId })).body.data
+      .fraud_signals.trust.triggered_rules;
+    assert.deepEqual(rules, [
+      { code: 'EMAIL_MANY_DIGITS', description: 'The e-mail local part has 5 digits or more' },
+    ]);
+  });
+
   test('preconditions: each missing attribute, unsupported country, no profile → 400 naming it; nothing created', async () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();

@@ -4,7 +4,14 @@ import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
-import { caseWithPerson, frenchIdCardMrz, padPng, passportPng, td3Mrz } from './helpers/id-documents.ts';
+import {
+  caseWithPerson,
+  frenchIdCardMrz,
+  idCardMrz,
+  padPng,
+  passportPng,
+  td3Mrz,
+} from './helpers/id-documents.ts';
 
 const MB = 1024 * 1024;
 
@@ -558,6 +565,82 @@ describe('id_document: MRZ sources', () => {
     });
     const done = await settled(api, res.body.id);
     assert.equal(done.data.information.document_number, 'BCK123456');
+  });
+});
+
+describe('id_document: sandbox_outcome (docs/sandbox.md, step 2)', () => {
+  test('read from the back when the front has none; an unknown value is ignored; approved/rejected/undecided still read the MRZ, refused and error nothing', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const res = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: {
+        front_upload_ref: await uploadRef(api, passportPng({ mrz: td3Mrz() })),
+        back_upload_ref: await uploadRef(api, passportPng({ outcome: 'rejected' })),
+      },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const back = await settled(api, res.body.id);
+    assert.equal(back.status, 'rejected');
+    assert.equal(back.data.detailed_results.document.visual_authenticity, 'rejected');
+    assert.equal(back.data.information.document_number, '18AB12345');
+
+    const unknown = (await submit(api, passportPng({ mrz: td3Mrz(), outcome: 'maybe' }))).done;
+    assert.equal(unknown.status, 'approved', JSON.stringify(unknown.data));
+    assert.equal(unknown.data.information.document_type, 'passport');
+
+    // undecided with an MRZ: read and compared, the outcome decides
+    const undecided = (await submit(api, passportPng({ mrz: td3Mrz(), outcome: 'undecided' }))).done;
+    assert.equal(undecided.status, 'need_review');
+    assert.equal(undecided.data.information.document_number, '18AB12345');
+    assert.equal(undecided.data.detailed_results.document.data_validation, 'approved');
+    assert.equal(undecided.data.detailed_results.document.data_comparison, 'approved');
+    // approved without an MRZ: the individual's own data, compared approved
+    const approved = (await submit(api, passportPng({ outcome: 'approved' }))).done;
+    assert.equal(approved.status, 'approved');
+    assert.equal(approved.data.information.last_name, 'Curie');
+    assert.equal(approved.data.information.document_type, null);
+    assert.equal(approved.data.detailed_results.document.data_comparison, 'approved');
+    assert.equal(approved.data.detailed_results.document.data_validation, null);
+    // refused and error read nothing, even with an MRZ
+    for (const outcome of ['refused', 'error']) {
+      const done = (await submit(api, passportPng({ mrz: td3Mrz(), outcome }))).done;
+      assert.equal(done.data.information.document_number, null, outcome);
+      assert.equal(done.data.information.last_name, null, outcome);
+      assert.ok(done.data.information.front_file_id, outcome);
+      assert.deepEqual(
+        Object.values(done.data.detailed_results.document),
+        [null, null, null, null, null, null],
+        outcome,
+      );
+    }
+  });
+});
+
+describe('id_document: document types (docs/sandbox.md, MRZ step)', () => {
+  test('TD1 and TD2 MRZs are read; the document code gives the type; D is Germany', async () => {
+    const api = await newWorkspace();
+    const rows: [string[], string, string][] = [
+      [idCardMrz('TD1', 'I'), 'identity_card', 'FR'],
+      [idCardMrz('TD1', 'AC'), 'identity_card', 'FR'],
+      [idCardMrz('TD1', 'IR'), 'residence_permit', 'FR'],
+      [idCardMrz('TD1', 'R'), 'residence_permit', 'FR'],
+      [idCardMrz('TD1', 'X'), 'other', 'FR'],
+      [idCardMrz('TD1', 'ID', 'D<<'), 'identity_card', 'DE'],
+      [idCardMrz('TD2', 'CR'), 'residence_permit', 'FR'],
+      [idCardMrz('TD2', 'V'), 'visa', 'FR'],
+      [['V<' + td3Mrz()[0].slice(2), td3Mrz()[1]], 'visa', 'FR'],
+    ];
+    for (const [mrz, type, country] of rows) {
+      const { done } = await submit(api, passportPng({ mrz }));
+      const seen = JSON.stringify({ mrz, data: done.data });
+      assert.equal(done.status, 'approved', seen);
+      assert.equal(done.data.information.document_type, type, seen);
+      assert.equal(done.data.information.issuing_country, country, seen);
+      assert.equal(done.data.information.nationality, country, seen);
+      assert.equal(done.data.information.expiration_date, '2034-12-31', seen);
+      assert.equal(done.data.detailed_results.document.data_validation, 'approved', seen);
+    }
   });
 });
 

@@ -217,6 +217,15 @@ describe('online_reputation check', () => {
     });
     assert.equal(withSettings.status, 400);
     assert.ok(withSettings.body.details.some((d: any) => d.path === 'settings'));
+    // nothing to set in the workspace either (docs/sandbox.md): one vendor
+    const wsVendor = await api.patch('/v1/workspace/settings', {
+      checks: { online_reputation: { vendor: 'online_reputation_provider_1' } },
+    });
+    assert.equal(wsVendor.status, 400);
+    assert.deepEqual(
+      wsVendor.body.details.map((d: any) => d.path),
+      ['checks.online_reputation.vendor'],
+    );
     const none = await api.post('/v1/checks/online_reputation', {});
     assert.equal(none.status, 400);
     assert.ok(none.body.details.some((d: any) => d.path === 'company_id'));

@@ -57,6 +57,28 @@ export function td3Mrz(o: Td3Options = {}): string[] {
 }
 
 /**
+ * A TD1 (three lines of 30) or TD2 (two lines of 36) MRZ of Marie Curie, born 1967-11-07, expiring
+ * 2034-12-31, with the given document code and country (3 letters, `D<<` for Germany); check
+ * digits are right.
+ */
+export function idCardMrz(shape: 'TD1' | 'TD2', code: string, country = 'FRA'): string[] {
+  const number = 'AB1234567';
+  const dates = `671107${checkDigit('671107')}F341231${checkDigit('341231')}`;
+  if (shape === 'TD1') {
+    const line1 = pad(`${pad(code, 2)}${country}${number}${checkDigit(number)}`, 30);
+    const line2 = pad(`${dates}${country}`, 29);
+    const composite = checkDigit(
+      line1.slice(5, 30) + line2.slice(0, 7) + line2.slice(8, 15) + line2.slice(18, 29),
+    );
+    return [line1, line2 + composite, pad('CURIE<<MARIE', 30)];
+  }
+  const line1 = pad(`${pad(code, 2)}${country}CURIE<<MARIE`, 36);
+  const body = `${number}${checkDigit(number)}${country}${dates}${'<'.repeat(7)}`;
+  const composite = checkDigit(body.slice(0, 10) + body.slice(13, 20) + body.slice(21, 35));
+  return [line1, body + composite];
+}
+
+/**
  * A French identity card MRZ of 1988–2021 (IDFRA, two lines of 36): no expiry date; the card number
  * starts with the issue month (YYMM). Check digits are right.
  */

@@ -1,3 +1,4 @@
+import { isCountryCode } from '../../../shared/countries.ts';
 import { lazyRequire } from '../../../shared/lazy-module.ts';
 
 // its full metadata is large: required by the first phone number checked (src/shared/lazy-module.ts)
@@ -76,6 +77,12 @@ function band(score: number): string {
   return 'very_high';
 }
 
+/** The country of a two-letter top-level domain (`.uk` is GB); null for `.eu` and others that are no country. */
+function domainCountry(tld: string): string | null {
+  const code = tld === 'uk' ? 'GB' : tld.toUpperCase();
+  return tld.length === 2 && isCountryCode(code) ? code : null;
+}
+
 function emailSignals(email: string, rules: Rule[]) {
   const valid = EMAIL_RE.test(email) && !email.includes('..') && email.length <= 254;
   const [local = '', domain = ''] = email.toLowerCase().split('@');
@@ -97,7 +104,7 @@ function emailSignals(email: string, rules: Rule[]) {
   if ((local.match(/\d/g) ?? []).length >= 5)
     rules.push({
       code: 'EMAIL_MANY_DIGITS',
-      description: 'The e-mail local part is mostly digits',
+      description: 'The e-mail local part has 5 digits or more',
       weight: 10,
     });
   if (FREE_MAIL_DOMAINS.has(domain))
@@ -122,7 +129,7 @@ function emailSignals(email: string, rules: Rule[]) {
       risk_level: band(risk),
       email_first_seen: null,
       domain_first_seen: null,
-      domain_country: tld.length === 2 ? (tld === 'uk' ? 'GB' : tld.toUpperCase()) : null,
+      domain_country: domainCountry(tld),
       mailbox_missing: null,
     },
   };
@@ -169,9 +176,10 @@ export function computeFraudSignals(person: {
     rules.reduce((s, r) => s + r.weight, 0),
   );
   return {
+    // each score carries its own band: a trust score of 10 is a low trust (its fraud score, 90, very high)
     trust: {
       score: 100 - score,
-      band: band(score),
+      band: band(100 - score),
       triggered_rules: rules.map(({ code, description }) => ({ code, description })),
     },
     fraud_score: { score, band: band(score), labels: rules.map((r) => r.code.toLowerCase()) },

@@ -9,7 +9,7 @@ import { sandboxOnlineReputationProvider } from './sandbox-provider.ts';
 import { OnlineReputationCreateBody, OnlineReputationData } from './schemas.ts';
 import { ONLINE_REPUTATION_TRANSITIONS } from './transitions.ts';
 
-/** Settings are not part of the API (no settings object); a workspace may pick the vendor. */
+/** Settings are not part of the API (no settings object, none in the workspace settings): one vendor. */
 const DEFAULTS = { vendor: 'online_reputation_provider_1' };
 const PROVIDERS: Record<string, OnlineReputationProvider> = {
   online_reputation_provider_1: sandboxOnlineReputationProvider,
