@@ -148,6 +148,25 @@ export function Loading() {
 }
 
 /**
+ * A load's state above what it loaded: its failure, or "Loading…" until the first answer. A reload
+ * keeps the data shown: nothing is said while it runs.
+ */
+export function LoadState({
+  load,
+  t,
+}: {
+  load: { data: unknown; error: RequestFailed | null };
+  t: SettingsT;
+}) {
+  return (
+    <>
+      {load.error ? <LoadFailed error={load.error} t={t} /> : null}
+      {!load.data && !load.error ? <Loading /> : null}
+    </>
+  );
+}
+
+/**
  * The settings pages' modal dialog (see ModalDialog): the settings look, and a title id of its own
  * for each dialog (a page holds several: its form's and each row's ConfirmButton).
  */
