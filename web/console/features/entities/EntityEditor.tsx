@@ -5,11 +5,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { useAction, useActT } from '../act-i18n.ts';
-import { Dialog } from '../case/Dialog.tsx';
+import { ActFormDialog } from './ActFormDialog.tsx';
+import { CompanyFields, IndividualFields, OwnershipField, type Role, RoleSelect } from './EntityFields.tsx';
 
 type Kind = 'company' | 'individual';
-type Role = 'legal_representative' | 'shareholder';
-const ROLES: Role[] = ['legal_representative', 'shareholder'];
 
 /** The case's companies (for "related to"), read when a dialog opens. */
 function useCaseCompanies(caseId: string, open: boolean) {
@@ -36,15 +35,6 @@ function useCaseCompanies(caseId: string, open: boolean) {
 }
 
 const blankToNull = (v: string) => (v.trim() ? v.trim() : undefined);
-
-function ErrorLine({ error }: { error: string | null }) {
-  const t = useActT();
-  return error ? (
-    <p className="error" role="alert">
-      {t('act.failed', { message: error })}
-    </p>
-  ) : null;
-}
 
 export function AddEntityButton(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
@@ -100,109 +90,56 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
   };
 
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('entity.add')}
-      </button>
-      <Dialog title={t('entity.add')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          <fieldset>
-            <legend>{t('entity.kind')}</legend>
-            {(['individual', 'company'] as const).map((k) => (
-              <label key={k} className="inline">
-                <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
-                {t(`entity.${k}`)}
-              </label>
-            ))}
-          </fieldset>
-          {kind === 'individual' ? (
-            <>
-              <label>
-                {t('entity.firstName')}
-                <input required value={f.first_name ?? ''} onChange={set('first_name')} />
-              </label>
-              <label>
-                {t('entity.lastName')}
-                <input required value={f.last_name ?? ''} onChange={set('last_name')} />
-              </label>
-              <label>
-                {t('entity.email')}
-                <input type="email" value={f.email ?? ''} onChange={set('email')} />
-              </label>
-              <label>
-                {t('entity.birthDate')}
-                <input type="date" value={f.birth_date ?? ''} onChange={set('birth_date')} />
-              </label>
-              <label className="inline">
-                <input
-                  type="checkbox"
-                  checked={f.contact === 'yes'}
-                  onChange={(e) => setF({ ...f, contact: e.target.checked ? 'yes' : '' })}
-                />{' '}
-                {t('entity.contact')}
-              </label>
-            </>
-          ) : (
-            <>
-              <label>
-                {t('entity.name')}
-                <input required value={f.name ?? ''} onChange={set('name')} />
-              </label>
-              <label>
-                {t('entity.registrationNumber')}
-                <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
-              </label>
-            </>
-          )}
-          <label>
-            {t('entity.country')}
-            <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+    <ActFormDialog
+      openLabel={t('entity.add')}
+      title={t('entity.add')}
+      open={open}
+      setOpen={setOpen}
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+    >
+      <fieldset>
+        <legend>{t('entity.kind')}</legend>
+        {(['individual', 'company'] as const).map((k) => (
+          <label key={k} className="inline">
+            <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
+            {t(`entity.${k}`)}
           </label>
-          <label>
-            {t('entity.relatedTo')}
-            <select value={f.to_company_id ?? companies[0]?.id ?? ''} onChange={set('to_company_id')}>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
+        ))}
+      </fieldset>
+      {kind === 'individual' ? (
+        <>
+          <IndividualFields f={f} set={set} required />
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={f.contact === 'yes'}
+              onChange={(e) => setF({ ...f, contact: e.target.checked ? 'yes' : '' })}
+            />{' '}
+            {t('entity.contact')}
           </label>
-          <label>
-            {t('entity.role')}
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`role.${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {role === 'shareholder' ? (
-            <label>
-              {t('entity.ownership')}
-              <input
-                type="number"
-                min={0}
-                max={100}
-                step="0.01"
-                value={f.ownership ?? ''}
-                onChange={set('ownership')}
-              />
-            </label>
-          ) : null}
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+        </>
+      ) : (
+        <CompanyFields f={f} set={set} required />
+      )}
+      <label>
+        {t('entity.country')}
+        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+      </label>
+      <label>
+        {t('entity.relatedTo')}
+        <select value={f.to_company_id ?? companies[0]?.id ?? ''} onChange={set('to_company_id')}>
+          {companies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <RoleSelect value={role} onChange={setRole} />
+      <OwnershipField role={role} value={f.ownership ?? ''} onChange={(v) => setF({ ...f, ownership: v })} />
+    </ActFormDialog>
   );
 }
 
@@ -272,59 +209,25 @@ export function EditEntityButton(props: {
     });
   };
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('entity.edit')}
-      </button>
-      <Dialog title={t('entity.edit')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          {kind === 'individual' ? (
-            <>
-              <label>
-                {t('entity.firstName')}
-                <input value={f.first_name ?? ''} onChange={set('first_name')} />
-              </label>
-              <label>
-                {t('entity.lastName')}
-                <input value={f.last_name ?? ''} onChange={set('last_name')} />
-              </label>
-              <label>
-                {t('entity.email')}
-                <input type="email" value={f.email ?? ''} onChange={set('email')} />
-              </label>
-              <label>
-                {t('entity.birthDate')}
-                <input type="date" value={f.birth_date ?? ''} onChange={set('birth_date')} />
-              </label>
-            </>
-          ) : (
-            <>
-              <label>
-                {t('entity.name')}
-                <input value={f.name ?? ''} onChange={set('name')} />
-              </label>
-              <label>
-                {t('entity.registrationNumber')}
-                <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
-              </label>
-            </>
-          )}
-          <label>
-            {t('entity.country')}
-            <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
-          </label>
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+    <ActFormDialog
+      openLabel={t('entity.edit')}
+      title={t('entity.edit')}
+      open={open}
+      setOpen={setOpen}
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+    >
+      {kind === 'individual' ? (
+        <IndividualFields f={f} set={set} required={false} />
+      ) : (
+        <CompanyFields f={f} set={set} required={false} />
+      )}
+      <label>
+        {t('entity.country')}
+        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+      </label>
+    </ActFormDialog>
   );
 }
 
@@ -361,66 +264,37 @@ export function RelationEditor(props: { caseId: string; onChanged: () => void })
     });
   };
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('relation.button')}
-      </button>
-      <Dialog title={t('relation.title')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          <label>
-            {t('relation.from')}
-            <select value={from || fromOptions[0]?.value || ''} onChange={(e) => setFrom(e.target.value)}>
-              {fromOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('entity.role')}
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`role.${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('relation.to')}
-            <select value={to || companies[0]?.id || ''} onChange={(e) => setTo(e.target.value)}>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          {role === 'shareholder' ? (
-            <label>
-              {t('entity.ownership')}
-              <input
-                type="number"
-                min={0}
-                max={100}
-                step="0.01"
-                value={ownership}
-                onChange={(e) => setOwnership(e.target.value)}
-              />
-            </label>
-          ) : null}
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+    <ActFormDialog
+      openLabel={t('relation.button')}
+      title={t('relation.title')}
+      open={open}
+      setOpen={setOpen}
+      onSubmit={submit}
+      busy={busy}
+      error={error}
+    >
+      <label>
+        {t('relation.from')}
+        <select value={from || fromOptions[0]?.value || ''} onChange={(e) => setFrom(e.target.value)}>
+          {fromOptions.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <RoleSelect value={role} onChange={setRole} />
+      <label>
+        {t('relation.to')}
+        <select value={to || companies[0]?.id || ''} onChange={(e) => setTo(e.target.value)}>
+          {companies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <OwnershipField role={role} value={ownership} onChange={setOwnership} />
+    </ActFormDialog>
   );
 }
