@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { CreatedPanel } from './CreatedPanel.tsx';
 import {
   ConfirmButton,
   Dialog,
@@ -118,14 +119,9 @@ function CreateKey(props: { onChanged: () => void; onClose: () => void }) {
   };
   if (key)
     return (
-      <div className="settings-form">
+      <CreatedPanel onClose={props.onClose}>
         <OnceSecret label={t('apiKeys.theKey')} value={key} note={t('apiKeys.shownOnce')} />
-        <div className="settings-actions">
-          <button type="button" className="primary" onClick={props.onClose}>
-            {t('settings.done')}
-          </button>
-        </div>
-      </div>
+      </CreatedPanel>
     );
   return (
     <form className="settings-form" onSubmit={submit}>

@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { CreatedPanel } from './CreatedPanel.tsx';
 import {
   ConfirmButton,
   Dialog,
@@ -222,7 +223,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
   };
   if (created)
     return (
-      <div className="settings-form">
+      <CreatedPanel onClose={props.onClose}>
         <p role="status">{t('users.createdDone', { email: created.email })}</p>
         {created.password ? (
           <OnceSecret
@@ -231,12 +232,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
             note={t('users.passwordShownOnce')}
           />
         ) : null}
-        <div className="settings-actions">
-          <button type="button" className="primary" onClick={props.onClose}>
-            {t('settings.done')}
-          </button>
-        </div>
-      </div>
+      </CreatedPanel>
     );
   return (
     <form className="settings-form" onSubmit={submit}>
