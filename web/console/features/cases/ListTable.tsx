@@ -4,6 +4,7 @@
  * the column headings. A later page's load keeps the rows shown.
  */
 import type { ReactNode } from 'react';
+import { TableHead } from '../../shared/TableHead.tsx';
 import { useT } from '../../shell/i18n.tsx';
 
 export function ListTable<T>(props: {
@@ -24,16 +25,7 @@ export function ListTable<T>(props: {
   if (props.rows.length === 0) return <p className="muted">{props.empty}</p>;
   return (
     <table className="grid">
-      <thead>
-        <tr>
-          {props.columns.map((c) => (
-            // a table's headings differ from one another: each is its own key
-            <th key={c} scope="col">
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={props.columns} />
       <tbody>{props.rows.map(props.row)}</tbody>
     </table>
   );

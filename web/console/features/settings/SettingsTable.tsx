@@ -4,6 +4,7 @@
  * there (LoadState says why).
  */
 import type { ReactNode } from 'react';
+import { TableHead } from '../../shared/TableHead.tsx';
 
 export function SettingsTable<T>(props: {
   rows: T[] | undefined;
@@ -17,18 +18,7 @@ export function SettingsTable<T>(props: {
     return <p className="settings-muted">{props.none}</p>;
   return (
     <table className="settings-table">
-      <thead>
-        <tr>
-          {props.columns.map((c) =>
-            // a table's headings differ from one another: each is its own key
-            c === false ? null : (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
+      <TableHead columns={props.columns} />
       <tbody>{props.rows.map(props.row)}</tbody>
     </table>
   );
