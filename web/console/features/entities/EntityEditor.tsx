@@ -2,11 +2,18 @@
  * Adding and editing the case's companies and individuals, and relations between them, through the
  * same API an integration uses (the server validates and names any refused field).
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
-import { useAction, useActT } from '../act-i18n.ts';
-import { ActFormDialog } from './ActFormDialog.tsx';
-import { CompanyFields, IndividualFields, OwnershipField, type Role, RoleSelect } from './EntityFields.tsx';
+import { useActT } from '../act-i18n.ts';
+import { ActFormDialog, useActFormDialog } from './ActFormDialog.tsx';
+import {
+  CompanyFields,
+  EntitySelect,
+  IndividualFields,
+  OwnershipField,
+  type Role,
+  RoleSelect,
+} from './EntityFields.tsx';
 
 type Kind = 'company' | 'individual';
 
@@ -38,17 +45,15 @@ const blankToNull = (v: string) => (v.trim() ? v.trim() : undefined);
 
 export function AddEntityButton(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
-  const { companies } = useCaseCompanies(props.caseId, open);
+  const dialog = useActFormDialog();
+  const { companies } = useCaseCompanies(props.caseId, dialog.open);
   const [kind, setKind] = useState<Kind>('individual');
   const [f, setF] = useState<Record<string, string>>({});
   const [role, setRole] = useState<Role>('legal_representative');
-  const { busy, error, run } = useAction();
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
+  const submit = dialog.submit(
+    async () => {
       const relation = {
         to_company_id: f.to_company_id || companies[0]?.id,
         roles: [role],
@@ -83,22 +88,15 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
           }),
         );
       }
-      setOpen(false);
+    },
+    () => {
       setF({});
       props.onChanged();
-    });
-  };
+    },
+  );
 
   return (
-    <ActFormDialog
-      openLabel={t('entity.add')}
-      title={t('entity.add')}
-      open={open}
-      setOpen={setOpen}
-      onSubmit={submit}
-      busy={busy}
-      error={error}
-    >
+    <ActFormDialog openLabel={t('entity.add')} title={t('entity.add')} dialog={dialog} onSubmit={submit}>
       <fieldset>
         <legend>{t('entity.kind')}</legend>
         {(['individual', 'company'] as const).map((k) => (
@@ -127,16 +125,12 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
         {t('entity.country')}
         <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
       </label>
-      <label>
-        {t('entity.relatedTo')}
-        <select value={f.to_company_id ?? companies[0]?.id ?? ''} onChange={set('to_company_id')}>
-          {companies.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <EntitySelect
+        label={t('entity.relatedTo')}
+        value={f.to_company_id ?? companies[0]?.id ?? ''}
+        options={companies}
+        onChange={(id) => setF({ ...f, to_company_id: id })}
+      />
       <RoleSelect value={role} onChange={setRole} />
       <OwnershipField role={role} value={f.ownership ?? ''} onChange={(v) => setF({ ...f, ownership: v })} />
     </ActFormDialog>
@@ -149,12 +143,11 @@ export function EditEntityButton(props: {
   onChanged: () => void;
 }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
+  const dialog = useActFormDialog();
   const [f, setF] = useState<Record<string, string>>({});
-  const { busy, error, run } = useAction();
   const { id, kind } = props.entity;
   useEffect(() => {
-    if (!open) return;
+    if (!dialog.open) return;
     if (kind === 'individual') {
       api.GET('/v1/individuals/{id}', { params: { path: { id } } }).then((r) => {
         const i = r.data;
@@ -174,50 +167,37 @@ export function EditEntityButton(props: {
           setF({ name: c.name, registration_number: c.registration_number ?? '', country: c.country ?? '' });
       });
     }
-  }, [open, id, kind]);
+  }, [dialog.open, id, kind]);
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      if (kind === 'individual') {
-        unwrap(
-          await api.PATCH('/v1/individuals/{id}', {
-            params: { path: { id } },
-            body: {
-              first_name: f.first_name,
-              last_name: f.last_name,
-              email: f.email?.trim() || null,
-              birth_date: f.birth_date || null,
-              ...(f.country ? { address: { country: f.country.toUpperCase() } } : {}),
-            },
-          }),
-        );
-      } else {
-        unwrap(
-          await api.PATCH('/v1/companies/{id}', {
-            params: { path: { id } },
-            body: {
-              name: f.name,
-              registration_number: f.registration_number?.trim() || null,
-              country: f.country ? f.country.toUpperCase() : null,
-            },
-          }),
-        );
-      }
-      setOpen(false);
-      props.onChanged();
-    });
-  };
+  const submit = dialog.submit(async () => {
+    if (kind === 'individual') {
+      unwrap(
+        await api.PATCH('/v1/individuals/{id}', {
+          params: { path: { id } },
+          body: {
+            first_name: f.first_name,
+            last_name: f.last_name,
+            email: f.email?.trim() || null,
+            birth_date: f.birth_date || null,
+            ...(f.country ? { address: { country: f.country.toUpperCase() } } : {}),
+          },
+        }),
+      );
+    } else {
+      unwrap(
+        await api.PATCH('/v1/companies/{id}', {
+          params: { path: { id } },
+          body: {
+            name: f.name,
+            registration_number: f.registration_number?.trim() || null,
+            country: f.country ? f.country.toUpperCase() : null,
+          },
+        }),
+      );
+    }
+  }, props.onChanged);
   return (
-    <ActFormDialog
-      openLabel={t('entity.edit')}
-      title={t('entity.edit')}
-      open={open}
-      setOpen={setOpen}
-      onSubmit={submit}
-      busy={busy}
-      error={error}
-    >
+    <ActFormDialog openLabel={t('entity.edit')} title={t('entity.edit')} dialog={dialog} onSubmit={submit}>
       {kind === 'individual' ? (
         <IndividualFields f={f} set={set} required={false} />
       ) : (
@@ -233,67 +213,50 @@ export function EditEntityButton(props: {
 
 export function RelationEditor(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
-  const { companies, people } = useCaseCompanies(props.caseId, open);
+  const dialog = useActFormDialog();
+  const { companies, people } = useCaseCompanies(props.caseId, dialog.open);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [role, setRole] = useState<Role>('shareholder');
   const [ownership, setOwnership] = useState('');
-  const { busy, error, run } = useAction();
   const fromOptions = [
-    ...people.map((p) => ({ value: `individual:${p.id}`, label: p.name })),
-    ...companies.map((c) => ({ value: `company:${c.id}`, label: c.name })),
+    ...people.map((p) => ({ id: `individual:${p.id}`, name: p.name })),
+    ...companies.map((c) => ({ id: `company:${c.id}`, name: c.name })),
   ];
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      const [kind, id] = (from || fromOptions[0]?.value || ':').split(':');
-      unwrap(
-        await api.POST('/v1/cases/{caseId}/relations', {
-          params: { path: { caseId: props.caseId } },
-          body: {
-            ...(kind === 'company' ? { from_company_id: id } : { from_individual_id: id }),
-            to_company_id: to || companies[0]?.id,
-            roles: [role],
-            ...(role === 'shareholder' && ownership ? { ownership_percentage: Number(ownership) } : {}),
-          },
-        }),
-      );
-      setOpen(false);
-      props.onChanged();
-    });
-  };
+  const submit = dialog.submit(async () => {
+    const [kind, id] = (from || fromOptions[0]?.id || ':').split(':');
+    unwrap(
+      await api.POST('/v1/cases/{caseId}/relations', {
+        params: { path: { caseId: props.caseId } },
+        body: {
+          ...(kind === 'company' ? { from_company_id: id } : { from_individual_id: id }),
+          to_company_id: to || companies[0]?.id,
+          roles: [role],
+          ...(role === 'shareholder' && ownership ? { ownership_percentage: Number(ownership) } : {}),
+        },
+      }),
+    );
+  }, props.onChanged);
   return (
     <ActFormDialog
       openLabel={t('relation.button')}
       title={t('relation.title')}
-      open={open}
-      setOpen={setOpen}
+      dialog={dialog}
       onSubmit={submit}
-      busy={busy}
-      error={error}
     >
-      <label>
-        {t('relation.from')}
-        <select value={from || fromOptions[0]?.value || ''} onChange={(e) => setFrom(e.target.value)}>
-          {fromOptions.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <EntitySelect
+        label={t('relation.from')}
+        value={from || fromOptions[0]?.id || ''}
+        options={fromOptions}
+        onChange={setFrom}
+      />
       <RoleSelect value={role} onChange={setRole} />
-      <label>
-        {t('relation.to')}
-        <select value={to || companies[0]?.id || ''} onChange={(e) => setTo(e.target.value)}>
-          {companies.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <EntitySelect
+        label={t('relation.to')}
+        value={to || companies[0]?.id || ''}
+        options={companies}
+        onChange={setTo}
+      />
       <OwnershipField role={role} value={ownership} onChange={setOwnership} />
     </ActFormDialog>
   );

@@ -1,6 +1,6 @@
 /**
  * The fields the entity and relation forms share, over the form's values: an individual's, a
- * company's, the relation's role and a shareholder's ownership. Adding asks for the names
+ * company's, the relation's role, a shareholder's ownership and the choice of an entity. Adding asks for the names
  * (`required`: the API creates no entity without them); editing may leave them as they are.
  */
 import { useActT } from '../act-i18n.ts';
@@ -83,6 +83,27 @@ export function OwnershipField(props: { role: Role; value: string; onChange: (va
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />
+    </label>
+  );
+}
+
+/** A labelled choice among the case's entities (what a relation goes from or to). */
+export function EntitySelect(props: {
+  label: string;
+  value: string;
+  options: { id: string; name: string }[];
+  onChange: (id: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.name}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }
