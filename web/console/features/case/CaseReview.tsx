@@ -5,7 +5,8 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Dialog, DialogActions } from './Dialog.tsx';
-import { problemMessage, useCaseT } from './i18n.ts';
+import { useCaseT } from './i18n.ts';
+import { useCaseWrite } from './use-case-write.ts';
 
 type Decision = 'approved' | 'rejected' | 'closed';
 
@@ -14,22 +15,17 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
   const [open, setOpen] = useState(false);
   const [decision, setDecision] = useState<Decision>('approved');
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const write = useCaseWrite();
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    setBusy(true);
-    setError(null);
-    const res = await api.POST('/v1/cases/{id}/reviews', {
-      params: { path: { id: props.caseId } },
-      body: { status: decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
-    });
-    setBusy(false);
-    if (res.error) {
-      setError(problemMessage(res.error, t));
-      return;
-    }
+    const sent = await write.send(() =>
+      api.POST('/v1/cases/{id}/reviews', {
+        params: { path: { id: props.caseId } },
+        body: { status: decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+      }),
+    );
+    if (!sent) return;
     setOpen(false);
     setComment('');
     props.onReviewed();
@@ -72,8 +68,8 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
             />
           </label>
           <DialogActions
-            error={error}
-            busy={busy}
+            error={write.error}
+            busy={write.busy}
             cancelLabel={t('case.cancel')}
             submitLabel={t('case.review.submit')}
             onCancel={() => setOpen(false)}

@@ -1,48 +1,11 @@
 /**
- * A modal dialog on the native <dialog> (showModal: the rest of the page is inert, so focus stays
- * inside; Escape closes), which gives focus back to the element that opened it when it closes.
+ * The case pages' modal dialog (see ModalDialog): the case look and its fixed title id. Also used
+ * by the entity, check, portal link and password dialogs.
  */
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type DialogProps, ModalDialog } from '../../shared/Dialog.tsx';
 
-export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ReactNode }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) {
-      opener.current = document.activeElement as HTMLElement | null;
-      d.showModal();
-    } else if (!props.open && d.open) {
-      d.close();
-    }
-  }, [props.open]);
-  useEffect(
-    () => () => {
-      // unmounted while open: focus goes back too
-      opener.current?.focus();
-    },
-    [],
-  );
-  return (
-    <dialog
-      ref={ref}
-      className="case-dialog"
-      aria-labelledby="case-dialog-title"
-      onClose={() => {
-        opener.current?.focus();
-        opener.current = null;
-        if (props.open) props.onClose();
-      }}
-    >
-      {props.open ? (
-        <>
-          <h2 id="case-dialog-title">{props.title}</h2>
-          {props.children}
-        </>
-      ) : null}
-    </dialog>
-  );
+export function Dialog(props: DialogProps) {
+  return <ModalDialog {...props} className="case-dialog" titleId="case-dialog-title" />;
 }
 
 /**

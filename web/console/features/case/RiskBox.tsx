@@ -6,8 +6,9 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Dialog, DialogActions } from './Dialog.tsx';
-import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import { formatDateTime, useCaseT } from './i18n.ts';
 import type { CaseDetailed, RiskLevel } from './types.ts';
+import { useCaseWrite } from './use-case-write.ts';
 
 const LEVELS: RiskLevel[] = ['not_defined', 'low', 'medium', 'high', 'critical', 'prohibited'];
 
@@ -21,23 +22,18 @@ export function RiskBox(props: {
   const [open, setOpen] = useState(false);
   const [level, setLevel] = useState<RiskLevel>(props.risk?.level ?? 'low');
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const write = useCaseWrite();
   const risk = props.risk;
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    setBusy(true);
-    setError(null);
-    const res = await api.POST('/v1/cases/{id}/risks', {
-      params: { path: { id: props.caseId } },
-      body: { level, comment: comment.trim() || null },
-    });
-    setBusy(false);
-    if (res.error) {
-      setError(problemMessage(res.error, t));
-      return;
-    }
+    const sent = await write.send(() =>
+      api.POST('/v1/cases/{id}/risks', {
+        params: { path: { id: props.caseId } },
+        body: { level, comment: comment.trim() || null },
+      }),
+    );
+    if (!sent) return;
     setOpen(false);
     setComment('');
     props.onChanged();
@@ -82,8 +78,8 @@ export function RiskBox(props: {
             <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
           </label>
           <DialogActions
-            error={error}
-            busy={busy}
+            error={write.error}
+            busy={write.busy}
             cancelLabel={t('case.cancel')}
             submitLabel={t('case.save')}
             onCancel={() => setOpen(false)}

@@ -4,14 +4,14 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
-import { problemMessage, useCaseT } from './i18n.ts';
+import { useCaseT } from './i18n.ts';
+import { useCaseWrite } from './use-case-write.ts';
 
 export function TagsBox(props: { caseId: string; tags: string[]; canWrite: boolean; onChanged: () => void }) {
   const t = useCaseT();
   const [label, setLabel] = useState('');
   const [known, setKnown] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, send } = useCaseWrite();
 
   useEffect(() => {
     if (!props.canWrite) return;
@@ -21,18 +21,11 @@ export function TagsBox(props: { caseId: string; tags: string[]; canWrite: boole
   }, [props.canWrite]);
 
   const change = async (method: 'POST' | 'DELETE', tags: string[]) => {
-    setBusy(true);
-    setError(null);
     const opts = { params: { path: { id: props.caseId } }, body: { tags } };
-    const res =
-      method === 'POST'
-        ? await api.POST('/v1/cases/{id}/tags', opts)
-        : await api.DELETE('/v1/cases/{id}/tags', opts);
-    setBusy(false);
-    if (res.error) {
-      setError(problemMessage(res.error, t));
-      return false;
-    }
+    const sent = await send(() =>
+      method === 'POST' ? api.POST('/v1/cases/{id}/tags', opts) : api.DELETE('/v1/cases/{id}/tags', opts),
+    );
+    if (!sent) return false;
     props.onChanged();
     return true;
   };

@@ -10,6 +10,8 @@ import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useWorkspaceUsers } from '../../api/users.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
+import { ListPager } from './ListPager.tsx';
+import { ListTable } from './ListTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { useCaseCounts } from './use-case-counts.ts';
 
@@ -239,83 +241,55 @@ export function CasesPage() {
           </button>
         </div>
       </form>
-      {error ? (
-        <p className="error" role="alert">
-          {t('common.error', { message: error })}
-        </p>
-      ) : !list ? (
-        <p className="muted">{t('common.loading')}</p>
-      ) : list.data.length === 0 ? (
-        <p className="muted">{t('cases.empty')}</p>
-      ) : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('cases.col.name')}</th>
-              <th scope="col">{t('cases.col.status')}</th>
-              <th scope="col">{t('cases.col.flags')}</th>
-              <th scope="col">{t('cases.col.tags')}</th>
-              <th scope="col">{t('cases.col.assignee')}</th>
-              <th scope="col">{t('cases.col.activity')}</th>
-              <th scope="col">{t('cases.col.created')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <Link href={`/cases/${c.id}`}>{c.name}</Link>
-                  {c.external_id ? <div className="muted small">{c.external_id}</div> : null}
-                </td>
-                <td>
-                  <StatusBadge status={c.status} />
-                </td>
-                <td>
-                  {c.reviewer_has_actions ? (
-                    <span className="flag review">{t('cases.needsReview')}</span>
-                  ) : null}
-                  {c.contact_has_actions ? (
-                    <span className="flag contact">{t('cases.contactActions')}</span>
-                  ) : null}
-                </td>
-                <td>
-                  {c.tags.map((tag) => (
-                    <span key={tag} className="tag">
-                      {tag}
-                    </span>
-                  ))}
-                </td>
-                <td>{c.assignee_id ? (userNames.get(c.assignee_id) ?? c.assignee_id) : '—'}</td>
-                <td>{formatDate(c.last_activity_at)}</td>
-                <td>{formatDate(c.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable
+        error={error}
+        rows={list?.data}
+        empty={t('cases.empty')}
+        columns={[
+          t('cases.col.name'),
+          t('cases.col.status'),
+          t('cases.col.flags'),
+          t('cases.col.tags'),
+          t('cases.col.assignee'),
+          t('cases.col.activity'),
+          t('cases.col.created'),
+        ]}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>
+              <Link href={`/cases/${c.id}`}>{c.name}</Link>
+              {c.external_id ? <div className="muted small">{c.external_id}</div> : null}
+            </td>
+            <td>
+              <StatusBadge status={c.status} />
+            </td>
+            <td>
+              {c.reviewer_has_actions ? <span className="flag review">{t('cases.needsReview')}</span> : null}
+              {c.contact_has_actions ? (
+                <span className="flag contact">{t('cases.contactActions')}</span>
+              ) : null}
+            </td>
+            <td>
+              {c.tags.map((tag) => (
+                <span key={tag} className="tag">
+                  {tag}
+                </span>
+              ))}
+            </td>
+            <td>{c.assignee_id ? (userNames.get(c.assignee_id) ?? c.assignee_id) : '—'}</td>
+            <td>{formatDate(c.last_activity_at)}</td>
+            <td>{formatDate(c.created_at)}</td>
+          </tr>
+        )}
+      />
       {pagination ? (
-        <nav className="pager" aria-label={t('cases.title')}>
-          <button
-            type="button"
-            disabled={pagination.page <= 1}
-            onClick={() => go({ page: String(pagination.page - 1) })}
-          >
-            {t('common.previous')}
-          </button>
-          <span>
-            {t('common.pageOf', {
-              page: pagination.page,
-              pages,
-              count: shownTotal(pagination.count, pagination.count_estimated),
-            })}
-          </span>
-          <button
-            type="button"
-            disabled={pagination.page >= pages}
-            onClick={() => go({ page: String(pagination.page + 1) })}
-          >
-            {t('common.next')}
-          </button>
+        <ListPager
+          label={t('cases.title')}
+          page={pagination.page}
+          pages={pages}
+          count={shownTotal(pagination.count, pagination.count_estimated)}
+          onPage={(p) => go({ page: String(p) })}
+        >
           <label>
             {t('cases.perPage')}
             <select value={String(pagination.limit)} onChange={(e) => go({ limit: e.target.value })}>
@@ -326,7 +300,7 @@ export function CasesPage() {
               ))}
             </select>
           </label>
-        </nav>
+        </ListPager>
       ) : null}
     </section>
   );

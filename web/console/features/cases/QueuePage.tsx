@@ -10,6 +10,8 @@ import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { hasActKey, useActT } from '../act-i18n.ts';
+import { ListPager } from './ListPager.tsx';
+import { ListTable } from './ListTable.tsx';
 
 type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
 const LIMIT = 25;
@@ -46,60 +48,36 @@ export function QueuePage() {
     <section className="page queue" aria-labelledby="queue-title">
       <h1 id="queue-title">{t('queue.title')}</h1>
       <p className="muted">{t('queue.intro')}</p>
-      {error ? (
-        <p className="error" role="alert">
-          {t('common.error', { message: error })}
-        </p>
-      ) : !list ? (
-        <p className="muted">{t('common.loading')}</p>
-      ) : list.data.length === 0 ? (
-        <p className="muted">{t('queue.empty')}</p>
-      ) : (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th scope="col">{t('queue.col.check')}</th>
-              <th scope="col">{t('queue.col.subject')}</th>
-              <th scope="col">{t('queue.col.case')}</th>
-              <th scope="col">{t('queue.col.since')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.map((r) => (
-              <tr key={r.check.id}>
-                <td>
-                  {typeLabel(r.check.type)}
-                  {r.check.subtype ? (
-                    // a document check's subtype is document_type:{key}: the key is what tells it apart
-                    <span className="muted small"> · {r.check.subtype.replace(/^document_type:/, '')}</span>
-                  ) : null}
-                </td>
-                <td>{r.subject.name}</td>
-                <td>
-                  <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>{r.case.name}</Link>
-                </td>
-                <td>{formatDate(r.check.updated_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable
+        error={error}
+        rows={list?.data}
+        empty={t('queue.empty')}
+        columns={[t('queue.col.check'), t('queue.col.subject'), t('queue.col.case'), t('queue.col.since')]}
+        row={(r) => (
+          <tr key={r.check.id}>
+            <td>
+              {typeLabel(r.check.type)}
+              {r.check.subtype ? (
+                // a document check's subtype is document_type:{key}: the key is what tells it apart
+                <span className="muted small"> · {r.check.subtype.replace(/^document_type:/, '')}</span>
+              ) : null}
+            </td>
+            <td>{r.subject.name}</td>
+            <td>
+              <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>{r.case.name}</Link>
+            </td>
+            <td>{formatDate(r.check.updated_at)}</td>
+          </tr>
+        )}
+      />
       {count > LIMIT ? (
-        <nav className="pager" aria-label={t('queue.title')}>
-          <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            {t('common.previous')}
-          </button>
-          <span>
-            {t('common.pageOf', {
-              page,
-              pages,
-              count: shownTotal(count, list?.pagination.count_estimated),
-            })}
-          </span>
-          <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-            {t('common.next')}
-          </button>
-        </nav>
+        <ListPager
+          label={t('queue.title')}
+          page={page}
+          pages={pages}
+          count={shownTotal(count, list?.pagination.count_estimated)}
+          onPage={setPage}
+        />
       ) : null}
     </section>
   );

@@ -2,14 +2,20 @@
  * Adding and editing the case's companies and individuals, and relations between them, through the
  * same API an integration uses (the server validates and names any refused field).
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
-import { useAction, useActT } from '../act-i18n.ts';
-import { Dialog } from '../case/Dialog.tsx';
+import { useActT } from '../act-i18n.ts';
+import { ActFormDialog, useActFormDialog } from './ActFormDialog.tsx';
+import {
+  CompanyFields,
+  EntitySelect,
+  IndividualFields,
+  OwnershipField,
+  type Role,
+  RoleSelect,
+} from './EntityFields.tsx';
 
 type Kind = 'company' | 'individual';
-type Role = 'legal_representative' | 'shareholder';
-const ROLES: Role[] = ['legal_representative', 'shareholder'];
 
 /** The case's companies (for "related to"), read when a dialog opens. */
 function useCaseCompanies(caseId: string, open: boolean) {
@@ -37,28 +43,17 @@ function useCaseCompanies(caseId: string, open: boolean) {
 
 const blankToNull = (v: string) => (v.trim() ? v.trim() : undefined);
 
-function ErrorLine({ error }: { error: string | null }) {
-  const t = useActT();
-  return error ? (
-    <p className="error" role="alert">
-      {t('act.failed', { message: error })}
-    </p>
-  ) : null;
-}
-
 export function AddEntityButton(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
-  const { companies } = useCaseCompanies(props.caseId, open);
+  const dialog = useActFormDialog();
+  const { companies } = useCaseCompanies(props.caseId, dialog.open);
   const [kind, setKind] = useState<Kind>('individual');
   const [f, setF] = useState<Record<string, string>>({});
   const [role, setRole] = useState<Role>('legal_representative');
-  const { busy, error, run } = useAction();
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
+  const submit = dialog.submit(
+    async () => {
       const relation = {
         to_company_id: f.to_company_id || companies[0]?.id,
         roles: [role],
@@ -93,116 +88,52 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
           }),
         );
       }
-      setOpen(false);
+    },
+    () => {
       setF({});
       props.onChanged();
-    });
-  };
+    },
+  );
 
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('entity.add')}
-      </button>
-      <Dialog title={t('entity.add')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          <fieldset>
-            <legend>{t('entity.kind')}</legend>
-            {(['individual', 'company'] as const).map((k) => (
-              <label key={k} className="inline">
-                <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
-                {t(`entity.${k}`)}
-              </label>
-            ))}
-          </fieldset>
-          {kind === 'individual' ? (
-            <>
-              <label>
-                {t('entity.firstName')}
-                <input required value={f.first_name ?? ''} onChange={set('first_name')} />
-              </label>
-              <label>
-                {t('entity.lastName')}
-                <input required value={f.last_name ?? ''} onChange={set('last_name')} />
-              </label>
-              <label>
-                {t('entity.email')}
-                <input type="email" value={f.email ?? ''} onChange={set('email')} />
-              </label>
-              <label>
-                {t('entity.birthDate')}
-                <input type="date" value={f.birth_date ?? ''} onChange={set('birth_date')} />
-              </label>
-              <label className="inline">
-                <input
-                  type="checkbox"
-                  checked={f.contact === 'yes'}
-                  onChange={(e) => setF({ ...f, contact: e.target.checked ? 'yes' : '' })}
-                />{' '}
-                {t('entity.contact')}
-              </label>
-            </>
-          ) : (
-            <>
-              <label>
-                {t('entity.name')}
-                <input required value={f.name ?? ''} onChange={set('name')} />
-              </label>
-              <label>
-                {t('entity.registrationNumber')}
-                <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
-              </label>
-            </>
-          )}
-          <label>
-            {t('entity.country')}
-            <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+    <ActFormDialog openLabel={t('entity.add')} title={t('entity.add')} dialog={dialog} onSubmit={submit}>
+      <fieldset>
+        <legend>{t('entity.kind')}</legend>
+        {(['individual', 'company'] as const).map((k) => (
+          <label key={k} className="inline">
+            <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
+            {t(`entity.${k}`)}
           </label>
-          <label>
-            {t('entity.relatedTo')}
-            <select value={f.to_company_id ?? companies[0]?.id ?? ''} onChange={set('to_company_id')}>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
+        ))}
+      </fieldset>
+      {kind === 'individual' ? (
+        <>
+          <IndividualFields f={f} set={set} required />
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={f.contact === 'yes'}
+              onChange={(e) => setF({ ...f, contact: e.target.checked ? 'yes' : '' })}
+            />{' '}
+            {t('entity.contact')}
           </label>
-          <label>
-            {t('entity.role')}
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`role.${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {role === 'shareholder' ? (
-            <label>
-              {t('entity.ownership')}
-              <input
-                type="number"
-                min={0}
-                max={100}
-                step="0.01"
-                value={f.ownership ?? ''}
-                onChange={set('ownership')}
-              />
-            </label>
-          ) : null}
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+        </>
+      ) : (
+        <CompanyFields f={f} set={set} required />
+      )}
+      <label>
+        {t('entity.country')}
+        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+      </label>
+      <EntitySelect
+        label={t('entity.relatedTo')}
+        value={f.to_company_id ?? companies[0]?.id ?? ''}
+        options={companies}
+        onChange={(id) => setF({ ...f, to_company_id: id })}
+      />
+      <RoleSelect value={role} onChange={setRole} />
+      <OwnershipField role={role} value={f.ownership ?? ''} onChange={(v) => setF({ ...f, ownership: v })} />
+    </ActFormDialog>
   );
 }
 
@@ -212,12 +143,11 @@ export function EditEntityButton(props: {
   onChanged: () => void;
 }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
+  const dialog = useActFormDialog();
   const [f, setF] = useState<Record<string, string>>({});
-  const { busy, error, run } = useAction();
   const { id, kind } = props.entity;
   useEffect(() => {
-    if (!open) return;
+    if (!dialog.open) return;
     if (kind === 'individual') {
       api.GET('/v1/individuals/{id}', { params: { path: { id } } }).then((r) => {
         const i = r.data;
@@ -237,190 +167,97 @@ export function EditEntityButton(props: {
           setF({ name: c.name, registration_number: c.registration_number ?? '', country: c.country ?? '' });
       });
     }
-  }, [open, id, kind]);
+  }, [dialog.open, id, kind]);
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      if (kind === 'individual') {
-        unwrap(
-          await api.PATCH('/v1/individuals/{id}', {
-            params: { path: { id } },
-            body: {
-              first_name: f.first_name,
-              last_name: f.last_name,
-              email: f.email?.trim() || null,
-              birth_date: f.birth_date || null,
-              ...(f.country ? { address: { country: f.country.toUpperCase() } } : {}),
-            },
-          }),
-        );
-      } else {
-        unwrap(
-          await api.PATCH('/v1/companies/{id}', {
-            params: { path: { id } },
-            body: {
-              name: f.name,
-              registration_number: f.registration_number?.trim() || null,
-              country: f.country ? f.country.toUpperCase() : null,
-            },
-          }),
-        );
-      }
-      setOpen(false);
-      props.onChanged();
-    });
-  };
+  const submit = dialog.submit(async () => {
+    if (kind === 'individual') {
+      unwrap(
+        await api.PATCH('/v1/individuals/{id}', {
+          params: { path: { id } },
+          body: {
+            first_name: f.first_name,
+            last_name: f.last_name,
+            email: f.email?.trim() || null,
+            birth_date: f.birth_date || null,
+            ...(f.country ? { address: { country: f.country.toUpperCase() } } : {}),
+          },
+        }),
+      );
+    } else {
+      unwrap(
+        await api.PATCH('/v1/companies/{id}', {
+          params: { path: { id } },
+          body: {
+            name: f.name,
+            registration_number: f.registration_number?.trim() || null,
+            country: f.country ? f.country.toUpperCase() : null,
+          },
+        }),
+      );
+    }
+  }, props.onChanged);
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('entity.edit')}
-      </button>
-      <Dialog title={t('entity.edit')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          {kind === 'individual' ? (
-            <>
-              <label>
-                {t('entity.firstName')}
-                <input value={f.first_name ?? ''} onChange={set('first_name')} />
-              </label>
-              <label>
-                {t('entity.lastName')}
-                <input value={f.last_name ?? ''} onChange={set('last_name')} />
-              </label>
-              <label>
-                {t('entity.email')}
-                <input type="email" value={f.email ?? ''} onChange={set('email')} />
-              </label>
-              <label>
-                {t('entity.birthDate')}
-                <input type="date" value={f.birth_date ?? ''} onChange={set('birth_date')} />
-              </label>
-            </>
-          ) : (
-            <>
-              <label>
-                {t('entity.name')}
-                <input value={f.name ?? ''} onChange={set('name')} />
-              </label>
-              <label>
-                {t('entity.registrationNumber')}
-                <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
-              </label>
-            </>
-          )}
-          <label>
-            {t('entity.country')}
-            <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
-          </label>
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+    <ActFormDialog openLabel={t('entity.edit')} title={t('entity.edit')} dialog={dialog} onSubmit={submit}>
+      {kind === 'individual' ? (
+        <IndividualFields f={f} set={set} required={false} />
+      ) : (
+        <CompanyFields f={f} set={set} required={false} />
+      )}
+      <label>
+        {t('entity.country')}
+        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+      </label>
+    </ActFormDialog>
   );
 }
 
 export function RelationEditor(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
-  const [open, setOpen] = useState(false);
-  const { companies, people } = useCaseCompanies(props.caseId, open);
+  const dialog = useActFormDialog();
+  const { companies, people } = useCaseCompanies(props.caseId, dialog.open);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [role, setRole] = useState<Role>('shareholder');
   const [ownership, setOwnership] = useState('');
-  const { busy, error, run } = useAction();
   const fromOptions = [
-    ...people.map((p) => ({ value: `individual:${p.id}`, label: p.name })),
-    ...companies.map((c) => ({ value: `company:${c.id}`, label: c.name })),
+    ...people.map((p) => ({ id: `individual:${p.id}`, name: p.name })),
+    ...companies.map((c) => ({ id: `company:${c.id}`, name: c.name })),
   ];
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void run(async () => {
-      const [kind, id] = (from || fromOptions[0]?.value || ':').split(':');
-      unwrap(
-        await api.POST('/v1/cases/{caseId}/relations', {
-          params: { path: { caseId: props.caseId } },
-          body: {
-            ...(kind === 'company' ? { from_company_id: id } : { from_individual_id: id }),
-            to_company_id: to || companies[0]?.id,
-            roles: [role],
-            ...(role === 'shareholder' && ownership ? { ownership_percentage: Number(ownership) } : {}),
-          },
-        }),
-      );
-      setOpen(false);
-      props.onChanged();
-    });
-  };
+  const submit = dialog.submit(async () => {
+    const [kind, id] = (from || fromOptions[0]?.id || ':').split(':');
+    unwrap(
+      await api.POST('/v1/cases/{caseId}/relations', {
+        params: { path: { caseId: props.caseId } },
+        body: {
+          ...(kind === 'company' ? { from_company_id: id } : { from_individual_id: id }),
+          to_company_id: to || companies[0]?.id,
+          roles: [role],
+          ...(role === 'shareholder' && ownership ? { ownership_percentage: Number(ownership) } : {}),
+        },
+      }),
+    );
+  }, props.onChanged);
   return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        {t('relation.button')}
-      </button>
-      <Dialog title={t('relation.title')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
-          <label>
-            {t('relation.from')}
-            <select value={from || fromOptions[0]?.value || ''} onChange={(e) => setFrom(e.target.value)}>
-              {fromOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('entity.role')}
-            <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`role.${r}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('relation.to')}
-            <select value={to || companies[0]?.id || ''} onChange={(e) => setTo(e.target.value)}>
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          {role === 'shareholder' ? (
-            <label>
-              {t('entity.ownership')}
-              <input
-                type="number"
-                min={0}
-                max={100}
-                step="0.01"
-                value={ownership}
-                onChange={(e) => setOwnership(e.target.value)}
-              />
-            </label>
-          ) : null}
-          <ErrorLine error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.cancel')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
+    <ActFormDialog
+      openLabel={t('relation.button')}
+      title={t('relation.title')}
+      dialog={dialog}
+      onSubmit={submit}
+    >
+      <EntitySelect
+        label={t('relation.from')}
+        value={from || fromOptions[0]?.id || ''}
+        options={fromOptions}
+        onChange={setFrom}
+      />
+      <RoleSelect value={role} onChange={setRole} />
+      <EntitySelect
+        label={t('relation.to')}
+        value={to || companies[0]?.id || ''}
+        options={companies}
+        onChange={setTo}
+      />
+      <OwnershipField role={role} value={ownership} onChange={setOwnership} />
+    </ActFormDialog>
   );
 }

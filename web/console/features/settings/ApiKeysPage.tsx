@@ -4,13 +4,12 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { CreatedPanel } from './CreatedPanel.tsx';
 import {
   ConfirmButton,
   Dialog,
-  ErrorNote,
   formatDateTime,
-  LoadFailed,
-  Loading,
+  LoadState,
   OnceSecret,
   ok,
   Pager,
@@ -19,7 +18,10 @@ import {
   usePage,
   userLabel,
 } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import { useSettingsLang, useSettingsT } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 export function ApiKeysPage() {
   const t = useSettingsT();
@@ -38,65 +40,55 @@ export function ApiKeysPage() {
   );
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.api-keys')}</h2>
-        <button type="button" className="primary" onClick={() => setCreating(true)}>
-          {t('apiKeys.new')}
-        </button>
-      </div>
-      <p className="settings-hint">{t('apiKeys.intro')}</p>
+      <SettingsHead
+        title={t('settings.section.api-keys')}
+        hint={t('apiKeys.intro')}
+        newLabel={t('apiKeys.new')}
+        onNew={() => setCreating(true)}
+      />
       <label className="check">
         <input type="checkbox" checked={revoked} onChange={(e) => setRevoked(e.target.checked)} />
         {t('apiKeys.includeRevoked')}
       </label>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p className="settings-muted">{t('apiKeys.none')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('apiKeys.name')}</th>
-                <th scope="col">{t('apiKeys.prefix')}</th>
-                <th scope="col">{t('apiKeys.createdBy')}</th>
-                <th scope="col">{t('apiKeys.created')}</th>
-                <th scope="col">{t('apiKeys.revoked')}</th>
-                <th scope="col">{t('settings.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((k) => (
-                <tr key={k.id} className={k.revoked_at ? 'archived' : undefined}>
-                  <td>{k.name ?? <span className="settings-muted">{t('apiKeys.unnamed')}</span>}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{k.created_by ? userLabel(k.created_by) : t('apiKeys.bySystem')}</td>
-                  <td>{formatDateTime(k.created_at, lang)}</td>
-                  <td>{k.revoked_at ? formatDateTime(k.revoked_at, lang) : '—'}</td>
-                  <td className="settings-row-actions">
-                    {k.revoked_at ? null : (
-                      <ConfirmButton
-                        danger
-                        label={t('apiKeys.revoke')}
-                        title={t('apiKeys.revokeTitle')}
-                        question={t('apiKeys.revokeQuestion', { name: k.name ?? k.prefix })}
-                        confirm={t('apiKeys.revoke')}
-                        action={async () =>
-                          ok(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id: k.id } } }))
-                        }
-                        onDone={list.reload}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        none={t('apiKeys.none')}
+        columns={[
+          t('apiKeys.name'),
+          t('apiKeys.prefix'),
+          t('apiKeys.createdBy'),
+          t('apiKeys.created'),
+          t('apiKeys.revoked'),
+          t('settings.actions'),
+        ]}
+        row={(k) => (
+          <tr key={k.id} className={k.revoked_at ? 'archived' : undefined}>
+            <td>{k.name ?? <span className="settings-muted">{t('apiKeys.unnamed')}</span>}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>{k.created_by ? userLabel(k.created_by) : t('apiKeys.bySystem')}</td>
+            <td>{formatDateTime(k.created_at, lang)}</td>
+            <td>{k.revoked_at ? formatDateTime(k.revoked_at, lang) : '—'}</td>
+            <td className="settings-row-actions">
+              {k.revoked_at ? null : (
+                <ConfirmButton
+                  danger
+                  label={t('apiKeys.revoke')}
+                  title={t('apiKeys.revokeTitle')}
+                  question={t('apiKeys.revokeQuestion', { name: k.name ?? k.prefix })}
+                  confirm={t('apiKeys.revoke')}
+                  action={async () =>
+                    ok(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id: k.id } } }))
+                  }
+                  onDone={list.reload}
+                />
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Dialog title={t('apiKeys.new')} open={creating} onClose={() => setCreating(false)}>
         {creating ? (
@@ -127,14 +119,9 @@ function CreateKey(props: { onChanged: () => void; onClose: () => void }) {
   };
   if (key)
     return (
-      <div className="settings-form">
+      <CreatedPanel onClose={props.onClose}>
         <OnceSecret label={t('apiKeys.theKey')} value={key} note={t('apiKeys.shownOnce')} />
-        <div className="settings-actions">
-          <button type="button" className="primary" onClick={props.onClose}>
-            {t('settings.done')}
-          </button>
-        </div>
-      </div>
+      </CreatedPanel>
     );
   return (
     <form className="settings-form" onSubmit={submit}>
@@ -142,15 +129,12 @@ function CreateKey(props: { onChanged: () => void; onClose: () => void }) {
         {t('apiKeys.name')}
         <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       </label>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onClose}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('settings.create')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('settings.create')}
+        onCancel={props.onClose}
+      />
     </form>
   );
 }

@@ -7,8 +7,7 @@ import { api } from '../../api/client.ts';
 import {
   formatDateTime,
   type Json,
-  LoadFailed,
-  Loading,
+  LoadState,
   ok,
   Pager,
   type Query,
@@ -17,6 +16,7 @@ import {
   userLabel,
 } from './common.tsx';
 import { type SettingsKey, useSettingsLang, useSettingsT } from './i18n.ts';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type Entry = Json<'/v1/audit-log'>['data'][number];
 type AuditQuery = Query<'/v1/audit-log'>;
@@ -156,37 +156,28 @@ export function AuditLogPage() {
           {t('settings.reset')}
         </button>
       </form>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p className="settings-muted">{t('audit.none')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('audit.when')}</th>
-                <th scope="col">{t('audit.who')}</th>
-                <th scope="col">{t('audit.action')}</th>
-                <th scope="col">{t('audit.resource')}</th>
-                <th scope="col">{t('audit.status')}</th>
-                <th scope="col">{t('audit.from_ip')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((e) => (
-                <AuditRow
-                  key={e.id}
-                  entry={e}
-                  lang={lang}
-                  open={open === e.id}
-                  onToggle={() => setOpen(open === e.id ? null : e.id)}
-                />
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        none={t('audit.none')}
+        columns={[
+          t('audit.when'),
+          t('audit.who'),
+          t('audit.action'),
+          t('audit.resource'),
+          t('audit.status'),
+          t('audit.from_ip'),
+        ]}
+        row={(e) => (
+          <AuditRow
+            key={e.id}
+            entry={e}
+            lang={lang}
+            open={open === e.id}
+            onToggle={() => setOpen(open === e.id ? null : e.id)}
+          />
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
     </>
   );

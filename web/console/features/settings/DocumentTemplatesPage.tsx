@@ -13,12 +13,16 @@ import {
   type Json,
   LoadFailed,
   Loading,
+  LoadState,
   ok,
   Pager,
   useAction,
   useLoad,
 } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import { type SettingsT, useIsAdmin, useSettingsLang, useSettingsT } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type Kind = Json<'/v1/document-templates'>['data'][number]['kind'];
 
@@ -35,64 +39,48 @@ export function DocumentTemplatesPage() {
   );
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.document-templates')}</h2>
-        {isAdmin ? (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            {t('docTemplates.new')}
-          </button>
-        ) : null}
-      </div>
-      <p className="settings-hint">{t('docTemplates.intro')}</p>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p className="settings-muted">{t('docTemplates.none')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('docTemplates.name')}</th>
-                <th scope="col">{t('docTemplates.key')}</th>
-                <th scope="col">{t('docTemplates.kind')}</th>
-                <th scope="col">{t('docTemplates.published')}</th>
-                <th scope="col">{t('docTemplates.latest')}</th>
-                <th scope="col">{t('docTemplates.updated')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((d) => (
-                <tr key={d.id} className={selected === d.key ? 'selected' : undefined}>
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      aria-expanded={selected === d.key}
-                      onClick={() => setSelected(selected === d.key ? null : d.key)}
-                    >
-                      {d.name}
-                    </button>
-                  </td>
-                  <td>
-                    <code>{d.key}</code>
-                  </td>
-                  <td>
-                    {t(
-                      d.kind === 'report'
-                        ? 'docTemplates.kind.report'
-                        : 'docTemplates.kind.electronic_signature',
-                    )}
-                  </td>
-                  <td>{d.published_version ?? '—'}</td>
-                  <td>{d.latest_version ?? '—'}</td>
-                  <td>{formatDateTime(d.updated_at, lang)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <SettingsHead
+        title={t('settings.section.document-templates')}
+        hint={t('docTemplates.intro')}
+        newLabel={t('docTemplates.new')}
+        onNew={isAdmin ? () => setCreating(true) : undefined}
+      />
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        none={t('docTemplates.none')}
+        columns={[
+          t('docTemplates.name'),
+          t('docTemplates.key'),
+          t('docTemplates.kind'),
+          t('docTemplates.published'),
+          t('docTemplates.latest'),
+          t('docTemplates.updated'),
+        ]}
+        row={(d) => (
+          <tr key={d.id} className={selected === d.key ? 'selected' : undefined}>
+            <td>
+              <button
+                type="button"
+                className="link"
+                aria-expanded={selected === d.key}
+                onClick={() => setSelected(selected === d.key ? null : d.key)}
+              >
+                {d.name}
+              </button>
+            </td>
+            <td>
+              <code>{d.key}</code>
+            </td>
+            <td>
+              {t(d.kind === 'report' ? 'docTemplates.kind.report' : 'docTemplates.kind.electronic_signature')}
+            </td>
+            <td>{d.published_version ?? '—'}</td>
+            <td>{d.latest_version ?? '—'}</td>
+            <td>{formatDateTime(d.updated_at, lang)}</td>
+          </tr>
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       {selected ? <TemplateDetail key={selected} templateKey={selected} onChanged={list.reload} /> : null}
       <Dialog title={t('docTemplates.new')} open={creating} onClose={() => setCreating(false)}>
@@ -151,15 +139,12 @@ function CreateTemplateForm(props: { t: SettingsT; onCancel: () => void; onSaved
           <option value="electronic_signature">{t('docTemplates.kind.electronic_signature')}</option>
         </select>
       </label>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onCancel}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('settings.create')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('settings.create')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }
@@ -345,15 +330,12 @@ function AddVersionForm(props: {
       <p id="doc-template-content-hint" className="settings-hint">
         {t('docTemplates.contentHint')}
       </p>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onCancel}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('docTemplates.saveDraft')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('docTemplates.saveDraft')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

@@ -8,18 +8,19 @@ import { api } from '../../api/client.ts';
 import {
   ConfirmButton,
   Dialog,
-  ErrorNote,
   formatDateTime,
   type Json,
-  LoadFailed,
-  Loading,
+  LoadState,
   ok,
   Pager,
   useAction,
   useLoad,
   usePage,
 } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import { type SettingsT, useIsAdmin, useSettingsLang, useSettingsT } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type DocumentType = Json<'/v1/document_types'>['data'][number];
 type TargetEntity = DocumentType['target_entities'][number];
@@ -43,69 +44,60 @@ export function DocumentTypesPage() {
 
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.document-types')}</h2>
-        {isAdmin ? (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            {t('docTypes.new')}
-          </button>
-        ) : null}
-      </div>
-      <p className="settings-hint">{t('docTypes.intro')}</p>
+      <SettingsHead
+        title={t('settings.section.document-types')}
+        hint={t('docTypes.intro')}
+        newLabel={t('docTypes.new')}
+        onNew={isAdmin ? () => setCreating(true) : undefined}
+      />
       <label className="check">
         <input type="checkbox" checked={archived} onChange={(e) => setArchived(e.target.checked)} />
         {t('docTypes.includeArchived')}
       </label>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('docTypes.label')}</th>
-              <th scope="col">{t('docTypes.key')}</th>
-              <th scope="col">{t('docTypes.targets')}</th>
-              <th scope="col">{t('docTypes.internal')}</th>
-              <th scope="col">{t('docTypes.archivedAt')}</th>
-              {isAdmin ? <th scope="col">{t('settings.actions')}</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((d) => (
-              <tr key={d.id} className={d.archived_at ? 'archived' : undefined}>
-                <td>{d.label}</td>
-                <td>
-                  <code>{d.key}</code>
-                </td>
-                <td>
-                  {d.target_entities
-                    .map((x) => t(x === 'company' ? 'docTypes.company' : 'docTypes.individual'))
-                    .join(', ')}
-                </td>
-                <td>{d.is_internal ? t('settings.yes') : t('settings.no')}</td>
-                <td>{d.archived_at ? formatDateTime(d.archived_at, lang) : '—'}</td>
-                {isAdmin ? (
-                  <td className="settings-row-actions">
-                    {d.archived_at ? null : (
-                      <ConfirmButton
-                        danger
-                        label={t('docTypes.archive')}
-                        title={t('docTypes.archiveTitle')}
-                        question={t('docTypes.archiveQuestion', { label: d.label })}
-                        confirm={t('docTypes.archive')}
-                        action={async () =>
-                          ok(await api.DELETE('/v1/document_types/{id}', { params: { path: { id: d.id } } }))
-                        }
-                        onDone={list.reload}
-                      />
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        columns={[
+          t('docTypes.label'),
+          t('docTypes.key'),
+          t('docTypes.targets'),
+          t('docTypes.internal'),
+          t('docTypes.archivedAt'),
+          isAdmin && t('settings.actions'),
+        ]}
+        row={(d) => (
+          <tr key={d.id} className={d.archived_at ? 'archived' : undefined}>
+            <td>{d.label}</td>
+            <td>
+              <code>{d.key}</code>
+            </td>
+            <td>
+              {d.target_entities
+                .map((x) => t(x === 'company' ? 'docTypes.company' : 'docTypes.individual'))
+                .join(', ')}
+            </td>
+            <td>{d.is_internal ? t('settings.yes') : t('settings.no')}</td>
+            <td>{d.archived_at ? formatDateTime(d.archived_at, lang) : '—'}</td>
+            {isAdmin ? (
+              <td className="settings-row-actions">
+                {d.archived_at ? null : (
+                  <ConfirmButton
+                    danger
+                    label={t('docTypes.archive')}
+                    title={t('docTypes.archiveTitle')}
+                    question={t('docTypes.archiveQuestion', { label: d.label })}
+                    confirm={t('docTypes.archive')}
+                    action={async () =>
+                      ok(await api.DELETE('/v1/document_types/{id}', { params: { path: { id: d.id } } }))
+                    }
+                    onDone={list.reload}
+                  />
+                )}
+              </td>
+            ) : null}
+          </tr>
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Dialog title={t('docTypes.new')} open={creating} onClose={() => setCreating(false)}>
         {creating ? (
@@ -188,15 +180,12 @@ function DocumentTypeForm(props: { t: SettingsT; onCancel: () => void; onSaved: 
         <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} />
         {t('docTypes.internalLong')}
       </label>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onCancel}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('settings.create')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('settings.create')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

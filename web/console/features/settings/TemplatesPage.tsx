@@ -5,19 +5,11 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
-import {
-  ConfirmButton,
-  Dialog,
-  ErrorNote,
-  type Json,
-  LoadFailed,
-  Loading,
-  ok,
-  Pager,
-  useAction,
-  useLoad,
-} from './common.tsx';
+import { ConfirmButton, Dialog, type Json, LoadState, ok, Pager, useAction, useLoad } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import { type SettingsKey, type SettingsT, useIsAdmin, useSettingsT } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type Template = Json<'/v1/templates'>['data'][number];
 type Target = Template['checks'][number]['targets'][number];
@@ -61,77 +53,65 @@ export function TemplatesPage() {
 
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.templates')}</h2>
-        {isAdmin ? (
-          <button type="button" className="primary" onClick={() => setEditing('new')}>
-            {t('templates.new')}
-          </button>
-        ) : null}
-      </div>
-      <p className="settings-hint">{t('templates.intro')}</p>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        list.data.data.length === 0 ? (
-          <p className="settings-muted">{t('templates.none')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('templates.name')}</th>
-                <th scope="col">{t('templates.key')}</th>
-                <th scope="col">{t('templates.checks')}</th>
-                <th scope="col">{t('templates.autoApproval')}</th>
-                {isAdmin ? <th scope="col">{t('settings.actions')}</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((tpl) => (
-                <tr key={tpl.id}>
-                  <td>
-                    <strong>{tpl.name}</strong>
-                    {tpl.description ? <div className="settings-muted">{tpl.description}</div> : null}
-                  </td>
-                  <td>
-                    <code>{tpl.key}</code>
-                  </td>
-                  <td>
-                    <ul className="settings-plain">
-                      {tpl.checks.map((c, i) => (
-                        // biome-ignore lint/suspicious/noArrayIndexKey: a template's checks have no id
-                        <li key={i}>
-                          <code>{c.type}</code> →{' '}
-                          {c.targets.map((x) => t(`templates.target.${x}` as SettingsKey)).join(', ')}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>{tpl.case_auto_approval ? t('settings.yes') : t('settings.no')}</td>
-                  {isAdmin ? (
-                    <td className="settings-row-actions">
-                      <button type="button" onClick={() => setEditing(tpl)}>
-                        {t('settings.edit')}
-                      </button>
-                      <ConfirmButton
-                        danger
-                        label={t('settings.delete')}
-                        title={t('templates.deleteTitle')}
-                        question={t('templates.deleteQuestion', { name: tpl.name })}
-                        confirm={t('settings.delete')}
-                        action={async () =>
-                          ok(await api.DELETE('/v1/templates/{id}', { params: { path: { id: tpl.id } } }))
-                        }
-                        onDone={list.reload}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <SettingsHead
+        title={t('settings.section.templates')}
+        hint={t('templates.intro')}
+        newLabel={t('templates.new')}
+        onNew={isAdmin ? () => setEditing('new') : undefined}
+      />
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        none={t('templates.none')}
+        columns={[
+          t('templates.name'),
+          t('templates.key'),
+          t('templates.checks'),
+          t('templates.autoApproval'),
+          isAdmin && t('settings.actions'),
+        ]}
+        row={(tpl) => (
+          <tr key={tpl.id}>
+            <td>
+              <strong>{tpl.name}</strong>
+              {tpl.description ? <div className="settings-muted">{tpl.description}</div> : null}
+            </td>
+            <td>
+              <code>{tpl.key}</code>
+            </td>
+            <td>
+              <ul className="settings-plain">
+                {tpl.checks.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a template's checks have no id
+                  <li key={i}>
+                    <code>{c.type}</code> →{' '}
+                    {c.targets.map((x) => t(`templates.target.${x}` as SettingsKey)).join(', ')}
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td>{tpl.case_auto_approval ? t('settings.yes') : t('settings.no')}</td>
+            {isAdmin ? (
+              <td className="settings-row-actions">
+                <button type="button" onClick={() => setEditing(tpl)}>
+                  {t('settings.edit')}
+                </button>
+                <ConfirmButton
+                  danger
+                  label={t('settings.delete')}
+                  title={t('templates.deleteTitle')}
+                  question={t('templates.deleteQuestion', { name: tpl.name })}
+                  confirm={t('settings.delete')}
+                  action={async () =>
+                    ok(await api.DELETE('/v1/templates/{id}', { params: { path: { id: tpl.id } } }))
+                  }
+                  onDone={list.reload}
+                />
+              </td>
+            ) : null}
+          </tr>
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Dialog
         title={editing === 'new' ? t('templates.new') : t('templates.edit')}
@@ -292,15 +272,12 @@ function TemplateForm(props: {
           {t('templates.addCheck')}
         </button>
       </fieldset>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onCancel}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('settings.save')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('settings.save')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

@@ -5,14 +5,14 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { CreatedPanel } from './CreatedPanel.tsx';
 import {
   ConfirmButton,
   Dialog,
   ErrorNote,
   formatDateTime,
   type Json,
-  LoadFailed,
-  Loading,
+  LoadState,
   OnceSecret,
   ok,
   Pager,
@@ -21,6 +21,7 @@ import {
   usePage,
   userLabel,
 } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import {
   type Role,
   type SettingsKey,
@@ -29,6 +30,8 @@ import {
   useSettingsLang,
   useSettingsT,
 } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type User = Json<'/v1/users'>['data'][number];
 const ROLES: Role[] = ['admin', 'reviewer', 'viewer'];
@@ -60,15 +63,12 @@ export function UsersPage() {
   };
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.users')}</h2>
-        {isAdmin ? (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            {t('users.new')}
-          </button>
-        ) : null}
-      </div>
-      <p className="settings-hint">{t('users.intro')}</p>
+      <SettingsHead
+        title={t('settings.section.users')}
+        hint={t('users.intro')}
+        newLabel={t('users.new')}
+        onNew={isAdmin ? () => setCreating(true) : undefined}
+      />
       <label className="check">
         <input type="checkbox" checked={suspended} onChange={(e) => setSuspended(e.target.checked)} />
         {t('users.includeSuspended')}
@@ -79,114 +79,108 @@ export function UsersPage() {
           {notice}
         </p>
       ) : null}
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
-      {list.data ? (
-        <table className="settings-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('users.name')}</th>
-              <th scope="col">{t('users.email')}</th>
-              <th scope="col">{t('users.role')}</th>
-              <th scope="col">{t('users.created')}</th>
-              <th scope="col">{t('users.suspended')}</th>
-              {isAdmin ? <th scope="col">{t('settings.actions')}</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((u) => (
-              <tr key={u.id} className={u.suspended_at ? 'archived' : undefined} data-user={u.email}>
-                <td>
-                  {userLabel(u)}
-                  {u.id === me ? <span className="settings-muted"> {t('users.you')}</span> : null}
-                </td>
-                <td>{u.email}</td>
-                <td>
-                  {isAdmin ? (
-                    <select
-                      aria-label={t('users.roleOf', { name: userLabel(u) })}
-                      value={u.role}
-                      // one's own role is changed by another admin: the last admin demoting themselves is a 409
-                      disabled={act.busy || u.id === me}
-                      aria-describedby={u.id === me ? 'users-self-hint' : undefined}
-                      onChange={(e) =>
-                        patch(
-                          u,
-                          { role: e.target.value as Role },
-                          t('users.roleChanged', {
-                            name: userLabel(u),
-                            role: t(`users.role.${e.target.value}` as SettingsKey),
-                          }),
-                        )
-                      }
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {t(`users.role.${r}` as SettingsKey)}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    t(`users.role.${u.role}` as SettingsKey)
-                  )}
-                </td>
-                <td>{formatDateTime(u.created_at, lang)}</td>
-                <td>{u.suspended_at ? formatDateTime(u.suspended_at, lang) : '—'}</td>
-                {isAdmin ? (
-                  <td className="settings-row-actions">
-                    {u.suspended_at ? (
-                      <button
-                        type="button"
-                        disabled={act.busy}
-                        onClick={() =>
-                          patch(u, { suspended: false }, t('users.reactivated', { name: userLabel(u) }))
-                        }
-                      >
-                        {t('users.reactivate')}
-                      </button>
-                    ) : u.id === me ? (
-                      // suspending oneself would end one's session; the last admin's is a 409
-                      <button type="button" className="danger" disabled aria-describedby="users-self-hint">
-                        {t('users.suspend')}
-                      </button>
-                    ) : (
-                      <ConfirmButton
-                        danger
-                        label={t('users.suspend')}
-                        title={t('users.suspendTitle')}
-                        question={t('users.suspendQuestion', { name: userLabel(u) })}
-                        confirm={t('users.suspend')}
-                        action={async () =>
-                          ok(
-                            await api.PATCH('/v1/users/{id}', {
-                              params: { path: { id: u.id } },
-                              body: { suspended: true },
-                            }),
-                          )
-                        }
-                        onDone={() => {
-                          setNotice(t('users.suspendedDone', { name: userLabel(u) }));
-                          list.reload();
-                        }}
-                      />
-                    )}
-                    <ConfirmButton
-                      label={t('users.signOut')}
-                      title={t('users.signOutTitle')}
-                      question={t('users.signOutQuestion', { name: userLabel(u) })}
-                      confirm={t('users.signOut')}
-                      action={async () =>
-                        ok(await api.DELETE('/v1/users/{id}/sessions', { params: { path: { id: u.id } } }))
-                      }
-                      onDone={() => setNotice(t('users.signedOut', { name: userLabel(u) }))}
-                    />
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <LoadState load={list} t={t} />
+      <SettingsTable
+        rows={list.data?.data}
+        columns={[
+          t('users.name'),
+          t('users.email'),
+          t('users.role'),
+          t('users.created'),
+          t('users.suspended'),
+          isAdmin && t('settings.actions'),
+        ]}
+        row={(u) => (
+          <tr key={u.id} className={u.suspended_at ? 'archived' : undefined} data-user={u.email}>
+            <td>
+              {userLabel(u)}
+              {u.id === me ? <span className="settings-muted"> {t('users.you')}</span> : null}
+            </td>
+            <td>{u.email}</td>
+            <td>
+              {isAdmin ? (
+                <select
+                  aria-label={t('users.roleOf', { name: userLabel(u) })}
+                  value={u.role}
+                  // one's own role is changed by another admin: the last admin demoting themselves is a 409
+                  disabled={act.busy || u.id === me}
+                  aria-describedby={u.id === me ? 'users-self-hint' : undefined}
+                  onChange={(e) =>
+                    patch(
+                      u,
+                      { role: e.target.value as Role },
+                      t('users.roleChanged', {
+                        name: userLabel(u),
+                        role: t(`users.role.${e.target.value}` as SettingsKey),
+                      }),
+                    )
+                  }
+                >
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {t(`users.role.${r}` as SettingsKey)}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                t(`users.role.${u.role}` as SettingsKey)
+              )}
+            </td>
+            <td>{formatDateTime(u.created_at, lang)}</td>
+            <td>{u.suspended_at ? formatDateTime(u.suspended_at, lang) : '—'}</td>
+            {isAdmin ? (
+              <td className="settings-row-actions">
+                {u.suspended_at ? (
+                  <button
+                    type="button"
+                    disabled={act.busy}
+                    onClick={() =>
+                      patch(u, { suspended: false }, t('users.reactivated', { name: userLabel(u) }))
+                    }
+                  >
+                    {t('users.reactivate')}
+                  </button>
+                ) : u.id === me ? (
+                  // suspending oneself would end one's session; the last admin's is a 409
+                  <button type="button" className="danger" disabled aria-describedby="users-self-hint">
+                    {t('users.suspend')}
+                  </button>
+                ) : (
+                  <ConfirmButton
+                    danger
+                    label={t('users.suspend')}
+                    title={t('users.suspendTitle')}
+                    question={t('users.suspendQuestion', { name: userLabel(u) })}
+                    confirm={t('users.suspend')}
+                    action={async () =>
+                      ok(
+                        await api.PATCH('/v1/users/{id}', {
+                          params: { path: { id: u.id } },
+                          body: { suspended: true },
+                        }),
+                      )
+                    }
+                    onDone={() => {
+                      setNotice(t('users.suspendedDone', { name: userLabel(u) }));
+                      list.reload();
+                    }}
+                  />
+                )}
+                <ConfirmButton
+                  label={t('users.signOut')}
+                  title={t('users.signOutTitle')}
+                  question={t('users.signOutQuestion', { name: userLabel(u) })}
+                  confirm={t('users.signOut')}
+                  action={async () =>
+                    ok(await api.DELETE('/v1/users/{id}/sessions', { params: { path: { id: u.id } } }))
+                  }
+                  onDone={() => setNotice(t('users.signedOut', { name: userLabel(u) }))}
+                />
+              </td>
+            ) : null}
+          </tr>
+        )}
+      />
       {isAdmin && list.data?.data.some((u) => u.id === me) ? (
         <p className="settings-hint" id="users-self-hint">
           {t('users.selfHint')}
@@ -229,7 +223,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
   };
   if (created)
     return (
-      <div className="settings-form">
+      <CreatedPanel onClose={props.onClose}>
         <p role="status">{t('users.createdDone', { email: created.email })}</p>
         {created.password ? (
           <OnceSecret
@@ -238,12 +232,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
             note={t('users.passwordShownOnce')}
           />
         ) : null}
-        <div className="settings-actions">
-          <button type="button" className="primary" onClick={props.onClose}>
-            {t('settings.done')}
-          </button>
-        </div>
-      </div>
+      </CreatedPanel>
     );
   return (
     <form className="settings-form" onSubmit={submit}>
@@ -293,15 +282,12 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
       <p id="user-password-hint" className="settings-hint">
         {t('users.passwordHint')}
       </p>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onClose}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {t('settings.create')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={t('settings.create')}
+        onCancel={props.onClose}
+      />
     </form>
   );
 }

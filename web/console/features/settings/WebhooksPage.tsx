@@ -13,15 +13,17 @@ import {
   ErrorNote,
   formatDateTime,
   type Json,
-  LoadFailed,
-  Loading,
+  LoadState,
   ok,
   Pager,
   useAction,
   useLoad,
   usePage,
 } from './common.tsx';
+import { FormActions } from './FormActions.tsx';
 import { type SettingsKey, type SettingsT, useSettingsLang, useSettingsT } from './i18n.ts';
+import { SettingsHead } from './SettingsHead.tsx';
+import { SettingsTable } from './SettingsTable.tsx';
 
 type Webhook = Json<'/v1/webhooks'>['data'][number];
 type WebhookLog = Json<'/v1/webhook-logs'>['data'][number];
@@ -46,126 +48,116 @@ export function WebhooksPage() {
 
   return (
     <>
-      <div className="settings-head">
-        <h2>{t('settings.section.webhooks')}</h2>
-        <button type="button" className="primary" onClick={() => setEditing('new')}>
-          {t('webhooks.new')}
-        </button>
-      </div>
-      <p className="settings-hint">{t('webhooks.intro')}</p>
-      {list.error ? <LoadFailed error={list.error} t={t} /> : null}
-      {!list.data && !list.error ? <Loading /> : null}
+      <SettingsHead
+        title={t('settings.section.webhooks')}
+        hint={t('webhooks.intro')}
+        newLabel={t('webhooks.new')}
+        onNew={() => setEditing('new')}
+      />
+      <LoadState load={list} t={t} />
       <ErrorNote message={act.error} />
-      {list.data ? (
-        webhooks.length === 0 ? (
-          <p className="settings-muted">{t('webhooks.none')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.name')}</th>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.events')}</th>
-                <th scope="col">{t('webhooks.status')}</th>
-                <th scope="col">{t('webhooks.secret')}</th>
-                <th scope="col">{t('settings.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.map((w) => (
-                <tr key={w.id}>
-                  <td>{w.name}</td>
-                  <td className="wrap">
-                    <code>{w.url}</code>
-                  </td>
-                  <td className="words">{w.events.join(', ')}</td>
-                  <td>
-                    <span className={`settings-badge ${w.status}`}>
-                      {t(w.status === 'online' ? 'webhooks.online' : 'webhooks.offline')}
-                    </span>
-                  </td>
-                  <td className="wrap">
-                    {revealed === w.id ? (
-                      <code data-testid="webhook-secret">{w.secret}</code>
-                    ) : (
-                      <span>••••••••</span>
-                    )}{' '}
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => setRevealed(revealed === w.id ? null : w.id)}
-                    >
-                      {revealed === w.id ? t('webhooks.hideSecret') : t('webhooks.showSecret')}
-                    </button>
-                  </td>
-                  <td className="settings-row-actions">
-                    <button type="button" onClick={() => setEditing(w)}>
-                      {t('settings.edit')}
-                    </button>
-                    <button
-                      type="button"
-                      disabled={act.busy}
-                      onClick={async () => {
-                        if (
-                          await act.run(async () =>
-                            ok(
-                              await api.PATCH('/v1/webhooks/{id}', {
-                                params: { path: { id: w.id } },
-                                body: { status: w.status === 'online' ? 'offline' : 'online' },
-                              }),
-                            ),
-                          )
-                        )
-                          list.reload();
-                      }}
-                    >
-                      {w.status === 'online' ? t('webhooks.pause') : t('webhooks.resume')}
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setLogsOf(w.id);
-                        setShowLogs((n) => n + 1);
-                      }}
-                    >
-                      {t('webhooks.deliveries')}
-                    </button>
-                    <ConfirmButton
-                      label={t('webhooks.rotate')}
-                      title={t('webhooks.rotateTitle')}
-                      question={t('webhooks.rotateQuestion')}
-                      confirm={t('webhooks.rotate')}
-                      action={async () =>
-                        ok(
-                          await api.POST('/v1/webhooks/{id}/rotate-secret', {
-                            params: { path: { id: w.id } },
-                            body: {},
-                          }),
-                        )
-                      }
-                      onDone={() => {
-                        setRevealed(w.id);
-                        list.reload();
-                      }}
-                    />
-                    <ConfirmButton
-                      danger
-                      label={t('settings.delete')}
-                      title={t('webhooks.deleteTitle')}
-                      question={t('webhooks.deleteQuestion', { name: w.name })}
-                      confirm={t('settings.delete')}
-                      action={async () =>
-                        ok(await api.DELETE('/v1/webhooks/{id}', { params: { path: { id: w.id } } }))
-                      }
-                      onDone={list.reload}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <SettingsTable
+        rows={list.data?.data}
+        none={t('webhooks.none')}
+        columns={[
+          t('webhooks.name'),
+          t('webhooks.url'),
+          t('webhooks.events'),
+          t('webhooks.status'),
+          t('webhooks.secret'),
+          t('settings.actions'),
+        ]}
+        row={(w) => (
+          <tr key={w.id}>
+            <td>{w.name}</td>
+            <td className="wrap">
+              <code>{w.url}</code>
+            </td>
+            <td className="words">{w.events.join(', ')}</td>
+            <td>
+              <span className={`settings-badge ${w.status}`}>
+                {t(w.status === 'online' ? 'webhooks.online' : 'webhooks.offline')}
+              </span>
+            </td>
+            <td className="wrap">
+              {revealed === w.id ? (
+                <code data-testid="webhook-secret">{w.secret}</code>
+              ) : (
+                <span>••••••••</span>
+              )}{' '}
+              <button
+                type="button"
+                className="link"
+                onClick={() => setRevealed(revealed === w.id ? null : w.id)}
+              >
+                {revealed === w.id ? t('webhooks.hideSecret') : t('webhooks.showSecret')}
+              </button>
+            </td>
+            <td className="settings-row-actions">
+              <button type="button" onClick={() => setEditing(w)}>
+                {t('settings.edit')}
+              </button>
+              <button
+                type="button"
+                disabled={act.busy}
+                onClick={async () => {
+                  if (
+                    await act.run(async () =>
+                      ok(
+                        await api.PATCH('/v1/webhooks/{id}', {
+                          params: { path: { id: w.id } },
+                          body: { status: w.status === 'online' ? 'offline' : 'online' },
+                        }),
+                      ),
+                    )
+                  )
+                    list.reload();
+                }}
+              >
+                {w.status === 'online' ? t('webhooks.pause') : t('webhooks.resume')}
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setLogsOf(w.id);
+                  setShowLogs((n) => n + 1);
+                }}
+              >
+                {t('webhooks.deliveries')}
+              </button>
+              <ConfirmButton
+                label={t('webhooks.rotate')}
+                title={t('webhooks.rotateTitle')}
+                question={t('webhooks.rotateQuestion')}
+                confirm={t('webhooks.rotate')}
+                action={async () =>
+                  ok(
+                    await api.POST('/v1/webhooks/{id}/rotate-secret', {
+                      params: { path: { id: w.id } },
+                      body: {},
+                    }),
+                  )
+                }
+                onDone={() => {
+                  setRevealed(w.id);
+                  list.reload();
+                }}
+              />
+              <ConfirmButton
+                danger
+                label={t('settings.delete')}
+                title={t('webhooks.deleteTitle')}
+                question={t('webhooks.deleteQuestion', { name: w.name })}
+                confirm={t('settings.delete')}
+                action={async () =>
+                  ok(await api.DELETE('/v1/webhooks/{id}', { params: { path: { id: w.id } } }))
+                }
+                onDone={list.reload}
+              />
+            </td>
+          </tr>
+        )}
+      />
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Deliveries webhooks={webhooks} webhookId={logsOf} onWebhook={setLogsOf} focus={showLogs} />
       <Dialog
@@ -267,15 +259,12 @@ function WebhookForm(props: {
         <input type="checkbox" checked={online} onChange={(e) => setOnline(e.target.checked)} />
         {t('webhooks.onlineLong')}
       </label>
-      <ErrorNote message={act.error} />
-      <div className="settings-actions">
-        <button type="button" onClick={props.onCancel}>
-          {t('settings.cancel')}
-        </button>
-        <button type="submit" className="primary" disabled={act.busy}>
-          {webhook ? t('settings.save') : t('settings.create')}
-        </button>
-      </div>
+      <FormActions
+        error={act.error}
+        busy={act.busy}
+        submitLabel={webhook ? t('settings.save') : t('settings.create')}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }
@@ -349,49 +338,40 @@ function Deliveries(props: {
         </button>
       </div>
       <ErrorNote message={act.error} />
-      {logs.error ? <LoadFailed error={logs.error} t={t} /> : null}
-      {!logs.data && !logs.error ? <Loading /> : null}
-      {logs.data ? (
-        logs.data.data.length === 0 ? (
-          <p className="settings-muted">{t('webhooks.noDeliveries')}</p>
-        ) : (
-          <table className="settings-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('webhooks.status')}</th>
-                <th scope="col">{t('webhooks.httpStatus')}</th>
-                <th scope="col">{t('webhooks.retries')}</th>
-                <th scope="col">{t('webhooks.lastAttempt')}</th>
-                <th scope="col">{t('settings.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.data.data.map((l) => (
-                <DeliveryRow
-                  key={l.id}
-                  log={l}
-                  lang={lang}
-                  t={t}
-                  open={open === l.id}
-                  busy={act.busy}
-                  onToggle={() => setOpen(open === l.id ? null : l.id)}
-                  onRetry={async () => {
-                    if (
-                      await act.run(async () =>
-                        ok(await api.POST('/v1/webhook-logs/{id}/retry', { params: { path: { id: l.id } } })),
-                      )
-                    ) {
-                      setOpen(l.id);
-                      logs.reload();
-                    }
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <LoadState load={logs} t={t} />
+      <SettingsTable
+        rows={logs.data?.data}
+        none={t('webhooks.noDeliveries')}
+        columns={[
+          t('webhooks.event'),
+          t('webhooks.status'),
+          t('webhooks.httpStatus'),
+          t('webhooks.retries'),
+          t('webhooks.lastAttempt'),
+          t('settings.actions'),
+        ]}
+        row={(l) => (
+          <DeliveryRow
+            key={l.id}
+            log={l}
+            lang={lang}
+            t={t}
+            open={open === l.id}
+            busy={act.busy}
+            onToggle={() => setOpen(open === l.id ? null : l.id)}
+            onRetry={async () => {
+              if (
+                await act.run(async () =>
+                  ok(await api.POST('/v1/webhook-logs/{id}/retry', { params: { path: { id: l.id } } })),
+                )
+              ) {
+                setOpen(l.id);
+                logs.reload();
+              }
+            }}
+          />
+        )}
+      />
       <Pager pagination={logs.data?.pagination} onPage={setPage} />
     </section>
   );

@@ -2,9 +2,10 @@
  * Pieces every workspace settings page uses: the API's response shapes, loading a resource with
  * its error, the error note, a modal dialog, the pager, a confirmation button, a secret shown once.
  */
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
+import { type DialogProps, ModalDialog } from '../../shared/Dialog.tsx';
 import { type SettingsT, useSettingsT } from './i18n.ts';
 
 /** The JSON body of a 200 (or 201) answer of `M` on path `P`. */
@@ -147,48 +148,31 @@ export function Loading() {
 }
 
 /**
- * A modal dialog on the native <dialog>: showModal makes the rest of the page inert (focus stays
- * inside), Escape closes, and focus goes back to the element that opened it.
+ * A load's state above what it loaded: its failure, or "Loading…" until the first answer. A reload
+ * keeps the data shown: nothing is said while it runs.
  */
-export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ReactNode }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const titleId = useRef(`settings-dialog-${Math.random().toString(36).slice(2)}`).current;
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (props.open && !d.open) {
-      opener.current = document.activeElement as HTMLElement | null;
-      d.showModal();
-    } else if (!props.open && d.open) {
-      d.close();
-    }
-  }, [props.open]);
-  useEffect(
-    () => () => {
-      opener.current?.focus();
-    },
-    [],
-  );
+export function LoadState({
+  load,
+  t,
+}: {
+  load: { data: unknown; error: RequestFailed | null };
+  t: SettingsT;
+}) {
   return (
-    <dialog
-      ref={ref}
-      className="settings-dialog"
-      aria-labelledby={titleId}
-      onClose={() => {
-        opener.current?.focus();
-        opener.current = null;
-        if (props.open) props.onClose();
-      }}
-    >
-      {props.open ? (
-        <>
-          <h2 id={titleId}>{props.title}</h2>
-          {props.children}
-        </>
-      ) : null}
-    </dialog>
+    <>
+      {load.error ? <LoadFailed error={load.error} t={t} /> : null}
+      {!load.data && !load.error ? <Loading /> : null}
+    </>
   );
+}
+
+/**
+ * The settings pages' modal dialog (see ModalDialog): the settings look, and a title id of its own
+ * for each dialog (a page holds several: its form's and each row's ConfirmButton).
+ */
+export function Dialog(props: DialogProps) {
+  const titleId = useRef(`settings-dialog-${Math.random().toString(36).slice(2)}`).current;
+  return <ModalDialog {...props} className="settings-dialog" titleId={titleId} />;
 }
 
 /** Previous / next over a paginated list. */

@@ -1,0 +1,65 @@
+/**
+ * A button that opens a form in a dialog, for the case's entity and relation forms: the fields,
+ * then the server's refusal (announced) and Save (disabled, and saying so, while the write runs)
+ * and Cancel. Its state (useActFormDialog) is the caller's: what the form reads (the case's
+ * companies) is read when it opens, and its submit is the caller's write.
+ */
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useAction, useActT } from '../act-i18n.ts';
+import { Dialog } from '../case/Dialog.tsx';
+
+/**
+ * An ActFormDialog's state: open or not, its write under way or refused. `submit(write, done)` is
+ * the form's submit handler: it runs the write, then closes the dialog and calls `done` once the
+ * write went through; a refused one leaves the dialog open with the server's message.
+ */
+export function useActFormDialog() {
+  const [open, setOpen] = useState(false);
+  const { busy, error, run } = useAction();
+  const submit = (write: () => Promise<void>, done: () => void) => (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      await write();
+      setOpen(false);
+      done();
+    });
+  };
+  return { open, setOpen, busy, error, submit };
+}
+
+export function ActFormDialog(props: {
+  openLabel: string;
+  title: string;
+  dialog: ReturnType<typeof useActFormDialog>;
+  onSubmit: (e: FormEvent) => void;
+  children: ReactNode;
+}) {
+  const t = useActT();
+  const { open, setOpen, busy, error } = props.dialog;
+  const close = () => setOpen(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        {props.openLabel}
+      </button>
+      <Dialog title={props.title} open={open} onClose={close}>
+        <form className="act-form" onSubmit={props.onSubmit}>
+          {props.children}
+          {error ? (
+            <p className="error" role="alert">
+              {t('act.failed', { message: error })}
+            </p>
+          ) : null}
+          <div className="act-buttons">
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? t('act.busy') : t('act.save')}
+            </button>
+            <button type="button" onClick={close}>
+              {t('act.cancel')}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}
