@@ -157,6 +157,40 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.close();
   });
 
+  test('a page that failed to load: its error gives way to the next page that loads; a write with no answer frees its button', async () => {
+    const page = await signedIn(reviewer);
+    // the queue has one check: its first page is answered as if it had two pages, the second fails
+    await page.route('**/v1/review-queue/checks?*', async (route) => {
+      if (new URL(route.request().url()).searchParams.get('page') === '2') return route.abort();
+      const real = await route.fetch();
+      const body = await real.json();
+      await route.fulfill({
+        response: real,
+        json: { ...body, pagination: { ...body.pagination, count: 30 } },
+      });
+    });
+    await page.goto(`${base}/console/queue`);
+    await page.getByRole('row', { name: /Logan Morey/ }).waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    // the first page again, without the second page's error over it
+    await page.getByRole('row', { name: /Logan Morey/ }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+
+    // a tag added while the server does not answer: the failure is said and the button works again
+    await page.route('**/v1/cases/*/tags', (route) =>
+      route.request().method() === 'POST' ? route.abort() : route.fallback(),
+    );
+    await page.goto(`${base}/console/cases/${caseId}`);
+    const tags = page.getByTestId('case-tags');
+    await tags.getByPlaceholder('New or existing tag').fill('unanswered');
+    await tags.getByRole('button', { name: 'Add a tag' }).click();
+    await tags.getByRole('alert').filter({ hasText: 'The request failed.' }).waitFor();
+    assert.equal(await tags.getByRole('button', { name: 'Add a tag' }).isEnabled(), true);
+    await page.close();
+  });
+
   test("a decided check's hits can no longer be confirmed or ignored", async () => {
     // every hit reviewed (the first test ignored them from the page): the check can be approved
     const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);

@@ -14,13 +14,20 @@ export function useCaseWrite() {
   const send = async (write: () => Promise<{ error?: unknown }>): Promise<boolean> => {
     setBusy(true);
     setError(null);
-    const res = await write();
-    setBusy(false);
-    if (res.error) {
-      setError(problemMessage(res.error, t));
+    try {
+      const res = await write();
+      if (res.error) {
+        setError(problemMessage(res.error, t));
+        return false;
+      }
+      return true;
+    } catch {
+      // no answer at all (the network, the server gone): said, and the button usable again
+      setError(t('case.error'));
       return false;
+    } finally {
+      setBusy(false);
     }
-    return true;
   };
   return { busy, error, send };
 }

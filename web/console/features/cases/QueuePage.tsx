@@ -30,6 +30,8 @@ export function QueuePage() {
 
   useEffect(() => {
     let live = true;
+    // a page that failed before must not hide this one once it loads
+    setError(null);
     api
       .GET('/v1/review-queue/checks', { params: { query: { page, limit: LIMIT } } })
       .then(unwrap)
