@@ -206,6 +206,15 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       ],
       [['keys', 'revoke'], /^vericase keys revoke: give the key to revoke: --id KEY_ID or --key API_KEY\./],
       [['keys', 'revoke', 'a', 'b'], /^vericase keys revoke: too many arguments/],
+      // two keys named at once: refused rather than one silently revoked and the other ignored
+      [
+        ['keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000', '--key', 'vk_other'],
+        /^vericase keys revoke: give one key to revoke, not 2: --id KEY_ID, --key API_KEY or the key as an argument\./,
+      ],
+      [
+        ['keys', 'revoke', '--key', 'vk_one', 'vk_two'],
+        /^vericase keys revoke: give one key to revoke, not 2: --id KEY_ID, --key API_KEY or the key as an argument\./,
+      ],
       [
         ['users', 'create', '--workspace', 'default', '--email', 'a@example.com', '--rol', 'admin'],
         /^vericase users create: unknown option '--rol' \(did you mean --role\?\)\. See 'vericase users create --help'\.$/,

@@ -271,7 +271,12 @@ also migrate at start; several processes starting together apply each migration 
     .option('--id <key_id>', "the key's id")
     .option('--key <api_key>', 'the key itself')
     .action(async (positional: string | undefined, opts: { id?: string; key?: string }, cmd: Command) => {
-      const target = opts.id ?? opts.key ?? positional;
+      const given = [opts.id, opts.key, positional].filter((v) => v !== undefined);
+      if (given.length > 1)
+        cmd.error(
+          `error: give one key to revoke, not ${given.length}: --id KEY_ID, --key API_KEY or the key as an argument`,
+        );
+      const target = given[0];
       if (!target) cmd.error('error: give the key to revoke: --id KEY_ID or --key API_KEY');
       const { revokeApiKey } = await import('../workspaces/repository.ts');
       const revoked = await withRuntime(config(), (rt) => revokeApiKey(rt.ctx.db, target as string));
