@@ -247,22 +247,23 @@ also migrate at start; several processes starting together apply each migration 
   keys
     .command('create')
     .description('create another API key for a workspace (JSON, the key shown once)')
-    .option('--workspace <id>', "the workspace's id (required)")
+    .option('--workspace <id|name>', "the workspace's id or name (required)")
     .action(async (opts: { workspace: string }, cmd: Command) => {
       required(cmd, opts, 'workspace');
-      const { createApiKey, findWorkspace } = await import('../workspaces/repository.ts');
-      const key = await withRuntime(config(), async (rt) =>
-        (await findWorkspace(rt.ctx.db, opts.workspace).catch(() => undefined))
-          ? createApiKey(rt.ctx.db, opts.workspace)
-          : null,
-      );
-      if (!key) {
-        process.stderr.write(`No workspace with id ${opts.workspace}\n`);
+      const { createApiKey } = await import('../workspaces/repository.ts');
+      const { UsersCommandError, workspaceByIdOrName } = await import('./users.ts');
+      try {
+        const key = await withRuntime(config(), async (rt) =>
+          createApiKey(rt.ctx.db, (await workspaceByIdOrName(rt.ctx.db, opts.workspace)).id),
+        );
+        print({ id: key.id, workspace_id: key.workspace_id, api_key: key.api_key });
+        setCode(EXIT.OK);
+      } catch (err) {
+        if (!(err instanceof UsersCommandError)) throw err;
+        if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
+        process.stderr.write(`${err.message}\n`);
         setCode(EXIT.FAILED);
-        return;
       }
-      print({ id: key.id, workspace_id: key.workspace_id, api_key: key.api_key });
-      setCode(EXIT.OK);
     });
   keys
     .command('revoke')
