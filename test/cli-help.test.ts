@@ -199,13 +199,22 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
         ['workspaces', 'craete'],
         /^vericase workspaces: unknown command 'craete' \(did you mean create\?\)\. See 'vericase workspaces --help'\.$/,
       ],
-      [['keys', 'create'], /^vericase keys create: required option '--workspace <id>' not specified/],
+      [['keys', 'create'], /^vericase keys create: required option '--workspace <id\|name>' not specified/],
       [
         ['keys', 'create', '--workspace'],
-        /^vericase keys create: option '--workspace <id>' argument missing/,
+        /^vericase keys create: option '--workspace <id\|name>' argument missing/,
       ],
       [['keys', 'revoke'], /^vericase keys revoke: give the key to revoke: --id KEY_ID or --key API_KEY\./],
       [['keys', 'revoke', 'a', 'b'], /^vericase keys revoke: too many arguments/],
+      // two keys named at once: refused rather than one silently revoked and the other ignored
+      [
+        ['keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000', '--key', 'vk_other'],
+        /^vericase keys revoke: give one key to revoke, not 2: --id KEY_ID, --key API_KEY or the key as an argument\./,
+      ],
+      [
+        ['keys', 'revoke', '--key', 'vk_one', 'vk_two'],
+        /^vericase keys revoke: give one key to revoke, not 2: --id KEY_ID, --key API_KEY or the key as an argument\./,
+      ],
       [
         ['users', 'create', '--workspace', 'default', '--email', 'a@example.com', '--rol', 'admin'],
         /^vericase users create: unknown option '--rol' \(did you mean --role\?\)\. See 'vericase users create --help'\.$/,
@@ -336,7 +345,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
         env,
       );
       assert.equal(missing.code, 1, missing.stderr);
-      assert.equal(missing.stderr, 'No workspace with id 00000000-0000-4000-8000-000000000000\n');
+      assert.equal(missing.stderr, 'No workspace with id or name 00000000-0000-4000-8000-000000000000\n');
       const none = await vericase(['keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000'], env);
       assert.equal(none.code, 1);
       assert.equal(none.stderr, 'No active key matches\n');

@@ -74,6 +74,11 @@ describe('command line', () => {
     assert.notEqual(key2.api_key, ws.api_key);
     const revoked = await cli(['keys', 'revoke', '--id', key2.id], env);
     assert.equal(revoked.code, 0, revoked.stderr);
+    // by name, as users create takes it (it answered 'No workspace with id Acme Compliance', exit 1)
+    const byName = await cli(['keys', 'create', '--workspace', 'Acme Compliance'], env);
+    assert.equal(byName.code, 0, byName.stderr);
+    assert.equal(JSON.parse(byName.stdout).workspace_id, ws.id);
+    assert.equal((await cli(['keys', 'revoke', JSON.parse(byName.stdout).api_key], env)).code, 0);
     assert.equal(
       (await cli(['keys', 'create', '--workspace', '00000000-0000-4000-8000-000000000000'], env)).code,
       1,
@@ -165,7 +170,7 @@ describe('command line: blank options, a missing reference directory', () => {
     // the other required options say the same of a blank value
     const keys = await cli(['keys', 'create', '--workspace', ''], env);
     assert.equal(keys.code, 2);
-    assert.match(keys.stderr, /option '--workspace <id>' must not be empty/);
+    assert.match(keys.stderr, /option '--workspace <id\|name>' must not be empty/);
     // left out, an option is still "not specified"
     assert.match(
       (await cli(['workspaces', 'create'], env)).stderr,

@@ -199,6 +199,10 @@ describe('GET /v1/company-data/entity-legal-forms', () => {
       ['country=FR&subdivision=US-DE', 'subdivision', /not in country FR/],
       ['country=US&subdivision=US-ZZ', 'subdivision', /US-DE/],
       ['subdivision=FR-75', 'subdivision', /omit subdivision/],
+      // a blank subdivision is not "no subdivision" (it listed every form of every country)
+      ['subdivision=', 'subdivision', /ISO 3166-2/],
+      ['country=US&subdivision=%20', 'subdivision', /ISO 3166-2/],
+      ['country=', 'country', /country/],
       ['code=FR', 'code', /not a supported parameter/],
     ] as const) {
       const res = await api.get(`/v1/company-data/entity-legal-forms?${query}`);

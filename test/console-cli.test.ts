@@ -223,6 +223,17 @@ describe('console users from the command line', { timeout: 600_000 }, () => {
       assert.equal(res.stderr.trim().split('\n').length, 1, res.stderr);
       assert.equal(res.stdout, '');
     }
+    // keys create takes the workspace the same way: a shared name is refused, the id is not
+    const twinKey = await cli(['keys', 'create', '--workspace', 'Acme Compliance'], env);
+    assert.equal(twinKey.code, 2, twinKey.stderr);
+    assert.match(
+      twinKey.stderr,
+      /^vericase keys create: 2 workspaces are named "Acme Compliance" .*: give --workspace the id\./,
+    );
+    assert.equal(twinKey.stdout, '');
+    const twinById = await cli(['keys', 'create', '--workspace', twin.id], env);
+    assert.equal(twinById.code, 0, twinById.stderr);
+    assert.equal(JSON.parse(twinById.stdout).workspace_id, twin.id);
 
     const server = await startServer(env, 3113);
     try {

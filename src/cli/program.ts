@@ -247,22 +247,23 @@ also migrate at start; several processes starting together apply each migration 
   keys
     .command('create')
     .description('create another API key for a workspace (JSON, the key shown once)')
-    .option('--workspace <id>', "the workspace's id (required)")
+    .option('--workspace <id|name>', "the workspace's id or name (required)")
     .action(async (opts: { workspace: string }, cmd: Command) => {
       required(cmd, opts, 'workspace');
-      const { createApiKey, findWorkspace } = await import('../workspaces/repository.ts');
-      const key = await withRuntime(config(), async (rt) =>
-        (await findWorkspace(rt.ctx.db, opts.workspace).catch(() => undefined))
-          ? createApiKey(rt.ctx.db, opts.workspace)
-          : null,
-      );
-      if (!key) {
-        process.stderr.write(`No workspace with id ${opts.workspace}\n`);
+      const { createApiKey } = await import('../workspaces/repository.ts');
+      const { UsersCommandError, workspaceByIdOrName } = await import('./users.ts');
+      try {
+        const key = await withRuntime(config(), async (rt) =>
+          createApiKey(rt.ctx.db, (await workspaceByIdOrName(rt.ctx.db, opts.workspace)).id),
+        );
+        print({ id: key.id, workspace_id: key.workspace_id, api_key: key.api_key });
+        setCode(EXIT.OK);
+      } catch (err) {
+        if (!(err instanceof UsersCommandError)) throw err;
+        if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
+        process.stderr.write(`${err.message}\n`);
         setCode(EXIT.FAILED);
-        return;
       }
-      print({ id: key.id, workspace_id: key.workspace_id, api_key: key.api_key });
-      setCode(EXIT.OK);
     });
   keys
     .command('revoke')
@@ -271,7 +272,12 @@ also migrate at start; several processes starting together apply each migration 
     .option('--id <key_id>', "the key's id")
     .option('--key <api_key>', 'the key itself')
     .action(async (positional: string | undefined, opts: { id?: string; key?: string }, cmd: Command) => {
-      const target = opts.id ?? opts.key ?? positional;
+      const given = [opts.id, opts.key, positional].filter((v) => v !== undefined);
+      if (given.length > 1)
+        cmd.error(
+          `error: give one key to revoke, not ${given.length}: --id KEY_ID, --key API_KEY or the key as an argument`,
+        );
+      const target = given[0];
       if (!target) cmd.error('error: give the key to revoke: --id KEY_ID or --key API_KEY');
       const { revokeApiKey } = await import('../workspaces/repository.ts');
       const revoked = await withRuntime(config(), (rt) => revokeApiKey(rt.ctx.db, target as string));

@@ -52,16 +52,24 @@ async function workspaceNamed(db: Db, name: string) {
 }
 
 /**
+ * The workspace a `--workspace <id|name>` option names (`users create`, `keys create`): by id, else
+ * by name; a name several workspaces share is a usage error (exit 2), none found a refusal (exit 1).
+ */
+export async function workspaceByIdOrName(db: Db, idOrName: string) {
+  const ws =
+    (UUID_RE.test(idOrName) ? await findWorkspace(db, idOrName) : undefined) ??
+    (await workspaceNamed(db, idOrName));
+  if (!ws) throw new UsersCommandError(`No workspace with id or name ${idOrName}`, 1);
+  return ws;
+}
+
+/**
  * `users create` without the command line around it: finds the workspace by id or name, creates
  * the user (its password generated when none is given) and answers what the command prints.
  */
 export async function createUserCommand(db: Db, opts: CreateUserOptions) {
   checkUserOptions(opts);
-  const isUuid = UUID_RE.test(opts.workspace);
-  const ws =
-    (isUuid ? await findWorkspace(db, opts.workspace) : undefined) ??
-    (await workspaceNamed(db, opts.workspace));
-  if (!ws) throw new UsersCommandError(`No workspace with id or name ${opts.workspace}`, 1);
+  const ws = await workspaceByIdOrName(db, opts.workspace);
   try {
     const user = await createUser(db, ws.id, {
       email: opts.email,

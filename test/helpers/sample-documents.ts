@@ -5,7 +5,7 @@
  * into dir (default: the current directory) for the company below; options by environment:
  * SAMPLE_NAME, SAMPLE_SIREN, SAMPLE_DATE (yyyy-mm-dd, default today).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { composeIBAN, friendlyFormatIBAN } from 'ibantools';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
@@ -98,6 +98,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     date: process.env.SAMPLE_DATE ?? new Date().toISOString().slice(0, 10),
   };
   const rib = ribPng(company.name);
+  mkdirSync(dir, { recursive: true }); // docs/document-checks.md runs it with a folder that may not exist yet
   writeFileSync(path.join(dir, 'kbis.pdf'), await kbisPdf(company));
   writeFileSync(path.join(dir, 'rib.png'), rib);
   writeFileSync(path.join(dir, 'rib-scan.pdf'), await scannedPdf(rib));

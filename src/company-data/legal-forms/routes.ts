@@ -79,9 +79,11 @@ export function registerLegalFormRoutes(app: App, ctx: AppContext): void {
       )
         throw badRequest('country must be an ISO 3166-1 alpha-2 country code (e.g. FR)', 'country');
       const subdivision = req.query.subdivision?.toUpperCase();
-      const country = subdivision
-        ? subdivisionCountry(index, subdivision, req.query.country)
-        : req.query.country;
+      // a blank subdivision is refused as malformed, not read as none (it listed every form)
+      const country =
+        subdivision !== undefined
+          ? subdivisionCountry(index, subdivision, req.query.country)
+          : req.query.country;
       const forms = country ? index.forCountry(country, subdivision) : index.all();
       return { data: forms.map(presentLegalForm) };
     },
