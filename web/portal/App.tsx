@@ -259,7 +259,12 @@ interface ChecklistProps {
 
 function Checklist({ api, session, onAction, onSubmitted, onError, announce }: ChecklistProps) {
   const { t, lang } = useI18n();
-  const done = session.actions.filter((a) => a.state === 'submitted' || a.state === 'approved').length;
+  // done: nothing is asked of the contact any more (a signature signed, declined or closed included)
+  const done = session.actions.filter((a) =>
+    a.signature
+      ? a.signature.status !== 'not_started' && a.signature.status !== 'ongoing'
+      : a.state === 'submitted' || a.state === 'approved',
+  ).length;
   const expires = new Date(session.expires_at).toLocaleDateString(lang, { dateStyle: 'long' });
   return (
     <>
