@@ -503,6 +503,33 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('more files chosen at once than the slot takes: the ones that fit are saved, the others named as not added', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-too-many');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    const files = slot(page, 'document', 'Files');
+    // the slot takes 10: twelve chosen in one go
+    const chosen = Array.from({ length: 12 }, (_, i) => ({
+      name: `page-${i + 1}.pdf`,
+      mimeType: 'application/pdf',
+      buffer: outcomePdf('approved'),
+    }));
+    await files.locator('input[type=file]').setInputFiles(chosen);
+    await files.locator('.file-name', { hasText: 'page-10.pdf' }).waitFor();
+    await files
+      .getByRole('alert')
+      .filter({ hasText: 'page-11.pdf, page-12.pdf: not added, this step takes at most 10 files.' })
+      .waitFor();
+    assert.equal(await files.locator('.file-name').count(), 10);
+    await shots.take(page, 'two-left-out');
+    assert.deepEqual(errors, []);
+  });
+
   test('a rejected document is asked again: the checklist offers it, not "everything has been received"', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);
