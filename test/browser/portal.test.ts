@@ -503,6 +503,27 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a long unbroken company name wraps on a phone: the page is never wider than the screen', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await op.ok('PATCH', `/v1/companies/${companyId}`, {
+      name: 'InternationaleVerwaltungsgesellschaftFuerBeteiligungenUndImmobilien GmbH',
+    });
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-long-name');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    await action(page, 'document').getByRole('button', { name: 'Choose files' }).waitFor();
+    await shots.take(page, 'checklist');
+    const widths = (await page.evaluate(
+      '({ page: document.documentElement.scrollWidth, screen: window.innerWidth })',
+    )) as { page: number; screen: number };
+    assert.ok(widths.page <= widths.screen, `page ${widths.page} px wide on a ${widths.screen} px screen`);
+    assert.deepEqual(errors, []);
+  });
+
   test('more files chosen at once than the slot takes: the ones that fit are saved, the others named as not added', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);
