@@ -255,6 +255,32 @@ describe('document templates', () => {
     ]);
   });
 
+  test("helpers: the formatting ones and Handlebars' block helpers only; log and the internal ones are refused", async () => {
+    const api = await newWorkspace();
+    await api.post('/v1/document-templates', { key: 'helpers', name: 'Helpers', kind: 'report' });
+    // `log` would print case data to the service's standard output, outside its structured log;
+    // helperMissing/blockHelperMissing are Handlebars' internals, not helpers to call
+    for (const content of [
+      '<p>{{log case.name}}</p>',
+      '<p>{{log "x" level="error"}}</p>',
+      '<p>{{helperMissing case.name}}</p>',
+      '<p>{{#blockHelperMissing case.name}}x{{/blockHelperMissing}}</p>',
+    ]) {
+      const bad = await api.post('/v1/document-templates/helpers/versions', { content });
+      assert.equal(bad.status, 400, `${content}: ${JSON.stringify(bad.body)}`);
+      assert.equal(bad.body.details[0].path, 'content');
+      assert.match(
+        bad.body.message,
+        /\(available: each, formatDate, if, join, lookup, lowercase, unless, uppercase, with\)$/,
+      );
+    }
+    const ok = await api.post('/v1/document-templates/helpers/versions', {
+      content:
+        '<p>{{#unless case.tags}}none{{/unless}} {{#with company}}{{name}}{{/with}} {{lookup company "name"}}</p>',
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
   test('render: the case, its main company, the signer and the date; missing placeholders listed', async () => {
     const api = await newWorkspace();
     const body = sampleCaseBody();

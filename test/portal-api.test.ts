@@ -352,6 +352,12 @@ describe('portal API: pending files', () => {
     const text = await portalUpload(w.token, w.kbis, 'files', Buffer.from('hello, not a document'), 'a.txt');
     assert.equal(text.status, 400, JSON.stringify(text.body));
     assert.equal(text.body.details[0].path, 'file');
+    // the message says what this slot takes, not every format /v1/files/upload knows (HEIC, TIFF...)
+    assert.equal(
+      text.body.message,
+      'file format is not accepted: slot files takes application/pdf,image/jpeg,image/png',
+    );
+    assert.equal(text.body.details[0].message, text.body.message);
 
     const lying = await portalUpload(w.token, w.kbis, 'files', png(), 'scan.pdf', 'application/pdf');
     assert.equal(lying.status, 400, JSON.stringify(lying.body));

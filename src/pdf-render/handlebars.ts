@@ -17,6 +17,9 @@ let instance: typeof Handlebars | undefined;
 function hb(): typeof Handlebars {
   if (instance) return instance;
   const created = handlebars().create();
+  // `log` prints its arguments (case data) to the process's standard output, outside the service's
+  // structured log: not a formatting helper, so not offered
+  created.unregisterHelper('log');
   registerHelpers(created);
   instance = created;
   return created;
@@ -69,6 +72,9 @@ function registerHelpers(h: typeof Handlebars): void {
 
 export const TEMPLATE_HELPERS = ['formatDate', 'uppercase', 'lowercase', 'join'];
 
+// Handlebars' own fallbacks, registered for its machinery: not helpers a template calls
+const INTERNAL_HELPERS = new Set(['helperMissing', 'blockHelperMissing']);
+
 const COMPILE_OPTIONS = { strict: false, noEscape: false, knownHelpersOnly: false } as const;
 
 /** Null when the content compiles; else the parser's message (line and column included). */
@@ -81,7 +87,7 @@ export function templateSyntaxError(content: string): string | null {
   }
   // valid syntax can still fail every render, in front of the signer: a partial ({{> name}}: none
   // exists) or a helper that does not exist (`{{shout case.name}}`); said now, to the template's writer
-  const helpers = Object.keys(hb().helpers);
+  const helpers = Object.keys(hb().helpers).filter((name) => !INTERNAL_HELPERS.has(name));
   const problem = unusable(hb().parse(content), new Set(helpers));
   if (problem?.kind === 'partial')
     return `partials are not supported ({{> ${problem.name}}}): write the HTML in the template itself`;

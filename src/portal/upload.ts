@@ -39,10 +39,15 @@ function assertRoom(slot: PortalSlot, inSlot: number): void {
   }
 }
 
-/** The portal answers a file it cannot take as a 400 naming `file`, whatever the upload path's status. */
-function asBadFile(err: unknown): unknown {
+/**
+ * The portal answers a file it cannot take as a 400 naming `file`, whatever the upload path's status,
+ * saying what the slot takes (the upload path's message lists every format it knows, HEIC or TIFF
+ * included, which no slot takes).
+ */
+function asBadFile(err: unknown, slot: PortalSlot): unknown {
   if (err instanceof ApiError && err.statusCode === 415) {
-    return new ApiError(400, err.message, err.details ?? [{ path: 'file', message: err.message }]);
+    const message = `file format is not accepted: slot ${slot.key} takes ${slot.accept}`;
+    return new ApiError(400, message, [{ path: 'file', message }]);
   }
   return err;
 }
@@ -84,7 +89,7 @@ export async function uploadPendingFile(
     maxImagePixels: ctx.config.maxImagePixels,
     acceptVideo: slot.accept.split(',').some((t) => t.startsWith('video/')),
   }).catch((err) => {
-    throw asBadFile(err);
+    throw asBadFile(err, slot);
   });
   // the form is the file and nothing else, as for /v1/files/upload: a second file or a field
   // after it is known only once the file is read, and is refused rather than silently dropped

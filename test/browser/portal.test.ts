@@ -462,6 +462,95 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test("a light accent colour: every button's label still reads against its background (4.5:1)", async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const portal = await defaultPortal(op);
+    // a brand yellow: white labels on it, or yellow text on white, would be unreadable
+    await op.ok('PATCH', `/v1/client-portals/${portal.id}`, { accent_color: '#ffd60a' });
+    await documentCheck(op, companyId);
+    await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-light-accent');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    await action(page, 'id_verification').getByRole('button', { name: 'Take a photo' }).first().waitFor();
+    await shots.take(page, 'checklist');
+    // evaluated in the page (this file is type-checked without the DOM library): each enabled
+    // button's label colour against its own background, or the white card it sits on
+    const buttons = (await page.evaluate(`(() => {
+      const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; })
+        .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+      return [...document.querySelectorAll('button:not(:disabled)')].map((el) => {
+        const style = getComputedStyle(el);
+        const bg = rgb(style.backgroundColor);
+        const back = bg.length === 4 && bg[3] === 0 ? [255, 255, 255] : bg;
+        const [hi, lo] = [lum(rgb(style.color)), lum(back)].sort((a, b) => b - a);
+        return { label: el.textContent.trim(), ratio: (hi + 0.05) / (lo + 0.05) };
+      });
+    })()`)) as { label: string; ratio: number }[];
+    assert.ok(
+      buttons.some((b) => b.label === 'Choose files'),
+      JSON.stringify(buttons),
+    );
+    assert.ok(
+      buttons.some((b) => b.label === 'Choose a file'),
+      JSON.stringify(buttons),
+    );
+    for (const b of buttons) assert.ok(b.ratio >= 4.5, `${b.label}: contrast ${b.ratio.toFixed(2)}:1`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('a long unbroken company name wraps on a phone: the page is never wider than the screen', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await op.ok('PATCH', `/v1/companies/${companyId}`, {
+      name: 'InternationaleVerwaltungsgesellschaftFuerBeteiligungenUndImmobilien GmbH',
+    });
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-long-name');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    await action(page, 'document').getByRole('button', { name: 'Choose files' }).waitFor();
+    await shots.take(page, 'checklist');
+    const widths = (await page.evaluate(
+      '({ page: document.documentElement.scrollWidth, screen: window.innerWidth })',
+    )) as { page: number; screen: number };
+    assert.ok(widths.page <= widths.screen, `page ${widths.page} px wide on a ${widths.screen} px screen`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('more files chosen at once than the slot takes: the ones that fit are saved, the others named as not added', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-too-many');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    const files = slot(page, 'document', 'Files');
+    // the slot takes 10: twelve chosen in one go
+    const chosen = Array.from({ length: 12 }, (_, i) => ({
+      name: `page-${i + 1}.pdf`,
+      mimeType: 'application/pdf',
+      buffer: outcomePdf('approved'),
+    }));
+    await files.locator('input[type=file]').setInputFiles(chosen);
+    await files.locator('.file-name', { hasText: 'page-10.pdf' }).waitFor();
+    await files
+      .getByRole('alert')
+      .filter({ hasText: 'page-11.pdf, page-12.pdf: not added, this step takes at most 10 files.' })
+      .waitFor();
+    assert.equal(await files.locator('.file-name').count(), 10);
+    await shots.take(page, 'two-left-out');
+    assert.deepEqual(errors, []);
+  });
+
   test('a rejected document is asked again: the checklist offers it, not "everything has been received"', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);

@@ -382,6 +382,10 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   await action.locator('.badge', { hasText: 'Declined' }).waitFor();
   await action.getByText('You declined to sign on', { exact: false }).waitFor();
   await action.getByText('The fees in part 2 are not what we agreed.').waitFor();
+  // nothing is left to do on it: the step no longer tells the contact to read and sign
+  assert.equal(await action.getByText('Read the document, then sign it', { exact: false }).count(), 0);
+  // and it counts as done: nothing more is asked of the contact
+  await page.locator('.summary').getByText('1 of 1 done').waitFor({ timeout: 10_000 });
   await shots.take(page, 'declined');
   assert.deepEqual(errors, []);
 

@@ -49,6 +49,8 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
         : signature?.status === 'ended'
           ? 'submitted'
           : action.state;
+  // what the step asks is said while it asks it: not on a signature signed, declined or closed
+  const asking = signature ? signature.status === 'not_started' || signature.status === 'ongoing' : true;
   // files still listed for a submitted action (the server may keep none once it has them)
   const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 
@@ -82,7 +84,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
           <span className={`badge badge-${badgeClass}`}>{t(badge)}</span>
         </div>
         <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
-        {description ? <p className="description">{description}</p> : null}
+        {description && asking ? <p className="description">{description}</p> : null}
         {action.state === 'retry' && !signature ? <p className="hint">{t('retryHint')}</p> : null}
         {signature ? (
           <SignatureStep

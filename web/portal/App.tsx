@@ -6,6 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
 import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
+import { accentColours } from './accent.ts';
 import { type Action, PortalApi, type Session } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
 import { portalName } from './labels.ts';
@@ -115,8 +116,13 @@ export function App() {
   useEffect(() => {
     if (!portal) return;
     document.title = portalName(i18n.t, portal.name);
-    if (portal.accent_color && COLOUR.test(portal.accent_color))
-      document.documentElement.style.setProperty('--accent', portal.accent_color);
+    if (portal.accent_color && COLOUR.test(portal.accent_color)) {
+      const root = document.documentElement.style;
+      const { onAccent, accentText } = accentColours(portal.accent_color);
+      root.setProperty('--accent', portal.accent_color);
+      root.setProperty('--on-accent', onAccent);
+      root.setProperty('--accent-text', accentText);
+    }
   }, [portal, i18n.t]);
   const logoUrl = portal?.logo_url ?? null;
   useEffect(() => {
@@ -253,7 +259,12 @@ interface ChecklistProps {
 
 function Checklist({ api, session, onAction, onSubmitted, onError, announce }: ChecklistProps) {
   const { t, lang } = useI18n();
-  const done = session.actions.filter((a) => a.state === 'submitted' || a.state === 'approved').length;
+  // done: nothing is asked of the contact any more (a signature signed, declined or closed included)
+  const done = session.actions.filter((a) =>
+    a.signature
+      ? a.signature.status !== 'not_started' && a.signature.status !== 'ongoing'
+      : a.state === 'submitted' || a.state === 'approved',
+  ).length;
   const expires = new Date(session.expires_at).toLocaleDateString(lang, { dateStyle: 'long' });
   return (
     <>

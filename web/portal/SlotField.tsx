@@ -64,11 +64,14 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const single = slot.max_files === 1;
   const busy = progress !== null;
 
-  const send = async (files: { blob: Blob; name: string }[]) => {
+  // `leftOut`: files chosen beyond the slot's room, said once the others are sent
+  const send = async (files: { blob: Blob; name: string }[], leftOut: string[] = []) => {
     setError(null);
+    let failed = false;
     for (const { blob, name } of files) {
       if (blob.size > MAX_FILE_BYTES) {
         setError(t('tooLarge', { name }));
+        failed = true;
         break;
       }
       setProgress({ name, fraction: 0 });
@@ -82,11 +85,14 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
         if (movedOn(err)) onMovedOn();
         else setError(uploadError(t, err, name, slot));
         onError(err);
+        failed = true;
         break;
       } finally {
         setProgress(null);
       }
     }
+    if (!failed && leftOut.length)
+      setError(t('tooManyFiles', { names: leftOut.join(', '), n: slot.max_files }));
   };
 
   const onFiles = (list: FileList | null) => {
@@ -94,7 +100,10 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
     if (input.current) input.current.value = '';
     // a multi-file slot takes what still fits; a single-file slot is replaced by the server
     const room = single ? 1 : Math.max(0, slot.max_files - slot.files.length);
-    void send(chosen.slice(0, room).map((f) => ({ blob: f, name: f.name })));
+    void send(
+      chosen.slice(0, room).map((f) => ({ blob: f, name: f.name })),
+      chosen.slice(room).map((f) => f.name),
+    );
   };
 
   const remove = async (fileId: string, name: string) => {

@@ -70,6 +70,7 @@ const en = {
   stepMovedOn:
     'This step changed meanwhile (it was already sent, approved or withdrawn): here is where it stands now.',
   tooLarge: '{name} is too large: files of up to 20 MB are accepted.',
+  tooManyFiles: '{names}: not added, this step takes at most {n} files. Remove one to add another.',
   badFormat: '{name} was not accepted: send a photo (JPEG or PNG) or a PDF as asked.',
   badFormatPhoto: '{name} was not accepted: send a photo (JPEG or PNG) as asked.',
   badFormatVideo: '{name} was not accepted: send a video (WebM, MP4 or MOV) as asked.',
@@ -218,6 +219,8 @@ const fr: Messages = {
   errorPrefix: 'Impossible : {message}',
   stepMovedOn: 'Cette étape a changé entre-temps (déjà envoyée, validée ou retirée) : voici où elle en est.',
   tooLarge: '{name} est trop volumineux : les fichiers jusqu’à 20 Mo sont acceptés.',
+  tooManyFiles:
+    '{names} : non ajouté(s), cette étape accepte au plus {n} fichiers. Retirez-en un pour en ajouter un autre.',
   badFormat: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG) ou un PDF, comme demandé.',
   badFormatPhoto: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG), comme demandé.',
   badFormatVideo: '{name} n’a pas été accepté : envoyez une vidéo (WebM, MP4 ou MOV), comme demandé.',
