@@ -629,7 +629,7 @@ describe('id_document: document types (docs/sandbox.md, MRZ step)', () => {
       [idCardMrz('TD1', 'ID', 'D<<'), 'identity_card', 'DE'],
       [idCardMrz('TD2', 'CR'), 'residence_permit', 'FR'],
       [idCardMrz('TD2', 'V'), 'visa', 'FR'],
-      [['V<' + td3Mrz()[0].slice(2), td3Mrz()[1]], 'visa', 'FR'],
+      [[`V<${td3Mrz()[0].slice(2)}`, td3Mrz()[1]], 'visa', 'FR'],
     ];
     for (const [mrz, type, country] of rows) {
       const { done } = await submit(api, passportPng({ mrz }));

@@ -7,6 +7,7 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, consoleCall, unwrap } from '../../api/client.ts';
 import { useFormatDate } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
+import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
 
 type Envelope = { id: string; type: string; status: string };
@@ -122,11 +123,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
         </p>
       ) : null}
 
-      {error ? (
-        <p className="error" role="alert">
-          {t('act.failed', { message: error })}
-        </p>
-      ) : null}
+      <ActFailed error={error} />
       {hits.map((h) => (
         <div key={h.id as string} className="hit">
           <div className="hit-side">
@@ -299,11 +296,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         {t('check.comment')}
         <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
       </label>
-      {error ? (
-        <p className="error" role="alert">
-          {t('act.failed', { message: error })}
-        </p>
-      ) : null}
+      <ActFailed error={error} />
       <div className="act-buttons">
         <button type="submit" className="primary" disabled={busy}>
           {t('check.approve')}

@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
+import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { Dialog } from '../case/Dialog.tsx';
 
@@ -175,11 +176,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
               </fieldset>
             </>
           )}
-          {error ? (
-            <p className="error" role="alert">
-              {t('act.failed', { message: error })}
-            </p>
-          ) : null}
+          <ActFailed error={error} />
           {done ? <p role="status">{done}</p> : null}
           <div className="act-buttons">
             <button

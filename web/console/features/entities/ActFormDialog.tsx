@@ -5,6 +5,7 @@
  * companies) is read when it opens, and its submit is the caller's write.
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { Dialog } from '../case/Dialog.tsx';
 
@@ -45,11 +46,7 @@ export function ActFormDialog(props: {
       <Dialog title={props.title} open={open} onClose={close}>
         <form className="act-form" onSubmit={props.onSubmit}>
           {props.children}
-          {error ? (
-            <p className="error" role="alert">
-              {t('act.failed', { message: error })}
-            </p>
-          ) : null}
+          <ActFailed error={error} />
           <div className="act-buttons">
             <button type="submit" className="primary" disabled={busy}>
               {busy ? t('act.busy') : t('act.save')}

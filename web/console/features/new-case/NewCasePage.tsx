@@ -8,6 +8,7 @@ import { useLocation } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
 import type { paths } from '../../api/schema';
 import { useCanWrite } from '../../shell/session.tsx';
+import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 
 type Candidate =
@@ -91,11 +92,7 @@ function ByHand() {
         {t('new.contactEmail')}
         <input type="email" value={f.contact_email ?? ''} onChange={set('contact_email')} />
       </label>
-      {error ? (
-        <p className="error" role="alert">
-          {t('act.failed', { message: error })}
-        </p>
-      ) : null}
+      <ActFailed error={error} />
       <div className="act-buttons">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? t('act.busy') : t('new.create')}
@@ -166,11 +163,7 @@ function FromRegistry() {
           </button>
         </div>
       </form>
-      {search.error ? (
-        <p className="error" role="alert">
-          {t('act.failed', { message: search.error })}
-        </p>
-      ) : null}
+      <ActFailed error={search.error} />
       {candidates ? (
         candidates.length === 0 ? (
           <p className="muted">{t('new.noResult')}</p>
@@ -198,11 +191,7 @@ function FromRegistry() {
                 </li>
               ))}
             </ul>
-            {create.error ? (
-              <p className="error" role="alert">
-                {t('act.failed', { message: create.error })}
-              </p>
-            ) : null}
+            <ActFailed error={create.error} />
           </section>
         )
       ) : null}

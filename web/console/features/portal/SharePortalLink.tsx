@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { useFormatDate } from '../../shell/i18n.tsx';
+import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { Dialog } from '../case/Dialog.tsx';
 
@@ -90,11 +91,7 @@ export function SharePortalLinkButton(props: {
                 ))}
               </select>
             </label>
-            {error ? (
-              <p className="error" role="alert">
-                {t('act.failed', { message: error })}
-              </p>
-            ) : null}
+            <ActFailed error={error} />
             <button type="submit" className="primary" disabled={busy}>
               {busy ? t('act.busy') : t('portal.share')}
             </button>

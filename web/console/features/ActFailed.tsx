@@ -1,0 +1,15 @@
+/**
+ * The refusal of an action form (launch checks, review, add an entity, share the portal...), in the
+ * console's words and announced (role alert); nothing while there is none.
+ */
+import { useActT } from './act-i18n.ts';
+
+export function ActFailed(props: { error: string | null | undefined }) {
+  const t = useActT();
+  if (!props.error) return null;
+  return (
+    <p className="error" role="alert">
+      {t('act.failed', { message: props.error })}
+    </p>
+  );
+}
