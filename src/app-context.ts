@@ -15,12 +15,12 @@ import type { CaseRow } from './db/schema.ts';
 import type { KeyResolver } from './http/auth.ts';
 import type { JobQueue } from './jobs/queue.ts';
 
-/** What every route module receives: configuration and shared services. No request state. */
 /** What made a case's entity a possible target of its template (see `afterCaseEntitiesChanged`). */
 export type EntityChange =
   | { added: string }
   | { before: object & { id: string }; after: object & { id: string } };
 
+/** What every route module receives: configuration and shared services. No request state. */
 export interface AppContext {
   config: Config;
   db: Db;

@@ -30,11 +30,10 @@ export interface ApplyOptions {
    */
   skipExisting?: boolean;
   /**
-   * Only these entities get checks (an update that made them targets): the rest of the case is
-   * left as it is, so a template check someone deleted on another entity is not created again by
-   * an unrelated update.
+   * Only this entity gets checks (one added, or made a target by an update): the rest of the case
+   * is left as it is, so a template check someone deleted on another entity is not created again.
    */
-  onlyEntityIds?: ReadonlySet<string>;
+  onlyEntityId?: string;
   /**
    * The request's field that made the entity a target (an update's `is_business_contact`...): a
    * refusal's detail names it, since the entity's id is the request's path, not a body field.
@@ -114,8 +113,8 @@ export function changesTargets(before: object, after: object): boolean {
  * if its checks are refused. The rest of the case is left alone: a template check someone deleted
  * on another entity is not created again by an unrelated addition or update.
  */
-export function targetOfChange(change: EntityChange): Pick<ApplyOptions, 'onlyEntityIds' | 'causePath'> {
-  if ('added' in change) return { onlyEntityIds: new Set([change.added]) };
+export function targetOfChange(change: EntityChange): Pick<ApplyOptions, 'onlyEntityId' | 'causePath'> {
+  if ('added' in change) return { onlyEntityId: change.added };
   const row = change.after as {
     id: string;
     from_individual_id?: string | null;
@@ -124,7 +123,7 @@ export function targetOfChange(change: EntityChange): Pick<ApplyOptions, 'onlyEn
   const isRelation = row.from_individual_id !== undefined || row.from_company_id !== undefined;
   const entityId = isRelation ? (row.from_individual_id ?? row.from_company_id ?? row.id) : row.id;
   return {
-    onlyEntityIds: new Set([entityId]),
+    onlyEntityId: entityId,
     causePath: changedTargetColumns(change.before, change.after)[0],
   };
 }
@@ -144,7 +143,7 @@ function describe(e: Entity, opts: ApplyOptions) {
     const path = `${e.kind === 'company' ? 'companies' : 'individuals'}[${idx}]`;
     return { path, label: `${path} (${name})` };
   }
-  return { path: opts.causePath ?? `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
+  return { path: `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
 }
 
 /**
@@ -190,7 +189,7 @@ export async function applyTemplate(
       const kinds = TARGET_KINDS[target].filter((k) => def.targets.includes(k));
       for (const e of select(graph, target)) {
         if (!kinds.includes(e.kind)) continue;
-        if (opts.onlyEntityIds && !opts.onlyEntityIds.has(e.row.id)) continue;
+        if (opts.onlyEntityId && opts.onlyEntityId !== e.row.id) continue;
         // one check per type, subtype (document: its document type) and entity
         const subtype = def.subtypeOf?.(spec.settings ?? {}) ?? '';
         const once = `${def.type}:${subtype}:${e.row.id}`;
@@ -227,7 +226,7 @@ export async function applyTemplate(
             message,
             [
               {
-                path: reason && reason !== `${e.kind}_id` && !opts.causePath ? `${path}.${reason}` : path,
+                path: opts.causePath ?? (reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path),
                 message,
               },
             ],

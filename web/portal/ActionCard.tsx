@@ -1,6 +1,6 @@
 /** One entry of the checklist: an action's slots while it takes files, else what was received. */
 import { useState } from 'react';
-import type { Action, PortalApi } from './api.ts';
+import { type Action, type PortalApi, signatureAsks } from './api.ts';
 import { useI18n } from './i18n.tsx';
 import { actionDescription, actionTitle, slotTitle } from './labels.ts';
 import { movedOn } from './moved-on.ts';
@@ -50,7 +50,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
           ? 'submitted'
           : action.state;
   // what the step asks is said while it asks it: not on a signature signed, declined or closed
-  const asking = signature ? signature.status === 'not_started' || signature.status === 'ongoing' : true;
+  const asking = signature ? signatureAsks(signature) : true;
   // files still listed for a submitted action (the server may keep none once it has them)
   const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 

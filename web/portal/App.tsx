@@ -7,7 +7,7 @@ import { HttpError } from '../shared/http.ts';
 import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { accentColours } from './accent.ts';
-import { type Action, PortalApi, type Session } from './api.ts';
+import { type Action, PortalApi, type Session, signatureAsks } from './api.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
 import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
@@ -261,9 +261,7 @@ function Checklist({ api, session, onAction, onSubmitted, onError, announce }: C
   const { t, lang } = useI18n();
   // done: nothing is asked of the contact any more (a signature signed, declined or closed included)
   const done = session.actions.filter((a) =>
-    a.signature
-      ? a.signature.status !== 'not_started' && a.signature.status !== 'ongoing'
-      : a.state === 'submitted' || a.state === 'approved',
+    a.signature ? !signatureAsks(a.signature) : a.state === 'submitted' || a.state === 'approved',
   ).length;
   const expires = new Date(session.expires_at).toLocaleDateString(lang, { dateStyle: 'long' });
   return (

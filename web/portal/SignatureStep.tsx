@@ -6,7 +6,13 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
-import type { Action, DocumentParts, PortalApi, SignatureState } from './api.ts';
+import {
+  type Action,
+  type DocumentParts,
+  type PortalApi,
+  type SignatureState,
+  signatureAsks,
+} from './api.ts';
 import { DocumentFrame } from './DocumentFrame.tsx';
 import { type Translate, useI18n } from './i18n.tsx';
 import { SignaturePad } from './SignaturePad.tsx';
@@ -112,7 +118,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const [reason, setReason] = useState('');
   const started = useRef(false);
 
-  const live = sig?.status === 'not_started' || sig?.status === 'ongoing';
+  const live = signatureAsks(sig);
 
   // opening the action starts the request (once per page: a reopened page records a new visit)
   useEffect(() => {

@@ -32,6 +32,14 @@ export interface Action {
   signature?: SignatureState | null;
 }
 
+/**
+ * True while a signature asks something of the contact (to open the document, or to sign it); not
+ * once it is signed, declined or ended. The step's form, its wording and the checklist's count follow it.
+ */
+export function signatureAsks(sig: Pick<SignatureState, 'status'> | null | undefined): boolean {
+  return sig?.status === 'not_started' || sig?.status === 'ongoing';
+}
+
 /** Where a signature request stands (docs/electronic-signature.md, "The portal's signing API"). */
 export interface SignatureState {
   /** `ended`: the check was decided without the signer (an operator's review, an expiry). */
