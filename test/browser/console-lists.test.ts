@@ -103,6 +103,44 @@ describe('console lists', { timeout: 600_000 }, () => {
     await page.close();
   });
 
+  test('settings tables on a phone: a card per row, every cell under its column name, nothing off screen', async () => {
+    const { ctx } = await getHarness();
+    const small = await newWorkspace('console-lists-phone');
+    const boss = await createConsoleUser(ctx, small.workspaceId, { role: 'admin', firstName: 'Pia' });
+    const page = await signedInPage(chrome, base, boss);
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [section, column] of [
+      ['users', 'E-mail'],
+      ['document-types', 'Key'],
+      ['audit-log', 'Action'],
+    ] as const) {
+      await page.goto(`${base}/console/settings/${section}`);
+      const table = page.locator('table.settings-table');
+      await table.locator('tbody tr').first().waitFor();
+      // sideways scrolling hid the columns past the third: the table fits its section now
+      const [wide, room] = await table.evaluate((t) => [t.scrollWidth, t.parentElement?.clientWidth ?? 0]);
+      assert.ok(wide <= room, `${section}: table ${wide}px in ${room}px`);
+      const cell = table.locator(`tbody td[data-label="${column}"]`).first();
+      assert.equal(await cell.isVisible(), true, `${section}: a cell labelled ${column}`);
+      const label = await cell.evaluate(
+        (td) => td.ownerDocument.defaultView?.getComputedStyle(td, '::before').content,
+      );
+      assert.equal(label, `"${column}"`);
+      await shot(page, `phone-${section}`);
+    }
+    // at desktop width the same table is a table again, its headings shown
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/console/settings/users`);
+    const heading = page.locator('table.settings-table thead th').first();
+    await heading.waitFor();
+    const display = await heading.evaluate(
+      (th) => th.ownerDocument.defaultView?.getComputedStyle(th).display,
+    );
+    assert.equal(display, 'table-cell');
+    assert.ok(((await heading.boundingBox())?.width ?? 0) > 20);
+    await page.close();
+  });
+
   test("webhooks: a row's Deliveries button on page 2 of the deliveries shows that webhook's page 1", async () => {
     const { ctx } = await getHarness();
     const hooks: string[] = [];
