@@ -127,6 +127,18 @@ describe('ekyc check (synchronous)', () => {
       [{ email: 'jean12345@example.com', phone_number: null }, ['email_many_digits'], 10],
       // the input format already refuses most malformed addresses: a domain label over 63 characters passes it
       [{ email: `a@${'x'.repeat(64)}.com`, phone_number: null }, ['email_invalid'], 40],
+      // ... and so do a local part over 64 characters and an IP address without its brackets
+      [{ email: `${'a'.repeat(65)}@example.fr`, phone_number: null }, ['email_invalid'], 40],
+      [{ email: 'jean@192.168.0.1', phone_number: null }, ['email_invalid'], 40],
+      // well formed, but on a top-level domain reserved by RFC 2606 / 6761: no mail can reach it
+      [{ email: 'jean.dupont@maison-lumiere.example', phone_number: null }, ['email_invalid'], 40],
+      [{ email: 'jean@mail.invalid', phone_number: null }, ['email_invalid'], 40],
+      [{ email: 'jean@acme.test', phone_number: null }, ['email_invalid'], 40],
+      [{ email: 'jean@mail.localhost', phone_number: null }, ['email_invalid'], 40],
+      [{ email: 'info@acme.test', phone_number: null }, ['email_invalid', 'email_role_address'], 50],
+      // only the top-level domain counts: these are ordinary domains
+      [{ email: 'jean@test.fr', phone_number: null }, [], 0],
+      [{ email: 'jean@example.com', phone_number: null }, [], 0],
       [{ email: null, phone_number: '+331234567' }, ['phone_invalid'], 30],
       [{ email: null, phone_number: '+33949123456' }, ['phone_high_risk_line'], 20],
       [{ email: null, phone_number: '+4915112345678' }, ['phone_country_mismatch'], 15],
@@ -149,6 +161,20 @@ describe('ekyc check (synchronous)', () => {
       assert.equal(fs.trust.score, 100 - score, seen);
       // a trust score of 10 is a low trust, not a "very_high" one
       assert.equal(fs.trust.band, band(100 - score), seen);
+    }
+    // EMAIL_INVALID says which it is, and the address is reported undeliverable
+    for (const [email, description] of [
+      ['jean@192.168.0.1', 'The e-mail address is not well formed'],
+      ['jean@acme.test', 'The e-mail domain is reserved (.test) and can never receive mail'],
+    ] as const) {
+      const p = await caseWithPerson(api, { email, phone_number: null });
+      const res = await api.post('/v1/checks/ekyc', { individual_id: p.individualId });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const fs = res.body.data.fraud_signals;
+      assert.deepEqual(fs.trust.triggered_rules, [{ code: 'EMAIL_INVALID', description }]);
+      assert.deepEqual(fs.email_validation, { address_valid: false, bounce_risk: 'high' });
+      assert.equal(fs.email_verification.risk_score, 40);
+      assert.equal(fs.email_verification.risk_band, 'medium');
     }
     // domain_country: the country of a two-letter top-level domain, .uk as GB; .eu is no country
     for (const [email, country] of [

@@ -10,6 +10,7 @@ import {
   idCardMrz,
   padPng,
   passportPng,
+  swissLicenceMrz,
   td3Mrz,
 } from './helpers/id-documents.ts';
 
@@ -641,6 +642,68 @@ describe('id_document: document types (docs/sandbox.md, MRZ step)', () => {
       assert.equal(done.data.information.expiration_date, '2034-12-31', seen);
       assert.equal(done.data.detailed_results.document.data_validation, 'approved', seen);
     }
+  });
+});
+
+describe('id_document: the Swiss driving licence (docs/sandbox.md, MRZ step)', () => {
+  test('9 + 30 + 30 read as a driving licence: names, birth date, number, CH; no expiry, not evaluated, no expiry time', async () => {
+    const api = await newWorkspace();
+    const { created, done } = await submit(
+      api,
+      passportPng({ mrz: swissLicenceMrz({ firstName: 'MARIE SALOMEA' }) }),
+    );
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.result, 'approved');
+    assert.equal(done.data.vendor.comment, null);
+    assert.deepEqual(done.data.information, {
+      document_type: 'driving_license',
+      document_number: '123456789001',
+      first_name: 'Marie Salomea',
+      last_name: 'Curie',
+      maiden_name: null,
+      gender: null,
+      nationality: null,
+      birth_date: '1967-11-07',
+      birth_country: null,
+      expiration_date: null,
+      issuing_date: null,
+      issuing_country: 'CH',
+      front_file_id: created.data.information.front_file_id,
+      back_file_id: null,
+    });
+    assert.deepEqual(done.data.detailed_results.document, {
+      data_validation: 'approved',
+      data_consistency: null,
+      image_integrity: null,
+      visual_authenticity: null,
+      compromised_document: null,
+      data_comparison: 'approved',
+    });
+    // no expiry date: the check never expires by date
+    assert.equal((await checkRow(done.id)).expires_at, null);
+    assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.Approved']);
+
+    // Liechtenstein issues the same format
+    const li = (await submit(api, passportPng({ mrz: swissLicenceMrz({ state: 'LIE' }) }))).done;
+    assert.equal(li.status, 'approved', JSON.stringify(li.data));
+    assert.equal(li.data.information.issuing_country, 'LI');
+  });
+
+  test('no check digit: a malformed fixed field rejects (data_validation); the data is still compared', async () => {
+    const api = await newWorkspace();
+    const bad = (await submit(api, passportPng({ mrz: swissLicenceMrz({ code: 'FB', state: 'FRA' }) }))).done;
+    assert.equal(bad.status, 'rejected', JSON.stringify(bad.data));
+    assert.equal(bad.data.detailed_results.document.data_validation, 'rejected');
+    assert.equal(bad.data.detailed_results.document.data_consistency, null);
+    assert.equal(
+      bad.data.vendor.comment,
+      'The document was rejected: malformed MRZ fields (Document code, Issuing state)',
+    );
+    const other = (await submit(api, passportPng({ mrz: swissLicenceMrz({ birth: '671108' }) }))).done;
+    assert.equal(other.status, 'rejected');
+    assert.equal(other.data.detailed_results.document.data_validation, 'approved');
+    assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
+    assert.equal(other.data.information.document_type, 'driving_license');
   });
 });
 

@@ -10,7 +10,7 @@ import {
 } from './helpers/face-images.ts';
 import { downloadFile, multipartBody } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
-import { td3Mrz } from './helpers/id-documents.ts';
+import { swissLicenceMrz, td3Mrz } from './helpers/id-documents.ts';
 import { portal, portalCase, portalUpload } from './helpers/portal.ts';
 
 /** Ada Lovelace's passport MRZ (portalCase's contact, born 1985-12-10). */
@@ -560,6 +560,30 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     assert.equal(done.data.information.last_name, 'Lovelace');
     assert.equal(done.data.information.birth_date, '1985-12-10');
     assert.equal(done.data.detailed_results.document.data_validation, 'approved');
+  });
+
+  test('a Swiss driving licence (no expiry in its MRZ): read as a driving licence, expiry not evaluated → approved', async () => {
+    const api = await newWorkspace();
+    const mrz = swissLicenceMrz({ lastName: 'LOVELACE', firstName: 'ADA', birth: '851210' });
+    const { done } = await verified(api, cardPng('alice', mrz), selfiePng('alice'));
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.vendor.comment, null);
+    assert.equal(done.data.information.document_type, 'driving_license');
+    assert.equal(done.data.information.document_number, '123456789001');
+    assert.equal(done.data.information.issuing_country, 'CH');
+    assert.equal(done.data.information.expiration_date, null);
+    assert.equal(done.data.information.nationality, null);
+    assert.equal(done.data.information.mrz, mrz.join('\n'));
+    assert.deepEqual(done.data.detailed_results.document, {
+      data_validation: 'approved',
+      data_consistency: null,
+      image_integrity: null,
+      visual_authenticity: null,
+      compromised_document: null,
+      data_comparison: 'approved',
+    });
+    const text = await pdfText(api, done.data.vendor.report_file_id);
+    assert.match(text, /Document not expired\s*not evaluated/);
   });
 
   test('another person on the document → rejected, saying why', async () => {

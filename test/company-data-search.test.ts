@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { sandboxFetchCount } from '../src/company-data/providers/sandbox/index.ts';
 import { loadConfig } from '../src/config.ts';
+import { COUNTRY_CODES } from '../src/shared/countries.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /** A name no other test uses, so the shared profile cache starts empty for it. */
@@ -161,6 +162,71 @@ describe('company data: fetch', () => {
       assert.equal(p.entity_legal_form, code, country);
       assert.ok(p.entity_legal_form_label, country);
       assert.equal(p.address.country, country);
+    }
+  });
+
+  test('share capital in the country’s own currency, the finance officer titled in the country’s language (English elsewhere)', async () => {
+    const api = await newWorkspace();
+    // the euro area (Bulgaria from 2026, Croatia from 2023), the states that use the euro by
+    // agreement, and the French and Finnish territories that are part of it
+    const euro = new Set(
+      'AT BE BG CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK AD MC SM VA ME AX BL GF GP MF MQ PM RE TF YT'.split(
+        ' ',
+      ),
+    );
+    const expected: Record<string, string> = {
+      CH: 'CHF',
+      LI: 'CHF',
+      SE: 'SEK',
+      DK: 'DKK',
+      GL: 'DKK',
+      PL: 'PLN',
+      CZ: 'CZK',
+      HU: 'HUF',
+      RO: 'RON',
+      GB: 'GBP',
+      JE: 'GBP',
+      NO: 'NOK',
+      US: 'USD',
+      PR: 'USD',
+      JP: 'JPY',
+      CW: 'XCG',
+      NC: 'XPF',
+      SN: 'XOF',
+      FR: 'EUR',
+      BG: 'EUR',
+    };
+    const known = new Set(Intl.supportedValuesOf('currency'));
+    const cfo: Record<string, string> = {
+      FR: 'Directeur financier',
+      DE: 'Kaufmännischer Geschäftsführer',
+      NO: 'Økonomidirektør',
+    };
+    // every country on the sandbox, Antarctica too (another test of this process switches it off)
+    const { ctx } = await getHarness();
+    const providers = ctx.config.companyData.providers;
+    const before = { ...providers };
+    for (const country of COUNTRY_CODES) providers[country] = 'sandbox';
+    try {
+      for (const country of COUNTRY_CODES) {
+        const found = await search(api, `country=${country}&registration_number=12345678`);
+        assert.equal(found.status, 200, `${country} ${JSON.stringify(found.body)}`);
+        const res = await api.get(`/v1/company-data/fetch/${found.body.data[0].search_ref}`);
+        assert.equal(res.status, 200, `${country} ${JSON.stringify(res.body)}`);
+        const m = /^\d+000 ([A-Z]{3})$/.exec(res.body.share_capital);
+        assert.ok(m, `${country}: ${res.body.share_capital}`);
+        const currency = m[1];
+        assert.ok(known.has(currency), `${country}: ${currency} is an ISO 4217 code`);
+        assert.equal(currency === 'EUR', euro.has(country), `${country}: ${currency}`);
+        if (expected[country]) assert.equal(currency, expected[country], country);
+        const [, second] = res.body.legal_representatives;
+        assert.equal(second.position, cfo[country] ?? 'Chief Financial Officer', country);
+        // merged_individuals: the director, then the finance officer (the names may coincide)
+        assert.equal(res.body.merged_individuals[1].relations[0].position, second.position, country);
+      }
+    } finally {
+      for (const country of COUNTRY_CODES) delete providers[country];
+      Object.assign(providers, before);
     }
   });
 

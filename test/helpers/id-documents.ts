@@ -98,6 +98,27 @@ export function frenchIdCardMrz(o: {
   return [line1, line2];
 }
 
+/**
+ * A Swiss driving licence MRZ (credit-card format, ASTRA; 9 + 30 + 30, no check digit): authority
+ * code and serial, language code, `FA` + state + PIN (9 digits) + version (3 digits), birth date,
+ * then the name line. Marie Curie born 1967-11-07 unless told otherwise.
+ */
+export function swissLicenceMrz(
+  o: { lastName?: string; firstName?: string; birth?: string; state?: string; code?: string } = {},
+): string[] {
+  const name = `${(o.lastName ?? 'CURIE').toUpperCase()}<<${(o.firstName ?? 'MARIE').toUpperCase().replace(/ /g, '<')}`;
+  const lines = [
+    'AAA001F<<',
+    `${o.code ?? 'FA'}${o.state ?? 'CHE'}123456789001<<${o.birth ?? '671107'}<<<<<`,
+    pad(name, 30),
+  ];
+  assert.deepEqual(
+    lines.map((l) => l.length),
+    [9, 30, 30],
+  );
+  return lines;
+}
+
 /** A small passport image: the MRZ and/or `sandbox_outcome` as PNG tEXt chunks. */
 export function passportPng(
   opts: { mrz?: string[]; outcome?: string; width?: number; height?: number } = {},

@@ -5,8 +5,9 @@ import { lazyRequire } from '../../../shared/lazy-module.ts';
 const phoneNumbers = lazyRequire<typeof import('libphonenumber-js/max')>('libphonenumber-js/max');
 
 /**
- * E-mail and phone signals computed locally, for real (no network): e-mail syntax, disposable and
- * free-mail domains, role addresses; phone validity, line type and country with libphonenumber.
+ * E-mail and phone signals computed locally, for real (no network): e-mail syntax and reserved
+ * domains, disposable and free-mail domains, role addresses; phone validity, line type and country
+ * with libphonenumber.
  * Each finding is a rule with a weight; the weights add up to the fraud score (0-100).
  */
 const DISPOSABLE_DOMAINS = new Set(
@@ -64,6 +65,34 @@ const ROLE_LOCAL_PARTS = new Set([
 const EMAIL_RE =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
+/**
+ * Top-level domains that can never hold a mailbox, reserved by RFC 2606 and RFC 6761: `invalid`
+ * (guaranteed never to resolve), `test` and `example` (testing and documentation, never delegated),
+ * `localhost` (the local machine). An address there has a valid syntax, which is all the
+ * individual's `email` format asks, but no mail can reach it: this is what makes EMAIL_INVALID
+ * reachable through the API. The second-level `example.com`, `.net` and `.org` are not in it: they
+ * exist in the DNS and are what people commonly type as a placeholder.
+ */
+const RESERVED_TLDS = new Set(['invalid', 'test', 'example', 'localhost']);
+
+/**
+ * Why the address cannot be delivered, or null. Not well formed: the shape (EMAIL_RE), `..`, over
+ * 254 characters, a local part over 64 (RFC 5321 §4.5.3.1.1), an all-numeric top-level label (no
+ * such TLD exists, RFC 3696 §2: `a@192.168.0.1` is an IP address without the brackets of an
+ * address literal). Else a reserved top-level domain.
+ */
+function emailProblem(email: string, local: string, tld: string): string | null {
+  const wellFormed =
+    EMAIL_RE.test(email) &&
+    !email.includes('..') &&
+    email.length <= 254 &&
+    local.length <= 64 &&
+    !/^\d+$/.test(tld);
+  if (!wellFormed) return 'The e-mail address is not well formed';
+  if (RESERVED_TLDS.has(tld)) return `The e-mail domain is reserved (.${tld}) and can never receive mail`;
+  return null;
+}
+
 interface Rule {
   code: string;
   description: string;
@@ -84,11 +113,12 @@ function domainCountry(tld: string): string | null {
 }
 
 function emailSignals(email: string, rules: Rule[]) {
-  const valid = EMAIL_RE.test(email) && !email.includes('..') && email.length <= 254;
   const [local = '', domain = ''] = email.toLowerCase().split('@');
+  const tld = domain.split('.').pop() ?? '';
+  const problem = emailProblem(email, local, tld);
+  const valid = problem === null;
   const before = rules.length;
-  if (!valid)
-    rules.push({ code: 'EMAIL_INVALID', description: 'The e-mail address is not well formed', weight: 40 });
+  if (problem) rules.push({ code: 'EMAIL_INVALID', description: problem, weight: 40 });
   if (DISPOSABLE_DOMAINS.has(domain))
     rules.push({
       code: 'EMAIL_DISPOSABLE',
@@ -117,7 +147,6 @@ function emailSignals(email: string, rules: Rule[]) {
     100,
     rules.slice(before).reduce((s, r) => s + r.weight, 0),
   );
-  const tld = domain.split('.').pop() ?? '';
   return {
     email_validation: {
       address_valid: valid,

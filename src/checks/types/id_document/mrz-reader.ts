@@ -4,11 +4,16 @@ import { alpha2FromMrz } from './countries.ts';
 import { frenchIdCardExpiry } from './french-id-card.ts';
 import type { DocumentInformation } from './provider.ts';
 
-/** MRZ line lengths by format: TD1 3×30, TD2 2×36, TD3 (passport) 2×44. */
-const SHAPES: { length: number; lines: number }[] = [
-  { length: 44, lines: 2 },
-  { length: 36, lines: 2 },
-  { length: 30, lines: 3 },
+/**
+ * MRZ line lengths by format: TD3 (passport) 2×44, TD2 2×36, TD1 3×30, and the Swiss driving
+ * licence in credit-card format (ASTRA; also issued by Liechtenstein), 9 + 30 + 30, which is no
+ * ICAO format but is read by the same parser.
+ */
+const SHAPES: number[][] = [
+  [44, 44],
+  [36, 36],
+  [30, 30, 30],
+  [9, 30, 30],
 ];
 
 /**
@@ -19,8 +24,8 @@ export function findMrzLines(lines: string[]): string[] | null {
   const clean = lines.map((l) => l.replace(/\s+/g, '').toUpperCase()).filter((l) => l.length > 0);
   for (let i = 0; i < clean.length; i++) {
     for (const shape of SHAPES) {
-      const run = clean.slice(i, i + shape.lines);
-      if (run.length === shape.lines && run.every((l) => l.length === shape.length && /^[A-Z0-9<]+$/.test(l)))
+      const run = clean.slice(i, i + shape.length);
+      if (run.length === shape.length && run.every((l, k) => l.length === shape[k] && /^[A-Z0-9<]+$/.test(l)))
         return run;
     }
   }
@@ -33,6 +38,27 @@ export interface MrzReading {
   checkDigitsValid: boolean;
   /** The fields whose check digit is wrong (for the provider comment). */
   invalidCheckDigits: string[];
+  /**
+   * The fields whose fixed form is wrong, for the Swiss driving licence only: it has no check digit,
+   * so its fixed parts (document code `FA`, state `CHE`/`LIE`, language code, numeric PIN and
+   * version, fillers, birth date) are all there is to validate. Empty for the ICAO formats, whose
+   * check digits decide (a specimen state such as `UTO` is no error there).
+   */
+  malformedFields: string[];
+  /**
+   * The format has an expiry date (or, for the French card of 1988–2021, one that follows from it).
+   * The Swiss driving licence's MRZ has none: the licence itself is usually valid without limit
+   * (field 4b "-"), so a missing date there is no sign of anything and is not evaluated.
+   */
+  carriesExpiry: boolean;
+}
+
+/** Why the MRZ's data is not valid, one phrase per problem (for the provider comment); [] when valid. */
+export function mrzValidationProblems(m: MrzReading): string[] {
+  const problems: string[] = [];
+  if (!m.checkDigitsValid) problems.push(`invalid MRZ check digits (${m.invalidCheckDigits.join(', ')})`);
+  if (m.malformedFields.length) problems.push(`malformed MRZ fields (${m.malformedFields.join(', ')})`);
+  return problems;
 }
 
 /** `YYMMDD` → `yyyy-MM-dd`; birth dates never lie in the future, expiry dates are 20xx below 70. */
@@ -78,6 +104,23 @@ function documentType(code: string | null, format: string): DocumentInformation[
 }
 
 /**
+ * The document number, as the parser builds it (for the Swiss driving licence the PIN and version,
+ * the 12-digit number printed in field 5), else the raw characters of those fields when the parser
+ * found them invalid.
+ */
+function documentNumber(result: ParseResult, lines: string[]): string | null {
+  if (result.documentNumber) return result.documentNumber;
+  const fields =
+    result.format === 'SWISS_DRIVING_LICENSE' ? ['pinCode', 'versionNumber'] : ['documentNumber'];
+  return (
+    fields
+      .map((f) => raw(result, lines, f) ?? '')
+      .join('')
+      .replace(/</g, '') || null
+  );
+}
+
+/**
  * Parses MRZ lines with the `mrz` library; null when they are not a supported MRZ. `autocorrect`
  * (for lines read by OCR) lets the parser turn letters in digit fields into the digits they look
  * like, and the reverse.
@@ -102,15 +145,22 @@ export function readMrz(
   // the French card of 1988–2021 (IDFRA): no expiry and no nationality in its MRZ, but it is issued
   // to French nationals only and its validity follows from its issue month (french-id-card.ts)
   const frenchCard = result.format === 'FRENCH_NATIONAL_ID';
+  // the Swiss driving licence: names, birth date, licence number (PIN + version, the number printed
+  // in field 5) and issuing state only; no sex, nationality, expiry or check digit
+  const swissLicence = result.format === 'SWISS_DRIVING_LICENSE';
+  const malformedFields = swissLicence
+    ? [...new Set(result.details.filter((d) => !d.valid).map((d) => d.label))]
+    : [];
   const gender =
     f.sex === 'male' || sex === 'M' ? 'male' : f.sex === 'female' || sex === 'F' ? 'female' : null;
   return {
     checkDigitsValid: invalidCheckDigits.length === 0,
     invalidCheckDigits,
+    malformedFields,
+    carriesExpiry: !swissLicence,
     information: {
       document_type: documentType(raw(result, lines, 'documentCode'), result.format),
-      document_number:
-        result.documentNumber ?? raw(result, lines, 'documentNumber')?.replace(/</g, '') ?? null,
+      document_number: documentNumber(result, lines),
       first_name: titleCase(f.firstName ?? raw(result, lines, 'firstName')),
       last_name: titleCase(f.lastName ?? raw(result, lines, 'lastName')),
       maiden_name: null,
@@ -122,7 +172,9 @@ export function readMrz(
       issuing_country: alpha2FromMrz(raw(result, lines, 'issuingState')),
       expiration_date: frenchCard
         ? frenchIdCardExpiry(raw(result, lines, 'issueDate'), birthDate, today)
-        : mrzDate(raw(result, lines, 'expirationDate'), 'expiry', today),
+        : swissLicence
+          ? null
+          : mrzDate(raw(result, lines, 'expirationDate'), 'expiry', today),
     },
   };
 }

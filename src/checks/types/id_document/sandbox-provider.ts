@@ -1,6 +1,6 @@
 import { documentTextLines, isPng, pngTextChunks } from './document-reader.ts';
 import { limitRefusal, VENDOR_LIMITS } from './limits.ts';
-import { findMrzLines, namesMatch, readMrz } from './mrz-reader.ts';
+import { findMrzLines, mrzValidationProblems, namesMatch, readMrz } from './mrz-reader.ts';
 import type {
   DeclaredPerson,
   DocumentDetailedResults,
@@ -94,7 +94,7 @@ const NOT_EVALUATED = {
  * 1. Each file is checked against the vendor's limits (refusal `size`).
  * 2. The MRZ is read from the front, else the back: PNG `tEXt` keyword `mrz`, JPEG comment, PDF text.
  * 3. A PNG `tEXt` keyword `sandbox_outcome` forces the verdict; else an MRZ decides (check digits
- *    and expiry); else the document is approved with the individual's own data.
+ *    or, for the Swiss driving licence, the form of its fields; expiry where the format has one); else the document is approved with the individual's own data.
  */
 export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
   const limits = VENDOR_LIMITS[name];
@@ -125,9 +125,11 @@ export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
         ? withDeclaredCentury(mrz.information, submission.person)
         : fromPerson(submission.person);
       const comparison = compareWithPerson(information, submission.person);
+      const problems = mrz ? mrzValidationProblems(mrz) : [];
       const detailed: DocumentDetailedResults = {
-        data_validation: mrz ? (mrz.checkDigitsValid ? 'approved' : 'rejected') : null,
-        data_consistency: mrz
+        data_validation: mrz ? (problems.length ? 'rejected' : 'approved') : null,
+        // an MRZ format without expiry date (the Swiss driving licence) leaves it not evaluated
+        data_consistency: mrz?.carriesExpiry
           ? information.expiration_date && information.expiration_date >= today
             ? 'approved'
             : 'rejected'
@@ -135,9 +137,7 @@ export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
         data_comparison: comparison.verdict,
         ...NOT_EVALUATED,
       };
-      const reasons: string[] = [];
-      if (mrz && !mrz.checkDigitsValid)
-        reasons.push(`invalid MRZ check digits (${mrz.invalidCheckDigits.join(', ')})`);
+      const reasons: string[] = [...problems];
       if (detailed.data_consistency === 'rejected')
         reasons.push(
           information.expiration_date

@@ -10,7 +10,11 @@ import { encodePng } from '../document/analysis/png.ts';
 // digit fields and the reverse. The caller keeps a reading only when every check digit is right:
 // a reading the OCR got wrong must not reject anyone.
 
-/** MRZ line lengths and line counts: TD3 (passport) 2×44, TD2 2×36, TD1 (ID card) 3×30. */
+/**
+ * MRZ line lengths and line counts: TD3 (passport) 2×44, TD2 2×36, TD1 (ID card) 3×30. Not the Swiss
+ * driving licence (9 + 30 + 30): it has no check digit, so nothing could tell a misread name or
+ * birth date from a real mismatch; it is read only from text (PNG tEXt, JPEG comment, PDF).
+ */
 const SHAPES = [
   { length: 44, lines: 2 },
   { length: 36, lines: 2 },

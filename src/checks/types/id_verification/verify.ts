@@ -2,7 +2,7 @@ import { euclideanDistance, faceVerdict, MATCH_DISTANCE, MISMATCH_DISTANCE } fro
 import { decodeImage } from '../../../face/decode-image.ts';
 import { detectFacesUpright } from '../../../face/face-model.ts';
 import { documentTextLines, isPng, pngTextChunks } from '../id_document/document-reader.ts';
-import { findMrzLines, readMrz } from '../id_document/mrz-reader.ts';
+import { findMrzLines, mrzValidationProblems, readMrz } from '../id_document/mrz-reader.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
 import { compareWithPerson, withDeclaredCentury } from '../id_document/sandbox-provider.ts';
 import { emptyDocumentResults, emptyFaceResults, type FaceAnalysis, type Verdict } from './check-data.ts';
@@ -92,9 +92,15 @@ async function verifyDocument(capture: CaptureBytes, now: Date) {
   const lines = found.lines;
   mrz.information = withDeclaredCentury(mrz.information, capture.person);
   const info = mrz.information;
-  document.data_validation = mrz.checkDigitsValid ? 'approved' : 'rejected';
-  if (!mrz.checkDigitsValid) reasons.push(`invalid MRZ check digits (${mrz.invalidCheckDigits.join(', ')})`);
-  document.data_consistency = info.expiration_date && info.expiration_date >= today ? 'approved' : 'rejected';
+  const problems = mrzValidationProblems(mrz);
+  document.data_validation = problems.length ? 'rejected' : 'approved';
+  reasons.push(...problems);
+  // an MRZ format without expiry date (the Swiss driving licence) leaves it not evaluated
+  document.data_consistency = !mrz.carriesExpiry
+    ? null
+    : info.expiration_date && info.expiration_date >= today
+      ? 'approved'
+      : 'rejected';
   if (document.data_consistency === 'rejected')
     reasons.push(
       info.expiration_date
@@ -156,9 +162,14 @@ async function verifyFaces(capture: CaptureBytes) {
   };
 }
 
-const DECIDING = (run: Pick<VerifierRun, 'document' | 'face'>): Verdict[] => [
+/**
+ * The results that decide. The expiry is left out for a document whose MRZ carries none (the Swiss
+ * driving licence): it was not evaluated for want of a date, not for want of a reading, so it must
+ * not hold the run undecided (id_document approves such a licence too).
+ */
+const DECIDING = (run: Pick<VerifierRun, 'document' | 'face'>, carriesExpiry: boolean): Verdict[] => [
   run.document.data_validation,
-  run.document.data_consistency,
+  ...(carriesExpiry ? [run.document.data_consistency] : []),
   run.document.data_comparison,
   run.face.image_integrity,
   run.face.face_comparison,
@@ -222,7 +233,7 @@ export async function verifyCapture(capture: CaptureBytes, now = new Date()): Pr
   const analysis: FaceAnalysis = { sandbox_outcome: null, ...faces.analysis, model: MODEL_NAME };
   const reasons = [...doc.reasons, ...faces.reasons];
   const run = { document: doc.document, face: faces.face };
-  const verdicts = DECIDING(run);
+  const verdicts = DECIDING(run, doc.mrz?.carriesExpiry ?? true);
   const decision = faces.error
     ? 'error'
     : verdicts.includes('rejected')

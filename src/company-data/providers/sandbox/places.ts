@@ -2,7 +2,9 @@ import type { Seed } from './seed.ts';
 
 /**
  * What makes a sandbox company look like one of its country: an address, a registration number
- * format, an officer title and people's names. Countries not listed get a generic address.
+ * format, officer titles and people's names. Countries not listed get a generic address and
+ * English titles (the sandbox speaks no other language there). The currency is every country's
+ * own (currencies.ts).
  */
 interface CountryStyle {
   street: string;
@@ -12,7 +14,8 @@ interface CountryStyle {
   /** The registration number: `#` is a digit. */
   number: string;
   director: string;
-  currency: string;
+  /** The second legal representative, the finance officer, in the country's language. */
+  cfo: string;
   classification: { type: string; codes: string[] };
 }
 
@@ -23,7 +26,7 @@ const STYLES: Record<string, CountryStyle> = {
     city: 'Paris',
     number: '#########',
     director: 'Président',
-    currency: 'EUR',
+    cfo: 'Directeur financier',
     classification: { type: 'NAF', codes: ['62.01Z', '70.10Z', '46.90Z'] },
   },
   GB: {
@@ -32,7 +35,7 @@ const STYLES: Record<string, CountryStyle> = {
     city: 'London',
     number: '########',
     director: 'Director',
-    currency: 'GBP',
+    cfo: 'Chief Financial Officer',
     classification: { type: 'SIC', codes: ['62012', '70100', '46900'] },
   },
   DE: {
@@ -41,7 +44,7 @@ const STYLES: Record<string, CountryStyle> = {
     city: 'Berlin',
     number: 'HRB ######',
     director: 'Geschäftsführer',
-    currency: 'EUR',
+    cfo: 'Kaufmännischer Geschäftsführer',
     classification: { type: 'WZ', codes: ['62.01', '70.10', '46.90'] },
   },
   NO: {
@@ -50,7 +53,7 @@ const STYLES: Record<string, CountryStyle> = {
     city: 'Oslo',
     number: '#########',
     director: 'Daglig leder',
-    currency: 'NOK',
+    cfo: 'Økonomidirektør',
     classification: { type: 'NACE', codes: ['62.010', '70.100', '46.900'] },
   },
   US: {
@@ -60,7 +63,7 @@ const STYLES: Record<string, CountryStyle> = {
     state: 'DE',
     number: '#######',
     director: 'Chief Executive Officer',
-    currency: 'USD',
+    cfo: 'Chief Financial Officer',
     classification: { type: 'NAICS', codes: ['541511', '551112', '423990'] },
   },
 };
@@ -71,7 +74,7 @@ const GENERIC: CountryStyle = {
   city: 'Sandbox City',
   number: '########',
   director: 'Director',
-  currency: 'EUR',
+  cfo: 'Chief Financial Officer',
   classification: { type: 'NACE', codes: ['62.01', '70.10', '46.90'] },
 };
 

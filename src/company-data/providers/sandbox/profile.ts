@@ -1,4 +1,5 @@
 import type { CompanyProfile } from '../../schemas.ts';
+import { currencyOf } from './currencies.ts';
 import { chooseLegalForm, type LegalFormSource } from './legal-form.ts';
 import { addressIn, FIRST_NAMES, LAST_NAMES, styleOf } from './places.ts';
 import { sandboxCompanyAddress, sandboxStatus } from './search.ts';
@@ -9,8 +10,8 @@ type Person = { first: string; last: string; birthDate: string };
 
 /**
  * A sandbox company's full profile, derived from its record alone: a director who owns 60 % (the
- * beneficial owner), a second legal representative without shares, and a holding company owning
- * the other 40 %.
+ * beneficial owner), a second legal representative without shares (the finance officer), and a
+ * holding company owning the other 40 %. The share capital is in the country's currency.
  */
 export function sandboxProfile(
   country: string,
@@ -30,7 +31,7 @@ export function sandboxProfile(
   const holdingNumber = `${record.registrationNumber}-H`;
   const legalForm = chooseLegalForm(country, legalForms, (n) => seed.int(n));
   const ownerFields = individual(owner, country, style.director, seed);
-  const secondFields = individual(second, country, 'Directeur financier / CFO', seed);
+  const secondFields = individual(second, country, style.cfo, seed);
   const holding = {
     entity_type: 'company' as const,
     name: holdingName,
@@ -50,7 +51,7 @@ export function sandboxProfile(
     registration_date: `${1990 + seed.int(34)}-${pad(1 + seed.int(12))}-${pad(1 + seed.int(28))}`,
     ...legalForm,
     address: sandboxCompanyAddress(country, record.name, record.registrationNumber),
-    share_capital: `${(1 + seed.int(100)) * 1000} ${style.currency}`,
+    share_capital: `${(1 + seed.int(100)) * 1000} ${currencyOf(country)}`,
     tax_identification_number: country === 'FR' ? frenchVat(record.registrationNumber) : null,
     website_url: null,
     classifications: [classification(style.classification.type, seed.pick(style.classification.codes))],
