@@ -265,6 +265,8 @@ export interface FilesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   attached_at: Date | null;
+  /** Set when the only case(s) reaching the file were soft deleted: read as absent (migration 0038). */
+  withheld_at: Date | null;
 }
 export type FileRow = Selectable<FilesTable>;
 export type CheckRow = Selectable<ChecksTable>;
