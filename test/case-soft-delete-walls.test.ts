@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { downloadFile, makePng, uploadRef } from './helpers/files.ts';
-import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
+import {
+  type Client,
+  eventually,
+  getHarness,
+  newWorkspace,
+  type Res,
+  sampleCaseBody,
+} from './helpers/harness.ts';
 import { portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
@@ -428,6 +435,50 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
     );
     assert.equal(done.status, 'completed');
     assert.equal((await downloadFile(api, done.file_id as string)).status, 404);
+  });
+  test("an Idempotency-Key retry does not give the deleted case's stored answer again, nor make it again", async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const body = sampleCaseBody('idempotent-then-deleted');
+    const key = { 'idempotency-key': 'create-once' };
+    const created = await api.post('/v1/cases', body, key);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const note = await api.post(
+      '/v1/notes',
+      { case_id: created.body.id, content: 'a note' },
+      { 'idempotency-key': 'note-once' },
+    );
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+    const replayed = await api.post('/v1/cases', body, key);
+    assert.equal(replayed.status, 201);
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.equal(replayed.body.id, created.body.id, 'replayed while the case is live');
+
+    assert.equal((await api.delete(`/v1/cases/${created.body.id}`)).status, 204);
+    const caseGone = await api.get(`/v1/cases/${created.body.id}`);
+    for (const [url, sent, headers] of [
+      ['/v1/cases', body, key],
+      ['/v1/notes', { case_id: created.body.id, content: 'a note' }, { 'idempotency-key': 'note-once' }],
+    ] as const) {
+      const retry = await api.post(url, sent, headers);
+      assert.equal(retry.status, 404, `${url}: ${JSON.stringify(retry.body)}`);
+      assert.deepEqual(bare(retry.body), bare(caseGone.body));
+    }
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0, 'the retry made no new case');
+
+    // the erasure blanks the stored answers (the keys stay taken)
+    assert.equal((await api.delete(`/v1/cases/${created.body.id}?permanent=true`)).status, 204);
+    const stored = await ctx.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'response_body'])
+      .where('workspace_id', '=', api.workspaceId)
+      .orderBy('key')
+      .execute();
+    assert.deepEqual(stored, [
+      { key: 'create-once', response_body: '' },
+      { key: 'note-once', response_body: '' },
+    ]);
+    assert.equal((await api.post('/v1/cases', body, key)).status, 404);
   });
 });
 

@@ -82,6 +82,14 @@ async function eraseCaseHistory(trx: Db, workspaceId: string, caseId: string) {
     .where('workspace_id', '=', workspaceId)
     .where('case_id', '=', caseId)
     .execute();
+  // stored Idempotency-Key answers carry the case too: blanked, their keys kept (a retry is not
+  // made again; it answers 404, src/http/idempotency.ts)
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response_body: '' })
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .execute();
 }
 
 function findSoftDeleted(db: Db, workspaceId: string, id: string): Promise<CaseRow | undefined> {
