@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Client, getHarness, type Res } from './helpers/harness.ts';
 import { startReceiver } from './helpers/receiver.ts';
-import { type RouteEntry, routeTable } from './helpers/route-table.ts';
+import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
 import { buildTenantWorld, quiesce, type TenantWorld, worldTokens } from './helpers/tenant-world.ts';
 import { settledSnapshot, snapshotWorkspace } from './helpers/workspace-snapshot.ts';
 
@@ -14,46 +14,6 @@ import { settledSnapshot, snapshotWorkspace } from './helpers/workspace-snapshot
  * carries anything of B's, and B's rows are byte for byte the same afterwards. Ids of B given in
  * bodies and list filters get the same treatment.
  */
-
-/** What kind of id a path parameter is, from the segment before it (`/v1/tags/:id` → tag). */
-const KIND_BY_SEGMENT: Record<string, string> = {
-  cases: 'case',
-  relations: 'relation',
-  companies: 'company',
-  individuals: 'individual',
-  checks: 'check',
-  notes: 'note',
-  tags: 'tag',
-  templates: 'template',
-  webhooks: 'webhook',
-  'webhook-logs': 'webhookLog',
-  files: 'file',
-  workspaces: 'workspace',
-  keys: 'apiKey',
-  'api-keys': 'apiKey',
-  users: 'user',
-  'custom-properties': 'customPropertyEntity',
-  'document-orders': 'documentOrder',
-  document_types: 'documentType',
-  fetch: 'searchRef',
-  reports: 'fraudReport',
-  'client-portals': 'clientPortal',
-  'document-templates': 'documentTemplate',
-  versions: 'templateVersion',
-};
-
-function paramKinds(route: RouteEntry): (string | undefined)[] {
-  const segs = route.url.split('/');
-  return segs.flatMap((seg, i) => {
-    if (!seg.startsWith(':')) return [];
-    const prev = segs[i - 1];
-    // /checks/<type>/:id: a check of that type (hyphenated aliases name the same type)
-    if (segs[i - 2] === 'checks' && !prev.startsWith(':')) return [`check:${prev.replace(/-/g, '_')}`];
-    // /custom-properties/:target_entity/:key: a custom property key of that entity kind
-    if (segs[i - 2] === 'custom-properties') return ['customPropertyKey'];
-    return [KIND_BY_SEGMENT[prev]];
-  });
-}
 
 /** The ids of kind `kind` in a world (several where the route must refuse each of them). */
 function idsOf(w: TenantWorld, kind: string): string[] | undefined {

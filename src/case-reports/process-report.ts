@@ -30,7 +30,7 @@ async function fail(ctx: AppContext, reportId: string, error: string): Promise<v
 async function settle(trx: Db, reportId: string, file: Parameters<typeof recordGeneratedFile>[1], at: Date) {
   const row = await lockCaseReport(trx, reportId);
   if (row?.status !== 'requested') return false;
-  await recordGeneratedFile(trx, file, at);
+  await recordGeneratedFile(trx, file, row.case_id, at);
   const done = await updateCaseReport(trx, row.id, {
     status: 'generated',
     file_id: file.id,

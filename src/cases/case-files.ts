@@ -9,7 +9,7 @@ type Data = Record<string, unknown>;
  * Every file a case holds: its checks' files (current attempt and history, as the case's document
  * list names them), files a client portal received for its checks, the frozen documents of its
  * signature requests, its completed document orders and its reports. Read before the case is erased
- * (they all go with it).
+ * (they all go with it) or when it is soft deleted (they are withheld with it).
  */
 export async function caseFileIds(trx: Db, workspaceId: string, caseId: string): Promise<string[]> {
   const ids = new Set<string>();
@@ -39,27 +39,58 @@ export async function caseFileIds(trx: Db, workspaceId: string, caseId: string):
   return [...ids];
 }
 
+/** Check types whose data names files (checkFileIds in list-case-documents.ts). */
+const FILE_CHECK_TYPES = sql`('document', 'id_document', 'id_verification', 'electronic_signature')`;
+
+/**
+ * Whether a check (of a live case only, with `liveCasesOnly`) references the file `f`: an upload
+ * can be referenced by checks of several cases while its upload_ref is valid. A check can only
+ * reference a file it was written with after the file was made, which bounds the scan.
+ */
+const referencedByCheck = (workspaceId: string, liveCasesOnly: boolean) => sql<boolean>`exists (
+  select 1 from checks k
+  ${liveCasesOnly ? sql`join cases c on c.id = k.case_id and c.deleted_at is null` : sql``}
+  where k.workspace_id = ${workspaceId} and k.updated_at >= f.created_at
+    and k.type in ${FILE_CHECK_TYPES}
+    and strpos(k.data::text || coalesce(k.history::text, ''), f.id::text) > 0)`;
+
+/** A client portal's logo is an upload too, and outlives every case. */
+const isPortalLogo = sql<boolean>`exists (select 1 from client_portals p where p.logo_file_id = f.id)`;
+
 /**
  * Deletes the rows of `fileIds` (after their case was erased in `trx`) except those something else
- * still references: an upload can be referenced by checks of several cases while its upload_ref is
- * valid, and a client portal's logo is an upload too. A check of another case can only reference an
- * upload it was updated with after the upload was made, which bounds the scan. Returns the storage
- * keys to delete once the transaction has committed.
+ * still references: a check of another case (live or soft deleted: its own erasure takes them), or
+ * a client portal's logo. Returns the storage keys to delete once the transaction has committed.
  */
 export async function deleteCaseFiles(trx: Db, workspaceId: string, fileIds: string[]): Promise<string[]> {
   if (fileIds.length === 0) return [];
   const deleted = await sql<{ storage_key: string }>`
     delete from files f
     where f.workspace_id = ${workspaceId} and f.id = any(${fileIds}::uuid[])
-      and not exists (select 1 from client_portals p where p.logo_file_id = f.id)
-      and not exists (
-        select 1 from checks k
-        where k.workspace_id = ${workspaceId} and k.updated_at >= f.created_at
-          and k.type in ('document', 'id_document', 'id_verification', 'electronic_signature')
-          and strpos(k.data::text || coalesce(k.history::text, ''), f.id::text) > 0)
+      and not ${isPortalLogo} and not ${referencedByCheck(workspaceId, false)}
     returning f.storage_key
   `.execute(trx);
   return deleted.rows.map((r) => r.storage_key);
+}
+
+/**
+ * Withholds `fileIds` (the files of a case just soft deleted in `trx`) except those something live
+ * still references: a check of a live case, or a client portal's logo. A withheld file is read as
+ * absent (`findFile`, `attachUpload`); its bytes and row stay until the case is erased.
+ *
+ * The rows are locked first, then checked in a statement of its own: a check of another case
+ * attaching one of them concurrently (which locks the row in `markAttached`) has either committed,
+ * and its check is seen, or waits and then finds the file withheld (a 400, as an unknown upload).
+ */
+export async function withholdCaseFiles(trx: Db, workspaceId: string, fileIds: string[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  await sql`select id from files where workspace_id = ${workspaceId} and id = any(${fileIds}::uuid[])
+    order by id for update`.execute(trx);
+  await sql`
+    update files f set withheld_at = now()
+    where f.workspace_id = ${workspaceId} and f.id = any(${fileIds}::uuid[]) and f.withheld_at is null
+      and not ${isPortalLogo} and not ${referencedByCheck(workspaceId, true)}
+  `.execute(trx);
 }
 
 /** Removes erased files' bytes; a failure leaves bytes no row reaches (no API can read them). */

@@ -6,7 +6,7 @@ import { recordEvents } from '../events/record-event.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { notFound } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
-import { caseFileIds, deleteCaseFiles, removeStoredFiles } from './case-files.ts';
+import { caseFileIds, deleteCaseFiles, removeStoredFiles, withholdCaseFiles } from './case-files.ts';
 import { presentCase } from './present.ts';
 import { findCase } from './repository.ts';
 
@@ -17,9 +17,9 @@ export interface DeleteCaseDeps {
 }
 
 /**
- * Soft delete hides the case from every read; `permanent` erases it and everything under it, its
- * files included (their bytes are removed once the erasure has committed). A case already soft
- * deleted can still be erased by its internal id.
+ * Soft delete hides the case from every read, its files included (withheld: `withholdCaseFiles`);
+ * `permanent` erases it and everything under it, its files included (their bytes are removed once
+ * the erasure has committed). A case already soft deleted can still be erased by its internal id.
  */
 export async function deleteCase(
   deps: DeleteCaseDeps,
@@ -41,6 +41,8 @@ export async function deleteCase(
       await eraseCaseHistory(trx, workspaceId, found.id);
     } else {
       await trx.updateTable('cases').set({ deleted_at: sql`now()` }).where('id', '=', found.id).execute();
+      // its files stop being served with it (those a live case or a portal still uses excepted)
+      await withholdCaseFiles(trx, workspaceId, await caseFileIds(trx, workspaceId, found.id));
       // a deleted case's portal links stop working (a permanent delete removes them with the case)
       await revokeLinks(trx, { caseId: found.id });
     }
@@ -77,6 +79,14 @@ async function eraseCaseHistory(trx: Db, workspaceId: string, caseId: string) {
   }
   await trx
     .deleteFrom('webhook_deliveries')
+    .where('workspace_id', '=', workspaceId)
+    .where('case_id', '=', caseId)
+    .execute();
+  // stored Idempotency-Key answers carry the case too: blanked, their keys kept (a retry is not
+  // made again; it answers 404, src/http/idempotency.ts)
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response_body: '' })
     .where('workspace_id', '=', workspaceId)
     .where('case_id', '=', caseId)
     .execute();

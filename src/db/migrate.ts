@@ -36,6 +36,8 @@ import * as m0034 from './migrations/0034_idempotency_committed.ts';
 import * as m0035 from './migrations/0035_events_by_case.ts';
 import * as m0036 from './migrations/0036_webhook_delivery_order.ts';
 import * as m0037 from './migrations/0037_webhook_delivery_claims.ts';
+import * as m0038 from './migrations/0038_files_withheld.ts';
+import * as m0039 from './migrations/0039_idempotency_case.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -75,6 +77,8 @@ const migrations: Record<string, Migration> = {
   '0035_events_by_case': m0035,
   '0036_webhook_delivery_order': m0036,
   '0037_webhook_delivery_claims': m0037,
+  '0038_files_withheld': m0038,
+  '0039_idempotency_case': m0039,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

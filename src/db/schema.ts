@@ -198,6 +198,8 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
   /** When the request's change committed (set in that commit); null while it has written nothing. */
   committed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The case the request's events were about, if any (migration 0039). */
+  case_id: string | null;
 }
 
 export interface ChecksTable {
@@ -265,6 +267,8 @@ export interface FilesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   attached_at: Date | null;
+  /** Set when the only case(s) reaching the file were soft deleted: read as absent (migration 0038). */
+  withheld_at: Date | null;
 }
 export type FileRow = Selectable<FilesTable>;
 export type CheckRow = Selectable<ChecksTable>;

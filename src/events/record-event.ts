@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import { insertValues } from '../db/insert-values.ts';
 import { PREPARE_MARK } from '../db/pglite-prepared-inserts.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
-import { currentApiKeyId, currentContactId, currentUserId } from '../shared/request-scope.ts';
+import { currentApiKeyId, currentContactId, currentUserId, noteEventCase } from '../shared/request-scope.ts';
 import { signalWebhookWork } from './outbox-signal.ts';
 
 /**
@@ -70,6 +70,9 @@ function subjects(payload: Record<string, unknown>): {
  */
 export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
+  // a stored Idempotency-Key answer is about this case: not replayed once it is deleted
+  const aboutCase = events.find((e) => e.case_id)?.case_id;
+  if (aboutCase) noteEventCase(aboutCase);
   const traced = currentTraceCarrier();
   const traceContext = traced ? JSON.stringify(traced) : null;
   // the request being served: a portal contact, a console user's session, or an API key

@@ -10,7 +10,8 @@ export { findFile };
 
 /**
  * Resolves an `upload_ref` for a check being written in `trx`: the upload must belong to the
- * workspace and be unexpired, else 400 naming `fieldPath` (e.g. `data.files[0].upload_ref`).
+ * workspace, be unexpired and not withheld (with a deleted case), else 400 naming `fieldPath`
+ * (e.g. `data.files[0].upload_ref`).
  * The upload becomes attached (its file id readable through `GET /v1/files/{id}`, never purged);
  * referencing it again, from another check, returns the same file.
  */
@@ -31,6 +32,8 @@ export async function attachUpload(
     .select('expires_at')
     .where('workspace_id', '=', workspaceId)
     .where('upload_ref', '=', uploadRef)
+    // a withheld upload is refused as an unknown one: nothing tells it from a reference that never was
+    .where('withheld_at', 'is', null)
     .executeTakeFirst();
   throw badRequest(
     known

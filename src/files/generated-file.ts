@@ -41,9 +41,24 @@ export async function storeGeneratedFile(
 /**
  * The file's row: attached from the start (something references it), so it is readable with
  * `GET /v1/files/{id}` by its workspace only and never purged as an expired upload. Its upload_ref
- * is never handed out.
+ * is never handed out. `caseId` is the case the file belongs to: a file produced for a case soft
+ * deleted meanwhile (a report, a registry document or a check's file whose job finished after the
+ * deletion) is recorded withheld, as the deletion withheld the case's other files. The case row is
+ * locked as a write to the case locks it (`lockCase`), so a concurrent deletion either sees this
+ * file (and withholds it) or has committed before the row is read here.
  */
-export async function recordGeneratedFile(trx: Db, file: GeneratedFile, now = new Date()): Promise<void> {
+export async function recordGeneratedFile(
+  trx: Db,
+  file: GeneratedFile,
+  caseId: string,
+  now = new Date(),
+): Promise<void> {
+  const kase = await trx
+    .selectFrom('cases')
+    .select('deleted_at')
+    .where('id', '=', caseId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
   await trx
     .insertInto('files')
     .values({
@@ -57,6 +72,7 @@ export async function recordGeneratedFile(trx: Db, file: GeneratedFile, now = ne
       created_at: now,
       expires_at: now,
       attached_at: now,
+      withheld_at: kase?.deleted_at ? now : null,
     })
     .execute();
 }

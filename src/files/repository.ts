@@ -28,7 +28,8 @@ export function toStoredFile(
 
 /**
  * A readable file of the workspace: attached to a check. An upload nothing references yet has no
- * readable file id, and an id of another workspace is not found.
+ * readable file id, an id of another workspace is not found, and neither is a file withheld with
+ * the soft-deleted case(s) that alone reached it (src/cases/case-files.ts).
  */
 export async function findFile(db: Db, workspaceId: string, fileId: string): Promise<StoredFile | undefined> {
   if (!UUID_RE.test(fileId)) return undefined;
@@ -38,11 +39,15 @@ export async function findFile(db: Db, workspaceId: string, fileId: string): Pro
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', fileId)
     .where('attached_at', 'is not', null)
+    .where('withheld_at', 'is', null)
     .executeTakeFirst();
   return row ? toStoredFile(row) : undefined;
 }
 
-/** Marks an unexpired upload of the workspace as attached (idempotent); undefined if none matches. */
+/**
+ * Marks an unexpired upload of the workspace as attached (idempotent); undefined if none matches.
+ * A withheld upload (its case was deleted) matches nothing: a new reference would serve it again.
+ */
 export async function markAttached(trx: Db, workspaceId: string, uploadRef: string, now: Date) {
   return trx
     .updateTable('files')
@@ -50,6 +55,7 @@ export async function markAttached(trx: Db, workspaceId: string, uploadRef: stri
     .where('workspace_id', '=', workspaceId)
     .where('upload_ref', '=', uploadRef)
     .where('expires_at', '>', now)
+    .where('withheld_at', 'is', null)
     .returning(['id', 'size', 'mime', 'sha256', 'storage_key'])
     .executeTakeFirst();
 }

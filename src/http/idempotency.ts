@@ -9,8 +9,8 @@ import type {
 import { sql } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 import type { Db } from '../db/connect.ts';
-import { addCommitCompanion } from '../shared/request-scope.ts';
-import { ApiError } from './errors.ts';
+import { addCommitCompanion, currentEventCaseId } from '../shared/request-scope.ts';
+import { ApiError, notFound } from './errors.ts';
 import { addWriteRouteHooks } from './write-route-hooks.ts';
 
 declare module 'fastify' {
@@ -27,7 +27,8 @@ const STALE_CLAIM_MS = 60_000;
  * `Idempotency-Key` on POST: the first request claims the key, its response is stored, and a retry
  * with the same key and body gets that response again without writing anything. The same key with
  * another body is a 409, and so is a retry while the first request is still running.
- * Server errors release the key so the request can be retried.
+ * Server errors release the key so the request can be retried. An answer about a case (its request
+ * recorded events of that case) is not replayed once the case is deleted: 404, as for the case.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotencyKey', null);
@@ -68,7 +69,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       if (claimed) return taken(req, workspaceId, key);
       const row = await db
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status_code', 'response_body', 'created_at', 'committed_at'])
+        .select(['request_hash', 'status_code', 'response_body', 'created_at', 'committed_at', 'case_id'])
         .select(
           sql<boolean>`created_at < now() - ${sql.lit(`${STALE_CLAIM_MS} milliseconds`)}::interval`.as(
             'stale',
@@ -111,6 +112,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
         return taken(req, workspaceId, key);
       }
+      // the answer carries the case's data: once the case is deleted (soft or erased) it is not
+      // given again, and the request is not made again either
+      if (row.case_id && !(await caseIsLive(workspaceId, row.case_id))) throw notFound('Case');
       reply.header('idempotent-replayed', 'true');
       reply.status(row.status_code).type('application/json; charset=utf-8');
       reply.send(row.response_body ?? '');
@@ -136,6 +140,17 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       },
     });
     return false;
+  }
+
+  async function caseIsLive(workspaceId: string, caseId: string): Promise<boolean> {
+    const found = await db
+      .selectFrom('cases')
+      .select('id')
+      .where('id', '=', caseId)
+      .where('workspace_id', '=', workspaceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return found !== undefined;
   }
 
   const onSend: onSendHookHandler = (req, reply, payload, done) => {
@@ -167,7 +182,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     } else {
       await db
         .updateTable('idempotency_keys')
-        .set({ status_code: status, response_body: typeof payload === 'string' ? payload : '' })
+        .set({
+          status_code: status,
+          response_body: typeof payload === 'string' ? payload : '',
+          case_id: currentEventCaseId(),
+        })
         .where('workspace_id', '=', req.principal.workspaceId)
         .where('key', '=', key)
         .execute();

@@ -31,6 +31,8 @@ type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndivi
   commitCompanions?: CommitCompanion[];
   /** The id of the resource the request creates, once known (see noteCreatedResource). */
   createdResourceId?: string;
+  /** The first case the request recorded an event about (see noteEventCase). */
+  eventCaseId?: string;
 };
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -72,6 +74,21 @@ export function currentRequestOrigin(): string | null {
 export function noteCreatedResource(id: string): void {
   const scope = storage.getStore();
   if (scope && scope.createdResourceId === undefined) scope.createdResourceId = id;
+}
+
+/**
+ * Notes the case an event recorded while serving the request is about (recordEvents): a stored
+ * Idempotency-Key answer is then known to be about that case. The first case wins. Outside a
+ * request, a no-op.
+ */
+export function noteEventCase(caseId: string): void {
+  const scope = storage.getStore();
+  if (scope && scope.eventCaseId === undefined) scope.eventCaseId = caseId;
+}
+
+/** The case noted by noteEventCase in the current request, or null. */
+export function currentEventCaseId(): string | null {
+  return storage.getStore()?.eventCaseId ?? null;
 }
 
 /** The created resource's id noted by the current request, or null. */

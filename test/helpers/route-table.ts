@@ -68,3 +68,43 @@ function resolve(app: App, method: string, printed: string): RouteEntry {
   });
   return { method, url, params };
 }
+
+/** What kind of id a path parameter is, from the segment before it (`/v1/tags/:id` → tag). */
+const KIND_BY_SEGMENT: Record<string, string> = {
+  cases: 'case',
+  relations: 'relation',
+  companies: 'company',
+  individuals: 'individual',
+  checks: 'check',
+  notes: 'note',
+  tags: 'tag',
+  templates: 'template',
+  webhooks: 'webhook',
+  'webhook-logs': 'webhookLog',
+  files: 'file',
+  workspaces: 'workspace',
+  keys: 'apiKey',
+  'api-keys': 'apiKey',
+  users: 'user',
+  'custom-properties': 'customPropertyEntity',
+  'document-orders': 'documentOrder',
+  document_types: 'documentType',
+  fetch: 'searchRef',
+  reports: 'fraudReport',
+  'client-portals': 'clientPortal',
+  'document-templates': 'documentTemplate',
+  versions: 'templateVersion',
+};
+
+export function paramKinds(route: RouteEntry): (string | undefined)[] {
+  const segs = route.url.split('/');
+  return segs.flatMap((seg, i) => {
+    if (!seg.startsWith(':')) return [];
+    const prev = segs[i - 1];
+    // /checks/<type>/:id: a check of that type (hyphenated aliases name the same type)
+    if (segs[i - 2] === 'checks' && !prev.startsWith(':')) return [`check:${prev.replace(/-/g, '_')}`];
+    // /custom-properties/:target_entity/:key: a custom property key of that entity kind
+    if (segs[i - 2] === 'custom-properties') return ['customPropertyKey'];
+    return [KIND_BY_SEGMENT[prev]];
+  });
+}

@@ -56,7 +56,7 @@ export async function applyOutcome(
   outcome: Outcome & { attempt?: number; history?: unknown[] },
 ): Promise<CheckRow> {
   assertTransition(def, check.status as CheckStatus, outcome.trigger, outcome.status);
-  for (const file of outcome.generatedFiles ?? []) await recordGeneratedFile(trx, file);
+  for (const file of outcome.generatedFiles ?? []) await recordGeneratedFile(trx, file, check.case_id);
   const set: Record<string, unknown> = {
     status: outcome.status,
     data: JSON.stringify(withSystemReviewReason(def.type, outcome.status, outcome.data)),

@@ -109,7 +109,7 @@ async function produce(ctx: AppContext, order: DocumentOrderRow, meta: { retryCo
     .execute(async (trx) => {
       const current = await lockDocumentOrder(trx, order.id);
       if (!current || FINAL.has(current.status)) return false;
-      await recordGeneratedFile(trx, file);
+      await recordGeneratedFile(trx, file, current.case_id);
       await settle(trx, current, { status: 'completed', file_id: file.id }, 'DocumentOrder.Completed');
       return true;
     })

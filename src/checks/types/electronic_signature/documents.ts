@@ -13,6 +13,7 @@ async function fileBytes(ctx: AppContext, workspaceId: string, fileId: string): 
     .select('storage_key')
     .where('id', '=', fileId)
     .where('workspace_id', '=', workspaceId)
+    .where('withheld_at', 'is', null)
     .executeTakeFirst();
   if (!file) throw notFound('Document');
   return readFileBuffer(getStorage(ctx), file);

@@ -137,7 +137,7 @@ export async function startSignature(
           throw badRequest(`This signature can no longer be started: the check is ${check.status}`);
         }
         const f: Frozen = frozen;
-        await recordGeneratedFile(trx, f.file);
+        await recordGeneratedFile(trx, f.file, check.case_id);
         used = true;
         const id = randomUUID();
         await trx
