@@ -856,6 +856,14 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(session.status, 200, JSON.stringify(session.body));
       const action = session.body.actions.find((a: { id: string }) => a.id === s.check.id);
       assert.equal(action.signature.status, 'ended');
+      // `state` follows the rejected check (the portal's states have no "closed": see
+      // docs/electronic-signature.md); signature.status says it ended, and it takes nothing
+      assert.equal(action.state, 'retry');
+      assert.equal(action.can_submit, false);
+      assert.deepEqual(action.slots, []);
+      const submit = await sig(s.token, 'POST', `/actions/${s.check.id}/submit`);
+      assert.equal(submit.status, 400, JSON.stringify(submit.body));
+      assert.match(submit.body.message, /takes no files/);
       const code = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
       assert.equal(code.status, 400, JSON.stringify(code.body));
       assert.match(code.body.message, /no longer expected/);
