@@ -856,6 +856,14 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(session.status, 200, JSON.stringify(session.body));
       const action = session.body.actions.find((a: { id: string }) => a.id === s.check.id);
       assert.equal(action.signature.status, 'ended');
+      // `state` follows the rejected check (the portal's states have no "closed": see
+      // docs/electronic-signature.md); signature.status says it ended, and it takes nothing
+      assert.equal(action.state, 'retry');
+      assert.equal(action.can_submit, false);
+      assert.deepEqual(action.slots, []);
+      const submit = await sig(s.token, 'POST', `/actions/${s.check.id}/submit`);
+      assert.equal(submit.status, 400, JSON.stringify(submit.body));
+      assert.match(submit.body.message, /takes no files/);
       const code = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
       assert.equal(code.status, 400, JSON.stringify(code.body));
       assert.match(code.body.message, /no longer expected/);
@@ -1233,6 +1241,28 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         typed_name: 'Ada Lovelace',
       });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
+    test('a signer who is no longer a business contact: the case link and the signing link are revoked, a code already sent signs nothing', async () => {
+      const s = await started();
+      const vendor = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body.data.vendor;
+      const signing = new URL(vendor.signature_link).hash.replace(/^#token=/, '');
+      const code = await sendCode(signing, s.check.id, s.email);
+      const patched = await s.api.patch(`/v1/individuals/${s.adaId}`, { is_business_contact: false });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      for (const token of [s.token, signing]) {
+        const refused = await sig(token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+          code,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+        });
+        assert.equal(refused.status, 401, JSON.stringify(refused.body));
+        assert.equal(refused.body.code, 'PORTAL_LINK_REVOKED');
+        assert.equal((await portal(token, 'GET', '/session')).body.code, 'PORTAL_LINK_REVOKED');
+      }
+      const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+      assert.equal(check.status, 'in_progress');
+      assert.equal(check.data.information.signed_file_id, null);
     });
 
     test("walls: another case's link, a document check's id, another workspace's check: 404 on every signing route", async () => {

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { entityUpdateColumns, followEntityUpdate } from '../cases/entity-update.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
+import { revokeLinksOfFormerContact } from '../client-portals/former-contact.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { individualView } from './individual-view.ts';
@@ -35,6 +36,8 @@ export async function updateIndividual(
     // deleted (or its case deleted) since it was looked up: gone, not a server error
     if (!row) throw notFound('Individual');
     await touchCase(trx, row.case_id);
+    // no longer relevant, a business contact or at the same address: their portal links stop working
+    await revokeLinksOfFormerContact(trx, current, row);
     const individual = await individualView(trx, ctx, row);
     await recordEvents(trx, workspaceId, [
       { type: 'Individual.Updated', sub_event: subEvent, case_id: row.case_id, payload: { individual } },

@@ -551,6 +551,57 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test('a full slot keeps its add control, disabled, with the reason beside it and read with it', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-slot-full');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+    const files = slot(page, 'document', 'Files');
+    const add = files.getByRole('button', { name: 'Choose files', exact: true });
+    assert.equal(await add.getAttribute('aria-disabled'), null, 'usable while the slot has room');
+    await files.locator('input[type=file]').setInputFiles(
+      Array.from({ length: 10 }, (_, i) => ({
+        name: `page-${i + 1}.pdf`,
+        mimeType: 'application/pdf',
+        buffer: outcomePdf('approved'),
+      })),
+    );
+    await files.locator('.file-name', { hasText: 'page-10.pdf' }).waitFor();
+
+    // full: the control stays, marked disabled for assistive technology, with its reason
+    const disabled = files.getByRole('button', { name: 'Choose files', exact: true, disabled: true });
+    await disabled.waitFor();
+    const reason = 'This holds at most 10 files: remove one to add another.';
+    await files.getByText(reason, { exact: true }).waitFor();
+    const describedBy = (await disabled.getAttribute('aria-describedby')) ?? '';
+    assert.ok(describedBy, 'the control names its reason');
+    const described = await page.locator(`[id="${describedBy}"]`).textContent();
+    assert.equal(described, reason, 'the reason is the button’s description');
+    // reachable with the keyboard (aria-disabled, not disabled), and it opens no file chooser
+    await disabled.focus();
+    assert.equal(await disabled.evaluate((el) => el.ownerDocument.activeElement === el), true);
+    let chooserOpened = false;
+    page.on('filechooser', () => {
+      chooserOpened = true;
+    });
+    await page.keyboard.press('Enter');
+    await disabled.click({ force: true });
+    assert.equal(chooserOpened, false);
+    assert.equal(await files.locator('.file-name').count(), 10);
+    await shots.take(page, 'slot-full');
+
+    // a file removed: room again, the control usable and the reason gone
+    await files.getByRole('button', { name: 'Remove page-10.pdf' }).click();
+    await files.locator('.file-name', { hasText: 'page-10.pdf' }).waitFor({ state: 'detached' });
+    await files.getByRole('button', { name: 'Choose files', exact: true, disabled: false }).waitFor();
+    assert.equal(await files.getByText(reason).count(), 0);
+    assert.deepEqual(errors, []);
+  });
+
   test('a rejected document is asked again: the checklist offers it, not "everything has been received"', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);

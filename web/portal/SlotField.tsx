@@ -130,6 +130,10 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
 
   const percent = progress ? Math.round(progress.fraction * 100) : 0;
   const canAdd = editable && !busy && (!full || single);
+  // a full slot of several files keeps its add control, unusable and saying why, so the missing
+  // button is not a puzzle; aria-disabled rather than disabled keeps it reachable with Tab, so a
+  // screen reader user lands on it and hears the reason (aria-describedby)
+  const fullNotice = editable && !busy && full && !single;
   // the camera takes photos: a slot that takes no image (a video) gets the file chooser only
   const takesImages = slot.accept.split(',').some((type) => type.trim().startsWith('image/'));
   const showCamera = editable && slot.capture !== null && takesImages && cameraSupported() && !cameraFailed;
@@ -209,6 +213,15 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
             data-slot={slot.key}
             onChange={(e) => onFiles(e.currentTarget.files)}
           />
+        </div>
+      ) : fullNotice ? (
+        <div className="buttons">
+          <button type="button" aria-disabled="true" aria-describedby={`${id}-full`}>
+            {t('chooseFiles')}
+          </button>
+          <p className="hint slot-full" id={`${id}-full`}>
+            {t('slotFull', { n: slot.max_files })}
+          </p>
         </div>
       ) : null}
       {editable && cameraFailed && !slot.files.length ? (
