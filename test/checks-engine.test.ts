@@ -230,6 +230,12 @@ describe('ekyc check (synchronous)', () => {
     const { individualId } = await caseWithPerson(api);
     const a = await api.post('/v1/checks/ekyc', { individual_id: individualId });
     assert.equal(a.body.status, 'need_review');
+    // why a person must look: the identity matched, and automatic_approval is off
+    assert.equal(a.body.data.decision, 'match');
+    assert.match(
+      a.body.data.review.comment,
+      /^Needs a review \(automatic_approval is off\): the data sources for [A-Z]{2} match the declared identity$/,
+    );
     assert.deepEqual(a.body.data.settings, {
       vendor: 'ekyc_provider_1',
       automatic_approval: false,
