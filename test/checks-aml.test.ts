@@ -125,6 +125,12 @@ describe('aml check: screening and transitions', () => {
     assert.equal(done.data.result, null);
     assert.equal(done.data.match_status, 'potential_match');
     assert.deepEqual(done.data.hits_list_types, ['sanction']);
+    // why a person must look: the hits, named
+    assert.match(
+      done.data.review.comment,
+      /^Needs a review: the screening found \d+ hit\(s\) to confirm or ignore: /,
+    );
+    assert.ok(done.data.review.comment.includes(done.data.hits[0].name), done.data.review.comment);
     const hit = done.data.hits.find(
       (h: { vendor: { hit_id: string } }) => h.vendor.hit_id === 'ofac_sdn:10278',
     );

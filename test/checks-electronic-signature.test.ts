@@ -816,6 +816,10 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(check.status, 'need_review');
       assert.equal(check.data.result, null);
       assert.ok(check.data.information.signed_file_id);
+      assert.equal(
+        check.data.review.comment,
+        'Needs a review (automatic_approval is off): the signer signed with a valid one-time code; a person confirms the signature',
+      );
       assert.deepEqual(
         (await checkEventTypes(s.api, s.caseId, s.check.id)).map((e) => e.type),
         ['Check.Started', 'Check.ReviewNeeded'],

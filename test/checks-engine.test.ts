@@ -250,12 +250,41 @@ describe('ekyc check (synchronous)', () => {
     );
   });
 
+  test('an eKYC left to a person says why: a contradiction with automatic_rejection off, an inconclusive answer', async () => {
+    const api = await newWorkspace();
+    const inconsistent = await caseWithPerson(api, { last_name: 'Inconsistent' });
+    const off = await api.post('/v1/checks/ekyc', {
+      individual_id: inconsistent.individualId,
+      settings: { automatic_rejection: false },
+    });
+    assert.equal(off.status, 201, JSON.stringify(off.body));
+    assert.equal(off.body.status, 'need_review');
+    assert.equal(off.body.data.review.reviewer_type, null);
+    assert.equal(
+      off.body.data.review.comment,
+      'Needs a review (automatic_rejection is off): the data sources for FR contradict the declared identity',
+    );
+    const inconclusive = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const open = await api.post('/v1/checks/ekyc', { individual_id: inconclusive.individualId });
+    assert.equal(open.body.status, 'need_review');
+    assert.equal(
+      open.body.data.review.comment,
+      'Needs a review: the data sources for FR could not confirm the declared identity',
+    );
+  });
+
   test('settings resolve field by field: request, then workspace, then default', async () => {
     const api = await newWorkspace();
     await api.patch('/v1/workspace/settings', { checks: { ekyc: { automatic_approval: false } } });
     const { individualId } = await caseWithPerson(api);
     const a = await api.post('/v1/checks/ekyc', { individual_id: individualId });
     assert.equal(a.body.status, 'need_review');
+    // why a person must look: the identity matched, and automatic_approval is off
+    assert.equal(a.body.data.decision, 'match');
+    assert.match(
+      a.body.data.review.comment,
+      /^Needs a review \(automatic_approval is off\): the data sources for [A-Z]{2} match the declared identity$/,
+    );
     assert.deepEqual(a.body.data.settings, {
       vendor: 'ekyc_provider_1',
       automatic_approval: false,

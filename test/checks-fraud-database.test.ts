@@ -239,6 +239,12 @@ describe('fraud_database check', () => {
     assert.equal(hit.data.result, null);
     assert.equal(hit.data.matches.length, 1);
     assert.deepEqual(hit.data.matches[0].identifier_kinds, ['email', 'phone']);
+    // why a person must look: the match, named by the identifiers it holds
+    assert.equal(hit.data.review.reviewer_type, null);
+    assert.equal(
+      hit.data.review.comment,
+      'Needs a review (automatic_rejection is off): the fraud list holds email, phone of this entity',
+    );
     assert.equal(hit.data.matches[0].reported_at, report.body.created_at);
     assert.equal(hit.data.matches[0].reported_by_this_workspace, false);
     assert.deepEqual(Object.keys(hit.data.matches[0]).sort(), [
@@ -503,11 +509,16 @@ describe('fraud_database check', () => {
     });
     assert.equal(manual.status, 'need_review');
     assert.deepEqual(manual.data.matches, []);
+    assert.equal(
+      manual.data.review.comment,
+      'Needs a review (automatic_approval is off): no match in the fraud list',
+    );
     const bare = await caseWith(api, { first_name: 'Only', last_name: 'Name' });
     const nothing = await fraudCheck(api, { individual_id: bare.individualId });
     assert.equal(nothing.status, 'need_review');
     assert.deepEqual(nothing.data.information.identifiers_searched, []);
     assert.match(nothing.data.ai_analysis.interpretation, /nothing could be searched/);
+    assert.match(nothing.data.review.comment, /^Needs a review: .*nothing could be searched/);
   });
 
   test('check: 400 without or with both targets, bad settings; 404 for another workspace', async () => {

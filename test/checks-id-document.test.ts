@@ -158,6 +158,10 @@ describe('id_document: transition rows', () => {
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, null);
     assert.equal(done.data.review.reviewer_type, null);
+    assert.equal(
+      done.data.review.comment,
+      'Needs a review (automatic_approval is off): the document provider approved the document',
+    );
     assert.equal(done.data.vendor.verification_status, 'approved');
     assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.ReviewNeeded']);
   });
@@ -193,6 +197,11 @@ describe('id_document: transition rows', () => {
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, null);
     assert.equal(done.data.vendor.verification_status, 'rejected');
+    assert.equal(
+      done.data.review.comment,
+      `Needs a review (automatic_rejection is off): ${done.data.vendor.comment}`,
+    );
+    assert.match(done.data.review.comment, /visual authenticity/);
   });
 
   test('processing → rejected: approved but data comparison failed, automatic_rejection true', async () => {
@@ -209,6 +218,10 @@ describe('id_document: transition rows', () => {
     // the same document, comparison failed but automatic_rejection false → a person decides
     const manual = (await submit(api, passportPng({ mrz }), { automatic_rejection: false })).done;
     assert.equal(manual.status, 'need_review');
+    assert.match(
+      manual.data.review.comment,
+      /^Needs a review \(automatic_rejection is off\): .*data comparison/,
+    );
   });
 
   test('data comparison tolerates ICAO spellings and the maiden name', async () => {
@@ -291,6 +304,10 @@ describe('id_document: transition rows', () => {
     assert.equal(done.data.result, null);
     assert.equal(done.data.vendor.verification_status, 'undecided');
     assert.equal(done.data.information.document_number, '18AB12345');
+    assert.equal(
+      done.data.review.comment,
+      'Needs a review: the document provider could not decide on the document',
+    );
     const c = (await api.get(`/v1/cases/${(await checkRow(done.id)).case_id}`)).body;
     assert.equal(c.reviewer_has_actions, true);
     // a person reviews it
@@ -310,6 +327,10 @@ describe('id_document: transition rows', () => {
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, 'error');
     assert.equal(done.data.vendor.verification_status, 'error');
+    assert.equal(
+      done.data.review.comment,
+      'Needs a review: the document provider failed to verify the document',
+    );
   });
 
   test('processing → rejected / need_review: provider refusal with the "different document" comment', async () => {
@@ -325,6 +346,10 @@ describe('id_document: transition rows', () => {
     assert.equal(manual.status, 'need_review');
     assert.equal(manual.data.result, null);
     assert.equal(manual.data.vendor.comment, REFUSAL_COMMENTS.unprocessable);
+    assert.equal(
+      manual.data.review.comment,
+      `Needs a review (automatic_rejection is off): ${REFUSAL_COMMENTS.unprocessable}`,
+    );
   });
 
   test('in_progress → (add files) in_progress → processing → approved, same attempt', async () => {
@@ -434,6 +459,13 @@ describe('id_document: transition rows', () => {
     assert.equal(third.status, 'need_review');
     assert.equal(third.data.result, null);
     assert.equal(third.data.settings.automatic_rejection, true);
+    // the reason a person must look, and the provider's reason for the rejection
+    assert.equal(third.data.review.reviewer_type, null);
+    assert.equal(
+      third.data.review.comment,
+      `Needs a review: a third automatic rejection in a row is left to a person: ${third.data.vendor.comment}`,
+    );
+    assert.match(third.data.review.comment, /visual authenticity/);
     const row = await checkRow(first.id);
     assert.equal(row.attempt, 3);
     assert.equal((row.history as any[]).length, 2);

@@ -349,6 +349,20 @@ describe('id_verification: sandbox outcomes through the portal', { timeout: 180_
       assert.equal(done.data.detailed_results.document.data_validation, 'approved');
       assert.equal(done.data.detailed_results.document.data_comparison, 'approved');
       assert.equal(done.data.review.reviewer_type, status === 'need_review' ? null : 'system');
+      // why a person must look: what the verifier said, and the rule or the mode that left it open
+      if (status === 'need_review') {
+        const expected = {
+          undecided: /^Needs a review: the verifier could not decide: sandbox_outcome undecided$/,
+          error: /^Needs a review: sandbox_outcome error$/,
+          approved: settings.mode
+            ? /^Needs a review: the verifier approved the identity; mode expert has a person decide$/
+            : /^Needs a review \(automatic_approval is off\): the verifier approved the identity$/,
+          rejected: settings.mode
+            ? /^Needs a review: the verifier rejected the identity: sandbox_outcome rejected; mode expert has a person decide$/
+            : /^Needs a review \(automatic_rejection is off\): the verifier rejected the identity: sandbox_outcome rejected$/,
+        }[outcome];
+        assert.match(done.data.review.comment, expected as RegExp);
+      }
       const events = await eventTypes(api.workspaceId, created.id);
       const last = {
         approved: 'Check.Approved',

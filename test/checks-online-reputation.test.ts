@@ -136,7 +136,9 @@ describe('online_reputation check', () => {
         done.data.review.comment,
         status === 'approved'
           ? 'Approved automatically: the online reputation analysis found a low or moderate risk'
-          : null,
+          : reading === 'none'
+            ? 'Needs a review: the online reputation analysis could not rate the risk'
+            : `Needs a review: the online reputation analysis rated the risk ${reading}`,
       );
       const info = done.data.information;
       assert.equal(typeof info.report, 'string');

@@ -616,6 +616,11 @@ describe('company_monitoring', () => {
     assert.equal(changes.owners.changed[0].new.ownership_percentage, current.owners[0].ownership_percentage);
     assert.ok(changes.categories.includes('company_status'));
     assert.ok(changes.categories.includes('shareholder_changes'));
+    // why a person must look: what changed, by category
+    assert.equal(
+      check.data.review.comment,
+      `Needs a review: the company's registry data changed (${changes.categories.join(', ')}); confirm the changes`,
+    );
     const after = await events(api.workspaceId, 'Check.');
     assert.equal(after.length, checkEventsBefore + 1);
     assert.equal(after.at(-1)?.type, 'Check.ReviewNeeded');

@@ -44,8 +44,123 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/fraud_database/index.ts',
-    '`Rejected automatically (automatic_rejection): the fraud list holds ${',
+    '`Rejected automatically (automatic_rejection): ${',
     'Rejected automatically (automatic_rejection): the fraud list holds email, phone of this entity',
+  ],
+  [
+    'src/checks/types/fraud_database/index.ts',
+    '`the fraud list holds ${',
+    'Needs a review (automatic_rejection is off): the fraud list holds email, phone of this entity',
+  ],
+  [
+    'src/checks/types/fraud_database/index.ts',
+    "reviewNeeded('no match in the fraud list', 'automatic_approval')",
+    'Needs a review (automatic_approval is off): no match in the fraud list',
+  ],
+  [
+    'src/checks/types/fraud_database/index.ts',
+    "'the entity has no identifier the fraud list holds, so nothing could be searched'",
+    'Needs a review: the entity has no identifier the fraud list holds, so nothing could be searched',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    "'the document provider failed to verify the document'",
+    'Needs a review: the document provider failed to verify the document',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    "'the document provider approved the document'",
+    'Needs a review (automatic_approval is off): the document provider approved the document',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    "'the document provider rejected the document'",
+    'Needs a review (automatic_rejection is off): the document provider rejected the document',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    "'The document data does not match the individual (data comparison failed)'",
+    'Needs a review (automatic_rejection is off): The document data does not match the individual (data comparison failed)',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    "'the document provider could not decide on the document'",
+    'Needs a review: the document provider could not decide on the document',
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
+    '`a third automatic rejection in a row is left to a person: ${',
+    'Needs a review: a third automatic rejection in a row is left to a person: The document was rejected: expired',
+  ],
+  [
+    'src/checks/types/ekyc/index.ts',
+    '} match the declared identity`',
+    'Needs a review (automatic_approval is off): the data sources for FR match the declared identity',
+  ],
+  [
+    'src/checks/types/ekyc/index.ts',
+    '} contradict the declared identity`',
+    'Needs a review (automatic_rejection is off): the data sources for FR contradict the declared identity',
+  ],
+  [
+    'src/checks/types/ekyc/index.ts',
+    '} could not confirm the declared identity`',
+    'Needs a review: the data sources for FR could not confirm the declared identity',
+  ],
+  [
+    'src/checks/types/online_reputation/index.ts',
+    "'the online reputation analysis could not rate the risk'",
+    'Needs a review: the online reputation analysis could not rate the risk',
+  ],
+  [
+    'src/checks/types/online_reputation/index.ts',
+    '`the online reputation analysis rated the risk ${',
+    'Needs a review: the online reputation analysis rated the risk high',
+  ],
+  [
+    'src/checks/types/aml/index.ts',
+    '} hit(s) to confirm or ignore: ${',
+    'Needs a review: the screening found 2 hit(s) to confirm or ignore: Jane Doe; Acme Ltd',
+  ],
+  [
+    'src/checks/types/electronic_signature/sign.ts',
+    "'the signer signed with a valid one-time code; a person confirms the signature'",
+    'Needs a review (automatic_approval is off): the signer signed with a valid one-time code; a person confirms the signature',
+  ],
+  [
+    'src/company-data/monitoring/run-monitoring.ts',
+    "`the company's registry data changed (${",
+    "Needs a review: the company's registry data changed (company_status, shareholder_changes); confirm the changes",
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    "'the verifier approved the identity', 'automatic_approval'",
+    'Needs a review (automatic_approval is off): the verifier approved the identity',
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    '`the verifier approved the identity; mode ${',
+    'Needs a review: the verifier approved the identity; mode expert has a person decide',
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    '} has a person decide`',
+    'Needs a review: the verifier rejected the identity: sandbox_outcome rejected; mode certified has a person decide',
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    '`the verifier rejected the identity${',
+    'Needs a review (automatic_rejection is off): the verifier rejected the identity: sandbox_outcome rejected',
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    '`the verifier could not decide${',
+    'Needs a review: the verifier could not decide: sandbox_outcome undecided',
+  ],
+  [
+    'src/checks/types/id_verification/decide.ts',
+    "'the verification could not run'",
+    'Needs a review: The verification could not run: timeout',
   ],
   [
     'src/checks/types/aml/index.ts',

@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "367ba7e5-231d-47f8-9f83-7ff8eb9e4e0b",
+         *   "workspace_id": "e2b9daaf-d97f-4315-be4b-c2e9fc0aa62e",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "4792ffcb-eca5-4371-a606-4e3bbaa0d5d4",
-         *   "to_company_id": "6ba5d01e-649f-4a39-aaa4-e12a3fbb4ad1",
+         *   "from_individual_id": "c54ce52a-dd40-4524-955f-cd125830b05d",
+         *   "to_company_id": "3a9a8cf1-2805-4b46-bb2d-4def35941a8c",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
+         *   "business_contact_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "9de2b699-be63-49f8-93b3-4f8db6b2af13"
+         *     "fc298772-68a2-459a-b681-e5a9460f6549"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
+         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_uAbLqFLnhQY6rStsSpIPS7XO2DNU9ONT"
+         *         "upload_ref": "upl_0PwMALZy4WGKKrUBsT_SP4jekij1GiS_"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_Mts4EDj-fIQ5IjGXrO05PFes4mRrGUp9"
+         *       "upload_ref": "upl_dEJ3IIRLMmomKhk3G9l1c_pfWPO58Dnf"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9"
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "225c93f6-978c-4cfc-9fa9-b277355501d9",
+         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
          *   "data": {
-         *     "front_upload_ref": "upl_0sTP7ZMTp5AkVo5KElszu2og0Y_Mb7Is"
+         *     "front_upload_ref": "upl_i0jORrCphxfZ-fYbuRfWCHXfX-aVOglH"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_iYei9AFIyKyRCBXe9Vt2RuMMtGloqk2E"
+         *   "front_upload_ref": "upl_vvlPWAfsQiAKlhILyTeokh2Ocpao5tj-"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "e603a1f2-46c8-484e-805e-91c858342975",
+         *   "individual_id": "4ab83908-562e-4dc9-a413-437784788396",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5"
+         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
+         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
          *   "type": "affiliated",
-         *   "search_ref": "sr_A2blTv1aN7vtgdI7YwIFrc4IkUr1xKqw"
+         *   "search_ref": "sr_9JZAK6hpopU6rIxCMleIAmpJSUw6-j04"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
+         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8cd9b282-6bd8-4124-8519-a6b83a3305d9",
+         *   "individual_id": "092b63a8-8498-47cf-8142-1f3717dfcb68",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
+         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "1fd214b0-9ccc-4a7c-8569-b47e64cdffd5",
+         *       "to_company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
+         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "9341f365-0c6c-4d00-81b9-2a8ed1af279e",
-         *   "template_id": "b70897c7-9860-44fa-9682-3e587ca80a26"
+         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
+         *   "template_id": "efc5b9ba-0682-4164-8953-74d4620b1f06"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T03:19:01.677Z"
+         *   "since": "2026-12-02T09:49:45.869Z"
          * }
          */
         "application/json": {
@@ -13359,53 +13359,67 @@ export interface operations {
           };
           checks?: {
             aml?: {
-              enable_entity_filter?: boolean;
-              exact_match?: boolean;
-              fuzziness?: number;
-              list_types?: ("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[];
-              /** @description New aml checks are monitored */
-              monitoring?: boolean;
+              /** @description null: unset (the API default applies) */
+              enable_entity_filter?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              exact_match?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              fuzziness?: number | null;
+              /** @description null: unset (the API default applies) */
+              list_types?: (("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[]) | null;
+              /** @description null: unset (the API default applies) */
+              monitoring?: boolean | null;
             };
             company_monitoring?: {
-              /** @description Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule */
-              enabled?: boolean;
+              /** @description null: unset (the API default applies) */
+              enabled?: boolean | null;
             };
             document?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
             };
             ekyc?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
               profiles?: ({
                 [key: string]: {
                   profile_id: string;
                   profile_name?: string | null;
                 };
               }) | null;
-              /** @enum {unknown} */
-              vendor?: "ekyc_provider_1";
+              /** @description null: unset (the API default applies) */
+              vendor?: "ekyc_provider_1" | null;
             };
             fraud_database?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              vendor?: "shared_fraud_list";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              vendor?: "shared_fraud_list" | null;
             };
             id_document?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              vendor?: "idd_provider_1" | "idd_provider_2";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              vendor?: ("idd_provider_1" | "idd_provider_2") | null;
             };
             id_verification?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              mode?: "liveness" | "auto" | "expert" | "certified" | "default";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              mode?: ("liveness" | "auto" | "expert" | "certified" | "default") | null;
               redirect_url?: string | null;
-              /** @enum {unknown} */
-              vendor?: "idv_provider_1";
+              /** @description null: unset (the API default applies) */
+              vendor?: "idv_provider_1" | null;
             };
             limit?: number | null;
             online_reputation?: Record<string, never>;
@@ -13496,53 +13510,67 @@ export interface operations {
           };
           checks?: {
             aml?: {
-              enable_entity_filter?: boolean;
-              exact_match?: boolean;
-              fuzziness?: number;
-              list_types?: ("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[];
-              /** @description New aml checks are monitored */
-              monitoring?: boolean;
+              /** @description null: unset (the API default applies) */
+              enable_entity_filter?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              exact_match?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              fuzziness?: number | null;
+              /** @description null: unset (the API default applies) */
+              list_types?: (("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[]) | null;
+              /** @description null: unset (the API default applies) */
+              monitoring?: boolean | null;
             };
             company_monitoring?: {
-              /** @description Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule */
-              enabled?: boolean;
+              /** @description null: unset (the API default applies) */
+              enabled?: boolean | null;
             };
             document?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
             };
             ekyc?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
               profiles?: ({
                 [key: string]: {
                   profile_id: string;
                   profile_name?: string | null;
                 };
               }) | null;
-              /** @enum {unknown} */
-              vendor?: "ekyc_provider_1";
+              /** @description null: unset (the API default applies) */
+              vendor?: "ekyc_provider_1" | null;
             };
             fraud_database?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              vendor?: "shared_fraud_list";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              vendor?: "shared_fraud_list" | null;
             };
             id_document?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              vendor?: "idd_provider_1" | "idd_provider_2";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              vendor?: ("idd_provider_1" | "idd_provider_2") | null;
             };
             id_verification?: {
-              automatic_approval?: boolean;
-              automatic_rejection?: boolean;
-              /** @enum {unknown} */
-              mode?: "liveness" | "auto" | "expert" | "certified" | "default";
+              /** @description null: unset (the API default applies) */
+              automatic_approval?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              automatic_rejection?: boolean | null;
+              /** @description null: unset (the API default applies) */
+              mode?: ("liveness" | "auto" | "expert" | "certified" | "default") | null;
               redirect_url?: string | null;
-              /** @enum {unknown} */
-              vendor?: "idv_provider_1";
+              /** @description null: unset (the API default applies) */
+              vendor?: "idv_provider_1" | null;
             };
             limit?: number | null;
             online_reputation?: Record<string, never>;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../app-context.ts';
 import { originAfterUpdate } from '../company-data/lineage/origin-after-update.ts';
 import type { Db } from '../db/connect.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { bankingValue, fullAddress, mergeAddress } from '../shared/address.ts';
 
 /** What an update of a company or an individual reads of its stored row and of its body. */
@@ -16,17 +17,33 @@ interface EntityUpdateInput {
 }
 
 /**
- * The columns an update of a company or an individual writes besides its own fields (`own`, from
- * the type's explicit list): its stamps; `address` and `banking_information` merged into what is
- * stored (read under the case's lock); and which fields no longer hold the registry's value
- * (GET /v1/cases/{id}?property_origin=true).
+ * Updates a company or an individual (locked by the caller) with its own fields (`own`, from the
+ * type's explicit list) and `address` and `banking_information` merged into what is stored (read
+ * under the case's lock). Only when a stored value changes does it write them, with its stamps and
+ * which fields no longer hold the registry's value (GET /v1/cases/{id}?property_origin=true).
+ * Undefined when the update changes nothing (the caller then records no event: a no-op).
  */
-export function entityUpdateColumns(
+export async function updateEntityRow<T extends 'companies' | 'individuals'>(
+  trx: Db,
+  table: T,
+  current: StoredEntity & { id: string },
+  input: EntityUpdateInput,
+  own: Record<string, unknown>,
+) {
+  const set = entityUpdateColumns(current, input, own);
+  const alongside: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
+  const origin = originAfterUpdate(input as Record<string, unknown>);
+  if (origin) alongside.property_origin = origin;
+  return updateIfChanged(trx, table, current.id, set, alongside);
+}
+
+/** The stored values an update of a company or an individual gives (compared before written). */
+function entityUpdateColumns(
   current: StoredEntity,
   input: EntityUpdateInput,
   own: Record<string, unknown>,
 ): Record<string, unknown> {
-  const set: Record<string, unknown> = { ...own, updated_at: sql`now()`, last_activity_at: sql`now()` };
+  const set: Record<string, unknown> = { ...own };
   if (input.address)
     set.address = JSON.stringify(
       mergeAddress(fullAddress(current.address as Record<string, unknown> | null), input.address),
@@ -38,8 +55,6 @@ export function entityUpdateColumns(
     );
     set.banking_information = banking ? JSON.stringify(banking) : null;
   }
-  const origin = originAfterUpdate(input as Record<string, unknown>);
-  if (origin) set.property_origin = origin;
   return set;
 }
 

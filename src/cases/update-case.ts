@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
@@ -37,7 +38,7 @@ export async function updateCase(
       // with, what is stored now, not what was read before another request's change committed
       const found = await lockCase(trx, workspaceId, target.id);
       if (!found) throw notFound('Case');
-      const set: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
+      const set: Record<string, unknown> = {};
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;
       if (input.external_id !== undefined) set.external_id = input.external_id;
@@ -52,12 +53,12 @@ export async function updateCase(
       if (input.tags !== undefined) {
         set.tags = await caseTagLabels(trx, workspaceId, input.tags);
       }
-      const row = await trx
-        .updateTable('cases')
-        .set(set)
-        .where('id', '=', found.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      // values already stored change nothing: no stamp, no event (the template below decides alone)
+      const row =
+        (await updateIfChanged(trx, 'cases', found.id, set, {
+          updated_at: sql`now()`,
+          last_activity_at: sql`now()`,
+        })) ?? found;
       const payload = { case: presentCase(row) };
       const subs = new Set<string>();
       for (const [field, sub] of SUB_EVENTS) {

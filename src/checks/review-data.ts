@@ -23,3 +23,16 @@ export const systemReview = (comment: string | null = null, at: Date = new Date(
   reviewer_type: 'system' as const,
   user: null,
 });
+
+/**
+ * No decision yet, and why a person must look (`data.review.comment`: the console and API users
+ * read it). `off`: the automatic rule that would have decided is switched off. The frame is one the
+ * console translates (web/console/features/checks/automatic-comments.ts); the reason names the
+ * match or the provider's reason.
+ */
+export const reviewNeeded = (reason: string, off?: 'automatic_approval' | 'automatic_rejection') => ({
+  comment: off ? `Needs a review (${off} is off): ${reason}` : `Needs a review: ${reason}`,
+  reviewed_at: null,
+  reviewer_type: null,
+  user: null,
+});

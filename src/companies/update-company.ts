@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { entityUpdateColumns, followEntityUpdate } from '../cases/entity-update.ts';
+import { followEntityUpdate, updateEntityRow } from '../cases/entity-update.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
@@ -48,15 +48,9 @@ export async function updateCompany(
         'is_relevant',
       );
     }
-    const set = entityUpdateColumns(current, input, companyUpdateSet(input));
-    const row = await trx
-      .updateTable('companies')
-      .set(set)
-      .where('id', '=', found.id)
-      .returningAll()
-      .executeTakeFirst();
-    // deleted (or its case deleted) since it was looked up: gone, not a server error
-    if (!row) throw notFound('Company');
+    const row = await updateEntityRow(trx, 'companies', current, input, companyUpdateSet(input));
+    // a write that changes nothing is no change: no stamp, no event, no template run (a no-op)
+    if (!row) return companyView(trx, ctx, current);
     await touchCase(trx, row.case_id);
     const company = await companyView(trx, ctx, row);
     await recordEvents(trx, workspaceId, [

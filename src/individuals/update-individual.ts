@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { entityUpdateColumns, followEntityUpdate } from '../cases/entity-update.ts';
+import { followEntityUpdate, updateEntityRow } from '../cases/entity-update.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { revokeLinksOfFormerContact } from '../client-portals/former-contact.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -26,15 +26,9 @@ export async function updateIndividual(
     // into what was read before another request's change committed (a lost update)
     const current = await findInLiveCase(trx, 'individuals', workspaceId, found.id, { forUpdate: true });
     if (!current) throw notFound('Individual');
-    const set = entityUpdateColumns(current, input, individualUpdateSet(input));
-    const row = await trx
-      .updateTable('individuals')
-      .set(set)
-      .where('id', '=', found.id)
-      .returningAll()
-      .executeTakeFirst();
-    // deleted (or its case deleted) since it was looked up: gone, not a server error
-    if (!row) throw notFound('Individual');
+    const row = await updateEntityRow(trx, 'individuals', current, input, individualUpdateSet(input));
+    // a write that changes nothing is no change: no stamp, no event, no template run (a no-op)
+    if (!row) return individualView(trx, ctx, current);
     await touchCase(trx, row.case_id);
     // no longer relevant, a business contact or at the same address: their portal links stop working
     await revokeLinksOfFormerContact(trx, current, row);

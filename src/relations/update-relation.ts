@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.ts';
 import { presentCase } from '../cases/present.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
@@ -54,7 +55,7 @@ export async function updateRelation(
           );
         }
       }
-      const set: Record<string, unknown> = { updated_at: sql`now()` };
+      const set: Record<string, unknown> = {};
       for (const k of [
         'voting_rights_percentage',
         'ownership_percentage',
@@ -64,14 +65,9 @@ export async function updateRelation(
       ] as const) {
         if (input[k] !== undefined) set[k] = input[k];
       }
-      const row = await trx
-        .updateTable('relations')
-        .set(set)
-        .where('id', '=', found.id)
-        .returningAll()
-        .executeTakeFirst();
-      // deleted since it was looked up: gone, not a server error
-      if (!row) throw notFound('Relation');
+      const row = await updateIfChanged(trx, 'relations', found.id, set, { updated_at: sql`now()` });
+      // the values it already has: no change, so no stamp, no event, no template run (a no-op)
+      if (!row) return presentRelation(found);
       const touched = await touchCase(trx, caseId);
       const relation = presentRelation(row);
       await recordEvents(trx, workspaceId, [

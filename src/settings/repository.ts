@@ -20,17 +20,38 @@ export async function patchSettings(db: Db, workspaceId: string, patch: unknown)
       .where('id', '=', workspaceId)
       .forNoKeyUpdate()
       .executeTakeFirstOrThrow();
-    return storeSettings(trx, workspaceId, deepMerge(row.settings ?? {}, patch));
+    return storeSettings(trx, workspaceId, dropUnsetDefaults(deepMerge(row.settings ?? {}, patch)));
   });
 }
 
 /**
  * `PUT`: the given settings replace the stored ones, so whatever the body leaves out takes its
- * default again (`PUT {}` resets them all). PATCH cannot do that: null is a value of its own for
- * several settings (no limit, no review due).
+ * default again (`PUT {}` resets them all). PATCH unsets a check type's default with null, but not
+ * the other settings: null is a value of its own for several (no limit, no review due).
  */
 export async function replaceSettings(db: Db, workspaceId: string, settings: unknown): Promise<Settings> {
-  return storeSettings(db, workspaceId, settings ?? {});
+  return storeSettings(db, workspaceId, dropUnsetDefaults(settings ?? {}));
+}
+
+/** Check defaults whose null is a value of its own (a sandbox profile everywhere, no redirect). */
+const NULL_IS_A_VALUE = new Set(['profiles', 'redirect_url']);
+
+/**
+ * A check type's default given as null is unset: removed from what is stored, so the check resolves
+ * it from the request, then the API default (GET no longer shows it). The schema allows that null
+ * only where it is not a value of its own (src/settings/schemas.ts, CheckSettingsPatch).
+ */
+function dropUnsetDefaults(settings: unknown): unknown {
+  const checks = (settings as { checks?: unknown } | null)?.checks;
+  if (!checks || typeof checks !== 'object') return settings;
+  const out: Record<string, unknown> = {};
+  for (const [type, value] of Object.entries(checks)) {
+    out[type] =
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null || NULL_IS_A_VALUE.has(k)))
+        : value;
+  }
+  return { ...(settings as object), checks: out };
 }
 
 async function storeSettings(db: Db, workspaceId: string, stored: unknown): Promise<Settings> {

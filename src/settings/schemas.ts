@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { AML_LIST_TYPES } from '../checks/types/aml/schemas.ts';
 import { EKYC_VENDORS } from '../checks/types/ekyc/schemas.ts';
 import { FRAUD_DATABASE_VENDORS } from '../checks/types/fraud_database/schemas.ts';
@@ -7,105 +7,120 @@ import { IDV_MODES, IDV_VENDORS } from '../checks/types/id_verification/schemas.
 import { Nullable } from '../http/common-schemas.ts';
 
 const strict = { additionalProperties: false };
-const Auto = {
-  automatic_approval: Type.Optional(Type.Boolean()),
-  automatic_rejection: Type.Optional(Type.Boolean()),
-};
 
 /**
  * Workspace defaults per check type (a check's settings resolve field by field: request, then
  * these, then the API defaults) and the workspace check limit. Validated, so a bad value is a 400
  * here rather than a surprise at check creation.
  */
-export const CheckSettings = Type.Object(
-  {
-    limit: Type.Optional(
-      Nullable(
-        Type.Integer({
-          minimum: 0,
-          description:
-            'Checks the workspace may create per calendar month (UTC); beyond it creation is a 400 CHECK_LIMIT_REACHED; null: no limit',
-        }),
+function checkSettings(unset: boolean) {
+  // a PATCH (or PUT) may unset a default with null: the check then resolves as if it had never been
+  // set (request, then the API default). Not for a setting whose null is a value of its own
+  // (`limit`, `profiles`, `redirect_url`), nor in what GET answers (an unset default is absent)
+  const U = <T extends TSchema>(schema: T) =>
+    unset
+      ? Type.Union([schema, Type.Null()], { description: 'null: unset (the API default applies)' })
+      : schema;
+  const Auto = {
+    automatic_approval: Type.Optional(U(Type.Boolean())),
+    automatic_rejection: Type.Optional(U(Type.Boolean())),
+  };
+  return Type.Object(
+    {
+      limit: Type.Optional(
+        Nullable(
+          Type.Integer({
+            minimum: 0,
+            description:
+              'Checks the workspace may create per calendar month (UTC); beyond it creation is a 400 CHECK_LIMIT_REACHED; null: no limit',
+          }),
+        ),
       ),
-    ),
-    ekyc: Type.Optional(
-      Type.Object(
-        {
-          vendor: Type.Optional(Type.Enum(EKYC_VENDORS)),
-          ...Auto,
-          profiles: Type.Optional(
-            Nullable(
-              Type.Record(
-                Type.String({ pattern: '^[A-Z]{2}$' }),
-                Type.Object(
+      ekyc: Type.Optional(
+        Type.Object(
+          {
+            vendor: Type.Optional(U(Type.Enum(EKYC_VENDORS))),
+            ...Auto,
+            profiles: Type.Optional(
+              Nullable(
+                Type.Record(
+                  Type.String({ pattern: '^[A-Z]{2}$' }),
+                  Type.Object(
+                    {
+                      profile_id: Type.String({ minLength: 1 }),
+                      profile_name: Type.Optional(Nullable(Type.String())),
+                    },
+                    strict,
+                  ),
                   {
-                    profile_id: Type.String({ minLength: 1 }),
-                    profile_name: Type.Optional(Nullable(Type.String())),
+                    description:
+                      'Verification profile per country; null: a sandbox profile for every supported country',
                   },
-                  strict,
                 ),
-                {
-                  description:
-                    'Verification profile per country; null: a sandbox profile for every supported country',
-                },
               ),
             ),
-          ),
-        },
-        strict,
+          },
+          strict,
+        ),
       ),
-    ),
-    id_document: Type.Optional(
-      Type.Object({ vendor: Type.Optional(Type.Enum(IDD_VENDORS)), ...Auto }, strict),
-    ),
-    id_verification: Type.Optional(
-      Type.Object(
-        {
-          vendor: Type.Optional(Type.Enum(IDV_VENDORS)),
-          mode: Type.Optional(Type.Enum(IDV_MODES)),
-          ...Auto,
-          redirect_url: Type.Optional(
-            Nullable(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
-          ),
-        },
-        strict,
+      id_document: Type.Optional(
+        Type.Object({ vendor: Type.Optional(U(Type.Enum(IDD_VENDORS))), ...Auto }, strict),
       ),
-    ),
-    aml: Type.Optional(
-      Type.Object(
-        {
-          fuzziness: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-          exact_match: Type.Optional(Type.Boolean()),
-          list_types: Type.Optional(
-            Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true, minItems: 1 }),
-          ),
-          enable_entity_filter: Type.Optional(Type.Boolean()),
-          monitoring: Type.Optional(Type.Boolean({ description: 'New aml checks are monitored' })),
-        },
-        strict,
+      id_verification: Type.Optional(
+        Type.Object(
+          {
+            vendor: Type.Optional(U(Type.Enum(IDV_VENDORS))),
+            mode: Type.Optional(U(Type.Enum(IDV_MODES))),
+            ...Auto,
+            redirect_url: Type.Optional(
+              Nullable(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
+            ),
+          },
+          strict,
+        ),
       ),
-    ),
-    online_reputation: Type.Optional(Type.Object({}, strict)),
-    document: Type.Optional(Type.Object({ ...Auto }, strict)),
-    fraud_database: Type.Optional(
-      Type.Object({ vendor: Type.Optional(Type.Enum(FRAUD_DATABASE_VENDORS)), ...Auto }, strict),
-    ),
-    company_monitoring: Type.Optional(
-      Type.Object(
-        {
-          enabled: Type.Optional(
-            Type.Boolean({
-              description:
-                'Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule',
-            }),
-          ),
-        },
-        strict,
+      aml: Type.Optional(
+        Type.Object(
+          {
+            fuzziness: Type.Optional(U(Type.Number({ minimum: 0, maximum: 1 }))),
+            exact_match: Type.Optional(U(Type.Boolean())),
+            list_types: Type.Optional(
+              U(Type.Array(Type.Enum(AML_LIST_TYPES), { uniqueItems: true, minItems: 1 })),
+            ),
+            enable_entity_filter: Type.Optional(U(Type.Boolean())),
+            monitoring: Type.Optional(U(Type.Boolean({ description: 'New aml checks are monitored' }))),
+          },
+          strict,
+        ),
       ),
-    ),
-  },
-  strict,
-);
+      online_reputation: Type.Optional(Type.Object({}, strict)),
+      document: Type.Optional(Type.Object({ ...Auto }, strict)),
+      fraud_database: Type.Optional(
+        Type.Object({ vendor: Type.Optional(U(Type.Enum(FRAUD_DATABASE_VENDORS))), ...Auto }, strict),
+      ),
+      company_monitoring: Type.Optional(
+        Type.Object(
+          {
+            enabled: Type.Optional(
+              U(
+                Type.Boolean({
+                  description:
+                    'Companies linked to their registry record (created from a search_ref) get a company_monitoring check, and the registry is re-read on a schedule',
+                }),
+              ),
+            ),
+          },
+          strict,
+        ),
+      ),
+    },
+    strict,
+  );
+}
+
+export const CheckSettings = checkSettings(false);
+/** The checks' defaults as a PATCH or a PUT gives them: null unsets one (dropUnsetDefaults). */
+export const CheckSettingsPatch = checkSettings(true);
 
 const FetchLimit = Nullable(
   Type.Integer({
@@ -178,7 +193,7 @@ export const WorkspaceSettingsPatch = Type.Object(
     risk: Type.Optional(
       Type.Object({ online_engines: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     ),
-    checks: Type.Optional(CheckSettings),
+    checks: Type.Optional(CheckSettingsPatch),
     company_data: Type.Optional(
       Type.Object({ fetch_limit: Type.Optional(FetchLimit) }, { additionalProperties: false }),
     ),

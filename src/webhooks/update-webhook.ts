@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { presentWebhook } from './present.ts';
 import { lockWebhook, parkPendingDeliveries, resumeOfflineDeliveries } from './repository.ts';
@@ -31,7 +32,7 @@ export async function updateWebhook(
   return db.transaction().execute(async (trx) => {
     const found = await lockWebhook(trx, workspaceId, id);
     if (!found) throw notFound('Webhook');
-    const set: Record<string, unknown> = { updated_at: sql`now()` };
+    const set: Record<string, unknown> = {};
     if (input.name !== undefined) set.name = input.name;
     if (input.type !== undefined) set.type = input.type;
     if (url !== undefined) set.url = url;
@@ -54,12 +55,8 @@ export async function updateWebhook(
         await parkPendingDeliveries(trx, found.id);
       }
     }
-    const row = await trx
-      .updateTable('webhooks')
-      .set(set)
-      .where('id', '=', found.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return presentWebhook(row);
+    // the values it already has change nothing: updated_at stays (a no-op answers the webhook as is)
+    const row = await updateIfChanged(trx, 'webhooks', found.id, set, { updated_at: sql`now()` });
+    return presentWebhook(row ?? found);
   });
 }

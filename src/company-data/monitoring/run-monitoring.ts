@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { lockCase } from '../../cases/repository.ts';
 import { applyOutcome } from '../../checks/engine/apply-change.ts';
-import { emptyReview } from '../../checks/review-data.ts';
+import { reviewNeeded } from '../../checks/review-data.ts';
 import { companyMonitoringCheck } from '../../checks/types/company_monitoring/index.ts';
 import type { CompanyMonitoringStateRow } from '../../db/schema.ts';
 import { fetchProfileByRecord } from '../fetch-profile.ts';
@@ -144,7 +144,9 @@ async function monitorOne(
         data: {
           ...data,
           result: null,
-          review: emptyReview(),
+          review: reviewNeeded(
+            `the company's registry data changed (${alertCategories(changes).join(', ') || 'other'}); confirm the changes`,
+          ),
           changes: {
             detected_at: new Date().toISOString(),
             categories: alertCategories(changes),

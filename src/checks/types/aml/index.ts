@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
 import { processAfter } from '../../engine/queues.ts';
+import { reviewNeeded } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
 import { registerAmlRoutes } from './routes.ts';
@@ -127,7 +128,18 @@ export const amlCheck: CheckTypeDefinition = {
         },
       };
     }
-    return { trigger: 'screening_result', status: 'need_review', data: { ...next, result: null } };
+    // each hit is confirmed or ignored by a person: the comment names them
+    const names = [...new Set(hits.map((h) => h.name))];
+    const named = names.slice(0, 3).join('; ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
+    return {
+      trigger: 'screening_result',
+      status: 'need_review',
+      data: {
+        ...next,
+        result: null,
+        review: reviewNeeded(`the screening found ${hits.length} hit(s) to confirm or ignore: ${named}`),
+      },
+    };
   },
   beforeReview(check) {
     const data = check.data as unknown as AmlDataOut;

@@ -1,7 +1,7 @@
 import { ApiError, badRequest } from '../../../http/errors.ts';
 import { fullAddress } from '../../../shared/address.ts';
 import type { CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
-import { emptyReview } from '../../review-data.ts';
+import { emptyReview, reviewNeeded } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import { EKYC_COUNTRIES } from './countries.ts';
 import { computeFraudSignals } from './fraud-signals.ts';
@@ -137,7 +137,17 @@ export const ekycCheck: CheckTypeDefinition = {
         vendor: { ...vendor, score },
         review: decided
           ? { comment: null, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
-          : { comment: null, reviewed_at: null, reviewer_type: null, user: null },
+          : decision === 'match'
+            ? reviewNeeded(
+                `the data sources for ${country} match the declared identity`,
+                'automatic_approval',
+              )
+            : decision === 'inconsistent'
+              ? reviewNeeded(
+                  `the data sources for ${country} contradict the declared identity`,
+                  'automatic_rejection',
+                )
+              : reviewNeeded(`the data sources for ${country} could not confirm the declared identity`),
         information,
         ai: { interpretation: interpretation(decision, country, score) },
         fraud_signals: computeFraudSignals({

@@ -14,6 +14,7 @@ import { type Action, readAction } from '../../../portal/actions.ts';
 import type { PortalAccess } from '../../../portal/auth.ts';
 import { recordContactAction } from '../../../portal/contact-action.ts';
 import { applyOutcome } from '../../engine/apply-change.ts';
+import { reviewNeeded } from '../../review-data.ts';
 import { findSignatureAction, ongoingRequest } from './active.ts';
 import { type Caller, recordSignatureEvent, signatureEventsOf } from './audit.ts';
 import type { ElectronicSignatureInternal, ElectronicSignatureSettings } from './check-data.ts';
@@ -253,7 +254,10 @@ export async function signSignature(
                 reviewer_type: 'system',
                 user: null,
               }
-            : (data.review as Record<string, unknown>),
+            : reviewNeeded(
+                'the signer signed with a valid one-time code; a person confirms the signature',
+                'automatic_approval',
+              ),
         },
         generatedFiles: [signed, audit],
       });

@@ -1,7 +1,7 @@
 import { searchedInformation } from '../../../fraud-database/identifiers.ts';
 import { searchFraudList } from '../../../fraud-database/search.ts';
 import type { CheckStatus, CheckTypeDefinition, CreatePlan } from '../../check-type.ts';
-import { emptyReview } from '../../review-data.ts';
+import { emptyReview, reviewNeeded } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import { FraudDatabaseCreateBody, FraudDatabaseData } from './schemas.ts';
 import { FRAUD_DATABASE_TRANSITIONS } from './transitions.ts';
@@ -55,11 +55,18 @@ export const fraudDatabaseCheck: CheckTypeDefinition = {
           ? 'approved'
           : 'need_review';
     const decided = status === 'approved' || status === 'rejected';
+    const held = `the fraud list holds ${[...new Set(matches.flatMap((m) => m.identifier_kinds))].join(', ')} of this entity`;
     const comment = decided
       ? matches.length
-        ? `Rejected automatically (automatic_rejection): the fraud list holds ${[...new Set(matches.flatMap((m) => m.identifier_kinds))].join(', ')} of this entity`
+        ? `Rejected automatically (automatic_rejection): ${held}`
         : 'Approved automatically (automatic_approval): no match in the fraud list'
       : null;
+    // why a person must look: the match, no match to approve by hand, or nothing to search
+    const pending = !searched.length
+      ? reviewNeeded('the entity has no identifier the fraud list holds, so nothing could be searched')
+      : matches.length
+        ? reviewNeeded(held, 'automatic_rejection')
+        : reviewNeeded('no match in the fraud list', 'automatic_approval');
     const vendor = { name: settings.vendor, search_reference: null };
     return {
       status,
@@ -79,7 +86,7 @@ export const fraudDatabaseCheck: CheckTypeDefinition = {
         vendor,
         review: decided
           ? { comment, reviewed_at: new Date().toISOString(), reviewer_type: 'system', user: null }
-          : { comment: null, reviewed_at: null, reviewer_type: null, user: null },
+          : pending,
         information: searchedInformation(target),
         ai_analysis: { interpretation: interpretation(searched, matches) },
         matches,

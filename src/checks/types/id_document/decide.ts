@@ -1,5 +1,5 @@
 import type { Outcome } from '../../check-type.ts';
-import { emptyReview, systemReview } from '../../review-data.ts';
+import { reviewNeeded, systemReview } from '../../review-data.ts';
 import type { IdDocumentInternal, IdDocumentSettings, SubmissionResolution } from './check-data.ts';
 import { emptyDetailedResults } from './check-data.ts';
 import type { ProviderAnswer } from './provider.ts';
@@ -9,6 +9,9 @@ export const REFUSAL_COMMENTS = {
   size: 'the file exceeds the maximum allowed size; upload a smaller file',
   unprocessable: 'the document could not be processed; try a different document',
 } as const;
+
+/** The reason of a rejection the provider gave no comment for. */
+const REJECTED_BY_PROVIDER = 'the document provider rejected the document';
 
 /** The check expires the day after the document's expiration date (UTC), when that is in the future. */
 export function expiryOf(expirationDate: string | null | undefined, now = new Date()): Date | null {
@@ -50,16 +53,20 @@ export function decide(
   let comment: string | null = null;
   let nextInformation = information;
   let detailed = emptyDetailedResults();
+  // why a person must look when nothing is decided automatically (data.review.comment)
+  let pending: ReturnType<typeof reviewNeeded>;
 
   if (answer.kind === 'refused') {
     trigger = 'provider_refusal';
     verificationStatus = 'refused';
     comment = REFUSAL_COMMENTS[answer.reason];
     status = settings.automatic_rejection ? 'rejected' : 'need_review';
+    pending = reviewNeeded(comment, 'automatic_rejection');
   } else if (answer.kind === 'error') {
     trigger = 'provider_result';
     verificationStatus = 'error';
     status = 'need_review';
+    pending = reviewNeeded('the document provider failed to verify the document');
   } else {
     trigger = 'provider_result';
     nextInformation = {
@@ -73,13 +80,17 @@ export function decide(
     const comparisonFailed = answer.detailed.data_comparison === 'rejected';
     if (answer.decision === 'approved' && !comparisonFailed) {
       status = settings.automatic_approval ? 'approved' : 'need_review';
+      pending = reviewNeeded('the document provider approved the document', 'automatic_approval');
     } else if (answer.decision === 'approved' && comparisonFailed) {
       comment ??= 'The document data does not match the individual (data comparison failed)';
       status = settings.automatic_rejection ? 'rejected' : 'need_review';
+      pending = reviewNeeded(comment, 'automatic_rejection');
     } else if (answer.decision === 'rejected') {
       status = settings.automatic_rejection ? 'rejected' : 'need_review';
+      pending = reviewNeeded(comment ?? REJECTED_BY_PROVIDER, 'automatic_rejection');
     } else {
       status = 'need_review';
+      pending = reviewNeeded('the document provider could not decide on the document');
     }
   }
 
@@ -94,6 +105,9 @@ export function decide(
     thirdRejection = true;
     trigger = 'automatic_rejection';
     status = 'need_review';
+    pending = reviewNeeded(
+      `a third automatic rejection in a row is left to a person: ${comment ?? REJECTED_BY_PROVIDER}`,
+    );
   }
 
   result = status === 'approved' ? 'approved' : status === 'rejected' ? 'rejected' : null;
@@ -113,7 +127,7 @@ export function decide(
       ...data,
       result,
       vendor: { ...vendor, verification_status: verificationStatus, comment },
-      review: decided ? systemReview() : emptyReview(),
+      review: decided ? systemReview() : pending,
       detailed_results: { document: detailed },
       information: nextInformation,
     },

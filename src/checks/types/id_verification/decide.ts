@@ -1,9 +1,25 @@
 import type { Outcome } from '../../check-type.ts';
-import { emptyReview, systemReview } from '../../review-data.ts';
+import { reviewNeeded, systemReview } from '../../review-data.ts';
 import { expiryOf } from '../id_document/decide.ts';
 import type { IdVerificationInternal, IdVerificationSettings } from './check-data.ts';
 import { mayApproveAutomatically, mayRejectAutomatically } from './modes.ts';
 import type { VerifierRun } from './verify.ts';
+
+/** Why a result the rules did not decide goes to a person (the verifier's reason named). */
+function pendingReview(run: VerifierRun, settings: IdVerificationSettings) {
+  const why = run.comment ? `: ${run.comment}` : '';
+  if (run.decision === 'approved')
+    return mayApproveAutomatically(settings.mode)
+      ? reviewNeeded('the verifier approved the identity', 'automatic_approval')
+      : reviewNeeded(`the verifier approved the identity; mode ${settings.mode} has a person decide`);
+  if (run.decision === 'rejected')
+    return mayRejectAutomatically(settings.mode)
+      ? reviewNeeded(`the verifier rejected the identity${why}`, 'automatic_rejection')
+      : reviewNeeded(`the verifier rejected the identity${why}; mode ${settings.mode} has a person decide`);
+  // the run's own comment says what failed (`The verification could not run: ...`)
+  if (run.decision === 'error') return reviewNeeded(run.comment ?? 'the verification could not run');
+  return reviewNeeded(`the verifier could not decide${why}`);
+}
 
 /**
  * The check's status from a verifier run (transitions.ts lists the rows): approved or rejected
@@ -38,7 +54,7 @@ export function decide(
         comment: run.comment,
         report_file_id: reportFileId,
       },
-      review: decided ? systemReview() : emptyReview(),
+      review: decided ? systemReview() : pendingReview(run, settings),
       detailed_results: { document: run.document, face: run.face },
       information: { ...information, ...run.information },
     },

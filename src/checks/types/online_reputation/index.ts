@@ -2,7 +2,7 @@ import type { CompanyRow } from '../../../db/schema.ts';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.ts';
 import { processAfter } from '../../engine/queues.ts';
-import { emptyReview } from '../../review-data.ts';
+import { emptyReview, reviewNeeded } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
 import type { OnlineReputationProvider, ReputationCompany, ReputationRisk } from './provider.ts';
 import { sandboxOnlineReputationProvider } from './sandbox-provider.ts';
@@ -107,7 +107,11 @@ export const onlineReputationCheck: CheckTypeDefinition = {
               reviewer_type: 'system',
               user: null,
             }
-          : emptyReview(),
+          : reviewNeeded(
+              analysis.risk === null || analysis.risk === 'inconclusive'
+                ? 'the online reputation analysis could not rate the risk'
+                : `the online reputation analysis rated the risk ${analysis.risk}`,
+            ),
         information: {
           report: analysis.report,
           summary: analysis.summary,

@@ -45,8 +45,21 @@ const RULES: Rule[] = [
         m[4] !== undefined ? ` (résultat : ${m[4]})` : ''
       }`,
   },
+  // why a check waits for a person (src/checks/review-data.ts, reviewNeeded)
+  {
+    en: /^Needs a review \((automatic_approval|automatic_rejection) is off\): ([\s\S]+)$/,
+    fr: (m, inner) => `À revoir (${m[1]} désactivé) : ${inner(m[2])}`,
+  },
+  {
+    en: /^Needs a review: ([\s\S]+)$/,
+    fr: (m, inner) => `À revoir : ${inner(m[1])}`,
+  },
   // fraud_database
   fixed('no match in the fraud list', 'aucune correspondance dans la liste de fraude'),
+  fixed(
+    'the entity has no identifier the fraud list holds, so nothing could be searched',
+    'l’entité n’a aucun identifiant que la liste de fraude contient : rien n’a pu être recherché',
+  ),
   {
     en: /^the fraud list holds (.+) of this entity$/,
     fr: (m) => `la liste de fraude contient ${m[1]} de cette entité`,
@@ -134,7 +147,70 @@ const RULES: Rule[] = [
     en: /^The document was rejected: ([\s\S]+)$/,
     fr: (m) => `Le document a été rejeté : ${m[1]}`,
   },
+  fixed(
+    'the document provider failed to verify the document',
+    'le fournisseur n’a pas pu vérifier le document',
+  ),
+  fixed('the document provider approved the document', 'le fournisseur a approuvé le document'),
+  fixed('the document provider rejected the document', 'le fournisseur a rejeté le document'),
+  fixed(
+    'the document provider could not decide on the document',
+    'le fournisseur n’a pas pu se prononcer sur le document',
+  ),
+  fixed(
+    'The document data does not match the individual (data comparison failed)',
+    'Les données du document ne correspondent pas à la personne (comparaison des données en échec)',
+  ),
+  {
+    en: /^a third automatic rejection in a row is left to a person: ([\s\S]+)$/,
+    fr: (m, inner) => `un troisième rejet automatique de suite est laissé à une personne : ${inner(m[1])}`,
+  },
+  // ekyc
+  {
+    en: /^the data sources for (\S+) (match|contradict|could not confirm) the declared identity$/,
+    fr: (m) =>
+      `les sources de données pour ${m[1]} ${
+        m[2] === 'match' ? 'confirment' : m[2] === 'contradict' ? 'contredisent' : 'n’ont pas pu confirmer'
+      } l’identité déclarée`,
+  },
+  // online_reputation
+  fixed(
+    'the online reputation analysis could not rate the risk',
+    'l’analyse de la réputation en ligne n’a pas pu évaluer le risque',
+  ),
+  {
+    en: /^the online reputation analysis rated the risk (\S+)$/,
+    fr: (m) => `l’analyse de la réputation en ligne a évalué le risque : ${m[1]}`,
+  },
+  // aml
+  {
+    en: /^the screening found (\d+) hit\(s\) to confirm or ignore: ([\s\S]+)$/,
+    fr: (m) => `le filtrage a trouvé ${m[1]} correspondance(s) à confirmer ou ignorer : ${m[2]}`,
+  },
+  // electronic_signature
+  fixed(
+    'the signer signed with a valid one-time code; a person confirms the signature',
+    'le signataire a signé avec un code à usage unique valide ; une personne confirme la signature',
+  ),
+  // company_monitoring
+  {
+    en: /^the company's registry data changed \(([^)]*)\); confirm the changes$/,
+    fr: (m) => `les données du registre de la société ont changé (${m[1]}) ; confirmez les changements`,
+  },
   // id_verification
+  fixed('the verifier approved the identity', 'le vérificateur a approuvé l’identité'),
+  {
+    en: /^the verifier (approved|rejected) the identity(?:: ([\s\S]+?))?(?:; mode (\S+) has a person decide)?$/,
+    fr: (m, inner) =>
+      `le vérificateur a ${m[1] === 'approved' ? 'approuvé' : 'rejeté'} l’identité${m[2] ? ` : ${inner(m[2])}` : ''}${
+        m[3] ? ` ; en mode ${m[3]}, une personne décide` : ''
+      }`,
+  },
+  {
+    en: /^the verifier could not decide(?:: ([\s\S]+))?$/,
+    fr: (m, inner) => `le vérificateur n’a pas pu se prononcer${m[1] ? ` : ${inner(m[1])}` : ''}`,
+  },
+  fixed('the verification could not run', 'la vérification n’a pas pu être effectuée'),
   {
     en: /^The verification could not run: ([\s\S]+)$/,
     fr: (m) => `La vérification n’a pas pu être effectuée : ${m[1]}`,
