@@ -12,7 +12,7 @@ import {
 import { portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
-import { buildTenantWorld, quiesce, type TenantWorld } from './helpers/tenant-world.ts';
+import { buildTenantWorld, quiesce, type TenantWorld, writeBodyFor } from './helpers/tenant-world.ts';
 
 /**
  * A soft-deleted case (DELETE /v1/cases/{id} without permanent) serves nothing more through any
@@ -68,33 +68,6 @@ function deletedTokens(w: TenantWorld): string[] {
     w.documentOrderFileId,
     w.caseReportFileId,
   ];
-}
-
-/** A valid body for a write route (strict schemas), so a 404 is about the id, not the body. */
-function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
-  const key = `${route.method} ${route.url}`;
-  if (/^PATCH \/v1\/checks\/[^/]+\/:id\/review$/.test(key)) return { action: 'approve' };
-  const bodies: Record<string, unknown> = {
-    'PATCH /v1/cases/:id': { name: 'renamed after deletion' },
-    'PATCH /v1/companies/:id': { name: 'x' },
-    'POST /v1/companies/:id/set-relevant': { is_relevant: false },
-    'PATCH /v1/individuals/:id': { first_name: 'x' },
-    'POST /v1/individuals/:id/set-relevant': { is_relevant: false },
-    'POST /v1/cases/:caseId/relations': { from_individual_id: w.individualIds[2], roles: ['shareholder'] },
-    'PATCH /v1/cases/:caseId/relations/:caseRelationId': { position: 'x' },
-    'PATCH /v1/checks/aml/:id/hits/review': { action: 'confirm', hit_ids: ['h1'] },
-    'PATCH /v1/checks/aml/:id/monitoring': { is_monitored: true },
-    'POST /v1/checks/id_document/:id/add_files': { front_upload_ref: w.uploadRef },
-    'POST /v1/checks/document/:id/add_files': { files: [{ upload_ref: w.uploadRef }] },
-    'POST /v1/notes/:id/comments': { content: 'x' },
-    'POST /v1/cases/:id/tags': { tags: [w.tagId] },
-    'DELETE /v1/cases/:id/tags': { tags: [w.tagId] },
-    'POST /v1/cases/:id/reviews': { status: 'approved' },
-    'POST /v1/cases/:id/risks': { level: 'high' },
-    'POST /v1/cases/:id/share-client-portal-link': { business_contact_id: w.ceoId },
-  };
-  if (key in bodies) return bodies[key];
-  return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
 }
 
 /** An error body without its timestamp: two answers alike but for the time they were given. */
@@ -212,7 +185,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
       if (!kinds.every((k) => k && (CASE_OWNED.has(k) || k.startsWith('check:')))) continue;
       const values = kinds.map((k) => deletedIds(w, k as string) as string[]);
       const rest = values.slice(1).map((v) => v[0]);
-      const body = bodyFor(route, w);
+      const body = writeBodyFor(route, w);
       for (const first of values[0]) {
         let i = 0;
         const ids = [first, ...rest];

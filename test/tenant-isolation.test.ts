@@ -3,8 +3,14 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { type Client, getHarness, type Res } from './helpers/harness.ts';
 import { startReceiver } from './helpers/receiver.ts';
-import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
-import { buildTenantWorld, quiesce, type TenantWorld, worldTokens } from './helpers/tenant-world.ts';
+import { paramKinds, routeTable } from './helpers/route-table.ts';
+import {
+  buildTenantWorld,
+  quiesce,
+  type TenantWorld,
+  worldTokens,
+  writeBodyFor,
+} from './helpers/tenant-world.ts';
 import { settledSnapshot, snapshotWorkspace } from './helpers/workspace-snapshot.ts';
 
 /**
@@ -47,39 +53,6 @@ function idsOf(w: TenantWorld, kind: string): string[] | undefined {
     templateVersion: ['1'],
   };
   return ids[kind];
-}
-
-/** A valid body for a route (strict schemas: documented fields only), ids taken from `w`. */
-function bodyFor(route: RouteEntry, w: TenantWorld): unknown {
-  const key = `${route.method} ${route.url}`;
-  if (/^PATCH \/v1\/checks\/[^/]+\/:id\/review$/.test(key)) return { action: 'approve' };
-  const bodies: Record<string, unknown> = {
-    'PATCH /v1/cases/:id': { name: 'renamed by another workspace' },
-    'PATCH /v1/companies/:id': { name: 'x' },
-    'POST /v1/companies/:id/set-relevant': { is_relevant: false },
-    'PATCH /v1/individuals/:id': { first_name: 'x' },
-    'POST /v1/individuals/:id/set-relevant': { is_relevant: false },
-    'POST /v1/cases/:caseId/relations': { from_individual_id: w.individualIds[2], roles: ['shareholder'] },
-    'PATCH /v1/cases/:caseId/relations/:caseRelationId': { position: 'x' },
-    'PATCH /v1/checks/aml/:id/hits/review': { action: 'confirm', hit_ids: ['h1'] },
-    'PATCH /v1/checks/aml/:id/monitoring': { is_monitored: true },
-    'POST /v1/checks/id_document/:id/add_files': { front_upload_ref: w.uploadRef },
-    'POST /v1/checks/document/:id/add_files': { files: [{ upload_ref: w.uploadRef }] },
-    'POST /v1/notes/:id/comments': { content: 'x' },
-    'PATCH /v1/tags/:id': { label: 'renamed-by-another-workspace' },
-    'POST /v1/cases/:id/tags': { tags: [w.tagId] },
-    'DELETE /v1/cases/:id/tags': { tags: [w.tagId] },
-    'POST /v1/cases/:id/reviews': { status: 'approved' },
-    'POST /v1/cases/:id/risks': { level: 'high' },
-    'PATCH /v1/templates/:id': { name: 'x' },
-    'PATCH /v1/webhooks/:id': { name: 'x' },
-    'POST /v1/webhooks/:id/replay': { since: '2020-01-01T00:00:00Z' },
-    'PATCH /v1/client-portals/:id': { name: 'renamed by another workspace', status: 'offline' },
-    'POST /v1/cases/:id/share-client-portal-link': { business_contact_id: w.ceoId },
-    'POST /v1/document-templates/:key/versions': { content: '<p>written by another workspace</p>' },
-  };
-  if (key in bodies) return bodies[key];
-  return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
 }
 
 async function call(api: Client, method: string, url: string, body?: unknown): Promise<Res> {
@@ -164,7 +137,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
           : badParameter
             ? [400]
             : [404];
-      const body = bodyFor(route, b);
+      const body = writeBodyFor(route, b);
       // each of B's ids for the first parameter (a case by id and by uuid-shaped external_id)
       const rest = values.slice(1).map((v) => (v as string[])[0]);
       for (const first of values[0] as string[])

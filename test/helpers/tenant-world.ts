@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { makePng, uploadRef } from './files.ts';
 import { type Client, eventually, getHarness, newWorkspace, type Res, sampleCaseBody } from './harness.ts';
+import type { RouteEntry } from './route-table.ts';
 
 /**
  * A workspace holding one of everything the API can address by id, for the tenant-isolation
@@ -413,4 +414,40 @@ export function worldTokens(w: TenantWorld): string[] {
     w.documentTypeId,
     w.fraudReportId,
   ];
+}
+
+/**
+ * A valid body for a route (strict schemas: documented fields only), ids taken from `w`: a walk's
+ * 404 or refusal is then about the id it sends, not about the body (tenant isolation, soft deletion).
+ */
+export function writeBodyFor(route: RouteEntry, w: TenantWorld): unknown {
+  const key = `${route.method} ${route.url}`;
+  if (/^PATCH \/v1\/checks\/[^/]+\/:id\/review$/.test(key)) return { action: 'approve' };
+  const bodies: Record<string, unknown> = {
+    'PATCH /v1/cases/:id': { name: 'renamed by a walk' },
+    'PATCH /v1/companies/:id': { name: 'x' },
+    'POST /v1/companies/:id/set-relevant': { is_relevant: false },
+    'PATCH /v1/individuals/:id': { first_name: 'x' },
+    'POST /v1/individuals/:id/set-relevant': { is_relevant: false },
+    'POST /v1/cases/:caseId/relations': { from_individual_id: w.individualIds[2], roles: ['shareholder'] },
+    'PATCH /v1/cases/:caseId/relations/:caseRelationId': { position: 'x' },
+    'PATCH /v1/checks/aml/:id/hits/review': { action: 'confirm', hit_ids: ['h1'] },
+    'PATCH /v1/checks/aml/:id/monitoring': { is_monitored: true },
+    'POST /v1/checks/id_document/:id/add_files': { front_upload_ref: w.uploadRef },
+    'POST /v1/checks/document/:id/add_files': { files: [{ upload_ref: w.uploadRef }] },
+    'POST /v1/notes/:id/comments': { content: 'x' },
+    'PATCH /v1/tags/:id': { label: 'renamed-by-a-walk' },
+    'POST /v1/cases/:id/tags': { tags: [w.tagId] },
+    'DELETE /v1/cases/:id/tags': { tags: [w.tagId] },
+    'POST /v1/cases/:id/reviews': { status: 'approved' },
+    'POST /v1/cases/:id/risks': { level: 'high' },
+    'PATCH /v1/templates/:id': { name: 'x' },
+    'PATCH /v1/webhooks/:id': { name: 'x' },
+    'POST /v1/webhooks/:id/replay': { since: '2020-01-01T00:00:00Z' },
+    'PATCH /v1/client-portals/:id': { name: 'renamed by a walk', status: 'offline' },
+    'POST /v1/cases/:id/share-client-portal-link': { business_contact_id: w.ceoId },
+    'POST /v1/document-templates/:key/versions': { content: '<p>written by a walk</p>' },
+  };
+  if (key in bodies) return bodies[key];
+  return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
 }
