@@ -44,7 +44,10 @@ export const checksModule: Module = {
         .selectFrom('checks')
         .selectAll()
         .where((eb) => eb.or([eb('company_id', '=', entityId), eb('individual_id', '=', entityId)]))
+        // checks made in one transaction share created_at: the id (ascending in a template's order,
+        // src/shared/ascending-ids.ts) breaks the tie, as every other read of checks does
         .orderBy('created_at')
+        .orderBy('id')
         .execute();
       return rows.map(presentCheckEnvelope);
     };
