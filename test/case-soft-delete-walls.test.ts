@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { downloadFile, makePng, uploadRef } from './helpers/files.ts';
-import {
-  type Client,
-  eventually,
-  getHarness,
-  newWorkspace,
-  type Res,
-  sampleCaseBody,
-} from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 import { portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
-import { buildTenantWorld, quiesce, type TenantWorld, writeBodyFor } from './helpers/tenant-world.ts';
+import {
+  buildTenantWorld,
+  callAs,
+  quiesce,
+  type TenantWorld,
+  worldIds,
+  writeBodyFor,
+} from './helpers/tenant-world.ts';
 
 /**
  * A soft-deleted case (DELETE /v1/cases/{id} without permanent) serves nothing more through any
@@ -31,25 +31,6 @@ const CASE_OWNED = new Set([
   'file',
   'documentOrder',
 ]);
-
-/** The deleted case's ids of a kind (several where the route must refuse each of them). */
-function deletedIds(w: TenantWorld, kind: string): string[] | undefined {
-  if (kind.startsWith('check:')) {
-    const id = w.checks[kind.slice(6)];
-    return id ? [id] : undefined;
-  }
-  const ids: Record<string, string[]> = {
-    case: [w.caseId, w.caseExternalId],
-    relation: [w.relationId],
-    company: w.companyIds,
-    individual: w.individualIds,
-    check: [...Object.values(w.checks), w.awaitingIdDocumentId],
-    note: [w.noteId],
-    file: [w.fileId, w.documentOrderFileId, w.caseReportFileId],
-    documentOrder: [w.documentOrderId],
-  };
-  return ids[kind];
-}
 
 /** The deleted case's identifiers: none may show in an answer any more. */
 function deletedTokens(w: TenantWorld): string[] {
@@ -110,18 +91,6 @@ function workspaceReads(routes: RouteEntry[], doc: any, w: TenantWorld): string[
   return urls;
 }
 
-async function call(api: Client, method: string, url: string, body?: unknown): Promise<Res> {
-  const { app } = await getHarness();
-  const res = await app.inject({
-    method: method as 'GET',
-    url,
-    headers: { 'x-service-api-key': api.key },
-    ...(body !== undefined ? { payload: body as object } : {}),
-  });
-  const json = String(res.headers['content-type'] ?? '').includes('json') && res.body;
-  return { status: res.statusCode, body: json ? JSON.parse(res.body) : res.body, headers: res.headers };
-}
-
 describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
   const receiverStarted = startReceiver();
   after(async () => (await receiverStarted).stop());
@@ -133,7 +102,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
     const receiver = await receiverStarted;
     const w = await buildTenantWorld('soft-deleted', receiver.url('/w'));
     await quiesce(w.workspaceId);
-    const unknown = await call(w.api, 'GET', '/v1/files/00000000-0000-4000-8000-000000000000');
+    const unknown = await callAs(w.api, 'GET', '/v1/files/00000000-0000-4000-8000-000000000000');
     assert.equal(unknown.status, 404);
     for (const id of [w.fileId, w.documentOrderFileId, w.caseReportFileId]) {
       assert.equal((await downloadFile(w.api, id)).status, 200, 'the fixture files are readable');
@@ -148,7 +117,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
     // what the workspace's reads showed of the case before: the walk below must find none of it
     const shownBefore: string[] = [];
     for (const url of reads) {
-      const res = await call(w.api, 'GET', url);
+      const res = await callAs(w.api, 'GET', url);
       if (tokens.some((t) => JSON.stringify(res.body).includes(t))) shownBefore.push(url.split('?')[0]);
     }
     for (const list of [
@@ -165,7 +134,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
 
     const failures: string[] = [];
     const probe = async (expected: number[], method: string, url: string, body?: unknown) => {
-      const res = await call(w.api, method, url, body);
+      const res = await callAs(w.api, method, url, body);
       const sent = url + JSON.stringify(body ?? null);
       const shown = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
       const leaked = tokens.filter((t) => shown.includes(t) && !sent.includes(t));
@@ -183,7 +152,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
       if (!route.params.length || route.params.includes('*') || !route.url.startsWith('/v1/')) continue;
       const kinds = paramKinds(route);
       if (!kinds.every((k) => k && (CASE_OWNED.has(k) || k.startsWith('check:')))) continue;
-      const values = kinds.map((k) => deletedIds(w, k as string) as string[]);
+      const values = kinds.map((k) => worldIds(w, k as string) as string[]);
       const rest = values.slice(1).map((v) => v[0]);
       const body = writeBodyFor(route, w);
       for (const first of values[0]) {
@@ -202,7 +171,7 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
 
     // 2. a file of the case is refused like an unknown id, with the same body
     for (const id of [w.fileId, w.documentOrderFileId, w.caseReportFileId]) {
-      const res = await call(w.api, 'GET', `/v1/files/${id}`);
+      const res = await callAs(w.api, 'GET', `/v1/files/${id}`);
       // the same answer as an unknown id's: nothing tells a withheld file from one that never was
       if (res.status !== 404 || JSON.stringify(bare(res.body)) !== JSON.stringify(bare(unknown.body)))
         failures.push(`GET /v1/files/${id} → ${res.status}, not an unknown id's 404`);

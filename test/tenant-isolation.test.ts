@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { type Client, getHarness, type Res } from './helpers/harness.ts';
+import { getHarness } from './helpers/harness.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { paramKinds, routeTable } from './helpers/route-table.ts';
 import {
   buildTenantWorld,
+  callAs,
   quiesce,
-  type TenantWorld,
+  worldIds,
   worldTokens,
   writeBodyFor,
 } from './helpers/tenant-world.ts';
@@ -20,52 +21,6 @@ import { settledSnapshot, snapshotWorkspace } from './helpers/workspace-snapshot
  * carries anything of B's, and B's rows are byte for byte the same afterwards. Ids of B given in
  * bodies and list filters get the same treatment.
  */
-
-/** The ids of kind `kind` in a world (several where the route must refuse each of them). */
-function idsOf(w: TenantWorld, kind: string): string[] | undefined {
-  if (kind.startsWith('check:')) {
-    const id = w.checks[kind.slice(6)];
-    return id ? [id] : undefined;
-  }
-  const ids: Record<string, string[]> = {
-    case: [w.caseId, w.caseExternalId],
-    relation: [w.relationId],
-    company: w.companyIds,
-    individual: w.individualIds,
-    check: [...Object.values(w.checks), w.awaitingIdDocumentId],
-    note: [w.noteId],
-    tag: [w.tagId],
-    template: [w.templateId],
-    webhook: [w.webhookId],
-    webhookLog: [w.webhookLogId],
-    file: [w.fileId, w.documentOrderFileId, w.caseReportFileId],
-    workspace: [w.workspaceId],
-    apiKey: [w.apiKeyId],
-    user: [w.userId],
-    customPropertyEntity: ['case'],
-    customPropertyKey: [w.customPropertyKey],
-    documentOrder: [w.documentOrderId],
-    documentType: [w.documentTypeId],
-    searchRef: [w.searchRef],
-    fraudReport: [w.fraudReportId],
-    clientPortal: [w.clientPortalId],
-    documentTemplate: [w.documentTemplateKey],
-    templateVersion: ['1'],
-  };
-  return ids[kind];
-}
-
-async function call(api: Client, method: string, url: string, body?: unknown): Promise<Res> {
-  const { app } = await getHarness();
-  const res = await app.inject({
-    method: method as 'GET',
-    url,
-    headers: { 'x-service-api-key': api.key },
-    ...(body !== undefined ? { payload: body as object } : {}),
-  });
-  const json = String(res.headers['content-type'] ?? '').includes('json') && res.body;
-  return { status: res.statusCode, body: json ? JSON.parse(res.body) : res.body, headers: res.headers };
-}
 
 describe('tenant isolation', { timeout: 300_000 }, () => {
   const receiverStarted = startReceiver();
@@ -88,7 +43,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     const failures: string[] = [];
     /** Sends as A; fails when the answer is not `expected` or carries a B token A did not send. */
     const probe = async (expected: number[], method: string, url: string, body?: unknown) => {
-      const res = await call(a.api, method, url, body);
+      const res = await callAs(a.api, method, url, body);
       const sent = url + JSON.stringify(body ?? null);
       const shown = JSON.stringify(res.body);
       const leaked = bTokens.filter((t) => shown.includes(t) && !sent.includes(t));
@@ -115,7 +70,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       // the API guides (/docs/guides/:name) are the repository's public Markdown, the same for all
       if (route.url.startsWith('/docs/')) continue;
       const kinds = paramKinds(route);
-      const values = kinds.map((k) => (k ? idsOf(b, k) : undefined));
+      const values = kinds.map((k) => (k ? worldIds(b, k) : undefined));
       if (values.some((v) => !v)) {
         unfillable.push(`${route.method} ${route.url} (${kinds.map((k) => k ?? '?').join(', ')})`);
         continue;
@@ -149,12 +104,12 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       // A's own first id with B's ids after it (B's relation under A's case)
       // (not for a template's version number: an ordinal, not an id; A's own template has a version 1)
       if (values.length > 1 && kinds[1] !== 'templateVersion') {
-        const own = idsOf(a, kinds[0] as string) as string[];
+        const own = worldIds(a, kinds[0] as string) as string[];
         await probe(expected, route.method, fill([own[0], ...rest]), body);
       }
       // the ids are real: B itself reads them
       if (route.method === 'GET' && (expected[0] === 404 || listByKind)) {
-        const own = await call(b.api, 'GET', fill(values.map((v) => (v as string[])[0])));
+        const own = await callAs(b.api, 'GET', fill(values.map((v) => (v as string[])[0])));
         if (own.status !== 200) failures.push(`B's own GET ${route.url} → ${own.status}: fixture broken`);
       }
       walked++;
@@ -261,7 +216,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       const fastifyPath = path.replace(/\{(\w+)\}/g, ':$1');
       const kinds = paramKinds({ method: 'GET', url: fastifyPath, params: [] });
       let k = 0;
-      const own = fastifyPath.replace(/:\w+/g, () => idsOf(a, kinds[k++] ?? '')?.[0] ?? 'unknown');
+      const own = fastifyPath.replace(/:\w+/g, () => worldIds(a, kinds[k++] ?? '')?.[0] ?? 'unknown');
       for (const param of ops.get.parameters ?? []) {
         if (param.in !== 'query' || !/(^|_)id$/.test(param.name) || param.name === 'assignee_id') continue;
         // A's audit log names the ids A's own refused requests sent (B's, from this walk): evidence of
@@ -314,7 +269,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     }
 
     // 5b. A's audit log: only A's own actors, and B's ids only where A's own requests sent them
-    const log = await call(a.api, 'GET', '/v1/audit-log?limit=200');
+    const log = await callAs(a.api, 'GET', '/v1/audit-log?limit=200');
     assert.equal(log.status, 200);
     for (const e of log.body.data) {
       assert.notEqual(e.actor.id, b.apiKeyId, `an entry of B's key in A's log: ${JSON.stringify(e)}`);
@@ -332,7 +287,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
       name: 'same external id',
       external_id: b.caseExternalId,
     });
-    assert.equal((await call(a.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, mine.body.id);
+    assert.equal((await callAs(a.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, mine.body.id);
 
     assert.deepEqual(failures, [], `cross-workspace answers:\n${failures.join('\n')}`);
     const deliveriesOfB = await sql<{ n: number }>`
@@ -347,7 +302,7 @@ describe('tenant isolation', { timeout: 300_000 }, () => {
     const pick = (s: typeof before) => Object.fromEntries(changed.map((t) => [t, s[t]]));
     assert.deepEqual(pick(afterWalk), pick(before), `workspace B's rows changed in ${changed.join(', ')}`);
     // B still reads its case by its external_id (A's case with the same one is A's alone)
-    assert.equal((await call(b.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, b.caseId);
-    assert.equal((await call(b.api, 'GET', `/v1/files/${b.fileId}`)).status, 200);
+    assert.equal((await callAs(b.api, 'GET', `/v1/cases/${b.caseExternalId}`)).body.id, b.caseId);
+    assert.equal((await callAs(b.api, 'GET', `/v1/files/${b.fileId}`)).status, 200);
   });
 });

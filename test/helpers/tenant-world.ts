@@ -451,3 +451,50 @@ export function writeBodyFor(route: RouteEntry, w: TenantWorld): unknown {
   if (key in bodies) return bodies[key];
   return route.method === 'POST' || route.method === 'PATCH' || route.method === 'PUT' ? {} : undefined;
 }
+
+/** The ids of kind `kind` in a world (several where the route must refuse each of them). */
+export function worldIds(w: TenantWorld, kind: string): string[] | undefined {
+  if (kind.startsWith('check:')) {
+    const id = w.checks[kind.slice(6)];
+    return id ? [id] : undefined;
+  }
+  const ids: Record<string, string[]> = {
+    case: [w.caseId, w.caseExternalId],
+    relation: [w.relationId],
+    company: w.companyIds,
+    individual: w.individualIds,
+    check: [...Object.values(w.checks), w.awaitingIdDocumentId],
+    note: [w.noteId],
+    tag: [w.tagId],
+    template: [w.templateId],
+    webhook: [w.webhookId],
+    webhookLog: [w.webhookLogId],
+    file: [w.fileId, w.documentOrderFileId, w.caseReportFileId],
+    workspace: [w.workspaceId],
+    apiKey: [w.apiKeyId],
+    user: [w.userId],
+    customPropertyEntity: ['case'],
+    customPropertyKey: [w.customPropertyKey],
+    documentOrder: [w.documentOrderId],
+    documentType: [w.documentTypeId],
+    searchRef: [w.searchRef],
+    fraudReport: [w.fraudReportId],
+    clientPortal: [w.clientPortalId],
+    documentTemplate: [w.documentTemplateKey],
+    templateVersion: ['1'],
+  };
+  return ids[kind];
+}
+
+/** A request to the app in process, as `api`'s key; a JSON answer parsed. */
+export async function callAs(api: Client, method: string, url: string, body?: unknown): Promise<Res> {
+  const { app } = await getHarness();
+  const res = await app.inject({
+    method: method as 'GET',
+    url,
+    headers: { 'x-service-api-key': api.key },
+    ...(body !== undefined ? { payload: body as object } : {}),
+  });
+  const json = String(res.headers['content-type'] ?? '').includes('json') && res.body;
+  return { status: res.statusCode, body: json ? JSON.parse(res.body) : res.body, headers: res.headers };
+}
