@@ -1144,6 +1144,89 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
+    test("the code's mail in Portuguese, Polish, Hungarian, Japanese and Korean: the page's language, else the portal's default", async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/send-code`;
+      const mailFor = async (body?: unknown) => {
+        await pastResendWindow(s.check.id);
+        const seen = mail.countTo(s.email);
+        const res = await sig(s.token, 'POST', url, body);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return mail.next(s.email, seen);
+      };
+      // each language: the subject, the greeting, the line with the code and the template's name
+      // (the workspace's own text), the code's validity and tries; no English left
+      const expected: Record<string, (code: string) => { subject: string; lines: string[] }> = {
+        pt: (code) => ({
+          subject: `O seu código de assinatura: ${code}`,
+          lines: [
+            'Olá, Ada Lovelace,',
+            `O seu código para assinar “Engagement letter” é: ${code}`,
+            'O código é válido durante 10 minutos e permite 5 tentativas.',
+          ],
+        }),
+        pl: (code) => ({
+          subject: `Kod do podpisu: ${code}`,
+          lines: [
+            'Dzień dobry, Ada Lovelace,',
+            `Kod do podpisania dokumentu „Engagement letter” to: ${code}`,
+            'Kod jest ważny przez 10 minut i można go wpisać maksymalnie 5 razy.',
+          ],
+        }),
+        hu: (code) => ({
+          subject: `Az Ön aláírási kódja: ${code}`,
+          lines: [
+            'Kedves Ada Lovelace!',
+            'Az aláírandó dokumentum: „Engagement letter”',
+            `Az aláíráshoz szükséges kód: ${code}`,
+            'A kód 10 percig érvényes, és legfeljebb 5 alkalommal próbálható meg.',
+          ],
+        }),
+        ja: (code) => ({
+          subject: `署名用の確認コード：${code}`,
+          lines: [
+            'Ada Lovelace 様',
+            `「Engagement letter」に署名するための確認コードは ${code} です。`,
+            'このコードの有効期限は 10 分で、入力できるのは 5 回までです。',
+          ],
+        }),
+        ko: (code) => ({
+          subject: `서명 인증 코드: ${code}`,
+          lines: [
+            'Ada Lovelace 님, 안녕하세요.',
+            `“Engagement letter” 문서에 서명하기 위한 인증 코드는 ${code}입니다.`,
+            '이 코드는 10분 동안 유효하며, 최대 5회까지 입력할 수 있습니다.',
+          ],
+        }),
+      };
+      for (const [language, want] of Object.entries(expected)) {
+        const m = await mailFor({ language });
+        const { subject, lines } = want(codeIn(m));
+        assert.equal(m.subject, subject, language);
+        for (const line of lines) assert.ok(m.text.includes(line), `${language}: "${line}" in\n${m.text}`);
+        assert.doesNotMatch(m.text, /Hello|Your code|valid for/, language);
+      }
+
+      // no language: the portal's default language, Polish here; the page's language still wins
+      const portals = await s.api.get('/v1/client-portals');
+      const patched = await s.api.patch(`/v1/client-portals/${portals.body.data[0].id}`, {
+        default_language: 'pl',
+      });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      assert.match((await mailFor()).subject, /^Kod do podpisu: \d{6}$/);
+      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
+      const ja = await mailFor({ language: 'ja' });
+      assert.match(ja.subject, /^署名用の確認コード：\d{6}$/);
+
+      // the Japanese mail's code signs
+      const ok = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code: codeIn(ja),
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
     test('an expired code is refused; a new code replaces the old one', async () => {
       const s = await started();
       const first = await sendCode(s.token, s.check.id, s.email);

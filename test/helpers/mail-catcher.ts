@@ -45,15 +45,35 @@ export interface MailCatcher {
   close(): Promise<void>;
 }
 
-/** Drops headers, MIME boundaries and part headers; joins quoted-printable soft breaks. */
+/**
+ * The text of a body (or of one MIME part) after its headers: base64 decoded when its
+ * Content-Transfer-Encoding says so (a mail mostly in Japanese or Korean is sent that way), else
+ * quoted-printable soft breaks joined and escapes undone.
+ */
+function decodedPart(headers: string, body: string): string {
+  if (/^Content-Transfer-Encoding:\s*base64/im.test(headers))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body.replace(/=\r?\n/g, '').replace(/(?:=[0-9A-F]{2})+/g, (run) => unQuote(run));
+}
+
+/** Drops headers, MIME boundaries and part headers; decodes each part (base64 or quoted-printable). */
 function bodyText(raw: string): string {
   const start = raw.search(/\r?\n\r?\n/);
-  const body = start < 0 ? '' : raw.slice(start);
+  if (start < 0) return '';
+  const headers = raw.slice(0, start).replace(/\r?\n[ \t]+/g, ' ');
+  const body = raw.slice(start).replace(/^\r?\n\r?\n/, '');
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
+  if (!/^Content-Type:\s*multipart\//im.test(headers) || !boundary) return decodedPart(headers, body);
   return body
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (run) => unQuote(run))
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((part) => !part.startsWith('--'))
+    .map((part) => {
+      const end = part.search(/\r?\n\r?\n/);
+      return end < 0 ? '' : decodedPart(part.slice(0, end), part.slice(end).replace(/^\r?\n\r?\n/, ''));
+    })
+    .join('\n')
     .split(/\r?\n/)
-    .filter((line) => !line.startsWith('--') && !/^Content-[\w-]+:/i.test(line))
     .join('\n');
 }
 

@@ -1,4 +1,9 @@
 /** Every string the portal shows, one dictionary per language. Placeholders: `{name}`. */
+import { hu } from './messages-hu.ts';
+import { ja } from './messages-ja.ts';
+import { ko } from './messages-ko.ts';
+import { pl } from './messages-pl.ts';
+import { pt } from './messages-pt.ts';
 
 const en = {
   loading: 'Loading…',
@@ -301,6 +306,18 @@ const fr: Messages = {
     'Ce document n’a plus besoin de votre signature : la demande a été close par l’équipe qui suit votre dossier.',
 };
 
-export const LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const MESSAGES: Record<Language, Messages> = { en, fr };
+/**
+ * The page's languages, English first (the last resort). One line each; a language other than
+ * English and French has its own file, typed `Messages`, so a missing or extra key does not compile.
+ */
+export const MESSAGES = {
+  en,
+  fr,
+  pt,
+  pl,
+  hu,
+  ja,
+  ko,
+} satisfies Record<string, Messages>;
+export type Language = keyof typeof MESSAGES;
+export const LANGUAGES = Object.keys(MESSAGES) as Language[];
