@@ -339,6 +339,105 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test("in Polish from the portal's default language, for a browser in a language the page lacks", async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await op.ok('PATCH', `/v1/client-portals/${(await defaultPortal(op)).id}`, { default_language: 'pl' });
+    await documentCheck(op, companyId);
+    await op.ok('POST', '/v1/checks/id_document', { individual_id: contactId });
+    const link = await shareLink(op, caseId, contactId);
+
+    const shots = screenshots('portal-pl');
+    const errors: string[] = [];
+    // Swedish: a language no dictionary has, so the portal's default language decides
+    const browser = await openBrowser('sv-SE');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Dzień dobry, Ada,' }).waitFor();
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'pl');
+    await page
+      .getByText('Aby zakończyć weryfikację firmy Acme SAS, prosimy o wykonanie poniższych kroków.', {
+        exact: false,
+      })
+      .waitFor();
+    await page.getByText('Ukończono: 0 z 2', { exact: true }).waitFor();
+    // the built-in document type's label, in Polish usage
+    await action(page, 'document')
+      .getByRole('heading', { name: 'Odpis z Krajowego Rejestru Sądowego (KRS)' })
+      .waitFor();
+    const idDocument = action(page, 'id_document');
+    await idDocument.getByRole('heading', { name: 'Dokument tożsamości' }).waitFor();
+    await slot(page, 'id_document', 'Przednia strona dokumentu').waitFor();
+    // the link's expiry, a date written by Intl in Polish (a month in the genitive)
+    assert.match(
+      (await page.locator('.expires').textContent()) ?? '',
+      /^Ten link jest ważny do \d{1,2} (stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia) \d{4}\.$/,
+    );
+    assert.equal(await page.title(), 'Portal klienta');
+    await shots.take(page, 'checklist');
+    await choose(page, 'document', 'Pliki', 'odpis-krs.pdf', outcomePdf('approved'), 'application/pdf');
+    await action(page, 'document').getByRole('button', { name: 'Wyślij', exact: true }).click();
+    await action(page, 'document')
+      .locator('.badge', { hasText: /^(Otrzymano|Zatwierdzono)$/ })
+      .waitFor();
+    await page.getByText('Ukończono: 1 z 2', { exact: true }).waitFor();
+    await shots.take(page, 'document-sent');
+    const shown = await page.locator('body').innerText();
+    for (const english of [
+      'Hello',
+      'Registration certificate',
+      'Identity document',
+      'What is asked',
+      'valid until',
+    ])
+      assert.ok(!shown.includes(english), `no "${english}" on the Polish page`);
+    assert.deepEqual(errors, []);
+  });
+
+  test('in Japanese when the browser asks for it (the portal in English)', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    const link = await shareLink(op, caseId, contactId);
+
+    const shots = screenshots('portal-ja');
+    const errors: string[] = [];
+    const browser = await openBrowser('ja-JP');
+    const page = await openPage(browser, link, errors);
+    await page.getByRole('heading', { level: 1, name: 'Ada 様' }).waitFor();
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'ja');
+    await page.getByText('Acme SAS の確認手続きを完了するため', { exact: false }).waitFor();
+    await page.getByText('2 件中 0 件完了', { exact: true }).waitFor();
+    await action(page, 'document').getByRole('heading', { name: '登記事項証明書（登記簿謄本）' }).waitFor();
+    const idCard = action(page, 'id_verification');
+    await idCard.getByRole('heading', { name: '本人確認', exact: true }).waitFor();
+    await idCard.getByText('本人確認書類の表面の写真', { exact: false }).waitFor();
+    assert.equal(await page.locator('.portal-name').textContent(), 'お客様ポータル');
+    assert.equal(await page.title(), 'お客様ポータル');
+    assert.match(
+      (await page.locator('.expires').textContent()) ?? '',
+      /^このリンクの有効期限は \d{4}年\d{1,2}月\d{1,2}日 です。$/,
+    );
+    await shots.take(page, 'checklist');
+    await choose(page, 'document', 'ファイル', 'touki.pdf', outcomePdf('approved'), 'application/pdf');
+    await action(page, 'document').getByRole('button', { name: '送信', exact: true }).click();
+    await action(page, 'document')
+      .locator('.badge', { hasText: /^(受領済み|承認済み)$/ })
+      .waitFor();
+    await page.getByText('2 件中 1 件完了', { exact: true }).waitFor();
+    await shots.take(page, 'document-sent');
+    const shown = await page.locator('body').innerText();
+    for (const english of [
+      'Hello',
+      'Registration certificate',
+      'Identity verification',
+      'Client portal',
+      'Files',
+    ])
+      assert.ok(!shown.includes(english), `no "${english}" on the Japanese page`);
+    assert.deepEqual(errors, []);
+  });
+
   test("an identity verification's own link: live capture with a camera, then the redirect", async () => {
     const op = await operator();
     const { caseId, contactId } = await contactCase(op);

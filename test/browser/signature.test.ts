@@ -353,6 +353,97 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   }
 });
 
+test('in Japanese (the browser asks for it): the page, the code’s mail and the signed copy’s name', async (t) => {
+  const { shots } = await service(t, 'signature-ja');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op);
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'ja-JP', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  await page.getByRole('heading', { level: 1, name: 'Ada 様' }).waitFor();
+  const action = signing(page);
+  await action.getByRole('heading', { name: '署名する書類：Engagement letter' }).waitFor();
+  await action
+    .getByText('書類をお読みいただき、メールでお送りする確認コードを使って署名してください。')
+    .waitFor();
+  await documentShown(page);
+  await action.getByText('書類をお読みになったら、チェックボックスにチェックを入れてください。').waitFor();
+  await action.getByRole('checkbox', { name: '書類全体を読み、内容に同意のうえ署名します。' }).check();
+  await action.getByRole('textbox', { name: '氏名（フルネーム）' }).fill('Ada Lovelace');
+  await action.getByText('コードをご依頼ください。').waitFor();
+
+  // the page asks for the code in its language: the mail is in Japanese (the portal's is English)
+  const seen = mail.countTo('ada@example.com');
+  await action.getByRole('button', { name: 'コードを送信' }).click();
+  await action.getByText('6 桁のコードを', { exact: false }).first().waitFor();
+  const codeMail = await mail.next('ada@example.com', seen);
+  const code = codeIn(codeMail);
+  assert.equal(codeMail.subject, `署名用の確認コード：${code}`);
+  assert.match(codeMail.text, /^Ada Lovelace 様$/m);
+  assert.ok(
+    codeMail.text.includes(`「Engagement letter」に署名するための確認コードは ${code} です。`),
+    codeMail.text,
+  );
+  await shots.take(page, 'code-sent');
+
+  // a wrong code: the refusal in Japanese, with the attempts left
+  const codeField = action.getByRole('textbox', { name: 'メールで届いたコード' });
+  await codeField.fill(code === '000000' ? '111111' : '000000');
+  const sign = action.getByRole('button', { name: '署名する', exact: true });
+  await sign.click();
+  await action.getByRole('alert').getByText('コードが正しくありません。残り 4 回入力できます。').waitFor();
+  await shots.take(page, 'wrong-code');
+  await codeField.fill(code);
+  await sign.click();
+  await page.getByRole('heading', { level: 1, name: 'すべて受領しました' }).waitFor();
+  await shots.take(page, 'signed');
+  const signedDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: '署名済みの書類をダウンロード：Engagement letter' }).click();
+  assert.equal((await signedDownload).suggestedFilename(), 'Engagement letter (署名済み).pdf');
+  assert.deepEqual(errors, []);
+  assert.equal((await settled(op, checkId)).status, 'approved');
+});
+
+test('in Polish (the portal’s default language): the signing step and the code’s mail', async (t) => {
+  const { shots } = await service(t, 'signature-pl');
+  const op = await operator();
+  const { link } = await signatureRequest(op);
+  const portals = await op.ok('GET', '/v1/client-portals');
+  const portal = (Array.isArray(portals) ? portals : portals.data)[0];
+  await op.ok('PATCH', `/v1/client-portals/${portal.id}`, { default_language: 'pl' });
+
+  const errors: string[] = [];
+  // Swedish: a language no dictionary has, so the portal's default language decides
+  chrome = await openChromium({ viewport: PHONE, locale: 'sv-SE', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  await page.getByRole('heading', { level: 1, name: 'Dzień dobry, Ada,' }).waitFor();
+  const action = signing(page);
+  await action.getByRole('heading', { name: 'Dokument do podpisu: Engagement letter' }).waitFor();
+  await documentShown(page);
+  await action
+    .getByRole('checkbox', { name: 'Przeczytałem(-am) cały dokument i wyrażam zgodę na jego podpisanie.' })
+    .check();
+  await action.getByRole('textbox', { name: 'Imię i nazwisko' }).fill('Ada Lovelace');
+  const seen = mail.countTo('ada@example.com');
+  await action.getByRole('button', { name: 'Wyślij mi kod' }).click();
+  await action.getByText('wysłano 6-cyfrowy kod', { exact: false }).waitFor();
+  const codeMail = await mail.next('ada@example.com', seen);
+  const code = codeIn(codeMail);
+  assert.equal(codeMail.subject, `Kod do podpisu: ${code}`);
+  assert.ok(
+    codeMail.text.includes(`Kod do podpisania dokumentu „Engagement letter” to: ${code}`),
+    codeMail.text,
+  );
+  await action.getByText(/^Kod jest ważny do .+\. Pozostałe próby: 5\.$/).waitFor();
+  await shots.take(page, 'code-sent');
+  await action.getByRole('textbox', { name: 'Kod otrzymany e-mailem' }).fill(code);
+  await action.getByRole('button', { name: 'Podpisz', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Otrzymaliśmy wszystko' }).waitFor();
+  await shots.take(page, 'signed');
+  assert.deepEqual(errors, []);
+});
+
 test('the contact declines to sign, with a reason: the check is rejected', async (t) => {
   const { shots } = await service(t, 'signature-decline');
   const op = await operator();
