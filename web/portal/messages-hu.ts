@@ -101,7 +101,8 @@ export const hu: Messages = {
   errorText: 'Az oldalt nem sikerült betölteni ({message}). Kérjük, próbálja újra egy kis idő múlva.',
   retry: 'Újrapróbálkozás',
   logoAlt: '{name} logója',
-  expiresOn: 'Ez a link eddig érvényes: {date}.',
+  // a Hungarian long date ends with its own full stop ("2026. december 9.")
+  expiresOn: 'Ez a link eddig érvényes: {date}',
   expiredSigningText:
     'Ez az aláírási link lejárt. Nyissa meg újra a portált a meghívójában kapott linkkel: minden látogatáskor új aláírási linket kap ugyanahhoz a dokumentumhoz. Vagy kérjen új linket attól, aki elküldte Önnek.',
   stateSigned: 'Aláírva',
