@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
-import { findLinkByToken } from '../client-portals/links.ts';
+import { findLinkByToken, isWithdrawnToken } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow, ClientPortalRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -37,7 +37,8 @@ const expiredLink = () => refused('PORTAL_LINK_EXPIRED', 'This portal link has e
  * is still live and its case not deleted, and holds both rows until the write commits: the case
  * `FOR NO KEY UPDATE` (the lock every write under a case takes first, so the order is the usual
  * one), then the link `FOR SHARE`. Whatever withdraws a link updates its row (revoked_at: a contact
- * leaving the case, a replaced link, a closed or soft-deleted case) or deletes it, under the case's
+ * leaving the case, a replaced link, a closed or soft-deleted case) or deletes it (the individual or
+ * the check deleted, the case erased: answered as withdrawn too), under the case's
  * lock; it therefore either committed before this statement, which then sees it and refuses as the
  * authorisation would have, or waits until the write has committed. A write authorised before a
  * revocation never lands after it. One statement, two primary-key lookups.
@@ -53,7 +54,8 @@ export async function lockLiveLink(trx: Db, link: ClientPortalLinkRow): Promise<
     .forNoKeyUpdate(['c'])
     .forShare(['l'])
     .executeTakeFirst();
-  if (!row) throw unknownLink();
+  // gone since the request was authorised: deleted with its individual, check or case
+  if (!row) throw revokedLink();
   if (row.revoked_at || row.deleted_at) throw revokedLink();
   if (row.expires_at.getTime() <= Date.now()) throw expiredLink();
 }
@@ -80,7 +82,8 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       );
     }
     const link = await findLinkByToken(ctx.db, match[1]);
-    if (!link) throw unknownLink();
+    // a link deleted with its individual or check was withdrawn, not unknown: its page says so
+    if (!link) throw (await isWithdrawnToken(ctx.db, match[1])) ? revokedLink() : unknownLink();
     if (link.revoked_at) throw revokedLink();
     if (link.expires_at.getTime() <= Date.now()) throw expiredLink();
     // the portal, provided the case is still there: a deleted case takes its links with it
