@@ -1,4 +1,12 @@
-/** Every string the portal shows, one dictionary per language. Placeholders: `{name}`. */
+/**
+ * Every string the portal shows, one dictionary per language. Placeholders: `{name}`. English and
+ * French are here; every other language has its own file (messages-de.ts…), typed `Messages` so a
+ * missing or extra key is a type error, and registered with one line in each list below.
+ */
+import { de } from './messages-de.ts';
+import { es } from './messages-es.ts';
+import { it } from './messages-it.ts';
+import { nl } from './messages-nl.ts';
 
 const en = {
   loading: 'Loading…',
@@ -301,6 +309,14 @@ const fr: Messages = {
     'Ce document n’a plus besoin de votre signature : la demande a été close par l’équipe qui suit votre dossier.',
 };
 
-export const LANGUAGES = ['en', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const MESSAGES: Record<Language, Messages> = { en, fr };
+/** The page's languages, English first (the last resort of `pickLanguage`). */
+export const MESSAGES = {
+  en,
+  fr,
+  de,
+  es,
+  it,
+  nl,
+} satisfies Record<string, Messages>;
+export type Language = keyof typeof MESSAGES;
+export const LANGUAGES = Object.keys(MESSAGES) as Language[];
