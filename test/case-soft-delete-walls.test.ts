@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { downloadFile, makePng, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
-import { portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
+import { portal, portalCase, portalToken, portalUpload, portalUploadInFlight } from './helpers/portal.ts';
 import { startReceiver } from './helpers/receiver.ts';
 import { paramKinds, type RouteEntry, routeTable } from './helpers/route-table.ts';
 import {
@@ -355,6 +355,90 @@ describe('a soft-deleted case serves nothing', { timeout: 300_000 }, () => {
       }
     }
     assert.equal((await downloadFile(api, request.document_file_id)).status, 404);
+  });
+  test('a portal upload in flight when the case is deleted is refused as revoked and keeps nothing; so is every later write', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const c = await portalCase(api, 'Deleted during an upload');
+    const check = (await portalCheck(api, c.contactId)).id;
+    const { token } = await portalToken(api, c.caseId, c.contactId);
+    // a file submitted before, and one left pending: both of the case, both walled with it
+    const first = await portalUpload(token, check, 'files', makePng({ width: 9, height: 9 }));
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const submitted = await portal(token, 'POST', `/actions/${check}/submit`);
+    assert.equal(submitted.status, 200, JSON.stringify(submitted.body));
+    const other = (await portalCheck(api, c.contactId)).id;
+    const pending = await portalUpload(token, other, 'files', makePng({ width: 8, height: 8 }));
+    assert.equal(pending.status, 201, JSON.stringify(pending.body));
+    const filesOf = () =>
+      ctx.db
+        .selectFrom('files')
+        .select(['id', 'withheld_at'])
+        .where('workspace_id', '=', api.workspaceId)
+        .orderBy('id')
+        .execute();
+    const before = await filesOf();
+    const attached = await ctx.db
+      .selectFrom('files')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('attached_at', 'is not', null)
+      .execute();
+    assert.equal(attached.length, 1, 'the submitted file');
+    assert.equal((await downloadFile(api, attached[0].id)).status, 200);
+
+    let deleted: number | undefined;
+    const inFlight = await portalUploadInFlight(
+      token,
+      other,
+      'files',
+      makePng({ width: 7, height: 7 }),
+      async () => {
+        deleted = (await api.delete(`/v1/cases/${c.caseId}`)).status;
+      },
+    );
+    assert.equal(deleted, 204, 'the case was deleted while the upload was in flight');
+    assert.equal(inFlight.status, 401, JSON.stringify(inFlight.body));
+    assert.equal(inFlight.body.code, 'PORTAL_LINK_REVOKED');
+    // nothing stored from it (its bytes discarded), no pending file recorded; the rest withheld
+    const after = await filesOf();
+    assert.deepEqual(
+      after.map((f) => f.id),
+      before.map((f) => f.id),
+    );
+    assert.ok(
+      after.every((f) => f.withheld_at),
+      JSON.stringify(after),
+    );
+    const pendingRows = await ctx.db
+      .selectFrom('client_portal_pending_files')
+      .select('file_id')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.deepEqual(
+      pendingRows.map((p) => p.file_id),
+      before.filter((f) => f.id !== attached[0].id).map((f) => f.id),
+    );
+    for (const f of after) assert.equal((await downloadFile(api, f.id)).status, 404, f.id);
+
+    // every write arriving after the deletion: the link's refusal, the same answer as a read's
+    const revoked = await portal(token, 'GET', '/session');
+    assert.equal(revoked.body.code, 'PORTAL_LINK_REVOKED');
+    const pendingFileId: string = pending.body.slots[0].files[0].id;
+    const writes: [string, () => Promise<{ status: number; body: Record<string, unknown> }>][] = [
+      ['upload', () => portalUpload(token, other, 'files', makePng({ width: 6, height: 6 }))],
+      ['remove a pending file', () => portal(token, 'DELETE', `/actions/${other}/files/${pendingFileId}`)],
+      ['submit', () => portal(token, 'POST', `/actions/${other}/submit`)],
+      ['send a code', () => portal(token, 'POST', `/actions/${other}/signature/send-code`)],
+      ['sign', () => portal(token, 'POST', `/actions/${other}/signature/sign`)],
+      ['decline', () => portal(token, 'POST', `/actions/${other}/signature/decline`)],
+    ];
+    for (const [what, write] of writes) {
+      const res = await write();
+      assert.equal(res.status, 401, `${what}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(bare(res.body), bare(revoked.body), what);
+    }
+    assert.deepEqual(await filesOf(), after);
   });
   test("a registry document its order completes after the case's deletion is withheld too", async () => {
     const api = await newWorkspace();

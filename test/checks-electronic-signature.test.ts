@@ -1130,9 +1130,54 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
       assert.match((await mailFor()).subject, /^Votre code de signature : \d{6}$/);
       assert.match((await mailFor({})).subject, /^Votre code de signature : \d{6}$/);
-      // the page's language wins; one the mail is not written in gets English
+      // the page's language wins
       assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
-      assert.match((await mailFor({ language: 'de' })).subject, /^Your signing code: \d{6}$/);
+      // German, Spanish, Italian and Dutch pages get the mail in their language, the same facts in it
+      const de = await mailFor({ language: 'de' });
+      const deCode = codeIn(de);
+      assert.equal(de.subject, `Ihr Code zum Unterschreiben: ${deCode}`);
+      assert.match(de.text, /^Guten Tag Ada Lovelace,$/m);
+      assert.ok(
+        de.text.includes(`Ihr Code zum Unterschreiben von „Engagement letter“ lautet: ${deCode}`),
+        de.text,
+      );
+      assert.match(de.text, /10 Minuten gültig und kann 5-mal eingegeben werden/);
+      assert.doesNotMatch(de.text, /Hello|Your code|Bonjour/);
+      for (const [language, subject, greeting, line, validity] of [
+        [
+          'es',
+          'Su código de firma',
+          'Hola, Ada Lovelace:',
+          'Su código para firmar «Engagement letter» es',
+          /válido durante 10 minutos y admite 5 intentos/,
+        ],
+        [
+          'it',
+          'Il suo codice di firma',
+          'Gentile Ada Lovelace,',
+          'il suo codice per firmare «Engagement letter» è',
+          /valido per 10 minuti e può essere inserito al massimo 5 volte/,
+        ],
+        [
+          'nl',
+          'Uw ondertekeningscode',
+          'Beste Ada Lovelace,',
+          'Uw code om ‘Engagement letter’ te ondertekenen is',
+          /10 minuten geldig en kan 5 keer worden geprobeerd/,
+        ],
+      ] as const) {
+        const m = await mailFor({ language });
+        const c = codeIn(m);
+        assert.equal(m.subject, `${subject}: ${c}`, language);
+        assert.ok(m.text.split('\n').includes(greeting), m.text);
+        assert.ok(m.text.includes(`${line}: ${c}`), m.text);
+        assert.match(m.text, validity);
+        assert.doesNotMatch(m.text, /Hello|Your code/);
+      }
+      // the portal's default language in German: a send-code without a language gets German
+      const toGerman = await s.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'de' });
+      assert.equal(toGerman.status, 200, JSON.stringify(toGerman.body));
+      assert.match((await mailFor()).subject, /^Ihr Code zum Unterschreiben: \d{6}$/);
 
       // the last code sent works, whatever the language
       const last = await mailFor({ language: 'fr' });

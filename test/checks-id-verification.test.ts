@@ -353,7 +353,8 @@ describe('id_verification: sandbox outcomes through the portal', { timeout: 180_
       if (status === 'need_review') {
         const expected = {
           undecided: /^Needs a review: the verifier could not decide: sandbox_outcome undecided$/,
-          error: /^Needs a review: sandbox_outcome error$/,
+          error:
+            /^Needs a review: The verification could not run: the sandbox verifier failed, as its selfie asked \(sandbox_outcome error\)$/,
           approved: settings.mode
             ? /^Needs a review: the verifier approved the identity; mode expert has a person decide$/
             : /^Needs a review \(automatic_approval is off\): the verifier approved the identity$/,

@@ -188,3 +188,201 @@ describe('writes that change nothing record nothing', () => {
     assert.notDeepEqual((await snapshot(api, 'webhooks')).stamps, before.stamps);
   });
 });
+
+/** The stored updated_at of one row, in microseconds (the API's milliseconds could hide a stamp). */
+async function updatedAt(table: 'client_portals' | 'templates' | 'workspaces', id: string) {
+  const { ctx } = await getHarness();
+  const row = await ctx.db
+    .selectFrom(table)
+    .select(sql<string>`updated_at::text`.as('updated_at'))
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return row.updated_at;
+}
+
+/** The audit entries of the workspace, newest first: a no-op is still a write someone made. */
+async function auditEntries(api: Client) {
+  const res = await api.get('/v1/audit-log?limit=100');
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data.map((e: { action: string; status_code: number }) => [e.action, e.status_code]);
+}
+
+describe('other updates that change nothing leave updated_at', () => {
+  test('client portals: a PATCH with its values or an empty one; a change moves updated_at', async () => {
+    const api = await newWorkspace();
+    const portal = (await api.get('/v1/client-portals')).body.data[0];
+    const url = `/v1/client-portals/${portal.id}`;
+    const first = await api.patch(url, {
+      accent_color: '#AA3300',
+      wait_steps: [{ key: 'docs', title: 'Documents' }],
+    });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const stored = first.body;
+    const stamp = await updatedAt('client_portals', portal.id);
+    const audited = (await auditEntries(api)).length;
+    for (const body of [
+      {},
+      {
+        name: stored.name,
+        status: stored.status,
+        default_language: stored.default_language,
+        accent_color: '#aa3300',
+        wait_steps: [{ key: 'docs', title: 'Documents' }],
+        logo_upload_ref: null,
+      },
+    ]) {
+      const res = await api.patch(url, body);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, stored, `${JSON.stringify(body)} answers the portal as it is`);
+      assert.equal(await updatedAt('client_portals', portal.id), stamp, JSON.stringify(body));
+    }
+    // the audit log still has each request (every write is recorded, whatever it changed)
+    const entries = await auditEntries(api);
+    assert.equal(entries.length, audited + 2);
+    assert.deepEqual(entries[0], ['client_portal.update', 200]);
+    const renamed = await api.patch(url, { name: 'Renamed portal' });
+    assert.equal(renamed.status, 200);
+    assert.notEqual(await updatedAt('client_portals', portal.id), stamp);
+  });
+
+  test('templates: a PATCH with its values; a change moves updated_at', async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/templates', {
+      key: 'kyb',
+      name: 'KYB',
+      description: 'Company checks',
+      case_auto_approval: true,
+      checks: [{ type: 'online_reputation', targets: ['main_company'] }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const t = created.body;
+    const url = `/v1/templates/${t.id}`;
+    const stamp = await updatedAt('templates', t.id);
+    // (an empty PATCH of a template is a 400: its body must name a field)
+    for (const body of [
+      { name: t.name },
+      {
+        key: t.key,
+        name: t.name,
+        description: t.description,
+        case_auto_approval: t.case_auto_approval,
+        checks: [{ type: 'online_reputation', targets: ['main_company'] }],
+      },
+    ]) {
+      const res = await api.patch(url, body);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, t, `${JSON.stringify(body)} answers the template as it is`);
+      assert.equal(await updatedAt('templates', t.id), stamp, JSON.stringify(body));
+    }
+    const changed = await api.patch(url, { description: 'Other' });
+    assert.equal(changed.status, 200);
+    assert.notEqual(changed.body.updated_at, t.updated_at);
+    assert.notEqual(await updatedAt('templates', t.id), stamp);
+  });
+
+  test('workspace settings: PATCH or PUT giving the stored settings leaves the workspace as it is', async () => {
+    const api = await newWorkspace();
+    const put = await api.put('/v1/workspace/settings', { checks: { limit: 7 } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const stamp = await updatedAt('workspaces', api.workspaceId);
+    for (const [method, body] of [
+      ['patch', {}],
+      ['patch', { checks: { limit: 7 } }],
+      ['put', { checks: { limit: 7 } }],
+    ] as const) {
+      const res = await api[method]('/v1/workspace/settings', body);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, put.body);
+      assert.equal(
+        await updatedAt('workspaces', api.workspaceId),
+        stamp,
+        `${method} ${JSON.stringify(body)}`,
+      );
+    }
+    assert.equal((await api.patch('/v1/workspace/settings', { checks: { limit: 8 } })).status, 200);
+    assert.notEqual(await updatedAt('workspaces', api.workspaceId), stamp);
+  });
+});
+
+describe('a PATCH repeating stored values', () => {
+  test('marks as entered by the API only the fields whose value it changes', async () => {
+    const api = await newWorkspace();
+    const search = await api.get('/v1/company-data/search?country=FR&name=Acme');
+    assert.equal(search.status, 200, JSON.stringify(search.body));
+    const created = await api.post('/v1/cases', {
+      name: 'Registry case',
+      companies: [{ search_ref: search.body.data[0].search_ref }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseUrl = `/v1/cases/${created.body.id}?property_origin=true`;
+    const main = (await api.get(caseUrl)).body.companies.find((c: { type: string }) => c.type === 'main');
+    const origin = (lineage: Record<string, { sources: { origin: { type: string } }[] }>, path: string) =>
+      lineage[path].sources[0].origin.type;
+    for (const path of ['name', 'registration_number', 'address.city', 'address.postal_code'])
+      assert.equal(origin(main.data_lineage, path), 'vendor', path);
+
+    // the registry's name, city and postal code given again, a new registration number and street
+    const patched = await api.patch(`/v1/companies/${main.id}`, {
+      name: main.name,
+      registration_number: 'NEW-123',
+      address: {
+        city: main.address.city,
+        postal_code: main.address.postal_code,
+        street_address: '1 rue Neuve',
+      },
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const after = (await api.get(caseUrl)).body.companies.find((c: { id: string }) => c.id === main.id);
+    assert.equal(origin(after.data_lineage, 'registration_number'), 'api');
+    assert.equal(origin(after.data_lineage, 'address.street_address'), 'api');
+    for (const path of ['name', 'address.city', 'address.postal_code'])
+      assert.equal(origin(after.data_lineage, path), 'vendor', `${path}: the same value keeps its origin`);
+  });
+
+  test('an address or bank details stored without some keys: giving them as presented changes nothing', async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const aff = c.companies.find((co: { type: string }) => co.type === 'affiliated');
+    const person = c.individuals[0];
+    for (const url of [`/v1/companies/${aff.id}`, `/v1/individuals/${person.id}`]) {
+      const res = await api.patch(url, { address: { city: 'Lyon', state: 'ARA', country: 'FR' } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    const { ctx } = await getHarness();
+    // as a row written before every key was stored: the address lacks state and region, no bank details
+    for (const table of ['companies', 'individuals'] as const) {
+      await sql`update ${sql.table(table)} set address = address - 'state' - 'region', banking_information = null
+        where workspace_id = ${api.workspaceId}`.execute(ctx.db);
+    }
+    for (const [table, url] of [
+      ['companies', `/v1/companies/${aff.id}`],
+      ['individuals', `/v1/individuals/${person.id}`],
+    ] as const) {
+      const stored = (await api.get(url)).body;
+      assert.equal(stored.address.city, 'Lyon');
+      assert.equal(stored.address.state, null);
+      assert.deepEqual(stored.banking_information, { iban: null, bic: null });
+      for (const body of [
+        { address: stored.address },
+        { address: { state: null, region: null } },
+        { address: { city: 'Lyon', country: 'FR' } },
+        { banking_information: { iban: null } },
+        { banking_information: null },
+      ]) {
+        await assertNoop(api, table, async () => {
+          const res = await api.patch(url, body);
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+          assert.deepEqual(res.body, stored, `${url} ${JSON.stringify(body)} answers it as it is`);
+        });
+      }
+      // a key given a value is a change
+      const sub = table === 'companies' ? 'Company.InfoUpdated' : 'Individual.InfoUpdated';
+      assert.deepEqual(
+        await newEvents(api, async () =>
+          assert.equal((await api.patch(url, { address: { state: 'Somewhere' } })).status, 200),
+        ),
+        [sub],
+      );
+    }
+  });
+});

@@ -159,14 +159,36 @@ describe('portal: a contact who leaves the case loses their links', () => {
     await assertRevoked(verification, idv.body.id);
   });
 
-  test('a deleted contact: the link no longer works (it went with the individual), the page’s same 401', async () => {
+  test('a deleted contact: their links (case-wide and their checks’) answer as withdrawn, not as unknown', async () => {
     const api = await newWorkspace();
     const w = await twoContacts(api);
+    const idv = await api.post('/v1/checks/id_verification', { individual_id: w.contactId });
+    assert.equal(idv.status, 201, JSON.stringify(idv.body));
+    const verification = new URL(idv.body.data.vendor.verification_url).hash.replace(/^#token=/, '');
+    assert.equal((await portal(verification, 'GET', '/session')).status, 200);
     assert.equal((await api.delete(`/v1/individuals/${w.contactId}`)).status, 204);
-    const session = await portal(w.ada.token, 'GET', '/session');
-    assert.equal(session.status, 401);
-    assert.equal(session.body.code, 'PORTAL_LINK_UNKNOWN');
+    await assertRevoked(w.ada.token, w.check);
+    await assertRevoked(verification, idv.body.id);
+    // the link rows went with the person; only the tokens' hashes are kept
     assert.equal(await linkRow(w.ada.linkId), undefined);
     assert.equal((await portal(w.alan.token, 'GET', '/session')).status, 200);
+    // a token that never was a link is still unknown
+    const unknown = await portal(`vcp_${'x'.repeat(43)}`, 'GET', '/session');
+    assert.equal(unknown.status, 401);
+    assert.equal(unknown.body.code, 'PORTAL_LINK_UNKNOWN');
+  });
+
+  test('a deleted check: its own link answers as withdrawn; the contact’s case-wide link keeps working', async () => {
+    const api = await newWorkspace();
+    const w = await twoContacts(api);
+    const idv = await api.post('/v1/checks/id_verification', { individual_id: w.contactId });
+    assert.equal(idv.status, 201, JSON.stringify(idv.body));
+    const verification = new URL(idv.body.data.vendor.verification_url).hash.replace(/^#token=/, '');
+    assert.equal((await portal(verification, 'GET', '/session')).status, 200);
+    assert.equal((await api.delete(`/v1/checks/${idv.body.id}`)).status, 204);
+    const session = await portal(verification, 'GET', '/session');
+    assert.equal(session.status, 401, JSON.stringify(session.body));
+    assert.equal(session.body.code, 'PORTAL_LINK_REVOKED');
+    assert.equal((await portal(w.ada.token, 'GET', '/session')).status, 200);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The portal page's dictionaries (web/portal/messages*.ts): every language keeps each string's
- * placeholders exactly (a `{name}` lost or misspelt would show as is), and the page's languages are
- * portal languages (src/client-portals/schemas.ts), English first.
+ * placeholders exactly (a `{name}` lost or misspelt would show as is), and the page has a dictionary
+ * for each of the portals' languages (src/client-portals/schemas.ts), English first.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,10 +10,9 @@ import { LANGUAGES, MESSAGES } from '../web/portal/messages.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-test('the page speaks English, French, Portuguese, Polish, Hungarian, Japanese and Korean, English first', () => {
+test("the page has a dictionary for each of the portals' languages, English first", () => {
   assert.equal(LANGUAGES[0], 'en');
-  for (const lang of ['fr', 'pt', 'pl', 'hu', 'ja', 'ko']) assert.ok(LANGUAGES.includes(lang as never), lang);
-  for (const lang of LANGUAGES) assert.ok((PORTAL_LANGUAGES as readonly string[]).includes(lang), lang);
+  assert.deepEqual([...LANGUAGES].sort(), [...PORTAL_LANGUAGES].sort());
 });
 
 test("every dictionary has English's keys, each string with English's placeholders, none empty", () => {

@@ -185,7 +185,7 @@ export interface paths {
   "/v1/cases/{id}/share-client-portal-link": {
     /**
      * Share a client portal link with the case’s business contact
-     * @description The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS; sharing again revokes the contact’s earlier link, closing the case revokes all.
+     * @description The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS. A link stops working (the portal answers 401 PORTAL_LINK_REVOKED) when it is shared again (the earlier one is revoked), when the case is closed or deleted, and when the person stops being the contact it was given to: marked not relevant, `is_business_contact` set to false, or the e-mail removed or changed to another address. Deleting the individual withdraws their links too. A revoked link stays revoked: share a new one.
      */
     post: operations["shareClientPortalLink"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "e2b9daaf-d97f-4315-be4b-c2e9fc0aa62e",
+         *   "workspace_id": "4986ebed-a7d5-4958-9aae-8b22d7f04ddc",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "c54ce52a-dd40-4524-955f-cd125830b05d",
-         *   "to_company_id": "3a9a8cf1-2805-4b46-bb2d-4def35941a8c",
+         *   "from_individual_id": "b49804d6-0ae5-4fb4-971d-eab014f4b8c8",
+         *   "to_company_id": "8e0d6d6a-5d19-4060-8c98-b97541a0979f",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
          * }
          */
         "application/json": {
@@ -6032,7 +6032,7 @@ export interface operations {
   };
   /**
    * Share a client portal link with the case’s business contact
-   * @description The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS; sharing again revokes the contact’s earlier link, closing the case revokes all.
+   * @description The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS. A link stops working (the portal answers 401 PORTAL_LINK_REVOKED) when it is shared again (the earlier one is revoked), when the case is closed or deleted, and when the person stops being the contact it was given to: marked not relevant, `is_business_contact` set to false, or the e-mail removed or changed to another address. Deleting the individual withdraws their links too. A revoked link stays revoked: share a new one.
    */
   shareClientPortalLink: {
     parameters: {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
+         *   "business_contact_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "fc298772-68a2-459a-b681-e5a9460f6549"
+         *     "3603c608-16e9-47d2-9ae7-c7e2f3471598"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
+         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_0PwMALZy4WGKKrUBsT_SP4jekij1GiS_"
+         *         "upload_ref": "upl__QkDKJ1myZOVsh4QYLbGVCxKS6aXPGxR"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_dEJ3IIRLMmomKhk3G9l1c_pfWPO58Dnf"
+         *       "upload_ref": "upl_YQgnoeObvd7DCfo5QndAwdkITb4f3_0l"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6"
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "0199ba66-3384-4088-9d62-2e198cce6ae6",
+         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
          *   "data": {
-         *     "front_upload_ref": "upl_i0jORrCphxfZ-fYbuRfWCHXfX-aVOglH"
+         *     "front_upload_ref": "upl_zak24HByZAiJJOfHUSpfF6Us3PWJFYNa"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_vvlPWAfsQiAKlhILyTeokh2Ocpao5tj-"
+         *   "front_upload_ref": "upl_PgMGWZPvcR7HB4Z_0rwd1w_fcYrW7n4b"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "4ab83908-562e-4dc9-a413-437784788396",
+         *   "individual_id": "6ecf7c3a-8c30-4597-98f0-0929abca1259",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33"
+         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
+         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
          *   "type": "affiliated",
-         *   "search_ref": "sr_9JZAK6hpopU6rIxCMleIAmpJSUw6-j04"
+         *   "search_ref": "sr_UV-NwcHG-euprR8OSerXYkayl4eMJJlu"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
+         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "092b63a8-8498-47cf-8142-1f3717dfcb68",
+         *   "individual_id": "3afc06ff-04d7-4121-85f2-28db97bed7ad",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
+         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "286b23f5-66ee-4cbe-9e3d-3a2d9ead7f33",
+         *       "to_company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
+         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "4d7a78db-6e9b-4d69-8cb3-463e13ca1bd7",
-         *   "template_id": "efc5b9ba-0682-4164-8953-74d4620b1f06"
+         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
+         *   "template_id": "472e951f-ed1d-4744-a5ca-b1999d754cec"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T09:49:45.869Z"
+         *   "since": "2026-12-02T13:36:42.007Z"
          * }
          */
         "application/json": {

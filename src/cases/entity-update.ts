@@ -20,7 +20,7 @@ interface EntityUpdateInput {
  * Updates a company or an individual (locked by the caller) with its own fields (`own`, from the
  * type's explicit list) and `address` and `banking_information` merged into what is stored (read
  * under the case's lock). Only when a stored value changes does it write them, with its stamps and
- * which fields no longer hold the registry's value (GET /v1/cases/{id}?property_origin=true).
+ * which fields it changed, so no longer hold the registry's value (GET /v1/cases/{id}?property_origin=true).
  * Undefined when the update changes nothing (the caller then records no event: a no-op).
  */
 export async function updateEntityRow<T extends 'companies' | 'individuals'>(
@@ -32,7 +32,8 @@ export async function updateEntityRow<T extends 'companies' | 'individuals'>(
 ) {
   const set = entityUpdateColumns(current, input, own);
   const alongside: Record<string, unknown> = { updated_at: sql`now()`, last_activity_at: sql`now()` };
-  const origin = originAfterUpdate(input as Record<string, unknown>);
+  // the fields whose stored value changes, not every field given (a repeated value keeps its origin)
+  const origin = originAfterUpdate(table, set);
   if (origin) alongside.property_origin = origin;
   return updateIfChanged(trx, table, current.id, set, alongside);
 }

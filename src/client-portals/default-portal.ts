@@ -32,12 +32,20 @@ function findDefaultPortal(db: Db, workspaceId: string): Promise<ClientPortalRow
     .executeTakeFirst();
 }
 
-/** A portal of the workspace by id (undefined for another workspace's: the caller answers 404). */
-export function findPortal(db: Db, workspaceId: string, id: string): Promise<ClientPortalRow | undefined> {
-  return db
+/**
+ * A portal of the workspace by id (undefined for another workspace's: the caller answers 404),
+ * locked until the transaction ends with `forUpdate`.
+ */
+export function findPortal(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  forUpdate = false,
+): Promise<ClientPortalRow | undefined> {
+  const q = db
     .selectFrom('client_portals')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }

@@ -94,6 +94,45 @@ export async function revokeLinks(trx: Db, where: { caseId: string } | { checkId
   await q.execute();
 }
 
+/**
+ * Keeps the token hashes of the links that are about to go with an individual (theirs, and those of
+ * their checks) or with one check (foreign keys delete them), so that the portal answers them as
+ * withdrawn links (PORTAL_LINK_REVOKED) and not as unknown ones. Call it in the deletion's
+ * transaction, before the delete.
+ */
+export async function keepWithdrawnLinks(
+  trx: Db,
+  where: { individualId: string } | { checkId: string },
+): Promise<void> {
+  let links = trx.selectFrom('client_portal_links').select(['token_hash', 'workspace_id']);
+  if ('checkId' in where) links = links.where('check_id', '=', where.checkId);
+  else {
+    const { individualId } = where;
+    links = links.where((eb) =>
+      eb.or([
+        eb('individual_id', '=', individualId),
+        eb('check_id', 'in', eb.selectFrom('checks').select('id').where('individual_id', '=', individualId)),
+      ]),
+    );
+  }
+  await trx
+    .insertInto('client_portal_withdrawn_links')
+    .columns(['token_hash', 'workspace_id'])
+    .expression(links)
+    .onConflict((oc) => oc.column('token_hash').doNothing())
+    .execute();
+}
+
+/** Whether a token is one of a link deleted with its individual or check (keepWithdrawnLinks). */
+export async function isWithdrawnToken(db: Db, token: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('client_portal_withdrawn_links')
+    .select('token_hash')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The service's public base URL: VERICASE_PUBLIC_URL, else the request's own origin. */
 export function portalBaseUrl(ctx: AppContext, request?: { protocol: string; host: string }): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { attachUpload } from '../files/attach-upload.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
@@ -46,7 +47,8 @@ export async function getClientPortal(ctx: AppContext, workspaceId: string, id: 
 
 /**
  * PATCH /v1/client-portals/{id}: name, status, language and branding, wait steps. Only the fields
- * given change; the logo is an upload of the workspace, attached (kept) once it is the portal's.
+ * given change; the logo is an upload of the workspace, attached (kept) once it is the portal's. A
+ * PATCH giving the values the portal has changes nothing, not even `updated_at`.
  */
 export async function updateClientPortal(
   ctx: AppContext,
@@ -65,9 +67,10 @@ export async function updateClientPortal(
     });
   }
   return ctx.db.transaction().execute(async (trx) => {
-    const found = await findPortal(trx, workspaceId, id);
+    // locked: a PATCH giving the values it has answers the portal as it stays until this commits
+    const found = await findPortal(trx, workspaceId, id, true);
     if (!found) throw notFound('Client portal');
-    const set: Record<string, unknown> = { updated_at: sql`now()` };
+    const set: Record<string, unknown> = {};
     if (input.name !== undefined) set.name = input.name;
     if (input.status !== undefined) set.status = input.status;
     if (input.default_language !== undefined) set.default_language = input.default_language;
@@ -86,12 +89,8 @@ export async function updateClientPortal(
       }
       set.logo_file_id = file.id;
     }
-    const row = await trx
-      .updateTable('client_portals')
-      .set(set)
-      .where('id', '=', found.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return presentClientPortal(row, baseUrl);
+    // the values it already has change nothing: updated_at stays (a no-op answers the portal as is)
+    const row = await updateIfChanged(trx, 'client_portals', found.id, set, { updated_at: sql`now()` });
+    return presentClientPortal(row ?? found, baseUrl);
   });
 }

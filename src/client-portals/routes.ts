@@ -78,7 +78,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Share a client portal link with the case’s business contact',
         description:
-          'The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS; sharing again revokes the contact’s earlier link, closing the case revokes all.',
+          'The contact must be an individual of the case, relevant, with an e-mail and `is_business_contact: true`; the portal must be online and the case not closed (each a 400 saying which). The link carries a random token (only its hash is stored) valid for VERICASE_PORTAL_LINK_TTL_HOURS. A link stops working (the portal answers 401 PORTAL_LINK_REVOKED) when it is shared again (the earlier one is revoked), when the case is closed or deleted, and when the person stops being the contact it was given to: marked not relevant, `is_business_contact` set to false, or the e-mail removed or changed to another address. Deleting the individual withdraws their links too. A revoked link stays revoked: share a new one.',
         params: CaseUuidParam,
         body: ShareLinkBody,
         response: { 201: ShareLinkResponse, ...errors(400, 404) },

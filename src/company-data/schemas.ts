@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Country, DateOnly, DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { TWO_LETTER_COUNTRY } from '../http/schema-formats.ts';
 import { Address } from '../shared/address.ts';
 import { CompanyDataVendorSchema } from './vendors.ts';
 
@@ -150,7 +151,7 @@ const LegalFormLanguage = Type.Object({
 
 /** The ELF list's country codes: ISO 3166-1 alpha-2, plus XK (Kosovo, user-assigned) as GLEIF uses it. */
 export const ElfCountry = Type.String({
-  pattern: '^[A-Z]{2}$',
+  pattern: TWO_LETTER_COUNTRY,
   description: 'ISO 3166-1 alpha-2 country code (XK: Kosovo); null for forms valid in every country',
 });
 

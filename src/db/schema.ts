@@ -640,6 +640,12 @@ export interface ClientPortalLinksTable {
   created_at: Timestamp;
   last_used_at: Date | null;
 }
+/** Hashes of links deleted with their individual or check: the portal answers them as withdrawn. */
+export interface ClientPortalWithdrawnLinksTable {
+  token_hash: string;
+  workspace_id: string;
+  withdrawn_at: Generated<Date>;
+}
 export interface ClientPortalPendingFilesTable {
   id: string;
   workspace_id: string;
@@ -661,6 +667,7 @@ export interface Database {
   client_portals: ClientPortalsTable;
   client_portal_links: ClientPortalLinksTable;
   client_portal_pending_files: ClientPortalPendingFilesTable;
+  client_portal_withdrawn_links: ClientPortalWithdrawnLinksTable;
 }
 export type ClientPortalRow = Selectable<ClientPortalsTable>;
 export type ClientPortalLinkRow = Selectable<ClientPortalLinksTable>;

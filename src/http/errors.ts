@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RegistryError, registryApiError } from '../company-data/provider.ts';
 import { outageOf } from '../db/unavailable.ts';
-import { FORMAT_MESSAGES, NOT_BLANK } from './schema-formats.ts';
+import { FORMAT_MESSAGES, NOT_BLANK, TWO_LETTER_COUNTRY } from './schema-formats.ts';
 
 /** Error codes of the error body, by HTTP status. */
 const CODES: Record<number, string> = {
@@ -173,6 +173,8 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
       continue;
     } else if (e.keyword === 'pattern' && e.params?.pattern === NOT_BLANK)
       message = `${path} must not be blank`;
+    else if (e.keyword === 'pattern' && e.params?.pattern === TWO_LETTER_COUNTRY)
+      message = `${path} ${FORMAT_MESSAGES['alpha-2']}`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;

@@ -11,6 +11,13 @@ const isDateTime = (fullFormats['date-time'] as Checked).validate;
  */
 export const NOT_BLANK = '\\S';
 
+/**
+ * The pattern of a two-letter country code where the value need not be an ISO 3166-1 country (the
+ * legal-form list's XK, a settings map's keys). Its validation error reads like the `alpha-2`
+ * format's (src/http/errors.ts), so every country parameter is refused in the same words.
+ */
+export const TWO_LETTER_COUNTRY = '^[A-Z]{2}$';
+
 /** Formats used by our schemas beyond ajv-formats' standard ones. */
 export const customFormats: Record<string, (v: string) => boolean> = {
   'alpha-2': isCountryCode,

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
+import { keepWithdrawnLinks } from '../client-portals/links.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { notFound } from '../http/errors.ts';
 import { relationsDeletedEvents, removeRelationsOf } from '../relations/remove-relations-of.ts';
@@ -23,6 +24,8 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
     if (!found) throw notFound('Individual');
     // its checks go with it (foreign keys): each is announced as a deleted check
     await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'individual', id: found.id });
+    // their portal links go with them: their pages are to say the link was withdrawn
+    await keepWithdrawnLinks(trx, { individualId: found.id });
     const removed = await removeRelationsOf(trx, found.id);
     await trx.deleteFrom('individuals').where('id', '=', found.id).execute();
     const touched = await touchCase(trx, found.case_id);

@@ -5,6 +5,7 @@ import { findCheck } from '../checks/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, ClientPortalLinkRow, ClientPortalPendingFileRow } from '../db/schema.ts';
 import { badRequest, notFound } from '../http/errors.ts';
+import { lockLiveLink } from './auth.ts';
 import type { PortalActionDefinition, PortalSlot } from './portal-action.ts';
 import type { ActionOut, ActionState } from './schemas.ts';
 
@@ -114,7 +115,10 @@ export async function shownChecks(db: Db, link: ClientPortalLinkRow): Promise<Sh
 
 /**
  * One check the link shows, by id, locked for a change when `trx` is a transaction that writes;
- * 404 for any other id (another case's, another workspace's, one this link does not show).
+ * 404 for any other id (another case's, another workspace's, one this link does not show). A write's
+ * lookup (`forUpdate`, the first thing every portal write does in its transaction) first re-checks
+ * the link under lock (`lockLiveLink`): a link withdrawn since the request was authorised refuses
+ * the write with the authorisation's 401.
  */
 export async function findShown(
   db: Db,
@@ -122,6 +126,7 @@ export async function findShown(
   checkId: string,
   forUpdate: boolean,
 ): Promise<Shown> {
+  if (forUpdate) await lockLiveLink(db, link);
   const check = await findCheck(db, link.workspace_id, checkId, forUpdate);
   const shown =
     check && check.case_id === link.case_id

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
-import { findLinkByToken } from '../client-portals/links.ts';
+import { findLinkByToken, isWithdrawnToken } from '../client-portals/links.ts';
+import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow, ClientPortalRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { runInRequestScope } from '../shared/request-scope.ts';
@@ -26,6 +27,39 @@ const MAX_TOKEN_LENGTH = 200;
  */
 const refused = (code: string, message: string) => new ApiError(401, message, undefined, code);
 
+const unknownLink = () => refused('PORTAL_LINK_UNKNOWN', 'This portal link is not valid: check the address');
+const revokedLink = () =>
+  refused('PORTAL_LINK_REVOKED', 'This portal link was replaced or withdrawn: ask for a new one');
+const expiredLink = () => refused('PORTAL_LINK_EXPIRED', 'This portal link has expired: ask for a new one');
+
+/**
+ * Re-checks, inside a portal write's transaction and as its first statement, that the request's link
+ * is still live and its case not deleted, and holds both rows until the write commits: the case
+ * `FOR NO KEY UPDATE` (the lock every write under a case takes first, so the order is the usual
+ * one), then the link `FOR SHARE`. Whatever withdraws a link updates its row (revoked_at: a contact
+ * leaving the case, a replaced link, a closed or soft-deleted case) or deletes it (the individual or
+ * the check deleted, the case erased: answered as withdrawn too), under the case's
+ * lock; it therefore either committed before this statement, which then sees it and refuses as the
+ * authorisation would have, or waits until the write has committed. A write authorised before a
+ * revocation never lands after it. One statement, two primary-key lookups.
+ */
+export async function lockLiveLink(trx: Db, link: ClientPortalLinkRow): Promise<void> {
+  // the locking clauses lock in the order written: the case, then the link
+  const row = await trx
+    .selectFrom('cases as c')
+    .innerJoin('client_portal_links as l', 'l.case_id', 'c.id')
+    .select(['l.revoked_at', 'l.expires_at', 'c.deleted_at'])
+    .where('c.id', '=', link.case_id)
+    .where('l.id', '=', link.id)
+    .forNoKeyUpdate(['c'])
+    .forShare(['l'])
+    .executeTakeFirst();
+  // gone since the request was authorised: deleted with its individual, check or case
+  if (!row) throw revokedLink();
+  if (row.revoked_at || row.deleted_at) throw revokedLink();
+  if (row.expires_at.getTime() <= Date.now()) throw expiredLink();
+}
+
 /** last_used_at is written at most this often per link: a page's burst of calls makes one write. */
 const LAST_USED_RESOLUTION = "interval '1 minute'";
 
@@ -48,13 +82,10 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       );
     }
     const link = await findLinkByToken(ctx.db, match[1]);
-    if (!link) throw refused('PORTAL_LINK_UNKNOWN', 'This portal link is not valid: check the address');
-    if (link.revoked_at) {
-      throw refused('PORTAL_LINK_REVOKED', 'This portal link was replaced or withdrawn: ask for a new one');
-    }
-    if (link.expires_at.getTime() <= Date.now()) {
-      throw refused('PORTAL_LINK_EXPIRED', 'This portal link has expired: ask for a new one');
-    }
+    // a link deleted with its individual or check was withdrawn, not unknown: its page says so
+    if (!link) throw (await isWithdrawnToken(ctx.db, match[1])) ? revokedLink() : unknownLink();
+    if (link.revoked_at) throw revokedLink();
+    if (link.expires_at.getTime() <= Date.now()) throw expiredLink();
     // the portal, provided the case is still there: a deleted case takes its links with it
     const portal = await ctx.db
       .selectFrom('client_portals as p')
@@ -68,9 +99,7 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       .where('p.id', '=', link.client_portal_id)
       .where('p.workspace_id', '=', link.workspace_id)
       .executeTakeFirst();
-    if (!portal) {
-      throw refused('PORTAL_LINK_REVOKED', 'This portal link was replaced or withdrawn: ask for a new one');
-    }
+    if (!portal) throw revokedLink();
     if (portal.status !== 'online') {
       throw new ApiError(403, 'This portal is offline for now: try again later', undefined, 'PORTAL_OFFLINE');
     }

@@ -66,7 +66,8 @@ async function slotRoomBefore(ctx: AppContext, access: PortalAccess, checkId: st
  * module's upload path (same 20 MB limit, content sniffing, declared-type and image-size checks),
  * refuses a format the slot does not accept, and keeps it as a pending file of the check so the
  * step survives closing the page. The action, its state and the slot are checked before the bytes
- * are read and again, locked, when the pending file is recorded (a concurrent submit or upload).
+ * are read and again, locked, when the pending file is recorded (a concurrent submit or upload),
+ * with the link itself (a contact who left, a case deleted, while the file came in).
  */
 export async function uploadPendingFile(
   ctx: AppContext,
@@ -114,7 +115,10 @@ export async function uploadPendingFile(
     throw new ApiError(400, message, [{ path: 'file', message }]);
   }
 
-  await ctx.db.transaction().execute(async (trx) => {
+  // refused when recorded (the link withdrawn or the case deleted while the bytes came in, the step
+  // submitted meanwhile...): the stored upload goes at once rather than lingering until the purge
+  const recorded = ctx.db.transaction().execute(async (trx) => {
+    // first: the link, re-checked under lock (a write the link's withdrawal did not see is refused)
     const shown: Shown = await findShown(trx, link, checkId, true);
     assertAccepting(shown.check);
     const lockedSlot = slotOf(shown, slot.key);
@@ -142,6 +146,10 @@ export async function uploadPendingFile(
       .execute();
     await keepUploadUntil(trx, file.id, link.expires_at);
     await recordContactAction(trx, link.workspace_id, link.case_id);
+  });
+  await recorded.catch(async (err) => {
+    await discardUpload(ctx.db, storage, link.workspace_id, upload_ref);
+    throw err;
   });
   return readAction(ctx.db, link, checkId);
 }

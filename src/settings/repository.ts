@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { deepMerge, resolveSettings, type Settings } from './defaults.ts';
 
 export async function getSettings(db: Db, workspaceId: string): Promise<Settings> {
@@ -54,11 +55,14 @@ function dropUnsetDefaults(settings: unknown): unknown {
   return { ...(settings as object), checks: out };
 }
 
+/** Writes the settings; the workspace's `updated_at` moves only when the stored settings change. */
 async function storeSettings(db: Db, workspaceId: string, stored: unknown): Promise<Settings> {
-  await db
-    .updateTable('workspaces')
-    .set({ settings: JSON.stringify(stored), updated_at: sql`now()` })
-    .where('id', '=', workspaceId)
-    .execute();
+  await updateIfChanged(
+    db,
+    'workspaces',
+    workspaceId,
+    { settings: JSON.stringify(stored) },
+    { updated_at: sql`now()` },
+  );
   return resolveSettings(stored);
 }

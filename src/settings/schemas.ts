@@ -5,6 +5,7 @@ import { FRAUD_DATABASE_VENDORS } from '../checks/types/fraud_database/schemas.t
 import { IDD_VENDORS } from '../checks/types/id_document/schemas.ts';
 import { IDV_MODES, IDV_VENDORS } from '../checks/types/id_verification/schemas.ts';
 import { Nullable } from '../http/common-schemas.ts';
+import { TWO_LETTER_COUNTRY } from '../http/schema-formats.ts';
 
 const strict = { additionalProperties: false };
 
@@ -44,7 +45,7 @@ function checkSettings(unset: boolean) {
             profiles: Type.Optional(
               Nullable(
                 Type.Record(
-                  Type.String({ pattern: '^[A-Z]{2}$' }),
+                  Type.String({ pattern: TWO_LETTER_COUNTRY }),
                   Type.Object(
                     {
                       profile_id: Type.String({ minLength: 1 }),

@@ -3,6 +3,7 @@
  * calls to /portal/api with a link's token (never the API key).
  */
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { hashToken, issueLink, linkExpiry } from '../../src/client-portals/links.ts';
 import { multipartBody } from './files.ts';
 import { type Client, getHarness, type Res } from './harness.ts';
@@ -121,6 +122,50 @@ export async function portalUpload(
     payload,
   });
   return parse(res);
+}
+
+/**
+ * An upload caught in flight: its body is sent in two parts, and `meanwhile` runs once the server has
+ * started reading it (the request authorised, its handler reading the file) and before the rest is
+ * sent, so the request was authorised before `meanwhile` and records its file after it. No timing:
+ * the first read of the body is the signal. Answers as soon as the server does if it never reads.
+ */
+export async function portalUploadInFlight(
+  token: string,
+  checkId: string,
+  slot: string,
+  data: Buffer,
+  meanwhile: () => Promise<void>,
+): Promise<Res> {
+  const { app } = await getHarness();
+  const { payload, contentType } = multipartBody([{ name: 'file', filename: 'scan.png', data }]);
+  // the head of the body, up to a few bytes into the file; the rest once `meanwhile` is done
+  const cut = payload.length - data.length + Math.min(8, data.length - 1);
+  let reading!: () => void;
+  const read = new Promise<'read'>((resolve) => {
+    reading = () => resolve('read');
+  });
+  let started = false;
+  const body = new Readable({
+    read() {
+      if (started) return;
+      started = true;
+      this.push(payload.subarray(0, cut));
+      reading();
+    },
+  });
+  const answer = app.inject({
+    method: 'POST',
+    url: `/portal/api/actions/${checkId}/files?slot=${encodeURIComponent(slot)}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    payload: body,
+  });
+  if ((await Promise.race([read, answer])) === 'read') {
+    await meanwhile();
+    body.push(payload.subarray(cut));
+    body.push(null);
+  }
+  return parse(await answer);
 }
 
 /** The case's events of a type, oldest first, with their actor. */

@@ -1,7 +1,15 @@
-/** Every string the portal shows, one dictionary per language. Placeholders: `{name}`. */
+/**
+ * Every string the portal shows, one dictionary per language. Placeholders: `{name}`. English and
+ * French are here; every other language has its own file (messages-de.ts…), typed `Messages` so a
+ * missing or extra key is a type error, and registered with one line in each list below.
+ */
+import { de } from './messages-de.ts';
+import { es } from './messages-es.ts';
 import { hu } from './messages-hu.ts';
+import { it } from './messages-it.ts';
 import { ja } from './messages-ja.ts';
 import { ko } from './messages-ko.ts';
+import { nl } from './messages-nl.ts';
 import { pl } from './messages-pl.ts';
 import { pt } from './messages-pt.ts';
 
@@ -306,13 +314,14 @@ const fr: Messages = {
     'Ce document n’a plus besoin de votre signature : la demande a été close par l’équipe qui suit votre dossier.',
 };
 
-/**
- * The page's languages, English first (the last resort). One line each; a language other than
- * English and French has its own file, typed `Messages`, so a missing or extra key does not compile.
- */
+/** The page's languages, English first (the last resort of `pickLanguage`). */
 export const MESSAGES = {
   en,
   fr,
+  de,
+  es,
+  it,
+  nl,
   pt,
   pl,
   hu,

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
+import { keepWithdrawnLinks } from '../../client-portals/links.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents } from '../../events/record-event.ts';
@@ -37,6 +38,8 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
   await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check) throw notFound('Check');
+    // its links (a verification URL, a signature's link) go with it: answered as withdrawn
+    await keepWithdrawnLinks(trx, { checkId: check.id });
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();
     await recordEvents(trx, workspaceId, [checkDeleted(check)]);
     await refreshCaseAfterCheckChange(ctx, trx, workspaceId, check.case_id);

@@ -1,7 +1,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Hungarian (formal address, "Ön"). */
-export const codeMailHu: CodeMailWriter = (v) => ({
+export const hu: CodeMailWriter = (v) => ({
   subject: `Az Ön aláírási kódja: ${v.code}`,
   text: [
     `Kedves ${v.name}!`,

@@ -1,7 +1,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Japanese (polite form). */
-export const codeMailJa: CodeMailWriter = (v) => ({
+export const ja: CodeMailWriter = (v) => ({
   subject: `署名用の確認コード：${v.code}`,
   text: [
     `${v.name} 様`,

@@ -1,7 +1,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Korean (formal polite style). */
-export const codeMailKo: CodeMailWriter = (v) => ({
+export const ko: CodeMailWriter = (v) => ({
   subject: `서명 인증 코드: ${v.code}`,
   text: [
     `${v.name} 님, 안녕하세요.`,

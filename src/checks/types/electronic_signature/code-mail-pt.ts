@@ -1,7 +1,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Portuguese (formal address). */
-export const codeMailPt: CodeMailWriter = (v) => ({
+export const pt: CodeMailWriter = (v) => ({
   subject: `O seu código de assinatura: ${v.code}`,
   text: [
     `Olá, ${v.name},`,

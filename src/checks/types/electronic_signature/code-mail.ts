@@ -1,59 +1,71 @@
 import type { Static } from 'typebox';
-import { codeMailHu } from './code-mail-hu.ts';
-import { codeMailJa } from './code-mail-ja.ts';
-import { codeMailKo } from './code-mail-ko.ts';
-import { codeMailPl } from './code-mail-pl.ts';
-import { codeMailPt } from './code-mail-pt.ts';
+import { de } from './code-mail-de.ts';
+import { es } from './code-mail-es.ts';
+import { hu } from './code-mail-hu.ts';
+import { it } from './code-mail-it.ts';
+import { ja } from './code-mail-ja.ts';
+import { ko } from './code-mail-ko.ts';
+import { nl } from './code-mail-nl.ts';
+import { pl } from './code-mail-pl.ts';
+import { pt } from './code-mail-pt.ts';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from './requests.ts';
 import type { SendCodeBody } from './schemas.ts';
 
 /** A language the portal page may be in (the portals' list); the mail exists in some of them. */
 export type PageLanguage = NonNullable<Static<typeof SendCodeBody>['language']>;
 
-/** What one language's mail says. `name`: the signer's; `document`: the template's name. */
-export interface CodeMailValues {
+/** What a language's mail says: the template's name is the workspace's own text. */
+export type CodeMailWriter = (mail: {
   name: string;
   document: string;
   code: string;
   minutes: number;
   attempts: number;
-}
-export type CodeMailWriter = (v: CodeMailValues) => { subject: string; text: string };
+}) => { subject: string; text: string };
 
-const en: CodeMailWriter = (v) => ({
-  subject: `Your signing code: ${v.code}`,
+const en: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
+  subject: `Your signing code: ${code}`,
   text: [
-    `Hello ${v.name},`,
+    `Hello ${name},`,
     '',
-    `Your code to sign "${v.document}" is: ${v.code}`,
+    `Your code to sign "${document}" is: ${code}`,
     '',
-    `It is valid for ${v.minutes} minutes and can be tried ${v.attempts} times. If you did not ask for it, ignore this message: nothing is signed without it.`,
+    `It is valid for ${minutes} minutes and can be tried ${attempts} times. If you did not ask for it, ignore this message: nothing is signed without it.`,
   ].join('\n'),
 });
 
-const fr: CodeMailWriter = (v) => ({
-  subject: `Votre code de signature : ${v.code}`,
+const fr: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
+  subject: `Votre code de signature : ${code}`,
   text: [
-    `Bonjour ${v.name},`,
+    `Bonjour ${name},`,
     '',
-    `Votre code pour signer « ${v.document} » est : ${v.code}`,
+    `Votre code pour signer « ${document} » est : ${code}`,
     '',
-    `Il est valable ${v.minutes} minutes et peut être essayé ${v.attempts} fois. Si vous ne l’avez pas demandé, ignorez ce message : rien n’est signé sans lui.`,
+    `Il est valable ${minutes} minutes et peut être essayé ${attempts} fois. Si vous ne l’avez pas demandé, ignorez ce message : rien n’est signé sans lui.`,
   ].join('\n'),
 });
 
-/** The languages the mail is written in, one line each (a language other than en and fr: its own file). */
+/**
+ * The languages the mail is written in. English and French are here; every other language has its
+ * own file (code-mail-de.ts…), registered with one line each.
+ */
 const MAILS = {
   en,
   fr,
-  pt: codeMailPt,
-  pl: codeMailPl,
-  hu: codeMailHu,
-  ja: codeMailJa,
-  ko: codeMailKo,
-} satisfies { [L in PageLanguage]?: CodeMailWriter };
+  de,
+  es,
+  it,
+  nl,
+  pt,
+  pl,
+  hu,
+  ja,
+  ko,
+} satisfies Partial<Record<PageLanguage, CodeMailWriter>>;
 
 type MailLanguage = keyof typeof MAILS;
+
+const written = (lang: string): lang is MailLanguage => Object.hasOwn(MAILS, lang);
 
 /**
  * The language of the code's mail: the page's (`language` of send-code), else the portal's default
@@ -62,10 +74,10 @@ type MailLanguage = keyof typeof MAILS;
  */
 export function mailLanguage(page: string | undefined, portalDefault: string): MailLanguage {
   const lang = page ?? portalDefault;
-  return Object.hasOwn(MAILS, lang) ? (lang as MailLanguage) : 'en';
+  return written(lang) ? lang : 'en';
 }
 
-/** The signing code's mail, in the signer's language. The template's name is the workspace's own text. */
+/** The signing code's mail, in the signer's language. */
 export function codeMail(lang: MailLanguage, name: string, document: string, code: string) {
   return MAILS[lang]({ name, document, code, minutes: CODE_TTL_MS / 60_000, attempts: CODE_MAX_ATTEMPTS });
 }

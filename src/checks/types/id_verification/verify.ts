@@ -219,7 +219,13 @@ export async function verifyCapture(capture: CaptureBytes, now = new Date()): Pr
       information,
       document: doc.document,
       face,
-      comment: forced === 'approved' ? null : `sandbox_outcome ${forced}`,
+      // an error reads like a real run's failure (index.ts), so the review names what went wrong
+      comment:
+        forced === 'approved'
+          ? null
+          : forced === 'error'
+            ? 'The verification could not run: the sandbox verifier failed, as its selfie asked (sandbox_outcome error)'
+            : `sandbox_outcome ${forced}`,
       analysis: {
         sandbox_outcome: forced,
         selfie_faces: null,
