@@ -63,18 +63,20 @@ function bodyText(raw: string): string {
   const headers = raw.slice(0, start).replace(/\r?\n[ \t]+/g, ' ');
   const body = raw.slice(start).replace(/^\r?\n\r?\n/, '');
   const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
-  if (!/^Content-Type:\s*multipart\//im.test(headers) || !boundary) return decodedPart(headers, body);
-  return body
-    .split(`--${boundary}`)
-    .slice(1)
-    .filter((part) => !part.startsWith('--'))
-    .map((part) => {
-      const end = part.search(/\r?\n\r?\n/);
-      return end < 0 ? '' : decodedPart(part.slice(0, end), part.slice(end).replace(/^\r?\n\r?\n/, ''));
-    })
-    .join('\n')
-    .split(/\r?\n/)
-    .join('\n');
+  const text =
+    !/^Content-Type:\s*multipart\//im.test(headers) || !boundary
+      ? decodedPart(headers, body)
+      : body
+          .split(`--${boundary}`)
+          .slice(1)
+          .filter((part) => !part.startsWith('--'))
+          .map((part) => {
+            const end = part.search(/\r?\n\r?\n/);
+            return end < 0 ? '' : decodedPart(part.slice(0, end), part.slice(end).replace(/^\r?\n\r?\n/, ''));
+          })
+          .join('\n');
+  // lines end with \n, as the text was written (SMTP sends \r\n)
+  return text.split(/\r?\n/).join('\n');
 }
 
 export async function startMailCatcher(): Promise<MailCatcher> {
