@@ -273,8 +273,21 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await shareLink(op, caseId, contactId);
     const stale = await openPage(browser, link, errors);
     await stale.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
-    await stale.getByText('ask the person who sent it to you for a new link', { exact: false }).waitFor();
+    // the refusal's code chooses the words: a replaced link was withdrawn, not "expired"
+    await stale
+      .getByText(
+        'This link was withdrawn or replaced by a newer one. Please ask the person who sent it to you for a new link.',
+      )
+      .waitFor();
     await shots.take(stale, 'link-replaced');
+    // an address cut short (a token that never existed) says to check the address
+    const cut = await openPage(browser, link.slice(0, -6), errors);
+    await cut.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+    await cut
+      .getByText('This link is not valid. Check that you opened the whole address you received', {
+        exact: false,
+      })
+      .waitFor();
     // the page without a token (a new tab, so nothing in its sessionStorage)
     const bare = await openPage(browser, `${base}/portal/`, errors);
     await bare.getByRole('heading', { level: 1, name: 'This link is incomplete' }).waitFor();

@@ -17,7 +17,7 @@ import { takeToken } from './token.ts';
 type View =
   | { kind: 'loading' }
   | { kind: 'no-token' }
-  | { kind: 'expired'; signing: boolean }
+  | { kind: 'expired'; signing: boolean; code: string | null }
   | { kind: 'offline' }
   | { kind: 'error'; message: string }
   | { kind: 'ready'; session: Session };
@@ -26,6 +26,18 @@ type View =
  * Whether this tab's link was seen with a signing step: an expired signing link then says how to get
  * a new one (a new visit through the invitation's link issues it). Kept with the token, per tab.
  */
+/**
+ * What a refused link's page says, from the refusal's code: withdrawn (a contact no longer asked, a
+ * link replaced), never valid (a mistyped address), or expired. A signing link seen in this tab says
+ * how to get a new one whatever the code: each visit through the invitation replaces it.
+ */
+function refusalText(signing: boolean, code: string | null): keyof Messages {
+  if (signing) return 'expiredSigningText';
+  if (code === 'PORTAL_LINK_REVOKED') return 'withdrawnText';
+  if (code === 'PORTAL_LINK_UNKNOWN') return 'unknownText';
+  return 'expiredText';
+}
+
 const SIGNING_KEY = 'vericase.portal.signing';
 const remembered = (token: string | null): boolean => {
   try {
@@ -71,9 +83,14 @@ export function App() {
   /** A refused link (401: expired, replaced, unknown) or an offline portal (403) ends the page. */
   const fail = useCallback(
     (err: unknown) => {
-      if (err instanceof HttpError && err.status === 401)
-        setView({ kind: 'expired', signing: remembered(token) });
-      else if (err instanceof HttpError && err.status === 403) setView({ kind: 'offline' });
+      if (err instanceof HttpError && err.status === 401) {
+        const code = (err.body as { code?: unknown } | null)?.code;
+        setView({
+          kind: 'expired',
+          signing: remembered(token),
+          code: typeof code === 'string' ? code : null,
+        });
+      } else if (err instanceof HttpError && err.status === 403) setView({ kind: 'offline' });
     },
     [token],
   );
@@ -183,7 +200,7 @@ export function App() {
         {view.kind === 'loading' ? <p aria-busy="true">{i18n.t('loading')}</p> : null}
         {view.kind === 'no-token' ? <Notice title="noTokenTitle" text="noTokenText" /> : null}
         {view.kind === 'expired' ? (
-          <Notice title="expiredTitle" text={view.signing ? 'expiredSigningText' : 'expiredText'} />
+          <Notice title="expiredTitle" text={refusalText(view.signing, view.code)} />
         ) : null}
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}

@@ -89,6 +89,10 @@ export const de: Messages = {
   expiredTitle: 'Dieser Link funktioniert nicht mehr',
   expiredText:
     'Dieser Link ist abgelaufen oder wurde durch einen neueren ersetzt. Bitte fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
+  withdrawnText:
+    'Dieser Link wurde zurückgezogen oder durch einen neueren ersetzt. Bitte fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
+  unknownText:
+    'Dieser Link ist ungültig. Bitte prüfen Sie, ob Sie die vollständige Adresse geöffnet haben, die Sie erhalten haben, oder fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
   offlineTitle: 'Diese Seite ist derzeit nicht verfügbar',
   offlineText: 'Bitte versuchen Sie es später mit demselben Link erneut.',
   noTokenTitle: 'Dieser Link ist unvollständig',

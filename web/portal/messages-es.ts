@@ -88,6 +88,10 @@ export const es: Messages = {
   expiredTitle: 'Este enlace ya no funciona',
   expiredText:
     'Este enlace ha caducado o se ha sustituido por uno más reciente. Solicite un nuevo enlace a la persona que se lo envió.',
+  withdrawnText:
+    'Este enlace se ha retirado o se ha sustituido por uno más reciente. Solicite un nuevo enlace a la persona que se lo envió.',
+  unknownText:
+    'Este enlace no es válido. Compruebe que ha abierto la dirección completa que recibió o solicite un nuevo enlace a la persona que se lo envió.',
   offlineTitle: 'Esta página no está disponible en este momento',
   offlineText: 'Inténtelo de nuevo más tarde con el mismo enlace.',
   noTokenTitle: 'Este enlace está incompleto',

@@ -93,6 +93,10 @@ export const hu: Messages = {
   redirectText: 'Most visszatérhet oda, ahonnan érkezett.',
   expiredTitle: 'Ez a link már nem működik',
   expiredText: 'Ez a link lejárt, vagy egy újabb váltotta fel. Kérjen új linket attól, aki elküldte Önnek.',
+  withdrawnText:
+    'Ezt a linket visszavonták, vagy egy újabb váltotta fel. Kérjen új linket attól, aki elküldte Önnek.',
+  unknownText:
+    'Ez a link érvénytelen. Ellenőrizze, hogy a kapott teljes címet nyitotta-e meg, vagy kérjen új linket attól, aki elküldte Önnek.',
   offlineTitle: 'Ez az oldal jelenleg nem érhető el',
   offlineText: 'Kérjük, próbálja újra később ugyanazzal a linkkel.',
   noTokenTitle: 'Ez a link hiányos',

@@ -91,6 +91,10 @@ export const it: Messages = {
   expiredTitle: 'Questo link non funziona più',
   expiredText:
     'Questo link è scaduto o è stato sostituito da uno più recente. Chieda un nuovo link alla persona che glielo ha inviato.',
+  withdrawnText:
+    'Questo link è stato ritirato o sostituito da uno più recente. Chieda un nuovo link alla persona che glielo ha inviato.',
+  unknownText:
+    'Questo link non è valido. Verifichi di aver aperto l’indirizzo completo che ha ricevuto, oppure chieda un nuovo link alla persona che glielo ha inviato.',
   offlineTitle: 'Questa pagina non è disponibile al momento',
   offlineText: 'La preghiamo di riprovare più tardi con lo stesso link.',
   noTokenTitle: 'Questo link è incompleto',

@@ -88,6 +88,10 @@ export const nl: Messages = {
   expiredTitle: 'Deze link werkt niet meer',
   expiredText:
     'Deze link is verlopen of vervangen door een nieuwere. Vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
+  withdrawnText:
+    'Deze link is ingetrokken of vervangen door een nieuwere. Vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
+  unknownText:
+    'Deze link is niet geldig. Controleer of u het volledige adres hebt geopend dat u hebt ontvangen, of vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
   offlineTitle: 'Deze pagina is op dit moment niet beschikbaar',
   offlineText: 'Probeer het later opnieuw met dezelfde link.',
   noTokenTitle: 'Deze link is onvolledig',

@@ -95,6 +95,10 @@ export const pl: Messages = {
   expiredTitle: 'Ten link już nie działa',
   expiredText:
     'Ten link wygasł lub został zastąpiony nowszym. O nowy link należy poprosić osobę, która go przesłała.',
+  withdrawnText:
+    'Ten link został wycofany lub zastąpiony nowszym. O nowy link należy poprosić osobę, która go przesłała.',
+  unknownText:
+    'Ten link jest nieprawidłowy. Prosimy sprawdzić, czy otwarto pełny otrzymany adres, lub poprosić o nowy link osobę, która go przesłała.',
   offlineTitle: 'Ta strona jest obecnie niedostępna',
   offlineText: 'Prosimy spróbować ponownie później, korzystając z tego samego linku.',
   noTokenTitle: 'Ten link jest niekompletny',

@@ -88,6 +88,10 @@ export const pt: Messages = {
   expiredTitle: 'Este link já não funciona',
   expiredText:
     'Este link expirou ou foi substituído por um mais recente. Peça um novo link à pessoa que lho enviou.',
+  withdrawnText:
+    'Este link foi retirado ou substituído por um mais recente. Peça um novo link à pessoa que lho enviou.',
+  unknownText:
+    'Este link não é válido. Verifique se abriu o endereço completo que recebeu, ou peça um novo link à pessoa que lho enviou.',
   offlineTitle: 'Esta página não está disponível de momento',
   offlineText: 'Tente novamente mais tarde com o mesmo link.',
   noTokenTitle: 'Este link está incompleto',

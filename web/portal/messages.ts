@@ -98,6 +98,10 @@ const en = {
   expiredTitle: 'This link no longer works',
   expiredText:
     'This link has expired or was replaced by a newer one. Please ask the person who sent it to you for a new link.',
+  withdrawnText:
+    'This link was withdrawn or replaced by a newer one. Please ask the person who sent it to you for a new link.',
+  unknownText:
+    'This link is not valid. Check that you opened the whole address you received, or ask the person who sent it to you for a new link.',
   offlineTitle: 'This page is not available right now',
   offlineText: 'Please try again later with the same link.',
   noTokenTitle: 'This link is incomplete',
@@ -249,6 +253,10 @@ const fr: Messages = {
   expiredTitle: 'Ce lien ne fonctionne plus',
   expiredText:
     'Ce lien a expiré ou a été remplacé par un lien plus récent. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
+  withdrawnText:
+    'Ce lien a été retiré ou remplacé par un lien plus récent. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
+  unknownText:
+    'Ce lien n’est pas valide. Vérifiez que vous avez ouvert l’adresse complète que vous avez reçue, ou demandez un nouveau lien à la personne qui vous l’a envoyé.',
   offlineTitle: 'Cette page n’est pas disponible pour le moment',
   offlineText: 'Merci de réessayer plus tard avec le même lien.',
   noTokenTitle: 'Ce lien est incomplet',
