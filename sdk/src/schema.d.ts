@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "4986ebed-a7d5-4958-9aae-8b22d7f04ddc",
+         *   "workspace_id": "acb6732d-7955-4e52-b137-80a3c821ce73",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "b49804d6-0ae5-4fb4-971d-eab014f4b8c8",
-         *   "to_company_id": "8e0d6d6a-5d19-4060-8c98-b97541a0979f",
+         *   "from_individual_id": "b3536e63-c8e0-4fb8-acdc-a7e2593ca146",
+         *   "to_company_id": "c5208956-ae19-40a0-8998-e0d60e9cdeac",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
+         *   "business_contact_id": "016b07d8-0bbc-4321-a237-c8921350f116"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "3603c608-16e9-47d2-9ae7-c7e2f3471598"
+         *     "a95911c9-28b0-4493-9ec2-121b35fba1da"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
+         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl__QkDKJ1myZOVsh4QYLbGVCxKS6aXPGxR"
+         *         "upload_ref": "upl_UsMUVndWCmokTuUH76kB7kq3D9NzzvTB"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_YQgnoeObvd7DCfo5QndAwdkITb4f3_0l"
+         *       "upload_ref": "upl_GSSkXKq_MhsIN4ziQn0E4iwwPFsADEy0"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842"
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "40e45546-fbc2-4dbf-a6da-a1ab18d89842",
+         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
          *   "data": {
-         *     "front_upload_ref": "upl_zak24HByZAiJJOfHUSpfF6Us3PWJFYNa"
+         *     "front_upload_ref": "upl_EBW3UQID2gfa-FC7hSrfEB1qFQVuDxh_"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_PgMGWZPvcR7HB4Z_0rwd1w_fcYrW7n4b"
+         *   "front_upload_ref": "upl_lymfC2lP4URb_Cl5smoFbFF_RNhG7gOm"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "6ecf7c3a-8c30-4597-98f0-0929abca1259",
+         *   "individual_id": "26b48c8b-b3f9-4a12-90d3-db4efa9c1e28",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89"
+         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
+         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
          *   "type": "affiliated",
-         *   "search_ref": "sr_UV-NwcHG-euprR8OSerXYkayl4eMJJlu"
+         *   "search_ref": "sr_XktG5shACB3hMznsI0vAG10JcD9VtmAR"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
+         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "3afc06ff-04d7-4121-85f2-28db97bed7ad",
+         *   "individual_id": "c561b878-26d5-4402-b6bc-109a16048910",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
+         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "6e53ae09-0a46-442c-ab64-56d85d350f89",
+         *       "to_company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
+         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "bd6b5561-de06-448b-bee5-24d608c33bff",
-         *   "template_id": "472e951f-ed1d-4744-a5ca-b1999d754cec"
+         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "template_id": "6951053f-fd50-4416-af92-7b6cad77b400"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T13:36:42.007Z"
+         *   "since": "2026-12-02T14:40:43.097Z"
          * }
          */
         "application/json": {

@@ -80,7 +80,7 @@ export const SendCodeBody = Type.Object({
   language: Type.Optional(
     Type.Enum(PORTAL_LANGUAGES, {
       description:
-        "The page's language: the code's mail is written in it (English for a language the mail is not written in)",
+        "The page's language: the code's mail is written in it (every portal language has its mail); without it, the portal's default language",
     }),
   ),
 });
