@@ -10,6 +10,9 @@ const addressFields = [
   'region',
 ] as const;
 
+/** Every key of an address as the API presents it (`fullAddress`), the country last. */
+export const ADDRESS_KEYS = [...addressFields, 'country'] as const;
+
 export const PartialAddress = Type.Object({
   street_address: Type.Optional(Nullable(Type.String())),
   street_address_2: Type.Optional(Nullable(Type.String())),
@@ -35,7 +38,7 @@ type AddressValue = Static<typeof Address>;
 /** A complete address (every key present, null when unknown) from a partial one. */
 export function fullAddress(partial: Record<string, unknown> | null | undefined): AddressValue {
   const out: Record<string, string | null> = {};
-  for (const k of [...addressFields, 'country']) out[k] = (partial?.[k] as string | null | undefined) ?? null;
+  for (const k of ADDRESS_KEYS) out[k] = (partial?.[k] as string | null | undefined) ?? null;
   return out as AddressValue;
 }
 

@@ -1,20 +1,12 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/connect.ts';
 import type { CompanyRow, IndividualRow, PropertyOrigin } from '../../db/schema.ts';
+import { ADDRESS_KEYS } from '../../shared/address.ts';
 import { iso } from '../../shared/time.ts';
 import type { DataLineageMap } from './schemas.ts';
 
 type Lineage = Static<typeof DataLineageMap>;
 
-const ADDRESS_KEYS = [
-  'street_address',
-  'street_address_2',
-  'postal_code',
-  'city',
-  'state',
-  'region',
-  'country',
-];
 const COMPANY_PATHS = [
   'name',
   'commercial_name',

@@ -1,18 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import { columnChanged } from '../../db/update-if-changed.ts';
+import { ADDRESS_KEYS } from '../../shared/address.ts';
 
 /** Columns an update may set that are not entity data (they have no lineage). */
 const NOT_DATA = new Set(['is_relevant', 'custom_properties']);
-
-const ADDRESS_KEYS = [
-  'street_address',
-  'street_address_2',
-  'postal_code',
-  'city',
-  'state',
-  'region',
-  'country',
-];
 
 /**
  * The `property_origin` column after an update of a company or an individual: every field whose
