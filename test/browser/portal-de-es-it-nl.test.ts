@@ -7,44 +7,25 @@
  * page (phone and desktop) go to test-output/screenshots/.
  */
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import { buildApp } from '../../src/http/app.ts';
-import {
-  type ChromiumSession,
-  openChromium,
-  type Page,
-  PHONE,
-  SCREENSHOT_DIR,
-  Screenshots,
-} from '../helpers/browser.ts';
+import { type ChromiumSession, openChromium, type Page, PHONE } from '../helpers/browser.ts';
 import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
-import { getHarness } from '../helpers/harness.ts';
-import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
+import { codeIn, type MailCatcher } from '../helpers/mail-catcher.ts';
+import { mailingService } from '../helpers/mailing-service.ts';
 
 let base: string;
 let mail: MailCatcher;
 let chrome: ChromiumSession | undefined;
 
-/** A real SMTP catcher and the service on a socket sending its mail there, for one test. */
+/** Per test: the service sending its mail to a catcher (mailingService); the browser closes with it. */
 async function service(t: TestContext, run: string) {
-  mail = await startMailCatcher();
-  const { ctx } = await getHarness();
-  const app = await buildApp({
-    ...ctx,
-    config: { ...ctx.config, mail: { ...ctx.config.mail, smtpUrl: mail.url } },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const shots = new Screenshots(run);
-  t.after(async () => {
+  const started = await mailingService(t, run, async () => {
     await chrome?.close();
     chrome = undefined;
-    await app.close();
-    await mail.close();
-    console.log(`screenshots (${shots.files.length}) in ${SCREENSHOT_DIR}:\n  ${shots.files.join('\n  ')}`);
   });
-  return shots;
+  base = started.base;
+  mail = started.mail;
+  return started.shots;
 }
 
 /**

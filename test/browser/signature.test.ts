@@ -11,11 +11,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { buildApp } from '../../src/http/app.ts';
 import {
   type ChromiumSession,
   DESKTOP,
@@ -23,41 +21,25 @@ import {
   type Page,
   PHONE,
   SCREENSHOT_DIR,
-  Screenshots,
 } from '../helpers/browser.ts';
 import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
 import { eventually, getHarness } from '../helpers/harness.ts';
-import { codeIn, type MailCatcher, startMailCatcher } from '../helpers/mail-catcher.ts';
+import { codeIn, type MailCatcher } from '../helpers/mail-catcher.ts';
+import { mailingService } from '../helpers/mailing-service.ts';
 
 let base: string;
 let mail: MailCatcher;
 let chrome: ChromiumSession | undefined;
 
-/**
- * Per test (the suite shares one process and one harness with every other test file, so nothing
- * here may outlive its test): a real SMTP catcher, the service on a socket sending its mail there
- * (config.mail.smtpUrl, what VERICASE_SMTP_URL sets), and the screenshots' list.
- */
+/** Per test: the service sending its mail to a catcher (mailingService); the browser closes with it. */
 async function service(t: TestContext, run: string) {
-  mail = await startMailCatcher();
-  const { ctx } = await getHarness();
-  const app = await buildApp({
-    ...ctx,
-    config: { ...ctx.config, mail: { ...ctx.config.mail, smtpUrl: mail.url } },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const shots = new Screenshots(run);
-  const extra: string[] = [];
-  t.after(async () => {
+  const started = await mailingService(t, run, async () => {
     await chrome?.close();
     chrome = undefined;
-    await app.close();
-    await mail.close();
-    const files = [...shots.files, ...extra];
-    console.log(`screenshots (${files.length}) in ${SCREENSHOT_DIR}:\n  ${files.join('\n  ')}`);
   });
-  return { shots, extra };
+  base = started.base;
+  mail = started.mail;
+  return { shots: started.shots, extra: started.extra };
 }
 
 const operator = () => operatorClient(base, 'signature-browser');

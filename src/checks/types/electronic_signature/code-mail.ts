@@ -11,7 +11,7 @@ import { pt } from './code-mail-pt.ts';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from './requests.ts';
 import type { SendCodeBody } from './schemas.ts';
 
-/** A language the portal page may be in (the portals' list); the mail exists in some of them. */
+/** A language the portal page may be in (the portals' list); the mail exists in each of them. */
 export type PageLanguage = NonNullable<Static<typeof SendCodeBody>['language']>;
 
 /** What a language's mail says: the template's name is the workspace's own text. */
@@ -46,8 +46,8 @@ const fr: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
 });
 
 /**
- * The languages the mail is written in. English and French are here; every other language has its
- * own file (code-mail-de.ts…), registered with one line each.
+ * The mail in every language of the portals' list (TypeScript refuses one missing). English and
+ * French are here; every other language has its own file (code-mail-de.ts…), one line each.
  */
 const MAILS = {
   en,
@@ -61,7 +61,7 @@ const MAILS = {
   hu,
   ja,
   ko,
-} satisfies Partial<Record<PageLanguage, CodeMailWriter>>;
+} satisfies Record<PageLanguage, CodeMailWriter>;
 
 type MailLanguage = keyof typeof MAILS;
 
@@ -69,8 +69,8 @@ const written = (lang: string): lang is MailLanguage => Object.hasOwn(MAILS, lan
 
 /**
  * The language of the code's mail: the page's (`language` of send-code), else the portal's default
- * language (what the page falls back to), in the languages the mail is written in; English for the
- * others.
+ * language (what the page falls back to); English for a value outside the list (a stored language
+ * the list no longer has).
  */
 export function mailLanguage(page: string | undefined, portalDefault: string): MailLanguage {
   const lang = page ?? portalDefault;
