@@ -211,7 +211,9 @@ describe('vericase serve', () => {
     assert.equal(executable.asyncContextFrame, true);
     const start = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts
       .start as string;
-    assert.ok(start.startsWith(`node ${NODE_FLAGS.join(' ')} bin/vericase.js`), start);
+    // `exec`: the shell npm runs the script in gives way to node, which then hears the signals npm
+    // forwards (test/npm-start-signals.test.ts)
+    assert.ok(start.startsWith(`exec node ${NODE_FLAGS.join(' ')} bin/vericase.js`), start);
     assert.equal((await listeningLine({})).asyncContextFrame, false);
   });
 });

@@ -6,6 +6,11 @@
  *   in the status line; what was launched is unticked, so launching again makes no duplicate.
  * - "Add an entity" starts "Related to" on the main company, whatever order the API lists the
  *   case's companies in (by creation, then id: a registry import's holding often comes first).
+ * - The entity and relation dialogs ("Add an entity", "Add a relation", an entity's "Edit") end with
+ *   one row of Cancel and Save, the same row as the case's other dialogs (at the right, Save last),
+ *   at 1280 and 390 px; before, they had a row of their own (Save, Cancel, at the left). The
+ *   "Kind" box of "Add an entity" lines up with the fields under it (the browser's 2 px fieldset
+ *   margin set it in).
  * Screenshots: test-output/screenshots/console-entities-launch-*.png.
  */
 import assert from 'node:assert/strict';
@@ -156,6 +161,62 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     const main = detail.companies.find((c: { type: string }) => c.type === 'main');
     const paula = detail.individuals.find((i: { first_name: string }) => i.first_name === 'Paula');
     assert.equal(paula.relations[0].to_company_id, main.id);
+    await page.close();
+  });
+
+  test('the entity and relation dialogs: one row of Cancel and Save at the right, lined up with the fields', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Dialogs case',
+      companies: [{ type: 'main', name: 'Dialog Company SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Dina', last_name: 'Dialog', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const page = await signedInPage(chrome, base, reviewer);
+    type Box = { left: number; right: number; top: number; bottom: number };
+    const box = async (l: ReturnType<Page['locator']>): Promise<Box> =>
+      l.evaluate((el: any) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      });
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/console/cases/${created.body.id}`);
+      for (const opener of ['Add an entity', 'Add a relation', 'Edit']) {
+        await page.getByRole('button', { name: opener, exact: true }).first().click();
+        const dialog = page.getByRole('dialog', { name: opener, exact: true });
+        await dialog.waitFor();
+        const where = `${opener} at ${viewport.width} px`;
+        assert.equal(await page.locator('dialog[open]').count(), 1, where);
+        const save = dialog.getByRole('button', { name: 'Save', exact: true });
+        const cancel = dialog.getByRole('button', { name: 'Cancel', exact: true });
+        assert.equal(await save.count(), 1, `${where}: one Save`);
+        assert.equal(await cancel.count(), 1, `${where}: one Cancel`);
+        const [form, saveBox, cancelBox] = [
+          await box(dialog.locator('form')),
+          await box(save),
+          await box(cancel),
+        ];
+        // one row, Cancel then Save, ending at the form's right edge like the case's other dialogs
+        assert.equal(saveBox.top, cancelBox.top, `${where}: Save and Cancel on one row`);
+        assert.ok(cancelBox.right <= saveBox.left, `${where}: Cancel before Save`);
+        assert.ok(Math.abs(saveBox.right - form.right) < 0.5, `${where}: Save at the right edge`);
+        assert.ok(saveBox.top > (await box(dialog.locator('form > label').last())).bottom, where);
+        if (opener === 'Add an entity') {
+          const kind = await box(dialog.locator('fieldset'));
+          const field = await box(dialog.getByLabel('First name'));
+          assert.equal(kind.left, field.left, `${where}: the Kind box lines up with the fields`);
+          assert.equal(kind.right, field.right, `${where}: the Kind box lines up with the fields`);
+        }
+        await shot(page, `03-dialog-${opener.toLowerCase().replace(/ /g, '-')}-${viewport.width}`);
+        await cancel.click();
+        await dialog.waitFor({ state: 'hidden' });
+      }
+    }
     await page.close();
   });
 });

@@ -1,13 +1,13 @@
 /**
  * A button that opens a form in a dialog, for the case's entity and relation forms: the fields,
- * then the server's refusal (announced) and Save (disabled, and saying so, while the write runs)
- * and Cancel. Its state (useActFormDialog) is the caller's: what the form reads (the case's
+ * then the server's refusal (announced), and Cancel and Save (disabled, and saying so, while the
+ * write runs) in the row every case dialog ends with (DialogActions). Its state (useActFormDialog) is the caller's: what the form reads (the case's
  * companies) is read when it opens, and its submit is the caller's write.
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
-import { Dialog } from '../case/Dialog.tsx';
+import { Dialog, DialogActions } from '../case/Dialog.tsx';
 
 /**
  * An ActFormDialog's state: open or not, its write under way or refused. `submit(write, done)` is
@@ -47,14 +47,14 @@ export function ActFormDialog(props: {
         <form className="act-form" onSubmit={props.onSubmit}>
           {props.children}
           <ActFailed error={error} />
-          <div className="act-buttons">
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('act.save')}
-            </button>
-            <button type="button" onClick={close}>
-              {t('act.cancel')}
-            </button>
-          </div>
+          {/* the case dialogs' one row of actions (Cancel, then Save, at the right), not a copy of its own */}
+          <DialogActions
+            error={null}
+            busy={busy}
+            cancelLabel={t('act.cancel')}
+            submitLabel={busy ? t('act.busy') : t('act.save')}
+            onCancel={close}
+          />
         </form>
       </Dialog>
     </>
