@@ -212,7 +212,7 @@ await withThrowawayApp(env, async (app, ctx) => {
         ref: 'ceo',
         first_name: 'Claire',
         last_name: 'Dubois',
-        email: 'claire.dubois@maison-lumiere.example',
+        email: 'claire.dubois@maison-lumiere.example.com',
         birth_date: '1981-04-17',
         is_business_contact: true,
         address: { country: 'FR', city: 'Lyon' },
@@ -222,7 +222,7 @@ await withThrowawayApp(env, async (app, ctx) => {
         ref: 'ubo',
         first_name: 'Marc',
         last_name: 'Lefèvre',
-        email: 'marc.lefevre@lumiere-participations.example',
+        email: 'marc.lefevre@lumiere-participations.example.com',
         birth_date: '1970-09-02',
         is_beneficial_owner: true,
         address: { country: 'FR' },
@@ -624,7 +624,7 @@ await withThrowawayApp(env, async (app, ctx) => {
   await call('GET', '/v1/api-keys');
   if (key?.id) await call('DELETE', `/v1/api-keys/${key.id}`);
   const user = await call('POST', '/v1/users', {
-    email: 'nadia.benali@example-bank.example',
+    email: 'nadia.benali@bank.example.com',
     first_name: 'Nadia',
     last_name: 'Benali',
     role: 'reviewer',

@@ -1296,6 +1296,50 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const ok = await sig(s.token, 'POST', url, { code: second, agreed: true, typed_name: 'Ada' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
+
+    test('an expired code spends no try: refused as expired however often, nothing recorded; a wrong live code still counts', async () => {
+      const s = await started();
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const bad = code === '999999' ? '999998' : '999999';
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const failed = async () =>
+        (await footprint(s.api, s.caseId, s.check.id)).audit.filter((e) => e.type === 'code_failed').length;
+      // a wrong code while the code is live spends a try, as before
+      const wrong = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+      assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
+      assert.match(wrong.body.message, /4 attempts left/);
+      assert.equal(await failed(), 1);
+
+      const { ctx } = await getHarness();
+      await ctx.db
+        .updateTable('signature_requests')
+        .set({
+          code_expires_at: new Date(Date.now() - 1000),
+          code_sent_at: new Date(Date.now() - 11 * 60_000),
+        })
+        .where('check_id', '=', s.check.id)
+        .execute();
+      // more submissions than the code has tries: each is the expired error, none is counted
+      for (const given of [code, code, bad, code, code, code]) {
+        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada' });
+        assert.equal(r.status, 400, JSON.stringify(r.body));
+        assert.equal(r.body.message, 'The code has expired: ask for a new code');
+        assert.deepEqual(r.body.details, [
+          { path: 'code', message: 'The code has expired: ask for a new code' },
+        ]);
+      }
+      assert.equal(await failed(), 1, 'an expired code records no code_failed');
+      const row = await ctx.db
+        .selectFrom('signature_requests')
+        .select('code_attempts')
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.code_attempts, 1, 'only the wrong live code was counted');
+
+      const fresh = await sendCode(s.token, s.check.id, s.email);
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
   });
 
   describe('electronic_signature: decline, link expiry, walls', { timeout: 120_000 }, () => {

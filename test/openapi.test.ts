@@ -6,12 +6,13 @@
  * test/openapi-lint.test.ts.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
 import { CHECK_TYPE_DEFINITIONS } from '../src/checks/registry.ts';
 import { TOP_LEVEL_EVENTS } from '../src/events/catalog.ts';
 import { checkSchemaName } from '../src/http/openapi/components.ts';
 import { OPERATION_IDS } from '../src/http/openapi/operation-ids.ts';
-import { getHarness } from './helpers/harness.ts';
+import { getHarness, newWorkspace } from './helpers/harness.ts';
 
 type Doc = any;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -190,5 +191,63 @@ describe('OpenAPI document', () => {
       );
     for (const m of text.matchAll(/"password":"([^"]*)"/g)) assert.match(m[1], /^example-/);
     assert.match(text, /"api_key":"vk_/, 'the key examples were checked');
+  });
+
+  test('every write route accepts its own request example: no example body is refused for a field', async () => {
+    // each example is sent to its route in a new workspace, its path ids replaced by unknown ones:
+    // the body's validation comes first (400 naming the field), the unknown ids after it (404)
+    const api = await newWorkspace('examples');
+    const refused: string[] = [];
+    let sent = 0;
+    for (const { key, op } of operations(doc)) {
+      const [method, template] = key.split(' ');
+      if (!['POST', 'PUT', 'PATCH'].includes(method)) continue;
+      const example = op.requestBody?.content?.['application/json']?.example;
+      if (example === undefined) continue;
+      const url = template.replace(/\{[^}]+\}/g, () => randomUUID());
+      const res = await api[method.toLowerCase() as 'post' | 'put' | 'patch'](url, example);
+      if (res.status === 401 || res.status === 403) continue; // another scheme (operator endpoints)
+      sent++;
+      const fields = (res.body?.details ?? []) as { path: string; message: string }[];
+      // a field refused by its own rules (format, type, pattern, unknown or missing field) is the
+      // example's fault; a 400 for a reference to an id of this workspace (unknown here) is not
+      const validation = fields.filter(
+        (d) => !/not found|unknown .*(id|reference)|does not exist/i.test(d.message),
+      );
+      if (res.status === 400 && validation.length > 0) refused.push(`${key}: ${JSON.stringify(validation)}`);
+    }
+    assert.ok(sent >= 40, `${sent} request examples sent`);
+    assert.deepEqual(refused, []);
+  });
+
+  test('the e-mail addresses of the examples can receive mail: an ekyc check of each finds no EMAIL_INVALID', async () => {
+    const text = JSON.stringify(doc.paths);
+    const emails = [
+      ...new Set([...text.matchAll(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g)].map((m) => m[0])),
+    ];
+    assert.ok(emails.length >= 3, emails.join(', '));
+    const api = await newWorkspace('example-emails');
+    const created = await api.post('/v1/cases', {
+      name: 'Example addresses',
+      companies: [{ type: 'main', name: 'Example SAS', country: 'FR' }],
+      individuals: emails.map((email, i) => ({
+        first_name: 'Example',
+        last_name: `Person ${i}`,
+        email,
+        birth_date: '1980-01-01',
+        address: { country: 'FR' },
+      })),
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const invalid: string[] = [];
+    for (const person of created.body.individuals as { id: string; email: string }[]) {
+      const check = await api.post('/v1/checks/ekyc', { individual_id: person.id });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+      const rules = check.body.data.fraud_signals.trust.triggered_rules as { code: string }[];
+      if (rules.some((r) => r.code === 'EMAIL_INVALID')) invalid.push(person.email);
+    }
+    assert.deepEqual(invalid, [], 'the examples use addresses a user can copy (e.g. example.com)');
+    // and the ekyc examples themselves show no refused address
+    assert.doesNotMatch(text, /EMAIL_INVALID/);
   });
 });

@@ -192,3 +192,92 @@ describe('portal: a contact who leaves the case loses their links', () => {
     assert.equal((await portal(w.ada.token, 'GET', '/session')).status, 200);
   });
 });
+
+/** The withdrawn-link rows of a workspace: what an erasure or a deletion keeps of its links. */
+async function withdrawnRows(workspaceId: string) {
+  const { ctx } = await getHarness();
+  return ctx.db
+    .selectFrom('client_portal_withdrawn_links')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+}
+
+async function assertUnknown(token: string) {
+  const session = await portal(token, 'GET', '/session');
+  assert.equal(session.status, 401, JSON.stringify(session.body));
+  assert.equal(session.body.code, 'PORTAL_LINK_UNKNOWN');
+}
+
+describe('portal: an erased case’s links answer as withdrawn until they would have expired', () => {
+  test('an erasure (permanent delete): every link of the case, its checks’ included, answers PORTAL_LINK_REVOKED; only hashes are kept', async () => {
+    const api = await newWorkspace();
+    const w = await twoContacts(api);
+    const idv = await api.post('/v1/checks/id_verification', { individual_id: w.contactId });
+    assert.equal(idv.status, 201, JSON.stringify(idv.body));
+    const verification = new URL(idv.body.data.vendor.verification_url).hash.replace(/^#token=/, '');
+    assert.equal((await portal(verification, 'GET', '/session')).status, 200);
+    // another case of the workspace keeps its link
+    const other = await portalCase(api, 'Other case');
+    const kept = await portalToken(api, other.caseId, other.contactId);
+
+    assert.equal((await api.delete(`/v1/cases/${w.caseId}?permanent=true`)).status, 204);
+    await assertRevoked(w.ada.token, w.check);
+    await assertRevoked(w.alan.token, w.check);
+    await assertRevoked(verification, idv.body.id);
+    assert.equal(await linkRow(w.ada.linkId), undefined, 'the link rows went with the case');
+    assert.equal((await portal(kept.token, 'GET', '/session')).status, 200);
+    // what is kept: a hash, the workspace and the link's expiry; no case id, nothing of a person
+    const rows = await withdrawnRows(api.workspaceId);
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      assert.deepEqual(Object.keys(row).sort(), ['expires_at', 'token_hash', 'withdrawn_at', 'workspace_id']);
+      assert.match(row.token_hash, /^[0-9a-f]{64}$/);
+    }
+    await assertUnknown(`vcp_${'x'.repeat(43)}`);
+  });
+
+  test('a soft-deleted case then erased: its (revoked) links keep answering PORTAL_LINK_REVOKED', async () => {
+    const api = await newWorkspace();
+    const w = await twoContacts(api);
+    assert.equal((await api.delete(`/v1/cases/${w.caseId}`)).status, 204);
+    await assertRevoked(w.ada.token, w.check);
+    assert.equal((await api.delete(`/v1/cases/${w.caseId}?permanent=true`)).status, 204);
+    await assertRevoked(w.ada.token, w.check);
+    await assertRevoked(w.alan.token, w.check);
+  });
+
+  test('past the time the link would have expired, a withdrawn token is unknown and its hash is dropped', async () => {
+    const api = await newWorkspace();
+    const w = await twoContacts(api);
+    const { ctx } = await getHarness();
+    // Alan's link is already expired when the case is erased: nothing is kept of it
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', w.alan.linkId)
+      .execute();
+    const expired = await portal(w.alan.token, 'GET', '/session');
+    assert.equal(expired.body.code, 'PORTAL_LINK_EXPIRED');
+    assert.equal((await api.delete(`/v1/cases/${w.caseId}?permanent=true`)).status, 204);
+    await assertUnknown(w.alan.token);
+    assert.equal((await withdrawnRows(api.workspaceId)).length, 1, "only Ada's link is kept");
+    await assertRevoked(w.ada.token, w.check);
+
+    // time passes: Ada's link would have expired by now (moved back in the database)
+    await ctx.db
+      .updateTable('client_portal_withdrawn_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    await assertUnknown(w.ada.token);
+    // the next withdrawal in the workspace drops the hashes that serve no more
+    const next = await twoContacts(api);
+    assert.equal((await api.delete(`/v1/checks/${next.check}`)).status, 204);
+    assert.equal((await withdrawnRows(api.workspaceId)).length, 0);
+    assert.equal((await api.delete(`/v1/individuals/${next.contactId}`)).status, 204);
+    const rows = await withdrawnRows(api.workspaceId);
+    assert.equal(rows.length, 1, "Ada's second link, withdrawn with her");
+    await assertRevoked(next.ada.token, next.check);
+  });
+});

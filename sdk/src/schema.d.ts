@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "acb6732d-7955-4e52-b137-80a3c821ce73",
+         *   "workspace_id": "1b9302f9-6bd0-4f16-a5d9-082e0fda82db",
          *   "ignore_schedule": true
          * }
          */
@@ -5032,7 +5032,7 @@ export interface operations {
          *       "ref": "ceo",
          *       "first_name": "Claire",
          *       "last_name": "Dubois",
-         *       "email": "claire.dubois@maison-lumiere.example",
+         *       "email": "claire.dubois@maison-lumiere.example.com",
          *       "birth_date": "1981-04-17",
          *       "is_business_contact": true,
          *       "address": {
@@ -5052,7 +5052,7 @@ export interface operations {
          *       "ref": "ubo",
          *       "first_name": "Marc",
          *       "last_name": "Lefèvre",
-         *       "email": "marc.lefevre@lumiere-participations.example",
+         *       "email": "marc.lefevre@lumiere-participations.example.com",
          *       "birth_date": "1970-09-02",
          *       "is_beneficial_owner": true,
          *       "address": {
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "b3536e63-c8e0-4fb8-acdc-a7e2593ca146",
-         *   "to_company_id": "c5208956-ae19-40a0-8998-e0d60e9cdeac",
+         *   "from_individual_id": "dc0b1bdd-f30f-4e3d-beb9-294ceecc0453",
+         *   "to_company_id": "9c3141c7-bf34-4f2b-9913-ca57dbac9e72",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "business_contact_id": "b9957049-10f9-422c-a679-752161c07c1c"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "a95911c9-28b0-4493-9ec2-121b35fba1da"
+         *     "419d77be-c7a5-4b53-9eda-3b0ba8f4b9f8"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_UsMUVndWCmokTuUH76kB7kq3D9NzzvTB"
+         *         "upload_ref": "upl_dAwLtQyGBNOzZNZ94Z4m7IeGwUfr4Xhr"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_GSSkXKq_MhsIN4ziQn0E4iwwPFsADEy0"
+         *       "upload_ref": "upl_2mS8bnHqeD2HAjiQYaoiGS-iaY04qB_b"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
          *   "data": {
-         *     "front_upload_ref": "upl_EBW3UQID2gfa-FC7hSrfEB1qFQVuDxh_"
+         *     "front_upload_ref": "upl_VBxWZZv9CFxNj_WH5UG3uCK21Wkz70kb"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_lymfC2lP4URb_Cl5smoFbFF_RNhG7gOm"
+         *   "front_upload_ref": "upl_yLAW_8CxEA6PQkGvrPdICFvDhnsoOYk3"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "26b48c8b-b3f9-4a12-90d3-db4efa9c1e28",
+         *   "individual_id": "bef67908-52de-4ed9-bf78-9a85d4e1be58",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b"
+         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
          *   "type": "affiliated",
-         *   "search_ref": "sr_XktG5shACB3hMznsI0vAG10JcD9VtmAR"
+         *   "search_ref": "sr_SAsUyVxGXo-LSrdYyqxvrEwHX_otyVvQ"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c561b878-26d5-4402-b6bc-109a16048910",
+         *   "individual_id": "831f9a69-ba0e-4943-86d9-c582ee344274",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *       "to_company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
-         *   "template_id": "6951053f-fd50-4416-af92-7b6cad77b400"
+         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
+         *   "template_id": "3beee999-08ce-431e-b17d-641a7cdb697e"
          * }
          */
         "application/json": {
@@ -12386,7 +12386,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "email": "nadia.benali@example-bank.example",
+         *   "email": "nadia.benali@bank.example.com",
          *   "first_name": "Nadia",
          *   "last_name": "Benali",
          *   "role": "reviewer"
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T14:40:43.097Z"
+         *   "since": "2026-12-02T18:51:32.101Z"
          * }
          */
         "application/json": {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { revokeLinks } from '../client-portals/links.ts';
+import { keepWithdrawnLinks, revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import type { CaseRow } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
@@ -36,6 +36,9 @@ export async function deleteCase(
     let keys: string[] = [];
     if (permanent) {
       const fileIds = await caseFileIds(trx, workspaceId, found.id);
+      // its portal links go with it: only their tokens' hashes are kept (no case id, no person), so
+      // that their pages say the link was withdrawn rather than that it never existed
+      await keepWithdrawnLinks(trx, workspaceId, { caseId: found.id });
       await trx.deleteFrom('cases').where('id', '=', found.id).execute();
       keys = await deleteCaseFiles(trx, workspaceId, fileIds);
       await eraseCaseHistory(trx, workspaceId, found.id);
@@ -43,7 +46,8 @@ export async function deleteCase(
       await trx.updateTable('cases').set({ deleted_at: sql`now()` }).where('id', '=', found.id).execute();
       // its files stop being served with it (those a live case or a portal still uses excepted)
       await withholdCaseFiles(trx, workspaceId, await caseFileIds(trx, workspaceId, found.id));
-      // a deleted case's portal links stop working (a permanent delete removes them with the case)
+      // a deleted case's portal links stop working (a permanent delete removes them with the case,
+      // keeping their hashes as withdrawn links)
       await revokeLinks(trx, { caseId: found.id });
     }
     await recordEvents(trx, workspaceId, [

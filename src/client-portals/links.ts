@@ -96,16 +96,34 @@ export async function revokeLinks(trx: Db, where: { caseId: string } | { checkId
 
 /**
  * Keeps the token hashes of the links that are about to go with an individual (theirs, and those of
- * their checks) or with one check (foreign keys delete them), so that the portal answers them as
- * withdrawn links (PORTAL_LINK_REVOKED) and not as unknown ones. Call it in the deletion's
- * transaction, before the delete.
+ * their checks), with one check (foreign keys delete them) or with an erased case (every link of
+ * the case, its checks' included), so that the portal answers them as withdrawn links
+ * (PORTAL_LINK_REVOKED) and not as unknown ones. Call it in the deletion's transaction, before the
+ * delete.
+ *
+ * A row holds the hash, the workspace and the link's own `expires_at`, nothing of the person or the
+ * case: it is compatible with an erasure. It serves only until the link would have expired anyway
+ * (isWithdrawnToken ignores it after that: the token is then unknown), so a link already expired
+ * is not kept at all, and each call drops the workspace's rows that are past it.
  */
 export async function keepWithdrawnLinks(
   trx: Db,
-  where: { individualId: string } | { checkId: string },
+  workspaceId: string,
+  where: { individualId: string } | { checkId: string } | { caseId: string },
 ): Promise<void> {
-  let links = trx.selectFrom('client_portal_links').select(['token_hash', 'workspace_id']);
+  const now = new Date();
+  await trx
+    .deleteFrom('client_portal_withdrawn_links')
+    .where('workspace_id', '=', workspaceId)
+    .where('expires_at', '<=', now)
+    .execute();
+  let links = trx
+    .selectFrom('client_portal_links')
+    .select(['token_hash', 'workspace_id', 'expires_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('expires_at', '>', now);
   if ('checkId' in where) links = links.where('check_id', '=', where.checkId);
+  else if ('caseId' in where) links = links.where('case_id', '=', where.caseId);
   else {
     const { individualId } = where;
     links = links.where((eb) =>
@@ -117,18 +135,22 @@ export async function keepWithdrawnLinks(
   }
   await trx
     .insertInto('client_portal_withdrawn_links')
-    .columns(['token_hash', 'workspace_id'])
+    .columns(['token_hash', 'workspace_id', 'expires_at'])
     .expression(links)
     .onConflict((oc) => oc.column('token_hash').doNothing())
     .execute();
 }
 
-/** Whether a token is one of a link deleted with its individual or check (keepWithdrawnLinks). */
+/**
+ * Whether a token is one of a link deleted with its individual, check or case (keepWithdrawnLinks)
+ * that would still be live otherwise: after the link's own expiry the token is unknown.
+ */
 export async function isWithdrawnToken(db: Db, token: string): Promise<boolean> {
   const row = await db
     .selectFrom('client_portal_withdrawn_links')
     .select('token_hash')
     .where('token_hash', '=', hashToken(token))
+    .where('expires_at', '>', new Date())
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -39,6 +39,7 @@ import * as m0037 from './migrations/0037_webhook_delivery_claims.ts';
 import * as m0038 from './migrations/0038_files_withheld.ts';
 import * as m0039 from './migrations/0039_idempotency_case.ts';
 import * as m0040 from './migrations/0040_client_portal_withdrawn_links.ts';
+import * as m0041 from './migrations/0041_withdrawn_links_expiry.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '0038_files_withheld': m0038,
   '0039_idempotency_case': m0039,
   '0040_client_portal_withdrawn_links': m0040,
+  '0041_withdrawn_links_expiry': m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -645,6 +645,8 @@ export interface ClientPortalWithdrawnLinksTable {
   token_hash: string;
   workspace_id: string;
   withdrawn_at: Generated<Date>;
+  /** the link's own expires_at: the row is ignored after it, and dropped by a later withdrawal */
+  expires_at: Date;
 }
 export interface ClientPortalPendingFilesTable {
   id: string;

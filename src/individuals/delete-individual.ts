@@ -25,7 +25,7 @@ export async function deleteIndividual(ctx: AppContext, workspaceId: string, id:
     // its checks go with it (foreign keys): each is announced as a deleted check
     await ctx.hooks.beforeEntityDeleted?.(trx, workspaceId, { kind: 'individual', id: found.id });
     // their portal links go with them: their pages are to say the link was withdrawn
-    await keepWithdrawnLinks(trx, { individualId: found.id });
+    await keepWithdrawnLinks(trx, workspaceId, { individualId: found.id });
     const removed = await removeRelationsOf(trx, found.id);
     await trx.deleteFrom('individuals').where('id', '=', found.id).execute();
     const touched = await touchCase(trx, found.case_id);

@@ -82,7 +82,8 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       );
     }
     const link = await findLinkByToken(ctx.db, match[1]);
-    // a link deleted with its individual or check was withdrawn, not unknown: its page says so
+    // a link deleted with its individual, check or erased case was withdrawn, not unknown (until it
+    // would have expired anyway): its page says so
     if (!link) throw (await isWithdrawnToken(ctx.db, match[1])) ? revokedLink() : unknownLink();
     if (link.revoked_at) throw revokedLink();
     if (link.expires_at.getTime() <= Date.now()) throw expiredLink();

@@ -39,7 +39,7 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check) throw notFound('Check');
     // its links (a verification URL, a signature's link) go with it: answered as withdrawn
-    await keepWithdrawnLinks(trx, { checkId: check.id });
+    await keepWithdrawnLinks(trx, workspaceId, { checkId: check.id });
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();
     await recordEvents(trx, workspaceId, [checkDeleted(check)]);
     await refreshCaseAfterCheckChange(ctx, trx, workspaceId, check.case_id);

@@ -55,8 +55,9 @@ function signatureOf(body: Static<typeof SignBody>): { typed: string | null; dra
 
 /**
  * A refused code `spends` one of the code's tries (and is recorded as `code_failed`) only while the
- * code has tries left: with no code sent, or a spent one, there is nothing to guess, so the refusal
- * is only answered, never recorded (the audit trail holds at most CODE_MAX_ATTEMPTS per code).
+ * code is live with tries left: with no code sent, a spent one or an expired one, there is nothing
+ * to guess, so the refusal is only answered, never recorded (the audit trail holds at most
+ * CODE_MAX_ATTEMPTS per code). An expired code is refused as expired whatever is submitted.
  */
 type CodeCheck = { ok: true } | { ok: false; message: string; spends: boolean };
 
@@ -69,7 +70,7 @@ function checkCode(request: SignatureRequestRow, code: string, now: Date): CodeC
     return { ok: false, message: 'Too many wrong codes: ask for a new code', spends: false };
   }
   if (request.code_expires_at.getTime() <= now.getTime()) {
-    return { ok: false, message: 'The code has expired: ask for a new code', spends: true };
+    return { ok: false, message: 'The code has expired: ask for a new code', spends: false };
   }
   const given = Buffer.from(hashCode(request.id, code.trim()), 'hex');
   const stored = Buffer.from(request.code_hash, 'hex');
@@ -159,8 +160,8 @@ async function storageKeyOf(db: Parameters<typeof signatureEventsOf>[0], request
  * check (approved with automatic_approval, else need_review), all in one transaction under the
  * check's lock: of two submissions one signs, the other gets 409. A wrong code is counted (in its
  * own committed transaction, with its code_failed audit event, and nothing on the case) and
- * answered 400 naming `code`; once the code's tries are spent (or before any code was sent) the
- * 400 is all: nothing is counted or recorded.
+ * answered 400 naming `code`; once the code's tries are spent or it has expired (or before any code
+ * was sent) the 400 is all: nothing is counted or recorded.
  */
 export async function signSignature(
   ctx: AppContext,
@@ -185,7 +186,7 @@ export async function signSignature(
       const now = new Date();
       const verdict = checkCode(request, body.code, now);
       if (!verdict.ok) {
-        // a spent code (or none sent) is refused without a write: retrying it, however often the
+        // a spent or expired code (or none sent) is refused without a write: retrying it, however often the
         // link's rate limit allows, adds nothing to the audit trail (sending a new code restores the tries)
         if (verdict.spends) {
           await trx
