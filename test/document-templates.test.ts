@@ -337,6 +337,33 @@ describe('document templates', () => {
     assert.equal(summary.headers['x-missing-placeholders'], 'case.nope');
   });
 
+  test('formatDate speaks the eleven portal languages (Intl), en and fr unchanged', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    await publishedTemplate(
+      api,
+      'dates',
+      '<p>DE[{{formatDate date "long" "de"}}] PL[{{formatDate date "long" "pl"}}] JA[{{formatDate date "short" "ja"}}] NL[{{formatDate date "short" "nl"}}]</p>',
+    );
+    const res = await renderPdf(api, kase.id, 'dates');
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const text = pdfText(res.bytes).replace(/\s+/g, ' ');
+    const today = new Date();
+    const fmt = (loc: string, style: 'long' | 'short') =>
+      today.toLocaleDateString(
+        loc,
+        style === 'long'
+          ? { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' }
+          : { timeZone: 'UTC', day: '2-digit', month: '2-digit', year: 'numeric' },
+      );
+    // before: every language but fr fell back to English (23 November 2026)
+    assert.ok(text.includes(`DE[${fmt('de-DE', 'long')}]`), text);
+    assert.ok(text.includes(`PL[${fmt('pl-PL', 'long')}]`), text);
+    assert.ok(text.includes(`JA[${fmt('ja-JP', 'short')}]`), text);
+    assert.ok(text.includes(`NL[${fmt('nl-NL', 'short')}]`), text);
+    assert.ok(!text.includes(fmt('en-GB', 'long')), text);
+  });
+
   test('render refusals: unknown case, template or signer, drafts only, a template that fails', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

@@ -25,8 +25,28 @@ function hb(): typeof Handlebars {
   return created;
 }
 
-type Locale = 'en' | 'fr';
-const LOCALES: Record<Locale, string> = { en: 'en-GB', fr: 'fr-FR' };
+// the portal's eleven languages, each with the region its dates are written in (en-GB and fr-FR
+// as before, so English and French output is unchanged); formatted by Intl (Node's full ICU)
+const LOCALES: Record<string, string> = {
+  en: 'en-GB',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  es: 'es-ES',
+  it: 'it-IT',
+  nl: 'nl-NL',
+  pt: 'pt-PT',
+  pl: 'pl-PL',
+  hu: 'hu-HU',
+  ja: 'ja-JP',
+  ko: 'ko-KR',
+};
+const LONG: Intl.DateTimeFormatOptions = { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' };
+const SHORT: Intl.DateTimeFormatOptions = {
+  timeZone: 'UTC',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+};
 
 function toDate(v: unknown): Date | null {
   if (v instanceof Date) return v;
@@ -41,22 +61,18 @@ function args(all: unknown[]): unknown[] {
 }
 
 // `{{formatDate date}}` 2026-11-23; `{{formatDate date "long"}}` 23 November 2026;
-// `{{formatDate date "long" "fr"}}` 23 novembre 2026; `"short"` 23/11/2026. Always in UTC.
+// `{{formatDate date "long" "fr"}}` 23 novembre 2026; `"short"` 23/11/2026. Always in UTC. Languages:
+// en fr de es it nl pt pl hu ja ko (`{{formatDate date "long" "de"}}` 23. November 2026).
 function registerHelpers(h: typeof Handlebars): void {
   h.registerHelper('formatDate', (...all: unknown[]) => {
     const [value, style, locale] = args(all);
     const d = toDate(value);
     if (!d) return '';
-    const loc = LOCALES[(locale as Locale) ?? 'en'] ?? LOCALES.en;
-    if (style === 'long')
-      return d.toLocaleDateString(loc, { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
-    if (style === 'short')
-      return d.toLocaleDateString(loc, {
-        timeZone: 'UTC',
-        day: '2-digit',
-        month: '2-digit',
-        year: 'numeric',
-      });
+    const key = typeof locale === 'string' ? locale.toLowerCase() : 'en';
+    // an unknown language prints in English, as before
+    const loc = Object.hasOwn(LOCALES, key) ? LOCALES[key] : LOCALES.en;
+    if (style === 'long') return new Intl.DateTimeFormat(loc, LONG).format(d);
+    if (style === 'short') return new Intl.DateTimeFormat(loc, SHORT).format(d);
     return d.toISOString().slice(0, 10);
   });
   h.registerHelper('uppercase', (...all: unknown[]) => String(args(all)[0] ?? '').toUpperCase());
