@@ -178,7 +178,7 @@ export interface paths {
   "/v1/cases/{id}/risks": {
     /**
      * Create an automatic risk
-     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits `Case.RiskUpdated`.
+     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
      */
     post: operations["setCaseRisk"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "acb6732d-7955-4e52-b137-80a3c821ce73",
+         *   "workspace_id": "047e557e-6552-40ba-87f0-9d4ca87b25ad",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "b3536e63-c8e0-4fb8-acdc-a7e2593ca146",
-         *   "to_company_id": "c5208956-ae19-40a0-8998-e0d60e9cdeac",
+         *   "from_individual_id": "be2211c0-6709-425b-ab9c-5646afca33d5",
+         *   "to_company_id": "6ee236c1-633b-499b-b9b9-4c83a8b93c16",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
          * }
          */
         "application/json": {
@@ -5948,7 +5948,7 @@ export interface operations {
   };
   /**
    * Create an automatic risk
-   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits `Case.RiskUpdated`.
+   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
    */
   setCaseRisk: {
     parameters: {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "business_contact_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "a95911c9-28b0-4493-9ec2-121b35fba1da"
+         *     "1a2c5ede-8c30-44b1-851d-3059567256aa"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_UsMUVndWCmokTuUH76kB7kq3D9NzzvTB"
+         *         "upload_ref": "upl_wimfx8IIxVJoBfT7icsEVKjuVWJB762l"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_GSSkXKq_MhsIN4ziQn0E4iwwPFsADEy0"
+         *       "upload_ref": "upl_vFNDt1cSAcqzySam5F7qfM-JPRsbGdWa"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116"
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "016b07d8-0bbc-4321-a237-c8921350f116",
+         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
          *   "data": {
-         *     "front_upload_ref": "upl_EBW3UQID2gfa-FC7hSrfEB1qFQVuDxh_"
+         *     "front_upload_ref": "upl_JedOf7ta4kMecMZ-F01YskSfDe9PYkL_"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_lymfC2lP4URb_Cl5smoFbFF_RNhG7gOm"
+         *   "front_upload_ref": "upl_epE9YlpKpZ3uMa3xCNYvv76UdGRbYqEk"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "26b48c8b-b3f9-4a12-90d3-db4efa9c1e28",
+         *   "individual_id": "8c39a268-3cf3-454e-a77b-be0e338a14e4",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b"
+         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
          *   "type": "affiliated",
-         *   "search_ref": "sr_XktG5shACB3hMznsI0vAG10JcD9VtmAR"
+         *   "search_ref": "sr_iTdudQ_a0TSVJtLzBqSE3u23JDGBZYQP"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "c561b878-26d5-4402-b6bc-109a16048910",
+         *   "individual_id": "dec7c50f-705e-4ffb-be38-5472aee1dd13",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "088c97a6-4b8d-4667-9fbf-7791b0062c5b",
+         *       "to_company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
+         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "8baae4ae-ce61-4ff6-967a-94eeff92559e",
-         *   "template_id": "6951053f-fd50-4416-af92-7b6cad77b400"
+         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
+         *   "template_id": "4ff4af7a-31ed-4c33-8d7c-690ed172be26"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T14:40:43.097Z"
+         *   "since": "2026-12-02T17:48:12.782Z"
          * }
          */
         "application/json": {
