@@ -909,7 +909,7 @@ export interface paths {
     delete: operations["deleteWebhook"];
     /**
      * Update a webhook
-     * @description Setting `status` to `online` clears the failing streak and resumes the deliveries kept while the webhook was offline.
+     * @description Setting `status` to `online` on an offline webhook clears its failing streak and resumes the deliveries kept while it was offline. The status it already has changes nothing: `online` sent to an online webhook keeps its failing streak and its `updated_at`.
      */
     patch: operations["updateWebhook"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "047e557e-6552-40ba-87f0-9d4ca87b25ad",
+         *   "workspace_id": "042fe458-7c45-4ae8-92de-f897d6cc5ed9",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "be2211c0-6709-425b-ab9c-5646afca33d5",
-         *   "to_company_id": "6ee236c1-633b-499b-b9b9-4c83a8b93c16",
+         *   "from_individual_id": "a6025d41-ad27-4a60-bc2b-fe600618decf",
+         *   "to_company_id": "a5437a3e-ec74-42c8-9370-218c93ccbe88",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
+         *   "business_contact_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "1a2c5ede-8c30-44b1-851d-3059567256aa"
+         *     "fe8276e5-36c2-4787-8d7b-b104b2545ee2"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
+         *   "company_id": "9b7d5591-f5ce-4993-9dc0-ce2d0d847986",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_wimfx8IIxVJoBfT7icsEVKjuVWJB762l"
+         *         "upload_ref": "upl_4SOnKuwm4tiHZsTK1NV8b9LgU5cAtTVB"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_vFNDt1cSAcqzySam5F7qfM-JPRsbGdWa"
+         *       "upload_ref": "upl_sxpf8_qiE-meCRHdcYozNVi4h6egyJoW"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070"
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "2b50e8b8-97c6-4462-bd23-0454dde1e070",
+         *   "individual_id": "0905b61c-4ce6-4f63-b202-4bcdc1bd2eac",
          *   "data": {
-         *     "front_upload_ref": "upl_JedOf7ta4kMecMZ-F01YskSfDe9PYkL_"
+         *     "front_upload_ref": "upl_PSbWRwVxPEgXGVyRRL4oicT108yPdZIP"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_epE9YlpKpZ3uMa3xCNYvv76UdGRbYqEk"
+         *   "front_upload_ref": "upl_msYc6awxWwUPTdAdZsUnUg4clU7lCoAE"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8c39a268-3cf3-454e-a77b-be0e338a14e4",
+         *   "individual_id": "74d4e208-a7d9-41ef-97ed-a37c22f34038",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c"
+         *   "company_id": "9b7d5591-f5ce-4993-9dc0-ce2d0d847986"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
+         *   "case_id": "2bbf64c0-bef8-43bb-ada2-782d7c5d5621",
          *   "type": "affiliated",
-         *   "search_ref": "sr_iTdudQ_a0TSVJtLzBqSE3u23JDGBZYQP"
+         *   "search_ref": "sr_BWnoQuxi36x_WyqVw788m0ZQB5XK2j_h"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
+         *   "company_id": "9b7d5591-f5ce-4993-9dc0-ce2d0d847986",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "dec7c50f-705e-4ffb-be38-5472aee1dd13",
+         *   "individual_id": "8d80cd2a-fc9a-4c67-8c69-1a5184d4414e",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
+         *   "case_id": "2bbf64c0-bef8-43bb-ada2-782d7c5d5621",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "3bfff67a-0e78-4509-a77b-fba9fe01892c",
+         *       "to_company_id": "9b7d5591-f5ce-4993-9dc0-ce2d0d847986",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
+         *   "case_id": "2bbf64c0-bef8-43bb-ada2-782d7c5d5621",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "3423956c-3cc1-418d-91f9-1c5df61cdf61",
-         *   "template_id": "4ff4af7a-31ed-4c33-8d7c-690ed172be26"
+         *   "case_id": "2bbf64c0-bef8-43bb-ada2-782d7c5d5621",
+         *   "template_id": "2c5474f0-b90b-4b49-b79c-3e3ab14bed4d"
          * }
          */
         "application/json": {
@@ -13046,7 +13046,7 @@ export interface operations {
   };
   /**
    * Update a webhook
-   * @description Setting `status` to `online` clears the failing streak and resumes the deliveries kept while the webhook was offline.
+   * @description Setting `status` to `online` on an offline webhook clears its failing streak and resumes the deliveries kept while it was offline. The status it already has changes nothing: `online` sent to an online webhook keeps its failing streak and its `updated_at`.
    */
   updateWebhook: {
     parameters: {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T17:48:12.782Z"
+         *   "since": "2026-12-02T17:55:59.507Z"
          * }
          */
         "application/json": {
