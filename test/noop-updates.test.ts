@@ -187,6 +187,50 @@ describe('writes that change nothing record nothing', () => {
     assert.equal((await api.patch(url, { name: 'renamed' })).status, 200);
     assert.notDeepEqual((await snapshot(api, 'webhooks')).stamps, before.stamps);
   });
+
+  test('webhooks: online given to an online webhook with a failing streak keeps the streak', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const hook = (
+      await api.post('/v1/webhooks', { url: 'https://example.com/hook', events: ['*'], name: 'h' })
+    ).body;
+    assert.equal(hook.status, 'online');
+    const url = `/v1/webhooks/${hook.id}`;
+    // deliveries failing for a while, not yet long enough to take it offline (src/webhooks/deliver.ts)
+    const streakStart = new Date(Date.now() - 10 * 60_000);
+    await ctx.db
+      .updateTable('webhooks')
+      .set({ failure_streak: 12, failure_streak_started_at: streakStart })
+      .where('id', '=', hook.id)
+      .execute();
+    const streak = async () =>
+      ctx.db
+        .selectFrom('webhooks')
+        .select(['status', 'failure_streak', sql<string>`failure_streak_started_at::text`.as('since')])
+        .where('id', '=', hook.id)
+        .executeTakeFirstOrThrow();
+    const kept = await streak();
+    const stored = (await api.get(url)).body;
+    for (const body of [{ status: 'online' }, { name: 'h', status: 'online' }]) {
+      await assertNoop(api, 'webhooks', async () => {
+        const res = await api.patch(url, body);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body, stored, `${JSON.stringify(body)} answers the webhook as it is`);
+      });
+      assert.deepEqual((await api.get(url)).body, stored);
+      assert.deepEqual(await streak(), kept, `${JSON.stringify(body)}: the failing streak is kept`);
+    }
+    // offline, then online again: that is the change that clears the streak
+    const off = await api.patch(url, { status: 'offline' });
+    assert.equal(off.status, 200, JSON.stringify(off.body));
+    assert.equal(off.body.status, 'offline');
+    assert.equal((await streak()).failure_streak, 12, 'going offline keeps the streak');
+    const on = await api.patch(url, { status: 'online' });
+    assert.equal(on.status, 200, JSON.stringify(on.body));
+    assert.equal(on.body.status, 'online');
+    assert.notEqual(on.body.updated_at, stored.updated_at);
+    assert.deepEqual(await streak(), { status: 'online', failure_streak: 0, since: null });
+  });
 });
 
 /** The stored updated_at of one row, in microseconds (the API's milliseconds could hide a stamp). */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 async function newCase(api: Client) {
@@ -60,7 +61,7 @@ describe('risks', () => {
     assert.deepEqual((events[0].payload as any).risk, risk);
     assert.deepEqual((events[0].payload as any).case.risk, risk);
 
-    // a minimal body; the newest risk becomes the case risk, and every creation is announced
+    // a minimal body; the newest risk becomes the case risk, and a change is announced
     const low = await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' });
     assert.equal(low.status, 201);
     assert.equal(low.body.score, null);
@@ -68,8 +69,9 @@ describe('risks', () => {
     assert.equal(low.body.flags, null);
     assert.equal(low.body.comment, null);
     assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk.level, 'low');
+    // the same risk again is recorded, but the case's risk does not change: no event
     assert.equal((await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' })).status, 201);
-    assert.equal((await riskEvents(api.workspaceId)).length, 3);
+    assert.equal((await riskEvents(api.workspaceId)).length, 2);
     const stored = await ctx.db.selectFrom('risks').select('id').where('case_id', '=', kase.id).execute();
     assert.equal(stored.length, 3);
   });
@@ -136,6 +138,70 @@ describe('risks', () => {
     assert.equal(stored.length, 0);
     assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk, null);
     assert.equal((await riskEvents(api.workspaceId)).length, 0);
+  });
+
+  test('an assessment identical to the current risk is recorded but changes nothing on the case', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const kase = await newCase(api);
+    const url = `/v1/cases/${kase.id}/risks`;
+    const body = {
+      level: 'high',
+      score: 4200,
+      components: { customer_score: 1400, geography_score: 2000.5 },
+      flags: { prohibited_country_ubo: true, complex_company_alert: false },
+      comment: 'computed by our engine',
+    };
+    const first = await api.post(url, body);
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const current = (await api.get(`/v1/cases/${kase.id}`)).body;
+    assert.deepEqual(current.risk, first.body);
+    const stamps = async () =>
+      ctx.db
+        .selectFrom('cases')
+        .select([
+          sql<string>`updated_at::text`.as('updated_at'),
+          sql<string>`last_activity_at::text`.as('last_activity_at'),
+        ])
+        .where('id', '=', kase.id)
+        .executeTakeFirstOrThrow();
+    const stampsBefore = await stamps();
+    const activities = (await api.get('/v1/activities?limit=100')).body.data.length;
+
+    // the same values, keys in another order: recorded (201, a new risk), the case keeps its risk
+    const again = await api.post(url, {
+      comment: 'computed by our engine',
+      flags: { complex_company_alert: false, prohibited_country_ubo: true },
+      components: { geography_score: 2000.5, customer_score: 1400 },
+      score: 4200,
+      level: 'high',
+    });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.notEqual(again.body.id, first.body.id);
+    assert.equal(again.body.level, 'high');
+    assert.deepEqual(again.body.components, body.components);
+    const after = (await api.get(`/v1/cases/${kase.id}`)).body;
+    assert.deepEqual(after.risk, first.body, 'the case keeps its current risk');
+    assert.equal(after.updated_at, current.updated_at);
+    assert.deepEqual(await stamps(), stampsBefore, 'updated_at and last_activity_at unchanged');
+    assert.equal((await riskEvents(api.workspaceId)).length, 1, 'no second Case.RiskUpdated');
+    assert.equal((await api.get('/v1/activities?limit=100')).body.data.length, activities, 'no activity');
+    const stored = await ctx.db.selectFrom('risks').select('id').where('case_id', '=', kase.id).execute();
+    assert.equal(stored.length, 2, 'both assessments are recorded');
+
+    // any one value differing is a change of the case's risk: one event each
+    for (const change of [
+      { score: 4201 },
+      { flags: { prohibited_country_ubo: true } },
+      { components: { customer_score: 1400 } },
+      { comment: 'recomputed' },
+      { level: 'medium' },
+    ]) {
+      const res = await api.post(url, { ...body, ...change });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.deepEqual((await api.get(`/v1/cases/${kase.id}`)).body.risk, res.body, JSON.stringify(change));
+    }
+    assert.equal((await riskEvents(api.workspaceId)).length, 6);
   });
 
   test("another workspace's case is not found", async () => {

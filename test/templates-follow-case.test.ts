@@ -143,6 +143,87 @@ describe('templates follow the case', () => {
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.details[0].path, 'template_key');
   });
+
+  test("PATCH naming the case's own template changes nothing; another template applies", async () => {
+    const api = await newWorkspace();
+    const t = await template(api);
+    const kase = await api.post('/v1/cases', {
+      name: 'Templated',
+      template_key: 'kyb',
+      companies: [{ name: 'Acme', country: 'FR' }],
+      individuals: [person('Alan', 'Turing', { is_beneficial_owner: true })],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const url = `/v1/cases/${kase.body.id}`;
+    const company = kase.body.companies[0].id;
+    const all = [`ekyc:${kase.body.individuals[0].id}`, `online_reputation:${company}`].sort();
+    assert.deepEqual(await checksOf(api.workspaceId, kase.body.id), all);
+    // someone deleted a template check: it is the record of what they want
+    const reputation = (await api.get(url)).body.companies[0].checks[0];
+    assert.equal(reputation.type, 'online_reputation');
+    assert.equal((await api.delete(`/v1/checks/${reputation.id}`)).status, 204);
+    const kept = [`ekyc:${kase.body.individuals[0].id}`];
+    assert.deepEqual(await checksOf(api.workspaceId, kase.body.id), kept);
+
+    const { ctx } = await getHarness();
+    const outbox = async () =>
+      (
+        await ctx.db
+          .selectFrom('events')
+          .select(['seq', 'type', 'sub_event'])
+          .where('workspace_id', '=', api.workspaceId)
+          .orderBy('seq')
+          .execute()
+      ).map((e) => `${e.seq}:${e.sub_event ?? e.type}`);
+    const activities = async () => (await api.get('/v1/activities?limit=100')).body.data.length;
+    const stored = (await api.get(url)).body;
+    const events = await outbox();
+    const activityCount = await activities();
+    for (const body of [
+      { template_key: 'kyb' },
+      { template_id: t.id },
+      { name: 'Templated', template_key: 'kyb' },
+    ]) {
+      const res = await api.patch(url, body);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.updated_at, stored.updated_at, JSON.stringify(body));
+      assert.deepEqual(res.body.template, stored.template);
+      assert.deepEqual((await api.get(url)).body, stored, `${JSON.stringify(body)}: the case as it was`);
+      assert.deepEqual(
+        await checksOf(api.workspaceId, kase.body.id),
+        kept,
+        'the deleted check stays deleted',
+      );
+      assert.deepEqual(await outbox(), events, `${JSON.stringify(body)}: no event`);
+      assert.equal(await activities(), activityCount, `${JSON.stringify(body)}: no activity`);
+    }
+
+    // running the case's template again is its own request: the deleted check comes back
+    const run = await api.post('/v1/templates/run', { case_id: kase.body.id });
+    assert.equal(run.status, 201, JSON.stringify(run.body));
+    const afterRun = await checksOf(api.workspaceId, kase.body.id);
+    assert.ok(afterRun.includes(`online_reputation:${company}`), afterRun.join(','));
+
+    // another template still applies as before: set, its checks created, Case.TemplateUpdated
+    const other = await api.post('/v1/templates', {
+      key: 'kyb2',
+      name: 'KYB 2',
+      checks: [{ type: 'online_reputation', targets: ['companies'] }],
+    });
+    assert.equal(other.status, 201, JSON.stringify(other.body));
+    const before = (await outbox()).length;
+    const switched = await api.patch(url, { template_key: 'kyb2' });
+    assert.equal(switched.status, 200, JSON.stringify(switched.body));
+    assert.equal(switched.body.template.key, 'kyb2');
+    assert.notEqual(switched.body.updated_at, stored.updated_at);
+    assert.deepEqual(
+      await checksOf(api.workspaceId, kase.body.id),
+      [...afterRun, `online_reputation:${company}`].sort(),
+    );
+    const added = (await outbox()).slice(before).map((e) => e.split(':')[1]);
+    assert.ok(added.includes('Case.TemplateUpdated'), added.join(','));
+    assert.ok(added.includes('Check.Started'), added.join(','));
+  });
 });
 
 /**

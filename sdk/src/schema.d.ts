@@ -178,7 +178,7 @@ export interface paths {
   "/v1/cases/{id}/risks": {
     /**
      * Create an automatic risk
-     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits `Case.RiskUpdated`.
+     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
      */
     post: operations["setCaseRisk"];
   };
@@ -909,7 +909,7 @@ export interface paths {
     delete: operations["deleteWebhook"];
     /**
      * Update a webhook
-     * @description Setting `status` to `online` clears the failing streak and resumes the deliveries kept while the webhook was offline.
+     * @description Setting `status` to `online` on an offline webhook clears its failing streak and resumes the deliveries kept while it was offline. The status it already has changes nothing: `online` sent to an online webhook keeps its failing streak and its `updated_at`.
      */
     patch: operations["updateWebhook"];
   };
@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "1b9302f9-6bd0-4f16-a5d9-082e0fda82db",
+         *   "workspace_id": "2e118a8e-3d4a-4f2e-9d02-5464851709ed",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "dc0b1bdd-f30f-4e3d-beb9-294ceecc0453",
-         *   "to_company_id": "9c3141c7-bf34-4f2b-9913-ca57dbac9e72",
+         *   "from_individual_id": "8782f3a2-7609-407a-aacd-fc4e46fe48a5",
+         *   "to_company_id": "c884f53a-e6eb-41a1-9471-6043b94c1a4f",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
          * }
          */
         "application/json": {
@@ -5948,7 +5948,7 @@ export interface operations {
   };
   /**
    * Create an automatic risk
-   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits `Case.RiskUpdated`.
+   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
    */
   setCaseRisk: {
     parameters: {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "b9957049-10f9-422c-a679-752161c07c1c"
+         *   "business_contact_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "419d77be-c7a5-4b53-9eda-3b0ba8f4b9f8"
+         *     "1f70981c-ec25-4889-9f8b-af815c6783ed"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
+         *   "company_id": "20757199-5700-4357-af4f-44206984c25f",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_dAwLtQyGBNOzZNZ94Z4m7IeGwUfr4Xhr"
+         *         "upload_ref": "upl_ohKS0daBbaNkiSE6hHvGNsLL-sDweO-7"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_2mS8bnHqeD2HAjiQYaoiGS-iaY04qB_b"
+         *       "upload_ref": "upl_nuN9Wf8sLCpiYhQc8oiu8ZGdjUy6EsYi"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c"
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9957049-10f9-422c-a679-752161c07c1c",
+         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
          *   "data": {
-         *     "front_upload_ref": "upl_VBxWZZv9CFxNj_WH5UG3uCK21Wkz70kb"
+         *     "front_upload_ref": "upl_fSXnOqdPEyLkqCJf1pJWfK7vsLmgAD07"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_yLAW_8CxEA6PQkGvrPdICFvDhnsoOYk3"
+         *   "front_upload_ref": "upl_rd-zFVGPe6kr03dUefuhmRW0UPNuSmgY"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "bef67908-52de-4ed9-bf78-9a85d4e1be58",
+         *   "individual_id": "dbc857bf-409e-458a-955d-9ca4fd1fd331",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04"
+         *   "company_id": "20757199-5700-4357-af4f-44206984c25f"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
+         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
          *   "type": "affiliated",
-         *   "search_ref": "sr_SAsUyVxGXo-LSrdYyqxvrEwHX_otyVvQ"
+         *   "search_ref": "sr_Y-jWS_XoojutDhEWBSi4DeUYMuGBa2gG"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
+         *   "company_id": "20757199-5700-4357-af4f-44206984c25f",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "831f9a69-ba0e-4943-86d9-c582ee344274",
+         *   "individual_id": "b9fd2aed-cdaf-4248-86c9-7aa920736052",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
+         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "0ba8b9f1-8433-4989-80a3-ac1cd329ac04",
+         *       "to_company_id": "20757199-5700-4357-af4f-44206984c25f",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
+         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "af3d94be-0ff0-4d29-a471-e38af19a9d43",
-         *   "template_id": "3beee999-08ce-431e-b17d-641a7cdb697e"
+         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
+         *   "template_id": "68989ab0-6329-4cb2-a7ab-bfdd0ff15751"
          * }
          */
         "application/json": {
@@ -13046,7 +13046,7 @@ export interface operations {
   };
   /**
    * Update a webhook
-   * @description Setting `status` to `online` clears the failing streak and resumes the deliveries kept while the webhook was offline.
+   * @description Setting `status` to `online` on an offline webhook clears its failing streak and resumes the deliveries kept while it was offline. The status it already has changes nothing: `online` sent to an online webhook keeps its failing streak and its `updated_at`.
    */
   updateWebhook: {
     parameters: {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T18:51:32.101Z"
+         *   "since": "2026-12-02T19:08:10.755Z"
          * }
          */
         "application/json": {

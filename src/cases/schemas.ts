@@ -59,7 +59,8 @@ export const CaseUpdate = Type.Object({
     Nullable(
       Type.String({
         description:
-          "Sets the case's template and applies it to the case's current entities; null detaches it",
+          "Sets the case's template and applies it to the case's current entities; null detaches it. " +
+          'The template the case already has changes nothing (it is not applied again: POST /v1/templates/run does that)',
       }),
     ),
   ),

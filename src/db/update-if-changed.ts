@@ -23,12 +23,30 @@ const PRESENTED_WITH_EVERY_KEY: Partial<Record<ChangedTable, ReadonlySet<string>
 };
 
 /**
+ * JSON columns holding a record of another table (its id and stamps) whose content is what the
+ * column means: the case's `risk` is the same risk when its level, score, components, flags, mode
+ * and comment are, whichever assessment (id, created_at) recorded them (src/risks/create-risk.ts).
+ */
+const COMPARED_WITHOUT_KEYS: Partial<Record<ChangedTable, Readonly<Record<string, readonly string[]>>>> = {
+  cases: { risk: ['id', 'created_at', 'updated_at'] },
+};
+
+/**
  * Whether `column` of the row being updated (its stored value, in an UPDATE's WHERE or SET) is
  * another value than `value`, compared in SQL (IS DISTINCT FROM: jsonb, numbers, dates and arrays as
  * values, not as the text sent). For the JSON objects presented with every key, a key missing and a
- * key null are the same.
+ * key null are the same; for a record's snapshot (COMPARED_WITHOUT_KEYS), its id and stamps are left out.
  */
 export function columnChanged(table: ChangedTable, column: string, value: unknown): RawBuilder<boolean> {
+  const without = COMPARED_WITHOUT_KEYS[table]?.[column];
+  if (without) {
+    // the keys are the constants above, inlined as literals
+    const minus = sql.join(
+      without.map((k) => sql`- ${sql.lit(k)}::text`),
+      sql` `,
+    );
+    return sql<boolean>`(${sql.ref(column)} ${minus}) is distinct from (cast(${sql.val(value)} as jsonb) ${minus})`;
+  }
   if (PRESENTED_WITH_EVERY_KEY[table]?.has(column)) {
     return sql<boolean>`jsonb_strip_nulls(coalesce(${sql.ref(column)}, '{}'::jsonb)) is distinct from jsonb_strip_nulls(coalesce(cast(${sql.val(value)} as jsonb), '{}'::jsonb))`;
   }

@@ -4,6 +4,7 @@ import type { Static } from 'typebox';
 import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
+import { updateIfChanged } from '../db/update-if-changed.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
@@ -12,8 +13,11 @@ import type { RiskCreate } from './schemas.ts';
 
 /**
  * Records an automatic risk assessment computed by the caller and makes it the case's current
- * risk. Refused (400) when the workspace computes risk with online engines. Every new assessment
- * emits `Case.RiskUpdated`, even at an unchanged level: score, components or flags may differ.
+ * risk. Refused (400) when the workspace computes risk with online engines. `Case.RiskUpdated` is
+ * emitted only when the case's risk changes: an assessment identical to the current risk (level,
+ * score, components, flags, comment, mode) is still recorded and answered (201, its own id), but the
+ * case keeps its current risk, its `updated_at` and `last_activity_at`, and no event is recorded
+ * (the comparison: `columnChanged` in src/db/update-if-changed.ts).
  */
 export async function createRisk(
   db: Db,
@@ -46,12 +50,14 @@ export async function createRisk(
       .returningAll()
       .executeTakeFirstOrThrow();
     const risk = presentRisk(row);
-    const caseRow = await trx
-      .updateTable('cases')
-      .set({ risk: JSON.stringify(risk), updated_at: sql`now()`, last_activity_at: sql`now()` })
-      .where('id', '=', kase.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const caseRow = await updateIfChanged(
+      trx,
+      'cases',
+      kase.id,
+      { risk: JSON.stringify(risk) },
+      { updated_at: sql`now()`, last_activity_at: sql`now()` },
+    );
+    if (!caseRow) return risk;
     await recordEvents(trx, workspaceId, [
       {
         type: 'Case.Updated',

@@ -15,8 +15,11 @@ export function registerRiskRoutes(app: App, ctx: AppContext): void {
         summary: 'Create an automatic risk',
         description:
           'Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. ' +
-          '400 when the workspace computes risk with online engines (`risk.online_engines`). Every call emits ' +
-          '`Case.RiskUpdated`.',
+          '400 when the workspace computes risk with online engines (`risk.online_engines`). ' +
+          "`Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current " +
+          'risk (same level, score, components, flags and comment) is still recorded and answered (201, its own ' +
+          'id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, ' +
+          'and no event or activity is recorded.',
         params: CaseUuidParam,
         body: RiskCreate,
         response: { 201: Risk, ...errors(400, 404) },

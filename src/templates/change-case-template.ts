@@ -11,6 +11,10 @@ import { resolveTemplateRef, setCaseTemplate } from './resolve-template.ts';
  * `PATCH /v1/cases/{id}` with `template_key` / `template_id` (the reference's update): sets the case's
  * template and applies it to the case's current entities (checks they do not have yet from it),
  * with the events of a creation; `null` detaches the template and leaves its checks in place.
+ * Naming the template the case already has changes nothing (like any field given its stored value):
+ * it is not applied again, so a template check someone deleted does not come back and the template's
+ * later edits are not added. `POST /v1/templates/run` without `template_key` is the request that
+ * runs the case's template again.
  */
 export async function changeCaseTemplate(
   ctx: AppContext,
@@ -20,6 +24,8 @@ export async function changeCaseTemplate(
   ref: { template_key?: string | null; template_id?: string | null },
 ): Promise<void> {
   const template = await resolveTemplateRef(trx, workspaceId, ref);
+  // the template it already has: a field given its stored value (src/cases/update-case.ts)
+  if (template && caseRow.template_id === template.id) return;
   let updated: CaseRow | undefined;
   if (!template) {
     if (caseRow.template_id === null) return;
@@ -29,7 +35,7 @@ export async function changeCaseTemplate(
       .where('id', '=', caseRow.id)
       .returningAll()
       .executeTakeFirstOrThrow()) as CaseRow;
-  } else if (caseRow.template_id !== template.id) {
+  } else {
     updated = await setCaseTemplate(trx, caseRow.id, template, true);
   }
   if (updated) {

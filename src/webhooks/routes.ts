@@ -83,7 +83,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Update a webhook',
         description:
-          'Setting `status` to `online` clears the failing streak and resumes the deliveries kept while the webhook was offline.',
+          'Setting `status` to `online` on an offline webhook clears its failing streak and resumes the deliveries kept while it was offline. ' +
+          'The status it already has changes nothing: `online` sent to an online webhook keeps its failing streak and its `updated_at`.',
         params: WebhookIdParam,
         body: WebhookUpdate,
         response: { 200: Webhook, ...errors(400, 404) },

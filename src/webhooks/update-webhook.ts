@@ -10,8 +10,9 @@ import { assertSignatureHeader, isValidSecret } from './signature.ts';
 import { validateWebhookUrl } from './validate-url.ts';
 
 /**
- * Updates a webhook. Setting it `online` clears its failing streak and resumes the deliveries kept
- * while it was offline; setting it `offline` keeps its pending deliveries aside. A new `secret`
+ * Updates a webhook. Setting an offline webhook `online` clears its failing streak and resumes the
+ * deliveries kept while it was offline; setting an online one `offline` keeps its pending deliveries
+ * aside. The status it already has changes nothing (an online webhook keeps its failing streak). A new `secret`
  * replaces the old one at once (use rotate-secret for a grace period).
  */
 export async function updateWebhook(
@@ -45,7 +46,10 @@ export async function updateWebhook(
       set.previous_secret = null;
       set.previous_secret_expires_at = null;
     }
-    if (input.status !== undefined) {
+    // the status it already has changes nothing: an online webhook given `online` keeps its failing
+    // streak (a reset the client did not ask for, which would move updated_at). Coming back online
+    // from offline is the change that clears the streak and resumes the kept deliveries.
+    if (input.status !== undefined && input.status !== found.status) {
       set.status = input.status;
       if (input.status === 'online') {
         set.failure_streak = 0;
