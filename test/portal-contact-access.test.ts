@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { purgeWithdrawnLinks } from '../src/client-portals/purge-withdrawn-links.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 import { passportPng } from './helpers/id-documents.ts';
 import { portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
@@ -279,5 +280,28 @@ describe('portal: an erased case’s links answer as withdrawn until they would 
     const rows = await withdrawnRows(api.workspaceId);
     assert.equal(rows.length, 1, "Ada's second link, withdrawn with her");
     await assertRevoked(next.ada.token, next.check);
+  });
+
+  test('the daily purge drops the hashes past their link’s expiry in every workspace, and keeps the live ones', async () => {
+    const quiet = await newWorkspace();
+    const busy = await newWorkspace();
+    const q = await twoContacts(quiet);
+    const b = await twoContacts(busy);
+    assert.equal((await quiet.delete(`/v1/cases/${q.caseId}?permanent=true`)).status, 204);
+    assert.equal((await busy.delete(`/v1/cases/${b.caseId}?permanent=true`)).status, 204);
+    assert.equal((await withdrawnRows(quiet.workspaceId)).length, 2);
+    // the quiet workspace's links would have expired by now; it withdraws nothing more
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('client_portal_withdrawn_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('workspace_id', '=', quiet.workspaceId)
+      .execute();
+
+    assert.ok((await purgeWithdrawnLinks(ctx.db)) >= 2);
+    assert.equal((await withdrawnRows(quiet.workspaceId)).length, 0);
+    assert.equal((await withdrawnRows(busy.workspaceId)).length, 2, 'hashes of links still live are kept');
+    await assertRevoked(b.ada.token, b.check);
+    await assertUnknown(q.ada.token);
   });
 });
