@@ -1,6 +1,53 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { sql } from 'kysely';
+import { type Client, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+
+/**
+ * What a write that changes nothing effective must leave as it was: the stored settings, the
+ * workspace's `updated_at` (microseconds, as stored), the outbox and the activities. The audit log's
+ * entries are counted apart: it records every write request, a no-op included (docs/audit-log.md).
+ */
+async function stored(api: Client) {
+  const { ctx } = await getHarness();
+  const row = await ctx.db
+    .selectFrom('workspaces')
+    .select(['settings', sql<string>`updated_at::text`.as('updated_at')])
+    .where('id', '=', api.workspaceId)
+    .executeTakeFirstOrThrow();
+  const events = await ctx.db
+    .selectFrom('events')
+    .select('seq')
+    .where('workspace_id', '=', api.workspaceId)
+    .execute();
+  const activities = (await api.get('/v1/activities?limit=100')).body.data.length;
+  return { settings: row.settings, updated_at: row.updated_at, events: events.length, activities };
+}
+
+async function auditEntries(api: Client): Promise<[string, number][]> {
+  const res = await api.get('/v1/audit-log?limit=100');
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data.map((e: { action: string; status_code: number }) => [e.action, e.status_code]);
+}
+
+/** Runs `write` (a PATCH or PUT answering 200 with `expected`) and checks it changed nothing. */
+async function assertNoop(
+  api: Client,
+  expected: unknown,
+  write: () => Promise<{ status: number; body: unknown }>,
+) {
+  const before = await stored(api);
+  const audited = (await auditEntries(api)).length;
+  const res = await write();
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.body, expected, 'answers the settings as they are');
+  assert.deepEqual(await stored(api), before, 'settings, updated_at, events and activities as they were');
+  assert.deepEqual((await api.get('/v1/workspace/settings')).body, expected);
+  // the request itself is recorded, as every write is; nothing else is
+  const entries = await auditEntries(api);
+  assert.equal(entries.length, audited + 1);
+  assert.deepEqual(entries[0], ['workspace.settings.update', 200]);
+}
 
 /**
  * Workspace settings: PATCH merges key by key; PUT replaces, so a setting it leaves out takes its
@@ -107,5 +154,88 @@ describe('workspace settings', () => {
     const put = await api.put('/v1/workspace/settings', { checks: { id_verification: { vendor: null } } });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.deepEqual(put.body.checks.id_verification, {});
+  });
+
+  test('GET then PUT or PATCH of the same body changes nothing: nothing stored, updated_at stays', async () => {
+    const api = await newWorkspace('settings-noop');
+    const fresh = (await api.get('/v1/workspace/settings')).body;
+    assert.deepEqual((await stored(api)).settings, {});
+    await assertNoop(api, fresh, () => api.put('/v1/workspace/settings', fresh));
+    await assertNoop(api, fresh, () => api.patch('/v1/workspace/settings', fresh));
+    await assertNoop(api, fresh, () => api.patch('/v1/workspace/settings', {}));
+    // a value equal to its default is not stored either: the stored settings stay empty
+    await assertNoop(api, fresh, () =>
+      api.patch('/v1/workspace/settings', {
+        case_review: { comment_mandatory: false },
+        checks: { limit: null },
+      }),
+    );
+    assert.deepEqual((await stored(api)).settings, {});
+
+    // a real change moves updated_at, and stores only what differs from the defaults
+    const before = await stored(api);
+    const changed = await api.put('/v1/workspace/settings', {
+      ...fresh,
+      case_review: {
+        ...fresh.case_review,
+        frequency_in_months: { ...fresh.case_review.frequency_in_months, high: 3 },
+      },
+      checks: { limit: 5, aml: { fuzziness: 0.9 }, id_verification: { mode: 'auto' } },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    const after = await stored(api);
+    assert.notEqual(after.updated_at, before.updated_at);
+    assert.deepEqual(after.settings, {
+      case_review: { frequency_in_months: { high: 3 } },
+      checks: { limit: 5, aml: { fuzziness: 0.9 }, id_verification: { mode: 'auto' } },
+    });
+
+    // and GET → PUT, or the current values as a PATCH, of the changed settings is a no-op again; a
+    // check type's default is kept as given even when it equals the API default (GET shows it)
+    const current = (await api.get('/v1/workspace/settings')).body;
+    assert.deepEqual(current, changed.body);
+    assert.deepEqual(current.checks.id_verification, { mode: 'auto' });
+    await assertNoop(api, current, () => api.put('/v1/workspace/settings', current));
+    await assertNoop(api, current, () => api.patch('/v1/workspace/settings', current));
+    await assertNoop(api, current, () =>
+      api.patch('/v1/workspace/settings', { case_review: { frequency_in_months: { high: 3, low: 36 } } }),
+    );
+    assert.deepEqual((await stored(api)).settings, after.settings);
+
+    // a PATCH back to a default is a change: stored without it, updated_at moves
+    const back = await api.patch('/v1/workspace/settings', {
+      case_review: { frequency_in_months: { high: 12 } },
+    });
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    const reverted = await stored(api);
+    assert.notEqual(reverted.updated_at, after.updated_at);
+    assert.deepEqual(reverted.settings, {
+      checks: { limit: 5, aml: { fuzziness: 0.9 }, id_verification: { mode: 'auto' } },
+    });
+  });
+
+  test('settings stored with their defaults spelled out (written before): GET → PUT leaves them', async () => {
+    const api = await newWorkspace('settings-noop-legacy');
+    const { ctx } = await getHarness();
+    const fresh = (await api.get('/v1/workspace/settings')).body;
+    // what a GET → PUT stored before: every default explicitly
+    await ctx.db
+      .updateTable('workspaces')
+      .set({ settings: JSON.stringify({ ...fresh, checks: { ...fresh.checks, aml: { monitoring: true } } }) })
+      .where('id', '=', api.workspaceId)
+      .execute();
+    const current = (await api.get('/v1/workspace/settings')).body;
+    assert.equal(current.checks.aml.monitoring, true);
+    await assertNoop(api, current, () => api.put('/v1/workspace/settings', current));
+    await assertNoop(api, current, () =>
+      api.patch('/v1/workspace/settings', { risk: { online_engines: false } }),
+    );
+    // the next real change stores only what differs
+    const res = await api.patch('/v1/workspace/settings', { risk: { online_engines: true } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual((await stored(api)).settings, {
+      risk: { online_engines: true },
+      checks: { aml: { monitoring: true } },
+    });
   });
 });

@@ -1,7 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { updateIfChanged } from '../db/update-if-changed.ts';
-import { deepMerge, resolveSettings, type Settings } from './defaults.ts';
+import { deepMerge, resolveSettings, type Settings, withoutDefaults } from './defaults.ts';
 
 export async function getSettings(db: Db, workspaceId: string): Promise<Settings> {
   const row = await db
@@ -13,16 +14,8 @@ export async function getSettings(db: Db, workspaceId: string): Promise<Settings
 }
 
 /** `PATCH`: the given settings merged into the stored ones, key by key (a validated, closed body). */
-export async function patchSettings(db: Db, workspaceId: string, patch: unknown): Promise<Settings> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('workspaces')
-      .select('settings')
-      .where('id', '=', workspaceId)
-      .forNoKeyUpdate()
-      .executeTakeFirstOrThrow();
-    return storeSettings(trx, workspaceId, dropUnsetDefaults(deepMerge(row.settings ?? {}, patch)));
-  });
+export function patchSettings(db: Db, workspaceId: string, patch: unknown): Promise<Settings> {
+  return writeSettings(db, workspaceId, (stored) => deepMerge(stored ?? {}, patch));
 }
 
 /**
@@ -30,8 +23,35 @@ export async function patchSettings(db: Db, workspaceId: string, patch: unknown)
  * default again (`PUT {}` resets them all). PATCH unsets a check type's default with null, but not
  * the other settings: null is a value of its own for several (no limit, no review due).
  */
-export async function replaceSettings(db: Db, workspaceId: string, settings: unknown): Promise<Settings> {
-  return storeSettings(db, workspaceId, dropUnsetDefaults(settings ?? {}));
+export function replaceSettings(db: Db, workspaceId: string, settings: unknown): Promise<Settings> {
+  return writeSettings(db, workspaceId, () => settings ?? {});
+}
+
+/**
+ * Stores the settings `next` makes of the stored ones, without the values equal to their defaults
+ * (withoutDefaults). A write whose settings resolve as the current ones do is no write at all (the
+ * body GET answered, sent back; a value its default already gives): nothing stored, `updated_at`
+ * stays, even when the stored form differs (defaults spelled out by a write from before).
+ */
+async function writeSettings(
+  db: Db,
+  workspaceId: string,
+  next: (stored: unknown) => unknown,
+): Promise<Settings> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('workspaces')
+      .select('settings')
+      .where('id', '=', workspaceId)
+      .forNoKeyUpdate()
+      .executeTakeFirstOrThrow();
+    const current = resolveSettings(row.settings);
+    const stored = withoutDefaults(dropUnsetDefaults(next(row.settings)));
+    const resolved = resolveSettings(stored);
+    if (isDeepStrictEqual(resolved, current)) return current;
+    await storeSettings(trx, workspaceId, stored);
+    return resolved;
+  });
 }
 
 /** Check defaults whose null is a value of its own (a sandbox profile everywhere, no redirect). */
@@ -56,7 +76,7 @@ function dropUnsetDefaults(settings: unknown): unknown {
 }
 
 /** Writes the settings; the workspace's `updated_at` moves only when the stored settings change. */
-async function storeSettings(db: Db, workspaceId: string, stored: unknown): Promise<Settings> {
+async function storeSettings(db: Db, workspaceId: string, stored: unknown): Promise<void> {
   await updateIfChanged(
     db,
     'workspaces',
@@ -64,5 +84,4 @@ async function storeSettings(db: Db, workspaceId: string, stored: unknown): Prom
     { settings: JSON.stringify(stored) },
     { updated_at: sql`now()` },
   );
-  return resolveSettings(stored);
 }

@@ -11,6 +11,9 @@
  *   at 1280 and 390 px; before, they had a row of their own (Save, Cancel, at the left). The
  *   "Kind" box of "Add an entity" lines up with the fields under it (the browser's 2 px fieldset
  *   margin set it in).
+ * - "Launch checks" and the new-case page's two forms end with that same row (DialogActions: the
+ *   button at the form's right edge, after Close in the dialog), at 1280 and 390 px; before, they
+ *   had the older row of their own (the main button first, at the left).
  * Screenshots: test-output/screenshots/console-entities-launch-*.png.
  */
 import assert from 'node:assert/strict';
@@ -216,6 +219,73 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
         await cancel.click();
         await dialog.waitFor({ state: 'hidden' });
       }
+    }
+    await page.close();
+  });
+
+  test('"Launch checks" and the new-case forms end with the same row: its button at the right', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Row case',
+      companies: [{ type: 'main', name: 'Row Company SAS', country: 'FR' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const page = await signedInPage(chrome, base, reviewer);
+    type Box = { left: number; right: number; top: number; bottom: number };
+    const box = async (l: ReturnType<Page['locator']>): Promise<Box> =>
+      l.evaluate((el: any) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      });
+    /** The form's last row is the shared one, `main` at its right edge, below every field. */
+    const assertRow = async (form: ReturnType<Page['locator']>, main: string, where: string) => {
+      const button = form.getByRole('button', { name: main, exact: true });
+      assert.equal(await button.count(), 1, `${where}: one ${main}`);
+      assert.equal(
+        await button.evaluate((el: any) => el.parentElement.className as string),
+        'case-form-actions',
+        `${where}: ${main} in the shared row`,
+      );
+      const [formBox, mainBox] = [await box(form), await box(button)];
+      // the page's forms are cards (border, padding): the row ends where their content does
+      const inset = await form.evaluate((el: any) => {
+        const style = el.ownerDocument.defaultView.getComputedStyle(el);
+        return Number.parseFloat(style.paddingRight) + Number.parseFloat(style.borderRightWidth);
+      });
+      assert.ok(
+        Math.abs(mainBox.right - (formBox.right - inset)) < 0.5,
+        `${where}: ${main} at the right edge`,
+      );
+      assert.ok(mainBox.top > (await box(form.locator('label').last())).bottom, `${where}: below the fields`);
+      return mainBox;
+    };
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/console/cases/${created.body.id}`);
+      await page.getByRole('button', { name: 'Launch checks' }).click();
+      const launch = page.getByRole('dialog', { name: 'Launch checks' });
+      await launch.getByLabel('One check').waitFor();
+      await shot(page, `04-launch-checks-${viewport.width}`);
+      const where = `Launch checks at ${viewport.width} px`;
+      const run = await assertRow(launch.locator('form'), 'Launch', where);
+      const close = await box(launch.getByRole('button', { name: 'Close', exact: true }));
+      assert.equal(close.top, run.top, `${where}: Close and Launch on one row`);
+      assert.ok(close.right <= run.left, `${where}: Close before Launch`);
+      await launch.getByRole('button', { name: 'Close', exact: true }).click();
+      await launch.waitFor({ state: 'hidden' });
+
+      await page.goto(`${base}/console/cases/new`);
+      const registry = page.getByRole('form', { name: 'From the registry' });
+      await registry.waitFor();
+      await shot(page, `05-new-case-registry-${viewport.width}`);
+      await assertRow(registry, 'Search', `New case from the registry at ${viewport.width} px`);
+      await page.getByRole('button', { name: 'By hand' }).click();
+      const byHand = page.getByRole('form', { name: 'By hand' });
+      await byHand.waitFor();
+      await shot(page, `06-new-case-by-hand-${viewport.width}`);
+      await assertRow(byHand, 'Create the case', `New case by hand at ${viewport.width} px`);
     }
     await page.close();
   });

@@ -9,15 +9,18 @@ export function Dialog(props: DialogProps) {
 }
 
 /**
- * The end of a dialog's form: its error (announced), then Cancel and the submit button, which is
- * disabled while the action runs.
+ * The end of a dialog's form, and of the console's other action forms (launch checks, new case):
+ * its error (announced), then Cancel (or Close) and the submit button, at the right. The submit is
+ * disabled while the action runs, or while `disabled` says the form cannot be sent yet. A form with
+ * nothing to cancel (a page's) has no `onCancel`: the row holds the submit alone.
  */
 export function DialogActions(props: {
   error: string | null | undefined;
   busy: boolean;
-  cancelLabel: string;
+  disabled?: boolean;
+  cancelLabel?: string;
   submitLabel: string;
-  onCancel: () => void;
+  onCancel?: () => void;
 }) {
   return (
     <>
@@ -27,10 +30,12 @@ export function DialogActions(props: {
         </p>
       ) : null}
       <div className="case-form-actions">
-        <button type="button" className="case-button" onClick={props.onCancel}>
-          {props.cancelLabel}
-        </button>
-        <button type="submit" className="case-button is-primary" disabled={props.busy}>
+        {props.onCancel ? (
+          <button type="button" className="case-button" onClick={props.onCancel}>
+            {props.cancelLabel}
+          </button>
+        ) : null}
+        <button type="submit" className="case-button is-primary" disabled={props.busy || props.disabled}>
           {props.submitLabel}
         </button>
       </div>

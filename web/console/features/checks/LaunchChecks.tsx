@@ -6,7 +6,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
-import { Dialog } from '../case/Dialog.tsx';
+import { Dialog, DialogActions } from '../case/Dialog.tsx';
 
 type Entity = { id: string; kind: 'company' | 'individual'; name: string };
 type Template = { id: string; key: string; name: string };
@@ -178,18 +178,15 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
           )}
           <ActFailed error={error} />
           {done ? <p role="status">{done}</p> : null}
-          <div className="act-buttons">
-            <button
-              type="submit"
-              className="primary"
-              disabled={busy || (mode === 'template' && !templateKey)}
-            >
-              {busy ? t('act.busy') : t('launch.run')}
-            </button>
-            <button type="button" onClick={() => setOpen(false)}>
-              {t('act.close')}
-            </button>
-          </div>
+          {/* the row every case dialog ends with (Close, then Launch, at the right) */}
+          <DialogActions
+            error={null}
+            busy={busy}
+            disabled={mode === 'template' && !templateKey}
+            cancelLabel={t('act.close')}
+            submitLabel={busy ? t('act.busy') : t('launch.run')}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </Dialog>
     </>

@@ -10,6 +10,7 @@ import type { paths } from '../../api/schema';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
+import { DialogActions } from '../case/Dialog.tsx';
 
 type Candidate =
   paths['/v1/company-data/search']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -93,11 +94,8 @@ function ByHand() {
         <input type="email" value={f.contact_email ?? ''} onChange={set('contact_email')} />
       </label>
       <ActFailed error={error} />
-      <div className="act-buttons">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('act.busy') : t('new.create')}
-        </button>
-      </div>
+      {/* the dialogs' row of actions (DialogActions), its button at the right; nothing to cancel */}
+      <DialogActions error={null} busy={busy} submitLabel={busy ? t('act.busy') : t('new.create')} />
     </form>
   );
 }
@@ -157,11 +155,11 @@ function FromRegistry() {
           {t('new.registrationNumber')}
           <input value={number} onChange={(e) => setNumber(e.target.value)} />
         </label>
-        <div className="act-buttons">
-          <button type="submit" className="primary" disabled={search.busy}>
-            {search.busy ? t('new.searching') : t('new.search')}
-          </button>
-        </div>
+        <DialogActions
+          error={null}
+          busy={search.busy}
+          submitLabel={search.busy ? t('new.searching') : t('new.search')}
+        />
       </form>
       <ActFailed error={search.error} />
       {candidates ? (
