@@ -155,11 +155,12 @@ function FromRegistry() {
           {t('new.registrationNumber')}
           <input value={number} onChange={(e) => setNumber(e.target.value)} />
         </label>
-        <DialogActions
-          error={null}
-          busy={search.busy}
-          submitLabel={search.busy ? t('new.searching') : t('new.search')}
-        />
+        {/* a search row: its button stays beside the fields it searches by, not at the far right */}
+        <div className="act-buttons">
+          <button type="submit" className="primary" disabled={search.busy}>
+            {search.busy ? t('new.searching') : t('new.search')}
+          </button>
+        </div>
       </form>
       <ActFailed error={search.error} />
       {candidates ? (
