@@ -216,6 +216,20 @@ describe('connections: early refusals on a kept-alive connection', () => {
     assert.notEqual(res.closedAfterMs, null, 'the server closed the connection');
     assert.deepEqual(await uploadsOf(api.workspaceId), { rows: 0, stored: [] }, 'partial file deleted');
   });
+  test('25 MB of text: over the limit before it is a format, a 413 with 4 MB never sent, nothing kept', async () => {
+    const { payload, contentType } = multipartBody([
+      { name: 'file', filename: 'big.txt', data: Buffer.alloc(25 * MB, 'a') },
+    ]);
+    const head = Buffer.from(
+      `POST /v1/files/upload HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\n` +
+        `content-type: ${contentType}\r\ncontent-length: ${payload.length}\r\n\r\n`,
+    );
+    const res = await rawExchange(server.port, Buffer.concat([head, payload.subarray(0, 21 * MB)]));
+    assert.equal(res.status, 413, JSON.stringify(res.body));
+    assertErrorBody(res.body, 413, 'PAYLOAD_TOO_LARGE');
+    assert.equal(res.headers.connection, 'close');
+    assert.deepEqual(await uploadsOf(api.workspaceId), { rows: 0, stored: [] });
+  });
   test('a client that keeps sending after a refusal is disconnected within the linger time', async () => {
     // a chunked body that never ends, from a client that never closes its side: without the
     // server closing, Node would read and drop it until the request timeout

@@ -215,6 +215,20 @@ describe('files: upload', () => {
     assert.equal((await rowsOf(api.workspaceId)).length, 0);
     assert.deepEqual(await storedFilesOf(api.workspaceId), [], 'no partial file left');
 
+    // over 20 MB in a format that is not accepted either (zeros, as a test would build it): the
+    // size limit answers first (413), not the format (415)
+    for (const [bytes, name] of [
+      [Buffer.alloc(21 * 1024 * 1024), 'big.pdf'],
+      [Buffer.alloc(21 * 1024 * 1024, 'a'), 'big.txt'],
+      [Buffer.concat([png, Buffer.alloc(21 * 1024 * 1024, 7)]), 'big.pdf'],
+    ] as const) {
+      const both = await uploadBytes(api, bytes, name);
+      assert.equal(both.status, 413, `${name}: ${JSON.stringify(both.body)}`);
+      assert.equal(both.body.code, 'PAYLOAD_TOO_LARGE');
+      assert.equal(both.body.details[0].path, 'file');
+    }
+    assert.equal((await rowsOf(api.workspaceId)).length, 0);
+
     const exact = Buffer.concat([png, Buffer.alloc(20 * 1024 * 1024 - png.length, 7)]);
     const ok = await uploadBytes(api, exact, 'exact.png');
     assert.equal(ok.status, 200, JSON.stringify(ok.body));

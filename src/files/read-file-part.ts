@@ -32,6 +32,11 @@ export interface FileUpload {
    * named `file`, refused by the parser's one-file limit). Call it after the file's stream ended.
    */
   otherParts(): Promise<string[]>;
+  /**
+   * The request body's declared size (Content-Length), null when it is sent chunked: a body no
+   * larger than the upload limit cannot hold a file over it (uploadFile refuses such a file at once).
+   */
+  bodyBytes: number | null;
 }
 
 /**
@@ -69,8 +74,10 @@ export async function readFileUpload(
     part.file.resume();
     throw fileRequired();
   }
+  const declared = Number(req.headers['content-length']);
   return {
     part,
+    bodyBytes: Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
     async otherParts() {
       const names: string[] = [];
       try {

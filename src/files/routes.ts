@@ -35,12 +35,14 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
         validatorCompiler: () => () => true,
       },
       async (req) => {
-        const { part, otherParts } = await readFileUpload(req);
+        const upload = await readFileUpload(req);
+        const { part, otherParts } = upload;
         const storage = getStorage(ctx);
         const workspaceId = req.principal.workspaceId;
         const stored = await uploadFile(ctx.db, storage, workspaceId, part.file, {
           declared: { filename: part.filename, mimetype: part.mimetype },
           maxImagePixels: ctx.config.maxImagePixels,
+          bodyBytes: upload.bodyBytes,
         });
         // the form holds the file and nothing else: what follows it is known only once it is read
         const others = await otherParts().catch(async (err) => {

@@ -37,6 +37,8 @@ export interface UploadOptions {
   maxImagePixels: number;
   /** Also accept a short video (WebM, MP4, QuickTime): the portal's video slot only. */
   acceptVideo?: boolean;
+  /** The request body's declared size (FileUpload.bodyBytes); null or absent when unknown. */
+  bodyBytes?: number | null;
 }
 
 export const newUploadRef = () => `upl_${randomBytes(24).toString('base64url')}`;
@@ -89,9 +91,42 @@ function peekHead(stream: Readable, n: number): Promise<{ head: Buffer; ended: b
 }
 
 /**
+ * A refusal decided from the first bytes (format, declared type, pixels) gives way to the size
+ * limit: a file over 20 MB is a 413 whatever its format (the spec lists 413 for any upload over
+ * 20 MB; a client sending 21 MB of zeros expects 413, not 415). A body declared no larger than the
+ * limit cannot hold such a file: refused at once. Otherwise the rest of the file is read and dropped
+ * first (at most 20 MB: busboy stops counting at the limit and marks the stream `truncated`).
+ */
+async function refuseAfterDrain(
+  file: UploadStream,
+  ended: boolean,
+  bodyBytes: number | null | undefined,
+  refusal: ApiError,
+): Promise<never> {
+  if (!ended && bodyBytes != null && bodyBytes <= MAX_UPLOAD_BYTES) {
+    file.resume(); // discard the rest
+    throw refusal;
+  }
+  if (!ended) {
+    await new Promise<void>((resolve) => {
+      if (file.readableEnded || file.destroyed) return resolve();
+      file.once('end', resolve);
+      // at the limit busboy marks the stream truncated but ends it only with its part, which may
+      // be megabytes of body later (or never sent): the limit is enough to answer
+      file.once('limit', resolve);
+      file.once('close', resolve);
+      file.once('error', () => resolve()); // a broken body: the refusal stands
+      file.resume();
+    });
+  }
+  throw file.truncated ? tooLarge() : refusal;
+}
+
+/**
  * Stores one uploaded file: decides the format from its first bytes and refuses it when its declared
  * type disagrees or, for an image, when its header declares too many pixels; streams it to storage
- * while hashing it, stops at 20 MB leaving nothing behind; refuses a PDF that does not parse; and
+ * while hashing it, stops at 20 MB leaving nothing behind (a refused file over 20 MB is a 413 whatever
+ * its format); refuses a PDF that does not parse; and
  * records an unattached upload valid for 24 h. Only a PDF is held whole in memory (to parse it).
  */
 export async function uploadFile(
@@ -113,27 +148,25 @@ export async function uploadFile(
   }
   const mime = await detectFormat(head, { video: options.acceptVideo });
   if (!mime) {
-    file.resume(); // discard the rest (busboy stops counting at the size limit)
     const formats = options.acceptVideo
       ? `${ACCEPTED_FORMATS}, or a ${VIDEO_FORMATS} video`
       : ACCEPTED_FORMATS;
-    throw new ApiError(415, `file format is not accepted: upload a ${formats} file`, [
-      { path: 'file', message: `file must be a ${formats} file` },
-    ]);
+    return refuseAfterDrain(
+      file,
+      ended,
+      options.bodyBytes,
+      new ApiError(415, `file format is not accepted: upload a ${formats} file`, [
+        { path: 'file', message: `file must be a ${formats} file` },
+      ]),
+    );
   }
   const refusal = declaredTypeMismatch(mime, options.declared ?? {});
-  if (refusal) {
-    file.resume();
-    throw refusal;
-  }
+  if (refusal) return refuseAfterDrain(file, ended, options.bodyBytes, refusal);
   if (mime.startsWith('image/')) {
     // the dimensions usually sit in the sniffed bytes; a JPEG's may follow large metadata
     if (!ended && !headerPixels(head)) ({ head, ended } = await peek(IMAGE_HEADER_BYTES));
     const tooMany = imagePixelsRefusal(head, options.maxImagePixels);
-    if (tooMany) {
-      file.resume();
-      throw tooMany;
-    }
+    if (tooMany) return refuseAfterDrain(file, ended, options.bodyBytes, tooMany);
   }
   // a PDF is parsed whole once stored: keep its bytes as they stream by (at most 20 MB)
   const pdfChunks: Buffer[] | null = mime === 'application/pdf' ? [] : null;

@@ -74,7 +74,7 @@ export async function uploadPendingFile(
   access: PortalAccess,
   checkId: string,
   slotKey: string,
-  { part, otherParts }: FileUpload,
+  { part, otherParts, bodyBytes }: FileUpload,
 ): Promise<Action> {
   const { link } = access;
   let slot: PortalSlot;
@@ -89,6 +89,7 @@ export async function uploadPendingFile(
     declared: { filename: part.filename, mimetype: part.mimetype },
     maxImagePixels: ctx.config.maxImagePixels,
     acceptVideo: slot.accept.split(',').some((t) => t.startsWith('video/')),
+    bodyBytes,
   }).catch((err) => {
     throw asBadFile(err, slot);
   });
