@@ -341,6 +341,31 @@ describe('case tags', () => {
     assert.equal((await api.get('/v1/cases?tags=VIP')).body.pagination.count, 0);
     assert.equal((await api.get('/v1/cases?tags=New-Tag')).body.pagination.count, 1);
   });
+
+  test('the tags filter matches labels case-insensitively, as adding and removing tags do', async () => {
+    const api = await newWorkspace();
+    const vip = await api.post('/v1/cases', { name: 'Tagged', tags: ['VIP', 'EU'] });
+    assert.equal(vip.status, 201, JSON.stringify(vip.body));
+    assert.equal((await api.post('/v1/cases', { name: 'Plain', tags: ['eu'] })).status, 201);
+    const names = async (q: string) => {
+      const res = await api.get(`/v1/cases?${q}&sort=name`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data.map((c: any) => c.name);
+    };
+    assert.deepEqual(await names('tags=vip'), ['Tagged']);
+    assert.deepEqual(await names('tags.array_contains=vip,eu'), ['Tagged']);
+    assert.deepEqual(await names('tags.array_overlap=vIp,nothing'), ['Tagged']);
+    assert.deepEqual(await names('tags.array_not_contains=vip'), ['Plain']);
+    assert.deepEqual(await names('tags=Eu'), ['Plain', 'Tagged']);
+    assert.deepEqual(await names('tags=unknown'), []);
+    assert.deepEqual(await names('tags.array_not_contains=unknown'), ['Plain', 'Tagged']);
+    const counts = await api.get('/v1/case-counts?tags.array_contains=vip');
+    assert.equal(counts.body.all, 1, JSON.stringify(counts.body));
+    // another workspace's tag of the same label spells nothing here
+    const other = await newWorkspace();
+    assert.equal((await other.post('/v1/tags', { label: 'vip' })).status, 201);
+    assert.deepEqual(await names('tags=vip'), ['Tagged']);
+  });
 });
 
 describe('case tag labels', () => {

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
+import { withTagSpellings } from '../tags/tag-filter-spellings.ts';
 import { presentCase } from './present.ts';
 import { CASE_STATUSES } from './schemas.ts';
 
@@ -19,7 +20,7 @@ export const caseListSpec: ListSpec = {
 };
 
 export async function listCases(db: Db, workspaceId: string, query: Record<string, unknown>) {
-  const parsed = parseListQuery(caseListSpec, query);
+  const parsed = await withTagSpellings(db, workspaceId, parseListQuery(caseListSpec, query));
   const base = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
   const { rows, pagination } = await fetchPage(caseListSpec, parsed, base, (qb) => qb.selectAll(), db, {
     alias: 'cases',

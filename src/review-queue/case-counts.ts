@@ -12,6 +12,7 @@ import {
   parseListQuery,
   plannedTop,
 } from '../http/list-query.ts';
+import { withTagSpellings } from '../tags/tag-filter-spellings.ts';
 
 /** The cases list's filters but status (the counts are per status). */
 export const caseCountSpec: ListSpec = {
@@ -68,7 +69,7 @@ export async function countCases(
   workspaceId: string,
   query: Record<string, unknown>,
 ): Promise<Counts> {
-  const parsed = parseListQuery(caseCountSpec, query);
+  const parsed = await withTagSpellings(db, workspaceId, parseListQuery(caseCountSpec, query));
   const matching = (status?: string) => {
     let q = db.selectFrom('cases').where('workspace_id', '=', workspaceId).where('deleted_at', 'is', null);
     if (status !== undefined) q = q.where('status', '=', status as never);

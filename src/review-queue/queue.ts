@@ -9,6 +9,7 @@ import { withSerialPlans } from '../db/serial-plans.ts';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
 import { fetchPage, type ListSpec, type ParsedList, parseListQuery } from '../http/list-query.ts';
 import { iso } from '../shared/time.ts';
+import { withTagSpellings } from '../tags/tag-filter-spellings.ts';
 
 /**
  * The review queue of the console: what waits for a reviewer across the workspace, in one call
@@ -69,6 +70,7 @@ export const queueCheckSpec: ListSpec = {
 export async function listQueueChecks(db: Db, workspaceId: string, query: Record<string, unknown>) {
   // parsed first: a malformed query is a 400 without opening a transaction
   const parsed = parseListQuery(queueCheckSpec, query);
+  await withTagSpellings(db, workspaceId, parsed);
   if (query.sort === undefined) parsed.sort = [{ field: 'updated_at', desc: false }];
   return withSerialPlans(db, (trx) => queueChecksPage(trx, workspaceId, parsed));
 }
@@ -140,7 +142,7 @@ export const queueCaseSpec: ListSpec = {
 
 /** GET /v1/review-queue/cases: cases whose reviewer has actions, least recently active first. */
 export async function listQueueCases(db: Db, workspaceId: string, query: Record<string, unknown>) {
-  const parsed = parseListQuery(queueCaseSpec, query);
+  const parsed = await withTagSpellings(db, workspaceId, parseListQuery(queueCaseSpec, query));
   if (query.sort === undefined) parsed.sort = [{ field: 'last_activity_at', desc: false }];
   const base = db
     .selectFrom('cases as c')
