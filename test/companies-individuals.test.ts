@@ -293,6 +293,16 @@ describe('companies and individuals', () => {
     assert.deepEqual(await lastNames('birth_date=1985-12-11'), ['King']);
     assert.deepEqual(await lastNames('birth_date.gte=1985-12-10'), ['Byron', 'King']);
     assert.deepEqual(await lastNames('birth_date.lt=1985-12-10'), ['Turing']);
+    // a date-time, as the reference's date pattern allows: the date it is written on, whatever
+    // its time or offset (a birth date has no time zone)
+    assert.deepEqual(await lastNames('birth_date=1985-12-11T00:00:00Z'), ['King']);
+    assert.deepEqual(await lastNames('birth_date=1985-12-11T23:30:00.000%2B05:00'), ['King']);
+    assert.deepEqual(await lastNames('birth_date.gte=1985-12-10T13:30:00Z'), ['Byron', 'King']);
+    for (const bad of ['1985-12-32T00:00:00Z', '1985-12-11T', '1985-12-11 00:00:00', '11/12/1985']) {
+      const res = await api.get(`/v1/individuals?birth_date=${encodeURIComponent(bad)}`);
+      assert.equal(res.status, 400, bad);
+      assert.equal(res.body.details[0].path, 'birth_date');
+    }
   });
 
   test('a date filter sorted by another date', async () => {

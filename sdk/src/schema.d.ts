@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "2e118a8e-3d4a-4f2e-9d02-5464851709ed",
+         *   "workspace_id": "19618c34-d9da-4d3a-8254-27a35ed69d90",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "8782f3a2-7609-407a-aacd-fc4e46fe48a5",
-         *   "to_company_id": "c884f53a-e6eb-41a1-9471-6043b94c1a4f",
+         *   "from_individual_id": "06b57130-dfac-48ec-bce6-ffc56c70be4b",
+         *   "to_company_id": "707dfb61-43f6-4deb-9d2f-f57b0c1d3a3a",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
+         *   "business_contact_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "1f70981c-ec25-4889-9f8b-af815c6783ed"
+         *     "b5c5fa6a-32a8-4372-9534-9b20d2a27db5"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "20757199-5700-4357-af4f-44206984c25f",
+         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_ohKS0daBbaNkiSE6hHvGNsLL-sDweO-7"
+         *         "upload_ref": "upl_Rd1W5Q93MLL_9fuLCqZ0pLF79YiuxOOk"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_nuN9Wf8sLCpiYhQc8oiu8ZGdjUy6EsYi"
+         *       "upload_ref": "upl_HI3jKVyxqKmv_mjURTS329dwiJDCiXMm"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c"
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "49cf7f61-4440-4df0-b02f-9c4c8b149f3c",
+         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
          *   "data": {
-         *     "front_upload_ref": "upl_fSXnOqdPEyLkqCJf1pJWfK7vsLmgAD07"
+         *     "front_upload_ref": "upl_LXf2c9REfSFw37FSmahdlMtb1RSszdz0"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_rd-zFVGPe6kr03dUefuhmRW0UPNuSmgY"
+         *   "front_upload_ref": "upl_-XOzRhBKkxGlfAeXi7N94MuVryw6EZDk"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "dbc857bf-409e-458a-955d-9ca4fd1fd331",
+         *   "individual_id": "cd90a077-4cb8-48a2-b7ed-4c7ef4d9e705",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "20757199-5700-4357-af4f-44206984c25f"
+         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
+         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
          *   "type": "affiliated",
-         *   "search_ref": "sr_Y-jWS_XoojutDhEWBSi4DeUYMuGBa2gG"
+         *   "search_ref": "sr_CP-svuTNpa9gAMNcnRJk0b46wy6aNNT8"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "20757199-5700-4357-af4f-44206984c25f",
+         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "b9fd2aed-cdaf-4248-86c9-7aa920736052",
+         *   "individual_id": "8e57406c-43be-4a4b-bd46-db84e3b8a4af",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10731,7 +10731,7 @@ export interface operations {
         last_name?: string;
         /** @description Filter on email; also `email.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         email?: string;
-        /** @description Filter on birth_date; also `birth_date.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). */
+        /** @description Filter on birth_date; also `birth_date.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd, or an ISO 8601 date-time standing for the date it is written on. */
         birth_date?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
+         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "20757199-5700-4357-af4f-44206984c25f",
+         *       "to_company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
+         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "5de75eec-042d-4ffa-b2fc-044f3517f9e5",
-         *   "template_id": "68989ab0-6329-4cb2-a7ab-bfdd0ff15751"
+         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
+         *   "template_id": "2d611225-e370-44de-a07b-a4e6690af5f3"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-02T19:08:10.755Z"
+         *   "since": "2026-12-03T07:29:05.373Z"
          * }
          */
         "application/json": {

@@ -124,6 +124,9 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
           ` (default \`${ops[0]}\`).${multi ? ' Comma-separated values for multi-value operators.' : ''}` +
           (f.values ? ` Values: ${f.values.join(', ')}.` : '') +
           (f.kind === 'date' ? ' Values: yyyy-MM-dd or ISO 8601 date-time.' : '') +
+          (f.kind === 'day'
+            ? ' Values: yyyy-MM-dd, or an ISO 8601 date-time standing for the date it is written on.'
+            : '') +
           (f.format ? ` Each value ${FORMAT_MESSAGES[f.format]}.` : ''),
       }),
     );
@@ -195,7 +198,8 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
         bad = `must be one of ${f.values.join(', ')}`;
       if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
         bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
-      if (f.kind === 'day' && !validDay(v)) bad = 'must be a date (yyyy-MM-dd)';
+      if (f.kind === 'day' && !(validDay(v) || (DATE_TIME.test(v) && validDay(v.slice(0, 10)))))
+        bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
       if (f.format && !customFormats[f.format](v)) bad = FORMAT_MESSAGES[f.format];
       // a backslash escapes the next character of a pattern (`\%` is a literal %); one left at the
@@ -217,7 +221,14 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
       });
       continue;
     }
-    filters.push({ field, spec: f, op, values });
+    // a date column (a birth date) given a date-time, as the reference's date pattern allows:
+    // the calendar date it is written on (no time zone moves a birth date)
+    filters.push({
+      field,
+      spec: f,
+      op,
+      values: f.kind === 'day' ? values.map((v) => v.slice(0, 10)) : values,
+    });
   }
 
   const sort: ParsedList['sort'] = [];
