@@ -44,7 +44,7 @@ export const PAGE_TEXTS: Record<PageLanguage, { title: string; noscript: string 
   },
   pt: {
     title: 'Portal do cliente',
-    noscript: 'Esta página precisa de JavaScript: ative-o no seu navegador e volte a abrir a ligação.',
+    noscript: 'Esta página precisa de JavaScript: ative-o no seu navegador e volte a abrir o link.',
   },
   pl: {
     title: 'Portal klienta',
