@@ -4,9 +4,12 @@
  * for each of the portals' languages (src/client-portals/schemas.ts), English first.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { PORTAL_LANGUAGES } from '../src/client-portals/schemas.ts';
-import { LANGUAGES, MESSAGES } from '../web/portal/messages.ts';
+import { API_ERROR_FALLBACK, API_ERROR_KEYS, apiErrorKey, apiErrorText } from '../web/portal/api-errors.ts';
+import { LANGUAGES, type Language, MESSAGES, type Messages } from '../web/portal/messages.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -25,5 +28,88 @@ test("every dictionary has English's keys, each string with English's placeholde
       assert.ok(translated.trim(), `${lang}.${key} is empty`);
       assert.deepEqual(placeholders(translated), placeholders(text), `${lang}.${key}: ${translated}`);
     }
+  }
+});
+
+// ---- the API's errors, said by code (web/portal/api-errors.ts) ----
+
+/** The codes the portal's API can answer with: those its modules name, and the per-status ones. */
+function serverErrorCodes(): string[] {
+  const dirs = ['src/portal', 'src/client-portals', 'src/checks/types/electronic_signature'];
+  const named = dirs.flatMap((dir) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [
+        ...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g),
+      ])
+      .map((m) => m[1]),
+  );
+  const byStatus = [
+    ...fs.readFileSync('src/http/errors.ts', 'utf8').matchAll(/^\s+\d{3}: '([A-Z_]+)',$/gm),
+  ].map((m) => m[1]);
+  assert.ok(named.includes('PORTAL_LINK_REVOKED') && byStatus.includes('PAYLOAD_TOO_LARGE'));
+  return [...new Set([...named, ...byStatus])];
+}
+/** A failed request as web/shared/http.ts reports it (its HttpError needs the DOM to load). */
+const httpError = (status: number, message: string, body: unknown) =>
+  Object.assign(new Error(message), { status, body });
+
+/** The page's translator without React (web/portal/i18n.tsx is JSX, which the test runner does not load). */
+const translator = (lang: Language) => (key: keyof Messages) => MESSAGES[lang][key];
+
+/** Per-status codes the page never needs its own text for: the generic one says them. */
+const GENERIC_ON_PURPOSE = ['UNAUTHORIZED', 'FORBIDDEN', 'CONFLICT'];
+
+test('every error code the portal API answers has its text, and the page knows no code the API lacks', () => {
+  const codes = serverErrorCodes();
+  for (const code of codes) {
+    if (GENERIC_ON_PURPOSE.includes(code)) continue;
+    assert.ok(Object.hasOwn(API_ERROR_KEYS, code), `${code} has no text in web/portal/api-errors.ts`);
+  }
+  for (const code of Object.keys(API_ERROR_KEYS)) assert.ok(codes.includes(code), `${code}: not an API code`);
+});
+
+test('every language has every error text, translated (not the English one)', () => {
+  const keys = [...new Set([...Object.values(API_ERROR_KEYS), API_ERROR_FALLBACK, 'networkError' as const])];
+  for (const lang of LANGUAGES) {
+    for (const key of keys as (keyof Messages)[]) {
+      const text = MESSAGES[lang][key];
+      assert.ok(typeof text === 'string' && text.trim(), `${lang}.${key} is missing or empty`);
+      if (lang !== 'en') assert.notEqual(text, MESSAGES.en[key], `${lang}.${key} is the English text`);
+    }
+  }
+});
+
+test("an API error is said by its code in the page's language, never with the server's English message", () => {
+  const revoked = httpError(401, 'This link was withdrawn: ask for a new one', {
+    code: 'PORTAL_LINK_REVOKED',
+    message: 'This link was withdrawn: ask for a new one',
+  });
+  const unknown = httpError(409, 'Something new the page has never heard of', {
+    code: 'SOMETHING_NEW',
+    message: 'Something new the page has never heard of',
+  });
+  const tooLarge = httpError(413, 'Request body is too large', {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'x',
+  });
+  const noAnswer = httpError(0, 'network error', null);
+  assert.equal(apiErrorKey(revoked), 'withdrawnText');
+  assert.equal(apiErrorKey(tooLarge), 'errorTooLarge');
+  assert.equal(apiErrorKey(unknown), API_ERROR_FALLBACK);
+  assert.equal(apiErrorKey(httpError(500, 'HTTP 500', 'not json')), API_ERROR_FALLBACK);
+  assert.equal(apiErrorKey(new TypeError('x is undefined')), API_ERROR_FALLBACK);
+  assert.equal(apiErrorKey(noAnswer), 'networkError');
+  assert.equal(apiErrorText(translator('fr'), revoked), MESSAGES.fr.withdrawnText);
+  assert.match(apiErrorText(translator('fr'), revoked), /^Ce lien a été retiré/);
+  for (const lang of LANGUAGES) {
+    const t = translator(lang);
+    for (const err of [revoked, unknown, tooLarge]) {
+      const said = apiErrorText(t, err);
+      assert.ok(said.trim(), lang);
+      assert.ok(!said.includes(err.message), `${lang}: the server's message shown: ${said}`);
+    }
+    assert.equal(apiErrorText(t, unknown), MESSAGES[lang].errorGeneric, lang);
   }
 });

@@ -13,6 +13,7 @@ import Fastify from 'fastify';
 import type { App } from '../src/app-context.ts';
 import { AssetStore, WEB_DIST } from '../src/web-assets/assets.ts';
 import { registerWebAssetRoutes } from '../src/web-assets/routes.ts';
+import { LANGUAGES, MESSAGES } from '../web/portal/messages.ts';
 import { getHarness } from './helpers/harness.ts';
 
 describe('web assets', () => {
@@ -41,6 +42,60 @@ describe('web assets', () => {
       // no inline script: everything the page runs is a hashed asset under /portal/assets/
       assert.doesNotMatch(res.body, /<script(?![^>]*\bsrc=)[^>]*>/);
       assert.match(res.body, /src="\/portal\/assets\/[\w.-]+\.js"/);
+    }
+  });
+
+  test('GET /portal/ speaks the Accept-Language: lang, title and noscript, and says it varies on it', async () => {
+    const { app } = await getHarness();
+    const page = async (acceptLanguage?: string, gzip = false) => {
+      const headers: Record<string, string> = {};
+      if (acceptLanguage !== undefined) headers['accept-language'] = acceptLanguage;
+      if (gzip) headers['accept-encoding'] = 'gzip';
+      const res = await app.inject({ method: 'GET', url: '/portal/', headers });
+      assert.equal(res.statusCode, 200);
+      const body =
+        res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.rawPayload).toString() : res.body;
+      const vary = String(res.headers.vary)
+        .toLowerCase()
+        .split(/\s*,\s*/);
+      assert.ok(vary.includes('accept-language'), `vary: ${res.headers.vary}`);
+      return {
+        lang: body.match(/<html lang="([^"]*)">/)?.[1],
+        title: body.match(/<title>([^<]*)<\/title>/)?.[1],
+        noscript: body.match(/<noscript>([^<]*)<\/noscript>/)?.[1],
+        body,
+        vary,
+      };
+    };
+    const fr = await page('fr');
+    assert.equal(fr.lang, 'fr');
+    assert.equal(fr.title, 'Portail client');
+    assert.match(String(fr.noscript), /^Cette page a besoin de JavaScript/);
+    // the noscript text comes before anything the page would run or fill
+    assert.ok(fr.body.indexOf('<noscript>') < fr.body.indexOf('<div id="root">'));
+    // the best weighted language the page has; a region is its language
+    assert.equal((await page('sv-SE, de-CH;q=0.8, fr;q=0.9')).lang, 'fr');
+    const de = await page('de-AT;q=0.9, sv;q=1');
+    assert.deepEqual([de.lang, de.title], ['de', 'Kundenportal']);
+    assert.match(String(de.noscript), /JavaScript/);
+    assert.equal((await page('ja-JP')).title, 'お客様ポータル');
+    // asked with gzip: the same page (a page this small is sent as is; gzipped, it varies on both)
+    const gz = await page('fr-FR', true);
+    assert.deepEqual([gz.lang, gz.title], ['fr', 'Portail client']);
+    // a language the page lacks, a refused one, none, or nonsense: English
+    for (const header of ['sv', 'fr;q=0', undefined, '*', ';;q=x,,']) {
+      const en = await page(header);
+      assert.deepEqual([en.lang, en.title], ['en', 'Client portal'], String(header));
+      assert.match(String(en.noscript), /^This page needs JavaScript/);
+    }
+  });
+
+  test('the served title is the portal name the page itself shows, in every language', async () => {
+    const { app } = await getHarness();
+    for (const lang of LANGUAGES) {
+      const res = await app.inject({ method: 'GET', url: '/portal/', headers: { 'accept-language': lang } });
+      assert.match(res.body, new RegExp(`<html lang="${lang}">`));
+      assert.ok(res.body.includes(`<title>${MESSAGES[lang].defaultPortalName}</title>`), lang);
     }
   });
 
@@ -102,7 +157,8 @@ describe('web assets', () => {
       fs.writeFileSync(path.join(empty, 'portal/index.html'), '<!doctype html><title>x</title>');
       const res = await app.inject({ method: 'GET', url: '/portal/' });
       assert.equal(res.statusCode, 200);
-      assert.equal(res.body, '<!doctype html><title>x</title>');
+      // served as built, but for the title, in the visitor's language (English without a header)
+      assert.equal(res.body, '<!doctype html><title>Client portal</title>');
     });
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { App } from '../app-context.ts';
 import { AssetStore } from './assets.ts';
+import { localisedPage, pageLanguage } from './portal-page.ts';
 import { hashedAssetHandler, sendAsset } from './send-asset.ts';
 
 /**
@@ -47,7 +48,9 @@ export function registerWebAssetRoutes(app: App, store = new AssetStore()) {
           'The portal web assets are not built. Run `npm install` (or `npm ci`) in the service directory, which builds them into web/dist.\n',
         );
     }
-    return sendAsset(req, reply, page);
+    // the body follows Accept-Language (lang, title, noscript): a cache keying it must say so
+    reply.header('vary', 'accept-language');
+    return sendAsset(req, reply, localisedPage(page, pageLanguage(req.headers['accept-language'])));
   });
 
   app.get<{ Params: { name: string } }>(

@@ -6,7 +6,9 @@ import { ASSET_NAME, type Asset, type AssetStore } from './assets.ts';
 export function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset) {
   reply.header('content-type', asset.type);
   if (asset.gzip) {
-    reply.header('vary', 'accept-encoding');
+    // added to what the route already varies on (the portal page: accept-language)
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
       reply.header('content-encoding', 'gzip');
       return reply.send(asset.gzip);

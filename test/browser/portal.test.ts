@@ -861,4 +861,69 @@ describe('client portal in Chromium: refused files', () => {
     await shots.take(page, 'refused');
     assert.deepEqual(errors, []);
   });
+  test("the API's errors in French, by their code: an unknown one, an outage, a withdrawn link", async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    await documentCheck(op, companyId);
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-api-errors-fr');
+    const errors: string[] = [];
+    const browser = await openBrowser('fr-FR');
+    const english = /[Ss]erver|English|withdrawn|unavailable|HTTP \d/;
+
+    // the session read fails (the database away): the page says so in French, not the server's words
+    const down = await browser.context.newPage();
+    down.on('pageerror', (err) => errors.push(err.message));
+    await down.route('**/portal/api/session', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status_code: 503,
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The database is unavailable',
+        }),
+      }),
+    );
+    await down.goto(link);
+    await down.getByRole('heading', { level: 1, name: 'Un problème est survenu' }).waitFor();
+    await down.getByText('Le service n’est pas disponible pour le moment', { exact: false }).waitFor();
+    assert.doesNotMatch(await down.locator('main').innerText(), english);
+    await shots.take(down, 'session-unavailable');
+    await down.close();
+
+    // a code the page has never heard of: the generic French text
+    const page = await openPage(browser, link, errors);
+    await choose(page, 'document', 'Fichiers', 'kbis.pdf', outcomePdf('approved'), 'application/pdf');
+    await page.route('**/portal/api/actions/*/submit', (route) =>
+      route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status_code: 409,
+          code: 'SOMETHING_NEW',
+          message: 'Some English from the server',
+        }),
+      }),
+    );
+    await action(page, 'document').getByRole('button', { name: 'Envoyer', exact: true }).click();
+    const said = action(page, 'document').getByRole('alert');
+    await said.getByText('Impossible pour le moment. Merci de réessayer dans un instant.').waitFor();
+    assert.doesNotMatch(await said.innerText(), english);
+    await shots.take(page, 'unknown-code');
+    await page.unroute('**/portal/api/actions/*/submit');
+
+    // the link withdrawn (a new one shared) while the page is open: the next upload says it in French
+    await shareLink(op, caseId, contactId);
+    await slot(page, 'document', 'Fichiers')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'statuts.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    await page.getByRole('heading', { level: 1, name: 'Ce lien ne fonctionne plus' }).waitFor();
+    await page
+      .getByText('Ce lien a été retiré ou remplacé par un lien plus récent.', { exact: false })
+      .waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), english);
+    await shots.take(page, 'withdrawn');
+    assert.deepEqual(errors, []);
+  });
 });

@@ -1,6 +1,7 @@
 /** One entry of the checklist: an action's slots while it takes files, else what was received. */
 import { useState } from 'react';
 import { type Action, type PortalApi, signatureAsks } from './api.ts';
+import { apiErrorText } from './api-errors.ts';
 import { useI18n } from './i18n.tsx';
 import { actionDescription, actionTitle, slotTitle } from './labels.ts';
 import { movedOn } from './moved-on.ts';
@@ -63,7 +64,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       onSubmitted(updated);
     } catch (err) {
       if (movedOn(err)) stepMovedOn();
-      else setError(t('errorPrefix', { message: (err as Error).message }));
+      else setError(apiErrorText(t, err));
       onError(err);
     } finally {
       setSubmitting(false);

@@ -8,6 +8,7 @@ import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { accentColours } from './accent.ts';
 import { type Action, PortalApi, type Session, signatureAsks } from './api.ts';
+import { apiErrorText } from './api-errors.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
 import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
@@ -19,7 +20,7 @@ type View =
   | { kind: 'no-token' }
   | { kind: 'expired'; signing: boolean; code: string | null }
   | { kind: 'offline' }
-  | { kind: 'error'; message: string }
+  | { kind: 'error'; error: unknown }
   | { kind: 'ready'; session: Session };
 
 /**
@@ -117,7 +118,7 @@ export function App() {
     } catch (err) {
       if (read !== reads.current) return;
       if (err instanceof HttpError && (err.status === 401 || err.status === 403)) fail(err);
-      else setView({ kind: 'error', message: (err as Error).message });
+      else setView({ kind: 'error', error: err });
     }
   }, [api, fail]);
 
@@ -203,7 +204,7 @@ export function App() {
           <Notice title="expiredTitle" text={refusalText(view.signing, view.code)} />
         ) : null}
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
-        {view.kind === 'error' ? <ErrorNotice message={view.message} retry={load} /> : null}
+        {view.kind === 'error' ? <ErrorNotice error={view.error} retry={load} /> : null}
         {view.kind === 'ready' && api ? (
           // a declined signature stays on the checklist, with its reason (nothing was "received"),
           // and so does a step to send again (rejected or expired: `all_submitted` counts only todo)
@@ -252,12 +253,12 @@ function Notice({ title, text }: { title: keyof Messages; text: keyof Messages }
   );
 }
 
-function ErrorNotice({ message, retry }: { message: string; retry: () => void }) {
+function ErrorNotice({ error, retry }: { error: unknown; retry: () => void }) {
   const { t } = useI18n();
   return (
     <div className="notice" role="alert">
       <FocusHeading>{t('errorTitle')}</FocusHeading>
-      <p>{t('errorText', { message })}</p>
+      <p>{apiErrorText(t, error)}</p>
       <button type="button" className="primary" onClick={retry}>
         {t('retry')}
       </button>

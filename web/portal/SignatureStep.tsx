@@ -13,6 +13,7 @@ import {
   type SignatureState,
   signatureAsks,
 } from './api.ts';
+import { apiErrorText } from './api-errors.ts';
 import { DocumentFrame } from './DocumentFrame.tsx';
 import { type Translate, useI18n } from './i18n.tsx';
 import { SignaturePad } from './SignaturePad.tsx';
@@ -26,16 +27,8 @@ interface Props {
   announce: (text: string) => void;
 }
 
-/** What went wrong, in the page's language where the cause is known. */
-function failure(t: Translate, err: unknown): string {
-  if (err instanceof HttpError) {
-    if (err.status === 0) return t('networkError');
-    const code = (err.body as { code?: string } | null)?.code;
-    if (code === 'SIGNATURE_CODE_RESEND_TOO_SOON') return t('codeTooSoon');
-    if (code === 'SIGNATURE_ALREADY_COMPLETED') return t('signatureAlreadyDone');
-  }
-  return t('errorPrefix', { message: (err as Error).message });
-}
+/** What went wrong, in the page's language, from the error's code (api-errors.ts). */
+const failure = apiErrorText;
 
 /** The field a 400 names (`details[0].path`), if any. */
 const fieldOf = (err: HttpError) =>

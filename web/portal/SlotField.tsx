@@ -7,6 +7,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
 import type { Action, PortalApi, Slot } from './api.ts';
+import { apiErrorText } from './api-errors.ts';
 import { CameraCapture, cameraSupported } from './CameraCapture.tsx';
 import type { Translate } from './i18n.tsx';
 import { useI18n } from './i18n.tsx';
@@ -36,7 +37,7 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
     const path = (err.body as { details?: { path?: string }[] } | null)?.details?.[0]?.path;
     if (err.status === 400 && path === 'file') return badFormat(t, slot, name);
   }
-  return t('errorPrefix', { message: (err as Error).message });
+  return apiErrorText(t, err);
 }
 
 interface Props {
@@ -113,7 +114,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
       announce(t('removed', { name }));
     } catch (err) {
       if (movedOn(err)) onMovedOn();
-      else setError(t('errorPrefix', { message: (err as Error).message }));
+      else setError(apiErrorText(t, err));
       onError(err);
     }
   };

@@ -69,7 +69,6 @@ export const de: Messages = {
   submitting: 'Wird gesendet…',
   submitted: 'Gesendet: {what}.',
   missingFiles: 'Fügen Sie zuerst die erforderlichen Dateien hinzu.',
-  errorPrefix: 'Das war nicht möglich: {message}',
   stepMovedOn:
     'Dieser Schritt hat sich inzwischen geändert (er wurde bereits gesendet, akzeptiert oder zurückgezogen): Hier sehen Sie den aktuellen Stand.',
   tooLarge: '{name} ist zu groß: Dateien bis 20 MB werden akzeptiert.',
@@ -80,6 +79,18 @@ export const de: Messages = {
   badFormatPhoto: '{name} wurde nicht akzeptiert: Senden Sie wie angefordert ein Foto (JPEG oder PNG).',
   badFormatVideo: '{name} wurde nicht akzeptiert: Senden Sie wie angefordert ein Video (WebM, MP4 oder MOV).',
   networkError: 'Die Verbindung wurde unterbrochen. Bitte prüfen Sie sie und versuchen Sie es erneut.',
+  errorGeneric: 'Das ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
+  errorBadRequest:
+    'Das war nicht möglich: Die Seite ist vielleicht nicht mehr aktuell. Laden Sie sie neu und versuchen Sie es erneut.',
+  errorNotFound: 'Dies ist nicht mehr verfügbar: Laden Sie die Seite neu, um den aktuellen Stand zu sehen.',
+  errorTooLarge: 'Die Datei ist zu groß: Dateien bis 20 MB werden angenommen.',
+  errorBadFormat:
+    'Dieses Dateiformat wird hier nicht angenommen: Bitte senden Sie eine Datei der verlangten Art.',
+  errorTooManyRequests:
+    'Zu viele Versuche in kurzer Zeit: Bitte warten Sie einen Moment und versuchen Sie es dann erneut.',
+  errorUnavailable: 'Der Dienst ist gerade nicht verfügbar: Bitte versuchen Sie es gleich noch einmal.',
+  errorCodeNotSent:
+    'Der Code konnte gerade nicht per E-Mail gesendet werden: Bitte versuchen Sie es gleich noch einmal.',
   doneTitle: 'Alles ist eingegangen',
   doneText: 'Vielen Dank, {name}. Wir haben alles erhalten, worum wir gebeten hatten.',
   reviewing: 'Wir prüfen gerade: {title}',
@@ -99,7 +110,6 @@ export const de: Messages = {
   noTokenText:
     'Öffnen Sie die Seite mit dem vollständigen Link, den Sie erhalten haben, oder fordern Sie einen neuen an.',
   errorTitle: 'Ein Fehler ist aufgetreten',
-  errorText: 'Die Seite konnte nicht geladen werden ({message}). Bitte versuchen Sie es gleich noch einmal.',
   retry: 'Erneut versuchen',
   logoAlt: 'Logo von {name}',
   expiresOn: 'Dieser Link ist bis zum {date} gültig.',

@@ -69,7 +69,6 @@ export const es: Messages = {
   submitting: 'Enviando…',
   submitted: 'Enviado: {what}.',
   missingFiles: 'Añada primero los archivos obligatorios.',
-  errorPrefix: 'No se ha podido realizar: {message}',
   stepMovedOn:
     'Este paso ha cambiado mientras tanto (ya se había enviado, aprobado o retirado): esta es su situación actual.',
   tooLarge: '{name} es demasiado grande: se aceptan archivos de hasta 20 MB.',
@@ -79,6 +78,16 @@ export const es: Messages = {
   badFormatPhoto: '{name} no se ha aceptado: envíe una foto (JPEG o PNG), como se solicita.',
   badFormatVideo: '{name} no se ha aceptado: envíe un vídeo (WebM, MP4 o MOV), como se solicita.',
   networkError: 'Se ha perdido la conexión. Compruébela e inténtelo de nuevo.',
+  errorGeneric: 'No se ha podido realizar en este momento. Inténtelo de nuevo en unos instantes.',
+  errorBadRequest:
+    'No se ha podido realizar: es posible que la página no esté actualizada. Vuelva a cargarla e inténtelo de nuevo.',
+  errorNotFound: 'Esto ya no está disponible: vuelva a cargar la página para ver en qué punto está.',
+  errorTooLarge: 'El archivo es demasiado grande: se aceptan archivos de hasta 20 MB.',
+  errorBadFormat: 'Este formato de archivo no se acepta aquí: envíe un archivo del tipo solicitado.',
+  errorTooManyRequests: 'Demasiados intentos en poco tiempo: espere un momento e inténtelo de nuevo.',
+  errorUnavailable: 'El servicio no está disponible en este momento: inténtelo de nuevo en unos instantes.',
+  errorCodeNotSent:
+    'No se ha podido enviar el código por correo electrónico en este momento: inténtelo de nuevo en unos instantes.',
   doneTitle: 'Lo hemos recibido todo',
   doneText: 'Gracias, {name}. Tenemos todo lo que le solicitamos.',
   reviewing: 'Estamos revisando: {title}',
@@ -97,7 +106,6 @@ export const es: Messages = {
   noTokenTitle: 'Este enlace está incompleto',
   noTokenText: 'Abra la página con el enlace completo que recibió o solicite uno nuevo.',
   errorTitle: 'Se ha producido un error',
-  errorText: 'No se ha podido cargar la página ({message}). Inténtelo de nuevo en unos instantes.',
   retry: 'Reintentar',
   logoAlt: 'Logotipo de {name}',
   expiresOn: 'Este enlace es válido hasta el {date}.',

@@ -72,7 +72,6 @@ export const hu: Messages = {
   submitting: 'Küldés…',
   submitted: 'Elküldve: {what}.',
   missingFiles: 'Előbb adja hozzá a kötelező fájlokat.',
-  errorPrefix: 'A művelet nem sikerült: {message}',
   stepMovedOn:
     'Ez a lépés időközben megváltozott (már elküldték, elfogadták vagy visszavonták): itt látható a jelenlegi állapota.',
   tooLarge: 'Túl nagy fájl: {name}. Legfeljebb 20 MB-os fájlokat fogadunk el.',
@@ -85,6 +84,15 @@ export const hu: Messages = {
   badFormatVideo:
     'Nem fogadható el: {name}. Kérjük, a kérésnek megfelelően videót (WebM, MP4 vagy MOV) küldjön.',
   networkError: 'Megszakadt a kapcsolat. Kérjük, ellenőrizze, majd próbálja újra.',
+  errorGeneric: 'Ez most nem sikerült. Kérjük, próbálja újra egy kis idő múlva.',
+  errorBadRequest:
+    'A művelet nem sikerült: lehet, hogy az oldal már nem friss. Kérjük, töltse be újra, és próbálja újra.',
+  errorNotFound: 'Ez már nem érhető el: kérjük, töltse be újra az oldalt, hogy lássa, hol tart az ügy.',
+  errorTooLarge: 'A fájl túl nagy: legfeljebb 20 MB-os fájlokat fogadunk el.',
+  errorBadFormat: 'Ezt a fájlformátumot itt nem fogadjuk el: kérjük, a kért típusú fájlt küldjön.',
+  errorTooManyRequests: 'Túl sok próbálkozás rövid idő alatt: kérjük, várjon egy kicsit, majd próbálja újra.',
+  errorUnavailable: 'A szolgáltatás jelenleg nem érhető el: kérjük, próbálja újra egy kis idő múlva.',
+  errorCodeNotSent: 'A kódot most nem sikerült e-mailben elküldeni: kérjük, próbálja újra egy kis idő múlva.',
   doneTitle: 'Minden beérkezett',
   doneText: 'Köszönjük, {name}! Minden megvan, amit kértünk.',
   reviewing: 'Ellenőrzés folyamatban: {title}',
@@ -102,7 +110,6 @@ export const hu: Messages = {
   noTokenTitle: 'Ez a link hiányos',
   noTokenText: 'Nyissa meg az oldalt a kapott teljes linkkel, vagy kérjen újat.',
   errorTitle: 'Hiba történt',
-  errorText: 'Az oldalt nem sikerült betölteni ({message}). Kérjük, próbálja újra egy kis idő múlva.',
   retry: 'Újrapróbálkozás',
   logoAlt: '{name} logója',
   // a Hungarian long date ends with its own full stop ("2026. december 9.")

@@ -72,7 +72,6 @@ export const it: Messages = {
   submitting: 'Invio in corso…',
   submitted: 'Inviato: {what}.',
   missingFiles: 'Aggiunga prima i file obbligatori.',
-  errorPrefix: 'Operazione non riuscita: {message}',
   stepMovedOn:
     'Nel frattempo questo passaggio è cambiato (era già stato inviato, approvato o ritirato): ecco la sua situazione attuale.',
   tooLarge: '{name} è troppo grande: sono accettati file fino a 20 MB.',
@@ -82,6 +81,17 @@ export const it: Messages = {
   badFormatPhoto: '{name} non è stato accettato: invii una foto (JPEG o PNG), come richiesto.',
   badFormatVideo: '{name} non è stato accettato: invii un video (WebM, MP4 o MOV), come richiesto.',
   networkError: 'La connessione si è interrotta. La verifichi e riprovi.',
+  errorGeneric: 'Non è possibile in questo momento. Riprovi tra un istante.',
+  errorBadRequest:
+    'Operazione non riuscita: la pagina potrebbe non essere aggiornata. La ricarichi e riprovi.',
+  errorNotFound:
+    'Questo elemento non è più disponibile: ricarichi la pagina per vedere la situazione attuale.',
+  errorTooLarge: 'Il file è troppo grande: sono accettati file fino a 20 MB.',
+  errorBadFormat: 'Questo formato di file non è accettato qui: invii un file del tipo richiesto.',
+  errorTooManyRequests: 'Troppi tentativi in poco tempo: attenda un momento, poi riprovi.',
+  errorUnavailable: 'Il servizio non è disponibile in questo momento: riprovi tra un istante.',
+  errorCodeNotSent:
+    'Non è stato possibile inviare il codice via e-mail in questo momento: riprovi tra un istante.',
   doneTitle: 'Abbiamo ricevuto tutto',
   doneText: 'Grazie, {name}. Abbiamo tutto ciò che avevamo richiesto.',
   reviewing: 'Stiamo esaminando: {title}',
@@ -100,8 +110,6 @@ export const it: Messages = {
   noTokenTitle: 'Questo link è incompleto',
   noTokenText: 'Apra la pagina con il link completo che ha ricevuto, oppure ne chieda uno nuovo.',
   errorTitle: 'Si è verificato un problema',
-  errorText:
-    'Non è stato possibile caricare la pagina ({message}). La preghiamo di riprovare tra qualche istante.',
   retry: 'Riprovare',
   logoAlt: 'Logo di {name}',
   expiresOn: 'Scadenza di questo link: {date}.',

@@ -69,7 +69,6 @@ export const ja: Messages = {
   submitting: '送信中…',
   submitted: '送信しました：{what}',
   missingFiles: '先に必須のファイルを追加してください。',
-  errorPrefix: '処理できませんでした：{message}',
   stepMovedOn:
     'この項目の状態は、その間に変わりました（送信済み、承認済み、または取り下げ）。現在の状態を表示しています。',
   tooLarge: '{name} はサイズが大きすぎます。受け付けられるのは 20 MB までのファイルです。',
@@ -82,6 +81,15 @@ export const ja: Messages = {
   badFormatVideo:
     '{name} は受け付けられませんでした。ご案内のとおり、動画（WebM、MP4 または MOV）をお送りください。',
   networkError: '接続が切れました。接続状況をご確認のうえ、もう一度お試しください。',
+  errorGeneric: '現在この操作を完了できません。しばらくしてからもう一度お試しください。',
+  errorBadRequest:
+    '処理できませんでした。ページが最新でない可能性があります。ページを再読み込みして、もう一度お試しください。',
+  errorNotFound: 'この項目はもう利用できません。ページを再読み込みして、現在の状況をご確認ください。',
+  errorTooLarge: 'ファイルが大きすぎます。20 MB までのファイルを受け付けています。',
+  errorBadFormat: 'このファイル形式はここでは受け付けていません。指定された種類のファイルをお送りください。',
+  errorTooManyRequests: '短時間に試行が多すぎます。少し待ってから、もう一度お試しください。',
+  errorUnavailable: '現在サービスをご利用いただけません。しばらくしてからもう一度お試しください。',
+  errorCodeNotSent: '現在コードをメールでお送りできません。しばらくしてからもう一度お試しください。',
   doneTitle: 'すべて受領しました',
   doneText: '{name} 様、ありがとうございました。お願いしたものはすべて揃いました。',
   reviewing: '確認中：{title}',
@@ -100,7 +108,6 @@ export const ja: Messages = {
   noTokenTitle: 'このリンクは不完全です',
   noTokenText: '受け取ったリンク全体を使ってページを開くか、新しいリンクをご依頼ください。',
   errorTitle: '問題が発生しました',
-  errorText: 'ページを読み込めませんでした（{message}）。しばらくしてからもう一度お試しください。',
   retry: '再試行',
   logoAlt: '{name} のロゴ',
   expiresOn: 'このリンクの有効期限は {date} です。',

@@ -69,7 +69,6 @@ export const nl: Messages = {
   submitting: 'Bezig met verzenden…',
   submitted: 'Verzonden: {what}.',
   missingFiles: 'Voeg eerst de verplichte bestanden toe.',
-  errorPrefix: 'Dit is niet gelukt: {message}',
   stepMovedOn:
     'Deze stap is intussen gewijzigd (hij was al verzonden, goedgekeurd of ingetrokken): dit is de huidige stand.',
   tooLarge: '{name} is te groot: bestanden tot 20 MB worden geaccepteerd.',
@@ -79,6 +78,16 @@ export const nl: Messages = {
   badFormatPhoto: '{name} is niet geaccepteerd: stuur zoals gevraagd een foto (JPEG of PNG).',
   badFormatVideo: '{name} is niet geaccepteerd: stuur zoals gevraagd een video (WebM, MP4 of MOV).',
   networkError: 'De verbinding is verbroken. Controleer de verbinding en probeer het opnieuw.',
+  errorGeneric: 'Dit is nu niet gelukt. Probeer het over een ogenblik opnieuw.',
+  errorBadRequest:
+    'Dit is niet gelukt: de pagina is misschien niet meer actueel. Laad haar opnieuw en probeer het nog eens.',
+  errorNotFound: 'Dit is niet meer beschikbaar: laad de pagina opnieuw om te zien hoe het ervoor staat.',
+  errorTooLarge: 'Het bestand is te groot: bestanden tot 20 MB worden geaccepteerd.',
+  errorBadFormat:
+    'Dit bestandsformaat wordt hier niet geaccepteerd: stuur een bestand van de gevraagde soort.',
+  errorTooManyRequests: 'Te veel pogingen in korte tijd: wacht even en probeer het dan opnieuw.',
+  errorUnavailable: 'De dienst is op dit moment niet beschikbaar: probeer het over een ogenblik opnieuw.',
+  errorCodeNotSent: 'De code kon nu niet per e-mail worden verstuurd: probeer het over een ogenblik opnieuw.',
   doneTitle: 'Alles is ontvangen',
   doneText: 'Dank u wel, {name}. Wij hebben alles ontvangen waar wij om hebben gevraagd.',
   reviewing: 'Wij beoordelen nu: {title}',
@@ -97,7 +106,6 @@ export const nl: Messages = {
   noTokenTitle: 'Deze link is onvolledig',
   noTokenText: 'Open de pagina met de volledige link die u hebt ontvangen, of vraag om een nieuwe.',
   errorTitle: 'Er is iets misgegaan',
-  errorText: 'De pagina kon niet worden geladen ({message}). Probeer het over een ogenblik opnieuw.',
   retry: 'Opnieuw proberen',
   logoAlt: 'Logo van {name}',
   expiresOn: 'Deze link is geldig tot {date}.',
