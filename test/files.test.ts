@@ -171,6 +171,26 @@ describe('files: upload', () => {
       payload: makePng({ width: 2, height: 2 }),
     });
     assert.equal(raw.statusCode, 415);
+    // the message names the header, what it said and what the route reads
+    assert.deepEqual(JSON.parse(raw.body).details, [
+      {
+        path: 'content-type',
+        message:
+          'Content-Type image/png is not read here: send the body as multipart/form-data, with the file in the form field "file"',
+      },
+    ]);
+    const form = await app.inject({
+      method: 'POST',
+      url: '/v1/cases',
+      headers: { 'x-service-api-key': api.key, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'name=Acme',
+    });
+    assert.equal(form.statusCode, 415);
+    assert.equal(JSON.parse(form.body).code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.equal(
+      JSON.parse(form.body).message,
+      'Content-Type application/x-www-form-urlencoded is not read here: send the body as application/json',
+    );
     // nothing sent at all: the file is missing (400 naming it), not in a refused format
     const nothing = await app.inject({
       method: 'POST',

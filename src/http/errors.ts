@@ -202,6 +202,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const message = details[0]?.message ?? fe.message;
       return reply.status(400).send(errorBody(400, message, details));
     }
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send(errorBody(415, ...unreadContentType(request)));
+    }
     const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
     // a passing outage (PostgreSQL restarting or unreachable, a full disk): 503, come back later
     const outage = status === 500 ? outageOf(error) : null;
@@ -222,4 +225,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
+}
+
+/**
+ * A body of a type no parser reads (a form, XML...): Fastify's own message is a bare "Unsupported
+ * Media Type". Ours names the header, what it said and what the route reads: multipart/form-data
+ * for an upload (its schema `consumes` it), JSON anywhere else.
+ */
+function unreadContentType(request: FastifyRequest): [string, { path: string; message: string }[]] {
+  const given =
+    String(request.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim() || 'none';
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  const wanted = consumes?.includes('multipart/form-data')
+    ? 'multipart/form-data, with the file in the form field "file"'
+    : 'application/json';
+  const message = `Content-Type ${given} is not read here: send the body as ${wanted}`;
+  return [message, [{ path: 'content-type', message }]];
 }

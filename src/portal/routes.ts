@@ -72,6 +72,7 @@ export async function registerPortalRoutes(app: App, ctx: AppContext): Promise<v
           {
             schema: {
               hide: true,
+              consumes: ['multipart/form-data'],
               params: ActionParams,
               querystring: UploadQuery,
               response: { 201: ActionOut, ...portalErrors(400, 404, 413, 415) },
