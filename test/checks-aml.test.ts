@@ -108,6 +108,13 @@ describe('aml check: screening and transitions', () => {
     assert.deepEqual(done.data.hits, []);
     assert.deepEqual(done.data.hits_list_types, []);
     assert.equal(done.data.review.reviewer_type, 'system');
+    // the comment says what decided; aml has no automatic_approval setting to name (a create body
+    // with one is a 400), so it must not claim that rule decided
+    assert.match(
+      done.data.review.comment,
+      /^Approved automatically: the screening found no match on the sanctions and watch lists \(lists: .*ofac_sdn.*\)$/,
+    );
+    assert.doesNotMatch(done.data.review.comment, /automatic_approval/);
     assert.deepEqual(done.data.vendor.results_count, { watchlist: 0, mediacheck: 0 });
     assert.equal(done.data.vendor.case_url, `/v1/checks/aml/${created.id}`);
     const sources = done.data.vendor.list_versions.map((v: { source: string }) => v.source);

@@ -4,6 +4,7 @@ import type { CheckTypeDefinition, CreatePlan, Outcome } from '../../check-type.
 import { processAfter } from '../../engine/queues.ts';
 import { reviewNeeded } from '../../review-data.ts';
 import { resolveSettings } from '../../settings.ts';
+import { noHitApprovalComment } from './approval-comment.ts';
 import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
 import { registerAmlRoutes } from './routes.ts';
 import { AML_VENDOR, AmlCreateBody, AmlData, type AmlDataOut, type AmlSettingsOut } from './schemas.ts';
@@ -124,7 +125,13 @@ export const amlCheck: CheckTypeDefinition = {
         data: {
           ...next,
           result: 'approved',
-          review: { comment: null, reviewed_at: now, reviewer_type: 'system', user: null },
+          // aml has no automatic_approval setting: the comment says what decided (no hit), not a rule
+          review: {
+            comment: noHitApprovalComment(result.listVersions),
+            reviewed_at: now,
+            reviewer_type: 'system',
+            user: null,
+          },
         },
       };
     }

@@ -11,6 +11,7 @@ import { applyOutcome } from '../../engine/apply-change.ts';
 import { inLiveCase } from '../../engine/live-case.ts';
 import { presentCheck } from '../../present.ts';
 import { loadTarget, lockCheckById } from '../../repository.ts';
+import { noHitApprovalComment } from './approval-comment.ts';
 import { hitsListTypes, matchStatus, mergeRescreen } from './hits.ts';
 import { amlCheck } from './index.ts';
 import type { AmlDataOut } from './schemas.ts';
@@ -129,7 +130,12 @@ export async function rescreenCheck(
         data: {
           ...next,
           result: 'approved',
-          review: { comment: null, reviewed_at: now, reviewer_type: 'system', user: null },
+          review: {
+            comment: noHitApprovalComment(vendor.list_versions, 'the re-screening after a list update'),
+            reviewed_at: now,
+            reviewer_type: 'system',
+            user: null,
+          },
         },
       });
       return;

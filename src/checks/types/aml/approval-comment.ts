@@ -1,0 +1,14 @@
+/**
+ * The review comment of an aml check approved by the system. aml has no `automatic_approval`
+ * setting (a create body naming one is refused), so the comment says what decided: no listed
+ * entity matched, on these lists. The generic "by the aml check's automatic_approval rule" named
+ * a rule the client cannot set.
+ */
+export function noHitApprovalComment(
+  listVersions: readonly { source: string }[] | null | undefined,
+  what = 'the screening',
+): string {
+  const sources = [...new Set((listVersions ?? []).map((l) => l.source))];
+  const lists = sources.length ? ` (lists: ${sources.join(', ')})` : '';
+  return `Approved automatically: ${what} found no match on the sanctions and watch lists${lists}`;
+}
