@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "19618c34-d9da-4d3a-8254-27a35ed69d90",
+         *   "workspace_id": "86f9eb48-ee70-493a-9005-63b3e05bf3d3",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "06b57130-dfac-48ec-bce6-ffc56c70be4b",
-         *   "to_company_id": "707dfb61-43f6-4deb-9d2f-f57b0c1d3a3a",
+         *   "from_individual_id": "b9ec4688-b015-4598-bdac-36196b372e08",
+         *   "to_company_id": "ecb346b3-b9ab-445f-86b0-7e86eb2575ad",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
+         *   "business_contact_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "b5c5fa6a-32a8-4372-9534-9b20d2a27db5"
+         *     "5f9adcf3-1609-4b41-8411-90fc0690da68"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
+         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_Rd1W5Q93MLL_9fuLCqZ0pLF79YiuxOOk"
+         *         "upload_ref": "upl_mqMA8jTph7x6VJUgg5OL8qexLReIlzOy"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_HI3jKVyxqKmv_mjURTS329dwiJDCiXMm"
+         *       "upload_ref": "upl_iE4w-8wA_VNR-yjbMjHn0jt7uLwAzHJr"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a"
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8a3a1ae8-7f3a-49f3-a60e-df6534484b2a",
+         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
          *   "data": {
-         *     "front_upload_ref": "upl_LXf2c9REfSFw37FSmahdlMtb1RSszdz0"
+         *     "front_upload_ref": "upl_BIJ-neM6W8qFogKsGdIQ6lHNIoPjqE_R"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_-XOzRhBKkxGlfAeXi7N94MuVryw6EZDk"
+         *   "front_upload_ref": "upl_NTWZRQlYvhXNZCThgkY7LhNKmvR9l10V"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "cd90a077-4cb8-48a2-b7ed-4c7ef4d9e705",
+         *   "individual_id": "e8dc4090-a173-46f0-8a43-f667c17fb6f1",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306"
+         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
+         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
          *   "type": "affiliated",
-         *   "search_ref": "sr_CP-svuTNpa9gAMNcnRJk0b46wy6aNNT8"
+         *   "search_ref": "sr_Ob0Rl9N4jW6uuY0gLNzFsfYxR7uYn_C2"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
+         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "8e57406c-43be-4a4b-bd46-db84e3b8a4af",
+         *   "individual_id": "a5bcb009-a213-49fb-86be-7ff197ed31a3",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
+         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "51a6e236-6232-47ee-82f7-071c1bb04306",
+         *       "to_company_id": "d38db515-97a5-447e-b09d-986ae506941a",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
+         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "7d37957d-fa01-4185-87e1-0641aa322ea2",
-         *   "template_id": "2d611225-e370-44de-a07b-a4e6690af5f3"
+         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
+         *   "template_id": "c0b11aa7-92b2-486f-9e13-62e5c73a6e41"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-03T07:29:05.373Z"
+         *   "since": "2026-12-03T07:44:27.805Z"
          * }
          */
         "application/json": {
