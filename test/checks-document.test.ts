@@ -228,6 +228,8 @@ describe('document check: files', () => {
       files: await refs(api, [outcomePng('approved')]),
     });
     assert.equal(busy.status, 400);
+    assert.equal(busy.body.details[0].path, 'status', JSON.stringify(busy.body));
+    assert.match(busy.body.details[0].message, /this one is processing/);
     const docs = (await api.get(`/v1/cases/${caseId}/documents?type=check__document`)).body.data;
     assert.equal(docs.length, 1);
     assert.deepEqual(docs[0].check, {

@@ -857,6 +857,7 @@ describe('id_document: errors', () => {
       });
       assert.equal(res.status, 400, status);
       assert.match(res.body.message, new RegExp(`this one is ${status}`));
+      assert.deepEqual(res.body.details, [{ path: 'status', message: res.body.message }]);
       assert.equal((await checkRow(check.id)).attempt, 1);
     }
     const inProgress = (await api.post('/v1/checks/id_document', { individual_id: individualId })).body;

@@ -55,6 +55,8 @@ export async function addDocumentFilesToCheck(
   if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
     throw badRequest(
       `Files can be added only to a check in_progress, need_review, rejected or expired; this one is ${check.status}`,
+      // the check's own status is what is wrong: named as the aml hit review names it
+      'status',
     );
   }
   const workspaceId = check.workspace_id;

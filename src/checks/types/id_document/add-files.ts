@@ -59,6 +59,8 @@ export async function addFilesToCheck(
   if (!(ADD_FILES_STATUSES as readonly string[]).includes(check.status)) {
     throw badRequest(
       `Files can be added only to a check in_progress, rejected or expired; this one is ${check.status}`,
+      // the check's own status is what is wrong: named as the aml hit review names it
+      'status',
     );
   }
   const files = await attachFiles(trx, check.workspace_id, input, '');
