@@ -62,6 +62,7 @@ export const KEEP_EXTERNAL = new Set([
   '@aws-sdk/client-s3',
   '@aws-sdk/lib-storage',
   '@opentelemetry/sdk-node',
+  '@pdf-lib/fontkit',
   '@signpdf/placeholder-pdf-lib',
   '@signpdf/signer-p12',
   '@signpdf/signpdf',

@@ -56,15 +56,14 @@ async function template(api: Client, key: string, kind = 'electronic_signature',
 }
 
 /** A case whose business contact (the signer) has an address of their own, so mails are told apart. */
-async function signingCase(api: Client) {
+async function signingCase(api: Client, signer = { first_name: 'Ada', last_name: 'Lovelace' }) {
   const email = `ada.${Math.random().toString(36).slice(2, 10)}@example.com`;
   const res = await api.post('/v1/cases', {
     name: 'Signature case',
     companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
     individuals: [
       {
-        first_name: 'Ada',
-        last_name: 'Lovelace',
+        ...signer,
         email,
         is_business_contact: true,
         relations: [{ roles: ['legal_representative'] }],
@@ -93,10 +92,13 @@ async function createCheck(api: Client, individualId: string, settings: Record<s
 }
 
 /** A started signature: template, check, case-wide link, start. */
-async function started(settings: Record<string, unknown> = {}) {
+async function started(
+  settings: Record<string, unknown> = {},
+  signer?: { first_name: string; last_name: string },
+) {
   const api = await newWorkspace();
   await template(api, 'engagement');
-  const c = await signingCase(api);
+  const c = await signingCase(api, signer);
   const created = await createCheck(api, c.adaId, { document_template_key: 'engagement', ...settings });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const { token } = await portalToken(api, c.caseId, c.adaId);
@@ -829,6 +831,33 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       });
       assert.equal(review.status, 200, JSON.stringify(review.body));
       assert.equal(review.body.status, 'approved');
+    });
+
+    test('a Cyrillic, Greek and Polish name: drawn exactly in the signed PDF and in its signature dictionary, valid', async () => {
+      const name = 'Дмитрий Ζωή Łukasz Ковалёв-Żółć';
+      const s = await started({}, { first_name: 'Дмитрий Ζωή Łukasz', last_name: 'Ковалёв-Żółć' });
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code,
+        agreed: true,
+        typed_name: name,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+      const signedPdf = await fileBytes(s.api, check.data.information.signed_file_id);
+      const report = pdfsig(signedPdf);
+      assert.match(report, /Signature Validation: Signature is Valid\./, report);
+      assert.match(report, /Total document signed/, report);
+      // the block: "Electronically signed by", the name (bold), the typed signature, all exact
+      const text = pdfText(signedPdf);
+      assert.match(text, new RegExp(`Electronically signed by\\s+${name}\\s+${name}`), text);
+      // the signature dictionary's Name (what a reader's signature panel shows), a UTF-16BE text string
+      const { PDFDocument, PDFDict, PDFName, PDFHexString } = await import('pdf-lib');
+      const [field] = (await PDFDocument.load(signedPdf)).getForm().getFields();
+      const dict = field.acroField.dict.lookup(PDFName.of('V'), PDFDict);
+      const written = dict.lookup(PDFName.of('Name'));
+      assert.ok(written instanceof PDFHexString);
+      assert.equal(written.decodeText(), name);
     });
 
     test("an operator's review of an open request ends it: vendor cancelled, the portal shows it ended", async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import pino from 'pino';
 import type { AppContext } from '../src/app-context.ts';
 import { decodePng, encodePng, type RawImage } from '../src/checks/types/document/analysis/png.ts';
@@ -41,6 +41,20 @@ function pdfsig(pdf: Buffer): string {
 function pdftotext(pdf: Buffer, page?: number): string {
   const range = page ? ['-f', String(page), '-l', String(page)] : [];
   return execFileSync('pdftotext', ['-layout', ...range, tmp('text.pdf', pdf), '-'], { encoding: 'utf8' });
+}
+
+/** The text entries of the (only) signature field's signature dictionary, decoded. */
+async function signatureDictionary(pdf: Buffer): Promise<Record<string, string>> {
+  const doc = await PDFDocument.load(pdf);
+  const [field] = doc.getForm().getFields();
+  const sig = field.acroField.dict.lookup(PDFName.of('V'), PDFDict);
+  const out: Record<string, string> = {};
+  for (const key of ['Name', 'ContactInfo', 'Reason', 'Location']) {
+    const value = sig.lookup(PDFName.of(key));
+    assert.ok(value instanceof PDFHexString || value instanceof PDFString, `${key} is a string`);
+    out[key] = value.decodeText();
+  }
+  return out;
 }
 
 function pageCount(pdf: Buffer): number {
@@ -125,7 +139,7 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
     assert.equal(pageCount(signed), 2);
     const last = pdftotext(signed, 2);
     assert.match(last, /Electronically signed by/);
-    assert.match(last, /Zoë Lukasz/); // Ł has no glyph in the standard font: transliterated, ë kept
+    assert.match(last, /Zoë Łukasz/); // drawn as it is (an embedded Unicode face, not a standard font)
     assert.match(last, /Zoe L\./);
     assert.match(last, /zoe@example\.com/);
     assert.match(last, /2026-03-04 05:06:07 UTC/);
@@ -142,16 +156,57 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
     assert.ok(afterInk.blue > 50, `blue script pixels in the block: ${afterInk.blue}`);
   });
 
+  test('Cyrillic, Greek and Polish names are drawn and written in the signature exactly; a CJK name falls back, still valid', async () => {
+    const { ctx } = await getHarness();
+    const name = 'Дмитрий Ковалёв Ζωή Παπαδοπούλου Łukasz Żółć';
+    const signed = await signPdf(ctx, await documentPdf(1), {
+      signerName: name,
+      signerEmail: 'zoë@παράδειγμα.ελ',
+      reason: 'Signature of "Договор (v2) \\ Σύμβαση"',
+      location: 'Łódź',
+      signedAt: AT,
+      typedSignature: null,
+    });
+    const report = pdfsig(signed);
+    assert.match(report, /Signature Validation: Signature is Valid\./);
+    assert.match(report, /Total document signed/);
+    // the block: the name in bold and as the typed signature, the e-mail and the reason, all exact
+    const text = pdftotext(signed);
+    assert.equal(text.split(name).length - 1, 2, text);
+    assert.match(text, /zoë@παράδειγμα\.ελ/);
+    assert.match(text, /Reason: Signature of "Договор \(v2\) \\ Σύμβαση"/);
+    // the signature dictionary (what a reader's signature panel shows as the signer): the real
+    // values, not transliterations (pdfsig 22 prints only the certificate's name, so read it back)
+    const dict = await signatureDictionary(signed);
+    assert.equal(dict.Name, name);
+    assert.equal(dict.ContactInfo, 'zoë@παράδειγμα.ελ');
+    assert.equal(dict.Reason, 'Signature of "Договор (v2) \\ Σύμβαση"');
+    assert.equal(dict.Location, 'Łódź');
+    // the faces are subsets: the file stays small (the full fonts weigh 1.8 MB)
+    assert.ok(signed.length < 150_000, `signed size ${signed.length}`);
+
+    // a name the face cannot draw (Chinese): transliterated in the block, exact in the dictionary
+    const cjk = await signPdf(ctx, await documentPdf(1), {
+      ...SIGNER,
+      signerName: '王小明 Ковалёв',
+      signedAt: AT,
+    });
+    assert.match(pdfsig(cjk), /Signature Validation: Signature is Valid\./);
+    assert.match(pdftotext(cjk), /WangXiaoMing Ковалёв/);
+    assert.equal((await signatureDictionary(cjk)).Name, '王小明 Ковалёв');
+  });
+
   test('changing one byte of the signed file makes pdfsig report it invalid', async () => {
     const { ctx } = await getHarness();
     const signed = await signPdf(ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });
-    const at = signed.indexOf('Clause at 700');
-    // the page content may be compressed: change a byte of the signature dictionary's reason instead
-    const reasonAt = signed.indexOf('/Reason (Signature of');
-    assert.ok(reasonAt > 0 || at > 0);
+    // change one hex digit of the signature dictionary's reason (a UTF-16BE text string: 0053 is 'S',
+    // 0054 'T'): still a well-formed file, only the signed bytes differ
+    const reasonAt = signed.indexOf('/Reason <FEFF0053');
+    assert.ok(reasonAt > 0, 'the reason is a UTF-16BE hex string');
     const tampered = Buffer.from(signed);
-    const i = reasonAt > 0 ? reasonAt + '/Reason (Sig'.length : at;
-    tampered[i] = tampered[i] === 0x6e ? 0x6d : 0x6e; // 'n' <-> 'm', still a well-formed file
+    const i = reasonAt + '/Reason <FEFF005'.length;
+    assert.equal(tampered[i], 0x33);
+    tampered[i] = 0x34;
     assert.match(pdfsig(signed), /Signature is Valid/);
     const report = pdfsig(tampered);
     assert.doesNotMatch(report, /Signature is Valid/);

@@ -155,6 +155,7 @@ describe('vericase serve', () => {
       'handlebars',
       'libphonenumber-js',
       '@signpdf/signpdf',
+      '@pdf-lib/fontkit',
       '@aws-sdk/client-s3',
       'unpdf',
     ]) {

@@ -1,6 +1,5 @@
-import anyAscii from 'any-ascii';
 import type { PDFDocument, PDFPage } from 'pdf-lib';
-import { lazyImport } from '../shared/lazy-module.ts';
+import { lazyImport, loadPdfLib } from '../shared/lazy-module.ts';
 import type { SigningIdentity } from './identity.ts';
 
 // @signpdf (and the pdf-lib it imports) load with the first signature (src/shared/lazy-module.ts)
@@ -37,35 +36,72 @@ export interface SealInput {
  * except the signature itself, so changing any byte makes it invalid.
  */
 export async function seal(doc: PDFDocument, identity: SigningIdentity, input: SealInput): Promise<Buffer> {
-  const { pdflibAddPlaceholder, P12Signer, SignPdf, SUBFILTER_ADOBE_PKCS7_DETACHED } = await loadSignPdf();
+  const {
+    pdflibAddPlaceholder,
+    P12Signer,
+    SignPdf,
+    SUBFILTER_ADOBE_PKCS7_DETACHED,
+    DEFAULT_BYTE_RANGE_PLACEHOLDER,
+  } = await loadSignPdf();
+  const { PDFArray, PDFDict, PDFHexString, PDFInvalidObject, PDFName, PDFNumber, PDFRef, PDFString } =
+    await loadPdfLib();
   pdflibAddPlaceholder({
     pdfDoc: doc,
     pdfPage: input.page,
-    name: dictText(input.name),
-    contactInfo: dictText(input.contactInfo),
-    reason: dictText(input.reason),
-    location: dictText(input.location),
+    name: '',
+    contactInfo: '',
+    reason: '',
+    location: '',
     signingTime: input.signedAt,
     signatureLength: SIGNATURE_LENGTH,
     subFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
     widgetRect: input.widgetRect,
     appName: 'vericase',
   });
+  // The placeholder writes Name/Reason/... as literal strings of its argument's bytes (no escaping,
+  // no encoding: "Дмитрий" would be garbage). Its signature dictionary (the widget it just added to
+  // the page is the last annotation, its /V the dictionary) is replaced by the same one with those
+  // four as PDF text strings: UTF-16BE with a byte order mark, hex-encoded, so any character
+  // survives and nothing in the value can end the string.
+  const annots = input.page.node.lookup(PDFName.of('Annots'), PDFArray);
+  const widget = annots.lookup(annots.size() - 1, PDFDict);
+  const sigRef = widget.get(PDFName.of('V'));
+  if (!(sigRef instanceof PDFRef)) throw new Error('the signature placeholder has no signature dictionary');
+  const byteRange = PDFArray.withContext(doc.context);
+  byteRange.push(PDFNumber.of(0));
+  for (let i = 0; i < 3; i++) byteRange.push(PDFName.of(DEFAULT_BYTE_RANGE_PLACEHOLDER));
+  const dict = doc.context.obj({
+    Type: 'Sig',
+    Filter: 'Adobe.PPKLite',
+    SubFilter: SUBFILTER_ADOBE_PKCS7_DETACHED,
+    ByteRange: byteRange,
+    // as the placeholder writes it: @signpdf finds `/Contents <` and fills the digits in
+    Contents: PDFHexString.of(String.fromCharCode(0).repeat(SIGNATURE_LENGTH)),
+    Reason: PDFHexString.fromText(dictText(input.reason)),
+    M: PDFString.fromDate(input.signedAt),
+    ContactInfo: PDFHexString.fromText(dictText(input.contactInfo)),
+    Name: PDFHexString.fromText(dictText(input.name)),
+    Location: PDFHexString.fromText(dictText(input.location)),
+    Prop_Build: { Filter: { Name: 'Adobe.PPKLite' }, App: { Name: 'vericase' } },
+  });
+  // kept out of object streams (the byte range must be found in plain text), as the placeholder does
+  const dictBytes = new Uint8Array(dict.sizeInBytes());
+  dict.copyBytesInto(dictBytes, 0);
+  doc.context.assign(sigRef, PDFInvalidObject.of(dictBytes));
   const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
   const signer = new P12Signer(identity.p12, { passphrase: identity.password });
   return new SignPdf().sign(bytes, signer, input.signedAt);
 }
 
 /**
- * The placeholder writes these values as PDF literal strings as they are (no escaping, one byte per
- * character): kept to printable ASCII (transliterated: "Zoë Łukasz" → "Zoe Lukasz"), without the
- * backslash and parentheses that would end or escape the string, and bounded in length.
+ * A value of the signature dictionary as it is (any script: "Дмитрий Ковалёв" stays so), without
+ * control characters (a line break inside a name), and bounded in length (200 characters, never
+ * cutting a surrogate pair).
  */
 export function dictText(value: string): string {
-  return anyAscii(value)
-    .replace(/[^\x20-\x7e]/g, ' ')
-    .replace(/[\\()]/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-    .slice(0, 200);
+  const chars = [...value].map((ch) => {
+    const cp = ch.codePointAt(0) as number;
+    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? ' ' : ch;
+  });
+  return [...chars.join('').replace(/ {2,}/g, ' ').trim()].slice(0, 200).join('');
 }

@@ -1,6 +1,7 @@
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
 import { rgb } from '../shared/pdf-rgb.ts';
+import { embedBlockFonts } from './block-fonts.ts';
 import { pageText } from './free-space.ts';
 import { SignatureImageError, signaturePngProblem } from './signature-image.ts';
 
@@ -57,22 +58,27 @@ export async function drawSignatureBlock(
     x = MARGIN;
     y = pageHeight - MARGIN - HEIGHT;
   }
-  const fonts = {
-    regular: await doc.embedFont('Helvetica'),
-    bold: await doc.embedFont('Helvetica-Bold'),
-    script: await doc.embedFont('Times-Italic'),
-    mono: await doc.embedFont('Courier'),
-  };
-  const safe = safeTextFor(fonts.regular);
+  // Unicode faces (Latin, Greek, Cyrillic); the hash, hex digits only, stays in the standard Courier
+  const fonts = { ...(await embedBlockFonts(doc)), mono: await doc.embedFont('Courier') };
+  // what a face still lacks (CJK, emoji...) is transliterated, else `?`, per face: never a failure
+  const safeFor = new Map(Object.values(fonts).map((font) => [font, safeTextFor(font)]));
+  const safe = (value: string, font: PDFFont) => (safeFor.get(font) as (text: string) => string)(value);
   page.drawRectangle({ x, y, width: boxWidth, height: HEIGHT, borderColor: FRAME, borderWidth: 0.8 });
   const inner = boxWidth - 2 * PAD;
   let line = y + HEIGHT - PAD;
   const text = (value: string, font: PDFFont, size: number, color = GREY) => {
     line -= size * 1.25;
-    page.drawText(fit(safe(value), font, size, inner), { x: x + PAD, y: line, size, font, color });
+    page.drawText(fit(safe(value, font), font, size, inner), { x: x + PAD, y: line, size, font, color });
   };
   text('Electronically signed by', fonts.regular, 7.5);
-  text(content.signerName, fonts.bold, 10, rgb(0, 0, 0));
+  // a long name is set smaller (down to 7 pt) before it is cut: the signer's name is the point
+  const name = safe(content.signerName, fonts.bold);
+  text(
+    name,
+    fonts.bold,
+    Math.max(7, Math.min(10, (10 * inner) / Math.max(fonts.bold.widthOfTextAtSize(name, 10), 1))),
+    rgb(0, 0, 0),
+  );
 
   // the signature itself: the drawn image scaled into its strip, else the typed name in script
   const strip = { top: line - 4, height: 40 };
@@ -88,7 +94,7 @@ export async function drawSignatureBlock(
       height: image.height * scale,
     });
   } else {
-    const typed = safe(content.typedSignature?.trim() || content.signerName);
+    const typed = safe(content.typedSignature?.trim() || content.signerName, fonts.script);
     const size = Math.min(22, (22 * inner) / Math.max(fonts.script.widthOfTextAtSize(typed, 22), 1));
     page.drawText(fit(typed, fonts.script, size, inner), {
       x: x + PAD,
@@ -112,10 +118,10 @@ export async function drawSignatureBlock(
   return { page, rect: [x, y, x + boxWidth, y + HEIGHT] };
 }
 
-/** Cuts a line that would overflow the block (with an ellipsis). */
+/** Cuts a line that would overflow the block (with an ellipsis), never inside a surrogate pair. */
 function fit(value: string, font: PDFFont, size: number, width: number): string {
   if (font.widthOfTextAtSize(value, size) <= width) return value;
-  let out = value;
-  while (out.length > 1 && font.widthOfTextAtSize(`${out}...`, size) > width) out = out.slice(0, -1);
-  return `${out}...`;
+  const chars = [...value];
+  while (chars.length > 1 && font.widthOfTextAtSize(`${chars.join('')}...`, size) > width) chars.pop();
+  return `${chars.join('')}...`;
 }
