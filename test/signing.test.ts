@@ -467,7 +467,7 @@ describe('signing: the audit trail', () => {
     assert.match(report, /vericase signing service/);
     const text = pdftotext(pdf);
     assert.match(text, /Audit trail: Engagement letter/);
-    assert.match(text, /Zoë Lukasz/);
+    assert.match(text, /Zoë Łukasz/);
     assert.match(text, /zoe@example\.com/);
     assert.ok(text.includes('a'.repeat(64)) && text.includes('b'.repeat(64)));
     assert.match(text, /CN=vericase signing service/);
@@ -485,7 +485,7 @@ describe('signing: the audit trail', () => {
     }
     assert.match(text, /203\.0\.113\.4/);
     assert.match(text, /Browser\/3\.0 \(test\)/);
-    assert.match(text, /typed_name\s+Zoë Lukasz/);
+    assert.match(text, /typed_name\s+Zoë Łukasz/);
   });
 
   test('many events run over several pages; a declined request has no signed hash', async () => {

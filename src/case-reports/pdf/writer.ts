@@ -1,5 +1,6 @@
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { rgb } from '../../shared/pdf-rgb.ts';
+import { embedUnicodeFonts } from '../../shared/unicode-fonts.ts';
 import { safeTextFor } from './safe-text.ts';
 
 const A4: [number, number] = [595.28, 841.89];
@@ -40,6 +41,8 @@ export class PdfWriter {
   readonly #bold: PDFFont;
   readonly #safe: (s: string) => string;
   readonly #pages: PDFPage[] = [];
+  /** Widths at size 1 of the words measured so far, per font (#width). */
+  readonly #widths = new Map<PDFFont, Map<string, number>>();
   #page!: PDFPage;
   #y = 0;
 
@@ -47,15 +50,18 @@ export class PdfWriter {
     this.#doc = doc;
     this.#font = font;
     this.#bold = bold;
-    // both standard fonts share WinAnsi: one filter serves them
+    // the two DejaVu faces cover the same characters: one filter serves them
     this.#safe = safeTextFor(font);
     this.#newPage();
   }
 
+  /**
+   * Drawn in DejaVu Sans Condensed (src/shared/unicode-fonts.ts), so names in Latin with its extensions, Greek
+   * and Cyrillic are shown as written ("Łódź", "Ковалёв"); what it lacks (CJK) is transliterated.
+   */
   static async create(doc: PDFDocument): Promise<PdfWriter> {
-    const font = await doc.embedFont('Helvetica');
-    const bold = await doc.embedFont('Helvetica-Bold');
-    return new PdfWriter(doc, font, bold);
+    const { condensed, condensedBold } = await embedUnicodeFonts(doc, ['condensed', 'condensedBold']);
+    return new PdfWriter(doc, condensed, condensedBold);
   }
 
   #newPage(): void {
@@ -73,34 +79,61 @@ export class PdfWriter {
     this.#y -= points;
   }
 
+  /**
+   * The width of `text` at `size`. An embedded TrueType font measures by laying the text out
+   * (fontkit), about a hundred times dearer than a standard font's table lookup: each word's width
+   * is measured once per document and lines are summed from words (kerning across a space is not
+   * counted: a fraction of a point).
+   */
+  #width(text: string, font: PDFFont, size: number): number {
+    let widths = this.#widths.get(font);
+    if (!widths) {
+      widths = new Map();
+      this.#widths.set(font, widths);
+    }
+    let unit = widths.get(text);
+    if (unit === undefined) {
+      unit = font.widthOfTextAtSize(text, 1);
+      widths.set(text, unit);
+    }
+    return unit * size;
+  }
+
   #wrap(text: string, font: PDFFont, size: number, width: number): string[] {
     const lines: string[] = [];
+    const space = this.#width(' ', font, size);
     for (const raw of text.split(/\r?\n/)) {
       const words = this.#safe(raw).split(/ +/);
       let line = '';
+      let used = 0;
       for (let word of words) {
-        const candidate = line ? `${line} ${word}` : word;
-        if (font.widthOfTextAtSize(candidate, size) <= width) {
-          line = candidate;
+        let w = this.#width(word, font, size);
+        const candidate = line ? used + space + w : w;
+        if (candidate <= width) {
+          line = line ? `${line} ${word}` : word;
+          used = candidate;
           continue;
         }
         if (line) lines.push(line);
         // a word wider than the line is cut, measuring each character once (a long URL stays linear)
-        if (font.widthOfTextAtSize(word, size) > width) {
+        if (w > width) {
+          const chars = [...word];
           let start = 0;
-          let used = 0;
-          for (let i = 0; i < word.length; i++) {
-            const w = font.widthOfTextAtSize(word[i], size);
-            if (used + w > width && i > start) {
-              lines.push(word.slice(start, i));
+          let cut = 0;
+          for (let i = 0; i < chars.length; i++) {
+            const cw = this.#width(chars[i], font, size);
+            if (cut + cw > width && i > start) {
+              lines.push(chars.slice(start, i).join(''));
               start = i;
-              used = 0;
+              cut = 0;
             }
-            used += w;
+            cut += cw;
           }
-          word = word.slice(start);
+          word = chars.slice(start).join('');
+          w = cut;
         }
         line = word;
+        used = w;
       }
       lines.push(line);
     }
