@@ -14,13 +14,7 @@ export async function ensureTags(trx: Db, workspaceId: string, labels: string[])
   for (const l of labels) if (!byLower.has(l.toLowerCase())) byLower.set(l.toLowerCase(), l);
   if (!byLower.size) return [];
   const lowers = [...byLower.keys()];
-  const existing = async () =>
-    trx
-      .selectFrom('tags')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`)
-      .execute();
+  const existing = () => findTagsByLowerLabels(trx, workspaceId, lowers);
   let rows = await existing();
   const missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
   if (missing.length) {
@@ -38,6 +32,16 @@ export async function ensureTags(trx: Db, workspaceId: string, labels: string[])
     rows = await existing();
   }
   return lowers.flatMap((k) => rows.filter((r) => r.label.toLowerCase() === k).slice(0, 1));
+}
+
+/** The workspace's tags whose label, lower-cased, is one of `lowers` (labels compare case-insensitively). */
+export function findTagsByLowerLabels(db: Db, workspaceId: string, lowers: string[]) {
+  return db
+    .selectFrom('tags')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`)
+    .execute();
 }
 
 export async function findTag(db: Db, workspaceId: string, id: string, forUpdate = false) {

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { ParsedList } from '../http/list-query.ts';
+import { findTagsByLowerLabels } from './repository.ts';
 
 /**
  * Tags compare case-insensitively everywhere else (adding, removing, `/v1/tags`), and a case's
@@ -13,12 +13,7 @@ export async function withTagSpellings(db: Db, workspaceId: string, parsed: Pars
   const tagFilters = parsed.filters.filter((f) => f.field === 'tags');
   if (!tagFilters.length) return parsed;
   const lowers = [...new Set(tagFilters.flatMap((f) => f.values.map((v) => v.toLowerCase())))];
-  const rows = await db
-    .selectFrom('tags')
-    .select('label')
-    .where('workspace_id', '=', workspaceId)
-    .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`)
-    .execute();
+  const rows = await findTagsByLowerLabels(db, workspaceId, lowers);
   const spelling = new Map(rows.map((r) => [r.label.toLowerCase(), r.label]));
   for (const f of tagFilters)
     f.values = [...new Set(f.values.map((v) => spelling.get(v.toLowerCase()) ?? v))];
