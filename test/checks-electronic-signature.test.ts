@@ -860,6 +860,79 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(written.decodeText(), name);
     });
 
+    test("the signed document's block and reason are in the page's language (sign's language), else the portal's default", async () => {
+      /** Signs s's check with this body's language; the signed PDF's text, its /Reason, pdfsig's report. */
+      const signIn = async (s: Awaited<ReturnType<typeof started>>, language?: string, sent?: string) => {
+        const code = sent ?? (await sendCode(s.token, s.check.id, s.email));
+        const res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+          code,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+          ...(language ? { language } : {}),
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+        const signedPdf = await fileBytes(s.api, check.data.information.signed_file_id);
+        const { PDFDocument, PDFDict, PDFName, PDFHexString } = await import('pdf-lib');
+        const [field] = (await PDFDocument.load(signedPdf)).getForm().getFields();
+        const reason = field.acroField.dict.lookup(PDFName.of('V'), PDFDict).lookup(PDFName.of('Reason'));
+        assert.ok(reason instanceof PDFHexString);
+        return { text: pdfText(signedPdf), reason: reason.decodeText(), report: pdfsig(signedPdf) };
+      };
+      const oneLine = (text: string) => text.replace(/\s+/g, ' ');
+
+      // a language outside the portal's list is refused before the code is looked at: no try spent
+      const s = await started();
+      const code = await sendCode(s.token, s.check.id, s.email);
+      for (const language of ['xx', 'FR', 3]) {
+        const res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+          code,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+          language,
+        });
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.equal(res.body.details[0].path, 'language', JSON.stringify(res.body));
+      }
+      const request = await (await getHarness()).ctx.db
+        .selectFrom('signature_requests')
+        .select(['status', 'code_attempts'])
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(request, { status: 'ongoing', code_attempts: 0 });
+
+      // French: the block's words and the reason, in the block and in the signature's /Reason
+      const fr = await signIn(s, 'fr', code);
+      assert.match(fr.report, /Signature Validation: Signature is Valid\./, fr.report);
+      const frText = oneLine(fr.text);
+      assert.ok(frText.includes('Signé électroniquement par Ada Lovelace'), fr.text);
+      assert.ok(frText.includes('Motif : Signature de « Engagement letter »'), fr.text);
+      assert.ok(frText.includes('SHA-256 du document (avant signature) :'), fr.text);
+      assert.doesNotMatch(fr.text, /Electronically signed|Reason:|before signing/);
+      assert.equal(fr.reason, 'Signature de « Engagement letter »');
+
+      // no language: the portal's default language, German here
+      const d = await started();
+      const portalId = (await d.api.get('/v1/client-portals')).body.data[0].id;
+      const patched = await d.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'de' });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      const de = await signIn(d);
+      const deText = oneLine(de.text);
+      assert.ok(deText.includes('Elektronisch unterschrieben von Ada Lovelace'), de.text);
+      assert.ok(deText.includes('Grund: Unterschrift für „Engagement letter“'), de.text);
+      assert.ok(deText.includes('SHA-256 des Dokuments (vor der Unterschrift):'), de.text);
+      assert.equal(de.reason, 'Unterschrift für „Engagement letter“');
+
+      // Hungarian, the longest labels, read whole at the block's width; Japanese is written in English
+      const hu = oneLine((await signIn(await started(), 'hu')).text);
+      assert.ok(hu.includes('Elektronikusan aláírta Ada Lovelace'), hu);
+      assert.ok(hu.includes('Indok: „Engagement letter” aláírása'), hu);
+      assert.ok(hu.includes('A dokumentum SHA-256 kivonata (aláírás előtt):'), hu);
+      const ja = await signIn(await started(), 'ja');
+      assert.ok(oneLine(ja.text).includes('Reason: Signature of "Engagement letter"'), ja.text);
+      assert.equal(ja.reason, 'Signature of "Engagement letter"');
+    });
+
     test("an operator's review of an open request ends it: vendor cancelled, the portal shows it ended", async () => {
       const s = await started();
       await sendCode(s.token, s.check.id, s.email);

@@ -4157,7 +4157,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "workspace_id": "86f9eb48-ee70-493a-9005-63b3e05bf3d3",
+         *   "workspace_id": "7dcc3984-b656-4a3d-81e9-85307ac02c37",
          *   "ignore_schedule": true
          * }
          */
@@ -5146,8 +5146,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "from_individual_id": "b9ec4688-b015-4598-bdac-36196b372e08",
-         *   "to_company_id": "ecb346b3-b9ab-445f-86b0-7e86eb2575ad",
+         *   "from_individual_id": "f1ecf289-97b3-49a0-82ea-8a609024b639",
+         *   "to_company_id": "aa30e693-e5f1-45ec-8716-da05a799e99d",
          *   "roles": [
          *     "shareholder"
          *   ],
@@ -5609,7 +5609,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2"
          * }
          */
         "application/json": {
@@ -6045,7 +6045,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "business_contact_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
+         *   "business_contact_id": "a727abe9-726a-4c70-92c5-3cf778a213c2"
          * }
          */
         "application/json": {
@@ -6448,7 +6448,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2",
          *   "settings": {
          *     "fuzziness": 0.6
          *   }
@@ -6582,7 +6582,7 @@ export interface operations {
          * @example {
          *   "action": "confirm",
          *   "hit_ids": [
-         *     "5f9adcf3-1609-4b41-8411-90fc0690da68"
+         *     "472ba2b1-684f-4dfc-bdcc-8df800a5b715"
          *   ],
          *   "comment": "Same name, birth date and nationality as the OFAC SDN entry"
          * }
@@ -6832,14 +6832,14 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a",
+         *   "company_id": "8e713121-c551-4434-9495-687275b42bc6",
          *   "settings": {
          *     "document_type_key": "registration_certificate"
          *   },
          *   "data": {
          *     "files": [
          *       {
-         *         "upload_ref": "upl_mqMA8jTph7x6VJUgg5OL8qexLReIlzOy"
+         *         "upload_ref": "upl_cUZcFgP5ZOQ0BI0xyQsiXcNTtIc5VLVy"
          *       }
          *     ]
          *   }
@@ -6982,7 +6982,7 @@ export interface operations {
          * @example {
          *   "files": [
          *     {
-         *       "upload_ref": "upl_iE4w-8wA_VNR-yjbMjHn0jt7uLwAzHJr"
+         *       "upload_ref": "upl_85bsiIoZoOQ7ZXZS6hKk0vpnSpy1s5zu"
          *     }
          *   ]
          * }
@@ -7202,7 +7202,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2"
          * }
          */
         "application/json": {
@@ -7394,7 +7394,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2",
          *   "settings": {
          *     "document_template_key": "mandate"
          *   }
@@ -7586,7 +7586,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe"
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2"
          * }
          */
         "application/json": {
@@ -7781,9 +7781,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "57d3699f-5fcb-412a-982b-d1c1b833bdbe",
+         *   "individual_id": "a727abe9-726a-4c70-92c5-3cf778a213c2",
          *   "data": {
-         *     "front_upload_ref": "upl_BIJ-neM6W8qFogKsGdIQ6lHNIoPjqE_R"
+         *     "front_upload_ref": "upl_GId1bS8PMAEZVrVCaFP_8JGNiuE1qTom"
          *   }
          * }
          */
@@ -7911,7 +7911,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "front_upload_ref": "upl_NTWZRQlYvhXNZCThgkY7LhNKmvR9l10V"
+         *   "front_upload_ref": "upl__P_4F_bdeTZRyE2Cvem2v8ac9GMWmSFC"
          * }
          */
         "application/json": {
@@ -8120,7 +8120,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "e8dc4090-a173-46f0-8a43-f667c17fb6f1",
+         *   "individual_id": "b6b67812-2cf1-49f2-b439-40d8c0e013bf",
          *   "settings": {
          *     "redirect_url": "https://maison-lumiere.example/onboarding/done"
          *   }
@@ -8446,7 +8446,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a"
+         *   "company_id": "8e713121-c551-4434-9495-687275b42bc6"
          * }
          */
         "application/json": {
@@ -8942,9 +8942,9 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
+         *   "case_id": "fee075f2-2a28-4e0a-8d91-dcb4b8587a43",
          *   "type": "affiliated",
-         *   "search_ref": "sr_Ob0Rl9N4jW6uuY0gLNzFsfYxR7uYn_C2"
+         *   "search_ref": "sr_uLEMqmU9TPcVhbg1YXWJ4G18uA_oC7Y2"
          * }
          */
         "application/json": components["schemas"]["CompanyCreate"];
@@ -9431,7 +9431,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "company_id": "d38db515-97a5-447e-b09d-986ae506941a",
+         *   "company_id": "8e713121-c551-4434-9495-687275b42bc6",
          *   "product_ref": "sandbox_registry_extract"
          * }
          */
@@ -10557,7 +10557,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "individual_id": "a5bcb009-a213-49fb-86be-7ff197ed31a3",
+         *   "individual_id": "462ab0cd-01f9-4d2f-a0f3-2c26da325699",
          *   "reason": "Chargebacks on three accounts opened with this identity"
          * }
          */
@@ -10844,12 +10844,12 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
+         *   "case_id": "fee075f2-2a28-4e0a-8d91-dcb4b8587a43",
          *   "first_name": "Hugo",
          *   "last_name": "Martin",
          *   "relations": [
          *     {
-         *       "to_company_id": "d38db515-97a5-447e-b09d-986ae506941a",
+         *       "to_company_id": "8e713121-c551-4434-9495-687275b42bc6",
          *       "roles": [
          *         "legal_representative"
          *       ],
@@ -11159,7 +11159,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
+         *   "case_id": "fee075f2-2a28-4e0a-8d91-dcb4b8587a43",
          *   "content": "<p>Registry extract received; ownership chain confirmed.</p>"
          * }
          */
@@ -12256,8 +12256,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "case_id": "62bb01fd-0f73-415d-9d36-d6e5fabebf6a",
-         *   "template_id": "c0b11aa7-92b2-486f-9e13-62e5c73a6e41"
+         *   "case_id": "fee075f2-2a28-4e0a-8d91-dcb4b8587a43",
+         *   "template_id": "7f3259aa-c32d-4b23-9858-af11c18dda0f"
          * }
          */
         "application/json": {
@@ -13145,7 +13145,7 @@ export interface operations {
       content: {
         /**
          * @example {
-         *   "since": "2026-12-03T07:44:27.805Z"
+         *   "since": "2026-12-03T10:43:12.352Z"
          * }
          */
         "application/json": {

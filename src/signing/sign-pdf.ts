@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { loadPdfLib } from '../shared/lazy-module.ts';
+import type { BlockLabels } from './block-labels.ts';
 import { signingIdentity } from './identity.ts';
 import { seal } from './seal.ts';
 import { drawSignatureBlock } from './signature-block.ts';
@@ -14,6 +15,8 @@ export interface SignPdfInput {
   /** The signature the signer drew (PNG); else `typedSignature`, else the signer's name, is written. */
   drawnSignaturePng?: Buffer | null;
   typedSignature?: string | null;
+  /** The visible block's words in the signer's language (English when not given) */
+  labels?: BlockLabels;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function signPdf(ctx: AppContext, pdf: Buffer, input: SignPdfInput)
     documentSha256: createHash('sha256').update(pdf).digest('hex'),
     drawnSignaturePng: input.drawnSignaturePng ?? null,
     typedSignature: input.typedSignature ?? null,
+    labels: input.labels,
   });
   return seal(doc, identity, {
     page,

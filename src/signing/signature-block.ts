@@ -2,6 +2,7 @@ import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
 import { rgb } from '../shared/pdf-rgb.ts';
 import { embedBlockFonts } from './block-fonts.ts';
+import { type BlockLabels, ENGLISH_BLOCK_LABELS } from './block-labels.ts';
 import { pageText } from './free-space.ts';
 import { SignatureImageError, signaturePngProblem } from './signature-image.ts';
 
@@ -13,6 +14,8 @@ export interface BlockContent {
   documentSha256: string;
   drawnSignaturePng: Buffer | null;
   typedSignature: string | null;
+  /** The block's words, in the signer's language (English when not given) */
+  labels?: BlockLabels;
 }
 
 const MARGIN = 36;
@@ -70,7 +73,8 @@ export async function drawSignatureBlock(
     line -= size * 1.25;
     page.drawText(fit(safe(value, font), font, size, inner), { x: x + PAD, y: line, size, font, color });
   };
-  text('Electronically signed by', fonts.regular, 7.5);
+  const labels = content.labels ?? ENGLISH_BLOCK_LABELS;
+  text(labels.signedBy, fonts.regular, 7.5);
   // a long name is set smaller (down to 7 pt) before it is cut: the signer's name is the point
   const name = safe(content.signerName, fonts.bold);
   text(
@@ -112,8 +116,8 @@ export async function drawSignatureBlock(
     color: FRAME,
   });
   text(`${content.signerEmail}  ·  ${utc(content.signedAt)}`, fonts.regular, 7.5);
-  text(`Reason: ${content.reason}`, fonts.regular, 7.5);
-  text('Document SHA-256 (before signing):', fonts.regular, 7);
+  text(`${labels.reasonPrefix}${content.reason}`, fonts.regular, 7.5);
+  text(labels.documentHash, fonts.regular, 7);
   text(content.documentSha256, fonts.mono, Math.min(7, inner / (0.6 * 64)));
   return { page, rect: [x, y, x + boxWidth, y + HEIGHT] };
 }

@@ -326,6 +326,14 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
     const signed = await download(op, check.data.information.signed_file_id, dir, 'signed.pdf');
     const pdfsig = execFileSync('pdfsig', [signed], { encoding: 'utf8' });
     assert.match(pdfsig, /Signature Validation: Signature is Valid\./, pdfsig);
+    // the block speaks the page's language, not the portal's default (English)
+    const text = execFileSync('pdftotext', ['-layout', signed, '-'], { encoding: 'utf8' }).replace(
+      /\s+/g,
+      ' ',
+    );
+    assert.ok(text.includes('Signé électroniquement par'), text);
+    assert.ok(text.includes('SHA-256 du document (avant signature) :'), text);
+    assert.doesNotMatch(text, /Electronically signed by/);
     const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [signed], { encoding: 'utf8' }))?.[1]);
     const last = path.join(SCREENSHOT_DIR, 'signature-fr-signed-pdf-last-page');
     execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', '-f', String(pages), signed, last]);

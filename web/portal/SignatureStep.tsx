@@ -235,9 +235,11 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
     run(
       'sign',
       () =>
+        // the signed document's block is written in the page's language too
         api.signature(action.id, 'sign', {
           code,
           agreed: true,
+          language: lang,
           ...(mode === 'typed' ? { typed_name: typed.trim() } : { drawn_signature_png_base64: drawn }),
         }),
       (a) => {

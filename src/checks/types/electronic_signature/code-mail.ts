@@ -68,9 +68,9 @@ type MailLanguage = keyof typeof MAILS;
 const written = (lang: string): lang is MailLanguage => Object.hasOwn(MAILS, lang);
 
 /**
- * The language of the code's mail: the page's (`language` of send-code), else the portal's default
- * language (what the page falls back to); English for a value outside the list (a stored language
- * the list no longer has).
+ * The language of the code's mail and of the signed document's block: the page's (`language` of
+ * send-code and sign), else the portal's default language (what the page falls back to); English
+ * for a value outside the list (a stored language the list no longer has).
  */
 export function mailLanguage(page: string | undefined, portalDefault: string): MailLanguage {
   const lang = page ?? portalDefault;

@@ -99,6 +99,12 @@ export const SignBody = Type.Object({
   drawn_signature_png_base64: Type.Optional(
     Type.String({ minLength: 1, maxLength: 1_400_000, description: 'A PNG image, base64 (at most 1 MB)' }),
   ),
+  language: Type.Optional(
+    Type.Enum(PORTAL_LANGUAGES, {
+      description:
+        "The page's language: the signed document's signature block and its reason are written in it (Japanese and Korean in English); without it, the portal's default language",
+    }),
+  ),
 });
 
 export const DeclineBody = Type.Object({

@@ -18,9 +18,11 @@ import { reviewNeeded } from '../../review-data.ts';
 import { findSignatureAction, ongoingRequest } from './active.ts';
 import { type Caller, recordSignatureEvent, signatureEventsOf } from './audit.ts';
 import type { ElectronicSignatureInternal, ElectronicSignatureSettings } from './check-data.ts';
+import { mailLanguage } from './code-mail.ts';
 import { auditTrailPdf, signaturePngProblem, signingIdentity, signPdf } from './deps.ts';
 import { CODE_MAX_ATTEMPTS, findRequest, hashCode } from './requests.ts';
 import type { SignBody } from './schemas.ts';
+import { type SignatureTexts, signatureTexts } from './signature-texts.ts';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_DRAWN_BYTES = 1024 * 1024;
@@ -99,6 +101,7 @@ async function produceFiles(
   signedAt: Date,
   caller: Caller,
   stored: GeneratedFile[],
+  texts: SignatureTexts,
 ): Promise<{ signed: GeneratedFile; audit: GeneratedFile }> {
   const storage = getStorage(ctx);
   const frozen = await readFileBuffer(storage, { storage_key: await storageKeyOf(trx, request) });
@@ -107,9 +110,10 @@ async function produceFiles(
     signerName: signer.name,
     signerEmail: signer.email,
     signedAt,
-    reason: `Signature of "${internal.template_name}"`,
+    reason: texts.reason(internal.template_name),
     drawnSignaturePng: signature.drawn,
     typedSignature: signature.typed,
+    labels: texts.labels,
   });
   const signed = await storeGeneratedFile(storage, check.workspace_id, signedPdf, 'application/pdf');
   stored.push(signed);
@@ -172,6 +176,8 @@ export async function signSignature(
 ): Promise<Action> {
   const { link } = access;
   const signature = signatureOf(body);
+  // the signed document speaks the page's language, as the code's mail does (code-mail.ts)
+  const texts = signatureTexts(mailLanguage(body.language, access.portal.default_language));
   // what cannot be a code (`12`) is a typing slip, not a guess: refused without spending a try
   if (!/^\d{6}$/.test(body.code.trim())) throw badRequest('code must be the 6 digits sent by e-mail', 'code');
   // loaded (or generated and stored) before the transaction: that first use writes through its own
@@ -222,6 +228,7 @@ export async function signSignature(
         now,
         caller,
         stored,
+        texts,
       );
       await trx
         .updateTable('signature_requests')
