@@ -202,6 +202,17 @@ describe('console checks', { timeout: 600_000 }, () => {
     // undecided: the hits' buttons work
     assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
     await panel.getByLabel('Comment').fill('Not him: other birth place.');
+    // the review's buttons are the console's row of actions: at the form's right, Approve last
+    const form = panel.getByRole('form', { name: 'Review' });
+    const formBox = await form.boundingBox();
+    const approveBox = await form.getByRole('button', { name: 'Approve' }).boundingBox();
+    const rejectBox = await form.getByRole('button', { name: 'Reject' }).boundingBox();
+    assert.ok(formBox && approveBox && rejectBox);
+    assert.ok(
+      Math.abs(approveBox.x + approveBox.width - (formBox.x + formBox.width)) <= 2,
+      'Approve ends the row',
+    );
+    assert.ok(rejectBox.x < approveBox.x && Math.abs(rejectBox.y - approveBox.y) <= 2, 'Reject before it');
     await panel.getByRole('button', { name: 'Approve' }).click();
     await panel.getByText('The check is decided').waitFor();
     assert.equal((await api.get(`/v1/checks/aml/${amlId}`)).body.status, 'approved');

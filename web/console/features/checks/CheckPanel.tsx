@@ -297,12 +297,18 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
       </label>
       <ActFailed error={error} />
-      <div className="act-buttons">
-        <button type="submit" className="primary" disabled={busy}>
-          {t('check.approve')}
-        </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => submitWith('reject')()}>
+      {/* the console's row of actions (DialogActions): at the right, the primary action last */}
+      <div className="case-form-actions">
+        <button
+          type="button"
+          className="case-button danger"
+          disabled={busy}
+          onClick={() => submitWith('reject')()}
+        >
           {t('check.reject')}
+        </button>
+        <button type="submit" className="case-button is-primary" disabled={busy}>
+          {t('check.approve')}
         </button>
       </div>
     </form>
