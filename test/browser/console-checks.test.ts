@@ -201,6 +201,20 @@ describe('console checks', { timeout: 600_000 }, () => {
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
     // undecided: the hits' buttons work
     assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
+    // a hit's Confirm and Ignore share one row under both sides of the hit, ending at its right
+    const hit = panel.locator('.hit').first();
+    const hitBox = await hit.boundingBox();
+    const confirmBox = await hit.getByRole('button', { name: 'Confirm (true match)' }).boundingBox();
+    const ignoreBox = await hit.getByRole('button', { name: 'Ignore (not them)' }).boundingBox();
+    assert.ok(hitBox && confirmBox && ignoreBox);
+    assert.ok(
+      Math.abs(confirmBox.y - ignoreBox.y) <= 2 && confirmBox.x < ignoreBox.x,
+      'Confirm, then Ignore, on one row',
+    );
+    assert.ok(
+      ignoreBox.x + ignoreBox.width > hitBox.x + hitBox.width * 0.75,
+      'the row ends at the right of the hit',
+    );
     await panel.getByLabel('Comment').fill('Not him: other birth place.');
     // the review's buttons are the console's row of actions: at the form's right, Approve last
     const form = panel.getByRole('form', { name: 'Review' });

@@ -137,9 +137,12 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
             </h5>
             <Facts data={h.entity as Json} keys={LISTED_FIELDS} />
             <p className="small">
-              <Value field="list_types" v={h.list_types} /> ·{' '}
-              {t('check.hitStatus', { status: hitStatus(h.status) })}
+              <Value field="list_types" v={h.list_types} />
             </p>
+          </div>
+          {/* the hit's decision spans both sides: its status, then its two actions at the right */}
+          <div className="hit-footer">
+            <p className="small">{t('check.hitStatus', { status: hitStatus(h.status) })}</p>
             {canWrite ? (
               <div className="act-buttons">
                 <button
