@@ -162,6 +162,16 @@ describe('uploads: image pixel limit (decompression bombs)', () => {
     });
   });
 
+  test('a PNG cut after its width (its height reads as 0), or declaring a side of 0 → 400, nothing kept', async () => {
+    const api = await newWorkspace();
+    const whole = pngHeader(800, 600);
+    // signature, IHDR length and type, the width: 20 bytes
+    refused(await uploadBytes(api, whole.subarray(0, 20), 'cut.png'), 400, /dimensions cannot be read/);
+    refused(await uploadBytes(api, pngHeader(800, 0), 'flat.png'), 400, /dimensions cannot be read/);
+    await nothingKept(api);
+    assert.equal((await uploadBytes(api, whole, 'whole.png')).status, 200);
+  });
+
   test('an image whose header cannot be read within 1 MB (a TIFF directory at its end) → 400', async () => {
     const api = await newWorkspace();
     const tiff = Buffer.alloc(1_200_000);

@@ -10,7 +10,7 @@ export const IMAGE_HEADER_BYTES = 1024 * 1024;
 
 /**
  * Width × height of the largest image a file's header declares (HEIF may hold several), or null
- * when the header does not say (truncated, or beyond the bytes given). Nothing is decoded.
+ * when the header does not say (truncated, beyond the bytes given, or a zero side). Nothing is decoded.
  */
 export function headerPixels(head: Buffer): { width: number; height: number; pixels: number } | null {
   let size: ReturnType<typeof imageSize>;
@@ -24,6 +24,8 @@ export function headerPixels(head: Buffer): { width: number; height: number; pix
     if (img.width * img.height > best.pixels)
       best = { width: img.width, height: img.height, pixels: img.width * img.height };
   }
+  // a header cut after the width reads as a height of 0 (a PNG of 20 bytes): nothing to read there
+  if (!(best.width >= 1 && best.height >= 1)) return null;
   return Number.isFinite(best.pixels) ? best : null;
 }
 
