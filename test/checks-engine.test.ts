@@ -220,6 +220,23 @@ describe('ekyc check (synchronous)', () => {
       ['birth_date', 'address.country'],
     );
     assert.match(all.body.message, /birth_date, address.country/);
+    // a profile for a country eKYC does not cover, or for no country, is refused: nothing stored
+    for (const [country, method] of [
+      ['LU', 'patch'],
+      ['XX', 'put'],
+    ] as const) {
+      const refused = await api[method]('/v1/workspace/settings', {
+        checks: { ekyc: { profiles: { DE: { profile_id: 'p-de' }, [country]: { profile_id: 'p-x' } } } },
+      });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.deepEqual(
+        refused.body.details.map((d: { path: string }) => d.path),
+        [`checks.ekyc.profiles.${country}`],
+      );
+      assert.match(refused.body.message, new RegExp(`eKYC does not cover ${country}`));
+      const stored = (await api.get('/v1/workspace/settings')).body;
+      assert.equal(stored.checks?.ekyc?.profiles ?? null, null, JSON.stringify(stored));
+    }
     await api.patch('/v1/workspace/settings', {
       checks: { ekyc: { profiles: { DE: { profile_id: 'p-de' } } } },
     });
@@ -509,6 +526,7 @@ describe('company_monitoring (read-only over the API)', () => {
       const res = await api.post(`/v1/checks/${path}`, { company_id: companyId });
       assert.equal(res.status, 400, path);
       assert.match(res.body.message, /no create endpoint/);
+      assert.equal(res.body.details[0].path, 'type');
       const got = await api.get(`/v1/checks/${path}/00000000-0000-4000-8000-000000000000`);
       assert.equal(got.status, 404);
       assert.equal(got.body.code, 'NOT_FOUND');

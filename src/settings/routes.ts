@@ -1,5 +1,6 @@
 import type { App, AppContext } from '../app-context.ts';
 import { errors } from '../http/common-schemas.ts';
+import { refuseUncoveredEkycProfiles } from './ekyc-profiles.ts';
 import { getSettings, patchSettings, replaceSettings } from './repository.ts';
 import { WorkspaceSettings, WorkspaceSettingsPatch } from './schemas.ts';
 
@@ -26,7 +27,10 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
         response: { 200: WorkspaceSettings, ...errors(400) },
       },
     },
-    (req) => patchSettings(ctx.db, req.principal.workspaceId, req.body),
+    (req) => {
+      refuseUncoveredEkycProfiles(req.body);
+      return patchSettings(ctx.db, req.principal.workspaceId, req.body);
+    },
   );
   app.put(
     '/workspace/settings',
@@ -38,6 +42,9 @@ export function registerSettingsRoutes(app: App, ctx: AppContext): void {
         response: { 200: WorkspaceSettings, ...errors(400) },
       },
     },
-    (req) => replaceSettings(ctx.db, req.principal.workspaceId, req.body),
+    (req) => {
+      refuseUncoveredEkycProfiles(req.body);
+      return replaceSettings(ctx.db, req.principal.workspaceId, req.body);
+    },
   );
 }
