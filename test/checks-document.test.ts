@@ -406,7 +406,14 @@ describe('document check: review, force_review, retrieve, tenants', () => {
     const forced = { status: forcedRes.statusCode, body: JSON.parse(forcedRes.body) };
     assert.equal(forced.status, 200, JSON.stringify(forced.body));
     assert.equal(forced.body.status, 'need_review');
-    assert.equal((await api.post(`/v1/checks/document/${created.id}/force_review`, {})).status, 400);
+    const forcedAgain = await api.post(`/v1/checks/document/${created.id}/force_review`, {});
+    assert.equal(forcedAgain.status, 400);
+    assert.deepEqual(forcedAgain.body.details, [
+      {
+        path: 'status',
+        message: 'Only a check in processing can be pushed to review; this one is need_review',
+      },
+    ]);
     const reviewed = await api.patch(`/v1/checks/document/${created.id}/review`, {
       action: 'approve',
       comment: 'Kbis checked by hand',

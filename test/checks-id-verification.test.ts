@@ -309,6 +309,10 @@ describe('id_verification: refresh_url', { timeout: 120_000 }, () => {
     const late = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
     assert.equal(late.status, 400);
     assert.match(late.body.message, /in_progress/);
+    assert.deepEqual(
+      late.body.details.map((d: { path: string }) => d.path),
+      ['status'],
+    );
   });
 });
 

@@ -649,6 +649,20 @@ describe('company_monitoring', () => {
     const byKey = await api.patch(`/v1/checks/company_monitoring/${id}/review`, { action: 'approve' });
     assert.equal(byKey.status, 400);
     assert.match(byKey.body.message, /read-only over the API/);
+    assert.deepEqual(
+      byKey.body.details.map((d: { path: string }) => d.path),
+      ['type'],
+    );
+    // nor delete it: the check stays, with its events untouched
+    const eventsBeforeDelete = (await events(api.workspaceId, 'Check.')).length;
+    const deleted = await api.delete(`/v1/checks/${id}`);
+    assert.equal(deleted.status, 400, JSON.stringify(deleted.body));
+    assert.match(deleted.body.message, /company_monitoring checks are read-only over the API/);
+    assert.deepEqual(
+      deleted.body.details.map((d: { path: string }) => d.path),
+      ['id'],
+    );
+    assert.equal((await events(api.workspaceId, 'Check.')).length, eventsBeforeDelete);
     const unknown = await api.patch(
       '/v1/checks/company_monitoring/00000000-0000-4000-8000-000000000000/review',
       {

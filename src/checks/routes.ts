@@ -2,7 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { sessionNestedUser } from '../audit-log/who.ts';
 import { errors, IdParam, Nullable } from '../http/common-schemas.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import type { CheckTypeDefinition } from './check-type.ts';
 import { createCheck } from './engine/create-check.ts';
@@ -216,9 +216,10 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
         if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
         const user = sessionNestedUser(req.principal);
         if (!def || !user) {
-          throw new ApiError(
-            400,
+          // the check's type is what refuses the review: named as the field at fault
+          throw badRequest(
             'company_monitoring checks are read-only over the API: a console user reviews the registry changes they raise',
+            'type',
           );
         }
         return reviewCheck(ctx, req.principal.workspaceId, def, req.params.id, req.body, user);
@@ -237,9 +238,9 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
         },
       },
       async () => {
-        throw new ApiError(
-          400,
+        throw badRequest(
           'company_monitoring checks have no create endpoint: monitoring is configured on the workspace',
+          'type',
         );
       },
     );

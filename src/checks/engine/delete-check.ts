@@ -3,8 +3,9 @@ import { keepWithdrawnLinks } from '../../client-portals/links.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
 import { recordEvents } from '../../events/record-event.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { presentCheck } from '../present.ts';
+import { checkTypeDefinition } from '../registry.ts';
 import { findCheck } from '../repository.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 
@@ -38,6 +39,11 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
   await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check) throw notFound('Check');
+    // a read-only type (company_monitoring) belongs to the workspace's configuration, not to the API:
+    // deleting it would leave the company unmonitored until the next pass recreates it
+    if (checkTypeDefinition(check.type)?.readOnly) {
+      throw badRequest(`${check.type} checks are read-only over the API and cannot be deleted`, 'id');
+    }
     // its links (a verification URL, a signature's link) go with it: answered as withdrawn
     await keepWithdrawnLinks(trx, workspaceId, { checkId: check.id });
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();

@@ -16,7 +16,10 @@ export async function forceReview(
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
     if (check.status !== 'processing') {
-      throw badRequest(`Only a check in processing can be pushed to review; this one is ${check.status}`);
+      throw badRequest(
+        `Only a check in processing can be pushed to review; this one is ${check.status}`,
+        'status',
+      );
     }
     return applyOutcome(ctx, trx, def, check, {
       trigger: 'force_review',

@@ -20,6 +20,7 @@ async function refreshUrl(ctx: AppContext, workspaceId: string, def: CheckTypeDe
     if (check.status !== 'in_progress') {
       throw badRequest(
         `The verification URL can be refreshed only while the check is in_progress; this one is ${check.status}`,
+        'status',
       );
     }
     return issueVerificationLink(ctx, trx, check);
