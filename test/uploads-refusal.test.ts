@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { headerPixels, imagePixelsRefusal } from '../src/files/image-pixels.ts';
 import { buildApp } from '../src/http/app.ts';
 import { crc32, makeJpeg, makePdf, makePng, multipartBody, uploadBytes } from './helpers/files.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
@@ -170,6 +171,19 @@ describe('uploads: image pixel limit (decompression bombs)', () => {
     refused(await uploadBytes(api, pngHeader(800, 0), 'flat.png'), 400, /dimensions cannot be read/);
     await nothingKept(api);
     assert.equal((await uploadBytes(api, whole, 'whole.png')).status, 200);
+  });
+
+  test('a cut header is not completed with the bytes that follow it in memory (a pooled Buffer)', () => {
+    // the upload's first bytes arrive as a slice of a larger buffer (Node's pool): the image
+    // reader must stop at the slice's end, not read the next bytes as the image's height
+    const cut = pngHeader(800, 600).subarray(0, 20);
+    const pool = Buffer.concat([cut, Buffer.alloc(64, 0x7f)]);
+    const head = pool.subarray(0, 20);
+    assert.equal(headerPixels(head), null);
+    assert.equal(imagePixelsRefusal(head, 100_000_000)?.statusCode, 400);
+    // a whole header in a slice is read from the slice
+    const wholePool = Buffer.concat([Buffer.alloc(16, 0x7f), pngHeader(800, 600), Buffer.alloc(64, 0x7f)]);
+    assert.deepEqual(headerPixels(wholePool.subarray(16)), { width: 800, height: 600, pixels: 480_000 });
   });
 
   test('an image whose header cannot be read within 1 MB (a TIFF directory at its end) → 400', async () => {

@@ -2,6 +2,17 @@ import { imageSize } from 'image-size';
 import { ApiError } from '../http/errors.ts';
 
 /**
+ * image-size reads through a DataView over the input's whole ArrayBuffer, not bounded by the
+ * view's length: given a Buffer that is a slice of Node's shared pool (small reads, small request
+ * bodies), a truncated header was completed with whatever bytes followed in the pool (a 20-byte PNG
+ * read as 800 × 577,922,412). A copy with an ArrayBuffer of its own makes a read past the end throw.
+ */
+export function boundedImageSize(bytes: Uint8Array): ReturnType<typeof imageSize> {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return imageSize(own ? bytes : new Uint8Array(bytes));
+}
+
+/**
  * How far into an image its dimensions are looked for. PNG, WebP and TIFF written the usual way
  * state them in the first bytes; a JPEG's frame header follows its metadata segments (EXIF, ICC
  * profiles: each at most 64 KB); 1 MB covers them.
@@ -15,7 +26,7 @@ export const IMAGE_HEADER_BYTES = 1024 * 1024;
 export function headerPixels(head: Buffer): { width: number; height: number; pixels: number } | null {
   let size: ReturnType<typeof imageSize>;
   try {
-    size = imageSize(head);
+    size = boundedImageSize(head);
   } catch {
     return null;
   }

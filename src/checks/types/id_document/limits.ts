@@ -1,4 +1,4 @@
-import { imageSize } from 'image-size';
+import { boundedImageSize } from '../../../files/image-pixels.ts';
 import { isPdf, pdfImageSizes } from './document-reader.ts';
 import type { ProviderAnswer, SubmittedFile, VendorLimits } from './provider.ts';
 
@@ -13,7 +13,7 @@ export const VENDOR_LIMITS: Record<string, VendorLimits> = {
 /** The pixel sizes of the images in a file: the image itself, or every image a PDF embeds. */
 export function imageSizesOf(bytes: Buffer): { width: number; height: number }[] {
   if (isPdf(bytes)) return pdfImageSizes(bytes);
-  const size = imageSize(bytes);
+  const size = boundedImageSize(bytes);
   const dims = [{ width: size.width, height: size.height }];
   for (const img of size.images ?? []) dims.push({ width: img.width, height: img.height });
   return dims;
