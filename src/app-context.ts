@@ -81,6 +81,11 @@ export interface AppContext {
     ) => Promise<void>;
     /** Runs after a case's checks changed, in the same transaction (template auto-approval). */
     afterCaseChecksChanged?: (trx: Db, caseRow: CaseRow) => Promise<void>;
+    /**
+     * Runs when a draft case is opened (PATCH status `open`), in the same transaction: template
+     * auto-approval applies to checks that were all approved while the case was a draft.
+     */
+    afterCaseOpened?: (trx: Db, caseRow: CaseRow) => Promise<void>;
   };
 }
 

@@ -593,6 +593,33 @@ describe('case auto-approval', () => {
     assert.equal(draft.body.status, 'draft');
   });
 
+  test('a draft whose template checks are all approved is approved when it is opened', async () => {
+    const api = await newWorkspace();
+    const t = await makeTemplate(api, { key: 'kyc', name: 'KYC', case_auto_approval: true, checks: [KYC] });
+    const draft = await api.post('/v1/cases', { ...graphBody(), status: 'draft', template_key: 'kyc' });
+    assert.equal(draft.status, 201);
+    assert.equal(draft.body.status, 'draft');
+    assert.ok(draft.body.individuals.every((i: any) => i.checks.every((c: any) => c.status === 'approved')));
+    const opened = await api.patch(`/v1/cases/${draft.body.id}`, { status: 'open' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    assert.equal(opened.body.status, 'approved');
+    assert.equal(opened.body.review.reviewer_type, 'system');
+    const stored = (await api.get(`/v1/cases/${draft.body.id}`)).body;
+    assert.equal(stored.status, 'approved');
+    const ev = await events(api.workspaceId);
+    const statuses = ev
+      .filter((e) => e.sub_event === 'Case.StatusUpdated')
+      .map((e) => (e.payload as any).case.status);
+    assert.deepEqual(statuses, ['open', 'approved']);
+    assert.equal(ev.at(-1)?.type, 'Case.ReviewConfirmed');
+    // without auto-approval, opening the draft only opens it
+    assert.equal((await api.patch(`/v1/templates/${t.id}`, { case_auto_approval: false })).status, 200);
+    const other = await api.post('/v1/cases', { ...graphBody(), status: 'draft', template_key: 'kyc' });
+    const plain = await api.patch(`/v1/cases/${other.body.id}`, { status: 'open' });
+    assert.equal(plain.body.status, 'open');
+    assert.equal(plain.body.review, null);
+  });
+
   test('a template with no check created never auto-approves', async () => {
     const api = await newWorkspace();
     await makeTemplate(api, {

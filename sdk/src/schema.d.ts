@@ -811,7 +811,7 @@ export interface paths {
     get: operations["listTemplates"];
     /**
      * Create a template
-     * @description Each check: an enabled check type, the targets it is created on, and the type settings. With case_auto_approval, a case becomes approved (reviewer system) once every check the template created on it is approved.
+     * @description Each check: an enabled check type, the targets it is created on, and the type settings. With case_auto_approval, a case becomes approved (reviewer system) once every check the template created on it is approved while the case is open, or when a draft whose template checks are all approved is opened.
      */
     post: operations["createTemplate"];
   };
@@ -11973,7 +11973,7 @@ export interface operations {
   };
   /**
    * Create a template
-   * @description Each check: an enabled check type, the targets it is created on, and the type settings. With case_auto_approval, a case becomes approved (reviewer system) once every check the template created on it is approved.
+   * @description Each check: an enabled check type, the targets it is created on, and the type settings. With case_auto_approval, a case becomes approved (reviewer system) once every check the template created on it is approved while the case is open, or when a draft whose template checks are all approved is opened.
    */
   createTemplate: {
     requestBody: {

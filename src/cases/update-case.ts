@@ -78,13 +78,20 @@ export async function updateCase(
         ...(sub === 'Case.TagsUpdated' ? { activity: tagsActivity(found.tags, row.tags) } : {}),
       }));
       await recordEvents(trx, workspaceId, events);
-      if (
-        (input.template_key !== undefined || input.template_id !== undefined) &&
-        ctx.hooks.changeCaseTemplate
-      ) {
+      const changesTemplate = input.template_key !== undefined || input.template_id !== undefined;
+      if (changesTemplate && ctx.hooks.changeCaseTemplate) {
         const ref = { template_key: input.template_key ?? null, template_id: input.template_id ?? null };
         await ctx.hooks.changeCaseTemplate(trx, workspaceId, row, ref);
-        // the template and the flags its checks set are part of the answer
+      }
+      // a draft opened with its template's checks all approved: the auto-approval they could not
+      // trigger while it was a draft happens now (reopening a decided case does not re-decide it)
+      const opened = found.status === 'draft' && row.status === 'open';
+      if (opened && ctx.hooks.afterCaseOpened) {
+        const current = await lockCase(trx, workspaceId, row.id);
+        if (current) await ctx.hooks.afterCaseOpened(trx, current);
+      }
+      if (changesTemplate || opened) {
+        // the template, the flags its checks set and an automatic decision are part of the answer
         return presentCase(
           await trx.selectFrom('cases').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
         );

@@ -56,5 +56,8 @@ export const templatesModule: Module = {
       await previous?.(trx, caseRow);
       await evaluateAutoApproval(trx, caseRow);
     };
+    ctx.hooks.afterCaseOpened = async (trx, caseRow) => {
+      await evaluateAutoApproval(trx, caseRow);
+    };
   },
 };

@@ -52,7 +52,8 @@ export function registerTemplateRoutes(app: App, ctx: AppContext): void {
         description:
           'Each check: an enabled check type, the targets it is created on, and the type settings. ' +
           'With case_auto_approval, a case becomes approved (reviewer system) once every check the ' +
-          'template created on it is approved.',
+          'template created on it is approved while the case is open, or when a draft whose ' +
+          'template checks are all approved is opened.',
         body: TemplateCreate,
         response: { 201: Template, ...errors(400, 409) },
       },
