@@ -169,6 +169,35 @@ describe('strict input: server-owned and unknown fields', () => {
     assert.equal(unknown.body.message, 'foo is not a supported parameter');
   });
 
+  test('a number in the URL is written in decimal digits: hex, binary, exponents, blanks are refused', async () => {
+    const api = await newWorkspace();
+    for (const [url, name] of [
+      ['/v1/cases?limit=0x10', 'limit'],
+      ['/v1/cases?limit=0b11', 'limit'],
+      ['/v1/cases?limit=0o7', 'limit'],
+      ['/v1/cases?limit=1e1', 'limit'],
+      ['/v1/cases?limit=%205', 'limit'],
+      ['/v1/cases?limit=', 'limit'],
+      ['/v1/cases?page=2.0', 'page'],
+      ['/v1/companies?page=+1', 'page'],
+      ['/v1/document-templates/contract/versions/0x1', 'number'],
+    ] as const) {
+      const res = await api.get(url);
+      assert.equal(res.status, 400, url);
+      assert.equal(res.body.details[0].path, name, `${url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.message, `${name} must be an integer written in decimal digits`, url);
+    }
+    const score = await api.get('/v1/screening/search?name=x&min_score=1e-1');
+    assert.equal(score.status, 400);
+    assert.equal(score.body.message, 'min_score must be a number written in decimal digits');
+    // decimal values read as before
+    const listed = await api.get('/v1/cases?limit=16&page=1');
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.pagination.limit, 16);
+    assert.equal((await api.get('/v1/cases?limit=0')).body.message, 'limit must be >= 1');
+    assert.notEqual((await api.get('/v1/screening/search?name=x&min_score=.5')).status, 400);
+  });
+
   test('the OpenAPI document states that bodies refuse unknown fields and bounds strings', async () => {
     const api = await newWorkspace();
     const doc = (await api.get('/v1/openapi.json')).body;

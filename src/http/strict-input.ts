@@ -157,6 +157,10 @@ export function registerStrictInput(app: FastifyInstance): void {
       }
     }
     if (details.length === 0) repeatedParameters(req, details);
+    if (details.length === 0) {
+      decimalNumbers(req.query, req.routeOptions.schema?.querystring, details);
+      decimalNumbers(req.params, req.routeOptions.schema?.params, details);
+    }
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
     done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
@@ -174,6 +178,27 @@ function repeatedParameters(req: FastifyRequest, details: ErrorDetail[]): void {
     const declared = declaredParameter(req.routeOptions.schema?.querystring, name);
     if (declared === undefined || acceptsArray(declared)) continue;
     details.push({ path: name, message: `${name} is given more than once: send it once` });
+  }
+}
+
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+const DECIMAL_NUMBER = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
+
+/**
+ * A number in the URL is written in decimal digits. The validator's coercion reads a string with
+ * `Number()`, which also takes `0x10`, `0b11`, `1e1`, ` 5` and reads an empty value as 0 (`limit=`
+ * was "limit must be >= 1"): each is refused here, naming the parameter.
+ */
+function decimalNumbers(values: unknown, schema: unknown, details: ErrorDetail[]): void {
+  if (!values || typeof values !== 'object') return;
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value !== 'string') continue;
+    const type = (declaredParameter(schema, name) as { type?: unknown } | undefined)?.type;
+    if (type === 'integer' && !DECIMAL_INTEGER.test(value)) {
+      details.push({ path: name, message: `${name} must be an integer written in decimal digits` });
+    } else if (type === 'number' && !DECIMAL_NUMBER.test(value)) {
+      details.push({ path: name, message: `${name} must be a number written in decimal digits` });
+    }
   }
 }
 
