@@ -313,8 +313,24 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(theirs.status, 400);
       const oc = await signingCase(other);
       assert.equal((await createCheck(api, oc.adaId, { document_template_key: 'engagement' })).status, 404);
+      // a signer without an e-mail address could never receive the code: refused, nothing stored
+      const noMail = await api.post('/v1/individuals', {
+        case_id: c.caseId,
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        relations: [{ to_company_id: c.companyId, roles: ['legal_representative'] }],
+      });
+      assert.equal(noMail.status, 201, JSON.stringify(noMail.body));
+      const refused = await createCheck(api, noMail.body.id, { document_template_key: 'engagement' });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.deepEqual(
+        refused.body.details.map((d: { path: string }) => d.path),
+        ['email'],
+      );
+      assert.match(refused.body.message, /no email/);
       const list = await api.get(`/v1/cases/${c.caseId}`);
       assert.equal(list.body.contact_has_actions, false, 'no check was created');
+      assert.equal((await api.get(`/v1/checks?case_id=${c.caseId}`)).body.data.length, 0);
     });
   });
 
@@ -371,6 +387,23 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(sigs[0].subtype, 'document_template:engagement');
       assert.equal(sigs[0].individual_id, kase.body.individuals[0].id);
       assert.equal(sigs[0].status, 'in_progress');
+      // a business contact without an e-mail address: the case is refused, naming the individual
+      const noMail = await api.post('/v1/cases', {
+        name: 'Templated, no address',
+        template_key: 'sign',
+        companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+        individuals: [
+          {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            is_business_contact: true,
+            relations: [{ roles: ['legal_representative'] }],
+          },
+        ],
+      });
+      assert.equal(noMail.status, 400, JSON.stringify(noMail.body));
+      assert.equal(noMail.body.details[0].path, 'individuals[0].email', JSON.stringify(noMail.body));
+      assert.equal((await api.get('/v1/cases?name=Templated, no address')).body.data.length, 0);
     });
   });
 

@@ -48,6 +48,14 @@ export const electronicSignatureCheck: CheckTypeDefinition = {
       body.settings,
     );
     if (!settings.document_template_key) throw badRequest(`${KEY_FIELD} is required`, KEY_FIELD);
+    // the signer confirms with a one-time code sent by e-mail: without an address the check could
+    // never complete, and the case would wait for the signer for good
+    if (!target.row.email?.trim()) {
+      throw badRequest(
+        'The individual has no email: the signer confirms with a code sent by e-mail; set it on the individual first',
+        'email',
+      );
+    }
     // refused now rather than when the signer opens the portal: the template must be usable
     const found = await publishedVersionOf(
       trx,
