@@ -1027,11 +1027,16 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const s = await started();
       const url = `/actions/${s.check.id}/signature/sign`;
       const cases: [unknown, string][] = [
-        [{ code: '123456', agreed: false, typed_name: 'Ada' }, 'agreed'],
-        [{ code: '123456', typed_name: 'Ada' }, 'agreed'],
+        [{ code: '123456', agreed: false, typed_name: 'Ada Lovelace' }, 'agreed'],
+        [{ code: '123456', typed_name: 'Ada Lovelace' }, 'agreed'],
         [{ code: '123456', agreed: true }, 'typed_name'],
         [
-          { code: '123456', agreed: true, typed_name: 'Ada', drawn_signature_png_base64: 'iVBORw0KGgo=' },
+          {
+            code: '123456',
+            agreed: true,
+            typed_name: 'Ada Lovelace',
+            drawn_signature_png_base64: 'iVBORw0KGgo=',
+          },
           'typed_name',
         ],
         [
@@ -1048,9 +1053,9 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           { code: '123456', agreed: true, drawn_signature_png_base64: hugePngHeader().toString('base64') },
           'drawn_signature_png_base64',
         ],
-        [{ agreed: true, typed_name: 'Ada' }, 'code'],
-        [{ code: '123456', agreed: true, typed_name: 'Ada' }, 'code'], // no code was sent
-        [{ code: '123456', agreed: true, typed_name: 'Ada', signed_at: '2020-01-01' }, 'signed_at'],
+        [{ agreed: true, typed_name: 'Ada Lovelace' }, 'code'],
+        [{ code: '123456', agreed: true, typed_name: 'Ada Lovelace' }, 'code'], // no code was sent
+        [{ code: '123456', agreed: true, typed_name: 'Ada Lovelace', signed_at: '2020-01-01' }, 'signed_at'],
       ];
       for (const [body, field] of cases) {
         const res = await sig(s.token, 'POST', url, body);
@@ -1074,6 +1079,51 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
     });
 
+    test("a typed signature must be the signer's name: another name is a 400 that spends no try", async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const code = await sendCode(s.token, s.check.id, s.email);
+      for (const typed of ['Mickey Mouse', 'Ada', 'Ada Lovelace Byron']) {
+        const res = await sig(s.token, 'POST', url, { code, agreed: true, typed_name: typed });
+        assert.equal(res.status, 400, `${typed}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.details[0].path, 'typed_name');
+        assert.match(res.body.message, /signer's name as on record \(Ada Lovelace\)/);
+      }
+      const { ctx } = await getHarness();
+      const request = await ctx.db
+        .selectFrom('signature_requests')
+        .select(['code_attempts', 'status'])
+        .where('check_id', '=', s.check.id)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(request, { code_attempts: 0, status: 'ongoing' });
+      assert.equal(
+        (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body.status,
+        'in_progress',
+      );
+      // case, spacing and order are forgiven; the signed document carries the name as typed
+      const ok = await sig(s.token, 'POST', url, { code, agreed: true, typed_name: '  lovelace   ADA ' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+      assert.equal(check.status, 'approved');
+      const trail = await ctx.db
+        .selectFrom('signature_events')
+        .select('type')
+        .where('check_id', '=', s.check.id)
+        .execute();
+      assert.ok(trail.some((e) => e.type === 'signed'));
+      assert.ok(!trail.some((e) => e.type === 'code_failed'), JSON.stringify(trail));
+
+      // accents and a hyphen typed differently are the same name
+      const z = await started({}, { first_name: 'Zoë', last_name: 'Martin-Łukasz' });
+      const zcode = await sendCode(z.token, z.check.id, z.email);
+      const zok = await sig(z.token, 'POST', `/actions/${z.check.id}/signature/sign`, {
+        code: zcode,
+        agreed: true,
+        typed_name: 'zoe martin łukasz',
+      });
+      assert.equal(zok.status, 200, JSON.stringify(zok.body));
+    });
+
     test('attempts exhausted: the fifth wrong code ends the code, even the right one is refused, a new code works', async () => {
       const s = await started();
       const code = await sendCode(s.token, s.check.id, s.email);
@@ -1081,7 +1131,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const url = `/actions/${s.check.id}/signature/sign`;
       // what cannot be a code is refused without spending one of the five tries
       for (const slip of ['12', '1234567', 'abcdef']) {
-        const r = await sig(s.token, 'POST', url, { code: slip, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: slip, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400, slip);
         assert.equal(r.body.details[0].path, 'code');
       }
@@ -1091,13 +1141,13 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(untouched.signature.code.attempts_left, 5);
       const messages: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400);
         messages.push(r.body.message);
       }
       assert.match(messages[3], /1 attempt left/);
       assert.match(messages[4], /no attempt is left/);
-      const right = await sig(s.token, 'POST', url, { code, agreed: true, typed_name: 'Ada' });
+      const right = await sig(s.token, 'POST', url, { code, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(right.status, 400);
       assert.match(right.body.message, /Too many wrong codes/);
       const action = (await portal(s.token, 'GET', '/session')).body.actions.find(
@@ -1107,7 +1157,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       // the resend window passed (moved back in the database rather than waited for)
       await pastResendWindow(s.check.id);
       const fresh = await sendCode(s.token, s.check.id, s.email);
-      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
@@ -1117,7 +1167,11 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const failedCount = async () =>
         (await footprint(s.api, s.caseId, s.check.id)).audit.filter((e) => e.type === 'code_failed').length;
       // before any code was sent there is nothing to guess: refused, and no try is recorded
-      const none = await sig(s.token, 'POST', url, { code: '123456', agreed: true, typed_name: 'Ada' });
+      const none = await sig(s.token, 'POST', url, {
+        code: '123456',
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
       assert.equal(none.status, 400, JSON.stringify(none.body));
       assert.equal(none.body.details[0].path, 'code');
       assert.match(none.body.message, /No code was sent yet/);
@@ -1127,7 +1181,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const bad = code === '999999' ? '999998' : '999999';
       const failedBefore = await failedCount();
       for (let i = 0; i < 5; i++) {
-        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400, JSON.stringify(r.body));
       }
       const spent = await footprint(s.api, s.caseId, s.check.id);
@@ -1136,7 +1190,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       // the code is spent: wrong codes, and the right one, are refused with the documented error,
       // and none of them adds an audit entry, an event (a webhook), an activity or a case change
       for (const given of [bad, bad, code, bad, code, bad, bad, bad, bad, bad]) {
-        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400, JSON.stringify(r.body));
         assert.deepEqual(r.body.details, [{ path: 'code', message: r.body.details[0].message }]);
         assert.equal(r.body.message, 'Too many wrong codes: ask for a new code');
@@ -1171,11 +1225,15 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       );
       assert.equal(resent.signature.code.attempts_left, 5);
       const freshBad = fresh === '999999' ? '999998' : '999999';
-      const wrong = await sig(s.token, 'POST', url, { code: freshBad, agreed: true, typed_name: 'Ada' });
+      const wrong = await sig(s.token, 'POST', url, {
+        code: freshBad,
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
       assert.equal(wrong.status, 400);
       assert.match(wrong.body.message, /4 attempts left/);
       assert.equal(await failedCount(), failedSpent + 1);
-      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
       assert.equal(ok.body.signature.status, 'signed');
     });
@@ -1189,7 +1247,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const updatesBefore = await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated');
       // eight: the five tries of the code, then three more once it is spent
       for (let i = 0; i < 8; i++) {
-        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400, JSON.stringify(r.body));
         assert.equal(r.body.details[0].path, 'code');
       }
@@ -1210,7 +1268,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       // a write the contact does make (a new code, the signature) is still a contact action
       await pastResendWindow(s.check.id);
       const fresh = await sendCode(s.token, s.check.id, s.email);
-      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
       const contactUpdates = (await caseEvents(s.api.workspaceId, s.caseId, 'Case.Updated')).filter(
         (e) => e.actor_type === 'contact',
@@ -1420,15 +1478,23 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         .where('check_id', '=', s.check.id)
         .execute();
       const url = `/actions/${s.check.id}/signature/sign`;
-      const expired = await sig(s.token, 'POST', url, { code: first, agreed: true, typed_name: 'Ada' });
+      const expired = await sig(s.token, 'POST', url, {
+        code: first,
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
       assert.equal(expired.status, 400);
       assert.match(expired.body.message, /expired/);
       const second = await sendCode(s.token, s.check.id, s.email);
       if (second !== first) {
-        const old = await sig(s.token, 'POST', url, { code: first, agreed: true, typed_name: 'Ada' });
+        const old = await sig(s.token, 'POST', url, {
+          code: first,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+        });
         assert.equal(old.status, 400, 'the first code no longer works');
       }
-      const ok = await sig(s.token, 'POST', url, { code: second, agreed: true, typed_name: 'Ada' });
+      const ok = await sig(s.token, 'POST', url, { code: second, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
 
@@ -1440,7 +1506,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const failed = async () =>
         (await footprint(s.api, s.caseId, s.check.id)).audit.filter((e) => e.type === 'code_failed').length;
       // a wrong code while the code is live spends a try, as before
-      const wrong = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada' });
+      const wrong = await sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(wrong.status, 400, JSON.stringify(wrong.body));
       assert.match(wrong.body.message, /4 attempts left/);
       assert.equal(await failed(), 1);
@@ -1456,7 +1522,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         .execute();
       // more submissions than the code has tries: each is the expired error, none is counted
       for (const given of [code, code, bad, code, code, code]) {
-        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada' });
+        const r = await sig(s.token, 'POST', url, { code: given, agreed: true, typed_name: 'Ada Lovelace' });
         assert.equal(r.status, 400, JSON.stringify(r.body));
         assert.equal(r.body.message, 'The code has expired: ask for a new code');
         assert.deepEqual(r.body.details, [
@@ -1472,7 +1538,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(row.code_attempts, 1, 'only the wrong live code was counted');
 
       const fresh = await sendCode(s.token, s.check.id, s.email);
-      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada' });
+      const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
   });

@@ -95,7 +95,13 @@ export const DocumentPartsOut = Type.Object({
 export const SignBody = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 20, description: 'The 6-digit code sent by e-mail' }),
   agreed: Type.Boolean({ description: 'Must be true: the signer read and agrees to the document' }),
-  typed_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  typed_name: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The signer's name as on record (case, accents, spacing and order are forgiven)",
+    }),
+  ),
   drawn_signature_png_base64: Type.Optional(
     Type.String({ minLength: 1, maxLength: 1_400_000, description: 'A PNG image, base64 (at most 1 MB)' }),
   ),

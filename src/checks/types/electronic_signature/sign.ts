@@ -23,6 +23,7 @@ import { auditTrailPdf, signaturePngProblem, signingIdentity, signPdf } from './
 import { CODE_MAX_ATTEMPTS, findRequest, hashCode } from './requests.ts';
 import type { SignBody } from './schemas.ts';
 import { type SignatureTexts, signatureTexts } from './signature-texts.ts';
+import { typedNameMatches } from './typed-name.ts';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_DRAWN_BYTES = 1024 * 1024;
@@ -189,6 +190,19 @@ export async function signSignature(
     await ctx.db.transaction().execute(async (trx) => {
       const { check, def } = await findSignatureAction(trx, link, checkId, true);
       const request = ongoingRequest(check, await findRequest(trx, checkId, true));
+      const person = await trx
+        .selectFrom('individuals')
+        .select(['first_name', 'middle_name', 'last_name', 'email'])
+        .where('id', '=', check.individual_id as string)
+        .executeTakeFirstOrThrow();
+      const signerName = [person.first_name, person.last_name].filter(Boolean).join(' ');
+      // refused before the code is looked at: a name typed wrong spends none of the code's tries
+      if (signature.typed && !typedNameMatches(signature.typed, person)) {
+        throw badRequest(
+          `typed_name must be the signer's name as on record (${signerName}), or sign by drawing`,
+          'typed_name',
+        );
+      }
       const now = new Date();
       const verdict = checkCode(request, body.code, now);
       if (!verdict.ok) {
@@ -209,15 +223,7 @@ export async function signSignature(
         return;
       }
       await recordSignatureEvent(trx, check, 'code_verified', caller, {}, now);
-      const person = await trx
-        .selectFrom('individuals')
-        .select(['first_name', 'last_name', 'email'])
-        .where('id', '=', check.individual_id as string)
-        .executeTakeFirstOrThrow();
-      const signer = {
-        name: [person.first_name, person.last_name].filter(Boolean).join(' '),
-        email: person.email ?? '',
-      };
+      const signer = { name: signerName, email: person.email ?? '' };
       const { signed, audit } = await produceFiles(
         ctx,
         trx,
