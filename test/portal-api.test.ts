@@ -362,6 +362,17 @@ describe('portal API: pending files', () => {
     const lying = await portalUpload(w.token, w.kbis, 'files', png(), 'scan.pdf', 'application/pdf');
     assert.equal(lying.status, 400, JSON.stringify(lying.body));
     assert.equal(lying.body.details[0].path, 'file');
+    // a format the slot takes, under a name that says another: the message says so, rather than
+    // listing as accepted the very format the file is
+    const misnamed = await portalUpload(w.token, w.kbis, 'files', png(), 'scan.pdf');
+    assert.equal(misnamed.status, 400, JSON.stringify(misnamed.body));
+    assert.equal(
+      misnamed.body.message,
+      'file content is PNG but its name "scan.pdf" says .pdf (slot files takes application/pdf,image/jpeg,image/png)',
+    );
+    assert.equal(misnamed.body.details[0].message, misnamed.body.message);
+    assert.equal(misnamed.body.code, 'FILE_NAME_MISMATCH');
+    assert.equal(lying.body.code, 'FILE_NAME_MISMATCH');
 
     // WebP is an accepted upload of the files module but not a format these slots take
     const webp = Buffer.concat([

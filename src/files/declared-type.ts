@@ -84,7 +84,7 @@ export function declaredTypeMismatch(sniffedMime: string, declared: Declared): A
   const actual = formatName(sniffedMime);
   const type = (declared.mimetype ?? '').split(';')[0].trim().toLowerCase();
   if (!GENERIC_TYPES.has(type) && FORMAT_OF_MIME[type] !== actual) {
-    return mismatch(`file content is ${actual} but its declared Content-Type is ${type}`);
+    return mismatch(sniffedMime, `file content is ${actual} but its declared Content-Type is ${type}`);
   }
   const name = declared.filename ?? '';
   const dot = name.lastIndexOf('.');
@@ -93,9 +93,24 @@ export function declaredTypeMismatch(sniffedMime: string, declared: Declared): A
     ext in FORMAT_OF_EXTENSION ||
     ((supportedExtensions.has(ext as never) || TEXT_EXTENSIONS.has(ext)) && !GENERIC_EXTENSIONS.has(ext));
   if (ext && namesAFormat && FORMAT_OF_EXTENSION[ext] !== actual) {
-    return mismatch(`file content is ${actual} but its name "${name}" says .${ext}`);
+    return mismatch(sniffedMime, `file content is ${actual} but its name "${name}" says .${ext}`);
   }
   return null;
 }
 
-const mismatch = (message: string) => new ApiError(415, message, [{ path: 'file', message }]);
+/** Refusals for a declared type that contradicts the content → the content's MIME type. */
+const mismatches = new WeakMap<ApiError, string>();
+
+/**
+ * The content's MIME type when an upload was refused for a name or Content-Type that contradicts
+ * it, else null.
+ */
+export function mismatchedContentType(err: unknown): string | null {
+  return (err instanceof ApiError && mismatches.get(err)) || null;
+}
+
+function mismatch(sniffedMime: string, message: string): ApiError {
+  const err = new ApiError(415, message, [{ path: 'file', message }]);
+  mismatches.set(err, sniffedMime);
+  return err;
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
+import { mismatchedContentType } from '../files/declared-type.ts';
 import { type FileUpload, unknownPart } from '../files/read-file-part.ts';
 import { discardUpload } from '../files/repository.ts';
 import { getStorage } from '../files/storage.ts';
@@ -42,14 +43,25 @@ function assertRoom(slot: PortalSlot, inSlot: number): void {
 /**
  * The portal answers a file it cannot take as a 400 naming `file`, whatever the upload path's status,
  * saying what the slot takes (the upload path's message lists every format it knows, HEIC or TIFF
- * included, which no slot takes).
+ * included, which no slot takes). A file of a format the slot takes, under a name or type that says
+ * another (a PDF named x.png), is told so instead, with the code FILE_NAME_MISMATCH: the page then
+ * asks for a rename rather than for the very format the file already is.
  */
 function asBadFile(err: unknown, slot: PortalSlot): unknown {
   if (err instanceof ApiError && err.statusCode === 415) {
+    const content = mismatchedContentType(err);
+    if (content && slotTakes(slot, content)) {
+      const message = `${err.message} (slot ${slot.key} takes ${slot.accept})`;
+      return new ApiError(400, message, [{ path: 'file', message }], 'FILE_NAME_MISMATCH');
+    }
     const message = `file format is not accepted: slot ${slot.key} takes ${slot.accept}`;
     return new ApiError(400, message, [{ path: 'file', message }]);
   }
   return err;
+}
+
+function slotTakes(slot: PortalSlot, mime: string): boolean {
+  return slot.accept.split(',').some((type) => type.trim() === mime);
 }
 
 async function slotRoomBefore(ctx: AppContext, access: PortalAccess, checkId: string, slotKey: string) {

@@ -193,6 +193,17 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
       buffer: Buffer.from('not a document'),
     });
     await files.getByRole('alert').filter({ hasText: 'notes.txt was not accepted' }).waitFor();
+    // a PDF saved under a photo's name: the slot takes PDFs, so the page asks for a rename, not for
+    // "a photo or a PDF" (which this file already is)
+    await files.locator('input[type=file]').setInputFiles({
+      name: 'kbis.png',
+      mimeType: 'image/png',
+      buffer: outcomePdf('approved'),
+    });
+    await files
+      .getByRole('alert')
+      .filter({ hasText: 'kbis.png was not accepted: its content is not the kind of file its name says' })
+      .waitFor();
     await files.locator('input[type=file]').setInputFiles({
       name: 'huge-scan.pdf',
       mimeType: 'application/pdf',
@@ -858,6 +869,9 @@ describe('client portal in Chromium: refused files', () => {
     assert.equal(front, 'scan.pdf was not accepted: send a photo (JPEG or PNG) as asked.');
     const video = await refused('Short video', 'me.png', sandboxSelfie('approved'), 'image/png');
     assert.equal(video, 'me.png was not accepted: send a video (WebM, MP4 or MOV) as asked.');
+    // a PDF named like a photo, where only photos are taken: the format is what is wrong, not the name
+    const misnamed = await refused('Back of the document', 'back.png', outcomePdf('approved'), 'image/png');
+    assert.equal(misnamed, 'back.png was not accepted: send a photo (JPEG or PNG) as asked.');
     await shots.take(page, 'refused');
     assert.deepEqual(errors, []);
   });

@@ -34,7 +34,11 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
   if (err instanceof HttpError) {
     if (err.status === 413) return t('tooLarge', { name });
     if (err.status === 0) return t('networkError');
-    const path = (err.body as { details?: { path?: string }[] } | null)?.details?.[0]?.path;
+    const body = err.body as { code?: string; details?: { path?: string }[] } | null;
+    const path = body?.details?.[0]?.path;
+    // a format the slot takes, under a name that says another (a PDF named scan.png): not a format
+    // to change, a name to fix
+    if (err.status === 400 && body?.code === 'FILE_NAME_MISMATCH') return t('badName', { name });
     if (err.status === 400 && path === 'file') return badFormat(t, slot, name);
   }
   return apiErrorText(t, err);

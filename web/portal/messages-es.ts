@@ -77,6 +77,8 @@ export const es: Messages = {
   badFormat: '{name} no se ha aceptado: envíe una foto (JPEG o PNG) o un PDF, como se solicita.',
   badFormatPhoto: '{name} no se ha aceptado: envíe una foto (JPEG o PNG), como se solicita.',
   badFormatVideo: '{name} no se ha aceptado: envíe un vídeo (WebM, MP4 o MOV), como se solicita.',
+  badName:
+    '{name} no se ha aceptado: su contenido no corresponde al tipo de archivo que indica su nombre. Cámbiele el nombre (.pdf para un PDF, .jpg o .png para una foto) o envíe otro archivo.',
   networkError: 'Se ha perdido la conexión. Compruébela e inténtelo de nuevo.',
   errorGeneric: 'No se ha podido realizar en este momento. Inténtelo de nuevo en unos instantes.',
   errorBadRequest:

@@ -80,6 +80,8 @@ export const ja: Messages = {
     '{name} は受け付けられませんでした。ご案内のとおり、写真（JPEG または PNG）をお送りください。',
   badFormatVideo:
     '{name} は受け付けられませんでした。ご案内のとおり、動画（WebM、MP4 または MOV）をお送りください。',
+  badName:
+    '{name} は受け付けられませんでした。ファイルの内容が名前の示す種類と一致しません。内容に合わせて名前を変更する（PDF は .pdf、写真は .jpg または .png）か、別のファイルを送信してください。',
   networkError: '接続が切れました。接続状況をご確認のうえ、もう一度お試しください。',
   errorGeneric: '現在この操作を完了できません。しばらくしてからもう一度お試しください。',
   errorBadRequest:

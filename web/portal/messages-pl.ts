@@ -84,6 +84,8 @@ export const pl: Messages = {
     'Plik {name} nie został przyjęty: prosimy przesłać zdjęcie (JPEG lub PNG), zgodnie z prośbą.',
   badFormatVideo:
     'Plik {name} nie został przyjęty: prosimy przesłać nagranie wideo (WebM, MP4 lub MOV), zgodnie z prośbą.',
+  badName:
+    'Plik {name} nie został przyjęty: jego zawartość nie odpowiada typowi pliku wskazanemu w nazwie. Zmień nazwę odpowiednio (.pdf dla PDF, .jpg lub .png dla zdjęcia) albo wyślij inny plik.',
   networkError: 'Połączenie zostało przerwane. Prosimy je sprawdzić i spróbować ponownie.',
   errorGeneric: 'W tej chwili nie udało się tego zrobić. Prosimy spróbować ponownie za chwilę.',
   errorBadRequest: 'Nie udało się: strona może być nieaktualna. Prosimy ją odświeżyć i spróbować ponownie.',

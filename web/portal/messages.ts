@@ -87,6 +87,8 @@ const en = {
   badFormat: '{name} was not accepted: send a photo (JPEG or PNG) or a PDF as asked.',
   badFormatPhoto: '{name} was not accepted: send a photo (JPEG or PNG) as asked.',
   badFormatVideo: '{name} was not accepted: send a video (WebM, MP4 or MOV) as asked.',
+  badName:
+    '{name} was not accepted: its content is not the kind of file its name says. Rename it to match (.pdf for a PDF, .jpg or .png for a photo) or send another file.',
   networkError: 'The connection was lost. Check it and try again.',
   errorGeneric: 'This could not be done just now. Please try again in a moment.',
   errorBadRequest: 'This could not be done: the page may be out of date. Reload it and try again.',
@@ -248,6 +250,8 @@ const fr: Messages = {
   badFormat: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG) ou un PDF, comme demandé.',
   badFormatPhoto: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG), comme demandé.',
   badFormatVideo: '{name} n’a pas été accepté : envoyez une vidéo (WebM, MP4 ou MOV), comme demandé.',
+  badName:
+    '{name} n’a pas été accepté : son contenu ne correspond pas au type indiqué par son nom. Renommez-le en conséquence (.pdf pour un PDF, .jpg ou .png pour une photo) ou envoyez un autre fichier.',
   networkError: 'La connexion a été perdue. Vérifiez-la et réessayez.',
   errorGeneric: 'Impossible pour le moment. Merci de réessayer dans un instant.',
   errorBadRequest: 'Impossible : la page n’est peut-être plus à jour. Rechargez-la et réessayez.',
