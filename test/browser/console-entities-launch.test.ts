@@ -15,6 +15,9 @@
  *   the button at the form's right edge, after Close in the dialog), at 1280 and 390 px; before,
  *   they had the older row of their own (the main button first, at the left). The registry search
  *   keeps its Search button beside its three fields, as a search row does.
+ * - A long unbroken name (a company called HoldingWWWW...) wraps in the case's and the entity's
+ *   headings at 1280 and 390 px: the entity's Edit button stays in its card and the page does not
+ *   scroll sideways; before, the heading pushed the button out of the card.
  * Screenshots: test-output/screenshots/console-entities-launch-*.png.
  */
 import assert from 'node:assert/strict';
@@ -220,6 +223,59 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
         await cancel.click();
         await dialog.waitFor({ state: 'hidden' });
       }
+    }
+    await page.close();
+  });
+
+  test('a long unbroken name wraps in the headings: the Edit button stays in its card, the page does not scroll sideways', async () => {
+    const long = `Holding${'W'.repeat(140)}`;
+    const created = await api.post('/v1/cases', {
+      name: `Case ${long}`,
+      companies: [{ type: 'main', name: long, country: 'FR' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const page = await signedInPage(chrome, base, reviewer);
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${base}/console/cases/${created.body.id}`);
+      const panel = page.getByTestId('entity-panel');
+      await panel.getByRole('heading', { level: 2, name: long }).waitFor();
+      const where = `at ${viewport.width} px`;
+      const measures = await panel.evaluate((el: any) => {
+        const card = el.getBoundingClientRect();
+        const edit = [...el.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Edit');
+        const button = edit.getBoundingClientRect();
+        const h1 = document.querySelector('h1') as any;
+        const h2 = el.querySelector('h2');
+        return {
+          card: { left: card.left, right: card.right },
+          edit: { left: button.left, right: button.right },
+          h1: [h1.scrollWidth, h1.clientWidth],
+          h2: [h2.scrollWidth, h2.clientWidth],
+          page: [document.documentElement.scrollWidth, window.innerWidth],
+        };
+      });
+      assert.ok(
+        measures.edit.right <= measures.card.right,
+        `${where}: Edit inside its card ${JSON.stringify(measures)}`,
+      );
+      assert.ok(measures.edit.left >= measures.card.left, `${where}: ${JSON.stringify(measures)}`);
+      assert.ok(
+        measures.h1[0] <= measures.h1[1],
+        `${where}: the case name wraps ${JSON.stringify(measures)}`,
+      );
+      assert.ok(
+        measures.h2[0] <= measures.h2[1],
+        `${where}: the company name wraps ${JSON.stringify(measures)}`,
+      );
+      assert.ok(
+        measures.page[0] <= measures.page[1],
+        `${where}: no sideways scroll ${JSON.stringify(measures)}`,
+      );
+      await shot(page, `05-long-name-${viewport.width}`);
     }
     await page.close();
   });
