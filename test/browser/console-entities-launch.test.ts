@@ -248,14 +248,15 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
         const card = el.getBoundingClientRect();
         const edit = [...el.querySelectorAll('button')].find((b: any) => b.textContent.trim() === 'Edit');
         const button = edit.getBoundingClientRect();
-        const h1 = document.querySelector('h1') as any;
+        const doc = el.ownerDocument;
+        const h1 = doc.querySelector('h1');
         const h2 = el.querySelector('h2');
         return {
           card: { left: card.left, right: card.right },
           edit: { left: button.left, right: button.right },
           h1: [h1.scrollWidth, h1.clientWidth],
           h2: [h2.scrollWidth, h2.clientWidth],
-          page: [document.documentElement.scrollWidth, window.innerWidth],
+          page: [doc.documentElement.scrollWidth, doc.defaultView.innerWidth],
         };
       });
       assert.ok(
