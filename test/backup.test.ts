@@ -139,14 +139,14 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
 
   const backup = await cli(['db', 'backup', '--out', archive], source);
   assert.equal(backup.code, 0, backup.stderr);
-  assert.match(backup.stderr, /Backed up the .* database and 9 file\(s\)/);
+  assert.match(backup.stderr, /Backed up the .* database and 9 files/);
   const again = await cli(['db', 'backup', '--out', archive], source);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /exists: choose another file or pass --force/);
 
   const restored = await cli(['db', 'restore', '--in', archive], target);
   assert.equal(restored.code, 0, restored.stderr);
-  assert.match(restored.stderr, /Restored the .* database from .* and 9 file\(s\)/);
+  assert.match(restored.stderr, /Restored the .* database from .* and 9 files/);
   const overwrite = await cli(['db', 'restore', '--in', archive], target);
   assert.equal(overwrite.code, 1);
   assert.match(overwrite.stderr, /Refusing to overwrite .*not empty\. Pass --force/);

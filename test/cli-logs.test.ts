@@ -355,9 +355,9 @@ describe('progress of long commands', () => {
     assert.equal(backup.code, 0, backup.stderr);
     assert.deepEqual(backup.stderr.trimEnd().split('\n'), [
       'Copying the embedded database',
-      `Packing the database and 3 file(s) (0.0 MB) into ${archive}`,
+      `Packing the database and 3 files (0.0 MB) into ${archive}`,
       backup.stderr.split('\n')[2], // the archive's size and the time taken
-      `Backed up the embedded database and 3 file(s) into ${archive} (${fs.statSync(archive).size} bytes).`,
+      `Backed up the embedded database and 3 files into ${archive} (${fs.statSync(archive).size} bytes).`,
     ]);
     assert.match(backup.stderr.split('\n')[2], /^Archive written \(\d+\.\d MB\) \(\d+\.\d s\)$/);
     const target = { ...embedded(), LOG_LEVEL: 'warn' };
@@ -367,7 +367,7 @@ describe('progress of long commands', () => {
     assert.match(screen, new RegExp(`\\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Unpacking ${archive.replaceAll('.', '\\.')}`));
     assert.match(screen, /\r[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Restoring the embedded database/);
     assert.match(screen, /\r✔ Restore complete \(\d+\.\d s\)<ESC>\[K\r?\n/);
-    assert.match(screen, /Restored the embedded database from .* and 3 file\(s\)/);
+    assert.match(screen, /Restored the embedded database from .* and 3 files/);
     assert.equal(fs.readFileSync(path.join(target.DATA_DIR, 'files', 'ws', 'f2'), 'utf8'), 'file 2');
     // refused in a pipe: the step's line, then the reason, exit 1
     const again = await vericase(['db', 'restore', '--in', archive], target);

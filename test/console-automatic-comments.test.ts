@@ -119,8 +119,8 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/aml/index.ts',
-    '} hit(s) to confirm or ignore: ${',
-    'Needs a review: the screening found 2 hit(s) to confirm or ignore: Jane Doe; Acme Ltd',
+    "'hit' : 'hits'} to confirm or ignore: ${",
+    'Needs a review: the screening found 2 hits to confirm or ignore: Jane Doe; Acme Ltd',
   ],
   [
     'src/checks/types/electronic_signature/sign.ts',
@@ -169,8 +169,8 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/aml/monitoring.ts',
-    '`Monitoring after a list version change: ${',
-    'Monitoring after a list version change: 2 new, 1 updated, 0 removed hit(s)',
+    '`Monitoring after a list version change: hits ${',
+    'Monitoring after a list version change: hits 2 new, 1 updated, 0 removed',
   ],
   [
     'src/checks/types/company_monitoring/index.ts',
@@ -267,6 +267,22 @@ describe("the console's French for vericase's review comments", () => {
         }
       }
     }
+  });
+
+  test('hit counts read in the singular and the plural; the older "hit(s)" comments still translate', () => {
+    assertFrench(
+      'Needs a review: the screening found 1 hit to confirm or ignore: Jane Doe',
+      'À revoir : le filtrage a trouvé 1 correspondance à confirmer ou ignorer : Jane Doe',
+    );
+    assertFrench(
+      'Needs a review: the screening found 3 hits to confirm or ignore: Jane Doe',
+      'À revoir : le filtrage a trouvé 3 correspondances à confirmer ou ignorer : Jane Doe',
+    );
+    assertFrench(
+      'Needs a review: the screening found 2 hit(s) to confirm or ignore: Jane Doe',
+      'À revoir : le filtrage a trouvé 2 correspondances à confirmer ou ignorer : Jane Doe',
+    );
+    assertFrench('Monitoring after a list version change: 2 new, 1 updated, 0 removed hit(s)');
   });
 
   test('fixed messages exported by the server', () => {

@@ -10,8 +10,9 @@ import { test } from 'node:test';
 import { PORTAL_LANGUAGES } from '../src/client-portals/schemas.ts';
 import { API_ERROR_FALLBACK, API_ERROR_KEYS, apiErrorKey, apiErrorText } from '../web/portal/api-errors.ts';
 import { LANGUAGES, type Language, MESSAGES, type Messages } from '../web/portal/messages.ts';
+import { fill, placeholdersOf } from '../web/shared/i18n.ts';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = placeholdersOf;
 
 test("the page has a dictionary for each of the portals' languages, English first", () => {
   assert.equal(LANGUAGES[0], 'en');
@@ -27,6 +28,36 @@ test("every dictionary has English's keys, each string with English's placeholde
       const translated = dict[key as keyof typeof en];
       assert.ok(translated.trim(), `${lang}.${key} is empty`);
       assert.deepEqual(placeholders(translated), placeholders(text), `${lang}.${key}: ${translated}`);
+    }
+  }
+});
+
+test('plural forms: each language picks its form for the number, and no plural is left unparsed', () => {
+  assert.equal(
+    fill(MESSAGES.en.codeWrong, { n: 1 }, 'en'),
+    'This code is not the right one: 1 attempt left.',
+  );
+  assert.equal(
+    fill(MESSAGES.en.codeWrong, { n: 4 }, 'en'),
+    'This code is not the right one: 4 attempts left.',
+  );
+  // French counts 0 and 1 as singular
+  assert.equal(fill(MESSAGES.fr.codeWrong, { n: 0 }, 'fr'), 'Ce code n’est pas le bon : 0 essai restant.');
+  assert.equal(fill(MESSAGES.fr.codeWrong, { n: 2 }, 'fr'), 'Ce code n’est pas le bon : 2 essais restants.');
+  assert.equal(fill(MESSAGES.fr.progressSummary, { done: 2, total: 3 }, 'fr'), '2 sur 3 terminés');
+  assert.equal(fill(MESSAGES.es.progressSummary, { done: 1, total: 3 }, 'es'), '1 de 3 completado');
+  assert.equal(
+    fill('{n, plural, =0 {none} one {# one} few {# few} many {# many} other {# other}}', { n: 22 }, 'pl'),
+    '22 few',
+  );
+  for (const lang of LANGUAGES) {
+    for (const [key, text] of Object.entries(MESSAGES[lang])) {
+      const values = Object.fromEntries(placeholders(text).map((p) => [p, p === 'names' ? 'a.png' : 2]));
+      for (const n of [0, 1, 2, 5, 22]) {
+        for (const p of placeholders(text)) if (p !== 'names' && p !== 'time') values[p] = n;
+        const out = fill(text, values, lang);
+        assert.ok(!/[{}]/.test(out), `${lang}.${key} for ${n}: ${out}`);
+      }
     }
   }
 });

@@ -118,7 +118,7 @@ async function backup(config: Config, out: string, force: boolean): Promise<void
       };
       fs.writeFileSync(path.join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
       const partial = `${out}.partial-${process.pid}`;
-      const packing = `Packing the database${files.included ? ` and ${files.count} file(s) (${megabytes(files.bytes)})` : ''} into ${out}`;
+      const packing = `Packing the database${files.included ? ` and ${filesCount(files.count)} (${megabytes(files.bytes)})` : ''} into ${out}`;
       step.update(packing);
       // follow: `files` in the stage is a symlink to DATA_DIR/files, packed as its contents
       const onWriteEntry = entryCounter(step, packing, files.included ? files.count : 0);
@@ -131,7 +131,7 @@ async function backup(config: Config, out: string, force: boolean): Promise<void
       step.done(`Archive written (${megabytes(fs.statSync(out).size)})`);
       process.stderr.write(
         `Backed up the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database` +
-          `${files.included ? ` and ${files.count} file(s)` : ''} into ${out} (${fs.statSync(out).size} bytes).\n` +
+          `${files.included ? ` and ${filesCount(files.count)}` : ''} into ${out} (${fs.statSync(out).size} bytes).\n` +
           (files.included ? '' : `Files are not included: ${files.reason}\n`),
       );
     } finally {
@@ -262,14 +262,14 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
       ]);
     }
     if (restoreFiles) {
-      step.update(`Putting ${manifest.files.included ? manifest.files.count : 0} file(s) in place`);
+      step.update(`Putting ${filesCount(manifest.files.included ? manifest.files.count : 0)} in place`);
       replaceDir(path.join(stage, 'files'), filesDir);
     }
     step.done('Restore complete');
     process.stderr.write(
       `Restored the ${kind === 'pglite' ? 'embedded' : 'PostgreSQL'} database from ${input} (taken ${manifest.created_at})` +
         (restoreFiles && manifest.files.included
-          ? ` and ${manifest.files.count} file(s) into ${filesDir}`
+          ? ` and ${filesCount(manifest.files.count)} into ${filesDir}`
           : '') +
         '.\n' +
         (manifest.files.included ? '' : `The backup holds no files: ${manifest.files.reason}\n`) +
@@ -345,4 +345,9 @@ async function postgresHasTables(url: string): Promise<boolean> {
   } finally {
     await client.end();
   }
+}
+
+/** `1 file`, `3 files`. */
+function filesCount(n: number): string {
+  return `${n} ${n === 1 ? 'file' : 'files'}`;
 }

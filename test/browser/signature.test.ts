@@ -198,7 +198,7 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   const wrong = code === '000000' ? '111111' : '000000';
   await codeField.fill(wrong);
   await sign.click();
-  await action.getByRole('alert').getByText('This code is not the right one: 4 attempt(s) left.').waitFor();
+  await action.getByRole('alert').getByText('This code is not the right one: 4 attempts left.').waitFor();
   await shots.take(page, 'wrong-code');
 
   await codeField.fill(code);
@@ -304,7 +304,7 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   await codeField.fill(code === '000000' ? '111111' : '000000');
   await action.getByRole('button', { name: 'Signer', exact: true }).click();
   const refusal = action.getByRole('alert');
-  await refusal.getByText('Ce code n’est pas le bon : 4 essai(s) restant(s).').waitFor();
+  await refusal.getByText('Ce code n’est pas le bon : 4 essais restants.').waitFor();
   assert.doesNotMatch(await refusal.innerText(), /code is wrong|attempts? left/);
   await shots.take(page, 'wrong-code');
   await codeField.fill(code);

@@ -31,6 +31,8 @@ export const API_ERROR_KEYS = {
   SIGNATURE_CODE_RESEND_TOO_SOON: 'codeTooSoon',
   SIGNATURE_CODE_NOT_SENT: 'errorCodeNotSent',
   SIGNATURE_ALREADY_COMPLETED: 'signatureAlreadyDone',
+  // uploads (src/portal/upload.ts): the slot's field says it with the file's name (SlotField.tsx)
+  FILE_NAME_MISMATCH: 'errorBadFormat',
   // by status (src/http/errors.ts)
   BAD_REQUEST: 'errorBadRequest',
   NOT_FOUND: 'errorNotFound',

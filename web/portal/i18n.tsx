@@ -7,7 +7,7 @@ export type Translate = (key: keyof Messages, values?: Record<string, string | n
 
 export function translator(lang: Language): Translate {
   const dict = MESSAGES[lang];
-  return (key, values) => (values ? fill(dict[key], values) : dict[key]);
+  return (key, values) => (values ? fill(dict[key], values, lang) : dict[key]);
 }
 
 export const I18n = createContext<{ lang: Language; t: Translate }>({ lang: 'en', t: translator('en') });

@@ -121,7 +121,7 @@ export const de: Messages = {
   stateDeclined: 'Abgelehnt',
   stateEnded: 'Beendet',
   documentToSign: 'Zu unterschreibendes Dokument: {name}',
-  documentPages: '{n} Seite(n). Bitte lesen Sie es bis zum Ende.',
+  documentPages: '{n, plural, one {# Seite} other {# Seiten}}. Bitte lesen Sie es bis zum Ende.',
   documentLoading: 'Dokument wird geladen…',
   downloadPdf: 'PDF herunterladen',
   agree: 'Ich habe das gesamte Dokument gelesen und bin damit einverstanden, es zu unterschreiben.',

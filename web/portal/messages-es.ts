@@ -10,7 +10,7 @@ export const es: Messages = {
   introNoCompany:
     'Le rogamos que nos facilite lo siguiente. Cada archivo se guarda en cuanto se envía: puede cerrar esta página y volver más tarde con el mismo enlace.',
   checklist: 'Lo que se solicita',
-  progressSummary: '{done} de {total} completado(s)',
+  progressSummary: '{done} de {total} {done, plural, one {completado} other {completados}}',
   stateTodo: 'Pendiente',
   stateRetry: 'Vuelva a enviarlo',
   stateSubmitted: 'Recibido',
@@ -73,7 +73,7 @@ export const es: Messages = {
     'Este paso ha cambiado mientras tanto (ya se había enviado, aprobado o retirado): esta es su situación actual.',
   tooLarge: '{name} es demasiado grande: se aceptan archivos de hasta 20 MB.',
   tooManyFiles:
-    '{names}: no añadido(s), este paso admite como máximo {n} archivos. Elimine uno para añadir otro.',
+    '{names}: no se pudo añadir, este paso admite como máximo {n} archivos. Elimine uno para añadir otro.',
   badFormat: '{name} no se ha aceptado: envíe una foto (JPEG o PNG) o un PDF, como se solicita.',
   badFormatPhoto: '{name} no se ha aceptado: envíe una foto (JPEG o PNG), como se solicita.',
   badFormatVideo: '{name} no se ha aceptado: envíe un vídeo (WebM, MP4 o MOV), como se solicita.',
@@ -117,7 +117,7 @@ export const es: Messages = {
   stateDeclined: 'Rechazado',
   stateEnded: 'Cerrado',
   documentToSign: 'Documento para firmar: {name}',
-  documentPages: '{n} página(s). Léalo hasta el final, por favor.',
+  documentPages: '{n, plural, one {# página} other {# páginas}}. Léalo hasta el final, por favor.',
   documentLoading: 'Cargando el documento…',
   downloadPdf: 'Descargar el PDF',
   agree: 'He leído el documento completo y acepto firmarlo.',

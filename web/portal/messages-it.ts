@@ -76,7 +76,7 @@ export const it: Messages = {
     'Nel frattempo questo passaggio è cambiato (era già stato inviato, approvato o ritirato): ecco la sua situazione attuale.',
   tooLarge: '{name} è troppo grande: sono accettati file fino a 20 MB.',
   tooManyFiles:
-    '{names}: non aggiunto/i, questo passaggio accetta al massimo {n} file. Ne rimuova uno per aggiungerne un altro.',
+    '{names}: aggiunta non riuscita, questo passaggio accetta al massimo {n} file. Ne rimuova uno per aggiungerne un altro.',
   badFormat: '{name} non è stato accettato: invii una foto (JPEG o PNG) o un PDF, come richiesto.',
   badFormatPhoto: '{name} non è stato accettato: invii una foto (JPEG o PNG), come richiesto.',
   badFormatVideo: '{name} non è stato accettato: invii un video (WebM, MP4 o MOV), come richiesto.',
@@ -121,7 +121,7 @@ export const it: Messages = {
   stateDeclined: 'Rifiutato',
   stateEnded: 'Chiuso',
   documentToSign: 'Documento da firmare: {name}',
-  documentPages: '{n} pagina/e. La preghiamo di leggerlo fino in fondo.',
+  documentPages: '{n, plural, one {# pagina} other {# pagine}}. La preghiamo di leggerlo fino in fondo.',
   documentLoading: 'Caricamento del documento…',
   downloadPdf: 'Scaricare il PDF',
   agree: 'Ho letto l’intero documento e accetto di firmarlo.',

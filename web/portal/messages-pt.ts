@@ -73,7 +73,7 @@ export const pt: Messages = {
     'Entretanto, esta etapa mudou (já foi enviada, aprovada ou retirada): apresentamos o seu estado atual.',
   tooLarge: '{name} é demasiado grande: são aceites ficheiros até 20 MB.',
   tooManyFiles:
-    '{names}: não adicionado(s), esta etapa aceita no máximo {n} ficheiros. Remova um para adicionar outro.',
+    '{names}: não foi possível adicionar, esta etapa aceita no máximo {n} ficheiros. Remova um para adicionar outro.',
   badFormat: '{name} não foi aceite: envie uma fotografia (JPEG ou PNG) ou um PDF, conforme pedido.',
   badFormatPhoto: '{name} não foi aceite: envie uma fotografia (JPEG ou PNG), conforme pedido.',
   badFormatVideo: '{name} não foi aceite: envie um vídeo (WebM, MP4 ou MOV), conforme pedido.',

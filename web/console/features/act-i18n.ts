@@ -25,7 +25,7 @@ export function useActT(): ActT {
         typeof count === 'number' && (lang === 'fr' ? count < 2 : count === 1) && hasActKey(one);
       const k = singular ? (one as ActKey) : key;
       const text = dict[k] ?? actEn[k] ?? key;
-      return vars ? fill(text, vars) : text;
+      return vars ? fill(text, vars, lang) : text;
     },
     [lang],
   );

@@ -149,7 +149,7 @@ export const caseEn = {
   'case.docs.none': 'No document yet.',
   'case.docs.history': 'Include earlier attempts',
   'case.docs.earlier': 'earlier attempt',
-  'case.docs.files': '{n} file(s)',
+  'case.docs.files': '{n, plural, one {# file} other {# files}}',
   'case.docs.fileList': 'Files of the document',
   'case.docs.file': 'File {n}',
   'case.docs.download': 'Download',

@@ -151,7 +151,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.docs.none': 'Aucun document pour le moment.',
   'case.docs.history': 'Inclure les tentatives précédentes',
   'case.docs.earlier': 'tentative précédente',
-  'case.docs.files': '{n} fichier(s)',
+  'case.docs.files': '{n, plural, one {# fichier} other {# fichiers}}',
   'case.docs.fileList': 'Fichiers du document',
   'case.docs.file': 'Fichier {n}',
   'case.docs.download': 'Télécharger',

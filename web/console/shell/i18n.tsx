@@ -52,7 +52,7 @@ export function useT(): ShellT {
   return useCallback(
     (key, vars) => {
       const text = (lang === 'fr' ? shellFr : shellEn)[key] ?? shellEn[key] ?? key;
-      return vars ? fill(text, vars) : text;
+      return vars ? fill(text, vars, lang) : text;
     },
     [lang],
   );

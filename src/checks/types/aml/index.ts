@@ -144,7 +144,9 @@ export const amlCheck: CheckTypeDefinition = {
       data: {
         ...next,
         result: null,
-        review: reviewNeeded(`the screening found ${hits.length} hit(s) to confirm or ignore: ${named}`),
+        review: reviewNeeded(
+          `the screening found ${hits.length} ${hits.length === 1 ? 'hit' : 'hits'} to confirm or ignore: ${named}`,
+        ),
       },
     };
   },
@@ -161,7 +163,7 @@ export const amlCheck: CheckTypeDefinition = {
     const pending = pendingHits(data.hits ?? []);
     if (pending.length) {
       throw badRequest(
-        `${pending.length} AML hit(s) are still potential_match: confirm or ignore every hit (PATCH /v1/checks/aml/${check.id}/hits/review) before reviewing the check`,
+        `${pending.length === 1 ? '1 AML hit is' : `${pending.length} AML hits are`} still potential_match: confirm or ignore every hit (PATCH /v1/checks/aml/${check.id}/hits/review) before reviewing the check`,
         'hits',
       );
     }

@@ -147,7 +147,7 @@ export async function rescreenCheck(
         ...next,
         result: null,
         review: {
-          comment: `Monitoring after a list version change: ${merge.added} new, ${merge.updated} updated, ${merge.removed} removed hit(s)`,
+          comment: `Monitoring after a list version change: hits ${merge.added} new, ${merge.updated} updated, ${merge.removed} removed`,
           reviewed_at: null,
           reviewer_type: null,
           user: null,

@@ -3,6 +3,7 @@
  * console's language, dates in that language, and the server's error message.
  */
 import { useCallback } from 'react';
+import { fill } from '../../../shared/i18n.ts';
 import { caseEn } from '../../i18n/case.en.ts';
 import { caseFr } from '../../i18n/case.fr.ts';
 import { type Lang, useLang } from '../../shell/i18n.tsx';
@@ -16,7 +17,7 @@ export type CaseT = (key: string, vars?: Record<string, string | number>) => str
 function translate(language: Lang, key: string, vars?: Record<string, string | number>): string {
   const dict = (language === 'fr' ? caseFr : caseEn) as Record<string, string>;
   const text = dict[key] ?? (caseEn as Record<string, string>)[key] ?? key;
-  return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+  return vars ? fill(text, vars, language) : text;
 }
 
 export function useCaseT(): CaseT {

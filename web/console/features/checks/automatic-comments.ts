@@ -80,6 +80,12 @@ const RULES: Rule[] = [
     fr: (m) => `Le filtrage n’a pas pu être effectué. ${m[1]}`,
   },
   {
+    en: /^Monitoring after a list version change: hits (\d+) new, (\d+) updated, (\d+) removed$/,
+    fr: (m) =>
+      `Surveillance après une nouvelle version des listes : correspondances nouvelles ${m[1]}, mises à jour ${m[2]}, retirées ${m[3]}`,
+  },
+  {
+    // the wording before 2026-12: comments stored then still read in French
     en: /^Monitoring after a list version change: (\d+) new, (\d+) updated, (\d+) removed hit\(s\)$/,
     fr: (m) =>
       `Surveillance après une nouvelle version des listes : correspondances nouvelles ${m[1]}, mises à jour ${m[2]}, retirées ${m[3]}`,
@@ -184,8 +190,10 @@ const RULES: Rule[] = [
   },
   // aml
   {
-    en: /^the screening found (\d+) hit\(s\) to confirm or ignore: ([\s\S]+)$/,
-    fr: (m) => `le filtrage a trouvé ${m[1]} correspondance(s) à confirmer ou ignorer : ${m[2]}`,
+    // `hit(s)`: the wording of comments stored before 2026-12
+    en: /^the screening found (\d+) hit(?:s|\(s\))? to confirm or ignore: ([\s\S]+)$/,
+    fr: (m) =>
+      `le filtrage a trouvé ${m[1]} ${Number(m[1]) < 2 ? 'correspondance' : 'correspondances'} à confirmer ou ignorer : ${m[2]}`,
   },
   // electronic_signature
   fixed(

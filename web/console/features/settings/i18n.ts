@@ -3,6 +3,7 @@
  * what the signed-in user's role allows (the server enforces it: this only shapes the pages).
  */
 import { useCallback } from 'react';
+import { fill } from '../../../shared/i18n.ts';
 import { settingsEn } from '../../i18n/settings.en.ts';
 import { settingsFr } from '../../i18n/settings.fr.ts';
 import { useLang } from '../../shell/i18n.tsx';
@@ -22,7 +23,7 @@ export function useSettingsT(): SettingsT {
     (key, vars) => {
       const dict: Record<string, string> = lang === 'fr' ? settingsFr : settingsEn;
       const text = dict[key] ?? settingsEn[key] ?? key;
-      return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+      return vars ? fill(text, vars, lang) : text;
     },
     [lang],
   );
