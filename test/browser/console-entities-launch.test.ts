@@ -32,7 +32,9 @@ import {
   signedInPage,
 } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
+import { makePng, uploadRef } from '../helpers/files.ts';
 import { type Client, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { passportPng, td3Mrz } from '../helpers/id-documents.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -278,6 +280,34 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
       );
       await shot(page, `05-long-name-${viewport.width}`);
     }
+    await page.close();
+  });
+
+  test("a document's files are named by what they are: an ID document's front and back", async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Files case',
+      companies: [{ type: 'main', name: 'Files Company SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const check = await api.post('/v1/checks/id_document', { individual_id: created.body.individuals[0].id });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const added = await api.post(`/v1/checks/id_document/${check.body.id}/add_files`, {
+      front_upload_ref: await uploadRef(api, passportPng({ mrz: td3Mrz() })),
+      back_upload_ref: await uploadRef(api, makePng({ width: 40, height: 30 })),
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}`);
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    const docs = page.getByTestId('case-documents');
+    await docs.getByRole('button', { name: /ID document/ }).click();
+    const files = page.getByTestId('document-view').getByRole('group', { name: 'Files of the document' });
+    await files.waitFor();
+    assert.deepEqual(await files.getByRole('button').allInnerTexts(), ['Front', 'Back']);
+    await shot(page, '06-id-document-front-back');
     await page.close();
   });
 

@@ -13,6 +13,7 @@ import { I18n, translator, useI18n } from './i18n.tsx';
 import { portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
 import { SignedDocumentDownload } from './SignatureStep.tsx';
+import { signedDocumentDetails } from './signed-documents.ts';
 import { takeToken } from './token.ts';
 
 type View =
@@ -311,11 +312,12 @@ function Checklist({ api, session, onAction, onSubmitted, onError, announce }: C
 }
 
 function Done({ api, session, redirect }: { api: PortalApi; session: Session; redirect: string | null }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   // the checklist is gone: the signed documents stay downloadable here (docs/electronic-signature.md)
   const signed = session.actions.filter(
     (a) => a.signature?.status === 'signed' && a.signature.signed_document_url,
   );
+  const details = signedDocumentDetails(signed, lang);
   return (
     <div className="done">
       <div className="done-mark" aria-hidden="true">
@@ -324,7 +326,7 @@ function Done({ api, session, redirect }: { api: PortalApi; session: Session; re
       <FocusHeading>{t('doneTitle')}</FocusHeading>
       <p>{t('doneText', { name: session.contact.first_name })}</p>
       {signed.map((a) => (
-        <SignedDocumentDownload key={a.id} api={api} action={a} />
+        <SignedDocumentDownload key={a.id} api={api} action={a} detail={details.get(a.id)} />
       ))}
       {session.wait_step ? (
         <div className="waiting">

@@ -59,20 +59,30 @@ const fileName = (name: string, suffix = '') =>
 
 /**
  * The signed PDF's download, for the page that says everything was received (it replaces the
- * checklist, where the signed step has its own button): one button per signed document.
+ * checklist, where the signed step has its own button): one button per signed document, `detail`
+ * telling apart two of the same name.
  */
-export function SignedDocumentDownload({ api, action }: { api: PortalApi; action: Action }) {
+export function SignedDocumentDownload({
+  api,
+  action,
+  detail,
+}: {
+  api: PortalApi;
+  action: Action;
+  detail?: string;
+}) {
   const { t } = useI18n();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const sig = action.signature;
   if (sig?.status !== 'signed' || !sig.signed_document_url) return null;
+  const name = detail ? `${sig.document_name} (${detail})` : sig.document_name;
   const download = async () => {
     setBusy(true);
     setError(null);
     try {
       const blob = await api.signedDocument(action.id);
-      save(blob, fileName(sig.document_name, ` (${t('signedSuffix')})`));
+      save(blob, fileName(name, ` (${t('signedSuffix')})`));
     } catch (err) {
       setError(failure(t, err));
     } finally {
@@ -82,7 +92,7 @@ export function SignedDocumentDownload({ api, action }: { api: PortalApi; action
   return (
     <div className="signed-download">
       <button type="button" onClick={() => void download()} disabled={busy}>
-        {t('downloadSignedNamed', { name: sig.document_name })}
+        {t('downloadSignedNamed', { name })}
       </button>
       {error ? (
         <p className="error" role="alert">

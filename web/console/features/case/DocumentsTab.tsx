@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useAutomaticComment } from '../act-i18n.ts';
 import { criteria, flattenInformation, isObject, type Json, label, sniffType } from './document-data.ts';
-import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import { type CaseT, formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDocument, CaseEntity } from './types.ts';
 
 const SHOWN = new Set(['application/pdf', 'image/jpeg', 'image/png', 'image/webp']);
@@ -112,6 +112,19 @@ export function DocumentsTab(props: { caseId: string; entities: CaseEntity[]; ve
   );
 }
 
+/**
+ * What each file of a document is, where its position says it: a signature's three files are
+ * always the document as sent, the signed document and the audit trail (set together when it is
+ * signed), an ID document's are its front and its back. Other documents' files are numbered.
+ */
+function fileLabel(t: CaseT, doc: CaseDocument, i: number): string {
+  if (doc.type === 'check__electronic_signature' && doc.file_ids.length === 3) {
+    return t(`case.docs.role.signature.${i}`);
+  }
+  if (doc.type === 'check__id_document' && doc.file_ids.length === 2) return t(`case.docs.role.id.${i}`);
+  return t('case.docs.file', { n: i + 1 });
+}
+
 function DocumentView({ doc }: { doc: CaseDocument }) {
   const t = useCaseT();
   const [file, setFile] = useState(0);
@@ -131,7 +144,7 @@ function DocumentView({ doc }: { doc: CaseDocument }) {
                 aria-pressed={i === file}
                 onClick={() => setFile(i)}
               >
-                {t('case.docs.file', { n: i + 1 })}
+                {fileLabel(t, doc, i)}
               </button>
             ))}
           </fieldset>
