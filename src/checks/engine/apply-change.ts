@@ -26,6 +26,22 @@ const API_TRIGGERS: ReadonlySet<string> = new Set([
   'decline',
 ]);
 
+/** Triggers whose outcome is the caller's own decision (an operator's review, a signer's refusal). */
+const CALLER_DECIDES: ReadonlySet<string> = new Set(['review', 'force_review', 'decline']);
+
+const DECIDED: ReadonlySet<string> = new Set(['approved', 'rejected', 'need_review']);
+
+/**
+ * Who a status event is recorded for: the caller of an API trigger, except when the call only
+ * supplied something (files, a signature) and the engine decided on it at once: an automatic
+ * approval after a signature is vericase's, not the client's ("the client approved a check").
+ */
+function statusActor(trigger: string, status: string) {
+  if (!API_TRIGGERS.has(trigger)) return SYSTEM;
+  if (DECIDED.has(status) && !CALLER_DECIDES.has(trigger)) return SYSTEM;
+  return undefined;
+}
+
 /** Throws unless the type's table (or the common one) has the row from → to on this trigger. */
 export function assertTransition(
   def: CheckTypeDefinition,
@@ -84,7 +100,7 @@ export async function applyOutcome(
         type: STATUS_EVENTS[row.status as CheckStatus],
         case_id: row.case_id,
         payload: { check: presentCheck(row) },
-        actor: API_TRIGGERS.has(outcome.trigger) ? undefined : SYSTEM,
+        actor: statusActor(outcome.trigger, row.status),
       },
     ]);
   }
