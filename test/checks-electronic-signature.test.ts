@@ -636,6 +636,8 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const soon = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
       assert.equal(soon.status, 429);
       assert.equal(soon.body.code, 'SIGNATURE_CODE_RESEND_TOO_SOON');
+      const retryAfter = Number(soon.headers['retry-after']);
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
       // the code is stored hashed only
       const { ctx } = await getHarness();
       const row = await ctx.db

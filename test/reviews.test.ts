@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { confirmCaseReview } from '../src/reviews/confirm-case-review.ts';
-import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 
 async function newCase(api: Client) {
   const res = await api.post('/v1/cases', { name: 'Case' });
@@ -189,6 +189,75 @@ describe('case reviews', () => {
     });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].path, 'next_review_at');
+  });
+
+  test('next_review_at before the review is refused; a backdated review may set one from its own day', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    const past = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'approved',
+      next_review_at: '2020-01-01',
+    });
+    assert.equal(past.status, 400, JSON.stringify(past.body));
+    assert.equal(past.body.details[0].path, 'next_review_at');
+    assert.match(
+      past.body.message,
+      /^next_review_at must not be before the review \(\d{4}-\d{2}-\d{2}\): it is 2020-01-01$/,
+    );
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.status, 'open', 'nothing was decided');
+    const backdated = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'approved',
+      reviewed_at: '2019-06-01T10:00:00Z',
+      next_review_at: '2019-06-01',
+    });
+    assert.equal(backdated.status, 201, JSON.stringify(backdated.body));
+    assert.equal(backdated.body.next_review_at, '2019-06-01');
+    const before = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'approved',
+      reviewed_at: '2019-06-01T10:00:00Z',
+      next_review_at: '2019-05-31',
+    });
+    assert.equal(before.status, 400);
+    assert.equal(before.body.details[0].path, 'next_review_at');
+  });
+
+  test('a comment of blanks is no comment: stored null, on case and check reviews', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    const res = await api.post(`/v1/cases/${kase.id}/reviews`, { status: 'approved', comment: '  \n\t ' });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.comment, null);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.review.comment, null);
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('case_reviews')
+      .select('comment')
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.comment, null);
+    // a comment with words is kept as written
+    const kept = await api.post(`/v1/cases/${kase.id}/reviews`, { status: 'closed', comment: ' done ' });
+    assert.equal(kept.body.comment, ' done ');
+    // a check review
+    const company = await api.post('/v1/companies', {
+      case_id: kase.id,
+      type: 'main',
+      name: 'High Risk Trading SAS',
+      country: 'FR',
+    });
+    assert.equal(company.status, 201, JSON.stringify(company.body));
+    const check = await api.post('/v1/checks/online_reputation', { company_id: company.body.id });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    await eventually(async () => {
+      const k = await api.get(`/v1/checks/online_reputation/${check.body.id}`);
+      return k.body.status === 'need_review' || null;
+    });
+    const reviewed = await api.patch(`/v1/checks/online_reputation/${check.body.id}/review`, {
+      action: 'approve',
+      comment: '   ',
+    });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.equal(reviewed.body.data.review.comment, null);
   });
 
   test('next_review_at is taken as a timestamp too (the spec types it so): its UTC day is kept', async () => {

@@ -7,6 +7,7 @@ import type { Db } from '../db/connect.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
+import { reviewComment } from '../shared/review-comment.ts';
 import { nestedUserById } from '../users/nested-user.ts';
 import { computeNextReviewAt } from './next-review-date.ts';
 import { presentCaseReview } from './present.ts';
@@ -43,7 +44,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   if (!kase) throw notFound('Case');
 
   const settings = await getSettings(trx, workspaceId);
-  const comment = input.comment ?? null;
+  const comment = reviewComment(input.comment);
   if (reviewerType !== 'system' && settings.case_review.comment_mandatory && !comment?.trim()) {
     throw badRequest('comment is required: the workspace requires a comment on every case review', 'comment');
   }
@@ -62,6 +63,15 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
     input.nextReviewAt !== undefined
       ? input.nextReviewAt
       : computeNextReviewAt(settings, riskLevel, reviewedAt);
+  // a next review before this one is a typo (2025 for 2026), not a plan: the case would be overdue
+  // at once. A backdated review (reviewed_at, an import) may set any date from its own day on.
+  const reviewDay = reviewedAt.toISOString().slice(0, 10);
+  if (input.nextReviewAt && input.nextReviewAt < reviewDay) {
+    throw badRequest(
+      `next_review_at must not be before the review (${reviewDay}): it is ${input.nextReviewAt}`,
+      'next_review_at',
+    );
+  }
 
   const reviewRow = await trx
     .insertInto('case_reviews')

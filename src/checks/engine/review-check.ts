@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { reviewComment } from '../../shared/review-comment.ts';
 import type { NestedUserOut } from '../../users/nested-user.ts';
 import type { CheckTypeDefinition } from '../check-type.ts';
 import { presentCheck } from '../present.ts';
@@ -41,7 +42,7 @@ export async function reviewCheck(
       ...(check.data as Record<string, unknown>),
       result: status,
       review: {
-        comment: input.comment ?? null,
+        comment: reviewComment(input.comment),
         reviewed_at: now.toISOString(),
         reviewer_type: user ? 'user' : 'api',
         user,

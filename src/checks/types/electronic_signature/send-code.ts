@@ -43,12 +43,15 @@ export async function sendSignatureCode(
     const now = new Date();
     if (request.code_sent_at && now.getTime() < request.code_sent_at.getTime() + CODE_RESEND_MS) {
       const at = new Date(request.code_sent_at.getTime() + CODE_RESEND_MS);
-      throw new ApiError(
+      const err = new ApiError(
         429,
         `A code was sent less than a minute ago: a new one can be sent from ${at.toISOString()}`,
         undefined,
         'SIGNATURE_CODE_RESEND_TOO_SOON',
       );
+      // a 429 says when to come back (RFC 9110), in whole seconds rounded up
+      err.retryAfterSeconds = Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
+      throw err;
     }
     const code = newCode();
     await trx
