@@ -211,6 +211,37 @@ describe('tags', () => {
     assert.match(notOnCase.body.message, /tags not found on case/);
   });
 
+  test('labels are stored and matched without surrounding blanks: " vip " is the tag vip', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const created = await api.post('/v1/tags', { label: '  vip ' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.label, 'vip');
+    const dup = await api.post('/v1/tags', { label: 'VIP  ' });
+    assert.equal(dup.status, 400);
+    assert.equal(dup.body.code, 'CONFLICT');
+    const renamed = await api.patch(`/v1/tags/${created.body.id}`, { label: ' Gold ' });
+    assert.equal(renamed.body.label, 'Gold');
+    const kase = await newCase(api, { tags: [' gold', 'new one '] });
+    assert.deepEqual((await caseRow(kase.id)).tags, ['Gold', 'new one']);
+    const added = await api.post(`/v1/cases/${kase.id}/tags`, { tags: ['  NEW ONE'] });
+    assert.deepEqual(
+      added.body.tags.map((t: any) => t.label),
+      ['Gold', 'new one'],
+    );
+    const patched = await api.patch(`/v1/cases/${kase.id}`, { tags: ['gold ', ' fresh'] });
+    assert.deepEqual(patched.body.tags, ['Gold', 'fresh']);
+    const removed = await api.delete(`/v1/cases/${kase.id}/tags`, { tags: [' fresh '] });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.deepEqual((await caseRow(kase.id)).tags, ['Gold']);
+    const labels = await ctx.db
+      .selectFrom('tags')
+      .select('label')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.deepEqual(labels.map((t) => t.label).sort(), ['Gold', 'fresh', 'new one']);
+  });
+
   test('renaming a tag renames it on every case; deleting removes it from every case', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

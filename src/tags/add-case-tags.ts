@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
-import { checkLabel } from './labels.ts';
+import { checkLabel, trimLabel } from './labels.ts';
 import { presentTag } from './present.ts';
 import { ensureTags, resolveTagRefs, tagsForLabels } from './repository.ts';
 
@@ -13,7 +13,8 @@ import { ensureTags, resolveTagRefs, tagsForLabels } from './repository.ts';
  * (case-insensitively) creates the tag. Labels already on the case are left as they are.
  * Returns every tag of the case.
  */
-export async function addCaseTags(db: Db, workspaceId: string, caseId: string, refs: string[]) {
+export async function addCaseTags(db: Db, workspaceId: string, caseId: string, given: string[]) {
+  const refs = given.map(trimLabel);
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');

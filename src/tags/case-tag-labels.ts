@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
+import { trimLabel } from './labels.ts';
 import { ensureTags, resolveTagRefs } from './repository.ts';
 
 /**
@@ -10,7 +11,8 @@ import { ensureTags, resolveTagRefs } from './repository.ts';
  * that uuid also counts), else it is a 400 naming the entry, never a new tag labelled with the id.
  * Labels matching no tag (case-insensitively) create one.
  */
-export async function caseTagLabels(trx: Db, workspaceId: string, refs: string[]): Promise<string[]> {
+export async function caseTagLabels(trx: Db, workspaceId: string, given: string[]): Promise<string[]> {
+  const refs = given.map(trimLabel);
   const idRefs = refs.flatMap((ref, i) => (UUID_RE.test(ref) ? [{ ref, i }] : []));
   const labels = [...refs];
   if (idRefs.length) {

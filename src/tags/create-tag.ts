@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import { badRequest, duplicate } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
-import { checkLabel } from './labels.ts';
+import { checkLabel, trimLabel } from './labels.ts';
 import { presentTag } from './present.ts';
 import { countTags, findTagByLabel } from './repository.ts';
 import type { TagCreate } from './schemas.ts';
@@ -11,7 +11,8 @@ import type { TagCreate } from './schemas.ts';
 /** Tags a workspace may create through POST /v1/tags. */
 export const MAX_TAGS_PER_WORKSPACE = 200;
 
-export async function createTag(db: Db, workspaceId: string, input: Static<typeof TagCreate>) {
+export async function createTag(db: Db, workspaceId: string, body: Static<typeof TagCreate>) {
+  const input = { label: trimLabel(body.label) };
   checkLabel(input.label, 'label');
   try {
     return await db.transaction().execute(async (trx) => {

@@ -1,6 +1,12 @@
 import { badRequest } from '../http/errors.ts';
 import { FORBIDDEN_LABEL_CHARS } from './schemas.ts';
 
+/**
+ * A label as stored and looked up: without surrounding blanks, so " vip" is the tag "vip" rather
+ * than a second tag that reads the same.
+ */
+export const trimLabel = (label: string): string => label.trim();
+
 /** Rejects a label holding a separator character; `path` names the offending field. */
 export function checkLabel(label: string, path: string): void {
   const bad = FORBIDDEN_LABEL_CHARS.find((c) => label.includes(c));

@@ -3,6 +3,7 @@ import { lockCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
+import { trimLabel } from './labels.ts';
 import { presentTag } from './present.ts';
 import { resolveTagRefs, tagsForLabels } from './repository.ts';
 
@@ -10,7 +11,8 @@ import { resolveTagRefs, tagsForLabels } from './repository.ts';
  * Takes tags off a case. Each reference is a tag id or a label (matched case-insensitively);
  * when any is not on the case, nothing changes and the answer is 404. Returns the remaining tags.
  */
-export async function removeCaseTags(db: Db, workspaceId: string, caseId: string, refs: string[]) {
+export async function removeCaseTags(db: Db, workspaceId: string, caseId: string, given: string[]) {
+  const refs = given.map(trimLabel);
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');

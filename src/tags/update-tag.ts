@@ -4,13 +4,14 @@ import type { Db } from '../db/connect.ts';
 import { duplicate, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { recordTagsUpdated } from './case-events.ts';
-import { checkLabel } from './labels.ts';
+import { checkLabel, trimLabel } from './labels.ts';
 import { presentTag } from './present.ts';
 import { findTag, findTagByLabel, renameLabelOnCases } from './repository.ts';
 import type { TagUpdate } from './schemas.ts';
 
 /** Renames a tag, and the label on every case of the workspace carrying it (one transaction). */
-export async function updateTag(db: Db, workspaceId: string, id: string, input: Static<typeof TagUpdate>) {
+export async function updateTag(db: Db, workspaceId: string, id: string, body: Static<typeof TagUpdate>) {
+  const input = { label: trimLabel(body.label) };
   checkLabel(input.label, 'label');
   try {
     return await db.transaction().execute(async (trx) => {
