@@ -160,6 +160,46 @@ describe('companies and individuals', () => {
     );
   });
 
+  test('a birth date in the future is a 400 naming it, on case creation, create and update; nothing stored', async () => {
+    const api = await newWorkspace();
+    const refused = await api.post('/v1/cases', {
+      name: 'Future',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', birth_date: '1815-12-10' },
+        { first_name: 'Nemo', last_name: 'Later', birth_date: '2999-01-01' },
+      ],
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'individuals[1].birth_date');
+    assert.equal(
+      refused.body.message,
+      'individuals[1].birth_date must not be in the future: it is 2999-01-01',
+    );
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    const kase = (await api.post('/v1/cases', { name: 'Present' })).body;
+    const created = await api.post('/v1/individuals', {
+      case_id: kase.id,
+      first_name: 'Nemo',
+      last_name: 'Later',
+      birth_date: '2999-01-01',
+    });
+    assert.equal(created.status, 400);
+    assert.equal(created.body.details[0].path, 'birth_date');
+    const today = new Date().toISOString().slice(0, 10);
+    const born = await api.post('/v1/individuals', {
+      case_id: kase.id,
+      first_name: 'Baby',
+      last_name: 'Today',
+      birth_date: today,
+    });
+    assert.equal(born.status, 201, JSON.stringify(born.body));
+    const updated = await api.patch(`/v1/individuals/${born.body.id}`, { birth_date: '2999-01-01' });
+    assert.equal(updated.status, 400);
+    assert.equal(updated.body.details[0].path, 'birth_date');
+    assert.equal((await api.get(`/v1/individuals/${born.body.id}`)).body.birth_date, today);
+  });
+
   test('unknown case or target → 404; bad ids → 400', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

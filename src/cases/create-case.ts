@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.ts';
 import type { NewRelation } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { ApiError, conflict, type ErrorDetail } from '../http/errors.ts';
+import { birthDateProblem } from '../individuals/birth-date.ts';
 import { individualInsertRow } from '../individuals/to-row.ts';
 import { ascendingIds } from '../shared/ascending-ids.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
@@ -138,6 +139,8 @@ function planGraph(input: CaseCreateInput) {
   });
   individuals.forEach((p, i) => {
     resolve('individuals', i, individualIds[i], p.relations ?? []);
+    const born = birthDateProblem(p.birth_date, `individuals[${i}].birth_date`);
+    if (born) details.push(born);
   });
 
   if (details.length) throw new ApiError(400, details[0].message, details);

@@ -3,9 +3,10 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
+import { birthDateProblem } from './birth-date.ts';
 import { individualView } from './individual-view.ts';
 import { presentIndividual } from './present.ts';
 import type { IndividualCreate } from './schemas.ts';
@@ -16,6 +17,8 @@ export async function createIndividual(
   workspaceId: string,
   input: Static<typeof IndividualCreate>,
 ) {
+  const born = birthDateProblem(input.birth_date, 'birth_date');
+  if (born) throw new ApiError(400, born.message, [born]);
   return ctx.db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, workspaceId, input.case_id);
     if (!c) throw notFound('Case');

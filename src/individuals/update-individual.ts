@@ -4,7 +4,8 @@ import { followEntityUpdate, updateEntityRow } from '../cases/entity-update.ts';
 import { findInLiveCase, lockCase, touchCase } from '../cases/repository.ts';
 import { revokeLinksOfFormerContact } from '../client-portals/former-contact.ts';
 import { recordEvents } from '../events/record-event.ts';
-import { notFound } from '../http/errors.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { birthDateProblem } from './birth-date.ts';
 import { individualView } from './individual-view.ts';
 import { findIndividual } from './repository.ts';
 import type { IndividualUpdate } from './schemas.ts';
@@ -19,6 +20,8 @@ export async function updateIndividual(
 ) {
   const found = await findIndividual(ctx.db, workspaceId, id);
   if (!found) throw notFound('Individual');
+  const born = birthDateProblem(input.birth_date, 'birth_date');
+  if (born) throw new ApiError(400, born.message, [born]);
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does: one lock order, no deadlock with case writes
     if (!(await lockCase(trx, workspaceId, found.case_id))) throw notFound('Individual');
