@@ -352,6 +352,30 @@ describe('id_document: transition rows', () => {
     );
   });
 
+  test('one upload as both front and back is a 400 naming the back, at creation and in add_files; nothing stored', async () => {
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ mrz: td3Mrz() }));
+    const created = await api.post('/v1/checks/id_document', {
+      individual_id: individualId,
+      data: { front_upload_ref: ref, back_upload_ref: ref },
+    });
+    assert.equal(created.status, 400, JSON.stringify(created.body));
+    assert.equal(created.body.details[0].path, 'data.back_upload_ref');
+    assert.match(created.body.message, /is the same upload as data\.front_upload_ref/);
+    assert.equal((await api.get(`/v1/checks?individual_id=${individualId}`)).body.data.length, 0);
+    const empty = (await api.post('/v1/checks/id_document', { individual_id: individualId })).body;
+    const added = await api.post(`/v1/checks/id_document/${empty.id}/add_files`, {
+      front_upload_ref: ref,
+      back_upload_ref: ref,
+    });
+    assert.equal(added.status, 400);
+    assert.equal(added.body.details[0].path, 'back_upload_ref');
+    // the upload is still unused: it can be the front alone
+    const front = await api.post(`/v1/checks/id_document/${empty.id}/add_files`, { front_upload_ref: ref });
+    assert.equal(front.status, 201, JSON.stringify(front.body));
+  });
+
   test('in_progress → (add files) in_progress → processing → approved, same attempt', async () => {
     const api = await newWorkspace();
     const { individualId } = await caseWithPerson(api);
