@@ -260,6 +260,36 @@ describe('cases', () => {
     assert.equal((await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00%2B02:00')).status, 200);
   });
 
+  test('the list shows custom_properties only with include_custom_properties=true (default false, as the reference)', async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/cases', {
+      name: 'With props',
+      custom_properties: { segment: 'retail' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const plain = await api.get('/v1/cases');
+    assert.equal(plain.status, 200);
+    assert.ok(!('custom_properties' in plain.body.data[0]), JSON.stringify(plain.body.data[0]));
+    assert.equal(plain.body.data[0].name, 'With props');
+    for (const url of [
+      '/v1/cases?include_custom_properties=false',
+      '/v1/cases?include_custom_properties=true',
+    ]) {
+      const res = await api.get(url);
+      assert.equal(res.status, 200, url);
+      const shown = url.endsWith('true');
+      assert.equal('custom_properties' in res.body.data[0], shown, url);
+      if (shown) assert.deepEqual(res.body.data[0].custom_properties, { segment: 'retail' });
+    }
+    const bad = await api.get('/v1/cases?include_custom_properties=maybe');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details[0].path, 'include_custom_properties');
+    // one case read by id always has them
+    assert.deepEqual((await api.get(`/v1/cases/${created.body.id}`)).body.custom_properties, {
+      segment: 'retail',
+    });
+  });
+
   test('a date-time filter with a timestamp the API returned finds that item (stored in microseconds, shown in milliseconds)', async () => {
     const api = await newWorkspace();
     const { ctx } = await getHarness();

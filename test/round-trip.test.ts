@@ -121,6 +121,11 @@ const RESOURCES: Resource[] = [
       },
     ],
     skip: ['companies', 'individuals', 'template_id', 'template_key', 'assignee_id'],
+    // documented: tag labels are stored without surrounding blanks (docs/compatibility.md)
+    expect: (sent) => ({
+      ...sent,
+      ...(Array.isArray(sent.tags) ? { tags: sent.tags.map((t: string) => t.trim()) } : {}),
+    }),
   },
   {
     name: 'companies',

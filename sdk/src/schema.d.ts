@@ -88,7 +88,7 @@ export interface paths {
   "/v1/cases": {
     /**
      * List cases
-     * @description Cases of the workspace, oldest first unless `sort` says otherwise. Filters take an operator suffix (`status.in=open,draft`, `created_at.gte=2026-01-01`); `page` and `limit` page through the results.
+     * @description Each case without its custom_properties unless include_custom_properties=true (default false): they can be large, and most lists do not read them.
      */
     get: operations["listCases"];
     /**
@@ -4920,7 +4920,7 @@ export interface operations {
   };
   /**
    * List cases
-   * @description Cases of the workspace, oldest first unless `sort` says otherwise. Filters take an operator suffix (`status.in=open,draft`, `created_at.gte=2026-01-01`); `page` and `limit` page through the results.
+   * @description Each case without its custom_properties unless include_custom_properties=true (default false): they can be large, and most lists do not read them.
    */
   listCases: {
     parameters: {
@@ -4941,6 +4941,7 @@ export interface operations {
         updated_at?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Include each case’s custom_properties */
         include_custom_properties?: boolean;
         /** @description Comma-separated fields among created_at, last_activity_at, name; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
@@ -4957,7 +4958,43 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            data: components["schemas"]["Case"][];
+            data: ({
+                assignee_id: string | null;
+                contact_has_actions: boolean;
+                /** Format: date-time */
+                created_at: string;
+                custom_properties?: {
+                  [key: string]: string | boolean | number | string[] | null;
+                };
+                external_id: string | null;
+                flags: string[];
+                /** Format: uuid */
+                id: string;
+                /** Format: date-time */
+                last_activity_at: string;
+                last_contact_action_at: string | null;
+                metadata: {
+                  [key: string]: string;
+                } | null;
+                name: string;
+                next_review_at: string | null;
+                review: components["schemas"]["CaseReview"] | null;
+                reviewer_has_actions: boolean;
+                risk: components["schemas"]["Risk"] | null;
+                space_slug: string | null;
+                /** @enum {unknown} */
+                status: "draft" | "open" | "approved" | "rejected" | "closed";
+                tags: string[];
+                template: {
+                  /** Format: uuid */
+                  id: string;
+                  key: string;
+                  name: string;
+                } | null;
+                template_id: string | null;
+                /** Format: date-time */
+                updated_at: string;
+              })[];
             pagination: {
               /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */
               count: number;

@@ -27,8 +27,15 @@ export async function listCases(db: Db, workspaceId: string, query: Record<strin
     rows: base.selectAll(),
     over: (from) => db.selectFrom(from),
   });
+  // custom properties are shown only when asked for (include_custom_properties, default false)
+  const withCustom = query.include_custom_properties === true;
   return {
-    data: rows.map(presentCase),
+    data: rows.map((row) => {
+      const c = presentCase(row);
+      if (withCustom) return c;
+      const { custom_properties: _omitted, ...rest } = c;
+      return rest;
+    }),
     pagination,
   };
 }

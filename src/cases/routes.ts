@@ -10,7 +10,7 @@ import { createCase } from './create-case.ts';
 import { deleteCase } from './delete-case.ts';
 import { getCase } from './get-case.ts';
 import { caseListSpec, listCases } from './list-cases.ts';
-import { Case, CaseDeleteQuery, CaseDetailed, CaseGetQuery, CaseUpdate } from './schemas.ts';
+import { Case, CaseDeleteQuery, CaseDetailed, CaseGetQuery, CaseListItem, CaseUpdate } from './schemas.ts';
 import { updateCase } from './update-case.ts';
 
 export function registerCaseRoutes(app: App, ctx: AppContext): void {
@@ -21,10 +21,14 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: 'List cases',
+        description:
+          'Each case without its custom_properties unless include_custom_properties=true (default false): they can be large, and most lists do not read them.',
         querystring: listQuerySchema(caseListSpec, {
-          include_custom_properties: Type.Optional(Type.Boolean()),
+          include_custom_properties: Type.Optional(
+            Type.Boolean({ default: false, description: 'Include each case’s custom_properties' }),
+          ),
         }),
-        response: { 200: paginated(Case), ...errors(400) },
+        response: { 200: paginated(CaseListItem), ...errors(400) },
       },
     },
     (req) => listCases(ctx.db, req.principal.workspaceId, req.query as Record<string, unknown>),

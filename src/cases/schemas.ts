@@ -97,6 +97,12 @@ const caseBase = {
 
 export const Case = Type.Object(caseBase);
 
+/** A case in GET /v1/cases: `custom_properties` only with include_custom_properties=true (reference). */
+export const CaseListItem = Type.Object({
+  ...caseBase,
+  custom_properties: Type.Optional(CustomProperties),
+});
+
 /**
  * A control of the case (the reference's CaseControl): an item of a console-defined checklist,
  * completed by hand or by an automatic rule. vericase has no controls (none can be defined), so
