@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { buildApp } from '../src/http/app.ts';
+import { canonicalJson } from '../src/shared/canonical-json.ts';
 import { clientFor, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
 describe('HTTP conventions', () => {
@@ -90,6 +91,14 @@ describe('HTTP conventions', () => {
       .where('workspace_id', '=', api.workspaceId)
       .execute();
     assert.equal(cases.length, 1);
+    // the same body with its keys in another order is the same request: replayed, not a 409
+    const body = sampleCaseBody('idem-1') as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    assert.notEqual(JSON.stringify(reordered), JSON.stringify(body));
+    const shuffled = await api.post('/v1/cases', reordered, headers);
+    assert.equal(shuffled.status, 201, JSON.stringify(shuffled.body));
+    assert.equal(shuffled.body.id, first.body.id);
+    assert.equal(shuffled.headers['idempotent-replayed'], 'true');
     const other = await api.post('/v1/cases', { name: 'different' }, headers);
     assert.equal(other.status, 409);
     assert.equal(other.body.code, 'CONFLICT');
@@ -129,7 +138,7 @@ describe('HTTP conventions', () => {
     // a request that died before its change committed: its claim is taken over after 60 s
     const body = { name: 'crash-2', companies: [{ name: 'Main' }] };
     const hash = createHash('sha256')
-      .update(`POST /v1/cases\n${JSON.stringify(body)}`)
+      .update(`POST /v1/cases\n${canonicalJson(body)}`)
       .digest('hex');
     await ctx.db
       .insertInto('idempotency_keys')

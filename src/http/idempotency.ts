@@ -9,6 +9,7 @@ import type {
 import { sql } from 'kysely';
 import pgUtils from 'pg/lib/utils.js';
 import type { Db } from '../db/connect.ts';
+import { canonicalJson } from '../shared/canonical-json.ts';
 import { addCommitCompanion, currentEventCaseId } from '../shared/request-scope.ts';
 import { ApiError, notFound } from './errors.ts';
 import { addWriteRouteHooks } from './write-route-hooks.ts';
@@ -56,7 +57,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) return false;
     const workspaceId = req.principal.workspaceId;
     const hash = createHash('sha256')
-      .update(`${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`)
+      // the body's meaning, not its spelling: a retry may serialise its keys in another order
+      .update(`${req.method} ${req.url}\n${canonicalJson(req.body ?? null)}`)
       .digest('hex');
     // a claim released meanwhile (its request failed) is claimed again
     for (let attempt = 0; ; attempt++) {

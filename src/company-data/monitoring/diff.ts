@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../shared/canonical-json.ts';
 import type { MonitoredOfficer, MonitoredOwner, MonitoringSnapshot } from './snapshot.ts';
 
 export interface FieldChange {
@@ -26,17 +27,7 @@ export interface RegistryChanges {
 }
 
 /** Key order does not count (a jsonb column gives its keys back in its own order). */
-const canonical = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(canonical)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
-        )
-      : v;
-const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 function addedRemoved<T extends { key: string }>(before: T[], after: T[]) {
   const old = new Map(before.map((x) => [x.key, x]));

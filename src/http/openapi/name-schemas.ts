@@ -5,16 +5,9 @@
  * TypeBox schemas; naming happens once, here, when the document is built.
  */
 import type { TSchema } from 'typebox';
+import { canonicalJson } from '../../shared/canonical-json.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** JSON with object keys sorted, so two equal schemas give one string whatever their key order. */
-function canonical(value: Json): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
-}
 
 /**
  * A schema as fastify-swagger writes it into an OpenAPI 3.1 document (its convertJsonSchemaToOpenapi3):
@@ -57,7 +50,7 @@ function replaceNamed(
   if (node === null || typeof node !== 'object') return node;
   if (Array.isArray(node)) return node.map((n) => replaceNamed(n, byCanonical, used));
   if (typeof node.type === 'string' || node.anyOf || node.properties) {
-    const name = byCanonical.get(canonical(node));
+    const name = byCanonical.get(canonicalJson(node));
     if (name && name !== self) {
       used.set(name, (used.get(name) ?? 0) + 1);
       return ref(name);
@@ -80,7 +73,7 @@ export function nameSchemas(doc: Record<string, unknown>, named: Record<string, 
   for (const [name, schema] of Object.entries(named)) {
     const json = asSwaggerWrites(JSON.parse(JSON.stringify(schema)) as Json);
     plain[name] = json;
-    const key = canonical(json);
+    const key = canonicalJson(json);
     // the first name given to a shape wins (e.g. a check type whose data equals another's)
     if (!byCanonical.has(key)) byCanonical.set(key, name);
   }
