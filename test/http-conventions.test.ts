@@ -157,6 +157,27 @@ describe('HTTP conventions', () => {
     assert.equal(replay.body.id, taken.body.id);
   });
 
+  test('a method a path does not take is a 405 with Allow and the error body; an unknown path stays a 404', async () => {
+    const api = await newWorkspace();
+    const kase = (await api.post('/v1/cases', { name: 'Methods' })).body;
+    const put = await api.put(`/v1/cases/${kase.id}`, { name: 'x' });
+    assert.equal(put.status, 405, JSON.stringify(put.body));
+    assert.equal(put.body.code, 'METHOD_NOT_ALLOWED');
+    assert.equal(put.headers.allow, 'GET, HEAD, PATCH, DELETE');
+    assert.equal(
+      put.body.message,
+      `PUT is not a method of /v1/cases/${kase.id}: it takes GET, HEAD, PATCH, DELETE`,
+    );
+    const del = await api.delete('/v1/ping');
+    assert.equal(del.status, 405);
+    assert.match(String(del.headers.allow), /^GET, HEAD/);
+    const unknown = await api.get('/v1/nothing-here');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.code, 'NOT_FOUND');
+    // nothing was changed by the refused PUT
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.name, 'Methods');
+  });
+
   test('rate limit per key: 429 with Retry-After and the error body', async () => {
     const { ctx } = await getHarness();
     const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });

@@ -9,6 +9,7 @@ const CODES: Record<number, string> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
@@ -186,6 +187,8 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
   return details;
 }
 
+const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     // A company registry failure is the API's 400/404/502/503 (never a 500), wherever it is thrown.
@@ -223,7 +226,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+    const path = request.url.split('?')[0];
+    // a path that exists under other methods: 405 with Allow (RFC 9110), so a client that sent PUT
+    // for PATCH learns what to send rather than that the resource does not exist
+    const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length && !allowed.includes(request.method)) {
+      reply.header('allow', allowed.join(', '));
+      return reply
+        .status(405)
+        .send(errorBody(405, `${request.method} is not a method of ${path}: it takes ${allowed.join(', ')}`));
+    }
+    reply.status(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
   });
 }
 

@@ -36,6 +36,8 @@ export const API_ERROR_KEYS = {
   // by status (src/http/errors.ts)
   BAD_REQUEST: 'errorBadRequest',
   NOT_FOUND: 'errorNotFound',
+  // the page calls each path with its own method: seen only from a page older than the service
+  METHOD_NOT_ALLOWED: 'errorGeneric',
   PAYLOAD_TOO_LARGE: 'errorTooLarge',
   UNSUPPORTED_MEDIA_TYPE: 'errorBadFormat',
   TOO_MANY_REQUESTS: 'errorTooManyRequests',
