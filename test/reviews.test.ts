@@ -258,6 +258,13 @@ describe('case reviews', () => {
     });
     assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
     assert.equal(reviewed.body.data.review.comment, null);
+    // a review's time is its transaction's: never after the updated_at it stamps
+    assert.ok(
+      reviewed.body.data.review.reviewed_at <= reviewed.body.updated_at,
+      JSON.stringify(reviewed.body),
+    );
+    const decided = (await api.get(`/v1/cases/${kase.id}`)).body;
+    assert.ok(decided.review.reviewed_at <= decided.updated_at, JSON.stringify(decided));
   });
 
   test('next_review_at is taken as a timestamp too (the spec types it so): its UTC day is kept', async () => {

@@ -148,6 +148,26 @@ export function registerCheckRoutes(app: App, ctx: AppContext): void {
   );
   // read-only types (company_monitoring) have their own routes below: retrieve only
   for (const def of CHECK_TYPE_DEFINITIONS) if (!def.readOnly) registerTypeRoutes(app, ctx, def);
+  // a create of a type that does not exist: a 404 naming the types, rather than a 405 saying that
+  // /checks/{id} takes GET and DELETE (each real type has its own static route, matched first)
+  app.post(
+    '/checks/:type',
+    {
+      schema: {
+        hide: true,
+        tags: ['Checks'],
+        summary: 'No such check type',
+        params: Type.Object({ type: Type.String() }),
+        body: Type.Unknown(),
+        response: errors(404),
+      },
+    },
+    async (req) => {
+      const types = CHECK_TYPE_DEFINITIONS.filter((d) => !d.readOnly).map((d) => d.type);
+      const message = `There is no check type ${req.params.type}: POST /v1/checks/{type} takes ${types.join(', ')}`;
+      throw new ApiError(404, message, [{ path: 'type', message }]);
+    },
+  );
   for (const type of typesNotEnabled()) {
     for (const path of [type]) {
       app.post(

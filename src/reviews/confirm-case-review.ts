@@ -4,6 +4,7 @@ import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
 import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
+import { transactionNow } from '../db/transaction-now.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
@@ -51,7 +52,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   const user = reviewerType === 'user' ? await nestedUserById(trx, workspaceId, input.userId) : null;
   if (reviewerType === 'user' && !user)
     throw badRequest('The reviewer is not a user of this workspace', 'user_id');
-  const reviewedAt = input.reviewedAt ?? new Date();
+  const reviewedAt = input.reviewedAt ?? (await transactionNow(trx));
   if (reviewedAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
     throw badRequest('reviewed_at must not be in the future', 'reviewed_at');
   }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../app-context.ts';
+import { transactionNow } from '../../db/transaction-now.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { reviewComment } from '../../shared/review-comment.ts';
 import type { NestedUserOut } from '../../users/nested-user.ts';
@@ -37,7 +38,7 @@ export async function reviewCheck(
     }
     def.beforeReview?.(check);
     const status = input.action === 'approve' ? 'approved' : 'rejected';
-    const now = new Date();
+    const now = await transactionNow(trx);
     const reviewed = {
       ...(check.data as Record<string, unknown>),
       result: status,
