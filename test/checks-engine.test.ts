@@ -434,7 +434,10 @@ describe('check engine', () => {
     const nonsense = await api.post('/v1/checks/nonsense', {});
     assert.equal(nonsense.status, 404);
     assert.equal(nonsense.body.details[0].path, 'type');
-    assert.match(nonsense.body.message, /^There is no check type nonsense: POST \/v1\/checks\/\{type\} takes .*ekyc/);
+    assert.match(
+      nonsense.body.message,
+      /^There is no check type nonsense: POST \/v1\/checks\/\{type\} takes .*ekyc/,
+    );
   });
 
   test('no target: the 400 names every target the type takes (individual_id or company_id)', async () => {
