@@ -345,7 +345,7 @@ describe('company data: monthly fetch limit', () => {
     );
   });
 
-  test('a HEAD of a fetch or a search costs nothing: not a route (404), the month keeps its fetch', async () => {
+  test('a HEAD of a fetch or a search costs nothing: not a route (405, Allow GET), the month keeps its fetch', async () => {
     // HEAD is a safe method (RFC 9110): a link checker or a proxy probing the URL must not use up
     // the workspace's paid registry fetches, nor ask the registry for a body nobody reads
     const api = await newWorkspace();
@@ -355,14 +355,17 @@ describe('company data: monthly fetch limit', () => {
     const { app, ctx } = await getHarness();
     const head = (url: string) =>
       app.inject({ method: 'HEAD', url, headers: { 'x-service-api-key': api.key } });
-    assert.equal((await head(`/v1/company-data/fetch/${ref}`)).statusCode, 404);
+    const probed = await head(`/v1/company-data/fetch/${ref}`);
+    assert.equal(probed.statusCode, 405);
+    assert.equal(probed.headers.allow, 'GET');
     const refsBefore = await ctx.db
       .selectFrom('company_data_search_refs')
       .select('ref')
       .where('workspace_id', '=', api.workspaceId)
       .execute();
     const searched = await head(`/v1/company-data/search?country=FR&name=${encodeURIComponent(name)}`);
-    assert.equal(searched.statusCode, 404);
+    assert.equal(searched.statusCode, 405);
+    assert.equal(searched.headers.allow, 'GET');
     const refsAfter = await ctx.db
       .selectFrom('company_data_search_refs')
       .select('ref')
