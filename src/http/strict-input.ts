@@ -192,9 +192,11 @@ const DECIMAL_NUMBER = /^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/;
 function decimalNumbers(values: unknown, schema: unknown, details: ErrorDetail[]): void {
   if (!values || typeof values !== 'object') return;
   for (const [name, value] of Object.entries(values)) {
-    if (typeof value !== 'string') continue;
+    // plain digits are right for any type: the schema (its pattern properties compiled as regular
+    // expressions) is looked up only for a value that could be a number written otherwise
+    if (typeof value !== 'string' || DECIMAL_INTEGER.test(value)) continue;
     const type = (declaredParameter(schema, name) as { type?: unknown } | undefined)?.type;
-    if (type === 'integer' && !DECIMAL_INTEGER.test(value)) {
+    if (type === 'integer') {
       details.push({ path: name, message: `${name} must be an integer written in decimal digits` });
     } else if (type === 'number' && !DECIMAL_NUMBER.test(value)) {
       details.push({ path: name, message: `${name} must be a number written in decimal digits` });
