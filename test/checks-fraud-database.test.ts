@@ -519,6 +519,14 @@ describe('fraud_database check', () => {
     assert.deepEqual(nothing.data.information.identifiers_searched, []);
     assert.match(nothing.data.ai_analysis.interpretation, /nothing could be searched/);
     assert.match(nothing.data.review.comment, /^Needs a review: .*nothing could be searched/);
+    // a company with a country but no registration number: nothing searched, its country shown
+    const countryOnly = await caseWith(api, { first_name: 'Only', last_name: 'Name' }, { country: 'BE' });
+    const company = await fraudCheck(api, { company_id: countryOnly.companyId });
+    assert.equal(company.status, 'need_review');
+    assert.deepEqual(company.data.information.identifiers_searched, []);
+    assert.equal(company.data.information.company_number, null);
+    assert.equal(company.data.information.company_country, 'BE');
+    assert.equal(company.data.information.company_name, 'Fraud Co');
   });
 
   test('check: 400 without or with both targets, bad settings; 404 for another workspace', async () => {

@@ -1,6 +1,7 @@
 import type { CompanyRow, IndividualRow } from '../db/schema.ts';
 import { fullAddress } from '../shared/address.ts';
 import {
+  countryCode,
   joinedApostropheNameBirthDate,
   legacyRegistration,
   normaliseEmail,
@@ -112,7 +113,8 @@ export function searchedInformation(entity: FraudEntity) {
     phone_number: null,
     company_name: entity.row.name,
     company_number: registration ? registration.slice(3) : null,
-    company_country: registration ? registration.slice(0, 2) : null,
+    // the company's own country even when it has no number to search with it
+    company_country: registration ? registration.slice(0, 2) : countryCode(entity.row.country),
     vat_number: entity.row.tax_identification_number,
   };
 }

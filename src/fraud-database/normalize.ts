@@ -65,8 +65,14 @@ export function legacyRegistration(
   country: string | null | undefined,
 ): string | null {
   const n = number?.toUpperCase().replace(/[^0-9A-Z]/g, '');
+  const c = countryCode(country);
+  return n && c ? `${c}:${n}` : null;
+}
+
+/** A two-letter country as compared (upper case), or null when there is none. */
+export function countryCode(country: string | null | undefined): string | null {
   const c = country?.trim().toUpperCase();
-  return n && c && /^[A-Z]{2}$/.test(c) ? `${c}:${n}` : null;
+  return c && /^[A-Z]{2}$/.test(c) ? c : null;
 }
 
 /** Accents stripped, lower case, words sorted: `Lovelace  Ada-Marie` → `ada lovelace marie`. */
