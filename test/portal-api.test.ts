@@ -529,6 +529,10 @@ describe('portal API: submit', () => {
     assert.equal(late.status, 400);
     assert.match(late.body.message, /already approved/);
 
+    // id_document: nothing pending at all names `files`, as for any step (docs/client-portal.md)
+    const emptyId = await portal(w.token, 'POST', `/actions/${w.adaId}/submit`);
+    assert.equal(emptyId.status, 400);
+    assert.equal(emptyId.body.details[0].path, 'files');
     // id_document: front required
     const backOnly = await portalUpload(w.token, w.adaId, 'back', passportPng());
     assert.equal(backOnly.status, 201, JSON.stringify(backOnly.body));

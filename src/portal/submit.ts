@@ -16,8 +16,9 @@ import { dropPendingFiles } from './pending-files.ts';
  * `POST /portal/api/actions/{id}/submit`: hands the action's pending files to its check type
  * (`portal.submit`, which moves the check through the engine: add_files, processing, the check's
  * events and the case's flags), then drops the pending rows and records the contact action, all in
- * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming the
- * first slot that lacks files; 400 when the step takes no files now.
+ * one transaction, and answers the step as that transaction left it (`submitted`). 400 naming
+ * `files` when nothing is pending (or the step takes no files now), else naming the first slot that
+ * lacks files.
  */
 export async function submitAction(
   ctx: AppContext,
@@ -31,19 +32,20 @@ export async function submitAction(
     assertAccepting(shown.check);
     const pending = await pendingFilesOf(trx, [checkId]);
     const slots = shown.portal.slots(shown.check);
-    const missing = missingSlot(slots, pending);
-    if (missing) {
-      throw badRequest(
-        `${missing.key} needs ${missing.min_files === 1 ? 'a file' : `at least ${missing.min_files} files`} before this step can be submitted`,
-        missing.key,
-      );
-    }
+    // nothing pending at all names `files` whatever the slots; then the first slot still short
     if (!pending.length) {
       throw badRequest(
         slots.length
           ? 'Add a file before submitting this step'
           : 'This step takes no files: there is nothing to submit',
         'files',
+      );
+    }
+    const missing = missingSlot(slots, pending);
+    if (missing) {
+      throw badRequest(
+        `${missing.key} needs ${missing.min_files === 1 ? 'a file' : `at least ${missing.min_files} files`} before this step can be submitted`,
+        missing.key,
       );
     }
     await shown.portal.submit({
