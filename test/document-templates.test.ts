@@ -335,6 +335,17 @@ describe('document templates', () => {
     const summary = await renderPdf(api, kase.id, 'summary');
     assert.equal(summary.status, 200);
     assert.equal(summary.headers['x-missing-placeholders'], 'case.nope');
+
+    // an empty list has no value either: read through join (or each, or if) it is listed
+    await publishedTemplate(api, 'tags', '<p>Tags: {{join case.tags ", "}}.</p>', 'report');
+    const noTags = await renderPdf(api, bare.id, 'tags');
+    assert.equal(noTags.status, 200);
+    assert.equal(noTags.headers['x-missing-placeholders'], 'case.tags');
+    assert.match(pdfText(noTags.bytes), /Tags: \./);
+    const tagged = await newCase(api, { name: 'Tagged', tags: ['vip', 'fr'] } as any);
+    const withTags = await renderPdf(api, tagged.id, 'tags');
+    assert.equal(withTags.headers['x-missing-placeholders'], '');
+    assert.match(pdfText(withTags.bytes), /Tags: (vip, fr|fr, vip)\./);
   });
 
   test('formatDate speaks the eleven portal languages (Intl), en and fr unchanged', async () => {

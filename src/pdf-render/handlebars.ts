@@ -146,9 +146,15 @@ function unusable(node: unknown, known: Set<string>): { kind: 'partial' | 'helpe
 // read by Handlebars' own machinery on values, not placeholders of the template
 const INTERNAL_KEYS = new Set(['toHTML', 'toString', 'valueOf', 'toJSON', 'constructor', 'length']);
 
+/** Absent, null, an empty string or an empty list (`{{join signer.nationalities ", "}}` prints nothing). */
+function hasNoValue(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
 /**
- * Wraps the context's objects so every read of a placeholder that has no value (absent, null or
- * empty) is noted with its path (`company.registration_number`; items of a list: `companies[].name`).
+ * Wraps the context's objects so every read of a placeholder that has no value (absent, null,
+ * empty, an empty list) is noted with its path (`company.registration_number`; items of a list:
+ * `companies[].name`).
  */
 function tracked(value: unknown, path: string, missing: Set<string>): unknown {
   if (Array.isArray(value)) return value.map((v) => tracked(v, `${path}[]`, missing));
@@ -159,7 +165,7 @@ function tracked(value: unknown, path: string, missing: Set<string>): unknown {
   return new Proxy(wrapped, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver);
-      if (typeof key === 'string' && !INTERNAL_KEYS.has(key) && (v === undefined || v === null || v === '')) {
+      if (typeof key === 'string' && !INTERNAL_KEYS.has(key) && hasNoValue(v)) {
         if (Object.hasOwn(target, key) || !(key in target)) missing.add(path ? `${path}.${key}` : key);
       }
       return v;
