@@ -74,6 +74,11 @@ describe('risks', () => {
     assert.equal((await riskEvents(api.workspaceId)).length, 2);
     const stored = await ctx.db.selectFrom('risks').select('id').where('case_id', '=', kase.id).execute();
     assert.equal(stored.length, 3);
+    // a comment of blanks says nothing: stored as null, like a review's
+    const blank = await api.post(`/v1/cases/${kase.id}/risks`, { level: 'medium', comment: ' \n ' });
+    assert.equal(blank.status, 201);
+    assert.equal(blank.body.comment, null);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk.comment, null);
   });
 
   test("the reference's bounds: score and components from -2^31 to 2^31-1, components any number", async () => {

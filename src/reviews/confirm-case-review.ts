@@ -8,7 +8,7 @@ import { transactionNow } from '../db/transaction-now.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
-import { reviewComment } from '../shared/review-comment.ts';
+import { commentOrNull } from '../shared/comment-or-null.ts';
 import { nestedUserById } from '../users/nested-user.ts';
 import { computeNextReviewAt } from './next-review-date.ts';
 import { presentCaseReview } from './present.ts';
@@ -45,7 +45,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   if (!kase) throw notFound('Case');
 
   const settings = await getSettings(trx, workspaceId);
-  const comment = reviewComment(input.comment);
+  const comment = commentOrNull(input.comment);
   if (reviewerType !== 'system' && settings.case_review.comment_mandatory && !comment?.trim()) {
     throw badRequest('comment is required: the workspace requires a comment on every case review', 'comment');
   }

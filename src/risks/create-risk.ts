@@ -8,6 +8,7 @@ import { updateIfChanged } from '../db/update-if-changed.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
+import { commentOrNull } from '../shared/comment-or-null.ts';
 import { presentRisk } from './present.ts';
 import type { RiskCreate } from './schemas.ts';
 
@@ -42,7 +43,7 @@ export async function createRisk(
         case_id: kase.id,
         mode: 'automatic',
         level: input.level,
-        comment: input.comment ?? null,
+        comment: commentOrNull(input.comment),
         score: input.score ?? null,
         components: input.components === undefined ? null : JSON.stringify(input.components),
         flags: input.flags === undefined ? null : JSON.stringify(input.flags),

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../app-context.ts';
 import { transactionNow } from '../../db/transaction-now.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { reviewComment } from '../../shared/review-comment.ts';
+import { commentOrNull } from '../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../users/nested-user.ts';
 import type { CheckTypeDefinition } from '../check-type.ts';
 import { presentCheck } from '../present.ts';
@@ -43,7 +43,7 @@ export async function reviewCheck(
       ...(check.data as Record<string, unknown>),
       result: status,
       review: {
-        comment: reviewComment(input.comment),
+        comment: commentOrNull(input.comment),
         reviewed_at: now.toISOString(),
         reviewer_type: user ? 'user' : 'api',
         user,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../app-context.ts';
 import { ApiError, badRequest, notFound } from '../../../http/errors.ts';
-import { reviewComment } from '../../../shared/review-comment.ts';
+import { commentOrNull } from '../../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../../users/nested-user.ts';
 import { updateCheckData } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
@@ -49,7 +49,7 @@ export async function reviewAmlHits(
     }
     const ids = new Set(input.hit_ids);
     const review = {
-      comment: reviewComment(input.comment),
+      comment: commentOrNull(input.comment),
       reviewed_at: new Date().toISOString(),
       reviewer_type: user ? ('user' as const) : ('api' as const),
       user,
