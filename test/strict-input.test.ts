@@ -341,6 +341,19 @@ describe('strict input: hostile strings and shapes', () => {
     const bad = await raw('POST', '/v1/cases', api.key, '{"name":', 'application/json');
     assertRefused(bad, 'body');
     assert.match(bad.body.message, /not valid JSON/);
+    // the parser's own reason, with where it stopped
+    assert.match(bad.body.message, /position 8|end of JSON input/);
+    // valid JSON with a key that would reach a prototype: that key is named, nothing is written
+    const before = (await api.get('/v1/cases')).body.pagination.count;
+    for (const [body, key] of [
+      ['{"name":"Proto","__proto__":{"status":"approved"}}', '__proto__'],
+      ['{"name":"Proto","metadata":{"constructor":{"prototype":{"x":1}}}}', 'constructor'],
+    ]) {
+      const res = await raw('POST', '/v1/cases', api.key, body, 'application/json');
+      assertRefused(res, key);
+      assert.match(res.body.message, new RegExp(`^${key} is not allowed as a key`));
+    }
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, before);
   });
 
   test('a text/plain body is a 415 with the error body; an empty one with that header is no body', async () => {

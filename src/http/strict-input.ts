@@ -70,6 +70,23 @@ function emptyBodyIsObject(req: FastifyRequest, _reply: unknown, done: (err?: Er
   done();
 }
 
+/**
+ * Why the JSON parser refused a body, said precisely (it only says "not valid JSON"): the syntax
+ * error with its position, or, for valid JSON, the key it refuses because it would reach an
+ * object's prototype (`__proto__`, or `constructor` holding `prototype`). Runs on refusals only.
+ */
+function jsonRefusal(text: string): { path: string; message: string } {
+  try {
+    // the parser skips a byte order mark; JSON.parse does not
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    const message = `The body is not valid JSON: ${(err as Error).message}`;
+    return { path: 'body', message };
+  }
+  const key = /"__proto__"\s*:/.test(text) ? '__proto__' : 'constructor';
+  return { path: key, message: `${key} is not allowed as a key: it could reach an object's prototype` };
+}
+
 /** Deepest JSON nesting accepted (objects and arrays): ample for every documented body. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -123,10 +140,11 @@ export function registerStrictInput(app: FastifyInstance): void {
           ]),
         );
       }
-      parseJson(req, body.toString('utf8'), (err: Error | null, value: unknown) => {
+      const text = body.toString('utf8');
+      parseJson(req, text, (err: Error | null, value: unknown) => {
         if (err) {
-          const message = `The body is not valid JSON: ${err.message}`;
-          return done(new ApiError(400, message, [{ path: 'body', message }]));
+          const refusal = jsonRefusal(text);
+          return done(new ApiError(400, refusal.message, [refusal]));
         }
         done(null, value);
       });
