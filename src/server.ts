@@ -8,6 +8,7 @@ import { stopOnSignals } from './ops/stop-on-signals.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
+import { serviceBaseUrl } from './shared/service-url.ts';
 import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
 
 /**
@@ -44,8 +45,7 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   if (boot.newAdmin) {
-    const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-    const consoleUrl = `${config.publicUrl ?? `http://${host}:${config.port}`}/console/`;
+    const consoleUrl = `${serviceBaseUrl(config)}/console/`;
     process.stdout.write(
       `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
     );
@@ -70,6 +70,8 @@ export async function serve(config: Config): Promise<void> {
       dataDir: ctx.dbKind === 'pglite' ? config.dataDir : undefined,
       // applied by buildApp (src/http/server-options.ts): logged so an operator sees what is in force
       httpTimeoutsMs: config.http,
+      // the base of the links the service issues: VERICASE_PUBLIC_URL, else this listen address
+      linksBaseUrl: serviceBaseUrl(config),
       // the bundled build or the TypeScript sources (bin/server-bundle.js)
       code: CODE_SOURCE,
       // whether this process runs with Node's compile cache (the bundle does: bin/server-bundle.js)

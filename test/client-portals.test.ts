@@ -66,6 +66,12 @@ async function portalCase(api: Client, name = 'Portal case') {
   };
 }
 
+/** The base of the service's links: VERICASE_PUBLIC_URL, else the listen address (every address here). */
+async function serviceBase(): Promise<string> {
+  const { config } = await getHarness();
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
 async function defaultPortal(api: Client) {
   const res = await api.get('/v1/client-portals');
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -139,7 +145,7 @@ describe('client portals: list, read, update', () => {
     assert.equal(p.accent_color, null);
     assert.equal(p.logo_file_id, null);
     assert.deepEqual(p.wait_steps, []);
-    assert.equal(p.url, 'http://localhost:80/portal/');
+    assert.equal(p.url, `${await serviceBase()}/portal/`);
     // reading again creates nothing more; GET by id gives the same portal
     assert.equal((await api.get('/v1/client-portals')).body.pagination.count, 1);
     const one = await api.get(`/v1/client-portals/${p.id}`);
@@ -295,7 +301,7 @@ describe('client portals: sharing a link', () => {
       last_name: 'Lovelace',
       email: 'ada@example.com',
     });
-    assert.ok(res.body.link.startsWith('http://localhost:80/portal/#token=vcp_'), res.body.link);
+    assert.ok(res.body.link.startsWith(`${await serviceBase()}/portal/#token=vcp_`), res.body.link);
     const token = tokenOf(res.body.link);
     // default lifetime: 7 days
     const expires = Date.parse(res.body.expires_at);

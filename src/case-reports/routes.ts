@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, IdParam } from '../http/common-schemas.ts';
+import { serviceBaseUrl } from '../shared/service-url.ts';
 import { requestCaseReport } from './request-report.ts';
 import { CaseReportParams } from './schemas.ts';
 
@@ -21,7 +22,7 @@ export function registerCaseReportRoutes(app: App, ctx: AppContext): void {
       // the body is optional (every field is): none means the default parameters (strict-input.ts)
     },
     async (req, reply) => {
-      const baseUrl = ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
+      const baseUrl = serviceBaseUrl(ctx.config);
       await requestCaseReport(ctx, req.principal.workspaceId, req.params.id, req.body, baseUrl);
       return reply.status(204).send(null);
     },

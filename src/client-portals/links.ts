@@ -3,7 +3,7 @@ import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow } from '../db/schema.ts';
 import { keepPendingUploadsFor } from '../portal/pending-files.ts';
-import { currentRequestOrigin } from '../shared/request-scope.ts';
+import { serviceBaseUrl } from '../shared/service-url.ts';
 import { ensureDefaultPortal } from './default-portal.ts';
 
 // Portal links. A link is a random token (`vcp_` + 32 random bytes, base64url) scoped to one case
@@ -155,12 +155,9 @@ export async function isWithdrawnToken(db: Db, token: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** The service's public base URL: VERICASE_PUBLIC_URL, else the request's own origin. */
-export function portalBaseUrl(ctx: AppContext, request?: { protocol: string; host: string }): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl;
-  if (request) return `${request.protocol}://${request.host}`;
-  // a check created by an API request (id_verification's URL) links to where that client came from
-  return currentRequestOrigin() ?? `http://localhost:${ctx.config.port}`;
+/** The base of the portal's links: VERICASE_PUBLIC_URL, else the listen address (src/shared/service-url.ts). */
+export function portalBaseUrl(ctx: AppContext): string {
+  return serviceBaseUrl(ctx.config);
 }
 
 /** The link of a token when it is live (neither revoked nor expired), else undefined. */

@@ -40,7 +40,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         ctx,
         req.principal.workspaceId,
         req.query as Record<string, unknown>,
-        portalBaseUrl(ctx, req),
+        portalBaseUrl(ctx),
       ),
   );
   app.get(
@@ -53,7 +53,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         response: { 200: ClientPortal, ...errors(400, 404) },
       },
     },
-    (req) => getClientPortal(ctx, req.principal.workspaceId, req.params.id, portalBaseUrl(ctx, req)),
+    (req) => getClientPortal(ctx, req.principal.workspaceId, req.params.id, portalBaseUrl(ctx)),
   );
   app.patch(
     '/client-portals/:id',
@@ -68,8 +68,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         response: { 200: ClientPortal, ...errors(400, 404) },
       },
     },
-    (req) =>
-      updateClientPortal(ctx, req.principal.workspaceId, req.params.id, req.body, portalBaseUrl(ctx, req)),
+    (req) => updateClientPortal(ctx, req.principal.workspaceId, req.params.id, req.body, portalBaseUrl(ctx)),
   );
   app.post(
     '/cases/:id/share-client-portal-link',
@@ -93,7 +92,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
             req.principal.workspaceId,
             req.params.id,
             req.body,
-            portalBaseUrl(ctx, req),
+            portalBaseUrl(ctx),
           ),
         ),
   );

@@ -244,7 +244,6 @@ export function registerApiKeyAuth(
         ...(request.principal.user
           ? { userId: request.principal.user.id }
           : { apiKeyId: request.principal.keyId ?? '' }),
-        origin: () => `${request.protocol}://${request.host}`,
       },
       done,
     );

@@ -21,12 +21,6 @@ export interface CommitCompanion {
  * of a /v1 request, the console user whose session made it, or the contact (an individual) whose client portal link a /portal request carries.
  */
 type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndividualId: string }) & {
-  /**
-   * The origin the client reached the service at (`http://host:port`), for links handed back. A
-   * function: few requests hand a link back, and every request would pay for reading the host and
-   * protocol (forwarded headers included) if it were computed up front.
-   */
-  origin?: () => string;
   /** Added by the audit log and by Idempotency-Key on a write (see CommitCompanion). */
   commitCompanions?: CommitCompanion[];
   /** The id of the resource the request creates, once known (see noteCreatedResource). */
@@ -58,11 +52,6 @@ export function currentUserId(): string | null {
 export function currentContactId(): string | null {
   const scope = storage.getStore();
   return scope && 'contactIndividualId' in scope ? scope.contactIndividualId : null;
-}
-
-/** The origin (`scheme://host`) the current request reached the service at, or null outside one. */
-export function currentRequestOrigin(): string | null {
-  return storage.getStore()?.origin?.() ?? null;
 }
 
 /**

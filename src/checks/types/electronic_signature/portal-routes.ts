@@ -30,14 +30,7 @@ export function registerSignaturePortalRoutes(api: App, ctx: AppContext): void {
   api.post(
     `${base}/start`,
     { schema: { ...hidden, response: { 200: ActionOut, ...portalErrors(400, 404) } } },
-    async (req) =>
-      startSignature(
-        ctx,
-        req.portalAccess,
-        req.params.id,
-        { protocol: req.protocol, host: req.host },
-        callerOf(req),
-      ),
+    async (req) => startSignature(ctx, req.portalAccess, req.params.id, callerOf(req)),
   );
 
   api.get(`${base}/document`, { schema: { ...hidden, response: portalErrors(404) } }, async (req, reply) => {

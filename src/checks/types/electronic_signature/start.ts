@@ -75,7 +75,6 @@ async function issueSignatureLink(
   trx: Db,
   check: CheckRow,
   requestId: string,
-  origin: { protocol: string; host: string },
   caller: Caller,
   vendor: Record<string, unknown> = {},
 ): Promise<CheckRow> {
@@ -85,7 +84,7 @@ async function issueSignatureLink(
     individualId: check.individual_id as string,
     checkId: check.id,
     expiresAt: linkExpiry(ctx),
-    baseUrl: portalBaseUrl(ctx, origin),
+    baseUrl: portalBaseUrl(ctx),
   });
   await trx.updateTable('signature_requests').set({ link_id: link.id }).where('id', '=', requestId).execute();
   await recordSignatureEvent(trx, check, 'link_issued', caller, { expires_at: link.expiresAt.toISOString() });
@@ -115,7 +114,6 @@ export async function startSignature(
   ctx: AppContext,
   access: PortalAccess,
   checkId: string,
-  origin: { protocol: string; host: string },
   caller: Caller,
 ): Promise<Action> {
   const { link } = access;
@@ -160,7 +158,7 @@ export async function startSignature(
           pages: f.pages,
           missing_placeholders: f.missing,
         });
-        await issueSignatureLink(ctx, trx, check, id, origin, caller, {
+        await issueSignatureLink(ctx, trx, check, id, caller, {
           status: 'ongoing',
           signature_request_ref: id,
           signer_ref: check.individual_id,
@@ -173,7 +171,7 @@ export async function startSignature(
         !(await linkIsLive(trx, request))
       ) {
         // the link the operator saw expired: a visit through another live link issues a new one
-        await issueSignatureLink(ctx, trx, check, request.id, origin, caller);
+        await issueSignatureLink(ctx, trx, check, request.id, caller);
       } else {
         // nothing changed (a reload of the page, or a request that already ended): nothing to record
         return;
