@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { newWorkspace } from './helpers/harness.ts';
+import { getHarness, newWorkspace } from './helpers/harness.ts';
 import { type Received, type Receiver, startReceiver } from './helpers/receiver.ts';
 
 /** Receivers written for the reference product verify a hex HMAC-SHA256 of the raw body. */
@@ -77,5 +77,35 @@ describe('webhook signature schemes', () => {
     const badHeader = await api.patch(`/v1/webhooks/${created.body.id}`, { signature_header: 'bad header' });
     assert.equal(badHeader.status, 400);
     assert.equal(badHeader.body.details[0].path, 'signature_header');
+
+    // a header for the standard signature would be kept unseen: refused, on create and on update
+    const hidden = await api.patch(`/v1/webhooks/${created.body.id}`, { signature_header: 'x-hidden' });
+    assert.equal(hidden.status, 400, JSON.stringify(hidden.body));
+    assert.equal(hidden.body.details[0].path, 'signature_header');
+    assert.match(hidden.body.message, /only to the signature hmac_sha256_hex/);
+    const hiddenNew = await api.post('/v1/webhooks', {
+      url: receiver.url(`${path}/2`),
+      events: ['Case.Created'],
+      signature_header: 'x-hidden',
+    });
+    assert.equal(hiddenNew.status, 400, JSON.stringify(hiddenNew.body));
+    assert.equal(hiddenNew.body.details[0].path, 'signature_header');
+    // leaving hmac_sha256_hex forgot the custom header: coming back shows (and uses) the default
+    const again = await api.patch(`/v1/webhooks/${created.body.id}`, { signature: 'hmac_sha256_hex' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.signature_header, 'dotfile-signature');
+    // both in one request: the header follows the mode it is sent with
+    const both = await api.patch(`/v1/webhooks/${created.body.id}`, {
+      signature: 'hmac_sha256_hex',
+      signature_header: 'x-both',
+    });
+    assert.equal(both.body.signature_header, 'x-both');
+    const { ctx } = await getHarness();
+    const stored = await ctx.db
+      .selectFrom('webhooks')
+      .select('signature_header')
+      .where('id', '=', created.body.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.signature_header, 'x-both');
   });
 });

@@ -14,7 +14,7 @@ export async function createWebhook(
   allowPrivate: boolean,
 ) {
   const url = await validateWebhookUrl(input.url, allowPrivate);
-  assertSignatureHeader(input.signature_header);
+  assertSignatureHeader(input.signature_header, input.signature ?? 'standard_webhooks');
   if (input.secret !== undefined && !isValidSecret(input.secret)) {
     throw badRequest(
       'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',

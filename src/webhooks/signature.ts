@@ -39,8 +39,18 @@ export function hexSignature(secret: string, body: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
 }
 
-/** Refuses a `signature_header` the delivery sets itself (400 naming the field). */
-export function assertSignatureHeader(name: string | null | undefined): void {
+/**
+ * Refuses a `signature_header` the delivery sets itself, or one given to a webhook whose signature
+ * (`mode`: as the write leaves it) is not `hmac_sha256_hex`: it would be stored unseen (the API shows
+ * null there) and used the day the mode changes (400 naming the field).
+ */
+export function assertSignatureHeader(name: string | null | undefined, mode: string): void {
+  if (name && mode !== 'hmac_sha256_hex') {
+    throw badRequest(
+      `signature_header applies only to the signature hmac_sha256_hex (this webhook's is ${mode}): send both, or leave it out`,
+      'signature_header',
+    );
+  }
   if (name && RESERVED_SIGNATURE_HEADERS.has(name.toLowerCase())) {
     throw badRequest(
       `signature_header cannot be ${name.toLowerCase()}: every delivery sets that header itself`,

@@ -23,7 +23,6 @@ export async function updateWebhook(
   allowPrivate: boolean,
 ) {
   const url = input.url !== undefined ? await validateWebhookUrl(input.url, allowPrivate) : undefined;
-  assertSignatureHeader(input.signature_header);
   if (input.secret !== undefined && !isValidSecret(input.secret)) {
     throw badRequest(
       'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',
@@ -33,6 +32,8 @@ export async function updateWebhook(
   return db.transaction().execute(async (trx) => {
     const found = await lockWebhook(trx, workspaceId, id);
     if (!found) throw notFound('Webhook');
+    const mode = input.signature ?? found.signature;
+    assertSignatureHeader(input.signature_header, mode);
     const set: Record<string, unknown> = {};
     if (input.name !== undefined) set.name = input.name;
     if (input.type !== undefined) set.type = input.type;
@@ -41,6 +42,8 @@ export async function updateWebhook(
     if (input.signature !== undefined) set.signature = input.signature;
     if (input.signature_header !== undefined)
       set.signature_header = input.signature_header?.toLowerCase() ?? null;
+    // leaving hmac_sha256_hex forgets its header: nothing hidden comes back if the mode does
+    if (mode !== 'hmac_sha256_hex') set.signature_header = null;
     if (input.secret !== undefined && input.secret !== found.secret) {
       set.secret = input.secret;
       set.previous_secret = null;
