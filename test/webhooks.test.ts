@@ -139,6 +139,18 @@ describe('webhooks CRUD', () => {
     await bad({ url: 'https://example.com', events: ['Case.Exploded'] }, 'events[0]');
     await bad({ url: 'ftp://example.com/x', events: ['*'] }, 'url');
     await bad({ url: 'not a url', events: ['*'] }, 'url');
+    // URLs the parser would repair or that no receiver can answer: refused, not stored as given
+    for (const url of [
+      'http:/127.0.0.1/x',
+      'https:example.com/x',
+      ' https://example.com/x',
+      'https://example.com/x ',
+      'https://example.com/a b',
+      'https://example.com/a\tb',
+      'https://example.com:0/x',
+    ]) {
+      await bad({ url, events: ['*'] }, 'url');
+    }
     await bad({ url: 'https://example.com', events: ['*'], secret: 'short' }, 'secret');
     await bad({ url: 'https://example.com', events: ['*'], secret: 'whsec_!!!notbase64!!!' }, 'secret');
     await bad({ url: 'https://example.com', events: ['*'], status: 'paused' }, 'status');
