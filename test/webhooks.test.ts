@@ -720,15 +720,28 @@ describe('webhook delivery', () => {
       assert.equal(failed.status_code, 500);
       assert.equal(failed.attempts[0].response_body.length, 4096);
       assert.ok(Date.parse(failed.next_retry_at) > Date.now() + 60_000);
-      r.mode = { kind: 'ok' };
+      // a manual retry that fails too: a retry (retry_count 1), but none of the 8 automatic ones
       const retry = await api.post(`/v1/webhook-logs/${failed.id}/retry`);
       assert.equal(retry.status, 202, JSON.stringify(retry.body));
       assert.equal(retry.body.id, failed.id);
       await r.waitFor(() => r.requests.length >= 2);
-      assert.equal(r.requests[1].headers['webhook-id'], r.requests[0].headers['webhook-id']);
-      assert.equal(r.requests[1].json.context.event_id, r.requests[0].json.context.event_id);
       assert.equal(r.requests[1].json.context.retry_count, 1);
-      verify(r.requests[1], w.secret);
+      assert.equal(r.requests[1].json.context.remaining_retry_count, 8);
+      const stillPending = await eventually(async () => {
+        const l = (await api.get('/v1/webhook-logs')).body.data[0];
+        return l?.attempts.length === 2 && l.status === 'pending' ? l : undefined;
+      });
+      assert.equal(stillPending.retry_count, 1);
+      assert.equal(stillPending.payload.context.remaining_retry_count, 8);
+      assert.ok(Date.parse(stillPending.next_retry_at) > Date.now() + 60_000, 'the automatic schedule holds');
+      r.mode = { kind: 'ok' };
+      assert.equal((await api.post(`/v1/webhook-logs/${failed.id}/retry`)).status, 202);
+      await r.waitFor(() => r.requests.length >= 3);
+      assert.equal(r.requests[2].headers['webhook-id'], r.requests[0].headers['webhook-id']);
+      assert.equal(r.requests[2].json.context.event_id, r.requests[0].json.context.event_id);
+      assert.equal(r.requests[2].json.context.retry_count, 2);
+      assert.equal(r.requests[2].json.context.remaining_retry_count, 8);
+      verify(r.requests[2], w.secret);
       const done = await eventually(async () => {
         const l = (await api.get('/v1/webhook-logs')).body.data[0];
         return l.status === 'delivered' ? l : undefined;
@@ -737,6 +750,7 @@ describe('webhook delivery', () => {
         done.attempts.map((a: { type: string; status_code: number }) => [a.type, a.status_code]),
         [
           ['manual_retry', 200],
+          ['manual_retry', 500],
           ['first_call', 500],
         ],
       );

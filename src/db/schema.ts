@@ -325,6 +325,8 @@ export interface WebhookDeliveriesTable {
   seq: Generated<string>;
   /** The worker process whose claim holds it while `sending` (migration 0037; null otherwise). */
   claimed_by: Generated<string | null>;
+  /** How many of its attempts were manual retries (migration 0042): the others count against the automatic ones. */
+  manual_retry_count: Generated<number>;
 }
 
 export interface WebhookAttemptsTable {

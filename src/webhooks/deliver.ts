@@ -6,7 +6,14 @@ import { contextFrom, currentTraceCarrier, inSpan, SpanKind, tracingEnabled } fr
 import { type PostResult, postJson } from './http-post.ts';
 import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
 import { hexSignature, signatureHeader } from './signature.ts';
-import { MAX_AUTOMATIC_RETRIES, RESPONSE_BODY_CAP, retryDelayMs, webhookTuning } from './tuning.ts';
+import {
+  automaticRetriesDone,
+  MAX_AUTOMATIC_RETRIES,
+  RESPONSE_BODY_CAP,
+  retryCounters,
+  retryDelayMs,
+  webhookTuning,
+} from './tuning.ts';
 
 /** A delivery claimed for one attempt. `attempt_count` already counts this attempt. */
 export interface ClaimedDelivery {
@@ -17,6 +24,8 @@ export interface ClaimedDelivery {
   case_id: string | null;
   payload: string;
   attempt_count: number;
+  /** Manual retries among those attempts, this one included when it is one. */
+  manual_retry_count: number;
   next_attempt_type: string;
   url: string;
   secret: string;
@@ -151,9 +160,11 @@ async function claim(db: Db, quotas: ReadonlyMap<string, number>, owner: string)
       update webhook_deliveries d
       set status = 'sending', lease_until = now() + cast(${`${leaseMs()} milliseconds`} as interval),
         claimed_by = cast(${owner} as uuid),
-        attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now()
+        attempt_count = d.attempt_count + 1, last_attempt_at = now(), updated_at = now(),
+        manual_retry_count = d.manual_retry_count + case when d.next_attempt_type = 'manual_retry' then 1 else 0 end
       from picked where d.id = picked.id
-      returning d.id, d.workspace_id, d.webhook_id, d.case_id, d.payload, d.attempt_count, d.next_attempt_type, d.trace_context,
+      returning d.id, d.workspace_id, d.webhook_id, d.case_id, d.payload, d.attempt_count, d.manual_retry_count,
+        d.next_attempt_type, d.trace_context,
         d.next_attempt_at, d.seq
     )
     select c.*, w.url, w.secret, w.previous_secret, w.previous_secret_expires_at, w.signature, w.signature_header
@@ -245,11 +256,9 @@ export async function probeWork(db: Db): Promise<Probe> {
 export async function attempt(d: ClaimedDelivery, allowPrivate: () => boolean): Promise<AttemptOutcome> {
   const attemptedAt = new Date();
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const retryCount = Math.max(0, d.attempt_count - 1);
   const body = JSON.parse(d.payload) as { context: Record<string, unknown> };
   body.context.timestamp = timestamp;
-  body.context.retry_count = retryCount;
-  body.context.remaining_retry_count = Math.max(0, MAX_AUTOMATIC_RETRIES - retryCount);
+  Object.assign(body.context, retryCounters(d));
   const text = JSON.stringify(body);
   const secrets = [d.secret];
   if (
@@ -359,7 +368,8 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
           code: o.result.statusCode,
           at,
         };
-      const retriesDone = d.attempt_count - 1;
+      // manual retries do not use up the automatic ones
+      const retriesDone = automaticRetriesDone(d);
       if (retriesDone < MAX_AUTOMATIC_RETRIES) {
         const next = new Date(now + retryDelayMs(retriesDone + 1)).toISOString();
         return { id: d.id, n: d.attempt_count, status: 'pending', next, code: o.result.statusCode, at };

@@ -1,7 +1,7 @@
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
 import { iso, isoOrNull } from '../shared/time.ts';
 import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
-import { MAX_AUTOMATIC_RETRIES } from './tuning.ts';
+import { retryCounters } from './tuning.ts';
 
 export function presentWebhook(w: WebhookRow) {
   const graceActive =
@@ -40,13 +40,13 @@ export function presentAttempt(a: WebhookAttemptRow) {
 /** A delivery as a webhook log; `payload` is the body of its latest attempt. */
 export function presentLog(d: WebhookDeliveryRow, endpoint: string, attempts: WebhookAttemptRow[]) {
   const payload = JSON.parse(d.payload) as { context: Record<string, unknown> };
-  const retryCount = Math.max(0, d.attempt_count - 1);
+  const counters = retryCounters(d);
+  const retryCount = counters.retry_count;
   const latest = attempts[0];
   if (latest) {
     const headerTs = Number((latest.request_headers as Record<string, string>)['webhook-timestamp']);
     if (Number.isFinite(headerTs)) payload.context.timestamp = headerTs;
-    payload.context.retry_count = retryCount;
-    payload.context.remaining_retry_count = Math.max(0, MAX_AUTOMATIC_RETRIES - retryCount);
+    Object.assign(payload.context, counters);
   }
   return {
     id: d.id,

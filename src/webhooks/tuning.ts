@@ -70,6 +70,22 @@ export const webhookTuning = {
  */
 export const RETRY_FACTORS = [1, 6, 30, 180, 360, 1080, 2160, 4320] as const;
 export const MAX_AUTOMATIC_RETRIES = RETRY_FACTORS.length;
+
+/** Automatic retries a delivery has had: its attempts after the first, less the manual ones. */
+export function automaticRetriesDone(d: { attempt_count: number; manual_retry_count: number }): number {
+  return Math.max(0, d.attempt_count - 1 - d.manual_retry_count);
+}
+
+/**
+ * The context's counters as the reference defines them: `retry_count` every retry (automatic or
+ * manual; 0 for the first call), `remaining_retry_count` the automatic retries still to come.
+ */
+export function retryCounters(d: { attempt_count: number; manual_retry_count: number }) {
+  return {
+    retry_count: Math.max(0, d.attempt_count - 1),
+    remaining_retry_count: Math.max(0, MAX_AUTOMATIC_RETRIES - automaticRetriesDone(d)),
+  };
+}
 /** Largest response body kept in the attempt log. */
 export const RESPONSE_BODY_CAP = 4096;
 
