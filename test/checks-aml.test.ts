@@ -400,6 +400,11 @@ describe('aml check without lists', () => {
     assert.equal(done.data.review.reviewer_type, 'system');
     assert.match(done.data.review.comment, /VERICASE_REFERENCE_DIR/);
     assert.match(done.data.review.comment, /npx vericase data pull/);
+    // the reload endpoint is named with what it needs (it is a 404 without an admin token)
+    assert.match(
+      done.data.review.comment,
+      /POST \/admin\/screening\/reload \(served when VERICASE_ADMIN_TOKEN is set\)/,
+    );
     // nothing pending: the check can be reviewed
     const reviewed = await api.patch(`/v1/checks/aml/${done.id}/review`, { action: 'approve' });
     assert.equal(reviewed.status, 200);

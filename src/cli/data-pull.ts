@@ -71,7 +71,7 @@ export async function dataCommand(sub: string | undefined, args: string[], confi
       process.stderr.write(
         result.status === 'unchanged'
           ? `The lists are unchanged: ${result.version} stays current.\n`
-          : `Switched to ${result.version}. Running services pick it up within VERICASE_SCREENING_WATCH_SECONDS (or POST /admin/screening/reload)${config.referenceDir ? '; note: VERICASE_REFERENCE_DIR is set, so services read that directory instead' : ''}.\n`,
+          : `Switched to ${result.version}. Running services pick it up within VERICASE_SCREENING_WATCH_SECONDS (or at once with POST /admin/screening/reload when VERICASE_ADMIN_TOKEN is set)${config.referenceDir ? '; note: VERICASE_REFERENCE_DIR is set, so services read that directory instead' : ''}.\n`,
       );
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

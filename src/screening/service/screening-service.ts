@@ -16,7 +16,7 @@ import { type LoadDirectory, loadDirectoryInChild } from './list-load.ts';
 import { directoryFingerprint, directoryProblem, directoryStatSignature } from './reference-dir.ts';
 
 export const HOW_TO_LOAD_LISTS =
-  'set VERICASE_REFERENCE_DIR to a directory holding the list files (see docs/screening.md), or run `npx vericase data pull` to download the official lists, then reload them (POST /admin/screening/reload) or restart';
+  'set VERICASE_REFERENCE_DIR to a directory holding the list files (see docs/screening.md), or run `npx vericase data pull` to download the official lists; each process picks them up within VERICASE_SCREENING_WATCH_SECONDS (60 s by default), or at once with POST /admin/screening/reload (served when VERICASE_ADMIN_TOKEN is set) or a restart';
 
 export interface LoadReport {
   versions: ListVersion[];
