@@ -307,7 +307,7 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
     }
   });
 
-  test('400 on a missing name and on bad type, limit, min_score, birth_date', async () => {
+  test('400 on a missing name and on bad type, limit, min_score, birth_date, country', async () => {
     const missing = await api.get('/v1/screening/search?type=person');
     assert.equal(missing.status, 400);
     assert.equal(missing.body.code, 'BAD_REQUEST');
@@ -327,6 +327,9 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
       ['birth_date=0000-00-00', 'birth_date'],
       ['birth_date=1963-13-45', 'birth_date'],
       ['colour=blue', 'colour'],
+      // a country the matcher cannot read lowered every score instead of being refused
+      ['country=ZZZ', 'country'],
+      ['country=Atlantis', 'country'],
     ]) {
       const res = await api.get(`/v1/screening/search?name=Daniel%20Moreno&${qs}`);
       assert.equal(res.status, 400, qs);
@@ -334,6 +337,11 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
         res.body.details.some((d: { path: string }) => d.path === field),
         `${qs}: ${JSON.stringify(res.body)}`,
       );
+    }
+    // a code in any case, or an English name, is a country
+    for (const country of ['BZ', 'bz', 'Belize']) {
+      const res = await api.get(`/v1/screening/search?name=Daniel%20Moreno&country=${country}`);
+      assert.equal(res.status, 200, `${country}: ${JSON.stringify(res.body)}`);
     }
   });
 

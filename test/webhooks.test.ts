@@ -102,6 +102,10 @@ describe('webhooks CRUD', () => {
       (await api.get('/v1/webhooks?events=Check.*')).body.data.map((x: { id: string }) => x.id),
       [w.id],
     );
+    // a value no subscription can hold is refused, not an empty page
+    const bogus = await api.get('/v1/webhooks?events=Bogus.Event');
+    assert.equal(bogus.status, 400, JSON.stringify(bogus.body));
+    assert.equal(bogus.body.details[0].path, 'events');
     assert.deepEqual(
       (await api.get('/v1/webhooks?url.like=%25example.org%25')).body.data.map((x: { id: string }) => x.id),
       [second.id],
@@ -311,6 +315,12 @@ describe('webhook delivery', () => {
       (await api.get('/v1/webhook-logs?event.in=Case.Created,Case.ReviewConfirmed')).body.pagination.count,
       2,
     );
+    // a log holds an event name: an unknown one, or a subscription pattern, is refused naming the filter
+    for (const q of ['event=Bogus.Event', 'event=Case.*', 'event.in=Case.Created,Nope']) {
+      const bad = await api.get(`/v1/webhook-logs?${q}`);
+      assert.equal(bad.status, 400, `${q}: ${JSON.stringify(bad.body)}`);
+      assert.equal(bad.body.details[0].path, q.split('=')[0]);
+    }
     // an event stands for its sub-events too, as in a subscription (a reference client asks for
     // Case.Updated): the two Case.StatusUpdated logs
     const count = async (q: string) => (await api.get(`/v1/webhook-logs?${q}`)).body.pagination.count;

@@ -81,10 +81,13 @@ const RENAMED_SUB_EVENTS: Readonly<Record<string, string>> = {
   'Case.CustomPropertiesUpdated': 'Case.InfoUpdated',
 };
 
-export const SUBSCRIBABLE: readonly string[] = [
-  ...EVENT_WILDCARDS,
-  ...[...EVENT_NAMES, ...Object.keys(RENAMED_SUB_EVENTS)].sort(),
-];
+/** Every name a client may give for one event: the names sent, and the renamed ones. */
+export const ACCEPTED_EVENT_NAMES: readonly string[] = [
+  ...EVENT_NAMES,
+  ...Object.keys(RENAMED_SUB_EVENTS),
+].sort();
+
+export const SUBSCRIBABLE: readonly string[] = [...EVENT_WILDCARDS, ...ACCEPTED_EVENT_NAMES];
 
 /**
  * The names a webhook log's `event` may hold for a name a client asks for: an event and its

@@ -34,7 +34,7 @@ export interface FilterSpec {
   column?: string;
   /** Operators allowed; defaults by kind. */
   ops?: readonly FilterOp[];
-  /** Allowed values (set kind). */
+  /** Allowed values (set kind; or a text or array filter over a closed list of names). */
   values?: readonly string[];
   /**
    * A format each value must have (src/http/schema-formats.ts): the column only holds such values,
@@ -194,8 +194,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     }
     let bad: string | undefined;
     for (const v of values) {
-      if (f.kind === 'set' && f.values && !f.values.includes(v))
-        bad = `must be one of ${f.values.join(', ')}`;
+      if (f.values && !f.values.includes(v)) bad = `must be one of ${f.values.join(', ')}`;
       if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
         bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'day' && !(validDay(v) || (DATE_TIME.test(v) && validDay(v.slice(0, 10)))))

@@ -3,6 +3,7 @@ import type { App, AppContext } from '../app-context.ts';
 import { errors, Nullable } from '../http/common-schemas.ts';
 import { badRequest } from '../http/errors.ts';
 import { validDay } from '../shared/time.ts';
+import { countryCode } from './countries.ts';
 import { presentListVersion, presentMatch } from './service/present.ts';
 import { screeningUnavailable } from './service/unavailable.ts';
 
@@ -107,6 +108,13 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       // a year alone, or a day that exists
       if (q.birth_date && q.birth_date.length !== 4 && !validDay(q.birth_date)) {
         throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');
+      }
+      // a country the matcher cannot read would only lower every score (it weighs a country mismatch)
+      if (q.country !== undefined && !countryCode(q.country)) {
+        throw badRequest(
+          `country ${q.country} is not a country: give an ISO 3166-1 alpha-2 code (FR) or an English name (France)`,
+          'country',
+        );
       }
       const s = ctx.screening;
       if (!s?.available) throw screeningUnavailable(ctx);

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connect.ts';
 import type { WebhookAttemptRow } from '../db/schema.ts';
-import { loggedNamesOf } from '../events/catalog.ts';
+import { ACCEPTED_EVENT_NAMES, loggedNamesOf } from '../events/catalog.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentLog } from './present.ts';
 import { DELIVERY_STATUSES } from './schemas.ts';
@@ -12,6 +12,8 @@ export const webhookLogListSpec: ListSpec = {
       kind: 'text',
       ops: ['eq', 'not_eq', 'in', 'not_in'],
       column: 'webhook_deliveries.event',
+      // an event or sub-event name (a log holds one); a subscription pattern (Case.*) matches no log
+      values: ACCEPTED_EVENT_NAMES,
       expand: loggedNamesOf,
     },
     case_id: { kind: 'uuid', ops: ['eq', 'not_eq'], column: 'webhook_deliveries.case_id' },

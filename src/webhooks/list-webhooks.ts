@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts';
+import { SUBSCRIBABLE } from '../events/catalog.ts';
 import { fetchPage, type ListSpec, parseListQuery } from '../http/list-query.ts';
 import { presentWebhook } from './present.ts';
 import { WEBHOOK_STATUSES, WEBHOOK_TYPES } from './schemas.ts';
@@ -11,7 +12,8 @@ export const webhookListSpec: ListSpec = {
     status: { kind: 'set', values: WEBHOOK_STATUSES, ops: ['eq', 'not_eq'] },
     type: { kind: 'set', values: WEBHOOK_TYPES, ops: ['eq', 'not_eq'] },
     url: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
-    events: { kind: 'array' },
+    // what a subscription may hold: any other value would match no webhook
+    events: { kind: 'array', values: SUBSCRIBABLE },
   },
   sort: ['created_at', 'name', 'status', 'type', 'updated_at', 'url'],
   idColumn: 'id',
