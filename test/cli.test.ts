@@ -176,6 +176,16 @@ describe('command line: blank options, a missing reference directory', () => {
       (await cli(['workspaces', 'create'], env)).stderr,
       /required option '--name <name>' not specified/,
     );
+    // given twice, an option is refused: commander kept the last one and created "b"
+    for (const args of [
+      ['workspaces', 'create', '--name', 'a', '--name', 'b'],
+      ['workspaces', 'create', '--name=a', '--name', 'b'],
+    ]) {
+      const twice = await cli(args, env);
+      assert.equal(twice.code, 2, twice.stderr);
+      assert.match(twice.stderr, /option '--name <name>' is given more than once/);
+      assert.equal(twice.stdout, '', 'no workspace printed');
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -129,6 +129,24 @@ function refuseBlank(cmd: Command): void {
   });
 }
 
+/**
+ * Counts each option's occurrences on the command line (commander keeps the last of a repeated
+ * option and says nothing: `workspaces create --name a --name b` created "b"). No option of ours
+ * takes several values, so a repeated one is a usage error (refuseRepeated).
+ */
+function countOccurrences(cmd: Command, counts: Map<Option, number>): void {
+  for (const option of cmd.options) {
+    cmd.on(`option:${option.name()}`, () => counts.set(option, (counts.get(option) ?? 0) + 1));
+  }
+  for (const sub of cmd.commands) countOccurrences(sub, counts);
+}
+
+function refuseRepeated(cmd: Command, counts: Map<Option, number>): void {
+  for (const option of cmd.options) {
+    if ((counts.get(option) ?? 0) > 1) cmd.error(`error: option '${option.flags}' is given more than once`);
+  }
+}
+
 /** A positive integer option, checked in the action (a parser would run before --help is honoured). */
 function positiveInt(cmd: Command, flag: string, value: string): number {
   const n = Number(value);
@@ -142,6 +160,7 @@ function positiveInt(cmd: Command, flag: string, value: string): number {
  * Exposed for the tests of the command tree; src/cli/main.ts runs it.
  */
 export function buildProgram(setCode: (code: number) => void): Command {
+  const counts = new Map<Option, number>();
   const program = new Command('vericase')
     .description('vericase: identity and business verification service (KYB/KYC)')
     .version(VERSION, '-V, --version', 'print the version and exit')
@@ -151,8 +170,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .showSuggestionAfterError(true)
     // errors are written by run() below, as one line with a hint
     .configureOutput({ outputError: () => undefined })
-    // runs before every command's action (after parsing and --help): no blank option anywhere
-    .hook('preAction', (_program, action) => refuseBlank(action))
+    // runs before every command's action (after parsing and --help): no blank or repeated option
+    .hook('preAction', (_program, action) => {
+      refuseRepeated(action, counts);
+      refuseBlank(action);
+    })
     .addHelpText('after', GLOBAL_HELP);
 
   program
@@ -388,6 +410,7 @@ runs); PostgreSQL is dumped with pg_dump. See docs/backup.md.`,
       setCode(await dbCommand('restore', ['--in', opts.in, ...(opts.force ? ['--force'] : [])], config()));
     });
 
+  countOccurrences(program, counts);
   return program;
 }
 
