@@ -21,9 +21,20 @@ export async function listen(httpTimeouts: Partial<Config['http']> = {}): Promis
   const { ctx } = await getHarness();
   const config = { ...ctx.config, http: { ...ctx.config.http, ...httpTimeouts } };
   const app = await buildApp({ ...ctx, config });
+  const port = await listenOnLoopback(app, config);
+  return { app, port, close: () => app.close() };
+}
+
+/**
+ * Listens on a free loopback port and writes it into `config` (the app's own copy), as `serve`
+ * knows its address: the links the app issues (src/shared/service-url.ts, read per request) then
+ * lead back to it.
+ */
+export async function listenOnLoopback(app: App, config: Config): Promise<number> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as net.AddressInfo).port;
-  return { app, port, close: () => app.close() };
+  Object.assign(config, { port, host: '127.0.0.1' });
+  return port;
 }
 
 export interface AgentResponse {

@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { buildApp } from '../../src/http/app.ts';
 import { SCREENSHOT_DIR, Screenshots } from './browser.ts';
 import { getHarness } from './harness.ts';
+import { listenOnLoopback } from './live-server.ts';
 import { type MailCatcher, startMailCatcher } from './mail-catcher.ts';
 
 /**
@@ -19,12 +19,9 @@ export async function mailingService(
 ): Promise<{ base: string; mail: MailCatcher; shots: Screenshots; extra: string[] }> {
   const mail = await startMailCatcher();
   const { ctx } = await getHarness();
-  const app = await buildApp({
-    ...ctx,
-    config: { ...ctx.config, mail: { ...ctx.config.mail, smtpUrl: mail.url } },
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const config = { ...ctx.config, mail: { ...ctx.config.mail, smtpUrl: mail.url } };
+  const app = await buildApp({ ...ctx, config });
+  const base = `http://127.0.0.1:${await listenOnLoopback(app, config)}`;
   const shots = new Screenshots(run);
   const extra: string[] = [];
   t.after(async () => {
