@@ -40,6 +40,10 @@ describe('console roles on /v1', () => {
     for (const url of ['/v1/webhooks', '/v1/webhook-logs', '/v1/api-keys']) {
       assert.equal((await app.inject({ method: 'GET', url, headers: h })).statusCode, 403, url);
     }
+    // a registry fetch is a read that spends the workspace's monthly quota: a reviewer's to make
+    const fetch = await app.inject({ method: 'GET', url: '/v1/company-data/fetch/x', headers: h });
+    assert.equal(fetch.statusCode, 403, fetch.body);
+    assert.match(fetch.json().message, /needs reviewer$/);
     // nothing was written
     assert.equal((await ws.get('/v1/cases')).body.pagination.count, 0);
   });

@@ -31,6 +31,14 @@ export interface PermissionRule {
 }
 
 export const RULES: readonly PermissionRule[] = [
+  // a registry fetch is a GET, but each one counts against the workspace's monthly limit (a paid
+  // quota): spending it is case work, not reading
+  {
+    methods: 'read',
+    route: '/v1/company-data/fetch/:search_ref',
+    role: 'reviewer',
+    why: 'a registry fetch counts against the monthly limit',
+  },
   // running a case template on a case is case work, though it sits under /templates
   { methods: 'write', route: '/v1/templates/run', role: 'reviewer', why: 'case work' },
   // workspace configuration: admins only
