@@ -4,7 +4,9 @@ import type { Redis } from 'ioredis';
 /**
  * Failed sign-ins counted per client IP and per e-mail; past the limit a sign-in is refused (429)
  * before its password is even checked, so guessing stops for the rest of the window. A success
- * clears the e-mail's count.
+ * does not clear the e-mail's count: e-mails are unique per workspace only, and a user of another
+ * workspace holding the same address (anyone with a key can create one) could otherwise reset it
+ * with their own password between guesses. The count expires with its window.
  */
 export interface LoginLimits {
   maxFailuresPerEmail: number;
@@ -16,7 +18,6 @@ export interface LoginLimiter {
   /** Seconds to wait when the IP or the e-mail is over its limit, else 0. */
   blockedFor(ip: string, email: string): Promise<number>;
   failed(ip: string, email: string): Promise<void>;
-  succeeded(email: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,10 +66,6 @@ export class MemoryLoginLimiter implements LoginLimiter {
       list.push(now);
       this.#failures.set(key, list);
     }
-  }
-
-  async succeeded(email: string): Promise<void> {
-    this.#failures.delete(counters(this.#limits, '', email)[1][0]);
   }
 
   async close(): Promise<void> {}
@@ -140,15 +137,6 @@ export class RedisLoginLimiter implements LoginLimiter {
       await tx.exec();
     } catch {
       // counted in this process already
-    }
-  }
-
-  async succeeded(email: string): Promise<void> {
-    await this.#fallback.succeeded(email);
-    try {
-      await this.#redis.del(this.#key(counters(this.#limits, '', email)[1][0]));
-    } catch {
-      // the count expires with its window
     }
   }
 

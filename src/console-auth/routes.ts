@@ -218,7 +218,6 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         }
         const user = matching[0];
         if (!isRole(user.role)) throw new ApiError(403, `Your role (${user.role}) cannot use the console`);
-        await limiter.succeeded(email);
         const session = await createSession(ctx.db, user, times, {
           ip: req.ip ?? null,
           userAgent: req.headers['user-agent'] ?? null,
@@ -285,7 +284,6 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           const message = 'The current password is wrong';
           throw new ApiError(400, message, [{ path: 'current_password', message }]);
         }
-        await limiter.succeeded(session.user.email);
         const problem = passwordProblem(req.body.new_password);
         if (problem) {
           const message = `new_password ${problem}`;
