@@ -46,6 +46,36 @@ describe('console roles on /v1', () => {
     assert.match(fetch.json().message, /needs reviewer$/);
     // nothing was written
     assert.equal((await ws.get('/v1/cases')).body.pagination.count, 0);
+    // a live portal link is the client's key to act: a viewer reads the check without it
+    const kase = await ws.post('/v1/cases', {
+      name: 'Links',
+      companies: [{ name: 'Acme SAS', type: 'main', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          email: 'ada@example.com',
+          is_business_contact: true,
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const idv = await ws.post('/v1/checks/id_verification', { individual_id: kase.body.individuals[0].id });
+    assert.equal(idv.status, 201, JSON.stringify(idv.body));
+    assert.match(idv.body.data.vendor.verification_url, /#token=vcp_/);
+    const seen = await app.inject({
+      method: 'GET',
+      url: `/v1/checks/id_verification/${idv.body.id}`,
+      headers: h,
+    });
+    assert.equal(seen.statusCode, 200, seen.body);
+    assert.equal(seen.json().data.vendor.verification_url, null);
+    assert.doesNotMatch(seen.body, /vcp_/);
+    assert.equal(seen.json().id, idv.body.id);
+    // the key (an admin) still reads it
+    const byKey = await ws.get(`/v1/checks/id_verification/${idv.body.id}`);
+    assert.equal(byKey.body.data.vendor.verification_url, idv.body.data.vendor.verification_url);
   });
 
   test('a reviewer works on cases but is refused every admin route', async () => {

@@ -10,6 +10,7 @@ import { registerAuditLog } from '../audit-log/hook.ts';
 import { registerCaseRoutes } from '../cases/routes.ts';
 import { legalFormLabelsWait } from '../company-data/legal-forms/get-legal-forms.ts';
 import { registerConsoleAuthRoutes } from '../console-auth/routes.ts';
+import { registerViewerRedaction } from '../console-auth/viewer-redaction.ts';
 import { MODULES } from '../module-list.ts';
 import { registerHttpTracing } from '../ops/http-tracing.ts';
 import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
           idleMinutes: ctx.config.console.sessionIdleMinutes,
         },
       });
+      registerViewerRedaction(api);
       if (ctx.config.rateLimitPerMinute > 0) {
         // shared across processes when Redis is configured, counted in this process while it is not
         // reachable (src/http/rate-limit-store.ts)
