@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { READ_METHODS, requiredRole } from '../src/console-auth/permissions.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { getHarness, newWorkspace } from './helpers/harness.ts';
+import { portalCase } from './helpers/portal.ts';
 import { routeTable } from './helpers/route-table.ts';
 
 const FAKE_ID = '00000000-0000-4000-8000-000000000000';
@@ -47,21 +48,8 @@ describe('console roles on /v1', () => {
     // nothing was written
     assert.equal((await ws.get('/v1/cases')).body.pagination.count, 0);
     // a live portal link is the client's key to act: a viewer reads the check without it
-    const kase = await ws.post('/v1/cases', {
-      name: 'Links',
-      companies: [{ name: 'Acme SAS', type: 'main', country: 'FR' }],
-      individuals: [
-        {
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email: 'ada@example.com',
-          is_business_contact: true,
-          relations: [{ roles: ['legal_representative'] }],
-        },
-      ],
-    });
-    assert.equal(kase.status, 201, JSON.stringify(kase.body));
-    const idv = await ws.post('/v1/checks/id_verification', { individual_id: kase.body.individuals[0].id });
+    const { contactId } = await portalCase(ws, 'Links');
+    const idv = await ws.post('/v1/checks/id_verification', { individual_id: contactId });
     assert.equal(idv.status, 201, JSON.stringify(idv.body));
     assert.match(idv.body.data.vendor.verification_url, /#token=vcp_/);
     const seen = await app.inject({

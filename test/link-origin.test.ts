@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { getHarness, newWorkspace } from './helpers/harness.ts';
+import { portalCase } from './helpers/portal.ts';
 
 const FORGED = { host: 'attacker.example' };
 
@@ -21,22 +22,7 @@ describe('links and the Host header', () => {
   test('portal url, shared link, id_verification URL and report base: the configured base, never the Host header', async () => {
     const base = await expectedBase();
     const api = await newWorkspace();
-    const kase = await api.post('/v1/cases', {
-      name: 'Links',
-      companies: [{ name: 'Acme SAS', type: 'main', country: 'FR' }],
-      individuals: [
-        {
-          first_name: 'Ada',
-          last_name: 'Lovelace',
-          email: 'ada@example.com',
-          is_business_contact: true,
-          relations: [{ roles: ['legal_representative'] }],
-        },
-      ],
-    });
-    assert.equal(kase.status, 201, JSON.stringify(kase.body));
-    const caseId = kase.body.id;
-    const contact = kase.body.individuals[0].id;
+    const { caseId, contactId: contact } = await portalCase(api, 'Links');
 
     const portals = await api.get('/v1/client-portals', FORGED);
     assert.equal(portals.status, 200, JSON.stringify(portals.body));
