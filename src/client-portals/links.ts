@@ -33,7 +33,7 @@ function newToken(): string {
  */
 export async function issueLink(
   trx: Db,
-  _ctx: AppContext,
+  ctx: AppContext,
   input: {
     workspaceId: string;
     caseId: string;
@@ -43,8 +43,6 @@ export async function issueLink(
     /** null: a case-wide link */
     checkId?: string | null;
     expiresAt: Date;
-    /** see portalBaseUrl */
-    baseUrl: string;
   },
 ): Promise<IssuedLink> {
   const portalId = input.clientPortalId ?? (await ensureDefaultPortal(trx, input.workspaceId)).id;
@@ -81,7 +79,8 @@ export async function issueLink(
     checkId,
     expiresAt: input.expiresAt,
   });
-  return { id, token, url: `${input.baseUrl}/portal/#token=${token}`, expiresAt: input.expiresAt };
+  const url = `${serviceBaseUrl(ctx.config)}/portal/#token=${token}`;
+  return { id, token, url, expiresAt: input.expiresAt };
 }
 
 /** Revokes every live link of a case (the case closed) or of one check (a new verification URL). */
@@ -153,11 +152,6 @@ export async function isWithdrawnToken(db: Db, token: string): Promise<boolean> 
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
   return row !== undefined;
-}
-
-/** The base of the portal's links: VERICASE_PUBLIC_URL, else the listen address (src/shared/service-url.ts). */
-export function portalBaseUrl(ctx: AppContext): string {
-  return serviceBaseUrl(ctx.config);
 }
 
 /** The link of a token when it is live (neither revoked nor expired), else undefined. */

@@ -29,20 +29,19 @@ export async function listClientPortals(
   ctx: AppContext,
   workspaceId: string,
   query: Record<string, unknown>,
-  baseUrl: string,
 ) {
   const parsed = parseListQuery(clientPortalListSpec, query);
   await ensureDefaultPortal(ctx.db, workspaceId);
   const base = ctx.db.selectFrom('client_portals').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(clientPortalListSpec, parsed, base, (qb) => qb.selectAll());
-  return { data: rows.map((r) => presentClientPortal(r, baseUrl)), pagination };
+  return { data: rows.map((r) => presentClientPortal(r, ctx.config)), pagination };
 }
 
-export async function getClientPortal(ctx: AppContext, workspaceId: string, id: string, baseUrl: string) {
+export async function getClientPortal(ctx: AppContext, workspaceId: string, id: string) {
   await ensureDefaultPortal(ctx.db, workspaceId);
   const row = await findPortal(ctx.db, workspaceId, id);
   if (!row) throw notFound('Client portal');
-  return presentClientPortal(row, baseUrl);
+  return presentClientPortal(row, ctx.config);
 }
 
 /**
@@ -55,7 +54,6 @@ export async function updateClientPortal(
   workspaceId: string,
   id: string,
   input: Static<typeof ClientPortalUpdate>,
-  baseUrl: string,
 ) {
   if (input.wait_steps) {
     const seen = new Set<string>();
@@ -91,6 +89,6 @@ export async function updateClientPortal(
     }
     // the values it already has change nothing: updated_at stays (a no-op answers the portal as is)
     const row = await updateIfChanged(trx, 'client_portals', found.id, set, { updated_at: sql`now()` });
-    return presentClientPortal(row ?? found, baseUrl);
+    return presentClientPortal(row ?? found, ctx.config);
   });
 }

@@ -3,7 +3,6 @@ import type { App, AppContext } from '../app-context.ts';
 import { errors, IdParam } from '../http/common-schemas.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { completeClientPortalWaitStep } from './complete-wait-step.ts';
-import { portalBaseUrl } from './links.ts';
 import {
   clientPortalListSpec,
   getClientPortal,
@@ -35,13 +34,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         response: { 200: paginated(ClientPortal), ...errors(400) },
       },
     },
-    (req) =>
-      listClientPortals(
-        ctx,
-        req.principal.workspaceId,
-        req.query as Record<string, unknown>,
-        portalBaseUrl(ctx),
-      ),
+    (req) => listClientPortals(ctx, req.principal.workspaceId, req.query as Record<string, unknown>),
   );
   app.get(
     '/client-portals/:id',
@@ -53,7 +46,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         response: { 200: ClientPortal, ...errors(400, 404) },
       },
     },
-    (req) => getClientPortal(ctx, req.principal.workspaceId, req.params.id, portalBaseUrl(ctx)),
+    (req) => getClientPortal(ctx, req.principal.workspaceId, req.params.id),
   );
   app.patch(
     '/client-portals/:id',
@@ -68,7 +61,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
         response: { 200: ClientPortal, ...errors(400, 404) },
       },
     },
-    (req) => updateClientPortal(ctx, req.principal.workspaceId, req.params.id, req.body, portalBaseUrl(ctx)),
+    (req) => updateClientPortal(ctx, req.principal.workspaceId, req.params.id, req.body),
   );
   app.post(
     '/cases/:id/share-client-portal-link',
@@ -86,15 +79,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
     async (req, reply) =>
       reply
         .status(201)
-        .send(
-          await shareClientPortalLink(
-            ctx,
-            req.principal.workspaceId,
-            req.params.id,
-            req.body,
-            portalBaseUrl(ctx),
-          ),
-        ),
+        .send(await shareClientPortalLink(ctx, req.principal.workspaceId, req.params.id, req.body)),
   );
   app.post(
     '/cases/:id/complete-client-portal-wait-step',

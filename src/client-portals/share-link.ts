@@ -18,7 +18,6 @@ export async function shareClientPortalLink(
   workspaceId: string,
   caseId: string,
   input: Static<typeof ShareLinkBody>,
-  baseUrl: string,
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, caseId);
@@ -59,7 +58,6 @@ export async function shareClientPortalLink(
       clientPortalId: portal.id,
       checkId: null,
       expiresAt: linkExpiry(ctx),
-      baseUrl,
     });
     if (kase.client_portal_id !== portal.id) {
       // another portal: its wait steps start afresh

@@ -62,7 +62,6 @@ export async function portalToken(
         individualId: contactId,
         checkId,
         expiresAt: linkExpiry(ctx),
-        baseUrl: 'http://portal.test',
       }),
     );
     token = link.token;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
-import { issueLink, linkExpiry, portalBaseUrl } from '../../../client-portals/links.ts';
+import { issueLink, linkExpiry } from '../../../client-portals/links.ts';
 import type { Db } from '../../../db/connect.ts';
 import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
 import {
@@ -84,7 +84,6 @@ async function issueSignatureLink(
     individualId: check.individual_id as string,
     checkId: check.id,
     expiresAt: linkExpiry(ctx),
-    baseUrl: portalBaseUrl(ctx),
   });
   await trx.updateTable('signature_requests').set({ link_id: link.id }).where('id', '=', requestId).execute();
   await recordSignatureEvent(trx, check, 'link_issued', caller, { expires_at: link.expiresAt.toISOString() });

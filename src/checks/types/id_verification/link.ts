@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../app-context.ts';
-import { issueLink, linkExpiry, portalBaseUrl, revokeLinks } from '../../../client-portals/links.ts';
+import { issueLink, linkExpiry, revokeLinks } from '../../../client-portals/links.ts';
 import type { Db } from '../../../db/connect.ts';
 import type { CheckRow } from '../../../db/schema.ts';
 import { iso } from '../../../shared/time.ts';
@@ -20,7 +20,6 @@ export async function issueVerificationLink(ctx: AppContext, trx: Db, check: Che
     individualId: check.individual_id as string,
     checkId: check.id,
     expiresAt: linkExpiry(ctx),
-    baseUrl: portalBaseUrl(ctx),
   });
   const data = check.data as Record<string, unknown>;
   return updateCheckData(trx, check, {
