@@ -117,6 +117,17 @@ async function pastResendWindow(checkId: string): Promise<void> {
     .execute();
 }
 
+/** Moves the check's sent codes back a day: out of the daily cap's window (a test sending many mails). */
+async function pastDailyCap(checkId: string): Promise<void> {
+  const { ctx } = await getHarness();
+  await ctx.db
+    .updateTable('signature_events')
+    .set({ at: new Date(Date.now() - 86_401_000) })
+    .where('check_id', '=', checkId)
+    .where('type', '=', 'code_sent')
+    .execute();
+}
+
 async function sendCode(token: string, checkId: string, email: string): Promise<string> {
   const seen = mail.countTo(email);
   const res = await sig(token, 'POST', `/actions/${checkId}/signature/send-code`);
@@ -1286,6 +1297,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       /** A send-code with this body, the resend window moved back first; its mail. */
       const mailFor = async (body?: unknown) => {
         await pastResendWindow(s.check.id);
+        await pastDailyCap(s.check.id);
         const seen = mail.countTo(s.email);
         const res = await sig(s.token, 'POST', url, body);
         assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -1391,6 +1403,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const url = `/actions/${s.check.id}/signature/send-code`;
       const mailFor = async (body?: unknown) => {
         await pastResendWindow(s.check.id);
+        await pastDailyCap(s.check.id);
         const seen = mail.countTo(s.email);
         const res = await sig(s.token, 'POST', url, body);
         assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -1543,6 +1556,121 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
 
       const fresh = await sendCode(s.token, s.check.id, s.email);
       const ok = await sig(s.token, 'POST', url, { code: fresh, agreed: true, typed_name: 'Ada Lovelace' });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+  });
+
+  describe('electronic_signature: the daily cap of codes', { timeout: 180_000 }, () => {
+    /** The check's audit events of a type, oldest first. */
+    async function auditOf(checkId: string, type: string) {
+      const { ctx } = await getHarness();
+      return ctx.db
+        .selectFrom('signature_events')
+        .select(['id', 'at'])
+        .where('check_id', '=', checkId)
+        .where('type', '=', type)
+        .orderBy('at')
+        .execute();
+    }
+    /** Moves one audit event back by a day and a second: out of the cap's window. */
+    async function ageOut(id: string, at: Date) {
+      const { ctx } = await getHarness();
+      await ctx.db
+        .updateTable('signature_events')
+        .set({ at: new Date(new Date(at).getTime() - 86_401_000) })
+        .where('id', '=', id)
+        .execute();
+    }
+    async function signatureOf(token: string, checkId: string) {
+      const actions = (await portal(token, 'GET', '/session')).body.actions;
+      return actions.find((a: { id: string }) => a.id === checkId).signature;
+    }
+
+    test('10 codes sent in 24 hours: the 11th is a 429 SIGNATURE_CODE_LIMIT_REACHED until the oldest is a day old; nothing sent or recorded', async () => {
+      const s = await started();
+      let last = '';
+      for (let i = 0; i < 10; i++) {
+        if (i > 0) await pastResendWindow(s.check.id);
+        last = await sendCode(s.token, s.check.id, s.email);
+      }
+      await pastResendWindow(s.check.id);
+      const sent = await auditOf(s.check.id, 'code_sent');
+      assert.equal(sent.length, 10);
+      const mails = mail.countTo(s.email);
+      const before = await footprint(s.api, s.caseId, s.check.id);
+
+      const refused = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'SIGNATURE_CODE_LIMIT_REACHED');
+      const releaseAt = new Date(new Date(sent[0].at).getTime() + 86_400_000);
+      assert.match(refused.body.message, /10 sent or 10 wrong/);
+      assert.ok(refused.body.message.endsWith(releaseAt.toISOString()), refused.body.message);
+      const retryAfter = Number(refused.headers['retry-after']);
+      assert.ok(retryAfter > 86_000 && retryAfter <= 86_400, String(retryAfter));
+      // no mail, no audit event, no case event, no webhook
+      assert.equal(mail.countTo(s.email), mails);
+      assert.deepEqual(await footprint(s.api, s.caseId, s.check.id), before);
+      // the page is told when: the oldest send's 24 hours, not the minute after the last
+      const shown = await signatureOf(s.token, s.check.id);
+      assert.equal(shown.code.resend_available_at, releaseAt.toISOString());
+      // the code already sent keeps its tries: it would still sign (checked at the end)
+      assert.equal(shown.code.attempts_left, 5);
+
+      // once the oldest send is more than a day old, one more code can be sent
+      await ageOut(sent[0].id, sent[0].at);
+      const again = await sendCode(s.token, s.check.id, s.email);
+      await pastResendWindow(s.check.id);
+      const full = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      assert.equal(full.status, 429);
+      assert.equal(full.body.code, 'SIGNATURE_CODE_LIMIT_REACHED');
+      // the newest code replaced the previous one, and signs
+      if (last !== again) {
+        const old = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+          code: last,
+          agreed: true,
+          typed_name: 'Ada Lovelace',
+        });
+        assert.equal(old.status, 400);
+      }
+      const ok = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code: again,
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    });
+
+    test('10 wrong codes in 24 hours: no new code until the oldest wrong code is a day old', async () => {
+      const s = await started();
+      const url = `/actions/${s.check.id}/signature/sign`;
+      const guess = async (code: string) => {
+        const bad = code === '000000' ? '111111' : '000000';
+        return sig(s.token, 'POST', url, { code: bad, agreed: true, typed_name: 'Ada Lovelace' });
+      };
+      for (let round = 0; round < 2; round++) {
+        if (round > 0) await pastResendWindow(s.check.id);
+        const code = await sendCode(s.token, s.check.id, s.email);
+        for (let i = 0; i < 5; i++) assert.equal((await guess(code)).status, 400);
+      }
+      await pastResendWindow(s.check.id);
+      const failed = await auditOf(s.check.id, 'code_failed');
+      assert.equal(failed.length, 10);
+      const mails = mail.countTo(s.email);
+      const refused = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      assert.equal(refused.status, 429, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'SIGNATURE_CODE_LIMIT_REACHED');
+      assert.equal(mail.countTo(s.email), mails);
+      assert.equal((await auditOf(s.check.id, 'code_sent')).length, 2);
+      const releaseAt = new Date(new Date(failed[0].at).getTime() + 86_400_000).toISOString();
+      assert.equal((await signatureOf(s.token, s.check.id)).code.resend_available_at, releaseAt);
+      // the spent code still signs nothing
+      const spent = await guess('');
+      assert.equal(spent.status, 400);
+      assert.match(spent.body.message, /Too many wrong codes/);
+
+      await ageOut(failed[0].id, failed[0].at);
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const ok = await sig(s.token, 'POST', url, { code, agreed: true, typed_name: 'Ada Lovelace' });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
     });
   });

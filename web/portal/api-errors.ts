@@ -29,6 +29,7 @@ export const API_ERROR_KEYS = {
   PORTAL_OFFLINE: 'offlineText',
   // signing (src/checks/types/electronic_signature)
   SIGNATURE_CODE_RESEND_TOO_SOON: 'codeTooSoon',
+  SIGNATURE_CODE_LIMIT_REACHED: 'codeLimitReached',
   SIGNATURE_CODE_NOT_SENT: 'errorCodeNotSent',
   SIGNATURE_ALREADY_COMPLETED: 'signatureAlreadyDone',
   // uploads (src/portal/upload.ts): the slot's field says it with the file's name (SlotField.tsx)

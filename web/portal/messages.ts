@@ -148,6 +148,8 @@ const en = {
   codeLabel: 'Code received by e-mail',
   codeValidUntil: 'The code is valid until {time}; {n, plural, one {# attempt} other {# attempts}} left.',
   codeTooSoon: 'A code was sent less than a minute ago. Please wait a moment before asking for a new one.',
+  codeLimitReached:
+    'Too many codes were asked for or entered wrongly for this signature in the last 24 hours. Please try again later, or contact the person who sent you this link.',
   codeWrong: 'This code is not the right one: {n, plural, one {# attempt} other {# attempts}} left.',
   codeExhausted: 'No attempt is left for this code: ask for a new code.',
   codeExpired: 'This code has expired: ask for a new code.',
@@ -314,6 +316,8 @@ const fr: Messages = {
     'Le code est valable jusqu’à {time} ; {n, plural, one {# essai restant} other {# essais restants}}.',
   codeTooSoon:
     'Un code a été envoyé il y a moins d’une minute. Patientez un instant avant d’en demander un nouveau.',
+  codeLimitReached:
+    'Trop de codes ont été demandés ou saisis à tort pour cette signature au cours des dernières 24 heures. Réessayez plus tard, ou contactez la personne qui vous a envoyé ce lien.',
   codeWrong: 'Ce code n’est pas le bon : {n, plural, one {# essai restant} other {# essais restants}}.',
   codeExhausted: 'Plus aucun essai pour ce code : demandez un nouveau code.',
   codeExpired: 'Ce code a expiré : demandez un nouveau code.',

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../../../db/connect.ts';
 import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
 import type { ElectronicSignatureInternal } from './check-data.ts';
-import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, findRequest } from './requests.ts';
+import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, codeCapReleaseAt, findRequest } from './requests.ts';
 import type { SignatureOut } from './schemas.ts';
 
 type Signature = Static<typeof SignatureOut>;
@@ -29,6 +29,17 @@ function statusOf(request: SignatureRequestRow | undefined, check: CheckRow): Si
   return 'ongoing';
 }
 const DECIDED = new Set(['approved', 'rejected', 'expired']);
+
+/**
+ * When a new code can be asked for: a minute after the last one, or later while the daily cap
+ * holds (requests.ts); null when one can be asked for now and none was ever sent.
+ */
+async function resendAvailableAt(db: Db, request: SignatureRequestRow): Promise<string | null> {
+  const cap = request.code_sent_at ? await codeCapReleaseAt(db, request.check_id, new Date()) : null;
+  const resend = request.code_sent_at ? request.code_sent_at.getTime() + CODE_RESEND_MS : null;
+  const at = Math.max(cap?.getTime() ?? 0, resend ?? 0);
+  return at ? new Date(at).toISOString() : null;
+}
 
 /** The `signature` block of the portal's Action for an electronic_signature check. */
 export async function presentSignature(db: Db, check: CheckRow): Promise<Signature> {
@@ -60,10 +71,7 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
       sent_at: codeLive ? isoOrNull(request.code_sent_at) : null,
       expires_at: codeLive ? isoOrNull(request.code_expires_at) : null,
       attempts_left: codeLive ? Math.max(0, CODE_MAX_ATTEMPTS - request.code_attempts) : CODE_MAX_ATTEMPTS,
-      resend_available_at:
-        live && request.code_sent_at
-          ? new Date(request.code_sent_at.getTime() + CODE_RESEND_MS).toISOString()
-          : null,
+      resend_available_at: live ? await resendAvailableAt(db, request) : null,
     },
     signed_at: isoOrNull(request?.signed_at ?? null),
     declined_at: isoOrNull(request?.declined_at ?? null),

@@ -9,12 +9,22 @@ import type { ElectronicSignatureInternal } from './check-data.ts';
 import { codeMail, mailLanguage, type PageLanguage } from './code-mail.ts';
 import { sendMail } from './deps.ts';
 import { emailHint } from './present-signature.ts';
-import { CODE_RESEND_MS, CODE_TTL_MS, findRequest, hashCode, newCode } from './requests.ts';
+import {
+  CODE_CAP_FAILURES,
+  CODE_CAP_SENDS,
+  CODE_RESEND_MS,
+  CODE_TTL_MS,
+  codeCapReleaseAt,
+  findRequest,
+  hashCode,
+  newCode,
+} from './requests.ts';
 
 /**
  * `POST /portal/api/actions/{id}/signature/send-code`: a new 6-digit code to the signer's e-mail,
  * stored only as a hash, valid 10 minutes for 5 attempts; an earlier code stops working. At most
- * one send a minute (429). The mail is sent inside the transaction, last: when it cannot be sent
+ * one send a minute (429 SIGNATURE_CODE_RESEND_TOO_SOON), and none once the day's cap is reached
+ * (429 SIGNATURE_CODE_LIMIT_REACHED, requests.ts). The mail is sent inside the transaction, last: when it cannot be sent
  * (502) nothing is recorded and the signer may try again at once. The mail is written in the
  * page's language (`language`), else the portal's default language (code-mail.ts).
  */
@@ -41,6 +51,17 @@ export async function sendSignatureCode(
       );
     }
     const now = new Date();
+    const capRelease = await codeCapReleaseAt(trx, checkId, now);
+    if (capRelease) {
+      const err = new ApiError(
+        429,
+        `Too many codes for this signature in 24 hours (${CODE_CAP_SENDS} sent or ${CODE_CAP_FAILURES} wrong): a new one can be sent from ${capRelease.toISOString()}`,
+        undefined,
+        'SIGNATURE_CODE_LIMIT_REACHED',
+      );
+      err.retryAfterSeconds = Math.max(1, Math.ceil((capRelease.getTime() - now.getTime()) / 1000));
+      throw err;
+    }
     if (request.code_sent_at && now.getTime() < request.code_sent_at.getTime() + CODE_RESEND_MS) {
       const at = new Date(request.code_sent_at.getTime() + CODE_RESEND_MS);
       const err = new ApiError(
