@@ -712,6 +712,36 @@ describe('id_verification: templates', { timeout: 60_000 }, () => {
   });
 });
 
+describe('id_verification: templates refuse a bad redirect_url when written', { timeout: 60_000 }, () => {
+  test('create and update: 400 naming checks[0].settings and redirect_url; nothing stored; an https URL is kept', async () => {
+    const api = await newWorkspace();
+    const spec = (redirect_url: unknown) => [
+      { type: 'id_verification', targets: ['business_contacts'], settings: { redirect_url } },
+    ];
+    for (const bad of ['javascript:alert(1)', 'data:text/html,hi', 'not a url']) {
+      const res = await api.post('/v1/templates', { key: 'kyc-redirect', name: 'KYC', checks: spec(bad) });
+      assert.equal(res.status, 400, `${bad} → ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.details[0].path, 'checks[0].settings');
+      assert.match(
+        res.body.message,
+        /^checks\[0\]\.settings: redirect_url must be an (absolute )?http or https URL$/,
+      );
+    }
+    assert.equal((await api.get('/v1/templates')).body.data.length, 0, 'nothing stored');
+    const ok = await api.post('/v1/templates', {
+      key: 'kyc-redirect',
+      name: 'KYC',
+      checks: spec('https://example.com/done'),
+    });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    const patched = await api.patch(`/v1/templates/${ok.body.id}`, { checks: spec('javascript:alert(1)') });
+    assert.equal(patched.status, 400, JSON.stringify(patched.body));
+    assert.equal(patched.body.details[0].path, 'checks[0].settings');
+    const kept = await api.get(`/v1/templates/${ok.body.id}`);
+    assert.equal(kept.body.checks[0].settings.redirect_url, 'https://example.com/done');
+  });
+});
+
 describe('id_verification: the case report', { timeout: 120_000 }, () => {
   test("shows the check but never its verification URL (the link's token is a credential)", async () => {
     const api = await newWorkspace();

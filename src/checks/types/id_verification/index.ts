@@ -36,17 +36,24 @@ function declaredPerson(row: IndividualRow): DeclaredPerson {
   };
 }
 
-/** A redirect the portal sends the person to afterwards: http(s) only (never javascript: or data:). */
-function checkRedirectUrl(url: string | null): void {
-  if (url === null) return;
+/**
+ * What is wrong with a redirect the portal sends the person to afterwards, or null: http(s) only
+ * (never javascript: or data:).
+ */
+function redirectUrlProblem(url: unknown): string | null {
+  if (url === null || url === undefined) return null;
   let parsed: URL;
   try {
-    parsed = new URL(url);
+    parsed = new URL(String(url));
   } catch {
-    throw badRequest('settings.redirect_url must be an absolute http or https URL', 'settings.redirect_url');
+    return 'must be an absolute http or https URL';
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw badRequest('settings.redirect_url must be an http or https URL', 'settings.redirect_url');
+  return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? null : 'must be an http or https URL';
+}
+
+function checkRedirectUrl(url: string | null): void {
+  const problem = redirectUrlProblem(url);
+  if (problem) throw badRequest(`settings.redirect_url ${problem}`, 'settings.redirect_url');
 }
 
 const read = (ctx: AppContext, f: StoredFile) => readFileBuffer(getStorage(ctx), f);
@@ -134,6 +141,11 @@ export const idVerificationCheck: CheckTypeDefinition = {
   forceReview: true,
   collectsData: true,
   slowProcess: true,
+  // refused when the template is written, as a check's create would, not at each case it runs on
+  async validateTemplateSettings(_db, _workspaceId, settings) {
+    const problem = redirectUrlProblem(settings.redirect_url);
+    return problem ? `redirect_url ${problem}` : null;
+  },
   async create({ target, body, workspaceTypeSettings }): Promise<CreatePlan> {
     if (target.kind !== 'individual')
       throw badRequest('id_verification targets individuals', 'individual_id');
