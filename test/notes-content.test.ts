@@ -21,6 +21,14 @@ describe('note content', () => {
         '<a href="javascript:alert(1)">bad</a>',
         '<p><a target="_blank" rel="noopener noreferrer">bad</a></p>',
       ],
+      // protocol-relative: another site on the reader's scheme, however the slashes are written
+      ['<a href="//evil.example/x">rel</a>', '<p><a target="_blank" rel="noopener noreferrer">rel</a></p>'],
+      ['<a href="\\/evil.example/x">rel</a>', '<p><a target="_blank" rel="noopener noreferrer">rel</a></p>'],
+      // a path on this service stays
+      [
+        '<a href="/console/cases">list</a>',
+        '<p><a href="/console/cases" target="_blank" rel="noopener noreferrer">list</a></p>',
+      ],
       [
         'see https://example.com/a?b=1.',
         '<p>see <a href="https://example.com/a?b=1" target="_blank" rel="noopener noreferrer">https://example.com/a?b=1</a>.</p>',

@@ -19,6 +19,9 @@ export function cleanContent(raw: string): string {
     allowedTags: ['p', 'b', 'i', 'em', 'strong', 'a', 'li', 'ul', 'span', 'br', 'hr'],
     allowedAttributes: { a: ['href', 'target', 'rel'], span: ['data-type', 'data-id', 'data-label'] },
     allowedSchemes: ['http', 'https', 'mailto'],
+    // `//host/…` (or `\\host`) is another site on the reader's scheme: the console dropped such
+    // links but API clients got them; a path on this service stays
+    allowProtocolRelative: false,
     transformTags: { a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...LINK_ATTRS } }) },
     // text arrives escaped, so the URL cannot carry markup; links already written are left alone
     textFilter: (text, tag) =>
