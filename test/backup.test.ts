@@ -133,6 +133,8 @@ async function roundTrip(source: Record<string, string>, target: Record<string, 
     const refused = await cli(['db', 'backup', '--out', archive], source);
     assert.equal(refused.code, 3, refused.stderr);
     assert.match(refused.stderr, /already in use by process/);
+    // refused before any progress line: nothing claims a copy started
+    assert.doesNotMatch(refused.stderr, /Copying the embedded database/);
     assert.equal(fs.existsSync(archive), false);
   }
   assert.equal(await first.stop(), 0, first.output().slice(-4000));

@@ -86,61 +86,61 @@ export async function dbCommand(sub: string | undefined, args: string[], config:
 async function backup(config: Config, out: string, force: boolean): Promise<void> {
   if (fs.existsSync(out) && !force)
     throw new CommandError(`${out} exists: choose another file or pass --force`);
+  // the embedded database is opened first: openDatabase takes the DATA_DIR lock (refusing while a
+  // server runs) and refuses a damaged directory, before any progress line says a copy started.
+  // The lock is held until the files are packed too, so both are from one moment.
+  let handle: Awaited<ReturnType<typeof openDatabase>> | null = null;
+  if (!config.databaseUrl) {
+    if (!fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
+      throw new CommandError(`There is no embedded database in ${config.dataDir} to back up.`);
+    }
+    handle = await openDatabase(config);
+  }
   const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-backup-'));
   const step = startStep(
     config.databaseUrl ? 'Dumping the PostgreSQL database (pg_dump)' : 'Copying the embedded database',
   );
   try {
     fs.mkdirSync(path.join(stage, 'database'));
-    let release = async () => {};
-    if (config.databaseUrl) {
-      dumpPostgres(config.databaseUrl, path.join(stage, 'database', 'postgres.dump'));
+    if (!handle) {
+      dumpPostgres(config.databaseUrl as string, path.join(stage, 'database', 'postgres.dump'));
     } else {
-      // openDatabase takes the DATA_DIR lock (refusing while a server runs) and refuses a damaged
-      // directory; the lock is held until the files are packed too, so both are from one moment.
-      if (!fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'))) {
-        throw new CommandError(`There is no embedded database in ${config.dataDir} to back up.`);
-      }
-      const handle = await openDatabase(config);
       const pglite = handle.pglite as PGlite;
       const dump = await pglite.dumpDataDir('gzip');
       fs.writeFileSync(path.join(stage, 'database', 'pgdata.tar.gz'), Buffer.from(await dump.arrayBuffer()));
-      release = () => handle.close(); // closes PGlite and releases the lock, after the files
     }
-    try {
-      const files = stageFiles(config, stage);
-      const manifest: Manifest = {
-        format: FORMAT,
-        version: 1,
-        database: config.databaseUrl ? 'postgres' : 'pglite',
-        created_at: new Date().toISOString(),
-        files,
-      };
-      fs.writeFileSync(path.join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-      const partial = `${out}.partial-${process.pid}`;
-      const packing = `Packing the database${files.included ? ` and ${filesCount(files.count)} (${megabytes(files.bytes)})` : ''} into ${out}`;
-      step.update(packing);
-      // follow: `files` in the stage is a symlink to DATA_DIR/files, packed as its contents
-      const onWriteEntry = entryCounter(step, packing, files.included ? files.count : 0);
-      await tar.c({ gzip: true, file: partial, cwd: stage, follow: true, portable: true, onWriteEntry }, [
-        MANIFEST,
-        'database',
-        ...(files.included ? ['files'] : []),
-      ]);
-      fs.renameSync(partial, out);
-      step.done(`Archive written (${megabytes(fs.statSync(out).size)})`);
-      process.stderr.write(
-        `Backed up the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database` +
-          `${files.included ? ` and ${filesCount(files.count)}` : ''} into ${out} (${fs.statSync(out).size} bytes).\n` +
-          (files.included ? '' : `Files are not included: ${files.reason}\n`),
-      );
-    } finally {
-      await release();
-    }
+    const files = stageFiles(config, stage);
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: 1,
+      database: config.databaseUrl ? 'postgres' : 'pglite',
+      created_at: new Date().toISOString(),
+      files,
+    };
+    fs.writeFileSync(path.join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    const partial = `${out}.partial-${process.pid}`;
+    const packing = `Packing the database${files.included ? ` and ${filesCount(files.count)} (${megabytes(files.bytes)})` : ''} into ${out}`;
+    step.update(packing);
+    // follow: `files` in the stage is a symlink to DATA_DIR/files, packed as its contents
+    const onWriteEntry = entryCounter(step, packing, files.included ? files.count : 0);
+    await tar.c({ gzip: true, file: partial, cwd: stage, follow: true, portable: true, onWriteEntry }, [
+      MANIFEST,
+      'database',
+      ...(files.included ? ['files'] : []),
+    ]);
+    fs.renameSync(partial, out);
+    step.done(`Archive written (${megabytes(fs.statSync(out).size)})`);
+    process.stderr.write(
+      `Backed up the ${manifest.database === 'pglite' ? 'embedded' : 'PostgreSQL'} database` +
+        `${files.included ? ` and ${filesCount(files.count)}` : ''} into ${out} (${fs.statSync(out).size} bytes).\n` +
+        (files.included ? '' : `Files are not included: ${files.reason}\n`),
+    );
   } catch (err) {
     step.fail();
     throw err;
   } finally {
+    // closes PGlite and releases the lock, after the files were packed (or on a failure)
+    await handle?.close();
     fs.rmSync(stage, { recursive: true, force: true });
   }
 }
