@@ -286,6 +286,30 @@ describe('tags', () => {
     assert.deepEqual((last.payload as any).case.tags, ['Priority']);
   });
 
+  test('a case holds many long tags: create, PATCH and POST …/tags answer 2xx (a 500 before: the tags were in a B-tree index entry); the filter finds them', async () => {
+    const api = await newWorkspace();
+    // random, so that no compression brings the array under an index entry's 2,704 bytes
+    const long = (n: number) =>
+      Array.from({ length: n }, () => randomUUID().replaceAll('-', '').repeat(3).slice(0, 96));
+    const first = long(40);
+    const kase = await newCase(api, { status: 'open', tags: first });
+    assert.equal(kase.tags.length, 40);
+    const second = long(40);
+    const patched = await api.patch(`/v1/cases/${kase.id}`, { tags: [...first, ...second] });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body.tags.length, 80);
+    const added = await api.post(`/v1/cases/${kase.id}/tags`, { tags: long(60) });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    assert.equal((await caseRow(kase.id)).tags.length, 140);
+    const found = await api.get(`/v1/cases?status=open&tags=${encodeURIComponent(second[7].toLowerCase())}`);
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.deepEqual(
+      found.body.data.map((c: { id: string }) => c.id),
+      [kase.id],
+    );
+    assert.equal(found.body.pagination.count, 1);
+  });
+
   test("another workspace's tags and cases are not found", async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

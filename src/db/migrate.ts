@@ -41,6 +41,7 @@ import * as m0039 from './migrations/0039_idempotency_case.ts';
 import * as m0040 from './migrations/0040_client_portal_withdrawn_links.ts';
 import * as m0041 from './migrations/0041_withdrawn_links_expiry.ts';
 import * as m0042 from './migrations/0042_webhook_manual_retries.ts';
+import * as m0043 from './migrations/0043_case_tags_out_of_btree.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '0040_client_portal_withdrawn_links': m0040,
   '0041_withdrawn_links_expiry': m0041,
   '0042_webhook_manual_retries': m0042,
+  '0043_case_tags_out_of_btree': m0043,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
