@@ -566,4 +566,39 @@ describe('provider jobs', () => {
       ['Check.Started', 'Check.Approved'],
     );
   });
+
+  test("a job for a check whose case was deleted meanwhile drops its result: nothing follows the case's Case.Deleted", async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const { eventually } = await import('./helpers/harness.ts');
+    const { processCheckJob } = await import('../src/checks/engine/process-job.ts');
+    const { caseId, companyId } = await caseWithPerson(api);
+    const check = (await api.post('/v1/checks/online_reputation', { company_id: companyId })).body;
+    // the queue's own run settles it first; then the check is put back as it was while its
+    // provider worked, so that the run below is the one in flight when the case is deleted
+    await eventually(
+      async () => (await api.get(`/v1/checks/online_reputation/${check.id}`)).body.status === 'approved',
+    );
+    await ctx.db.updateTable('checks').set({ status: 'processing' }).where('id', '=', check.id).execute();
+    assert.equal((await api.delete(`/v1/cases/${caseId}`)).status, 204);
+    const seqOf = async () =>
+      ctx.db
+        .selectFrom('events')
+        .select(['seq', 'type'])
+        .where('workspace_id', '=', api.workspaceId)
+        .where('case_id', '=', caseId)
+        .orderBy('seq')
+        .execute();
+    const before = await seqOf();
+    assert.equal(before.at(-1)?.type, 'Case.Deleted');
+
+    await processCheckJob(ctx, { checkId: check.id, attempt: 1 });
+    assert.deepEqual(await seqOf(), before, 'no event after Case.Deleted');
+    const row = await ctx.db
+      .selectFrom('checks')
+      .select('status')
+      .where('id', '=', check.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.status, 'processing', 'the result was not applied');
+  });
 });

@@ -19,6 +19,8 @@ export function presentCaseReport(row: CaseReportRow) {
   };
 }
 
+const CASE_DELETED = 'The case was deleted before its report was generated';
+
 async function fail(ctx: AppContext, reportId: string, error: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const row = await lockCaseReport(trx, reportId);
@@ -30,6 +32,18 @@ async function fail(ctx: AppContext, reportId: string, error: string): Promise<v
 async function settle(trx: Db, reportId: string, file: Parameters<typeof recordGeneratedFile>[1], at: Date) {
   const row = await lockCaseReport(trx, reportId);
   if (row?.status !== 'requested') return false;
+  // deleted while the PDF was being made: no event may follow the case's Case.Deleted (locked as a
+  // case's changes lock it, so a delete committing meanwhile is seen)
+  const kase = await trx
+    .selectFrom('cases')
+    .select('deleted_at')
+    .where('id', '=', row.case_id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  if (!kase || kase.deleted_at) {
+    await updateCaseReport(trx, row.id, { status: 'failed', error: CASE_DELETED });
+    return false;
+  }
   await recordGeneratedFile(trx, file, row.case_id, at);
   const done = await updateCaseReport(trx, row.id, {
     status: 'generated',
@@ -65,7 +79,7 @@ export async function processCaseReport(
   if (report?.status !== 'requested') return;
   try {
     const content = await loadReportData(ctx.db, report.workspace_id, report.case_id);
-    if (!content) return fail(ctx, report.id, 'The case was deleted before its report was generated');
+    if (!content) return fail(ctx, report.id, CASE_DELETED);
     const at = new Date();
     const bytes = await renderCaseReport(content, report.timezone, at);
     const storage = getStorage(ctx);

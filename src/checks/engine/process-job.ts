@@ -6,6 +6,7 @@ import { inSpan, SpanKind } from '../../ops/tracing.ts';
 import { checkTypeDefinition } from '../registry.ts';
 import { loadTarget, lockCheckById } from '../repository.ts';
 import { applyOutcome } from './apply-change.ts';
+import { inLiveCase } from './live-case.ts';
 
 /**
  * Runs a check's provider work. Idempotent: the job acts only if the check is still processing the
@@ -16,10 +17,13 @@ export async function processCheckJob(
   ctx: AppContext,
   data: { checkId: string; attempt: number },
 ): Promise<void> {
+  // a check of a deleted case is not worked on: its case's Case.Deleted was sent, and nothing of
+  // the case may follow it (live-case.ts)
   const snapshot = await ctx.db
     .selectFrom('checks')
     .selectAll()
     .where('id', '=', data.checkId)
+    .where(inLiveCase)
     .executeTakeFirst();
   if (snapshot?.status !== 'processing' || snapshot.attempt !== data.attempt) return;
   const def = checkTypeDefinition(snapshot.type);
@@ -44,6 +48,16 @@ export async function processCheckJob(
       // more files: processing again, same attempt): this result is of files no longer the check's,
       // and the change queued the job that reads the new ones
       if (!isDeepStrictEqual(check.internal, snapshot.internal)) return false;
+      // the case was deleted while the provider worked: the result is dropped, no event follows the
+      // case's Case.Deleted. Locked as the case's flags lock it (case-effects.ts), so a delete
+      // committing meanwhile is seen, and one that comes later waits and follows these events.
+      const kase = await trx
+        .selectFrom('cases')
+        .select('deleted_at')
+        .where('id', '=', check.case_id)
+        .forNoKeyUpdate()
+        .executeTakeFirst();
+      if (!kase || kase.deleted_at) return false;
       await applyOutcome(ctx, trx, def, check, outcome);
       return true;
     })
