@@ -143,6 +143,8 @@ describe('console case page', { timeout: 900_000 }, () => {
     // risk: a new level with a comment, in a dialog
     await page.getByTestId('case-risk').getByRole('button', { name: 'Set the risk' }).click();
     const riskDialog = page.getByRole('dialog', { name: 'Set the risk' });
+    // the dialog starts at the case's current level (no level at all: test below)
+    assert.equal(await riskDialog.getByLabel('Level').inputValue(), 'medium');
     await riskDialog.getByLabel('Level').selectOption('high');
     await riskDialog.getByLabel('Comment').fill('Opaque holding');
     await riskDialog.getByRole('button', { name: 'Save' }).click();
@@ -224,10 +226,34 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.match((await extracted.textContent()) ?? '', /first name\s*Ada/);
     await shot(page, '05-document-image');
 
-    // the review: approve with a comment; the page and the server agree
+    // the review: no decision is chosen for the reviewer, and Record without one records nothing
+    const statusBefore = (await readCase()).status;
     await page.getByRole('button', { name: 'Review the case' }).click();
-    const review = page.getByRole('dialog', { name: 'Review the case' });
+    let review = page.getByRole('dialog', { name: 'Review the case' });
+    for (const label of ['Approve', 'Reject', 'Close']) {
+      assert.equal(await review.getByLabel(label).isChecked(), false, label);
+    }
+    await review.getByRole('button', { name: 'Record the review' }).click();
+    assert.equal(await review.isVisible(), true);
+    assert.equal((await readCase()).status, statusBefore);
+    // approving a case with a rejected check says so before it is recorded
+    assert.equal(await review.getByTestId('case-review-warning').count(), 0);
+    await review.getByRole('button', { name: 'Cancel' }).click();
+    const rejected = await api.call('PATCH', `/v1/checks/id_document/${demo.idDocumentCheckId}/review`, {
+      action: 'reject',
+    });
+    assert.equal(rejected.status, 'rejected', JSON.stringify(rejected));
+    await page.reload();
+    await page.getByRole('button', { name: 'Review the case' }).click();
+    review = page.getByRole('dialog', { name: 'Review the case' });
+    await review.getByLabel('Reject').check();
+    assert.equal(await review.getByTestId('case-review-warning').count(), 0, 'only for an approval');
     await review.getByLabel('Approve').check();
+    assert.equal(
+      await review.getByTestId('case-review-warning').textContent(),
+      '1 check of this case is rejected: approving records the case as approved all the same.',
+    );
+    await shot(page, '05b-review-warning');
     await review.getByLabel('Comment').fill('Structure verified, UBOs identified.');
     await review.getByRole('button', { name: 'Record the review' }).click();
     await page.getByTestId('case-status').getByText('Approved').waitFor();
@@ -453,6 +479,23 @@ describe('console case page', { timeout: 900_000 }, () => {
     await more.click();
     await timeline.getByRole('button', { name: /^Show more \(100 of ≈/ }).waitFor();
     assert.equal(await timeline.locator('li.case-event').count(), 100);
+    await page.close();
+  });
+
+  test('a case with no risk: Set the risk starts with no level chosen, and Save without one records nothing', async () => {
+    const fresh = await api.call('POST', '/v1/cases', { name: 'No risk yet' });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${fresh.id}`);
+    await page.getByTestId('case-risk').getByRole('button', { name: 'Set the risk' }).click();
+    const riskDialog = page.getByRole('dialog', { name: 'Set the risk' });
+    assert.equal(await riskDialog.getByLabel('Level').inputValue(), '');
+    await riskDialog.getByRole('button', { name: 'Save' }).click();
+    assert.equal(await riskDialog.isVisible(), true);
+    assert.equal((await api.call('GET', `/v1/cases/${fresh.id}`)).risk, null);
+    await riskDialog.getByLabel('Level').selectOption('low');
+    await riskDialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('case-risk').getByText('Low').waitFor();
+    assert.equal((await api.call('GET', `/v1/cases/${fresh.id}`)).risk.level, 'low');
     await page.close();
   });
 

@@ -120,6 +120,8 @@ export const caseEn = {
   'case.review.rejected': 'Reject',
   'case.review.closed': 'Close',
   'case.review.comment': 'Comment',
+  'case.review.rejectedWarning':
+    '{n, plural, one {# check of this case is rejected} other {# checks of this case are rejected}}: approving records the case as approved all the same.',
   'case.review.submit': 'Record the review',
   'case.review.last': 'Review',
   'case.review.none': 'Not reviewed yet.',
@@ -132,6 +134,7 @@ export const caseEn = {
   'case.risk.title': 'Risk',
   'case.risk.none': 'No risk assessed.',
   'case.risk.set': 'Set the risk',
+  'case.risk.choose': 'Choose a level',
   'case.risk.level': 'Level',
   'case.risk.comment': 'Comment',
   'case.risk.score': 'score {score}',

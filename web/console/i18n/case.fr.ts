@@ -122,6 +122,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.review.rejected': 'Refuser',
   'case.review.closed': 'Clore',
   'case.review.comment': 'Commentaire',
+  'case.review.rejectedWarning':
+    '{n, plural, one {# contrôle de ce dossier est rejeté} other {# contrôles de ce dossier sont rejetés}} : l’approbation enregistre malgré tout le dossier comme approuvé.',
   'case.review.submit': 'Enregistrer la décision',
   'case.review.last': 'Décision',
   'case.review.none': 'Aucune décision pour le moment.',
@@ -134,6 +136,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.risk.title': 'Risque',
   'case.risk.none': 'Risque non évalué.',
   'case.risk.set': 'Définir le risque',
+  'case.risk.choose': 'Choisir un niveau',
   'case.risk.level': 'Niveau',
   'case.risk.comment': 'Commentaire',
   'case.risk.score': 'score {score}',

@@ -111,6 +111,11 @@ export function CasePage({ id }: { id: string }) {
   const contacts = kase.individuals
     .filter((i) => i.is_business_contact)
     .map((i) => ({ id: i.id, name: individualName(i), email: i.email }));
+  // of entities that count (those marked not relevant are left out of the case's decision too)
+  const rejectedChecks = [...kase.companies, ...kase.individuals]
+    .filter((e) => e.is_relevant !== false)
+    .flatMap((e) => e.checks)
+    .filter((c) => c.status === 'rejected').length;
 
   return (
     <div className="case-page" data-testid="case-page" data-ready="true">
@@ -180,7 +185,12 @@ export function CasePage({ id }: { id: string }) {
         <div className="case-actions">
           {canWrite ? (
             <>
-              <CaseReviewButton caseId={kase.id} status={kase.status} onReviewed={changed} />
+              <CaseReviewButton
+                caseId={kase.id}
+                status={kase.status}
+                rejectedChecks={rejectedChecks}
+                onReviewed={changed}
+              />
               <LaunchChecksButton caseId={kase.id} entities={lightEntities} onLaunched={changed} />
               <AddEntityButton caseId={kase.id} onChanged={changed} />
               <RelationEditor caseId={kase.id} onChanged={changed} />

@@ -1,6 +1,8 @@
 /**
  * The case review: approve, reject or close the case with a comment (POST /v1/cases/{id}/reviews).
  * The server decides what is allowed (a mandatory comment, for instance): its message is shown as is.
+ * The reviewer picks the decision (none is preselected), and approving a case that has rejected
+ * checks says so before it is recorded.
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -10,10 +12,17 @@ import { useCaseWrite } from './use-case-write.ts';
 
 type Decision = 'approved' | 'rejected' | 'closed';
 
-export function CaseReviewButton(props: { caseId: string; status: string; onReviewed: () => void }) {
+export function CaseReviewButton(props: {
+  caseId: string;
+  status: string;
+  /** The case's rejected checks (of relevant entities): approving them all the same is said aloud. */
+  rejectedChecks: number;
+  onReviewed: () => void;
+}) {
   const t = useCaseT();
   const [open, setOpen] = useState(false);
-  const [decision, setDecision] = useState<Decision>('approved');
+  // no decision is chosen for the reviewer: a compliance decision is never one Enter away
+  const [decision, setDecision] = useState<Decision | null>(null);
   const [comment, setComment] = useState('');
   const write = useCaseWrite();
 
@@ -22,12 +31,13 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
     const sent = await write.send(() =>
       api.POST('/v1/cases/{id}/reviews', {
         params: { path: { id: props.caseId } },
-        body: { status: decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+        body: { status: decision as Decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
       }),
     );
     if (!sent) return;
     setOpen(false);
     setComment('');
+    setDecision(null);
     props.onReviewed();
   };
 
@@ -51,6 +61,7 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
                   type="radio"
                   name="decision"
                   value={d}
+                  required
                   checked={decision === d}
                   onChange={() => setDecision(d)}
                 />
@@ -58,6 +69,11 @@ export function CaseReviewButton(props: { caseId: string; status: string; onRevi
               </label>
             ))}
           </fieldset>
+          {decision === 'approved' && props.rejectedChecks > 0 ? (
+            <p className="case-warning" role="status" data-testid="case-review-warning">
+              {t('case.review.rejectedWarning', { n: props.rejectedChecks })}
+            </p>
+          ) : null}
           <label>
             {t('case.review.comment')}
             <textarea

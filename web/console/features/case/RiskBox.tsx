@@ -20,7 +20,9 @@ export function RiskBox(props: {
 }) {
   const t = useCaseT();
   const [open, setOpen] = useState(false);
-  const [level, setLevel] = useState<RiskLevel>(props.risk?.level ?? 'low');
+  // nothing chosen for a case with no risk yet: Save without a choice would record a level nobody
+  // picked (Low moves the next review years away); the current level otherwise
+  const [level, setLevel] = useState<RiskLevel | ''>(props.risk?.level ?? '');
   const [comment, setComment] = useState('');
   const write = useCaseWrite();
   const risk = props.risk;
@@ -30,7 +32,7 @@ export function RiskBox(props: {
     const sent = await write.send(() =>
       api.POST('/v1/cases/{id}/risks', {
         params: { path: { id: props.caseId } },
-        body: { level, comment: comment.trim() || null },
+        body: { level: level as RiskLevel, comment: comment.trim() || null },
       }),
     );
     if (!sent) return;
@@ -65,7 +67,10 @@ export function RiskBox(props: {
         <form onSubmit={submit} className="case-form">
           <label>
             {t('case.risk.level')}
-            <select value={level} onChange={(e) => setLevel(e.target.value as RiskLevel)}>
+            <select required value={level} onChange={(e) => setLevel(e.target.value as RiskLevel)}>
+              <option value="" disabled>
+                {t('case.risk.choose')}
+              </option>
               {LEVELS.map((l) => (
                 <option key={l} value={l}>
                   {t(`case.risk.${l}`)}
