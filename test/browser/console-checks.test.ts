@@ -110,6 +110,13 @@ describe('console checks', { timeout: 600_000 }, () => {
     for (const raw of ['need_review', 'potential_match', 'birth date', 'sanction ·'])
       assert.ok(!english.includes(raw), `no "${raw}" in ${english}`);
     await shot(page, '02-aml-english');
+    // hits still to decide: the check's own decision waits for them and says why (the server's
+    // refusal named an API path and a status code)
+    const hitsFirst = panel.getByTestId('check-hits-first');
+    assert.equal(await hitsFirst.textContent(), 'Confirm or ignore every hit before deciding the check.');
+    const reviewForm = panel.getByRole('form', { name: 'Review' });
+    for (const name of ['Approve', 'Reject'])
+      assert.equal(await reviewForm.getByRole('button', { name }).isDisabled(), true, name);
 
     // one check launched on one entity: the singular
     await page.getByRole('button', { name: 'Launch checks' }).click();
@@ -201,6 +208,8 @@ describe('console checks', { timeout: 600_000 }, () => {
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
     // undecided: the hits' buttons work
     assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
+    // every hit decided: the check's decision no longer waits
+    assert.equal(await panel.getByTestId('check-hits-first').count(), 0);
     // a hit's Confirm and Ignore share one row under both sides of the hit, ending at its right
     const hit = panel.locator('.hit').first();
     const hitBox = await hit.boundingBox();

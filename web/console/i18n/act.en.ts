@@ -132,7 +132,7 @@ export const actEn = {
   'check.confirm': 'Confirm (true match)',
   'check.ignore': 'Ignore (not them)',
   'check.hitStatus': 'Hit status: {status}',
-  'check.hitsFirst': 'Review every hit before the check.',
+  'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
   'check.hitsDecided':
     'The check is decided: its hits are no longer confirmed or ignored; change the decision itself below.',
   'check.details': 'All data',

@@ -133,7 +133,8 @@ export const actFr: Record<ActKey, string> = {
   'check.confirm': 'Confirmer (vraie correspondance)',
   'check.ignore': 'Écarter (homonyme)',
   'check.hitStatus': 'Statut : {status}',
-  'check.hitsFirst': 'Revoyez chaque correspondance avant la vérification.',
+  'check.hitsFirst':
+    'Confirmez ou écartez d’abord chaque correspondance : la vérification se décide ensuite.',
   'check.hitsDecided':
     'La vérification est décidée : ses correspondances ne se confirment ni ne s’écartent plus ; modifiez la décision elle-même ci-dessous.',
   'check.details': 'Toutes les données',

@@ -273,6 +273,12 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
   const [override, setOverride] = useState(false);
   const { busy, error, run } = useAction();
   const decided = check.status === 'approved' || check.status === 'rejected';
+  // an AML check is decided once its hits are: the server refuses a review before, in an API
+  // developer's words; the buttons wait and say why instead
+  const hitsFirst =
+    check.type === 'aml' &&
+    !decided &&
+    ((check.data as { hits?: Json[] } | undefined)?.hits ?? []).some((h) => h.status === 'potential_match');
   const submitWith = (action: 'approve' | 'reject') => (e?: FormEvent) => {
     e?.preventDefault();
     void run(async () => {
@@ -300,22 +306,39 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
       </label>
       <ActFailed error={error} />
+      {hitsFirst ? (
+        <p className="small muted" id={`hits-first-${check.id}`} data-testid="check-hits-first">
+          {t('check.hitsFirst')}
+        </p>
+      ) : null}
       {/* the console's row of actions (DialogActions): at the right, the primary action last */}
       <div className="case-form-actions">
         <button
           type="button"
           className="case-button danger"
-          disabled={busy}
+          disabled={busy || hitsFirst}
+          aria-describedby={hitsFirst ? `hits-first-${check.id}` : undefined}
           onClick={() => submitWith('reject')()}
         >
           {t('check.reject')}
         </button>
-        <button type="submit" className="case-button is-primary" disabled={busy}>
+        <button
+          type="submit"
+          className="case-button is-primary"
+          disabled={busy || hitsFirst}
+          aria-describedby={hitsFirst ? `hits-first-${check.id}` : undefined}
+        >
           {t('check.approve')}
         </button>
       </div>
     </form>
   );
+}
+
+/** What the review form's state depends on: the check's status and its hits' decisions. */
+function reviewFormKey(check: Json): string {
+  const hits = (check.data as { hits?: Json[] } | undefined)?.hits ?? [];
+  return [check.status, ...hits.map((h) => `${h.id}:${h.status}`)].join('|');
 }
 
 export function CheckPanel(props: {
@@ -362,7 +385,8 @@ export function CheckPanel(props: {
           {review.comment ? ` — ${shownComment(String(review.comment), review.reviewer_type)}` : ''}
         </p>
       ) : null}
-      {canWrite ? <ReviewForm check={full} onChanged={changed} /> : null}
+      {/* keyed by the check's state: an error shown for an earlier state goes with it */}
+      {canWrite ? <ReviewForm key={reviewFormKey(full)} check={full} onChanged={changed} /> : null}
       <details>
         <summary>{t('check.details')}</summary>
         <pre className="json">{JSON.stringify(full.data, null, 2)}</pre>
