@@ -19,6 +19,7 @@ import {
 import { createConsoleUser } from '../helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
+import { portalCase, portalToken } from '../helpers/portal.ts';
 
 let server: LiveServer;
 let base: string;
@@ -315,6 +316,54 @@ describe('console checks', { timeout: 600_000 }, () => {
     const after = await api.get(`/v1/checks/fraud_database/${fraud.body.id}`);
     assert.equal(after.body.data.review.comment, english);
     await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test("a signature the signer declined reads as their refusal, with their reason, not as vericase's review", async () => {
+    const key = 'decline_letter';
+    assert.equal(
+      (
+        await api.post('/v1/document-templates', {
+          key,
+          name: 'Engagement letter',
+          kind: 'electronic_signature',
+        })
+      ).status,
+      201,
+    );
+    const version = await api.post(`/v1/document-templates/${key}/versions`, {
+      content: '<html><body><h1>Engagement letter</h1></body></html>',
+    });
+    assert.equal(version.status, 201, JSON.stringify(version.body));
+    await api.post(`/v1/document-templates/${key}/versions/${version.body.number}/publish`);
+    const c = await portalCase(api, 'Declined signature');
+    const check = await api.post('/v1/checks/electronic_signature', {
+      individual_id: c.contactId,
+      settings: { document_template_key: key },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const { token } = await portalToken(api, c.caseId, c.contactId);
+    const { app } = await getHarness();
+    for (const [step, payload] of [
+      ['start', undefined],
+      ['decline', { reason: 'I am not authorised to sign for the company.' }],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/portal/api/actions/${check.body.id}/signature/${step}`,
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${c.caseId}?check=${check.body.id}`);
+    const declined = page.locator(`#check-${check.body.id}`).getByTestId('check-declined');
+    assert.match(
+      (await declined.textContent()) ?? '',
+      /^Declined by the signer on .+ — I am not authorised to sign for the company\.$/,
+    );
+    assert.doesNotMatch(await page.locator(`#check-${check.body.id}`).innerText(), /Reviewed by vericase/);
     await page.close();
   });
 });

@@ -120,6 +120,7 @@ export const actEn = {
   'check.reject': 'Reject',
   'check.override': 'Change a decided check (override)',
   'check.comment': 'Comment',
+  'check.declinedBySigner': 'Declined by the signer on {when}',
   'check.reviewed': 'Reviewed by {who} on {when}',
   // who reviewed without a user: reviewer_type (the case page's words for the same actors)
   'check.reviewer.system': 'vericase',

@@ -122,6 +122,7 @@ export const actFr: Record<ActKey, string> = {
   'check.reject': 'Rejeter',
   'check.override': 'Modifier une décision déjà prise',
   'check.comment': 'Commentaire',
+  'check.declinedBySigner': 'Refusée par le signataire le {when}',
   'check.reviewed': 'Revu par {who} le {when}',
   'check.reviewer.system': 'vericase',
   'check.reviewer.api': "l'API",

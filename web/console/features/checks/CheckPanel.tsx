@@ -335,6 +335,12 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
   );
 }
 
+/** A signature check the signer declined (its review comment is their reason). */
+function declinedBySigner(check: Json): boolean {
+  const vendor = (check.data as { vendor?: { status?: unknown } } | undefined)?.vendor;
+  return check.type === 'electronic_signature' && vendor?.status === 'declined';
+}
+
 /** What the review form's state depends on: the check's status and its hits' decisions. */
 function reviewFormKey(check: Json): string {
   const hits = (check.data as { hits?: Json[] } | undefined)?.hits ?? [];
@@ -376,7 +382,14 @@ export function CheckPanel(props: {
         keys={['status', 'result']}
       />
       <TypeResult check={full} onChanged={changed} />
-      {review?.reviewed_at ? (
+      {review?.reviewed_at && declinedBySigner(full) ? (
+        // the signer's refusal is recorded as a system review (the reference has no signer kind):
+        // said as what it is, with their reason, not as vericase's review
+        <p className="small" data-testid="check-declined">
+          {t('check.declinedBySigner', { when: formatDate(review.reviewed_at as string) })}
+          {review.comment ? ` — ${String(review.comment)}` : ''}
+        </p>
+      ) : review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
             who: reviewer?.email ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
