@@ -1318,7 +1318,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
 
       const fr = await mailFor({ language: 'fr' });
       const frCode = codeIn(fr);
-      assert.equal(fr.subject, `Votre code de signature : ${frCode}`);
+      assert.equal(fr.subject, 'Votre code de signature');
       assert.match(fr.text, /^Bonjour Ada Lovelace,$/m);
       assert.ok(fr.text.includes(`Votre code pour signer « Engagement letter » est : ${frCode}`), fr.text);
       assert.match(fr.text, /valable 10 minutes et peut être essayé 5 fois/);
@@ -1326,25 +1326,25 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
 
       const en = await mailFor({ language: 'en' });
       const enCode = codeIn(en);
-      assert.equal(en.subject, `Your signing code: ${enCode}`);
+      assert.equal(en.subject, 'Your signing code');
       assert.match(en.text, /^Hello Ada Lovelace,$/m);
       assert.ok(en.text.includes(`Your code to sign "Engagement letter" is: ${enCode}`), en.text);
       assert.match(en.text, /valid for 10 minutes and can be tried 5 times/);
 
       // no language: the portal's default language (what the page falls back to), English by default
-      assert.match((await mailFor()).subject, /^Your signing code: \d{6}$/);
+      assert.match((await mailFor()).subject, /^Your signing code$/);
       const portals = await s.api.get('/v1/client-portals');
       const portalId = portals.body.data[0].id;
       const patched = await s.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'fr' });
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
-      assert.match((await mailFor()).subject, /^Votre code de signature : \d{6}$/);
-      assert.match((await mailFor({})).subject, /^Votre code de signature : \d{6}$/);
+      assert.match((await mailFor()).subject, /^Votre code de signature$/);
+      assert.match((await mailFor({})).subject, /^Votre code de signature$/);
       // the page's language wins
-      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
+      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code$/);
       // German, Spanish, Italian and Dutch pages get the mail in their language, the same facts in it
       const de = await mailFor({ language: 'de' });
       const deCode = codeIn(de);
-      assert.equal(de.subject, `Ihr Code zum Unterschreiben: ${deCode}`);
+      assert.equal(de.subject, 'Ihr Code zum Unterschreiben');
       assert.match(de.text, /^Guten Tag Ada Lovelace,$/m);
       assert.ok(
         de.text.includes(`Ihr Code zum Unterschreiben von „Engagement letter“ lautet: ${deCode}`),
@@ -1377,7 +1377,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       ] as const) {
         const m = await mailFor({ language });
         const c = codeIn(m);
-        assert.equal(m.subject, `${subject}: ${c}`, language);
+        assert.equal(m.subject, subject, language);
         assert.ok(m.text.split('\n').includes(greeting), m.text);
         assert.ok(m.text.includes(`${line}: ${c}`), m.text);
         assert.match(m.text, validity);
@@ -1386,7 +1386,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       // the portal's default language in German: a send-code without a language gets German
       const toGerman = await s.api.patch(`/v1/client-portals/${portalId}`, { default_language: 'de' });
       assert.equal(toGerman.status, 200, JSON.stringify(toGerman.body));
-      assert.match((await mailFor()).subject, /^Ihr Code zum Unterschreiben: \d{6}$/);
+      assert.match((await mailFor()).subject, /^Ihr Code zum Unterschreiben$/);
 
       // the last code sent works, whatever the language
       const last = await mailFor({ language: 'fr' });
@@ -1413,7 +1413,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       // (the workspace's own text), the code's validity and tries; no English left
       const expected: Record<string, (code: string) => { subject: string; lines: string[] }> = {
         pt: (code) => ({
-          subject: `O seu código de assinatura: ${code}`,
+          subject: 'O seu código de assinatura',
           lines: [
             'Olá, Ada Lovelace,',
             `O seu código para assinar “Engagement letter” é: ${code}`,
@@ -1421,7 +1421,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           ],
         }),
         pl: (code) => ({
-          subject: `Kod do podpisu: ${code}`,
+          subject: 'Kod do podpisu',
           lines: [
             'Dzień dobry, Ada Lovelace,',
             `Kod do podpisania dokumentu „Engagement letter” to: ${code}`,
@@ -1429,7 +1429,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           ],
         }),
         hu: (code) => ({
-          subject: `Az Ön aláírási kódja: ${code}`,
+          subject: 'Az Ön aláírási kódja',
           lines: [
             'Kedves Ada Lovelace!',
             'Az aláírandó dokumentum: „Engagement letter”',
@@ -1438,7 +1438,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           ],
         }),
         ja: (code) => ({
-          subject: `署名用の確認コード：${code}`,
+          subject: '署名用の確認コード',
           lines: [
             'Ada Lovelace 様',
             `「Engagement letter」に署名するための確認コードは ${code} です。`,
@@ -1446,7 +1446,7 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
           ],
         }),
         ko: (code) => ({
-          subject: `서명 인증 코드: ${code}`,
+          subject: '서명 인증 코드',
           lines: [
             'Ada Lovelace 님, 안녕하세요.',
             `“Engagement letter” 문서에 서명하기 위한 인증 코드는 ${code}입니다.`,
@@ -1468,10 +1468,10 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         default_language: 'pl',
       });
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
-      assert.match((await mailFor()).subject, /^Kod do podpisu: \d{6}$/);
-      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code: \d{6}$/);
+      assert.match((await mailFor()).subject, /^Kod do podpisu$/);
+      assert.match((await mailFor({ language: 'en' })).subject, /^Your signing code$/);
       const ja = await mailFor({ language: 'ja' });
-      assert.match(ja.subject, /^署名用の確認コード：\d{6}$/);
+      assert.match(ja.subject, /^署名用の確認コード$/);
 
       // the Japanese mail's code signs
       const ok = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {

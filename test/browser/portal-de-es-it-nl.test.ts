@@ -146,7 +146,7 @@ test('a portal in German by default, a browser in Swedish: the page, its dates a
   await signing.getByText(/^Der Code ist bis \d{2}:\d{2} Uhr gültig; verbleibende Versuche: 5\.$/).waitFor();
   const codeMail = await mail.next('ada@example.com', seen);
   const code = codeIn(codeMail);
-  assert.equal(codeMail.subject, `Ihr Code zum Unterschreiben: ${code}`);
+  assert.equal(codeMail.subject, 'Ihr Code zum Unterschreiben');
   assert.match(codeMail.text, /^Guten Tag Ada Lovelace,$/m);
   assert.ok(codeMail.text.includes(`„Engagement letter“ lautet: ${code}`), codeMail.text);
   // a wrong code is refused in German

@@ -189,7 +189,7 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   const codeMail = await mail.next('ada@example.com', seen);
   const code = codeIn(codeMail);
   // the mail is in the page's language
-  assert.equal(codeMail.subject, `Your signing code: ${code}`);
+  assert.equal(codeMail.subject, 'Your signing code');
   assert.match(codeMail.text, /Your code to sign "Engagement letter" is: \d{6}/);
   await shots.take(page, 'code-sent');
 
@@ -296,7 +296,7 @@ test('en français, avec une signature dessinée, sur un écran d’ordinateur',
   const codeMail = await mail.next('ada@example.com', seen);
   const code = codeIn(codeMail);
   // the mail is in the page's language too (the portal's default language is English)
-  assert.equal(codeMail.subject, `Votre code de signature : ${code}`);
+  assert.equal(codeMail.subject, 'Votre code de signature');
   assert.match(codeMail.text, /^Bonjour Ada Lovelace,$/m);
   assert.match(codeMail.text, /Votre code pour signer « Engagement letter » est : \d{6}/);
   // a wrong code: the refusal is said in French (the server's message is English)
@@ -369,7 +369,7 @@ test('in Japanese (the browser asks for it): the page, the code’s mail and the
   await action.getByText('6 桁のコードを', { exact: false }).first().waitFor();
   const codeMail = await mail.next('ada@example.com', seen);
   const code = codeIn(codeMail);
-  assert.equal(codeMail.subject, `署名用の確認コード：${code}`);
+  assert.equal(codeMail.subject, '署名用の確認コード');
   assert.match(codeMail.text, /^Ada Lovelace 様$/m);
   assert.ok(
     codeMail.text.includes(`「Engagement letter」に署名するための確認コードは ${code} です。`),
@@ -420,7 +420,7 @@ test('in Polish (the portal’s default language): the signing step and the code
   await action.getByText('wysłano 6-cyfrowy kod', { exact: false }).waitFor();
   const codeMail = await mail.next('ada@example.com', seen);
   const code = codeIn(codeMail);
-  assert.equal(codeMail.subject, `Kod do podpisu: ${code}`);
+  assert.equal(codeMail.subject, 'Kod do podpisu');
   assert.ok(
     codeMail.text.includes(`Kod do podpisania dokumentu „Engagement letter” to: ${code}`),
     codeMail.text,

@@ -2,7 +2,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 export const de: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Ihr Code zum Unterschreiben: ${code}`,
+  subject: 'Ihr Code zum Unterschreiben',
   text: [
     `Guten Tag ${name},`,
     '',

@@ -2,7 +2,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 export const es: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Su código de firma: ${code}`,
+  subject: 'Su código de firma',
   text: [
     `Hola, ${name}:`,
     '',

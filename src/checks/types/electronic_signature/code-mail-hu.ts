@@ -2,7 +2,7 @@ import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Hungarian (formal address, "Ön"). */
 export const hu: CodeMailWriter = (v) => ({
-  subject: `Az Ön aláírási kódja: ${v.code}`,
+  subject: 'Az Ön aláírási kódja',
   text: [
     `Kedves ${v.name}!`,
     '',

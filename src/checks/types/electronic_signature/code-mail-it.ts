@@ -2,7 +2,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 export const it: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Il suo codice di firma: ${code}`,
+  subject: 'Il suo codice di firma',
   text: [
     `Gentile ${name},`,
     '',

@@ -2,7 +2,7 @@ import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Japanese (polite form). */
 export const ja: CodeMailWriter = (v) => ({
-  subject: `署名用の確認コード：${v.code}`,
+  subject: '署名用の確認コード',
   text: [
     `${v.name} 様`,
     '',

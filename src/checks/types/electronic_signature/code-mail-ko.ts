@@ -2,7 +2,7 @@ import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Korean (formal polite style). */
 export const ko: CodeMailWriter = (v) => ({
-  subject: `서명 인증 코드: ${v.code}`,
+  subject: '서명 인증 코드',
   text: [
     `${v.name} 님, 안녕하세요.`,
     '',

@@ -2,7 +2,7 @@
 import type { CodeMailWriter } from './code-mail.ts';
 
 export const nl: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Uw ondertekeningscode: ${code}`,
+  subject: 'Uw ondertekeningscode',
   text: [
     `Beste ${name},`,
     '',

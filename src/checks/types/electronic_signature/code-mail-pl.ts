@@ -8,7 +8,7 @@ function plural(n: number, forms: { one: string; few: string; many: string }): s
 
 /** The signing code's mail in Polish (formal, impersonal address). */
 export const pl: CodeMailWriter = (v) => ({
-  subject: `Kod do podpisu: ${v.code}`,
+  subject: 'Kod do podpisu',
   text: [
     `Dzień dobry, ${v.name},`,
     '',

@@ -2,7 +2,7 @@ import type { CodeMailWriter } from './code-mail.ts';
 
 /** The signing code's mail in Portuguese (formal address). */
 export const pt: CodeMailWriter = (v) => ({
-  subject: `O seu código de assinatura: ${v.code}`,
+  subject: 'O seu código de assinatura',
   text: [
     `Olá, ${v.name},`,
     '',

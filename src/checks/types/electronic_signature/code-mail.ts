@@ -24,7 +24,7 @@ export type CodeMailWriter = (mail: {
 }) => { subject: string; text: string };
 
 const en: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Your signing code: ${code}`,
+  subject: 'Your signing code',
   text: [
     `Hello ${name},`,
     '',
@@ -35,7 +35,7 @@ const en: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
 });
 
 const fr: CodeMailWriter = ({ name, document, code, minutes, attempts }) => ({
-  subject: `Votre code de signature : ${code}`,
+  subject: 'Votre code de signature',
   text: [
     `Bonjour ${name},`,
     '',
