@@ -573,6 +573,9 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await chooser.setFiles({ name: 'kbis.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
     await slot(page, 'document', 'Files').locator('.file-name', { hasText: 'kbis.pdf' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'kbis.pdf saved.' }).waitFor();
+    // the chooser's button was replaced by the progress bar while the file was sent: the focus
+    // comes back to it, not to the start of the page
+    assert.equal(await page.evaluate('document.activeElement?.textContent?.trim()'), 'Choose files');
     await tabTo('Send');
     await shots.take(page, 'focus-on-send');
     await page.keyboard.press('Enter');

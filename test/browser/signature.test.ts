@@ -453,6 +453,8 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   assert.equal(fs.readFileSync(pdfPath).subarray(0, 5).toString('latin1'), '%PDF-');
   assert.match(execFileSync('pdftotext', [pdfPath, '-'], { encoding: 'utf8' }), /Acme SAS/);
   await action.getByRole('button', { name: 'I do not want to sign' }).click();
+  // the link that opened the form is gone: the focus moves into the reason
+  assert.equal(await page.evaluate('document.activeElement?.tagName'), 'TEXTAREA');
   const confirm = action.getByRole('button', { name: 'Decline', exact: true });
   assert.equal(await confirm.isEnabled(), false);
   await action

@@ -118,6 +118,11 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const [drawn, setDrawn] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [declining, setDeclining] = useState(false);
+  // opening the decline form moves the focus into its reason (the link that opened it is gone)
+  const reasonField = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (declining) reasonField.current?.focus();
+  }, [declining]);
   const [reason, setReason] = useState('');
   const started = useRef(false);
 
@@ -414,6 +419,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
             <label className="field">
               <span>{t('declineReason')}</span>
               <textarea
+                ref={reasonField}
                 value={reason}
                 maxLength={1000}
                 rows={3}

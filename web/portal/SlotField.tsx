@@ -4,7 +4,7 @@
  * file is sent, removal of a saved file, and the ways to add one: the camera for capture slots when
  * the device has one, and a file chooser, always.
  */
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { HttpError } from '../shared/http.ts';
 import type { Action, PortalApi, Slot } from './api.ts';
 import { apiErrorText } from './api-errors.ts';
@@ -64,6 +64,21 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const [error, setError] = useState<string | null>(null);
   const [camera, setCamera] = useState(false);
   const [cameraFailed, setCameraFailed] = useState(false);
+  // the control that had the focus (the file chooser's button, a file's Remove) is gone while a file
+  // is sent or once it is removed: focus then fell to the page's start, and a keyboard user began
+  // again from the top. After each, the focus comes back to the slot.
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  const [refocus, setRefocus] = useState(0);
+  useEffect(() => {
+    if (!refocus) return;
+    const active = document.activeElement;
+    // the person moved on meanwhile (another field, another slot): their focus is left alone
+    if (active && active !== document.body && !fieldset.current?.contains(active)) return;
+    // the add control first (where the focus was for an upload), never a Remove a stray Enter
+    // would press: the slot itself when it has no add control
+    const target = fieldset.current?.querySelector<HTMLElement>('.buttons button') ?? fieldset.current;
+    target?.focus();
+  }, [refocus]);
 
   const full = slot.files.length >= slot.max_files;
   const single = slot.max_files === 1;
@@ -98,6 +113,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
     }
     if (!failed && leftOut.length)
       setError(t('tooManyFiles', { names: leftOut.join(', '), n: slot.max_files }));
+    setRefocus((n) => n + 1);
   };
 
   const onFiles = (list: FileList | null) => {
@@ -116,6 +132,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
     try {
       onAction(await api.removeFile(action.id, fileId));
       announce(t('removed', { name }));
+      setRefocus((n) => n + 1);
     } catch (err) {
       if (movedOn(err)) onMovedOn();
       else setError(apiErrorText(t, err));
@@ -144,7 +161,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const showCamera = editable && slot.capture !== null && takesImages && cameraSupported() && !cameraFailed;
 
   return (
-    <fieldset className="slot" aria-describedby={`${id}-meta`}>
+    <fieldset className="slot" aria-describedby={`${id}-meta`} ref={fieldset} tabIndex={-1}>
       <legend>{slotTitle(t, slot)}</legend>
       <p className="slot-meta" id={`${id}-meta`}>
         {slot.required ? t('required') : t('optional')}
