@@ -130,6 +130,20 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(await row.getAttribute('aria-expanded'), 'true');
     await page.locator(`#check-${demo.idDocumentCheckId}`).waitFor();
     await shot(page, '02-entity-check');
+    // why it waits, in the panel itself (the provider's words), and a way to its files
+    const waiting = (await api.call('GET', `/v1/checks/id_document/${demo.idDocumentCheckId}`)).data.review;
+    assert.equal(waiting.reviewed_at, null);
+    assert.ok(waiting.comment, 'the sandbox says why it could not decide');
+    const checkPanel = page.locator(`#check-${demo.idDocumentCheckId}`);
+    assert.equal(
+      await checkPanel.getByTestId('check-waiting-reason').textContent(),
+      `Why it waits for a review: ${waiting.comment}`,
+    );
+    await checkPanel.getByRole('button', { name: 'See its documents' }).click();
+    assert.equal(await page.getByRole('tab', { name: 'Documents' }).getAttribute('aria-selected'), 'true');
+    // the documents tab opens on this check's document: the ID image, not the first in the list
+    await page.getByTestId('case-documents').locator('[data-file-type="image/png"] img').waitFor();
+    await page.getByRole('tab', { name: 'Companies and people' }).click();
 
     // tags: add one, remove one; the server has them
     const tags = page.getByTestId('case-tags');

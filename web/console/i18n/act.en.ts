@@ -121,6 +121,8 @@ export const actEn = {
   'check.override': 'Change a decided check (override)',
   'check.comment': 'Comment',
   'check.declinedBySigner': 'Declined by the signer on {when}',
+  'check.waitingReason': 'Why it waits for a review:',
+  'check.showDocuments': 'See its documents',
   'check.reviewed': 'Reviewed by {who} on {when}',
   // who reviewed without a user: reviewer_type (the case page's words for the same actors)
   'check.reviewer.system': 'vericase',

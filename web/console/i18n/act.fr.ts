@@ -123,6 +123,8 @@ export const actFr: Record<ActKey, string> = {
   'check.override': 'Modifier une décision déjà prise',
   'check.comment': 'Commentaire',
   'check.declinedBySigner': 'Refusée par le signataire le {when}',
+  'check.waitingReason': 'Pourquoi elle attend une revue :',
+  'check.showDocuments': 'Voir ses documents',
   'check.reviewed': 'Revu par {who} le {when}',
   'check.reviewer.system': 'vericase',
   'check.reviewer.api': "l'API",

@@ -39,6 +39,12 @@ export function CasePage({ id }: { id: string }) {
     return asked && TABS.includes(asked) ? asked : 'entities';
   });
   const [selected, setSelected] = useState<string | null>(initial.get('entity'));
+  // a check whose files the Documents tab opens on (a check panel's "See its documents")
+  const [docCheck, setDocCheck] = useState<string | null>(null);
+  const showDocuments = useCallback((checkId: string) => {
+    setDocCheck(checkId);
+    setTab('documents');
+  }, []);
   const askedCheck = initial.get('check');
   // bumped on every change, so the tabs that load their own data reload
   const [version, setVersion] = useState(0);
@@ -281,11 +287,14 @@ export function CasePage({ id }: { id: string }) {
                 canWrite={canWrite}
                 onSelect={setSelected}
                 onChanged={changed}
+                onShowDocuments={showDocuments}
               />
             ) : null}
           </>
         ) : null}
-        {tab === 'documents' ? <DocumentsTab caseId={kase.id} entities={entities} version={version} /> : null}
+        {tab === 'documents' ? (
+          <DocumentsTab caseId={kase.id} entities={entities} version={version} checkId={docCheck} />
+        ) : null}
         {tab === 'notes' ? (
           <NotesTab caseId={kase.id} canWrite={canWrite} version={version} onChanged={changed} />
         ) : null}

@@ -27,7 +27,13 @@ const EXTENSION: Record<string, string> = {
 const docKey = (d: CaseDocument, i: number) =>
   `${d.check?.id ?? d.document_order?.id ?? d.type}:${d.check?.version ?? ''}:${i}`;
 
-export function DocumentsTab(props: { caseId: string; entities: CaseEntity[]; version: number }) {
+export function DocumentsTab(props: {
+  caseId: string;
+  entities: CaseEntity[];
+  version: number;
+  /** The check whose document is shown first (else the first document). */
+  checkId?: string | null;
+}) {
   const t = useCaseT();
   const [docs, setDocs] = useState<CaseDocument[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +65,9 @@ export function DocumentsTab(props: { caseId: string; entities: CaseEntity[]; ve
     return id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null;
   };
   const list = docs ?? [];
-  const index = list.findIndex((d, i) => docKey(d, i) === chosen);
+  const asked = chosen ?? (props.checkId ? (list.find((d) => d.check?.id === props.checkId) ?? null) : null);
+  const chosenKey = typeof asked === 'string' ? asked : asked ? docKey(asked, list.indexOf(asked)) : null;
+  const index = list.findIndex((d, i) => docKey(d, i) === chosenKey);
   const current = index >= 0 ? list[index] : (list[0] ?? null);
 
   return (

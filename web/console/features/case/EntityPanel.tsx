@@ -41,6 +41,8 @@ export function EntityPanel(props: {
   onChanged: () => void;
   /** A check to show opened (a link with ?check=<id>). */
   openCheck?: string | null;
+  /** Opens the Documents tab on a check's files. */
+  onShowDocuments?: (checkId: string) => void;
 }) {
   const t = useCaseT();
   const { entity } = props;
@@ -205,6 +207,7 @@ export function EntityPanel(props: {
                 caseId={props.caseId}
                 entityName={entity.name}
                 onChanged={props.onChanged}
+                onShowDocuments={props.onShowDocuments}
               />
             ))}
           </ul>
@@ -221,6 +224,7 @@ function CheckRow(props: {
   caseId: string;
   entityName: string;
   onChanged: () => void;
+  onShowDocuments?: (checkId: string) => void;
 }) {
   const t = useCaseT();
   const c = props.check;
@@ -250,6 +254,7 @@ function CheckRow(props: {
             check={c}
             entityName={props.entityName}
             onChanged={props.onChanged}
+            onShowDocuments={props.onShowDocuments}
           />
         </div>
       ) : null}

@@ -347,11 +347,16 @@ function reviewFormKey(check: Json): string {
   return [check.status, ...hits.map((h) => `${h.id}:${h.status}`)].join('|');
 }
 
+/** The check types whose files the Documents tab shows. */
+const WITH_DOCUMENTS = new Set(['document', 'id_document', 'id_verification', 'electronic_signature']);
+
 export function CheckPanel(props: {
   caseId: string;
   check: Envelope;
   entityName: string;
   onChanged: () => void;
+  /** Opens the case's Documents tab on this check's files. */
+  onShowDocuments?: (checkId: string) => void;
 }) {
   const t = useActT();
   const shownComment = useAutomaticComment();
@@ -381,6 +386,24 @@ export function CheckPanel(props: {
         data={{ status: full.status, result: (full.data as Json | undefined)?.result }}
         keys={['status', 'result']}
       />
+      {/* why a check waits for a person: the provider's or the rule's words, before any review */}
+      {!review?.reviewed_at && typeof review?.comment === 'string' && review.comment ? (
+        <p className="small" data-testid="check-waiting-reason">
+          {t('check.waitingReason')} <q>{shownComment(String(review.comment), review.reviewer_type)}</q>
+        </p>
+      ) : null}
+      {props.onShowDocuments && WITH_DOCUMENTS.has(props.check.type) ? (
+        <p className="small">
+          <button
+            type="button"
+            className="link"
+            onClick={() => props.onShowDocuments?.(props.check.id)}
+            data-testid="check-show-documents"
+          >
+            {t('check.showDocuments')}
+          </button>
+        </p>
+      ) : null}
       <TypeResult check={full} onChanged={changed} />
       {review?.reviewed_at && declinedBySigner(full) ? (
         // the signer's refusal is recorded as a system review (the reference has no signer kind):
