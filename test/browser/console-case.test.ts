@@ -496,6 +496,15 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test("a check's subtype reads in words: the document type's label, not its key", async () => {
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${demo.caseId}?check=${demo.documentCheckId}`);
+    const row = page.locator(`[data-check-id="${demo.documentCheckId}"]`);
+    await row.getByText('Registration certificate').waitFor();
+    assert.doesNotMatch((await row.textContent()) ?? '', /registration_certificate/);
+    await page.close();
+  });
+
   test('a case with no risk: Set the risk starts with no level chosen, and Save without one records nothing', async () => {
     const fresh = await api.call('POST', '/v1/cases', { name: 'No risk yet' });
     const page = await signedIn(reviewer);

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { CheckPanel } from '../checks/CheckPanel.tsx';
+import { useSubtypeLabel } from '../checks/subtype-labels.ts';
 import { EditEntityButton } from '../entities/EntityEditor.tsx';
 import { formatPercent } from './graph-layout.ts';
 import { formatDate, formatDateTime, useCaseT } from './i18n.ts';
@@ -228,7 +229,10 @@ function CheckRow(props: {
 }) {
   const t = useCaseT();
   const c = props.check;
-  const detail = c.document_type_key ?? c.subtype?.split(':').slice(1).join(':') ?? null;
+  const subtypeLabel = useSubtypeLabel();
+  const detail = subtypeLabel(
+    c.subtype ?? (c.document_type_key ? `document_type:${c.document_type_key}` : null),
+  );
   return (
     <li className={props.open ? 'is-open' : undefined}>
       <button

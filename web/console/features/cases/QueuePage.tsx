@@ -10,6 +10,7 @@ import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { hasActKey, useActT } from '../act-i18n.ts';
+import { useSubtypeLabel } from '../checks/subtype-labels.ts';
 import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
 
@@ -18,6 +19,7 @@ const LIMIT = 25;
 
 export function QueuePage() {
   const t = useT();
+  const subtypeLabel = useSubtypeLabel();
   const actT = useActT();
   const typeLabel = (type: string) => {
     const key = `check.type.${type}`;
@@ -60,8 +62,8 @@ export function QueuePage() {
             <td>
               {typeLabel(r.check.type)}
               {r.check.subtype ? (
-                // a document check's subtype is document_type:{key}: the key is what tells it apart
-                <span className="muted small"> · {r.check.subtype.replace(/^document_type:/, '')}</span>
+                // a document check's subtype (document_type:{key}) is what tells it apart: in words
+                <span className="muted small"> · {subtypeLabel(r.check.subtype)}</span>
               ) : null}
             </td>
             <td>{r.subject.name}</td>

@@ -1,0 +1,49 @@
+/**
+ * A check's subtype in words: `document_type:registration_certificate` is the document type's label
+ * ("Registration certificate"), `document_template:engagement` the signature template's name
+ * ("Engagement letter"). The check envelopes carry keys only; the labels come from the workspace's
+ * document types and document templates, read once a minute at most for the whole page.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client.ts';
+
+const KEEP_MS = 60_000;
+let kept: { at: number; labels: Promise<Map<string, string>> } | null = null;
+
+function loadLabels(): Promise<Map<string, string>> {
+  if (kept && Date.now() - kept.at < KEEP_MS) return kept.labels;
+  const labels = (async () => {
+    const [types, templates] = await Promise.all([
+      // an archived type still names the checks made with it
+      api.GET('/v1/document_types', { params: { query: { limit: 100, include_archived: true } } }),
+      api.GET('/v1/document-templates', { params: { query: { limit: 100 } } }),
+    ]);
+    const out = new Map<string, string>();
+    for (const d of types.data?.data ?? []) out.set(`document_type:${d.key}`, d.label);
+    for (const d of templates.data?.data ?? []) out.set(`document_template:${d.key}`, d.name);
+    return out;
+  })().catch(() => {
+    kept = null; // not kept: the next page tries again
+    return new Map<string, string>();
+  });
+  kept = { at: Date.now(), labels };
+  return labels;
+}
+
+/** The subtype's label, else its key (what follows `kind:`), else null when there is none. */
+export function useSubtypeLabel(): (subtype: string | null | undefined) => string | null {
+  const [labels, setLabels] = useState<Map<string, string> | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadLabels().then((m) => {
+      if (live) setLabels(m);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (subtype) => {
+    if (!subtype) return null;
+    return labels?.get(subtype) ?? subtype.split(':').slice(1).join(':');
+  };
+}
