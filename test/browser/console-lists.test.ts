@@ -128,6 +128,16 @@ describe('console lists', { timeout: 600_000 }, () => {
       assert.equal(label, `"${column}"`);
       await shot(page, `phone-${section}`);
     }
+    // the list of cases keeps its columns: its table scrolls in its own box, the page stays as
+    // wide as the screen (it was 425 px wide at 390 px, the top bar ending short of it)
+    assert.equal(
+      (await small.post('/v1/cases', { name: 'Établissements Lumière et Associés Holding' })).status,
+      201,
+    );
+    await page.goto(`${base}/console/`);
+    await page.locator('table.grid tbody tr').first().waitFor();
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 390);
+    await shot(page, 'phone-cases');
     // at desktop width the same table is a table again, its headings shown
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${base}/console/settings/users`);

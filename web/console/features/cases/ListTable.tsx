@@ -24,9 +24,12 @@ export function ListTable<T>(props: {
   if (!props.rows) return <p className="muted">{t('common.loading')}</p>;
   if (props.rows.length === 0) return <p className="muted">{props.empty}</p>;
   return (
-    <table className="grid">
-      <TableHead columns={props.columns} />
-      <tbody>{props.rows.map(props.row)}</tbody>
-    </table>
+    // on a narrow screen the table scrolls within its box: the page itself never gets wider
+    <div className="grid-scroll">
+      <table className="grid">
+        <TableHead columns={props.columns} />
+        <tbody>{props.rows.map(props.row)}</tbody>
+      </table>
+    </div>
   );
 }
