@@ -1,4 +1,5 @@
 import type { AppContext } from '../app-context.ts';
+import { lockLiveCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import type { CaseReportRow } from '../db/schema.ts';
 import { recordEvents, SYSTEM } from '../events/record-event.ts';
@@ -32,15 +33,8 @@ async function fail(ctx: AppContext, reportId: string, error: string): Promise<v
 async function settle(trx: Db, reportId: string, file: Parameters<typeof recordGeneratedFile>[1], at: Date) {
   const row = await lockCaseReport(trx, reportId);
   if (row?.status !== 'requested') return false;
-  // deleted while the PDF was being made: no event may follow the case's Case.Deleted (locked as a
-  // case's changes lock it, so a delete committing meanwhile is seen)
-  const kase = await trx
-    .selectFrom('cases')
-    .select('deleted_at')
-    .where('id', '=', row.case_id)
-    .forNoKeyUpdate()
-    .executeTakeFirst();
-  if (!kase || kase.deleted_at) {
+  // deleted while the PDF was being made: no event may follow the case's Case.Deleted
+  if (!(await lockLiveCase(trx, row.case_id))) {
     await updateCaseReport(trx, row.id, { status: 'failed', error: CASE_DELETED });
     return false;
   }

@@ -108,7 +108,22 @@ export async function findInLiveCase<T extends CaseOwnedTable>(
   return q.executeTakeFirst();
 }
 
-/** Marks activity inside a case (any change to it or to what it contains). */
+/**
+ * Whether the case is live (neither soft deleted nor erased), its row locked as a change of the
+ * case locks it (FOR NO KEY UPDATE, as its flags' update does). Background work about to record
+ * the case's events calls it in its transaction: a deletion committed meanwhile is seen, and one
+ * that comes later waits, so nothing of the case follows its `Case.Deleted`.
+ */
+export async function lockLiveCase(trx: Db, caseId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('cases')
+    .select('deleted_at')
+    .where('id', '=', caseId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+  return row !== undefined && row.deleted_at === null;
+}
+
 /** Marks activity on the case; returns the case as it now is (an event's snapshot). */
 export async function touchCase(trx: Db, caseId: string): Promise<CaseRow> {
   return trx

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../../app-context.ts';
+import { lockLiveCase } from '../../cases/repository.ts';
 import { discardGeneratedFile, type GeneratedFile } from '../../files/generated-file.ts';
 import { getStorage } from '../../files/storage.ts';
 import { inSpan, SpanKind } from '../../ops/tracing.ts';
@@ -49,15 +50,8 @@ export async function processCheckJob(
       // and the change queued the job that reads the new ones
       if (!isDeepStrictEqual(check.internal, snapshot.internal)) return false;
       // the case was deleted while the provider worked: the result is dropped, no event follows the
-      // case's Case.Deleted. Locked as the case's flags lock it (case-effects.ts), so a delete
-      // committing meanwhile is seen, and one that comes later waits and follows these events.
-      const kase = await trx
-        .selectFrom('cases')
-        .select('deleted_at')
-        .where('id', '=', check.case_id)
-        .forNoKeyUpdate()
-        .executeTakeFirst();
-      if (!kase || kase.deleted_at) return false;
+      // case's Case.Deleted
+      if (!(await lockLiveCase(trx, check.case_id))) return false;
       await applyOutcome(ctx, trx, def, check, outcome);
       return true;
     })
