@@ -202,10 +202,15 @@ async function pingPairs(
       { ...logEnv, PORT: String(barePort) },
       `http://127.0.0.1:${barePort}/ping`,
     );
-    // measured once ready (/readyz 200): the sanctions lists load in the background after the port
-    // opens, on the CPU the bare route is measured on, for a few seconds into the first round
-    const { base, server } = await startService(serverEnv, { ready: true });
+    // the bare route is stopped whatever happens next: a service that fails to start (a build
+    // changed under the bench) left it running idle after the bench had ended
+    let server: Awaited<ReturnType<typeof startService>>['server'] | undefined;
     try {
+      // measured once ready (/readyz 200): the sanctions lists load in the background after the
+      // port opens, on the CPU the bare route is measured on, for a few seconds into the first round
+      const started = await startService(serverEnv, { ready: true });
+      server = started.server;
+      const base = started.base;
       const { result, pinned } = await withPinnedCpus([bare, server], () =>
         alternate(
           [
@@ -226,7 +231,7 @@ async function pingPairs(
       pingRuns.push(...ping.runs);
       ratios.push(ratio(ping, ceiling).median);
     } finally {
-      await stopProcess(server);
+      if (server) await stopProcess(server);
       await stopProcess(bare);
     }
   }
