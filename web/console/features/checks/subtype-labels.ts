@@ -6,12 +6,14 @@
  */
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { useSession } from '../../shell/session.tsx';
 
 const KEEP_MS = 60_000;
-let kept: { at: number; labels: Promise<Map<string, string>> } | null = null;
+// kept for one workspace: after a sign-in to another, its labels are read afresh (never shown there)
+let kept: { workspaceId: string; at: number; labels: Promise<Map<string, string>> } | null = null;
 
-function loadLabels(): Promise<Map<string, string>> {
-  if (kept && Date.now() - kept.at < KEEP_MS) return kept.labels;
+function loadLabels(workspaceId: string): Promise<Map<string, string>> {
+  if (kept && kept.workspaceId === workspaceId && Date.now() - kept.at < KEEP_MS) return kept.labels;
   const labels = (async () => {
     const [types, templates] = await Promise.all([
       // an archived type still names the checks made with it
@@ -26,22 +28,23 @@ function loadLabels(): Promise<Map<string, string>> {
     kept = null; // not kept: the next page tries again
     return new Map<string, string>();
   });
-  kept = { at: Date.now(), labels };
+  kept = { workspaceId, at: Date.now(), labels };
   return labels;
 }
 
 /** The subtype's label, else its key (what follows `kind:`), else null when there is none. */
 export function useSubtypeLabel(): (subtype: string | null | undefined) => string | null {
+  const workspaceId = useSession().session?.workspace.id ?? '';
   const [labels, setLabels] = useState<Map<string, string> | null>(null);
   useEffect(() => {
     let live = true;
-    void loadLabels().then((m) => {
+    void loadLabels(workspaceId).then((m) => {
       if (live) setLabels(m);
     });
     return () => {
       live = false;
     };
-  }, []);
+  }, [workspaceId]);
   return (subtype) => {
     if (!subtype) return null;
     return labels?.get(subtype) ?? subtype.split(':').slice(1).join(':');
