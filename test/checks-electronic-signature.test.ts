@@ -1609,7 +1609,10 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.ok(retryAfter > 86_000 && retryAfter <= 86_400, String(retryAfter));
       // no mail, no audit event, no case event, no webhook
       assert.equal(mail.countTo(s.email), mails);
-      assert.deepEqual(await footprint(s.api, s.caseId, s.check.id), before);
+      // the outbox drains on its own meanwhile: the events say no webhook was added
+      const { outbox: _drained, ...after } = await footprint(s.api, s.caseId, s.check.id);
+      const { outbox: _before, ...kept } = before;
+      assert.deepEqual(after, kept);
       // the page is told when: the oldest send's 24 hours, not the minute after the last
       const shown = await signatureOf(s.token, s.check.id);
       assert.equal(shown.code.resend_available_at, releaseAt.toISOString());
