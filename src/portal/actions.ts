@@ -204,6 +204,8 @@ export async function presentAction(
     description: described.description,
     slots,
     can_submit: accepting && mine.length > 0 && missingSlot(slots, mine) === null,
+    checking: check.status === 'processing',
+    retry_reason: state === 'retry' ? (portal.retryReason?.(check) ?? null) : null,
     ...((portal.extra ? await portal.extra(db, check) : {}) as Partial<Action>),
   };
 }

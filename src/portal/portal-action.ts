@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow } from '../db/schema.ts';
+import type { RetryReason } from './retry-reasons.ts';
 
 // The hook a check type implements to appear in the client portal as an action the contact
 // completes (document, id_document, id_verification; electronic_signature later). The portal's API
@@ -47,6 +48,8 @@ export interface PortalActionDefinition {
     /** The address of the contact's device as the service sees it (VERICASE_TRUST_PROXY applies). */
     ip: string;
   }): Promise<void>;
+  /** Why a step to send again came back, when the type can say it to the contact (src/portal/retry-reasons.ts). */
+  retryReason?(check: CheckRow): RetryReason | null;
   /** Fields this type adds to its Action (electronic_signature's `signature` block). */
   extra?(db: Db, check: CheckRow): Promise<Record<string, unknown>>;
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { SignatureOut } from '../checks/types/electronic_signature/schemas.ts';
 import { DateTime, Nullable, Uuid } from '../http/common-schemas.ts';
+import { RetryReasonSchema } from './retry-reasons.ts';
 
 // Schemas of the client portal's own API (/portal/api). They validate requests and shape responses
 // like every route's, but the routes are hidden from /v1/openapi.json: the API serves the portal's
@@ -46,6 +47,10 @@ export const ActionOut = Type.Object({
   description: Nullable(Type.String()),
   slots: Type.Array(SlotOut),
   can_submit: Type.Boolean(),
+  /** `submitted` only: what was sent is being verified now (the check is `processing`); the page waits for the result. */
+  checking: Type.Boolean(),
+  /** `retry` only: why it came back, when that can be said (src/portal/retry-reasons.ts); else null. */
+  retry_reason: Nullable(RetryReasonSchema),
   /** electronic_signature actions only (docs/electronic-signature.md). */
   signature: Type.Optional(SignatureOut),
 });

@@ -95,14 +95,14 @@ const action = (page: Page, type: string) => page.locator(`[data-action-type="${
 const slot = (page: Page, type: string, legend: string) =>
   action(page, type).getByRole('group', { name: legend, exact: true });
 /**
- * A sent step's badge: "Received" (the submission's answer), or "Approved" once the session read
- * that follows it brings the sandbox's decision (20 ms in tests), which a busy machine may show
- * before the test looks.
+ * A sent step's badge: "Being checked" (the submission's answer while the check is processing),
+ * "Received" (waiting for a person), or "Approved" once a session read brings the sandbox's decision
+ * (20 ms in tests), which a busy machine may show before the test looks.
  */
 async function sent(page: Page, type: string): Promise<void> {
   try {
     await action(page, type)
-      .locator('.badge', { hasText: /^(Received|Approved)$/ })
+      .locator('.badge', { hasText: /^(Being checked|Received|Approved)$/ })
       .waitFor();
   } catch (err) {
     // what the step shows instead (an error, a button still sending) says what went wrong
@@ -808,8 +808,8 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     });
     await choose(page, 'document', 'Files', 'kbis.pdf', outcomePdf('approved'), 'application/pdf');
     await action(page, 'document').getByRole('button', { name: 'Send', exact: true }).click();
-    // the submission's own answer, always `submitted` (its session read is held)
-    await action(page, 'document').locator('.badge', { hasText: 'Received' }).waitFor();
+    // the submission's own answer, always `submitted` and being checked (its session read is held)
+    await action(page, 'document').locator('.badge', { hasText: 'Being checked' }).waitFor();
     await choose(
       page,
       'id_document',
@@ -941,6 +941,95 @@ describe('client portal in Chromium: refused files', () => {
       .waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), english);
     await shots.take(page, 'withdrawn');
+    assert.deepEqual(errors, []);
+  });
+
+  test('a capture being checked: the page waits for the result, then says why it came back', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    // a document left to do keeps the checklist on screen while the identity is verified
+    await documentCheck(op, companyId);
+    const check = await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    const link = await shareLink(op, caseId, contactId);
+    const shots = screenshots('portal-checking');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-US'), link, errors);
+    const step = action(page, 'id_verification');
+    await choose(
+      page,
+      'id_verification',
+      'Front of the document',
+      'front.png',
+      outcomePng('approved'),
+      'image/png',
+    );
+    await choose(
+      page,
+      'id_verification',
+      'Photo of your face',
+      'selfie.png',
+      sandboxSelfie('rejected'),
+      'image/png',
+    );
+    await step.getByRole('button', { name: 'Send', exact: true }).click();
+    // the sandbox rejects the face within moments: the page reads it by itself, no reload
+    await step.locator('.badge', { hasText: 'Please send it again' }).waitFor({ timeout: 30_000 });
+    await step
+      .getByText('Your photo could not be matched with the photo on the document.', { exact: false })
+      .waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Identity verification: please send it again.' })
+      .waitFor();
+    assert.equal(await settled(op, 'id_verification', check.id), 'rejected');
+    // and it takes a new capture at once
+    assert.equal(
+      await slot(page, 'id_verification', 'Photo of your face').locator('input[type=file]').count(),
+      1,
+    );
+    await shots.take(page, 'face-did-not-match');
+    assert.deepEqual(errors, []);
+  });
+
+  test("a check link's capture still being verified: the last screen says so, and turns back to the step if it is rejected", async () => {
+    const op = await operator();
+    const { contactId } = await contactCase(op);
+    const check = await op.ok('POST', '/v1/checks/id_verification', { individual_id: contactId });
+    const shots = screenshots('portal-checking-link');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('fr-FR'), check.data.vendor.verification_url, errors);
+    const step = action(page, 'id_verification');
+    await choose(
+      page,
+      'id_verification',
+      'Recto du document',
+      'front.png',
+      outcomePng('approved'),
+      'image/png',
+    );
+    // `pending`: the sandbox verifier never answers, so the check stays processing
+    await choose(
+      page,
+      'id_verification',
+      'Photo de votre visage',
+      'selfie.png',
+      sandboxSelfie('pending'),
+      'image/png',
+    );
+    await step.getByRole('button', { name: 'Envoyer', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Tout a bien été reçu' }).waitFor();
+    await page.getByText('Nous vérifions encore ce que vous avez envoyé.', { exact: false }).waitFor();
+    await shots.take(page, 'still-checking');
+    // a reviewer rejects it: the page, still open, goes back to the step with the generic hint
+    await op.ok('POST', `/v1/checks/id_verification/${check.id}/force_review`, {});
+    await op.ok('PATCH', `/v1/checks/id_verification/${check.id}/review`, {
+      action: 'reject',
+      comment: 'Reviewer: the selfie is a photo of a screen',
+    });
+    await step.locator('.badge', { hasText: 'À renvoyer' }).waitFor({ timeout: 30_000 });
+    await step.getByText('Ce que vous avez envoyé n’a pas pu être accepté.', { exact: false }).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /photo of a screen/);
+    await shots.take(page, 'rejected-by-reviewer');
     assert.deepEqual(errors, []);
   });
 });

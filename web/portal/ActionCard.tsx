@@ -1,9 +1,10 @@
 /** One entry of the checklist: an action's slots while it takes files, else what was received. */
 import { useState } from 'react';
-import { type Action, type PortalApi, signatureAsks } from './api.ts';
+import { type Action, type PortalApi, type RetryReason, signatureAsks } from './api.ts';
 import { apiErrorText } from './api-errors.ts';
 import { useI18n } from './i18n.tsx';
 import { actionDescription, actionTitle, slotTitle } from './labels.ts';
+import type { Messages } from './messages.ts';
 import { movedOn } from './moved-on.ts';
 import { SignatureStep } from './SignatureStep.tsx';
 import { SlotField } from './SlotField.tsx';
@@ -24,6 +25,16 @@ const STATE_KEY = {
   approved: 'stateApproved',
 } as const;
 
+/** What the step says when it came back: its reason when the service could say one. */
+const REASON_KEY: Record<RetryReason, keyof Messages> = {
+  unreadable: 'reasonUnreadable',
+  expired: 'reasonExpired',
+  too_old: 'reasonTooOld',
+  wrong_document: 'reasonWrongDocument',
+  details_mismatch: 'reasonDetailsMismatch',
+  face_mismatch: 'reasonFaceMismatch',
+};
+
 export function ActionCard({ api, action, onAction, onSubmitted, onError, announce }: Props) {
   const { t } = useI18n();
   const [submitting, setSubmitting] = useState(false);
@@ -41,7 +52,9 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
         ? ('stateDeclined' as const)
         : signature?.status === 'ended'
           ? ('stateEnded' as const)
-          : (STATE_KEY[action.state] ?? 'stateTodo');
+          : action.checking
+            ? ('stateChecking' as const)
+            : (STATE_KEY[action.state] ?? 'stateTodo');
   const badgeClass =
     signature?.status === 'signed'
       ? 'approved'
@@ -86,7 +99,11 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
         </div>
         <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
         {description && asking ? <p className="description">{description}</p> : null}
-        {action.state === 'retry' && !signature ? <p className="hint">{t('retryHint')}</p> : null}
+        {action.state === 'retry' && !signature ? (
+          <p className="hint retry-reason">
+            {t(action.retry_reason ? REASON_KEY[action.retry_reason] : 'retryHint')}
+          </p>
+        ) : null}
         {signature ? (
           <SignatureStep
             api={api}
@@ -135,7 +152,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
                 {error}
               </p>
             ) : null}
-            <p className="hint">{t('receivedHint')}</p>
+            <p className="hint">{t(action.checking ? 'checkingHint' : 'receivedHint')}</p>
             {received.length ? (
               <ul className="files received">
                 {received.map(({ slot, file }) => (

@@ -10,11 +10,18 @@ import { accentColours } from './accent.ts';
 import { type Action, PortalApi, type Session, signatureAsks } from './api.ts';
 import { apiErrorText } from './api-errors.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
-import { portalName } from './labels.ts';
+import { actionTitle, portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
 import { SignedDocumentDownload } from './SignatureStep.tsx';
 import { signedDocumentDetails } from './signed-documents.ts';
 import { takeToken } from './token.ts';
+
+/**
+ * How often the page reads its session again while a step is being checked (an identity capture is
+ * verified within seconds): the contact learns there whether to send it again. Only while the page
+ * is visible; a session read is one indexed request.
+ */
+const CHECKING_POLL_MS = 3000;
 
 type View =
   | { kind: 'loading' }
@@ -158,6 +165,29 @@ export function App() {
       if (url) URL.revokeObjectURL(url);
     };
   }, [api, logoUrl]);
+
+  // while a step is being checked, read the session again now and then: the result shows in place
+  const checking = session?.actions.some((a) => a.checking) ?? false;
+  useEffect(() => {
+    if (!checking) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void load();
+    }, CHECKING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [checking, load]);
+
+  // a step that was received and came back to be sent again is said aloud (the screen may change
+  // from "everything received" back to the checklist under the contact's eyes)
+  const states = useRef(new Map<string, Action['state']>());
+  useEffect(() => {
+    if (!session) return;
+    const cameBack = session.actions.filter(
+      (a) => !a.signature && a.state === 'retry' && states.current.get(a.id) === 'submitted',
+    );
+    states.current = new Map(session.actions.map((a) => [a.id, a.state]));
+    if (cameBack.length)
+      setStatus(cameBack.map((a) => i18n.t('stepCameBack', { what: actionTitle(i18n.t, a) })).join(' '));
+  }, [session, i18n]);
 
   const replaceAction = useCallback((a: Action) => {
     changes.current++;
@@ -325,6 +355,7 @@ function Done({ api, session, redirect }: { api: PortalApi; session: Session; re
       </div>
       <FocusHeading>{t('doneTitle')}</FocusHeading>
       <p>{t('doneText', { name: session.contact.first_name })}</p>
+      {session.actions.some((a) => a.checking) ? <p className="hint checking">{t('doneChecking')}</p> : null}
       {signed.map((a) => (
         <SignedDocumentDownload key={a.id} api={api} action={a} detail={details.get(a.id)} />
       ))}

@@ -19,6 +19,15 @@ export interface Slot {
 
 export type ActionState = 'todo' | 'submitted' | 'approved' | 'retry';
 
+/** Why a step came back (src/portal/retry-reasons.ts); null when it cannot be said. */
+export type RetryReason =
+  | 'unreadable'
+  | 'expired'
+  | 'too_old'
+  | 'wrong_document'
+  | 'details_mismatch'
+  | 'face_mismatch';
+
 export interface Action {
   id: string;
   type: string;
@@ -28,6 +37,9 @@ export interface Action {
   description: string | null;
   slots: Slot[];
   can_submit: boolean;
+  /** Submitted and being verified now: the page reads the session again until it is not. */
+  checking: boolean;
+  retry_reason: RetryReason | null;
   /** electronic_signature actions only (docs/electronic-signature.md, "The portal's signing API"). */
   signature?: SignatureState | null;
 }

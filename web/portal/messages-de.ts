@@ -17,6 +17,22 @@ export const de: Messages = {
   stateApproved: 'Akzeptiert',
   retryHint: 'Was Sie gesendet haben, konnte nicht akzeptiert werden. Bitte senden Sie neue Dateien.',
   receivedHint: 'Erhalten, vielen Dank. Für diesen Schritt wird nichts weiter benötigt.',
+  stateChecking: 'Wird geprüft',
+  checkingHint:
+    'Erhalten, vielen Dank. Wir prüfen es gerade: Diese Seite sagt Ihnen gleich, ob etwas erneut gesendet werden muss.',
+  doneChecking:
+    'Wir prüfen noch, was Sie gesendet haben. Lassen Sie diese Seite kurz geöffnet: Sie sagt Ihnen, ob etwas erneut gesendet werden muss.',
+  stepCameBack: '{what}: Bitte erneut senden.',
+  reasonUnreadable:
+    'Das Dokument konnte nicht gelesen werden. Machen Sie ein neues Foto des ganzen Dokuments: flach, gut beleuchtet, scharf und ohne Spiegelungen.',
+  reasonExpired: 'Das Dokument ist abgelaufen. Bitte senden Sie ein noch gültiges Dokument.',
+  reasonTooOld: 'Das Dokument ist zu alt. Bitte senden Sie ein aktuelles.',
+  reasonWrongDocument:
+    'Dies ist nicht das angeforderte Dokument. Bitte senden Sie das oben genannte Dokument.',
+  reasonDetailsMismatch:
+    'Die Angaben auf dem Dokument stimmen nicht mit unseren überein. Bitte prüfen Sie, ob Sie das richtige Dokument auf den richtigen Namen senden.',
+  reasonFaceMismatch:
+    'Ihr Foto konnte nicht dem Foto auf dem Dokument zugeordnet werden. Machen Sie ein neues Selfie mit Blick in die Kamera, bei gutem Licht, ohne Brille oder Hut, und achten Sie darauf, dass das Foto auf dem Dokument gut zu sehen ist.',
   typeDocument: 'Dokument',
   typeIdDocument: 'Ausweisdokument',
   typeIdVerification: 'Identitätsprüfung',

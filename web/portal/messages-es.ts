@@ -17,6 +17,21 @@ export const es: Messages = {
   stateApproved: 'Aprobado',
   retryHint: 'Lo que envió no se ha podido aceptar. Le rogamos que envíe nuevos archivos.',
   receivedHint: 'Recibido, gracias. No se necesita nada más para este paso.',
+  stateChecking: 'En verificación',
+  checkingHint:
+    'Recibido, gracias. Lo estamos verificando: esta página le dirá en un momento si hay que enviar algo de nuevo.',
+  doneChecking:
+    'Todavía estamos verificando lo que envió. Mantenga esta página abierta un momento: le dirá si hay que enviar algo de nuevo.',
+  stepCameBack: '{what}: vuelva a enviarlo.',
+  reasonUnreadable:
+    'No se ha podido leer el documento. Haga una nueva foto del documento completo, plano, bien iluminado, nítido y sin reflejos.',
+  reasonExpired: 'El documento ha caducado. Envíe un documento que siga vigente.',
+  reasonTooOld: 'El documento es demasiado antiguo. Envíe uno reciente.',
+  reasonWrongDocument: 'Este no es el documento solicitado. Envíe el documento indicado arriba.',
+  reasonDetailsMismatch:
+    'Los datos del documento no coinciden con los que tenemos. Compruebe que envía el documento correcto, a nombre de la persona correcta.',
+  reasonFaceMismatch:
+    'No se ha podido relacionar su foto con la del documento. Hágase un nuevo selfie mirando a la cámara, con buena luz, sin gafas ni sombrero, y compruebe que la foto del documento se ve con claridad.',
   typeDocument: 'Documento',
   typeIdDocument: 'Documento de identidad',
   typeIdVerification: 'Verificación de identidad',

@@ -21,6 +21,21 @@ export const hu: Messages = {
   stateApproved: 'Elfogadva',
   retryHint: 'Az Ön által küldött fájlokat nem tudtuk elfogadni. Kérjük, küldjön új fájlokat.',
   receivedHint: 'Beérkezett, köszönjük. Ebben a lépésben nincs további teendője.',
+  stateChecking: 'Ellenőrzés alatt',
+  checkingHint:
+    'Beérkezett, köszönjük. Most ellenőrizzük: ez az oldal hamarosan jelzi, ha valamit újra el kell küldenie.',
+  doneChecking:
+    'Még ellenőrizzük, amit küldött. Hagyja nyitva ezt az oldalt egy kis ideig: jelezni fogja, ha valamit újra el kell küldenie.',
+  stepCameBack: '{what}: kérjük, küldje el újra.',
+  reasonUnreadable:
+    'A dokumentumot nem sikerült beolvasni. Készítsen új fényképet a teljes dokumentumról: síkban, jó megvilágításban, élesen és tükröződés nélkül.',
+  reasonExpired: 'A dokumentum lejárt. Kérjük, küldjön egy még érvényes dokumentumot.',
+  reasonTooOld: 'A dokumentum túl régi. Kérjük, küldjön egy frisset.',
+  reasonWrongDocument: 'Ez nem a kért dokumentum. Kérjük, küldje el a fent megnevezett dokumentumot.',
+  reasonDetailsMismatch:
+    'A dokumentum adatai nem egyeznek a nálunk lévő adatokkal. Kérjük, ellenőrizze, hogy a megfelelő dokumentumot küldi-e, a megfelelő névre.',
+  reasonFaceMismatch:
+    'A fényképét nem sikerült a dokumentumon lévő fényképpel összevetni. Készítsen új szelfit a kamerába nézve, jó megvilágításban, szemüveg és kalap nélkül, és ügyeljen arra, hogy a dokumentum fényképe jól látható legyen.',
   typeDocument: 'Dokumentum',
   typeIdDocument: 'Személyazonosító okmány',
   typeIdVerification: 'Személyazonosság ellenőrzése',

@@ -21,6 +21,22 @@ export const it: Messages = {
   stateApproved: 'Approvato',
   retryHint: 'Non è stato possibile accettare quanto ha inviato. La preghiamo di inviare nuovi file.',
   receivedHint: 'Ricevuto, grazie. Per questo passaggio non serve nient’altro.',
+  stateChecking: 'In verifica',
+  checkingHint:
+    'Ricevuto, grazie. Lo stiamo verificando: tra un momento questa pagina le dirà se occorre inviare di nuovo qualcosa.',
+  doneChecking:
+    'Stiamo ancora verificando quanto ha inviato. Tenga aperta questa pagina ancora un momento: le dirà se occorre inviare di nuovo qualcosa.',
+  stepCameBack: '{what}: la preghiamo di inviarlo di nuovo.',
+  reasonUnreadable:
+    'Non è stato possibile leggere il documento. Scatti una nuova foto del documento intero, in piano, ben illuminato, nitido e senza riflessi.',
+  reasonExpired: 'Il documento è scaduto. La preghiamo di inviare un documento ancora valido.',
+  reasonTooOld: 'Il documento è troppo vecchio. La preghiamo di inviarne uno recente.',
+  reasonWrongDocument:
+    'Questo non è il documento richiesto. La preghiamo di inviare il documento indicato sopra.',
+  reasonDetailsMismatch:
+    'I dati del documento non corrispondono a quelli in nostro possesso. Verifichi di inviare il documento giusto, intestato alla persona giusta.',
+  reasonFaceMismatch:
+    'Non è stato possibile abbinare la sua foto a quella del documento. Scatti un nuovo selfie guardando la fotocamera, con buona luce, senza occhiali né cappello, e verifichi che la foto del documento sia ben visibile.',
   typeDocument: 'Documento',
   typeIdDocument: 'Documento d’identità',
   typeIdVerification: 'Verifica dell’identità',

@@ -21,6 +21,21 @@ export const ko: Messages = {
   stateApproved: '승인됨',
   retryHint: '보내 주신 파일을 접수할 수 없었습니다. 새 파일을 보내 주세요.',
   receivedHint: '접수되었습니다. 감사합니다. 이 단계에서는 더 필요한 것이 없습니다.',
+  stateChecking: '확인 중',
+  checkingHint:
+    '접수되었습니다. 감사합니다. 지금 확인하고 있습니다. 다시 보내야 할 것이 있으면 잠시 후 이 페이지에서 알려 드립니다.',
+  doneChecking:
+    '보내 주신 내용을 아직 확인하고 있습니다. 잠시 이 페이지를 열어 두세요. 다시 보내야 할 것이 있으면 이 페이지에서 알려 드립니다.',
+  stepCameBack: '{what}: 다시 보내 주세요.',
+  reasonUnreadable:
+    '문서를 읽을 수 없었습니다. 문서 전체가 보이도록 평평하게 놓고, 밝은 곳에서 흔들림과 반사 없이 다시 촬영해 주세요.',
+  reasonExpired: '문서의 유효 기간이 지났습니다. 유효한 문서를 보내 주세요.',
+  reasonTooOld: '문서가 너무 오래되었습니다. 최근 문서를 보내 주세요.',
+  reasonWrongDocument: '요청한 문서가 아닙니다. 위에 적힌 문서를 보내 주세요.',
+  reasonDetailsMismatch:
+    '문서의 정보가 저희가 가진 정보와 일치하지 않습니다. 올바른 명의의 올바른 문서를 보내는지 확인해 주세요.',
+  reasonFaceMismatch:
+    '얼굴 사진을 문서의 사진과 대조할 수 없었습니다. 안경이나 모자 없이 밝은 곳에서 카메라를 정면으로 보고 셀카를 다시 찍어 주시고, 문서의 사진이 잘 보이는지 확인해 주세요.',
   typeDocument: '서류',
   typeIdDocument: '신분증',
   typeIdVerification: '본인 확인',

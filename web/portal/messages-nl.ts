@@ -17,6 +17,22 @@ export const nl: Messages = {
   stateApproved: 'Goedgekeurd',
   retryHint: 'Wat u hebt gestuurd, kon niet worden geaccepteerd. Stuur alstublieft nieuwe bestanden.',
   receivedHint: 'Ontvangen, dank u wel. Voor deze stap is verder niets nodig.',
+  stateChecking: 'Wordt gecontroleerd',
+  checkingHint:
+    'Ontvangen, dank u wel. We controleren het nu: deze pagina laat u zo weten of er iets opnieuw moet worden gestuurd.',
+  doneChecking:
+    'We controleren nog wat u hebt gestuurd. Houd deze pagina even open: ze laat u weten of er iets opnieuw moet worden gestuurd.',
+  stepCameBack: '{what}: graag opnieuw sturen.',
+  reasonUnreadable:
+    'Het document kon niet worden gelezen. Maak een nieuwe foto van het hele document: plat, goed belicht, scherp en zonder weerspiegelingen.',
+  reasonExpired: 'Het document is verlopen. Stuur alstublieft een document dat nog geldig is.',
+  reasonTooOld: 'Het document is te oud. Stuur alstublieft een recent exemplaar.',
+  reasonWrongDocument:
+    'Dit is niet het gevraagde document. Stuur alstublieft het hierboven genoemde document.',
+  reasonDetailsMismatch:
+    'De gegevens op het document komen niet overeen met de gegevens die wij hebben. Controleer of u het juiste document stuurt, op de juiste naam.',
+  reasonFaceMismatch:
+    'Uw foto kon niet worden vergeleken met de foto op het document. Maak een nieuwe selfie recht in de camera, bij goed licht, zonder bril of hoed, en zorg dat de foto op het document goed zichtbaar is.',
   typeDocument: 'Document',
   typeIdDocument: 'Identiteitsbewijs',
   typeIdVerification: 'Identiteitsverificatie',

@@ -21,6 +21,22 @@ export const pl: Messages = {
   stateApproved: 'Zatwierdzono',
   retryHint: 'Przesłanych plików nie można było zaakceptować. Prosimy przesłać nowe pliki.',
   receivedHint: 'Otrzymaliśmy, dziękujemy. W tym kroku nic więcej nie jest potrzebne.',
+  stateChecking: 'W trakcie sprawdzania',
+  checkingHint:
+    'Otrzymaliśmy, dziękujemy. Właśnie to sprawdzamy: za chwilę ta strona poinformuje, czy trzeba coś przesłać ponownie.',
+  doneChecking:
+    'Wciąż sprawdzamy przesłane materiały. Prosimy nie zamykać tej strony przez chwilę: poinformuje, czy trzeba coś przesłać ponownie.',
+  stepCameBack: '{what}: prosimy przesłać ponownie.',
+  reasonUnreadable:
+    'Nie udało się odczytać dokumentu. Prosimy zrobić nowe zdjęcie całego dokumentu: płasko, w dobrym świetle, ostre i bez odblasków.',
+  reasonExpired: 'Dokument stracił ważność. Prosimy przesłać ważny dokument.',
+  reasonTooOld: 'Dokument jest zbyt stary. Prosimy przesłać aktualny.',
+  reasonWrongDocument:
+    'To nie jest dokument, o który prosiliśmy. Prosimy przesłać dokument wskazany powyżej.',
+  reasonDetailsMismatch:
+    'Dane w dokumencie nie zgadzają się z danymi, które posiadamy. Prosimy sprawdzić, czy przesyłany jest właściwy dokument, na właściwe nazwisko.',
+  reasonFaceMismatch:
+    'Nie udało się dopasować Pani/Pana zdjęcia do zdjęcia w dokumencie. Prosimy zrobić nowe selfie, patrząc w aparat, w dobrym świetle, bez okularów i nakrycia głowy, i upewnić się, że zdjęcie w dokumencie jest dobrze widoczne.',
   typeDocument: 'Dokument',
   typeIdDocument: 'Dokument tożsamości',
   typeIdVerification: 'Weryfikacja tożsamości',

@@ -17,6 +17,21 @@ export const pt: Messages = {
   stateApproved: 'Aprovado',
   retryHint: 'Não foi possível aceitar o que enviou. Por favor, envie novos ficheiros.',
   receivedHint: 'Recebido, obrigado. Não é necessário mais nada nesta etapa.',
+  stateChecking: 'Em verificação',
+  checkingHint:
+    'Recebido, obrigado. Estamos a verificar: dentro de momentos, esta página dir-lhe-á se é preciso enviar algo novamente.',
+  doneChecking:
+    'Ainda estamos a verificar o que enviou. Mantenha esta página aberta por um momento: ela dir-lhe-á se é preciso enviar algo novamente.',
+  stepCameBack: '{what}: envie novamente, por favor.',
+  reasonUnreadable:
+    'Não foi possível ler o documento. Tire uma nova fotografia do documento inteiro, plano, bem iluminado, nítido e sem reflexos.',
+  reasonExpired: 'O documento expirou. Por favor, envie um documento ainda válido.',
+  reasonTooOld: 'O documento é demasiado antigo. Por favor, envie um recente.',
+  reasonWrongDocument: 'Este não é o documento pedido. Por favor, envie o documento indicado acima.',
+  reasonDetailsMismatch:
+    'Os dados do documento não correspondem aos que temos. Verifique se envia o documento certo, em nome da pessoa certa.',
+  reasonFaceMismatch:
+    'Não foi possível associar a sua fotografia à do documento. Tire uma nova selfie de frente para a câmara, com boa luz, sem óculos nem chapéu, e verifique que a fotografia do documento está bem visível.',
   typeDocument: 'Documento',
   typeIdDocument: 'Documento de identificação',
   typeIdVerification: 'Verificação de identidade',

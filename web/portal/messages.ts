@@ -29,6 +29,21 @@ const en = {
   stateApproved: 'Approved',
   retryHint: 'What you sent could not be accepted. Please send new files.',
   receivedHint: 'Received, thank you. Nothing more is needed for this step.',
+  stateChecking: 'Being checked',
+  checkingHint:
+    'Received, thank you. We are checking it now: this page will tell you in a moment if anything needs to be sent again.',
+  doneChecking:
+    'We are still checking what you sent. Keep this page open a moment: it will tell you if anything needs to be sent again.',
+  stepCameBack: '{what}: please send it again.',
+  reasonUnreadable:
+    'The document could not be read. Take a new photo of the whole document, flat, in good light, sharp and without reflections.',
+  reasonExpired: 'The document has expired. Please send a document that is still valid.',
+  reasonTooOld: 'The document is too old. Please send a recent one.',
+  reasonWrongDocument: 'This is not the document asked for. Please send the document named above.',
+  reasonDetailsMismatch:
+    'The details on the document do not match those we have. Please check that you send the right document, in the right name.',
+  reasonFaceMismatch:
+    'Your photo could not be matched with the photo on the document. Take a new selfie facing the camera, in good light, without glasses or a hat, and make sure the photo on the document is clearly visible.',
   typeDocument: 'Document',
   typeIdDocument: 'Identity document',
   typeIdVerification: 'Identity verification',
@@ -194,6 +209,21 @@ const fr: Messages = {
   stateApproved: 'Validé',
   retryHint: 'Ce que vous avez envoyé n’a pas pu être accepté. Merci d’envoyer de nouveaux fichiers.',
   receivedHint: 'Reçu, merci. Rien d’autre n’est nécessaire pour cette étape.',
+  stateChecking: 'En cours de vérification',
+  checkingHint:
+    'Reçu, merci. Nous le vérifions en ce moment : cette page vous dira dans un instant s’il faut renvoyer quelque chose.',
+  doneChecking:
+    'Nous vérifions encore ce que vous avez envoyé. Gardez cette page ouverte un instant : elle vous dira s’il faut renvoyer quelque chose.',
+  stepCameBack: '{what} : merci de le renvoyer.',
+  reasonUnreadable:
+    'Le document n’a pas pu être lu. Prenez une nouvelle photo du document entier, à plat, bien éclairé, net et sans reflets.',
+  reasonExpired: 'Le document a expiré. Merci d’envoyer un document encore valide.',
+  reasonTooOld: 'Le document est trop ancien. Merci d’en envoyer un récent.',
+  reasonWrongDocument: 'Ce n’est pas le document demandé. Merci d’envoyer le document indiqué ci-dessus.',
+  reasonDetailsMismatch:
+    'Les informations du document ne correspondent pas à celles dont nous disposons. Vérifiez que vous envoyez le bon document, au bon nom.',
+  reasonFaceMismatch:
+    'Votre photo n’a pas pu être rapprochée de celle du document. Prenez un nouveau selfie face à la caméra, bien éclairé, sans lunettes ni chapeau, et vérifiez que la photo du document est bien visible.',
   typeDocument: 'Document',
   typeIdDocument: 'Pièce d’identité',
   typeIdVerification: 'Vérification d’identité',

@@ -1,5 +1,6 @@
 import type { CheckRow } from '../../../db/schema.ts';
 import type { PortalActionDefinition, PortalSlot } from '../../../portal/portal-action.ts';
+import { documentRetryReason } from '../../../portal/retry-reasons.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { addDocumentFilesToCheck } from './add-files.ts';
 import type { DocumentCheckData } from './check-data.ts';
@@ -33,6 +34,7 @@ export function documentPortal(def: () => CheckTypeDefinition): PortalActionDefi
       const data = check.data as unknown as DocumentCheckData;
       return { label: data.settings?.document_type?.label ?? null, description: null };
     },
+    retryReason: documentRetryReason,
     async submit({ ctx, trx, check, files }) {
       await addDocumentFilesToCheck(ctx, trx, def(), check, {
         files: files.map((f) => ({ upload_ref: f.upload_ref })),

@@ -1,4 +1,5 @@
 import type { PortalActionDefinition, PortalSlot } from '../../../portal/portal-action.ts';
+import { identityRetryReason } from '../../../portal/retry-reasons.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import { addFilesToCheck } from './add-files.ts';
 
@@ -20,6 +21,7 @@ export function idDocumentPortal(def: () => CheckTypeDefinition): PortalActionDe
   return {
     audience: 'every_contact',
     slots: () => SLOTS,
+    retryReason: identityRetryReason,
     async submit({ ctx, trx, check, files }) {
       const front = files.find((f) => f.slot === 'front');
       const back = files.find((f) => f.slot === 'back');

@@ -1,4 +1,5 @@
 import type { PortalActionDefinition, PortalSlot } from '../../../portal/portal-action.ts';
+import { identityRetryReason } from '../../../portal/retry-reasons.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
 import type { IdVerificationSettings } from './check-data.ts';
 import { videoRequired } from './modes.ts';
@@ -36,6 +37,7 @@ export function idVerificationPortal(def: () => CheckTypeDefinition): PortalActi
     async describe() {
       return { label: null, description: null };
     },
+    retryReason: identityRetryReason,
     async submit({ ctx, trx, check, files, ip }) {
       await submitCapture(ctx, trx, def(), check, files, ip);
     },
