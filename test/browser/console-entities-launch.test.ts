@@ -32,10 +32,13 @@ import {
   signedInPage,
 } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
+import { outcomePdf } from '../helpers/document-checks.ts';
+import { publishedTemplate } from '../helpers/document-templates.ts';
 import { makePng, uploadRef } from '../helpers/files.ts';
-import { type Client, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { passportPng, td3Mrz } from '../helpers/id-documents.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
+import { portal, portalCase, portalToken, portalUpload } from '../helpers/portal.ts';
 
 let server: LiveServer;
 let base: string;
@@ -308,6 +311,131 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     await files.waitFor();
     assert.deepEqual(await files.getByRole('button').allInnerTexts(), ['Front', 'Back']);
     await shot(page, '06-id-document-front-back');
+    await page.close();
+  });
+
+  test("an identity verification's files are named from its data: front, selfie and report (no back, no video)", async () => {
+    const { caseId, contactId } = await portalCase(api, 'Verification files case');
+    const check = await api.post('/v1/checks/id_verification', { individual_id: contactId });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const token = new URL(check.body.data.vendor.verification_url).hash.replace(/^#token=/, '');
+    const front = await portalUpload(
+      token,
+      check.body.id,
+      'front',
+      makePng({ width: 40, height: 30 }),
+      'front.png',
+    );
+    assert.equal(front.status, 201, JSON.stringify(front.body));
+    const face = await portalUpload(
+      token,
+      check.body.id,
+      'face',
+      makePng({ width: 40, height: 40, text: { sandbox_outcome: 'approved' } }),
+      'selfie.png',
+    );
+    assert.equal(face.status, 201, JSON.stringify(face.body));
+    assert.equal((await portal(token, 'POST', `/actions/${check.body.id}/submit`)).status, 200);
+    const done = await eventually(async () => {
+      const r = await api.get(`/v1/checks/id_verification/${check.body.id}`);
+      return r.body.data.vendor.report_file_id && r.body;
+    }, 60_000);
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page
+      .getByTestId('case-documents')
+      .getByRole('button', { name: /ID verification/ })
+      .click();
+    const files = page.getByTestId('document-view').getByRole('group', { name: 'Files of the document' });
+    await files.getByRole('button', { name: 'Verification report' }).waitFor();
+    assert.deepEqual(await files.getByRole('button').allInnerTexts(), [
+      'Front',
+      'Selfie',
+      'Verification report',
+    ]);
+    // the buttons show the files the check names: the report is the last one
+    const listed = (await api.get(`/v1/cases/${caseId}/documents`)).body.data.find(
+      (d: { type: string }) => d.type === 'check__id_verification',
+    );
+    assert.deepEqual(listed.file_ids, [
+      done.data.information.front_file_id,
+      done.data.information.face_file_id,
+      done.data.vendor.report_file_id,
+    ]);
+    await shot(page, '07-id-verification-files');
+    await page.close();
+  });
+
+  test('the activity timeline names the client and says what they did: files sent, a signature declined', async () => {
+    const { caseId, companyId, contactId } = await portalCase(api, 'Client activity case');
+    const document = await api.post('/v1/checks/document', {
+      company_id: companyId,
+      settings: { document_type_key: 'registration_certificate' },
+    });
+    assert.equal(document.status, 201, JSON.stringify(document.body));
+    // asked again: the contact's files then start a new attempt, an activity of the contact's own
+    const rejected = await api.patch(`/v1/checks/document/${document.body.id}/review`, {
+      action: 'reject',
+      comment: 'Unreadable',
+    });
+    assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+    await publishedTemplate(
+      api,
+      'activity_letter',
+      '<html><body><p>Letter for {{company.name}}</p></body></html>',
+    );
+    const signature = await api.post('/v1/checks/electronic_signature', {
+      individual_id: contactId,
+      settings: { document_template_key: 'activity_letter' },
+    });
+    assert.equal(signature.status, 201, JSON.stringify(signature.body));
+    const { token } = await portalToken(api, caseId, contactId);
+    const up = await portalUpload(
+      token,
+      document.body.id,
+      'files',
+      outcomePdf('approved'),
+      'kbis.pdf',
+      'application/pdf',
+    );
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    assert.equal((await portal(token, 'POST', `/actions/${document.body.id}/submit`)).status, 200);
+    const { app } = await getHarness();
+    const asContact = (url: string, payload?: object) =>
+      app.inject({
+        method: 'POST',
+        url: `/portal/api/actions/${signature.body.id}/signature/${url}`,
+        headers: { authorization: `Bearer ${token}` },
+        ...(payload ? { payload } : {}),
+      });
+    assert.equal((await asContact('start')).statusCode, 200);
+    const declined = await asContact('decline', { reason: 'The fees are wrong' });
+    assert.equal(declined.statusCode, 200, declined.body);
+    // what the API records: the reference's names (the contact's decline is the system's rejection)
+    const types = (await api.get(`/v1/activities?case_id=${caseId}`)).body.data.map(
+      (a: { type: string; author_type: string }) => `${a.author_type}:${a.type}`,
+    );
+    assert.ok(types.includes('contact:contact__started__check'), JSON.stringify(types));
+    assert.ok(types.includes('contact:system__rejected__check'), JSON.stringify(types));
+
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${caseId}`);
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const timeline = page.getByTestId('case-activity');
+    const sent = timeline.locator('li.case-event', { hasText: 'sent the files of a check' });
+    await sent.waitFor();
+    assert.match(
+      await sent.innerText(),
+      /Ada Lovelace \(client\) sent the files of a check · Acme SAS · Document/,
+    );
+    const decline = timeline.locator('li.case-event', { hasText: 'declined to sign the document' });
+    assert.match(
+      await decline.innerText(),
+      /Ada Lovelace \(client\) declined to sign the document · Ada Lovelace · Electronic signature/,
+    );
+    assert.equal(await timeline.getByText('The client', { exact: false }).count(), 0);
+    await shot(page, '08-client-activity');
     await page.close();
   });
 

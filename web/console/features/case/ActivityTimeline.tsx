@@ -59,6 +59,23 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
   // a number when there is more to show: what the button says is shown in all
   const moreOf = count !== null && (estimated ? lastPageFull : items.length < count) ? count : null;
   const nameOf = (id: string | null) => (id ? (props.entities.find((e) => e.id === id)?.name ?? null) : null);
+  // the client by name: a portal contact is one of the case's people (author_id is the individual)
+  const contactName = (a: ActivityOut) => {
+    if (a.author_type !== 'contact') return null;
+    const name = nameOf(a.author_id);
+    return name ? t('case.actor.contactNamed', { name }) : null;
+  };
+  // what a client did, said as what they did: a signature's decision is theirs (the reference
+  // files it as the system's approval or rejection), a started check is files they sent
+  const clientSentence = (a: ActivityOut, verb: string | undefined) => {
+    if (a.author_type !== 'contact') return null;
+    if (a.context.check?.type === 'electronic_signature' && verb === 'approved')
+      return t('case.client.signed');
+    if (a.context.check?.type === 'electronic_signature' && verb === 'rejected')
+      return t('case.client.declined');
+    if (verb === 'started') return t('case.client.sent');
+    return null;
+  };
 
   return (
     <div className="case-activity" data-testid="case-activity">
@@ -72,7 +89,7 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
         {items.map((a) => {
           const [, verb, ...subjectParts] = a.type.split('__');
           const subject = subjectParts.join('__');
-          const who = userName(a.user) ?? t(`case.actor.${a.author_type}`);
+          const who = userName(a.user) ?? contactName(a) ?? t(`case.actor.${a.author_type}`);
           const entity = nameOf(a.company_id ?? a.individual_id);
           const ctx = a.context;
           const details = [
@@ -89,7 +106,8 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
               <div>
                 <p>
                   <strong>{who}</strong>{' '}
-                  {contract(`${t(`case.verb.${verb}`)} ${t(`case.subject.${subject}`)}`)}
+                  {clientSentence(a, verb) ??
+                    contract(`${t(`case.verb.${verb}`)} ${t(`case.subject.${subject}`)}`)}
                   {entity ? <span> · {entity}</span> : null}
                   {details.length ? <span className="case-muted"> · {details.join(' · ')}</span> : null}
                 </p>

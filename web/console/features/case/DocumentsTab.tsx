@@ -120,23 +120,70 @@ export function DocumentsTab(props: {
   );
 }
 
+/** The fields of an identity check's data that hold a file id, and what that file is. */
+const IDENTITY_FILES: [string, Parameters<CaseT>[0]][] = [
+  ['front_file_id', 'case.docs.role.id.0'],
+  ['back_file_id', 'case.docs.role.id.1'],
+  ['face_file_id', 'case.docs.role.face'],
+  ['video_file_id', 'case.docs.role.video'],
+  ['signature_file_id', 'case.docs.role.signature'],
+];
+
 /**
- * What each file of a document is, where its position says it: a signature's three files are
- * always the document as sent, the signed document and the audit trail (set together when it is
- * signed), an ID document's are its front and its back. Other documents' files are numbered.
+ * What each file of a document is. An identity check's files are named from its data (which field
+ * holds the id: the back, the video and the report are optional, so positions do not say it); a
+ * signature's three files are always the document as sent, the signed document and the audit trail
+ * (set together when it is signed), an earlier id_document attempt's its front and back. Other
+ * files are numbered.
  */
-function fileLabel(t: CaseT, doc: CaseDocument, i: number): string {
+function fileLabel(t: CaseT, doc: CaseDocument, i: number, check: LoadedCheck | null): string {
+  const id = doc.file_ids[i];
+  if (check && isObject(check.data.information)) {
+    const info = check.data.information;
+    for (const [field, key] of IDENTITY_FILES) if (info[field] === id) return t(key);
+  }
+  if (check && isObject(check.data.vendor) && check.data.vendor.report_file_id === id) {
+    return t('case.docs.role.report');
+  }
   if (doc.type === 'check__electronic_signature' && doc.file_ids.length === 3) {
     return t(`case.docs.role.signature.${i}`);
   }
+  // an earlier id_document attempt: its front and back, in that order
   if (doc.type === 'check__id_document' && doc.file_ids.length === 2) return t(`case.docs.role.id.${i}`);
   return t('case.docs.file', { n: i + 1 });
+}
+
+/** A document's check as GET /v1/checks/{type}/{id} gives it: read once for its files and its data. */
+type LoadedCheck = { status: string; data: { [key: string]: Json } };
+
+function useDocumentCheck(check: CaseDocument['check']) {
+  const t = useCaseT();
+  const [loaded, setLoaded] = useState<LoadedCheck | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const id = check?.id;
+  const type = check?.type;
+  useEffect(() => {
+    if (!id || !type) return;
+    let live = true;
+    // one route per check type; the document's check type picks it
+    const path = `/v1/checks/${type}/{id}` as '/v1/checks/document/{id}';
+    void api.GET(path, { params: { path: { id } } }).then((res) => {
+      if (!live) return;
+      if (res.error || !res.data) setError(problemMessage(res.error, t));
+      else setLoaded({ status: res.data.status, data: res.data.data as unknown as LoadedCheck['data'] });
+    });
+    return () => {
+      live = false;
+    };
+  }, [id, type, t]);
+  return { loaded, error };
 }
 
 function DocumentView({ doc }: { doc: CaseDocument }) {
   const t = useCaseT();
   const [file, setFile] = useState(0);
   const fileId = doc.file_ids[file] ?? doc.file_ids[0];
+  const check = useDocumentCheck(doc.check);
   return (
     <div className="case-doc-view" data-testid="document-view">
       <div className="case-doc-viewer">
@@ -152,14 +199,14 @@ function DocumentView({ doc }: { doc: CaseDocument }) {
                 aria-pressed={i === file}
                 onClick={() => setFile(i)}
               >
-                {fileLabel(t, doc, i)}
+                {fileLabel(t, doc, i, check.loaded)}
               </button>
             ))}
           </fieldset>
         ) : null}
         {fileId ? <FileViewer key={fileId} fileId={fileId} name={doc.name} /> : null}
       </div>
-      {doc.check ? <ExtractedData check={doc.check} /> : null}
+      {doc.check ? <ExtractedData data={check.loaded} error={check.error} /> : null}
     </div>
   );
 }
@@ -223,25 +270,9 @@ function FileViewer({ fileId, name }: { fileId: string; name: string }) {
   );
 }
 
-function ExtractedData({ check }: { check: NonNullable<CaseDocument['check']> }) {
+function ExtractedData({ data, error }: { data: LoadedCheck | null; error: string | null }) {
   const t = useCaseT();
   const shownComment = useAutomaticComment();
-  const [data, setData] = useState<{ status: string; data: Json } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    // one route per check type; the document's check type picks it
-    const path = `/v1/checks/${check.type}/{id}` as '/v1/checks/document/{id}';
-    void api.GET(path, { params: { path: { id: check.id } } }).then((res) => {
-      if (!live) return;
-      if (res.error || !res.data) setError(problemMessage(res.error, t));
-      else setData({ status: res.data.status, data: res.data.data as unknown as Json });
-    });
-    return () => {
-      live = false;
-    };
-  }, [check.id, check.type, t]);
-
   const info = useMemo(() => (data ? flattenInformation(data.data.information) : []), [data]);
   const crit = useMemo(() => (data ? criteria(data.data.detailed_results) : []), [data]);
   // expected and read values: columns only when a criterion has them
