@@ -328,6 +328,92 @@ describe('case reports', () => {
     assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT\d\d:\d\d/);
   });
 
+  test('the summary comes first: the decision, the checks by status, and what needs attention with why', async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'Approved against its checks',
+      companies: [
+        { type: 'main', name: 'Acme Industries SAS', country: 'FR', registration_number: '552100554' },
+        { type: 'affiliated', name: 'Gaddafi International Charity and Development Foundation' },
+      ],
+      individuals: [{ first_name: 'Alan', last_name: 'Turing', relations: [{ roles: ['shareholder'] }] }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const [, listed] = kase.body.companies;
+    const aml = await api.post('/v1/checks/aml', { company_id: listed.id });
+    assert.equal(aml.status, 201, JSON.stringify(aml.body));
+    const screened = await eventually(async () => {
+      const r = await api.get(`/v1/checks/aml/${aml.body.id}`);
+      return r.body.status !== 'processing' && r.body;
+    }, 30_000);
+    const hitIds = screened.data.hits.map((h: { id: string }) => h.id);
+    assert.ok(hitIds.length >= 1, JSON.stringify(screened.data));
+    const confirmed = await api.patch(`/v1/checks/aml/${aml.body.id}/hits/review`, {
+      action: 'confirm',
+      hit_ids: hitIds,
+    });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    const rejected = await api.patch(`/v1/checks/aml/${aml.body.id}/review`, {
+      action: 'reject',
+      comment: 'Listed by OFAC',
+    });
+    assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+    // a check left waiting for data: an id_document without images
+    const waiting = await api.post('/v1/checks/id_document', { individual_id: kase.body.individuals[0].id });
+    assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+    const approve = await api.post(`/v1/cases/${kase.body.id}/reviews`, { status: 'approved' });
+    assert.equal(approve.status, 201, JSON.stringify(approve.body));
+
+    assert.equal((await api.post(`/v1/cases/${kase.body.id}/generate-report`, {})).status, 204);
+    const { text } = await pdfText(api, (await generated(api, kase.body.id)).file_ids[0]);
+    const all = text.join('\n').replace(/\s+/g, ' ');
+    // on the first page, before the entities
+    const first = text[0].replace(/\s+/g, ' ');
+    assert.ok(first.indexOf('Summary') < first.indexOf('Companies'), first);
+    for (const expected of [
+      'Approved with 1 rejected check.',
+      'Decision approved, ',
+      'Risk not assessed',
+      'Checks 2: 1 rejected, 1 waiting for data',
+      'Needs attention (2)',
+      `aml · rejected · Gaddafi International Charity and Development Foundation: ${hitIds.length} confirmed hit`,
+      '"Listed by OFAC"',
+      'id document · waiting for data · Alan Turing: waiting for data',
+    ]) {
+      assert.ok(first.includes(expected), `the summary says ${expected}:\n${first}`);
+    }
+    assert.match(all, /confirmed hits? \(sanction/);
+
+    // a case whose checks are all approved says so, and flags nothing
+    const clean = await api.post('/v1/cases', {
+      name: 'Clean case',
+      companies: [{ type: 'main', name: 'Clean SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    assert.equal(clean.status, 201, JSON.stringify(clean.body));
+    const screening = await api.post('/v1/checks/aml', { company_id: clean.body.companies[0].id });
+    assert.equal(screening.status, 201, JSON.stringify(screening.body));
+    const cleared = await eventually(async () => {
+      const r = await api.get(`/v1/checks/aml/${screening.body.id}`);
+      return r.body.status !== 'processing' && r.body;
+    }, 30_000);
+    assert.equal(cleared.status, 'approved', JSON.stringify(cleared.data));
+    assert.equal((await api.post(`/v1/cases/${clean.body.id}/generate-report`, {})).status, 204);
+    const cleanText = (await pdfText(api, (await generated(api, clean.body.id)).file_ids[0])).text[0].replace(
+      /\s+/g,
+      ' ',
+    );
+    assert.ok(cleanText.includes('Checks 1: 1 approved'), cleanText);
+    assert.ok(
+      cleanText.includes('Every check is approved; no confirmed hit, no fraud list match.'),
+      cleanText,
+    );
+    assert.ok(!cleanText.includes('Needs attention'), cleanText);
+    assert.ok(!cleanText.includes('Approved with'), cleanText);
+  });
+
   test('a case assigned to a free-text id (not one of our users) gets its report', async () => {
     const api = await newWorkspace();
     const kase = (await api.post('/v1/cases', { name: 'CRM assigned', assignee_id: 'crm-user-42' })).body;

@@ -5,6 +5,7 @@ import { caseSection } from './section-case.ts';
 import { checksSection } from './section-checks.ts';
 import { entitiesSection } from './section-entities.ts';
 import { reviewsAndNotesSection, timelineSection } from './section-history.ts';
+import { summarySection } from './section-summary.ts';
 import { PdfWriter } from './writer.ts';
 
 /** The case report as PDF bytes, every time written in `timezone`. */
@@ -21,6 +22,7 @@ export async function renderCaseReport(
   const time = timeFormatter(timezone);
   const w = await PdfWriter.create(doc);
   caseSection(w, data, time);
+  summarySection(w, data, time);
   entitiesSection(w, data);
   checksSection(w, data, time);
   reviewsAndNotesSection(w, data, time);
