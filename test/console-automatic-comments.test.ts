@@ -220,7 +220,7 @@ describe("the console's French for vericase's review comments", () => {
         'ekyc',
         'rejected',
         { result: 'rejected', review: { reviewer_type: 'system' } },
-        'Rejeté automatiquement par la règle automatic_rejection du contrôle « eKYC » (résultat : rejected)',
+        'Refusé automatiquement par la règle automatic_rejection du contrôle « eKYC » (résultat : rejected)',
       ],
       [
         'ekyc',
@@ -238,7 +238,7 @@ describe("the console's French for vericase's review comments", () => {
       vendor: { comment: 'Face mismatch' },
       review: { reviewer_type: 'system' },
     }).review as { comment: string };
-    assert.equal(fr(vendor.comment), 'Rejeté automatiquement (automatic_rejection) : Face mismatch');
+    assert.equal(fr(vendor.comment), 'Refusé automatiquement (automatic_rejection) : Face mismatch');
   });
 
   test('the document check: every sandbox outcome and an analysis failure, decided or waiting', () => {

@@ -121,6 +121,9 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
       checks.body.data.map((c: { individual_id: string }) => c.individual_id),
       [carlaId],
     );
+    // what was said of that launch goes once the choice changes: it is not about the next one
+    await launch.getByRole('combobox').selectOption('aml');
+    assert.equal(await launch.getByRole('status').count(), 0);
     await page.close();
   });
 
@@ -421,6 +424,10 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
 
     const page = await signedInPage(chrome, base, reviewer);
     await page.goto(`${base}/console/cases/${caseId}`);
+    // the header names the case's portal once: "Portal: Client portal", not "Client portal: Client portal"
+    const portalTerm = page.locator('dt', { hasText: /^Portal$/ });
+    await portalTerm.waitFor();
+    assert.equal(await portalTerm.locator('xpath=following-sibling::dd').innerText(), 'Client portal');
     await page.getByRole('tab', { name: 'Activity' }).click();
     const timeline = page.getByTestId('case-activity');
     const sent = timeline.locator('li.case-event', { hasText: 'sent the files of a check' });

@@ -13,7 +13,7 @@ export const caseEn = {
   'case.unassigned': 'Unassigned',
   'case.created': 'Created',
   'case.lastActivity': 'Last activity',
-  'case.clientPortal': 'Client portal',
+  'case.clientPortal': 'Portal',
   'case.reviewerHasActions': 'Reviewer action needed',
   'case.contactHasActions': 'Waiting for the client',
   'case.yes': 'Yes',

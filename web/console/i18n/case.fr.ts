@@ -15,7 +15,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.unassigned': 'Non attribué',
   'case.created': 'Créé le',
   'case.lastActivity': 'Dernière activité',
-  'case.clientPortal': 'Portail client',
+  'case.clientPortal': 'Portail',
   'case.reviewerHasActions': 'Action du réviseur requise',
   'case.contactHasActions': 'En attente du client',
   'case.yes': 'Oui',

@@ -74,9 +74,9 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
     'Les contrôles au résultat net sont approuvés ou rejetés sans réviseur ; les autres attendent une revue.',
   'general.checkType': 'Type de contrôle',
   'general.autoApprove': 'Approuver automatiquement',
-  'general.autoReject': 'Rejeter automatiquement',
+  'general.autoReject': 'Refuser automatiquement',
   'general.autoApproveOf': 'Approuver automatiquement les contrôles {type}',
-  'general.autoRejectOf': 'Rejeter automatiquement les contrôles {type}',
+  'general.autoRejectOf': 'Refuser automatiquement les contrôles {type}',
   'general.companies': 'Entreprises et fraude',
   'general.companyMonitoring': 'Surveiller les entreprises liées à leur fiche au registre',
   'general.fraudShare':

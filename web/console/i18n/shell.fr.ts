@@ -76,7 +76,7 @@ export const shellFr: Record<ShellKey, string> = {
   'status.draft': 'Brouillon',
   'status.open': 'Ouvert',
   'status.approved': 'Approuvé',
-  'status.rejected': 'Rejeté',
+  'status.rejected': 'Refusé',
   'status.closed': 'Clos',
   'queue.title': 'File de revue',
   'queue.intro': "Les vérifications qu'un fournisseur n'a pas pu trancher, les plus anciennes d'abord.",

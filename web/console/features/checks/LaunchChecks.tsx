@@ -115,7 +115,10 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                 type="radio"
                 name="mode"
                 checked={mode === 'template'}
-                onChange={() => setMode('template')}
+                onChange={() => {
+                  setMode('template');
+                  setDone(null);
+                }}
               />{' '}
               {t('launch.template')}
             </label>
@@ -124,7 +127,10 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                 type="radio"
                 name="mode"
                 checked={mode === 'single'}
-                onChange={() => setMode('single')}
+                onChange={() => {
+                  setMode('single');
+                  setDone(null);
+                }}
               />{' '}
               {t('launch.single')}
             </label>
@@ -135,7 +141,13 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             ) : (
               <label>
                 {t('launch.pickTemplate')}
-                <select value={templateKey} onChange={(e) => setTemplateKey(e.target.value)}>
+                <select
+                  value={templateKey}
+                  onChange={(e) => {
+                    setTemplateKey(e.target.value);
+                    setDone(null);
+                  }}
+                >
                   {(templates ?? []).map((tpl) => (
                     <option key={tpl.id} value={tpl.key}>
                       {tpl.name}
@@ -148,7 +160,13 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             <>
               <label>
                 {t('launch.type')}
-                <select value={type} onChange={(e) => setType(e.target.value as LaunchType)}>
+                <select
+                  value={type}
+                  onChange={(e) => {
+                    setType(e.target.value as LaunchType);
+                    setDone(null);
+                  }}
+                >
                   {(Object.keys(TYPES) as LaunchType[]).map((k) => (
                     <option key={k} value={k}>
                       {t(`check.type.${k}`)}
@@ -164,6 +182,8 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                       type="checkbox"
                       checked={chosen.has(x.id)}
                       onChange={(e) => {
+                        // what was said of the last launch is not about this choice
+                        setDone(null);
                         const next = new Set(chosen);
                         if (e.target.checked) next.add(x.id);
                         else next.delete(x.id);

@@ -36,12 +36,12 @@ const RULES: Rule[] = [
   },
   {
     en: /^Rejected automatically \(automatic_rejection\): ([\s\S]+)$/,
-    fr: (m, inner) => `Rejeté automatiquement (automatic_rejection) : ${inner(m[1])}`,
+    fr: (m, inner) => `Refusé automatiquement (automatic_rejection) : ${inner(m[1])}`,
   },
   {
     en: /^(Approved|Rejected) automatically by the (\S+) check's (automatic_approval|automatic_rejection) rule(?: \(result: ([^)]*)\))?$/,
     fr: (m, _inner, labels) =>
-      `${m[1] === 'Approved' ? 'Approuvé' : 'Rejeté'} automatiquement par la règle ${m[3]} du contrôle « ${labels.checkType(m[2])} »${
+      `${m[1] === 'Approved' ? 'Approuvé' : 'Refusé'} automatiquement par la règle ${m[3]} du contrôle « ${labels.checkType(m[2])} »${
         m[4] !== undefined ? ` (résultat : ${m[4]})` : ''
       }`,
   },
