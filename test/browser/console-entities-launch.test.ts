@@ -446,6 +446,48 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     await page.close();
   });
 
+  test('a company whose owners hold more than 100% says so beside its relations; one within 100% does not', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Over-held case',
+      companies: [{ type: 'main', name: 'Overheld SAS', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Ann',
+          last_name: 'Sixty',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 60 }],
+        },
+        {
+          first_name: 'Bob',
+          last_name: 'Fiftyfive',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 55, voting_rights_percentage: 40 }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const caseId = created.body.id as string;
+    const companyId = created.body.companies[0].id as string;
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?entity=${companyId}`);
+    const warning = page.getByTestId('entity-over-held');
+    await warning.waitFor();
+    assert.deepEqual(await warning.allInnerTexts(), [
+      'Its owners’ shares add up to 115 %: more than the whole company.',
+    ]);
+    await shot(page, '09-over-held');
+    // Bob's share lowered to 40: 100% in all, nothing said
+    const bob = created.body.individuals.find((i: { first_name: string }) => i.first_name === 'Bob');
+    const relation = bob.relations[0];
+    const lowered = await api.patch(`/v1/cases/${caseId}/relations/${relation.id}`, {
+      ownership_percentage: 40,
+    });
+    assert.equal(lowered.status, 200, JSON.stringify(lowered.body));
+    await page.reload();
+    await page.getByTestId('entity-panel').getByRole('heading', { level: 2, name: 'Overheld SAS' }).waitFor();
+    await page.getByTestId('entity-panel').getByText('Ann Sixty').waitFor();
+    assert.equal(await warning.count(), 0);
+    await page.close();
+  });
+
   test('"Launch checks" and the new-case form "By hand" end with the same row: its button at the right', async () => {
     const created = await api.post('/v1/cases', {
       name: 'Row case',

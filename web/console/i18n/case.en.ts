@@ -58,6 +58,8 @@ export const caseEn = {
   'case.entity.data': 'Information',
   'case.entity.relations': 'Relations',
   'case.entity.noRelations': 'No relation.',
+  'case.entity.overOwned': 'Its owners’ shares add up to {pct}: more than the whole company.',
+  'case.entity.overVoted': 'Its owners’ voting rights add up to {pct}: more than all the votes.',
   'case.entity.checks': 'Checks',
   'case.entity.noChecks': 'No check yet.',
   'case.rel.owns': 'owns {pct}',

@@ -60,6 +60,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.entity.data': 'Informations',
   'case.entity.relations': 'Relations',
   'case.entity.noRelations': 'Aucune relation.',
+  'case.entity.overOwned': 'Les parts de ses détenteurs totalisent {pct} : plus que toute la société.',
+  'case.entity.overVoted': 'Les droits de vote de ses détenteurs totalisent {pct} : plus que tous les votes.',
   'case.entity.checks': 'Vérifications',
   'case.entity.noChecks': 'Aucune vérification.',
   'case.rel.owns': 'détient {pct}',

@@ -137,6 +137,16 @@ export function EntityPanel(props: {
       .join(' · ');
 
   const checks = [...entity.data.checks].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  // a company's declared owners holding more than all of it: nothing forbids it (each share is
+  // 0-100 on its own), but it is a data error a reviewer should see before relying on the graph
+  const sum = (pick: (r: (typeof outgoing)[number]) => number | null) =>
+    incoming.reduce((total, { r }) => total + (pick(r) ?? 0), 0);
+  const owned = sum((r) => r.ownership_percentage);
+  const voted = sum((r) => r.voting_rights_percentage);
+  const overHeld = [
+    owned > 100 ? t('case.entity.overOwned', { pct: formatPercent(owned) }) : null,
+    voted > 100 ? t('case.entity.overVoted', { pct: formatPercent(voted) }) : null,
+  ].filter((x): x is string => x !== null);
 
   return (
     <section className="case-entity" aria-labelledby="case-entity-title" data-testid="entity-panel">
@@ -192,6 +202,11 @@ export function EntityPanel(props: {
               </li>
             ))}
           </ul>
+          {overHeld.map((text) => (
+            <p key={text} className="case-warning" data-testid="entity-over-held">
+              {text}
+            </p>
+          ))}
         </div>
         <div>
           <h3>
