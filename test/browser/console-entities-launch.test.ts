@@ -317,6 +317,55 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     await page.close();
   });
 
+  test("an earlier attempt's files say the data beside them is the current attempt's", async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Attempts case',
+      companies: [{ type: 'main', name: 'Attempts SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const check = await api.post('/v1/checks/id_document', {
+      individual_id: created.body.individuals[0].id,
+      data: { front_upload_ref: await uploadRef(api, passportPng({ outcome: 'rejected' })) },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const settledStatus = () =>
+      eventually(async () => {
+        const r = await api.get(`/v1/checks/id_document/${check.body.id}`);
+        return r.body.status !== 'processing' && r.body.status;
+      }, 60_000);
+    assert.equal(await settledStatus(), 'rejected');
+    const again = await api.post(`/v1/checks/id_document/${check.body.id}/add_files`, {
+      front_upload_ref: await uploadRef(api, passportPng({ outcome: 'approved' })),
+    });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(await settledStatus(), 'approved');
+
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}`);
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    const docs = page.getByTestId('case-documents');
+    await docs.getByLabel('Include earlier attempts').check();
+    const earlier = docs.getByRole('button', { name: /earlier attempt/ });
+    await earlier.click();
+    const note = page.getByTestId('current-attempt-data');
+    await note.waitFor();
+    assert.match(
+      await note.innerText(),
+      /from an earlier attempt; the result and data below are those of the check’s current attempt/,
+    );
+    await shot(page, '10-earlier-attempt');
+    const current = docs
+      .getByRole('button', { name: /ID document/ })
+      .filter({ hasNotText: 'earlier attempt' });
+    await current.click();
+    await page.getByTestId('extracted-data').getByText('Approved').first().waitFor();
+    assert.equal(await note.count(), 0);
+    await page.close();
+  });
+
   test("an identity verification's files are named from its data: front, selfie and report (no back, no video)", async () => {
     const { caseId, contactId } = await portalCase(api, 'Verification files case');
     const check = await api.post('/v1/checks/id_verification', { individual_id: contactId });

@@ -158,6 +158,8 @@ export const caseEn = {
   'case.docs.none': 'No document yet.',
   'case.docs.history': 'Include earlier attempts',
   'case.docs.earlier': 'earlier attempt',
+  'case.docs.currentAttemptData':
+    'These files are from an earlier attempt; the result and data below are those of the check’s current attempt.',
   'case.docs.files': '{n, plural, one {# file} other {# files}}',
   'case.docs.fileList': 'Files of the document',
   'case.docs.file': 'File {n}',

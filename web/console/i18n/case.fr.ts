@@ -160,6 +160,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.docs.none': 'Aucun document pour le moment.',
   'case.docs.history': 'Inclure les tentatives précédentes',
   'case.docs.earlier': 'tentative précédente',
+  'case.docs.currentAttemptData':
+    'Ces fichiers viennent d’une tentative précédente ; le résultat et les données ci-dessous sont ceux de la tentative en cours.',
   'case.docs.files': '{n, plural, one {# fichier} other {# fichiers}}',
   'case.docs.fileList': 'Fichiers du document',
   'case.docs.file': 'Fichier {n}',

@@ -206,7 +206,9 @@ function DocumentView({ doc }: { doc: CaseDocument }) {
         ) : null}
         {fileId ? <FileViewer key={fileId} fileId={fileId} name={doc.name} /> : null}
       </div>
-      {doc.check ? <ExtractedData data={check.loaded} error={check.error} /> : null}
+      {doc.check ? (
+        <ExtractedData data={check.loaded} error={check.error} earlier={doc.check.version === 'history'} />
+      ) : null}
     </div>
   );
 }
@@ -270,7 +272,13 @@ function FileViewer({ fileId, name }: { fileId: string; name: string }) {
   );
 }
 
-function ExtractedData({ data, error }: { data: LoadedCheck | null; error: string | null }) {
+/**
+ * What was read, from the check as the API gives it: its current attempt. An earlier attempt's own
+ * results are not in the API (they stay in the check's history), so its files are shown with a line
+ * saying the data beside them is the current attempt's, not theirs.
+ */
+function ExtractedData(props: { data: LoadedCheck | null; error: string | null; earlier: boolean }) {
+  const { data, error } = props;
   const t = useCaseT();
   const shownComment = useAutomaticComment();
   const info = useMemo(() => (data ? flattenInformation(data.data.information) : []), [data]);
@@ -282,6 +290,11 @@ function ExtractedData({ data, error }: { data: LoadedCheck | null; error: strin
   return (
     <aside className="case-doc-data" aria-label={t('case.docs.extracted')} data-testid="extracted-data">
       <h3>{t('case.docs.extracted')}</h3>
+      {props.earlier ? (
+        <p className="case-muted" data-testid="current-attempt-data">
+          {t('case.docs.currentAttemptData')}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="case-error">
           {error}
