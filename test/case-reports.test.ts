@@ -52,6 +52,16 @@ async function pdfText(api: Client, fileId: string): Promise<{ text: string[]; p
   return { text: text as string[], pages: totalPages };
 }
 
+/** An aml check on the company, once its screening has settled; as the API shows it. */
+async function screenedAml(api: Client, companyId: string) {
+  const aml = await api.post('/v1/checks/aml', { company_id: companyId });
+  assert.equal(aml.status, 201, JSON.stringify(aml.body));
+  return eventually(async () => {
+    const r = await api.get(`/v1/checks/aml/${aml.body.id}`);
+    return r.body.status !== 'processing' && r.body;
+  }, 30_000);
+}
+
 /** A case with the sample graph, a check reviewed by API, a case review and a note with a comment. */
 async function richCase(api: Client) {
   const body = sampleCaseBody(`ext-${randomUUID().slice(0, 8)}`);
@@ -250,15 +260,10 @@ describe('case reports', () => {
     assert.equal(kase.status, 201, JSON.stringify(kase.body));
     const [acme, listed] = kase.body.companies;
     // aml: a hit, confirmed by the console user with a comment
-    const aml = await api.post('/v1/checks/aml', { company_id: listed.id });
-    assert.equal(aml.status, 201, JSON.stringify(aml.body));
-    const screened = await eventually(async () => {
-      const r = await api.get(`/v1/checks/aml/${aml.body.id}`);
-      return r.body.status !== 'processing' && r.body;
-    }, 30_000);
+    const screened = await screenedAml(api, listed.id);
     assert.ok(screened.data.hits.length >= 1, JSON.stringify(screened.data));
     const hit = screened.data.hits[0];
-    await asUser('PATCH', `/v1/checks/aml/${aml.body.id}/hits/review`, {
+    await asUser('PATCH', `/v1/checks/aml/${screened.id}/hits/review`, {
       action: 'confirm',
       hit_ids: [hit.id],
       comment: 'Same foundation, same registry number',
@@ -340,20 +345,15 @@ describe('case reports', () => {
     });
     assert.equal(kase.status, 201, JSON.stringify(kase.body));
     const [, listed] = kase.body.companies;
-    const aml = await api.post('/v1/checks/aml', { company_id: listed.id });
-    assert.equal(aml.status, 201, JSON.stringify(aml.body));
-    const screened = await eventually(async () => {
-      const r = await api.get(`/v1/checks/aml/${aml.body.id}`);
-      return r.body.status !== 'processing' && r.body;
-    }, 30_000);
+    const screened = await screenedAml(api, listed.id);
     const hitIds = screened.data.hits.map((h: { id: string }) => h.id);
     assert.ok(hitIds.length >= 1, JSON.stringify(screened.data));
-    const confirmed = await api.patch(`/v1/checks/aml/${aml.body.id}/hits/review`, {
+    const confirmed = await api.patch(`/v1/checks/aml/${screened.id}/hits/review`, {
       action: 'confirm',
       hit_ids: hitIds,
     });
     assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
-    const rejected = await api.patch(`/v1/checks/aml/${aml.body.id}/review`, {
+    const rejected = await api.patch(`/v1/checks/aml/${screened.id}/review`, {
       action: 'reject',
       comment: 'Listed by OFAC',
     });
@@ -393,12 +393,7 @@ describe('case reports', () => {
       ],
     });
     assert.equal(clean.status, 201, JSON.stringify(clean.body));
-    const screening = await api.post('/v1/checks/aml', { company_id: clean.body.companies[0].id });
-    assert.equal(screening.status, 201, JSON.stringify(screening.body));
-    const cleared = await eventually(async () => {
-      const r = await api.get(`/v1/checks/aml/${screening.body.id}`);
-      return r.body.status !== 'processing' && r.body;
-    }, 30_000);
+    const cleared = await screenedAml(api, clean.body.companies[0].id);
     assert.equal(cleared.status, 'approved', JSON.stringify(cleared.data));
     assert.equal((await api.post(`/v1/cases/${clean.body.id}/generate-report`, {})).status, 204);
     const cleanText = (await pdfText(api, (await generated(api, clean.body.id)).file_ids[0])).text[0].replace(
