@@ -14,9 +14,9 @@ export function registerReviewRoutes(app: App, ctx: AppContext): void {
         tags: ['Cases'],
         summary: 'Create a case review',
         description:
-          'Decides the case: its status becomes the review status. For `approved`, next_review_at defaults to ' +
-          'the review day plus the workspace frequency for the case risk level (`null` to schedule none); it is ' +
-          'null for `rejected` and `closed`. A comment is required when the workspace setting ' +
+          'Decides the case: its status becomes the review status. For every status (the spec computes it ' +
+          'unless overridden), next_review_at defaults to the review day plus the workspace frequency for the ' +
+          'case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting ' +
           '`case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` ' +
           '(`Case.StatusUpdated`) when the status changes.',
         params: CaseUuidParam,

@@ -153,7 +153,7 @@ export const WorkspaceSettings = Type.Object({
       },
       {
         description:
-          'Months from an approving review to next_review_at, per case risk level; null: no review due',
+          'Months from a case review to its next_review_at, per case risk level; null: no review due',
       },
     ),
   }),
