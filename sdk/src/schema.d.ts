@@ -171,7 +171,7 @@ export interface paths {
   "/v1/cases/{id}/reviews": {
     /**
      * Create a case review
-     * @description Decides the case: its status becomes the review status. For `approved`, next_review_at defaults to the review day plus the workspace frequency for the case risk level (`null` to schedule none); it is null for `rejected` and `closed`. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
+     * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
      */
     post: operations["reviewCase"];
   };
@@ -4059,7 +4059,7 @@ export interface components {
       case_review: {
         /** @description A case review must carry a comment */
         comment_mandatory: boolean;
-        /** @description Months from an approving review to next_review_at, per case risk level; null: no review due */
+        /** @description Months from a case review to its next_review_at, per case risk level; null: no review due */
         frequency_in_months: {
           critical: number | null;
           high: number | null;
@@ -5905,7 +5905,7 @@ export interface operations {
   };
   /**
    * Create a case review
-   * @description Decides the case: its status becomes the review status. For `approved`, next_review_at defaults to the review day plus the workspace frequency for the case risk level (`null` to schedule none); it is null for `rejected` and `closed`. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
+   * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
    */
   reviewCase: {
     parameters: {
