@@ -179,6 +179,14 @@ async function userNames(db: Db, workspaceId: string, ids: (string | null | unde
   return new Map([...users].map(([id, u]) => [id, personName(u)]));
 }
 
+/** How the report names the case's companies and individuals, by id. */
+export function entityNames(d: Pick<ReportData, 'companies' | 'individuals'>): Map<string, string> {
+  return new Map<string, string>([
+    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
+    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
+  ]);
+}
+
 /** How the report names a user: `First Last <email>`. */
 export function personName(u: { first_name?: unknown; last_name?: unknown; email?: unknown }): string {
   const name = [u.first_name, u.last_name].filter((v) => typeof v === 'string' && v).join(' ');

@@ -23,13 +23,13 @@ type Verdicts = Record<string, unknown> | null | undefined;
 const rejected = (results: Verdicts, key: string) => results?.[key] === 'rejected';
 
 interface IdentityData {
-  review?: { reviewer_type?: string | null };
   detailed_results?: { document?: Verdicts; face?: Verdicts };
 }
 
 /** Whether the check's last decision was the service's own (not a person's, by API or console). */
 function decidedAutomatically(check: CheckRow): boolean {
-  return (check.data as IdentityData | null)?.review?.reviewer_type === 'system';
+  const data = check.data as { review?: { reviewer_type?: string | null } } | null;
+  return data?.review?.reviewer_type === 'system';
 }
 
 /**
@@ -51,7 +51,6 @@ export function identityRetryReason(check: CheckRow): RetryReason | null {
 }
 
 interface DocumentData {
-  review?: { reviewer_type?: string | null };
   detailed_results?: { document_analysis?: Verdicts };
 }
 

@@ -1,4 +1,4 @@
-import { personName, type ReportData } from '../load-report-data.ts';
+import { entityNames, personName, type ReportData } from '../load-report-data.ts';
 import { join, keyData, obj, show, words } from './format.ts';
 import type { PdfWriter } from './writer.ts';
 
@@ -29,22 +29,28 @@ function criterionText(v: unknown): string | null {
   return `${c.result == null ? 'could not be verified' : words(c.result)} (${parts})`;
 }
 
-/** The criteria of a check's `detailed_results` (one level of grouping flattened), as rows. */
-function criteriaRows(detailed: unknown): [string, string][] {
-  const rows: [string, string][] = [];
+/**
+ * Calls `fn` with each criterion of a check's `detailed_results` (a verdict string, or an object
+ * with `result`), one level of grouping flattened (`document`, `face`, `document_analysis`); the
+ * analysis `model` is not one.
+ */
+export function eachCriterion(detailed: unknown, fn: (key: string, v: unknown) => void): void {
   const visit = (key: string, v: unknown, depth: number) => {
     if (key === 'model') return;
-    const text = criterionText(v);
-    if (text) {
-      rows.push([`Criterion ${words(key)}`, text]);
-      return;
-    }
     const group = obj(v);
-    if (group && depth === 0 && !('result' in group)) {
-      for (const [k, v2] of Object.entries(group)) visit(k, v2, 1);
-    }
+    if (typeof v === 'string' || (group && 'result' in group)) fn(key, v);
+    else if (group && depth === 0) for (const [k, v2] of Object.entries(group)) visit(k, v2, 1);
   };
   for (const [k, v] of Object.entries(obj(detailed) ?? {})) visit(k, v, 0);
+}
+
+/** The criteria of a check's `detailed_results` that were evaluated, as rows. */
+function criteriaRows(detailed: unknown): [string, string][] {
+  const rows: [string, string][] = [];
+  eachCriterion(detailed, (key, v) => {
+    const text = criterionText(v);
+    if (text) rows.push([`Criterion ${words(key)}`, text]);
+  });
   return rows;
 }
 
@@ -122,10 +128,7 @@ function matchesPart(w: PdfWriter, matches: unknown[], time: Time): void {
  * detailed results, the key facts of its data, its aml hits and fraud list matches.
  */
 export function checksSection(w: PdfWriter, d: ReportData, time: Time): void {
-  const names = new Map<string, string>([
-    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
-    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
-  ]);
+  const names = entityNames(d);
   w.heading(`Checks (${d.checks.length})`);
   if (!d.checks.length) w.text('No check.', { grey: true });
   for (const c of d.checks) {

@@ -1,4 +1,4 @@
-import { type ReportData, TIMELINE_LIMIT } from '../load-report-data.ts';
+import { entityNames, type ReportData, TIMELINE_LIMIT } from '../load-report-data.ts';
 import { join, show, words } from './format.ts';
 import { htmlToText } from './html-text.ts';
 import type { PdfWriter } from './writer.ts';
@@ -60,10 +60,7 @@ function activityText(d: ReportData, e: ReportData['events'][number]): string {
 
 /** The case's activities, oldest first (the most recent TIMELINE_LIMIT of them). */
 export function timelineSection(w: PdfWriter, d: ReportData, time: Time): void {
-  const names = new Map<string, string>([
-    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
-    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
-  ]);
+  const names = entityNames(d);
   w.heading(`Activity (${d.eventsTotal})`);
   if (d.eventsTotal > d.events.length) {
     w.text(`The ${TIMELINE_LIMIT} most recent of ${d.eventsTotal} activities.`, { grey: true });

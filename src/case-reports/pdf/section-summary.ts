@@ -1,6 +1,7 @@
 import type { CheckRow } from '../../db/schema.ts';
-import type { ReportData } from '../load-report-data.ts';
+import { entityNames, type ReportData } from '../load-report-data.ts';
 import { join, obj, show, words } from './format.ts';
+import { eachCriterion } from './section-checks.ts';
 import type { PdfWriter } from './writer.ts';
 
 type Time = (v: Date | string | null) => string;
@@ -25,15 +26,12 @@ function hitCounts(check: CheckRow): { confirmed: number; pending: number; lists
   };
 }
 
-/** The failed criteria of a check's `detailed_results` (one level of grouping), by name. */
+/** The failed criteria of a check's `detailed_results`, by name. */
 function failedCriteria(detailed: unknown): string[] {
   const out: string[] = [];
-  const visit = (key: string, v: unknown, depth: number) => {
-    const c = obj(v);
-    if (v === 'rejected' || c?.result === 'rejected') out.push(words(key));
-    else if (c && depth === 0 && !('result' in c)) for (const [k, v2] of Object.entries(c)) visit(k, v2, 1);
-  };
-  for (const [k, v] of Object.entries(obj(detailed) ?? {})) visit(k, v, 0);
+  eachCriterion(detailed, (key, v) => {
+    if (v === 'rejected' || obj(v)?.result === 'rejected') out.push(words(key));
+  });
   return out;
 }
 
@@ -108,10 +106,7 @@ export function summarySection(w: PdfWriter, d: ReportData, time: Time): void {
         : 'none',
     ],
   ]);
-  const names = new Map<string, string>([
-    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
-    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
-  ]);
+  const names = entityNames(d);
   const flagged = d.checks
     .map((c) => ({ c, why: attention(c) }))
     .filter((x): x is { c: CheckRow; why: string } => x.why !== null);

@@ -107,7 +107,9 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
         {t('launch.button')}
       </button>
       <Dialog title={t('launch.title')} open={open} onClose={() => setOpen(false)}>
-        <form className="act-form" onSubmit={submit}>
+        {/* any change of the choice (mode, template, type, entities) bubbles here: what was said of
+            the last launch is not about the next one */}
+        <form className="act-form" onSubmit={submit} onChange={() => setDone(null)}>
           <fieldset>
             <legend className="visually-hidden">{t('launch.title')}</legend>
             <label className="inline">
@@ -115,10 +117,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                 type="radio"
                 name="mode"
                 checked={mode === 'template'}
-                onChange={() => {
-                  setMode('template');
-                  setDone(null);
-                }}
+                onChange={() => setMode('template')}
               />{' '}
               {t('launch.template')}
             </label>
@@ -127,10 +126,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                 type="radio"
                 name="mode"
                 checked={mode === 'single'}
-                onChange={() => {
-                  setMode('single');
-                  setDone(null);
-                }}
+                onChange={() => setMode('single')}
               />{' '}
               {t('launch.single')}
             </label>
@@ -141,13 +137,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             ) : (
               <label>
                 {t('launch.pickTemplate')}
-                <select
-                  value={templateKey}
-                  onChange={(e) => {
-                    setTemplateKey(e.target.value);
-                    setDone(null);
-                  }}
-                >
+                <select value={templateKey} onChange={(e) => setTemplateKey(e.target.value)}>
                   {(templates ?? []).map((tpl) => (
                     <option key={tpl.id} value={tpl.key}>
                       {tpl.name}
@@ -160,13 +150,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             <>
               <label>
                 {t('launch.type')}
-                <select
-                  value={type}
-                  onChange={(e) => {
-                    setType(e.target.value as LaunchType);
-                    setDone(null);
-                  }}
-                >
+                <select value={type} onChange={(e) => setType(e.target.value as LaunchType)}>
                   {(Object.keys(TYPES) as LaunchType[]).map((k) => (
                     <option key={k} value={k}>
                       {t(`check.type.${k}`)}
@@ -182,8 +166,6 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                       type="checkbox"
                       checked={chosen.has(x.id)}
                       onChange={(e) => {
-                        // what was said of the last launch is not about this choice
-                        setDone(null);
                         const next = new Set(chosen);
                         if (e.target.checked) next.add(x.id);
                         else next.delete(x.id);
