@@ -579,6 +579,72 @@ describe('case auto-approval', () => {
     assert.equal((await api.get(`/v1/cases/${res.body.id}`)).body.status, 'open');
   });
 
+  test('deleting the template check a case waits for does not approve it; running the template again does', async () => {
+    const api = await newWorkspace();
+    await makeTemplate(api, autoTemplate);
+    const res = await api.post('/v1/cases', {
+      ...graphBody('Risky', 'High Risk Trading SAS'),
+      template_key: 'auto',
+    });
+    const k = await waitCheck(api, res.body.id, 'need_review');
+    const waiting = repCheck(k);
+    const del = await api.delete(`/v1/checks/${waiting.id}`);
+    assert.equal(del.status, 204, JSON.stringify(del.body));
+    // every other template check is approved, but the deleted one never was: a person decides
+    const after = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(after.status, 'open');
+    assert.equal(after.review, null);
+    assert.ok(after.flags.includes('all_checks_approved'));
+    let ev = await events(api.workspaceId);
+    assert.equal(ev.filter((e) => e.type === 'Case.ReviewConfirmed').length, 0);
+    assert.ok(ev.some((e) => e.type === 'Check.Deleted' && (e.payload as any).check.id === waiting.id));
+    // a manual check of the same type, approved, does not stand in for the template's
+    const rep = await api.post('/v1/checks/online_reputation', { company_id: after.companies[0].id });
+    assert.equal(rep.status, 201, JSON.stringify(rep.body));
+    await eventually(async () => {
+      const c = (await api.get(`/v1/checks/online_reputation/${rep.body.id}`)).body;
+      return c.status === 'need_review' ? c : null;
+    });
+    await api.patch(`/v1/checks/online_reputation/${rep.body.id}/review`, { action: 'approve' });
+    assert.equal((await api.get(`/v1/cases/${res.body.id}`)).body.status, 'open');
+    // the template run again creates its checks again: once they are approved, it decides the case
+    const run = await api.post('/v1/templates/run', { case_id: res.body.id });
+    assert.equal(run.status, 201, JSON.stringify(run.body));
+    const fresh = await eventually(async () => {
+      const c = (await api.get(`/v1/cases/${res.body.id}`)).body;
+      const made = c.companies[0].checks.find(
+        (x: any) => x.type === 'online_reputation' && x.id !== rep.body.id && x.status === 'need_review',
+      );
+      return made && c.reviewer_has_actions ? made : null;
+    });
+    assert.equal((await api.get(`/v1/cases/${res.body.id}`)).body.status, 'open');
+    await api.patch(`/v1/checks/online_reputation/${fresh.id}/review`, { action: 'approve' });
+    const decided = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(decided.status, 'approved');
+    assert.equal(decided.review.reviewer_type, 'system');
+    ev = await events(api.workspaceId);
+    assert.equal(ev.filter((e) => e.type === 'Case.ReviewConfirmed').length, 1);
+  });
+
+  test('a template check deleted after it was approved, or with its individual, leaves auto-approval on', async () => {
+    const api = await newWorkspace();
+    await makeTemplate(api, autoTemplate);
+    const res = await api.post('/v1/cases', {
+      ...graphBody('Risky', 'High Risk Trading SAS'),
+      template_key: 'auto',
+    });
+    const k = await waitCheck(api, res.body.id, 'need_review');
+    const approvedKyc = k.individuals[0].checks[0];
+    assert.equal(approvedKyc.status, 'approved');
+    assert.equal((await api.delete(`/v1/checks/${approvedKyc.id}`)).status, 204);
+    assert.equal((await api.delete(`/v1/individuals/${k.individuals[1].id}`)).status, 204);
+    assert.equal((await api.get(`/v1/cases/${res.body.id}`)).body.status, 'open');
+    await api.patch(`/v1/checks/online_reputation/${repCheck(k).id}/review`, { action: 'approve' });
+    const decided = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(decided.status, 'approved');
+    assert.equal(decided.review.reviewer_type, 'system');
+  });
+
   test('synchronous template checks all approved at creation → created approved; a draft case is not approved', async () => {
     const api = await newWorkspace();
     await makeTemplate(api, { key: 'kyc', name: 'KYC', case_auto_approval: true, checks: [KYC] });

@@ -42,6 +42,7 @@ import * as m0040 from './migrations/0040_client_portal_withdrawn_links.ts';
 import * as m0041 from './migrations/0041_withdrawn_links_expiry.ts';
 import * as m0042 from './migrations/0042_webhook_manual_retries.ts';
 import * as m0043 from './migrations/0043_case_tags_out_of_btree.ts';
+import * as m0044 from './migrations/0044_case_template_check_deleted.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '0041_withdrawn_links_expiry': m0041,
   '0042_webhook_manual_retries': m0042,
   '0043_case_tags_out_of_btree': m0043,
+  '0044_case_template_check_deleted': m0044,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

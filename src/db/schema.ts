@@ -41,6 +41,8 @@ export interface CasesTable {
   reviewer_has_actions: Generated<boolean>;
   last_contact_action_at: Date | null;
   next_review_at: string | null;
+  /** A template check deleted on its own before approval: auto-approval stops (migration 0044). */
+  template_check_deleted_at: Date | null;
   last_activity_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;

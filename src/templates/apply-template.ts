@@ -236,12 +236,22 @@ export async function applyTemplate(
       }
     }),
   );
-  const caseRow = (await trx
+  let caseRow = (await trx
     .selectFrom('cases')
     .selectAll()
     .where('id', '=', caseId)
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow()) as CaseRow;
+  // a whole run (POST /v1/templates/run) creates every check of the template again, a deleted one
+  // included: the template decides the case again (src/templates/auto-approval.ts)
+  if (caseRow.template_check_deleted_at && !opts.skipExisting && !opts.onlyEntityId) {
+    caseRow = (await trx
+      .updateTable('cases')
+      .set({ template_check_deleted_at: null })
+      .where('id', '=', caseId)
+      .returningAll()
+      .executeTakeFirstOrThrow()) as CaseRow;
+  }
   await evaluateAutoApproval(trx, caseRow);
   const uniq = (kind: 'company_id' | 'individual_id') => [
     ...new Set(created.map((c) => c[kind]).filter((x): x is string => !!x)),

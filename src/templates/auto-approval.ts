@@ -23,10 +23,13 @@ export async function withAutoApprovalSuspended<T>(trx: Db, fn: () => Promise<T>
  * Case auto-approval (spec: open → approved when the case's template has auto-approval and every
  * check it created is approved). Runs in the transaction of the check change, after the case row
  * is locked, so two checks approved concurrently cannot both miss the last approval. The template
- * is read live: turning `case_auto_approval` off, or deleting the template, stops it.
+ * is read live: turning `case_auto_approval` off, or deleting the template, stops it. A template
+ * check deleted before it was approved stops it too, until the template runs on the case again.
  */
 export async function evaluateAutoApproval(trx: Db, caseRow: CaseRow): Promise<boolean> {
   if (!caseRow.template_id || caseRow.status !== 'open' || caseRow.deleted_at) return false;
+  // one of its checks was deleted before approval (src/checks/engine/delete-check.ts): a person decides
+  if (caseRow.template_check_deleted_at) return false;
   if (applying.has(trx)) return false;
   const { rows } = await sql<{ auto: boolean; total: string; approved: string }>`
     select t.case_auto_approval as auto,

@@ -35,6 +35,8 @@ export async function setCaseTemplate(trx: Db, caseId: string, template: Templat
     .set({
       template_id: template.id,
       template: JSON.stringify(templateLight(template)),
+      // another template: the one whose check was deleted no longer decides the case
+      template_check_deleted_at: null,
       ...(touch ? { updated_at: sql`now()`, last_activity_at: sql`now()` } : {}),
     })
     .where('id', '=', caseId)

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { keepWithdrawnLinks } from '../../client-portals/links.ts';
 import type { Db } from '../../db/connect.ts';
@@ -47,6 +48,17 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
     // its links (a verification URL, a signature's link) go with it: answered as withdrawn
     await keepWithdrawnLinks(trx, workspaceId, { checkId: check.id });
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();
+    if (check.template_id && check.status !== 'approved') {
+      // "every check it created is approved" can no longer come true: the case's template stops
+      // deciding it, or deleting its last undecided (or rejected) check would approve the case
+      await trx
+        .updateTable('cases')
+        .set({ template_check_deleted_at: sql`now()` })
+        .where('id', '=', check.case_id)
+        .where('template_id', '=', check.template_id)
+        .where('template_check_deleted_at', 'is', null)
+        .execute();
+    }
     await recordEvents(trx, workspaceId, [checkDeleted(check)]);
     await refreshCaseAfterCheckChange(ctx, trx, workspaceId, check.case_id);
   });
