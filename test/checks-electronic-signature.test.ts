@@ -1085,6 +1085,11 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       });
       assert.equal(decline.status, 400);
       assert.equal(decline.body.details[0].path, 'reason');
+      // an empty one in the same words as a blank one (it read "must NOT have fewer than 1 characters")
+      for (const reason of ['', '   ']) {
+        const blank = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/decline`, { reason });
+        assert.deepEqual(blank.body.details, [{ path: 'reason', message: 'reason must not be blank' }]);
+      }
       const noReason = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/decline`, {});
       assert.equal(noReason.status, 400);
       assert.equal(noReason.body.details[0].path, 'reason');

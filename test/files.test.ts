@@ -191,6 +191,23 @@ describe('files: upload', () => {
       JSON.parse(form.body).message,
       'Content-Type application/x-www-form-urlencoded is not read here: send the body as application/json',
     );
+    // a text body is refused in the same words, naming what the route reads (it had its own wording)
+    for (const [url, wanted] of [
+      ['/v1/files/upload', 'multipart/form-data, with the file in the form field "file"'],
+      ['/v1/cases', 'application/json'],
+    ]) {
+      const text = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'x-service-api-key': api.key, 'content-type': 'text/plain; charset=utf-8' },
+        payload: 'hello',
+      });
+      assert.equal(text.statusCode, 415, url);
+      const message = `Content-Type text/plain is not read here: send the body as ${wanted}`;
+      assert.equal(JSON.parse(text.body).code, 'UNSUPPORTED_MEDIA_TYPE');
+      assert.equal(JSON.parse(text.body).message, message);
+      assert.deepEqual(JSON.parse(text.body).details, [{ path: 'content-type', message }]);
+    }
     // nothing sent at all: the file is missing (400 naming it), not in a refused format
     const nothing = await app.inject({
       method: 'POST',

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RegistryError, registryApiError } from '../company-data/provider.ts';
 import { outageOf } from '../db/unavailable.ts';
-import { FORMAT_MESSAGES, NOT_BLANK, TWO_LETTER_COUNTRY } from './schema-formats.ts';
+import { FORMAT_MESSAGES, PATTERN_MESSAGES } from './schema-formats.ts';
 
 /** Error codes of the error body, by HTTP status. */
 const CODES: Record<number, string> = {
@@ -143,9 +143,16 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
   // a branch that accepted the value's type failed on something else: its message, not the others'
   const valueBranchFailed = (pointer: string) =>
     pointer !== '' && failedBesides(pointer, (o) => o.keyword !== 'type');
+  // a formatted or patterned value refused for its length too (formats get a maxLength from
+  // src/http/strict-schema.ts: `country=ZZZ`): the format's words say what the value must be
+  const shaped = new Set(
+    errors.filter((e) => e.keyword === 'format' || e.keyword === 'pattern').map((e) => e.instancePath ?? ''),
+  );
   for (const e of errors) {
     // anyOf/oneOf wrappers repeat what their branches said
     if (wrappers.has(e.keyword)) continue;
+    if ((e.keyword === 'maxLength' || e.keyword === 'minLength') && shaped.has(e.instancePath ?? ''))
+      continue;
     const extra =
       e.keyword === 'required'
         ? String(e.params?.missingProperty)
@@ -172,10 +179,8 @@ export function validationDetails(context: string, errors: AjvLikeError[]): Erro
       // a union's branch of another type: the branch of the value's type said what is wrong (a
       // custom property's array over the 1,000-item limit was reported as "must be string")
       continue;
-    } else if (e.keyword === 'pattern' && e.params?.pattern === NOT_BLANK)
-      message = `${path} must not be blank`;
-    else if (e.keyword === 'pattern' && e.params?.pattern === TWO_LETTER_COUNTRY)
-      message = `${path} ${FORMAT_MESSAGES['alpha-2']}`;
+    } else if (e.keyword === 'pattern' && PATTERN_MESSAGES[String(e.params?.pattern)])
+      message = `${path} ${PATTERN_MESSAGES[String(e.params?.pattern)]}`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;
@@ -245,7 +250,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * Media Type". Ours names the header, what it said and what the route reads: multipart/form-data
  * for an upload (its schema `consumes` it), JSON anywhere else.
  */
-function unreadContentType(request: FastifyRequest): [string, { path: string; message: string }[]] {
+export function unreadContentType(request: FastifyRequest): [string, { path: string; message: string }[]] {
   const given =
     String(request.headers['content-type'] ?? '')
       .split(';')[0]

@@ -38,3 +38,22 @@ export const FORMAT_MESSAGES: Record<string, string> = {
   'tag-label': 'must be a tag label: not blank, without , ; : | / \\',
   email: 'must be an e-mail address',
 };
+
+/**
+ * What a value refused by a schema's `pattern` must look like, in words: Ajv's own message quotes
+ * the regular expression ("must match pattern \"^\\d{4}(-\\d{2}-\\d{2})?$\""). Keyed by the
+ * pattern as the schemas write it; test/validation-messages.test.ts checks that every pattern of
+ * the OpenAPI document has its words here.
+ */
+export const PATTERN_MESSAGES: Record<string, string> = {
+  [NOT_BLANK]: 'must not be blank',
+  [TWO_LETTER_COUNTRY]: FORMAT_MESSAGES['alpha-2'] as string,
+  '^\\d{4}(-\\d{2}-\\d{2})?$': 'must be a date (yyyy-MM-dd) or a year (yyyy)',
+  '^[a-z0-9_]{1,64}$': 'must be 1 to 64 lower-case letters, digits or underscores',
+  '^[a-z][a-z_0-9]*$': 'must be lower-case letters, digits or underscores, starting with a letter',
+  '^[A-Za-z0-9][A-Za-z0-9_.:-]*$': 'must hold only letters, digits, _ . : - and start with a letter or digit',
+  '^[A-Za-z0-9_-]{1,64}$': 'must be 1 to 64 letters, digits, _ or -',
+  '^#[0-9A-Fa-f]{6}$': 'must be a hex colour #rrggbb (e.g. #1a73e8)',
+  '^https?://[^\\s]+$': 'must be an http:// or https:// URL without spaces',
+  '^[A-Za-z0-9-]+$': 'must be an HTTP header name: letters, digits and -',
+};

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorDetail } from './errors.ts';
+import { ApiError, type ErrorDetail, unreadContentType } from './errors.ts';
 import { strictSchema } from './strict-schema.ts';
 
 /**
@@ -122,9 +122,10 @@ export function registerStrictInput(app: FastifyInstance): void {
   app.addContentTypeParser(
     'text/plain',
     { parseAs: 'buffer' },
-    (_req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
+    (req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
       if (body.length === 0) return done(null, undefined);
-      done(new ApiError(415, 'Send the body as application/json (text/plain is not read by any route)'));
+      // in the words of every other unread Content-Type (the route says what it reads)
+      done(new ApiError(415, ...unreadContentType(req)));
     },
   );
   app.addContentTypeParser(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PORTAL_LANGUAGES } from '../../../client-portals/schemas.ts';
-import { DateTime, Nullable, Uuid } from '../../../http/common-schemas.ts';
+import { DateTime, NonBlank, Nullable, Uuid } from '../../../http/common-schemas.ts';
 import { NullableNestedUser } from '../../../users/nested-user.ts';
 
 /** The spec's provider name for electronic signatures: ours signs itself (docs/electronic-signature.md). */
@@ -114,5 +114,5 @@ export const SignBody = Type.Object({
 });
 
 export const DeclineBody = Type.Object({
-  reason: Type.String({ minLength: 1, maxLength: 1000 }),
+  reason: NonBlank({ maxLength: 1000 }),
 });
