@@ -498,6 +498,17 @@ describe('case auto-approval', () => {
     });
   }
 
+  /** An auto-approval case whose online_reputation check waits in need_review (the rest approved). */
+  async function riskyAutoCase() {
+    const api = await newWorkspace();
+    await makeTemplate(api, autoTemplate);
+    const res = await api.post('/v1/cases', {
+      ...graphBody('Risky', 'High Risk Trading SAS'),
+      template_key: 'auto',
+    });
+    return { api, res, k: await waitCheck(api, res.body.id, 'need_review') };
+  }
+
   test('ekyc (approved at once) + online_reputation (async, low risk) → the case approves itself', async () => {
     const api = await newWorkspace();
     await makeTemplate(api, autoTemplate);
@@ -548,13 +559,7 @@ describe('case auto-approval', () => {
   });
 
   test('a need_review check approved by API review completes the auto-approval', async () => {
-    const api = await newWorkspace();
-    await makeTemplate(api, autoTemplate);
-    const res = await api.post('/v1/cases', {
-      ...graphBody('Risky', 'High Risk Trading SAS'),
-      template_key: 'auto',
-    });
-    const k = await waitCheck(api, res.body.id, 'need_review');
+    const { api, res, k } = await riskyAutoCase();
     assert.equal(k.status, 'open');
     assert.equal(k.reviewer_has_actions, true);
     const checkId = repCheck(k).id;
@@ -580,13 +585,7 @@ describe('case auto-approval', () => {
   });
 
   test('deleting the template check a case waits for does not approve it; running the template again does', async () => {
-    const api = await newWorkspace();
-    await makeTemplate(api, autoTemplate);
-    const res = await api.post('/v1/cases', {
-      ...graphBody('Risky', 'High Risk Trading SAS'),
-      template_key: 'auto',
-    });
-    const k = await waitCheck(api, res.body.id, 'need_review');
+    const { api, res, k } = await riskyAutoCase();
     const waiting = repCheck(k);
     const del = await api.delete(`/v1/checks/${waiting.id}`);
     assert.equal(del.status, 204, JSON.stringify(del.body));
@@ -627,13 +626,7 @@ describe('case auto-approval', () => {
   });
 
   test('a template check deleted after it was approved, or with its individual, leaves auto-approval on', async () => {
-    const api = await newWorkspace();
-    await makeTemplate(api, autoTemplate);
-    const res = await api.post('/v1/cases', {
-      ...graphBody('Risky', 'High Risk Trading SAS'),
-      template_key: 'auto',
-    });
-    const k = await waitCheck(api, res.body.id, 'need_review');
+    const { api, res, k } = await riskyAutoCase();
     const approvedKyc = k.individuals[0].checks[0];
     assert.equal(approvedKyc.status, 'approved');
     assert.equal((await api.delete(`/v1/checks/${approvedKyc.id}`)).status, 204);
