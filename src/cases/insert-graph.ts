@@ -34,7 +34,14 @@ export interface GraphRows {
  * millisecond). test/create-case-statement.test.ts checks this list against the database's columns.
  */
 export const GRAPH_TIMESTAMP_COLUMNS = {
-  cases: ['created_at', 'deleted_at', 'last_activity_at', 'last_contact_action_at', 'updated_at'],
+  cases: [
+    'created_at',
+    'deleted_at',
+    'last_activity_at',
+    'last_contact_action_at',
+    'template_check_deleted_at',
+    'updated_at',
+  ],
   companies: ['created_at', 'last_activity_at', 'registry_linked_at', 'updated_at'],
   individuals: ['created_at', 'last_activity_at', 'updated_at'],
   relations: ['created_at', 'updated_at'],
