@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { closeMail } from '../src/mail/send-mail.ts';
 import { downloadFile, makePng } from './helpers/files.ts';
-import { type Client, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
 import { codeIn, type MailCatcher, startMailCatcher } from './helpers/mail-catcher.ts';
 import { caseEvents, portal, portalToken } from './helpers/portal.ts';
 
@@ -725,15 +725,28 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         ['Check.Started', 'Check.Approved'],
       );
       const approvedBy = (await checkEventTypes(s.api, s.caseId, s.check.id))[1];
-      // the signer signed; the approval that followed (automatic_approval) is vericase's decision:
-      // the console said "The client approved a check" when it was the contact's
-      assert.equal(approvedBy.actor, 'system');
-      // the case's activity shows the decision (the reference has no contact__approved__check)
+      // the signer's act: filed as the reference does (system__approved__check, it has no
+      // contact__approved__check) with the contact as author, which the console and the case report
+      // read as "signed the document" (docs/console.md, "Activity")
+      assert.equal(approvedBy.actor, 'contact');
       const activities = (await s.api.get(`/v1/activities?case_id=${s.caseId}`)).body.data;
-      assert.ok(
-        activities.some((a: { type: string }) => a.type === 'system__approved__check'),
-        JSON.stringify(activities.map((a: { type: string }) => a.type)),
+      const signedActivity = activities.find(
+        (a: { type: string; context: { check?: { id: string } } }) =>
+          a.type === 'system__approved__check' && a.context.check?.id === s.check.id,
       );
+      assert.ok(signedActivity, JSON.stringify(activities.map((a: { type: string }) => a.type)));
+      assert.equal(signedActivity.author_type, 'contact');
+      assert.equal(signedActivity.author_id, s.adaId);
+      // the case report's timeline says it as the console does, naming the client
+      const asked = await s.api.post(`/v1/cases/${s.caseId}/generate-report`, {});
+      assert.equal(asked.status, 204, JSON.stringify(asked.body));
+      const reportId = await eventually(async () => {
+        const listed = await s.api.get(`/v1/cases/${s.caseId}/documents?type=case_report`);
+        return listed.body.data[0]?.file_ids[0] as string | undefined;
+      });
+      const timeline = pdfText(await fileBytes(s.api, reportId)).replace(/\s+/g, ' ');
+      assert.match(timeline, /Ada Lovelace \(client\) signed the document/, timeline);
+      assert.doesNotMatch(timeline, /System approved check \(electronic signature\)/);
 
       assert.equal((await s.api.get(`/v1/cases/${s.caseId}`)).body.contact_has_actions, false);
       const docs = await s.api.get(`/v1/cases/${s.caseId}/documents?type=check__electronic_signature`);
@@ -870,10 +883,11 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         check.data.review.comment,
         'Needs a review (automatic_approval is off): the signer signed with a valid one-time code; a person confirms the signature',
       );
-      assert.deepEqual(
-        (await checkEventTypes(s.api, s.caseId, s.check.id)).map((e) => e.type),
-        ['Check.Started', 'Check.ReviewNeeded'],
-      );
+      // sent to a person: vericase's doing, not the signer's
+      assert.deepEqual(await checkEventTypes(s.api, s.caseId, s.check.id), [
+        { type: 'Check.Started', actor: 'api' },
+        { type: 'Check.ReviewNeeded', actor: 'system' },
+      ]);
       const review = await s.api.patch(`/v1/checks/electronic_signature/${s.check.id}/review`, {
         action: 'approve',
       });

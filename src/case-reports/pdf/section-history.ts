@@ -47,15 +47,36 @@ function author(d: ReportData, n: { author_type: string; author_id?: string | nu
  * `api__approved__check` → `API approved check (ekyc)`; `updated_status__case` → `updated case
  * status`; a user's activity names the user (`User Jane Doe <jane@…> approved check (aml)`).
  */
-function activityText(d: ReportData, e: ReportData['events'][number]): string {
+function activityText(d: ReportData, e: ReportData['events'][number], names: Map<string, string>): string {
   if (!e.activity_type) return e.type;
   const [actor, verb, subject] = e.activity_type.split('__');
+  const client = e.actor_type === 'contact' ? contactSentence(e, verb, names) : null;
+  if (client) return client;
   const user = actor === 'user' && e.actor_id ? d.users.get(e.actor_id) : undefined;
   const who =
     actor === 'api' ? 'API' : `${actor.charAt(0).toUpperCase()}${actor.slice(1)}${user ? ` ${user}` : ''}`;
   const [action, ...what] = verb.split('_');
   const thing = [words(subject), ...what].join(' ');
   return `${who} ${action} ${thing}${e.check_type ? ` (${words(e.check_type)})` : ''}`;
+}
+
+/**
+ * What a client did through the portal, as the console's timeline says it: the reference files a
+ * signature's decision as the system's approval or rejection with the contact as author, and a step
+ * sent again as `contact__started__check`. The client is named (author_id is the individual).
+ */
+function contactSentence(
+  e: ReportData['events'][number],
+  verb: string,
+  names: Map<string, string>,
+): string | null {
+  const who = `${(e.actor_id && names.get(e.actor_id)) || 'The client'} (client)`;
+  if (e.check_type === 'electronic_signature' && verb === 'approved') return `${who} signed the document`;
+  if (e.check_type === 'electronic_signature' && verb === 'rejected')
+    return `${who} declined to sign the document`;
+  if (verb === 'started')
+    return `${who} sent the files of a check${e.check_type ? ` (${words(e.check_type)})` : ''}`;
+  return null;
 }
 
 /** The case's activities, oldest first (the most recent TIMELINE_LIMIT of them). */
@@ -68,6 +89,6 @@ export function timelineSection(w: PdfWriter, d: ReportData, time: Time): void {
   if (!d.events.length) w.text('No activity.', { grey: true });
   for (const e of d.events) {
     const subject = names.get(e.company_id ?? e.individual_id ?? '');
-    w.text(join([time(e.created_at), activityText(d, e), subject && show(subject)], ' · '));
+    w.text(join([time(e.created_at), activityText(d, e, names), subject && show(subject)], ' · '));
   }
 }

@@ -33,11 +33,15 @@ const DECIDED: ReadonlySet<string> = new Set(['approved', 'rejected', 'need_revi
 
 /**
  * Who a status event is recorded for: the caller of an API trigger, except when the call only
- * supplied something (files, a signature) and the engine decided on it at once: an automatic
- * approval after a signature is vericase's, not the client's ("the client approved a check").
+ * supplied something (files, a submitted step) and the engine decided on it at once: an approval of
+ * a document the contact sent is vericase's, not the client's ("the client approved a check").
  */
 function statusActor(trigger: string, status: string) {
   if (!API_TRIGGERS.has(trigger)) return SYSTEM;
+  // a signature approved on signing is the signer's act, filed as the reference does under
+  // system__approved__check with author_type contact: the console and the case report say "signed
+  // the document" from it (docs/console.md, "Activity"); sent to review, it is vericase's
+  if (trigger === 'sign' && status === 'approved') return undefined;
   if (DECIDED.has(status) && !CALLER_DECIDES.has(trigger)) return SYSTEM;
   return undefined;
 }
