@@ -129,6 +129,73 @@ describe('portal API: session', () => {
   });
 });
 
+describe('portal API: what the case shows of the contact', () => {
+  /** The case's events in commit order, with what their case payload says. */
+  async function recorded(workspaceId: string, caseId: string) {
+    const { ctx } = await getHarness();
+    const rows = await ctx.db
+      .selectFrom('events')
+      .select(['seq', 'type', 'sub_event', 'actor_type', 'payload'])
+      .where('workspace_id', '=', workspaceId)
+      .where('case_id', '=', caseId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((e) => ({ ...e, case: (e.payload as any).case ?? null }));
+  }
+
+  test("sharing the first link is a Case.Updated; a contact action moves updated_at; a submission's events carry it", async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const kbis = await createCheck(api, 'document', {
+      company_id: ids.companyId,
+      settings: { document_type_key: 'registration_certificate' },
+    });
+    const created = await caseRow(ids.caseId);
+    const before = (await recorded(api.workspaceId, ids.caseId)).length;
+
+    // the case now shows a client portal: receivers hear of it (an API change, no activity)
+    await portalToken(api, ids.caseId, ids.contactId);
+    const shared = await caseRow(ids.caseId);
+    assert.ok(shared.updated_at > created.updated_at);
+    const afterShare = await recorded(api.workspaceId, ids.caseId);
+    assert.deepEqual(
+      afterShare.slice(before).map((e) => [e.type, e.sub_event, e.actor_type]),
+      [['Case.Updated', null, 'api']],
+    );
+    assert.equal(afterShare.at(-1)?.case.updated_at, shared.updated_at.toISOString());
+    // the same portal again (a new link, the first one withdrawn): nothing of the case changed
+    const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    assert.equal((await recorded(api.workspaceId, ids.caseId)).length, afterShare.length);
+
+    // an upload is a change of the case (last_contact_action_at): updated_at moves with it
+    assert.equal((await portalUpload(token, kbis, 'files', png())).status, 201);
+    const uploaded = await caseRow(ids.caseId);
+    assert.ok(uploaded.updated_at > shared.updated_at);
+    assert.equal(uploaded.updated_at.getTime(), uploaded.last_contact_action_at?.getTime());
+    const since = encodeURIComponent(shared.updated_at.toISOString());
+    const polled = await api.get(`/v1/cases?updated_at.gt=${since}`);
+    assert.deepEqual(
+      polled.body.data.map((c: { id: string }) => c.id),
+      [ids.caseId],
+    );
+
+    // the submission: the contact's act first, then what it caused, every payload with its time
+    const mark = (await recorded(api.workspaceId, ids.caseId)).length;
+    assert.equal((await portal(token, 'POST', `/actions/${kbis}/submit`)).status, 200);
+    const submitted = await caseRow(ids.caseId);
+    const events = (await recorded(api.workspaceId, ids.caseId)).slice(mark);
+    assert.equal(events[0].type, 'Case.Updated');
+    assert.equal(events[0].actor_type, 'contact');
+    assert.ok(events.length > 1, JSON.stringify(events.map((e) => e.type)));
+    for (const e of events.filter((x) => x.case && 'last_contact_action_at' in x.case))
+      assert.equal(
+        e.case.last_contact_action_at,
+        submitted.last_contact_action_at?.toISOString(),
+        `${e.type} ${e.sub_event}`,
+      );
+  });
+});
+
 describe('portal API: pending files', () => {
   test('an upload is kept as a pending file of the step, survives a new session, and can be removed', async () => {
     const api = await newWorkspace();

@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
+import type { CaseRow } from '../db/schema.ts';
+import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { ensureDefaultPortal, findPortal } from './default-portal.ts';
 import { issueLink, linkExpiry } from './links.ts';
@@ -61,7 +64,7 @@ export async function shareClientPortalLink(
     });
     if (kase.client_portal_id !== portal.id) {
       // another portal: its wait steps start afresh
-      await trx
+      const updated = await trx
         .updateTable('cases')
         .set({
           client_portal_id: portal.id,
@@ -70,7 +73,13 @@ export async function shareClientPortalLink(
           updated_at: sql`now()`,
         })
         .where('id', '=', kase.id)
-        .execute();
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // the case's `client_portal` changed with its updated_at: receivers hear of it as of any
+      // change of the case (no sub-event: the reference has none for it, and no activity)
+      await recordEvents(trx, workspaceId, [
+        { type: 'Case.Updated', case_id: kase.id, payload: { case: presentCase(updated as CaseRow) } },
+      ]);
     }
     return {
       case_id: kase.id,

@@ -48,6 +48,7 @@ export async function submitAction(
         missing.key,
       );
     }
+    await recordContactAction(trx, link.workspace_id, link.case_id);
     await shown.portal.submit({
       ctx,
       trx,
@@ -68,7 +69,6 @@ export async function submitAction(
       checkId,
       pending.map((p) => p.id),
     );
-    await recordContactAction(trx, link.workspace_id, link.case_id);
     // read back inside the transaction: the answer is the step as this submission left it. Read
     // after the commit, it could already hold the provider's decision (the queued work may run
     // first), so the same submission would answer `submitted` or `approved` by timing alone

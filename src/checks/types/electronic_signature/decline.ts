@@ -33,6 +33,7 @@ export async function declineSignature(
       .where('id', '=', request.id)
       .execute();
     await recordSignatureEvent(trx, check, 'declined', caller, { reason: text }, now);
+    await recordContactAction(trx, link.workspace_id, link.case_id);
     const data = check.data as Record<string, unknown>;
     await applyOutcome(ctx, trx, def, check, {
       trigger: 'decline',
@@ -48,7 +49,6 @@ export async function declineSignature(
         review: { comment: text, reviewed_at: now.toISOString(), reviewer_type: 'system', user: null },
       },
     });
-    await recordContactAction(trx, link.workspace_id, link.case_id);
   });
   return readAction(ctx.db, link, checkId);
 }

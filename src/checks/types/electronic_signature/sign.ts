@@ -241,6 +241,7 @@ export async function signSignature(
         .set({ status: 'signed', signed_at: now, code_verified_at: now, code_hash: null, updated_at: now })
         .where('id', '=', request.id)
         .execute();
+      await recordContactAction(trx, link.workspace_id, link.case_id);
       const settings = (check.data as { settings: ElectronicSignatureSettings }).settings;
       const data = check.data as Record<string, unknown>;
       const approved = settings.automatic_approval;
@@ -275,7 +276,6 @@ export async function signSignature(
         },
         generatedFiles: [signed, audit],
       });
-      await recordContactAction(trx, link.workspace_id, link.case_id);
     });
   } catch (err) {
     for (const f of stored) await discardGeneratedFile(getStorage(ctx), f);
