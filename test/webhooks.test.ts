@@ -846,6 +846,8 @@ describe('outbound safety', () => {
         const res = await api.post('/v1/webhooks', { url, events: ['*'] });
         assert.equal(res.status, 400, url);
         assert.equal(res.body.details[0].path, 'url');
+        // it says how a local receiver is allowed
+        assert.match(res.body.message, /non-public address .*VERICASE_WEBHOOK_ALLOW_PRIVATE=true/, url);
       }
       assert.equal((await api.patch(`/v1/webhooks/${w.id}`, { url: 'http://localhost/x' })).status, 400);
       await createCase(api);

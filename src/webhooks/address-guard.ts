@@ -114,6 +114,10 @@ export function urlHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
+/** Says how an operator testing with a local receiver allows it (the setting is the service's). */
+const refusal = (what: string) =>
+  `url must not point to a non-public address (${what}); to deliver to a local or private receiver, run the service with VERICASE_WEBHOOK_ALLOW_PRIVATE=true`;
+
 /**
  * Create/update-time check: refuses URLs whose host is, or resolves to, a non-public address.
  * Returns an error message, or null when acceptable. A name that does not resolve (yet) is
@@ -121,12 +125,11 @@ export function urlHost(url: URL): string {
  */
 export async function checkPublicUrl(url: URL): Promise<string | null> {
   const host = urlHost(url);
-  if (net.isIP(host))
-    return isPrivateAddress(host) ? `url must not point to a non-public address (${host})` : null;
+  if (net.isIP(host)) return isPrivateAddress(host) ? refusal(host) : null;
   try {
     const addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
     const bad = addresses.find((a) => isPrivateAddress(a.address));
-    return bad ? `url must not point to a non-public address (${host} resolves to ${bad.address})` : null;
+    return bad ? refusal(`${host} resolves to ${bad.address}`) : null;
   } catch {
     return null;
   }
