@@ -5,9 +5,41 @@ import { newWorkspace } from './helpers/harness.ts';
 /**
  * A case body within the documented limits (500 companies, 500 individuals, relations to distinct
  * companies) carries more values than one SQL statement may bind (32,767 on the embedded database's
- * wire code, 65,535 on PostgreSQL's). It used to be a 500 on both databases.
+ * wire code, 65,535 on PostgreSQL's). It used to be a 500 on both databases; so did a graph of
+ * 15,000 relations and more, until its values were no longer spread into one call.
  */
 describe('case graph size', () => {
+  test('a graph whose values a single spread cannot hold (20,000 relations) is stored, not a 500', async () => {
+    // 500 individuals with 40 relations each: about 180,000 bound values, which a spread into
+    // push() overflowed the stack with (RangeError → 500) before the chunked insert was chosen
+    const api = await newWorkspace();
+    const companies = [
+      { ref: 'main', name: 'Main SA', country: 'FR' },
+      ...Array.from({ length: 199 }, (_, i) => ({
+        ref: `c${i}`,
+        type: 'affiliated',
+        name: `Affiliate ${i}`,
+        relations: [{ roles: ['shareholder'], ownership_percentage: 0.1 }],
+      })),
+    ];
+    const individuals = Array.from({ length: 500 }, (_, i) => ({
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      relations: Array.from({ length: 40 }, (_, j) => ({
+        source_company_ref: `c${(i + j) % 199}`,
+        roles: ['shareholder'],
+        ownership_percentage: 0.01,
+      })),
+    }));
+    const res = await api.post('/v1/cases', { name: 'Many relations', companies, individuals });
+    assert.equal(res.status, 201, JSON.stringify(res.body).slice(0, 500));
+    const relations = res.body.individuals.reduce((n: number, p: any) => n + p.relations.length, 0);
+    assert.equal(relations, 500 * 40);
+    const read = await api.get(`/v1/cases/${res.body.id}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body.individuals[499].relations.length, 40);
+  });
+
   test('the largest graph the limits allow is stored whole: 201, every entity and relation readable', async () => {
     const api = await newWorkspace();
     const companies = [

@@ -117,7 +117,9 @@ async function insertInChunks<T>(
   timestampColumns: readonly string[],
 ): Promise<T[]> {
   if (!rows.length) return [];
-  const width = Math.max(1, ...rows.map((r) => Object.keys(r).length));
+  // a loop, not Math.max(...rows): a spread of tens of thousands of arguments overflows the stack
+  let width = 1;
+  for (const r of rows) width = Math.max(width, Object.keys(r).length);
   const perStatement = Math.max(1, Math.floor(MAX_STATEMENT_PARAMS / width));
   const out: T[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
@@ -140,7 +142,9 @@ async function insertGraphOnce(trx: Db, values: GraphValues): Promise<GraphRows 
   let next = 1;
   const add = (cte: string, insert: InsertText) => {
     ctes.push(`${cte} as (${insert.text} returning *)`);
-    params.push(...insert.params);
+    // one by one: spreading a large graph's hundreds of thousands of values overflowed the stack
+    // (a RangeError, answered 500) before the size check below could choose the chunked insert
+    for (const p of insert.params) params.push(p);
     next = insert.next;
   };
   add('c', insertValues('cases', [values.case], next));
