@@ -369,3 +369,68 @@ describe('strict input: hostile strings and shapes', () => {
     assert.equal(del.status, 204);
   });
 });
+
+describe('strict input: a body that is not what the request needs', () => {
+  test('an oversized array is one detail, and a body of many wrong items lists at most 100', async () => {
+    const api = await newWorkspace();
+    // 20,000 wrong items made 20,001 details, read in seconds of the one thread every request shares
+    const over = await api.post('/v1/cases', { name: 'n', tags: Array(20_000).fill(1) });
+    assertRefused(over, 'tags');
+    assert.equal(over.body.details.length, 1, `${over.body.details.length} details`);
+    assert.deepEqual(over.body.details, [
+      { path: 'tags', message: 'tags must NOT have more than 1000 items' },
+    ]);
+    const nested = await api.post('/v1/cases', {
+      name: 'n',
+      companies: [{ type: 'main', name: 'Acme', classifications: Array(5000).fill('x') }],
+    });
+    assert.deepEqual(nested.body.details, [
+      {
+        path: 'companies[0].classifications',
+        message: 'companies[0].classifications must NOT have more than 1000 items',
+      },
+    ]);
+    // within the limits, 500 wrong items: the answer names the first ones, not all
+    const many = await api.post('/v1/cases', {
+      name: 'n',
+      individuals: Array.from({ length: 500 }, () => ({ first_name: 1, last_name: 2 })),
+    });
+    assertRefused(many, 'individuals[0].first_name');
+    assert.ok(many.body.details.length <= 100, `${many.body.details.length} details`);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+  });
+
+  test('a JSON null is not an object, and a PUT needs its body', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const settings = await api.patch('/v1/workspace/settings', {
+      case_review: { comment_mandatory: true },
+      checks: { limit: 77 },
+    });
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    // a PUT replaces every setting ({} resets them all): sent nothing or null, it changes nothing
+    for (const [payload, type] of [
+      ['null', 'application/json'],
+      ['', 'application/json'],
+      [undefined, undefined],
+    ] as const) {
+      const put = await raw('PUT', '/v1/workspace/settings', api.key, payload, type);
+      assertRefused(put, 'body');
+    }
+    const kept = (await api.get('/v1/workspace/settings')).body;
+    assert.equal(kept.case_review.comment_mandatory, true);
+    assert.equal(kept.checks.limit, 77);
+    // null on a route whose fields are all optional: refused, where no body at all is {}
+    const webhook = await api.post('/v1/webhooks', { url: 'https://example.com/h', events: ['*'] });
+    for (const url of [`/v1/cases/${kase.id}`, `/v1/webhooks/${webhook.body.id}/rotate-secret`]) {
+      const method = url.endsWith('rotate-secret') ? 'POST' : 'PATCH';
+      const res = await raw(method, url, api.key, 'null', 'application/json');
+      assertRefused(res, 'body');
+      assert.equal(res.body.message, 'body must be object');
+    }
+    const after = await api.get(`/v1/webhooks/${webhook.body.id}`);
+    assert.equal(after.body.secret, webhook.body.secret, 'the secret was not rotated');
+    // no body at all on a POST whose fields are optional is still {}
+    assert.equal((await raw('POST', `/v1/cases/${kase.id}/generate-report`, api.key)).status, 204);
+  });
+});

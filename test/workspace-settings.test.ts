@@ -91,8 +91,10 @@ describe('workspace settings', () => {
       url: '/v1/workspace/settings',
       headers: { 'x-service-api-key': api.key },
     });
-    assert.equal(noBody.statusCode, 200, noBody.body);
-    assert.deepEqual((await api.get('/v1/workspace/settings')).body, defaults);
+    // a PUT with nothing in it is a client's mistake, not "reset everything": only {} resets
+    assert.equal(noBody.statusCode, 400, noBody.body);
+    assert.equal(JSON.parse(noBody.body).message, 'body must be object');
+    assert.equal((await api.get('/v1/workspace/settings')).body.risk.online_engines, true);
   });
 
   test('PUT is validated as PATCH is: an unknown or invalid setting → 400 naming it, nothing stored', async () => {

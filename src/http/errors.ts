@@ -117,7 +117,13 @@ function unknownFieldMessage(context: string, path: string, name: string): strin
   return `${path} is not allowed: it is not a field of this request`;
 }
 
-export function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
+/** Errors read for one answer: enough to say what is wrong, few enough to read them quickly. */
+const MAX_VALIDATION_ERRORS = 100;
+
+export function validationDetails(context: string, allErrors: AjvLikeError[]): ErrorDetail[] {
+  // the branches of one value's union are reported next to each other, so the first errors keep
+  // them together; reading every error made this quadratic (20,000 wrong items: 7 s of one thread)
+  const errors = allErrors.slice(0, MAX_VALIDATION_ERRORS);
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   // a union of literals fails once per literal: one message listing them ("must be one of")

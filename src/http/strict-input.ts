@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail, unreadContentType } from './errors.ts';
-import { strictSchema } from './strict-schema.ts';
+import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
 
 /**
  * Input hardening written once for every route (issue: mass assignment, NUL bytes reaching
@@ -65,8 +65,10 @@ function noRequiredField(body: unknown): boolean {
   return b.type === 'object' && (!Array.isArray(b.required) || b.required.length === 0);
 }
 
+// No body at all (or an empty one) is `{}`; a JSON `null` is a value, not an object, and stays a
+// 400 "body must be object" as on every other route (it rotated a webhook's secret)
 function emptyBodyIsObject(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
-  if (req.body === undefined || req.body === null) req.body = {};
+  if (req.body === undefined) req.body = {};
   done();
 }
 
@@ -105,8 +107,11 @@ export function registerStrictInput(app: FastifyInstance): void {
       route.preHandler = [refuseBody, ...hookList(route.preHandler)];
     }
     // a body whose every field is optional may be left out (`force_review`, `generate-report`...):
-    // none is `{}`, where the validator would say "body must be object"
-    if (api && schema.body && noRequiredField(schema.body)) {
+    // none is `{}`, where the validator would say "body must be object". Not on a PUT: it replaces
+    // the whole resource (`PUT /v1/workspace/settings` with `{}` resets every setting), so a client
+    // that sent nothing by mistake must not reset anything
+    const replaces = route.method === 'PUT' || (Array.isArray(route.method) && route.method.includes('PUT'));
+    if (api && schema.body && noRequiredField(schema.body) && !replaces) {
       route.preValidation = [emptyBodyIsObject, ...hookList(route.preValidation)];
     }
     for (const part of ['body', 'querystring', 'params'] as const) {
@@ -282,6 +287,12 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
   }
   const top = depth === 0;
   if (Array.isArray(value)) {
+    // no schema takes more items (DEFAULT_MAX_ITEMS): refused here, before the validator, which
+    // makes one error per wrong item of the whole array (a second of work for 2.5 million)
+    if (value.length > DEFAULT_MAX_ITEMS) {
+      details.push({ path, message: `${path} must NOT have more than ${DEFAULT_MAX_ITEMS} items` });
+      return;
+    }
     for (let i = 0; i < value.length; i++) inspect(value[i], join(path, i, top), depth + 1, details);
     return;
   }
