@@ -71,6 +71,8 @@ export interface Config {
   portalLinkTtlHours: number;
   /** Chromium or Chrome executable printing document templates to PDF (VERICASE_CHROMIUM_PATH); null: looked for. */
   chromiumPath: string | null;
+  /** Longest one PDF print may take, in ms (VERICASE_PDF_RENDER_TIMEOUT_SECONDS, default 60): then a 400. */
+  pdfRenderTimeoutMs: number;
   /** The signing certificate (VERICASE_SIGNING_P12 + _PASSWORD); null: one generated once and kept. */
   signingP12: { path: string; password: string } | null;
   /** Outgoing mail (VERICASE_SMTP_URL, VERICASE_MAIL_FROM); no URL: mails are written to the log. */
@@ -211,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fraudHashSecret: fraudHashSecret(env.VERICASE_FRAUD_HASH_SECRET),
     portalLinkTtlHours: portalLinkTtlHours(env.VERICASE_PORTAL_LINK_TTL_HOURS),
     chromiumPath: env.VERICASE_CHROMIUM_PATH?.trim() || null,
+    pdfRenderTimeoutMs:
+      positiveInt('VERICASE_PDF_RENDER_TIMEOUT_SECONDS', env.VERICASE_PDF_RENDER_TIMEOUT_SECONDS, 60) * 1000,
     signingP12: env.VERICASE_SIGNING_P12?.trim()
       ? {
           path: path.resolve(env.VERICASE_SIGNING_P12.trim()),

@@ -375,6 +375,32 @@ describe('document templates', () => {
     assert.ok(!text.includes(fmt('en-GB', 'long')), text);
   });
 
+  test('a template that would print for minutes is a 400 at the deadline, and renders go on after it', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    await publishedTemplate(api, 'agreement', CONTRACT);
+    // 5,000 page breaks: accepted by the validator, minutes of Chromium printing
+    await publishedTemplate(api, 'endless', '<div style="page-break-after:always">x</div>'.repeat(5000));
+    const limit = ctx.config.pdfRenderTimeoutMs;
+    ctx.config.pdfRenderTimeoutMs = 1000;
+    try {
+      // more of them than render slots (4): each one frees its slot at the deadline
+      const stuck = await Promise.all(Array.from({ length: 5 }, () => renderPdf(api, kase.id, 'endless')));
+      for (const res of stuck) {
+        assert.equal(res.status, 400, JSON.stringify(res.json));
+        assert.equal(res.json.code, 'CASE_REPORT_RENDER_FAILED');
+        assert.match(res.json.message, /could not be rendered within 1 s/);
+      }
+    } finally {
+      ctx.config.pdfRenderTimeoutMs = limit;
+    }
+    // the renderer is free again: ordinary renders are answered
+    const fine = await Promise.all(Array.from({ length: 3 }, () => renderPdf(api, kase.id, 'agreement')));
+    for (const res of fine) assert.equal(res.status, 200, JSON.stringify(res.json));
+    assert.match(pdfText(fine[0].bytes), /Acme/);
+  });
+
   test('render refusals: unknown case, template or signer, drafts only, a template that fails', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();
