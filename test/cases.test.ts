@@ -258,6 +258,26 @@ describe('cases', () => {
       'created_at.gt must be a date (yyyy-MM-dd) or an ISO 8601 date-time (a + in a URL reads as a space: write the offset as %2B02:00)',
     );
     assert.equal((await api.get('/v1/cases?created_at.gt=2026-01-01T10:00:00%2B02:00')).status, 200);
+    // a date-time whose day or time does not exist is refused as the date alone is (it was rolled
+    // over into another day, or read for its date only on a date column)
+    for (const q of [
+      'created_at=2024-02-30T00:00:00Z',
+      'created_at.gt=2024-02-31T10:00:00Z',
+      'updated_at.lt=2023-02-29T00:00:00Z',
+      'last_activity_at=2024-01-01T24:00:00Z',
+      'created_at=2024-01-01T10:61:00Z',
+      'created_at=2024-01-01T10:00:00%2B25:00',
+    ]) {
+      const res = await api.get(`/v1/cases?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.match(res.body.message, /must be a date \(yyyy-MM-dd\) or an ISO 8601 date-time/, q);
+    }
+    const birth = await api.get('/v1/individuals?birth_date=2024-01-01T25:00:00Z');
+    assert.equal(birth.status, 400);
+    assert.equal(birth.body.details[0].path, 'birth_date');
+    for (const q of ['created_at=2024-02-29T23:59:59.999Z', 'created_at.lt=2024-12-31T23:59:59%2B14:00']) {
+      assert.equal((await api.get(`/v1/cases?${q}`)).status, 200, q);
+    }
   });
 
   test('the list shows custom_properties only with include_custom_properties=true (default false, as the reference)', async () => {

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
-import { validDay } from '../shared/time.ts';
+import { validDateTime, validDay } from '../shared/time.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
 import { isPatterned, type PatternWalk, patternPage } from './pattern-walk.ts';
@@ -104,7 +104,6 @@ export type CountMode = (typeof COUNT_MODES)[number];
  */
 export const EXACT_COUNT_UP_TO = 1000;
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
 // an offset's `+` written as is in a URL arrives as a space (`...T10:00:00 02:00`): the usual
 // mistake with curl, worth naming in the answer
 const PLUS_AS_SPACE = /T[\d:.]+ \d{2}(:?\d{2})?$/;
@@ -195,9 +194,9 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     let bad: string | undefined;
     for (const v of values) {
       if (f.values && !f.values.includes(v)) bad = `must be one of ${f.values.join(', ')}`;
-      if (f.kind === 'date' && !(validDay(v) || (DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))))
-        bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
-      if (f.kind === 'day' && !(validDay(v) || (DATE_TIME.test(v) && validDay(v.slice(0, 10)))))
+      // a day and a time that exist: Date.parse rolled 2024-02-31 over into March, and the day
+      // columns' check read only the date of `…T25:00:00Z`
+      if ((f.kind === 'date' || f.kind === 'day') && !(validDay(v) || validDateTime(v)))
         bad = `must be a date (yyyy-MM-dd) or an ISO 8601 date-time${PLUS_AS_SPACE.test(v) ? PLUS_HINT : ''}`;
       if (f.kind === 'uuid' && !UUID.test(v)) bad = 'must be a UUID';
       if (f.format && !customFormats[f.format](v)) bad = FORMAT_MESSAGES[f.format];

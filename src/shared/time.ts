@@ -39,3 +39,18 @@ export function validDay(v: string): boolean {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v);
 }
+
+const DATE_TIME_PARTS = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):?(\d{2}))?$/;
+
+/**
+ * An ISO 8601 date-time whose day and time exist: `2024-02-30T00:00:00Z` or `…T25:00:00Z` are not
+ * (Date.parse rolled the first over into March and took the second). The zone is optional.
+ */
+export function validDateTime(v: string): boolean {
+  const m = DATE_TIME_PARTS.exec(v);
+  if (!m || !validDay(m[1])) return false;
+  const [hh, mm, ss] = [m[2], m[3], m[4]].map(Number);
+  if (hh > 23 || mm > 59 || ss > 59) return false;
+  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return false;
+  return !Number.isNaN(Date.parse(v));
+}
