@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, Nullable } from '../http/common-schemas.ts';
 import { badRequest } from '../http/errors.ts';
+import { isCountryCode } from '../shared/countries.ts';
 import { validDay } from '../shared/time.ts';
 import { countryCode } from './countries.ts';
 import { presentListVersion, presentMatch } from './service/present.ts';
@@ -110,7 +111,10 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
         throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');
       }
       // a country the matcher cannot read would only lower every score (it weighs a country mismatch)
-      if (q.country !== undefined && !countryCode(q.country)) {
+      // two letters are a code only when one is assigned (XK: Kosovo, as the lists write it); `xx`
+      // read as a code matched no one and was answered as a clean search
+      const code = q.country === undefined ? undefined : countryCode(q.country);
+      if (q.country !== undefined && (!code || !(isCountryCode(code) || code === 'XK'))) {
         throw badRequest(
           `country ${q.country} is not a country: give an ISO 3166-1 alpha-2 code (FR) or an English name (France)`,
           'country',
