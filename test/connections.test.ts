@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { LINGER_MS } from '../src/http/connection-guard.ts';
+import { httpServerOptions } from '../src/http/server-options.ts';
 import { makePng, multipartBody } from './helpers/files.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 import { agentRequest, type LiveServer, listen, rawExchange } from './helpers/live-server.ts';
@@ -420,6 +421,18 @@ describe('connections: configuration', () => {
       idleTimeoutMs: 120_000,
     });
     assert.equal(loadConfig({}).maxImagePixels, 100_000_000);
+    // a request whose body stops arriving is idle too: the idle timeout (120 s, as the request
+    // timeout) destroyed its socket without a word before the request timeout's check (every 5 s)
+    // sent its 408 (reproduced at 20 s: no answer at 20 s before, a 408 at 25 s now). The server
+    // takes an idle timeout past the request timeout and two checks
+    const defaults = httpServerOptions(loadConfig({}));
+    assert.equal(defaults.requestTimeout, 120_000);
+    assert.equal(defaults.connectionTimeout, 130_000);
+    assert.equal(
+      httpServerOptions(loadConfig({ VERICASE_HTTP_IDLE_TIMEOUT_MS: '600000' })).connectionTimeout,
+      600_000,
+    );
+    assert.equal(httpServerOptions(loadConfig({ VERICASE_HTTP_IDLE_TIMEOUT_MS: '0' })).connectionTimeout, 0);
     const env = {
       VERICASE_HTTP_HEADERS_TIMEOUT_MS: '3000',
       VERICASE_HTTP_REQUEST_TIMEOUT_MS: '4000',

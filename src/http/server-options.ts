@@ -11,21 +11,29 @@ import { clientErrorHandler } from './client-errors.ts';
  * - request timeout: the whole request, body included, must arrive within it (slow-body clients);
  *   past either, the client gets a 408 error body and the connection is closed;
  * - keep-alive timeout: an idle kept-alive connection is closed after it;
- * - idle timeout: a socket with no traffic at all for this long is destroyed (a stuck peer).
+ * - idle timeout: a socket with no traffic at all for this long is destroyed (a stuck peer); never
+ *   before a stalled request's 408 (below).
  *
  * Fastify turns Node's request timeout off by default (0) and Node checks both timeouts only every
  * `connectionsCheckingInterval` (30 s by default), so both are set here explicitly.
  */
 export function httpServerOptions(config: Pick<Config, 'http'>): FastifyHttpOptions<Server> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, idleTimeoutMs } = config.http;
+  const interval = checkingInterval(headersTimeoutMs, requestTimeoutMs);
   return {
-    connectionTimeout: idleTimeoutMs,
+    // a request whose body stopped arriving is idle too: the idle timeout destroyed its socket
+    // without a word before the request timeout's check (every `interval`) could answer its 408
+    // (both were 120 s). The idle timeout is therefore past the request timeout and that check.
+    connectionTimeout:
+      idleTimeoutMs > 0 && requestTimeoutMs > 0
+        ? Math.max(idleTimeoutMs, requestTimeoutMs + 2 * interval)
+        : idleTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     requestTimeout: requestTimeoutMs,
     http: {
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: checkingInterval(headersTimeoutMs, requestTimeoutMs),
+      connectionsCheckingInterval: interval,
     },
     clientErrorHandler,
     // A request that reaches a closing server on a connection already open (pipelined, or sent on a
