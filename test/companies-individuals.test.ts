@@ -509,6 +509,8 @@ describe('relations', () => {
     const orphan = await api.delete(`/v1/cases/${c.id}/relations/${uboRel.id}`);
     assert.equal(orphan.status, 400);
     assert.match(orphan.body.message, /no relation/);
+    // it names what it refuses: the relation of the path
+    assert.deepEqual(orphan.body.details, [{ path: 'caseRelationId', message: orphan.body.message }]);
     // the CEO now has two relations: one may go
     assert.equal((await api.delete(`/v1/cases/${c.id}/relations/${r.body.id}`)).status, 204);
     assert.equal((await api.delete(`/v1/cases/${c.id}/relations/${r.body.id}`)).status, 404);

@@ -224,6 +224,7 @@ describe('files: upload', () => {
       payload: 'x',
     });
     assert.equal(noBoundary.statusCode, 400, noBoundary.body);
+    assert.equal(JSON.parse(noBoundary.body).details[0].path, 'body');
     // a body that breaks off in the middle of the file: 400, nothing stored
     const png = makePng({ width: 64, height: 64 });
     const truncated = await app.inject({

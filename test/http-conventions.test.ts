@@ -106,6 +106,11 @@ describe('HTTP conventions', () => {
     const api2 = await newWorkspace();
     assert.equal((await api2.post('/v1/cases', { name: 'different' }, headers)).status, 201);
     // a 4xx answer is replayed too; a fresh key writes
+    const tooLong = await api.post('/v1/cases', { name: 'long key' }, { 'idempotency-key': 'k'.repeat(256) });
+    assert.equal(tooLong.status, 400);
+    assert.deepEqual(tooLong.body.details, [
+      { path: 'Idempotency-Key', message: 'Idempotency-Key must be at most 255 characters' },
+    ]);
     const invalid = await api.post('/v1/cases', { name: '' }, { 'idempotency-key': 'bad-1' });
     assert.equal(invalid.status, 400);
   });

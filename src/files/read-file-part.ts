@@ -21,7 +21,7 @@ function multipartError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
   const status = (err as { statusCode?: number }).statusCode;
   if (status === 413) return new ApiError(413, `multipart body exceeds a limit: ${(err as Error).message}`);
-  return badRequest(`malformed multipart/form-data body: ${(err as Error).message}`);
+  return badRequest(`malformed multipart/form-data body: ${(err as Error).message}`, 'body');
 }
 
 /** An upload's file part, and what else its form held (read once the file has been consumed). */

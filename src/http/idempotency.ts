@@ -11,7 +11,7 @@ import pgUtils from 'pg/lib/utils.js';
 import type { Db } from '../db/connect.ts';
 import { canonicalJson } from '../shared/canonical-json.ts';
 import { addCommitCompanion, currentEventCaseId } from '../shared/request-scope.ts';
-import { ApiError, notFound } from './errors.ts';
+import { ApiError, badRequest, notFound } from './errors.ts';
 import { addWriteRouteHooks } from './write-route-hooks.ts';
 
 declare module 'fastify' {
@@ -52,7 +52,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const raw = req.headers[HEADER];
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (!key) return false;
-    if (key.length > 255) throw new ApiError(400, 'Idempotency-Key must be at most 255 characters');
+    if (key.length > 255)
+      throw badRequest('Idempotency-Key must be at most 255 characters', 'Idempotency-Key');
     // multipart bodies are streams consumed by the handler: uploads are not replayed
     if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) return false;
     const workspaceId = req.principal.workspaceId;

@@ -32,6 +32,7 @@ export async function deleteRelation(db: Db, workspaceId: string, caseId: string
       if ((await countRelationsTouching(trx, end)) <= 1) {
         throw badRequest(
           `Deleting this relation would leave ${end === found.from_individual_id ? 'the individual' : 'the company'} ${end} with no relation`,
+          'caseRelationId',
         );
       }
     }
