@@ -56,6 +56,12 @@ describe('case flags', () => {
     assert.equal(again.status, 201, JSON.stringify(again.body));
     assert.equal((await settled(api, waiting.body.id)).status, 'approved');
     assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved', 'first_collect_completed']);
+    // as stored and shown: one order whatever the history (the enum's), not the order they came in
+    // (first_collect_completed, set first, led: another case with the same flags showed them the
+    // other way round)
+    const shown = (await api.get(`/v1/cases/${caseId}`)).body.flags;
+    assert.deepEqual(shown, ['all_checks_approved', 'first_collect_completed']);
+    assert.deepEqual((await api.get('/v1/cases')).body.data[0].flags, shown);
 
     // files received: first collect completed while they are processed; rejected: recollection
     assert.deepEqual(await flagEvents(api.workspaceId, caseId), [

@@ -1,3 +1,5 @@
+import { CASE_FLAGS } from '../../cases/schemas.ts';
+
 /**
  * The case flags that follow its checks (the reference product's set). Clients decide what to ask
  * of the contact, and what to e-mail, from them:
@@ -39,5 +41,12 @@ export function nextCaseFlags(before: readonly string[], c: CheckCounts): string
     !flags.includes(FIRST_COLLECT_COMPLETED)
   )
     flags.push(FIRST_COLLECT_COMPLETED);
-  return flags;
+  // one order whatever the history (the order of CASE_FLAGS): two cases with the same flags show
+  // the same array, and a client comparing arrays sees no change where there is none
+  return flags.sort((a, b) => rank(a) - rank(b));
 }
+
+const rank = (flag: string) => {
+  const i = (CASE_FLAGS as readonly string[]).indexOf(flag);
+  return i === -1 ? CASE_FLAGS.length : i;
+};
