@@ -242,6 +242,15 @@ describe('templates: CRUD and validation', () => {
         `${path} in ${JSON.stringify(res.body.details)}`,
       );
     }
+    const misspelt = await api.post('/v1/templates', {
+      key: 'k',
+      name: 'K',
+      checks: [{ type: 'ekyc', targets: ['individuals'], settings: { automatic_aproval: true } }],
+    });
+    assert.match(
+      misspelt.body.message,
+      /^checks\[0\]\.settings\.automatic_aproval is not a setting of ekyc checks; use .*automatic_approval/,
+    );
     for (const body of [
       { name: 'no key' },
       { key: 'has space', name: 'x' },

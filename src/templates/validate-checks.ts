@@ -82,7 +82,7 @@ export function validateTemplateChecks(checks: Static<typeof TemplateCheckIn>[])
         if (!allowed.has(k))
           details.push({
             path: `${at}.settings.${k}`,
-            message: `${at}.settings.${k} is not a ${def.type} setting; use ${[...allowed].join(', ')}`,
+            message: `${at}.settings.${k} is not a setting of ${def.type} checks; use ${[...allowed].join(', ')}`,
           });
       }
       for (const e of Value.Errors(schema, settings)) {
