@@ -194,6 +194,27 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     });
   });
 
+  test('a denomination with more words than the target is another company: rejected', async () => {
+    // every word of "Acme SAS" is in "Acme Solutions SAS", which approved it
+    const lines = kbisLines({ updated: '2 novembre 2026', name: 'Acme Solutions SAS' });
+    for (const [target, read] of [
+      ['Acme SAS', 'Acme Solutions SAS'],
+      ['Acme Solutions Group SAS', 'Acme Solutions SAS'],
+    ]) {
+      const out = await analyze({
+        target: { ...company, name: target },
+        files: [pdfFile(await textPdf(lines))],
+      });
+      assert.deepEqual(criteria(out).name_matching, { result: 'rejected', expected: target, received: read });
+    }
+    // the same words, the legal form written otherwise or left out: the same company
+    const same = await analyze({
+      target: { ...company, name: 'ACME SOLUTIONS' },
+      files: [pdfFile(await textPdf(lines))],
+    });
+    assert.equal(criteria(same).name_matching.result, 'approved');
+  });
+
   test('a SIRET on the document matches the SIREN of the target; legal suffix and accents ignored', async () => {
     const out = await analyze({
       files: [pdfFile(await textPdf(kbisLines({ updated: '2026-11-20', siren: `${SIREN}00013` })))],

@@ -14,7 +14,7 @@ import {
 } from './fields.ts';
 import type { AnalysisInput, AnalysisOutcome, AnalysisTarget } from './index.ts';
 import { type DocumentKind, kindForKey, modelForKind } from './kinds.ts';
-import { compactId, containsName, nameTokens, normText } from './normalize.ts';
+import { compactId, containsName, nameTokens, normText, sameName } from './normalize.ts';
 import type {
   AnalysisModel,
   DocumentAnalysisDetailedResult,
@@ -53,17 +53,20 @@ function targetName(t: AnalysisTarget): string | null {
  * holds every significant word of the target's name approves. When it does not: with an
  * `authoritative` label (the denomination of a registry extract, the holder of a RIB) that rejects;
  * with a weaker one (a customer or `Nom` field) the name may still be found elsewhere in the text.
- * No usable label: found in the text approves, not found is unknown.
+ * No usable label: found in the text approves, not found is unknown. `exact` (a registry extract's
+ * denomination): the label must also hold no significant word the target's name lacks.
  */
 function nameCriterion(
   text: string,
   expected: string | null,
   labelled: string | null,
   authoritative: boolean,
+  exact = false,
 ): Criterion {
   const label = labelled && (labelled.match(/\p{L}/gu) ?? []).length >= 3 ? labelled : null;
   if (!expected || nameTokens(expected).length === 0) return crit(null, expected, label);
-  if (label && containsName(label, expected)) return crit('approved', expected, label);
+  if (label && (exact ? sameName(label, expected) : containsName(label, expected)))
+    return crit('approved', expected, label);
   if (label && authoritative) return crit('rejected', expected, label);
   if (containsName(text, expected)) return crit('approved', expected, label ?? expected);
   return label ? crit('rejected', expected, label) : crit(null, expected, null);
@@ -274,7 +277,9 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
           : ageCriterion(issued, input.now, input.maxAgeInDays),
       address_matching: addressCriterion(text, input.target.address, address),
       registration_number_matching: numberCriterion(numbers, target, true),
-      name_matching: nameCriterion(text, name, labelledName, true),
+      // a registered name is the company's whole name: "Acme Solutions SAS" is another company
+      // than "Acme SAS", though it holds every word of it (legal forms are not significant words)
+      name_matching: nameCriterion(text, name, labelledName, true, true),
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
   } else if (model === 'iban') {
