@@ -315,6 +315,12 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     assert.equal(out.verdict, 'need_review');
     assert.equal(criteria(out).registration_number_matching.result, null);
     assert.match(out.comment ?? '', /Could not be verified: registration number matching/);
+    // it says why: the company has none to compare with (it said "expected the registration number
+    // of the company", which the reviewer could not tell from a mismatch)
+    assert.equal(
+      criteria(out).registration_number_matching.expected,
+      'a registration number on the company (it has none)',
+    );
   });
 });
 

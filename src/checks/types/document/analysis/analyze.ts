@@ -116,7 +116,7 @@ function numberCriterion(
 ): Criterion {
   if (!target)
     return required
-      ? crit(null, 'the registration number of the company', numbers.primary)
+      ? crit(null, 'a registration number on the company (it has none)', numbers.primary)
       : notEvaluated(numbers.primary);
   const expected = compactId(target);
   if (numbers.candidates.length === 0) return required ? crit(null, expected, null) : notEvaluated();
