@@ -82,3 +82,30 @@ describe('one message for a value of the wrong shape', () => {
     assert.deepEqual(res.body.details, [{ path: 'name', message: 'name must not be blank' }]);
   });
 });
+
+describe('a refused key of an object is named', () => {
+  test('a custom property needs a name; a key too long says which key', async () => {
+    const api = await newWorkspace();
+    for (const name of ['', ' ']) {
+      const res = await api.post('/v1/cases', { name: 'x', custom_properties: { [name]: 'v' } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(res.body.details, [
+        {
+          path: 'custom_properties',
+          message: `custom_properties: the key ${JSON.stringify(name)} must not be blank`,
+        },
+      ]);
+    }
+    const long = 'k'.repeat(201);
+    const res = await api.post('/v1/cases', { name: 'x', metadata: { [long]: 'v' } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.details, [
+      {
+        path: 'metadata',
+        message: `metadata: the key "${'k'.repeat(40)}…" must NOT have more than 200 characters`,
+      },
+    ]);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    assert.deepEqual((await api.get('/v1/custom-properties/case')).body.data, []);
+  });
+});

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { NOT_BLANK } from './schema-formats.ts';
+import { MAX_KEY_LENGTH } from './strict-schema.ts';
 
 /** Schema building blocks shared by every resource. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -28,6 +29,8 @@ export const Country = Type.String({ format: 'alpha-2', description: 'ISO 3166-1
 export const CustomProperties = Type.Record(
   Type.String(),
   Type.Union([Type.String(), Type.Boolean(), Type.Number(), Type.Array(Type.String()), Type.Null()]),
+  // a property is named: "" or " " made a definition no GET /v1/custom-properties/case/{key} can read
+  { propertyNames: { pattern: NOT_BLANK, maxLength: MAX_KEY_LENGTH } },
 );
 export const Metadata = Nullable(Type.Record(Type.String(), Type.String()));
 

@@ -85,7 +85,12 @@ interface AjvLikeError {
   keyword: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** Set on an error about an object's key (a `propertyNames` rule): the key. */
+  propertyName?: string;
 }
+
+/** A refused key as an answer shows it: quoted, long ones cut. */
+const shownKey = (key: string) => JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
 
 /**
  * Fields only the server sets. A body naming one is refused like any unknown field; the message says
@@ -155,8 +160,9 @@ export function validationDetails(context: string, allErrors: AjvLikeError[]): E
     errors.filter((e) => e.keyword === 'format' || e.keyword === 'pattern').map((e) => e.instancePath ?? ''),
   );
   for (const e of errors) {
-    // anyOf/oneOf wrappers repeat what their branches said
-    if (wrappers.has(e.keyword)) continue;
+    // anyOf/oneOf wrappers repeat what their branches said; so does propertyNames ("property name
+    // must be valid") after the rule its key broke
+    if (wrappers.has(e.keyword) || e.keyword === 'propertyNames') continue;
     if ((e.keyword === 'maxLength' || e.keyword === 'minLength') && shaped.has(e.instancePath ?? ''))
       continue;
     const extra =
@@ -190,6 +196,9 @@ export function validationDetails(context: string, allErrors: AjvLikeError[]): E
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;
+    // a key of the object broke a rule: said of that key (Ajv reports it at the object)
+    if (e.propertyName !== undefined)
+      message = `${path}: the key ${shownKey(e.propertyName)}${message.slice(path.length)}`;
     const key = `${path}|${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
