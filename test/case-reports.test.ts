@@ -328,6 +328,11 @@ describe('case reports', () => {
       assert.ok(text.replace(/\s+/g, ' ').includes(expected), `the report shows ${expected}:\n${text}`);
     }
     assert.match(text, /Criterion valid age in days\s+rejected/);
+    // the lists screened against, by name and version ("4 items" said nothing of which)
+    const flat = text.replace(/\s+/g, ' ');
+    const version = screened.data.vendor.list_versions[0];
+    assert.ok(flat.includes(`${version.source} (${version.version})`), flat);
+    assert.doesNotMatch(flat, /\d+ items?\b/);
     assert.match(text, /Match 1: registration_number · reported \d{4}-\d\d-\d\d \d\d:\d\d GMT\+05:30/);
     // no instant left as the API writes it (vendor.created_at, screened_at...): all in the zone
     assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT\d\d:\d\d/);

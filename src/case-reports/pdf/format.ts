@@ -37,9 +37,21 @@ const SECRET_KEYS = /verification url|token|signature link/i;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /**
+ * How a list item is named in a row: its title or name (a source, a screened list with its
+ * version), else its position. "4 items" told the reader nothing of which sources or lists.
+ */
+function itemName(item: unknown, i: number): string {
+  const o = obj(item);
+  if (!o) return String(item);
+  const name = [o.title, o.name, o.label, o.source, o.type].find((x) => typeof x === 'string' && x);
+  if (!name) return `#${i + 1}`;
+  return typeof o.version === 'string' && o.version ? `${name} (${o.version})` : String(name);
+}
+
+/**
  * The key facts of a check's `data`, as label/value rows: scalar fields of `information` and of the
  * data itself (result, review and settings are shown apart, and so are hits, matches and detailed
- * results: see section-checks), one level of nesting flattened, lists counted, instants written by
+ * results: see section-checks), one level of nesting flattened, lists named item by item, instants written by
  * `time` (the report's zone); at most `limit` rows.
  */
 export function keyData(
@@ -57,7 +69,7 @@ export function keyData(
     const label = key.charAt(0).toUpperCase() + key.slice(1);
     if (Array.isArray(v)) {
       if (v.length && v.every((x) => typeof x !== 'object')) rows.push([label, show(v, 120)]);
-      else if (v.length) rows.push([label, `${v.length} item${v.length > 1 ? 's' : ''}`]);
+      else if (v.length) rows.push([label, show(v.map(itemName).join(', '), 240)]);
       return;
     }
     if (typeof v === 'object') return;
