@@ -416,6 +416,12 @@ describe('strict input: a body that is not what the request needs', () => {
     ] as const) {
       const put = await raw('PUT', '/v1/workspace/settings', api.key, payload, type);
       assertRefused(put, 'body');
+      assert.equal(
+        put.body.message,
+        payload === 'null'
+          ? 'body must be object'
+          : 'body is required: a PUT replaces every field, and {} resets them all',
+      );
     }
     const kept = (await api.get('/v1/workspace/settings')).body;
     assert.equal(kept.case_review.comment_mandatory, true);

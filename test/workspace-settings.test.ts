@@ -93,7 +93,10 @@ describe('workspace settings', () => {
     });
     // a PUT with nothing in it is a client's mistake, not "reset everything": only {} resets
     assert.equal(noBody.statusCode, 400, noBody.body);
-    assert.equal(JSON.parse(noBody.body).message, 'body must be object');
+    assert.equal(
+      JSON.parse(noBody.body).message,
+      'body is required: a PUT replaces every field, and {} resets them all',
+    );
     assert.equal((await api.get('/v1/workspace/settings')).body.risk.online_engines, true);
   });
 

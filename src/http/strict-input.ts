@@ -65,6 +65,13 @@ function noRequiredField(body: unknown): boolean {
   return b.type === 'object' && (!Array.isArray(b.required) || b.required.length === 0);
 }
 
+// A PUT replaces the whole resource: no body at all says what the client forgot, not "must be object"
+function bodyRequired(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
+  if (req.body !== undefined) return done();
+  const message = 'body is required: a PUT replaces every field, and {} resets them all';
+  done(new ApiError(400, message, [{ path: 'body', message }]));
+}
+
 // No body at all (or an empty one) is `{}`; a JSON `null` is a value, not an object, and stays a
 // 400 "body must be object" as on every other route (it rotated a webhook's secret)
 function emptyBodyIsObject(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
@@ -113,6 +120,9 @@ export function registerStrictInput(app: FastifyInstance): void {
     const replaces = route.method === 'PUT' || (Array.isArray(route.method) && route.method.includes('PUT'));
     if (api && schema.body && noRequiredField(schema.body) && !replaces) {
       route.preValidation = [emptyBodyIsObject, ...hookList(route.preValidation)];
+    }
+    if (api && schema.body && replaces) {
+      route.preValidation = [bodyRequired, ...hookList(route.preValidation)];
     }
     for (const part of ['body', 'querystring', 'params'] as const) {
       if (schema[part]) schema[part] = strictSchema(schema[part]);
