@@ -67,7 +67,10 @@ function noRequiredField(body: unknown): boolean {
 
 // A PUT replaces the whole resource: no body at all says what the client forgot, not "must be object"
 function bodyRequired(req: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void {
-  if (req.body !== undefined) return done();
+  if (req.body !== undefined) {
+    done();
+    return;
+  }
   const message = 'body is required: a PUT replaces every field, and {} resets them all';
   done(new ApiError(400, message, [{ path: 'body', message }]));
 }
