@@ -414,6 +414,32 @@ describe('document analysis: bank details (IBAN / BIC)', () => {
     });
   });
 
+  test('a holder that cannot be read leaves the name unknown, even where the text names the target elsewhere', async () => {
+    // what the OCR made of a two-column RIB of another holder: its holder label misread, the
+    // target's name only in the payment reference
+    const lines = [
+      "RELEVE D'IDENTITE BANCAIRE",
+      '; 2 MALLORY BAD',
+      'Hilaire du compte 3 impasse du Vol 13001 Marseille',
+      `IBAN: ${friendlyFormatIBAN(ACME_IBAN)}`,
+      'BIC: AGRIFRPP882',
+      'Motif du virement : Facture ACME SOLUTIONS SAS n° 4411',
+    ];
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [pdfFile(await textPdf(lines))],
+    });
+    assert.equal(out.verdict, 'need_review', out.comment ?? '');
+    assert.equal(info(out).holder_name, null);
+    assert.deepEqual(criteria(out).name_matching, {
+      result: null,
+      expected: 'Acme Solutions',
+      received: null,
+    });
+    assert.equal(criteria(out).valid_iban.result, 'approved');
+  });
+
   test('the IBAN of the target, when known, must be the one on the document', async () => {
     const other = composeIBAN({ countryCode: 'FR', bban: '30004000031234567890143' }) as string;
     const out = await analyze({

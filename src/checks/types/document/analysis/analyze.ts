@@ -53,21 +53,26 @@ function targetName(t: AnalysisTarget): string | null {
  * holds every significant word of the target's name approves. When it does not: with an
  * `authoritative` label (the denomination of a registry extract, the holder of a RIB) that rejects;
  * with a weaker one (a customer or `Nom` field) the name may still be found elsewhere in the text.
- * No usable label: found in the text approves, not found is unknown. `exact` (a registry extract's
- * denomination): the label must also hold no significant word the target's name lacks.
+ * No usable label: found in the text approves, not found is unknown; except with `labelRequired`
+ * (the holder of a RIB), where it is unknown either way: the name elsewhere in bank details proves
+ * nothing about whose account it is (a RIB of another holder whose payment reference names the
+ * target), and nothing else on a RIB ties it to the target, where an extract's registration number
+ * does. `exact` (a registry extract's denomination): the label must also hold no significant word
+ * the target's name lacks.
  */
 function nameCriterion(
   text: string,
   expected: string | null,
   labelled: string | null,
-  authoritative: boolean,
-  exact = false,
+  rule: { authoritative: boolean; exact?: boolean; labelRequired?: boolean },
 ): Criterion {
+  const { authoritative, exact = false, labelRequired = false } = rule;
   const label = labelled && (labelled.match(/\p{L}/gu) ?? []).length >= 3 ? labelled : null;
   if (!expected || nameTokens(expected).length === 0) return crit(null, expected, label);
   if (label && (exact ? sameName(label, expected) : containsName(label, expected)))
     return crit('approved', expected, label);
   if (label && authoritative) return crit('rejected', expected, label);
+  if (labelRequired) return crit(null, expected, null);
   if (containsName(text, expected)) return crit('approved', expected, label ?? expected);
   return label ? crit('rejected', expected, label) : crit(null, expected, null);
 }
@@ -279,7 +284,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
       registration_number_matching: numberCriterion(numbers, target, true),
       // a registered name is the company's whole name: "Acme Solutions SAS" is another company
       // than "Acme SAS", though it holds every word of it (legal forms are not significant words)
-      name_matching: nameCriterion(text, name, labelledName, true, true),
+      name_matching: nameCriterion(text, name, labelledName, { authoritative: true, exact: true }),
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
   } else if (model === 'iban') {
@@ -300,7 +305,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
         'a valid BIC',
         bank.bic,
       ),
-      name_matching: nameCriterion(text, name, holder, true),
+      name_matching: nameCriterion(text, name, holder, { authoritative: true, labelRequired: true }),
       iban_matching: tIban
         ? crit(bank.iban ? (bank.iban === tIban ? 'approved' : 'rejected') : null, tIban, bank.iban)
         : notEvaluated(bank.iban),
@@ -330,7 +335,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
       model,
       valid_age_in_days: ageCriterion(issued, input.now, input.maxAgeInDays),
       address_matching: addressCriterion(text, input.target.address, address),
-      name_matching: nameCriterion(text, name, customer, false),
+      name_matching: nameCriterion(text, name, customer, { authoritative: false }),
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
   } else {
@@ -349,7 +354,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     results = {
       model: 'generic',
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
-      name_matching: nameCriterion(text, name, labelledName, false),
+      name_matching: nameCriterion(text, name, labelledName, { authoritative: false }),
       registration_number_matching: numberMatch,
       valid_expiration_date: expiryCriterion(expires, input.now, requested === 'id_card_copy'),
     };
