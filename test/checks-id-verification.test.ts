@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import {
   cardPng,
+  pairSelfiePng,
   printedMrzCardPng,
   selfiePng,
   sidewaysCardPng,
@@ -616,6 +617,17 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     assert.match(done.data.vendor.comment, /does not match the document photo/);
     const text = await pdfText(api, done.data.vendor.report_file_id);
     assert.match(text, /Check status\s*rejected/);
+  });
+
+  test('a selfie of two people → rejected for its faces; the holder among them is not called a mismatch', async () => {
+    const api = await newWorkspace();
+    // the stranger first: whichever face the detector lists first, the holder's must be compared
+    const { done } = await verified(api, cardPng('alice', ADA_MRZ), pairSelfiePng('bella', 'alice'));
+    assert.equal(done.status, 'rejected', JSON.stringify(done.data));
+    assert.equal(done.data.detailed_results.face.image_integrity, 'rejected');
+    assert.equal(done.data.detailed_results.face.face_comparison, 'approved');
+    assert.match(done.data.vendor.comment, /several faces/);
+    assert.doesNotMatch(done.data.vendor.comment, /does not match/);
   });
 
   test('no face on the document, and a name that is not the individual’s → rejected', async () => {

@@ -72,6 +72,18 @@ export function selfiePng(who: Person, text: Record<string, string> = {}): Buffe
   return makePngFromPixels(img.width, img.height, img.data, text);
 }
 
+/** A selfie PNG of two people side by side (800 × 400, colour): a selfie that is not one person's. */
+export function pairSelfiePng(left: Person, right: Person): Buffer {
+  const a = crop(left, 400, false);
+  const b = crop(right, 400, false);
+  const data = new Uint8Array(800 * 400 * 3);
+  for (let y = 0; y < 400; y++) {
+    data.set(a.data.subarray(y * 1200, (y + 1) * 1200), y * 2400);
+    data.set(b.data.subarray(y * 1200, (y + 1) * 1200), y * 2400 + 1200);
+  }
+  return makePngFromPixels(800, 400, data, {});
+}
+
 /** The image turned a quarter counter-clockwise (how a phone stores a portrait shot, EXIF 6). */
 function turnLeft(img: Rgb): Rgb {
   const { width: w, height: h, data } = img;

@@ -140,9 +140,12 @@ async function verifyFaces(capture: CaptureBytes) {
     face.face_comparison = 'rejected';
     reasons.push('no face photo was found on the document front');
   } else if (selfieFaces.length > 0) {
-    // a card may carry a second, smaller "ghost" photo of the holder: the closest face counts
-    const mine = selfieFaces[0].descriptor;
-    distance = Math.min(...cardFaces.map((f) => euclideanDistance(mine, f.descriptor)));
+    // a card may carry a second, smaller "ghost" photo of the holder: the closest face counts; and
+    // of a selfie with several faces (rejected by image_integrity anyway) the closest too, so that
+    // the result says whether the holder is among them rather than a mismatch with a stranger
+    distance = Math.min(
+      ...selfieFaces.flatMap((s) => cardFaces.map((f) => euclideanDistance(s.descriptor, f.descriptor))),
+    );
     const verdict = faceVerdict(distance);
     face.face_comparison = verdict === 'match' ? 'approved' : verdict === 'mismatch' ? 'rejected' : null;
     if (verdict === 'mismatch')
