@@ -153,11 +153,15 @@ export class PdfWriter {
     }
   }
 
-  /** A section or sub-section title, never alone at the bottom of a page. */
+  /**
+   * A section or sub-section title, never alone at the bottom of a page: it needs room for a few
+   * lines below it, and a section title (level 1) room for its first sub-heading too, which would
+   * otherwise move to the next page alone and leave the section title behind.
+   */
   heading(text: string, level: 1 | 2 | 3 = 1): void {
     const size = level === 1 ? 14 : level === 2 ? 11 : 10;
     this.gap(level === 1 ? 10 : 6);
-    this.ensure(size * 1.4 + 40);
+    this.ensure(size * 1.4 + (level === 1 ? 110 : 40));
     this.text(text, { size, bold: true });
     if (level === 1) {
       this.#page.drawLine({
