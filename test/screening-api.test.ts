@@ -8,6 +8,7 @@ import type { App } from '../src/app-context.ts';
 import { buildApp } from '../src/http/app.ts';
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
 import { type Client, eventually, getHarness, newWorkspace, SHARED_DATA_DIR } from './helpers/harness.ts';
+import { fcdoUkCsv } from './helpers/uk-sanctions-list.ts';
 
 async function listsReady() {
   const { ctx } = await getHarness();
@@ -463,11 +464,20 @@ describe('vericase data pull (local HTTP server standing in for the publishers)'
     '2026-03-01;13;person;IRQ;Hussein Al-Tikriti;Saddam;;Saddam Hussein Al-Tikriti;M;1937-04-28;;IQ;;;',
     '2026-03-01;20;enterprise;RUS;;;;OOO Romashka;;;;;RU;7701234567;Tax number',
   ].join('\n');
-  const UK_CSV = [
-    'Report Date: 01/03/2026',
-    'Name 6,Name 1,Name 2,Name 3,Name 4,Name 5,Title,Name Non-Latin Script,DOB,Town of Birth,Country of Birth,Nationality,Passport Number,National Identification Number,Address 1,Post/Zip Code,Country,Group Type,Name type,Alias strength,Regime,Group ID',
-    'IVANOV,Ivan,Petrovich,,,,Mr,,01/02/1965,Moscow,Russia,(1) Russia,770012345,,Lenina 1,101000,Russia,Individual,Primary name,,Russia,RUS0001',
-  ].join('\n');
+  // The current FCDO layout (58 columns, `Report Date:` line, one line per name).
+  const UK_IVANOV = {
+    'Unique ID': 'RUS0001',
+    'Name 6': 'IVANOV',
+    'Name 1': 'Ivan',
+    'Name 2': 'Petrovich',
+    'Name type': 'Primary Name',
+    'Regime Name': 'Russia',
+    'Designation Type': 'Individual',
+    'D.O.B': '01/02/1965',
+    'Nationality(/ies)': 'Russia',
+    'Passport number': '770012345',
+  };
+  const UK_CSV = fcdoUkCsv('01-Mar-2026', [UK_IVANOV]);
   let server: import('node:http').Server;
   let base: string;
   const files = new Map<string, Buffer | null>(); // null → HTTP 500
@@ -572,7 +582,18 @@ describe('vericase data pull (local HTTP server standing in for the publishers)'
     // a new UK list → a new version; the service notices the switch without a restart
     files.set(
       '/uk/list.csv',
-      Buffer.from(`${UK_CSV}\nPETROV,Pyotr,,,,,,,,,,,,,,,,Individual,Primary name,,Russia,RUS0002`),
+      Buffer.from(
+        fcdoUkCsv('03-Mar-2026', [
+          UK_IVANOV,
+          {
+            'Unique ID': 'RUS0002',
+            'Name 6': 'PETROV',
+            'Name 1': 'Pyotr',
+            'Name type': 'Primary Name',
+            'Designation Type': 'Individual',
+          },
+        ]),
+      ),
     );
     const second = await pullReferenceData({ dataDir, env, now: new Date('2026-03-03T10:00:00Z'), keep: 1 });
     assert.equal(second.status, 'updated');
@@ -641,6 +662,74 @@ describe('vericase data pull (local HTTP server standing in for the publishers)'
     assert.match(stderr, /offline/);
     assert.match(stderr, /VERICASE_REFERENCE_DIR/);
     assert.deepEqual(await readdir(join(dataDir, 'reference')), []);
+  });
+
+  test('servers that close each connection, and the lock of a pull that died, do not stop a pull', async () => {
+    const { spawn, spawnSync } = await import('node:child_process');
+    const { readdir, readFile, readlink } = await import('node:fs/promises');
+    // Raw HTTP/1.1: the whole body, `Connection: close`, then FIN at once. Node's fetch crashed the
+    // process here (an uncatchable assertion when the socket ends under back-pressure).
+    const un = await readFile(join(SHARED_DATA_DIR, 'sanctions', 'un', 'consolidated.xml'));
+    const raw = createNetServer((sock) => {
+      sock.once('data', (req) => {
+        const body = req.toString().startsWith('GET /un ') ? un : Buffer.from(UK_CSV);
+        sock.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+        sock.write(body);
+        sock.end();
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const port = (raw.address() as import('node:net').AddressInfo).port;
+    const dataDir = await mkdtemp(join(tmpdir(), 'vericase-pull-close-'));
+    const root = join(dataDir, 'reference');
+    // What a crashed pull leaves: its lock (a process that no longer exists) and its temporary directory.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    await mkdir(join(root, '.tmp-crashed', 'sanctions'), { recursive: true });
+    await writeFile(join(root, '.pull.lock'), `${dead} ${(await import('node:os')).hostname()}\n`);
+    const pull = async () => {
+      const child = spawn(process.execPath, ['src/cli/main.ts', 'data', 'pull'], {
+        cwd: join(import.meta.dirname, '..'),
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          VERICASE_PULL_SOURCES: 'un,uk',
+          VERICASE_PULL_URL_UN: `http://127.0.0.1:${port}/un`,
+          VERICASE_PULL_URL_UK: `http://127.0.0.1:${port}/uk`,
+        },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      return { code, out };
+    };
+    try {
+      const first = await pull();
+      assert.equal(first.code, 0, first.out);
+      const version = await readlink(join(root, 'current'));
+      assert.match(version, /^\d{8}T\d{6}Z$/);
+      assert.deepEqual((await readdir(root)).sort(), [version, 'current']);
+      const manifest = JSON.parse(await readFile(join(root, version, 'manifest.json'), 'utf8'));
+      assert.deepEqual(
+        manifest.lists.map((l: { source: string; entities: number }) => [l.source, l.entities]),
+        [
+          ['un_sc', 1003],
+          ['uk_hmt', 1],
+        ],
+      );
+      // A lock held by a live process is respected.
+      await writeFile(join(root, '.pull.lock'), `${process.pid} ${(await import('node:os')).hostname()}\n`);
+      const second = await pull();
+      assert.equal(second.code, 1, second.out);
+      assert.match(second.out, new RegExp(`Another data pull is running \\(process ${process.pid} `));
+      assert.equal(await readlink(join(root, 'current')), version);
+    } finally {
+      raw.close();
+    }
   });
 
   test('the CLI shows a progress bar per file on stderr and prints the result', async () => {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { loadEuFsf } from '../../src/screening/lists/eu-fsf.ts';
 import { loadFtm } from '../../src/screening/lists/ftm.ts';
 import { loadUkHmt } from '../../src/screening/lists/uk-hmt.ts';
+import { fcdoUkCsv } from '../helpers/uk-sanctions-list.ts';
 import { readRef } from './reference.ts';
 
 const EU_HEADER = [
@@ -104,6 +105,123 @@ describe('UK sanctions list CSV loader', () => {
     assert.deepEqual(ivanov.identifiers, [{ type: 'Passport', value: '770012345' }]);
     assert.deepEqual(ivanov.programs, ['Russia']);
     assert.equal(r.malformed, 2);
+  });
+});
+
+describe('UK Sanctions List CSV loader, current FCDO layout', () => {
+  const REGIME = 'The Russia (Sanctions) (EU Exit) Regulations 2019';
+  const csv = fcdoUkCsv('08-Oct-2026', [
+    // An individual: primary name, a second line for a second address, a weak alias, a non-Latin name.
+    {
+      'Last Updated': '04/08/2026',
+      'Unique ID': 'RUS0101',
+      'OFSI Group ID': '15001',
+      'Name 6': 'PETROVA',
+      'Name 1': 'Anna',
+      'Name 2': 'Sergeyevna',
+      'Name type': 'Primary Name',
+      'Name non-latin script': 'Анна Петрова',
+      'Regime Name': REGIME,
+      'Designation Type': 'Individual',
+      'Address Line 1': 'Tverskaya 5',
+      'Address Line 2': 'Moscow',
+      'Address Postal Code': '125009',
+      'Address Country': 'Russia',
+      'Date Designated': '15/03/2022',
+      'D.O.B': '12/05/1971',
+      'Nationality(/ies)': 'Russia',
+      'Passport number': '751234567',
+      Gender: 'Female',
+      'Country of birth': 'Russia',
+      'UK Statement of Reasons': 'Member of a board, "as stated".',
+    },
+    {
+      'Unique ID': 'RUS0101',
+      'OFSI Group ID': '15001',
+      'Name 6': 'PETROVA',
+      'Name 1': 'Anna',
+      'Name 2': 'Sergeyevna',
+      'Name type': 'Primary Name',
+      'Regime Name': REGIME,
+      'Designation Type': 'Individual',
+      'Address Line 1': 'Nevsky 10',
+      'Address Line 2': 'Saint Petersburg',
+      'Address Country': 'Russia',
+    },
+    {
+      'Unique ID': 'RUS0101',
+      'Name 6': 'PETROVA',
+      'Name 1': 'Anya',
+      'Name type': 'Alias',
+      'Alias strength': 'Weak alias',
+      'Regime Name': REGIME,
+      'Designation Type': 'Individual',
+    },
+    // An entity whose OFSI Group ID is empty: the Unique ID is the key.
+    {
+      'Unique ID': 'RUS0102',
+      'Name 6': 'NORTHERN STAR TRADING LLC',
+      'Name type': 'Primary Name',
+      'Regime Name': REGIME,
+      'Designation Type': 'Entity',
+      'Business registration number (s)': '(1) 1027700132195 (2) 7701234567',
+      'Address Country': 'Russia',
+    },
+    {
+      'Unique ID': 'RUS0102',
+      'Name 6': 'OOO SEVERNAYA ZVEZDA',
+      'Name type': 'Alias',
+      'Regime Name': REGIME,
+      'Designation Type': 'Entity',
+    },
+    // A ship, its IMO number as the file writes it.
+    {
+      'Unique ID': 'RUS0103',
+      'Name 6': 'POLAR DAWN',
+      'Name type': 'Primary Name',
+      'Regime Name': REGIME,
+      'Designation Type': 'Ship',
+      'IMO number': 'IMO9123456',
+      'Other Information': 'Oil tanker, carries Russian oil, "flag of convenience".',
+    },
+  ]);
+
+  test('reads every entry, keyed by Unique ID, with names, kinds, dates, places and identifiers', () => {
+    const r = loadUkHmt(csv);
+    assert.equal(r.source, 'uk_hmt');
+    assert.equal(r.published, '2026-10-08');
+    assert.equal(r.malformed, 0);
+    assert.deepEqual(
+      r.entities.map((e) => [e.id, e.kind, e.name]),
+      [
+        ['RUS0101', 'person', 'PETROVA, Anna Sergeyevna'],
+        ['RUS0102', 'organisation', 'NORTHERN STAR TRADING LLC'],
+        ['RUS0103', 'vessel', 'POLAR DAWN'],
+      ],
+    );
+    const [anna, star, ship] = r.entities;
+    assert.deepEqual(anna.aliases, [
+      { name: 'Анна Петрова', strength: 'strong' },
+      { name: 'PETROVA, Anya', strength: 'weak' },
+    ]);
+    assert.deepEqual(anna.birth_dates, ['1971-05-12']);
+    assert.deepEqual(anna.nationalities, ['RU']);
+    assert.deepEqual(anna.countries, ['RU']);
+    assert.deepEqual(anna.programs, [REGIME]);
+    assert.deepEqual(anna.identifiers, [{ type: 'Passport', value: '751234567' }]);
+    assert.deepEqual(anna.addresses, [
+      'Tverskaya 5, Moscow, 125009, Russia',
+      'Nevsky 10, Saint Petersburg, Russia',
+    ]);
+    assert.equal(anna.gender, 'female');
+    assert.equal(anna.listed_on, '2022-03-15');
+    assert.match(anna.remarks ?? '', /Member of a board/);
+    assert.deepEqual(star.aliases, [{ name: 'OOO SEVERNAYA ZVEZDA', strength: 'strong' }]);
+    assert.deepEqual(star.identifiers, [
+      { type: 'Registration Number', value: '1027700132195' },
+      { type: 'Registration Number', value: '7701234567' },
+    ]);
+    assert.deepEqual(ship.identifiers, [{ type: 'IMO', value: '9123456' }]);
   });
 });
 

@@ -1,13 +1,18 @@
 /**
- * UK sanctions list CSV (OFSI consolidated list layout). The first line is a report/update date line
- * (`Report Date: ...` or `Last Updated,dd/mm/yyyy`), the header is on line 2; one row per name, grouped by
- * Group ID. Columns are looked up by header name.
+ * UK sanctions list CSV, in both layouts the UK has published:
+ * - the FCDO UK Sanctions List (current; `UK-Sanctions-List.csv`): first line `Report Date: 08-Oct-2026`,
+ *   header on line 2 starting `Last Updated,Unique ID,OFSI Group ID,...,Name 6,Name 1,...`, one row per
+ *   name and address of an entry, grouped by Unique ID (e.g. `RUS0001`), kind in `Designation Type`;
+ * - the older OFSI consolidated list: optional date line, rows grouped by `Group ID`, kind in `Group Type`.
+ * Columns are looked up by header name, case-insensitively, so either layout (and a reordering) reads.
  *
- * Used: Group ID (id), Group Type (Individual → person, Ship → vessel, else organisation), Name 1..Name 5
- * (given names) + Name 6 (surname / whole entity name), Name type or Alias Type (Primary name / Alias /
- * AKA ...), Alias strength or Alias Quality (Weak → weak), Name Non-Latin Script (strong alias), DOB
- * (dd/mm/yyyy, 00 for unknown parts), Nationality ("(1) X (2) Y"), Country, Country of Birth, Regime,
- * Passport Number, National Identification Number, Address 1-6, Gender.
+ * Used: Unique ID or Group ID (id), Designation Type or Group Type (Individual → person, Ship → vessel,
+ * else organisation), Name 1..Name 5 (given names) + Name 6 (surname / whole entity name), Name type or
+ * Alias Type (Primary name / Alias / AKA ...), Alias strength or Alias Quality (Weak → weak), Name
+ * non-latin script (strong alias), D.O.B or DOB (dd/mm/yyyy, 00 for unknown parts), Nationality(/ies) or
+ * Nationality ("(1) X (2) Y"), Address Country or Country, Country of birth, Regime Name or Regime,
+ * Passport number, National Identifier number, Business registration number (s), IMO number, Address
+ * Line 1-6 or Address 1-6, Gender, Date Designated.
  */
 import { type EntityKind, emptyEntity, type ListLoadResult, type ScreeningEntity } from '../entity.ts';
 import { parseCsvRows } from './csv.ts';
@@ -36,7 +41,7 @@ export function loadUkHmt(csv: string): ListLoadResult {
   const text = stripBom(csv);
   const firstLineEnd = text.indexOf('\n');
   const firstLine = firstLineEnd >= 0 ? text.slice(0, firstLineEnd) : text;
-  const hasPreamble = !/Name 6/i.test(firstLine);
+  const hasPreamble = !/Name 6|Unique ID|Group ID/i.test(firstLine);
   const published = hasPreamble ? parseDate(firstLine.replace(/^[^:,]*[:,]/, '')) : undefined;
   const rows = parseCsvRows(text, problems, { label: 'uk-hmt', fromLine: hasPreamble ? 2 : 1 });
   const header = rows.shift() ?? [];
@@ -51,8 +56,9 @@ export function loadUkHmt(csv: string): ListLoadResult {
     return undefined;
   };
   const entities: ScreeningEntity[] = [];
-  if (!col.has('group id') || !col.has('name 6')) {
-    problems.bad('uk-hmt: header lacks Group ID / Name 6 columns');
+  const idColumn = col.has('unique id') ? 'Unique ID' : 'Group ID';
+  if (!col.has(idColumn.toLowerCase()) || !col.has('name 6')) {
+    problems.bad('uk-hmt: header lacks Unique ID (or Group ID) / Name 6 columns');
     return {
       source: 'uk_hmt',
       version: contentHash(csv),
@@ -68,14 +74,14 @@ export function loadUkHmt(csv: string): ListLoadResult {
       problems.bad(`uk-hmt: row has ${row.length} fields, header has ${header.length}`);
       continue;
     }
-    const id = get(row, 'Group ID');
+    const id = get(row, idColumn);
     const given = ['Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5'].map((c) => get(row, c)).filter(Boolean);
     const surname = get(row, 'Name 6');
     if (!id || (!surname && !given.length)) {
       problems.bad(`uk-hmt: row without Group ID or name (${id ?? '?'})`);
       continue;
     }
-    const groupType = (get(row, 'Group Type') ?? '').toLowerCase();
+    const groupType = (get(row, 'Designation Type', 'Group Type') ?? '').toLowerCase();
     const kind: EntityKind =
       groupType === 'individual' ? 'person' : groupType === 'ship' ? 'vessel' : 'organisation';
     const name =
@@ -105,25 +111,26 @@ export function loadUkHmt(csv: string): ListLoadResult {
       }
     } else addAlias(e, name, weak ? 'weak' : 'strong');
     addAlias(e, get(row, 'Name Non-Latin Script'), 'strong');
-    pushUnique(e.programs, get(row, 'Regime'));
-    for (const dob of splitNumbered(get(row, 'DOB'))) pushUnique(e.birth_dates, parseDate(dob));
-    for (const n of splitNumbered(get(row, 'Nationality'))) addCountry(e.nationalities, n);
-    addCountry(e.countries, get(row, 'Country'));
+    pushUnique(e.programs, get(row, 'Regime Name', 'Regime'));
+    for (const dob of splitNumbered(get(row, 'D.O.B', 'DOB'))) pushUnique(e.birth_dates, parseDate(dob));
+    for (const n of splitNumbered(get(row, 'Nationality(/ies)', 'Nationality')))
+      addCountry(e.nationalities, n);
+    const country = get(row, 'Address Country', 'Country');
+    addCountry(e.countries, country);
     addCountry(e.countries, get(row, 'Country of Birth'));
     addIdentifier(e, 'Passport', get(row, 'Passport Number'));
-    addIdentifier(e, 'National Identification Number', get(row, 'National Identification Number'));
-    addIdentifier(e, 'IMO', get(row, 'IMO number', 'IMO Number'));
-    const addr = [
-      'Address 1',
-      'Address 2',
-      'Address 3',
-      'Address 4',
-      'Address 5',
-      'Address 6',
-      'Post/Zip Code',
-      'Country',
-    ]
-      .map((c) => get(row, c))
+    addIdentifier(
+      e,
+      'National Identification Number',
+      get(row, 'National Identifier number', 'National Identification Number'),
+    );
+    for (const n of splitNumbered(get(row, 'Business registration number (s)')))
+      addIdentifier(e, 'Registration Number', n);
+    // The current file writes `IMO9826902`; the identifier is the seven digits.
+    addIdentifier(e, 'IMO', get(row, 'IMO number')?.replace(/^IMO\s*/i, ''));
+    const addr = [1, 2, 3, 4, 5, 6]
+      .map((n) => get(row, `Address Line ${n}`, `Address ${n}`))
+      .concat(get(row, 'Address Postal Code', 'Post/Zip Code'), country)
       .filter(Boolean)
       .join(', ');
     pushUnique(e.addresses, addr || undefined);

@@ -106,7 +106,8 @@ export function parseDate(text: string | undefined | null): string | undefined {
     if (m[1] === '00' || m[2] === '00') return m[3];
     return `${m[3]}-${pad2(m[2])}-${pad2(m[1])}`;
   }
-  m = /(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?\s+(\d{4})/.exec(s);
+  // `1 March 2026`, `01 Mar. 2026` and the UK list's `08-Oct-2026`.
+  m = /(\d{1,2})[\s-]+([A-Za-z]{3})[a-z]*\.?[\s-]+(\d{4})/.exec(s);
   if (m) {
     const month = MONTHS[m[2].toLowerCase()];
     if (month) return `${m[3]}-${month}-${pad2(m[1])}`;

@@ -31,8 +31,10 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadReferenceDirectory } from '../lists/load-directory.ts';
+import { type DownloadResponse, openDownload } from './pull-http.ts';
 import { pulledReferenceRoot } from './reference-dir.ts';
 
 export type PullSourceKey = 'ofac' | 'un' | 'eu' | 'uk' | 'elf';
@@ -261,24 +263,56 @@ export async function verifyChecksums(dir: string): Promise<{ ok: boolean; probl
   return { ok: problems.length === 0, problems };
 }
 
+/**
+ * The pull lock: `.pull.lock` holds `<pid> <hostname>`. A lock whose process is gone (a pull killed or
+ * crashed before its `finally`) is taken over, as is one over an hour old; a live pull's lock is not.
+ * Whoever holds the lock may remove `.tmp-*` directories: they are leftovers of such dead pulls.
+ */
 async function acquireLock(root: string): Promise<() => Promise<void>> {
   const path = join(root, '.pull.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fh = await open(path, 'wx');
-      await fh.writeFile(`${process.pid}\n`);
+      await fh.writeFile(`${process.pid} ${hostname()}\n`);
       await fh.close();
+      await removeLeftovers(root);
       return () => rm(path, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const s = await stat(path).catch(() => undefined);
-      if (s && Date.now() - s.mtimeMs < 60 * 60 * 1000) {
-        throw new PullError(`Another data pull is running (lock file ${path}); remove the file if it is not`);
+      const owner = await readFile(path, 'utf8').catch(() => '');
+      const fresh = s !== undefined && Date.now() - s.mtimeMs < 60 * 60 * 1000;
+      if (fresh && !lockOwnerIsGone(owner)) {
+        throw new PullError(
+          `Another data pull is running (process ${owner.trim() || '?'}, lock file ${path}); remove the file if it is not`,
+        );
       }
-      await rm(path, { force: true }); // stale lock (over an hour old)
+      await rm(path, { force: true });
     }
   }
   throw new PullError(`Cannot take the lock ${path}`);
+}
+
+/** True when the lock names a process of this machine that no longer exists. */
+function lockOwnerIsGone(owner: string): boolean {
+  const [pidText, host] = owner.trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  // A lock written by another machine sharing DATA_DIR cannot be probed: only its age frees it.
+  if (host && host !== hostname()) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function removeLeftovers(root: string): Promise<void> {
+  for (const name of await readdir(root)) {
+    if (name.startsWith('.tmp-') || name.startsWith('.current-'))
+      await rm(join(root, name), { recursive: true, force: true });
+  }
 }
 
 async function download(
@@ -287,13 +321,11 @@ async function download(
   timeoutMs: number,
   progress: (received: number, total: number | null) => void,
 ): Promise<ManifestFile> {
-  let res: Response;
+  let res: DownloadResponse;
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    res = await fetch(file.url, {
-      redirect: 'follow',
-      signal,
-      headers: { 'user-agent': 'vericase-data-pull (+https://github.com/vericase)' },
+    res = await openDownload(file.url, signal, {
+      'user-agent': 'vericase-data-pull (+https://github.com/vericase)',
     });
   } catch (err) {
     const code = networkCode(err);
@@ -312,17 +344,18 @@ async function download(
     }
     throw new PullError(`Cannot download ${file.label} from ${file.url}: ${(err as Error).message}`);
   }
-  if (!res.ok || !res.body) {
+  if (res.status < 200 || res.status >= 300) {
+    res.body.resume();
     throw new PullError(`Downloading ${file.label} failed: HTTP ${res.status} from ${file.url}`);
   }
-  const totalHeader = Number(res.headers.get('content-length'));
+  const totalHeader = Number(res.header('content-length'));
   const total = Number.isFinite(totalHeader) && totalHeader > 0 ? totalHeader : null;
   await mkdir(dirname(dest), { recursive: true });
   const hash = createHash('sha256');
   const out = createWriteStream(dest);
   let received = 0;
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
       hash.update(chunk);
       received += chunk.length;
       if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
@@ -347,8 +380,8 @@ async function download(
     url: file.url,
     bytes: received,
     sha256: hash.digest('hex'),
-    last_modified: res.headers.get('last-modified'),
-    etag: res.headers.get('etag'),
+    last_modified: res.header('last-modified'),
+    etag: res.header('etag'),
   };
 }
 
