@@ -1796,6 +1796,58 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       assert.equal(check.data.information.signed_file_id, null);
     });
 
+    test('a code dies with the address it went to and the link it was asked on: after an e-mail change or the signer set out of the case and back, through a new link, it signs nothing and spends no try', async () => {
+      for (const change of ['email', 'relevance'] as const) {
+        const s = await started();
+        const code = await sendCode(s.token, s.check.id, s.email);
+        const newEmail = `new.${s.email}`;
+        if (change === 'email') {
+          const patched = await s.api.patch(`/v1/individuals/${s.adaId}`, { email: newEmail });
+          assert.equal(patched.status, 200, JSON.stringify(patched.body));
+        } else {
+          for (const is_relevant of [false, true]) {
+            const patched = await s.api.post(`/v1/individuals/${s.adaId}/set-relevant`, { is_relevant });
+            assert.equal(patched.status, 200, JSON.stringify(patched.body));
+          }
+        }
+        assert.equal((await portal(s.token, 'GET', '/session')).body.code, 'PORTAL_LINK_REVOKED');
+        // the operator shares a new link; the signer opens the document again and enters the old code
+        const { token } = await portalToken(s.api, s.caseId, s.adaId);
+        const again = await sig(token, 'POST', `/actions/${s.check.id}/signature/start`);
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        const attempt = { code, agreed: true, typed_name: 'Ada Lovelace' };
+        const refused = await sig(token, 'POST', `/actions/${s.check.id}/signature/sign`, attempt);
+        assert.equal(refused.status, 400, `${change}: ${JSON.stringify(refused.body)}`);
+        assert.equal(refused.body.details[0].path, 'code');
+        assert.match(
+          refused.body.message,
+          change === 'email'
+            ? /e-mail address that is no longer the signer's/
+            : /link that has since been withdrawn/,
+        );
+        const check = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+        assert.equal(check.status, 'in_progress', change);
+        assert.equal(check.data.information.signed_file_id, null);
+        const { ctx } = await getHarness();
+        const request = await ctx.db
+          .selectFrom('signature_requests')
+          .select(['code_attempts', 'status'])
+          .where('check_id', '=', s.check.id)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(request, { code_attempts: 0, status: 'ongoing' }, change);
+        // a new code, sent to the address on record now, signs
+        await pastResendWindow(s.check.id);
+        const fresh = await sendCode(token, s.check.id, change === 'email' ? newEmail : s.email);
+        const ok = await sig(token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+          ...attempt,
+          code: fresh,
+        });
+        assert.equal(ok.status, 200, `${change}: ${JSON.stringify(ok.body)}`);
+        const signed = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body;
+        assert.equal(signed.status, 'approved', change);
+      }
+    });
+
     test("walls: another case's link, a document check's id, another workspace's check: 404 on every signing route", async () => {
       const s = await started();
       const other = await started();

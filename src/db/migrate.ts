@@ -43,6 +43,7 @@ import * as m0041 from './migrations/0041_withdrawn_links_expiry.ts';
 import * as m0042 from './migrations/0042_webhook_manual_retries.ts';
 import * as m0043 from './migrations/0043_case_tags_out_of_btree.ts';
 import * as m0044 from './migrations/0044_case_template_check_deleted.ts';
+import * as m0045 from './migrations/0045_signature_code_binding.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '0042_webhook_manual_retries': m0042,
   '0043_case_tags_out_of_btree': m0043,
   '0044_case_template_check_deleted': m0044,
+  '0045_signature_code_binding': m0045,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

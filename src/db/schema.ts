@@ -728,6 +728,10 @@ export interface SignatureRequestsTable {
   code_expires_at: Date | null;
   code_attempts: Generated<number>;
   code_sent_at: Date | null;
+  /** The portal link the code was asked through: once it is withdrawn or expired, the code is dead. */
+  code_link_id: string | null;
+  /** The address the code was mailed to: once the signer's e-mail is another, the code is dead. */
+  code_email: string | null;
   code_verified_at: Date | null;
   signed_at: Date | null;
   declined_at: Date | null;

@@ -82,6 +82,8 @@ export async function sendSignatureCode(
         code_expires_at: new Date(now.getTime() + CODE_TTL_MS),
         code_attempts: 0,
         code_sent_at: now,
+        code_link_id: link.id,
+        code_email: signer.email,
         updated_at: now,
       })
       .where('id', '=', request.id)

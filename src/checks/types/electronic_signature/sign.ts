@@ -89,6 +89,38 @@ function checkCode(request: SignatureRequestRow, code: string, now: Date): CodeC
   };
 }
 
+/** Addresses compared as a mailbox is: case and surrounding spaces do not make another one. */
+const mailbox = (email: string | null) => email?.trim().toLowerCase() || null;
+
+/**
+ * A code lives only as long as what it was sent through: the portal link it was asked on (withdrawn
+ * when the signer's e-mail changes, the signer is set not relevant, or a link replaces it; or
+ * expired) and the address it went to. Such a code is refused without spending a try: the person
+ * holding it did nothing wrong, the code is simply no longer theirs to use. Codes sent before the
+ * binding existed (null) keep the old rule until they expire.
+ */
+async function staleCodeReason(
+  db: Parameters<typeof signatureEventsOf>[0],
+  request: SignatureRequestRow,
+  email: string | null,
+  now: Date,
+): Promise<string | null> {
+  if (!request.code_hash) return null;
+  if (request.code_email !== null && mailbox(request.code_email) !== mailbox(email)) {
+    return "The code was sent to an e-mail address that is no longer the signer's: ask for a new code";
+  }
+  if (request.code_link_id === null) return null;
+  const link = await db
+    .selectFrom('client_portal_links')
+    .select(['revoked_at', 'expires_at'])
+    .where('id', '=', request.code_link_id)
+    .executeTakeFirst();
+  if (!link || link.revoked_at || link.expires_at.getTime() <= now.getTime()) {
+    return 'The code was asked for through a link that has since been withdrawn: ask for a new code';
+  }
+  return null;
+}
+
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Signs the frozen document and builds the audit trail; both stored (recorded by the caller's outcome). */
@@ -204,7 +236,10 @@ export async function signSignature(
         );
       }
       const now = new Date();
-      const verdict = checkCode(request, body.code, now);
+      const stale = await staleCodeReason(trx, request, person.email, now);
+      const verdict: CodeCheck = stale
+        ? { ok: false, message: stale, spends: false }
+        : checkCode(request, body.code, now);
       if (!verdict.ok) {
         // a spent or expired code (or none sent) is refused without a write: retrying it, however often the
         // link's rate limit allows, adds nothing to the audit trail (sending a new code restores the tries)
