@@ -1,12 +1,15 @@
 import type { Db } from '../db/connect.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { templateSyntaxError } from '../pdf-render/handlebars.ts';
 import { presentVersion } from './present.ts';
 import { lockTemplateByKey } from './repository.ts';
 
 /**
  * `POST /document-templates/{key}/versions/{n}/publish`: the version becomes the one in use (the
  * one published last is used, so publishing an older version again rolls back to it). Publishing
- * the version already in use changes nothing.
+ * the version already in use changes nothing. A version that cannot run (saved before a check was
+ * added, see create-version.ts) is refused (400 naming `content`): published, it would fail every
+ * signer who opens it.
  */
 export async function publishDocumentTemplateVersion(db: Db, workspaceId: string, key: string, n: number) {
   return db.transaction().execute(async (trx) => {
@@ -19,6 +22,13 @@ export async function publishDocumentTemplateVersion(db: Db, workspaceId: string
       .where('number', '=', n)
       .executeTakeFirst();
     if (!version) throw notFound(`Version ${n} of document template "${key}"`);
+    const problem = templateSyntaxError(version.content);
+    if (problem) {
+      throw badRequest(
+        `Version ${n} cannot be published: its content is not a valid template: ${problem}. Create a corrected version and publish that one`,
+        'content',
+      );
+    }
     const current = await trx
       .selectFrom('document_template_versions')
       .select('id')

@@ -105,33 +105,60 @@ export function templateSyntaxError(content: string): string | null {
   // exists) or a helper that does not exist (`{{shout case.name}}`); said now, to the template's writer
   const helpers = Object.keys(hb().helpers).filter((name) => !INTERNAL_HELPERS.has(name));
   const problem = unusable(hb().parse(content), new Set(helpers));
-  if (problem?.kind === 'partial')
+  if (!problem) return null;
+  if (problem.kind === 'partial')
     return `partials are not supported ({{> ${problem.name}}}): write the HTML in the template itself`;
-  return problem
-    ? `there is no helper named ${problem.name} (available: ${helpers.sort().join(', ')})`
-    : null;
+  if (problem.kind === 'arity') {
+    const wanted = BUILTIN_ARITY[problem.name];
+    return `${problem.name} needs exactly ${wanted === 1 ? 'one argument' : `${wanted} arguments`} (line ${problem.line}: ${problem.given} given), e.g. ${BUILTIN_EXAMPLE[problem.name]}`;
+  }
+  return `there is no helper named ${problem.name} (available: ${helpers.sort().join(', ')})`;
 }
+
+// Handlebars' own helpers throw on every render when called with another number of arguments
+// (`{{#if}}`, `{{#each}}`, `{{lookup case}}`): said when the template is saved, not in front of a signer
+const BUILTIN_ARITY: Record<string, number> = { if: 1, unless: 1, with: 1, each: 1, lookup: 2 };
+const BUILTIN_EXAMPLE: Record<string, string> = {
+  if: '{{#if company.name}}...{{/if}}',
+  unless: '{{#unless company.name}}...{{/unless}}',
+  with: '{{#with company}}{{name}}{{/with}}',
+  each: '{{#each companies}}{{name}}{{/each}}',
+  lookup: '{{lookup company "name"}}',
+};
 
 const PARTIAL_NODES = new Set(['PartialStatement', 'PartialBlockStatement', 'Decorator', 'DecoratorBlock']);
 const CALL_NODES = new Set(['MustacheStatement', 'BlockStatement', 'SubExpression']);
 
 interface AstNode {
   type?: string;
+  loc?: { start?: { line?: number } };
   name?: { original?: unknown };
   path?: { type?: string; parts?: string[]; data?: boolean };
   params?: unknown[];
   hash?: unknown;
 }
 
-/** The first partial, or call of a helper not in `known` (a name given arguments), of a parsed template. */
-function unusable(node: unknown, known: Set<string>): { kind: 'partial' | 'helper'; name: string } | null {
+type Unusable =
+  | { kind: 'partial' | 'helper'; name: string }
+  | { kind: 'arity'; name: string; given: number; line: number };
+
+/**
+ * The first partial, call of a helper not in `known` (a name given arguments, or one of Handlebars'
+ * internal fallbacks called by name), or built-in helper given the wrong number of arguments, of a
+ * parsed template.
+ */
+function unusable(node: unknown, known: Set<string>): Unusable | null {
   if (!node || typeof node !== 'object') return null;
   const n = node as AstNode;
   if (n.type && PARTIAL_NODES.has(n.type))
     return { kind: 'partial', name: String(n.name?.original ?? 'partial') };
   if (n.type && CALL_NODES.has(n.type) && n.path?.type === 'PathExpression' && !n.path.data) {
     const name = n.path.parts?.length === 1 ? n.path.parts[0] : undefined;
-    if (name && ((n.params?.length ?? 0) > 0 || n.hash) && !known.has(name)) return { kind: 'helper', name };
+    const given = n.params?.length ?? 0;
+    if (name && INTERNAL_HELPERS.has(name)) return { kind: 'helper', name };
+    if (name && Object.hasOwn(BUILTIN_ARITY, name) && given !== BUILTIN_ARITY[name])
+      return { kind: 'arity', name, given, line: n.loc?.start?.line ?? 1 };
+    if (name && (given > 0 || n.hash) && !known.has(name)) return { kind: 'helper', name };
   }
   for (const [key, value] of Object.entries(n)) {
     if (key === 'loc') continue;
