@@ -189,6 +189,35 @@ describe('aml check: screening and transitions', () => {
     assert.equal(done.data.subject.kind, 'company');
   });
 
+  test("a company's registration number is screened too: a listed organisation's identical registration number is a hit whatever the name, a listed person's is not", async () => {
+    const api = await newWorkspace('aml');
+    // CUBANACAN INTERNATIONAL B.V (OFAC 8127) has Registration ID 27134614 (Netherlands); TAHA,
+    // Khalil (an individual, OFAC 10119) has Registration ID 0179427
+    const { companyIds } = await caseWith(
+      api,
+      [],
+      [
+        { name: 'Tulip Leisure Holding BV', country: 'NL', registration_number: ' 27134614 ' },
+        { type: 'affiliated', name: 'Fasher Consulting SARL', country: 'FR', registration_number: '0179427' },
+      ],
+    );
+    const hit = await settled(api, (await screen(api, { company_id: companyIds[0] })).id);
+    assert.equal(hit.status, 'need_review');
+    assert.equal(hit.data.subject.registration_number, '27134614');
+    assert.deepEqual(
+      hit.data.hits.map((h: { vendor: { hit_id: string } }) => h.vendor.hit_id),
+      ['ofac_sdn:8127'],
+    );
+    assert.equal(hit.data.hits[0].score, 1);
+    assert.deepEqual(hit.data.hits[0].explanation.identifier, {
+      type: 'Registration ID',
+      value: '27134614',
+    });
+    const person = await settled(api, (await screen(api, { company_id: companyIds[1] })).id);
+    assert.equal(person.status, 'approved', JSON.stringify(person.data.hits));
+    assert.equal(person.data.subject.registration_number, '0179427');
+  });
+
   test('settings resolve field by field: request, then workspace, then default', async () => {
     const api = await newWorkspace('aml');
     const { individualIds } = await caseWith(api, [LISTED_PERSON]);
@@ -431,12 +460,15 @@ describe('aml monitoring after a list version change', () => {
       { first_name: 'Marie', last_name: 'Curie', birth_date: '1967-11-07' }, // B: a new listing
       { first_name: 'Daniel', last_name: 'Moreno', birth_date: '1972-10-12' }, // D: listing updated
       { first_name: 'Grace', last_name: 'Hopper' }, // C: listed too, but not monitored
+      { first_name: 'Ada', last_name: 'Byron' }, // E: monitored, renamed, no hit before or after
     ]);
     // created one after the other: concurrent check creation in one case can deadlock on PostgreSQL
     // (engine issue, reported), which is not what this test is about
     const created = [];
     for (const id of individualIds) created.push(await screen(api, { individual_id: id }));
-    const [a, b, d, c] = await Promise.all(created.map((chk) => settled(api, chk.id)));
+    const [a, b, d, c, e] = await Promise.all(created.map((chk) => settled(api, chk.id)));
+    assert.equal(e.status, 'approved');
+    assert.equal(e.data.subject.name, 'Ada Byron');
     assert.equal(a.status, 'need_review');
     assert.equal(b.status, 'approved');
     assert.equal(d.status, 'need_review');
@@ -450,7 +482,12 @@ describe('aml monitoring after a list version change', () => {
       (await api.patch(`/v1/checks/aml/${a.id}/review`, { action: 'approve' })).body.status,
       'approved',
     );
-    for (const chk of [a, b, d]) {
+    // E's individual is renamed after the screening: the re-screening screens the new name
+    assert.equal(
+      (await api.patch(`/v1/individuals/${individualIds[4]}`, { last_name: 'Lovelace' })).status,
+      200,
+    );
+    for (const chk of [a, b, d, e]) {
       const res = await api.patch(`/v1/checks/aml/${chk.id}/monitoring`, { is_monitored: true });
       assert.equal(res.status, 200);
       assert.equal(res.body.data.vendor.is_search_monitored, true);
@@ -519,6 +556,16 @@ describe('aml monitoring after a list version change', () => {
       assert.equal(removed.vendor.updated_by_monitoring_status, 'removed');
       assert.equal(removed.status, 'false_positive'); // its review is kept
       assert.ok(!a2.data.hits_list_types.includes('pep'));
+
+      // E: re-screened with no change to its hits (none): still approved, and data.subject is what
+      // was screened now, not the name of the first screening
+      const e2 = await eventually(async () => {
+        const r = (await api.get(`/v1/checks/aml/${e.id}`)).body;
+        return r.data.vendor.monitored_at ? r : undefined;
+      });
+      assert.equal(e2.status, 'approved');
+      assert.deepEqual(e2.data.hits, []);
+      assert.equal(e2.data.subject.name, 'Ada Lovelace');
 
       const d2 = await eventually(async () => {
         const r = (await api.get(`/v1/checks/aml/${d.id}`)).body;

@@ -342,10 +342,45 @@ export function nameTokens(
     return glueArticles(kept.length ? kept : raw.filter(Boolean));
   }
   // Legal forms first (they may contain stopwords: "s de rl de cv"), then stopwords, then forms again.
-  const raw = stripLegalForms(normalizeText(name).split(' ').filter(Boolean), legal);
+  const raw = stripLegalForms(joinLetterRuns(normalizeText(name).split(' ').filter(Boolean)), legal);
   const kept = raw.filter((t) => !ORG_STOPWORDS.has(t));
   const base = kept.length ? kept : raw;
-  return glueArticles(stripLegalForms(base, legal));
+  return glueArticles(stripLegalForms(base, legal)).map((t) => ORG_SYNONYMS.get(t) ?? t);
+}
+
+/**
+ * Words an organisation's name is written with in several forms, one form each, so that `Mahan
+ * Airlines` is `MAHAN AIR` and not a name with a word missing (every word of a multi-word query must
+ * be found, and `air` is too short to be a misspelling of `airlines`). Kept small on purpose: only
+ * forms of the same word, never two different words.
+ */
+const ORG_SYNONYMS = new Map([
+  ['airlines', 'air'],
+  ['airline', 'air'],
+  ['airways', 'air'],
+  ['intl', 'international'],
+]);
+
+/**
+ * An organisation's initials written apart are one token, as when written with dots (`A.A. Trading`
+ * → aa trading): `A A TRADING FZCO` → aa trading. Otherwise each `a` went as a stopword and the name
+ * was `trading` alone, which any query naming a trading company matched in full.
+ */
+function joinLetterRuns(tokens: string[]): string[] {
+  const out: string[] = [];
+  let run = '';
+  for (const t of tokens) {
+    if (t.length === 1) {
+      run += t;
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    out.push(t);
+  }
+  if (run) out.push(run);
+  // a lone letter stays what it was (a stopword such as `a`, or an initial)
+  return out;
 }
 
 /** Normalised display form: the tokens joined by single spaces. */

@@ -102,10 +102,37 @@ export function tokenSimilarity(a: string, b: string): number {
       if (s2 > s) s = s2;
     }
   }
+  // Spellings that differ in their vowels only (hezbollah/hizballah, JW 0.82): Arabic and Persian
+  // write no short vowels, so romanisations choose them freely; JW alone counts each as a miss.
+  if (s < VOWEL_VARIANT && la >= 6 && lb >= 6 && a.charCodeAt(0) === b.charCodeAt(0) && sameConsonants(a, b))
+    return VOWEL_VARIANT;
   // (cheap tests first: this is the innermost loop, and the pairs it concerns are few)
   if (s >= TOKEN_FLOOR && la >= 5 && lb >= 5 && a.charCodeAt(0) !== b.charCodeAt(0) && differentNames(a, b))
     return 0;
   return s;
+}
+
+/** Similarity given to two tokens of six letters or more that differ only in their vowels. */
+export const VOWEL_VARIANT = 0.9;
+
+const skeletonCache = new Map<string, string>();
+
+/** The token's consonants, doubled letters once (`hizballah` → hzblh). */
+function consonantSkeleton(t: string): string {
+  let k = skeletonCache.get(t);
+  if (k === undefined) {
+    k = '';
+    for (const c of t) if (!'aeiouy'.includes(c) && k[k.length - 1] !== c) k += c;
+    if (skeletonCache.size > 200_000) skeletonCache.clear();
+    skeletonCache.set(t, k);
+  }
+  return k;
+}
+
+/** Whether two tokens have the same consonants in the same order (at least three of them). */
+function sameConsonants(a: string, b: string): boolean {
+  const ka = consonantSkeleton(a);
+  return ka.length >= 3 && ka === consonantSkeleton(b);
 }
 
 /**

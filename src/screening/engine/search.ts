@@ -55,6 +55,17 @@ export interface ScreeningMatch {
   explanation: MatchExplanation;
 }
 
+/** The query identifier type of a company's registration number (see REGISTRATION_TYPES). */
+export const REGISTRATION_NUMBER = 'registration_number';
+/**
+ * The listed identifier types that are a company's registration or tax number, as the lists write them
+ * (OFAC `Registration ID`, `Tax ID No.`, `Company Number`, `Commercial Registry Number`, `Chamber of
+ * Commerce Number`, `Business Registration Document #`, `Certificate of Incorporation Number`, UK
+ * `Business registration number`, EU `Registration Number`, national tax numbers INN/OGRN/RUC/NIT/RFC).
+ */
+const REGISTRATION_TYPES =
+  /regist|compan|business|commerc|chamber|incorporat|enterprise|legal entity|tax|trade licen|\b(inn|ogrn|kpp|ruc|nit|rfc|cuit|nif|vat|siren|siret|ein|uen|crn)\b/i;
+
 export const DEFAULT_FUZZINESS = 0.5;
 export const DEFAULT_LIMIT = 10;
 
@@ -331,17 +342,21 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     qCountries.add(countryCode(c) ?? c.trim().toUpperCase());
   }
 
-  // Identifier matches score 1 regardless of the name.
+  // Identifier matches score 1 regardless of the name. A company's registration number is compared
+  // with the registration-like numbers of listed organisations only: the same digits as a person's
+  // passport number say nothing.
   const idHits = new Map<number, { type: string; value: string }>();
   for (const id of query.identifiers ?? []) {
     const v = normalizeIdentifier(id.value ?? '');
     if (v.length < 4) continue;
+    const registration = id.type === REGISTRATION_NUMBER;
     for (const hit of index.identifiers.get(v) ?? []) {
       const ei = index.identifierEntity[hit];
-      if (allowed(ei) && !idHits.has(ei)) {
-        const listed = index.entity(ei).identifiers[index.identifierIndex[hit]];
-        idHits.set(ei, { type: listed.type, value: listed.value });
-      }
+      if (!allowed(ei) || idHits.has(ei)) continue;
+      const listed = index.entity(ei).identifiers[index.identifierIndex[hit]];
+      if (registration && (index.kindOf(ei) !== 'organisation' || !REGISTRATION_TYPES.test(listed.type)))
+        continue;
+      idHits.set(ei, { type: listed.type, value: listed.value });
     }
   }
 

@@ -110,7 +110,9 @@ export async function rescreenCheck(
     if (!changed && !wasError) {
       await trx
         .updateTable('checks')
-        .set({ data: JSON.stringify({ ...before, vendor }) })
+        // the hits are unchanged, but the subject is what was screened now (a renamed company, a
+        // corrected birth date): data.subject says so
+        .set({ data: JSON.stringify({ ...before, subject, vendor }) })
         .where('id', '=', check.id)
         .execute();
       return;

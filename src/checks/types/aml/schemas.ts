@@ -144,6 +144,14 @@ export const AmlSubject = Type.Object({
   birth_date: Nullable(Type.String()),
   countries: Type.Array(Type.String()),
   gender: Nullable(Type.Enum(['male', 'female'])),
+  registration_number: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "A company's registration number, also screened: an identical registration or tax number of a listed organisation is a hit whatever the name",
+      }),
+    ),
+  ),
 });
 
 export const AmlData = Type.Object({

@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
+import { REGISTRATION_NUMBER } from '../../../screening/engine/search.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../../../screening/index.ts';
 import type { CheckTarget } from '../../check-type.ts';
 import { emptyReview } from '../../review-data.ts';
@@ -21,7 +22,10 @@ export const MAX_HITS = 25;
 /** How long a screening job waits for lists that are still loading before it reports an error. */
 const WAIT_FOR_LISTS_MS = 30_000;
 
-/** Individuals: first + middle + last name, birth date, nationalities. Companies: name and country. */
+/**
+ * Individuals: first + middle + last name, birth date, nationalities. Companies: name, country and
+ * registration number.
+ */
 export function subjectOf(target: CheckTarget): AmlSubjectOut {
   if (target.kind === 'individual') {
     const p = target.row;
@@ -41,6 +45,7 @@ export function subjectOf(target: CheckTarget): AmlSubjectOut {
     birth_date: null,
     countries: c.country ? [c.country] : [],
     gender: null,
+    registration_number: c.registration_number?.trim() || null,
   };
 }
 
@@ -54,6 +59,9 @@ export function queryFor(subject: AmlSubjectOut, settings: AmlSettingsOut): Scre
     fuzziness: settings.fuzziness,
     exact_match: settings.exact_match,
     list_types: settings.list_types?.length ? settings.list_types : undefined,
+    identifiers: subject.registration_number
+      ? [{ type: REGISTRATION_NUMBER, value: subject.registration_number }]
+      : undefined,
     limit: MAX_HITS,
   };
 }
