@@ -492,6 +492,8 @@ describe('relations', () => {
     const noMain = (await api.post('/v1/cases', { name: 'empty' })).body;
     const noMainRes = await api.post(`/v1/cases/${noMain.id}/relations`, { from_individual_id: ceo.id });
     assert.equal(noMainRes.status, 400);
+    assert.equal(noMainRes.body.details[0].path, 'to_company_id', JSON.stringify(noMainRes.body));
+    assert.match(noMainRes.body.message, /no main company to relate to by default; give to_company_id/);
 
     const upd = await api.patch(`/v1/cases/${c.id}/relations/${r.body.id}`, {
       position: 'Director',

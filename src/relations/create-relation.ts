@@ -40,7 +40,13 @@ export async function createRelation(
       const c = await lockCase(trx, workspaceId, caseId);
       if (!c) throw notFound('Case');
       const mainId = await findMainCompanyId(trx, c.id);
-      if (!mainId) throw badRequest('The case has no main company');
+      // the main company is only the default target: a relation given its target needs none
+      if (!mainId && !input.to_company_id) {
+        throw badRequest(
+          'to_company_id: the case has no main company to relate to by default; give to_company_id',
+          'to_company_id',
+        );
+      }
       if (hasCompany) {
         if (!(await caseCompanyExists(trx, c.id, input.from_company_id as string))) throw notFound('Company');
       } else {
@@ -52,7 +58,7 @@ export async function createRelation(
           .executeTakeFirst();
         if (!found) throw notFound('Individual');
       }
-      const target = input.to_company_id ?? mainId;
+      const target = (input.to_company_id ?? mainId) as string;
       if (input.to_company_id && !(await caseCompanyExists(trx, c.id, target))) throw notFound('Company');
       if (target === input.from_company_id) {
         throw badRequest('A company cannot be related to itself', 'to_company_id');
