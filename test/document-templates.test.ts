@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { pdfText, publishedTemplate, renderPdf } from './helpers/document-templates.ts';
+import { pdfInfo, pdfText, publishedTemplate, renderPdf } from './helpers/document-templates.ts';
 import { getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
 /**
@@ -357,6 +357,15 @@ describe('document templates', () => {
     assert.equal(res.headers['x-document-pages'], '1');
     assert.equal(res.headers['x-missing-placeholders'], 'company.tax_identification_number');
     assert.equal(res.headers['x-missing-placeholders-count'], '1');
+    // the document properties name the template and this service, not about:blank and HeadlessChrome
+    const info = pdfInfo(res.bytes);
+    assert.equal(info.Title, 'Template agreement');
+    assert.equal(info.Creator, 'vericase');
+    assert.equal(info.Producer, 'vericase');
+    assert.equal(info.Pages, '1');
+    // a <title> of the template's own is its title
+    await publishedTemplate(api, 'titled', '<html><head><title>Our NDA</title></head><body>x</body></html>');
+    assert.equal(pdfInfo((await renderPdf(api, kase.id, 'titled')).bytes).Title, 'Our NDA');
     const text = pdfText(res.bytes);
     // the case's data is escaped: the name prints as typed, its markup is not markup
     assert.match(text, /Case: Onboarding <b>"Acme"<\/b> & co/);

@@ -42,6 +42,7 @@ export async function renderDocumentTemplate(
     caseId: kase.id,
     version: found.version,
     signerIndividualId: individualId ?? null,
+    title: found.template.name,
   });
   return {
     pdf: out.pdf,

@@ -24,6 +24,8 @@ export async function renderForCase(
     version: DocumentTemplateVersionRow;
     signerIndividualId?: string | null;
     now?: Date;
+    /** The PDF's title (its document properties): the template's name. */
+    title: string;
   },
 ): Promise<{ html: string; pdf: Buffer; missing: string[]; pages: number }> {
   const context = await loadTemplateContext(db, input);
@@ -41,8 +43,14 @@ export async function renderForCase(
   }
   // the HTML returned is the HTML printed (walls included): a page that shows it shows the document
   const html = sealHtml(rendered.html);
-  const pdf = await htmlToPdf(ctx, html);
+  const printed = await htmlToPdf(ctx, html);
   const { PDFDocument } = await loadPdfLib();
-  const pages = (await PDFDocument.load(pdf, { updateMetadata: false })).getPageCount();
-  return { html, pdf, missing: rendered.missing, pages };
+  const doc = await PDFDocument.load(printed, { updateMetadata: false });
+  // Chromium titles a page without <title> "about:blank" and signs itself HeadlessChrome: a reader's
+  // document properties name the template and this service instead (a <title> of the template's own wins)
+  if (!/<title[\s>][^<]*\S/i.test(rendered.html)) doc.setTitle(input.title, { showInWindowTitleBar: true });
+  doc.setCreator('vericase');
+  doc.setProducer('vericase');
+  const pdf = Buffer.from(await doc.save({ useObjectStreams: false }));
+  return { html, pdf, missing: rendered.missing, pages: doc.getPageCount() };
 }

@@ -42,3 +42,21 @@ export function pdfText(pdf: Buffer): string {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A PDF's document properties as poppler's pdfinfo prints them (`Title`, `Creator`, `Producer`, ...). */
+export function pdfInfo(pdf: Buffer): Record<string, string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-pdfinfo-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'd.pdf'), pdf);
+    const out = execFileSync('pdfinfo', [path.join(dir, 'd.pdf')], { encoding: 'utf8' });
+    return Object.fromEntries(
+      out
+        .split('\n')
+        .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1].trim(), m[2].trim()]),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

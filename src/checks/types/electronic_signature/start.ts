@@ -46,6 +46,7 @@ async function renderAndStore(ctx: AppContext, check: CheckRow): Promise<Frozen>
     caseId: check.case_id,
     version: found.version,
     signerIndividualId: check.individual_id,
+    title: found.template.name,
   });
   const file = await storeGeneratedFile(getStorage(ctx), check.workspace_id, rendered.pdf, 'application/pdf');
   return {
