@@ -75,6 +75,21 @@ describe('OpenAPI document', () => {
       );
   });
 
+  test("the render answer's headers are declared, so a generated client can read them", () => {
+    const ok = doc.paths['/v1/cases/{id}/document-templates/{key}/render'].post.responses['200'];
+    assert.deepEqual(Object.keys(ok.headers).sort(), [
+      'X-Document-Pages',
+      'X-Document-Template-Version',
+      'X-Missing-Placeholders',
+      'X-Missing-Placeholders-Count',
+    ]);
+    for (const h of Object.values<Doc>(ok.headers)) {
+      assert.equal(h.schema.type, 'string');
+      assert.ok(h.description.length > 10);
+    }
+    assert.deepEqual(Object.keys(ok.content), ['application/pdf']);
+  });
+
   test('verbs a client would call', () => {
     const ids = new Map(operations(doc).map(({ key, op }) => [key, op.operationId]));
     assert.equal(ids.get('POST /v1/cases'), 'createCase');

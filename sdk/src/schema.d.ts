@@ -1278,6 +1278,7 @@ export interface components {
           /** @enum {unknown} */
           kind: "person" | "company";
           name: string;
+          registration_number?: string | null;
         }) | null;
         vendor: {
           /** @description The same address as search_url, under the name some providers use for their case view */
@@ -5661,6 +5662,16 @@ export interface operations {
     responses: {
       /** @description The rendered document */
       200: {
+        headers: {
+          /** @description The PDF's page count */
+          "X-Document-Pages"?: string;
+          /** @description The number of the published version rendered */
+          "X-Document-Template-Version"?: string;
+          /** @description The placeholder paths read without a value, comma-separated and sorted (at most 100; characters outside A-Za-z0-9_.[]- percent-encoded); empty when none */
+          "X-Missing-Placeholders"?: string;
+          /** @description How many placeholder paths had no value in all (a decimal integer) */
+          "X-Missing-Placeholders-Count"?: string;
+        };
         content: {
           "application/pdf": string;
         };

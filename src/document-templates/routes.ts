@@ -134,6 +134,22 @@ export function registerDocumentTemplateRoutes(app: App, ctx: AppContext): void 
         response: {
           200: {
             description: 'The rendered document',
+            headers: {
+              'X-Missing-Placeholders': {
+                type: 'string',
+                description:
+                  'The placeholder paths read without a value, comma-separated and sorted (at most 100; characters outside A-Za-z0-9_.[]- percent-encoded); empty when none',
+              },
+              'X-Missing-Placeholders-Count': {
+                type: 'string',
+                description: 'How many placeholder paths had no value in all (a decimal integer)',
+              },
+              'X-Document-Template-Version': {
+                type: 'string',
+                description: 'The number of the published version rendered',
+              },
+              'X-Document-Pages': { type: 'string', description: "The PDF's page count" },
+            },
             content: { 'application/pdf': { schema: FileBytes } },
           },
           ...errors(400, 404, 502),
