@@ -67,13 +67,10 @@ function dropUnsetDefaults(settings: unknown): unknown {
   if (!checks || typeof checks !== 'object') return settings;
   const out: Record<string, unknown> = {};
   for (const [type, value] of Object.entries(checks)) {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      out[type] = value;
-      continue;
-    }
-    const kept = Object.entries(value).filter(([k, v]) => v !== null || NULL_IS_A_VALUE.has(k));
-    // a type whose every default was unset has none left: no empty `"id_document": {}` in GET
-    if (kept.length) out[type] = Object.fromEntries(kept);
+    out[type] =
+      value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null || NULL_IS_A_VALUE.has(k)))
+        : value;
   }
   return { ...(settings as object), checks: out };
 }
