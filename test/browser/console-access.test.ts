@@ -221,6 +221,10 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await dialog.getByLabel('beneficial owners').check();
     await dialog.getByRole('button', { name: 'Add a check' }).click();
     const second = dialog.locator('fieldset.settings-check-row').nth(1);
+    assert.deepEqual((await second.getByLabel('Check type').locator('option').allInnerTexts()).slice(0, 2), [
+      'AML screening',
+      'eKYC',
+    ]);
     await second.getByLabel('Check type').selectOption('document');
     await second.getByLabel('individuals').uncheck();
     await second.getByLabel('main company').check();
@@ -229,6 +233,11 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
       .fill('{"document_type_key": "registration_certificate"}');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: /KYB standard/ }).waitFor();
+    // check types by their names, not their API keys (walk 54)
+    const row = await page.getByRole('row', { name: /KYB standard/ }).innerText();
+    assert.match(row, /AML screening →/);
+    assert.match(row, /Document →/);
+    assert.doesNotMatch(row, /\baml →/);
     await shot(page, 'settings-templates');
     const tpl = (await ws.get('/v1/templates')).body.data.find(
       (t: { key: string }) => t.key === 'kyb_standard',

@@ -364,6 +364,11 @@ describe('console checks', { timeout: 600_000 }, () => {
       /^Declined by the signer on .+ — I am not authorised to sign for the company\.$/,
     );
     assert.doesNotMatch(await page.locator(`#check-${check.body.id}`).innerText(), /Reviewed by vericase/);
+    // nothing was signed, so there is no document to open: no "See its documents" (walk 54)
+    assert.equal(
+      await page.locator(`#check-${check.body.id}`).getByTestId('check-show-documents').count(),
+      0,
+    );
     await page.close();
   });
 });

@@ -124,6 +124,13 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
     if (declining) reasonField.current?.focus();
   }, [declining]);
   const [reason, setReason] = useState('');
+  // a code just sent moves the focus into the code's field: the button that sent it was disabled
+  // while sending, which dropped the focus to the page's start (walk 54)
+  const codeField = useRef<HTMLInputElement>(null);
+  const [codeJustSent, setCodeJustSent] = useState(0);
+  useEffect(() => {
+    if (codeJustSent) codeField.current?.focus();
+  }, [codeJustSent]);
   const started = useRef(false);
 
   const live = signatureAsks(sig);
@@ -243,7 +250,9 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const sendCode = () =>
     // the mail is written in the page's language (the server cannot tell which one the page chose)
     run('code', () => api.signature(action.id, 'send-code', { language: lang })).then((a) => {
-      if (a) announce(t('codeSent', { email: a.signature?.signer.email_hint ?? '' }));
+      if (!a) return;
+      announce(t('codeSent', { email: a.signature?.signer.email_hint ?? '' }));
+      setCodeJustSent((n) => n + 1);
     });
 
   const sign = () =>
@@ -376,6 +385,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
             <label className="field">
               <span>{t('codeLabel')}</span>
               <input
+                ref={codeField}
                 type="text"
                 inputMode="numeric"
                 autoComplete="one-time-code"

@@ -31,6 +31,18 @@ export function useActT(): ActT {
   );
 }
 
+/** A check type's name in the console's language (`electronic_signature` → Electronic signature). */
+export function useCheckTypeLabel(): (type: string) => string {
+  const t = useActT();
+  return useCallback(
+    (type: string) => {
+      const key = `check.type.${type}`;
+      return hasActKey(key) ? t(key) : type;
+    },
+    [t],
+  );
+}
+
 /**
  * A check review's comment in the console's language: vericase's own messages (stored in English)
  * in French too, anyone else's as written (features/checks/automatic-comments.ts).

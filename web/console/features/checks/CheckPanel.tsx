@@ -350,6 +350,18 @@ function reviewFormKey(check: Json): string {
 /** The check types whose files the Documents tab shows. */
 const WITH_DOCUMENTS = new Set(['document', 'id_document', 'id_verification', 'electronic_signature']);
 
+/**
+ * Whether the check has files for the Documents tab to open on: a signature has them once signed
+ * (the document, the signed copy, the audit trail); one declined, cancelled or still waiting has none,
+ * and its link led to an empty tab (walk 54).
+ */
+function hasDocuments(check: Json): boolean {
+  if (!WITH_DOCUMENTS.has(String(check.type))) return false;
+  if (check.type !== 'electronic_signature') return true;
+  const info = (check.data as { information?: { signed_file_id?: unknown } } | undefined)?.information;
+  return Boolean(info?.signed_file_id);
+}
+
 export function CheckPanel(props: {
   caseId: string;
   check: Envelope;
@@ -392,7 +404,7 @@ export function CheckPanel(props: {
           {t('check.waitingReason')} <q>{shownComment(String(review.comment), review.reviewer_type)}</q>
         </p>
       ) : null}
-      {props.onShowDocuments && WITH_DOCUMENTS.has(props.check.type) ? (
+      {props.onShowDocuments && hasDocuments(full) ? (
         <p className="small">
           <button
             type="button"

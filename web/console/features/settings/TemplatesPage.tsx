@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { useCheckTypeLabel } from '../act-i18n.ts';
 import { ConfirmButton, Dialog, type Json, LoadState, ok, Pager, useAction, useLoad } from './common.tsx';
 import { FormActions } from './FormActions.tsx';
 import { type SettingsKey, type SettingsT, useIsAdmin, useSettingsT } from './i18n.ts';
@@ -43,6 +44,7 @@ interface CheckRow {
 
 export function TemplatesPage() {
   const t = useSettingsT();
+  const typeLabel = useCheckTypeLabel();
   const isAdmin = useIsAdmin();
   const [page, setPage] = useState(1);
   const list = useLoad(
@@ -84,7 +86,7 @@ export function TemplatesPage() {
                 {tpl.checks.map((c, i) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: a template's checks have no id
                   <li key={i}>
-                    <code>{c.type}</code> →{' '}
+                    {typeLabel(c.type)} →{' '}
                     {c.targets.map((x) => t(`templates.target.${x}` as SettingsKey)).join(', ')}
                   </li>
                 ))}
@@ -141,6 +143,7 @@ function TemplateForm(props: {
   onSaved: () => void;
 }) {
   const { t, template } = props;
+  const typeLabel = useCheckTypeLabel();
   const [key, setKey] = useState(template?.key ?? '');
   const [name, setName] = useState(template?.name ?? '');
   const [description, setDescription] = useState(template?.description ?? '');
@@ -226,7 +229,7 @@ function TemplateForm(props: {
               <select value={c.type} onChange={(e) => setCheck(i, { type: e.target.value })}>
                 {TEMPLATE_CHECK_TYPES.map((ty) => (
                   <option key={ty} value={ty}>
-                    {ty}
+                    {typeLabel(ty)}
                   </option>
                 ))}
               </select>
