@@ -19,6 +19,7 @@ import {
   hashCode,
   newCode,
 } from './requests.ts';
+import { staleCodeReason } from './sign.ts';
 
 /**
  * `POST /portal/api/actions/{id}/signature/send-code`: a new 6-digit code to the signer's e-mail,
@@ -62,7 +63,14 @@ export async function sendSignatureCode(
       err.retryAfterSeconds = Math.max(1, Math.ceil((capRelease.getTime() - now.getTime()) / 1000));
       throw err;
     }
-    if (request.code_sent_at && now.getTime() < request.code_sent_at.getTime() + CODE_RESEND_MS) {
+    // the minute's wait protects a live code; a code that went to a former address or through a
+    // withdrawn link is dead (sign.ts), so a new one may be sent at once (walk 55)
+    const deadCode = (await staleCodeReason(trx, request, signer.email, now)) !== null;
+    if (
+      !deadCode &&
+      request.code_sent_at &&
+      now.getTime() < request.code_sent_at.getTime() + CODE_RESEND_MS
+    ) {
       const at = new Date(request.code_sent_at.getTime() + CODE_RESEND_MS);
       const err = new ApiError(
         429,

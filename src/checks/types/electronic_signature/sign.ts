@@ -99,7 +99,7 @@ const mailbox = (email: string | null) => email?.trim().toLowerCase() || null;
  * holding it did nothing wrong, the code is simply no longer theirs to use. Codes sent before the
  * binding existed (null) keep the old rule until they expire.
  */
-async function staleCodeReason(
+export async function staleCodeReason(
   db: Parameters<typeof signatureEventsOf>[0],
   request: SignatureRequestRow,
   email: string | null,
