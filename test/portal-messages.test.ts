@@ -127,6 +127,15 @@ test("an API error is said by its code in the page's language, never with the se
   });
   const noAnswer = httpError(0, 'network error', null);
   assert.equal(apiErrorKey(revoked), 'withdrawnText');
+  // an expired link says it expired and nothing else (the text for other 401s hedges)
+  const lapsed = httpError(401, 'This portal link has expired: ask for a new one', {
+    code: 'PORTAL_LINK_EXPIRED',
+    message: 'This portal link has expired: ask for a new one',
+  });
+  assert.equal(apiErrorKey(lapsed), 'linkExpiredText');
+  for (const lang of LANGUAGES)
+    assert.notEqual(apiErrorText(translator(lang), lapsed), MESSAGES[lang].expiredText);
+  assert.doesNotMatch(MESSAGES.en.linkExpiredText, /replaced/);
   assert.equal(apiErrorKey(tooLarge), 'errorTooLarge');
   assert.equal(apiErrorKey(unknown), API_ERROR_FALLBACK);
   assert.equal(apiErrorKey(httpError(500, 'HTTP 500', 'not json')), API_ERROR_FALLBACK);

@@ -9,6 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { hashToken } from '../../src/client-portals/links.ts';
 import {
   type ChromiumSession,
   openChromium,
@@ -20,7 +21,7 @@ import {
 import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
 import { outcomePdf, outcomePng } from '../helpers/document-checks.ts';
 import { makePng } from '../helpers/files.ts';
-import { eventually } from '../helpers/harness.ts';
+import { eventually, getHarness } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -299,6 +300,22 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
         exact: false,
       })
       .waitFor();
+    // a link past its lifetime says it expired, and only that (PORTAL_LINK_EXPIRED)
+    const lapsedLink = await shareLink(op, caseId, contactId);
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('client_portal_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_hash', '=', hashToken(lapsedLink.split('#token=')[1] ?? ''))
+      .execute();
+    const lapsed = await openPage(browser, lapsedLink, errors);
+    await lapsed.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+    await lapsed
+      .getByText('This link has expired. Please ask the person who sent it to you for a new link.', {
+        exact: true,
+      })
+      .waitFor();
+    await shots.take(lapsed, 'link-expired');
     // the page without a token (a new tab, so nothing in its sessionStorage)
     const bare = await openPage(browser, `${base}/portal/`, errors);
     await bare.getByRole('heading', { level: 1, name: 'This link is incomplete' }).waitFor();

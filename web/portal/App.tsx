@@ -37,13 +37,15 @@ type View =
  */
 /**
  * What a refused link's page says, from the refusal's code: withdrawn (a contact no longer asked, a
- * link replaced), never valid (a mistyped address), or expired. A signing link seen in this tab says
+ * link replaced), never valid (a mistyped address), expired, or (any other refusal) one of those. A signing link seen in this tab says
  * how to get a new one whatever the code: each visit through the invitation replaces it.
  */
 function refusalText(signing: boolean, code: string | null): keyof Messages {
   if (signing) return 'expiredSigningText';
   if (code === 'PORTAL_LINK_REVOKED') return 'withdrawnText';
   if (code === 'PORTAL_LINK_UNKNOWN') return 'unknownText';
+  if (code === 'PORTAL_LINK_EXPIRED') return 'linkExpiredText';
+  // any other 401 (no code, one this page does not know): it no longer works, for whichever reason
   return 'expiredText';
 }
 

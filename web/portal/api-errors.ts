@@ -25,7 +25,7 @@ export const API_ERROR_KEYS = {
   PORTAL_LINK_MISSING: 'unknownText',
   PORTAL_LINK_UNKNOWN: 'unknownText',
   PORTAL_LINK_REVOKED: 'withdrawnText',
-  PORTAL_LINK_EXPIRED: 'expiredText',
+  PORTAL_LINK_EXPIRED: 'linkExpiredText',
   PORTAL_OFFLINE: 'offlineText',
   // signing (src/checks/types/electronic_signature)
   SIGNATURE_CODE_RESEND_TOO_SOON: 'codeTooSoon',

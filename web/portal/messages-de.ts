@@ -118,6 +118,8 @@ export const de: Messages = {
   expiredTitle: 'Dieser Link funktioniert nicht mehr',
   expiredText:
     'Dieser Link ist abgelaufen oder wurde durch einen neueren ersetzt. Bitte fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
+  linkExpiredText:
+    'Dieser Link ist abgelaufen. Bitte fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
   withdrawnText:
     'Dieser Link wurde zurückgezogen oder durch einen neueren ersetzt. Bitte fordern Sie bei der Person, die ihn Ihnen gesendet hat, einen neuen Link an.',
   unknownText:

@@ -114,6 +114,7 @@ export const es: Messages = {
   expiredTitle: 'Este enlace ya no funciona',
   expiredText:
     'Este enlace ha caducado o se ha sustituido por uno más reciente. Solicite un nuevo enlace a la persona que se lo envió.',
+  linkExpiredText: 'Este enlace ha caducado. Solicite un nuevo enlace a la persona que se lo envió.',
   withdrawnText:
     'Este enlace se ha retirado o se ha sustituido por uno más reciente. Solicite un nuevo enlace a la persona que se lo envió.',
   unknownText:

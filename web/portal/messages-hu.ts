@@ -118,6 +118,7 @@ export const hu: Messages = {
   redirectText: 'Most visszatérhet oda, ahonnan érkezett.',
   expiredTitle: 'Ez a link már nem működik',
   expiredText: 'Ez a link lejárt, vagy egy újabb váltotta fel. Kérjen új linket attól, aki elküldte Önnek.',
+  linkExpiredText: 'Ez a link lejárt. Kérjen új linket attól, aki elküldte Önnek.',
   withdrawnText:
     'Ezt a linket visszavonták, vagy egy újabb váltotta fel. Kérjen új linket attól, aki elküldte Önnek.',
   unknownText:

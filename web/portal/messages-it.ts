@@ -119,6 +119,7 @@ export const it: Messages = {
   expiredTitle: 'Questo link non funziona più',
   expiredText:
     'Questo link è scaduto o è stato sostituito da uno più recente. Chieda un nuovo link alla persona che glielo ha inviato.',
+  linkExpiredText: 'Questo link è scaduto. Chieda un nuovo link alla persona che glielo ha inviato.',
   withdrawnText:
     'Questo link è stato ritirato o sostituito da uno più recente. Chieda un nuovo link alla persona che glielo ha inviato.',
   unknownText:

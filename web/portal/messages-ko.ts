@@ -116,6 +116,7 @@ export const ko: Messages = {
   expiredTitle: '이 링크는 더 이상 유효하지 않습니다',
   expiredText:
     '이 링크는 만료되었거나 새 링크로 대체되었습니다. 링크를 보낸 담당자에게 새 링크를 요청해 주세요.',
+  linkExpiredText: '이 링크는 만료되었습니다. 링크를 보낸 담당자에게 새 링크를 요청해 주세요.',
   withdrawnText:
     '이 링크는 철회되었거나 새 링크로 대체되었습니다. 링크를 보낸 담당자에게 새 링크를 요청해 주세요.',
   unknownText:

@@ -115,6 +115,8 @@ export const nl: Messages = {
   expiredTitle: 'Deze link werkt niet meer',
   expiredText:
     'Deze link is verlopen of vervangen door een nieuwere. Vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
+  linkExpiredText:
+    'Deze link is verlopen. Vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
   withdrawnText:
     'Deze link is ingetrokken of vervangen door een nieuwere. Vraag de persoon die hem naar u heeft gestuurd om een nieuwe link.',
   unknownText:

@@ -120,6 +120,7 @@ export const pl: Messages = {
   expiredTitle: 'Ten link już nie działa',
   expiredText:
     'Ten link wygasł lub został zastąpiony nowszym. O nowy link należy poprosić osobę, która go przesłała.',
+  linkExpiredText: 'Ten link wygasł. O nowy link należy poprosić osobę, która go przesłała.',
   withdrawnText:
     'Ten link został wycofany lub zastąpiony nowszym. O nowy link należy poprosić osobę, która go przesłała.',
   unknownText:

@@ -113,6 +113,7 @@ export const pt: Messages = {
   expiredTitle: 'Este link já não funciona',
   expiredText:
     'Este link expirou ou foi substituído por um mais recente. Peça um novo link à pessoa que lho enviou.',
+  linkExpiredText: 'Este link expirou. Peça um novo link à pessoa que lho enviou.',
   withdrawnText:
     'Este link foi retirado ou substituído por um mais recente. Peça um novo link à pessoa que lho enviou.',
   unknownText:

@@ -122,6 +122,7 @@ const en = {
   expiredTitle: 'This link no longer works',
   expiredText:
     'This link has expired or was replaced by a newer one. Please ask the person who sent it to you for a new link.',
+  linkExpiredText: 'This link has expired. Please ask the person who sent it to you for a new link.',
   withdrawnText:
     'This link was withdrawn or replaced by a newer one. Please ask the person who sent it to you for a new link.',
   unknownText:
@@ -303,6 +304,7 @@ const fr: Messages = {
   expiredTitle: 'Ce lien ne fonctionne plus',
   expiredText:
     'Ce lien a expiré ou a été remplacé par un lien plus récent. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
+  linkExpiredText: 'Ce lien a expiré. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
   withdrawnText:
     'Ce lien a été retiré ou remplacé par un lien plus récent. Demandez un nouveau lien à la personne qui vous l’a envoyé.',
   unknownText:
