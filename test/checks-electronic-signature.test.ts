@@ -1815,6 +1815,19 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         const { token } = await portalToken(s.api, s.caseId, s.adaId);
         const again = await sig(token, 'POST', `/actions/${s.check.id}/signature/start`);
         assert.equal(again.status, 200, JSON.stringify(again.body));
+        // the page shows no code as sent (the dead one would only be refused) and no wait for a new one
+        const session = (await portal(token, 'GET', '/session')).body;
+        const shown = session.actions.find((a: { id: string }) => a.id === s.check.id).signature.code;
+        assert.deepEqual(
+          {
+            sent_at: shown.sent_at,
+            expires_at: shown.expires_at,
+            resend_available_at: shown.resend_available_at,
+          },
+          { sent_at: null, expires_at: null, resend_available_at: null },
+          change,
+        );
+        assert.equal(shown.attempts_left, 5, change);
         const attempt = { code, agreed: true, typed_name: 'Ada Lovelace' };
         const refused = await sig(token, 'POST', `/actions/${s.check.id}/signature/sign`, attempt);
         assert.equal(refused.status, 400, `${change}: ${JSON.stringify(refused.body)}`);

@@ -4,6 +4,7 @@ import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
 import type { ElectronicSignatureInternal } from './check-data.ts';
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, codeCapReleaseAt, findRequest } from './requests.ts';
 import type { SignatureOut } from './schemas.ts';
+import { staleCodeReason } from './sign.ts';
 
 type Signature = Static<typeof SignatureOut>;
 
@@ -32,11 +33,16 @@ const DECIDED = new Set(['approved', 'rejected', 'expired']);
 
 /**
  * When a new code can be asked for: a minute after the last one, or later while the daily cap
- * holds (requests.ts); null when one can be asked for now and none was ever sent.
+ * holds (requests.ts); null when one can be asked for now and none was ever sent. A dead code (sent
+ * to a former address or through a withdrawn link) holds no wait: send-code.ts sends a new one at once.
  */
-async function resendAvailableAt(db: Db, request: SignatureRequestRow): Promise<string | null> {
+async function resendAvailableAt(
+  db: Db,
+  request: SignatureRequestRow,
+  deadCode: boolean,
+): Promise<string | null> {
   const cap = request.code_sent_at ? await codeCapReleaseAt(db, request.check_id, new Date()) : null;
-  const resend = request.code_sent_at ? request.code_sent_at.getTime() + CODE_RESEND_MS : null;
+  const resend = request.code_sent_at && !deadCode ? request.code_sent_at.getTime() + CODE_RESEND_MS : null;
   const at = Math.max(cap?.getTime() ?? 0, resend ?? 0);
   return at ? new Date(at).toISOString() : null;
 }
@@ -53,7 +59,13 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
   const base = `/portal/api/actions/${check.id}/signature`;
   const started = !!request;
   const live = request?.status === 'ongoing';
-  const codeLive = live && !!request.code_hash;
+  // a code that can no longer sign (sign.ts refuses it) is shown as never sent: the page offers a
+  // new one at once rather than a code field and tries that would only be refused
+  const deadCode =
+    live &&
+    !!request.code_hash &&
+    (await staleCodeReason(db, request, signer?.email ?? null, new Date())) !== null;
+  const codeLive = live && !!request.code_hash && !deadCode;
   const review = (check.data as { review?: { comment?: string | null } }).review;
   return {
     status: statusOf(request, check),
@@ -71,7 +83,7 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
       sent_at: codeLive ? isoOrNull(request.code_sent_at) : null,
       expires_at: codeLive ? isoOrNull(request.code_expires_at) : null,
       attempts_left: codeLive ? Math.max(0, CODE_MAX_ATTEMPTS - request.code_attempts) : CODE_MAX_ATTEMPTS,
-      resend_available_at: live ? await resendAvailableAt(db, request) : null,
+      resend_available_at: live ? await resendAvailableAt(db, request, deadCode) : null,
     },
     signed_at: isoOrNull(request?.signed_at ?? null),
     declined_at: isoOrNull(request?.declined_at ?? null),
