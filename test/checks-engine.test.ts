@@ -384,6 +384,25 @@ describe('check engine', () => {
     assert.deepEqual(types, ['Check.Started', 'Check.ReviewNeeded', 'Check.Approved', 'Check.Rejected']);
   });
 
+  test("without sort, checks come in the reference's default order: updated_at ascending", async () => {
+    const api = await newWorkspace();
+    const a = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const b = await caseWithPerson(api, { last_name: 'Inconclusive' });
+    const c1 = (await api.post('/v1/checks/ekyc', { individual_id: a.individualId })).body;
+    const c2 = (await api.post('/v1/checks/ekyc', { individual_id: b.individualId })).body;
+    assert.equal((await api.get('/v1/checks?status=need_review')).body.pagination.count, 2);
+    // the first one created is the last one changed
+    assert.equal((await api.patch(`/v1/checks/ekyc/${c1.id}/review`, { action: 'approve' })).status, 200);
+    const ids = async (q: string) => (await api.get(`/v1/checks${q}`)).body.data.map((x: any) => x.id);
+    assert.deepEqual(await ids(''), [c2.id, c1.id]);
+    assert.deepEqual(await ids('?sort=updated_at'), [c2.id, c1.id]);
+    assert.deepEqual(await ids('?sort=created_at'), [c1.id, c2.id]);
+    // the OpenAPI document says so
+    const doc = (await api.get('/v1/openapi.json')).body;
+    const sort = doc.paths['/v1/checks'].get.parameters.find((p: { name: string }) => p.name === 'sort');
+    assert.match(sort.description, /Default updated_at ascending/);
+  });
+
   test('list checks (envelopes only) with filters; delete; types not enabled answer 400', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

@@ -6385,7 +6385,7 @@ export interface operations {
         last_activity_at?: string;
         exclude_internal?: boolean;
         include_not_relevant?: boolean;
-        /** @description Comma-separated fields among created_at, updated_at, last_activity_at; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among created_at, updated_at, last_activity_at; suffix `.desc` for descending. Default updated_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -9310,7 +9310,7 @@ export interface operations {
         name?: string;
         /** @description Filter on fetched_at; also `fetched_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         fetched_at?: string;
-        /** @description Comma-separated fields among fetched_at, name; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among fetched_at, name; suffix `.desc` for descending. Default fetched_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -9887,7 +9887,7 @@ export interface operations {
         updated_at?: string;
         /** @description Include archived custom types */
         include_archived?: boolean;
-        /** @description Comma-separated fields among created_at, key, label, updated_at; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among created_at, key, label, updated_at; suffix `.desc` for descending. Default created_at descending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -11972,7 +11972,7 @@ export interface operations {
         created_at?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
-        /** @description Comma-separated fields among created_at, name, updated_at; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among created_at, name, updated_at; suffix `.desc` for descending. Default updated_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -12729,7 +12729,7 @@ export interface operations {
         status?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
-        /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at descending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -12859,7 +12859,7 @@ export interface operations {
         url?: string;
         /** @description Filter on events; also `events.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. Values: *, AutonomyChatRun.*, Case.*, CaseReport.*, Check.*, Company.*, DocumentOrder.*, Individual.*, Note.*, NoteComment.*, AutonomyChatRun.Completed, AutonomyChatRun.Failed, Case.AssigneeUpdated, Case.ClientPortalWaitStepTriggered, Case.ContactHasActionsUpdated, Case.Created, Case.CustomPropertiesUpdated, Case.Deleted, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewConfirmed, Case.ReviewDue, Case.ReviewUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated, Case.Updated, CaseReport.Generated, Check.Approved, Check.Deleted, Check.Expired, Check.Rejected, Check.ReviewNeeded, Check.Started, Company.Created, Company.Deleted, Company.InfoUpdated, Company.MarkedAsNotRelevant, Company.MarkedAsRelevant, Company.Updated, DocumentOrder.Completed, DocumentOrder.Failed, Individual.Created, Individual.Deleted, Individual.InfoUpdated, Individual.MarkedAsNotRelevant, Individual.MarkedAsRelevant, Individual.Updated, Note.Created, Note.Deleted, Note.Updated, NoteComment.Created, NoteComment.Deleted, NoteComment.Updated. */
         events?: string;
-        /** @description Comma-separated fields among created_at, name, status, type, updated_at, url; suffix `.desc` for descending. Default created_at ascending. */
+        /** @description Comma-separated fields among created_at, name, status, type, updated_at, url; suffix `.desc` for descending. Default updated_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;

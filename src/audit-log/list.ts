@@ -25,6 +25,7 @@ export const auditListSpec: ListSpec = {
   },
   sort: ['occurred_at'],
   idColumn: 'id',
+  defaultSort: 'occurred_at.desc',
   maxLimit: 200,
 };
 
@@ -75,7 +76,6 @@ export function presentAuditEntry(r: AuditLogRow): Static<typeof AuditEntryOut> 
 /** GET /v1/audit-log: the workspace's entries, newest first unless `sort=occurred_at`. */
 export async function listAuditLog(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = parseListQuery(auditListSpec, query);
-  if (query.sort === undefined) parsed.sort = [{ field: 'occurred_at', desc: true }];
   const base = db.selectFrom('audit_log').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(auditListSpec, parsed, base, (qb) => qb.selectAll(), db, {
     alias: 'audit_log',

@@ -22,6 +22,8 @@ export const checkListSpec: ListSpec = {
     last_activity_at: 'k.last_activity_at',
   },
   idColumn: 'k.id',
+  // the reference's default order for GET /v1/checks (walk 56-B)
+  defaultSort: 'updated_at',
 };
 
 /** Lists check envelopes (no `data`). Checks of not-relevant entities only with include_not_relevant. */

@@ -56,6 +56,8 @@ export interface ListSpec {
   /** Column used as the final tie-breaker, so pages never overlap. */
   idColumn: string;
   maxLimit?: number;
+  /** The order without `sort`, written as `sort` is (`updated_at`, `created_at.desc`); created_at ascending when absent. */
+  defaultSort?: string;
 }
 
 const DEFAULT_OPS: Record<FilterKind, readonly FilterOp[]> = {
@@ -131,7 +133,7 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
     );
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
   }
-  const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default created_at ascending.`;
+  const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default ${describeSort(spec.defaultSort ?? 'created_at')}.`;
   return Type.Object(
     {
       ...props,
@@ -156,6 +158,21 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
     },
     { additionalProperties: false, patternProperties: patterns },
   );
+}
+
+/** `updated_at` → "updated_at ascending", `created_at.desc` → "created_at descending". */
+function describeSort(sort: string): string {
+  return sort
+    .split(',')
+    .map((term) => (term.endsWith('.desc') ? `${term.slice(0, -5)} descending` : `${term} ascending`))
+    .join(', then ');
+}
+
+/** The list's order when the query gives none (ListSpec.defaultSort). */
+function defaultSortOf(spec: ListSpec): ParsedList['sort'] {
+  return (spec.defaultSort ?? 'created_at')
+    .split(',')
+    .map((term) => ({ field: term.replace(/\.desc$/, ''), desc: term.endsWith('.desc') }));
 }
 
 export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): ParsedList {
@@ -261,7 +278,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
   if (details.length) throw new ApiError(400, details[0].message, details);
   return {
     filters,
-    sort: sort.length ? sort : [{ field: 'created_at', desc: false }],
+    sort: sort.length ? sort : defaultSortOf(spec),
     page: Number(query.page ?? 1),
     limit: Number(query.limit ?? 20),
     count: query.count === 'exact' ? 'exact' : 'auto',

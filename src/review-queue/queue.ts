@@ -60,6 +60,7 @@ export const queueCheckSpec: ListSpec = {
   sort: ['updated_at', 'created_at'],
   sortColumns: { updated_at: 'k.updated_at', created_at: 'k.created_at' },
   idColumn: 'k.id',
+  defaultSort: 'updated_at',
 };
 
 /**
@@ -71,7 +72,6 @@ export async function listQueueChecks(db: Db, workspaceId: string, query: Record
   // parsed first: a malformed query is a 400 without opening a transaction
   const parsed = parseListQuery(queueCheckSpec, query);
   await withTagSpellings(db, workspaceId, parsed);
-  if (query.sort === undefined) parsed.sort = [{ field: 'updated_at', desc: false }];
   return withSerialPlans(db, (trx) => queueChecksPage(trx, workspaceId, parsed));
 }
 
@@ -138,12 +138,12 @@ export const queueCaseSpec: ListSpec = {
   sort: ['last_activity_at', 'created_at'],
   sortColumns: { last_activity_at: 'c.last_activity_at', created_at: 'c.created_at' },
   idColumn: 'c.id',
+  defaultSort: 'last_activity_at',
 };
 
 /** GET /v1/review-queue/cases: cases whose reviewer has actions, least recently active first. */
 export async function listQueueCases(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = await withTagSpellings(db, workspaceId, parseListQuery(queueCaseSpec, query));
-  if (query.sort === undefined) parsed.sort = [{ field: 'last_activity_at', desc: false }];
   const base = db
     .selectFrom('cases as c')
     .where('c.workspace_id', '=', workspaceId)

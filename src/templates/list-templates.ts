@@ -12,12 +12,12 @@ export const templateListSpec: ListSpec = {
   },
   sort: ['created_at', 'name', 'updated_at'],
   idColumn: 'id',
+  defaultSort: 'updated_at',
 };
 
 /** Live templates of the workspace; default order updated_at ascending (as the reference). */
 export async function listTemplates(db: Db, workspaceId: string, query: Record<string, unknown>) {
   const parsed = parseListQuery(templateListSpec, query);
-  if (query.sort === undefined) parsed.sort = [{ field: 'updated_at', desc: false }];
   const base = db
     .selectFrom('templates')
     .where('workspace_id', '=', workspaceId)

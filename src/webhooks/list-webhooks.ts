@@ -17,11 +17,12 @@ export const webhookListSpec: ListSpec = {
   },
   sort: ['created_at', 'name', 'status', 'type', 'updated_at', 'url'],
   idColumn: 'id',
+  defaultSort: 'updated_at',
 };
 
 export async function listWebhooks(db: Db, workspaceId: string, query: Record<string, unknown>) {
   // the reference sorts by updated_at by default
-  const parsed = parseListQuery(webhookListSpec, { sort: 'updated_at', ...query });
+  const parsed = parseListQuery(webhookListSpec, query);
   const base = db.selectFrom('webhooks').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(webhookListSpec, parsed, base, (qb) => qb.selectAll());
   return {

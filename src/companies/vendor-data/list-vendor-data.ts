@@ -13,6 +13,7 @@ export const vendorDataListSpec: ListSpec = {
   },
   sort: ['fetched_at', 'name'],
   idColumn: 'id',
+  defaultSort: 'fetched_at',
 };
 
 const present = (r: CompanyVendorDataRow) => ({
@@ -32,7 +33,7 @@ export async function listVendorData(
 ) {
   const company = await findCompany(db, workspaceId, companyId);
   if (!company) throw notFound('Company');
-  const parsed = parseListQuery(vendorDataListSpec, { sort: 'fetched_at', ...query });
+  const parsed = parseListQuery(vendorDataListSpec, query);
   const base = db
     .selectFrom('company_vendor_data')
     .where('workspace_id', '=', workspaceId)
