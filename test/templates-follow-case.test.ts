@@ -204,13 +204,26 @@ describe('templates follow the case', () => {
     const afterRun = await checksOf(api.workspaceId, kase.body.id);
     assert.ok(afterRun.includes(`online_reputation:${company}`), afterRun.join(','));
 
-    // another template still applies as before: set, its checks created, Case.TemplateUpdated
+    // another template applies: set, Case.TemplateUpdated, its checks created where an entity lacks
+    // them; a check the entity already has (from the former template here) is not run a second time
+    // but adopted: the new template's auto-approval waits for it (walk 56-B)
     const other = await api.post('/v1/templates', {
       key: 'kyb2',
       name: 'KYB 2',
-      checks: [{ type: 'online_reputation', targets: ['companies'] }],
+      case_auto_approval: true,
+      checks: [
+        { type: 'online_reputation', targets: ['companies'] },
+        { type: 'ekyc', targets: ['business_contacts'] },
+      ],
     });
     assert.equal(other.status, 201, JSON.stringify(other.body));
+    const contact = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      ...person('Grace', 'Hopper', { is_business_contact: true }),
+    });
+    assert.equal(contact.status, 201, JSON.stringify(contact.body));
+    // kyb's ekyc targets are legal representatives and beneficial owners: Grace got none
+    assert.deepEqual(await checksOf(api.workspaceId, kase.body.id), afterRun);
     const before = (await outbox()).length;
     const switched = await api.patch(url, { template_key: 'kyb2' });
     assert.equal(switched.status, 200, JSON.stringify(switched.body));
@@ -218,11 +231,31 @@ describe('templates follow the case', () => {
     assert.notEqual(switched.body.updated_at, stored.updated_at);
     assert.deepEqual(
       await checksOf(api.workspaceId, kase.body.id),
-      [...afterRun, `online_reputation:${company}`].sort(),
+      [...afterRun, `ekyc:${contact.body.id}`].sort(),
+      'one online_reputation on the company, as before; an ekyc for the contact, who had none',
     );
     const added = (await outbox()).slice(before).map((e) => e.split(':')[1]);
     assert.ok(added.includes('Case.TemplateUpdated'), added.join(','));
-    assert.ok(added.includes('Check.Started'), added.join(','));
+    assert.equal(added.filter((e) => e === 'Check.Started').length, 1, added.join(','));
+    const owners = await ctx.db
+      .selectFrom('checks')
+      .select(['type', 'company_id', 'individual_id', 'template_id'])
+      .where('case_id', '=', kase.body.id)
+      .execute();
+    const ofTemplate = (id: string) =>
+      owners
+        .filter((c) => c.template_id === id)
+        .map((c) => `${c.type}:${c.company_id ?? c.individual_id}`)
+        .sort();
+    assert.deepEqual(
+      ofTemplate(other.body.id),
+      [`ekyc:${contact.body.id}`, `online_reputation:${company}`].sort(),
+    );
+    // Alan's ekyc checks (the run above made a second) stay kyb's: kyb2 does not target him
+    assert.deepEqual(
+      ofTemplate(t.id),
+      afterRun.filter((c) => c.startsWith('ekyc:')),
+    );
   });
 });
 

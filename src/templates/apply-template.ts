@@ -25,8 +25,9 @@ export interface ApplyOptions {
   companyIds?: string[];
   individualIds?: string[];
   /**
-   * Leave alone an entity that already has a check of the type from this template (the template
-   * follows the case: entities added later, or the template set again).
+   * Leave alone an entity that already has a check of the type (and subtype): from this template, or
+   * from elsewhere (a former template, by hand), which this template then adopts (the template
+   * follows the case: entities added later, made targets, or the case given a template).
    */
   skipExisting?: boolean;
   /**
@@ -169,15 +170,27 @@ export async function applyTemplate(
   };
   const created: CheckRow[] = [];
   const done = new Set<string>();
+  // an entity's checks of another origin (a former template of the case, or made by hand), per
+  // type, subtype and entity: the one this template would create is adopted instead (below)
+  const elsewhere = new Map<string, string>();
   if (opts.skipExisting) {
+    // every check of the case counts, whatever made it: switching a case to a template that also
+    // asks for an ekyc must not run a second ekyc on the same person (walk 56-B)
     const existing = await trx
       .selectFrom('checks')
-      .select(['type', 'subtype', 'company_id', 'individual_id'])
+      .select(['id', 'type', 'subtype', 'company_id', 'individual_id', 'template_id'])
       .where('case_id', '=', caseId)
-      .where('template_id', '=', template.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
       .execute();
-    for (const c of existing) done.add(`${c.type}:${c.subtype ?? ''}:${c.company_id ?? c.individual_id}`);
+    for (const c of existing) {
+      const key = `${c.type}:${c.subtype ?? ''}:${c.company_id ?? c.individual_id}`;
+      if (c.template_id === template.id) done.add(key);
+      else if (!elsewhere.has(key)) elsewhere.set(key, c.id);
+    }
+    for (const key of done) elsewhere.delete(key);
   }
+  const adopted: string[] = [];
   // planned first, so that the checks get ascending ids: created in one transaction they share one
   // created_at, and reads order them by (created_at, id), i.e. in the template's order this way
   const planned: { def: CheckTypeDefinition; spec: TemplateCheckSpec; e: Entity }[] = [];
@@ -195,9 +208,16 @@ export async function applyTemplate(
         const once = `${def.type}:${subtype}:${e.row.id}`;
         if (done.has(once)) continue;
         done.add(once);
-        planned.push({ def, spec, e });
+        const existing = elsewhere.get(once);
+        if (existing) adopted.push(existing);
+        else planned.push({ def, spec, e });
       }
     }
+  }
+  // the newest such check now stands for this template's: its auto-approval waits for it, as it
+  // would for the check it did not create
+  if (adopted.length) {
+    await trx.updateTable('checks').set({ template_id: template.id }).where('id', 'in', adopted).execute();
   }
   const ids = ascendingIds(planned.length);
   await withAutoApprovalSuspended(trx, () =>
