@@ -221,6 +221,39 @@ describe('case flags', () => {
     );
   });
 
+  test('a first collect that ends with nothing collected (check deleted, entity set aside) sets no first_collect_completed', async () => {
+    const api = await newWorkspace();
+    for (const end of ['delete check', 'not relevant', 'delete individual'] as const) {
+      const { caseId, individualId } = await caseWithPerson(api);
+      const waiting = await api.post('/v1/checks/id_document', { individual_id: individualId });
+      assert.equal(waiting.status, 201, JSON.stringify(waiting.body));
+      assert.deepEqual(await flagsOf(api, caseId), ['for_first_collect'], end);
+      const ended =
+        end === 'delete check'
+          ? await api.delete(`/v1/checks/${waiting.body.id}`)
+          : end === 'not relevant'
+            ? await api.post(`/v1/individuals/${individualId}/set-relevant`, { is_relevant: false })
+            : await api.delete(`/v1/individuals/${individualId}`);
+      assert.ok(ended.status === 200 || ended.status === 204, `${end}: ${JSON.stringify(ended.body)}`);
+      assert.deepEqual(await flagsOf(api, caseId), [], `${end}: the contact supplied nothing`);
+      assert.deepEqual(await flagEvents(api.workspaceId, caseId), [['for_first_collect'], []], end);
+    }
+    // a first collect that ends with one check supplied and another deleted: everything still asked
+    // was supplied
+    const { caseId, individualId } = await caseWithPerson(api);
+    const first = await api.post('/v1/checks/id_document', { individual_id: individualId });
+    const second = await api.post('/v1/checks/id_document', { individual_id: individualId });
+    const ref = await uploadRef(api, passportPng({ outcome: 'approved' }));
+    const sent = await api.post(`/v1/checks/id_document/${first.body.id}/add_files`, {
+      front_upload_ref: ref,
+    });
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    assert.equal((await settled(api, first.body.id)).status, 'approved');
+    assert.deepEqual(await flagsOf(api, caseId), ['for_first_collect']);
+    assert.equal((await api.delete(`/v1/checks/${second.body.id}`)).status, 204);
+    assert.deepEqual(await flagsOf(api, caseId), ['all_checks_approved', 'first_collect_completed']);
+  });
+
   test('GET case shows a check and the flags it moved from one snapshot', async () => {
     // the check's new status and the case flags are committed together; a reader polling the case
     // while the provider job finishes must never see one without the other

@@ -69,7 +69,7 @@ export async function refreshCaseAfterCheckChange(
   );
   // checks of entities marked not relevant do not count
   const stats = await sql<
-    Record<'total' | 'need_review' | 'approved' | 'first' | 'again' | 'contact_todo', string>
+    Record<'total' | 'need_review' | 'approved' | 'first' | 'again' | 'collected' | 'contact_todo', string>
   >`
     select count(*) as total,
       count(*) filter (where k.status = 'need_review') as need_review,
@@ -79,6 +79,8 @@ export async function refreshCaseAfterCheckChange(
       count(*) filter (where (k.type = any(${retakable}::text[]) and k.status = 'rejected')
         or (k.type = any(${collecting}::text[]) and k.status = 'in_progress'
           and jsonb_array_length(k.history) > 0)) as again,
+      count(*) filter (where k.type = any(${collecting}::text[])
+        and (k.status <> 'in_progress' or jsonb_array_length(k.history) > 0)) as collected,
       count(*) filter (where k.status = 'in_progress' and not k.is_internal
         and (k.type = any(${forAnyContact}::text[])
           or (k.type = any(${forOwnChecks}::text[]) and i.is_business_contact))) as contact_todo
@@ -97,6 +99,7 @@ export async function refreshCaseAfterCheckChange(
     approved: Number(s.approved),
     firstCollect: Number(s.first),
     recollection: Number(s.again),
+    collected: Number(s.collected),
   });
   const flagsChanged = JSON.stringify([...flags].sort()) !== JSON.stringify([...before.flags].sort());
   // a change of the case's own fields moves its updated_at: receivers order payloads by it

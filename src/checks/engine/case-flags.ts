@@ -9,7 +9,10 @@ import { CASE_FLAGS } from '../../cases/schemas.ts';
  *   never received any (no earlier attempt);
  * - `for_recollection`: such a check was rejected and can take new data (`rejected`), or waits in a
  *   new attempt after a rejection (`in_progress` with history);
- * - `first_collect_completed`: set once `for_first_collect` clears; kept afterwards.
+ * - `first_collect_completed`: set once `for_first_collect` clears while a relevant check of the
+ *   contact's has moved past its first wait (it got its data, or a decision); kept afterwards. A
+ *   first collect that ends only because its checks were deleted or their entities set aside (not
+ *   relevant, deleted) collected nothing, and sets nothing (walk 56-B).
  * Flags the engine does not own (none yet) are kept as they are.
  */
 export const CHECK_FLAGS = [
@@ -26,6 +29,8 @@ export interface CheckCounts {
   approved: number;
   firstCollect: number;
   recollection: number;
+  /** Relevant checks whose data the contact supplies that are past their first wait. */
+  collected: number;
 }
 
 export function nextCaseFlags(before: readonly string[], c: CheckCounts): string[] {
@@ -38,6 +43,7 @@ export function nextCaseFlags(before: readonly string[], c: CheckCounts): string
   if (
     before.includes('for_first_collect') &&
     c.firstCollect === 0 &&
+    c.collected > 0 &&
     !flags.includes(FIRST_COLLECT_COMPLETED)
   )
     flags.push(FIRST_COLLECT_COMPLETED);
