@@ -426,7 +426,15 @@ describe('aml check without lists', () => {
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, 'error');
     assert.deepEqual(done.data.hits, []);
-    assert.equal(done.data.review.reviewer_type, 'system');
+    // no decision was taken: no reviewer, and the reason in the frame every need_review check uses
+    assert.deepEqual(
+      { reviewer_type: done.data.review.reviewer_type, reviewed_at: done.data.review.reviewed_at },
+      { reviewer_type: null, reviewed_at: null },
+    );
+    assert.match(
+      done.data.review.comment,
+      /^Needs a review: the screening could not run: No sanctions list is loaded/,
+    );
     assert.match(done.data.review.comment, /VERICASE_REFERENCE_DIR/);
     assert.match(done.data.review.comment, /npx vericase data pull/);
     // the reload endpoint is named with what it needs (it is a 404 without an admin token)

@@ -164,8 +164,8 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/aml/index.ts',
-    '`Screening could not run. ${',
-    'Screening could not run. No sanctions list is loaded',
+    '`the screening could not run: ${',
+    'Needs a review: the screening could not run: No sanctions list is loaded',
   ],
   [
     'src/checks/types/aml/monitoring.ts',

@@ -95,12 +95,9 @@ export const amlCheck: CheckTypeDefinition = {
           result: 'error',
           subject,
           vendor: { ...data.vendor, screened_at: now },
-          review: {
-            comment: `Screening could not run. ${result.message}`,
-            reviewed_at: now,
-            reviewer_type: 'system',
-            user: null,
-          },
+          // no decision was taken: a person must look (no reviewer yet, as every need_review check
+          // says), and the reason says how to load the lists (walk 56-B)
+          review: reviewNeeded(`the screening could not run: ${result.message}`),
         },
       };
     }

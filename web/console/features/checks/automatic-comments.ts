@@ -76,6 +76,11 @@ const RULES: Rule[] = [
   ),
   // aml and its monitoring
   {
+    en: /^the screening could not run: ([\s\S]+)$/,
+    fr: (m) => `le filtrage n’a pas pu être effectué : ${m[1]}`,
+  },
+  {
+    // the wording before session 56 (recorded as a system review): stored comments still read in French
     en: /^Screening could not run\. ([\s\S]+)$/,
     fr: (m) => `Le filtrage n’a pas pu être effectué. ${m[1]}`,
   },
