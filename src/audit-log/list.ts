@@ -25,7 +25,7 @@ export const auditListSpec: ListSpec = {
   },
   sort: ['occurred_at'],
   idColumn: 'id',
-  defaultSort: 'occurred_at.desc',
+  defaultSort: { field: 'occurred_at', desc: true },
   maxLimit: 200,
 };
 

@@ -23,7 +23,7 @@ export const checkListSpec: ListSpec = {
   },
   idColumn: 'k.id',
   // the reference's default order for GET /v1/checks (walk 56-B)
-  defaultSort: 'updated_at',
+  defaultSort: { field: 'updated_at', desc: false },
 };
 
 /** Lists check envelopes (no `data`). Checks of not-relevant entities only with include_not_relevant. */

@@ -56,9 +56,15 @@ export interface ListSpec {
   /** Column used as the final tie-breaker, so pages never overlap. */
   idColumn: string;
   maxLimit?: number;
-  /** The order without `sort`, written as `sort` is (`updated_at`, `created_at.desc`); created_at ascending when absent. */
-  defaultSort?: string;
+  /** The order without `sort` (the reference's, per list); created_at ascending when absent. */
+  defaultSort?: SortTerm;
 }
+
+interface SortTerm {
+  field: string;
+  desc: boolean;
+}
+const CREATED_ASC: SortTerm = { field: 'created_at', desc: false };
 
 const DEFAULT_OPS: Record<FilterKind, readonly FilterOp[]> = {
   text: ['eq', 'not_eq'],
@@ -133,7 +139,7 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
     );
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
   }
-  const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default ${describeSort(spec.defaultSort ?? 'created_at')}.`;
+  const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default ${describeSort(spec.defaultSort ?? CREATED_ASC)}.`;
   return Type.Object(
     {
       ...props,
@@ -160,20 +166,7 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
   );
 }
 
-/** `updated_at` → "updated_at ascending", `created_at.desc` → "created_at descending". */
-function describeSort(sort: string): string {
-  return sort
-    .split(',')
-    .map((term) => (term.endsWith('.desc') ? `${term.slice(0, -5)} descending` : `${term} ascending`))
-    .join(', then ');
-}
-
-/** The list's order when the query gives none (ListSpec.defaultSort). */
-function defaultSortOf(spec: ListSpec): ParsedList['sort'] {
-  return (spec.defaultSort ?? 'created_at')
-    .split(',')
-    .map((term) => ({ field: term.replace(/\.desc$/, ''), desc: term.endsWith('.desc') }));
-}
+const describeSort = (s: SortTerm) => `${s.field} ${s.desc ? 'descending' : 'ascending'}`;
 
 export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): ParsedList {
   const details: ErrorDetail[] = [];
@@ -278,7 +271,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
   if (details.length) throw new ApiError(400, details[0].message, details);
   return {
     filters,
-    sort: sort.length ? sort : defaultSortOf(spec),
+    sort: sort.length ? sort : [spec.defaultSort ?? CREATED_ASC],
     page: Number(query.page ?? 1),
     limit: Number(query.limit ?? 20),
     count: query.count === 'exact' ? 'exact' : 'auto',

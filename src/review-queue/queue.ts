@@ -60,7 +60,7 @@ export const queueCheckSpec: ListSpec = {
   sort: ['updated_at', 'created_at'],
   sortColumns: { updated_at: 'k.updated_at', created_at: 'k.created_at' },
   idColumn: 'k.id',
-  defaultSort: 'updated_at',
+  defaultSort: { field: 'updated_at', desc: false },
 };
 
 /**
@@ -138,7 +138,7 @@ export const queueCaseSpec: ListSpec = {
   sort: ['last_activity_at', 'created_at'],
   sortColumns: { last_activity_at: 'c.last_activity_at', created_at: 'c.created_at' },
   idColumn: 'c.id',
-  defaultSort: 'last_activity_at',
+  defaultSort: { field: 'last_activity_at', desc: false },
 };
 
 /** GET /v1/review-queue/cases: cases whose reviewer has actions, least recently active first. */

@@ -27,7 +27,8 @@ export const webhookLogListSpec: ListSpec = {
   sort: ['created_at'],
   sortColumns: { created_at: 'webhook_deliveries.event_created_at' },
   idColumn: 'webhook_deliveries.id',
-  defaultSort: 'created_at.desc',
+  // the reference sorts logs newest first by default
+  defaultSort: { field: 'created_at', desc: true },
   maxLimit: 50,
 };
 
@@ -50,7 +51,6 @@ export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<str
 }
 
 export async function listWebhookLogs(db: Db, workspaceId: string, query: Record<string, unknown>) {
-  // the reference sorts logs newest first by default
   const parsed = parseListQuery(webhookLogListSpec, query);
   const base = db.selectFrom('webhook_deliveries').where('webhook_deliveries.workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(

@@ -17,11 +17,11 @@ export const webhookListSpec: ListSpec = {
   },
   sort: ['created_at', 'name', 'status', 'type', 'updated_at', 'url'],
   idColumn: 'id',
-  defaultSort: 'updated_at',
+  // the reference sorts by updated_at by default
+  defaultSort: { field: 'updated_at', desc: false },
 };
 
 export async function listWebhooks(db: Db, workspaceId: string, query: Record<string, unknown>) {
-  // the reference sorts by updated_at by default
   const parsed = parseListQuery(webhookListSpec, query);
   const base = db.selectFrom('webhooks').where('workspace_id', '=', workspaceId);
   const { rows, pagination } = await fetchPage(webhookListSpec, parsed, base, (qb) => qb.selectAll());

@@ -8,7 +8,7 @@ import { pickLanguage } from '../shared/i18n.ts';
 import { ActionCard } from './ActionCard.tsx';
 import { accentColours } from './accent.ts';
 import { type Action, PortalApi, type Session, signatureAsks } from './api.ts';
-import { apiErrorText } from './api-errors.ts';
+import { API_ERROR_KEYS, apiErrorText } from './api-errors.ts';
 import { I18n, translator, useI18n } from './i18n.tsx';
 import { actionTitle, portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
@@ -36,16 +36,16 @@ type View =
  * a new one (a new visit through the invitation's link issues it). Kept with the token, per tab.
  */
 /**
- * What a refused link's page says, from the refusal's code: withdrawn (a contact no longer asked, a
- * link replaced), never valid (a mistyped address), expired, or (any other refusal) one of those. A signing link seen in this tab says
- * how to get a new one whatever the code: each visit through the invitation replaces it.
+ * What a refused link's page says, from the refusal's code (api-errors.ts's table: withdrawn,
+ * never valid, expired); any other 401 says it no longer works, for whichever reason. A signing
+ * link seen in this tab says how to get a new one whatever the code: each visit through the
+ * invitation replaces it.
  */
 function refusalText(signing: boolean, code: string | null): keyof Messages {
   if (signing) return 'expiredSigningText';
-  if (code === 'PORTAL_LINK_REVOKED') return 'withdrawnText';
-  if (code === 'PORTAL_LINK_UNKNOWN') return 'unknownText';
-  if (code === 'PORTAL_LINK_EXPIRED') return 'linkExpiredText';
-  // any other 401 (no code, one this page does not know): it no longer works, for whichever reason
+  if (code?.startsWith('PORTAL_LINK_') && code in API_ERROR_KEYS) {
+    return API_ERROR_KEYS[code as keyof typeof API_ERROR_KEYS];
+  }
   return 'expiredText';
 }
 

@@ -13,7 +13,7 @@ export const vendorDataListSpec: ListSpec = {
   },
   sort: ['fetched_at', 'name'],
   idColumn: 'id',
-  defaultSort: 'fetched_at',
+  defaultSort: { field: 'fetched_at', desc: false },
 };
 
 const present = (r: CompanyVendorDataRow) => ({
