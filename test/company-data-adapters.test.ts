@@ -248,8 +248,9 @@ describe('API Recherche d’entreprises adapter (FR)', () => {
       ['Marie', 'Claire', 'DUPONT', 'Président de SAS', '1971-04-01'],
       // a year alone is not made into a date
       ['Jean', null, 'MARTIN', 'Directeur général', null],
-      ['AUDIT CONSEIL SA', '784824153', 'Commissaire aux comptes titulaire'],
+      // the statutory auditor ("Commissaire aux comptes titulaire") certifies the accounts: no representative
     ]);
+    assert.deepEqual(profile.merged_companies, []);
     assert.deepEqual(
       profile.merged_individuals.map((m) => [m.last_name, m.roles, m.position]),
       [
@@ -258,6 +259,36 @@ describe('API Recherche d’entreprises adapter (FR)', () => {
       ],
     );
     assert.deepEqual([profile.beneficial_owners, profile.shareholders], [[], []]);
+  });
+
+  test('withheld values ([NON-DIFFUSIBLE]) are no values: no street, postal code or officer name', async () => {
+    const [candidate] = await providers.recherche_entreprises.search(
+      { country: 'FR', registrationNumber: '901234567' },
+      call(),
+    );
+    assert.deepEqual([candidate?.disclosable, candidate?.address.postal_code], [false, null]);
+    const { profile } = await providers.recherche_entreprises.fetch(
+      { country: 'FR', vendorRef: '901234567' },
+      call(),
+    );
+    assertValid(profile);
+    assert.equal(
+      profile.name,
+      '[NON-DIFFUSIBLE]',
+      'a withheld name still names the company as the registry words it',
+    );
+    assert.deepEqual(profile.address, {
+      street_address: null,
+      street_address_2: null,
+      postal_code: null,
+      city: 'NANTES',
+      state: null,
+      region: null,
+      country: 'FR',
+    });
+    assert.equal(profile.commercial_name, null);
+    assert.deepEqual(profile.legal_representatives, []);
+    assert.doesNotMatch(JSON.stringify(profile), /DIFFUSIBLE.*DIFFUSIBLE/);
   });
 
   test('a ceased company is closed; an unknown SIREN is not_found', async () => {
@@ -731,7 +762,8 @@ describe('company data over HTTP with real adapters', () => {
       assert.equal(fetched.body.entity_legal_form, '6CHY');
       assert.deepEqual(
         fetched.body.legal_representatives.map((r: any) => r.name),
-        ['Marie Claire DUPONT', 'Jean MARTIN', 'AUDIT CONSEIL SA'],
+        ['Marie Claire DUPONT', 'Jean MARTIN'],
+        'the statutory auditor is no legal representative',
       );
       // the API refuses texts under 3 characters: the caller's 400, naming the field, not a 502
       const short = await api.get('/v1/company-data/search?country=FR&name=ac');

@@ -225,6 +225,38 @@ export const RECHERCHE_RESULTS = [
     statut_diffusion: 'O',
     matching_etablissements: [],
   },
+  {
+    // An individual entrepreneur who opposed publication: the API words every withheld value so.
+    siren: '901234567',
+    nom_complet: '[NON-DIFFUSIBLE]',
+    nom_raison_sociale: null,
+    siege: {
+      adresse: '[NON-DIFFUSIBLE]',
+      code_postal: '[NON-DIFFUSIBLE]',
+      libelle_commune: 'NANTES',
+      numero_voie: '[NON-DIFFUSIBLE]',
+      type_voie: null,
+      libelle_voie: '[NON-DIFFUSIBLE]',
+      nom_commercial: '[NON-DIFFUSIBLE]',
+      est_siege: true,
+      etat_administratif: 'A',
+      siret: '90123456700018',
+    },
+    activite_principale: '43.32A',
+    date_creation: '2021-09-01',
+    dirigeants: [
+      {
+        nom: '[NON-DIFFUSIBLE]',
+        prenoms: '[NON-DIFFUSIBLE]',
+        qualite: 'Entrepreneur individuel',
+        type_dirigeant: 'personne physique',
+      },
+    ],
+    etat_administratif: 'A',
+    nature_juridique: '1000',
+    statut_diffusion: 'P',
+    matching_etablissements: [],
+  },
 ];
 
 export const rechercheList = (results: unknown[]) => ({

@@ -10,7 +10,7 @@ import {
   dateOnly,
   individual,
   mergeParties,
-  text,
+  text as presentText,
 } from '../profile-parts.ts';
 import { frenchLegalForm } from './legal-forms.ts';
 
@@ -59,14 +59,34 @@ export interface RechercheResult {
   tva?: string[] | null;
 }
 
+/**
+ * A value the registry withholds (the owner opposed publication) reads `[NON-DIFFUSIBLE]`: it is
+ * no value, so it is kept as none rather than stored as a name, a street or a postal code.
+ */
+function text(value: unknown): string | null {
+  const t = presentText(value);
+  return t && /^\[?\s*non[-\s]?diffusible\s*\]?$/i.test(t) ? null : t;
+}
+
+/**
+ * Statutory auditors (commissaires aux comptes, titulaire or suppléant) are listed among the
+ * `dirigeants` but certify the accounts; they do not act for the company, so they are no legal
+ * representatives (as the Norwegian adapter leaves its auditors out).
+ */
+const NOT_A_REPRESENTATIVE = /commissaire\s+aux\s+comptes|auditeur/i;
+
 export function rechercheCandidate(r: RechercheResult): RegistryCandidate | null {
   if (!isRecord(r)) return null;
   const siren = text(r.siren);
   const name = text(r.nom_raison_sociale) ?? text(r.nom_complet);
-  if (!siren || !/^\d{9}$/.test(siren) || !name) return null;
+  if (!siren || !/^\d{9}$/.test(siren)) return null;
+  // A withheld name (an individual entrepreneur who opposed publication) still names a company that
+  // exists: it is shown as the registry words it rather than dropped from the results.
+  const shownName = name ?? (presentText(r.nom_complet) || presentText(r.nom_raison_sociale));
+  if (!shownName) return null;
   return {
     vendorRef: siren,
-    name,
+    name: shownName,
     registration_number: siren,
     country: 'FR',
     address: siegeAddress(r.siege),
@@ -82,6 +102,7 @@ export function rechercheProfile(r: RechercheResult): CompanyProfile | null {
   if (!candidate) return null;
   const representatives = (Array.isArray(r.dirigeants) ? r.dirigeants : [])
     .filter(isRecord)
+    .filter((d) => !NOT_A_REPRESENTATIVE.test(text(d.qualite) ?? ''))
     .map(dirigeant)
     .filter((d) => d !== null);
   // The public API carries no beneficial owners (the RBE is closed to the public) and no shareholders.
@@ -135,14 +156,17 @@ function dirigeant(d: RechercheDirigeant) {
 
 function siegeAddress(s: RechercheSiege | null | undefined): AddressValue {
   if (!s) return address({ country: 'FR' });
-  const street = [s.numero_voie, s.indice_repetition, s.type_voie, s.libelle_voie].filter(Boolean).join(' ');
+  const street = [s.numero_voie, s.indice_repetition, s.type_voie, s.libelle_voie]
+    .map(text)
+    .filter(Boolean)
+    .join(' ');
   // A head office abroad gives an INSEE country code, not an ISO one: the country is then left unknown.
   const abroad = Boolean(text(s.code_pays_etranger));
   return address({
-    street_address: street || (abroad ? null : s.adresse),
-    street_address_2: s.complement_adresse,
-    postal_code: s.code_postal,
-    city: s.libelle_commune ?? s.libelle_commune_etranger,
+    street_address: street || (abroad ? null : text(s.adresse)),
+    street_address_2: text(s.complement_adresse),
+    postal_code: text(s.code_postal),
+    city: text(s.libelle_commune) ?? text(s.libelle_commune_etranger),
     country: abroad ? null : 'FR',
   });
 }
