@@ -308,6 +308,19 @@ describe('connections: errors answered by the HTTP server itself', () => {
       assert.ok(res.closedAfterMs !== null && res.closedAfterMs < 5_000);
     }
   });
+
+  test('an Expect header other than 100-continue → 417 with the error body naming it, connection closed', async () => {
+    const res = await rawExchange(
+      server.port,
+      'POST /v1/cases HTTP/1.1\r\nhost: localhost\r\nexpect: 200-ok\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+    );
+    assert.equal(res.status, 417, JSON.stringify(res));
+    assertErrorBody(res.body, 417, 'EXPECTATION_FAILED');
+    assert.equal(res.body.details[0].path, 'expect');
+    assert.match(res.body.message, /"200-ok".*100-continue/);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(res.headers.connection, 'close');
+  });
 });
 
 describe('connections: timeouts', () => {

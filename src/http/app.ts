@@ -17,6 +17,7 @@ import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
+import { answerFailedExpectation } from './client-errors.ts';
 import { ErrorBody } from './common-schemas.ts';
 import { registerConnectionGuard } from './connection-guard.ts';
 import { countEstimates } from './count-estimates.ts';
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(lazyValidatorCompiler(validatorCompiler));
   registerHttpTracing(app);
+  app.server.on('checkExpectation', answerFailedExpectation);
   // before any route scope, so every request counts (src/ops/metrics.ts)
   registerHttpMetrics(app, ctx.config);
 

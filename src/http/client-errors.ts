@@ -1,4 +1,4 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { closeGracefully } from './connection-guard.ts';
@@ -62,4 +62,21 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
       body,
   );
   closeGracefully(socket);
+}
+
+/**
+ * Node's `checkExpectation` listener: a request whose `Expect` header asks for anything but
+ * `100-continue` (the only expectation HTTP/1.1 defines) got Node's bare 417 with no body. It now
+ * gets the API's error body naming the header; its body was never read, so the connection closes.
+ */
+export function answerFailedExpectation(req: IncomingMessage, res: ServerResponse) {
+  const expect = String(req.headers.expect ?? '').slice(0, 100);
+  const message = `The Expect header "${expect}" cannot be met: only "100-continue" is supported`;
+  const body = JSON.stringify(errorBody(417, message, [{ path: 'expect', message }], 'EXPECTATION_FAILED'));
+  res.writeHead(417, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
+  res.end(body);
 }
