@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { type Client, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
 
 /** Reproductions of the input defects found by probing and fuzzing (issue 9), one test each. */
@@ -367,6 +368,49 @@ describe('strict input: hostile strings and shapes', () => {
     assert.equal(listed.body.data.length, 0);
     const del = await raw('DELETE', `/v1/companies/${kase.companies[2].id}`, api.key, '', 'text/plain');
     assert.equal(del.status, 204);
+  });
+
+  test('a compressed body (Content-Encoding) is a 415 naming the header, neither misread nor taken', async () => {
+    const api = await newWorkspace();
+    const { app } = await getHarness();
+    const send = async (encoding: string, payload: Buffer | string, url = '/v1/cases') => {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          'x-service-api-key': api.key,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        payload,
+      });
+      return { status: res.statusCode, body: JSON.parse(res.body) };
+    };
+    const gz = await send('gzip', gzipSync(JSON.stringify({ name: 'Zipped' })));
+    assert.equal(gz.status, 415, JSON.stringify(gz.body));
+    assert.equal(gz.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.equal(gz.body.details[0].path, 'content-encoding');
+    assert.match(gz.body.message, /Content-Encoding gzip .*uncompressed/);
+    // a plain body labelled as compressed is not taken either
+    const labelled = await send('br', JSON.stringify({ name: 'Zipped' }));
+    assert.equal(labelled.status, 415);
+    assert.equal((await api.get('/v1/cases?name=Zipped')).body.data.length, 0);
+    // an upload is refused the same way, before its handler reads the file
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/v1/files/upload',
+      headers: {
+        'x-service-api-key': api.key,
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-encoding': 'gzip',
+      },
+      payload: '--x\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhi\r\n--x--\r\n',
+    });
+    assert.equal(upload.statusCode, 415, upload.body);
+    assert.equal(JSON.parse(upload.body).details[0].path, 'content-encoding');
+    // identity is no coding at all
+    const plain = await send('identity', JSON.stringify({ name: 'Plain coded' }));
+    assert.equal(plain.status, 201, JSON.stringify(plain.body));
   });
 });
 

@@ -277,3 +277,20 @@ export function unreadContentType(request: FastifyRequest): [string, { path: str
   const message = `Content-Type ${given} is not read here: send the body as ${wanted}`;
   return [message, [{ path: 'content-type', message }]];
 }
+
+/**
+ * A request body sent compressed (`Content-Encoding: gzip`...) was read as if it were plain: gzip
+ * bytes were "not valid UTF-8", and a plain body labelled gzip was taken. No route decodes a content
+ * coding, so any but `identity` is a 415 (RFC 9110 §8.4.1) naming the header; null when none is set.
+ */
+export function unreadContentEncoding(request: FastifyRequest): ApiError | null {
+  const given = request.headers['content-encoding'];
+  if (given === undefined) return null;
+  const codings = String(given)
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean);
+  if (codings.every((c) => c === 'identity')) return null;
+  const message = `Content-Encoding ${String(given).slice(0, 100)} is not read here: send the body uncompressed`;
+  return new ApiError(415, message, [{ path: 'content-encoding', message }]);
+}

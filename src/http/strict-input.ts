@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorDetail, unreadContentType } from './errors.ts';
+import { ApiError, type ErrorDetail, unreadContentEncoding, unreadContentType } from './errors.ts';
 import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
 
 /**
@@ -152,6 +152,8 @@ export function registerStrictInput(app: FastifyInstance): void {
     (req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
       // an empty body is no body: a route that needs one says so through its schema
       if (body.length === 0) return done(null, undefined);
+      const encoded = unreadContentEncoding(req);
+      if (encoded) return done(encoded);
       if (!isUtf8(body)) {
         return done(
           new ApiError(400, 'The body is not valid UTF-8', [
@@ -182,6 +184,12 @@ export function registerStrictInput(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', (req, _reply, done) => {
+    // an upload's body is read by its handler, after this hook: its coding is refused here (a
+    // request without a body has nothing coded)
+    if (req.headers['content-encoding'] !== undefined && hasBody(req)) {
+      const encoded = unreadContentEncoding(req);
+      if (encoded) return done(encoded);
+    }
     const details: ErrorDetail[] = [];
     inspect(req.params, 'params', 0, details);
     inspect(req.query, 'querystring', 0, details);
@@ -201,6 +209,11 @@ export function registerStrictInput(app: FastifyInstance): void {
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
     done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
