@@ -4,7 +4,10 @@
  * through cases, and verifies a real webhook delivery's signature.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateSdkTypes, SDK_SCHEMA } from '../scripts/sdk-generate.ts';
 import { allPages, createVericaseClient, type VericaseClient, verifyWebhook } from '../sdk/src/index.ts';
@@ -112,4 +115,101 @@ describe('SDK', () => {
     assert.equal(await verifyWebhook(hook.secret, stale, got.body), false, 'an old timestamp');
     assert.equal(JSON.parse(got.body).event, 'Case.Created');
   });
+
+  test('installed as a package, it runs in plain Node from node_modules and type-checks a consumer', async () => {
+    // Node refuses to strip types inside node_modules: the package must ship JavaScript and
+    // declarations (its `build`, run by `npm pack`), not only its .ts sources
+    const root = path.resolve(import.meta.dirname, '..');
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-sdk-'));
+    try {
+      const pkg = path.join(project, 'node_modules', '@vericase', 'sdk');
+      fs.mkdirSync(pkg, { recursive: true });
+      for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src']) {
+        fs.cpSync(path.join(root, 'sdk', f), path.join(pkg, f), { recursive: true });
+      }
+      const bin = path.join(root, 'node_modules', '.bin');
+      const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+      // @types/node for the build's tsconfig comes from the service's node_modules
+      fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+      await run('npm', ['run', 'build'], { cwd: pkg, env });
+      fs.rmSync(path.join(pkg, 'node_modules'));
+      fs.rmSync(path.join(pkg, 'src'), { recursive: true });
+      fs.symlinkSync(
+        path.join(root, 'node_modules', 'openapi-fetch'),
+        path.join(project, 'node_modules', 'openapi-fetch'),
+        'dir',
+      );
+      const manifest = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8'));
+      for (const file of Object.values(manifest.exports['.']) as string[]) {
+        assert.ok(fs.existsSync(path.join(pkg, file)), `${file} is built`);
+      }
+
+      const ws = await newWorkspace('sdk-package');
+      fs.writeFileSync(
+        path.join(project, 'consumer.mjs'),
+        `import { allPages, createVericaseClient } from '@vericase/sdk';
+const vc = createVericaseClient({ baseUrl: process.env.URL, apiKey: process.env.KEY });
+const { data, error } = await vc.POST('/v1/cases', { body: { name: 'From node_modules' } });
+if (error) throw new Error(error.message);
+const names = [];
+for await (const c of allPages((page) => vc.GET('/v1/cases', { params: { query: { page } } }))) names.push(c.name);
+console.log(JSON.stringify({ id: data.id, names }));
+`,
+      );
+      const out = await run(process.execPath, ['consumer.mjs'], {
+        cwd: project,
+        env: { ...process.env, URL: `http://127.0.0.1:${server.port}`, KEY: ws.key },
+      });
+      const result = JSON.parse(out);
+      assert.match(result.id, /^[0-9a-f-]{36}$/);
+      assert.deepEqual(result.names, ['From node_modules']);
+
+      // the declarations resolve for a TypeScript consumer: a typo in a field is a compile error
+      fs.writeFileSync(
+        path.join(project, 'consumer.ts'),
+        `import { createVericaseClient, type Case } from '@vericase/sdk';
+const vc = createVericaseClient({ baseUrl: 'http://localhost:3000', apiKey: 'k' });
+export async function created(): Promise<Case | undefined> {
+  const { data } = await vc.POST('/v1/cases', { body: { name: 'Typed' } });
+  return data;
+}
+export const typo = (c: Case) => c.nmae;
+`,
+      );
+      fs.writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'es2022',
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            lib: ['es2023', 'dom'],
+            types: [],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+          },
+          files: ['consumer.ts'],
+        }),
+      );
+      const checked = await run('tsc', ['-p', '.'], { cwd: project, env }).then(
+        () => '',
+        (err: Error) => err.message,
+      );
+      const errors = checked.split('\n').filter((l) => /error TS/.test(l));
+      assert.equal(errors.length, 1, checked);
+      assert.match(errors[0], /consumer\.ts.*'nmae' does not exist/);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
 });
+
+function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { ...opts, timeout: 120_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
