@@ -799,6 +799,95 @@ describe('company_monitoring', () => {
     assert.equal((await events(api.workspaceId, 'Check.')).length, eventsBefore);
   });
 
+  /** Points the company's registry link at another sandbox record (the registry's answer moves). */
+  const linkTo = async (companyId: string, vendorRef: string) => {
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('companies')
+      .set({ registry_vendor_ref: vendorRef })
+      .where('id', '=', companyId)
+      .execute();
+  };
+  const vendorRefOf = async (companyId: string) => {
+    const { ctx } = await getHarness();
+    const row = await ctx.db
+      .selectFrom('companies')
+      .select('registry_vendor_ref')
+      .where('id', '=', companyId)
+      .executeTakeFirstOrThrow();
+    return row.registry_vendor_ref as string;
+  };
+
+  test('a change undone in the registry before its review withdraws the review: the check is as it was', async () => {
+    const api = await newWorkspace();
+    const { caseId, company } = await monitoredCase(api);
+    const id = company.checks[0].id;
+    const approved = (await api.get(`/v1/checks/company-monitoring/${id}`)).body;
+    const original = await vendorRefOf(company.id);
+    const { encodeVendorRef, decodeVendorRef } = await import(
+      '../src/company-data/providers/sandbox/vendor-ref.ts'
+    );
+    // the registry renames the company...
+    const record = decodeVendorRef(original);
+    await linkTo(company.id, encodeVendorRef({ ...record, name: `${record.name} Renamed` }));
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const pending = (await api.get(`/v1/checks/company-monitoring/${id}`)).body;
+    assert.equal(pending.status, 'need_review');
+    assert.deepEqual(
+      pending.data.changes.fields.find((f: any) => f.field === 'name'),
+      { field: 'name', old: record.name, new: `${record.name} Renamed` },
+    );
+    // ...and takes the rename back before anyone looked: nothing is left to review
+    await linkTo(company.id, original);
+    const eventsBefore = (await events(api.workspaceId, 'Check.')).length;
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const back = (await api.get(`/v1/checks/company-monitoring/${id}`)).body;
+    assert.equal(back.status, 'approved');
+    assert.deepEqual(back.data, approved.data, 'its result, review and changes as they were');
+    const sent = (await events(api.workspaceId, 'Check.')).slice(eventsBefore);
+    assert.deepEqual(
+      sent.map((e) => [e.type, e.actor_type]),
+      [['Check.Approved', 'system']],
+    );
+    assert.ok(!(await api.get(`/v1/cases/${caseId}`)).body.flags.includes('for_review'));
+    // and the next pass finds nothing
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    assert.equal((await api.get(`/v1/checks/company-monitoring/${id}`)).body.status, 'approved');
+  });
+
+  test('a company gone from its registry (404) asks for a review; its return is a change too', async () => {
+    const api = await newWorkspace();
+    const { caseId, company } = await monitoredCase(api);
+    const id = company.checks[0].id;
+    const original = await vendorRefOf(company.id);
+    // the sandbox has no record under an unreadable reference: its fetch is a 404 (not_found)
+    await linkTo(company.id, 'sbx_gone');
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    const gone = (await api.get(`/v1/checks/company-monitoring/${id}`)).body;
+    assert.equal(gone.status, 'need_review');
+    assert.deepEqual(gone.data.changes.fields, [{ field: 'status', old: 'live', new: 'removed' }]);
+    assert.deepEqual(gone.data.changes.categories, ['company_status']);
+    assert.equal(
+      gone.data.review.comment,
+      "Needs a review: the registry (sandbox) no longer has the company's record; confirm the company still exists",
+    );
+    assert.ok((await api.get(`/v1/cases/${caseId}`)).body.flags.includes('for_review'));
+    // still gone: nothing new, and no failure kept on the state
+    assert.deepEqual(await run(api), { checked: 1, changed: 0, failed: 0 });
+    const { ctx } = await getHarness();
+    const state = await ctx.db
+      .selectFrom('company_monitoring_state')
+      .select(['last_error', 'snapshot'])
+      .where('company_id', '=', company.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(state.last_error, null);
+    assert.equal((state.snapshot as any).status, 'removed');
+    // the record is back before the review: the check is as it was
+    await linkTo(company.id, original);
+    assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
+    assert.equal((await api.get(`/v1/checks/company-monitoring/${id}`)).body.status, 'approved');
+  });
+
   test('POST /admin/company-monitoring/run runs a pass now (admin token)', async () => {
     const h = await getHarness();
     const { buildApp } = await import('../src/http/app.ts');

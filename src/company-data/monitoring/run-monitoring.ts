@@ -5,8 +5,10 @@ import { lockCase } from '../../cases/repository.ts';
 import { applyOutcome } from '../../checks/engine/apply-change.ts';
 import { reviewNeeded } from '../../checks/review-data.ts';
 import { companyMonitoringCheck } from '../../checks/types/company_monitoring/index.ts';
+import type { Db } from '../../db/connect.ts';
 import type { CompanyMonitoringStateRow } from '../../db/schema.ts';
 import { fetchProfileByRecord } from '../fetch-profile.ts';
+import { RegistryError } from '../provider.ts';
 import type { RegistryVendor } from '../vendors.ts';
 import { alertCategories, diffSnapshots, type RegistryChanges, revertChanges } from './diff.ts';
 import { createMonitoringCheck, findMonitoringCheck } from './monitoring-check.ts';
@@ -94,11 +96,24 @@ async function postpone(ctx: AppContext, state: Due, err: unknown): Promise<'fai
   return 'failed';
 }
 
+/**
+ * The status a snapshot takes when the registry no longer has the record (a 404 on re-reading it:
+ * struck off and purged, merged away, or its publication withdrawn): a change like any other,
+ * which asks for a review, where it was a failure retried forever and the check stayed approved.
+ */
+export const REMOVED_FROM_REGISTRY = 'removed';
+
+/** What the check was before a registry change asked for its review (kept in `internal`). */
+interface BeforeReview {
+  status: 'approved' | 'rejected' | 'expired';
+  data: Record<string, unknown>;
+}
+
 async function monitorOne(
   ctx: AppContext,
   state: Due,
 ): Promise<'changed' | 'unchanged' | 'failed' | 'skipped'> {
-  let fetched: Awaited<ReturnType<typeof fetchProfileByRecord>>;
+  let fetched: Awaited<ReturnType<typeof fetchProfileByRecord>> | null = null;
   try {
     fetched = await fetchProfileByRecord(
       ctx,
@@ -108,9 +123,8 @@ async function monitorOne(
       { bypassCache: true },
     );
   } catch (err) {
-    return postpone(ctx, state, err);
+    if (!(err instanceof RegistryError && err.kind === 'not_found')) return postpone(ctx, state, err);
   }
-  const next = baselineSnapshot(fetched.profile);
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, like every write under a case
     if (!(await lockCase(trx, state.workspace_id, state.case_id))) return 'skipped';
@@ -124,6 +138,8 @@ async function monitorOne(
     if (!locked || new Date(locked.last_checked_at).getTime() !== new Date(state.last_checked_at).getTime())
       return 'skipped';
     const previous = locked.snapshot as unknown as MonitoringSnapshot;
+    // a record the registry no longer has keeps its last known values, with the status saying so
+    const next = fetched ? baselineSnapshot(fetched.profile) : { ...previous, status: REMOVED_FROM_REGISTRY };
     let check = await findMonitoringCheck(trx, state.company_id);
     const pending =
       check?.status === 'need_review'
@@ -132,12 +148,26 @@ async function monitorOne(
     // a change since the last read; while earlier changes wait for review, the check shows every
     // change since the state last reviewed (a new change does not hide the unreviewed ones)
     const fresh = diffSnapshots(previous, next);
-    const changes =
-      fresh && pending ? (diffSnapshots(revertChanges(previous, pending), next) ?? fresh) : fresh;
+    const sinceReviewed = fresh && pending ? diffSnapshots(revertChanges(previous, pending), next) : fresh;
+    const before = (check?.internal as { before_review?: BeforeReview } | undefined)?.before_review;
+    if (check && fresh && pending && !sinceReviewed && before) {
+      // every change awaiting review was undone in the registry: it is again the state last
+      // reviewed, so the check returns to what it was then (nothing is left to review)
+      const { before_review: _, ...internal } = check.internal as Record<string, unknown>;
+      await applyOutcome(ctx, trx, companyMonitoringCheck, check, {
+        trigger: 'registry_change_undone',
+        status: before.status,
+        data: before.data,
+        internal,
+      });
+    }
+    const changes = sinceReviewed ?? (before ? null : fresh);
     // monitoring enabled after the company was linked: its check starts now
     check ??= await createMonitoringCheck(ctx, trx, state.workspace_id, state.company_id, true);
     if (changes) {
       const data = check.data as Record<string, unknown>;
+      const gone = !fetched && changes.fields.some((f) => f.field === 'status');
+      const categories = alertCategories(changes);
       await applyOutcome(ctx, trx, companyMonitoringCheck, check, {
         trigger: 'registry_change',
         status: 'need_review',
@@ -145,28 +175,23 @@ async function monitorOne(
           ...data,
           result: null,
           review: reviewNeeded(
-            `the company's registry data changed (${alertCategories(changes).join(', ') || 'other'}); confirm the changes`,
+            gone
+              ? `the registry (${state.registry_vendor}) no longer has the company's record; confirm the company still exists`
+              : `the company's registry data changed (${categories.join(', ') || 'other'}); confirm the changes`,
           ),
-          changes: {
-            detected_at: new Date().toISOString(),
-            categories: alertCategories(changes),
-            ...changes,
-          },
+          changes: { detected_at: new Date().toISOString(), categories, ...changes },
         },
+        // what the check was before this review was asked, to return to if the change is undone
+        ...(check.status !== 'need_review' && ['approved', 'rejected', 'expired'].includes(check.status)
+          ? {
+              internal: {
+                ...(check.internal as Record<string, unknown>),
+                before_review: { status: check.status, data },
+              },
+            }
+          : {}),
       });
-      const raw = fetched.raw;
-      await trx
-        .insertInto('company_vendor_data')
-        .values({
-          id: randomUUID(),
-          workspace_id: state.workspace_id,
-          company_id: state.company_id,
-          name: state.registry_vendor,
-          raw: JSON.stringify(
-            raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw ?? null },
-          ),
-        })
-        .execute();
+      if (fetched) await keepVendorData(trx, state, fetched.raw);
     }
     await trx
       .updateTable('company_monitoring_state')
@@ -178,6 +203,22 @@ async function monitorOne(
       })
       .where('company_id', '=', state.company_id)
       .execute();
-    return changes ? 'changed' : 'unchanged';
+    return changes || (fresh && pending && !sinceReviewed) ? 'changed' : 'unchanged';
   });
+}
+
+/** The registry's raw answer that showed a change, kept as the company's vendor data. */
+async function keepVendorData(trx: Db, state: Due, raw: unknown) {
+  await trx
+    .insertInto('company_vendor_data')
+    .values({
+      id: randomUUID(),
+      workspace_id: state.workspace_id,
+      company_id: state.company_id,
+      name: state.registry_vendor,
+      raw: JSON.stringify(
+        raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : { value: raw ?? null },
+      ),
+    })
+    .execute();
 }

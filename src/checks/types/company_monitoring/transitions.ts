@@ -41,4 +41,13 @@ export const COMPANY_MONITORING_TRANSITIONS: readonly Transition[] = [
     condition: 'a further change before the review',
     also: 'data.changes holds every difference since the state last reviewed (the unreviewed earlier changes stay, the latest values as new); no new event (the status is unchanged)',
   },
+  ...(['approved', 'rejected', 'expired'] as const).map(
+    (to): Transition => ({
+      from: 'need_review',
+      trigger: 'registry_change_undone',
+      to,
+      condition: `every change awaiting review was undone in the registry before the review, and the check was ${to} when the first of them asked for it`,
+      also: 'data back to what it was then (its result, review and changes); no review is left to do',
+    }),
+  ),
 ];
