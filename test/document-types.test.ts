@@ -126,4 +126,43 @@ describe('document types', () => {
     assert.match(refused.body.message, /Built-in/);
     assert.equal((await api.delete('/v1/document_types/not-a-uuid')).status, 400);
   });
+
+  test('a type a template asks for cannot be archived (its cases would be refused) until taken out', async () => {
+    const api = await newWorkspace();
+    const lease = (
+      await api.post('/v1/document_types', { key: 'lease', label: 'Lease', target_entities: ['company'] })
+    ).body;
+    const template = async (key: string) => {
+      const res = await api.post('/v1/templates', {
+        key,
+        name: key,
+        checks: [{ type: 'document', targets: ['main_company'], settings: { document_type_key: 'lease' } }],
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body;
+    };
+    const retail = await template('retail');
+    await template('wholesale');
+    const refused = await api.delete(`/v1/document_types/${lease.id}`);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'CONFLICT');
+    assert.equal(refused.body.details[0].path, 'id');
+    assert.match(refused.body.message, /lease is used by the document checks of templates retail, wholesale/);
+    assert.equal((await api.get('/v1/document_types?key=lease')).body.data[0].archived_at, null);
+    // the templates' cases are still made
+    const kase = await api.post('/v1/cases', {
+      name: 'Lease holder',
+      template_key: 'retail',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    // taken out of one, deleted the other: the type can go
+    const patched = await api.patch(`/v1/templates/${retail.id}`, { checks: [] });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const still = await api.delete(`/v1/document_types/${lease.id}`);
+    assert.match(still.body.message, /template wholesale:/);
+    const wholesale = (await api.get('/v1/templates?key=wholesale')).body.data[0];
+    assert.equal((await api.delete(`/v1/templates/${wholesale.id}`)).status, 204);
+    assert.equal((await api.delete(`/v1/document_types/${lease.id}`)).status, 204);
+  });
 });

@@ -607,7 +607,7 @@ export interface paths {
   "/v1/document_types/{id}": {
     /**
      * Archive a custom document type
-     * @description The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400).
+     * @description The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400), nor a type a template’s document check asks for (400 CONFLICT naming the templates).
      */
     delete: operations["deleteDocumentType"];
   };
@@ -10007,7 +10007,7 @@ export interface operations {
   };
   /**
    * Archive a custom document type
-   * @description The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400).
+   * @description The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400), nor a type a template’s document check asks for (400 CONFLICT naming the templates).
    */
   deleteDocumentType: {
     parameters: {

@@ -48,7 +48,7 @@ export function registerDocumentTypeRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Archive a custom document type',
         description:
-          'The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400).',
+          'The type leaves the list and cannot be used by new document checks; existing checks keep it. Built-in types cannot be archived (400), nor a type a template’s document check asks for (400 CONFLICT naming the templates).',
         params: DocumentTypeIdParam,
         response: { 204: Type.Null(), ...errors(400, 404) },
       },
