@@ -42,6 +42,11 @@ describe('workspace check limit', () => {
     assert.equal(refused.status, 400);
     assert.equal(refused.body.code, LIMIT);
     assert.match(refused.body.message, /limit reached/);
+    // the details name what refuses it: the workspace's setting, which the client may raise
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['settings.checks.limit'],
+    );
     assert.equal(await checkCount(api), 2);
     // a refused type-level error (bad target) counts nothing either
     assert.equal((await api.post('/v1/checks/ekyc', { individual_id: individualId })).body.code, LIMIT);

@@ -2,6 +2,7 @@ import type { AppContext, EntityChange } from '../app-context.ts';
 import { loadCaseGraph } from '../cases/repository.ts';
 import type { CheckTypeDefinition } from '../checks/check-type.ts';
 import { withCaseRefreshDeferred } from '../checks/engine/case-effects.ts';
+import { CHECK_LIMIT_REACHED } from '../checks/engine/check-limit.ts';
 import { createCheckInTransaction } from '../checks/engine/create-check.ts';
 import type { Db } from '../db/connect.ts';
 import type {
@@ -238,7 +239,8 @@ export async function applyTemplate(
         } catch (err) {
           if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
           const { path, label } = describe(e, opts);
-          const reason = err.details?.[0]?.path;
+          // the workspace's limit is no field of the entity: the entity is what could not be checked
+          const reason = err.code === CHECK_LIMIT_REACHED ? undefined : err.details?.[0]?.path;
           const message = `Template "${template.key}" could not create its ${def.type} check for ${label}: ${err.message}`;
           // a specific code (CHECK_LIMIT_REACHED) stays the answer's code
           throw new ApiError(

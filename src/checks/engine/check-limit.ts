@@ -6,13 +6,12 @@ export const CHECK_LIMIT_REACHED = 'CHECK_LIMIT_REACHED';
 
 const MONTH = sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM')`;
 
+/** The workspace setting that refuses the check: named in `details` so a client knows what to raise. */
+export const CHECK_LIMIT_SETTING = 'settings.checks.limit';
+
 function limitReached(limit: number): ApiError {
-  return new ApiError(
-    400,
-    `Check limit reached: this workspace may create ${limit} checks per calendar month (UTC)`,
-    undefined,
-    CHECK_LIMIT_REACHED,
-  );
+  const message = `Check limit reached: this workspace may create ${limit} checks per calendar month (UTC)`;
+  return new ApiError(400, message, [{ path: CHECK_LIMIT_SETTING, message }], CHECK_LIMIT_REACHED);
 }
 
 /** `settings.checks.limit` as a number, or null (no limit). */
