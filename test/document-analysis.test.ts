@@ -225,6 +225,27 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     assert.equal(out.verdict, 'approved');
   });
 
+  test("the target's SIRET further down does not approve an extract whose own RCS number is another company's", async () => {
+    const other = '732829320';
+    const lines = [...kbisLines({ updated: '2026-11-20', siren: other }), `SIRET du siège : ${SIREN}00013`];
+    const out = await analyze({ files: [pdfFile(await textPdf(lines))], target: company });
+    assert.deepEqual(criteria(out).registration_number_matching, {
+      result: null,
+      expected: SIREN,
+      received: `${other} (the document's own number; ${SIREN}00013 further down)`,
+    });
+    assert.notEqual(out.verdict, 'approved');
+    // its own number first, an officer's (another company's) further down: approved as before
+    const officer = [
+      ...kbisLines({ updated: '2026-11-20' }),
+      'Président : HOLDING DUPONT SAS',
+      `Immatriculation au RCS, numéro : ${other.replace(/(\d{3})(?=\d)/g, '$1 ')} R.C.S. Lyon`,
+    ];
+    const fine = await analyze({ files: [pdfFile(await textPdf(officer))], target: company });
+    assert.equal(criteria(fine).registration_number_matching.result, 'approved');
+    assert.equal(fine.verdict, 'approved');
+  });
+
   test('a Kbis older than 3 months fails valid_age_in_days', async () => {
     const out = await analyze({ files: [pdfFile(await textPdf(kbisLines({ updated: '2 mars 2026' })))] });
     assert.equal(out.verdict, 'rejected');

@@ -126,8 +126,24 @@ function numberCriterion(
   const expected = compactId(target);
   if (numbers.candidates.length === 0) return required ? crit(null, expected, null) : notEvaluated();
   const matched = registrationNumberMatch(numbers.candidates, target);
+  // The document's own number comes first (a Kbis identifies the company before listing its
+  // corporate officers with theirs): the target's SIREN found further down beside another SIREN
+  // up there is no match to approve on, but no proof of another company either (an officer's
+  // number read first): a person looks
+  if (matched && frenchSirenOf(numbers.primary) && frenchSirenOf(matched)) {
+    if (frenchSirenOf(numbers.primary) !== frenchSirenOf(matched))
+      return crit(null, expected, `${numbers.primary} (the document's own number; ${matched} further down)`);
+  }
   if (matched) return crit('approved', expected, matched);
   return crit('rejected', expected, numbers.primary);
+}
+
+/** The SIREN of a French number read (9-digit SIREN, or the first 9 digits of a 14-digit SIRET). */
+function frenchSirenOf(value: string | null): string | null {
+  if (!value) return null;
+  if (/^\d{9}$/.test(value)) return value;
+  if (/^\d{14}$/.test(value)) return value.slice(0, 9);
+  return null;
 }
 
 function expiryCriterion(expires: string | null, now: Date, required: boolean): Criterion {
