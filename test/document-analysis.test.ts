@@ -402,19 +402,26 @@ describe('document analysis: bank details (IBAN / BIC)', () => {
   test('letters the OCR reads for digits (O for 0) are folded back when the check digits then hold', async () => {
     const misread = friendlyFormatIBAN(ACME_IBAN)?.replace(/0/g, 'O') as string;
     assert.notEqual(misread, friendlyFormatIBAN(ACME_IBAN));
+    const lines = ["RELEVE D'IDENTITE BANCAIRE", 'Titulaire : ACME SOLUTIONS', `IBAN : ${misread}`];
+    // a scan: what the OCR read is folded back
     const out = await analyze({
       documentTypeKey: 'bank_account_details',
       target: acme,
-      files: [
-        pdfFile(
-          await textPdf(["RELEVE D'IDENTITE BANCAIRE", 'Titulaire : ACME SOLUTIONS', `IBAN : ${misread}`]),
-        ),
-      ],
+      files: [pngFile(textPng(lines))],
     });
     assert.equal(info(out).iban, ACME_IBAN);
     assert.equal(criteria(out).valid_iban.result, 'approved');
     assert.equal(criteria(out).valid_bic.result, null); // no BIC on the document: unknown
     assert.equal(out.verdict, 'need_review');
+    // a text layer holds what the issuer typed: a letter for a digit there is a wrong IBAN
+    const typed = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [pdfFile(await textPdf(lines))],
+    });
+    assert.equal(criteria(typed).valid_iban.result, 'rejected');
+    assert.equal(info(typed).iban, misread.replace(/ /g, ''));
+    assert.equal(typed.verdict, 'rejected');
   });
 
   test('an IBAN with wrong check digits, held by someone else: rejected', async () => {

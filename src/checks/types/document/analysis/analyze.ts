@@ -304,7 +304,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
       valid_document_type: typeCriterion(requested, detected, input.documentTypeKey),
     };
   } else if (model === 'iban') {
-    const bank = bankDetails(text);
+    const bank = bankDetails(text, { ocr: readable.some((t) => t.source !== 'pdf_text') });
     const holder = holderName(text);
     information = { model, holder_name: holder, bank_name: bank.bankName, iban: bank.iban, bic: bank.bic };
     const tIban = input.target.iban ? compactId(input.target.iban) : null;

@@ -225,8 +225,13 @@ export interface BankDetails {
   bankName: string | null;
 }
 
-/** IBAN and BIC found in the text, validated with ibantools (country rules and check digits). */
-export function bankDetails(text: string): BankDetails {
+/**
+ * IBAN and BIC found in the text, validated with ibantools (country rules and check digits).
+ * `ocr`: the text was read by OCR, whose letters for digits (O for 0...) are turned back; a text
+ * layer holds what the issuer typed, so an IBAN with a letter for a digit there is read as written
+ * (and fails its check digits) rather than silently corrected.
+ */
+export function bankDetails(text: string, { ocr }: { ocr: boolean }): BankDetails {
   const t = foldText(text);
   const ibanCandidates: string[] = [];
   const labelled = /IBAN\s*(?:\([^)]*\))?\s*:?\s*([A-Z0-9][A-Z0-9 ]{13,45})/.exec(t);
@@ -239,7 +244,8 @@ export function bankDetails(text: string): BankDetails {
     // The run may swallow the next word: try the longest valid prefix; then the same with the
     // letters OCR puts for digits (O for 0...) turned back into digits, which the check digits
     // must still accept.
-    for (const variant of [compact, compact.slice(0, 2) + digitsOnly(compact.slice(2))]) {
+    const variants = ocr ? [compact, compact.slice(0, 2) + digitsOnly(compact.slice(2))] : [compact];
+    for (const variant of variants) {
       for (let len = Math.min(34, variant.length); len >= 15; len--) {
         if (isValidIBAN(variant.slice(0, len))) {
           iban = variant.slice(0, len);
