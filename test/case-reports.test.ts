@@ -294,6 +294,29 @@ describe('case reports', () => {
       action: 'approve',
       comment: 'Older extract accepted',
     });
+    // a second extract, refused by the user; the client sends another, approved: the refusal stays
+    const refusedDoc = await api.post('/v1/checks/document', {
+      company_id: acme.id,
+      settings: { document_type_key: 'registration_certificate' },
+      data: {
+        files: await refs(api, [
+          await kbisPdf({ name: 'Acme Industries SAS', siren: '552100554', date: old }),
+        ]),
+      },
+    });
+    await settledDocument(api, refusedDoc.body.id);
+    await asUser('PATCH', `/v1/checks/document/${refusedDoc.body.id}/review`, {
+      action: 'reject',
+      comment: 'Extract too old, ask for a new one',
+    });
+    const fresh = new Date().toISOString().slice(0, 10);
+    const resent = await api.post(`/v1/checks/document/${refusedDoc.body.id}/add_files`, {
+      files: await refs(api, [
+        await kbisPdf({ name: 'Acme Industries SAS', siren: '552100554', date: fresh }),
+      ]),
+    });
+    assert.ok(resent.status < 300, JSON.stringify(resent.body));
+    assert.equal((await settledDocument(api, refusedDoc.body.id)).status, 'approved');
     const note = await asUser('POST', '/v1/notes', { case_id: kase.body.id, content: '<p>Escalated</p>' });
     await asUser('POST', `/v1/notes/${note.id}/comments`, { content: '<p>Seen by the MLRO</p>' });
     await asUser('POST', `/v1/cases/${kase.body.id}/reviews`, { status: 'rejected', comment: 'Sanctioned' });
@@ -318,6 +341,10 @@ describe('case reports', () => {
       `rejected (expected issued between`,
       `read ${old})`,
       '"Older extract accepted"',
+      // the earlier attempt of the document sent again, with the reviewer's reason
+      `Attempt 1 rejected, ended `,
+      `review by ${who}`,
+      '"Extract too old, ask for a new one"',
       // case review, note and comment authors, the user's activities
       `rejected · by ${who}`,
       `· ${who}`,

@@ -16,6 +16,30 @@ function reviewText(review: Record<string, unknown> | null, time: Time): string 
   ]);
 }
 
+/**
+ * The attempts a check had before its current one (a document rejected, then sent again): each
+ * one's outcome and review, so a reviewer's reason for refusing the earlier files stays on record.
+ */
+function earlierAttempts(history: unknown, time: Time): [string, string][] {
+  if (!Array.isArray(history)) return [];
+  return history.flatMap((h): [string, string][] => {
+    const entry = obj(h);
+    if (!entry) return [];
+    const data = obj(entry.data) ?? {};
+    const review = reviewText(obj(data.review), time);
+    return [
+      [
+        `Attempt ${show(entry.attempt)}`,
+        join([
+          words(entry.status),
+          typeof entry.ended_at === 'string' ? `ended ${time(entry.ended_at)}` : null,
+          review === '-' ? null : `review ${review}`,
+        ]),
+      ],
+    ];
+  });
+}
+
 /** A criterion of `detailed_results`: `rejected (expected …, read …)`, or null when not evaluated. */
 function criterionText(v: unknown): string | null {
   if (typeof v === 'string') return words(v);
@@ -148,6 +172,7 @@ export function checksSection(w: PdfWriter, d: ReportData, time: Time): void {
         ...keyData(data, time),
         ...(Array.isArray(data.hits) ? ([['Hits', String(hits.length)]] as [string, string][]) : []),
         ...(Array.isArray(data.matches) ? ([['Matches', String(matches.length)]] as [string, string][]) : []),
+        ...earlierAttempts(c.history, time),
       ],
       { indent: 12, skipEmpty: true },
     );
