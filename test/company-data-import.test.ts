@@ -164,6 +164,9 @@ describe('case creation from a search_ref', () => {
     assert.equal(imported.data_lineage.birth_date.sources[0].origin.type, 'vendor');
     assert.equal(imported.data_lineage.ownership_percentage.current_value, 60);
     // a field changed over the API no longer comes from the registry
+    const registryCity = main.address.city;
+    const registryCapital = main.share_capital;
+    const patchedAt = Date.now();
     const patched = await api.patch(`/v1/companies/${main.id}`, {
       share_capital: '1 EUR',
       address: { city: 'Nantes' },
@@ -174,6 +177,29 @@ describe('case creation from a search_ref', () => {
     assert.equal(mainAgain.share_capital.sources[0].origin.type, 'api');
     assert.equal(mainAgain.share_capital.current_value, '1 EUR');
     assert.equal(mainAgain['address.city'].sources[0].origin.type, 'api');
+    // the edit is dated when it was made, and the registry's value it replaced stays as a source
+    const city = mainAgain['address.city'];
+    assert.ok(Date.parse(city.sources[0].at) >= patchedAt - 1000, `${city.sources[0].at} is the edit's time`);
+    assert.deepEqual(
+      city.sources.map((x: any) => [x.value, x.origin.type, x.is_current]),
+      [
+        ['Nantes', 'api', true],
+        [registryCity, 'vendor', false],
+      ],
+    );
+    assert.equal(city.sources[1].origin.name, 'sandbox');
+    assert.ok(Date.parse(city.sources[1].at) < Date.parse(city.sources[0].at));
+    assert.deepEqual(
+      mainAgain.share_capital.sources.map((x: any) => x.value),
+      ['1 EUR', registryCapital],
+    );
+    // edited again: still the registry's first value behind the latest one
+    await api.patch(`/v1/companies/${main.id}`, { address: { city: 'Rennes' } });
+    const third = (await api.get(`/v1/companies/${main.id}?data_lineage=true`)).body.data_lineage;
+    assert.deepEqual(
+      third['address.city'].sources.map((x: any) => x.value),
+      ['Rennes', registryCity],
+    );
     assert.equal(mainAgain['address.postal_code'].sources[0].origin.type, 'vendor');
     assert.equal(mainAgain.registration_number.sources[0].origin.type, 'vendor');
     assert.equal((await api.patch(`/v1/individuals/${imported.id}`, { birth_place: 'Lyon' })).status, 200);

@@ -515,8 +515,13 @@ export interface CaseReviewsTable {
 }
 
 // --- registry link, property origin, company monitoring state (migration 0013) ---
-/** Per field: whether its value came from the company registry or was given in the request. */
-export type PropertyOrigin = Record<string, 'registry' | 'input'>;
+/**
+ * Per field: whether its value came from the company registry or was given in the request; a field
+ * an update changed records when, and the registry's value it replaced (`registry_value`, present
+ * only when the registry had given one), so the lineage keeps both sources.
+ */
+export type EditedOrigin = { origin: 'input'; at: string; registry_value?: unknown };
+export type PropertyOrigin = Record<string, 'registry' | 'input' | EditedOrigin>;
 export interface CompaniesTable {
   registry_vendor: ColumnType<string | null, string | null | undefined, string | null>;
   registry_country: ColumnType<string | null, string | null | undefined, string | null>;

@@ -82,18 +82,41 @@ function lineage(
   registry: RegistrySource,
 ): Lineage {
   const out: Lineage = {};
+  const fromVendor = { type: 'vendor' as const, name: registry.vendor };
+  const registryAt = iso(registry.linkedAt ?? createdAt);
   for (const path of paths) {
     const value = valueAt(presented, path) ?? null;
     const from = origin?.[path] ?? (hasValue(value) ? 'input' : null);
     if (!from) continue;
+    if (typeof from === 'object') {
+      // changed by an update: the value given then, and before it the registry's it replaced
+      out[path] = {
+        current_value: value,
+        sources: [
+          { value, at: iso(from.at), origin: { type: 'api', name: null }, applied: true, is_current: true },
+          ...('registry_value' in from
+            ? [
+                {
+                  value: from.registry_value ?? null,
+                  at: registryAt,
+                  origin: fromVendor,
+                  applied: true,
+                  is_current: false,
+                },
+              ]
+            : []),
+        ],
+      };
+      continue;
+    }
     const fromRegistry = from === 'registry';
     out[path] = {
       current_value: value,
       sources: [
         {
           value,
-          at: iso(fromRegistry && registry.linkedAt ? registry.linkedAt : createdAt),
-          origin: fromRegistry ? { type: 'vendor', name: registry.vendor } : { type: 'api', name: null },
+          at: fromRegistry ? registryAt : iso(createdAt),
+          origin: fromRegistry ? fromVendor : { type: 'api', name: null },
           applied: true,
           is_current: true,
         },
