@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { rescreenCheck } from '../src/checks/types/aml/monitoring.ts';
 import { AML_TRANSITIONS } from '../src/checks/types/aml/transitions.ts';
+import { screeningSearches } from '../src/ops/metrics.ts';
 import { emptyEntity, type ListLoadResult } from '../src/screening/entity.ts';
 import { loadReferenceDirectory } from '../src/screening/index.ts';
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
@@ -416,6 +417,9 @@ describe('aml check without lists', () => {
     const api = await newWorkspace('aml-nolists');
     const { individualIds } = await caseWith(api, [LISTED_PERSON]);
     const saved = ctx.screening;
+    const unavailableSearches = async () =>
+      (await screeningSearches.get()).values.find((v) => v.labels.outcome === 'unavailable')?.value ?? 0;
+    const countedBefore = await unavailableSearches();
     let done: any;
     try {
       ctx.screening = empty;
@@ -423,6 +427,8 @@ describe('aml check without lists', () => {
     } finally {
       ctx.screening = saved;
     }
+    // the search that could not run is counted as such
+    assert.equal(await unavailableSearches(), countedBefore + 1);
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, 'error');
     assert.deepEqual(done.data.hits, []);

@@ -5,6 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
+import { screeningSearches } from '../../../ops/metrics.ts';
 import { REGISTRATION_NUMBER } from '../../../screening/engine/search.ts';
 import type { ScreeningMatch, ScreeningQuery } from '../../../screening/index.ts';
 import type { CheckTarget } from '../../check-type.ts';
@@ -74,6 +75,12 @@ export type ScreenOutcome =
     }
   | { ok: false; message: string };
 
+/** A search that could not run, counted as such (`vericase_screening_searches_total{outcome="unavailable"}`). */
+function unavailable(message: string): ScreenOutcome {
+  screeningSearches.inc({ outcome: 'unavailable' });
+  return { ok: false, message };
+}
+
 /** Runs the screening with the process's current lists (waiting for a load in progress). */
 export async function screenSubject(
   ctx: AppContext,
@@ -81,9 +88,9 @@ export async function screenSubject(
   settings: AmlSettingsOut,
 ): Promise<ScreenOutcome> {
   const service = ctx.screening;
-  if (!service) return { ok: false, message: 'Screening is not installed in this process.' };
+  if (!service) return unavailable('Screening is not installed in this process.');
   if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);
-  if (!service.available) return { ok: false, message: service.unavailableMessage() };
+  if (!service.available) return unavailable(service.unavailableMessage());
   const snapshot = service.registry.snapshot;
   const matches = service.search(queryFor(subject, settings));
   return {
