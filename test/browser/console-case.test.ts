@@ -257,6 +257,13 @@ describe('console case page', { timeout: 900_000 }, () => {
       action: 'reject',
     });
     assert.equal(rejected.status, 'rejected', JSON.stringify(rejected));
+    // a check still waiting for its files: not decided yet
+    const main = (await readCase()).companies.find((c: any) => c.type === 'main');
+    const pendingDoc = await api.call('POST', '/v1/checks/document', {
+      company_id: main.id,
+      settings: { document_type_key: 'proof_of_address' },
+    });
+    assert.equal(pendingDoc.status, 'in_progress', JSON.stringify(pendingDoc));
     await page.reload();
     await page.getByRole('button', { name: 'Review the case' }).click();
     review = page.getByRole('dialog', { name: 'Review the case' });
@@ -266,6 +273,17 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(
       await review.getByTestId('case-review-warning').textContent(),
       '1 check of this case is rejected: approving records the case as approved all the same.',
+    );
+    // and so does approving it while checks are not decided yet (they, and "For review", stay)
+    const current = await readCase();
+    const undecided = [...current.companies, ...current.individuals]
+      .filter((e: any) => e.is_relevant !== false)
+      .flatMap((e: any) => e.checks)
+      .filter((c: any) => ['need_review', 'in_progress', 'processing'].includes(c.status)).length;
+    assert.ok(undecided > 0, 'the case has checks still to decide');
+    assert.equal(
+      await review.getByTestId('case-review-undecided').textContent(),
+      `${undecided} ${undecided === 1 ? 'check is' : 'checks are'} not decided yet (to review or waiting): approving leaves ${undecided === 1 ? 'it' : 'them'} so, and the case stays “For review” until ${undecided === 1 ? 'it is' : 'they are'} decided.`,
     );
     await shot(page, '05b-review-warning');
     await review.getByLabel('Comment').fill('Structure verified, UBOs identified.');

@@ -124,6 +124,8 @@ export const caseEn = {
   'case.review.comment': 'Comment',
   'case.review.rejectedWarning':
     '{n, plural, one {# check of this case is rejected} other {# checks of this case are rejected}}: approving records the case as approved all the same.',
+  'case.review.undecidedWarning':
+    '{n, plural, one {# check is not decided yet (to review or waiting): approving leaves it so} other {# checks are not decided yet (to review or waiting): approving leaves them so}}, and the case stays “For review” until {n, plural, one {it is} other {they are}} decided.',
   'case.review.submit': 'Record the review',
   'case.review.last': 'Review',
   'case.review.none': 'Not reviewed yet.',

@@ -122,6 +122,11 @@ export function CasePage({ id }: { id: string }) {
     .filter((e) => e.is_relevant !== false)
     .flatMap((e) => e.checks)
     .filter((c) => c.status === 'rejected').length;
+  // checks with no decision yet: approving leaves them (and the case's "For review") as they are
+  const undecidedChecks = [...kase.companies, ...kase.individuals]
+    .filter((e) => e.is_relevant !== false)
+    .flatMap((e) => e.checks)
+    .filter((c) => ['need_review', 'in_progress', 'processing'].includes(c.status)).length;
 
   return (
     <div className="case-page" data-testid="case-page" data-ready="true">
@@ -195,6 +200,7 @@ export function CasePage({ id }: { id: string }) {
                 caseId={kase.id}
                 status={kase.status}
                 rejectedChecks={rejectedChecks}
+                undecidedChecks={undecidedChecks}
                 onReviewed={changed}
               />
               <LaunchChecksButton caseId={kase.id} entities={lightEntities} onLaunched={changed} />

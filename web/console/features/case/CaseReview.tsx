@@ -2,7 +2,7 @@
  * The case review: approve, reject or close the case with a comment (POST /v1/cases/{id}/reviews).
  * The server decides what is allowed (a mandatory comment, for instance): its message is shown as is.
  * The reviewer picks the decision (none is preselected), and approving a case that has rejected
- * checks says so before it is recorded.
+ * checks, or checks not decided yet, says so before it is recorded.
  */
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -17,6 +17,8 @@ export function CaseReviewButton(props: {
   status: string;
   /** The case's rejected checks (of relevant entities): approving them all the same is said aloud. */
   rejectedChecks: number;
+  /** Its checks not decided yet (to review, waiting for data, processing): they stay so. */
+  undecidedChecks: number;
   onReviewed: () => void;
 }) {
   const t = useCaseT();
@@ -72,6 +74,11 @@ export function CaseReviewButton(props: {
           {decision === 'approved' && props.rejectedChecks > 0 ? (
             <p className="case-warning" role="status" data-testid="case-review-warning">
               {t('case.review.rejectedWarning', { n: props.rejectedChecks })}
+            </p>
+          ) : null}
+          {decision === 'approved' && props.undecidedChecks > 0 ? (
+            <p className="case-warning" role="status" data-testid="case-review-undecided">
+              {t('case.review.undecidedWarning', { n: props.undecidedChecks })}
             </p>
           ) : null}
           <label>
