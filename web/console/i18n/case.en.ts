@@ -51,7 +51,7 @@ export const caseEn = {
   'case.graph.notRelevant': 'Show the entities marked not relevant',
   'case.graph.main': 'Main',
   'case.graph.shareholder': 'shareholder',
-  'case.graph.representative': 'representative',
+  'case.graph.representative': 'legal representative',
   'case.graph.votes': 'votes',
   'case.graph.checksSummary':
     'Checks: {approved} approved, {review} to review, {rejected} rejected or expired, {pending} in progress.',

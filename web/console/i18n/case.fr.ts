@@ -53,7 +53,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.graph.notRelevant': 'Afficher les entités marquées non pertinentes',
   'case.graph.main': 'Principale',
   'case.graph.shareholder': 'actionnaire',
-  'case.graph.representative': 'représentant',
+  'case.graph.representative': 'représentant légal',
   'case.graph.votes': 'des votes',
   'case.graph.checksSummary':
     'Vérifications : {approved} approuvées, {review} à revoir, {rejected} refusées ou expirées, {pending} en cours.',
