@@ -208,6 +208,17 @@ describe('console sign-in', () => {
       (await app.inject({ method: 'GET', url: '/console/api/session', headers: a })).statusCode,
       401,
     );
+    // no cookie at all: nobody signed in from this browser, 204 without a body (no 401 on the
+    // console's first load); a cookie naming no live session stays the 401 above
+    const none = await app.inject({ method: 'GET', url: '/console/api/session' });
+    assert.equal(none.statusCode, 204);
+    assert.equal(none.body, '');
+    const bogus = await app.inject({
+      method: 'GET',
+      url: '/console/api/session',
+      headers: { cookie: 'vericase_session=not-a-session' },
+    });
+    assert.equal(bogus.statusCode, 401);
 
     const b = await signInHeaders(app, user.email, user.password);
     assert.equal((await ping(b)).statusCode, 200);

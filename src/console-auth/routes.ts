@@ -252,7 +252,13 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         });
       });
 
-      api.get('/session', { schema: { hide: true } }, async (req) => sessionBody(await requireSession(req)));
+      // a browser that sends no session cookie has never signed in (or signed out): 204, no session,
+      // so the console's first load shows its sign-in page without a 401 in the browser's console;
+      // a cookie that no longer names a live session is the 401 that says the session ended
+      api.get('/session', { schema: { hide: true } }, async (req, reply) => {
+        if (!readCookie(req, SESSION_COOKIE)) return reply.status(204).send();
+        return sessionBody(await requireSession(req));
+      });
 
       api.post('/logout', { schema: { hide: true } }, async (req, reply) => {
         const session = await requireSession(req);

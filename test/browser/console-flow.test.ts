@@ -62,10 +62,16 @@ test('sign in, case from the registry, template, review a check, share the porta
   const page = await chrome.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
 
   // the sign-in page, then the (empty) cases list
   await page.goto(`${base}/console/`);
   await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+  // nobody is signed in yet: no failed request (a 401 from the session probe) in the browser's console
+  assert.deepEqual(consoleErrors, []);
   await shot(page, '01-sign-in');
   await page.getByLabel('E-mail').fill(admin.email);
   await page.getByLabel('Password').fill(admin.password);

@@ -37,7 +37,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    consoleCall<ConsoleSession>('GET', '/console/api/session')
+    // 204 (null): no session cookie, nobody signed in from this browser
+    consoleCall<ConsoleSession | null>('GET', '/console/api/session')
       .then(start, () => start(null))
       .finally(() => setLoading(false));
   }, [start]);
