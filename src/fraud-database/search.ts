@@ -42,7 +42,13 @@ export async function searchFraudList(
   for (const r of rows) {
     let m = byReport.get(r.report_id);
     if (!m) {
-      m = { identifier_kinds: [], reported_at: iso(r.created_at), reported_by_this_workspace: r.own };
+      m = {
+        identifier_kinds: [],
+        // another workspace's report is dated to the day (its midnight, UTC): the exact instant
+        // would let a workspace tie the report to another's activity it may know of
+        reported_at: r.own ? iso(r.created_at) : `${iso(r.created_at).slice(0, 10)}T00:00:00.000Z`,
+        reported_by_this_workspace: r.own,
+      };
       byReport.set(r.report_id, m);
     }
     if (!m.identifier_kinds.includes(r.kind)) m.identifier_kinds.push(r.kind);

@@ -133,7 +133,10 @@ function matchesPart(w: PdfWriter, matches: unknown[], time: Time): void {
       join(
         [
           `Match ${i + 1}: ${show(match.identifier_kinds)}`,
-          match.reported_at ? `reported ${time(match.reported_at as string)}` : null,
+          // another workspace's report is dated to the day only (its midnight UTC): shown as that day
+          match.reported_at
+            ? `reported ${match.reported_by_this_workspace === false ? String(match.reported_at).slice(0, 10) : time(match.reported_at as string)}`
+            : null,
           match.reported_by_this_workspace === true
             ? 'by this workspace'
             : match.reported_by_this_workspace === false
