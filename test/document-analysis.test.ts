@@ -424,6 +424,33 @@ describe('document analysis: bank details (IBAN / BIC)', () => {
     assert.equal(typed.verdict, 'rejected');
   });
 
+  test("the bank's name is read from its label, not from the RIB's bank code line", async () => {
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [
+        pdfFile(
+          await textPdf([
+            "RELEVE D'IDENTITE BANCAIRE",
+            'Code banque : 30006    Code guichet : 00001',
+            'Code établissement : 30006',
+            'Titulaire du compte : ACME SOLUTIONS SAS',
+            'Domiciliation : BNP PARIBAS PARIS OPERA',
+            `IBAN : ${friendlyFormatIBAN(ACME_IBAN)}`,
+          ]),
+        ),
+      ],
+    });
+    assert.equal(info(out).bank_name, 'BNP PARIBAS PARIS OPERA');
+    // a bank code alone (digits) is no name
+    const codeOnly = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [pdfFile(await textPdf(['Banque : 30006', `IBAN : ${friendlyFormatIBAN(ACME_IBAN)}`]))],
+    });
+    assert.equal(info(codeOnly).bank_name, null);
+  });
+
   test('an IBAN with wrong check digits, held by someone else: rejected', async () => {
     const bad = `FR00${ACME_IBAN.slice(4)}`;
     const out = await analyze({

@@ -282,7 +282,13 @@ export function bankDetails(text: string, { ocr }: { ocr: boolean }): BankDetail
     bic = bicMatch[1];
     bicValid = isValidBIC(bic);
   }
-  const bankName = labelledValue(text, /(BANQUE|DOMICILIATION|BANK NAME|BANK|ETABLISSEMENT)\s*:/);
+  // not the RIB's `Code banque :` / `Code établissement :` (the bank's code, digits), and a name has
+  // letters: a value of digits alone is no bank name
+  const bankLabel = labelledValue(
+    text,
+    /(?<!CODE\s{0,3})\b(BANQUE|DOMICILIATION|BANK NAME|BANK|ETABLISSEMENT)\s*:/,
+  );
+  const bankName = bankLabel && /\p{L}{2}/u.test(bankLabel) ? bankLabel : null;
   return { iban, ibanValid, bic, bicValid, bankName };
 }
 
