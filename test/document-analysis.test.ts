@@ -617,6 +617,9 @@ describe('document analysis: other document types', () => {
     assert.equal(c.model, 'generic');
     assert.equal(c.valid_document_type.result, 'approved');
     assert.equal(c.name_matching.result, 'approved');
+    // the name read is the whole name, given names first, not the surname label alone
+    assert.equal(c.name_matching.received, 'Jean DUPONT');
+    assert.equal(info(out).name, 'Jean DUPONT');
     assert.deepEqual(c.valid_expiration_date, {
       result: 'rejected',
       expected: 'expires on or after 2026-11-23',

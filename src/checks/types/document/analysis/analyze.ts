@@ -6,6 +6,7 @@ import {
   detectKind,
   findAddress,
   holderName,
+  personName,
   proofOfAddressType,
   type RegistrationNumbers,
   registrationDocumentType,
@@ -356,7 +357,7 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     };
   } else {
     const numbers = registrationNumbers(text);
-    const labelledName = isCompany ? companyName(text) : customerName(text);
+    const labelledName = isCompany ? companyName(text) : (personName(text) ?? customerName(text));
     const target = isCompany ? input.target.registrationNumber : null;
     const numberMatch = numberCriterion(numbers, target, false);
     information = {

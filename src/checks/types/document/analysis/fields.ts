@@ -143,6 +143,20 @@ const CUSTOMER_LABELS =
   /(NOM DU CLIENT|CLIENT|TITULAIRE DU CONTRAT|TITULAIRE|CUSTOMER NAME|CUSTOMER|NOM|NAME)\s*:/;
 
 export const companyName = (text: string) => labelledValue(text, NAME_LABELS);
+
+const SURNAME_LABELS = /(?<![A-Z])(NOM D USAGE|NOM|SURNAME|LAST NAME|FAMILY NAME)\s*:/;
+const GIVEN_NAME_LABELS = /(PRENOM\(S\)|PRENOMS?|GIVEN NAMES?|FORENAMES?|FIRST NAMES?)\s*:/;
+
+/**
+ * A person's full name on an identity document, which labels the surname (`Nom`) and the given
+ * names (`Prénom(s)`) apart: both, given names first; null when either is missing (the caller
+ * falls back to a single name label). Reading `Nom :` alone gave the surname as the name read.
+ */
+export function personName(text: string): string | null {
+  const surname = labelledValue(text, SURNAME_LABELS);
+  const given = labelledValue(text, GIVEN_NAME_LABELS);
+  return surname && given ? `${given} ${surname}` : null;
+}
 export const holderName = (text: string) => labelledValue(text, HOLDER_LABELS);
 export const customerName = (text: string) => labelledValue(text, CUSTOMER_LABELS);
 
