@@ -153,9 +153,26 @@ describe('company data: fetch', () => {
     assert.equal(p.merged_companies[0].type, 'affiliated');
   });
 
-  test('legal forms valid for GB, DE, NO and the US (Delaware)', async () => {
+  test("legal forms: each country's usual private limited company (the US: a Delaware corporation)", async () => {
     const api = await newWorkspace();
-    const expected: Record<string, string> = { GB: 'H0PO', DE: '2HBR', NO: 'YI42', US: 'XTIQ' };
+    const expected: Record<string, string> = {
+      GB: 'H0PO',
+      DE: '2HBR',
+      NO: 'YI42',
+      US: 'XTIQ',
+      IT: 'OV32',
+      ES: 'DP3Q',
+      NL: '54M6',
+      BE: '3W7E',
+      LU: 'DVXS',
+      CH: '3EKS',
+      AT: 'AXSB',
+      IE: 'MNQ7',
+      PL: 'O7XB',
+      SE: 'XJHM',
+      DK: 'H8VP',
+      FI: 'DKUW',
+    };
     for (const [country, code] of Object.entries(expected)) {
       const ref = await firstRef(api, unique('Globex'), country);
       const p = (await api.get(`/v1/company-data/fetch/${ref}`)).body;

@@ -21,6 +21,20 @@ const BUILT_IN: Record<string, { code: string; label: string; abbreviation: stri
   DE: { code: '2HBR', label: 'Gesellschaft mit beschränkter Haftung', abbreviation: 'GmbH' },
   NO: { code: 'YI42', label: 'Aksjeselskap', abbreviation: 'AS' },
   'US-DE': { code: 'XTIQ', label: 'Corporation', abbreviation: 'Corp.' },
+  // the usual private limited company of each country: a form drawn from the whole list was often
+  // one no trading company has (a public body, a foundation, a cooperative)
+  IT: { code: 'OV32', label: 'Società a responsabilità limitata', abbreviation: 'S.R.L.' },
+  ES: { code: 'DP3Q', label: 'Sociedad de Responsabilidad Limitada', abbreviation: 'S.L.' },
+  NL: { code: '54M6', label: 'besloten vennootschap met beperkte aansprakelijkheid', abbreviation: 'B.V.' },
+  BE: { code: '3W7E', label: 'Société à responsabilité limitée', abbreviation: 'SRL' },
+  LU: { code: 'DVXS', label: 'Société à responsabilité limitée', abbreviation: 'SARL' },
+  CH: { code: '3EKS', label: 'Gesellschaft mit beschränkter Haftung', abbreviation: 'GmbH' },
+  AT: { code: 'AXSB', label: 'Gesellschaft mit beschränkter Haftung', abbreviation: 'GmbH' },
+  IE: { code: 'MNQ7', label: 'Private Company Limited by Shares', abbreviation: 'Ltd' },
+  PL: { code: 'O7XB', label: 'spółka z ograniczoną odpowiedzialnością', abbreviation: 'sp. z o.o.' },
+  SE: { code: 'XJHM', label: 'Aktiebolag', abbreviation: 'AB' },
+  DK: { code: 'H8VP', label: 'Anpartsselskab', abbreviation: 'ApS' },
+  FI: { code: 'DKUW', label: 'Osakeyhtiö', abbreviation: 'Oy' },
 };
 
 /** US forms are per state: sandbox companies of the US are Delaware ones. */
