@@ -196,7 +196,8 @@ describe('case reports', () => {
       'beneficial owner',
       'ekyc · approved · Ada Lovelace',
       'Called the CEO about Łódź branch', // Polish letters drawn as written (DejaVu)
-      'Ωmega DongJing Trading', // Greek kept; CJK, which DejaVu lacks, transliterated
+      'Ωmega ‹Dong Jing› Trading', // Greek kept; CJK, which DejaVu lacks, transliterated and marked
+      'Text between ‹ › is transliterated from a script this document cannot show; the API holds it as written.',
       'Confirmed by phone',
       'All good',
       'API created case',

@@ -1,14 +1,30 @@
 import anyAscii from 'any-ascii';
 import type { PDFFont } from 'pdf-lib';
 
+/** Marks around a run of text transliterated from a script the font lacks (`‹Dong Jing›`). */
+export const TRANSLITERATED_OPEN = '‹';
+export const TRANSLITERATED_CLOSE = '›';
+
+/** Scripts written one syllable per character: their transliterations are spaced apart. */
+const SYLLABIC = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+export interface SafeText {
+  (text: string): string;
+  /** Whether any text so far was transliterated (and marked): the document then says what the marks mean. */
+  readonly transliterated: boolean;
+}
+
 /**
- * Text a standard (WinAnsi) font can draw: characters it encodes are kept (é, ü, ø, €...), others are
- * transliterated (Ł → L, Cyrillic → Latin) and what is still not drawable becomes `?`. Control
- * characters (tabs, line breaks inside a value) become spaces. Never throws.
+ * Text a font can draw: characters it has are kept (é, ü, ø, €, and with DejaVu Greek and
+ * Cyrillic), letters of scripts it lacks (CJK...) are transliterated and marked as such, in one
+ * run between ‹ ›, since a reader could not otherwise tell "Dong Jing" from a name written so
+ * (東京); what is still not drawable becomes `?`. Control characters (tabs, line breaks inside a
+ * value) become spaces. Never throws.
  */
-export function safeTextFor(font: PDFFont): (text: string) => string {
+export function safeTextFor(font: PDFFont): SafeText {
   const drawable = new Set(font.getCharacterSet());
   const cache = new Map<string, string>();
+  let transliterated = false;
   const one = (ch: string): string => {
     const cp = ch.codePointAt(0) as number;
     if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return ' ';
@@ -20,9 +36,29 @@ export function safeTextFor(font: PDFFont): (text: string) => string {
     }
     return out || '?';
   };
-  return (text) => {
+  const marks = drawable.has(TRANSLITERATED_OPEN.codePointAt(0) as number);
+  const safe = (text: string) => {
     let out = '';
-    for (const ch of text) out += one(ch);
+    let run: string[] = [];
+    let spaced = false;
+    const flush = () => {
+      if (!run.length) return;
+      out += `${TRANSLITERATED_OPEN}${run.join(spaced ? ' ' : '')}${TRANSLITERATED_CLOSE}`;
+      run = [];
+      transliterated = true;
+    };
+    for (const ch of text) {
+      const cp = ch.codePointAt(0) as number;
+      if (marks && !drawable.has(cp) && /\p{L}/u.test(ch)) {
+        if (!run.length) spaced = SYLLABIC.test(ch);
+        run.push(one(ch));
+        continue;
+      }
+      flush();
+      out += one(ch);
+    }
+    flush();
     return out;
   };
+  return Object.defineProperty(safe, 'transliterated', { get: () => transliterated }) as SafeText;
 }

@@ -1,7 +1,7 @@
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { rgb } from '../../shared/pdf-rgb.ts';
 import { embedUnicodeFonts } from '../../shared/unicode-fonts.ts';
-import { safeTextFor } from './safe-text.ts';
+import { type SafeText, safeTextFor, TRANSLITERATED_CLOSE, TRANSLITERATED_OPEN } from './safe-text.ts';
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
@@ -39,7 +39,7 @@ export class PdfWriter {
   readonly #doc: PDFDocument;
   readonly #font: PDFFont;
   readonly #bold: PDFFont;
-  readonly #safe: (s: string) => string;
+  readonly #safe: SafeText;
   readonly #pages: PDFPage[] = [];
   /** Widths at size 1 of the words measured so far, per font (#width). */
   readonly #widths = new Map<PDFFont, Map<string, number>>();
@@ -239,6 +239,10 @@ export class PdfWriter {
     const total = this.#pages.length;
     const safeTitle = this.#safe(title);
     const safeSub = this.#safe(subtitle);
+    // names in a script the font lacks were transliterated: every page says what the marks mean
+    const legend = this.#safe.transliterated
+      ? `Text between ${TRANSLITERATED_OPEN} ${TRANSLITERATED_CLOSE} is transliterated from a script this document cannot show; the API holds it as written.`
+      : null;
     this.#pages.forEach((page, i) => {
       const y = A4[1] - 40;
       const subWidth = this.#font.widthOfTextAtSize(safeSub, 8);
@@ -256,6 +260,7 @@ export class PdfWriter {
       const footer = `Page ${i + 1} of ${total}`;
       const w = this.#font.widthOfTextAtSize(footer, 8);
       page.drawText(footer, { x: (A4[0] - w) / 2, y: 30, size: 8, font: this.#font, color: GREY });
+      if (legend) page.drawText(legend, { x: MARGIN, y: 18, size: 7, font: this.#font, color: GREY });
     });
   }
 }
