@@ -77,6 +77,36 @@ describe('SDK', () => {
     assert.match(String(bad.error?.message), /not found/i);
   });
 
+  test('default headers in every form the type allows reach the service (an Idempotency-Key replays)', async () => {
+    const ws = await newWorkspace('sdk-headers');
+    const forms = [
+      // a key header of the caller's never replaces (nor doubles) the client's own
+      new Headers({ 'Idempotency-Key': `h-${ws.workspaceId}`, 'x-service-api-key': 'wrong' }),
+      [['Idempotency-Key', `t-${ws.workspaceId}`]] as [string, string][],
+      { 'Idempotency-Key': `r-${ws.workspaceId}` },
+    ];
+    for (const headers of forms) {
+      const client = createVericaseClient({
+        baseUrl: `http://127.0.0.1:${server.port}`,
+        apiKey: ws.key,
+        headers,
+      });
+      const first = await client.POST('/v1/cases', { body: { name: 'Once' } });
+      const again = await client.POST('/v1/cases', { body: { name: 'Once' } });
+      assert.equal(first.response.status, 201, JSON.stringify(first.error));
+      assert.equal(
+        again.data?.id,
+        first.data?.id,
+        `replayed with ${JSON.stringify([...Object.entries(headers)])}`,
+      );
+    }
+    const { data } = await createVericaseClient({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      apiKey: ws.key,
+    }).GET('/v1/cases');
+    assert.equal(data?.pagination.count, forms.length);
+  });
+
   test('pages through cases', async () => {
     for (let i = 0; i < 5; i++) {
       const { response } = await vc.POST('/v1/cases', { body: { name: `Paged ${i}` } });

@@ -40,9 +40,27 @@ export function createVericaseClient({
 }: VericaseClientOptions): VericaseClient {
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: { ...(headers as Record<string, string> | undefined), 'X-SERVICE-API-KEY': apiKey },
+    headers: { ...headerRecord(headers), 'X-SERVICE-API-KEY': apiKey },
     ...rest,
   });
+}
+
+type HeaderValues = Exclude<ClientOptions['headers'], undefined>;
+
+/**
+ * The default headers in every form the option's type allows (a `Headers`, `[name, value]` pairs or
+ * a record) as a record: spreading a `Headers` gave nothing and pairs gave index keys, so an
+ * `Idempotency-Key` given so was silently dropped. A key header of the caller's is replaced by `apiKey`.
+ */
+function headerRecord(headers: HeaderValues | undefined): Record<string, unknown> {
+  if (!headers) return {};
+  const entries: [string, unknown][] =
+    headers instanceof Headers
+      ? [...headers.entries()]
+      : Array.isArray(headers)
+        ? headers.map(([name, value]) => [name, value] as [string, unknown])
+        : Object.entries(headers);
+  return Object.fromEntries(entries.filter(([name]) => name.toLowerCase() !== 'x-service-api-key'));
 }
 
 /** A list answer of the API: its items and where the page stands. */
