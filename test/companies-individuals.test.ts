@@ -166,7 +166,7 @@ describe('companies and individuals', () => {
       name: 'Future',
       companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
       individuals: [
-        { first_name: 'Ada', last_name: 'Lovelace', birth_date: '1815-12-10' },
+        { first_name: 'Ada', last_name: 'Lovelace', birth_date: '1915-12-10' },
         { first_name: 'Nemo', last_name: 'Later', birth_date: '2999-01-01' },
       ],
     });
@@ -198,6 +198,20 @@ describe('companies and individuals', () => {
     assert.equal(updated.status, 400);
     assert.equal(updated.body.details[0].path, 'birth_date');
     assert.equal((await api.get(`/v1/individuals/${born.body.id}`)).body.birth_date, today);
+    // a year 0000 or 0001 (an unknown year typed as zeros) is no birth date either; 1900 is the floor
+    for (const early of ['0000-01-01', '0001-01-01', '1899-12-31']) {
+      const res = await api.patch(`/v1/individuals/${born.body.id}`, { birth_date: early });
+      assert.equal(res.status, 400, early);
+      assert.equal(res.body.message, `birth_date must be on or after 1900-01-01: it is ${early}`);
+    }
+    assert.equal(
+      (await api.patch(`/v1/individuals/${born.body.id}`, { birth_date: '1900-01-01' })).status,
+      200,
+    );
+    // the same nationality twice is refused as a repeated item, not stored twice
+    const twice = await api.patch(`/v1/individuals/${born.body.id}`, { nationalities: ['FR', 'FR'] });
+    assert.equal(twice.status, 400, JSON.stringify(twice.body));
+    assert.equal(twice.body.details[0].path, 'nationalities');
   });
 
   test('unknown case or target → 404; bad ids → 400', async () => {

@@ -37,7 +37,7 @@ export const individualWritable = {
   birth_country: Type.Optional(Nullable(Country)),
   birth_place: Type.Optional(Nullable(Type.String())),
   gender: Type.Optional(Nullable(Gender)),
-  nationalities: Type.Optional(Nullable(Type.Array(Country))),
+  nationalities: Type.Optional(Nullable(Type.Array(Country, { uniqueItems: true }))),
   address: Type.Optional(PartialAddress),
   banking_information: Type.Optional(Nullable(BankingInformation)),
   tax_identification_number: Type.Optional(Nullable(Type.String())),
