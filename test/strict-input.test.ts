@@ -370,6 +370,36 @@ describe('strict input: hostile strings and shapes', () => {
     assert.equal(del.status, 204);
   });
 
+  test('a key written twice in a JSON body is a 400 naming where, not its last value taken', async () => {
+    const api = await newWorkspace();
+    for (const [body, path] of [
+      ['{"name":"first","name":"second"}', 'name'],
+      ['{"name":"x","companies":[{"ref":"c","type":"main","name":"C","name":"D"}]}', 'companies[0].name'],
+      [
+        '{"name":"x","companies":[{"type":"main","name":"C"},{"type":"affiliated","name":"E","address":{"city":"A","city":"B"}}]}',
+        'companies[1].address.city',
+      ],
+      // the same key written with an escape is the same key
+      ['{"name":"x","n\\u0061me":"y"}', 'name'],
+    ] as const) {
+      const res = await raw('POST', '/v1/cases', api.key, body, 'application/json');
+      assert.equal(res.status, 400, `${body}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.details[0].path, path, body);
+      assert.equal(res.body.message, `${path} is given more than once: send it once`);
+    }
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    // the same key in two objects, or a key's name inside a string value, is no repetition
+    const fine = await raw(
+      'POST',
+      '/v1/cases',
+      api.key,
+      '{"name":"\\"name\\": twice, name","companies":[{"type":"main","name":"C"},{"type":"affiliated","name":"D"}]}',
+      'application/json',
+    );
+    assert.equal(fine.status, 201, JSON.stringify(fine.body));
+    assert.equal(fine.body.name, '"name": twice, name');
+  });
+
   test('a compressed body (Content-Encoding) is a 415 naming the header, neither misread nor taken', async () => {
     const api = await newWorkspace();
     const { app } = await getHarness();

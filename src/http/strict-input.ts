@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { duplicateKeyPath } from './duplicate-keys.ts';
 import { ApiError, type ErrorDetail, unreadContentEncoding, unreadContentType } from './errors.ts';
 import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
 
@@ -166,6 +167,11 @@ export function registerStrictInput(app: FastifyInstance): void {
         if (err) {
           const refusal = jsonRefusal(text);
           return done(new ApiError(400, refusal.message, [refusal]));
+        }
+        const repeated = typeof value === 'object' && value !== null ? duplicateKeyPath(text) : null;
+        if (repeated) {
+          const message = `${repeated} is given more than once: send it once`;
+          return done(new ApiError(400, message, [{ path: repeated, message }]));
         }
         done(null, value);
       });
