@@ -66,7 +66,14 @@ describe('OpenAPI document', () => {
       assert.ok(op.description && op.description !== op.summary, `${key}: description`);
       assert.ok(op.tags?.length, `${key}: tags`);
       for (const t of op.tags) assert.ok(declared.has(t), `${key}: tag ${t} is declared`);
+      // every answer says what it is: no fastify-swagger placeholder
+      for (const [status, res] of Object.entries(op.responses as Record<string, Doc>)) {
+        assert.ok(res.description && res.description !== 'Default Response', `${key} ${status}: description`);
+      }
     }
+    const casesList = doc.paths['/v1/cases'].get.responses['200'].description;
+    assert.match(casesList, /^A page of \w* ?items, with the pagination$/);
+    assert.equal(doc.paths['/v1/cases'].post.responses['201'].description, 'Created: the CaseDetailed');
     // the table names no operation that does not exist (a renamed route leaves no stale name)
     for (const key of Object.keys(OPERATION_IDS))
       assert.ok(

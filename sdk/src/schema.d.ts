@@ -4171,7 +4171,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Run company monitoring now (re-read registry-linked companies, report changes)" */
       200: {
         content: {
           "application/json": {
@@ -4239,7 +4239,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -4287,7 +4287,7 @@ export interface operations {
    */
   reloadScreeningLists: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Reload the sanctions lists (new list version, no restart)" */
       200: {
         content: {
           "application/json": {
@@ -4371,7 +4371,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the answer of "Create a workspace and its first API key (shown once)" */
       201: {
         content: {
           "application/json": {
@@ -4439,7 +4439,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the answer of "Create another API key for a workspace (shown once)" */
       201: {
         content: {
           "application/json": {
@@ -4525,7 +4525,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Activity items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -4583,7 +4583,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -4660,7 +4660,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the answer of "Create an API key" */
       201: {
         content: {
           "application/json": {
@@ -4741,7 +4741,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -4821,7 +4821,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of AuditLogEntry items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -4955,7 +4955,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -5113,7 +5113,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the CaseDetailed */
       201: {
         content: {
           "application/json": components["schemas"]["CaseDetailed"];
@@ -5196,7 +5196,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the CaseRelation */
       201: {
         content: {
           "application/json": components["schemas"]["CaseRelation"];
@@ -5258,7 +5258,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -5322,7 +5322,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CaseRelation */
       200: {
         content: {
           "application/json": components["schemas"]["CaseRelation"];
@@ -5384,7 +5384,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CaseDetailed */
       200: {
         content: {
           "application/json": components["schemas"]["CaseDetailed"];
@@ -5432,7 +5432,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -5497,7 +5497,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Case */
       200: {
         content: {
           "application/json": components["schemas"]["Case"];
@@ -5577,7 +5577,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Complete a client portal wait step" */
       200: {
         content: {
           "application/json": {
@@ -5745,7 +5745,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CaseDocumentList */
       200: {
         content: {
           "application/json": components["schemas"]["CaseDocumentList"];
@@ -5798,7 +5798,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -5872,7 +5872,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Note items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -5944,7 +5944,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the CaseReview */
       201: {
         content: {
           "application/json": components["schemas"]["CaseReview"];
@@ -6028,7 +6028,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Risk */
       201: {
         content: {
           "application/json": components["schemas"]["Risk"];
@@ -6111,7 +6111,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the ClientPortalLink */
       201: {
         content: {
           "application/json": components["schemas"]["ClientPortalLink"];
@@ -6173,7 +6173,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Get case's tags" */
       200: {
         content: {
           "application/json": {
@@ -6235,7 +6235,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the answer of "Add tags to case" */
       201: {
         content: {
           "application/json": {
@@ -6314,7 +6314,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Delete case's tags" */
       200: {
         content: {
           "application/json": {
@@ -6396,7 +6396,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Check items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -6443,7 +6443,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -6521,7 +6521,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the AmlCheck */
       201: {
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6582,7 +6582,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the AmlCheck */
       200: {
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6644,7 +6644,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the AmlCheck */
       200: {
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6711,7 +6711,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the AmlCheck */
       200: {
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6782,7 +6782,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the AmlCheck */
       200: {
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6837,7 +6837,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CompanyMonitoringCheck */
       200: {
         content: {
           "application/json": components["schemas"]["CompanyMonitoringCheck"];
@@ -6921,7 +6921,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentCheck */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -6982,7 +6982,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7051,7 +7051,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentCheck */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7118,7 +7118,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7195,7 +7195,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7266,7 +7266,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the EkycCheck */
       201: {
         content: {
           "application/json": components["schemas"]["EkycCheck"];
@@ -7327,7 +7327,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the EkycCheck */
       200: {
         content: {
           "application/json": components["schemas"]["EkycCheck"];
@@ -7387,7 +7387,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the EkycCheck */
       200: {
         content: {
           "application/json": components["schemas"]["EkycCheck"];
@@ -7459,7 +7459,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the ElectronicSignatureCheck */
       201: {
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
@@ -7520,7 +7520,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the ElectronicSignatureCheck */
       200: {
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
@@ -7579,7 +7579,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the ElectronicSignatureCheck */
       200: {
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
@@ -7654,7 +7654,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the FraudDatabaseCheck */
       201: {
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
@@ -7715,7 +7715,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the FraudDatabaseCheck */
       200: {
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
@@ -7774,7 +7774,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the FraudDatabaseCheck */
       200: {
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
@@ -7852,7 +7852,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the IdDocumentCheck */
       201: {
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -7913,7 +7913,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdDocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -7969,7 +7969,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the IdDocumentCheck */
       201: {
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -8036,7 +8036,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdDocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -8113,7 +8113,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdDocumentCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -8190,7 +8190,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the IdVerificationCheck */
       201: {
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8251,7 +8251,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdVerificationCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8300,7 +8300,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdVerificationCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8361,7 +8361,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the IdVerificationCheck */
       201: {
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8438,7 +8438,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the IdVerificationCheck */
       200: {
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8504,7 +8504,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the OnlineReputationCheck */
       201: {
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
@@ -8565,7 +8565,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the OnlineReputationCheck */
       200: {
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
@@ -8625,7 +8625,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the OnlineReputationCheck */
       200: {
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
@@ -8697,7 +8697,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of ClientPortal items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -8744,7 +8744,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the ClientPortal */
       200: {
         content: {
           "application/json": components["schemas"]["ClientPortal"];
@@ -8823,7 +8823,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the ClientPortal */
       200: {
         content: {
           "application/json": components["schemas"]["ClientPortal"];
@@ -8899,7 +8899,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -8999,7 +8999,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Company */
       201: {
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9076,7 +9076,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Company */
       200: {
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9119,7 +9119,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -9182,7 +9182,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Company */
       200: {
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9249,7 +9249,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Company */
       200: {
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9324,7 +9324,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of CompanyVendorData items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -9380,7 +9380,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "List the documents that can be ordered for a company" */
       200: {
         content: {
           "application/json": {
@@ -9442,7 +9442,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "List countries and the registry provider serving each" */
       200: {
         content: {
           "application/json": {
@@ -9491,7 +9491,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentOrder */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentOrder"];
@@ -9564,7 +9564,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentOrder */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentOrder"];
@@ -9610,7 +9610,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "List entity legal forms (ISO 20275)" */
       200: {
         content: {
           "application/json": {
@@ -9656,7 +9656,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CompanyData */
       200: {
         content: {
           "application/json": components["schemas"]["CompanyData"];
@@ -9716,7 +9716,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Search companies in a registry" */
       200: {
         content: {
           "application/json": {
@@ -9788,7 +9788,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of CustomProperty items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -9838,7 +9838,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the CustomPropertyDetailed */
       200: {
         content: {
           "application/json": components["schemas"]["CustomPropertyDetailed"];
@@ -9898,7 +9898,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of DocumentType items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -9961,7 +9961,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentType */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentType"];
@@ -10017,7 +10017,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -10087,7 +10087,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -10159,7 +10159,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentTemplate */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentTemplate"];
@@ -10215,7 +10215,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentTemplate */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentTemplate"];
@@ -10272,7 +10272,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the DocumentTemplateVersion */
       201: {
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
@@ -10336,7 +10336,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentTemplateVersion */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
@@ -10382,7 +10382,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the DocumentTemplateVersion */
       200: {
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
@@ -10492,7 +10492,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the FileUpload */
       200: {
         content: {
           "application/json": components["schemas"]["FileUpload"];
@@ -10560,7 +10560,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of FraudReport items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -10620,7 +10620,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the FraudReport */
       201: {
         content: {
           "application/json": components["schemas"]["FraudReport"];
@@ -10681,7 +10681,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the FraudReport */
       200: {
         content: {
           "application/json": components["schemas"]["FraudReport"];
@@ -10724,7 +10724,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -10800,7 +10800,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -10910,7 +10910,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Individual */
       201: {
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -10975,7 +10975,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Individual */
       200: {
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -11018,7 +11018,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -11081,7 +11081,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Individual */
       200: {
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -11148,7 +11148,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Individual */
       200: {
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -11223,7 +11223,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Note */
       201: {
         content: {
           "application/json": components["schemas"]["Note"];
@@ -11298,7 +11298,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the NoteComment */
       201: {
         content: {
           "application/json": components["schemas"]["NoteComment"];
@@ -11354,7 +11354,7 @@ export interface operations {
    */
   ping: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Test the API key" */
       200: {
         content: {
           "application/json": {
@@ -11408,7 +11408,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -11489,7 +11489,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -11551,7 +11551,7 @@ export interface operations {
    */
   listScreeningLists: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Sanctions lists loaded in this process (versions, entity counts)" */
       200: {
         content: {
           "application/json": {
@@ -11615,7 +11615,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the answer of "Screen a name against the loaded sanctions lists" */
       200: {
         content: {
           "application/json": {
@@ -11689,7 +11689,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Tag items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -11744,7 +11744,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Tag */
       201: {
         content: {
           "application/json": components["schemas"]["Tag"];
@@ -11800,7 +11800,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Tag */
       200: {
         content: {
           "application/json": components["schemas"]["Tag"];
@@ -11844,7 +11844,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -11911,7 +11911,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Tag */
       200: {
         content: {
           "application/json": components["schemas"]["Tag"];
@@ -11983,7 +11983,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Template items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -12068,7 +12068,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Template */
       201: {
         content: {
           "application/json": components["schemas"]["Template"];
@@ -12123,7 +12123,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Template */
       200: {
         content: {
           "application/json": components["schemas"]["Template"];
@@ -12166,7 +12166,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -12245,7 +12245,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Template */
       200: {
         content: {
           "application/json": components["schemas"]["Template"];
@@ -12323,7 +12323,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the TemplateExecution */
       201: {
         content: {
           "application/json": components["schemas"]["TemplateExecution"];
@@ -12389,7 +12389,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of User items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -12453,7 +12453,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the answer of "Create a user" */
       201: {
         content: {
           "application/json": {
@@ -12529,7 +12529,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the User */
       200: {
         content: {
           "application/json": components["schemas"]["User"];
@@ -12590,7 +12590,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the User */
       200: {
         content: {
           "application/json": components["schemas"]["User"];
@@ -12658,7 +12658,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -12740,7 +12740,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of WebhookLog items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -12788,7 +12788,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Accepted: the WebhookLog */
       202: {
         content: {
           "application/json": components["schemas"]["WebhookLog"];
@@ -12870,7 +12870,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description A page of Webhook items, with the pagination */
       200: {
         content: {
           "application/json": {
@@ -12950,7 +12950,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Created: the Webhook */
       201: {
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13006,7 +13006,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Webhook */
       200: {
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13050,7 +13050,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Done: nothing to return */
       204: {
         content: never;
       };
@@ -13134,7 +13134,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Webhook */
       200: {
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13211,7 +13211,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description Accepted: the answer of "Replay events to a webhook" */
       202: {
         content: {
           "application/json": {
@@ -13297,7 +13297,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the Webhook */
       200: {
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13353,7 +13353,7 @@ export interface operations {
    */
   getWorkspaceSettings: {
     responses: {
-      /** @description Default Response */
+      /** @description OK: the WorkspaceSettings */
       200: {
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];
@@ -13486,7 +13486,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the WorkspaceSettings */
       200: {
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];
@@ -13637,7 +13637,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Default Response */
+      /** @description OK: the WorkspaceSettings */
       200: {
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];

@@ -42,6 +42,9 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
   const at = TAGS.findIndex((t) => t.name === 'Checks') + 1;
   const tags = [...TAGS.slice(0, at), ...checkTags, ...TAGS.slice(at)];
   const named = nameSchemas(doc, namedSchemas()).doc;
+  for (const item of Object.values(named.paths as Record<string, Record<string, Operation>>)) {
+    for (const method of METHODS) if (item[method]) describeSuccess(item[method] as OperationResponses);
+  }
   const components = named.components as Record<string, Record<string, unknown>>;
   const { webhooks, contextSchema } = webhookDocs();
   return {
@@ -62,4 +65,35 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
       },
     },
   };
+}
+
+type Response = { description?: string; content?: Record<string, { schema?: Schema }> };
+type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema };
+
+const refName = (schema: Schema | undefined) => schema?.$ref?.split('/').pop() ?? null;
+
+/**
+ * A success answer's description in words, where fastify-swagger writes "Default Response" for
+ * every response whose schema has none (the error answers have theirs): what the operation gives
+ * back, named by its schema (`OK: the Case`, `A page of Case items, with the pagination`).
+ */
+type OperationResponses = { summary?: string; responses?: Record<string, Response> };
+
+function describeSuccess(op: OperationResponses): void {
+  for (const [status, res] of Object.entries(op.responses ?? {})) {
+    if (res.description !== 'Default Response') continue;
+    const schema = res.content?.['application/json']?.schema;
+    const page = schema?.properties?.data && schema.properties.pagination;
+    const name = refName(schema);
+    const what = name ? `the ${name}` : op.summary ? `the answer of "${op.summary}"` : 'the answer';
+    res.description =
+      status === '204'
+        ? 'Done: nothing to return'
+        : page
+          ? `A page of ${refName(schema.properties?.data?.items) ?? 'the'} items, with the pagination`.replace(
+              'of the items',
+              'of items',
+            )
+          : `${status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'OK'}: ${what}`;
+  }
 }
