@@ -144,6 +144,13 @@ describe('console sign-in', () => {
     assert.equal(byName.statusCode, 200);
     assert.equal(byName.json().user.id, ub.id);
     assert.equal(byName.json().user.role, 'viewer');
+    // a third workspace named like a's id, the same user in it: a's id still names a
+    const { createWorkspace } = await import('../src/workspaces/repository.ts');
+    const lookalike = await createWorkspace(ctx.db, a.workspaceId);
+    await createConsoleUser(ctx, lookalike.id, { role: 'viewer', email, password: 'same-password-1' });
+    const stillA = await login({ email, password: 'same-password-1', workspace: a.workspaceId });
+    assert.equal(stillA.statusCode, 200, stillA.body);
+    assert.equal(stillA.json().user.id, ua.id);
   });
 
   test('CSRF: a write without the token or with a wrong one is a 403; reads need none; a key header wins', async () => {

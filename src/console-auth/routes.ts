@@ -80,7 +80,11 @@ async function candidates(db: Db, email: string, workspace: string | undefined) 
         : eb('w.name', '=', workspace),
     );
   }
-  return q.orderBy('w.created_at').execute();
+  const rows = await q.orderBy('w.created_at').execute();
+  // a workspace's id names one workspace, where a name may be another's too (names are not unique,
+  // and one may even read like another's id): given an id, the workspace it is the id of wins
+  const byId = workspace !== undefined ? rows.filter((r) => r.workspace_id === workspace) : [];
+  return byId.length ? byId : rows;
 }
 
 /**
