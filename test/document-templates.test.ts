@@ -366,6 +366,19 @@ describe('document templates', () => {
     // a <title> of the template's own is its title
     await publishedTemplate(api, 'titled', '<html><head><title>Our NDA</title></head><body>x</body></html>');
     assert.equal(pdfInfo((await renderPdf(api, kase.id, 'titled')).bytes).Title, 'Our NDA');
+    // an Idempotency-Key on a render (no JSON answer to keep) renders again: a retry is never empty
+    const { app } = await getHarness();
+    const keyed = () =>
+      app.inject({
+        method: 'POST',
+        url: `/v1/cases/${kase.id}/document-templates/titled/render`,
+        headers: { 'x-service-api-key': api.key, 'idempotency-key': `render-${kase.id}` },
+      });
+    const firstKeyed = await keyed();
+    const retried = await keyed();
+    assert.equal(retried.statusCode, 200);
+    assert.equal(retried.rawPayload.subarray(0, 5).toString(), '%PDF-');
+    assert.equal(retried.rawPayload.length, firstKeyed.rawPayload.length);
     const text = pdfText(res.bytes);
     // the case's data is escaped: the name prints as typed, its markup is not markup
     assert.match(text, /Case: Onboarding <b>"Acme"<\/b> & co/);

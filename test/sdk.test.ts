@@ -105,6 +105,17 @@ describe('SDK', () => {
       apiKey: ws.key,
     }).GET('/v1/cases');
     assert.equal(data?.pagination.count, forms.length);
+    // or per call, as the typed header parameter every JSON POST declares
+    const perCall = createVericaseClient({ baseUrl: `http://127.0.0.1:${server.port}`, apiKey: ws.key });
+    const call = () =>
+      perCall.POST('/v1/cases', {
+        params: { header: { 'Idempotency-Key': `p-${ws.workspaceId}` } },
+        body: { name: 'Per call' },
+      });
+    const one = await call();
+    const two = await call();
+    assert.equal(two.data?.id, one.data?.id);
+    assert.equal(two.response.headers.get('idempotent-replayed'), 'true');
   });
 
   test('pages through cases', async () => {

@@ -4647,6 +4647,12 @@ export interface operations {
    * @description The key is answered once, in `api_key`; only its SHA-256 is stored.
    */
   createApiKey: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -4662,6 +4668,10 @@ export interface operations {
     responses: {
       /** @description Created: the answer of "Create an API key" */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": {
             /** @description The key: answered only here, stored only as its SHA-256 */
@@ -5032,6 +5042,12 @@ export interface operations {
    * @description The whole graph is written in one transaction, or nothing is. A company may give `search_ref` (from GET /v1/company-data/search) instead of its fields: its registry profile fills it (fields given win) and, with `import_related`, its officers and owners join the case. A registry failure is a 502/503 and writes nothing.
    */
   createCase: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -5115,6 +5131,10 @@ export interface operations {
     responses: {
       /** @description Created: the CaseDetailed */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["CaseDetailed"];
         };
@@ -5175,6 +5195,10 @@ export interface operations {
    */
   createCaseRelation: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         caseId: string;
       };
@@ -5198,6 +5222,10 @@ export interface operations {
     responses: {
       /** @description Created: the CaseRelation */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["CaseRelation"];
         };
@@ -5553,6 +5581,10 @@ export interface operations {
    */
   completeClientPortalWaitStep: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the case */
         id: string;
@@ -5579,6 +5611,10 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Complete a client portal wait step" */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": {
             /** @description The steps this request completed */
@@ -5783,6 +5819,10 @@ export interface operations {
    */
   generateCaseReport: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -5800,6 +5840,10 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
@@ -5920,6 +5964,10 @@ export interface operations {
    */
   reviewCase: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the case */
         id: string;
@@ -5946,6 +5994,10 @@ export interface operations {
     responses: {
       /** @description Created: the CaseReview */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["CaseReview"];
         };
@@ -6000,6 +6052,10 @@ export interface operations {
    */
   setCaseRisk: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the case */
         id: string;
@@ -6030,6 +6086,10 @@ export interface operations {
     responses: {
       /** @description Created: the Risk */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Risk"];
         };
@@ -6084,6 +6144,10 @@ export interface operations {
    */
   shareClientPortalLink: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the case */
         id: string;
@@ -6113,6 +6177,10 @@ export interface operations {
     responses: {
       /** @description Created: the ClientPortalLink */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["ClientPortalLink"];
         };
@@ -6213,6 +6281,10 @@ export interface operations {
    */
   addCaseTags: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the case */
         id: string;
@@ -6237,6 +6309,10 @@ export interface operations {
     responses: {
       /** @description Created: the answer of "Add tags to case" */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": {
             tags: components["schemas"]["Tag"][];
@@ -6492,6 +6568,12 @@ export interface operations {
    * The check starts on its target (individual or company) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createAmlCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -6523,6 +6605,10 @@ export interface operations {
     responses: {
       /** @description Created: the AmlCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
         };
@@ -6876,6 +6962,12 @@ export interface operations {
    * The check starts on its target (company or individual) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createDocumentCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -6923,6 +7015,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
         };
@@ -7020,6 +7116,10 @@ export interface operations {
    */
   addDocumentCheckFiles: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -7053,6 +7153,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
         };
@@ -7107,6 +7211,10 @@ export interface operations {
    */
   forceDocumentCheckReview: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -7120,6 +7228,10 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentCheck */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
         };
@@ -7246,6 +7358,12 @@ export interface operations {
    * The check starts on its target (individual) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createEkycCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -7268,6 +7386,10 @@ export interface operations {
     responses: {
       /** @description Created: the EkycCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["EkycCheck"];
         };
@@ -7438,6 +7560,12 @@ export interface operations {
    * The check starts on its target (individual) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createElectronicSignatureCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -7461,6 +7589,10 @@ export interface operations {
     responses: {
       /** @description Created: the ElectronicSignatureCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
         };
@@ -7630,6 +7762,12 @@ export interface operations {
    * The check starts on its target (individual or company) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createFraudDatabaseCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -7656,6 +7794,10 @@ export interface operations {
     responses: {
       /** @description Created: the FraudDatabaseCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
         };
@@ -7825,6 +7967,12 @@ export interface operations {
    * The check starts on its target (individual) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createIdDocumentCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -7854,6 +8002,10 @@ export interface operations {
     responses: {
       /** @description Created: the IdDocumentCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
         };
@@ -7951,6 +8103,10 @@ export interface operations {
    */
   addIdDocumentCheckFiles: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -7971,6 +8127,10 @@ export interface operations {
     responses: {
       /** @description Created: the IdDocumentCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
         };
@@ -8025,6 +8185,10 @@ export interface operations {
    */
   forceIdDocumentCheckReview: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -8038,6 +8202,10 @@ export interface operations {
     responses: {
       /** @description OK: the IdDocumentCheck */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
         };
@@ -8164,6 +8332,12 @@ export interface operations {
    * The check starts on its target (individual) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createIdVerificationCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -8192,6 +8366,10 @@ export interface operations {
     responses: {
       /** @description Created: the IdVerificationCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
         };
@@ -8289,6 +8467,10 @@ export interface operations {
    */
   forceIdVerificationCheckReview: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -8302,6 +8484,10 @@ export interface operations {
     responses: {
       /** @description OK: the IdVerificationCheck */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
         };
@@ -8356,6 +8542,10 @@ export interface operations {
    */
   refreshIdVerificationUrl: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -8363,6 +8553,10 @@ export interface operations {
     responses: {
       /** @description Created: the IdVerificationCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
         };
@@ -8489,6 +8683,12 @@ export interface operations {
    * The check starts on its target (company) and answers with its first status; what happens next is told by webhooks (Check.*) and by reading it.
    */
   createOnlineReputationCheck: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     /** @description Targets a company; no settings object. */
     requestBody: {
       content: {
@@ -8506,6 +8706,10 @@ export interface operations {
     responses: {
       /** @description Created: the OnlineReputationCheck */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
         };
@@ -8986,6 +9190,12 @@ export interface operations {
    * @description With `search_ref` (from GET /v1/company-data/search) the registry profile fills the fields not given and links the company to its registry record; `import_related` adds its officers and owners.
    */
   createCompany: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -9001,6 +9211,10 @@ export interface operations {
     responses: {
       /** @description Created: the Company */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Company"];
         };
@@ -9232,6 +9446,10 @@ export interface operations {
    */
   setCompanyRelevant: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -9251,6 +9469,10 @@ export interface operations {
     responses: {
       /** @description OK: the Company */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Company"];
         };
@@ -9475,6 +9697,12 @@ export interface operations {
    * @description The `product_ref` must be one listed by `GET /v1/company-data/available-documents` for the company. The order is `created`, then `processing`, then `completed` with a `file_id` (download it with `GET /v1/files/{id}`) or `failed` with a `failure_reason`; `DocumentOrder.Completed` or `DocumentOrder.Failed` is sent to webhooks.
    */
   createDocumentOrder: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -9493,6 +9721,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentOrder */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentOrder"];
         };
@@ -9939,6 +10171,12 @@ export interface operations {
    * @description The key must be new to the workspace (archived types included) and must not be a built-in key: 409 otherwise.
    */
   createDocumentType: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -9963,6 +10201,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentType */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentType"];
         };
@@ -10140,6 +10382,12 @@ export interface operations {
    * @description A template has no content until a version is added; 409 when the key is taken in the workspace.
    */
   createDocumentTemplate: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -10161,6 +10409,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentTemplate */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentTemplate"];
         };
@@ -10253,6 +10505,10 @@ export interface operations {
    */
   createDocumentTemplateVersion: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Key of the document template */
         key: string;
@@ -10274,6 +10530,10 @@ export interface operations {
     responses: {
       /** @description Created: the DocumentTemplateVersion */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
         };
@@ -10374,6 +10634,10 @@ export interface operations {
    */
   publishDocumentTemplateVersion: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Key of the document template */
         key: string;
@@ -10384,6 +10648,10 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentTemplateVersion */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
         };
@@ -10601,6 +10869,12 @@ export interface operations {
    * @description Reports an individual or a company of one of your cases (exactly one of `individual_id`, `company_id`). The list keeps keyed hashes of its normalised identifiers only (email, phone, IBAN, registration number with country, name with birth date), never the values. Other workspaces match your reports only while both you and they have `fraud_database.share: true`; your own checks always match them. 409 when the entity is already reported.
    */
   createFraudReport: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -10622,6 +10896,10 @@ export interface operations {
     responses: {
       /** @description Created: the FraudReport */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["FraudReport"];
         };
@@ -10888,6 +11166,12 @@ export interface operations {
    * @description Adds a person to a case, with its relations to companies already in it (owner, representative...); `to_company_id` left out means the main company. A person may be created with no relation (docs/case-graph.md).
    */
   createIndividual: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -10912,6 +11196,10 @@ export interface operations {
     responses: {
       /** @description Created: the Individual */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Individual"];
         };
@@ -11131,6 +11419,10 @@ export interface operations {
    */
   setIndividualRelevant: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         id: string;
       };
@@ -11150,6 +11442,10 @@ export interface operations {
     responses: {
       /** @description OK: the Individual */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Individual"];
         };
@@ -11203,6 +11499,12 @@ export interface operations {
    * @description Adds a note to a case (author_type `api`, or `user` with `author` when a console session writes it). Emits `Note.Created`.
    */
   createNote: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -11225,6 +11527,10 @@ export interface operations {
     responses: {
       /** @description Created: the Note */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Note"];
         };
@@ -11279,6 +11585,10 @@ export interface operations {
    */
   createNoteComment: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the note */
         id: string;
@@ -11300,6 +11610,10 @@ export interface operations {
     responses: {
       /** @description Created: the NoteComment */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["NoteComment"];
         };
@@ -11730,6 +12044,12 @@ export interface operations {
    * @description A workspace label (unique, case-insensitively) that cases can carry.
    */
   createTag: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -11746,6 +12066,10 @@ export interface operations {
     responses: {
       /** @description Created: the Tag */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Tag"];
         };
@@ -12024,6 +12348,12 @@ export interface operations {
    * @description Each check: an enabled check type, the targets it is created on, and the type settings. With case_auto_approval, a case becomes approved (reviewer system) once every check the template created on it is approved while the case is open, or when a draft whose template checks are all approved is opened.
    */
   createTemplate: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -12070,6 +12400,10 @@ export interface operations {
     responses: {
       /** @description Created: the Template */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Template"];
         };
@@ -12300,6 +12634,12 @@ export interface operations {
    * @description Creates the template checks on the case in one transaction. template_key (or the deprecated template_id) changes the case's template; without either, the case's template runs again.
    */
   runTemplate: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -12325,6 +12665,10 @@ export interface operations {
     responses: {
       /** @description Created: the TemplateExecution */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["TemplateExecution"];
         };
@@ -12430,6 +12774,12 @@ export interface operations {
    * @description A console user (admins only). Without `password` one is generated and answered once in `password`; only its hash is stored.
    */
   createUser: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -12455,6 +12805,10 @@ export interface operations {
     responses: {
       /** @description Created: the answer of "Create a user" */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": {
             /** Format: date-time */
@@ -12782,6 +13136,10 @@ export interface operations {
    */
   retryWebhookDelivery: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the webhook log */
         id: string;
@@ -12790,6 +13148,10 @@ export interface operations {
     responses: {
       /** @description Accepted: the WebhookLog */
       202: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["WebhookLog"];
         };
@@ -12911,6 +13273,12 @@ export interface operations {
    * @description Subscribes a URL to events (names, sub-event names, `<Family>.*` or `*`). The signing secret is generated (`whsec_...`) when not given. At most 50 webhooks per workspace.
    */
   createWebhook: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         /**
@@ -12952,6 +13320,10 @@ export interface operations {
     responses: {
       /** @description Created: the Webhook */
       201: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Webhook"];
         };
@@ -13184,6 +13556,10 @@ export interface operations {
    */
   replayWebhookEvents: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the webhook */
         id: string;
@@ -13213,6 +13589,10 @@ export interface operations {
     responses: {
       /** @description Accepted: the answer of "Replay events to a webhook" */
       202: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": {
             /** @description Deliveries created (one per matching event, at most 10,000). */
@@ -13275,6 +13655,10 @@ export interface operations {
    */
   rotateWebhookSecret: {
     parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. */
+        "Idempotency-Key"?: string;
+      };
       path: {
         /** @description Id of the webhook */
         id: string;
@@ -13299,6 +13683,10 @@ export interface operations {
     responses: {
       /** @description OK: the Webhook */
       200: {
+        headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
+        };
         content: {
           "application/json": components["schemas"]["Webhook"];
         };

@@ -175,7 +175,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const key = req.idempotencyKey;
     if (!key) return;
     req.idempotencyKey = null;
-    if (status >= 500 || status === 409 || status === 429) {
+    // an answer that is no JSON text (a rendered PDF, a stream) cannot be kept to replay: the key is
+    // released as after a failure, so a retry is made again (it was stored empty, replayed as nothing)
+    if (status >= 500 || status === 409 || status === 429 || typeof payload !== 'string') {
       await db
         .deleteFrom('idempotency_keys')
         .where('workspace_id', '=', req.principal.workspaceId)

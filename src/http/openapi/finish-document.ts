@@ -32,6 +32,7 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
       op.operationId ??= OPERATION_IDS[`${method.toUpperCase()} ${path}`];
       if (!op.description && op.operationId) op.description = OPERATION_DESCRIPTIONS[op.operationId];
       if (path.startsWith('/admin/')) op.security = [{ AdminBearer: [] }];
+      if (method === 'post' && path.startsWith('/v1/')) declareIdempotency(op as IdempotentOperation);
       attachExamples(op);
     }
   }
@@ -95,5 +96,45 @@ function describeSuccess(op: OperationResponses): void {
               'of items',
             )
           : `${status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'OK'}: ${what}`;
+  }
+}
+
+type IdempotentOperation = {
+  parameters?: Record<string, unknown>[];
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+};
+
+/**
+ * Every POST under /v1 takes an `Idempotency-Key` (src/http/idempotency.ts): declared, so the
+ * reference page shows it and a generated client can send it as a typed header parameter. An
+ * upload (multipart) and an answer that is no JSON (a PDF) are not replayed: they do not declare it.
+ */
+function declareIdempotency(op: IdempotentOperation): void {
+  if (op.requestBody?.content?.['multipart/form-data']) return;
+  // an answer that is not JSON (a rendered PDF) is not kept to replay
+  const success = Object.entries(op.responses ?? {}).filter(([status]) => status.startsWith('2'));
+  if (success.some(([, res]) => res.content && !res.content['application/json'])) return;
+  op.parameters = [
+    ...(op.parameters ?? []),
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409.',
+      schema: { type: 'string', maxLength: 255 },
+    },
+  ];
+  for (const [status, res] of Object.entries(op.responses ?? {})) {
+    if (!status.startsWith('2')) continue;
+    res.headers = {
+      ...res.headers,
+      'idempotent-replayed': {
+        description:
+          'true when this answer is the one kept for an earlier request with the same Idempotency-Key',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    };
   }
 }
