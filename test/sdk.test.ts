@@ -154,6 +154,15 @@ describe('SDK', () => {
     );
     const stale = { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) - 3600) };
     assert.equal(await verifyWebhook(hook.secret, stale, got.body), false, 'an old timestamp');
+    // header names in another case (a framework's plain object) are the same headers
+    const capitalised = Object.fromEntries(
+      Object.entries(headers).map(([k, v]) => [k.replace(/(^|-)\w/g, (c) => c.toUpperCase()), v]),
+    );
+    assert.ok('Webhook-Id' in capitalised);
+    assert.equal(await verifyWebhook(hook.secret, capitalised, got.body), true, 'Webhook-Id spelling');
+    // a malformed secret verifies nothing, without throwing
+    assert.equal(await verifyWebhook('whsec_%%%not-base64', headers, got.body), false);
+    assert.equal(await verifyWebhook('whsec_', headers, got.body), false);
     assert.equal(JSON.parse(got.body).event, 'Case.Created');
   });
 

@@ -115,8 +115,12 @@ export async function verifyWebhook(
   rawBody: string,
   { toleranceSeconds = 300, now = Date.now() }: { toleranceSeconds?: number; now?: number } = {},
 ): Promise<boolean> {
+  // header names are case-insensitive: a plain object may spell them `Webhook-Id` as well
   const get = (name: string) => {
-    const v = headers instanceof Headers ? headers.get(name) : headers[name];
+    const v =
+      headers instanceof Headers
+        ? headers.get(name)
+        : (headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1]);
     return Array.isArray(v) ? v[0] : (v ?? undefined);
   };
   const id = get('webhook-id');
@@ -124,13 +128,16 @@ export async function verifyWebhook(
   const signatures = get('webhook-signature');
   if (!id || !timestamp || !signatures) return false;
   if (Math.abs(now / 1000 - Number(timestamp)) > toleranceSeconds) return false;
-  const key = await crypto.subtle.importKey(
-    'raw',
-    keyBytes(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['verify'],
-  );
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = keyBytes(secret);
+  } catch {
+    return false; // a `whsec_` secret that is not base64 verifies nothing
+  }
+  if (bytes.length === 0) return false;
+  const key = await crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'verify',
+  ]);
   for (const part of signatures.split(' ')) {
     const [version, b64] = part.split(',');
     if (version !== 'v1' || !b64) continue;
