@@ -29,7 +29,7 @@ export const webhookLogListSpec: ListSpec = {
   idColumn: 'webhook_deliveries.id',
   // the reference sorts logs newest first by default
   defaultSort: { field: 'created_at', desc: true },
-  maxLimit: 50,
+  // 1 to 100 as every list (the spec's rule; the reference caps this one at 50, which stays valid)
 };
 
 export async function attemptsOf(db: Db, deliveryIds: string[]): Promise<Map<string, WebhookAttemptRow[]>> {
