@@ -359,6 +359,36 @@ describe('companies and individuals', () => {
     }
   });
 
+  test("a company's website is a web address: a domain or an http(s) URL, no other scheme", async () => {
+    const api = await newWorkspace();
+    const c = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const company = c.companies[0];
+    for (const good of ['acme.fr', 'www.acme.fr/contact', 'https://acme.fr', 'HTTP://Acme.FR/x?y=1']) {
+      const res = await api.patch(`/v1/companies/${company.id}`, { website_url: good });
+      assert.equal(res.status, 200, `${good}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.website_url, good);
+    }
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      'ftp://acme.fr',
+      'acme',
+      'https://a b.fr',
+    ]) {
+      const res = await api.patch(`/v1/companies/${company.id}`, { website_url: bad });
+      assert.equal(res.status, 400, bad);
+      assert.equal(res.body.details[0].path, 'website_url');
+      assert.match(res.body.details[0].message, /must be a web address/);
+    }
+    const created = await api.post('/v1/cases', {
+      name: 'Bad site',
+      companies: [{ type: 'main', name: 'X', website_url: 'javascript:alert(1)' }],
+    });
+    assert.equal(created.status, 400);
+    assert.equal(created.body.details[0].path, 'companies[0].website_url');
+    assert.equal((await api.get(`/v1/companies/${company.id}`)).body.website_url, 'HTTP://Acme.FR/x?y=1');
+  });
+
   test('a date filter sorted by another date', async () => {
     const api = await newWorkspace();
     const c = (await api.post('/v1/cases', sampleCaseBody())).body;

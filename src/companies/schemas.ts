@@ -11,6 +11,7 @@ import {
   Nullable,
   Uuid,
 } from '../http/common-schemas.ts';
+import { WEBSITE } from '../http/schema-formats.ts';
 import { ImplicitRelationCreate, NestedRelationCreate, RelationOfEntity } from '../relations/schemas.ts';
 import { Address, BankingInformation, BankingInformationOut, PartialAddress } from '../shared/address.ts';
 
@@ -42,7 +43,7 @@ export const companyWritable = {
   banking_information: Type.Optional(Nullable(BankingInformation)),
   share_capital: Type.Optional(Nullable(Type.String())),
   tax_identification_number: Type.Optional(Nullable(Type.String())),
-  website_url: Type.Optional(Nullable(Type.String())),
+  website_url: Type.Optional(Nullable(Type.String({ pattern: WEBSITE, maxLength: 2048 }))),
   employer_identification_number: Type.Optional(Nullable(Type.String())),
   custom_properties: Type.Optional(CustomProperties),
 };

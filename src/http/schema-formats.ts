@@ -45,6 +45,13 @@ export const FORMAT_MESSAGES: Record<string, string> = {
  * pattern as the schemas write it; test/validation-messages.test.ts checks that every pattern of
  * the OpenAPI document has its words here.
  */
+/**
+ * A company's website: a domain with an optional path, or an http(s) URL. Another scheme
+ * (`javascript:`, `data:`, `ftp:`) is no website, and the address becomes a link in the online
+ * reputation check's sources.
+ */
+export const WEBSITE = '^(?:[Hh][Tt][Tt][Pp][Ss]?://)?[^\\s/:?#@]+\\.[^\\s/?#@]+(?:[/?#]\\S*)?$';
+
 export const PATTERN_MESSAGES: Record<string, string> = {
   [NOT_BLANK]: 'must not be blank',
   [TWO_LETTER_COUNTRY]: FORMAT_MESSAGES['alpha-2'] as string,
@@ -55,5 +62,7 @@ export const PATTERN_MESSAGES: Record<string, string> = {
   '^[A-Za-z0-9_-]{1,64}$': 'must be 1 to 64 letters, digits, _ or -',
   '^#[0-9A-Fa-f]{6}$': 'must be a hex colour #rrggbb (e.g. #1a73e8)',
   '^https?://[^\\s]+$': 'must be an http:// or https:// URL without spaces',
+  [WEBSITE]:
+    'must be a web address: a domain (acme.fr, www.acme.fr/contact) or an http:// or https:// URL, without spaces',
   '^[A-Za-z0-9-]+$': 'must be an HTTP header name: letters, digits and -',
 };
