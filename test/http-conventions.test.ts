@@ -60,6 +60,15 @@ describe('HTTP conventions', () => {
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.json().code, 'BAD_REQUEST');
     assert.equal(bad.headers['x-request-id'], 'req-123');
+    // the API's answers are kept by no cache: success and error alike
+    assert.equal(bad.headers['cache-control'], 'no-store');
+    const read = await app.inject({
+      method: 'GET',
+      url: '/v1/cases',
+      headers: { 'x-service-api-key': api.key },
+    });
+    assert.equal(read.statusCode, 200);
+    assert.equal(read.headers['cache-control'], 'no-store');
     const wrongType = await api.post('/v1/cases', { name: 42, status: 'weird' });
     assert.equal(wrongType.status, 400);
     const paths = wrongType.body.details.map((d: any) => d.path).sort();

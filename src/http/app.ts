@@ -80,6 +80,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   // callback hooks on every request's path: no promise per request (see docs/performance.md)
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    // the API's answers hold personal data: no cache (a browser's, a proxy's) keeps them, unless a
+    // route said otherwise (a file download's own header)
+    if (req.url.startsWith('/v1/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
     done(null, payload);
   });
   registerErrorHandling(app);
