@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { newWorkspace } from './helpers/harness.ts';
 
@@ -36,5 +37,25 @@ describe('case external_id in the path', () => {
       const res = await api.patch(`/v1/cases/${created.body.id}`, { external_id });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     }
+  });
+
+  test("another case's id is no external_id (a path with it would name that case); a uuid of one's own choosing is", async () => {
+    const api = await newWorkspace();
+    const other = await newWorkspace();
+    const target = (await api.post('/v1/cases', { name: 'Target' })).body;
+    const refused = await api.post('/v1/cases', { name: 'Shadow', external_id: target.id });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'external_id');
+    assert.match(refused.body.message, /is the id of another case/);
+    const mine = (await api.post('/v1/cases', { name: 'Mine' })).body;
+    const patched = await api.patch(`/v1/cases/${mine.id}`, { external_id: target.id });
+    assert.equal(patched.status, 400);
+    // the path still names the target, renamed by nobody
+    assert.equal((await api.get(`/v1/cases/${target.id}`)).body.name, 'Target');
+    // a case's own id, a fresh uuid, or another workspace's case id (no path of this one names it) are fine
+    assert.equal((await api.patch(`/v1/cases/${mine.id}`, { external_id: mine.id })).status, 200);
+    const theirs = (await other.post('/v1/cases', { name: 'Theirs' })).body;
+    assert.equal((await api.post('/v1/cases', { name: 'Crm', external_id: theirs.id })).status, 201);
+    assert.equal((await api.post('/v1/cases', { name: 'Crm2', external_id: randomUUID() })).status, 201);
   });
 });

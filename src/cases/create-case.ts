@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
 import { nestedUserById } from '../users/nested-user.ts';
-import { assertPathUsableExternalId } from './external-id.ts';
+import { assertNotAnotherCaseId, assertPathUsableExternalId } from './external-id.ts';
 import { insertGraph } from './insert-graph.ts';
 import { presentCase } from './present.ts';
 import { presentDetailedCase } from './present-detailed.ts';
@@ -154,6 +154,7 @@ export async function createCase(
   afterCreated?: AfterCaseCreated,
 ) {
   assertPathUsableExternalId(input.external_id);
+  await assertNotAnotherCaseId(db, workspaceId, input.external_id);
   const plan = planGraph(input);
   const caseId = randomUUID();
   noteCreatedResource(caseId);

@@ -1,4 +1,6 @@
+import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http/errors.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 
 /**
  * The spec makes external_id usable in place of the id in a case's path. `.` and `..` never reach
@@ -10,6 +12,32 @@ export function assertPathUsableExternalId(externalId: string | null | undefined
   if (externalId === '.' || externalId === '..') {
     throw badRequest(
       `external_id "${externalId}" cannot be used in a URL path (clients remove it as a dot segment); choose another`,
+      'external_id',
+    );
+  }
+}
+
+/**
+ * A case's path takes its id or its external_id, the id first: an external_id that is another case's
+ * id (of this workspace) would name that other case in every path, so a PATCH "by external_id"
+ * changed the wrong case. Refused on create and update (its own id is harmless: it names itself).
+ */
+export async function assertNotAnotherCaseId(
+  db: Db,
+  workspaceId: string,
+  externalId: string | null | undefined,
+  ownId?: string,
+): Promise<void> {
+  if (!externalId || !UUID_RE.test(externalId) || externalId === ownId) return;
+  const other = await db
+    .selectFrom('cases')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', externalId)
+    .executeTakeFirst();
+  if (other) {
+    throw badRequest(
+      `external_id ${externalId} is the id of another case of this workspace: in a path it would name that case; choose another`,
       'external_id',
     );
   }

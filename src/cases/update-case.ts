@@ -7,7 +7,7 @@ import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
-import { assertPathUsableExternalId } from './external-id.ts';
+import { assertNotAnotherCaseId, assertPathUsableExternalId } from './external-id.ts';
 import { presentCase } from './present.ts';
 import { findCase, lockCase } from './repository.ts';
 import type { CaseUpdate } from './schemas.ts';
@@ -32,6 +32,7 @@ export async function updateCase(
   const target = await findCase(ctx.db, workspaceId, idOrExternal);
   if (!target) throw notFound('Case');
   assertPathUsableExternalId(input.external_id);
+  await assertNotAnotherCaseId(ctx.db, workspaceId, input.external_id, target.id);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       // the case as it is under the lock: custom_properties merge into, and the sub-events compare
