@@ -192,7 +192,7 @@ describe('HTTP conventions', () => {
     assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.name, 'Methods');
   });
 
-  test('rate limit per key: 429 with Retry-After and the error body', async () => {
+  test('rate limit per workspace: 429 with Retry-After and the error body, whichever of its keys', async () => {
     const { ctx } = await getHarness();
     const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });
     const api = await newWorkspace();
@@ -204,6 +204,10 @@ describe('HTTP conventions', () => {
     assert.ok(Number(res.headers['retry-after']) > 0);
     const other = await newWorkspace();
     assert.equal((await clientFor(limited, other.key, other.workspaceId).get('/v1/ping')).status, 200);
+    // another key of the same workspace shares its count: more keys are not more requests
+    const { createApiKey } = await import('../src/workspaces/repository.ts');
+    const second = await createApiKey(ctx.db, api.workspaceId);
+    assert.equal((await clientFor(limited, second.api_key, api.workspaceId).get('/v1/ping')).status, 429);
     await limited.close();
   });
 

@@ -167,7 +167,14 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
           ...shared?.options,
           max: ctx.config.rateLimitPerMinute,
           timeWindow: 60_000,
-          keyGenerator: (req) => req.principal?.keyId ?? req.principal?.user?.id ?? req.ip,
+          // an API key counts for its workspace (a workspace makes as many keys as it likes: per key,
+          // 61 keys were 61 times the limit on a shared server); a console user for themself
+          keyGenerator: (req) =>
+            req.principal?.keyId
+              ? `ws:${req.principal.workspaceId}`
+              : req.principal?.user?.id
+                ? `user:${req.principal.user.id}`
+                : req.ip,
           errorResponseBuilder: (_req, c) => ({
             statusCode: 429,
             ...errorBody(429, `Rate limit exceeded: ${c.max} requests per minute; retry in ${c.after}`),
