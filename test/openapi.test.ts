@@ -38,11 +38,31 @@ describe('OpenAPI document', () => {
     doc = res.json();
   });
 
-  test('servers name the address the client reached', () => {
+  test('servers name the address the client reached, or the configured public address', async () => {
     assert.deepEqual(
       doc.servers.map((s: Doc) => s.url),
       ['http://api.bank.example:8443'],
     );
+    const { ctx } = await getHarness();
+    const { buildApp } = await import('../src/http/app.ts');
+    const published = await buildApp({
+      ...ctx,
+      config: { ...ctx.config, publicUrl: 'https://kyc.bank.example' },
+    });
+    try {
+      const res = await published.inject({
+        method: 'GET',
+        url: '/v1/openapi.json',
+        headers: { host: 'localhost:3160' },
+      });
+      assert.deepEqual(
+        res.json().servers.map((s: Doc) => s.url),
+        ['https://kyc.bank.example'],
+      );
+      assert.equal(res.headers['cache-control'], 'no-store');
+    } finally {
+      await published.close();
+    }
   });
 
   test('every operation has a unique camelCase operationId, a summary, a description and declared tags', () => {

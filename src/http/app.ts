@@ -125,11 +125,14 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   // /healthz, /readyz, /version, /metrics
   registerOpsRoutes(app, ctx);
-  // servers: the address this client reached us at, so generated clients and "try it" work as served
+  // servers: the service's public address when it is configured (VERICASE_PUBLIC_URL, as every link
+  // it issues), else the address this client reached us at, so generated clients and "try it" work
   app.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
     ...app.swagger(),
     servers: [
-      { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
+      ctx.config.publicUrl
+        ? { url: ctx.config.publicUrl, description: 'This service (VERICASE_PUBLIC_URL)' }
+        : { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
     ],
   }));
 
