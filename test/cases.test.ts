@@ -110,19 +110,22 @@ describe('cases', () => {
     const api = await newWorkspace();
     const other = await newWorkspace();
     const first = (await api.post('/v1/cases', { name: 'First' })).body;
-    // a second case whose external_id is the first's id, and a third with a uuid-shaped external_id
-    const shadow = (await api.post('/v1/cases', { name: 'Shadow', external_id: first.id })).body;
+    // another case of the workspace cannot take the first's id as its external_id (the path would
+    // name the first: test/case-external-id-path.test.ts); a uuid-shaped external_id of its own is fine
+    assert.equal((await api.post('/v1/cases', { name: 'Shadow', external_id: first.id })).status, 400);
     const uuidExternal = '5b0a6f3e-2c1d-4e8f-9a7b-0c1d2e3f4a5b';
     const third = (await api.post('/v1/cases', { name: 'Third', external_id: uuidExternal })).body;
     assert.equal((await api.get(`/v1/cases/${first.id}`)).body.name, 'First');
     assert.equal((await api.get(`/v1/cases/${uuidExternal}`)).body.id, third.id);
     // the other workspace holds a case whose external_id is this workspace's case id: still ours
-    await other.post('/v1/cases', { name: 'Theirs', external_id: shadow.id });
-    assert.equal((await api.get(`/v1/cases/${shadow.id}`)).body.name, 'Shadow');
-    assert.equal((await other.get(`/v1/cases/${shadow.id}`)).body.name, 'Theirs');
-    assert.equal((await other.get(`/v1/cases/${first.id}`)).status, 404);
-    // deleted: its id no longer finds it, and the case holding it as external_id is found instead
+    await other.post('/v1/cases', { name: 'Theirs', external_id: first.id });
+    assert.equal((await api.get(`/v1/cases/${first.id}`)).body.name, 'First');
+    assert.equal((await other.get(`/v1/cases/${first.id}`)).body.name, 'Theirs');
+    assert.equal((await other.get(`/v1/cases/${third.id}`)).status, 404);
+    // deleted: its id no longer finds it, and is free as an external_id: the case holding it is found
     assert.equal((await api.delete(`/v1/cases/${first.id}`)).status, 204);
+    assert.equal((await api.get(`/v1/cases/${first.id}`)).status, 404);
+    const shadow = (await api.post('/v1/cases', { name: 'Shadow', external_id: first.id })).body;
     const after = await api.get(`/v1/cases/${first.id}`);
     assert.equal(after.status, 200);
     assert.equal(after.body.id, shadow.id);

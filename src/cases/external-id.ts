@@ -34,6 +34,8 @@ export async function assertNotAnotherCaseId(
     .select('id')
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', externalId)
+    // a deleted case's id names it no more (its path is a 404): that value is free
+    .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (other) {
     throw badRequest(
