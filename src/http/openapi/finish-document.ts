@@ -73,28 +73,25 @@ type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Sche
 
 const refName = (schema: Schema | undefined) => schema?.$ref?.split('/').pop() ?? null;
 
+type OperationResponses = { summary?: string; responses?: Record<string, Response> };
+
 /**
  * A success answer's description in words, where fastify-swagger writes "Default Response" for
  * every response whose schema has none (the error answers have theirs): what the operation gives
  * back, named by its schema (`OK: the Case`, `A page of Case items, with the pagination`).
  */
-type OperationResponses = { summary?: string; responses?: Record<string, Response> };
-
 function describeSuccess(op: OperationResponses): void {
   for (const [status, res] of Object.entries(op.responses ?? {})) {
     if (res.description !== 'Default Response') continue;
     const schema = res.content?.['application/json']?.schema;
-    const page = schema?.properties?.data && schema.properties.pagination;
     const name = refName(schema);
     const what = name ? `the ${name}` : op.summary ? `the answer of "${op.summary}"` : 'the answer';
+    const item = refName(schema?.properties?.data?.items);
     res.description =
       status === '204'
         ? 'Done: nothing to return'
-        : page
-          ? `A page of ${refName(schema.properties?.data?.items) ?? 'the'} items, with the pagination`.replace(
-              'of the items',
-              'of items',
-            )
+        : schema?.properties?.data && schema.properties.pagination
+          ? `A page of ${item ? `${item} ` : ''}items, with the pagination`
           : `${status === '201' ? 'Created' : status === '202' ? 'Accepted' : 'OK'}: ${what}`;
   }
 }
