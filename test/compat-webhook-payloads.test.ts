@@ -1,13 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { customFormats } from '../src/http/schema-formats.ts';
 import { eventually, newWorkspace } from './helpers/harness.ts';
 import { referenceErrors } from './helpers/reference-ajv.ts';
+import { deref, type Schema } from './helpers/schema-arbitrary.ts';
 
 // What a receiver generated from the reference's webhook schemas sees: one workspace goes through
 // the integrator's usual steps (a case graph, entities added and changed, every case sub-event an
 // API call causes, notes, checks decided and reviewed, a review, a report, deletions), every
 // delivery is read back from the webhook logs and validated with ajv against the reference's schema
-// for its event, enumerations, formats and nullability included.
+// for its event, enumerations, formats and nullability included; and against the body our own
+// OpenAPI document's `webhooks` section declares for the event (no undeclared key either).
+
+/** A validator per event, from the `webhooks` section of the served document. */
+function ourWebhookValidators(doc: Schema): Map<string, ValidateFunction> {
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  for (const [name, fn] of Object.entries(customFormats)) ajv.addFormat(name, fn);
+  const out = new Map<string, ValidateFunction>();
+  for (const [event, item] of Object.entries<Schema>(doc.webhooks ?? {})) {
+    const schema = item.post?.requestBody?.content?.['application/json']?.schema;
+    if (schema) out.set(event, ajv.compile(deref(schema, doc)));
+  }
+  return out;
+}
 
 const CHECK_WEBHOOK: Record<string, string> = {
   aml: 'AmlCheckWebhook',
@@ -66,6 +84,7 @@ describe('webhook payloads against the reference schemas', () => {
           last_name: 'Lovelace',
           birth_date: '1985-12-10',
           email: 'ada@example.com',
+          is_business_contact: true,
           address: { country: 'FR' },
           relations: [{ roles: ['legal_representative'], position: 'CEO' }],
         },
@@ -138,6 +157,12 @@ describe('webhook payloads against the reference schemas', () => {
     ok(fraud, 201);
     ok(await api.delete(`/v1/checks/${fraud.body.id}`), 204);
 
+    // a registry document ordered (one delivered, one failed) and the case shared with its contact
+    // through the portal (a case change without a sub-event)
+    for (const product_ref of ['sandbox_registry_extract', 'sandbox_fail'])
+      ok(await api.post('/v1/company-data/document-orders', { company_id: mainId, product_ref }), 201);
+    ok(await api.post(`/v1/cases/${caseId}/share-client-portal-link`, { business_contact_id: ada }), 201);
+
     // the review, the report, and the deletions
     ok(await api.post(`/v1/cases/${caseId}/reviews`, { status: 'approved', comment: 'ok' }), 201);
     ok(await api.post(`/v1/cases/${caseId}/generate-report`, {}), 204);
@@ -159,7 +184,10 @@ describe('webhook payloads against the reference schemas', () => {
       'Case.Updated/Case.RelationsUpdated',
       'Case.ReviewConfirmed',
       'Case.Deleted',
+      'Case.Updated',
       'CaseReport.Generated',
+      'DocumentOrder.Completed',
+      'DocumentOrder.Failed',
       'Company.Created',
       'Company.Updated/Company.InfoUpdated',
       'Company.Updated/Company.MarkedAsNotRelevant',
@@ -200,5 +228,23 @@ describe('webhook payloads against the reference schemas', () => {
       else problems.push(...referenceErrors(name, p).map((e) => `${label}: ${e}`));
     }
     assert.deepEqual([...new Set(problems)], []);
+
+    // the same deliveries against what our document promises for each event
+    const served = await api.get('/v1/openapi.json');
+    ok(served, 200);
+    const ours = ourWebhookValidators(served.body);
+    const mismatches: string[] = [];
+    for (const p of payloads) {
+      const label = `${p.event}${p.sub_event ? `/${p.sub_event}` : ''}${p.check ? ` (${p.check.type})` : ''}`;
+      const validate = ours.get(p.event);
+      if (!validate) mismatches.push(`${label}: not in the document's webhooks`);
+      else if (!validate(p))
+        mismatches.push(
+          ...(validate.errors ?? []).map(
+            (e) => `${label}: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`,
+          ),
+        );
+    }
+    assert.deepEqual([...new Set(mismatches)], []);
   });
 });

@@ -982,13 +982,6 @@ export interface webhooks {
      */
     post: operations["onCaseReviewDue"];
   };
-  "Case.ReviewUpdated": {
-    /**
-     * Case.ReviewUpdated
-     * @description Sent when Case review updated.
-     */
-    post: operations["onCaseReviewUpdated"];
-  };
   "Case.Updated": {
     /**
      * Case.Updated
@@ -1108,40 +1101,12 @@ export interface webhooks {
      */
     post: operations["onNoteCreated"];
   };
-  "Note.Deleted": {
-    /**
-     * Note.Deleted
-     * @description Sent when Note deleted.
-     */
-    post: operations["onNoteDeleted"];
-  };
-  "Note.Updated": {
-    /**
-     * Note.Updated
-     * @description Sent when Note updated.
-     */
-    post: operations["onNoteUpdated"];
-  };
   "NoteComment.Created": {
     /**
      * NoteComment.Created
      * @description Sent when NoteComment created.
      */
     post: operations["onNoteCommentCreated"];
-  };
-  "NoteComment.Deleted": {
-    /**
-     * NoteComment.Deleted
-     * @description Sent when NoteComment deleted.
-     */
-    post: operations["onNoteCommentDeleted"];
-  };
-  "NoteComment.Updated": {
-    /**
-     * NoteComment.Updated
-     * @description Sent when NoteComment updated.
-     */
-    post: operations["onNoteCommentUpdated"];
   };
 }
 
@@ -3979,19 +3944,41 @@ export interface components {
       url: string;
     };
     WebhookDeliveryContext: {
-      /** @description The case the event belongs to, as it is at delivery time (when there is one). */
-      case?: unknown;
-      /** @description For check events: the checked company (id, name, country), or null. */
-      company?: unknown;
+      /** @description Events of a case: the case as it is at delivery time (as the event recorded it when deleted since), with the client portal it was shared through. */
+      case?: (components["schemas"]["Case"] & ({
+        client_portal: {
+          /** Format: uuid */
+          id: string;
+          name: string;
+          /** @enum {string} */
+          type: "KYB";
+        } | null;
+      })) | null;
+      /** @description Check events: the checked company, or null. */
+      company?: ({
+        country: string | null;
+        /** Format: uuid */
+        id: string;
+        name: string;
+      }) | null;
       /**
        * Format: uuid
        * @description The same for every attempt of one event.
        */
       event_id: string;
-      /** @description For check events: the checked individual (id, first and last name), or null. */
-      individual?: unknown;
-      /** @description For comment events: the commented note (id, author). */
-      note?: unknown;
+      /** @description Check events: the checked individual, or null. */
+      individual?: ({
+        first_name: string | null;
+        /** Format: uuid */
+        id: string;
+        last_name: string | null;
+      }) | null;
+      /** @description Comment events: the commented note. */
+      note?: ({
+        author: Record<string, never> | null;
+        /** Format: uuid */
+        id: string;
+      }) | null;
       remaining_retry_count: number;
       retry_count: number;
       /** @description Unix time of this attempt, in seconds. */
@@ -14081,7 +14068,15 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          /** @description The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it. */
+          case: components["schemas"]["CaseDetailed"] | components["schemas"]["Case"];
+          client_portal: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The portal step the case now waits on. */
+            wait_step: Record<string, never>;
+          };
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.ClientPortalWaitStepTriggered";
@@ -14113,7 +14108,8 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          /** @description The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it. */
+          case: components["schemas"]["CaseDetailed"] | components["schemas"]["Case"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.Created";
@@ -14145,7 +14141,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          case: components["schemas"]["Case"] & {
+            /** @description true: the case and its data are erased for good; false: moved to the bin. */
+            permanent: boolean;
+          };
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.Deleted";
@@ -14177,7 +14176,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          /** @description The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it. */
+          case: components["schemas"]["CaseDetailed"] | components["schemas"]["Case"];
+          case_review: components["schemas"]["CaseReview"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.ReviewConfirmed";
@@ -14209,42 +14210,11 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          /** @description The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it. */
+          case: components["schemas"]["CaseDetailed"] | components["schemas"]["Case"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.ReviewDue";
-        };
-      };
-    };
-    responses: {
-      /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
-      200: {
-        content: never;
-      };
-    };
-  };
-  /**
-   * Case.ReviewUpdated
-   * @description Sent when Case review updated.
-   */
-  onCaseReviewUpdated: {
-    parameters: {
-      header: {
-        /** @description The event id: deduplicate on it. */
-        "webhook-id": string;
-        /** @description Unix seconds of the attempt; refuse old ones. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the webhook secret (Standard Webhooks), one per active secret. */
-        "webhook-signature": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          case?: components["schemas"]["Case"];
-          context: components["schemas"]["WebhookDeliveryContext"];
-          /** @enum {string} */
-          event: "Case.ReviewUpdated";
         };
       };
     };
@@ -14273,10 +14243,18 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          case?: components["schemas"]["Case"];
+          /** @description The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it. */
+          case: components["schemas"]["CaseDetailed"] | components["schemas"]["Case"];
+          /** @description With `Case.RelationsUpdated`: the relation added, changed or removed. */
+          case_relation?: components["schemas"]["CaseRelation"] & {
+            /** @description Present and true when the relation was removed. */
+            deleted?: boolean;
+          };
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Case.Updated";
+          /** @description With `Case.RiskUpdated`: the risk just assessed. */
+          risk?: components["schemas"]["Risk"];
           /** @enum {string} */
           sub_event?: "Case.AssigneeUpdated" | "Case.ContactHasActionsUpdated" | "Case.FlagsUpdated" | "Case.InfoUpdated" | "Case.MetadataUpdated" | "Case.RelationsUpdated" | "Case.ReviewerHasActionsUpdated" | "Case.RiskUpdated" | "Case.StatusUpdated" | "Case.TagsUpdated" | "Case.TemplateUpdated";
         };
@@ -14310,7 +14288,7 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "CaseReport.Generated";
-          report?: components["schemas"]["CaseReport"];
+          report: components["schemas"]["CaseReport"];
         };
       };
     };
@@ -14339,7 +14317,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.Approved";
@@ -14371,7 +14349,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.Deleted";
@@ -14403,7 +14381,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.Expired";
@@ -14435,7 +14413,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.Rejected";
@@ -14467,7 +14445,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.ReviewNeeded";
@@ -14499,7 +14477,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          check?: components["schemas"]["Check"];
+          check: components["schemas"]["EkycCheck"] | components["schemas"]["AmlCheck"] | components["schemas"]["OnlineReputationCheck"] | components["schemas"]["IdDocumentCheck"] | components["schemas"]["CompanyMonitoringCheck"] | components["schemas"]["DocumentCheck"] | components["schemas"]["FraudDatabaseCheck"] | components["schemas"]["IdVerificationCheck"] | components["schemas"]["ElectronicSignatureCheck"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Check.Started";
@@ -14531,7 +14509,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          company?: components["schemas"]["Company"];
+          company: components["schemas"]["Company"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Company.Created";
@@ -14563,7 +14541,53 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          company?: components["schemas"]["Company"];
+          company: {
+            address: {
+              city: string | null;
+              country: string | null;
+              postal_code: string | null;
+              region: string | null;
+              state: string | null;
+              street_address: string | null;
+              street_address_2: string | null;
+            };
+            banking_information: {
+              bic: string | null;
+              iban: string | null;
+            };
+            /** Format: uuid */
+            case_id: string;
+            classifications: (({
+                code: string;
+                description: string | null;
+                type: string;
+              })[]) | null;
+            commercial_name: string | null;
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            employer_identification_number: string | null;
+            entity_legal_form: string | null;
+            entity_legal_form_label: string | null;
+            /** Format: uuid */
+            id: string;
+            is_relevant: boolean;
+            /** Format: date-time */
+            last_activity_at: string;
+            legal_form: string | null;
+            name: string;
+            registration_date: string | null;
+            registration_number: string | null;
+            share_capital: string | null;
+            /** @enum {unknown} */
+            status: "live" | "closed" | "not_reported";
+            tax_identification_number: string | null;
+            /** @enum {unknown} */
+            type: "main" | "affiliated";
+            /** Format: date-time */
+            updated_at: string;
+            website_url: string | null;
+          };
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Company.Deleted";
@@ -14595,7 +14619,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          company?: components["schemas"]["Company"];
+          company: components["schemas"]["Company"];
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Company.Updated";
@@ -14630,7 +14654,7 @@ export interface operations {
       content: {
         "application/json": {
           context: components["schemas"]["WebhookDeliveryContext"];
-          document_order?: components["schemas"]["DocumentOrder"];
+          document_order: components["schemas"]["DocumentOrder"];
           /** @enum {string} */
           event: "DocumentOrder.Completed";
         };
@@ -14662,7 +14686,7 @@ export interface operations {
       content: {
         "application/json": {
           context: components["schemas"]["WebhookDeliveryContext"];
-          document_order?: components["schemas"]["DocumentOrder"];
+          document_order: components["schemas"]["DocumentOrder"];
           /** @enum {string} */
           event: "DocumentOrder.Failed";
         };
@@ -14696,7 +14720,7 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Individual.Created";
-          individual?: components["schemas"]["Individual"];
+          individual: components["schemas"]["Individual"];
         };
       };
     };
@@ -14728,7 +14752,54 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Individual.Deleted";
-          individual?: components["schemas"]["Individual"];
+          individual: {
+            address: {
+              city: string | null;
+              country: string | null;
+              postal_code: string | null;
+              region: string | null;
+              state: string | null;
+              street_address: string | null;
+              street_address_2: string | null;
+            };
+            banking_information: {
+              bic: string | null;
+              iban: string | null;
+            };
+            birth_country: string | null;
+            birth_date: string | null;
+            birth_place: string | null;
+            /** Format: uuid */
+            case_id: string;
+            /** Format: date-time */
+            created_at: string;
+            email: string | null;
+            first_name: string;
+            gender: ("male" | "female" | "other") | null;
+            /** Format: uuid */
+            id: string;
+            is_beneficial_owner: boolean;
+            is_business_contact: boolean;
+            is_controlling_person: boolean;
+            is_delegator: boolean;
+            is_relevant: boolean;
+            is_signatory: boolean;
+            /** Format: date-time */
+            last_activity_at: string;
+            last_name: string;
+            maiden_name: string | null;
+            middle_name: string | null;
+            nationalities: string[] | null;
+            ownership_percentage: number | null;
+            phone_number: string | null;
+            position: string | null;
+            roles: ("legal_representative" | "shareholder")[];
+            social_security_number: string | null;
+            tax_identification_number: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            voting_rights_percentage: number | null;
+          };
         };
       };
     };
@@ -14760,7 +14831,7 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Individual.Updated";
-          individual?: components["schemas"]["Individual"];
+          individual: components["schemas"]["Individual"];
           /** @enum {string} */
           sub_event?: "Individual.InfoUpdated" | "Individual.MarkedAsNotRelevant" | "Individual.MarkedAsRelevant";
         };
@@ -14794,71 +14865,7 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "Note.Created";
-          note?: components["schemas"]["Note"];
-        };
-      };
-    };
-    responses: {
-      /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
-      200: {
-        content: never;
-      };
-    };
-  };
-  /**
-   * Note.Deleted
-   * @description Sent when Note deleted.
-   */
-  onNoteDeleted: {
-    parameters: {
-      header: {
-        /** @description The event id: deduplicate on it. */
-        "webhook-id": string;
-        /** @description Unix seconds of the attempt; refuse old ones. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the webhook secret (Standard Webhooks), one per active secret. */
-        "webhook-signature": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          context: components["schemas"]["WebhookDeliveryContext"];
-          /** @enum {string} */
-          event: "Note.Deleted";
-          note?: components["schemas"]["Note"];
-        };
-      };
-    };
-    responses: {
-      /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
-      200: {
-        content: never;
-      };
-    };
-  };
-  /**
-   * Note.Updated
-   * @description Sent when Note updated.
-   */
-  onNoteUpdated: {
-    parameters: {
-      header: {
-        /** @description The event id: deduplicate on it. */
-        "webhook-id": string;
-        /** @description Unix seconds of the attempt; refuse old ones. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the webhook secret (Standard Webhooks), one per active secret. */
-        "webhook-signature": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          context: components["schemas"]["WebhookDeliveryContext"];
-          /** @enum {string} */
-          event: "Note.Updated";
-          note?: components["schemas"]["Note"];
+          note: components["schemas"]["Note"];
         };
       };
     };
@@ -14890,71 +14897,8 @@ export interface operations {
           context: components["schemas"]["WebhookDeliveryContext"];
           /** @enum {string} */
           event: "NoteComment.Created";
-          noteComment?: components["schemas"]["NoteComment"];
-        };
-      };
-    };
-    responses: {
-      /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
-      200: {
-        content: never;
-      };
-    };
-  };
-  /**
-   * NoteComment.Deleted
-   * @description Sent when NoteComment deleted.
-   */
-  onNoteCommentDeleted: {
-    parameters: {
-      header: {
-        /** @description The event id: deduplicate on it. */
-        "webhook-id": string;
-        /** @description Unix seconds of the attempt; refuse old ones. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the webhook secret (Standard Webhooks), one per active secret. */
-        "webhook-signature": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          context: components["schemas"]["WebhookDeliveryContext"];
-          /** @enum {string} */
-          event: "NoteComment.Deleted";
-          noteComment?: components["schemas"]["NoteComment"];
-        };
-      };
-    };
-    responses: {
-      /** @description Any 2xx acknowledges the delivery; anything else is retried with backoff. */
-      200: {
-        content: never;
-      };
-    };
-  };
-  /**
-   * NoteComment.Updated
-   * @description Sent when NoteComment updated.
-   */
-  onNoteCommentUpdated: {
-    parameters: {
-      header: {
-        /** @description The event id: deduplicate on it. */
-        "webhook-id": string;
-        /** @description Unix seconds of the attempt; refuse old ones. */
-        "webhook-timestamp": string;
-        /** @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}` with the webhook secret (Standard Webhooks), one per active secret. */
-        "webhook-signature": string;
-      };
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          context: components["schemas"]["WebhookDeliveryContext"];
-          /** @enum {string} */
-          event: "NoteComment.Updated";
-          noteComment?: components["schemas"]["NoteComment"];
+          note: components["schemas"]["Note"];
+          noteComment: components["schemas"]["NoteComment"];
         };
       };
     };

@@ -1,23 +1,158 @@
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per event the service sends, with the body it POSTs
- * (the event name, the sub-event for `X.Updated` families, the delivery context and the entity the
- * event is about) and the Standard Webhooks headers that sign it.
+ * (the event name, the sub-event for `X.Updated` families, the delivery context and the objects the
+ * event carries, keyed as src/webhooks/build-deliveries.ts writes them) and the Standard Webhooks
+ * headers that sign it. test/compat-webhook-payloads.test.ts validates real deliveries against it.
  */
+import type { TSchema } from 'typebox';
+import { CHECK_TYPE_DEFINITIONS } from '../../checks/registry.ts';
+import { CompanyListItem } from '../../companies/schemas.ts';
 import { SUB_EVENT_FAMILY, TOP_LEVEL_EVENTS } from '../../events/catalog.ts';
+import { IndividualListItem } from '../../individuals/schemas.ts';
+import { checkSchemaName } from './components.ts';
 
-/** The entity each event family carries, and the component that describes it. */
-const FAMILY_ENTITY: Record<string, { key: string; schema: string }> = {
-  Case: { key: 'case', schema: 'Case' },
-  Check: { key: 'check', schema: 'Check' },
-  Company: { key: 'company', schema: 'Company' },
-  Individual: { key: 'individual', schema: 'Individual' },
-  Note: { key: 'note', schema: 'Note' },
-  NoteComment: { key: 'noteComment', schema: 'NoteComment' },
-  DocumentOrder: { key: 'document_order', schema: 'DocumentOrder' },
-  CaseReport: { key: 'report', schema: 'CaseReport' },
+type Json = Record<string, unknown>;
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+/** A TypeBox schema as plain JSON (its symbols dropped), for a body written inline. */
+const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema));
+const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
+
+/**
+ * Events the catalog lets a webhook subscribe to (the reference announces them) that this service
+ * never records, so never sends: listing them here would promise bodies nobody receives.
+ */
+const NEVER_SENT: ReadonlySet<string> = new Set([
+  'AutonomyChatRun.Completed',
+  'AutonomyChatRun.Failed',
+  'Case.ReviewUpdated',
+  'Note.Updated',
+  'Note.Deleted',
+  'NoteComment.Updated',
+  'NoteComment.Deleted',
+]);
+
+/**
+ * A case event's case: the detailed case as it is at delivery (companies, individuals and their
+ * checks); a case deleted before its event is delivered is sent as the event recorded it.
+ */
+const detailedCase: Json = {
+  anyOf: [ref('CaseDetailed'), ref('Case')],
+  description:
+    'The case with its companies, individuals and their checks as they are when the event is delivered; a case deleted before delivery: the case as the event recorded it.',
 };
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** Every check type's own schema, told apart by `type`. */
+const anyCheck = (): Json => ({
+  oneOf: CHECK_TYPE_DEFINITIONS.map((def) => ref(checkSchemaName(def.type))),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(
+      CHECK_TYPE_DEFINITIONS.map((def) => [def.type, `#/components/schemas/${checkSchemaName(def.type)}`]),
+    ),
+  },
+});
+
+/** What an event's body carries besides `event`, `sub_event` and `context`. */
+interface Carried {
+  required: Record<string, Json>;
+  optional?: Record<string, Json>;
+}
+
+function carried(event: string): Carried {
+  const [family] = event.split('.');
+  switch (event) {
+    case 'Case.Deleted':
+      return {
+        required: {
+          case: {
+            allOf: [
+              ref('Case'),
+              {
+                type: 'object',
+                required: ['permanent'],
+                properties: {
+                  permanent: {
+                    type: 'boolean',
+                    description: 'true: the case and its data are erased for good; false: moved to the bin.',
+                  },
+                },
+              },
+            ],
+          },
+        },
+      };
+    case 'Case.ReviewConfirmed':
+      return { required: { case: detailedCase, case_review: ref('CaseReview') } };
+    case 'Case.Updated':
+      return {
+        required: { case: detailedCase },
+        optional: {
+          risk: { ...ref('Risk'), description: 'With `Case.RiskUpdated`: the risk just assessed.' },
+          case_relation: {
+            allOf: [
+              ref('CaseRelation'),
+              {
+                type: 'object',
+                properties: {
+                  deleted: {
+                    type: 'boolean',
+                    description: 'Present and true when the relation was removed.',
+                  },
+                },
+              },
+            ],
+            description: 'With `Case.RelationsUpdated`: the relation added, changed or removed.',
+          },
+        },
+      };
+    case 'Case.ClientPortalWaitStepTriggered':
+      return {
+        required: {
+          case: detailedCase,
+          client_portal: {
+            type: 'object',
+            required: ['id', 'name', 'wait_step'],
+            properties: {
+              id: { type: 'string', format: 'uuid' },
+              name: { type: 'string' },
+              wait_step: { type: 'object', description: 'The portal step the case now waits on.' },
+            },
+          },
+        },
+      };
+    case 'Company.Deleted':
+      return { required: { company: plain(CompanyListItem) } };
+    case 'Individual.Deleted':
+      return { required: { individual: plain(IndividualListItem) } };
+    case 'NoteComment.Created':
+      return { required: { noteComment: ref('NoteComment'), note: ref('Note') } };
+  }
+  switch (family) {
+    case 'Case':
+      return { required: { case: detailedCase } };
+    case 'Check':
+      return { required: { check: anyCheck() } };
+    case 'Company':
+      return { required: { company: ref('Company') } };
+    case 'Individual':
+      return { required: { individual: ref('Individual') } };
+    case 'Note':
+      return { required: { note: ref('Note') } };
+    case 'DocumentOrder':
+      return { required: { document_order: ref('DocumentOrder') } };
+    case 'CaseReport':
+      return { required: { report: ref('CaseReport') } };
+  }
+  throw new Error(`webhooks: no body described for ${event}`);
+}
+
+const idOnly = (extra: Record<string, Json>): Json => ({
+  type: 'object',
+  required: ['id', ...Object.keys(extra)],
+  properties: { id: { type: 'string', format: 'uuid' }, ...extra },
+});
+const text = { type: 'string' };
 
 const DeliveryContext = {
   type: 'object',
@@ -27,17 +162,38 @@ const DeliveryContext = {
     event_id: { type: 'string', format: 'uuid', description: 'The same for every attempt of one event.' },
     retry_count: { type: 'integer', minimum: 0 },
     remaining_retry_count: { type: 'integer', minimum: 0 },
-    workspace: {
-      type: 'object',
-      required: ['id', 'name'],
-      properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } },
+    workspace: idOnly({ name: text }),
+    case: {
+      description:
+        'Events of a case: the case as it is at delivery time (as the event recorded it when deleted since), with the client portal it was shared through.',
+      anyOf: [
+        {
+          allOf: [
+            ref('Case'),
+            {
+              type: 'object',
+              required: ['client_portal'],
+              properties: {
+                client_portal: nullable(idOnly({ name: text, type: { type: 'string', enum: ['KYB'] } })),
+              },
+            },
+          ],
+        },
+        { type: 'null' },
+      ],
     },
-    case: { description: 'The case the event belongs to, as it is at delivery time (when there is one).' },
-    company: { description: 'For check events: the checked company (id, name, country), or null.' },
+    company: {
+      description: 'Check events: the checked company, or null.',
+      ...nullable(idOnly({ name: text, country: nullable({ type: 'string' }) })),
+    },
     individual: {
-      description: 'For check events: the checked individual (id, first and last name), or null.',
+      description: 'Check events: the checked individual, or null.',
+      ...nullable(idOnly({ first_name: nullable(text), last_name: nullable(text) })),
     },
-    note: { description: 'For comment events: the commented note (id, author).' },
+    note: {
+      description: 'Comment events: the commented note.',
+      ...nullable(idOnly({ author: nullable({ type: 'object' }) })),
+    },
   },
 };
 
@@ -53,13 +209,17 @@ const SIGNATURE_HEADERS = [
 
 function eventOperation(event: string, subEvents: string[]) {
   const family = event.split('.')[0];
-  const entity = FAMILY_ENTITY[family];
-  const properties: Record<string, unknown> = {
+  const body = carried(event);
+  const properties: Json = {
     event: { type: 'string', enum: [event] },
     context: ref('WebhookDeliveryContext'),
+    ...body.required,
+    ...body.optional,
   };
+  const required = ['event', 'context', ...Object.keys(body.required)];
+  // absent on a change without a sub-event of its own (a case shared through a portal, a contact's
+  // action in it): those are plain `Case.Updated`
   if (subEvents.length) properties.sub_event = { type: 'string', enum: subEvents };
-  if (entity) properties[entity.key] = ref(entity.schema);
   return {
     post: {
       operationId: `on${event.replace('.', '')}`,
@@ -76,7 +236,7 @@ function eventOperation(event: string, subEvents: string[]) {
         required: true,
         content: {
           'application/json': {
-            schema: { type: 'object', required: ['event', 'context'], properties },
+            schema: { type: 'object', required, properties, additionalProperties: false },
           },
         },
       },
@@ -91,8 +251,7 @@ function eventOperation(event: string, subEvents: string[]) {
 export function webhookDocs(): { webhooks: Record<string, unknown>; contextSchema: unknown } {
   const webhooks: Record<string, unknown> = {};
   for (const event of TOP_LEVEL_EVENTS) {
-    // announced by the reference but never sent by this service
-    if (event.startsWith('AutonomyChatRun.')) continue;
+    if (NEVER_SENT.has(event)) continue;
     const subs = Object.entries(SUB_EVENT_FAMILY)
       .filter(([, fam]) => fam === event)
       .map(([sub]) => sub);
