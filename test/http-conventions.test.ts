@@ -197,11 +197,32 @@ describe('HTTP conventions', () => {
     const limited = await buildApp({ ...ctx, config: { ...ctx.config, rateLimitPerMinute: 3 } });
     const api = await newWorkspace();
     const client = clientFor(limited, api.key, api.workspaceId);
-    for (let i = 0; i < 3; i++) assert.equal((await client.get('/v1/ping')).status, 200);
+    for (let i = 0; i < 3; i++) {
+      const ok = await client.get('/v1/ping');
+      assert.equal(ok.status, 200);
+      // the counters the document declares on every /v1 answer
+      assert.equal(ok.headers['x-ratelimit-limit'], '3');
+      assert.equal(ok.headers['x-ratelimit-remaining'], String(2 - i));
+      assert.ok(Number(ok.headers['x-ratelimit-reset']) > 0);
+      assert.match(String(ok.headers['x-request-id']), /./);
+    }
     const res = await client.get('/v1/ping');
     assert.equal(res.status, 429);
     assert.equal(res.body.code, 'TOO_MANY_REQUESTS');
     assert.ok(Number(res.headers['retry-after']) > 0);
+    assert.match(String(res.headers['x-request-id']), /./);
+    // and the document says so, for a generated client to read them
+    const doc = (await limited.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const answers = doc.paths['/v1/ping'].get.responses;
+    assert.deepEqual(Object.keys(answers['200'].headers).sort(), [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-request-id',
+    ]);
+    const retryAfter = answers['429'].headers['retry-after'].$ref.split('/').pop();
+    assert.equal(doc.components.headers[retryAfter].required, true);
+    assert.equal(doc.components.headers[retryAfter].schema.type, 'integer');
     const other = await newWorkspace();
     assert.equal((await clientFor(limited, other.key, other.workspaceId).get('/v1/ping')).status, 200);
     // another key of the same workspace shares its count: more keys are not more requests

@@ -4126,7 +4126,20 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests a workspace may make per minute (sent when a limit is set). */
+    RateLimitLimit: number;
+    /** @description Requests left in the current minute. */
+    RateLimitRemaining: number;
+    /** @description Seconds until the count starts again. */
+    RateLimitReset: number;
+    /** @description The id of this request, as the service logs it: quote it when reporting a problem. */
+    RequestId: string;
+    /** @description Seconds to wait before retrying. */
+    RetryAfter: number;
+    /** @description Seconds to wait, when the outage clears by itself (a list still loading). */
+    RetryAfterOutage: number;
+  };
   pathItems: never;
 }
 
@@ -4160,6 +4173,9 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Run company monitoring now (re-read registry-linked companies, report changes)" */
       200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             /** @description Of those, companies whose monitored data changed */
@@ -4173,42 +4189,64 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4228,40 +4266,62 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4276,6 +4336,9 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Reload the sanctions lists (new list version, no restart)" */
       200: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             changed: boolean;
@@ -4292,48 +4355,74 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4360,6 +4449,9 @@ export interface operations {
     responses: {
       /** @description Created: the answer of "Create a workspace and its first API key (shown once)" */
       201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             api_key: string;
@@ -4373,42 +4465,64 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4428,6 +4542,9 @@ export interface operations {
     responses: {
       /** @description Created: the answer of "Create another API key for a workspace (shown once)" */
       201: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             api_key: string;
@@ -4440,42 +4557,64 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4514,6 +4653,12 @@ export interface operations {
     responses: {
       /** @description A page of Activity items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Activity"][];
@@ -4530,18 +4675,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4572,6 +4736,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -4605,24 +4775,49 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4658,6 +4853,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": {
@@ -4684,42 +4883,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4740,46 +4982,95 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4820,6 +5111,12 @@ export interface operations {
     responses: {
       /** @description A page of AuditLogEntry items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["AuditLogEntry"][];
@@ -4836,18 +5133,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4882,6 +5198,12 @@ export interface operations {
     responses: {
       /** @description How many cases match the filters, in all and per status */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             /** @description Cases matching the filters, every status */
@@ -4898,18 +5220,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -4954,6 +5295,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -5006,18 +5353,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5121,6 +5487,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["CaseDetailed"];
@@ -5128,48 +5498,98 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5212,6 +5632,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["CaseRelation"];
@@ -5219,42 +5643,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5275,40 +5742,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5339,42 +5849,85 @@ export interface operations {
     responses: {
       /** @description OK: the CaseRelation */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CaseRelation"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5401,30 +5954,61 @@ export interface operations {
     responses: {
       /** @description OK: the CaseDetailed */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CaseDetailed"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5449,40 +6033,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5514,48 +6141,97 @@ export interface operations {
     responses: {
       /** @description OK: the Case */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Case"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5601,6 +6277,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": {
@@ -5611,42 +6291,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5694,6 +6417,10 @@ export interface operations {
           "X-Missing-Placeholders"?: string;
           /** @description How many placeholder paths had no value in all (a decimal integer) */
           "X-Missing-Placeholders-Count"?: string;
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/pdf": string;
@@ -5701,48 +6428,97 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5770,30 +6546,61 @@ export interface operations {
     responses: {
       /** @description OK: the CaseDocumentList */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CaseDocumentList"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5830,47 +6637,94 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5905,6 +6759,12 @@ export interface operations {
     responses: {
       /** @description A page of Note items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Note"][];
@@ -5921,24 +6781,49 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -5984,6 +6869,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["CaseReview"];
@@ -5991,42 +6880,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6076,6 +7008,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Risk"];
@@ -6083,42 +7019,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6167,6 +7146,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["ClientPortalLink"];
@@ -6174,42 +7157,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6230,6 +7256,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Get case's tags" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             tags: components["schemas"]["Tag"][];
@@ -6238,24 +7270,49 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6299,6 +7356,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": {
@@ -6308,42 +7369,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6379,6 +7483,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Delete case's tags" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             tags: components["schemas"]["Tag"][];
@@ -6387,36 +7497,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6461,6 +7608,12 @@ export interface operations {
     responses: {
       /** @description A page of Check items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Check"][];
@@ -6477,18 +7630,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6508,40 +7680,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6595,6 +7810,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
@@ -6602,42 +7821,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6657,30 +7919,61 @@ export interface operations {
     responses: {
       /** @description OK: the AmlCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6719,42 +8012,85 @@ export interface operations {
     responses: {
       /** @description OK: the AmlCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6786,42 +8122,85 @@ export interface operations {
     responses: {
       /** @description OK: the AmlCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6857,42 +8236,85 @@ export interface operations {
     responses: {
       /** @description OK: the AmlCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["AmlCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -6912,30 +8334,61 @@ export interface operations {
     responses: {
       /** @description OK: the CompanyMonitoringCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CompanyMonitoringCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7005,6 +8458,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7012,42 +8469,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7067,30 +8567,61 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7143,6 +8674,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7150,42 +8685,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7218,6 +8796,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
@@ -7225,42 +8807,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7296,42 +8921,85 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["DocumentCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7376,6 +9044,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["EkycCheck"];
@@ -7383,42 +9055,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7438,30 +9153,61 @@ export interface operations {
     responses: {
       /** @description OK: the EkycCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["EkycCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7498,42 +9244,85 @@ export interface operations {
     responses: {
       /** @description OK: the EkycCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["EkycCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7579,6 +9368,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
@@ -7586,42 +9379,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7641,30 +9477,61 @@ export interface operations {
     responses: {
       /** @description OK: the ElectronicSignatureCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7700,42 +9567,85 @@ export interface operations {
     responses: {
       /** @description OK: the ElectronicSignatureCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ElectronicSignatureCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7784,6 +9694,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
@@ -7791,42 +9705,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7846,30 +9803,61 @@ export interface operations {
     responses: {
       /** @description OK: the FraudDatabaseCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7905,42 +9893,85 @@ export interface operations {
     responses: {
       /** @description OK: the FraudDatabaseCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["FraudDatabaseCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -7992,6 +10023,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -7999,42 +10034,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8054,30 +10132,61 @@ export interface operations {
     responses: {
       /** @description OK: the IdDocumentCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8117,6 +10226,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -8124,42 +10237,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8192,6 +10348,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
@@ -8199,42 +10359,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8270,42 +10473,85 @@ export interface operations {
     responses: {
       /** @description OK: the IdDocumentCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["IdDocumentCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8356,6 +10602,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8363,42 +10613,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8418,30 +10711,61 @@ export interface operations {
     responses: {
       /** @description OK: the IdVerificationCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8474,6 +10798,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8481,42 +10809,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8543,6 +10914,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
@@ -8550,42 +10925,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8621,42 +11039,85 @@ export interface operations {
     responses: {
       /** @description OK: the IdVerificationCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["IdVerificationCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8696,6 +11157,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
@@ -8703,42 +11168,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8758,30 +11266,61 @@ export interface operations {
     responses: {
       /** @description OK: the OnlineReputationCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8818,42 +11357,85 @@ export interface operations {
     responses: {
       /** @description OK: the OnlineReputationCheck */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["OnlineReputationCheck"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8890,6 +11472,12 @@ export interface operations {
     responses: {
       /** @description A page of ClientPortal items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["ClientPortal"][];
@@ -8906,18 +11494,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -8937,30 +11544,61 @@ export interface operations {
     responses: {
       /** @description OK: the ClientPortal */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ClientPortal"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9016,42 +11654,85 @@ export interface operations {
     responses: {
       /** @description OK: the ClientPortal */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ClientPortal"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9092,6 +11773,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -9154,18 +11841,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9201,6 +11907,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9208,54 +11918,110 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9279,30 +12045,61 @@ export interface operations {
     responses: {
       /** @description OK: the Company */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Company"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9322,40 +12119,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9385,42 +12225,85 @@ export interface operations {
     responses: {
       /** @description OK: the Company */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Company"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9459,6 +12342,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Company"];
@@ -9466,42 +12353,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9535,6 +12465,12 @@ export interface operations {
     responses: {
       /** @description A page of CompanyVendorData items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["CompanyVendorData"][];
@@ -9551,24 +12487,49 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9591,6 +12552,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "List the documents that can be ordered for a company" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["AvailableDocument"][];
@@ -9599,36 +12566,74 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9653,6 +12658,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "List countries and the registry provider serving each" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Country"][];
@@ -9661,18 +12672,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9711,6 +12741,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentOrder"];
@@ -9718,54 +12752,110 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9785,30 +12875,61 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentOrder */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["DocumentOrder"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9831,6 +12952,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "List entity legal forms (ISO 20275)" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["EntityLegalForm"][];
@@ -9839,24 +12966,50 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9877,42 +13030,86 @@ export interface operations {
     responses: {
       /** @description OK: the CompanyData */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CompanyData"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -9937,6 +13134,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Search companies in a registry" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["CompanySearch"][];
@@ -9945,30 +13148,62 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description An upstream service (e.g. a company registry) gave an unusable answer */
       502: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10009,6 +13244,12 @@ export interface operations {
     responses: {
       /** @description A page of CustomProperty items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["CustomProperty"][];
@@ -10025,18 +13266,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10059,30 +13319,61 @@ export interface operations {
     responses: {
       /** @description OK: the CustomPropertyDetailed */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["CustomPropertyDetailed"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10119,6 +13410,12 @@ export interface operations {
     responses: {
       /** @description A page of DocumentType items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["DocumentType"][];
@@ -10135,18 +13432,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10191,6 +13507,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentType"];
@@ -10198,36 +13518,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10248,40 +13605,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10318,6 +13718,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -10346,18 +13752,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10399,6 +13824,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentTemplate"];
@@ -10406,36 +13835,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10456,30 +13922,61 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentTemplate */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["DocumentTemplate"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10520,6 +14017,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
@@ -10527,42 +14028,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10585,30 +14129,61 @@ export interface operations {
     responses: {
       /** @description OK: the DocumentTemplateVersion */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10638,6 +14213,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["DocumentTemplateVersion"];
@@ -10645,42 +14224,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10700,30 +14322,61 @@ export interface operations {
     responses: {
       /** @description File content */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/octet-stream": string;
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10749,42 +14402,85 @@ export interface operations {
     responses: {
       /** @description OK: the FileUpload */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["FileUpload"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10817,6 +14513,12 @@ export interface operations {
     responses: {
       /** @description A page of FraudReport items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["FraudReport"][];
@@ -10833,18 +14535,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10886,6 +14607,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["FraudReport"];
@@ -10893,42 +14618,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10948,30 +14716,61 @@ export interface operations {
     responses: {
       /** @description OK: the FraudReport */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["FraudReport"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -10991,40 +14790,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11067,6 +14909,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -11130,18 +14978,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11186,6 +15053,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -11193,42 +15064,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11252,30 +15166,61 @@ export interface operations {
     responses: {
       /** @description OK: the Individual */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Individual"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11295,40 +15240,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11358,42 +15346,85 @@ export interface operations {
     responses: {
       /** @description OK: the Individual */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Individual"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11432,6 +15463,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Individual"];
@@ -11439,42 +15474,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11517,6 +15595,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Note"];
@@ -11524,42 +15606,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11600,6 +15725,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["NoteComment"];
@@ -11607,42 +15736,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11657,6 +15829,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Test the API key" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             workspace_name: string;
@@ -11665,18 +15843,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11711,6 +15908,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -11740,18 +15943,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11792,6 +16014,12 @@ export interface operations {
     responses: {
       /** @description A page of items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -11828,18 +16056,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11854,6 +16101,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Sanctions lists loaded in this process (versions, entity counts)" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -11874,18 +16127,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11918,6 +16190,12 @@ export interface operations {
     responses: {
       /** @description OK: the answer of "Screen a name against the loaded sanctions lists" */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: ({
@@ -11944,24 +16222,50 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
       503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -11992,6 +16296,12 @@ export interface operations {
     responses: {
       /** @description A page of Tag items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Tag"][];
@@ -12008,18 +16318,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12056,6 +16385,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Tag"];
@@ -12063,36 +16396,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12113,30 +16483,61 @@ export interface operations {
     responses: {
       /** @description OK: the Tag */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Tag"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12157,40 +16558,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12224,42 +16668,85 @@ export interface operations {
     responses: {
       /** @description OK: the Tag */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Tag"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12296,6 +16783,12 @@ export interface operations {
     responses: {
       /** @description A page of Template items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Template"][];
@@ -12312,18 +16805,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12390,6 +16902,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Template"];
@@ -12397,36 +16913,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12446,30 +16999,61 @@ export interface operations {
     responses: {
       /** @description OK: the Template */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Template"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12489,40 +17073,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12568,48 +17195,97 @@ export interface operations {
     responses: {
       /** @description OK: the Template */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Template"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12655,6 +17331,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["TemplateExecution"];
@@ -12662,42 +17342,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12722,6 +17445,12 @@ export interface operations {
     responses: {
       /** @description A page of User items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["User"][];
@@ -12738,18 +17467,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12795,6 +17543,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": {
@@ -12816,42 +17568,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12872,30 +17667,61 @@ export interface operations {
     responses: {
       /** @description OK: the User */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["User"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -12933,54 +17759,109 @@ export interface operations {
     responses: {
       /** @description OK: the User */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["User"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13001,46 +17882,95 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description A console session's role does not allow this, or its X-CSRF-Token is missing or wrong */
       403: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13083,6 +18013,12 @@ export interface operations {
     responses: {
       /** @description A page of WebhookLog items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["WebhookLog"][];
@@ -13099,18 +18035,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13138,6 +18093,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["WebhookLog"];
@@ -13145,42 +18104,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13221,6 +18223,12 @@ export interface operations {
     responses: {
       /** @description A page of Webhook items, with the pagination */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": {
             data: components["schemas"]["Webhook"][];
@@ -13237,18 +18245,37 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13310,6 +18337,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13317,36 +18348,73 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13367,30 +18435,61 @@ export interface operations {
     responses: {
       /** @description OK: the Webhook */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Webhook"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13411,40 +18510,83 @@ export interface operations {
     responses: {
       /** @description Done: nothing to return */
       204: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: never;
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13495,42 +18637,85 @@ export interface operations {
     responses: {
       /** @description OK: the Webhook */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["Webhook"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13579,6 +18764,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": {
@@ -13594,42 +18783,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13673,6 +18905,10 @@ export interface operations {
         headers: {
           /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
           "idempotent-replayed"?: "true";
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
         };
         content: {
           "application/json": components["schemas"]["Webhook"];
@@ -13680,42 +18916,85 @@ export interface operations {
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13730,24 +19009,49 @@ export interface operations {
     responses: {
       /** @description OK: the WorkspaceSettings */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -13863,36 +19167,73 @@ export interface operations {
     responses: {
       /** @description OK: the WorkspaceSettings */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
@@ -14014,36 +19355,73 @@ export interface operations {
     responses: {
       /** @description OK: the WorkspaceSettings */
       200: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["WorkspaceSettings"];
         };
       };
       /** @description Malformed request or invalid parameters; `details` names each offending field */
       400: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Missing, unknown or revoked API key */
       401: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Payload too large */
       413: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Unsupported media type */
       415: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
       /** @description Rate limit exceeded; see Retry-After */
       429: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
         content: {
           "application/json": components["schemas"]["ErrorBody"];
         };

@@ -33,6 +33,7 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
       if (!op.description && op.operationId) op.description = OPERATION_DESCRIPTIONS[op.operationId];
       if (path.startsWith('/admin/')) op.security = [{ AdminBearer: [] }];
       if (method === 'post' && path.startsWith('/v1/')) declareIdempotency(op as IdempotentOperation);
+      declarePlumbingHeaders(path, op as IdempotentOperation);
       attachExamples(op);
     }
   }
@@ -56,6 +57,7 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
     components: {
       ...components,
       schemas: { ...components.schemas, WebhookDeliveryContext: contextSchema },
+      headers: { ...components.headers, ...PLUMBING_HEADERS },
       securitySchemes: {
         ...components.securitySchemes,
         AdminBearer: {
@@ -107,6 +109,50 @@ type IdempotentOperation = {
  * reference page shows it and a generated client can send it as a typed header parameter. An
  * upload (multipart) and an answer that is no JSON (a PDF) are not replayed: they do not declare it.
  */
+const header = (description: string, type: 'string' | 'integer', required = false) => ({
+  description,
+  required,
+  schema: { type },
+});
+
+/** The headers the shared plumbing puts on answers (src/http/app.ts), under `components.headers`. */
+const PLUMBING_HEADERS = {
+  RequestId: header(
+    'The id of this request, as the service logs it: quote it when reporting a problem.',
+    'string',
+    true,
+  ),
+  RateLimitLimit: header('Requests a workspace may make per minute (sent when a limit is set).', 'integer'),
+  RateLimitRemaining: header('Requests left in the current minute.', 'integer'),
+  RateLimitReset: header('Seconds until the count starts again.', 'integer'),
+  RetryAfter: header('Seconds to wait before retrying.', 'integer', true),
+  RetryAfterOutage: header(
+    'Seconds to wait, when the outage clears by itself (a list still loading).',
+    'integer',
+  ),
+};
+const headerRef = (name: keyof typeof PLUMBING_HEADERS) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * Declares those headers on each response, so a generated client can read them: the request id on
+ * every answer; on the API's, the rate limit's counters (when a limit is configured) and, on a 429
+ * and on a 503 that clears by itself, when to come back.
+ */
+function declarePlumbingHeaders(path: string, op: IdempotentOperation): void {
+  const api = path.startsWith('/v1/');
+  for (const [status, res] of Object.entries(op.responses ?? {})) {
+    const headers: Record<string, unknown> = { 'x-request-id': headerRef('RequestId') };
+    if (api) {
+      headers['x-ratelimit-limit'] = headerRef('RateLimitLimit');
+      headers['x-ratelimit-remaining'] = headerRef('RateLimitRemaining');
+      headers['x-ratelimit-reset'] = headerRef('RateLimitReset');
+    }
+    if (status === '429') headers['retry-after'] = headerRef('RetryAfter');
+    if (status === '503') headers['retry-after'] = headerRef('RetryAfterOutage');
+    res.headers = { ...headers, ...res.headers };
+  }
+}
+
 function declareIdempotency(op: IdempotentOperation): void {
   if (op.requestBody?.content?.['multipart/form-data']) return;
   // an answer that is not JSON (a rendered PDF) is not kept to replay
