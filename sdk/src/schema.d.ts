@@ -4455,6 +4455,11 @@ export interface operations {
         content: {
           "application/json": {
             api_key: string;
+            /**
+             * Format: uuid
+             * @description The id of that first key: DELETE /admin/keys/{id} revokes it
+             */
+            api_key_id: string;
             /** Format: date-time */
             created_at: string;
             /** Format: uuid */

@@ -47,16 +47,29 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         summary: 'Create a workspace and its first API key (shown once)',
         body: Type.Object({ name: NonBlank({ maxLength: 200 }) }),
         response: {
-          201: Type.Object({ id: Uuid, name: Type.String(), api_key: Type.String(), created_at: DateTime }),
+          201: Type.Object({
+            id: Uuid,
+            name: Type.String(),
+            api_key: Type.String(),
+            api_key_id: Type.String({
+              format: 'uuid',
+              description: 'The id of that first key: DELETE /admin/keys/{id} revokes it',
+            }),
+            created_at: DateTime,
+          }),
           ...errors(400),
         },
       },
     },
     async (req, reply) => {
       const ws = await createWorkspace(ctx.db, req.body.name);
-      return reply
-        .status(201)
-        .send({ id: ws.id, name: ws.name, api_key: ws.api_key, created_at: ws.created_at });
+      return reply.status(201).send({
+        id: ws.id,
+        name: ws.name,
+        api_key: ws.api_key,
+        api_key_id: ws.api_key_id,
+        created_at: ws.created_at,
+      });
     },
   );
   app.post(
