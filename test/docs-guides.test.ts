@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GUIDES } from '../src/http/docs-guides.ts';
+import { GUIDES, linkGuides } from '../src/http/docs-guides.ts';
 import { getHarness } from './helpers/harness.ts';
 
 // The guides are the docs' Markdown rendered; their links to each other (`fraud-database.md`) were
@@ -16,8 +16,24 @@ test('every link between guides leads to a page; only docs/<name>.md is served',
     for (const m of res.body.matchAll(/href="(\/docs\/guides\/[^"#]+)/g)) linked.add(m[1]);
   }
   assert.ok(linked.has('/docs/guides/fraud-database'), [...linked].join(' '));
+  // a doc named by its repository path (`docs/id-verification.md`) links to its page too
+  assert.ok(linked.has('/docs/guides/id-verification'), [...linked].join(' '));
   for (const url of linked) assert.equal((await get(url)).statusCode, 200, url);
   for (const bad of ['nope', '..%2FREADME', 'README', '.hidden', 'a'.repeat(100)]) {
     assert.equal((await get(`/docs/guides/${bad}`)).statusCode, 404, bad);
   }
+});
+
+test('a doc named by its path becomes a link where it exists, never inside a link or a code block', () => {
+  const exists = (name: string) => name === 'files';
+  assert.equal(
+    linkGuides('<p>see docs/files.md and <code>docs/files.md</code>; docs/nope.md stays</p>', exists),
+    '<p>see <a href="/docs/guides/files">docs/files.md</a> and <code><a href="/docs/guides/files">docs/files.md</a></code>; docs/nope.md stays</p>',
+  );
+  const untouched = '<p><a href="/x">docs/files.md</a></p><pre><code>cat docs/files.md</code></pre>';
+  assert.equal(linkGuides(untouched, exists), untouched);
+  assert.equal(
+    linkGuides('<a href="webhooks.md#verifying">w</a>', exists),
+    '<a href="/docs/guides/webhooks#verifying">w</a>',
+  );
 });

@@ -90,10 +90,36 @@ async function docExists(name: string): Promise<boolean> {
     .catch(() => false);
 }
 
-/** The docs' links to each other (`webhooks.md#verifying`) as links to their guide pages. */
-export function linkGuides(html: string): string {
-  return html.replace(
+/** Whether docs/<name>.md exists, asked once per rendered page (pages are rendered once per process). */
+const docFileExists = (name: string) => fs.existsSync(path.join(DOCS_DIR, `${name}.md`));
+
+/**
+ * The docs' links to each other (`webhooks.md#verifying`) as links to their guide pages, and their
+ * mentions of another doc by its repository path (`docs/files.md`, in text or in code) as links
+ * too, where that doc exists: served, the path alone leads nowhere. Text inside a link or a code
+ * block is left as it is.
+ */
+export function linkGuides(html: string, exists: (name: string) => boolean = docFileExists): string {
+  const linked = html.replace(
     /href="([a-z0-9][a-z0-9-]*)\.md(#[^"]*)?"/g,
     (_m, name: string, hash?: string) => `href="/docs/guides/${name}${hash ?? ''}"`,
   );
+  let inLink = 0;
+  let inPre = 0;
+  return linked
+    .split(/(<[^>]*>)/)
+    .map((part) => {
+      if (part.startsWith('<')) {
+        const tag = /^<(\/?)([a-z]+)/i.exec(part);
+        const delta = tag?.[1] ? -1 : 1;
+        if (tag?.[2] === 'a') inLink = Math.max(0, inLink + delta);
+        if (tag?.[2] === 'pre') inPre = Math.max(0, inPre + delta);
+        return part;
+      }
+      if (inLink || inPre) return part;
+      return part.replace(/\bdocs\/([a-z0-9][a-z0-9-]*)\.md\b/g, (m, name: string) =>
+        exists(name) ? `<a href="/docs/guides/${name}">${m}</a>` : m,
+      );
+    })
+    .join('');
 }
