@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { customFormats } from '../src/http/schema-formats.ts';
+import { makePng, uploadRef } from './helpers/files.ts';
 import { eventually, newWorkspace } from './helpers/harness.ts';
 import { referenceErrors } from './helpers/reference-ajv.ts';
 import { deref, type Schema } from './helpers/schema-arbitrary.ts';
@@ -161,7 +162,29 @@ describe('webhook payloads against the reference schemas', () => {
     // through the portal (a case change without a sub-event)
     for (const product_ref of ['sandbox_registry_extract', 'sandbox_fail'])
       ok(await api.post('/v1/company-data/document-orders', { company_id: mainId, product_ref }), 201);
+    // with a wait step on the portal: the contact's last action (the files of a document check
+    // waiting for them) puts the case on it (Case.ClientPortalWaitStepTriggered)
+    const portal = (await api.get('/v1/client-portals')).body.data[0];
+    ok(
+      await api.patch(`/v1/client-portals/${portal.id}`, {
+        wait_steps: [{ key: 'review', title: 'We review your documents' }],
+      }),
+      200,
+    );
     ok(await api.post(`/v1/cases/${caseId}/share-client-portal-link`, { business_contact_id: ada }), 201);
+    const waiting = await api.post('/v1/checks/document', {
+      company_id: mainId,
+      settings: { document_type_key: 'registration_certificate' },
+    });
+    ok(waiting, 201);
+    const upload = await uploadRef(
+      api,
+      makePng({ width: 6, height: 4, text: { sandbox_outcome: 'undecided' } }),
+    );
+    ok(
+      await api.post(`/v1/checks/document/${waiting.body.id}/add_files`, { files: [{ upload_ref: upload }] }),
+      201,
+    );
 
     // the review, the report, and the deletions
     ok(await api.post(`/v1/cases/${caseId}/reviews`, { status: 'approved', comment: 'ok' }), 201);
@@ -185,6 +208,7 @@ describe('webhook payloads against the reference schemas', () => {
       'Case.ReviewConfirmed',
       'Case.Deleted',
       'Case.Updated',
+      'Case.ClientPortalWaitStepTriggered',
       'CaseReport.Generated',
       'DocumentOrder.Completed',
       'DocumentOrder.Failed',
