@@ -2,15 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
+import { emitDueReviews } from '../src/events/emit-review-due.ts';
 import { customFormats } from '../src/http/schema-formats.ts';
 import { makePng, uploadRef } from './helpers/files.ts';
-import { eventually, newWorkspace } from './helpers/harness.ts';
+import { eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { referenceErrors } from './helpers/reference-ajv.ts';
 import { deref, type Schema } from './helpers/schema-arbitrary.ts';
 
 // What a receiver generated from the reference's webhook schemas sees: one workspace goes through
 // the integrator's usual steps (a case graph, entities added and changed, every case sub-event an
-// API call causes, notes, checks decided and reviewed, a review, a report, deletions), every
+// API call causes, notes, checks decided and reviewed, registry documents, a portal wait step, a
+// review, a report, the scheduled jobs' expiry and review date, deletions), every
 // delivery is read back from the webhook logs and validated with ajv against the reference's schema
 // for its event, enumerations, formats and nullability included; and against the body our own
 // OpenAPI document's `webhooks` section declares for the event (no undeclared key either).
@@ -195,6 +198,23 @@ describe('webhook payloads against the reference schemas', () => {
     ok(other, 201);
     ok(await api.delete(`/v1/cases/${other.body.id}`), 204);
 
+    // the scheduled jobs' events: a check past its expiry date, a case whose review date has come
+    const { ctx } = await getHarness();
+    const expiring = await api.post('/v1/checks/ekyc', { individual_id: ada });
+    ok(expiring, 201);
+    await ctx.db
+      .updateTable('checks')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.body.id)
+      .execute();
+    assert.ok((await expireDueChecks(ctx)) >= 1);
+    await ctx.db
+      .updateTable('cases')
+      .set({ next_review_at: '2020-01-01' })
+      .where('id', '=', caseId)
+      .execute();
+    assert.equal(await emitDueReviews(ctx.db, { workspaceId: api.workspaceId }), 1);
+
     const expected = [
       'Case.Created',
       'Case.Updated/Case.InfoUpdated',
@@ -209,6 +229,7 @@ describe('webhook payloads against the reference schemas', () => {
       'Case.Deleted',
       'Case.Updated',
       'Case.ClientPortalWaitStepTriggered',
+      'Case.ReviewDue',
       'CaseReport.Generated',
       'DocumentOrder.Completed',
       'DocumentOrder.Failed',
@@ -229,6 +250,7 @@ describe('webhook payloads against the reference schemas', () => {
       'Check.ReviewNeeded',
       'Check.Rejected',
       'Check.Deleted',
+      'Check.Expired',
     ];
     let missing: string[] = [];
     const payloads = await eventually(async () => {
