@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { emitDueReviews } from '../src/events/emit-review-due.ts';
-import { customFormats } from '../src/http/schema-formats.ts';
 import { makePng, uploadRef } from './helpers/files.ts';
+import { newAjv } from './helpers/fuzz-operations.ts';
 import { eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { referenceErrors } from './helpers/reference-ajv.ts';
 import { deref, type Schema } from './helpers/schema-arbitrary.ts';
@@ -20,9 +19,7 @@ import { deref, type Schema } from './helpers/schema-arbitrary.ts';
 
 /** A validator per event, from the `webhooks` section of the served document. */
 function ourWebhookValidators(doc: Schema): Map<string, ValidateFunction> {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
-  (addFormats as unknown as (a: Ajv) => void)(ajv);
-  for (const [name, fn] of Object.entries(customFormats)) ajv.addFormat(name, fn);
+  const ajv = newAjv();
   const out = new Map<string, ValidateFunction>();
   for (const [event, item] of Object.entries<Schema>(doc.webhooks ?? {})) {
     const schema = item.post?.requestBody?.content?.['application/json']?.schema;

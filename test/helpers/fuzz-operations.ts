@@ -29,7 +29,8 @@ export interface Operation {
   responses: Map<number, DocumentedResponse>;
 }
 
-function newAjv(): Ajv {
+/** An ajv that checks values exactly as sent, with the document's formats (ours included). */
+export function newAjv(): Ajv {
   // responses are checked exactly as sent: no coercion, no defaults
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
   (addFormats as unknown as (a: Ajv) => void)(ajv);

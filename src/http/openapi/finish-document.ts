@@ -104,11 +104,6 @@ type IdempotentOperation = {
   responses?: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
 };
 
-/**
- * Every POST under /v1 takes an `Idempotency-Key` (src/http/idempotency.ts): declared, so the
- * reference page shows it and a generated client can send it as a typed header parameter. An
- * upload (multipart) and an answer that is no JSON (a PDF) are not replayed: they do not declare it.
- */
 const header = (description: string, type: 'string' | 'integer', required = false) => ({
   description,
   required,
@@ -153,6 +148,11 @@ function declarePlumbingHeaders(path: string, op: IdempotentOperation): void {
   }
 }
 
+/**
+ * Every POST under /v1 takes an `Idempotency-Key` (src/http/idempotency.ts): declared, so the
+ * reference page shows it and a generated client can send it as a typed header parameter. An
+ * upload (multipart) and an answer that is no JSON (a PDF) are not replayed: they do not declare it.
+ */
 function declareIdempotency(op: IdempotentOperation): void {
   if (op.requestBody?.content?.['multipart/form-data']) return;
   // an answer that is not JSON (a rendered PDF) is not kept to replay
