@@ -181,6 +181,11 @@ if (!serverUrl) {
     const notBackup = await cli(['db', 'restore', '--in', '/dev/null'], target);
     assert.equal(notBackup.code, 1);
     assert.match(notBackup.stderr, /not a readable vericase backup/);
+    // into a DATA_DIR that did not exist: the refusal leaves no directory behind
+    const fresh = { DATABASE_URL: '', DATA_DIR: path.join(tempDir('vericase-backup-none-'), 'a', 'data') };
+    const refused = await cli(['db', 'restore', '--in', '/dev/null'], fresh);
+    assert.equal(refused.code, 1);
+    assert.equal(fs.existsSync(path.dirname(fresh.DATA_DIR)), false);
   });
 } else {
   async function scratch(label: string): Promise<string> {

@@ -204,7 +204,9 @@ function dumpPostgres(url: string, file: string): void {
 
 async function restore(config: Config, input: string, force: boolean): Promise<void> {
   if (!fs.existsSync(input)) throw new CommandError(`${input} does not exist`);
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // mkdirSync answers the first directory it had to create: a failed restore removes what it made,
+  // so a refused file does not leave an empty DATA_DIR behind for the next start to mistake as set up
+  const created = fs.mkdirSync(config.dataDir, { recursive: true });
   // The lock keeps a server (or a second restore) away from DATA_DIR while it is being replaced.
   const release = acquireDataDirLock(config.dataDir);
   const stage = fs.mkdtempSync(path.join(config.dataDir, '.restore-'));
@@ -279,11 +281,13 @@ async function restore(config: Config, input: string, force: boolean): Promise<v
     );
   } catch (err) {
     step.fail();
-    throw err;
-  } finally {
     fs.rmSync(stage, { recursive: true, force: true });
     release();
+    if (created) fs.rmSync(created, { recursive: true, force: true });
+    throw err;
   }
+  fs.rmSync(stage, { recursive: true, force: true });
+  release();
 }
 
 function readManifest(stage: string, input: string): Manifest {
