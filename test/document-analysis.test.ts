@@ -451,6 +451,35 @@ describe('document analysis: bank details (IBAN / BIC)', () => {
     assert.equal(info(codeOnly).bank_name, null);
   });
 
+  test('a registry extract sent as bank details: no IBAN on it, the wrong document → rejected, named', async () => {
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],
+    });
+    assert.equal(out.verdict, 'rejected');
+    assert.match(
+      out.comment ?? '',
+      /^Failed: valid document type \(expected bank_account_details, read registration_certificate\)\./,
+    );
+    // the reference's IBAN results have no document type: the shape stays theirs
+    assert.equal('valid_document_type' in criteria(out), false);
+    assert.equal(criteria(out).valid_iban.result, null);
+  });
+
+  test('bank details whose IBAN cannot be read are not the wrong document: review', async () => {
+    const out = await analyze({
+      documentTypeKey: 'bank_account_details',
+      target: acme,
+      files: [
+        pdfFile(
+          await textPdf(["RELEVE D'IDENTITE BANCAIRE", 'TITULAIRE: ACME SOLUTIONS SAS', 'BIC: AGRIFRPP882']),
+        ),
+      ],
+    });
+    assert.equal(out.verdict, 'need_review');
+    assert.doesNotMatch(out.comment ?? '', /document type/);
+  });
+
   test('an IBAN with wrong check digits, held by someone else: rejected', async () => {
     const bad = `FR00${ACME_IBAN.slice(4)}`;
     const out = await analyze({

@@ -272,6 +272,9 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
 
   let information: DocumentAnalysisInformation;
   let results: DocumentAnalysisDetailedResults;
+  // Failures the model's detailed results have no place for (the reference's IBAN results carry no
+  // document type): they count in the verdict and the comment all the same.
+  const unlisted: [string, Criterion][] = [];
 
   if (model === 'registration_certificate') {
     const numbers = registrationNumbers(text);
@@ -334,6 +337,11 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
           )
         : notEvaluated(bank.bic),
     };
+    // No IBAN on it and it reads as another kind (a registry extract, a bill): the wrong document,
+    // not bank details that could not be read. With an IBAN, the IBAN decides (a bank statement or
+    // a bank's letter may read as another kind and still be the account's proof).
+    const kind = typeCriterion(requested, detected, input.documentTypeKey);
+    if (bank.iban === null && kind.result === 'rejected') unlisted.push(['valid_document_type', kind]);
   } else if (model === 'proof_of_address') {
     const docType = proofOfAddressType(text);
     const address = findAddress(text);
@@ -378,7 +386,10 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
   }
 
   const evaluated = counted(results);
-  const rejected = evaluated.filter(([, c]) => c.result === 'rejected' || c.result === 'error');
+  const rejected = [
+    ...unlisted,
+    ...evaluated.filter(([, c]) => c.result === 'rejected' || c.result === 'error'),
+  ];
   const open = evaluated.filter(([, c]) => c.result === null);
   // An expired document fails whatever its model (registration certificates and RIBs rarely expire).
   const expired = expires !== null && expires < todayIso(input.now) && model !== 'generic';
