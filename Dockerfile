@@ -27,10 +27,11 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 # ---- runtime
 FROM ${NODE_IMAGE} AS runtime
 # chromium: document templates and case reports are printed to PDF by it (VERICASE_CHROMIUM_PATH);
-# fonts for those PDFs; postgresql-client: `vericase db backup` / `db restore` on PostgreSQL
+# fonts for those PDFs (fonts-noto-cjk: Chinese, Japanese and Korean names, else printed as boxes);
+# postgresql-client: `vericase db backup` / `db restore` on PostgreSQL
 RUN apt-get update \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-     chromium fonts-dejavu-core fonts-liberation postgresql-client ca-certificates \
+     chromium fonts-dejavu-core fonts-liberation fonts-noto-cjk postgresql-client ca-certificates \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production \

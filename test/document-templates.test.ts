@@ -455,6 +455,16 @@ describe('document templates', () => {
     assert.ok(text.includes(`JA[${fmt('ja-JP', 'short')}]`), text);
     assert.ok(text.includes(`NL[${fmt('nl-NL', 'short')}]`), text);
     assert.ok(!text.includes(fmt('en-GB', 'long')), text);
+    // an impossible calendar day prints nothing, as any unreadable date: V8 rolled it over to a
+    // real date (2026-02-30 printed 2026-03-02)
+    await publishedTemplate(
+      api,
+      'bad_dates',
+      '<p>A[{{formatDate "2026-02-30"}}] B[{{formatDate "2028-02-29"}}] C[{{formatDate "2026-04-31T10:00:00Z" "long"}}] D[{{formatDate "2026-13-01"}}]</p>',
+    );
+    const bad = await renderPdf(api, kase.id, 'bad_dates');
+    assert.equal(bad.status, 200, JSON.stringify(bad.json));
+    assert.match(pdfText(bad.bytes).replace(/\s+/g, ' '), /A\[\] B\[2028-02-29\] C\[\] D\[\]/);
   });
 
   test('a template that would print for minutes is a 400 at the deadline, and renders go on after it', async () => {

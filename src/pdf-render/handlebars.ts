@@ -51,6 +51,15 @@ const SHORT: Intl.DateTimeFormatOptions = {
 function toDate(v: unknown): Date | null {
   if (v instanceof Date) return v;
   if (typeof v !== 'string' || !v) return null;
+  // V8 rolls an impossible day over (2026-02-30 → 2026-03-02): a contract must not print another
+  // real date, so a date part that is no calendar day is unreadable, like any other bad value
+  const day = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(v);
+  if (day) {
+    const [y, m, dd] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const check = new Date(Date.UTC(y, m - 1, dd));
+    if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== dd)
+      return null;
+  }
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
   return Number.isNaN(d.getTime()) ? null : d;
 }
