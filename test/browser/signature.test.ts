@@ -477,6 +477,39 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   assert.equal(check.data.information.signed_file_id ?? null, null);
 });
 
+test('the operator closes a request the contact opened: the step says Closed, in a neutral badge', async (t) => {
+  const { shots } = await service(t, 'signature-closed');
+  const op = await operator();
+  const { checkId, contactId, link } = await signatureRequest(op);
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const page = await openPage(chrome, link, errors);
+  await documentShown(page); // the request is started
+  // another step still asked, so the page lists its steps rather than its "all received" screen
+  await op.ok('POST', '/v1/checks/document', {
+    individual_id: contactId,
+    settings: { document_type_key: 'proof_of_address' },
+  });
+  await op.ok('PATCH', `/v1/checks/electronic_signature/${checkId}/review`, {
+    action: 'reject',
+    comment: 'Sent to the wrong person.',
+  });
+  await page.reload();
+  const badge = signing(page).locator('.badge', { hasText: 'Closed' });
+  await badge.waitFor();
+  // not the green of Received / Signed: nothing was signed
+  assert.equal(await badge.getAttribute('class'), 'badge badge-ended');
+  assert.equal(await signing(page).getAttribute('class'), 'action state-ended');
+  const signedGreen = 'rgb(220, 241, 228)';
+  assert.notEqual(
+    await badge.evaluate((el: any) => (globalThis as any).getComputedStyle(el).backgroundColor),
+    signedGreen,
+  );
+  await shots.take(page, 'closed');
+  assert.deepEqual(errors, []);
+});
+
 test('an expired signing link says so and how to get a new one; a new visit through the invitation issues one', async (t) => {
   const { shots } = await service(t, 'signature-expired');
   const op = await operator();

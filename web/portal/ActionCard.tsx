@@ -61,7 +61,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       : signature?.status === 'declined'
         ? 'retry'
         : signature?.status === 'ended'
-          ? 'submitted'
+          ? 'ended' // closed by the operator: neither the green of a signature nor a thing to redo
           : action.state;
   // what the step asks is said while it asks it: not on a signature signed, declined or closed
   const asking = signature ? signatureAsks(signature) : true;
@@ -91,7 +91,11 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   };
 
   return (
-    <li className={`action state-${action.state}`} data-action-id={action.id} data-action-type={action.type}>
+    <li
+      className={`action state-${badgeClass === 'ended' ? 'ended' : action.state}`}
+      data-action-id={action.id}
+      data-action-type={action.type}
+    >
       <section aria-labelledby={headingId}>
         <div className="action-head">
           <h3 id={headingId}>{title}</h3>
