@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ADMIN_TOKEN, HttpClient, newWorkspace, waitUntil } from '../drills/_lib.ts';
+import { ADMIN_TOKEN, HttpClient, newWorkspace, startServer, waitUntil } from '../drills/_lib.ts';
 import { SHARED_DATA_DIR } from './helpers/harness.ts';
-import { cleanupsAfter, startOwnServer } from './helpers/own-server.ts';
+import { cleanupsAfter, ownDatabaseEnv, startOwnServer } from './helpers/own-server.ts';
 
 /**
  * A service started before any sanctions list was loaded: an aml check resolves with result error
@@ -91,4 +91,61 @@ test('the first lists loaded re-screen a monitored aml check that ran without li
     approved.data.review.comment,
     'Approved automatically: the re-screening after a list update found no match on the sanctions and watch lists (lists: ofac_sdn)',
   );
+});
+
+test('lists back after a start without them, the very ones recorded before, re-screen a monitored check that ran in error', {
+  timeout: 180_000,
+}, async (t) => {
+  const cleanups = cleanupsAfter((fn) => t.after(fn));
+  const referenceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-lists-back-'));
+  cleanups.push(() => fs.rmSync(referenceDir, { recursive: true, force: true }));
+  const lists = path.join(referenceDir, 'sanctions/ofac-sdn-sample');
+  fs.cpSync(path.join(SHARED_DATA_DIR, 'sanctions/ofac-sample'), lists, { recursive: true });
+  const env = { ...(await ownDatabaseEnv('aml-lists-back', cleanups)), VERICASE_REFERENCE_DIR: referenceDir };
+  const admin = (base: string) => new HttpClient(base, { authorization: `Bearer ${ADMIN_TOKEN}` });
+
+  // 1. a service with the lists: their versions are recorded
+  const first = await startServer({ env });
+  cleanups.push(() => first.kill9());
+  // a reload queues behind the start-up load, its recording included
+  const loaded = await admin(first.base).post('/admin/screening/reload', {});
+  assert.equal(loaded.status, 200, JSON.stringify(loaded.body));
+  const key = loaded.body.versions_key;
+  assert.ok(key);
+  await first.stop();
+
+  // 2. restarted without them (the directory moved away): a check screened now is in error
+  const away = `${referenceDir}-away`; // out of the directory: its loaders look into every folder
+  cleanups.push(() => fs.rmSync(away, { recursive: true, force: true }));
+  fs.renameSync(lists, away);
+  const second = await startServer({ env });
+  cleanups.push(() => second.kill9());
+  const { client: api } = await newWorkspace(second, 'aml lists back');
+  const created = await api.post('/v1/cases', {
+    name: 'Screened while the lists were away',
+    companies: [{ type: 'main', name: 'TNK Trading International S.A.', country: 'CH' }],
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const check = await api.post('/v1/checks/aml', { company_id: created.body.companies[0].id });
+  assert.equal(check.status, 201, JSON.stringify(check.body));
+  const url = `/v1/checks/aml/${check.body.id}`;
+  assert.ok(
+    await waitUntil(async () => (await api.get(url)).body.data?.result === 'error', 30_000),
+    'the check in error',
+  );
+  assert.equal((await api.patch(`${url}/monitoring`, { is_monitored: true })).status, 200);
+
+  // 3. the same lists come back: before, the same version set as recorded was no change, and the
+  // check stayed in error until the next real list update
+  fs.renameSync(away, lists);
+  const back = await admin(second.base).post('/admin/screening/reload', {});
+  assert.equal(back.status, 200, JSON.stringify(back.body));
+  assert.equal(back.body.versions_key, key);
+  assert.ok(
+    await waitUntil(async () => Boolean((await api.get(url)).body.data?.vendor?.monitored_at), 30_000),
+    `not re-screened: ${JSON.stringify((await api.get(url)).body.data)}`,
+  );
+  const after = (await api.get(url)).body;
+  assert.equal(after.data.result, null);
+  assert.equal(after.data.match_status, 'potential_match');
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -455,6 +455,68 @@ describe('screening without lists, and reload without restart', () => {
       ),
     );
     assert.equal(await service.checkForChanges(), null);
+  });
+
+  const adminReload = () =>
+    app.inject({
+      method: 'POST',
+      url: '/admin/screening/reload',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+
+  test('a reload that finds the directory emptied keeps the lists in use, and says so', async () => {
+    const key = service.versionsKey;
+    const away = `${refDir}-away`;
+    await rename(join(refDir, 'sanctions'), away);
+    try {
+      await service.checkForChanges();
+      // before: the lists went, searches answered 503 and aml checks resolved in error
+      assert.equal(service.available, true);
+      assert.equal(service.versionsKey, key);
+      const lists = await api.get('/v1/screening/lists');
+      assert.equal(lists.body.status, 'ready');
+      assert.match(lists.body.message, /holds no list now; the lists loaded at .* stay in use/);
+      assert.equal((await api.get('/v1/screening/search?name=Eric%20Badege')).status, 200);
+      const reloaded = await adminReload();
+      assert.equal(reloaded.statusCode, 200, reloaded.body);
+      assert.match(reloaded.json().notice, /holds no list now/);
+      // checked again, nothing changed: not reloaded at every interval
+      assert.equal(await service.checkForChanges(), null);
+    } finally {
+      await rename(away, join(refDir, 'sanctions'));
+    }
+    await service.checkForChanges();
+    assert.equal(service.versionsKey, key);
+    assert.equal((await api.get('/v1/screening/lists')).body.message, null);
+  });
+
+  test("a list's malformed rows are counted and named in the lists and the reload's answer", async () => {
+    await mkdir(join(refDir, 'sanctions', 'eu'), { recursive: true });
+    await writeFile(
+      join(refDir, 'sanctions', 'eu', 'eu-test.csv'),
+      [
+        'fileGenerationDate;Entity_LogicalId;Entity_SubjectType;Entity_Regulation_Programme;NameAlias_WholeName;NameAlias_Gender;BirthDate_BirthDate;BirthDate_Year;Citizenship_CountryIso2Code;Address_CountryIso2Code;Identification_Number',
+        '2026-11-30;9001;person;RUS;Zorbek Valentinovich Quarmish;M;1971-04-02;1971;RU;RU;',
+        '2026-11-30;9002;enterprise;RUS;Glimmerfax Trading LLC;;;;;RU;1234567890',
+        'this line is garbage without separators',
+        '2026-11-30;;person;RUS;No Id Person;;;;;;',
+      ].join('\n'),
+    );
+    const res = await adminReload();
+    assert.equal(res.statusCode, 200, res.body);
+    const fromReload = res.json().data.find((d: { malformed: number }) => d.malformed > 0);
+    assert.ok(fromReload, res.body);
+    assert.equal(fromReload.errors.length, fromReload.malformed);
+    const lists = await api.get('/v1/screening/lists');
+    const eu = lists.body.data.find((d: { source: string }) => d.source === fromReload.source);
+    assert.equal(eu.entities, 2);
+    assert.equal(eu.malformed, 2);
+    assert.deepEqual(eu.errors, fromReload.errors);
+    // each names its record and what is wrong with it (they said "row without Entity_LogicalId")
+    assert.deepEqual(eu.errors, [
+      'eu-fsf: record 3 after the header has 1 fields, the header 11',
+      'eu-fsf: record 4 after the header has no Entity_LogicalId',
+    ]);
   });
 });
 

@@ -4344,11 +4344,14 @@ export interface operations {
             changed: boolean;
             data: {
                 entities: number;
+                /** @description The loader's messages for the first ten malformed rows (which row, and why) */
+                errors: string[];
                 malformed: number;
                 source: string;
                 version: string;
               }[];
             loaded_at: string | null;
+            notice: string | null;
             versions_key: string | null;
           };
         };
@@ -16116,6 +16119,8 @@ export interface operations {
           "application/json": {
             data: ({
                 entities: number;
+                /** @description The loader's messages for the first ten malformed rows (which row, and why) */
+                errors: string[];
                 loaded_at: string | null;
                 malformed: number;
                 origin: string | null;

@@ -50,6 +50,11 @@ const SearchResult = Type.Object({
   explanation: Type.Any(),
 });
 
+/** What a list's loader said of the rows it could not read (the first ten). */
+export const MalformedRowErrors = Type.Array(Type.String(), {
+  description: "The loader's messages for the first ten malformed rows (which row, and why)",
+});
+
 const ListVersionOut = Type.Object({
   source: Type.String(),
   version: Type.String(),
@@ -57,6 +62,7 @@ const ListVersionOut = Type.Object({
   origin: Nullable(Type.String()),
   entities: Type.Integer(),
   malformed: Type.Integer(),
+  errors: MalformedRowErrors,
   loaded_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
@@ -85,7 +91,7 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       const loadedAt = s?.loadedAt ?? null;
       return {
         status: s?.state ?? 'empty',
-        message: s?.available ? null : (s?.unavailableMessage() ?? null),
+        message: s?.available ? s.notice : (s?.unavailableMessage() ?? null),
         versions_key: s?.versionsKey ?? null,
         data: (s?.versions ?? []).map((v) => ({ ...presentListVersion(v), loaded_at: loadedAt })),
       };

@@ -47,14 +47,16 @@ export function loadEuFsf(csv: string): ListLoadResult {
     };
   }
   const byId = new Map<string, ScreeningEntity>();
-  for (const row of rows) {
+  for (const [n, row] of rows.entries()) {
+    // which record: counted from the header, so an operator can find it in the file
+    const at = `record ${n + 1} after the header`;
     if (row.length !== header.length) {
-      problems.bad(`eu-fsf: row has ${row.length} fields, header has ${header.length}`);
+      problems.bad(`eu-fsf: ${at} has ${row.length} fields, the header ${header.length}`);
       continue;
     }
     const id = get(row, 'Entity_LogicalId');
     if (!id) {
-      problems.bad('eu-fsf: row without Entity_LogicalId');
+      problems.bad(`eu-fsf: ${at} has no Entity_LogicalId`);
       continue;
     }
     published ??= parseDate(get(row, 'fileGenerationDate'));
@@ -67,7 +69,7 @@ export function loadEuFsf(csv: string): ListLoadResult {
     let e = byId.get(id);
     if (!e) {
       if (!whole) {
-        problems.bad(`eu-fsf: entity ${id} first row has no name`);
+        problems.bad(`eu-fsf: ${at}, the first of entity ${id}, has no name`);
         continue;
       }
       const type = (

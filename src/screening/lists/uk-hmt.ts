@@ -69,16 +69,18 @@ export function loadUkHmt(csv: string): ListLoadResult {
   }
   const byId = new Map<string, ScreeningEntity>();
   const primarySeen = new Set<string>();
-  for (const row of rows) {
+  for (const [n, row] of rows.entries()) {
+    // which record: counted from the header, so an operator can find it in the file
+    const at = `record ${n + 1} after the header`;
     if (row.length !== header.length) {
-      problems.bad(`uk-hmt: row has ${row.length} fields, header has ${header.length}`);
+      problems.bad(`uk-hmt: ${at} has ${row.length} fields, the header ${header.length}`);
       continue;
     }
     const id = get(row, idColumn);
     const given = ['Name 1', 'Name 2', 'Name 3', 'Name 4', 'Name 5'].map((c) => get(row, c)).filter(Boolean);
     const surname = get(row, 'Name 6');
     if (!id || (!surname && !given.length)) {
-      problems.bad(`uk-hmt: row without Group ID or name (${id ?? '?'})`);
+      problems.bad(`uk-hmt: ${at} has no Group ID or no name (${id ?? '?'})`);
       continue;
     }
     const groupType = (get(row, 'Designation Type', 'Group Type') ?? '').toLowerCase();

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { errors, Nullable } from '../../http/common-schemas.ts';
 import { ApiError } from '../../http/errors.ts';
+import { MalformedRowErrors } from '../routes.ts';
 import { screeningUnavailable } from './unavailable.ts';
 
 /**
@@ -19,6 +20,11 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({
             changed: Type.Boolean(),
+            notice: Nullable(
+              Type.String({
+                description: 'Set when the lists in use are kept over a directory that holds none',
+              }),
+            ),
             versions_key: Nullable(Type.String()),
             loaded_at: Nullable(Type.String()),
             data: Type.Array(
@@ -27,6 +33,7 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
                 version: Type.String(),
                 entities: Type.Integer(),
                 malformed: Type.Integer(),
+                errors: MalformedRowErrors,
               }),
             ),
           }),
@@ -41,6 +48,7 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
       if (!s.available) throw screeningUnavailable(ctx);
       return {
         changed: report.changed,
+        notice: s.notice,
         versions_key: report.versionsKey,
         loaded_at: report.loadedAt,
         data: report.versions.map((v) => ({
@@ -48,6 +56,7 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
           version: v.version,
           entities: v.entities,
           malformed: v.malformed,
+          errors: v.errors,
         })),
       };
     },

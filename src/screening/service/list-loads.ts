@@ -6,6 +6,9 @@ import type { LoadReport } from './screening-service.ts';
 
 export const PROCESS_LABEL = `${hostname()}:${process.pid}`;
 
+/** The version key recorded for a load that found no list (no real set of versions has it). */
+export const NO_LISTS_KEY = '';
+
 /** The most recent list load recorded by any process. */
 export async function latestListLoad(db: Db) {
   return db

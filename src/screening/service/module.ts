@@ -14,7 +14,7 @@ import {
   startMonitoringRun,
 } from '../../checks/types/aml/monitoring.ts';
 import type { Module } from '../../modules.ts';
-import { recordListLoad } from './list-loads.ts';
+import { latestListLoad, NO_LISTS_KEY, recordListLoad } from './list-loads.ts';
 import { resolveReferenceDir } from './reference-dir.ts';
 import { type LoadReport, ScreeningService } from './screening-service.ts';
 
@@ -44,7 +44,15 @@ async function sendWhenQueueReady(ctx: AppContext, data: { versionsKey: string }
  * ones are to be screened once the lists arrive (on a fresh install the run finds no check).
  */
 export async function onListsLoaded(ctx: AppContext, report: LoadReport): Promise<void> {
-  if (!report.versionsKey) return;
+  if (!report.versionsKey) {
+    // A start without lists is recorded too (as the empty set, once): checks screened meanwhile
+    // resolved with result error, and the lists that come back, even the very ones recorded before,
+    // are then a change that re-screens the monitored ones.
+    if ((await latestListLoad(ctx.db))?.versions_key !== NO_LISTS_KEY) {
+      await recordListLoad(ctx.db, { ...report, versionsKey: NO_LISTS_KEY });
+    }
+    return;
+  }
   const { previousKey } = await recordListLoad(ctx.db, report);
   if (previousKey !== report.versionsKey) {
     await sendWhenQueueReady(ctx, { versionsKey: report.versionsKey });

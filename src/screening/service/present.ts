@@ -31,5 +31,6 @@ export function presentListVersion(v: ListVersion) {
     origin: v.origin ?? null,
     entities: v.entities,
     malformed: v.malformed,
+    errors: v.errors,
   };
 }

@@ -60,6 +60,9 @@ export function versionsKey(versions: Pick<ListVersion, 'source' | 'version'>[])
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
 
+/** A reload found no list while lists were in use: they are kept (see `#loadFromDirectory`). */
+class KeptLists extends Error {}
+
 export class ScreeningService {
   readonly registry: ScreeningRegistry;
   #resolveDir: () => string | null;
@@ -70,6 +73,7 @@ export class ScreeningService {
   #pending = 0;
   #state: ScreeningState = 'idle';
   #lastError: string | null = null;
+  #notice: string | null = null;
   #dir: string | null = null;
   #statSignature: string | null = null;
   #fingerprint: string | null = null;
@@ -96,6 +100,11 @@ export class ScreeningService {
 
   get lastError(): string | null {
     return this.#lastError;
+  }
+
+  /** Why the lists in use are not what the directory holds (a reload that found none kept them). */
+  get notice(): string | null {
+    return this.#notice;
   }
 
   get versions(): ListVersion[] {
@@ -244,19 +253,35 @@ export class ScreeningService {
     // a mistyped VERICASE_REFERENCE_DIR says so at start-up, not "no list found"
     if (problem) this.#logger.warn({ dir }, `the reference directory ${dir} ${problem}`);
     const started = Date.now();
+    let sig: string | null = null;
+    let fp: string | null = null;
     try {
-      let sig: string | null = null;
-      let fp: string | null = null;
       await this.registry.loadPrepared(async (options) => {
         const load = await this.#loadDirectory(dir, options);
         sig = load.statSignature;
         fp = load.fingerprint;
+        // A directory that held lists and now holds none is being replaced (a deploy, an rsync, a
+        // volume remounted), not a decision to screen against nothing: the lists in use stay, and
+        // the files that come back are a change like any other. A start without lists is empty.
+        if (this.available && !load.prepared.lists.some((l) => l.entities > 0)) throw new KeptLists();
         return load.prepared;
       });
       this.#statSignature = sig;
       this.#fingerprint = fp;
       this.#lastError = null;
+      this.#notice = null;
     } catch (err) {
+      if (err instanceof KeptLists) {
+        this.#statSignature = sig;
+        this.#fingerprint = fp;
+        this.#state = 'ready';
+        this.#lastError = null;
+        this.#notice =
+          `The reference directory ${dir} holds no list now; the lists loaded at ${this.loadedAt} stay in ` +
+          'use until lists are back (a restart without lists runs without them)';
+        this.#logger.warn({ dir, lists: this.versions.length }, this.#notice);
+        return this.#report(false);
+      }
       this.#state = this.available ? 'ready' : 'failed';
       this.#lastError = String((err as Error)?.message ?? err);
       this.#logger.error({ err, dir }, 'loading the sanctions lists failed');
@@ -267,7 +292,12 @@ export class ScreeningService {
       {
         dir,
         ms: Date.now() - started,
-        lists: report.versions.map((v) => ({ source: v.source, version: v.version, entities: v.entities })),
+        lists: report.versions.map((v) => ({
+          source: v.source,
+          version: v.version,
+          entities: v.entities,
+          ...(v.malformed ? { malformed: v.malformed, errors: v.errors } : {}),
+        })),
       },
       report.versions.length
         ? 'sanctions lists loaded'
