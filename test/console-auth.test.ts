@@ -113,6 +113,21 @@ describe('console sign-in', () => {
     await ctx.db.updateTable('users').set({ suspended_at: new Date() }).where('id', '=', user.id).execute();
     const suspended = await login({ email: user.email, password: user.password });
     assert.equal(suspended.statusCode, 401);
+    // answered as a wrong password, and in the audit log all the same (it left no trace)
+    assert.equal(suspended.json().message, wrong.json().message);
+    const refused = await ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'status_code', 'details', 'actor_id'])
+      .where('resource_id', '=', user.id)
+      .where('action', '=', 'console.login_failed')
+      .orderBy('occurred_at', 'desc')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(refused, {
+      action: 'console.login_failed',
+      status_code: 401,
+      details: { reason: 'suspended' },
+      actor_id: user.id,
+    });
   });
 
   test('an e-mail in two workspaces needs the workspace (id or name) once the password is right', async () => {

@@ -56,6 +56,7 @@ function sessionBody(s: {
 }
 
 /** Users who may sign in with this e-mail (not suspended), narrowed to a workspace by id or name. */
+/** The users the e-mail names (in the workspace given), suspended ones included: see the caller. */
 async function candidates(db: Db, email: string, workspace: string | undefined) {
   let q = db
     .selectFrom('users as u')
@@ -69,9 +70,9 @@ async function candidates(db: Db, email: string, workspace: string | undefined) 
       'u.role',
       'u.password_hash',
       'w.name as workspace_name',
+      'u.suspended_at',
     ])
-    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
-    .where('u.suspended_at', 'is', null);
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()));
   if (workspace !== undefined) {
     const isUuid = UUID_RE.test(workspace);
     q = q.where((eb) =>
@@ -200,7 +201,12 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           reply.header('retry-after', String(wait));
           throw new ApiError(429, `Too many failed sign-ins: retry in ${wait} seconds`);
         }
-        const users = await candidates(ctx.db, email, workspace);
+        const named = await candidates(ctx.db, email, workspace);
+        // a suspended user cannot sign in, and is answered as a wrong password would be; the attempt
+        // is still in the audit log (a suspended employee trying to get back in is for compliance
+        // to see)
+        const users = named.filter((u) => u.suspended_at === null);
+        const suspended = named.filter((u) => u.suspended_at !== null);
         // every candidate's password is checked (one dummy check when there is none), so the answer
         // and its time do not tell whether the e-mail exists
         const matching = [];
@@ -214,6 +220,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
             users.some((u) => u.password_hash) ? 'wrong_password' : 'no_password',
             401,
           );
+          await auditRefused(req, suspended, 'suspended', 401);
           throw new ApiError(401, BAD_CREDENTIALS);
         }
         if (matching.length > 1) {
