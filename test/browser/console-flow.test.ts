@@ -153,8 +153,17 @@ test('sign in, case from the registry, template, review a check, share the porta
   await page.getByRole('link', { name: 'Review queue' }).click();
   await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
   await page.getByRole('cell', { name: 'Iris Inconclusive' }).waitFor();
+  // and its case, among the cases waiting for a reviewer, with its one check to review (the page
+  // listed checks only)
+  const cases = page.getByRole('region', { name: 'Cases' });
+  const caseRow = cases.getByRole('row', { name: /Maison Lumiere/ });
+  await caseRow.waitFor();
+  assert.equal(await caseRow.getByRole('cell').nth(2).textContent(), '1');
   await shot(page, '06-review-queue');
-  await page.getByRole('link', { name: 'Maison Lumiere' }).click();
+  await page
+    .getByRole('row', { name: /Iris Inconclusive/ })
+    .getByRole('link', { name: 'Maison Lumiere' })
+    .click();
   await page.getByRole('heading', { level: 1, name: 'Maison Lumiere' }).waitFor();
 
   // review it from her panel

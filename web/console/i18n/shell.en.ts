@@ -83,6 +83,13 @@ export const shellEn = {
   'queue.col.case': 'Case',
   'queue.col.since': 'Waiting since',
   'queue.open': 'Open the case',
+  'queue.checks.title': 'Checks',
+  'queue.cases.title': 'Cases',
+  'queue.cases.intro': 'Cases with something for a reviewer to do, the longest untouched first.',
+  'queue.cases.empty': 'No case waits for a reviewer.',
+  'queue.cases.col.status': 'Status',
+  'queue.cases.col.checks': 'Checks to review',
+  'queue.cases.col.activity': 'Last activity',
 } as const;
 
 export type ShellKey = keyof typeof shellEn;

@@ -86,4 +86,12 @@ export const shellFr: Record<ShellKey, string> = {
   'queue.col.case': 'Dossier',
   'queue.col.since': 'En attente depuis',
   'queue.open': 'Ouvrir le dossier',
+  'queue.checks.title': 'Vérifications',
+  'queue.cases.title': 'Dossiers',
+  'queue.cases.intro':
+    "Les dossiers où un relecteur a quelque chose à faire, les plus longtemps inactifs d'abord.",
+  'queue.cases.empty': 'Aucun dossier n’attend de relecteur.',
+  'queue.cases.col.status': 'Statut',
+  'queue.cases.col.checks': 'Vérifications à revoir',
+  'queue.cases.col.activity': 'Dernière activité',
 };

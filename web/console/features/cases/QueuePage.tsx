@@ -1,7 +1,7 @@
 /**
  * The review queue: checks in need_review across the workspace, longest waiting first, with what each
- * is on and its case (GET /v1/review-queue/checks: one call), and the cases whose reviewer has
- * actions. A check's link opens its case with the check unfolded.
+ * is on and its case (GET /v1/review-queue/checks: one call), below the cases whose reviewer has
+ * actions (QueueCases). A check's link opens its case with the check unfolded.
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
@@ -13,6 +13,7 @@ import { hasActKey, useActT } from '../act-i18n.ts';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
 import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
+import { QueueCases } from './QueueCases.tsx';
 
 type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
 const LIMIT = 25;
@@ -51,6 +52,8 @@ export function QueuePage() {
   return (
     <section className="page queue" aria-labelledby="queue-title">
       <h1 id="queue-title">{t('queue.title')}</h1>
+      <QueueCases />
+      <h2 id="queue-checks-title">{t('queue.checks.title')}</h2>
       <p className="muted">{t('queue.intro')}</p>
       <ListTable
         error={error}

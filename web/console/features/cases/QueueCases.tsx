@@ -1,0 +1,81 @@
+/**
+ * The review queue's cases: those whose reviewer has actions (GET /v1/review-queue/cases: one
+ * call, each with how many of its checks wait in need_review), least recently active first, so the
+ * case that has waited longest is on top. A row opens its case.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { api, unwrap } from '../../api/client.ts';
+import type { paths } from '../../api/schema';
+import { shownTotal } from '../../api/totals.ts';
+import { useFormatDate, useT } from '../../shell/i18n.tsx';
+import { ListPager } from './ListPager.tsx';
+import { ListTable } from './ListTable.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+
+type QueueCasesPage = paths['/v1/review-queue/cases']['get']['responses'][200]['content']['application/json'];
+const LIMIT = 25;
+
+export function QueueCases() {
+  const t = useT();
+  const formatDate = useFormatDate();
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<QueueCasesPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    api
+      .GET('/v1/review-queue/cases', { params: { query: { page, limit: LIMIT } } })
+      .then(unwrap)
+      .then(
+        (l) => live && setList(l),
+        (e: Error) => live && setError(e.message),
+      );
+    return () => {
+      live = false;
+    };
+  }, [page]);
+
+  const count = list?.pagination.count ?? 0;
+  const pages = Math.max(1, Math.ceil(count / LIMIT));
+  return (
+    <section className="queue-cases" aria-labelledby="queue-cases-title">
+      <h2 id="queue-cases-title">{t('queue.cases.title')}</h2>
+      <p className="muted">{t('queue.cases.intro')}</p>
+      <ListTable
+        error={error}
+        rows={list?.data}
+        empty={t('queue.cases.empty')}
+        columns={[
+          t('queue.col.case'),
+          t('queue.cases.col.status'),
+          t('queue.cases.col.checks'),
+          t('queue.cases.col.activity'),
+        ]}
+        row={(c) => (
+          <tr key={c.id}>
+            <td>
+              <Link href={`/cases/${c.id}`}>{c.name}</Link>
+            </td>
+            <td>
+              <StatusBadge status={c.status} />
+            </td>
+            <td>{c.checks_need_review}</td>
+            <td>{formatDate(c.last_activity_at)}</td>
+          </tr>
+        )}
+      />
+      {count > LIMIT ? (
+        <ListPager
+          label={t('queue.cases.title')}
+          page={page}
+          pages={pages}
+          count={shownTotal(count, list?.pagination.count_estimated)}
+          onPage={setPage}
+        />
+      ) : null}
+    </section>
+  );
+}
