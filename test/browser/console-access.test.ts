@@ -707,7 +707,28 @@ describe('console access', { timeout: 900_000 }, () => {
     await page.getByText('Your session ended. Sign in again.').waitFor();
     assert.equal(await page.locator('section.settings-main').count(), 0);
     await shot(page, 'access-expired-sign-in');
+    // a session that ends while the page is closed: the next load says so too (it showed the plain
+    // sign-in page)
+    await page.getByLabel('E-mail').fill(eve.email);
+    await page.getByLabel('Password').fill(eve.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('section.settings-main').waitFor();
+    await ctx.db
+      .updateTable('console_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', eve.id)
+      .execute();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await page.getByText('Your session ended. Sign in again.').waitFor();
     await page.close();
+    // a browser that never signed in (no cookie) gets the plain page
+    await chrome.context.clearCookies();
+    const fresh = await chrome.context.newPage();
+    await fresh.goto(`${base}/console/`);
+    await fresh.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    assert.equal(await fresh.getByText('Your session ended. Sign in again.').count(), 0);
+    await fresh.close();
 
     // an admin signs Eve out everywhere: her open console goes back to the sign-in page too
     page = await signedIn(eve);

@@ -4,7 +4,7 @@
  * with a note. The role here only shapes the page; the server enforces it on every call.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { consoleCall, onUnauthorized, setCsrfToken } from '../api/client.ts';
+import { ApiProblem, consoleCall, onUnauthorized, setCsrfToken } from '../api/client.ts';
 
 export type Role = 'admin' | 'reviewer' | 'viewer';
 
@@ -37,9 +37,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    // 204 (null): no session cookie, nobody signed in from this browser
+    // 204 (null): no session cookie, nobody signed in from this browser; 401: this browser's session
+    // ended while the page was closed (expired, signed out elsewhere): the sign-in page says so, as
+    // when it ends under an open page
     consoleCall<ConsoleSession | null>('GET', '/console/api/session')
-      .then(start, () => start(null))
+      .then(start, (err: unknown) => {
+        if (err instanceof ApiProblem && err.status === 401) setEnded(true);
+        start(null);
+      })
       .finally(() => setLoading(false));
   }, [start]);
 
