@@ -109,6 +109,8 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     const alert = await launch.getByRole('alert').innerText();
     assert.match(alert, /Nora Nocountry: /);
     assert.match(alert, /address\.country/);
+    // said once: the first detail repeated what the message says ("… eKYC needs it …" after it)
+    assert.equal(alert.match(/eKYC needs/g)?.length, 1, alert);
     assert.doesNotMatch(alert, /Carla/);
     // the launched entity is unticked (launching again makes no second check), the refused one not
     assert.equal(await launch.getByLabel('Carla Country').isChecked(), false);

@@ -5,6 +5,7 @@
  * sign-in page.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
+import { problemMessage } from './problem-message.ts';
 import type { paths } from './schema';
 
 let csrfToken: string | null = null;
@@ -42,15 +43,7 @@ export class ApiProblem extends Error {
   readonly status: number;
   readonly body: unknown;
   constructor(status: number, body: unknown, fallback: string) {
-    const b = body as { message?: unknown; details?: { path?: string; message?: string }[] } | undefined;
-    const detail = b?.details?.find((d) => d.message)?.message;
-    super(
-      typeof b?.message === 'string'
-        ? detail && !b.message.includes(detail)
-          ? `${b.message}: ${detail}`
-          : b.message
-        : fallback,
-    );
+    super(problemMessage(body, fallback));
     this.status = status;
     this.body = body;
   }
