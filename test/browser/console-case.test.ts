@@ -295,7 +295,19 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(decided.review.comment, 'Structure verified, UBOs identified.');
     assert.equal(decided.review.reviewer_type, 'user');
     assert.equal(decided.review.user.email, reviewer.email);
-    assert.match((await page.getByTestId('case-last-review').textContent()) ?? '', /Structure verified/);
+    const lastReview = (await page.getByTestId('case-last-review').textContent()) ?? '';
+    assert.match(lastReview, /Structure verified/);
+    // the next review's day as every date of the console, not yyyy-MM-dd
+    assert.ok(decided.review.next_review_at, JSON.stringify(decided.review));
+    const day = new Date(`${decided.review.next_review_at.slice(0, 10)}T00:00:00Z`).toLocaleDateString(
+      'en-GB',
+      {
+        dateStyle: 'medium',
+        timeZone: 'UTC',
+      },
+    );
+    assert.ok(lastReview.includes(`Next review on ${day}`), lastReview);
+    assert.doesNotMatch(lastReview, /\d{4}-\d{2}-\d{2}/);
 
     // the activity timeline: newest first, the review and the tag changes among them
     await page.getByRole('tab', { name: 'Activity' }).click();

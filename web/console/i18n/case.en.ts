@@ -131,6 +131,11 @@ export const caseEn = {
   'case.review.none': 'Not reviewed yet.',
   'case.review.by': 'by {who}, {when}',
   'case.review.next': 'Next review on {date}',
+  // inside a sentence ("Approved by the API"); case.actor.* start one
+  'case.reviewer.user': 'a user',
+  'case.reviewer.api': 'the API',
+  'case.reviewer.system': 'vericase',
+  'case.reviewer.contact': 'the client',
   'case.actor.user': 'A user',
   'case.actor.api': 'The API',
   'case.actor.system': 'vericase',

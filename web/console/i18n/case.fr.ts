@@ -133,6 +133,11 @@ export const caseFr: Record<CaseKey, string> = {
   'case.review.none': 'Aucune décision pour le moment.',
   'case.review.by': 'par {who}, {when}',
   'case.review.next': 'Prochaine revue le {date}',
+  // inside a sentence ("Approved by the API"); case.actor.* start one
+  'case.reviewer.user': 'un utilisateur',
+  'case.reviewer.api': "l'API",
+  'case.reviewer.system': 'vericase',
+  'case.reviewer.contact': 'le client',
   'case.actor.user': 'Un utilisateur',
   'case.actor.api': "L'API",
   'case.actor.system': 'vericase',

@@ -17,7 +17,7 @@ import { CaseGraph } from './CaseGraph.tsx';
 import { CaseReviewButton } from './CaseReview.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';
 import { EntityPanel } from './EntityPanel.tsx';
-import { formatDateTime, useCanWrite, useCaseT } from './i18n.ts';
+import { formatDate, formatDateTime, useCanWrite, useCaseT } from './i18n.ts';
 import { NotesTab } from './NotesTab.tsx';
 import { RiskBox } from './RiskBox.tsx';
 import { TagsBox } from './TagsBox.tsx';
@@ -226,13 +226,15 @@ export function CasePage({ id }: { id: string }) {
                   {t(`case.status.${kase.review.status}`)}
                 </span>{' '}
                 {t('case.review.by', {
-                  who: userName(kase.review.user) ?? t(`case.actor.${kase.review.reviewer_type}`),
+                  who: userName(kase.review.user) ?? t(`case.reviewer.${kase.review.reviewer_type}`),
                   when: formatDateTime(kase.review.reviewed_at),
                 })}
               </p>
               {kase.review.comment ? <blockquote>{kase.review.comment}</blockquote> : null}
               {kase.review.next_review_at ? (
-                <p className="case-muted">{t('case.review.next', { date: kase.review.next_review_at })}</p>
+                <p className="case-muted">
+                  {t('case.review.next', { date: formatDate(kase.review.next_review_at) })}
+                </p>
               ) : null}
             </>
           ) : (

@@ -4,6 +4,7 @@
  */
 import { useCallback } from 'react';
 import { fill } from '../../../shared/i18n.ts';
+import { problemMessage as serverMessage } from '../../api/problem-message.ts';
 import { caseEn } from '../../i18n/case.en.ts';
 import { caseFr } from '../../i18n/case.fr.ts';
 import { type Lang, useLang } from '../../shell/i18n.tsx';
@@ -45,14 +46,8 @@ export function formatDate(isoDate: string): string {
   );
 }
 
-/** The server's message from an error body, or a generic one. */
+/** The server's message from an error body (api/problem-message.ts), or a generic one. */
 export function problemMessage(error: unknown, t: CaseT): string {
-  const body = error as { message?: unknown; details?: { path?: string; message?: string }[] } | undefined;
-  const detail = body?.details?.[0];
-  if (typeof body?.message === 'string' && body.message) {
-    return detail?.message && !body.message.includes(detail.message)
-      ? `${body.message}: ${detail.message}`
-      : body.message;
-  }
-  return t('case.error');
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' && message ? serverMessage(error, message) : t('case.error');
 }
