@@ -166,8 +166,16 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     assert.equal(await page.getByLabel('Politically exposed persons').isChecked(), true);
     assert.equal(await page.getByLabel('Adverse media').isChecked(), false);
     await page.getByLabel('Politically exposed persons').uncheck();
-    assert.equal(await page.getByLabel('Approve document checks automatically').isChecked(), true);
-    await page.getByLabel('Approve document checks automatically').uncheck();
+    // each type by its name, as everywhere in the console (the table showed `id_verification`...)
+    const autoTypes = page.getByRole('group', { name: 'Automatic decisions' }).getByRole('rowheader');
+    assert.deepEqual(
+      (await autoTypes.allTextContents()).filter((x) => /_/.test(x)),
+      [],
+      'no raw type key',
+    );
+    assert.ok((await autoTypes.allTextContents()).includes('ID verification'));
+    assert.equal(await page.getByLabel('Approve automatically: Document', { exact: true }).isChecked(), true);
+    await page.getByLabel('Approve automatically: Document', { exact: true }).uncheck();
     await shot(page, 'settings-general');
     await save.click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -100,6 +100,13 @@ describe('console lists', { timeout: 600_000 }, () => {
     await page.locator('table.settings-table tbody tr').nth(19).waitFor();
     assert.equal(await page.locator('table.settings-table tbody tr').count(), 20);
     await shot(page, 'users-last-page-emptied');
+    // this workspace has no case: its list says so, not "no case matches these filters"
+    await page.goto(`${base}/console/`);
+    await page
+      .getByText('No case yet: open one with New case, or through the API (POST /v1/cases).')
+      .waitFor();
+    await page.goto(`${base}/console/?name=zzz`);
+    await page.getByText('No case matches these filters.').waitFor();
     await page.close();
   });
 

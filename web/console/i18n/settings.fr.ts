@@ -75,8 +75,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'general.checkType': 'Type de contrôle',
   'general.autoApprove': 'Approuver automatiquement',
   'general.autoReject': 'Refuser automatiquement',
-  'general.autoApproveOf': 'Approuver automatiquement les contrôles {type}',
-  'general.autoRejectOf': 'Refuser automatiquement les contrôles {type}',
+  'general.autoApproveOf': 'Approuver automatiquement : {type}',
+  'general.autoRejectOf': 'Refuser automatiquement : {type}',
   'general.companies': 'Entreprises et fraude',
   'general.companyMonitoring': 'Surveiller les entreprises liées à leur fiche au registre',
   'general.fraudShare':

@@ -60,6 +60,7 @@ export const shellEn = {
   'cases.sort.name.desc': 'Name (Z–A)',
   'cases.perPage': 'Per page',
   'cases.filters': 'Filters',
+  'cases.none': 'No case yet: open one with New case, or through the API (POST /v1/cases).',
   'cases.empty': 'No case matches these filters.',
   'cases.col.name': 'Case',
   'cases.col.status': 'Status',

@@ -63,6 +63,8 @@ export const shellFr: Record<ShellKey, string> = {
   'cases.sort.name.desc': 'Nom (Z–A)',
   'cases.perPage': 'Par page',
   'cases.filters': 'Filtres',
+  'cases.none':
+    'Aucun dossier pour l’instant : ouvrez-en un avec Nouveau dossier, ou par l’API (POST /v1/cases).',
   'cases.empty': 'Aucun dossier ne correspond à ces filtres.',
   'cases.col.name': 'Dossier',
   'cases.col.status': 'Statut',

@@ -110,6 +110,9 @@ export function CasesPage() {
     };
   }, [params]);
 
+  // no case at all (a new workspace) is not "no case matches these filters"
+  const filtered = [...params.keys()].some((k) => !['sort', 'page', 'limit'].includes(k));
+
   const go = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
@@ -244,7 +247,7 @@ export function CasesPage() {
       <ListTable
         error={error}
         rows={list?.data}
-        empty={t('cases.empty')}
+        empty={t(filtered ? 'cases.empty' : 'cases.none')}
         columns={[
           t('cases.col.name'),
           t('cases.col.status'),

@@ -6,6 +6,7 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { useCheckTypeLabel } from '../act-i18n.ts';
 import { type Body, ErrorNote, type Json, LoadFailed, Loading, ok, useAction, useLoad } from './common.tsx';
 import { type SettingsKey, useIsAdmin, useSettingsT } from './i18n.ts';
 
@@ -123,6 +124,8 @@ function diff(before: Form, after: Form): Patch {
 
 export function GeneralSettingsPage() {
   const t = useSettingsT();
+  // the types by their names (eKYC, ID verification...), as everywhere else in the console
+  const typeLabel = useCheckTypeLabel();
   const isAdmin = useIsAdmin();
   const loaded = useLoad(async () => ok(await api.GET('/v1/workspace/settings')), []);
   const [form, setForm] = useState<Form | null>(null);
@@ -290,15 +293,13 @@ export function GeneralSettingsPage() {
           <tbody>
             {AUTO_TYPE_NAMES.map((ty) => (
               <tr key={ty}>
-                <th scope="row">
-                  <code>{ty}</code>
-                </th>
+                <th scope="row">{typeLabel(ty)}</th>
                 {(['approval', 'rejection'] as const).map((k) => (
                   <td key={k}>
                     <input
                       type="checkbox"
                       aria-label={t(k === 'approval' ? 'general.autoApproveOf' : 'general.autoRejectOf', {
-                        type: ty,
+                        type: typeLabel(ty),
                       })}
                       checked={form.auto[ty][k]}
                       onChange={(e) =>
