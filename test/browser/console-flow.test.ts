@@ -193,7 +193,14 @@ test('sign in, case from the registry, template, review a check, share the porta
   const link = await share.getByRole('textbox').inputValue();
   assert.match(link, /\/portal\/#token=vcp_/);
   await shot(page, '08-portal-link');
-  await share.getByRole('button', { name: 'Close' }).last().click();
+  // one row of actions as in every dialog: Close, then Copy, side by side (Copy spanned the dialog,
+  // Close under it)
+  const closeBox = await share.getByRole('button', { name: 'Close' }).boundingBox();
+  const copyBox = await share.getByRole('button', { name: 'Copy' }).boundingBox();
+  assert.ok(closeBox && copyBox, 'both buttons shown');
+  assert.ok(closeBox.x + closeBox.width <= copyBox.x, JSON.stringify({ closeBox, copyBox }));
+  assert.ok(Math.abs(closeBox.y - copyBox.y) < 2, JSON.stringify({ closeBox, copyBox }));
+  await share.getByRole('button', { name: 'Close' }).click();
 
   // approve the case
   await page.getByRole('button', { name: 'Review the case' }).click();

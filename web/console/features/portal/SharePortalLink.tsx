@@ -8,7 +8,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { useFormatDate } from '../../shell/i18n.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
-import { Dialog } from '../case/Dialog.tsx';
+import { Dialog, DialogActions } from '../case/Dialog.tsx';
 
 export function SharePortalLinkButton(props: {
   caseId: string;
@@ -56,7 +56,14 @@ export function SharePortalLinkButton(props: {
         }}
       >
         {usable.length === 0 ? (
-          <p>{t('portal.noContact')}</p>
+          <>
+            <p>{t('portal.noContact')}</p>
+            <div className="case-form-actions">
+              <button type="button" className="case-button" onClick={() => setOpen(false)}>
+                {t('act.close')}
+              </button>
+            </div>
+          </>
         ) : link ? (
           <div className="act-form">
             <p>{t('portal.link', { name: link.name, until: link.until })}</p>
@@ -66,12 +73,19 @@ export function SharePortalLinkButton(props: {
               aria-label={t('portal.title')}
               onFocus={(e) => e.target.select()}
             />
-            <button
-              type="button"
-              onClick={() => void navigator.clipboard?.writeText(link.url).then(() => setCopied(true))}
-            >
-              {copied ? t('portal.copied') : t('portal.copy')}
-            </button>
+            {/* the dialogs' one row of actions: Close, then what the dialog is for, at the right */}
+            <div className="case-form-actions">
+              <button type="button" className="case-button" onClick={() => setOpen(false)}>
+                {t('act.close')}
+              </button>
+              <button
+                type="button"
+                className="case-button is-primary"
+                onClick={() => void navigator.clipboard?.writeText(link.url).then(() => setCopied(true))}
+              >
+                {copied ? t('portal.copied') : t('portal.copy')}
+              </button>
+            </div>
           </div>
         ) : (
           <form
@@ -92,14 +106,15 @@ export function SharePortalLinkButton(props: {
               </select>
             </label>
             <ActFailed error={error} />
-            <button type="submit" className="primary" disabled={busy}>
-              {busy ? t('act.busy') : t('portal.share')}
-            </button>
+            <DialogActions
+              error={null}
+              busy={busy}
+              cancelLabel={t('act.close')}
+              submitLabel={busy ? t('act.busy') : t('portal.share')}
+              onCancel={() => setOpen(false)}
+            />
           </form>
         )}
-        <button type="button" onClick={() => setOpen(false)}>
-          {t('act.close')}
-        </button>
       </Dialog>
     </>
   );
