@@ -161,7 +161,14 @@ describe('console checks', { timeout: 600_000 }, () => {
       .getByRole('row', { name: /Logan Morey/ })
       .getByRole('cell', { name: 'Filtrage LCB-FT' })
       .waitFor();
+    // the built-in document types by their French names (workspace data in English); they were
+    // shown in English
+    await page.goto(`${base}/console/settings/document-types`);
+    const types = page.locator('section.settings-main table');
+    await types.getByRole('cell', { name: 'Justificatif de domicile', exact: true }).waitFor();
+    assert.equal(await types.getByRole('cell', { name: 'Proof of address', exact: true }).count(), 0);
     await page.getByLabel('Langue').selectOption('en');
+    await types.getByRole('cell', { name: 'Proof of address', exact: true }).waitFor();
     await page.close();
   });
 

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useSession } from '../../shell/session.tsx';
+import { useDocumentTypeLabel } from '../document-type-label.ts';
 
 const KEEP_MS = 60_000;
 // kept for one workspace: after a sign-in to another, its labels are read afresh (never shown there)
@@ -45,8 +46,11 @@ export function useSubtypeLabel(): (subtype: string | null | undefined) => strin
       live = false;
     };
   }, [workspaceId]);
+  const typeLabel = useDocumentTypeLabel();
   return (subtype) => {
     if (!subtype) return null;
-    return labels?.get(subtype) ?? subtype.split(':').slice(1).join(':');
+    const label = labels?.get(subtype);
+    if (label === undefined) return subtype.split(':').slice(1).join(':');
+    return subtype.startsWith('document_type:') ? typeLabel(label) : label;
   };
 }

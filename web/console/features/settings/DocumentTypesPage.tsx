@@ -3,8 +3,10 @@
  * workspace's own, archived ones on demand; admins create custom types and archive them (the server
  * refuses to archive a built-in type, and says so).
  */
+
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { documentTypeLabel } from '../document-type-label.ts';
 import {
   ConfirmButton,
   Dialog,
@@ -28,6 +30,7 @@ type TargetEntity = DocumentType['target_entities'][number];
 export function DocumentTypesPage() {
   const t = useSettingsT();
   const lang = useSettingsLang();
+  const typeLabel = (label: string) => documentTypeLabel(label, lang);
   const isAdmin = useIsAdmin();
   const [archived, setArchived] = useState(false);
   const [page, setPage] = usePage(archived);
@@ -67,7 +70,7 @@ export function DocumentTypesPage() {
         ]}
         row={(d) => (
           <tr key={d.id} className={d.archived_at ? 'archived' : undefined}>
-            <td>{d.label}</td>
+            <td>{typeLabel(d.label)}</td>
             <td>
               <code>{d.key}</code>
             </td>
@@ -85,7 +88,7 @@ export function DocumentTypesPage() {
                     danger
                     label={t('docTypes.archive')}
                     title={t('docTypes.archiveTitle')}
-                    question={t('docTypes.archiveQuestion', { label: d.label })}
+                    question={t('docTypes.archiveQuestion', { label: typeLabel(d.label) })}
                     confirm={t('docTypes.archive')}
                     action={async () =>
                       ok(await api.DELETE('/v1/document_types/{id}', { params: { path: { id: d.id } } }))
