@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { luhnValid } from '../src/checks/types/document/analysis/normalize.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { FakeRegistry } from './helpers/fake-registries.ts';
 import { BRREG_UNITS } from './helpers/fake-registry-payloads.ts';
@@ -98,6 +99,12 @@ describe('case creation from a search_ref', () => {
     const holding = kase.companies.find((c: any) => c.type === 'affiliated');
     assert.match(holding.name, /holding/i);
     assert.ok(holding.registration_number);
+    // a number of its own, both valid SIRENs: the holding's was `<parent's>-H`, the parent's SIREN
+    // once normalised, so a fraud report or a Kbis of one matched the other
+    assert.match(main.registration_number, /^\d{9}$/);
+    assert.match(holding.registration_number, /^\d{9}$/);
+    assert.notEqual(holding.registration_number, main.registration_number);
+    for (const n of [main.registration_number, holding.registration_number]) assert.ok(luhnValid(n), n);
     assert.equal(holding.relations[0].to_company_id, main.id);
     assert.deepEqual(holding.relations[0].roles, ['shareholder']);
     assert.equal(holding.relations[0].ownership_percentage, 40);

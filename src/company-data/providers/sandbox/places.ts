@@ -94,7 +94,25 @@ export function addressIn(country: string, seed: Seed) {
 }
 
 export function registrationNumber(country: string, seed: Seed): string {
-  return styleOf(country).number.replace(/#/g, () => String(seed.int(10)));
+  const number = styleOf(country).number.replace(/#/g, () => String(seed.int(10)));
+  // a French SIREN's last digit is a Luhn check digit: the sandbox's are valid ones, so they pass
+  // the checks real numbers pass (document analysis takes unlabelled 9-digit groups only then)
+  return country === 'FR' ? withLuhnDigit(number.slice(0, 8)) : number;
+}
+
+/** `digits` followed by the digit that makes the whole pass the Luhn check. */
+function withLuhnDigit(digits: string): string {
+  let sum = 0;
+  // from the right of the finished number, every second digit is doubled: here the last of `digits`
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return `${digits}${(10 - (sum % 10)) % 10}`;
 }
 
 export const FIRST_NAMES = [

@@ -1,7 +1,7 @@
 import type { CompanyProfile } from '../../schemas.ts';
 import { currencyOf } from './currencies.ts';
 import { chooseLegalForm, type LegalFormSource } from './legal-form.ts';
-import { addressIn, FIRST_NAMES, LAST_NAMES, styleOf } from './places.ts';
+import { addressIn, FIRST_NAMES, LAST_NAMES, registrationNumber, styleOf } from './places.ts';
 import { sandboxCompanyAddress, sandboxStatus } from './search.ts';
 import { Seed } from './seed.ts';
 import type { SandboxRecord } from './vendor-ref.ts';
@@ -28,7 +28,10 @@ export function sandboxProfile(
   const owner = person();
   const second = person();
   const holdingName = `${record.name} Holding`;
-  const holdingNumber = `${record.registrationNumber}-H`;
+  // a number of its own, in the country's format: the parent's number with a suffix read as the
+  // parent's once normalised (a French SIREN is its nine digits), so a fraud report or a registry
+  // extract of one matched the other
+  const holdingNumber = otherNumber(country, record.registrationNumber);
   const legalForm = chooseLegalForm(country, legalForms, (n) => seed.int(n));
   const ownerFields = individual(owner, country, style.director, seed);
   const secondFields = individual(second, country, style.cfo, seed);
@@ -152,4 +155,12 @@ function classification(type: string, code: string) {
         ? 'Activities of head offices and holding companies'
         : 'Non-specialised wholesale trade';
   return { type, code, description };
+}
+
+/** A registration number of the country's format that is not `number` (deterministic). */
+function otherNumber(country: string, number: string): string {
+  for (let i = 0; ; i++) {
+    const candidate = registrationNumber(country, new Seed(`holding|${country}|${number}|${i}`));
+    if (candidate.replace(/\D/g, '') !== number.replace(/\D/g, '')) return candidate;
+  }
 }
