@@ -537,7 +537,28 @@ describe('relations', () => {
     const noMainRes = await api.post(`/v1/cases/${noMain.id}/relations`, { from_individual_id: ceo.id });
     assert.equal(noMainRes.status, 400);
     assert.equal(noMainRes.body.details[0].path, 'to_company_id', JSON.stringify(noMainRes.body));
-    assert.match(noMainRes.body.message, /no main company to relate to by default; give to_company_id/);
+    assert.match(
+      noMainRes.body.message,
+      /^The case has no main company: add its main company before any relation$/,
+    );
+    // naming the target does not help: the case needs its main company first (it was a 201, a
+    // graph of affiliates around no main company)
+    const aff = await api.post('/v1/companies', {
+      case_id: noMain.id,
+      name: 'Affiliate',
+      type: 'affiliated',
+    });
+    assert.equal(aff.status, 201, JSON.stringify(aff.body));
+    const person = await api.post('/v1/individuals', { case_id: noMain.id, first_name: 'A', last_name: 'B' });
+    assert.equal(person.status, 201, JSON.stringify(person.body));
+    const named = await api.post(`/v1/cases/${noMain.id}/relations`, {
+      from_individual_id: person.body.id,
+      to_company_id: aff.body.id,
+      roles: ['shareholder'],
+    });
+    assert.equal(named.status, 400, JSON.stringify(named.body));
+    assert.deepEqual(named.body.details, [{ path: 'caseId', message: named.body.message }]);
+    assert.equal((await api.get(`/v1/cases/${noMain.id}`)).body.individuals[0].relations.length, 0);
 
     const upd = await api.patch(`/v1/cases/${c.id}/relations/${r.body.id}`, {
       position: 'Director',

@@ -40,11 +40,12 @@ export async function createRelation(
       const c = await lockCase(trx, workspaceId, caseId);
       if (!c) throw notFound('Case');
       const mainId = await findMainCompanyId(trx, c.id);
-      // the main company is only the default target: a relation given its target needs none
-      if (!mainId && !input.to_company_id) {
+      // the spec's rule, and the reference's 400: a case must have its main company before any
+      // relation, even one that names its target (a graph of affiliates around no main company)
+      if (!mainId) {
         throw badRequest(
-          'to_company_id: the case has no main company to relate to by default; give to_company_id',
-          'to_company_id',
+          'The case has no main company: add its main company before any relation',
+          input.to_company_id ? 'caseId' : 'to_company_id',
         );
       }
       if (hasCompany) {
