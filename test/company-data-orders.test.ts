@@ -222,6 +222,35 @@ describe('document orders', () => {
     assert.equal((await other.get(`/v1/company-data/document-orders/${created.id}`)).status, 404);
   });
 
+  test('the extract prints a name in Cyrillic as written and CJK transliterated, marked (they were `?`)', async () => {
+    const api = await newWorkspace();
+    const found = await api.get(
+      `/v1/company-data/search?country=BG&name=${encodeURIComponent('Ковалёв 東京')}`,
+    );
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    const created = await api.post('/v1/cases', {
+      name: 'Cyrillic extract',
+      companies: [{ type: 'main', search_ref: found.body.data[0].search_ref }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const company = created.body.companies[0];
+    assert.equal(company.name, 'Ковалёв 東京');
+    const done = await settledOrder(api, (await order(api, company.id, 'sandbox_registry_extract')).id);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const file = await downloadFile(api, done.file_id);
+    const pdf = await PDFDocument.load(file.bytes);
+    assert.equal(pdf.getTitle(), 'Registry extract: Ковалёв 東京');
+    if (hasPdftotext()) {
+      const text = pdfText(file.bytes);
+      assert.match(text, /Name: Ковалёв ‹Dong Jing›/);
+      assert.match(text, /transliterated from a script this document cannot show/);
+      // the Bulgarian legal form as the ISO 20275 list writes it
+      if (company.legal_form && /[\u0400-\u04ff]/.test(company.legal_form))
+        assert.ok(text.includes(company.legal_form), text);
+      assert.doesNotMatch(text, /\?{3}/);
+    }
+  });
+
   test('product_ref not offered for the company: 400 naming product_ref; a sandbox `fail` product fails', async () => {
     const api = await newWorkspace();
     const { companyId } = await caseWithCompany(api);

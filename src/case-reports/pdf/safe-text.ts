@@ -29,6 +29,10 @@ export function safeTextFor(font: PDFFont): SafeText {
     const cp = ch.codePointAt(0) as number;
     if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return ' ';
     if (drawable.has(cp)) return ch;
+    // an emoji is no text to transliterate: any-ascii's `:rocket:` reads as if typed so
+    if (/\p{Extended_Pictographic}/u.test(ch)) return '?';
+    // the joiners and presentation selectors inside an emoji are nothing of their own
+    if (cp === 0x200d || cp === 0xfe0e || cp === 0xfe0f) return '';
     let out = cache.get(ch);
     if (out === undefined) {
       out = [...anyAscii(ch)].map((c) => (drawable.has(c.codePointAt(0) as number) ? c : '?')).join('');

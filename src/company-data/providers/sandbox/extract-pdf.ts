@@ -1,29 +1,29 @@
+import {
+  safeTextFor,
+  TRANSLITERATED_CLOSE,
+  TRANSLITERATED_OPEN,
+} from '../../../case-reports/pdf/safe-text.ts';
 import { loadPdfLib } from '../../../shared/lazy-module.ts';
+import { embedUnicodeFonts } from '../../../shared/unicode-fonts.ts';
 import type { CompanyProfile } from '../../schemas.ts';
 
-/** Helvetica encodes WinAnsi only: letters with accents keep their base letter, the rest become `?`. */
-function printable(text: string): string {
-  return [...text]
-    .map((c) => {
-      if (c.charCodeAt(0) <= 0xff) return c;
-      const base = c.normalize('NFD').replace(/\p{M}/gu, '');
-      return base.length === 1 && base.charCodeAt(0) <= 0xff ? base : '?';
-    })
-    .join('');
-}
-
-/** A one-page registry extract of a sandbox profile, as the sandbox's ordered document. */
+/**
+ * A one-page registry extract of a sandbox profile, as the sandbox's ordered document. Drawn in
+ * DejaVu as the case reports are (src/shared/unicode-fonts.ts): a Bulgarian legal form or a Greek
+ * name is printed as written (Helvetica printed `?` for every letter outside WinAnsi, so a document
+ * check fed the extract could not match the name); CJK is transliterated and marked.
+ */
 export async function extractPdf(profile: CompanyProfile, title: string): Promise<Buffer> {
-  const { PDFDocument, StandardFonts } = await loadPdfLib();
+  const { PDFDocument } = await loadPdfLib();
   const pdf = await PDFDocument.create();
-  pdf.setTitle(printable(`${title}: ${profile.name}`));
+  pdf.setTitle(`${title}: ${profile.name}`);
   pdf.setProducer('vericase sandbox registry');
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const { regular: font, bold } = await embedUnicodeFonts(pdf, ['regular', 'bold']);
+  const safe = safeTextFor(font);
   const page = pdf.addPage([595, 842]);
   let y = 790;
   const line = (text: string, size = 10, f = font) => {
-    page.drawText(printable(text).slice(0, 110), { x: 50, y, size, font: f });
+    page.drawText(safe(text).slice(0, 110), { x: 50, y, size, font: f });
     y -= size + 6;
   };
   line(title, 16, bold);
@@ -48,5 +48,12 @@ export async function extractPdf(profile: CompanyProfile, title: string): Promis
   y -= 10;
   line('Shareholders', 12, bold);
   for (const s of profile.shareholders) line(`${s.name}: ${s.ownership_percentage ?? '?'} %`);
+  if (safe.transliterated) {
+    y -= 10;
+    line(
+      `Text between ${TRANSLITERATED_OPEN} ${TRANSLITERATED_CLOSE} is transliterated from a script this document cannot show.`,
+      7,
+    );
+  }
   return Buffer.from(await pdf.save());
 }
