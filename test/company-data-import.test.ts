@@ -370,6 +370,24 @@ describe('case creation from a search_ref', () => {
     assert.equal((await countRows(api.workspaceId)).companies, 0);
   });
 
+  test('the same search_ref twice in one case body is a 400 naming the second; nothing written', async () => {
+    const api = await newWorkspace();
+    const ref = await searchRef(api, 'Twice');
+    const before = await countRows(api.workspaceId);
+    const res = await api.post('/v1/cases', {
+      name: 'twice',
+      companies: [
+        { type: 'main', search_ref: ref, import_related: true },
+        { type: 'affiliated', search_ref: ref, import_related: true },
+      ],
+    });
+    // it was a 201 with every company and person of the record twice, and two fetches counted
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.details[0].path, 'companies[1].search_ref');
+    assert.match(res.body.message, /the same as companies\[0\]\.search_ref/);
+    assert.deepEqual(await countRows(api.workspaceId), before);
+  });
+
   test('a bad, foreign or expired search_ref is a 400 naming the field; nothing is written', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

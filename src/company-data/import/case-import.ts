@@ -37,7 +37,19 @@ export interface PreparedCaseImport {
 
 /** Rules that need no registry: checked before anything is fetched (a fetch counts against the limit). */
 function validate(body: Body) {
+  const refs = new Map<string, number>();
   (body.companies ?? []).forEach((c, i) => {
+    // one registry record is one company of the case: twice, it and its related people and companies
+    // were imported twice (and fetched, and counted, twice)
+    if (c.search_ref !== undefined) {
+      const first = refs.get(c.search_ref);
+      if (first !== undefined)
+        throw badRequest(
+          `companies[${i}].search_ref: the same as companies[${first}].search_ref; a registry company is one company of the case`,
+          `companies[${i}].search_ref`,
+        );
+      refs.set(c.search_ref, i);
+    }
     if (c.import_related && !c.search_ref)
       throw badRequest(
         `companies[${i}].import_related: only allowed with search_ref`,
