@@ -1,3 +1,4 @@
+import { luhnValid } from '../../../checks/types/document/analysis/normalize.ts';
 import type { Seed } from './seed.ts';
 
 /**
@@ -100,19 +101,10 @@ export function registrationNumber(country: string, seed: Seed): string {
   return country === 'FR' ? withLuhnDigit(number.slice(0, 8)) : number;
 }
 
-/** `digits` followed by the digit that makes the whole pass the Luhn check. */
+/** `digits` followed by the digit that makes the whole pass the Luhn check (as SIREN numbers do). */
 function withLuhnDigit(digits: string): string {
-  let sum = 0;
-  // from the right of the finished number, every second digit is doubled: here the last of `digits`
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${digits}${(10 - (sum % 10)) % 10}`;
+  for (let d = 0; d < 9; d++) if (luhnValid(`${digits}${d}`)) return `${digits}${d}`;
+  return `${digits}9`;
 }
 
 export const FIRST_NAMES = [

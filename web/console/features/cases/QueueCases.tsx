@@ -3,43 +3,25 @@
  * call, each with how many of its checks wait in need_review), least recently active first, so the
  * case that has waited longest is on top. A row opens its case.
  */
-import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
-import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { useQueuePage } from './use-queue-page.ts';
 
-type QueueCasesPage = paths['/v1/review-queue/cases']['get']['responses'][200]['content']['application/json'];
 const LIMIT = 25;
 
 export function QueueCases() {
   const t = useT();
   const formatDate = useFormatDate();
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<QueueCasesPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { page, setPage, list, error, count, pages } = useQueuePage(
+    (p) => api.GET('/v1/review-queue/cases', { params: { query: { page: p, limit: LIMIT } } }).then(unwrap),
+    LIMIT,
+  );
 
-  useEffect(() => {
-    let live = true;
-    setError(null);
-    api
-      .GET('/v1/review-queue/cases', { params: { query: { page, limit: LIMIT } } })
-      .then(unwrap)
-      .then(
-        (l) => live && setList(l),
-        (e: Error) => live && setError(e.message),
-      );
-    return () => {
-      live = false;
-    };
-  }, [page]);
-
-  const count = list?.pagination.count ?? 0;
-  const pages = Math.max(1, Math.ceil(count / LIMIT));
   return (
     <section className="queue-cases" aria-labelledby="queue-cases-title">
       <h2 id="queue-cases-title">{t('queue.cases.title')}</h2>

@@ -3,52 +3,29 @@
  * is on and its case (GET /v1/review-queue/checks: one call), below the cases whose reviewer has
  * actions (QueueCases). A check's link opens its case with the check unfolded.
  */
-import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
-import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
-import { hasActKey, useActT } from '../act-i18n.ts';
+import { useCheckTypeLabel } from '../act-i18n.ts';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
 import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
 import { QueueCases } from './QueueCases.tsx';
+import { useQueuePage } from './use-queue-page.ts';
 
-type QueueChecks = paths['/v1/review-queue/checks']['get']['responses'][200]['content']['application/json'];
 const LIMIT = 25;
 
 export function QueuePage() {
   const t = useT();
   const subtypeLabel = useSubtypeLabel();
-  const actT = useActT();
-  const typeLabel = (type: string) => {
-    const key = `check.type.${type}`;
-    return hasActKey(key) ? actT(key) : type;
-  };
+  const typeLabel = useCheckTypeLabel();
   const formatDate = useFormatDate();
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<QueueChecks | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { page, setPage, list, error, count, pages } = useQueuePage(
+    (p) => api.GET('/v1/review-queue/checks', { params: { query: { page: p, limit: LIMIT } } }).then(unwrap),
+    LIMIT,
+  );
 
-  useEffect(() => {
-    let live = true;
-    // a page that failed before must not hide this one once it loads
-    setError(null);
-    api
-      .GET('/v1/review-queue/checks', { params: { query: { page, limit: LIMIT } } })
-      .then(unwrap)
-      .then(
-        (l) => live && setList(l),
-        (e: Error) => live && setError(e.message),
-      );
-    return () => {
-      live = false;
-    };
-  }, [page]);
-
-  const count = list?.pagination.count ?? 0;
-  const pages = Math.max(1, Math.ceil(count / LIMIT));
   return (
     <section className="page queue" aria-labelledby="queue-title">
       <h1 id="queue-title">{t('queue.title')}</h1>
