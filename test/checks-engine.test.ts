@@ -382,6 +382,23 @@ describe('check engine', () => {
       .map((e) => e.type)
       .filter((t) => t.startsWith('Check.'));
     assert.deepEqual(types, ['Check.Started', 'Check.ReviewNeeded', 'Check.Approved', 'Check.Rejected']);
+
+    // reviewed again to the same status (an analyst confirms, with a comment): its own decision,
+    // announced and in the activities (it left no trace but the check's data)
+    const confirmed = await api.patch(`/v1/checks/ekyc/${check.id}/review`, {
+      action: 'reject',
+      comment: 'Confirmed with the compliance officer',
+      override: true,
+    });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    assert.equal(confirmed.body.data.review.comment, 'Confirmed with the compliance officer');
+    const after = (await eventTypes(api.workspaceId)).filter((e) => e.type.startsWith('Check.'));
+    assert.deepEqual(
+      after.map((e) => e.type),
+      ['Check.Started', 'Check.ReviewNeeded', 'Check.Approved', 'Check.Rejected', 'Check.Rejected'],
+    );
+    const activities = await api.get(`/v1/activities?case_id=${caseId}&type=api__rejected__check`);
+    assert.equal(activities.body.data.length, 2, JSON.stringify(activities.body));
   });
 
   test("without sort, checks come in the reference's default order: updated_at ascending", async () => {

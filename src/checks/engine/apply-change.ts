@@ -98,7 +98,11 @@ export async function applyOutcome(
   const newAttempt = outcome.attempt !== undefined && outcome.attempt !== check.attempt;
   // in_progress → processing is the same start (spec: Check.Started again only for a new attempt)
   const sameStart = check.status === 'in_progress' && row.status === 'processing' && !newAttempt;
-  if ((row.status !== check.status || newAttempt) && !sameStart) {
+  // a decided check reviewed again to the same status (override: a person confirms what vericase
+  // decided, with a comment) is a decision of its own: its event, hence its activity and its line
+  // in the case report, names the reviewer (it left no trace but the check's data)
+  const decidedAgain = outcome.trigger === 'review' && row.status === check.status;
+  if ((row.status !== check.status || newAttempt || decidedAgain) && !sameStart) {
     await recordEvents(trx, row.workspace_id, [
       {
         type: STATUS_EVENTS[row.status as CheckStatus],
