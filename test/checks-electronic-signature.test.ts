@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { signatureEventsOf } from '../src/checks/types/electronic_signature/audit.ts';
 import { closeMail } from '../src/mail/send-mail.ts';
 import { downloadFile, makePng } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace, type Res } from './helpers/harness.ts';
@@ -197,13 +198,9 @@ async function footprint(api: Client, caseId: string, checkId: string) {
     .where('workspace_id', '=', api.workspaceId)
     .orderBy('seq')
     .execute();
-  const audit = await ctx.db
-    .selectFrom('signature_events')
-    .select(['id', 'type'])
-    .where('check_id', '=', checkId)
-    .orderBy('at')
-    .orderBy('id')
-    .execute();
+  // in the trail's own order: link_issued and opened may share their instant, and ids are random
+  // (ordered by id alone, a run read them the other way round)
+  const audit = (await signatureEventsOf(ctx.db, checkId)).map((e) => ({ id: e.id, type: e.type }));
   const activities = (await api.get(`/v1/activities?case_id=${caseId}`)).body.data;
   const kase = (await api.get(`/v1/cases/${caseId}`)).body;
   const check = (await api.get(`/v1/checks/electronic_signature/${checkId}`)).body;
