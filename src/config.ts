@@ -12,6 +12,10 @@ export interface Config {
   databaseUrl: string | null;
   /** The most connections the application's pool opens to PostgreSQL (VERICASE_DB_POOL_MAX; default: src/db/pool-size.ts). */
   dbPoolMax: number;
+  /** How long a request waits for a PostgreSQL connection, to open or to be free (VERICASE_DB_CONNECT_TIMEOUT_MS). */
+  dbConnectTimeoutMs: number;
+  /** How long one statement waits for PostgreSQL's answer, 0 for no bound (VERICASE_DB_QUERY_TIMEOUT_MS; src/db/query-deadline.ts). */
+  dbQueryTimeoutMs: number;
   dataDir: string;
   referenceDir: string | null;
   adminToken: string | null;
@@ -119,6 +123,15 @@ function port(name: string, value: string | undefined, fallback: number): number
   return n;
 }
 
+/**
+ * A stalled PostgreSQL is answered 503 within these (docs/deployment.md, "Outages"). The wait for a
+ * connection includes the queue behind busy ones: 10 s leaves room for the slowest list pages of the
+ * 1M benchmark (4-5 s each under 10 connections, docs/benchmarks.md). The slowest statement the
+ * service runs after migrating is well under 15 s at 1M cases.
+ */
+const DB_CONNECT_TIMEOUT_MS = 10_000;
+const DB_QUERY_TIMEOUT_MS = 15_000;
+
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['0', 'false', 'no', 'off'];
 
@@ -162,6 +175,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'VERICASE_DB_POOL_MAX',
       env.VERICASE_DB_POOL_MAX,
       databaseUrl ? defaultPoolMax(databaseUrl, env.PGHOST) : REMOTE_POOL_MAX,
+    ),
+    dbConnectTimeoutMs: positiveInt(
+      'VERICASE_DB_CONNECT_TIMEOUT_MS',
+      env.VERICASE_DB_CONNECT_TIMEOUT_MS,
+      DB_CONNECT_TIMEOUT_MS,
+    ),
+    dbQueryTimeoutMs: int(
+      'VERICASE_DB_QUERY_TIMEOUT_MS',
+      env.VERICASE_DB_QUERY_TIMEOUT_MS,
+      DB_QUERY_TIMEOUT_MS,
     ),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     referenceDir: env.VERICASE_REFERENCE_DIR ? path.resolve(env.VERICASE_REFERENCE_DIR) : null,

@@ -52,6 +52,8 @@ export async function openRuntime(
       },
     );
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    // migrated: from now on a statement PostgreSQL does not answer in time is a 503, not a hang
+    handle.queryDeadline.ms = config.dbQueryTimeoutMs;
     const ctx: AppContext = {
       config,
       db: handle.db,

@@ -150,3 +150,93 @@ if (process.env.DATABASE_URL) {
     assert.equal(await server.stop(), 0, server.output().slice(-4000));
   });
 }
+
+if (process.env.DATABASE_URL) {
+  test('PostgreSQL stalls (connections open, nothing answered): requests are answered 503 once their time is up, not held for the stall, logged once, and the service goes on when it ends', {
+    timeout: 120_000,
+  }, async () => {
+    const dbEnv = await ownDatabaseEnv('connection-stall', cleanups);
+    const { relay, url } = await relayTo(dbEnv.DATABASE_URL as string, 5432);
+    cleanups.push(() => relay.down());
+    const env = {
+      ...dbEnv,
+      DATABASE_URL: url,
+      LOG_LEVEL: 'info',
+      VERICASE_DB_CONNECT_TIMEOUT_MS: '1000',
+      VERICASE_DB_QUERY_TIMEOUT_MS: '1500',
+    };
+    const server = await startServer({ env });
+    cleanups.push(() => server.kill9());
+    const ws = await newWorkspace(server, 'connection stall');
+    const api = new HttpClient(server.base, ws.client.headers);
+    const before = await api.post('/v1/cases', {
+      name: 'Before the stall',
+      companies: [{ name: 'Before SAS' }],
+    });
+    assert.equal(before.status, 201, JSON.stringify(before.body));
+
+    relay.stall();
+    // more requests than the pool has connections (4 on a local database): some wait for a statement
+    // that is never answered, the others for a connection that never comes free or never opens. A
+    // request still held when the stall ends would fail this test on fetch's own deadline, not wait.
+    const held = async (init: RequestInit & { path: string }) => {
+      const res = await fetch(`${server.base}${init.path}`, {
+        ...init,
+        headers: { ...ws.client.headers, 'content-type': 'application/json' },
+        signal: AbortSignal.timeout(20_000),
+      });
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: (await res.json()) as any,
+      };
+    };
+    const during = await Promise.all([
+      ...Array.from({ length: 8 }, () => held({ path: '/v1/cases' })),
+      held({
+        path: '/v1/cases',
+        method: 'POST',
+        body: JSON.stringify({ name: 'During the stall', companies: [{ name: 'During SAS' }] }),
+      }),
+    ]);
+    for (const r of during) {
+      assert.equal(r.status, 503, JSON.stringify(r.body));
+      assert.equal(r.body.code, 'SERVICE_UNAVAILABLE');
+      assert.equal(r.body.message, 'The database did not answer in time; try again shortly');
+      assert.equal(r.retryAfter, '5');
+    }
+    // one line with the error for the whole episode, then the count of the others in one line
+    assert.ok(
+      await waitUntil(async () => server.output().includes('more requests answered 503'), 30_000),
+      server.output().slice(-4000),
+    );
+    const lines = server.output().split('\n');
+    const first = lines.filter((l) =>
+      l.includes('the database did not answer in time (the requests it refuses'),
+    );
+    assert.equal(first.length, 1, first.join('\n'));
+    assert.match(first[0], /"code":"VERICASE_DB_TIMEOUT"/);
+    const counted = lines.filter((l) => l.includes('the database did not answer in time: '));
+    assert.equal(counted.length, 1, counted.join('\n'));
+    assert.equal(JSON.parse(counted[0]).refused, during.length - 1);
+    // the connections the deadline cut are not reported as closed by the server
+    assert.ok(!server.output().includes('a database connection was closed by the server'));
+
+    relay.flow();
+    assert.ok(
+      await waitUntil(async () => (await api.get('/v1/cases')).status === 200, 30_000),
+      server.output().slice(-4000),
+    );
+    // the create refused during the stall wrote nothing: its transaction never committed
+    const list = await api.get('/v1/cases');
+    assert.deepEqual(
+      list.body.data.map((c: { name: string }) => c.name),
+      ['Before the stall'],
+    );
+    const after = await api.post('/v1/cases', { name: 'After the stall' });
+    assert.equal(after.status, 201, JSON.stringify(after.body));
+    assert.ok(await waitUntil(async () => (await fetch(`${server.base}/readyz`)).status === 200, 30_000));
+    assert.equal(server.child.exitCode, null);
+    assert.equal(await server.stop(), 0, server.output().slice(-4000));
+  });
+}

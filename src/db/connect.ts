@@ -8,6 +8,12 @@ import { trackEmbeddedDatabase, trackPool } from '../ops/metrics.ts';
 import { withCommitCompanion } from './commit-companion.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { assertUsableDataDir, openFailure } from './pgdata-check.ts';
+import {
+  boundQueries,
+  poolWithConnectDeadline,
+  type QueryDeadline,
+  wasCutByDeadline,
+} from './query-deadline.ts';
 import type { Database } from './schema.ts';
 import { timestampParser } from './timestamp-parser.ts';
 
@@ -36,6 +42,12 @@ export interface DatabaseHandle {
   /** The embedded instance, for pg-boss's PGlite adapter. */
   pglite: PGlite | null;
   connectionString: string | null;
+  /**
+   * The bound on each statement's wait for PostgreSQL (src/db/query-deadline.ts): none (0) when the
+   * database is opened, so that migrations take their time; the service sets its own afterwards.
+   * The embedded database runs in this process and cannot stall apart from it: no bound there.
+   */
+  queryDeadline: QueryDeadline;
   close(): Promise<void>;
 }
 
@@ -53,17 +65,32 @@ export async function openDatabase(
   onConnectionLost: (err: Error) => void = () => undefined,
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolMax });
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.dbPoolMax,
+      // how long a request waits for a connection: one to open (a server that does not answer) or one
+      // to be given back (all busy); past it, 'timeout exceeded when trying to connect' is a 503
+      connectionTimeoutMillis: config.dbConnectTimeoutMs,
+    });
+    const queryDeadline: QueryDeadline = { ms: 0 };
     // A connection the server ends (a restart, a failover, pg_terminate_backend, a proxy's or
     // idle_session_timeout's cut) while no statement of it runs is reported as an 'error' event: of
     // the connection, and of the pool too when it was idle. With no listener, Node made the event an
     // uncaught exception and the process stopped when PostgreSQL restarted. The pool drops such a
     // connection (idle, or when it is given back) and opens another when one is next needed; a
     // request that held it fails at its next statement (503: src/db/unavailable.ts).
-    pool.on('connect', (client) => client.on('error', onConnectionLost));
+    pool.on('connect', (client) => {
+      boundQueries(client, queryDeadline);
+      client.on('error', (err) => {
+        if (!wasCutByDeadline(client)) onConnectionLost(err);
+      });
+    });
     pool.on('error', () => undefined); // the same error, reported by the connection's listener
     const db = new Kysely<Database>({
-      dialect: withCommitCompanion(new PostgresDialect({ pool }), { withCommit: true }),
+      dialect: withCommitCompanion(
+        new PostgresDialect({ pool: poolWithConnectDeadline(pool, config.dbConnectTimeoutMs) as never }),
+        { withCommit: true },
+      ),
     });
     const untrack = trackPool(pool);
     return {
@@ -71,6 +98,7 @@ export async function openDatabase(
       kind: 'postgres',
       pglite: null,
       connectionString: config.databaseUrl,
+      queryDeadline,
       close: () => {
         untrack();
         return db.destroy();
@@ -116,6 +144,7 @@ export async function openDatabase(
       kind: 'pglite',
       pglite,
       connectionString: null,
+      queryDeadline: { ms: 0 },
       close: async () => {
         untrack();
         await db.destroy();

@@ -1,4 +1,5 @@
 import { NETWORK_ERROR_CODES } from '../shared/network-errors.ts';
+import { DatabaseTimeoutError } from './query-deadline.ts';
 
 /**
  * Whether an error means the database cannot be reached right now, rather than that a statement was
@@ -19,7 +20,9 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'Client has encountered a connection error and is not queryable',
+  // pg-pool's and pg's connect deadlines when no DatabaseTimeoutError wraps them
   'timeout exceeded when trying to connect',
+  'timeout expired',
   'Cannot use a pool after calling end on the pool',
   'PGlite is closing',
   'PGlite is closed',
@@ -62,6 +65,22 @@ export function outageOf(err: unknown): { log: string; message: string; retryAft
       log: 'the disk is full',
       message: "The server's storage is full: nothing can be recorded until space is freed",
       retryAfterSeconds: 60,
+    };
+  // PostgreSQL did not answer in time (src/db/query-deadline.ts): a stalled server, a paused pooler,
+  // or a database too busy for the load
+  const timeout = err instanceof DatabaseTimeoutError ? err.waitingFor : null;
+  if (timeout === 'commit')
+    return {
+      log: 'the database did not confirm a commit in time',
+      message:
+        'The database did not confirm the change in time: it may or may not have been recorded. Read it back before trying again',
+      retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
+    };
+  if (timeout)
+    return {
+      log: 'the database did not answer in time',
+      message: 'The database did not answer in time; try again shortly',
+      retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS,
     };
   if (isDatabaseUnavailable(err))
     return {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RegistryError, registryApiError } from '../company-data/provider.ts';
 import { outageOf } from '../db/unavailable.ts';
+import { OutageLog } from './outage-log.ts';
 import { FORMAT_MESSAGES, PATTERN_MESSAGES } from './schema-formats.ts';
 
 /** Error codes of the error body, by HTTP status. */
@@ -210,6 +211,7 @@ export function validationDetails(context: string, allErrors: AjvLikeError[]): E
 const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  const outages = new OutageLog(app.log);
   app.setErrorHandler((thrown: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     // A company registry failure is the API's 400/404/502/503 (never a 500), wherever it is thrown.
     const error = thrown instanceof RegistryError ? registryApiError(thrown) : thrown;
@@ -232,7 +234,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // a passing outage (PostgreSQL restarting or unreachable, a full disk): 503, come back later
     const outage = status === 500 ? outageOf(error) : null;
     if (outage) {
-      request.log.error({ err: error }, outage.log);
+      outages.refused(request.log, outage.log, error);
       reply.header('retry-after', String(outage.retryAfterSeconds));
       return reply.status(503).send(errorBody(503, outage.message));
     }

@@ -2,11 +2,16 @@ import net from 'node:net';
 
 /**
  * A TCP relay to a server (PostgreSQL, Redis) that can be taken down (every connection cut, new ones
- * refused) and brought back on the same port: an outage as the service sees it.
+ * refused) and brought back on the same port: an outage as the service sees it. Or stalled: every
+ * connection stays open and new ones are accepted, but nothing goes through either way until
+ * `flow()` (a paused pooler, a network path dropping packets), the bytes held meanwhile then
+ * delivered in order.
  */
 export class Relay {
   #server: net.Server | undefined;
   readonly #sockets = new Set<net.Socket>();
+  /** While stalled, the bytes each direction holds back, delivered by `flow()`. */
+  #held: { to: net.Socket; chunk: Buffer }[] | null = null;
   port = 0;
   readonly target: { host: string; port: number };
   constructor(target: { host: string; port: number }) {
@@ -25,11 +30,29 @@ export class Relay {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      const forward = (from: net.Socket, to: net.Socket) =>
+        from.on('data', (chunk: Buffer) => {
+          if (this.#held) this.#held.push({ to, chunk });
+          else to.write(chunk);
+        });
+      forward(client, upstream);
+      forward(upstream, client);
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as net.AddressInfo).port;
     this.#server = server;
+  }
+
+  /** Nothing goes through until `flow()`; connections stay open and new ones are accepted. */
+  stall(): void {
+    this.#held ??= [];
+  }
+
+  /** Ends a stall: what was held is delivered, in order, to the sockets still open. */
+  flow(): void {
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const { to, chunk } of held) if (!to.destroyed) to.write(chunk);
   }
 
   async down(): Promise<void> {
