@@ -5,10 +5,9 @@
  */
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
-import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
-import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
+import { QueuePager } from './QueuePager.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { useQueuePage } from './use-queue-page.ts';
 
@@ -17,7 +16,7 @@ const LIMIT = 25;
 export function QueueCases() {
   const t = useT();
   const formatDate = useFormatDate();
-  const { page, setPage, list, error, count, pages } = useQueuePage(
+  const queue = useQueuePage(
     (p) => api.GET('/v1/review-queue/cases', { params: { query: { page: p, limit: LIMIT } } }).then(unwrap),
     LIMIT,
   );
@@ -27,8 +26,8 @@ export function QueueCases() {
       <h2 id="queue-cases-title">{t('queue.cases.title')}</h2>
       <p className="muted">{t('queue.cases.intro')}</p>
       <ListTable
-        error={error}
-        rows={list?.data}
+        error={queue.error}
+        rows={queue.list?.data}
         empty={t('queue.cases.empty')}
         columns={[
           t('queue.col.case'),
@@ -49,15 +48,7 @@ export function QueueCases() {
           </tr>
         )}
       />
-      {count > LIMIT ? (
-        <ListPager
-          label={t('queue.cases.title')}
-          page={page}
-          pages={pages}
-          count={shownTotal(count, list?.pagination.count_estimated)}
-          onPage={setPage}
-        />
-      ) : null}
+      <QueuePager label={t('queue.cases.title')} queue={queue} />
     </section>
   );
 }

@@ -5,13 +5,12 @@
  */
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
-import { shownTotal } from '../../api/totals.ts';
 import { useFormatDate, useT } from '../../shell/i18n.tsx';
 import { useCheckTypeLabel } from '../act-i18n.ts';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
-import { ListPager } from './ListPager.tsx';
 import { ListTable } from './ListTable.tsx';
 import { QueueCases } from './QueueCases.tsx';
+import { QueuePager } from './QueuePager.tsx';
 import { useQueuePage } from './use-queue-page.ts';
 
 const LIMIT = 25;
@@ -21,7 +20,7 @@ export function QueuePage() {
   const subtypeLabel = useSubtypeLabel();
   const typeLabel = useCheckTypeLabel();
   const formatDate = useFormatDate();
-  const { page, setPage, list, error, count, pages } = useQueuePage(
+  const queue = useQueuePage(
     (p) => api.GET('/v1/review-queue/checks', { params: { query: { page: p, limit: LIMIT } } }).then(unwrap),
     LIMIT,
   );
@@ -33,8 +32,8 @@ export function QueuePage() {
       <h2 id="queue-checks-title">{t('queue.checks.title')}</h2>
       <p className="muted">{t('queue.intro')}</p>
       <ListTable
-        error={error}
-        rows={list?.data}
+        error={queue.error}
+        rows={queue.list?.data}
         empty={t('queue.empty')}
         columns={[t('queue.col.check'), t('queue.col.subject'), t('queue.col.case'), t('queue.col.since')]}
         row={(r) => (
@@ -54,15 +53,7 @@ export function QueuePage() {
           </tr>
         )}
       />
-      {count > LIMIT ? (
-        <ListPager
-          label={t('queue.title')}
-          page={page}
-          pages={pages}
-          count={shownTotal(count, list?.pagination.count_estimated)}
-          onPage={setPage}
-        />
-      ) : null}
+      <QueuePager label={t('queue.title')} queue={queue} />
     </section>
   );
 }
