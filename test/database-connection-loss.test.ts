@@ -240,3 +240,54 @@ if (process.env.DATABASE_URL) {
     assert.equal(await server.stop(), 0, server.output().slice(-4000));
   });
 }
+
+if (process.env.DATABASE_URL) {
+  test('a COMMIT PostgreSQL does not confirm in time is a 503 saying the change may have been recorded, and it may have been', {
+    timeout: 120_000,
+  }, async () => {
+    const dbEnv = await ownDatabaseEnv('slow-commit', cleanups);
+    const env = { ...dbEnv, LOG_LEVEL: 'info', VERICASE_DB_QUERY_TIMEOUT_MS: '1500' };
+    const server = await startServer({ env });
+    cleanups.push(() => server.kill9());
+    const ws = await newWorkspace(server, 'slow commit');
+    const api = new HttpClient(server.base, ws.client.headers);
+    // A COMMIT that takes 4 s for one case (a synchronous standby that lags does the same to every
+    // COMMIT): a deferred trigger sleeps at commit time. PostgreSQL finishes it even though the
+    // client has gone, so the case is recorded after its request was answered 503.
+    const admin = new pg.Client({ connectionString: dbEnv.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`
+        create function test_slow_commit() returns trigger language plpgsql as $$
+        begin if new.name = 'Slow commit' then perform pg_sleep(4); end if; return null; end $$;
+        create constraint trigger test_slow_commit after insert on cases
+          deferrable initially deferred for each row execute function test_slow_commit();`);
+    } finally {
+      await admin.end();
+    }
+    const res = await fetch(`${server.base}/v1/cases`, {
+      method: 'POST',
+      headers: { ...ws.client.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Slow commit', external_id: 'slow-commit-1' }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    const slow = (await res.json()) as { message: string };
+    assert.equal(res.status, 503, JSON.stringify(slow));
+    assert.equal(
+      slow.message,
+      'The database did not confirm the change in time: it may or may not have been recorded. Read it back before trying again',
+    );
+    assert.equal(res.headers.get('retry-after'), '5');
+    // read back, as the message says: it was recorded once the COMMIT finished
+    assert.ok(
+      await waitUntil(
+        async () => (await api.get('/v1/cases?external_id=slow-commit-1')).body.data?.length === 1,
+        30_000,
+      ),
+      server.output().slice(-4000),
+    );
+    const quick = await api.post('/v1/cases', { name: 'Quick commit' });
+    assert.equal(quick.status, 201, JSON.stringify(quick.body));
+    assert.equal(await server.stop(), 0, server.output().slice(-4000));
+  });
+}

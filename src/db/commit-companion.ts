@@ -6,6 +6,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { type CommitCompanion, currentCommitCompanions } from '../shared/request-scope.ts';
+import { isConnectionGone } from './unavailable.ts';
 
 /**
  * A dialect whose transactions carry the current request's commit companion (its audit entry,
@@ -96,7 +97,17 @@ class CompanionDriver implements Driver {
     for (const companion of taken) companion.settle(true);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return this.#inner.rollbackTransaction(connection);
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await this.#inner.rollbackTransaction(connection);
+    } catch (err) {
+      // The connection is gone (cut by a statement's deadline, lost with the server): PostgreSQL
+      // rolls the transaction back when it sees the connection end, and the driver has already
+      // marked the connection to be discarded. Kysely would report this error in place of the one
+      // that stopped the transaction: a COMMIT that timed out (whose outcome is unknown, and whose
+      // 503 says so) would read as a plain outage.
+      if (isConnectionGone(err)) return;
+      throw err;
+    }
   }
 }

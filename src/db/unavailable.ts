@@ -40,6 +40,11 @@ function isDatabaseUnavailable(err: unknown): boolean {
   return UNAVAILABLE_MESSAGES.some((m) => err.message.startsWith(m));
 }
 
+/** Whether the connection a statement ran on cannot carry another: cut by a deadline, or lost. */
+export function isConnectionGone(err: unknown): boolean {
+  return err instanceof DatabaseTimeoutError || isDatabaseUnavailable(err);
+}
+
 /**
  * Whether an error means the disk under the database or the files is full (PostgreSQL's disk_full,
  * the system's ENOSPC): nothing can be recorded until an operator frees space, after which the
