@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { buildApp } from '../src/http/app.ts';
 import { canonicalJson } from '../src/shared/canonical-json.ts';
 import { clientFor, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { portalCase } from './helpers/portal.ts';
 
 describe('HTTP conventions', () => {
   test('authentication: missing, unknown and revoked keys are 401 with the error body; query-string keys are ignored', async () => {
@@ -169,6 +170,56 @@ describe('HTTP conventions', () => {
     const replay = await api.post('/v1/cases', body, { 'idempotency-key': 'crash-before-commit' });
     assert.equal(replay.headers['idempotent-replayed'], 'true');
     assert.equal(replay.body.id, taken.body.id);
+  });
+
+  test('Idempotency-Key on an answer holding a secret shown once (API key, generated password, portal link): the secret is not kept, a retry is a 409 and makes nothing', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const { caseId, contactId } = await portalCase(api, 'Secret answers');
+    const requests: [string, Record<string, unknown>, string][] = [
+      ['/v1/api-keys', { name: 'idempotent key' }, 'api_key'],
+      ['/v1/users', { email: 'idem@example.com', role: 'viewer' }, 'password'],
+      [`/v1/cases/${caseId}/share-client-portal-link`, { business_contact_id: contactId }, 'link'],
+    ];
+    for (const [path, body, field] of requests) {
+      const headers = { 'idempotency-key': `secret ${path}` };
+      const first = await api.post(path, body, headers);
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const secret = first.body[field] as string;
+      assert.ok(secret.length > 10, field);
+      const stored = await ctx.db
+        .selectFrom('idempotency_keys')
+        .select(['status_code', 'response_body'])
+        .where('workspace_id', '=', api.workspaceId)
+        .where('key', '=', headers['idempotency-key'])
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(stored, { status_code: 201, response_body: null }, path);
+      const retry = await api.post(path, body, headers);
+      assert.equal(retry.status, 409, JSON.stringify(retry.body));
+      assert.equal(retry.body.code, 'CONFLICT');
+      assert.match(retry.body.message, /held a secret that is shown only once and is not kept/);
+      assert.ok(!JSON.stringify(retry.body).includes(secret));
+    }
+    // made once each: one key besides the workspace's own, one user, one live link
+    const keys = await ctx.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('name', '=', 'idempotent key')
+      .execute();
+    assert.equal(keys.length, 1);
+    const users = await ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('email', '=', 'idem@example.com')
+      .execute();
+    assert.equal(users.length, 1);
+    // an answer without a secret is still kept and replayed (the case list's own test above)
+    const created = await api.post('/v1/cases', { name: 'kept' }, { 'idempotency-key': 'no secret' });
+    const replayed = await api.post('/v1/cases', { name: 'kept' }, { 'idempotency-key': 'no secret' });
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.equal(replayed.body.id, created.body.id);
   });
 
   test('a method a path does not take is a 405 with Allow and the error body; an unknown path stays a 404', async () => {

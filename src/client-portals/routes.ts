@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors, IdParam } from '../http/common-schemas.ts';
+import { SECRET_ANSWER } from '../http/idempotency.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { completeClientPortalWaitStep } from './complete-wait-step.ts';
 import {
@@ -66,6 +67,7 @@ export function registerClientPortalRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/cases/:id/share-client-portal-link',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags,
         summary: 'Share a client portal link with the case’s business contact',

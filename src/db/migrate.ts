@@ -44,6 +44,7 @@ import * as m0042 from './migrations/0042_webhook_manual_retries.ts';
 import * as m0043 from './migrations/0043_case_tags_out_of_btree.ts';
 import * as m0044 from './migrations/0044_case_template_check_deleted.ts';
 import * as m0045 from './migrations/0045_signature_code_binding.ts';
+import * as m0046 from './migrations/0046_idempotency_secrets_dropped.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '0043_case_tags_out_of_btree': m0043,
   '0044_case_template_check_deleted': m0044,
   '0045_signature_code_binding': m0045,
+  '0046_idempotency_secrets_dropped': m0046,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

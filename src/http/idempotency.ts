@@ -18,7 +18,17 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route's answer holds a secret shown once (an API key, a generated password, a portal
+     * link's token): an Idempotency-Key keeps that the request was made, never the answer itself.
+     */
+    secretAnswer?: boolean;
+  }
 }
+
+/** The route options of a route whose answer holds a secret shown once (see `secretAnswer`). */
+export const SECRET_ANSWER = { secretAnswer: true } as const;
 
 const HEADER = 'idempotency-key';
 /** A claimed key whose request never finished (crashed process) may be retried after this. */
@@ -118,6 +128,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       // the answer carries the case's data: once the case is deleted (soft or erased) it is not
       // given again, and the request is not made again either
       if (row.case_id && !(await caseIsLive(workspaceId, row.case_id))) throw notFound('Case');
+      // a secret shown once was not kept (store): the request is not made again either
+      if (row.response_body === null)
+        throw new ApiError(
+          409,
+          'A request with this Idempotency-Key was already made; its answer held a secret that is shown only once and is not kept: it is not made again (list what it created, or make a new request with another key)',
+        );
       reply.header('idempotent-replayed', 'true');
       reply.status(row.status_code).type('application/json; charset=utf-8');
       reply.send(row.response_body ?? '');
@@ -185,11 +201,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
         .where('committed_at', 'is', null)
         .execute();
     } else {
+      // a failure (4xx) holds no secret: kept as any answer
+      const secret = status < 300 && req.routeOptions.config.secretAnswer === true;
       await db
         .updateTable('idempotency_keys')
         .set({
           status_code: status,
-          response_body: typeof payload === 'string' ? payload : '',
+          response_body: secret ? null : payload,
           case_id: currentEventCaseId(),
         })
         .where('workspace_id', '=', req.principal.workspaceId)

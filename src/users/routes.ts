@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors } from '../http/common-schemas.ts';
+import { SECRET_ANSWER } from '../http/idempotency.ts';
 import { paginated } from '../http/list-query.ts';
 import { getUser } from './get-user.ts';
 import { listUsers } from './list-users.ts';
@@ -41,6 +42,7 @@ export function registerUserRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/users',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags,
         summary: 'Create a user',

@@ -3,6 +3,7 @@ import type { App, AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import { DateTime, errors, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
+import { SECRET_ANSWER } from '../http/idempotency.ts';
 import { fetchPage, type ListSpec, listQuerySchema, paginated, parseListQuery } from '../http/list-query.ts';
 import { currentUserId } from '../shared/request-scope.ts';
 import { iso, isoOrNull } from '../shared/time.ts';
@@ -96,6 +97,7 @@ export function registerApiKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/api-keys',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags,
         summary: 'Create an API key',
