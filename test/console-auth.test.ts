@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { hashPassword } from '../src/console-auth/password.ts';
 import { hashSessionToken } from '../src/console-auth/sessions.ts';
 import { buildApp } from '../src/http/app.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
@@ -150,6 +151,31 @@ describe('console sign-in', () => {
     assert.equal(ambiguous.json().details[0].path, 'workspace');
     // a wrong password does not tell that the e-mail is in several workspaces
     assert.equal((await login({ email, password: 'wrong-password-x' })).statusCode, 401);
+    // b's password changed: the right password of one workspace still needs the workspace named, so
+    // that an admin of b, who sets b's password, cannot learn from the answer whether a guess is a's
+    // password (it was a sign-in to b for a wrong guess, a 400 for the right one)
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword('b-password-22') })
+      .where('id', '=', ub.id)
+      .execute();
+    for (const password of ['b-password-22', 'same-password-1']) {
+      const res = await login({ email, password });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().details[0].path, 'workspace');
+    }
+    // a guess at a's password, with a named: a counted failure like any
+    assert.equal(
+      (await login({ email, password: 'b-password-22', workspace: a.workspaceId })).statusCode,
+      401,
+    );
+    const intoB = await login({ email, password: 'b-password-22', workspace: b.workspaceId });
+    assert.equal(intoB.statusCode, 200, intoB.body);
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword('same-password-1') })
+      .where('id', '=', ub.id)
+      .execute();
 
     const byId = await login({ email, password: 'same-password-1', workspace: a.workspaceId });
     assert.equal(byId.statusCode, 200);

@@ -223,7 +223,14 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           await auditRefused(req, suspended, 'suspended', 401);
           throw new ApiError(401, BAD_CREDENTIALS);
         }
-        if (matching.length > 1) {
+        // Without `workspace`, an e-mail that is a user of several workspaces must name one as soon
+        // as the password is right in any of them, not only when it is right in several: "right in
+        // several" told the admin of one workspace, who sets the password of their own user of that
+        // e-mail, whether a guess was the password of the user of another workspace (its 400 against
+        // a sign-in to their own), with no failure counted. Now a right password gets the same 400
+        // whatever the others' are; a guess tried with the other workspace named is a counted failure.
+        const workspaces = new Set(named.map((u) => u.workspace_id));
+        if (matching.length > 1 || (!workspace && workspaces.size > 1)) {
           const message = 'This e-mail signs in to several workspaces: say which one (its id or name)';
           throw new ApiError(400, message, [{ path: 'workspace', message }]);
         }
