@@ -52,8 +52,11 @@ export async function installModules(
  * lists are parsed (screening answers 503 with retry-after meanwhile, /readyz says not_ready).
  */
 export async function startBackground(ctx: AppContext, logger: pino.Logger): Promise<BackgroundStarted> {
-  if (ctx.config.runWorkers) await ctx.jobs.startWorkers();
+  // the loads begin before the workers take their first jobs: a job that waited in the queue while
+  // no worker ran (a worker added, restarted) found no load begun, did not wait for the sanctions
+  // lists, and sent its aml check to review in error (scale-out walk)
   const loads = MODULES.map((m) => m.background?.(ctx, logger));
+  if (ctx.config.runWorkers) await ctx.jobs.startWorkers();
   return { loaded: Promise.allSettled(loads).then(() => undefined) };
 }
 

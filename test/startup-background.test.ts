@@ -77,6 +77,66 @@ describe('a runtime whose background work has not started yet', () => {
   });
 });
 
+describe('a worker that starts with aml jobs waiting', () => {
+  let runtime: Runtime;
+  let app: App;
+  let api: Client;
+  before(async () => {
+    // its own embedded database, its workers not started: the jobs wait as they do for a worker
+    // added or restarted while the API processes queued work
+    const config = testConfig({
+      databaseUrl: null,
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-waiting-jobs-')),
+      referenceDir: SHARED_DATA_DIR,
+      runWorkers: true,
+      sandboxDelayMs: 0,
+    });
+    runtime = await openRuntime(config, pino({ level: 'silent' }), { deferBackground: true });
+    app = await buildApp(runtime.ctx);
+    await app.ready();
+    const ws = await createWorkspace(runtime.ctx.db, 'waiting jobs');
+    api = clientFor(app, ws.api_key, ws.id);
+  });
+  after(async () => {
+    await app?.close();
+    await runtime?.close();
+  });
+
+  test('screens them with the lists it loads, none sent to review in error', async () => {
+    const kase = await api.post('/v1/cases', {
+      name: 'Waiting jobs',
+      companies: [{ name: 'Acme Waiting SAS', country: 'FR' }],
+      individuals: Array.from({ length: 4 }, (_, n) => ({
+        first_name: ['Eric', 'Ada', 'Alan', 'Grace'][n],
+        last_name: ['Badege', 'Lovelace', 'Turing', 'Hopper'][n],
+        relations: [{ roles: ['legal_representative'] }],
+      })),
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const ids: string[] = [];
+    for (const individual of kase.body.individuals as { id: string }[]) {
+      const check = await api.post('/v1/checks/aml', { individual_id: individual.id });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+      ids.push(check.body.id);
+    }
+    await runtime.startBackground();
+    const settled = async () => {
+      const all = await Promise.all(ids.map((id) => api.get(`/v1/checks/aml/${id}`)));
+      return all.every((c) => c.body.status !== 'processing') ? all : null;
+    };
+    let done: Awaited<ReturnType<typeof settled>> = null;
+    for (let i = 0; i < 900 && !done; i++) {
+      done = await settled();
+      if (!done) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(done, 'the checks left processing');
+    for (const c of done) assert.notEqual(c.body.data.result, 'error', JSON.stringify(c.body.data.review));
+    // Eric Badege is on the UN list of the shared reference data: found, so the lists were used
+    const eric = done[0].body;
+    assert.ok(eric.data.hits.length > 0, JSON.stringify(eric.data));
+  });
+});
+
 describe('vericase serve', () => {
   test('answers before the lists are loaded (listening is logged first); start-up loads no heavy package; then gives memory back when asked to', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-start-'));

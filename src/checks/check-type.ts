@@ -76,6 +76,11 @@ export interface ProcessInput {
   ctx: AppContext;
   check: CheckRow;
   target: CheckTarget;
+  /**
+   * No retry follows this run of the job: a type that throws to be retried later (a passing cause)
+   * must decide now instead, or the check would stay processing.
+   */
+  finalAttempt: boolean;
 }
 
 export interface CheckTypeDefinition {

@@ -7,21 +7,25 @@ import { EXPIRE_QUEUE, PROCESS_QUEUE, SLOW_PROCESS_QUEUE } from './engine/queues
 import { envelopesByEntity, presentCheckEnvelope } from './present.ts';
 import { checkEnvelopesByEntity } from './repository.ts';
 
+/** Retries of a provider job (pg-boss's, with exponential backoff from 2 s). */
+const PROCESS_RETRIES = 8;
+const SLOW_PROCESS_RETRIES = 3;
+
 /** The check engine: provider jobs, expiration, and check envelopes inside cases and entities. */
 export const checksModule: Module = {
   name: 'checks',
   install(ctx) {
     ctx.jobs.define<{ checkId: string; attempt: number }>({
       name: PROCESS_QUEUE,
-      handler: (data) => processCheckJob(ctx, data),
-      retryLimit: 8,
+      handler: (data, meta) => processCheckJob(ctx, data, meta.retryCount >= PROCESS_RETRIES),
+      retryLimit: PROCESS_RETRIES,
       // a job whose process died is retried after this (provider calls here are short)
       expireInSeconds: 60,
     });
     ctx.jobs.define<{ checkId: string; attempt: number }>({
       name: SLOW_PROCESS_QUEUE,
-      handler: (data) => processCheckJob(ctx, data),
-      retryLimit: 3,
+      handler: (data, meta) => processCheckJob(ctx, data, meta.retryCount >= SLOW_PROCESS_RETRIES),
+      retryLimit: SLOW_PROCESS_RETRIES,
       // OCR of up to 10 scans runs one file at a time, each bounded at 60 s
       expireInSeconds: 15 * 60,
       batchSize: 2,

@@ -17,6 +17,7 @@ import { inLiveCase } from './live-case.ts';
 export async function processCheckJob(
   ctx: AppContext,
   data: { checkId: string; attempt: number },
+  finalAttempt = true,
 ): Promise<void> {
   // a check of a deleted case is not worked on: its case's Case.Deleted was sent, and nothing of
   // the case may follow it (live-case.ts)
@@ -37,7 +38,7 @@ export async function processCheckJob(
       kind: SpanKind.CLIENT,
       attributes: { 'vericase.check_id': snapshot.id, 'vericase.check_type': def.type },
     },
-    () => def.process?.({ ctx, check: snapshot, target }) ?? Promise.resolve(null),
+    () => def.process?.({ ctx, check: snapshot, target, finalAttempt }) ?? Promise.resolve(null),
   );
   if (!outcome) return;
   const applied = await ctx.db

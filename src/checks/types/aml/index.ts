@@ -81,11 +81,15 @@ export const amlCheck: CheckTypeDefinition = {
       process: processAfter(ctx),
     };
   },
-  async process({ ctx, check, target }): Promise<Outcome> {
+  async process({ ctx, check, target, finalAttempt }): Promise<Outcome> {
     const data = check.data as unknown as AmlDataOut;
     const subject = subjectOf(target);
     const result = await screenSubject(ctx, subject, data.settings);
     const now = new Date().toISOString();
+    // Lists still loading after the wait (a worker that has just started, on a busy machine): the
+    // job is retried later rather than the check sent to review in error, which took a person to
+    // clear what was only a worker's start (scale-out walk). On the last attempt it is decided.
+    if (!result.ok && result.loading && !finalAttempt) throw new Error(result.message);
     if (!result.ok) {
       return {
         trigger: 'screening_error',

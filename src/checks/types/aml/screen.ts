@@ -73,12 +73,12 @@ export type ScreenOutcome =
       matches: ScreeningMatch[];
       listVersions: { source: string; version: string; published: string | null }[];
     }
-  | { ok: false; message: string };
+  | { ok: false; message: string; /** the lists are loading: worth trying again shortly */ loading: boolean };
 
 /** A search that could not run, counted as such (`vericase_screening_searches_total{outcome="unavailable"}`). */
-function unavailable(message: string): ScreenOutcome {
+function unavailable(message: string, loading = false): ScreenOutcome {
   screeningSearches.inc({ outcome: 'unavailable' });
-  return { ok: false, message };
+  return { ok: false, message, loading };
 }
 
 /** Runs the screening with the process's current lists (waiting for a load in progress). */
@@ -90,7 +90,7 @@ export async function screenSubject(
   const service = ctx.screening;
   if (!service) return unavailable('Screening is not installed in this process.');
   if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);
-  if (!service.available) return unavailable(service.unavailableMessage());
+  if (!service.available) return unavailable(service.unavailableMessage(), service.state === 'loading');
   const snapshot = service.registry.snapshot;
   const matches = service.search(queryFor(subject, settings));
   return {
