@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
@@ -86,6 +89,38 @@ describe('id_document: transition rows', () => {
     assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started']);
     const c = (await api.get(`/v1/cases/${caseId}`)).body;
     assert.equal(c.individuals[0].checks[0].status, 'in_progress');
+  });
+
+  test('processing with its file not in storage (a worker without the shared files directory): retried, not sent to review in error; decided once the file is there', async () => {
+    const { ctx } = await getHarness();
+    const api = await newWorkspace();
+    const { individualId } = await caseWithPerson(api);
+    const ref = await uploadRef(api, passportPng({ mrz: td3Mrz() }));
+    // the workspace's files out of reach, as on a process whose DATA_DIR/files is not the shared one
+    const dir = path.join(ctx.config.dataDir, 'files', api.workspaceId);
+    fs.renameSync(dir, `${dir}.away`);
+    let created: { id: string };
+    try {
+      const res = await api.post('/v1/checks/id_document', {
+        individual_id: individualId,
+        data: { front_upload_ref: ref },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      created = res.body;
+      // the job failed at least once on the missing bytes, and is waiting for its retry
+      await eventually(async () => {
+        const jobs = await sql<{ retry_count: number }>`
+          select retry_count from pgboss.job where data->>'checkId' = ${created.id}`.execute(ctx.db);
+        return jobs.rows.some((j) => j.retry_count >= 1);
+      });
+      const meanwhile = await api.get(`/v1/checks/id_document/${created.id}`);
+      assert.equal(meanwhile.body.status, 'processing', JSON.stringify(meanwhile.body.data));
+    } finally {
+      fs.renameSync(`${dir}.away`, dir);
+    }
+    const done = await settled(api, created.id);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.result, 'approved');
   });
 
   test('(none) → processing → approved: MRZ read, automatic approval by system, expiry from the document, file downloadable', async () => {

@@ -73,7 +73,12 @@ export type ScreenOutcome =
       matches: ScreeningMatch[];
       listVersions: { source: string; version: string; published: string | null }[];
     }
-  | { ok: false; message: string; /** the lists are loading: worth trying again shortly */ loading: boolean };
+  | {
+      ok: false;
+      message: string;
+      /** the lists are loading: worth trying again shortly */
+      loading: boolean;
+    };
 
 /** A search that could not run, counted as such (`vericase_screening_searches_total{outcome="unavailable"}`). */
 function unavailable(message: string, loading = false): ScreenOutcome {

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../app-context.ts';
 import { readFileBuffer } from '../../../files/attach-upload.ts';
 import { getStorage } from '../../../files/storage.ts';
 import type { CheckTarget, Outcome, ProcessInput } from '../../check-type.ts';
+import { mayPass } from '../../engine/passing-failure.ts';
 import { type AnalysisTarget, analyzeDocument } from './analysis/index.ts';
 import type { DocumentCheckData, DocumentInternal } from './check-data.ts';
 import { decide, type Finding } from './decide.ts';
@@ -49,7 +50,12 @@ function analysisTarget(target: CheckTarget): AnalysisTarget {
  * set, else runs the document analysis; the settings' automatic rules then give the outcome.
  * `pending` (sandbox) leaves the check processing (force_review exists for that).
  */
-export async function processDocument({ ctx, check, target }: ProcessInput): Promise<Outcome | null> {
+export async function processDocument({
+  ctx,
+  check,
+  target,
+  finalAttempt,
+}: ProcessInput): Promise<Outcome | null> {
   const internal = check.internal as unknown as DocumentInternal;
   const data = check.data as unknown as DocumentCheckData;
   if (!internal.files?.length) return null;
@@ -73,6 +79,8 @@ export async function processDocument({ ctx, check, target }: ProcessInput): Pro
       finding = { kind: 'analysis', analysis };
     }
   } catch (err) {
+    // storage out, or the bytes not in this process's storage: retried (src/checks/engine/passing-failure.ts)
+    if (!finalAttempt && mayPass(err)) throw err;
     // a file that cannot be read or analysed now will not be on a retry either: a person decides
     finding = { kind: 'error', detail: (err as Error).message };
   }

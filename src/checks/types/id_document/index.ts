@@ -4,6 +4,7 @@ import { readFileBuffer, type StoredFile } from '../../../files/attach-upload.ts
 import { getStorage } from '../../../files/storage.ts';
 import { badRequest } from '../../../http/errors.ts';
 import type { CheckTypeDefinition, CreatePlan, Outcome, ProcessInput } from '../../check-type.ts';
+import { mayPass } from '../../engine/passing-failure.ts';
 import { processAfter } from '../../engine/queues.ts';
 import { resolveSettings } from '../../settings.ts';
 import {
@@ -49,7 +50,12 @@ async function read(ctx: AppContext, file: StoredFile): Promise<SubmittedFile> {
   return { file, bytes: await readFileBuffer(getStorage(ctx), file) };
 }
 
-async function processSubmission({ ctx, check, target }: ProcessInput): Promise<Outcome | null> {
+async function processSubmission({
+  ctx,
+  check,
+  target,
+  finalAttempt,
+}: ProcessInput): Promise<Outcome | null> {
   const internal = check.internal as unknown as IdDocumentInternal;
   const data = check.data as Record<string, unknown>;
   const settings = data.settings as IdDocumentSettings;
@@ -57,12 +63,22 @@ async function processSubmission({ ctx, check, target }: ProcessInput): Promise<
   if (!files || target.kind !== 'individual') return null;
   const provider = PROVIDERS[settings.vendor] ?? PROVIDERS[ID_DOCUMENT_DEFAULTS.vendor];
   let answer: Awaited<ReturnType<IdDocumentProvider['submit']>>;
+  let front: SubmittedFile;
+  let back: SubmittedFile | null;
   try {
-    const front = await read(ctx, files.front);
-    const back = files.back ? await read(ctx, files.back) : null;
+    front = await read(ctx, files.front);
+    back = files.back ? await read(ctx, files.back) : null;
+  } catch (err) {
+    if (!finalAttempt && mayPass(err)) throw err;
+    return decide(
+      { kind: 'error', detail: (err as Error).message },
+      { attempt: check.attempt, data, internal },
+    );
+  }
+  try {
     answer = await provider.submit({ front, back, person: declaredPerson(target.row) });
   } catch (err) {
-    // bytes that cannot be read will not be readable on a retry either: the provider sees no document
+    // bytes the provider cannot read will not be readable on a retry either: it sees no document
     answer = { kind: 'error', detail: (err as Error).message };
   }
   if (answer.kind === 'pending') return null;
