@@ -6,7 +6,7 @@ import { recordEvents, SYSTEM } from '../events/record-event.ts';
 import { discardGeneratedFile, recordGeneratedFile, storeGeneratedFile } from '../files/generated-file.ts';
 import { getStorage } from '../files/storage.ts';
 import { loadReportData } from './load-report-data.ts';
-import { renderCaseReport } from './pdf/render-report.ts';
+import { renderCaseReportOffThread } from './pdf/render-off-thread.ts';
 import { CASE_REPORT_RETRIES, DOWNLOAD_URL_VALIDITY_MS } from './queues.ts';
 import { lockCaseReport, updateCaseReport } from './repository.ts';
 
@@ -75,7 +75,7 @@ export async function processCaseReport(
     const content = await loadReportData(ctx.db, report.workspace_id, report.case_id);
     if (!content) return fail(ctx, report.id, CASE_DELETED);
     const at = new Date();
-    const bytes = await renderCaseReport(content, report.timezone, at);
+    const bytes = await renderCaseReportOffThread(content, report.timezone, at);
     const storage = getStorage(ctx);
     const file = await storeGeneratedFile(storage, report.workspace_id, bytes, 'application/pdf');
     const recorded = await ctx.db
