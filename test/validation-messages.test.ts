@@ -109,3 +109,72 @@ describe('a refused key of an object is named', () => {
     assert.deepEqual((await api.get('/v1/custom-properties/case')).body.data, []);
   });
 });
+
+describe('ids the body refers to (bad-input walk)', () => {
+  test('an unknown one is a 404 naming its field; an id in capitals is the same id', async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'Referenced ids',
+      companies: [{ name: 'Main SAS' }],
+      individuals: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const companyId = kase.body.companies[0].id as string;
+    const individualId = kase.body.individuals[0].id as string;
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    const refused: [string, Record<string, unknown>, string, string][] = [
+      ['/v1/checks/ekyc', { individual_id: nobody }, 'individual_id', 'Individual not found'],
+      ['/v1/checks/online_reputation', { company_id: nobody }, 'company_id', 'Company not found'],
+      ['/v1/companies', { case_id: nobody, name: 'X', type: 'affiliated' }, 'case_id', 'Case not found'],
+      ['/v1/individuals', { case_id: nobody, first_name: 'X', last_name: 'Y' }, 'case_id', 'Case not found'],
+      ['/v1/notes', { case_id: nobody, content: 'x' }, 'case_id', 'Case not found'],
+      [
+        `/v1/cases/${kase.body.id}/relations`,
+        { from_individual_id: individualId, to_company_id: nobody, roles: ['shareholder'] },
+        'to_company_id',
+        'Company not found',
+      ],
+      [
+        `/v1/cases/${kase.body.id}/relations`,
+        { from_individual_id: nobody, to_company_id: companyId, roles: ['shareholder'] },
+        'from_individual_id',
+        'Individual not found',
+      ],
+    ];
+    for (const [path, body, field, message] of refused) {
+      const res = await api.post(path, body);
+      assert.equal(res.status, 404, `${path} ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.message, message);
+      assert.deepEqual(res.body.details, [{ path: field, message: `${field}: ${message}` }]);
+    }
+    // a company's id in capitals in an entity's relations: the same company
+    const upper = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      relations: [{ to_company_id: companyId.toUpperCase(), roles: ['legal_representative'] }],
+    });
+    assert.equal(upper.status, 201, JSON.stringify(upper.body));
+    const full = await api.get(`/v1/cases/${kase.body.id}`);
+    const grace = full.body.individuals.find((i: { id: string }) => i.id === upper.body.id);
+    assert.deepEqual(
+      grace.relations.map((r: { to_company_id: string }) => r.to_company_id),
+      [companyId],
+      JSON.stringify(grace),
+    );
+  });
+});
+
+test('a JSON null body is refused by the render route as by every other (its body is optional, not null)', async () => {
+  const { app } = await getHarness();
+  const api = await newWorkspace();
+  const kase = await api.post('/v1/cases', { name: 'Null body', companies: [{ name: 'Main SAS' }] });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/v1/cases/${kase.body.id}/document-templates/mandate/render`,
+    headers: { 'x-service-api-key': api.key, 'content-type': 'application/json' },
+    payload: 'null',
+  });
+  assert.equal(res.statusCode, 400, res.body);
+  assert.match(res.json().message, /body must be object/);
+});

@@ -25,7 +25,7 @@ export async function createCompany(
 ) {
   return ctx.db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, workspaceId, input.case_id);
-    if (!c) throw notFound('Case');
+    if (!c) throw notFound('Case', 'case_id');
     const type = input.type ?? 'main';
     const mainId = await findMainCompanyId(trx, c.id);
     if (type === 'main' && mainId) {

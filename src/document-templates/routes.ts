@@ -155,9 +155,9 @@ export function registerDocumentTemplateRoutes(app: App, ctx: AppContext): void 
           ...errors(400, 404, 502),
         },
       },
-      // the body is optional: none means no signer
+      // the body is optional: none means no signer (a JSON null is a body, refused as elsewhere)
       preValidation: async (req) => {
-        if (req.body === undefined || req.body === null) req.body = {};
+        if (req.body === undefined) req.body = {};
       },
     },
     async (req, reply) => {

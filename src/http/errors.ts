@@ -45,7 +45,16 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, path?: string) =>
   new ApiError(400, message, path ? [{ path, message }] : undefined);
-export const notFound = (what: string) => new ApiError(404, `${what} not found`);
+/**
+ * A 404. `path` names the request's field that referred to it (a body's `individual_id`...), so a
+ * caller sending several ids learns which one is unknown; a path's own id needs none.
+ */
+export const notFound = (what: string, path?: string) =>
+  new ApiError(
+    404,
+    `${what} not found`,
+    path ? [{ path, message: `${path}: ${what} not found` }] : undefined,
+  );
 /**
  * A value that must be unique in the workspace is taken (a tag's label): a 400, as the spec lists
  * business-rule violations and the reference documents these operations (201/200, 400, 404 only),

@@ -21,7 +21,7 @@ export async function createIndividual(
   if (born) throw new ApiError(400, born.message, [born]);
   return ctx.db.transaction().execute(async (trx) => {
     const c = await lockCase(trx, workspaceId, input.case_id);
-    if (!c) throw notFound('Case');
+    if (!c) throw notFound('Case', 'case_id');
     const mainId = await findMainCompanyId(trx, c.id);
     const id = randomUUID();
     noteCreatedResource(id);

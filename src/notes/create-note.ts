@@ -16,7 +16,7 @@ export async function createNote(db: Db, workspaceId: string, input: Static<type
   const content = checkContent(input.content);
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, input.case_id);
-    if (!kase) throw notFound('Case');
+    if (!kase) throw notFound('Case', 'case_id');
     if ((await countRows(trx, 'notes', 'case_id', kase.id)) >= MAX_NOTES_PER_CASE) {
       throw badRequest(`Maximum items reached: a case holds at most ${MAX_NOTES_PER_CASE} notes`, 'case_id');
     }

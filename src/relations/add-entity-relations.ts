@@ -27,7 +27,8 @@ export async function addEntityRelations(
   const seen = new Set<string>();
   const rows = relations.flatMap((r, i) => {
     const path = `relations[${i}].to_company_id`;
-    const target = r.to_company_id ?? scope.mainCompanyId;
+    // ids are read as PostgreSQL reads a uuid: in either case (the rows' ids are lower case)
+    const target = r.to_company_id?.toLowerCase() ?? scope.mainCompanyId;
     if (!target) {
       details.push({ path, message: `${path}: the case has no main company to relate to` });
       return [];

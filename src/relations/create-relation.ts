@@ -49,7 +49,8 @@ export async function createRelation(
         );
       }
       if (hasCompany) {
-        if (!(await caseCompanyExists(trx, c.id, input.from_company_id as string))) throw notFound('Company');
+        if (!(await caseCompanyExists(trx, c.id, input.from_company_id as string)))
+          throw notFound('Company', 'from_company_id');
       } else {
         const found = await trx
           .selectFrom('individuals')
@@ -57,10 +58,11 @@ export async function createRelation(
           .where('case_id', '=', c.id)
           .where('id', '=', input.from_individual_id as string)
           .executeTakeFirst();
-        if (!found) throw notFound('Individual');
+        if (!found) throw notFound('Individual', 'from_individual_id');
       }
       const target = (input.to_company_id ?? mainId) as string;
-      if (input.to_company_id && !(await caseCompanyExists(trx, c.id, target))) throw notFound('Company');
+      if (input.to_company_id && !(await caseCompanyExists(trx, c.id, target)))
+        throw notFound('Company', 'to_company_id');
       if (target === input.from_company_id) {
         throw badRequest('A company cannot be related to itself', 'to_company_id');
       }

@@ -17,7 +17,7 @@ import type { RunTemplate } from './schemas.ts';
 export async function runTemplate(ctx: AppContext, workspaceId: string, input: Static<typeof RunTemplate>) {
   return ctx.db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, input.case_id);
-    if (!kase) throw notFound('Case');
+    if (!kase) throw notFound('Case', 'case_id');
     let template = await resolveTemplateRef(trx, workspaceId, input);
     if (!template) {
       if (!kase.template_id)

@@ -65,7 +65,7 @@ async function resolveTarget(
     kind === 'individual'
       ? await findIndividual(trx, workspaceId, id)
       : await findCompany(trx, workspaceId, id);
-  if (!row) throw notFound(kind === 'individual' ? 'Individual' : 'Company');
+  if (!row) throw notFound(kind === 'individual' ? 'Individual' : 'Company', `${kind}_id`);
   return { kind, row } as CheckTarget;
 }
 
