@@ -607,6 +607,28 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     assert.match(text, /Document not expired\s*not evaluated/);
   });
 
+  test('the document image itself sent as the selfie → rejected; a copy of its photo → a person decides (security walk)', async () => {
+    const api = await newWorkspace();
+    // one file as both: the selfie's face "matched" the document's at distance 0 and was approved
+    const doc = selfiePng('alice', { mrz: ADA_MRZ.join('\n') });
+    const same = (await verified(api, doc, doc)).done;
+    assert.equal(same.status, 'rejected', JSON.stringify(same.data));
+    assert.equal(same.data.detailed_results.face.image_integrity, 'rejected');
+    assert.match(
+      same.data.vendor.comment,
+      /^The selfie is the document image itself, not a photograph of the person\.$/,
+    );
+    // the same picture in another file (not the same bytes): its face is at distance 0, no photograph
+    const copy = (await verified(api, doc, selfiePng('alice'))).done;
+    assert.equal(copy.status, 'need_review', JSON.stringify(copy.data));
+    assert.equal(copy.data.detailed_results.face.image_integrity, 'approved');
+    assert.equal(copy.data.detailed_results.face.face_comparison, null);
+    assert.match(
+      copy.data.vendor.comment,
+      /selfie.s face is nearly identical to the document photo \(distance 0\.0\d\d < 0\.05\)/,
+    );
+  });
+
   test('another person on the document → rejected, saying why', async () => {
     const api = await newWorkspace();
     const { done } = await verified(api, cardPng('bella', ADA_MRZ), selfiePng('alice'));

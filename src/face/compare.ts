@@ -9,6 +9,13 @@
  */
 export const MATCH_DISTANCE = 0.4;
 export const MISMATCH_DISTANCE = 0.6;
+/**
+ * Closer than this, the selfie's face is a copy of the document's photo rather than a second
+ * photograph of its holder: the same image decoded twice measures 0, a re-encoded copy a few
+ * hundredths, while the same face photographed apart (a selfie against a smaller greyscale document
+ * photo of the same picture, face-api's samples) measured 0.13 to 0.31.
+ */
+export const COPY_DISTANCE = 0.05;
 
 export function euclideanDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new Error(`descriptor lengths differ (${a.length}, ${b.length})`);

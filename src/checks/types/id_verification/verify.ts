@@ -1,4 +1,10 @@
-import { euclideanDistance, faceVerdict, MATCH_DISTANCE, MISMATCH_DISTANCE } from '../../../face/compare.ts';
+import {
+  COPY_DISTANCE,
+  euclideanDistance,
+  faceVerdict,
+  MATCH_DISTANCE,
+  MISMATCH_DISTANCE,
+} from '../../../face/compare.ts';
 import { decodeImage } from '../../../face/decode-image.ts';
 import { detectFacesUpright } from '../../../face/face-model.ts';
 import { documentTextLines, isPng, pngTextChunks } from '../id_document/document-reader.ts';
@@ -135,6 +141,12 @@ async function verifyFaces(capture: CaptureBytes) {
     reasons.push(
       selfieFaces.length === 0 ? 'no face was found on the selfie' : 'the selfie shows several faces',
     );
+  // the same file sent as the document and as the selfie is no selfie: its face "matched" the
+  // document's at distance 0 and the check was approved (security walk)
+  if (capture.face.equals(capture.front) || (capture.back && capture.face.equals(capture.back))) {
+    face.image_integrity = 'rejected';
+    reasons.push('the selfie is the document image itself, not a photograph of the person');
+  }
   let distance: number | null = null;
   if (cardFaces.length === 0) {
     face.face_comparison = 'rejected';
@@ -148,6 +160,13 @@ async function verifyFaces(capture: CaptureBytes) {
     );
     const verdict = faceVerdict(distance);
     face.face_comparison = verdict === 'match' ? 'approved' : verdict === 'mismatch' ? 'rejected' : null;
+    // a copy of the document's photo (re-encoded, cropped from the same image): a person looks
+    if (distance < COPY_DISTANCE && face.image_integrity === 'approved') {
+      face.face_comparison = null;
+      reasons.push(
+        `the selfie's face is nearly identical to the document photo (distance ${distance.toFixed(3)} < ${COPY_DISTANCE}): it may be a copy of it rather than a new photograph`,
+      );
+    }
     if (verdict === 'mismatch')
       reasons.push(
         `the selfie does not match the document photo (distance ${distance.toFixed(3)} ≥ ${MISMATCH_DISTANCE})`,
