@@ -240,6 +240,16 @@ describe('files: upload', () => {
     assert.equal(truncated.statusCode, 400, truncated.body);
     assert.equal((await rowsOf(api.workspaceId)).length, 0);
     assert.deepEqual(await storedFilesOf(api.workspaceId), []);
+    // a PNG cut short (its header and no image data, no IEND): refused, nothing stored (bad-input walk)
+    for (const cut of [40, png.length - 1]) {
+      const short = await uploadBytes(api, png.subarray(0, cut), 'short.png');
+      assert.equal(short.status, 400, JSON.stringify(short.body));
+      assert.deepEqual(short.body.details, [
+        { path: 'file', message: 'file is a truncated or damaged PNG: its end (the IEND chunk) is missing' },
+      ]);
+    }
+    assert.equal((await rowsOf(api.workspaceId)).length, 0);
+    assert.deepEqual(await storedFilesOf(api.workspaceId), []);
   });
 
   test('over 20 MB → 413, nothing left in storage or in the table; exactly 20 MB is accepted', async () => {

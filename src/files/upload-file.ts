@@ -18,6 +18,9 @@ export const tooLarge = () =>
     { path: 'file', message: 'file exceeds the maximum size of 20 MB' },
   ]);
 
+/** A PNG's end: its IEND chunk's type and CRC (anywhere: some tools leave bytes after it). */
+const PNG_END = Buffer.from([0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
 /** The file part of an upload: a stream that may be cut at the size limit (busboy's `truncated`/`limit`). */
 const interrupted = (err: Error) =>
   badRequest(`the upload was interrupted or malformed: ${err.message}`, 'file');
@@ -174,10 +177,18 @@ export async function uploadFile(
   const id = randomUUID();
   const key = storageKeyFor(workspaceId, id);
   const hash = createHash('sha256');
+  // a PNG must hold its IEND chunk (a truncated one stops before it): looked for in each chunk with
+  // the previous one's last bytes, in case it straddles the two
+  const png = mime === 'image/png' ? { ended: false, carry: Buffer.alloc(0) } : null;
   const meter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       hash.update(chunk);
       pdfChunks?.push(chunk);
+      if (png && !png.ended) {
+        const window = Buffer.concat([png.carry, chunk]);
+        png.ended = window.includes(PNG_END);
+        png.carry = window.subarray(-(PNG_END.length - 1));
+      }
       cb(null, chunk);
     },
   });
@@ -204,6 +215,12 @@ export async function uploadFile(
   } finally {
     file.off('limit', onLimit);
     file.off('error', onSourceError);
+  }
+
+  if (png && !png.ended) {
+    await storage.delete(key).catch(() => {});
+    const message = 'file is a truncated or damaged PNG: its end (the IEND chunk) is missing';
+    throw new ApiError(400, message, [{ path: 'file', message }]);
   }
 
   if (pdfChunks) {
