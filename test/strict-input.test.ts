@@ -276,6 +276,18 @@ describe('strict input: hostile strings and shapes', () => {
     );
   });
 
+  test('a control character (an escape sequence, a bell) is refused; tab, line feed and carriage return are text', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const bell = await api.post('/v1/cases', { name: 'Acme\u0007\u001b[31mRED' });
+    assertRefused(bell, 'name');
+    assert.equal(bell.body.message, 'name must not contain a control character (\\u0007)');
+    assertRefused(await api.get('/v1/cases?name=a%1Bb'), 'name');
+    assertRefused(await api.patch(`/v1/companies/${kase.companies[0].id}`, { name: 'Acme\u007f' }), 'name');
+    const note = await api.post('/v1/notes', { case_id: kase.id, content: 'line one\r\n\tline two' });
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+  });
+
   test('lone surrogates and invalid UTF-8 are refused, not stored as U+FFFD', async () => {
     const api = await newWorkspace();
     const lone = await raw('POST', '/v1/cases', api.key, '{"name":"a\\ud800b"}', 'application/json');

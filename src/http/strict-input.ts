@@ -12,7 +12,8 @@ import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
  * - JSON bodies must be valid UTF-8 and are parsed with Fastify's prototype-poisoning protection;
  *   an empty body with a JSON content type is no body (a DELETE sent by a generic client);
  * - the raw URL must be valid percent-encoded UTF-8;
- * - no string (or object key) anywhere in a body, query string or path may hold a NUL character or a
+ * - no string (or object key) anywhere in a body, query string or path may hold a NUL character, another
+ *   control character but tab, line feed and carriage return, or a
  *   lone surrogate (PostgreSQL refuses the first, JSON cannot round-trip the second), and JSON
  *   nesting is bounded.
  */
@@ -298,8 +299,19 @@ function join(path: string, key: string | number, top: boolean): string {
   return top ? key : `${path}.${key}`;
 }
 
+/**
+ * Control characters but tab, line feed and carriage return (C0 and DEL): no text a person types
+ * holds them, and in a name they reach terminals (an escape sequence recolouring a log line), PDFs
+ * and CSV exports (bad-input walk: `Acme\u0007\u001b[31mRED` was a company's name).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 function badString(s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
+  const control = CONTROL.exec(s);
+  if (control)
+    return `must not contain a control character (\\u${control[0].charCodeAt(0).toString(16).padStart(4, '0')})`;
   if (!(s as string & { isWellFormed(): boolean }).isWellFormed())
     return 'must not contain a lone surrogate (invalid Unicode)';
   return undefined;
