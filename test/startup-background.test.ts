@@ -21,25 +21,32 @@ import { type Client, clientFor, SHARED_DATA_DIR, testConfig } from './helpers/h
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
+/**
+ * A runtime on its own embedded database (the shared harness started its background work long ago)
+ * whose background work (workers, sanctions lists) waits for `startBackground()`, its app and a
+ * workspace's client.
+ */
+async function deferredRuntime(name: string, overrides: Parameters<typeof testConfig>[0]) {
+  const config = testConfig({
+    databaseUrl: null,
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-deferred-')),
+    referenceDir: SHARED_DATA_DIR,
+    ...overrides,
+  });
+  const runtime = await openRuntime(config, pino({ level: 'silent' }), { deferBackground: true });
+  const app = await buildApp(runtime.ctx);
+  await app.ready();
+  const ws = await createWorkspace(runtime.ctx.db, name);
+  return { runtime, app, api: clientFor(app, ws.api_key, ws.id) };
+}
+
 describe('a runtime whose background work has not started yet', () => {
   let runtime: Runtime;
   let app: App;
   let api: Client;
   before(async () => {
-    // its own database: the shared harness has started its background work already
-    // its own embedded database (the shared harness started its background work long ago) and no
-    // workers: on PostgreSQL they would take the other tests' jobs. The spawned server below runs them.
-    const config = testConfig({
-      databaseUrl: null,
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-deferred-')),
-      referenceDir: SHARED_DATA_DIR,
-      runWorkers: false,
-    });
-    runtime = await openRuntime(config, pino({ level: 'silent' }), { deferBackground: true });
-    app = await buildApp(runtime.ctx);
-    await app.ready();
-    const ws = await createWorkspace(runtime.ctx.db, 'deferred');
-    api = clientFor(app, ws.api_key, ws.id);
+    // no workers: on PostgreSQL they would take the other tests' jobs. The spawned server below runs them.
+    ({ runtime, app, api } = await deferredRuntime('deferred', { runWorkers: false }));
   });
   after(async () => {
     await app?.close();
@@ -82,20 +89,9 @@ describe('a worker that starts with aml jobs waiting', () => {
   let app: App;
   let api: Client;
   before(async () => {
-    // its own embedded database, its workers not started: the jobs wait as they do for a worker
-    // added or restarted while the API processes queued work
-    const config = testConfig({
-      databaseUrl: null,
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-waiting-jobs-')),
-      referenceDir: SHARED_DATA_DIR,
-      runWorkers: true,
-      sandboxDelayMs: 0,
-    });
-    runtime = await openRuntime(config, pino({ level: 'silent' }), { deferBackground: true });
-    app = await buildApp(runtime.ctx);
-    await app.ready();
-    const ws = await createWorkspace(runtime.ctx.db, 'waiting jobs');
-    api = clientFor(app, ws.api_key, ws.id);
+    // its workers not started: the jobs wait as they do for a worker added or restarted while the
+    // API processes queued work
+    ({ runtime, app, api } = await deferredRuntime('waiting jobs', { runWorkers: true, sandboxDelayMs: 0 }));
   });
   after(async () => {
     await app?.close();

@@ -185,9 +185,12 @@ export async function uploadFile(
       hash.update(chunk);
       pdfChunks?.push(chunk);
       if (png && !png.ended) {
-        const window = Buffer.concat([png.carry, chunk]);
-        png.ended = window.includes(PNG_END);
-        png.carry = window.subarray(-(PNG_END.length - 1));
+        // the chunk itself, then only the few bytes around its start: no copy of the chunk
+        const edge = Buffer.concat([png.carry, chunk.subarray(0, PNG_END.length - 1)]);
+        png.ended = chunk.includes(PNG_END) || edge.includes(PNG_END);
+        png.carry = Buffer.from(
+          Buffer.concat([png.carry, chunk.subarray(-(PNG_END.length - 1))]).subarray(-(PNG_END.length - 1)),
+        );
       }
       cb(null, chunk);
     },
