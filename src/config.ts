@@ -46,6 +46,12 @@ export interface Config {
    */
   embeddedMaintenanceSeconds: number;
   sandboxDelayMs: number;
+  /**
+   * VERICASE_SANDBOX_FILE_CONTROLS (default on): what an uploaded file carries may steer the sandbox
+   * (a `sandbox_outcome` keyword, an MRZ typed into a PNG `tEXt` chunk, a JPEG comment or a PDF's
+   * text). Off, a file is read for what it shows: docs/sandbox.md, "Sandbox file controls".
+   */
+  sandboxFileControls: boolean;
   s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
   webhookAllowPrivate: boolean;
   /** Header names an API key is read from (lower case): the documented one first. */
@@ -207,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       60,
     ),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
+    sandboxFileControls: bool('VERICASE_SANDBOX_FILE_CONTROLS', env.VERICASE_SANDBOX_FILE_CONTROLS, true),
     s3: env.VERICASE_S3_BUCKET
       ? {
           bucket: env.VERICASE_S3_BUCKET,

@@ -72,6 +72,8 @@ export async function serve(config: Config): Promise<void> {
       httpTimeoutsMs: config.http,
       // the base of the links the service issues: VERICASE_PUBLIC_URL, else this listen address
       linksBaseUrl: serviceBaseUrl(config),
+      // whether a file's metadata may steer the sandbox checks (docs/sandbox.md): off in production
+      sandboxFileControls: config.sandboxFileControls,
       // the bundled build or the TypeScript sources (bin/server-bundle.js)
       code: CODE_SOURCE,
       // whether this process runs with Node's compile cache (the bundle does: bin/server-bundle.js)

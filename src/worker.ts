@@ -13,7 +13,12 @@ export async function runWorker(config: Config): Promise<void> {
   const ops = config.workerPort !== null ? await buildOpsApp(runtime.ctx, runtime.logger as never) : null;
   if (ops) await ops.listen({ port: config.workerPort as number, host: config.host });
   runtime.logger.info(
-    { database: runtime.ctx.dbKind, opsPort: config.workerPort ?? undefined },
+    {
+      database: runtime.ctx.dbKind,
+      opsPort: config.workerPort ?? undefined,
+      // whether a file's metadata may steer the sandbox checks (docs/sandbox.md): off in production
+      sandboxFileControls: config.sandboxFileControls,
+    },
     'vericase worker running',
   );
   stopOnSignals(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { mrzFromOcrText } from '../src/checks/types/id_document/mrz-ocr.ts';
 import { readMrz } from '../src/checks/types/id_document/mrz-reader.ts';
-import { mrzFromOcrText } from '../src/checks/types/id_verification/mrz-ocr.ts';
 
 // What tesseract gave for MRZ lines drawn with the test bitmap font (measured): the repairs that
 // turn them back into a valid MRZ, and a misreading that must stay invalid (never a rejection).

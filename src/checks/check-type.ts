@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { CheckRow, CompanyRow, IndividualRow } from '../db/schema.ts';
 import type { GeneratedFile } from '../files/generated-file.ts';
@@ -140,9 +141,10 @@ export interface CheckTypeDefinition {
   afterCreate?(input: { ctx: AppContext; trx: Db; check: CheckRow }): Promise<CheckRow>;
   /**
    * The provider work may take minutes (OCR of scans): its jobs run on their own queue, a few at a
-   * time, and are not given up as stalled after the usual minute.
+   * time, and are not given up as stalled after the usual minute. A function when the configuration
+   * decides (id_document reads MRZs by OCR once the sandbox file controls are off).
    */
-  slowProcess?: boolean;
+  slowProcess?: boolean | ((config: Config) => boolean);
   /** Provider work run by the job queue while the check is `processing`. */
   process?(input: ProcessInput): Promise<Outcome | null>;
   /** Extra rules before a manual review (e.g. aml hits must be reviewed first). */

@@ -115,7 +115,7 @@ export async function applyOutcome(
   if (outcome.process) {
     await ctx.jobs.send(
       trx,
-      processQueueOf(def),
+      processQueueOf(def, ctx.config),
       { checkId: row.id, attempt: row.attempt },
       { startAfter: outcome.process.startAfter },
     );

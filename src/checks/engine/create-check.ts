@@ -154,7 +154,7 @@ export async function createCheckInTransaction(
   if (plan.process) {
     await ctx.jobs.send(
       trx,
-      processQueueOf(def),
+      processQueueOf(def, ctx.config),
       { checkId: id, attempt: 1 },
       { startAfter: plan.process.startAfter },
     );

@@ -1,4 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
+import type { Config } from '../../config.ts';
+import type { CheckTypeDefinition } from '../check-type.ts';
 
 /** Job queues of the check engine. */
 export const PROCESS_QUEUE = 'checks.process';
@@ -7,8 +9,10 @@ export const SLOW_PROCESS_QUEUE = 'checks.process_slow';
 export const EXPIRE_QUEUE = 'checks.expire';
 
 /** The queue of a type's provider work. */
-export const processQueueOf = (def: { slowProcess?: boolean }) =>
-  def.slowProcess ? SLOW_PROCESS_QUEUE : PROCESS_QUEUE;
+export function processQueueOf(def: Pick<CheckTypeDefinition, 'slowProcess'>, config: Config): string {
+  const slow = typeof def.slowProcess === 'function' ? def.slowProcess(config) : def.slowProcess;
+  return slow ? SLOW_PROCESS_QUEUE : PROCESS_QUEUE;
+}
 
 /** When provider work starts: after the sandbox delay (config `sandboxDelayMs`). */
 export const processAfter = (ctx: AppContext) => ({

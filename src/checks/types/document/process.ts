@@ -65,7 +65,8 @@ export async function processDocument({
     const files = await Promise.all(
       internal.files.map(async (f) => ({ file: f, bytes: await readFileBuffer(storage, f) })),
     );
-    const forced = await forcedOutcome(files.map((f) => f.bytes));
+    // a file steers the sandbox only while its controls are on (VERICASE_SANDBOX_FILE_CONTROLS)
+    const forced = ctx.config.sandboxFileControls ? await forcedOutcome(files.map((f) => f.bytes)) : null;
     if (forced === 'pending') return null;
     if (forced) {
       finding = { kind: 'sandbox', outcome: forced };

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../app-context.ts';
+import type { Config } from '../../../config.ts';
 import type { IndividualRow } from '../../../db/schema.ts';
 import { readFileBuffer, type StoredFile } from '../../../files/attach-upload.ts';
 import { getStorage } from '../../../files/storage.ts';
@@ -14,6 +15,7 @@ import {
   withSubmissionSent,
 } from './check-data.ts';
 import { decide } from './decide.ts';
+import { VENDOR_LIMITS } from './limits.ts';
 import { idDocumentPortal } from './portal.ts';
 import type { DeclaredPerson, IdDocumentProvider, SubmittedFile } from './provider.ts';
 import { registerIdDocumentRoutes } from './routes.ts';
@@ -29,10 +31,12 @@ export const ID_DOCUMENT_DEFAULTS: IdDocumentSettings = {
 };
 
 /** Both vendors run the sandbox implementation with their own limits (docs/sandbox.md). */
-const PROVIDERS: Record<string, IdDocumentProvider> = {
-  idd_provider_1: sandboxIdDocumentProvider('idd_provider_1'),
-  idd_provider_2: sandboxIdDocumentProvider('idd_provider_2'),
-};
+const isVendor = (name: string) => Object.hasOwn(VENDOR_LIMITS, name);
+
+const providerFor = (vendor: string, config: Config): IdDocumentProvider =>
+  sandboxIdDocumentProvider(isVendor(vendor) ? vendor : ID_DOCUMENT_DEFAULTS.vendor, {
+    fileControls: config.sandboxFileControls,
+  });
 
 function declaredPerson(row: IndividualRow): DeclaredPerson {
   return {
@@ -61,7 +65,7 @@ async function processSubmission({
   const settings = data.settings as IdDocumentSettings;
   const files = internal.files;
   if (!files || target.kind !== 'individual') return null;
-  const provider = PROVIDERS[settings.vendor] ?? PROVIDERS[ID_DOCUMENT_DEFAULTS.vendor];
+  const provider = providerFor(settings.vendor, ctx.config);
   let answer: Awaited<ReturnType<IdDocumentProvider['submit']>>;
   let front: SubmittedFile;
   let back: SubmittedFile | null;
@@ -99,10 +103,12 @@ export const idDocumentCheck: CheckTypeDefinition = {
   transitions: ID_DOCUMENT_TRANSITIONS,
   forceReview: true,
   collectsData: true,
+  // reading an MRZ by OCR takes seconds: off the queue of quick provider calls then
+  slowProcess: (config) => !config.sandboxFileControls,
   async create({ ctx, trx, workspaceId, checkId, target, body, workspaceTypeSettings }): Promise<CreatePlan> {
     if (target.kind !== 'individual') throw badRequest('id_document targets individuals', 'individual_id');
     const settings = resolveSettings(ID_DOCUMENT_DEFAULTS, workspaceTypeSettings, body.settings);
-    if (!PROVIDERS[settings.vendor])
+    if (!isVendor(settings.vendor))
       throw badRequest(`Unknown id_document vendor ${settings.vendor}`, 'settings.vendor');
     const files = body.data ? await attachFiles(trx, workspaceId, body.data, 'data.') : null;
     const internal: IdDocumentInternal = { files, submissions: files ? withSubmissionSent(null, 1) : [] };

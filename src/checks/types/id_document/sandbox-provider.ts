@@ -1,6 +1,7 @@
-import { documentTextLines, isPng, pngTextChunks } from './document-reader.ts';
+import { isPng, pngTextChunks } from './document-reader.ts';
+import { findMrz } from './find-mrz.ts';
 import { limitRefusal, VENDOR_LIMITS } from './limits.ts';
-import { findMrzLines, mrzValidationProblems, namesMatch, readMrz } from './mrz-reader.ts';
+import { mrzValidationProblems, namesMatch } from './mrz-reader.ts';
 import type {
   DeclaredPerson,
   DocumentDetailedResults,
@@ -89,14 +90,35 @@ const NOT_EVALUATED = {
   compromised_document: null,
 } as const;
 
+const NOTHING_READ: Info = {
+  document_type: null,
+  document_number: null,
+  first_name: null,
+  last_name: null,
+  maiden_name: null,
+  gender: null,
+  nationality: null,
+  birth_date: null,
+  birth_country: null,
+  issuing_date: null,
+  issuing_country: null,
+  expiration_date: null,
+};
+
 /**
  * The sandbox provider (the default): real limits, real MRZ parsing, deterministic outcomes.
  * 1. Each file is checked against the vendor's limits (refusal `size`).
  * 2. The MRZ is read from the front, else the back: PNG `tEXt` keyword `mrz`, JPEG comment, PDF text.
  * 3. A PNG `tEXt` keyword `sandbox_outcome` forces the verdict; else an MRZ decides (check digits
  *    or, for the Swiss driving licence, the form of its fields; expiry where the format has one); else the document is approved with the individual's own data.
+ * With `fileControls` off (VERICASE_SANDBOX_FILE_CONTROLS), what a file carries as text steers
+ * nothing: no `sandbox_outcome`, the MRZ read by OCR from the pixels only, and a document whose MRZ
+ * cannot be read is left to a person (no result) instead of approved.
  */
-export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
+export function sandboxIdDocumentProvider(
+  name: string,
+  { fileControls }: { fileControls: boolean },
+): IdDocumentProvider {
   const limits = VENDOR_LIMITS[name];
   return {
     name,
@@ -109,18 +131,30 @@ export function sandboxIdDocumentProvider(name: string): IdDocumentProvider {
         const refusal = f ? limitRefusal(limits, side, f) : null;
         if (refusal) return refusal;
       }
-      const forced = forcedOutcome(submission);
+      const forced = fileControls ? forcedOutcome(submission) : null;
       if (forced === 'refused')
         return { kind: 'refused', reason: 'unprocessable', detail: 'sandbox_outcome refused' };
       if (forced === 'error') return { kind: 'error', detail: 'sandbox_outcome error' };
       if (forced === 'pending') return { kind: 'pending' };
 
-      const today = new Date().toISOString().slice(0, 10);
-      let mrzLines: string[] | null = null;
-      for (const f of [submission.front, submission.back]) {
-        if (!mrzLines && f) mrzLines = findMrzLines(documentTextLines(f.bytes));
-      }
-      const mrz = mrzLines ? readMrz(mrzLines) : null;
+      const now = new Date();
+      const today = now.toISOString().slice(0, 10);
+      const sides = [submission.front, submission.back].flatMap((f) => (f ? [f.bytes] : []));
+      const found = await findMrz(sides, now, { text: fileControls, ocr: !fileControls });
+      const mrz = found?.mrz ?? null;
+      if (!mrz && !fileControls)
+        return {
+          kind: 'result',
+          decision: null,
+          information: NOTHING_READ,
+          detailed: {
+            data_validation: null,
+            data_consistency: null,
+            data_comparison: null,
+            ...NOT_EVALUATED,
+          },
+          comment: 'No machine-readable zone could be read from the document: a person must look at it',
+        };
       const information = mrz
         ? withDeclaredCentury(mrz.information, submission.person)
         : fromPerson(submission.person);

@@ -70,12 +70,15 @@ async function processCapture({ ctx, check, target }: ProcessInput): Promise<Out
   const data = check.data as Record<string, unknown>;
   let run: Awaited<ReturnType<typeof verifyCapture>>;
   try {
-    run = await verifyCapture({
-      front: await read(ctx, files.front),
-      back: files.back ? await read(ctx, files.back) : null,
-      face: await read(ctx, files.face),
-      person: declaredPerson(target.row),
-    });
+    run = await verifyCapture(
+      {
+        front: await read(ctx, files.front),
+        back: files.back ? await read(ctx, files.back) : null,
+        face: await read(ctx, files.face),
+        person: declaredPerson(target.row),
+      },
+      { fileControls: ctx.config.sandboxFileControls },
+    );
   } catch (err) {
     // unreadable bytes or a model failure: a person looks at the capture
     run = {

@@ -7,15 +7,12 @@ import {
 } from '../../../face/compare.ts';
 import { decodeImage } from '../../../face/decode-image.ts';
 import { detectFacesUpright } from '../../../face/face-model.ts';
-import { documentTextLines, isPng, pngTextChunks } from '../id_document/document-reader.ts';
-import { findMrzLines, mrzValidationProblems, readMrz } from '../id_document/mrz-reader.ts';
+import { isPng, pngTextChunks } from '../id_document/document-reader.ts';
+import { findMrz } from '../id_document/find-mrz.ts';
+import { mrzValidationProblems } from '../id_document/mrz-reader.ts';
 import type { DeclaredPerson } from '../id_document/provider.ts';
 import { compareWithPerson, withDeclaredCentury } from '../id_document/sandbox-provider.ts';
 import { emptyDocumentResults, emptyFaceResults, type FaceAnalysis, type Verdict } from './check-data.ts';
-import { ocrMrzLines } from './mrz-ocr.ts';
-
-/** The longer side of the image the OCR reads an MRZ on (its characters stay about 20 px high). */
-const MRZ_OCR_LONG_SIDE = 2000;
 
 /** Values of the selfie's PNG `tEXt` keyword `sandbox_outcome` (docs/sandbox.md). */
 export const IDV_SANDBOX_OUTCOMES = ['approved', 'rejected', 'undecided', 'error', 'pending'] as const;
@@ -65,29 +62,13 @@ export function sandboxOutcomeOf(selfie: Buffer): IdvSandboxOutcome | null {
 }
 
 /**
- * The MRZ lines of the capture: carried as text (PNG `tEXt` `mrz`, JPEG comment, PDF text: what
- * id_document's sandbox reads), else read by OCR from the front's then the back's pixels, kept
- * only when every check digit is right (mrz-ocr.ts). `ocr` says where they came from.
+ * The document half: the MRZ (id_document's reader: carried as text while the sandbox file controls
+ * are on, else by OCR), its check digits, expiry and the person's data.
  */
-async function findMrz(capture: CaptureBytes, today: Date) {
-  const sides = [capture.front, capture.back].filter((b): b is Buffer => b !== null);
-  for (const side of sides) {
-    const lines = findMrzLines(documentTextLines(side));
-    if (lines) return { lines, mrz: readMrz(lines, today), ocr: false };
-  }
-  for (const side of sides) {
-    const img = decodeImage(side, MRZ_OCR_LONG_SIDE);
-    const lines = img ? await ocrMrzLines(img) : null;
-    const mrz = lines ? readMrz(lines, today, { autocorrect: true }) : null;
-    if (lines && mrz?.checkDigitsValid) return { lines, mrz, ocr: true };
-  }
-  return null;
-}
-
-/** The document half: the MRZ (id_document's reader), its check digits, expiry and the person's data. */
-async function verifyDocument(capture: CaptureBytes, now: Date) {
+async function verifyDocument(capture: CaptureBytes, now: Date, fileControls: boolean) {
   const today = now.toISOString().slice(0, 10);
-  const found = await findMrz(capture, now);
+  const sides = [capture.front, capture.back].filter((b): b is Buffer => b !== null);
+  const found = await findMrz(sides, now, { text: fileControls, ocr: true });
   const document = emptyDocumentResults();
   const reasons: string[] = [];
   const mrz = found?.mrz ?? null;
@@ -198,15 +179,19 @@ const DECIDING = (run: Pick<VerifierRun, 'document' | 'face'>, carriesExpiry: bo
 ];
 
 /**
- * Verifies a capture. A selfie PNG carrying `sandbox_outcome` decides the face half and the result
- * without the model (the document half is still read); `pending` answers null (no result yet).
- * Otherwise the on-device model runs: approved when every deciding result is approved, rejected
- * when one is rejected, undecided otherwise.
+ * Verifies a capture. While the sandbox file controls are on (`fileControls`, the default), a selfie
+ * PNG carrying `sandbox_outcome` decides the face half and the result without the model (the
+ * document half is still read); `pending` answers null (no result yet). Otherwise the on-device
+ * model runs: approved when every deciding result is approved, rejected when one is rejected,
+ * undecided otherwise.
  */
-export async function verifyCapture(capture: CaptureBytes, now = new Date()): Promise<VerifierRun | null> {
-  const forced = sandboxOutcomeOf(capture.face);
+export async function verifyCapture(
+  capture: CaptureBytes,
+  { fileControls, now = new Date() }: { fileControls: boolean; now?: Date },
+): Promise<VerifierRun | null> {
+  const forced = fileControls ? sandboxOutcomeOf(capture.face) : null;
   if (forced === 'pending') return null;
-  const doc = await verifyDocument(capture, now);
+  const doc = await verifyDocument(capture, now, fileControls);
   const info = doc.mrz?.information;
   const information: VerifierRun['information'] = {
     document_type: info?.document_type ?? null,
