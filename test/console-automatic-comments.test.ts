@@ -189,6 +189,11 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/id_document/sandbox-provider.ts',
+    "'No machine-readable zone could be read from the document: a person must look at it'",
+    'No machine-readable zone could be read from the document: a person must look at it',
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
     '`The document was rejected: ${',
     'The document was rejected: expired',
   ],

@@ -1,4 +1,5 @@
 import type { Outcome } from '../../check-type.ts';
+import { reviewNeeded, systemReview } from '../../review-data.ts';
 import { expiryOf } from '../id_document/decide.ts';
 import type { AnalysisOutcome } from './analysis/index.ts';
 import type { DocumentCheckData, DocumentInternal, SubmissionResolution } from './check-data.ts';
@@ -48,23 +49,30 @@ export function decide(
   }
 
   let status: 'approved' | 'rejected' | 'need_review' = 'need_review';
-  let reviewComment = comment;
   // a sandbox outcome decides without any analysis: the comment says so rather than invent criteria
   const approvedBy =
     finding.kind === 'sandbox'
       ? 'the document was approved (sandbox_outcome approved)'
       : 'every criterion of the document analysis passed';
+  // why a person must look, in the frame every type uses (src/checks/review-data.ts), else who decided
+  let review: ReturnType<typeof reviewNeeded> | ReturnType<typeof systemReview>;
   if (verdict === 'approved' && auto.automatic_approval) {
     status = 'approved';
-    reviewComment = `Approved automatically (automatic_approval): ${approvedBy}`;
+    review = systemReview(`Approved automatically (automatic_approval): ${approvedBy}`);
   } else if (verdict === 'approved') {
-    reviewComment =
-      finding.kind === 'sandbox'
-        ? 'The document was approved (sandbox_outcome approved); automatic_approval is off'
-        : 'The document analysis approved the document; automatic_approval is off';
+    review = reviewNeeded(approvedBy, 'automatic_approval');
   } else if (verdict === 'rejected' && auto.automatic_rejection) {
     status = 'rejected';
-    reviewComment = `Rejected automatically (automatic_rejection): ${comment ?? 'a criterion of the document analysis failed'}`;
+    review = systemReview(
+      `Rejected automatically (automatic_rejection): ${comment ?? 'a criterion of the document analysis failed'}`,
+    );
+  } else if (verdict === 'rejected') {
+    review = reviewNeeded(comment ?? 'a criterion of the document analysis failed', 'automatic_rejection');
+  } else {
+    review = reviewNeeded(
+      comment ??
+        (verdict === 'error' ? 'the document analysis failed' : 'the document analysis could not decide'),
+    );
   }
   const decided = status !== 'need_review';
   const resolution: SubmissionResolution =
@@ -79,12 +87,7 @@ export function decide(
     data: {
       ...data,
       result: verdict === 'error' ? 'error' : decided ? status : null,
-      review: {
-        comment: reviewComment,
-        reviewed_at: decided ? new Date().toISOString() : null,
-        reviewer_type: decided ? 'system' : null,
-        user: null,
-      },
+      review,
       detailed_results: detailed,
       information,
     },

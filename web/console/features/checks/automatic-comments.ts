@@ -113,6 +113,10 @@ const RULES: Rule[] = [
     'a criterion of the document analysis failed',
     'un critère de l’analyse du document n’est pas rempli',
   ),
+  fixed('the document analysis could not decide', 'l’analyse du document n’a pas pu trancher'),
+  fixed('the document analysis failed', 'l’analyse du document a échoué'),
+  // the two below: how document checks said it before they used the "Needs a review" frame (kept
+  // for the comments already stored)
   fixed(
     'The document was approved (sandbox_outcome approved); automatic_approval is off',
     'Le document a été approuvé (sandbox_outcome approved) ; automatic_approval est désactivé',
@@ -153,6 +157,10 @@ const RULES: Rule[] = [
   fixed(
     'The document failed the visual authenticity checks (sandbox_outcome rejected)',
     'Le document n’a pas passé les contrôles visuels d’authenticité (sandbox_outcome rejected)',
+  ),
+  fixed(
+    'No machine-readable zone could be read from the document: a person must look at it',
+    'Aucune zone de lecture automatique (MRZ) n’a pu être lue sur le document : une personne doit l’examiner',
   ),
   {
     en: /^The document was rejected: ([\s\S]+)$/,
