@@ -6,7 +6,7 @@ import {
   MISMATCH_DISTANCE,
 } from '../../../face/compare.ts';
 import { decodeImage } from '../../../face/decode-image.ts';
-import { detectFacesUpright } from '../../../face/face-model.ts';
+import { detectFacesUprightOffThread } from '../../../face/face-thread.ts';
 import { isPng, pngTextChunks } from '../id_document/document-reader.ts';
 import { findMrz } from '../id_document/find-mrz.ts';
 import { mrzValidationProblems } from '../id_document/mrz-reader.ts';
@@ -115,8 +115,8 @@ async function verifyFaces(capture: CaptureBytes) {
       error: true,
     };
   }
-  const selfieFaces = (await detectFacesUpright(selfie, 5)).faces;
-  const cardFaces = (await detectFacesUpright(card, 5)).faces;
+  const selfieFaces = (await detectFacesUprightOffThread(selfie, 5)).faces;
+  const cardFaces = (await detectFacesUprightOffThread(card, 5)).faces;
   face.image_integrity = selfieFaces.length === 1 ? 'approved' : 'rejected';
   if (selfieFaces.length !== 1)
     reasons.push(
