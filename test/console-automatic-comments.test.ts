@@ -89,6 +89,26 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/id_document/decide.ts',
+    '`the document provider could not decide on the document: ${',
+    'Needs a review: the document provider could not decide on the document: No machine-readable zone could be read from the document: a person must look at it',
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
+    '`The machine-readable zone was read as ${',
+    'The machine-readable zone was read as P<FRACURIE<<MARIE / 18AB12345 but its check digits do not match that reading (a misreading or a wrong document): a person must look at it',
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
+    '`The names read by OCR (${',
+    "The names read by OCR (Dupont, Jeans) do not match the individual's: no check digit covers a name, so a person compares them",
+  ],
+  [
+    'src/checks/types/id_document/sandbox-provider.ts',
+    "The machine-readable zone was read and matches the individual; the document's authenticity",
+    "The machine-readable zone was read and matches the individual; the document's authenticity is not evaluated: a person must look at it",
+  ],
+  [
+    'src/checks/types/id_document/decide.ts',
     '`a third automatic rejection in a row is left to a person: ${',
     'Needs a review: a third automatic rejection in a row is left to a person: The document was rejected: expired',
   ],

@@ -72,24 +72,45 @@ describe('sandbox file controls', { timeout: 300_000 }, () => {
     });
   });
 
-  test('id_document with them off: an MRZ printed on the card is read by OCR and decides', async () => {
+  test("id_document with them off: an MRZ printed on the card is read by OCR; a match goes to a person, an expired or another person's document is rejected", async () => {
     const api = await newWorkspace();
     const person = { first_name: 'Ada', last_name: 'Lovelace', birth_date: '1985-12-10' };
     const read = await withControls(false, () =>
       idDocument(api, printedMrzCardPng('bella', ADA_MRZ), person),
     );
-    assert.equal(read.status, 'approved', JSON.stringify(read.data));
+    // an MRZ anyone can draw proves nothing about the document: read, compared, left to a person
+    assert.equal(read.status, 'need_review', JSON.stringify(read.data));
+    assert.equal(read.data.result, null);
     assert.equal(read.data.information.last_name, 'Lovelace');
     assert.equal(read.data.information.birth_date, '1985-12-10');
     assert.equal(read.data.information.expiration_date, '2034-12-31');
     assert.equal(read.data.detailed_results.document.data_validation, 'approved');
+    assert.equal(read.data.detailed_results.document.data_consistency, 'approved');
     assert.equal(read.data.detailed_results.document.data_comparison, 'approved');
-    // the OCR's reading of someone else's document is compared as any reading is
+    assert.equal(read.data.detailed_results.document.visual_authenticity, null);
+    assert.equal(
+      read.data.vendor.comment,
+      "The machine-readable zone was read and matches the individual; the document's authenticity is not evaluated: a person must look at it",
+    );
+    assert.equal(
+      read.data.review.comment,
+      `Needs a review: the document provider could not decide on the document: ${read.data.vendor.comment}`,
+    );
+    // the birth date is under a check digit: another person's document is rejected
     const other = await withControls(false, () =>
       idDocument(api, printedMrzCardPng('bella', ADA_MRZ), { first_name: 'Marie', last_name: 'Curie' }),
     );
     assert.equal(other.status, 'rejected', JSON.stringify(other.data));
     assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
+    assert.match(
+      other.data.vendor.comment,
+      /the birth date read \(1985-12-10\) is not the individual's \(1967-11-07\)/,
+    );
+    const expired = td3Mrz({ lastName: 'LOVELACE', firstName: 'ADA', birth: '851210', expiry: '200101' });
+    const old = await withControls(false, () => idDocument(api, printedMrzCardPng('bella', expired), person));
+    assert.equal(old.status, 'rejected', JSON.stringify(old.data));
+    assert.equal(old.data.detailed_results.document.data_consistency, 'rejected');
+    assert.match(old.data.vendor.comment, /expired on 2020-01-01/);
   });
 
   test('id_verification: a selfie asking for approval and an MRZ in tEXt → approved with them on; with them off the model runs and the MRZ is not taken', async () => {

@@ -90,7 +90,12 @@ export function decide(
       pending = reviewNeeded(comment ?? REJECTED_BY_PROVIDER, 'automatic_rejection');
     } else {
       status = 'need_review';
-      pending = reviewNeeded('the document provider could not decide on the document');
+      // the provider's reason, when it gives one, is what the reviewer needs first
+      pending = reviewNeeded(
+        answer.comment
+          ? `the document provider could not decide on the document: ${answer.comment}`
+          : 'the document provider could not decide on the document',
+      );
     }
   }
 

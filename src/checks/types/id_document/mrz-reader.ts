@@ -51,6 +51,11 @@ export interface MrzReading {
    * (field 4b "-"), so a missing date there is no sign of anything and is not evaluated.
    */
   carriesExpiry: boolean;
+  /**
+   * Whether each name may have been cut short: an MRZ truncates a name only when it fills its field
+   * to the end (no filler after it). A name followed by fillers is whole, so "C" is not "Curie".
+   */
+  namesTruncated: { first_name: boolean; last_name: boolean };
 }
 
 /** Why the MRZ's data is not valid, one phrase per problem (for the provider comment); [] when valid. */
@@ -80,6 +85,28 @@ function raw(result: ParseResult, lines: string[], field: string): string | null
   if (!d) return null;
   if (d.value !== null) return d.value;
   return d.ranges.map((r) => lines[r.line]?.slice(r.start, r.end) ?? '').join('') || null;
+}
+
+/** The characters of a field's ranges, as written in the lines (fillers included). */
+function fieldText(result: ParseResult, lines: string[], field: string): string | null {
+  const d = result.details.find((x) => x.field === field);
+  return d ? d.ranges.map((r) => lines[r.line]?.slice(r.start, r.end) ?? '').join('') : null;
+}
+
+/**
+ * Which names reach the end of their field. TD1, TD2, TD3 and the Swiss licence hold both names in
+ * one field (`LAST<<FIRST<<<`): the one written last reaches its end when it has no filler after
+ * it. The French card of 1988–2021 gives each name a field of its own.
+ */
+function namesTruncated(result: ParseResult, lines: string[]): MrzReading['namesTruncated'] {
+  const last = fieldText(result, lines, 'lastName');
+  const first = fieldText(result, lines, 'firstName');
+  const full = (t: string | null) => t !== null && t.length > 0 && !t.endsWith('<');
+  if (last !== null && last === first) {
+    const separated = last.includes('<<');
+    return { last_name: full(last) && !separated, first_name: full(last) && separated };
+  }
+  return { last_name: full(last), first_name: full(first) };
 }
 
 const titleCase = (s: string | null) =>
@@ -158,6 +185,7 @@ export function readMrz(
     invalidCheckDigits,
     malformedFields,
     carriesExpiry: !swissLicence,
+    namesTruncated: namesTruncated(result, lines),
     information: {
       document_type: documentType(raw(result, lines, 'documentCode'), result.format),
       document_number: documentNumber(result, lines),
@@ -210,9 +238,10 @@ function normaliseName(
 
 /**
  * A declared name matches a document name when, in either ICAO spelling, one's words are a prefix
- * of the other's (an MRZ truncates long names; the declared first name may be only the first one).
+ * of the other's (the declared first name may be only the first one); the document's last word may
+ * be cut short only when `mayBeTruncated` (the name fills its MRZ field: MrzReading.namesTruncated).
  */
-export function namesMatch(declared: string, onDocument: string): boolean {
+export function namesMatch(declared: string, onDocument: string, mayBeTruncated: boolean): boolean {
   const doc = normaliseName(onDocument, 'strip').split(' ');
   const spellings = (['strip', 'expand'] as const).flatMap((v) =>
     (['omit', 'split'] as const).map((a) => normaliseName(declared, v, a)),
@@ -224,7 +253,8 @@ export function namesMatch(declared: string, onDocument: string): boolean {
     const [short, long] = docIsShort ? [doc, mine] : [mine, doc];
     // only the document side may be cut short (MRZ truncation), never the declared name
     return short.every(
-      (w, i) => w === long[i] || (docIsShort && i === short.length - 1 && long[i].startsWith(w)),
+      (w, i) =>
+        w === long[i] || (mayBeTruncated && docIsShort && i === short.length - 1 && long[i].startsWith(w)),
     );
   });
 }

@@ -57,31 +57,57 @@ export function withDeclaredCentury(info: Info, person: DeclaredPerson): Info {
     : info;
 }
 
+/** How a reading's names may be taken (see compareWithPerson). */
+export interface NameReading {
+  /** Which names fill their MRZ field and may be cut short (MrzReading.namesTruncated). */
+  truncated: { first_name: boolean; last_name: boolean };
+  /**
+   * The names came from OCR. No check digit covers a name, so the OCR's misreadings (a filler read
+   * as `S`, `JEANS` for `JEAN`) would pass as mismatches: a name that differs, or that is missing on
+   * the reading, leaves the comparison to a person instead of rejecting anyone. The birth date is
+   * under a check digit and still decides.
+   */
+  ocr: boolean;
+}
+
+/** A reading that is the individual's own data (nothing read): names compare whole. */
+const OWN_DATA: NameReading = { truncated: { first_name: false, last_name: false }, ocr: false };
+
 /**
  * First name, last name and birth date of the document against the individual: `approved` when
  * every attribute present on both sides matches, `rejected` when one differs, null when none
- * could be compared.
+ * could be compared or, for an OCR reading, when only names differ (`uncertain` names them).
  */
 export function compareWithPerson(
   info: Info,
   person: DeclaredPerson,
-): { verdict: Verdict; mismatches: string[] } {
+  reading: NameReading,
+): { verdict: Verdict; mismatches: string[]; uncertain: string[] } {
   const mismatches: string[] = [];
+  const uncertain: string[] = [];
   let compared = 0;
+  const name = (field: 'first_name' | 'last_name', matches: boolean) => {
+    compared++;
+    if (!matches) (reading.ocr ? uncertain : mismatches).push(field);
+  };
   if (info.first_name && person.first_name) {
-    compared++;
-    if (!namesMatch(person.first_name, info.first_name)) mismatches.push('first_name');
-  }
+    name('first_name', namesMatch(person.first_name, info.first_name, reading.truncated.first_name));
+  } else if (reading.ocr && person.first_name) uncertain.push('first_name');
   if (info.last_name && person.last_name) {
-    compared++;
-    const asMaiden = person.maiden_name ? namesMatch(person.maiden_name, info.last_name) : false;
-    if (!namesMatch(person.last_name, info.last_name) && !asMaiden) mismatches.push('last_name');
-  }
+    const mayCut = reading.truncated.last_name;
+    const asMaiden = person.maiden_name ? namesMatch(person.maiden_name, info.last_name, mayCut) : false;
+    name('last_name', namesMatch(person.last_name, info.last_name, mayCut) || asMaiden);
+  } else if (reading.ocr && person.last_name) uncertain.push('last_name');
   if (info.birth_date && person.birth_date) {
     compared++;
     if (info.birth_date !== person.birth_date) mismatches.push('birth_date');
   }
-  return { verdict: compared === 0 ? null : mismatches.length ? 'rejected' : 'approved', mismatches };
+  const verdict: Verdict = mismatches.length
+    ? 'rejected'
+    : uncertain.length || compared === 0
+      ? null
+      : 'approved';
+  return { verdict, mismatches, uncertain };
 }
 
 const NOT_EVALUATED = {
@@ -105,15 +131,97 @@ const NOTHING_READ: Info = {
   expiration_date: null,
 };
 
+/** A no-result answer that tells the reviewer why (production mode: answerFromPixels). */
+const toPerson = (information: Info, detailed: DocumentDetailedResults, comment: string): ProviderAnswer => ({
+  kind: 'result',
+  decision: null,
+  information,
+  detailed,
+  comment,
+});
+
+/**
+ * With the sandbox file controls off (VERICASE_SANDBOX_FILE_CONTROLS=false): the MRZ is read by OCR
+ * from the pixels (front, else back) and kept only with every check digit right. What the pixels
+ * establish decides; what they cannot goes to a person:
+ * - nothing read, or lines whose check digits do not match them (a misreading or a wrong
+ *   document): no result, the comment saying which;
+ * - an expired document, or a birth date (under a check digit) that is not the individual's: rejected;
+ * - names that differ from the individual's: no result (no check digit covers a name: maybe the OCR);
+ * - everything read and matching: still no result. Authenticity is not evaluated and an MRZ is
+ *   public arithmetic: an image of nothing but drawn MRZ lines would otherwise be approved
+ *   (production walk). The reading, its check digits and the comparison are there for the person.
+ */
+async function answerFromPixels(submission: Submission, now: Date): Promise<ProviderAnswer> {
+  const today = now.toISOString().slice(0, 10);
+  const sides = [submission.front, submission.back].flatMap((f) => (f ? [f.bytes] : []));
+  const { found, misread } = await findMrz(sides, now, { text: false, ocr: true });
+  const mrz = found?.mrz;
+  const nothing: DocumentDetailedResults = {
+    data_validation: null,
+    data_consistency: null,
+    data_comparison: null,
+    ...NOT_EVALUATED,
+  };
+  if (!mrz)
+    return toPerson(
+      NOTHING_READ,
+      nothing,
+      misread
+        ? `The machine-readable zone was read as ${misread.join(' / ')} but its check digits do not match that reading (a misreading or a wrong document): a person must look at it`
+        : 'No machine-readable zone could be read from the document: a person must look at it',
+    );
+  const information = withDeclaredCentury(mrz.information, submission.person);
+  const comparison = compareWithPerson(information, submission.person, {
+    truncated: mrz.namesTruncated,
+    ocr: true,
+  });
+  const expired = !information.expiration_date || information.expiration_date < today;
+  const detailed: DocumentDetailedResults = {
+    ...nothing,
+    data_validation: 'approved',
+    data_consistency: mrz.carriesExpiry ? (expired ? 'rejected' : 'approved') : null,
+    data_comparison: comparison.verdict,
+  };
+  const reasons: string[] = [];
+  if (detailed.data_consistency === 'rejected')
+    reasons.push(
+      information.expiration_date
+        ? `the document expired on ${information.expiration_date}`
+        : 'the document has no readable expiration date',
+    );
+  if (comparison.mismatches.includes('birth_date'))
+    reasons.push(
+      `the birth date read (${information.birth_date}) is not the individual's (${submission.person.birth_date})`,
+    );
+  if (reasons.length)
+    return {
+      kind: 'result',
+      decision: 'rejected',
+      information,
+      detailed,
+      comment: `The document was rejected: ${reasons.join('; ')}`,
+    };
+  if (comparison.uncertain.length)
+    return toPerson(
+      information,
+      detailed,
+      `The names read by OCR (${information.last_name ?? '-'}, ${information.first_name ?? '-'}) do not match the individual's: no check digit covers a name, so a person compares them`,
+    );
+  return toPerson(
+    information,
+    detailed,
+    "The machine-readable zone was read and matches the individual; the document's authenticity is not evaluated: a person must look at it",
+  );
+}
+
 /**
  * The sandbox provider (the default): real limits, real MRZ parsing, deterministic outcomes.
  * 1. Each file is checked against the vendor's limits (refusal `size`).
  * 2. The MRZ is read from the front, else the back: PNG `tEXt` keyword `mrz`, JPEG comment, PDF text.
  * 3. A PNG `tEXt` keyword `sandbox_outcome` forces the verdict; else an MRZ decides (check digits
  *    or, for the Swiss driving licence, the form of its fields; expiry where the format has one); else the document is approved with the individual's own data.
- * With `fileControls` off (VERICASE_SANDBOX_FILE_CONTROLS), what a file carries as text steers
- * nothing: no `sandbox_outcome`, the MRZ read by OCR from the pixels only, and a document whose MRZ
- * cannot be read is left to a person (no result) instead of approved.
+ * With `fileControls` off, what a file carries as text steers nothing: answerFromPixels.
  */
 export function sandboxIdDocumentProvider(
   name: string,
@@ -131,7 +239,8 @@ export function sandboxIdDocumentProvider(
         const refusal = f ? limitRefusal(limits, side, f) : null;
         if (refusal) return refusal;
       }
-      const forced = fileControls ? forcedOutcome(submission) : null;
+      if (!fileControls) return answerFromPixels(submission, new Date());
+      const forced = forcedOutcome(submission);
       if (forced === 'refused')
         return { kind: 'refused', reason: 'unprocessable', detail: 'sandbox_outcome refused' };
       if (forced === 'error') return { kind: 'error', detail: 'sandbox_outcome error' };
@@ -140,25 +249,15 @@ export function sandboxIdDocumentProvider(
       const now = new Date();
       const today = now.toISOString().slice(0, 10);
       const sides = [submission.front, submission.back].flatMap((f) => (f ? [f.bytes] : []));
-      const found = await findMrz(sides, now, { text: fileControls, ocr: !fileControls });
-      const mrz = found?.mrz ?? null;
-      if (!mrz && !fileControls)
-        return {
-          kind: 'result',
-          decision: null,
-          information: NOTHING_READ,
-          detailed: {
-            data_validation: null,
-            data_consistency: null,
-            data_comparison: null,
-            ...NOT_EVALUATED,
-          },
-          comment: 'No machine-readable zone could be read from the document: a person must look at it',
-        };
+      const mrz = (await findMrz(sides, now, { text: true, ocr: false })).found?.mrz ?? null;
       const information = mrz
         ? withDeclaredCentury(mrz.information, submission.person)
         : fromPerson(submission.person);
-      const comparison = compareWithPerson(information, submission.person);
+      const comparison = compareWithPerson(
+        information,
+        submission.person,
+        mrz ? { truncated: mrz.namesTruncated, ocr: false } : OWN_DATA,
+      );
       const problems = mrz ? mrzValidationProblems(mrz) : [];
       const detailed: DocumentDetailedResults = {
         data_validation: mrz ? (problems.length ? 'rejected' : 'approved') : null,

@@ -68,12 +68,16 @@ export function sandboxOutcomeOf(selfie: Buffer): IdvSandboxOutcome | null {
 async function verifyDocument(capture: CaptureBytes, now: Date, fileControls: boolean) {
   const today = now.toISOString().slice(0, 10);
   const sides = [capture.front, capture.back].filter((b): b is Buffer => b !== null);
-  const found = await findMrz(sides, now, { text: fileControls, ocr: true });
+  const { found, misread } = await findMrz(sides, now, { text: fileControls, ocr: true });
   const document = emptyDocumentResults();
   const reasons: string[] = [];
   const mrz = found?.mrz ?? null;
   if (!found || !mrz) {
-    reasons.push('no machine-readable zone could be read from the document');
+    reasons.push(
+      misread
+        ? `the machine-readable zone was read as ${misread.join(' / ')} but its check digits do not match that reading (a misreading or a wrong document)`
+        : 'no machine-readable zone could be read from the document',
+    );
     return { mrz: null, lines: null, document, reasons };
   }
   const lines = found.lines;
@@ -94,10 +98,17 @@ async function verifyDocument(capture: CaptureBytes, now: Date, fileControls: bo
         ? `the document expired on ${info.expiration_date}`
         : 'the document has no readable expiration date',
     );
-  const comparison = compareWithPerson(info, capture.person);
+  const comparison = compareWithPerson(info, capture.person, {
+    truncated: mrz.namesTruncated,
+    ocr: found.ocr,
+  });
   document.data_comparison = comparison.verdict;
   if (comparison.mismatches.length)
     reasons.push(`the document does not match the individual (${comparison.mismatches.join(', ')})`);
+  if (comparison.uncertain.length)
+    reasons.push(
+      `the ${comparison.uncertain.join(' and ')} read by OCR (${[info.last_name, info.first_name].map((n) => n ?? '-').join(', ')}) differ from the individual's: no check digit covers a name, so a person compares them`,
+    );
   return { mrz, lines, document, reasons };
 }
 

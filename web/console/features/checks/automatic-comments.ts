@@ -163,6 +163,20 @@ const RULES: Rule[] = [
     'Aucune zone de lecture automatique (MRZ) n’a pu être lue sur le document : une personne doit l’examiner',
   ),
   {
+    en: /^The machine-readable zone was read as ([\s\S]+) but its check digits do not match that reading \(a misreading or a wrong document\): a person must look at it$/,
+    fr: (m) =>
+      `La zone de lecture automatique (MRZ) a été lue ainsi : ${m[1]}, mais ses chiffres de contrôle ne correspondent pas à cette lecture (erreur de lecture ou mauvais document) : une personne doit l’examiner`,
+  },
+  {
+    en: /^The names read by OCR \(([\s\S]*)\) do not match the individual's: no check digit covers a name, so a person compares them$/,
+    fr: (m) =>
+      `Les noms lus par OCR (${m[1]}) ne correspondent pas à ceux de la personne : aucun chiffre de contrôle ne couvre un nom, une personne les compare`,
+  },
+  fixed(
+    "The machine-readable zone was read and matches the individual; the document's authenticity is not evaluated: a person must look at it",
+    'La zone de lecture automatique (MRZ) a été lue et correspond à la personne ; l’authenticité du document n’est pas évaluée : une personne doit l’examiner',
+  ),
+  {
     en: /^The document was rejected: ([\s\S]+)$/,
     fr: (m) => `Le document a été rejeté : ${m[1]}`,
   },
@@ -176,6 +190,10 @@ const RULES: Rule[] = [
     'the document provider could not decide on the document',
     'le fournisseur n’a pas pu se prononcer sur le document',
   ),
+  {
+    en: /^the document provider could not decide on the document: ([\s\S]+)$/,
+    fr: (m, inner) => `le fournisseur n’a pas pu se prononcer sur le document : ${inner(m[1])}`,
+  },
   fixed(
     'The document data does not match the individual (data comparison failed)',
     'Les données du document ne correspondent pas à la personne (comparaison des données en échec)',
