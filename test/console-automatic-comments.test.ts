@@ -138,6 +138,16 @@ const INLINE: [file: string, literal: string, sample: string][] = [
     'Needs a review: the online reputation analysis rated the risk high',
   ],
   [
+    'src/checks/types/aml/approval-comment.ts',
+    'found no match on the sanctions and watch lists',
+    'Approved automatically: the screening found no match on the sanctions and watch lists (lists: ofac_sdn, un_sc, ftm)',
+  ],
+  [
+    'src/checks/types/aml/monitoring.ts',
+    "'the re-screening after a list update'",
+    'Approved automatically: the re-screening after a list update found no match on the sanctions and watch lists',
+  ],
+  [
     'src/checks/types/aml/index.ts',
     "'hit' : 'hits'} to confirm or ignore: ${",
     'Needs a review: the screening found 2 hits to confirm or ignore: Jane Doe; Acme Ltd',

@@ -169,8 +169,10 @@ describe('console case page', { timeout: 900_000 }, () => {
     // the dialog gave focus back to the button that opened it
     assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Set the risk');
 
-    // notes: a new note, then a reply under the seeded one
+    // notes: a new note, then a reply under the seeded one; the address follows the tab (a reload
+    // opens it again: console walk)
     await page.getByRole('tab', { name: 'Notes' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'notes');
     const notes = page.getByTestId('case-notes');
     await notes.getByLabel('New note').fill('Called the CFO.\nShareholder list promised.');
     await notes.getByRole('button', { name: 'Add the note' }).click();
@@ -237,7 +239,7 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.waitForFunction((el: any) => el.complete && el.naturalWidth > 0, await img.elementHandle());
     assert.equal(await img.evaluate((el: any) => el.naturalWidth), 320);
     await extracted.getByText('To review').waitFor();
-    assert.match((await extracted.textContent()) ?? '', /first name\s*Ada/);
+    assert.match((await extracted.textContent()) ?? '', /First name\s*Ada/);
     await shot(page, '05-document-image');
 
     // the review: no decision is chosen for the reviewer, and Record without one records nothing
@@ -354,6 +356,10 @@ describe('console case page', { timeout: 900_000 }, () => {
     // an entity marked not relevant is hidden from the graph until asked for, then drawn faded
     await api.call('POST', `/v1/individuals/${demo.bobId}/set-relevant`, { is_relevant: false });
     await page.reload();
+    // the reload opens the tab the address names: Notes, where it was
+    await page.getByTestId('case-notes').waitFor();
+    assert.equal(await page.getByRole('tab', { name: 'Notes' }).getAttribute('aria-selected'), 'true');
+    await page.getByRole('tab', { name: 'Companies and people' }).click();
     const graph = page.getByTestId('case-graph');
     await graph.waitFor();
     assert.equal(await graph.locator('[data-entity-id]').count(), 3);
@@ -367,6 +373,18 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.getByRole('tab', { name: 'Sociétés et personnes' }).click();
     assert.equal(await page.getByTestId('case-status').textContent(), 'Approuvé');
     assert.match((await page.getByTestId('entity-panel').textContent()) ?? '', /Vérifications/);
+    // the documents by their French names (the server names them in English)
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    const docList = page.getByTestId('case-documents');
+    await docList.getByRole('button', { name: /Extrait d’immatriculation/ }).waitFor();
+    await docList
+      .getByRole('button', { name: /Pièce d’identité/ })
+      .first()
+      .waitFor();
+    assert.doesNotMatch(
+      (await docList.locator('.case-doc-list').textContent()) ?? '',
+      /Registration certificate|ID document/,
+    );
     await page.getByRole('tab', { name: 'Activité' }).click();
     await page.getByTestId('case-activity').getByText('a statué sur le dossier').first().waitFor();
     // with French contractions ("à le dossier" reads "au dossier")

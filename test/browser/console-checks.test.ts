@@ -105,6 +105,9 @@ describe('console checks', { timeout: 600_000 }, () => {
     await row.getByRole('link', { name: 'Screening case' }).click();
     const panel = page.locator(`#check-${amlId}`);
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
+    // the page shows the check it was opened for: its row has the focus (the page opened at its top,
+    // the check below the fold: console walk)
+    await page.waitForFunction((id) => document.activeElement?.getAttribute('data-check-id') === id, amlId);
     const english = await shownText(panel);
     for (const words of ['To review', 'Birth date', 'Gender', 'Person', 'Sanctions', 'Potential match'])
       assert.ok(english.includes(words), `"${words}" in ${english}`);
@@ -148,9 +151,18 @@ describe('console checks', { timeout: 600_000 }, () => {
       assert.ok(!french.includes(english), `no "${english}" in ${french}`);
     await shot(page, '03-aml-french');
 
-    // the hit ignored: its status in French
+    // the hit ignored with a reason: its status in French, the reason kept on the hit
+    await panel
+      .getByLabel(/^Pourquoi \(facultatif\), pour /)
+      .first()
+      .fill('Né en 1935, pas en 1963');
     await panel.getByRole('button', { name: 'Écarter (homonyme)' }).first().click();
     await panel.getByText('Statut : Écartée (homonyme)').first().waitFor();
+    await panel.locator('.hit q', { hasText: 'Né en 1935, pas en 1963' }).waitFor();
+    const ignored = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.find(
+      (h: any) => h.status === 'false_positive',
+    );
+    assert.equal(ignored.review.comment, 'Né en 1935, pas en 1963');
     assert.ok(!(await shownText(panel)).includes('false_positive'));
     await page.getByLabel('Langue').selectOption('en');
 

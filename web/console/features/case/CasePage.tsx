@@ -46,6 +46,15 @@ export function CasePage({ id }: { id: string }) {
     setTab('documents');
   }, []);
   const askedCheck = initial.get('check');
+  // the address follows the tab: a reload or a copied link opens the same tab again (console walk)
+  useEffect(() => {
+    const q = new URLSearchParams(window.location.search);
+    if ((q.get('tab') ?? 'entities') === tab) return;
+    if (tab === 'entities') q.delete('tab');
+    else q.set('tab', tab);
+    const qs = q.toString();
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}${qs ? `?${qs}` : ''}`);
+  }, [tab]);
   // bumped on every change, so the tabs that load their own data reload
   const [version, setVersion] = useState(0);
 

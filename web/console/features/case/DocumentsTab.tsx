@@ -10,7 +10,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useAutomaticComment } from '../act-i18n.ts';
-import { criteria, flattenInformation, isObject, type Json, label, sniffType } from './document-data.ts';
+import { usePathLabel } from '../field-label.ts';
+import { criteria, flattenInformation, isObject, type Json, sniffType } from './document-data.ts';
+import { useDocumentName } from './document-name.ts';
 import { type CaseT, formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDocument, CaseEntity } from './types.ts';
 
@@ -35,6 +37,7 @@ export function DocumentsTab(props: {
   checkId?: string | null;
 }) {
   const t = useCaseT();
+  const docName = useDocumentName();
   const [docs, setDocs] = useState<CaseDocument[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -96,7 +99,7 @@ export function DocumentsTab(props: {
                   aria-pressed={on}
                   onClick={() => setChosen(key)}
                 >
-                  <strong>{d.name}</strong>
+                  <strong>{docName(d.name)}</strong>
                   <span className="case-muted">
                     {[
                       nameOf(d),
@@ -181,13 +184,14 @@ function useDocumentCheck(check: CaseDocument['check']) {
 
 function DocumentView({ doc }: { doc: CaseDocument }) {
   const t = useCaseT();
+  const docName = useDocumentName();
   const [file, setFile] = useState(0);
   const fileId = doc.file_ids[file] ?? doc.file_ids[0];
   const check = useDocumentCheck(doc.check);
   return (
     <div className="case-doc-view" data-testid="document-view">
       <div className="case-doc-viewer">
-        <h3>{doc.name}</h3>
+        <h3>{docName(doc.name)}</h3>
         {doc.file_ids.length > 1 ? (
           <fieldset className="case-doc-files">
             <legend className="case-visually-hidden">{t('case.docs.fileList')}</legend>
@@ -281,6 +285,7 @@ function ExtractedData(props: { data: LoadedCheck | null; error: string | null; 
   const { data, error } = props;
   const t = useCaseT();
   const shownComment = useAutomaticComment();
+  const label = usePathLabel();
   const info = useMemo(() => (data ? flattenInformation(data.data.information) : []), [data]);
   const crit = useMemo(() => (data ? criteria(data.data.detailed_results) : []), [data]);
   // expected and read values: columns only when a criterion has them

@@ -2,7 +2,7 @@
  * The selected entity: its data, its relations both ways (each a link to the other entity), and its
  * checks; a check opens F3's CheckPanel (result detail and review actions) in place.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { CheckPanel } from '../checks/CheckPanel.tsx';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
 import { EditEntityButton } from '../entities/EntityEditor.tsx';
@@ -47,9 +47,16 @@ export function EntityPanel(props: {
 }) {
   const t = useCaseT();
   const { entity } = props;
-  const [openCheck, setOpenCheck] = useState<string | null>(
-    entity.data.checks.some((c) => c.id === props.openCheck) ? (props.openCheck ?? null) : null,
-  );
+  const linked = entity.data.checks.some((c) => c.id === props.openCheck) ? (props.openCheck ?? null) : null;
+  const [openCheck, setOpenCheck] = useState<string | null>(linked);
+  // a link to a check (the review queue's) shows it: the page opened at its top, the check with its
+  // Approve and Reject below the fold (console walk); its row gets the focus, for the keyboard too
+  useEffect(() => {
+    if (!linked) return;
+    const row = document.querySelector<HTMLElement>(`[data-check-id="${CSS.escape(linked)}"]`);
+    row?.scrollIntoView({ block: 'start' });
+    row?.focus({ preventScroll: true });
+  }, [linked]);
   const nameOf = (id: string) => props.entities.find((e) => e.id === id)?.name ?? id;
   const yes = (b: boolean) => (b ? t('case.yes') : null);
 

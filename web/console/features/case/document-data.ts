@@ -18,8 +18,6 @@ export function sniffType(head: Uint8Array): string {
 
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** An API field path as words: `document_analysis.name` → `document analysis › name`. */
-export const label = (path: string) => path.replaceAll('.', ' › ').replaceAll('_', ' ');
 
 /** Leaf values of `information` as [path, text] (file ids and empty values left out). */
 export function flattenInformation(value: unknown, prefix = ''): [string, string][] {

@@ -128,9 +128,10 @@ export function CasesPage() {
   useEffect(() => {
     setDraft(Object.fromEntries(TEXT_FILTERS.map((k) => [k, params.get(k) ?? ''])));
   }, [params]);
+  const drafted = () => Object.fromEntries(TEXT_FILTERS.map((k) => [k, draft[k]?.trim() || null]));
   const applyFilters = (e: FormEvent) => {
     e.preventDefault();
-    go(Object.fromEntries(TEXT_FILTERS.map((k) => [k, draft[k]?.trim() || null])));
+    go(drafted());
   };
 
   const status = params.get('status');
@@ -226,7 +227,8 @@ export function CasesPage() {
           {t('cases.sort')}
           <select
             value={params.get('sort') ?? 'created_at.desc'}
-            onChange={(e) => go({ sort: e.target.value })}
+            // a sort applies the filters typed with it: reloading with the old ones emptied the fields
+            onChange={(e) => go({ ...drafted(), sort: e.target.value })}
           >
             {SORTS.map((s) => (
               <option key={s} value={s}>

@@ -9,6 +9,7 @@ import { useFormatDate } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
+import { useFieldLabel } from '../field-label.ts';
 
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
@@ -28,15 +29,6 @@ const VALUE_LABELS: Record<string, string> = {
   gender: 'check.gender',
   list_types: 'check.listType',
 };
-
-/** A field's name in the console's language, else the field's name made readable. */
-function useFieldLabel(): (key: string) => string {
-  const t = useActT();
-  return (key) => {
-    const k = `check.field.${key}`;
-    return hasActKey(k) ? t(k) : key.replace(/_/g, ' ');
-  };
-}
 
 function Value({ field, v }: { field: string; v: unknown }) {
   const t = useActT();
@@ -99,14 +91,18 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const data = check.data as { hits?: Json[]; subject?: Json | null };
   const hits = data.hits ?? [];
   const { busy, error, run } = useAction();
+  // why a hit is a true match or not them, kept on the hit (`review.comment`; the API takes it)
+  const [reasons, setReasons] = useState<Record<string, string>>({});
   const review = (hitId: string, action: 'confirm' | 'ignore') =>
     run(async () => {
+      const comment = reasons[hitId]?.trim();
       unwrap(
         await api.PATCH('/v1/checks/aml/{id}/hits/review', {
           params: { path: { id: check.id as string } },
-          body: { action, hit_ids: [hitId] },
+          body: { action, hit_ids: [hitId], ...(comment ? { comment } : {}) },
         }),
       );
+      setReasons((r) => ({ ...r, [hitId]: '' }));
       onChanged();
     });
   const hitStatus = (status: unknown) => {
@@ -143,6 +139,21 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
           {/* the hit's decision spans both sides: its status, then its two actions at the right */}
           <div className="hit-footer">
             <p className="small">{t('check.hitStatus', { status: hitStatus(h.status) })}</p>
+            {typeof (h.review as Json | null)?.comment === 'string' && (h.review as Json).comment ? (
+              <p className="small">
+                <q>{String((h.review as Json).comment)}</q>
+              </p>
+            ) : null}
+            {canWrite && !decided ? (
+              <input
+                className="hit-reason"
+                aria-label={t('check.hitReason', { name: String(h.name) })}
+                placeholder={t('check.hitReasonPlaceholder')}
+                maxLength={10_000}
+                value={reasons[h.id as string] ?? ''}
+                onChange={(e) => setReasons({ ...reasons, [h.id as string]: e.target.value })}
+              />
+            ) : null}
             {canWrite ? (
               <div className="act-buttons">
                 <button
@@ -387,7 +398,14 @@ export function CheckPanel(props: {
   if (error) return <p className="error">{error}</p>;
   if (!full) return <p className="muted">…</p>;
   const review = ((full.data as Json | undefined)?.review ?? null) as Json | null;
-  const reviewer = review?.user as { email?: string } | null | undefined;
+  const reviewer = review?.user as
+    | { email?: string; first_name?: string; last_name?: string }
+    | null
+    | undefined;
+  // a person by name, as the case's review, notes and activity show them (their e-mail without one)
+  const reviewerName = reviewer
+    ? [reviewer.first_name, reviewer.last_name].filter(Boolean).join(' ') || reviewer.email
+    : undefined;
   // without a user, who reviewed is vericase (an automatic rule) or the API: in words, not a code
   const reviewerKey = `check.reviewer.${review?.reviewer_type}`;
   const typeKey = `check.type.${props.check.type}`;
@@ -427,7 +445,7 @@ export function CheckPanel(props: {
       ) : review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
-            who: reviewer?.email ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
+            who: reviewerName ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
             when: formatDate(review.reviewed_at as string),
           })}
           {review.comment ? ` — ${shownComment(String(review.comment), review.reviewer_type)}` : ''}

@@ -219,7 +219,12 @@ const RULES: Rule[] = [
     en: /^the online reputation analysis rated the risk (\S+)$/,
     fr: (m) => `l’analyse de la réputation en ligne a évalué le risque : ${m[1]}`,
   },
-  // aml
+  // aml (src/checks/types/aml/approval-comment.ts)
+  {
+    en: /^Approved automatically: (the screening|the re-screening after a list update) found no match on the sanctions and watch lists(?: \(lists: ([^)]*)\))?$/,
+    fr: (m) =>
+      `Approuvé automatiquement : ${m[1] === 'the screening' ? 'le filtrage' : 'le nouveau filtrage après une mise à jour des listes'} n’a trouvé aucune correspondance dans les listes de sanctions et de surveillance${m[2] ? ` (listes : ${m[2]})` : ''}`,
+  },
   {
     // `hit(s)`: the wording of comments stored before 2026-12
     en: /^the screening found (\d+) hit(?:s|\(s\))? to confirm or ignore: ([\s\S]+)$/,
