@@ -5,12 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  criteria,
-  flattenInformation,
-  label,
-  sniffType,
-} from '../web/console/features/case/document-data.ts';
+import { criteria, flattenInformation, sniffType } from '../web/console/features/case/document-data.ts';
+import { documentName } from '../web/console/features/case/document-name.ts';
 
 describe('case page documents', () => {
   test('file types from the first bytes: PDF, JPEG, PNG, WebP, TIFF, HEIC, anything else', () => {
@@ -43,8 +39,17 @@ describe('case page documents', () => {
       ['document_analysis.name', 'Acme'],
       ['document_analysis.registration_number', '552100554'],
     ]);
-    assert.equal(label('document_analysis.registration_number'), 'document analysis › registration number');
     assert.deepEqual(flattenInformation(null), []);
+  });
+
+  test("documents' names in French: the server's kinds, ID document types, built-in document types; others as written", () => {
+    assert.equal(documentName('ID document (passport)', 'fr'), 'Pièce d’identité (passeport)');
+    assert.equal(documentName('ID document', 'fr'), 'Pièce d’identité');
+    assert.equal(documentName('Electronic signature (nda)', 'fr'), 'Signature électronique (nda)');
+    assert.equal(documentName('Case report (Europe/Paris)', 'fr'), 'Rapport du dossier (Europe/Paris)');
+    assert.equal(documentName('Registration certificate', 'fr'), 'Extrait d’immatriculation');
+    assert.equal(documentName('Lease contract', 'fr'), 'Lease contract');
+    assert.equal(documentName('ID document (passport)', 'en'), 'ID document (passport)');
   });
 
   test('criteria: objects with a result (expected, received), bare verdicts, not their inner fields', () => {

@@ -107,7 +107,9 @@ describe('console checks', { timeout: 600_000 }, () => {
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
     // the page shows the check it was opened for: its row has the focus (the page opened at its top,
     // the check below the fold: console walk)
-    await page.waitForFunction((id) => document.activeElement?.getAttribute('data-check-id') === id, amlId);
+    await page.waitForFunction(
+      `document.activeElement?.getAttribute('data-check-id') === ${JSON.stringify(amlId)}`,
+    );
     const english = await shownText(panel);
     for (const words of ['To review', 'Birth date', 'Gender', 'Person', 'Sanctions', 'Potential match'])
       assert.ok(english.includes(words), `"${words}" in ${english}`);

@@ -7,14 +7,21 @@
  * Files come from GET /v1/files/{id} as bytes without a type: the type is read from the first bytes
  * and the blob given it, so the browser shows it (the blob: URL lives until the file changes).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { useLang } from '../../shell/i18n.tsx';
 import { useAutomaticComment } from '../act-i18n.ts';
 import { usePathLabel } from '../field-label.ts';
 import { criteria, flattenInformation, isObject, type Json, sniffType } from './document-data.ts';
-import { useDocumentName } from './document-name.ts';
+import { documentName } from './document-name.ts';
 import { type CaseT, formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDocument, CaseEntity } from './types.ts';
+
+/** A document's name in the console's language (document-name.ts). */
+function useDocumentName(): (name: string) => string {
+  const { lang } = useLang();
+  return useCallback((name: string) => documentName(name, lang), [lang]);
+}
 
 const SHOWN = new Set(['application/pdf', 'image/jpeg', 'image/png', 'image/webp']);
 const EXTENSION: Record<string, string> = {

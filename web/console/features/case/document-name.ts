@@ -3,9 +3,7 @@
  * (src/cases/documents/list-case-documents.ts: a check kind, `ID document (passport)`, a document
  * type's label); French shows its own words for those and a label an operator wrote as written.
  */
-import { useCallback } from 'react';
-import { useLang } from '../../shell/i18n.tsx';
-import { documentTypeLabel } from '../document-type-label.ts';
+import { documentTypeLabel } from '../document-type-names.ts';
 
 const KIND_FR: Record<string, string> = {
   Document: 'Document',
@@ -30,9 +28,4 @@ export function documentName(name: string, lang: string): string {
   const m = /^(ID document|Electronic signature|Document|Case report) \((.+)\)$/.exec(name);
   if (m) return `${KIND_FR[m[1]]} (${m[1] === 'ID document' ? (ID_TYPE_FR[m[2]] ?? m[2]) : m[2]})`;
   return documentTypeLabel(name, lang);
-}
-
-export function useDocumentName(): (name: string) => string {
-  const { lang } = useLang();
-  return useCallback((name: string) => documentName(name, lang), [lang]);
 }
