@@ -1,3 +1,4 @@
+import { emptyDetailedResults, emptyInformation } from './check-data.ts';
 import { isPng, pngTextChunks } from './document-reader.ts';
 import { findMrz } from './find-mrz.ts';
 import { limitRefusal, VENDOR_LIMITS } from './limits.ts';
@@ -116,20 +117,21 @@ const NOT_EVALUATED = {
   compromised_document: null,
 } as const;
 
-const NOTHING_READ: Info = {
-  document_type: null,
-  document_number: null,
-  first_name: null,
-  last_name: null,
-  maiden_name: null,
-  gender: null,
-  nationality: null,
-  birth_date: null,
-  birth_country: null,
-  issuing_date: null,
-  issuing_country: null,
-  expiration_date: null,
-};
+/** Nothing read: every field null (the check keeps its own file ids). */
+const { front_file_id: _front, back_file_id: _back, ...NOTHING_READ } = emptyInformation(null);
+
+/** The provider's rejection, its reasons in the comment. */
+const rejection = (
+  information: Info,
+  detailed: DocumentDetailedResults,
+  reasons: string[],
+): ProviderAnswer => ({
+  kind: 'result',
+  decision: 'rejected',
+  information,
+  detailed,
+  comment: `The document was rejected: ${reasons.join('; ')}`,
+});
 
 /** A no-result answer that tells the reviewer why (production mode: answerFromPixels). */
 const toPerson = (information: Info, detailed: DocumentDetailedResults, comment: string): ProviderAnswer => ({
@@ -157,12 +159,7 @@ async function answerFromPixels(submission: Submission, now: Date): Promise<Prov
   const sides = [submission.front, submission.back].flatMap((f) => (f ? [f.bytes] : []));
   const { found, misread } = await findMrz(sides, now, { text: false, ocr: true });
   const mrz = found?.mrz;
-  const nothing: DocumentDetailedResults = {
-    data_validation: null,
-    data_consistency: null,
-    data_comparison: null,
-    ...NOT_EVALUATED,
-  };
+  const nothing = emptyDetailedResults();
   if (!mrz)
     return toPerson(
       NOTHING_READ,
@@ -194,14 +191,7 @@ async function answerFromPixels(submission: Submission, now: Date): Promise<Prov
     reasons.push(
       `the birth date read (${information.birth_date}) is not the individual's (${submission.person.birth_date})`,
     );
-  if (reasons.length)
-    return {
-      kind: 'result',
-      decision: 'rejected',
-      information,
-      detailed,
-      comment: `The document was rejected: ${reasons.join('; ')}`,
-    };
+  if (reasons.length) return rejection(information, detailed, reasons);
   if (comparison.uncertain.length)
     return toPerson(
       information,
@@ -290,14 +280,7 @@ export function sandboxIdDocumentProvider(
         };
       if (forced === 'undecided')
         return { kind: 'result', decision: null, information, detailed, comment: null };
-      if (reasons.length)
-        return {
-          kind: 'result',
-          decision: 'rejected',
-          information,
-          detailed,
-          comment: `The document was rejected: ${reasons.join('; ')}`,
-        };
+      if (reasons.length) return rejection(information, detailed, reasons);
       return { kind: 'result', decision: 'approved', information, detailed, comment: null };
     },
   };
