@@ -13,50 +13,53 @@ import type { FaceAnswer, FaceRequest } from './face-model.worker.ts';
  */
 const IDLE_MS = 60_000;
 
-let worker: Worker | null = null;
+type FaceResult = { faces: DetectedFace[]; quarters: number };
+type Waiting = Map<number, { resolve(v: FaceResult): void; reject(e: Error): void }>;
+
+// the requests each thread holds are its own: a thread ending idle (its exit comes after its
+// successor may have started) fails only what it held, never the next thread's requests
+let worker: { thread: Worker; pending: Waiting } | null = null;
 let nextId = 1;
-const pending = new Map<number, { resolve(v: FaceResult): void; reject(e: Error): void }>();
 let idleTimer: NodeJS.Timeout | undefined;
 
-type FaceResult = { faces: DetectedFace[]; quarters: number };
-
-function failAll(err: Error): void {
+function failAll(pending: Waiting, err: Error): void {
   for (const p of pending.values()) p.reject(err);
   pending.clear();
 }
 
-function thread(): Worker {
+function thread(): { thread: Worker; pending: Waiting } {
   if (worker) return worker;
   const w = new Worker(workerFile(import.meta.dirname, 'face-model.worker.ts'));
+  const own = { thread: w, pending: new Map() as Waiting };
   w.on('message', (answer: FaceAnswer) => {
-    const p = pending.get(answer.id);
+    const p = own.pending.get(answer.id);
     if (!p) return;
-    pending.delete(answer.id);
+    own.pending.delete(answer.id);
     if ('error' in answer) p.reject(new Error(answer.error));
     else p.resolve(answer.result);
-    if (pending.size === 0) idle(w);
+    if (own.pending.size === 0) idle(own);
   });
   // a thread that died (out of memory, a crash in the model) fails what it held; the next call starts another
   w.on('error', (err) => {
-    if (worker === w) worker = null;
-    failAll(err);
+    if (worker === own) worker = null;
+    failAll(own.pending, err);
   });
   w.on('exit', (code) => {
-    if (worker === w) worker = null;
-    failAll(new Error(`the face model's thread stopped (exit code ${code})`));
+    if (worker === own) worker = null;
+    failAll(own.pending, new Error(`the face model's thread stopped (exit code ${code})`));
   });
-  worker = w;
-  return w;
+  worker = own;
+  return own;
 }
 
 /** No request waiting: the process may exit without it, and it ends after IDLE_MS. */
-function idle(w: Worker): void {
-  w.unref();
+function idle(own: { thread: Worker; pending: Waiting }): void {
+  own.thread.unref();
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
-    if (worker === w && pending.size === 0) {
+    if (worker === own && own.pending.size === 0) {
       worker = null;
-      void w.terminate();
+      void own.thread.terminate();
     }
   }, IDLE_MS);
   idleTimer.unref();
@@ -64,20 +67,20 @@ function idle(w: Worker): void {
 
 /** `detectFacesUpright` (face-model.ts) run in the face model's thread. */
 export function detectFacesUprightOffThread(image: RgbImage, maxFaces = 10): Promise<FaceResult> {
-  const w = thread();
+  const own = thread();
   clearTimeout(idleTimer);
-  w.ref(); // a request waits for it: the process must not exit under it
+  own.thread.ref(); // a request waits for it: the process must not exit under it
   const id = nextId++;
   return new Promise<FaceResult>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, image, maxFaces } satisfies FaceRequest);
+    own.pending.set(id, { resolve, reject });
+    own.thread.postMessage({ id, image, maxFaces } satisfies FaceRequest);
   });
 }
 
 /** Ends the face model's thread (tests, shutdown); the next detection starts a new one. */
 export async function shutdownFaceThread(): Promise<void> {
   clearTimeout(idleTimer);
-  const w = worker;
+  const own = worker;
   worker = null;
-  if (w) await w.terminate();
+  if (own) await own.thread.terminate();
 }
