@@ -177,6 +177,12 @@ export async function insertChecks(db: Db, workspaceId: string, seed = 0.41): Pr
         ) m
       ) s
     `.execute(trx);
+    // a waiting check entered need_review between its creation and its last update (a hit review
+    // may have updated it since: migration 0047)
+    await sql`
+      update checks set need_review_since = created_at + (updated_at - created_at) * 0.5
+      where workspace_id = ${workspaceId} and status = 'need_review'
+    `.execute(trx);
   });
 }
 
@@ -746,8 +752,9 @@ async function queueCheckCombinations(db: Db, workspaceId: string): Promise<List
       ['case_status=open', { case_status: 'open' }],
       ['created_at.gte=90 days ago', { 'created_at.gte': isoDay(90) }],
       ['updated_at.gte=30 days ago', { 'updated_at.gte': isoDay(30) }],
+      ['waiting_since.gte=30 days ago', { 'waiting_since.gte': isoDay(30) }],
     ],
-    ['updated_at', 'created_at'],
+    ['waiting_since', 'updated_at', 'created_at'],
   );
 }
 

@@ -127,6 +127,8 @@ describe('review queue', () => {
     assert.equal(first.check.type, 'aml');
     assert.equal(first.check.status, 'need_review');
     assert.equal(first.check.updated_at, flaggedCheck.updated_at);
+    // it entered need_review when it was screened, which is when it was last updated
+    assert.equal(first.waiting_since, flaggedCheck.updated_at);
     assert.deepEqual(first.case, {
       id: flagged.id,
       name: 'Flagged',
@@ -182,6 +184,46 @@ describe('review queue', () => {
       assert.equal(bad.status, 400, `${q}: ${JSON.stringify(bad.body)}`);
       assert.match(JSON.stringify(bad.body), new RegExp(field), q);
     }
+  });
+
+  test("a hit's review moves the check's updated_at, not its place in the queue", async () => {
+    const before = (await api.get('/v1/review-queue/checks')).body.data;
+    const waitingSince = before[0].waiting_since;
+    const check = (await api.get(`/v1/checks/aml/${flaggedCheck.id}`)).body;
+    const reviewed = await api.patch(`/v1/checks/aml/${flaggedCheck.id}/hits/review`, {
+      hit_ids: [check.data.hits[0].id],
+      action: 'ignore',
+      comment: 'not the same person',
+    });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    assert.equal(reviewed.body.status, 'need_review');
+    assert.ok(reviewed.body.updated_at > flaggedCheck.updated_at);
+
+    const after = await api.get('/v1/review-queue/checks');
+    assert.deepEqual(
+      after.body.data.map((r: { check: { id: string } }) => r.check.id),
+      [flaggedCheck.id, secondCheck.id],
+    );
+    assert.equal(after.body.data[0].check.updated_at, reviewed.body.updated_at);
+    assert.equal(after.body.data[0].waiting_since, waitingSince);
+    // sorted by updated_at, the reviewed one is now the most recent
+    const byUpdate = await api.get('/v1/review-queue/checks?sort=updated_at');
+    assert.deepEqual(
+      byUpdate.body.data.map((r: { check: { id: string } }) => r.check.id),
+      [secondCheck.id, flaggedCheck.id],
+    );
+    const newestWaiting = await api.get('/v1/review-queue/checks?sort=waiting_since.desc');
+    assert.deepEqual(
+      newestWaiting.body.data.map((r: { check: { id: string } }) => r.check.id),
+      [secondCheck.id, flaggedCheck.id],
+    );
+    const since = await api.get(
+      `/v1/review-queue/checks?waiting_since.gt=${encodeURIComponent(waitingSince)}`,
+    );
+    assert.deepEqual(
+      since.body.data.map((r: { check: { id: string } }) => r.check.id),
+      [secondCheck.id],
+    );
   });
 
   test("a date filter under the other date's order (the indexes of migration 0033)", async () => {
@@ -240,9 +282,10 @@ describe('review queue', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(
       res.body.data.map((c: { id: string; checks_need_review: number }) => [c.id, c.checks_need_review]),
+      // least recently active first: the flagged case's hit review (above) is its latest activity
       [
-        [flagged.id, 1],
         [second.id, 1],
+        [flagged.id, 1],
       ],
     );
     assert.deepEqual(

@@ -756,7 +756,7 @@ export interface paths {
   "/v1/review-queue/checks": {
     /**
      * List the checks waiting for a review
-     * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).
+     * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=waiting_since`: when each entered `need_review`) unless sorted otherwise (vericase extension, for the console).
      */
     get: operations["listChecksToReview"];
   };
@@ -15990,7 +15990,7 @@ export interface operations {
   };
   /**
    * List the checks waiting for a review
-   * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).
+   * @description Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=waiting_since`: when each entered `need_review`) unless sorted otherwise (vericase extension, for the console).
    */
   listChecksToReview: {
     parameters: {
@@ -16009,7 +16009,9 @@ export interface operations {
         created_at?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
-        /** @description Comma-separated fields among updated_at, created_at; suffix `.desc` for descending. Default updated_at ascending (longest waiting first). */
+        /** @description Filter on waiting_since; also `waiting_since.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
+        waiting_since?: string;
+        /** @description Comma-separated fields among waiting_since, updated_at, created_at; suffix `.desc` for descending. Default waiting_since ascending (longest waiting first). */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -16050,6 +16052,11 @@ export interface operations {
                   /** @description The company's name, or the individual's first and last names */
                   name: string;
                 };
+                /**
+                 * Format: date-time
+                 * @description When the check entered need_review. A change of its data while it waits (a hit's review, a monitoring update) leaves it, where it moves the check's updated_at
+                 */
+                waiting_since: string;
               })[];
             pagination: {
               /** @description Total number of items matching the filters: exact up to 1000, or when `count=exact` is asked; otherwise an estimate (see `count_estimated`). */

@@ -45,6 +45,7 @@ import * as m0043 from './migrations/0043_case_tags_out_of_btree.ts';
 import * as m0044 from './migrations/0044_case_template_check_deleted.ts';
 import * as m0045 from './migrations/0045_signature_code_binding.ts';
 import * as m0046 from './migrations/0046_idempotency_secrets_dropped.ts';
+import * as m0047 from './migrations/0047_check_need_review_since.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '0044_case_template_check_deleted': m0044,
   '0045_signature_code_binding': m0045,
   '0046_idempotency_secrets_dropped': m0046,
+  '0047_check_need_review_since': m0047,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

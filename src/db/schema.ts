@@ -220,6 +220,8 @@ export interface ChecksTable {
   history: Json<unknown[]>;
   template_id: string | null;
   expires_at: Date | null;
+  /** When the check entered need_review, kept while it stays there; null otherwise (migration 0047). */
+  need_review_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   last_activity_at: Timestamp;

@@ -36,8 +36,8 @@ export function registerReviewQueueRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'List the checks waiting for a review',
         description:
-          'Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=updated_at`) unless sorted otherwise (vericase extension, for the console).',
-        querystring: listQueryWithDefault(queueCheckSpec, 'updated_at ascending (longest waiting first)'),
+          'Checks in `need_review` across the workspace (checks of entities marked not relevant left out), each with its case and what it is on, longest waiting first (`sort=waiting_since`: when each entered `need_review`) unless sorted otherwise (vericase extension, for the console).',
+        querystring: listQueryWithDefault(queueCheckSpec, 'waiting_since ascending (longest waiting first)'),
         response: { 200: paginated(QueueCheck), ...errors(400) },
       },
     },

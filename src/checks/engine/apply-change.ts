@@ -83,6 +83,11 @@ export async function applyOutcome(
     updated_at: sql`now()`,
     last_activity_at: sql`now()`,
   };
+  // the queue's "waiting since": set on entering need_review, kept while it stays there (a hit
+  // review or a monitoring update of a waiting check does not send it to the end of the queue)
+  if (outcome.status !== check.status) {
+    set.need_review_since = outcome.status === 'need_review' ? sql`now()` : null;
+  }
   if (outcome.internal) set.internal = JSON.stringify(outcome.internal);
   if (outcome.expiresAt !== undefined) set.expires_at = outcome.expiresAt;
   if (outcome.attempt !== undefined) set.attempt = outcome.attempt;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
 import { lockCase } from '../../cases/repository.ts';
 import { findCompany } from '../../companies/repository.ts';
@@ -129,6 +130,7 @@ export async function createCheckInTransaction(
       history: JSON.stringify([]),
       template_id: opts.templateId ?? null,
       expires_at: plan.expiresAt ?? null,
+      need_review_since: plan.status === 'need_review' ? sql`now()` : null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -49,7 +49,7 @@ export function QueuePage() {
             <td>
               <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>{r.case.name}</Link>
             </td>
-            <td>{formatDate(r.check.updated_at)}</td>
+            <td>{formatDate(r.waiting_since)}</td>
           </tr>
         )}
       />
