@@ -390,6 +390,81 @@ describe('console checks', { timeout: 600_000 }, () => {
       await page.locator(`#check-${check.body.id}`).getByTestId('check-show-documents').count(),
       0,
     );
+    const request = page.locator(`#check-${check.body.id}`).getByTestId('signature-request');
+    assert.match(await request.innerText(), /Signature request\s+Declined by the signer/);
+    // decided: no warning that a review would end the request
+    assert.equal(await page.locator(`#check-${check.body.id}`).getByTestId('check-unsigned').count(), 0);
+    await page.close();
+  });
+
+  test('a signature waiting for its signer says who is to sign what, and that a review now ends the request', async () => {
+    const key = 'waiting_letter';
+    assert.equal(
+      (
+        await api.post('/v1/document-templates', {
+          key,
+          name: 'Mandate letter',
+          kind: 'electronic_signature',
+        })
+      ).status,
+      201,
+    );
+    const version = await api.post(`/v1/document-templates/${key}/versions`, {
+      content: '<html><body><h1>Mandate letter</h1></body></html>',
+    });
+    await api.post(`/v1/document-templates/${key}/versions/${version.body.number}/publish`);
+    const c = await portalCase(api, 'Waiting signature');
+    const check = await api.post('/v1/checks/electronic_signature', {
+      individual_id: c.contactId,
+      settings: { document_template_key: key },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const page = await signedIn(reviewer);
+    const panel = page.locator(`#check-${check.body.id}`);
+    const request = panel.getByTestId('signature-request');
+    const open = async () => {
+      await page.goto(`${base}/console/cases/${c.caseId}?check=${check.body.id}`);
+      await request.waitFor();
+    };
+    await open();
+    // Ada Lovelace is to sign the mandate letter; she has not opened the portal
+    const before = await request.innerText();
+    assert.match(before, /Signer\s+Ada Lovelace/);
+    assert.match(before, /Document\s+Mandate letter/);
+    assert.match(before, /Signature request\s+Not started: the signer has not opened the portal yet/);
+    assert.doesNotMatch(before, /Started\s/);
+    const unsigned = panel.getByTestId('check-unsigned');
+    assert.match(
+      (await unsigned.textContent()) ?? '',
+      /^Not signed yet\. Approving or rejecting now ends the signature request/,
+    );
+    const approve = panel.getByRole('button', { name: 'Approve' });
+    assert.equal(await approve.getAttribute('aria-describedby'), `unsigned-${check.body.id}`);
+
+    // she opens it in the portal: started, with its link's expiry
+    const { token } = await portalToken(api, c.caseId, c.contactId);
+    const { app } = await getHarness();
+    const started = await app.inject({
+      method: 'POST',
+      url: `/portal/api/actions/${check.body.id}/signature/start`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(started.statusCode, 200, started.body);
+    await open();
+    const during = await request.innerText();
+    assert.match(during, /Signature request\s+Started, not signed yet/);
+    assert.match(during, /Started\s+\S/);
+    assert.match(during, /Link expires\s+\S/);
+    await shot(page, 'signature-waiting');
+
+    // the reviewer approves it anyway (signed on paper): the request ends
+    await approve.click();
+    await panel.getByText('Ended by a review').waitFor();
+    assert.equal(await panel.getByTestId('check-unsigned').count(), 0);
+    const after = await api.get(`/v1/checks/electronic_signature/${check.body.id}`);
+    assert.equal(after.body.status, 'approved');
+    assert.equal(after.body.data.vendor.status, 'cancelled');
+    assert.match(await request.innerText(), /Ended\s+\S/);
     await page.close();
   });
 });

@@ -10,6 +10,7 @@ import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
 import { useFieldLabel } from '../field-label.ts';
+import { useSubtypeLabel } from './subtype-labels.ts';
 
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
@@ -181,11 +182,21 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   );
 }
 
-function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }) {
+function TypeResult({
+  check,
+  entityName,
+  onChanged,
+}: {
+  check: Json;
+  entityName: string;
+  onChanged: () => void;
+}) {
   const data = (check.data ?? {}) as Json;
   switch (check.type) {
     case 'aml':
       return <AmlHits check={check} onChanged={onChanged} />;
+    case 'electronic_signature':
+      return <SignatureRequest check={check} signer={entityName} />;
     case 'ekyc':
       return <Facts data={data.vendor as Json | undefined} />;
     case 'company_monitoring':
@@ -201,6 +212,60 @@ function TypeResult({ check, onChanged }: { check: Json; onChanged: () => void }
       return <Facts data={rest} />;
     }
   }
+}
+
+/** data.vendor.status of a signature whose signer has not signed or declined yet. */
+const UNSIGNED = new Set(['pending', 'ongoing']);
+
+function signatureVendor(check: Json): Json | undefined {
+  return check.type === 'electronic_signature'
+    ? ((check.data as { vendor?: Json } | undefined)?.vendor ?? undefined)
+    : undefined;
+}
+
+/**
+ * An electronic signature: who is to sign what, and where their request is (not started, started,
+ * signed, declined, ended by a review), with when it started, ended and when its link expires.
+ * Its data are objects only, which the generic view leaves out: it showed nothing but the status.
+ */
+function SignatureRequest({ check, signer }: { check: Json; signer: string }) {
+  const t = useActT();
+  const formatDate = useFormatDate();
+  const subtypeLabel = useSubtypeLabel();
+  const vendor = signatureVendor(check) ?? {};
+  const settings = ((check.data as { settings?: Json } | undefined)?.settings ?? {}) as Json;
+  const templateKey =
+    typeof settings.document_template_key === 'string' ? settings.document_template_key : '';
+  const document =
+    subtypeLabel(
+      (check.subtype as string | null | undefined) ??
+        (templateKey ? `document_template:${templateKey}` : null),
+    ) ?? templateKey;
+  const when = (v: unknown) => (typeof v === 'string' && v ? formatDate(v) : null);
+  const statusKey = `signature.status.${String(vendor.status)}`;
+  const rows: [string, string | null][] = [
+    [t('signature.signer'), signer],
+    [t('signature.document'), document || null],
+    [t('signature.request'), hasActKey(statusKey) ? t(statusKey) : String(vendor.status ?? '')],
+    [t('signature.startedAt'), when(vendor.started_at)],
+    [t('signature.endedAt'), when(vendor.ended_at)],
+    [
+      t('signature.linkExpires'),
+      UNSIGNED.has(String(vendor.status)) ? when(vendor.signature_link_expiration_date) : null,
+    ],
+  ];
+  return (
+    <dl className="facts" data-testid="signature-request">
+      {rows
+        .filter(([, v]) => v)
+        .map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+    </dl>
+  );
 }
 
 type Party = { key: string; name: string };
@@ -290,6 +355,10 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
     check.type === 'aml' &&
     !decided &&
     ((check.data as { hits?: Json[] } | undefined)?.hits ?? []).some((h) => h.status === 'potential_match');
+  // a signature not signed yet may be decided (the API allows it: a contract signed on paper), but
+  // deciding it ends the signer's request: said before the buttons, not found out after
+  const unsigned = !decided && UNSIGNED.has(String(signatureVendor(check)?.status));
+  const describedBy = hitsFirst ? `hits-first-${check.id}` : unsigned ? `unsigned-${check.id}` : undefined;
   const submitWith = (action: 'approve' | 'reject') => (e?: FormEvent) => {
     e?.preventDefault();
     void run(async () => {
@@ -322,13 +391,18 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
           {t('check.hitsFirst')}
         </p>
       ) : null}
+      {unsigned ? (
+        <p className="small" id={`unsigned-${check.id}`} data-testid="check-unsigned">
+          {t('signature.reviewEndsRequest')}
+        </p>
+      ) : null}
       {/* the console's row of actions (DialogActions): at the right, the primary action last */}
       <div className="case-form-actions">
         <button
           type="button"
           className="case-button danger"
           disabled={busy || hitsFirst}
-          aria-describedby={hitsFirst ? `hits-first-${check.id}` : undefined}
+          aria-describedby={describedBy}
           onClick={() => submitWith('reject')()}
         >
           {t('check.reject')}
@@ -337,7 +411,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
           type="submit"
           className="case-button is-primary"
           disabled={busy || hitsFirst}
-          aria-describedby={hitsFirst ? `hits-first-${check.id}` : undefined}
+          aria-describedby={describedBy}
         >
           {t('check.approve')}
         </button>
@@ -434,7 +508,7 @@ export function CheckPanel(props: {
           </button>
         </p>
       ) : null}
-      <TypeResult check={full} onChanged={changed} />
+      <TypeResult check={full} entityName={props.entityName} onChanged={changed} />
       {review?.reviewed_at && declinedBySigner(full) ? (
         // the signer's refusal is recorded as a system review (the reference has no signer kind):
         // said as what it is, with their reason, not as vericase's review
