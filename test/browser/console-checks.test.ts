@@ -120,6 +120,7 @@ describe('console checks', { timeout: 600_000 }, () => {
     // refusal named an API path and a status code)
     const hitsFirst = panel.getByTestId('check-hits-first');
     assert.equal(await hitsFirst.textContent(), 'Confirm or ignore every hit before deciding the check.');
+    assert.equal(await panel.getByTestId('check-hits-done').count(), 0);
     const reviewForm = panel.getByRole('form', { name: 'Review' });
     for (const name of ['Approve', 'Reject'])
       assert.equal(await reviewForm.getByRole('button', { name }).isDisabled(), true, name);
@@ -230,8 +231,12 @@ describe('console checks', { timeout: 600_000 }, () => {
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
     // undecided: the hits' buttons work
     assert.equal(await panel.getByRole('button', { name: 'Confirm (true match)' }).first().isEnabled(), true);
-    // every hit decided: the check's decision no longer waits
+    // every hit decided: the check's decision no longer waits, and the page says what is left
     assert.equal(await panel.getByTestId('check-hits-first').count(), 0);
+    assert.equal(
+      await panel.getByTestId('check-hits-done').textContent(),
+      'Every hit is confirmed or ignored: approve or reject the check.',
+    );
     // a hit's Confirm and Ignore share one row under both sides of the hit, ending at its right
     const hit = panel.locator('.hit').first();
     const hitBox = await hit.boundingBox();

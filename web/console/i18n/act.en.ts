@@ -164,6 +164,7 @@ export const actEn = {
   'check.hitReasonPlaceholder': 'Why: a true match, or not them (optional)',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
+  'check.hitsDone': 'Every hit is confirmed or ignored: approve or reject the check.',
   'check.hitsDecided':
     'The check is decided: its hits are no longer confirmed or ignored; change the decision itself below.',
   'signature.signer': 'Signer',

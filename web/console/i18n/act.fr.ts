@@ -166,6 +166,7 @@ export const actFr: Record<ActKey, string> = {
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst':
     'Confirmez ou écartez d’abord chaque correspondance : la vérification se décide ensuite.',
+  'check.hitsDone': 'Chaque correspondance est confirmée ou écartée : approuvez ou refusez la vérification.',
   'check.hitsDecided':
     'La vérification est décidée : ses correspondances ne se confirment ni ne s’écartent plus ; modifiez la décision elle-même ci-dessous.',
   'signature.signer': 'Signataire',

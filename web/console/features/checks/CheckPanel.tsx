@@ -426,6 +426,13 @@ function declinedBySigner(check: Json): boolean {
   return check.type === 'electronic_signature' && vendor?.status === 'declined';
 }
 
+/** An aml check still to decide whose hits are all confirmed or ignored. */
+function hitsAllDecided(check: Json): boolean {
+  if (check.type !== 'aml' || check.status !== 'need_review') return false;
+  const hits = (check.data as { hits?: Json[] } | undefined)?.hits ?? [];
+  return hits.length > 0 && hits.every((h) => h.status !== 'potential_match');
+}
+
 /** What the review form's state depends on: the check's status and its hits' decisions. */
 function reviewFormKey(check: Json): string {
   const hits = (check.data as { hits?: Json[] } | undefined)?.hits ?? [];
@@ -494,6 +501,13 @@ export function CheckPanel(props: {
       {!review?.reviewed_at && typeof review?.comment === 'string' && review.comment ? (
         <p className="small" data-testid="check-waiting-reason">
           {t('check.waitingReason')} <q>{shownComment(String(review.comment), review.reviewer_type)}</q>
+        </p>
+      ) : null}
+      {/* the screening's words ("found 3 hits to confirm or ignore") stay as written once every hit
+          is decided: what is left to do is said under them */}
+      {hitsAllDecided(full) ? (
+        <p className="small" data-testid="check-hits-done">
+          {t('check.hitsDone')}
         </p>
       ) : null}
       {props.onShowDocuments && hasDocuments(full) ? (
