@@ -111,10 +111,32 @@ describe('console checks', { timeout: 600_000 }, () => {
       `document.activeElement?.getAttribute('data-check-id') === ${JSON.stringify(amlId)}`,
     );
     const english = await shownText(panel);
-    for (const words of ['To review', 'Birth date', 'Gender', 'Person', 'Sanctions', 'Potential match'])
+    for (const words of [
+      'To review',
+      'Birth date',
+      'Gender',
+      'Person',
+      'Sanctions',
+      'Potential match',
+      // the list by its name, the dates as the entity's own birth date is written
+      'OFAC SDN (United States)',
+      '28 Jul 1963',
+    ])
       assert.ok(english.includes(words), `"${words}" in ${english}`);
-    for (const raw of ['need_review', 'potential_match', 'birth date', 'sanction ·'])
+    for (const raw of [
+      'need_review',
+      'potential_match',
+      'birth date',
+      'sanction ·',
+      'ofac_sdn',
+      '1963-07-28',
+    ])
       assert.ok(!english.includes(raw), `no "${raw}" in ${english}`);
+    // the graph shows the whole name (it was cut to "Elvis Angus Logan…" with room to spare)
+    assert.deepEqual(await page.getByTestId('case-graph').locator('.case-graph-name').allTextContents(), [
+      'Acme Widgets SAS',
+      'Elvis Angus Logan Morey',
+    ]);
     await shot(page, '02-aml-english');
     // hits still to decide: the check's own decision waits for them and says why (the server's
     // refusal named an API path and a status code)
@@ -148,6 +170,8 @@ describe('console checks', { timeout: 600_000 }, () => {
       'Sexe',
       'Personne',
       'Correspondance possible',
+      'OFAC SDN (États-Unis)',
+      '28 juil. 1963',
     ])
       assert.ok(french.includes(words), `"${words}" in ${french}`);
     for (const english of ['need_review', 'Name', 'Kind', 'Birth', 'Gender', 'potential_match', 'person'])

@@ -72,9 +72,32 @@ function firstRelation(
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-/** The text area's width in an entity (the icon takes the left). */
-const TEXT_WIDTH = NODE_WIDTH - 48;
+/** What an entity's text area leaves of its width: the icon on the left, a margin on the right. */
+const TEXT_INSET = 48;
+/** The widest an entity grows to show a long name whole; past it the name is cut with an ellipsis. */
+const MAX_NODE_WIDTH = 300;
 let measurer: CanvasRenderingContext2D | null | undefined;
+
+/** The width of `text` in `font` (the CSS shorthand), or null where the page cannot measure. */
+function textWidth(text: string, font: string): number | null {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  if (!measurer) return null;
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
+/**
+ * The entities' width: the usual one, grown (up to MAX_NODE_WIDTH, and the frame's width) so the
+ * longest name fits. Every entity has the same width: the rows keep their alignment. A long name
+ * was cut at 156 px with room to spare on either side ("Elvis Angus Logan…" alone in its row).
+ */
+function nodeWidthFor(names: string[], font: string | undefined, frameWidth: number): number {
+  if (!font) return NODE_WIDTH;
+  const widest = Math.max(0, ...names.map((n) => textWidth(n, font) ?? 0));
+  const room = Math.max(NODE_WIDTH, Math.min(MAX_NODE_WIDTH, frameWidth - 32));
+  return Math.min(room, Math.max(NODE_WIDTH, Math.ceil(widest) + TEXT_INSET + 8));
+}
+
 /** `text` shortened with an ellipsis to fit `width` pixels in `font` (the CSS shorthand). */
 function fitText(text: string, font: string, width: number): string {
   measurer ??= document.createElement('canvas').getContext('2d');
@@ -110,21 +133,6 @@ export function CaseGraph(props: {
   }, []);
 
   const relations = useMemo(() => caseRelations(props.entities), [props.entities]);
-  const layout = useMemo(
-    () =>
-      layoutGraph(
-        props.entities.map((e) => ({ ...e, main: e.main })),
-        relations,
-        { maxWidth: width },
-      ),
-    [props.entities, relations, width],
-  );
-  const words = {
-    shareholder: t('case.graph.shareholder'),
-    representative: t('case.graph.representative'),
-    voting: t('case.graph.votes'),
-  };
-  const names = new Map(props.entities.map((e) => [e.id, e.name]));
   // the fonts the page's CSS gives the names and subtitles, read once drawn, to fit the texts
   const [fonts, setFonts] = useState<{ name: string; sub: string } | null>(null);
   useLayoutEffect(() => {
@@ -133,8 +141,34 @@ export function CaseGraph(props: {
     const sub = frame.current?.querySelector('.case-graph-sub');
     if (name && sub) setFonts({ name: getComputedStyle(name).font, sub: getComputedStyle(sub).font });
   });
+  const nodeWidth = useMemo(
+    () =>
+      nodeWidthFor(
+        props.entities.map((e) => e.name),
+        fonts?.name,
+        width,
+      ),
+    [props.entities, fonts, width],
+  );
+  const layout = useMemo(
+    () =>
+      layoutGraph(
+        props.entities.map((e) => ({ ...e, main: e.main })),
+        relations,
+        { maxWidth: width, nodeWidth },
+      ),
+    [props.entities, relations, width, nodeWidth],
+  );
+  const words = {
+    shareholder: t('case.graph.shareholder'),
+    representative: t('case.graph.representative'),
+    voting: t('case.graph.votes'),
+  };
+  const names = new Map(props.entities.map((e) => [e.id, e.name]));
   const fit = (text: string, which: 'name' | 'sub') =>
-    fonts?.[which] ? fitText(text, fonts[which], TEXT_WIDTH) : clip(text, which === 'name' ? 18 : 24);
+    fonts?.[which]
+      ? fitText(text, fonts[which], nodeWidth - TEXT_INSET)
+      : clip(text, which === 'name' ? 18 : 24);
   const selected = props.selectedId;
   // one stop in the Tab order (the entity last focused, else the selected one); arrows move inside
   const [focused, setFocused] = useState<string | null>(null);
@@ -160,7 +194,7 @@ export function CaseGraph(props: {
         <defs>
           {/* the text area of an entity (in the entity's own coordinates): a long name is cut at its edge */}
           <clipPath id="case-graph-text" clipPathUnits="userSpaceOnUse">
-            <rect x={36} y={0} width={NODE_WIDTH - 44} height={NODE_HEIGHT} />
+            <rect x={36} y={0} width={nodeWidth - 44} height={NODE_HEIGHT} />
           </clipPath>
           <marker
             id="case-graph-arrow"
@@ -264,7 +298,7 @@ export function CaseGraph(props: {
               >
                 <title>{e.name}</title>
                 <rect
-                  width={NODE_WIDTH}
+                  width={nodeWidth}
                   height={NODE_HEIGHT}
                   rx={e.kind === 'company' ? 6 : 30}
                   className="case-graph-box"
@@ -272,7 +306,7 @@ export function CaseGraph(props: {
                 <rect
                   x={-3}
                   y={-3}
-                  width={NODE_WIDTH + 6}
+                  width={nodeWidth + 6}
                   height={NODE_HEIGHT + 6}
                   rx={e.kind === 'company' ? 8 : 32}
                   className="case-graph-focus"

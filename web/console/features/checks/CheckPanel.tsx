@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, consoleCall, unwrap } from '../../api/client.ts';
-import { useFormatDate } from '../../shell/i18n.tsx';
+import { useFormatDate, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
@@ -29,13 +29,29 @@ const VALUE_LABELS: Record<string, string> = {
   kind: 'check.kind',
   gender: 'check.gender',
   list_types: 'check.listType',
+  source: 'check.listSource',
 };
+
+/** A plain date (a birth date, a listing date) and an instant, as the API writes them. */
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function Value({ field, v }: { field: string; v: unknown }) {
   const t = useActT();
+  const { lang } = useLang();
+  const formatDate = useFormatDate();
+  const locale = lang === 'fr' ? 'fr-FR' : 'en-GB';
   const word = (x: unknown): string => {
     if (typeof x === 'boolean') return t(x ? 'check.yes' : 'check.no');
     if (typeof x === 'object' && x !== null) return JSON.stringify(x);
+    // dates as the rest of the console writes them (the entity's birth date beside a hit's read
+    // 28 Jul 1963 against 1963-07-28); a partial date (1963, 1963-07) stays as the list gives it
+    if (typeof x === 'string' && DAY.test(x)) {
+      const day = new Date(`${x}T00:00:00Z`);
+      if (!Number.isNaN(day.getTime()))
+        return day.toLocaleDateString(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    }
+    if (typeof x === 'string' && INSTANT.test(x) && !Number.isNaN(Date.parse(x))) return formatDate(x);
     const prefix = VALUE_LABELS[field];
     const k = `${prefix}.${String(x)}`;
     return prefix && hasActKey(k) ? t(k) : String(x);
