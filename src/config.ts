@@ -27,6 +27,10 @@ export interface Config {
   /** LOG_REQUESTS: one line per HTTP request (`all`), only 4xx/5xx (`errors`) or none (`off`): src/http/request-log.ts. */
   logRequests: RequestLogMode;
   rateLimitPerMinute: number;
+  /** How long an Idempotency-Key's request and answer are kept (hours); 0: for ever. */
+  idempotencyRetentionHours: number;
+  /** Unknown credentials (API key, session, portal token) per client IP and minute before a 429; 0: no limit. */
+  authFailuresPerMinute: number;
   /** Shared store for the rate limit across processes; in-memory per process without it. */
   redisUrl: string | null;
   authCacheTtlMs: number;
@@ -200,6 +204,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, 'json'),
     logRequests: oneOf('LOG_REQUESTS', env.LOG_REQUESTS, REQUEST_LOG_MODES, 'all'),
     rateLimitPerMinute: int('VERICASE_RATE_LIMIT_PER_MINUTE', env.VERICASE_RATE_LIMIT_PER_MINUTE, 6000),
+    idempotencyRetentionHours: int(
+      'VERICASE_IDEMPOTENCY_RETENTION_HOURS',
+      env.VERICASE_IDEMPOTENCY_RETENTION_HOURS,
+      24,
+    ),
+    authFailuresPerMinute: int(
+      'VERICASE_AUTH_FAILURES_PER_MINUTE',
+      env.VERICASE_AUTH_FAILURES_PER_MINUTE,
+      100,
+    ),
     redisUrl: env.VERICASE_REDIS_URL || null,
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),

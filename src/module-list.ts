@@ -6,6 +6,7 @@ import { companyMonitoringModule } from './company-data/monitoring/module.ts';
 import { embeddedMaintenanceModule } from './embedded-maintenance/module.ts';
 import { filesModule } from './files/module.ts';
 import { fraudDatabaseModule } from './fraud-database/module.ts';
+import { idempotencyModule } from './http/idempotency-prune.ts';
 import { mailModule } from './mail/module.ts';
 import type { Module } from './modules.ts';
 import { pdfRenderModule } from './pdf-render/module.ts';
@@ -24,6 +25,7 @@ export const MODULES: Module[] = [
   checksModule,
   screeningModule,
   webhooksModule,
+  idempotencyModule,
   templatesModule,
   documentOrdersModule,
   companyDataModule,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { buildApp } from '../src/http/app.ts';
 import { canonicalJson } from '../src/shared/canonical-json.ts';
 import { clientFor, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
@@ -161,7 +162,9 @@ describe('HTTP conventions', () => {
         workspace_id: api.workspaceId,
         key: 'crash-before-commit',
         request_hash: hash,
-        created_at: new Date(Date.now() - 120_000),
+        // stamped by the database, as a real claim is: to the microsecond (a JS Date, to the
+        // millisecond, hid that the takeover compared the two and never matched a real claim)
+        created_at: sql<Date>`now() - interval '120.123456 seconds'`,
       })
       .execute();
     const taken = await api.post('/v1/cases', body, { 'idempotency-key': 'crash-before-commit' });

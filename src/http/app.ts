@@ -17,6 +17,7 @@ import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
+import { decorateAuthFailureLimit } from './auth-failure-limit.ts';
 import { answerFailedExpectation } from './client-errors.ts';
 import { ErrorBody } from './common-schemas.ts';
 import { registerConnectionGuard } from './connection-guard.ts';
@@ -123,6 +124,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   registerDocsGuides(app);
 
+  // unknown credentials per IP, for /v1 and the portal alike (src/http/auth-failure-limit.ts)
+  decorateAuthFailureLimit(app, ctx.config.authFailuresPerMinute);
   // /healthz, /readyz, /version, /metrics
   registerOpsRoutes(app, ctx);
   // servers: the service's public address when it is configured (VERICASE_PUBLIC_URL, as every link
@@ -147,13 +150,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(
     async (v1) => {
       const api = v1 as App;
-      registerApiKeyAuth(api, ctx.keys, ctx.config.apiKeyHeaders, {
-        db: ctx.db,
-        times: {
-          ttlHours: ctx.config.console.sessionTtlHours,
-          idleMinutes: ctx.config.console.sessionIdleMinutes,
+      registerApiKeyAuth(
+        api,
+        ctx.keys,
+        ctx.config.apiKeyHeaders,
+        {
+          db: ctx.db,
+          times: {
+            ttlHours: ctx.config.console.sessionTtlHours,
+            idleMinutes: ctx.config.console.sessionIdleMinutes,
+          },
         },
-      });
+        app.authFailures,
+      );
       registerViewerRedaction(api);
       if (ctx.config.rateLimitPerMinute > 0) {
         // shared across processes when Redis is configured, counted in this process while it is not
@@ -186,7 +195,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       }
       // every write is recorded with who made it (src/audit-log)
       registerAuditLog(api, ctx.db);
-      registerIdempotency(api, ctx.db);
+      registerIdempotency(api, ctx.db, ctx.config.idempotencyRetentionHours);
       // a company's entity_legal_form_label comes from the ISO 20275 list: read before the first answer
       // (a callback hook: once the list was read it returns at once, with no promise per request)
       api.addHook('onRequest', (_req, _reply, done) => {

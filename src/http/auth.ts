@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.ts';
 import { runInRequestScope } from '../shared/request-scope.ts';
 import { hashApiKey } from '../workspaces/api-key.ts';
 import { findActiveKey } from '../workspaces/repository.ts';
+import { AuthFailureLimit } from './auth-failure-limit.ts';
 import { ApiError } from './errors.ts';
 
 export const API_KEY_HEADER = 'x-service-api-key';
@@ -167,13 +168,22 @@ function acceptKey(request: FastifyRequest, principal: Principal | null): ApiErr
 }
 
 /** A request without a key: its console session cookie, its CSRF token on writes and its role. */
-async function authenticateSession(request: FastifyRequest, sessions: SessionAuth | null): Promise<void> {
+async function authenticateSession(
+  request: FastifyRequest,
+  sessions: SessionAuth | null,
+  failures: AuthFailureLimit,
+): Promise<void> {
   const token = sessions ? readCookie(request, SESSION_COOKIE) : null;
   if (!sessions || !token) {
     throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
   }
+  const refused = failures.refusal(request.ip);
+  if (refused) throw refused;
   const session = await resolveSession(sessions.db, token, sessions.times);
-  if (!session) throw new ApiError(401, 'Session expired or revoked: sign in again');
+  if (!session) {
+    failures.failed(request.ip);
+    throw new ApiError(401, 'Session expired or revoked: sign in again');
+  }
   const role = session.user.role;
   // set before the checks below, so a refused request is still known by who made it (audit log)
   request.principal = {
@@ -212,6 +222,7 @@ export function registerApiKeyAuth(
   resolver: KeyResolver,
   headerNames: readonly string[] = [API_KEY_HEADER],
   sessions: SessionAuth | null = null,
+  failures: AuthFailureLimit = new AuthFailureLimit(0),
 ): void {
   app.decorateRequest('principal', null as unknown as Principal);
   // A callback hook with a synchronous path for a cached key: no promise on most requests.
@@ -225,13 +236,19 @@ export function registerApiKeyAuth(
     if (key) {
       const cached = resolver.cached(key);
       if (cached !== undefined) return done(acceptKey(request, cached));
+      // a key this process does not know costs a lookup: not for an IP sending made-up ones
+      const refused = failures.refusal(request.ip);
+      if (refused) return done(refused);
       resolver.resolve(key).then(
-        (principal) => done(acceptKey(request, principal)),
+        (principal) => {
+          if (!principal) failures.failed(request.ip);
+          done(acceptKey(request, principal));
+        },
         (err: Error) => done(err),
       );
       return;
     }
-    authenticateSession(request, sessions).then(
+    authenticateSession(request, sessions, failures).then(
       () => done(),
       (err: Error) => done(err),
     );

@@ -41,7 +41,13 @@ const STALE_CLAIM_MS = 60_000;
  * Server errors release the key so the request can be retried. An answer about a case (its request
  * recorded events of that case) is not replayed once the case is deleted: 404, as for the case.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours: number): void {
+  // a key older than its retention is no key: its row is dropped and the request made afresh (the
+  // hourly prune may not have removed it yet: src/http/idempotency-prune.ts)
+  const expiredSql =
+    retentionHours > 0
+      ? sql<boolean>`created_at < now() - ${sql.lit(`${retentionHours} hours`)}::interval`
+      : sql<boolean>`false`;
   app.decorateRequest('idempotencyKey', null);
 
   // the common case (not a POST, or no key) answers at once: no promise per request
@@ -82,16 +88,31 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       if (claimed) return taken(req, workspaceId, key);
       const row = await db
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status_code', 'response_body', 'created_at', 'committed_at', 'case_id'])
+        .select(['request_hash', 'status_code', 'response_body', 'committed_at', 'case_id'])
         .select(
           sql<boolean>`created_at < now() - ${sql.lit(`${STALE_CLAIM_MS} milliseconds`)}::interval`.as(
             'stale',
           ),
         )
+        .select(expiredSql.as('expired'))
+        // the claim's stamp to the microsecond, as the database holds it: a Date (milliseconds)
+        // never equals a stamp of now(), so a takeover that compared one never matched a real claim
+        .select(sql<string>`created_at::text`.as('stamp'))
         .where('workspace_id', '=', workspaceId)
         .where('key', '=', key)
         .executeTakeFirst();
       if (!row) {
+        if (attempt < 2) continue;
+        throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
+      }
+      if (row.expired) {
+        // this very row (another retry may have dropped it and claimed the key again meanwhile)
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('workspace_id', '=', workspaceId)
+          .where('key', '=', key)
+          .where(sql<boolean>`created_at = ${row.stamp}::timestamptz`)
+          .execute();
         if (attempt < 2) continue;
         throw new ApiError(409, 'A request with this Idempotency-Key is still being processed');
       }
@@ -118,7 +139,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
           .where('key', '=', key)
           .where('status_code', 'is', null)
           .where('committed_at', 'is', null)
-          .where('created_at', '=', row.created_at)
+          .where(sql<boolean>`created_at = ${row.stamp}::timestamptz`)
           .returning('key')
           .executeTakeFirst();
         if (!takenOver)

@@ -81,10 +81,17 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
         'Missing portal link token: send it as Authorization: Bearer <token> (the token of the link)',
       );
     }
+    // a token matching nothing costs two lookups: not for an IP sending made-up ones
+    const tooMany = scope.authFailures.refusal(request.ip);
+    if (tooMany) throw tooMany;
     const link = await findLinkByToken(ctx.db, match[1]);
     // a link deleted with its individual, check or erased case was withdrawn, not unknown (until it
     // would have expired anyway): its page says so
-    if (!link) throw (await isWithdrawnToken(ctx.db, match[1])) ? revokedLink() : unknownLink();
+    if (!link) {
+      if (await isWithdrawnToken(ctx.db, match[1])) throw revokedLink();
+      scope.authFailures.failed(request.ip);
+      throw unknownLink();
+    }
     if (link.revoked_at) throw revokedLink();
     if (link.expires_at.getTime() <= Date.now()) throw expiredLink();
     // the portal, provided the case is still there: a deleted case takes its links with it

@@ -31,6 +31,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     VERICASE_SANDBOX_DELAY_MS: process.env.VERICASE_SANDBOX_DELAY_MS ?? '20',
     VERICASE_WEBHOOK_ALLOW_PRIVATE: 'true',
     VERICASE_RATE_LIMIT_PER_MINUTE: '0',
+    // tests send made-up keys on purpose; test/auth-failure-limit.test.ts turns the limit on
+    VERICASE_AUTH_FAILURES_PER_MINUTE: '0',
     VERICASE_AUTH_CACHE_TTL_MS: '0',
   });
   return { ...base, ...overrides };
