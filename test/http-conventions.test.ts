@@ -122,6 +122,17 @@ describe('HTTP conventions', () => {
     assert.deepEqual(tooLong.body.details, [
       { path: 'Idempotency-Key', message: 'Idempotency-Key must be at most 255 characters' },
     ]);
+    // a blank key (empty or spaces) is refused: it was one key shared by every such request
+    for (const blank of ['', '   ']) {
+      const res = await api.post('/v1/cases', { name: 'blank key' }, { 'idempotency-key': blank });
+      assert.equal(res.status, 400, `"${blank}": ${JSON.stringify(res.body)}`);
+      assert.deepEqual(res.body.details, [
+        {
+          path: 'Idempotency-Key',
+          message: 'Idempotency-Key must not be blank: send a unique value per request, or no header',
+        },
+      ]);
+    }
     const invalid = await api.post('/v1/cases', { name: '' }, { 'idempotency-key': 'bad-1' });
     assert.equal(invalid.status, 400);
   });

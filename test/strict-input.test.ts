@@ -288,6 +288,31 @@ describe('strict input: hostile strings and shapes', () => {
     assert.equal(note.status, 201, JSON.stringify(note.body));
   });
 
+  test('a bidirectional override (shows text in another order) is refused; right-to-left text and isolates are text', async () => {
+    const api = await newWorkspace();
+    const kase = await caseWithEntities(api);
+    const spoof = await api.post('/v1/cases', {
+      name: 'invoice\u202Efdp.exe',
+      companies: [{ name: 'Main' }],
+    });
+    assertRefused(spoof, 'name');
+    assert.equal(
+      spoof.body.message,
+      'name must not contain a bidirectional override (\\u202e): it shows text in another order than it is written',
+    );
+    assertRefused(
+      await api.patch(`/v1/companies/${kase.companies[0].id}`, { name: 'Acme \u202DSAS' }),
+      'name',
+    );
+    assertRefused(await api.get('/v1/cases?name=a%E2%80%AEb'), 'name');
+    // Arabic and Hebrew names, and an isolate a word processor may insert around them, are kept
+    const rtl = await api.patch(`/v1/companies/${kase.companies[0].id}`, {
+      name: 'شركة الاختبار \u2067שלום\u2069',
+    });
+    assert.equal(rtl.status, 200, JSON.stringify(rtl.body));
+    assert.equal(rtl.body.name, 'شركة الاختبار \u2067שלום\u2069');
+  });
+
   test('lone surrogates and invalid UTF-8 are refused, not stored as U+FFFD', async () => {
     const api = await newWorkspace();
     const lone = await raw('POST', '/v1/cases', api.key, '{"name":"a\\ud800b"}', 'application/json');

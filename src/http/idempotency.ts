@@ -52,7 +52,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
 
   // the common case (not a POST, or no key) answers at once: no promise per request
   const preHandler: preHandlerHookHandler = (req: FastifyRequest, reply: FastifyReply, done) => {
-    if (req.method !== 'POST' || !req.headers[HEADER]) return done();
+    if (req.method !== 'POST' || req.headers[HEADER] === undefined) return done();
     claim(req, reply).then(
       // a replayed answer was sent by claim(): the request goes no further
       (replied) => (replied ? undefined : done()),
@@ -67,7 +67,13 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
   async function claim(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const raw = req.headers[HEADER];
     const key = Array.isArray(raw) ? raw[0] : raw;
-    if (!key) return false;
+    // sent but blank: a client whose key generator failed would otherwise share one key ('' or
+    // spaces) between all its requests, each retry of another replaying the first's answer
+    if (key === undefined || !key.trim())
+      throw badRequest(
+        'Idempotency-Key must not be blank: send a unique value per request, or no header',
+        'Idempotency-Key',
+      );
     if (key.length > 255)
       throw badRequest('Idempotency-Key must be at most 255 characters', 'Idempotency-Key');
     // multipart bodies are streams consumed by the handler: uploads are not replayed

@@ -307,11 +307,22 @@ function join(path: string, key: string | number, top: boolean): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
 const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+/**
+ * The two bidirectional overrides (LRO, RLO): they make text show in another order than it is
+ * written, which is what they are for (`invoice\u202Efdp.exe` shows as `invoiceexe.pdf`), and no
+ * name needs them: right-to-left names are laid out by their letters, and the embeddings and
+ * isolates a word processor may insert are left alone.
+ */
+const BIDI_OVERRIDE = /[\u202D\u202E]/;
+
 function badString(s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
   const control = CONTROL.exec(s);
   if (control)
     return `must not contain a control character (\\u${control[0].charCodeAt(0).toString(16).padStart(4, '0')})`;
+  const override = BIDI_OVERRIDE.exec(s);
+  if (override)
+    return `must not contain a bidirectional override (\\u${override[0].charCodeAt(0).toString(16)}): it shows text in another order than it is written`;
   if (!(s as string & { isWellFormed(): boolean }).isWellFormed())
     return 'must not contain a lone surrogate (invalid Unicode)';
   return undefined;
