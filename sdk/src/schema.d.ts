@@ -5189,7 +5189,7 @@ export interface operations {
         external_id?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
-        /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
+        /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike`, `search` (default `eq`). `search` (vericase extension): the text anywhere in name, whatever its case and accents (`name.search=societe` finds "Société"); % and _ are plain characters there. */
         name?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;
@@ -5276,7 +5276,7 @@ export interface operations {
         external_id?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
-        /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
+        /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike`, `search` (default `eq`). `search` (vericase extension): the text anywhere in name, whatever its case and accents (`name.search=societe` finds "Société"); % and _ are plain characters there. */
         name?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;

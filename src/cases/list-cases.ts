@@ -8,7 +8,7 @@ export const caseListSpec: ListSpec = {
   filters: {
     external_id: { kind: 'text' },
     assignee_id: { kind: 'text' },
-    name: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
+    name: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike', 'search'] },
     tags: { kind: 'array' },
     status: { kind: 'set', values: CASE_STATUSES },
     created_at: { kind: 'date' },

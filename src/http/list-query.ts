@@ -1,6 +1,7 @@
 import { CompiledQuery, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { Db } from '../db/connect.ts';
+import { foldText } from '../shared/fold-text.ts';
 import { validDateTime, validDay } from '../shared/time.ts';
 import { countEstimates } from './count-estimates.ts';
 import { ApiError, type ErrorDetail } from './errors.ts';
@@ -18,6 +19,8 @@ export type FilterOp =
   | 'not_eq'
   | 'like'
   | 'ilike'
+  /** Words anywhere in the text, whatever their case and accents (a vericase extension). */
+  | 'search'
   | 'in'
   | 'not_in'
   | 'array_contains'
@@ -134,7 +137,10 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
           (f.kind === 'day'
             ? ' Values: yyyy-MM-dd, or an ISO 8601 date-time standing for the date it is written on.'
             : '') +
-          (f.format ? ` Each value ${FORMAT_MESSAGES[f.format]}.` : ''),
+          (f.format ? ` Each value ${FORMAT_MESSAGES[f.format]}.` : '') +
+          (ops.includes('search')
+            ? ` \`search\` (vericase extension): the text anywhere in ${field}, whatever its case and accents (\`${field}.search=societe\` finds "Société"); % and _ are plain characters there.`
+            : ''),
       }),
     );
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
@@ -197,7 +203,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     }
     spelled.set(`${field}.${op}`, key);
     const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
-    if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text')) {
+    if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text' || op === 'search')) {
       details.push({ path: key, message: `${key} must not be empty` });
       continue;
     }
@@ -310,8 +316,14 @@ function filterExpression(f: ParsedFilter): Expression<SqlBool> {
         return sql<SqlBool>`(${col} is null or not (${col}::text = any(cast(${sql.val(v)} as text[]))))`;
       if (f.op === 'like') return sql<SqlBool>`${col} like ${v[0]}`;
       if (f.op === 'ilike') return sql<SqlBool>`${col} ilike ${v[0]}`;
+      if (f.op === 'search') return sql<SqlBool>`vericase_fold(${col}) ilike ${searchPattern(v[0])}`;
       return compare(col, f.op, v[0]);
   }
+}
+
+/** `search`'s pattern: the text folded as vericase_fold folds the column, its % _ \ taken literally. */
+function searchPattern(text: string): string {
+  return `%${foldText(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** A comparison with a value that stands for the interval [start, end). */

@@ -76,7 +76,7 @@ const RENT_SHARE = 0.25;
 
 /** Whether a page is read by walking (see PatternWalk): it is filtered by a pattern. */
 export const isPatterned = (parsed: ParsedList) =>
-  parsed.filters.some((f) => f.op === 'like' || f.op === 'ilike');
+  parsed.filters.some((f) => f.op === 'like' || f.op === 'ilike' || f.op === 'search');
 
 /** The rows the walk may read for a page, from the planner's cost of the fenced query. */
 export function walkBudget(fencedCost: number, parsed: Pick<ParsedList, 'page' | 'limit'>): number {

@@ -107,6 +107,14 @@ describe('console lists', { timeout: 600_000 }, () => {
       .waitFor();
     await page.goto(`${base}/console/?name=zzz`);
     await page.getByText('No case matches these filters.').waitFor();
+    // the name search ignores case and accents: "societe" finds "Société Générale"
+    const created = await small.post('/v1/cases', {
+      name: 'Société Générale',
+      companies: [{ type: 'main', name: 'Société Générale' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await page.goto(`${base}/console/?name=societe`);
+    await page.getByRole('link', { name: 'Société Générale' }).waitFor();
     await page.close();
   });
 

@@ -40,7 +40,8 @@ function toApiQuery(p: URLSearchParams): Query {
   const status = p.get('status');
   if (status) q.status = status;
   const name = p.get('name');
-  if (name) q['name.ilike'] = `%${name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  // whatever its case and accents: "societe" finds "Société" (the API's search operator)
+  if (name) q['name.search'] = name;
   const ext = p.get('external_id');
   if (ext) q.external_id = ext;
   const tags = p.get('tags');
