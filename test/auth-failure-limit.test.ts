@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { buildApp } from '../src/http/app.ts';
 import { KeyResolver } from '../src/http/auth.ts';
 import { AuthFailureLimit } from '../src/http/auth-failure-limit.ts';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { getHarness, newWorkspace } from './helpers/harness.ts';
 import { portalCase, portalToken } from './helpers/portal.ts';
 
@@ -63,12 +64,20 @@ test('made-up credentials from one address: refused (429) before any lookup past
   assert.equal((await call({ cookie: 'vericase_session=vcs_made_up' })).statusCode, 429);
   // the workspace's key, cached, is served as before
   assert.equal((await call({ key: ws.key })).statusCode, 200);
+  // and once its cache entry is gone too: it was valid here lately, so it is looked up
+  keys.clear();
+  assert.equal((await call({ key: ws.key })).statusCode, 200);
+  assert.equal(keys.lookups, 5);
+  // another real key this process has never seen waits like a made-up one
+  const other = await newWorkspace('auth-failures-other');
+  assert.equal((await call({ key: other.key })).statusCode, 429);
+  assert.equal(keys.lookups, 5);
   // no credential at all costs nothing and is the usual 401
   assert.equal((await call({})).statusCode, 401);
 
   // another address is not concerned: its made-up key is looked up and refused as unknown
   assert.equal((await call({ ip: '198.51.100.9', key: 'vk_made_up_4' })).statusCode, 401);
-  assert.equal(keys.lookups, 5);
+  assert.equal(keys.lookups, 6);
   assert.equal((await call({ ip: '198.51.100.9', cookie: 'vericase_session=vcs_made_up' })).statusCode, 401);
 
   // the portal's tokens count alike, and a real link still works from an address not over its limit
@@ -86,23 +95,43 @@ test('made-up credentials from one address: refused (429) before any lookup past
   assert.ok(Number(portalRefused.headers['retry-after']) >= 1);
   // and the API key path shares the count of that address
   assert.equal((await call({ ip: portal.ip, key: 'vk_made_up_5' })).statusCode, 429);
+  // the link that worked there lately still does
+  assert.equal((await call({ ...portal, bearer: token })).statusCode, 200);
+
+  // a console user signing in behind an address over its limit: the new session works at once
+  const local = '127.0.0.1'; // the address inject signs in from
+  for (let i = 0; i < 3; i++) await call({ ip: local, key: `vk_made_up_local_${i}` });
+  assert.equal((await call({ ip: local, cookie: 'vericase_session=vcs_made_up' })).statusCode, 429);
+  const user = await createConsoleUser(ctx, ws.workspaceId, { role: 'reviewer' });
+  const session = await signInHeaders(app, user.email, user.password);
+  const asUser = await call({ ip: local, cookie: session.cookie });
+  assert.equal(asUser.statusCode, 200, asUser.body);
 });
 
 test('the count is per minute: an address over its limit is served again once its minute has passed', () => {
   const limit = new AuthFailureLimit(2);
   const t0 = 1_000_000;
-  limit.failed('203.0.113.7', t0);
-  assert.equal(limit.refusal('203.0.113.7', t0 + 1), undefined);
-  limit.failed('203.0.113.7', t0 + 1_000);
-  const refused = limit.refusal('203.0.113.7', t0 + 30_000);
+  const ip = '203.0.113.7';
+  limit.failed(ip, t0);
+  assert.equal(limit.refusal(ip, 'vk_new', t0 + 1), undefined);
+  limit.failed(ip, t0 + 1_000);
+  const refused = limit.refusal(ip, 'vk_new', t0 + 30_000);
   assert.equal(refused?.statusCode, 429);
   assert.equal(refused?.retryAfterSeconds, 30);
-  assert.equal(limit.refusal('203.0.113.7', t0 + 60_000), undefined);
+  assert.equal(limit.refusal(ip, 'vk_new', t0 + 60_000), undefined);
   // a new minute starts with the next failure
-  limit.failed('203.0.113.7', t0 + 60_000);
-  assert.equal(limit.refusal('203.0.113.7', t0 + 60_001), undefined);
+  limit.failed(ip, t0 + 60_000);
+  assert.equal(limit.refusal(ip, 'vk_new', t0 + 60_001), undefined);
+  // a credential seen valid within the hour is looked up even from a blocked address
+  limit.failed(ip, t0 + 60_002);
+  limit.vouch('vk_known', t0 + 60_003);
+  assert.equal(limit.refusal(ip, 'vk_new', t0 + 60_004)?.statusCode, 429);
+  assert.equal(limit.refusal(ip, 'vk_known', t0 + 60_004), undefined);
+  limit.failed(ip, t0 + 3_700_000);
+  limit.failed(ip, t0 + 3_700_001);
+  assert.equal(limit.refusal(ip, 'vk_known', t0 + 3_700_002)?.statusCode, 429, 'vouched for an hour');
   // 0: no limit
   const off = new AuthFailureLimit(0);
-  for (let i = 0; i < 10; i++) off.failed('203.0.113.7', t0);
-  assert.equal(off.refusal('203.0.113.7', t0), undefined);
+  for (let i = 0; i < 10; i++) off.failed(ip, t0);
+  assert.equal(off.refusal(ip, 'vk_new', t0), undefined);
 });

@@ -255,6 +255,8 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           },
         );
         setSessionCookie(req, reply, session.token, session.expiresAt);
+        // a new session works at once, even from an address sending made-up ones (auth-failure-limit.ts)
+        app.authFailures.vouch(session.token);
         return sessionBody({
           user: {
             id: user.id,

@@ -177,13 +177,14 @@ async function authenticateSession(
   if (!sessions || !token) {
     throw new ApiError(401, 'Missing API key: send it in the X-SERVICE-API-KEY header');
   }
-  const refused = failures.refusal(request.ip);
+  const refused = failures.refusal(request.ip, token);
   if (refused) throw refused;
   const session = await resolveSession(sessions.db, token, sessions.times);
   if (!session) {
     failures.failed(request.ip);
     throw new ApiError(401, 'Session expired or revoked: sign in again');
   }
+  failures.vouch(token);
   const role = session.user.role;
   // set before the checks below, so a refused request is still known by who made it (audit log)
   request.principal = {
@@ -237,11 +238,12 @@ export function registerApiKeyAuth(
       const cached = resolver.cached(key);
       if (cached !== undefined) return done(acceptKey(request, cached));
       // a key this process does not know costs a lookup: not for an IP sending made-up ones
-      const refused = failures.refusal(request.ip);
+      const refused = failures.refusal(request.ip, key);
       if (refused) return done(refused);
       resolver.resolve(key).then(
         (principal) => {
-          if (!principal) failures.failed(request.ip);
+          if (principal) failures.vouch(key);
+          else failures.failed(request.ip);
           done(acceptKey(request, principal));
         },
         (err: Error) => done(err),

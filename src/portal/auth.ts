@@ -82,7 +82,7 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       );
     }
     // a token matching nothing costs two lookups: not for an IP sending made-up ones
-    const tooMany = scope.authFailures.refusal(request.ip);
+    const tooMany = scope.authFailures.refusal(request.ip, match[1]);
     if (tooMany) throw tooMany;
     const link = await findLinkByToken(ctx.db, match[1]);
     // a link deleted with its individual, check or erased case was withdrawn, not unknown (until it
@@ -92,6 +92,7 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
       scope.authFailures.failed(request.ip);
       throw unknownLink();
     }
+    scope.authFailures.vouch(match[1]);
     if (link.revoked_at) throw revokedLink();
     if (link.expires_at.getTime() <= Date.now()) throw expiredLink();
     // the portal, provided the case is still there: a deleted case takes its links with it
