@@ -56,7 +56,7 @@ test('made-up credentials from one address: refused (429) before any lookup past
   assert.match(
     refused.json().message,
     new RegExp(
-      `^Too many requests with an unknown API key, session or portal link from this address \\(3 a minute\\): retry in ${wait} seconds$`,
+      `^Too many requests from this address with API keys, sessions or portal links that match nothing \\(3 a minute\\): retry in ${wait} seconds$`,
     ),
   );
   assert.equal(keys.lookups, 4);
@@ -106,6 +106,27 @@ test('made-up credentials from one address: refused (429) before any lookup past
   const session = await signInHeaders(app, user.email, user.password);
   const asUser = await call({ ip: local, cookie: session.cookie });
   assert.equal(asUser.statusCode, 200, asUser.body);
+  // the console's own session route counts alike
+  assert.equal(
+    (await call({ ip: local, url: '/console/api/session', cookie: session.cookie })).statusCode,
+    200,
+  );
+  const bogus = await call({
+    ip: local,
+    url: '/console/api/session',
+    cookie: 'vericase_session=vcs_made_up_2',
+  });
+  assert.equal(bogus.statusCode, 429, bogus.body);
+  const elsewhere = '198.51.100.77';
+  for (let i = 0; i < 3; i++) {
+    const res = await call({
+      ip: elsewhere,
+      url: '/console/api/session',
+      cookie: `vericase_session=vcs_${i}`,
+    });
+    assert.equal(res.statusCode, 401, res.body);
+  }
+  assert.equal((await call({ ip: elsewhere, key: 'vk_made_up_6' })).statusCode, 429);
 });
 
 test('the count is per minute: an address over its limit is served again once its minute has passed', () => {

@@ -253,7 +253,8 @@ describe('strict input: hostile strings and shapes', () => {
     assertRefused(await api.get('/v1/cases/abc%00def'), 'id');
     assertRefused(
       await api.post('/v1/cases', { name: 'ok', metadata: { 'k\u0000': 'v' } }),
-      'metadata.k\u0000',
+      // named with an escape: the path does not carry the NUL itself
+      'metadata.k\\u0000',
     );
     assertRefused(await api.patch('/v1/cases/abc%00', { name: 'x' }), 'id');
     assertRefused(await api.delete('/v1/companies/abc%00def'), 'id');
@@ -305,6 +306,32 @@ describe('strict input: hostile strings and shapes', () => {
       'name',
     );
     assertRefused(await api.get('/v1/cases?name=a%E2%80%AEb'), 'name');
+    // written as an HTML character reference in a note (its HTML is shown decoded)
+    for (const reference of ['&#x202E;', '&#X202e;', '&#8238;', '&#x0202d;', '&#8237'] as const) {
+      const note = await api.post('/v1/notes', {
+        case_id: kase.id,
+        content: `<p>invoice${reference}fdp.exe</p>`,
+      });
+      assertRefused(note, 'content');
+      assert.equal(
+        note.body.message,
+        `content must not contain a bidirectional override (${reference.replace(/;$/, '')}): it shows text in another order than it is written`,
+      );
+    }
+    // another character's reference is text
+    const fine = await api.post('/v1/notes', {
+      case_id: kase.id,
+      content: '<p>&#x202E0; &#82380; &#233;</p>',
+    });
+    assert.equal(fine.status, 201, JSON.stringify(fine.body));
+    // a refused key is named with escapes, not echoed as it is
+    const key = await api.post('/v1/cases', {
+      name: 'keys',
+      companies: [{ name: 'Main' }],
+      metadata: { 'k\u202Ek': 'v' },
+    });
+    assertRefused(key, 'metadata.k\\u202ek');
+    assert.ok(!JSON.stringify(key.body).includes('\u202E'), JSON.stringify(key.body));
     // Arabic and Hebrew names, and an isolate a word processor may insert around them, are kept
     const rtl = await api.patch(`/v1/companies/${kase.companies[0].id}`, {
       name: 'شركة الاختبار \u2067שלום\u2069',

@@ -180,9 +180,16 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
       /** The request's live session, or 401; writes must carry its CSRF token (403). */
       const requireSession = async (req: FastifyRequest): Promise<ActiveSession> => {
         const token = readCookie(req, SESSION_COOKIE);
-        const session = token ? await resolveSession(ctx.db, token, times) : null;
-        if (!session)
-          throw new ApiError(401, token ? 'Session expired or revoked: sign in again' : 'Not signed in');
+        if (!token) throw new ApiError(401, 'Not signed in');
+        // as /v1 counts them: a cookie that matches nothing costs a lookup (src/http/auth-failure-limit.ts)
+        const tooMany = app.authFailures.refusal(req.ip, token);
+        if (tooMany) throw tooMany;
+        const session = await resolveSession(ctx.db, token, times);
+        if (!session) {
+          app.authFailures.failed(req.ip);
+          throw new ApiError(401, 'Session expired or revoked: sign in again');
+        }
+        app.authFailures.vouch(token);
         if (
           !READ_METHODS.includes(req.method) &&
           !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)

@@ -44,7 +44,7 @@ export class AuthFailureLimit {
     const wait = Math.max(1, Math.ceil((w.start + AuthFailureLimit.WINDOW_MS - now) / 1000));
     const err = new ApiError(
       429,
-      `Too many requests with an unknown API key, session or portal link from this address (${this.#max} a minute): retry in ${wait} seconds`,
+      `Too many requests from this address with API keys, sessions or portal links that match nothing (${this.#max} a minute): retry in ${wait} seconds`,
     );
     err.retryAfterSeconds = wait;
     return err;

@@ -293,6 +293,15 @@ function decoded(url: string): string | null {
   }
 }
 
+/** The characters badString refuses, as \\uXXXX escapes (a lone surrogate too). */
+function escapeRefused(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is its job
+    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202D\u202E\uD800-\uDFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** `body` + `companies`, `0` → `companies[0]`; the prefix names the request part only at the top. */
 function join(path: string, key: string | number, top: boolean): string {
   if (typeof key === 'number') return `${top ? '' : path}[${key}]`;
@@ -314,6 +323,12 @@ const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
  * isolates a word processor may insert are left alone.
  */
 const BIDI_OVERRIDE = /[\u202D\u202E]/;
+/**
+ * The same two written as HTML character references (`&#x202E;`, `&#8238;`): a note's or a
+ * template's HTML is decoded when shown or rendered, where the override takes effect (a template's
+ * `&#x202E;0001 EUR` rendered as `RUE 1000` in a document to sign).
+ */
+const BIDI_OVERRIDE_REFERENCE = /&#(?:x0*202[de](?![0-9a-f])|0*823[78](?![0-9]))/i;
 
 function badString(s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
@@ -323,6 +338,9 @@ function badString(s: string): string | undefined {
   const override = BIDI_OVERRIDE.exec(s);
   if (override)
     return `must not contain a bidirectional override (\\u${override[0].charCodeAt(0).toString(16)}): it shows text in another order than it is written`;
+  const reference = BIDI_OVERRIDE_REFERENCE.exec(s);
+  if (reference)
+    return `must not contain a bidirectional override (${reference[0]}): it shows text in another order than it is written`;
   if (!(s as string & { isWellFormed(): boolean }).isWellFormed())
     return 'must not contain a lone surrogate (invalid Unicode)';
   return undefined;
@@ -352,9 +370,12 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
     return;
   }
   for (const [key, v] of Object.entries(value)) {
-    const keyPath = join(path, key, top);
     const bad = badString(key);
-    if (bad) details.push({ path: keyPath, message: `the name of ${keyPath} ${bad}` });
-    else inspect(v, keyPath, depth + 1, details);
+    if (bad) {
+      // the refused name is not echoed as it is: written with escapes, the character it holds
+      // cannot act on the page or terminal that shows the error
+      const shown = join(path, escapeRefused(key), top);
+      details.push({ path: shown, message: `the name of ${shown} ${bad}` });
+    } else inspect(v, join(path, key, top), depth + 1, details);
   }
 }
