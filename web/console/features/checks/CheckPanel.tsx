@@ -9,6 +9,7 @@ import { useFormatDate, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
+import { formatDate as formatDay } from '../case/i18n.ts';
 import { useFieldLabel } from '../field-label.ts';
 import { useSubtypeLabel } from './subtype-labels.ts';
 
@@ -38,19 +39,16 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d
 
 function Value({ field, v }: { field: string; v: unknown }) {
   const t = useActT();
-  const { lang } = useLang();
+  // re-rendered on a language switch (the day's formatter reads the page's language)
+  useLang();
   const formatDate = useFormatDate();
-  const locale = lang === 'fr' ? 'fr-FR' : 'en-GB';
   const word = (x: unknown): string => {
     if (typeof x === 'boolean') return t(x ? 'check.yes' : 'check.no');
     if (typeof x === 'object' && x !== null) return JSON.stringify(x);
     // dates as the rest of the console writes them (the entity's birth date beside a hit's read
     // 28 Jul 1963 against 1963-07-28); a partial date (1963, 1963-07) stays as the list gives it
-    if (typeof x === 'string' && DAY.test(x)) {
-      const day = new Date(`${x}T00:00:00Z`);
-      if (!Number.isNaN(day.getTime()))
-        return day.toLocaleDateString(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    }
+    if (typeof x === 'string' && DAY.test(x) && !Number.isNaN(Date.parse(`${x}T00:00:00Z`)))
+      return formatDay(x);
     if (typeof x === 'string' && INSTANT.test(x) && !Number.isNaN(Date.parse(x))) return formatDate(x);
     const prefix = VALUE_LABELS[field];
     const k = `${prefix}.${String(x)}`;
