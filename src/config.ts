@@ -112,7 +112,9 @@ function int(name: string, value: string | undefined, fallback: number): number 
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${value}"`);
-  return Math.floor(n);
+  // a fraction was floored: 0.5 of a limit or a period silently became 0, which means "off"
+  if (!Number.isInteger(n)) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
 }
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -363,6 +363,8 @@ describe('aml hits review', () => {
     assert.equal(reviewedHit.review.reviewer_type, 'api');
     assert.equal(reviewedHit.review.comment, 'different person');
     assert.ok(reviewedHit.review.reviewed_at);
+    // one moment for the review and the check it changed (the review's was a few ms later)
+    assert.equal(reviewedHit.review.reviewed_at, ignored.body.updated_at);
 
     const allIgnored = await api.patch(`/v1/checks/aml/${check.id}/hits/review`, {
       action: 'ignore',

@@ -274,6 +274,11 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       /^vericase serve: VERICASE_SCREENING_WATCH_SECONDS must be a non-negative number, got "often"/,
     );
     assertOneLineUsageError(
+      await vericase(['serve'], { ...env, VERICASE_AUTH_FAILURES_PER_MINUTE: '1.5' }),
+      'VERICASE_AUTH_FAILURES_PER_MINUTE=1.5',
+      /^vericase serve: VERICASE_AUTH_FAILURES_PER_MINUTE must be a whole number, got "1\.5"\. See 'vericase --help'\.$/,
+    );
+    assertOneLineUsageError(
       await vericase(['serve'], { ...env, VERICASE_WEBHOOK_TIMEOUT_MS: 'abc' }),
       'VERICASE_WEBHOOK_TIMEOUT_MS=abc',
       /^vericase serve: VERICASE_WEBHOOK_TIMEOUT_MS must be a non-negative number, got "abc"\. See 'vericase --help'\.$/,

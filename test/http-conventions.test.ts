@@ -133,6 +133,31 @@ describe('HTTP conventions', () => {
         },
       ]);
     }
+    // the header twice: Node would join it into one key, 'twice-1, twice-2', that neither meant
+    const casesOf = async () =>
+      (await ctx.db.selectFrom('cases').select('id').where('workspace_id', '=', api.workspaceId).execute())
+        .length;
+    const before = await casesOf();
+    const twice = await api.post('/v1/cases', { name: 'two keys' }, {
+      'idempotency-key': ['twice-1', 'twice-2'],
+    } as never);
+    assert.equal(twice.status, 400, JSON.stringify(twice.body));
+    assert.deepEqual(twice.body.details, [
+      {
+        path: 'Idempotency-Key',
+        message: 'Idempotency-Key was sent 2 times with different values: send it once',
+      },
+    ]);
+    assert.equal(await casesOf(), before);
+    // the same value twice (a proxy repeating it) is that one key: a retry with it once replays
+    const same = await api.post('/v1/cases', { name: 'same key twice' }, {
+      'idempotency-key': ['same-1', 'same-1'],
+    } as never);
+    assert.equal(same.status, 201, JSON.stringify(same.body));
+    const once = await api.post('/v1/cases', { name: 'same key twice' }, { 'idempotency-key': 'same-1' });
+    assert.equal(once.status, 201);
+    assert.equal(once.body.id, same.body.id);
+    assert.equal(once.headers['idempotent-replayed'], 'true');
     const invalid = await api.post('/v1/cases', { name: '' }, { 'idempotency-key': 'bad-1' });
     assert.equal(invalid.status, 400);
   });

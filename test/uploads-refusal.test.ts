@@ -87,6 +87,10 @@ describe('uploads: the declared type must match the content', () => {
       [png, 'photo.gif', undefined, /content is PNG but its name "photo.gif" says \.gif/],
       [png, 'notes.txt', undefined, /content is PNG but its name "notes.txt" says \.txt/],
       [png, 'front.png', 'image/gif', /content is PNG but its declared Content-Type is image\/gif/],
+      // the name is quoted escaped and cut: an override would show "invoice.png" reversed as a PDF's
+      // name, and a long name would fill the message
+      [png, 'invoice\u202Egnp.pdf', undefined, /its name "invoice\\u202egnp\.pdf" says \.pdf$/],
+      [png, `${'a'.repeat(500)}.pdf`, undefined, new RegExp(`its name "${'a'.repeat(120)}…" says \\.pdf$`)],
     ];
     for (const [bytes, name, type, message] of cases) {
       refused(await uploadBytes(api, bytes, name, type), 415, message);

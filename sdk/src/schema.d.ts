@@ -4839,7 +4839,7 @@ export interface operations {
   createApiKey: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -5405,7 +5405,7 @@ export interface operations {
   createCase: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -5611,7 +5611,7 @@ export interface operations {
   createCaseRelation: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6253,7 +6253,7 @@ export interface operations {
   completeClientPortalWaitStep: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6622,7 +6622,7 @@ export interface operations {
   generateCaseReport: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6845,7 +6845,7 @@ export interface operations {
   reviewCase: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -6980,7 +6980,7 @@ export interface operations {
   setCaseRisk: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7119,7 +7119,7 @@ export interface operations {
   shareClientPortalLink: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7334,7 +7334,7 @@ export interface operations {
   addCaseTags: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -7780,7 +7780,7 @@ export interface operations {
   createAmlCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -8412,7 +8412,7 @@ export interface operations {
   createDocumentCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -8643,7 +8643,7 @@ export interface operations {
   addDocumentCheckFiles: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -8785,7 +8785,7 @@ export interface operations {
   forceDocumentCheckReview: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -9023,7 +9023,7 @@ export interface operations {
   createEkycCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -9346,7 +9346,7 @@ export interface operations {
   createElectronicSignatureCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -9669,7 +9669,7 @@ export interface operations {
   createFraudDatabaseCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -9995,7 +9995,7 @@ export interface operations {
   createIdDocumentCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -10208,7 +10208,7 @@ export interface operations {
   addIdDocumentCheckFiles: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -10337,7 +10337,7 @@ export interface operations {
   forceIdDocumentCheckReview: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -10575,7 +10575,7 @@ export interface operations {
   createIdVerificationCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -10787,7 +10787,7 @@ export interface operations {
   forceIdVerificationCheckReview: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -10909,7 +10909,7 @@ export interface operations {
   refreshIdVerificationUrl: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -11141,7 +11141,7 @@ export interface operations {
   createOnlineReputationCheck: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -11893,7 +11893,7 @@ export interface operations {
   createCompany: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -12325,7 +12325,7 @@ export interface operations {
   setCompanyRelevant: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -12724,7 +12724,7 @@ export interface operations {
   createDocumentOrder: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -13484,7 +13484,7 @@ export interface operations {
   createDocumentType: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -13804,7 +13804,7 @@ export interface operations {
   createDocumentTemplate: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -13998,7 +13998,7 @@ export interface operations {
   createDocumentTemplateVersion: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -14205,7 +14205,7 @@ export interface operations {
   publishDocumentTemplateVersion: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -14587,7 +14587,7 @@ export interface operations {
   createFraudReport: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -15030,7 +15030,7 @@ export interface operations {
   createIndividual: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -15446,7 +15446,7 @@ export interface operations {
   setIndividualRelevant: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -15574,7 +15574,7 @@ export interface operations {
   createNote: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -15706,7 +15706,7 @@ export interface operations {
   createNoteComment: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -16379,7 +16379,7 @@ export interface operations {
   createTag: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -16866,7 +16866,7 @@ export interface operations {
   createTemplate: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -17316,7 +17316,7 @@ export interface operations {
   runTemplate: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -17528,7 +17528,7 @@ export interface operations {
   createUser: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -18096,7 +18096,7 @@ export interface operations {
   retryWebhookDelivery: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -18306,7 +18306,7 @@ export interface operations {
   createWebhook: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
     };
@@ -18746,7 +18746,7 @@ export interface operations {
   replayWebhookEvents: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {
@@ -18892,7 +18892,7 @@ export interface operations {
   rotateWebhookSecret: {
     parameters: {
       header?: {
-        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400. */
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
       };
       path: {

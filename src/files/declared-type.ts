@@ -1,5 +1,6 @@
 import { supportedExtensions } from 'file-type';
 import { ApiError } from '../http/errors.ts';
+import { escapeUnsafe } from '../shared/escape-unsafe.ts';
 
 /** Format names of the stored MIME types (HEIC and HEIF are one family, told apart by brand only). */
 const FORMAT_OF_MIME: Record<string, string> = {
@@ -84,7 +85,10 @@ export function declaredTypeMismatch(sniffedMime: string, declared: Declared): A
   const actual = formatName(sniffedMime);
   const type = (declared.mimetype ?? '').split(';')[0].trim().toLowerCase();
   if (!GENERIC_TYPES.has(type) && FORMAT_OF_MIME[type] !== actual) {
-    return mismatch(sniffedMime, `file content is ${actual} but its declared Content-Type is ${type}`);
+    return mismatch(
+      sniffedMime,
+      `file content is ${actual} but its declared Content-Type is ${escapeUnsafe(type, 100)}`,
+    );
   }
   const name = declared.filename ?? '';
   const dot = name.lastIndexOf('.');
@@ -93,7 +97,10 @@ export function declaredTypeMismatch(sniffedMime: string, declared: Declared): A
     ext in FORMAT_OF_EXTENSION ||
     ((supportedExtensions.has(ext as never) || TEXT_EXTENSIONS.has(ext)) && !GENERIC_EXTENSIONS.has(ext));
   if (ext && namesAFormat && FORMAT_OF_EXTENSION[ext] !== actual) {
-    return mismatch(sniffedMime, `file content is ${actual} but its name "${name}" says .${ext}`);
+    return mismatch(
+      sniffedMime,
+      `file content is ${actual} but its name "${escapeUnsafe(name, 120)}" says .${escapeUnsafe(ext, 20)}`,
+    );
   }
   return null;
 }

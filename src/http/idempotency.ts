@@ -65,8 +65,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
    * (true: the answer is sent).
    */
   async function claim(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const raw = req.headers[HEADER];
-    const key = Array.isArray(raw) ? raw[0] : raw;
+    const sent = sentValues(req);
+    // Node joins a header sent twice into "k1, k2": one key neither client meant, which a retry
+    // sending only k1 would not match
+    if (new Set(sent).size > 1)
+      throw badRequest(
+        `Idempotency-Key was sent ${sent.length} times with different values: send it once`,
+        'Idempotency-Key',
+      );
+    const key = sent[0];
     // sent but blank: a client whose key generator failed would otherwise share one key ('' or
     // spaces) between all its requests, each retry of another replaying the first's answer
     if (key === undefined || !key.trim())
@@ -242,4 +249,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
         .execute();
     }
   }
+}
+
+/** Each value of the Idempotency-Key header as sent (its raw occurrences, in order). */
+function sentValues(req: FastifyRequest): string[] {
+  const raw = req.raw.rawHeaders;
+  const values: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === HEADER) values.push(raw[i + 1]);
+  return values;
 }

@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { escapeUnsafe } from '../shared/escape-unsafe.ts';
 import { duplicateKeyPath } from './duplicate-keys.ts';
 import { ApiError, type ErrorDetail, unreadContentEncoding, unreadContentType } from './errors.ts';
 import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
@@ -293,15 +294,6 @@ function decoded(url: string): string | null {
   }
 }
 
-/** The characters badString refuses, as \\uXXXX escapes (a lone surrogate too). */
-function escapeRefused(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is its job
-    /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202D\u202E\uD800-\uDFFF]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
 /** `body` + `companies`, `0` → `companies[0]`; the prefix names the request part only at the top. */
 function join(path: string, key: string | number, top: boolean): string {
   if (typeof key === 'number') return `${top ? '' : path}[${key}]`;
@@ -374,7 +366,7 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
     if (bad) {
       // the refused name is not echoed as it is: written with escapes, the character it holds
       // cannot act on the page or terminal that shows the error
-      const shown = join(path, escapeRefused(key), top);
+      const shown = join(path, escapeUnsafe(key), top);
       details.push({ path: shown, message: `the name of ${shown} ${bad}` });
     } else inspect(v, join(path, key, top), depth + 1, details);
   }

@@ -121,6 +121,8 @@ describe('console checks', { timeout: 600_000 }, () => {
       // the list by its name, the dates as the entity's own birth date is written
       'OFAC SDN (United States)',
       '28 Jul 1963',
+      // the screened person's country by its name, the code beside it
+      'Belize (BZ)',
     ])
       assert.ok(english.includes(words), `"${words}" in ${english}`);
     for (const raw of [
@@ -462,6 +464,10 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(before, /Document\s+Mandate letter/);
     assert.match(before, /Signature request\s+Not started: the signer has not opened the portal yet/);
     assert.doesNotMatch(before, /Started\s/);
+    // the check waits for its signer: said so, where other types wait for "data"
+    assert.match(await panel.innerText(), /Status\s+Waiting for the signer/);
+    const row = page.locator(`[data-check-id="${check.body.id}"]`);
+    assert.equal(await row.locator('.case-status').textContent(), 'Waiting for the signer');
     const unsigned = panel.getByTestId('check-unsigned');
     assert.match(
       (await unsigned.textContent()) ?? '',

@@ -165,7 +165,7 @@ function declareIdempotency(op: IdempotentOperation): void {
       in: 'header',
       required: false,
       description:
-        'A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key is a 400.',
+        'A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     },
   ];

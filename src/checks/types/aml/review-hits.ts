@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../app-context.ts';
+import { transactionNow } from '../../../db/transaction-now.ts';
 import { ApiError, badRequest, notFound } from '../../../http/errors.ts';
 import { commentOrNull } from '../../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../../users/nested-user.ts';
@@ -50,7 +51,8 @@ export async function reviewAmlHits(
     const ids = new Set(input.hit_ids);
     const review = {
       comment: commentOrNull(input.comment),
-      reviewed_at: new Date().toISOString(),
+      // the transaction's time, as the check's updated_at: not a few ms after it
+      reviewed_at: (await transactionNow(trx)).toISOString(),
       reviewer_type: user ? ('user' as const) : ('api' as const),
       user,
     };

@@ -3,11 +3,13 @@
  * checks; a check opens F3's CheckPanel (result detail and review actions) in place.
  */
 import { useEffect, useState } from 'react';
+import { useLang } from '../../shell/i18n.tsx';
 import { CheckPanel } from '../checks/CheckPanel.tsx';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
+import { countryName } from '../country-name.ts';
 import { EditEntityButton } from '../entities/EntityEditor.tsx';
 import { formatPercent } from './graph-layout.ts';
-import { formatDate, formatDateTime, useCaseT } from './i18n.ts';
+import { checkStatusKey, formatDate, formatDateTime, useCaseT } from './i18n.ts';
 import { type CaseEntity, type CheckEnvelope, individualName } from './types.ts';
 
 type Field = [label: string, value: string | null | undefined];
@@ -58,6 +60,7 @@ export function EntityPanel(props: {
     row?.focus({ preventScroll: true });
   }, [linked]);
   const nameOf = (id: string) => props.entities.find((e) => e.id === id)?.name ?? id;
+  const { lang } = useLang();
   const yes = (b: boolean) => (b ? t('case.yes') : null);
 
   const fields: Field[] =
@@ -73,7 +76,7 @@ export function EntityPanel(props: {
             t('case.field.registrationDate'),
             entity.data.registration_date ? formatDate(entity.data.registration_date) : null,
           ],
-          [t('case.field.country'), entity.data.country],
+          [t('case.field.country'), entity.data.country ? countryName(entity.data.country, lang) : null],
           [t('case.field.legalForm'), entity.data.entity_legal_form_label ?? entity.data.legal_form],
           [t('case.field.status'), t(`case.companyStatus.${entity.data.status}`)],
           [t('case.field.address'), address(entity.data.address)],
@@ -94,9 +97,17 @@ export function EntityPanel(props: {
           [t('case.field.birthDate'), entity.data.birth_date ? formatDate(entity.data.birth_date) : null],
           [
             t('case.field.birthPlace'),
-            [entity.data.birth_place, entity.data.birth_country].filter(Boolean).join(', '),
+            [
+              entity.data.birth_place,
+              entity.data.birth_country && countryName(entity.data.birth_country, lang),
+            ]
+              .filter(Boolean)
+              .join(', '),
           ],
-          [t('case.field.nationalities'), entity.data.nationalities?.join(', ')],
+          [
+            t('case.field.nationalities'),
+            entity.data.nationalities?.map((c) => countryName(c, lang)).join(', '),
+          ],
           [t('case.field.gender'), entity.data.gender ? t(`case.gender.${entity.data.gender}`) : null],
           [t('case.field.email'), entity.data.email],
           [t('case.field.phone'), entity.data.phone_number],
@@ -270,7 +281,7 @@ function CheckRow(props: {
           {detail ? <span className="case-muted"> · {detail}</span> : null}
           {c.is_internal ? <span className="case-muted"> · {t('case.check.internal')}</span> : null}
         </span>
-        <span className={`case-status is-${c.status}`}>{t(`case.checkStatus.${c.status}`)}</span>
+        <span className={`case-status is-${c.status}`}>{t(checkStatusKey(c))}</span>
         <span className="case-muted case-check-date">{formatDateTime(c.updated_at)}</span>
       </button>
       {props.open ? (

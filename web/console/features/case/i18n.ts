@@ -26,6 +26,15 @@ export function useCaseT(): CaseT {
   return useCallback((key, vars) => translate(language, key, vars), [language]);
 }
 
+/**
+ * The key of a check's status: a check waiting for data says whose (the signer, the person, the
+ * images) where its type knows, as the end customer is the one to chase.
+ */
+export function checkStatusKey(check: { type: string; status: string }): string {
+  const specific = `case.checkStatus.${check.status}.${check.type}`;
+  return specific in caseEn ? specific : `case.checkStatus.${check.status}`;
+}
+
 /** Reviewers and admins act on cases; a viewer reads (the server refuses its writes too). */
 export const useCanWrite = useShellCanWrite;
 

@@ -10,6 +10,7 @@ import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
 import { formatDate as formatDay } from '../case/i18n.ts';
+import { countryName } from '../country-name.ts';
 import { useFieldLabel } from '../field-label.ts';
 import { useSubtypeLabel } from './subtype-labels.ts';
 
@@ -34,13 +35,14 @@ const VALUE_LABELS: Record<string, string> = {
 };
 
 /** A plain date (a birth date, a listing date) and an instant, as the API writes them. */
+const COUNTRY_FIELDS = new Set(['countries', 'nationalities', 'country', 'nationality']);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function Value({ field, v }: { field: string; v: unknown }) {
   const t = useActT();
   // re-rendered on a language switch (the day's formatter reads the page's language)
-  useLang();
+  const { lang } = useLang();
   const formatDate = useFormatDate();
   const word = (x: unknown): string => {
     if (typeof x === 'boolean') return t(x ? 'check.yes' : 'check.no');
@@ -50,6 +52,8 @@ function Value({ field, v }: { field: string; v: unknown }) {
     if (typeof x === 'string' && DAY.test(x) && !Number.isNaN(Date.parse(`${x}T00:00:00Z`)))
       return formatDay(x);
     if (typeof x === 'string' && INSTANT.test(x) && !Number.isNaN(Date.parse(x))) return formatDate(x);
+    // a listed person's nationalities and countries come as ISO codes (FR, IR): named
+    if (typeof x === 'string' && COUNTRY_FIELDS.has(field)) return countryName(x, lang);
     const prefix = VALUE_LABELS[field];
     const k = `${prefix}.${String(x)}`;
     return prefix && hasActKey(k) ? t(k) : String(x);
@@ -505,10 +509,14 @@ export function CheckPanel(props: {
   const reviewerKey = `check.reviewer.${review?.reviewer_type}`;
   const typeKey = `check.type.${props.check.type}`;
   const typeLabel = hasActKey(typeKey) ? t(typeKey) : props.check.type;
+  // waiting for data: whose, where the type knows (the signer, the person); else the status's code,
+  // which the facts below put in words
+  const waitingKey = `check.statusValue.${full.status}.${props.check.type}`;
+  const statusWord = hasActKey(waitingKey) ? t(waitingKey) : full.status;
   return (
     <section className="check-panel" aria-label={`${typeLabel} · ${props.entityName}`}>
       <Facts
-        data={{ status: full.status, result: (full.data as Json | undefined)?.result }}
+        data={{ status: statusWord, result: (full.data as Json | undefined)?.result }}
         keys={['status', 'result']}
       />
       {/* why a check waits for a person: the provider's or the rule's words, before any review */}
