@@ -334,6 +334,22 @@ describe('console case page', { timeout: 900_000 }, () => {
       .evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect().right))) {
       assert.ok(box <= 390, `a section tab ends at ${box} px, past the 390 px screen`);
     }
+    // the graph's entities grow to show their subtitles whole ("CEO · Legal representativ…" on a phone)
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('.case-graph-sub')].some((t) => t.textContent?.includes('…')),
+    );
+    const subtitles = await page.locator('.case-graph-sub').allTextContents();
+    assert.ok(subtitles.includes('CEO · Legal representative · Shareholder'), subtitles.join(' | '));
+    // a check's row stays inside its panel (its date ran past the edge)
+    const panelRight = await page
+      .getByTestId('entity-panel')
+      .evaluate((el) => el.getBoundingClientRect().right);
+    const rowEnds = await page
+      .locator('.case-check-row > *')
+      .evaluateAll((cells) => cells.map((c) => c.getBoundingClientRect().right));
+    assert.ok(rowEnds.length > 0);
+    for (const right of rowEnds)
+      assert.ok(right <= panelRight, `a check row's cell ends at ${right} px, past ${panelRight}`);
     await shot(page, '08-phone', 390);
     await page.close();
   });

@@ -88,12 +88,21 @@ function textWidth(text: string, font: string): number | null {
 
 /**
  * The entities' width: the usual one, grown (up to MAX_NODE_WIDTH, and the frame's width) so the
- * longest name fits. Every entity has the same width: the rows keep their alignment. A long name
+ * longest name or subtitle fits. Every entity has the same width: the rows keep their alignment. A long name
  * was cut at 156 px with room to spare on either side ("Elvis Angus Logan…" alone in its row).
  */
-function nodeWidthFor(names: string[], font: string | undefined, frameWidth: number): number {
-  if (!font) return NODE_WIDTH;
-  const widest = Math.max(0, ...names.map((n) => textWidth(n, font) ?? 0));
+function nodeWidthFor(
+  texts: { names: string[]; subtitles: string[] },
+  fonts: { name: string; sub: string } | null,
+  frameWidth: number,
+): number {
+  if (!fonts) return NODE_WIDTH;
+  // the subtitles too: "CEO · Legal representative" was cut on a phone with room to spare
+  const widest = Math.max(
+    0,
+    ...texts.names.map((n) => textWidth(n, fonts.name) ?? 0),
+    ...texts.subtitles.map((n) => textWidth(n, fonts.sub) ?? 0),
+  );
   const room = Math.max(NODE_WIDTH, Math.min(MAX_NODE_WIDTH, frameWidth - 32));
   return Math.min(room, Math.max(NODE_WIDTH, Math.ceil(widest) + TEXT_INSET + 8));
 }
@@ -141,14 +150,34 @@ export function CaseGraph(props: {
     const sub = frame.current?.querySelector('.case-graph-sub');
     if (name && sub) setFonts({ name: getComputedStyle(name).font, sub: getComputedStyle(sub).font });
   });
+  const words = {
+    shareholder: t('case.graph.shareholder'),
+    representative: t('case.graph.representative'),
+    voting: t('case.graph.votes'),
+  };
+  const names = new Map(props.entities.map((e) => [e.id, e.name]));
+  // under the name: a company's country and number, an individual's position and roles
+  const subtitles = new Map(
+    props.entities.map((e) => [
+      e.id,
+      e.kind === 'company'
+        ? [e.main ? t('case.graph.main') : null, e.data.country, e.data.registration_number]
+            .filter(Boolean)
+            .join(' · ')
+        : [e.data.position, ...e.data.roles.map((r) => t(`case.role.${r}`))].filter(Boolean).join(' · ') ||
+          firstRelation(e, relations, names, words) ||
+          t('case.kind.individual'),
+    ]),
+  );
+  const subtitleKey = [...subtitles.values()].join('\n');
   const nodeWidth = useMemo(
     () =>
       nodeWidthFor(
-        props.entities.map((e) => e.name),
-        fonts?.name,
+        { names: props.entities.map((e) => e.name), subtitles: subtitleKey.split('\n') },
+        fonts,
         width,
       ),
-    [props.entities, fonts, width],
+    [props.entities, subtitleKey, fonts, width],
   );
   const layout = useMemo(
     () =>
@@ -159,12 +188,6 @@ export function CaseGraph(props: {
       ),
     [props.entities, relations, width, nodeWidth],
   );
-  const words = {
-    shareholder: t('case.graph.shareholder'),
-    representative: t('case.graph.representative'),
-    voting: t('case.graph.votes'),
-  };
-  const names = new Map(props.entities.map((e) => [e.id, e.name]));
   const fit = (text: string, which: 'name' | 'sub') =>
     fonts?.[which]
       ? fitText(text, fonts[which], nodeWidth - TEXT_INSET)
@@ -249,16 +272,7 @@ export function CaseGraph(props: {
             if (e.id === selected) classes.push('is-selected');
             else if (selected && linked.has(e.id)) classes.push('is-linked');
             if (!e.data.is_relevant) classes.push('is-not-relevant');
-            const sub =
-              e.kind === 'company'
-                ? [e.main ? t('case.graph.main') : null, e.data.country, e.data.registration_number]
-                    .filter(Boolean)
-                    .join(' · ')
-                : [e.data.position, ...e.data.roles.map((r) => t(`case.role.${r}`))]
-                    .filter(Boolean)
-                    .join(' · ') ||
-                  firstRelation(e, relations, names, words) ||
-                  t('case.kind.individual');
+            const sub = subtitles.get(e.id) ?? '';
             const label = `${e.kind === 'company' ? t('case.kind.company') : t('case.kind.individual')}: ${e.name}. ${t(
               'case.graph.checksSummary',
               {

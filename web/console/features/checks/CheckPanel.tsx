@@ -410,7 +410,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         </p>
       ) : null}
       {unsigned ? (
-        <p className="small" id={`unsigned-${check.id}`} data-testid="check-unsigned">
+        <p className="small notice-warn" id={`unsigned-${check.id}`} data-testid="check-unsigned">
           {t('signature.reviewEndsRequest')}
         </p>
       ) : null}
