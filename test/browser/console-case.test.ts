@@ -336,7 +336,7 @@ describe('console case page', { timeout: 900_000 }, () => {
     }
     // the graph's entities grow to show their subtitles whole ("CEO · Legal representativ…" on a phone)
     await page.waitForFunction(
-      () => ![...document.querySelectorAll('.case-graph-sub')].some((t) => t.textContent?.includes('…')),
+      `![...document.querySelectorAll('.case-graph-sub')].some((t) => t.textContent.includes('…'))`,
     );
     const subtitles = await page.locator('.case-graph-sub').allTextContents();
     assert.ok(subtitles.includes('CEO · Legal representative · Shareholder'), subtitles.join(' | '));
