@@ -87,6 +87,71 @@ describe('permanent case deletion erases the case files', () => {
     assert.deepEqual(rows, []);
   });
 
+  test('files of checks deleted before the case (alone, or with their individual) are withheld and erased with it', async () => {
+    const { ctx } = await getHarness();
+    // a case with two people, each with an ID document check; then both checks go before the case
+    const twoPeople = async () => {
+      const res = await api.post('/v1/cases', {
+        name: 'Deleted checks',
+        companies: [{ name: 'Main', country: 'FR' }],
+        individuals: [
+          { first_name: 'Marie', last_name: 'Curie', relations: [{ roles: ['legal_representative'] }] },
+          { first_name: 'Pierre', last_name: 'Curie', relations: [{ roles: ['shareholder'] }] },
+        ],
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const fileIds: string[] = [];
+      for (const person of res.body.individuals) {
+        const created = await api.post('/v1/checks/id_document', {
+          individual_id: person.id,
+          data: { front_upload_ref: await uploadRef(api, passportPng({ mrz: td3Mrz() })) },
+        });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const done = await settled(api, created.body.id);
+        fileIds.push(done.data.information.front_file_id);
+        if (person.first_name === 'Marie') {
+          assert.equal((await api.delete(`/v1/checks/${created.body.id}`)).status, 204);
+        } else {
+          assert.equal((await api.delete(`/v1/individuals/${person.id}`)).status, 204);
+        }
+      }
+      // the case lives: its files are still served
+      for (const id of fileIds) assert.equal((await downloadFile(api, id)).status, 200);
+      return { caseId: res.body.id as string, fileIds };
+    };
+    const api = await newWorkspace();
+
+    // soft deleted: withheld (read as absent), rows and bytes kept until the erasure
+    const soft = await twoPeople();
+    assert.equal((await api.delete(`/v1/cases/${soft.caseId}`)).status, 204);
+    for (const id of soft.fileIds) {
+      assert.equal((await downloadFile(api, id)).status, 404, `${id} is still served`);
+      assert.ok(fs.existsSync(await storedPath(api, id)));
+    }
+    // erased (that one, and one erased straight away): rows and bytes go
+    const hard = await twoPeople();
+    for (const caseId of [soft.caseId, hard.caseId])
+      assert.equal((await api.delete(`/v1/cases/${caseId}?permanent=true`)).status, 204);
+    for (const id of [...soft.fileIds, ...hard.fileIds]) {
+      assert.equal((await downloadFile(api, id)).status, 404, `${id} is still downloadable`);
+      assert.equal(fs.existsSync(await storedPath(api, id)), false, `${id}'s bytes are still stored`);
+    }
+    const rows = await ctx.db
+      .selectFrom('files')
+      .select('id')
+      .where('id', 'in', [...soft.fileIds, ...hard.fileIds])
+      .execute();
+    assert.deepEqual(rows, []);
+    assert.deepEqual(
+      await ctx.db
+        .selectFrom('deleted_check_files')
+        .select('file_id')
+        .where('case_id', 'in', [soft.caseId, hard.caseId])
+        .execute(),
+      [],
+    );
+  });
+
   test('a soft-deleted case can still be erased by its id (not by its external_id)', async () => {
     const api = await newWorkspace();
     const kase = (await api.post('/v1/cases', { name: 'Soft then hard', external_id: 'erase-me' })).body;

@@ -8,7 +8,8 @@ type Data = Record<string, unknown>;
 /**
  * Every file a case holds: its checks' files (current attempt and history, as the case's document
  * list names them), files a client portal received for its checks, the frozen documents of its
- * signature requests, its completed document orders and its reports. Read before the case is erased
+ * signature requests, its completed document orders, its reports, and the files of its checks since
+ * deleted (recordDeletedCheckFiles). Read before the case is erased
  * (they all go with it) or when it is soft deleted (they are withheld with it).
  */
 export async function caseFileIds(trx: Db, workspaceId: string, caseId: string): Promise<string[]> {
@@ -34,6 +35,8 @@ export async function caseFileIds(trx: Db, workspaceId: string, caseId: string):
     select file_id from document_orders where workspace_id = ${workspaceId} and case_id = ${caseId}
     union all
     select file_id from case_reports where workspace_id = ${workspaceId} and case_id = ${caseId}
+    union all
+    select file_id from deleted_check_files where case_id = ${caseId}
   `.execute(trx);
   for (const r of others.rows) if (r.file_id) ids.add(r.file_id);
   return [...ids];
@@ -41,6 +44,35 @@ export async function caseFileIds(trx: Db, workspaceId: string, caseId: string):
 
 /** Check types whose data names files (checkFileIds in list-case-documents.ts). */
 const FILE_CHECK_TYPES = sql`('document', 'id_document', 'id_verification', 'electronic_signature')`;
+
+/** A file id as a check's JSON writes it. */
+const UUID_IN_TEXT = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/**
+ * Before checks are deleted (on their own, or with their company or individual), in the same
+ * transaction: their files stay files of their case, erased or withheld with it. Every file of the
+ * workspace a check's data, history or internal state names counts (an attempt's files before
+ * submission live in `internal`), not only those its document list shows.
+ */
+export async function recordDeletedCheckFiles(
+  trx: Db,
+  workspaceId: string,
+  checkIds: string[],
+): Promise<void> {
+  if (checkIds.length === 0) return;
+  await sql`
+    insert into deleted_check_files (case_id, file_id)
+    select distinct k.case_id, f.id
+    from checks k
+    cross join lateral regexp_matches(
+      k.data::text || coalesce(k.history::text, '') || coalesce(k.internal::text, ''), ${UUID_IN_TEXT}, 'g'
+    ) as m(found)
+    join files f on f.workspace_id = k.workspace_id and f.id = m.found[1]::uuid
+    where k.workspace_id = ${workspaceId} and k.id = any(${checkIds}::uuid[])
+      and k.type in ${FILE_CHECK_TYPES}
+    on conflict do nothing
+  `.execute(trx);
+}
 
 /**
  * Whether a check (of a live case only, with `liveCasesOnly`) references the file `f`: an upload

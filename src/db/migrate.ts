@@ -47,6 +47,7 @@ import * as m0045 from './migrations/0045_signature_code_binding.ts';
 import * as m0046 from './migrations/0046_idempotency_secrets_dropped.ts';
 import * as m0047 from './migrations/0047_check_need_review_since.ts';
 import * as m0048 from './migrations/0048_fold_text.ts';
+import * as m0049 from './migrations/0049_deleted_check_files.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   '0046_idempotency_secrets_dropped': m0046,
   '0047_check_need_review_since': m0047,
   '0048_fold_text': m0048,
+  '0049_deleted_check_files': m0049,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -243,6 +243,7 @@ export interface Database {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   files: FilesTable;
+  deleted_check_files: DeletedCheckFilesTable;
 }
 
 export type CaseRow = Selectable<CasesTable>;
@@ -275,6 +276,12 @@ export interface FilesTable {
   withheld_at: Date | null;
 }
 export type FileRow = Selectable<FilesTable>;
+
+/** Files a case held through checks since deleted (migration 0049): erased or withheld with it. */
+export interface DeletedCheckFilesTable {
+  case_id: string;
+  file_id: string;
+}
 export type CheckRow = Selectable<ChecksTable>;
 
 // --- webhooks (migration 0005); interface merging adds the tables to Database ---

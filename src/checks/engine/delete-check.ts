@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context.ts';
+import { recordDeletedCheckFiles } from '../../cases/case-files.ts';
 import { keepWithdrawnLinks } from '../../client-portals/links.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
@@ -19,7 +20,7 @@ const checkDeleted = (check: CheckRow) => ({
 
 /**
  * Before a company or individual is deleted with its checks (foreign keys), in its transaction:
- * each check is announced as deleted, as deleting it alone does.
+ * each check is announced as deleted, and its files kept as the case's, as deleting it alone does.
  */
 export async function announceEntityChecksDeleted(
   trx: Db,
@@ -33,7 +34,14 @@ export async function announceEntityChecksDeleted(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  if (checks.length) await recordEvents(trx, workspaceId, checks.map(checkDeleted));
+  if (!checks.length) return;
+  // their files stay the case's: erased or withheld with it
+  await recordDeletedCheckFiles(
+    trx,
+    workspaceId,
+    checks.map((c) => c.id),
+  );
+  await recordEvents(trx, workspaceId, checks.map(checkDeleted));
 }
 
 export async function deleteCheck(ctx: AppContext, workspaceId: string, id: string) {
@@ -47,6 +55,8 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
     }
     // its links (a verification URL, a signature's link) go with it: answered as withdrawn
     await keepWithdrawnLinks(trx, workspaceId, { checkId: check.id });
+    // its files stay the case's: erased or withheld with it (they were found through the check)
+    await recordDeletedCheckFiles(trx, workspaceId, [check.id]);
     await trx.deleteFrom('checks').where('id', '=', check.id).execute();
     if (check.template_id && check.status !== 'approved') {
       // "every check it created is approved" can no longer come true: the case's template stops
