@@ -684,7 +684,14 @@ describe('lookups by resource, action, status and author (the indexes of migrati
     assert.equal((await reviewer.post('/v1/cases', { name: 42 })).status, 400);
 
     type Entry = { id: string; action: string; resource_id: string | null; status_code: number };
-    const everything = (await api.get('/v1/audit-log?limit=200')).body.data as Entry[];
+    const all = await api.get('/v1/audit-log?limit=100');
+    // the whole log on one page (the filters below are checked against it)
+    assert.ok(all.body.pagination.count <= 100, `${all.body.pagination.count} entries`);
+    const everything = all.body.data as Entry[];
+    // its page size is every list's: 1 to 100
+    const tooMany = await api.get('/v1/audit-log?limit=101');
+    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.body.details[0].path, 'limit');
     const ids = (list: Entry[]) => list.map((e) => e.id);
     const audit = async (q: string) => {
       const res = await api.get(`/v1/audit-log?${q}`);

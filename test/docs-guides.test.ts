@@ -18,7 +18,19 @@ test('every link between guides leads to a page; only docs/<name>.md is served',
   assert.ok(linked.has('/docs/guides/fraud-database'), [...linked].join(' '));
   // a doc named by its repository path (`docs/id-verification.md`) links to its page too
   assert.ok(linked.has('/docs/guides/id-verification'), [...linked].join(' '));
-  for (const url of linked) assert.equal((await get(url)).statusCode, 200, url);
+  // and every page those link to, all the way: no link out of the served docs (`../README.md`
+  // was a 404 from the compatibility guide)
+  const seen = new Set<string>();
+  const queue = [...linked];
+  while (queue.length) {
+    const url = queue.shift() as string;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const res = await get(url);
+    assert.equal(res.statusCode, 200, url);
+    assert.doesNotMatch(res.body, /href="(\.\.\/|[^"#:]*\.md)/, `${url} links outside the served docs`);
+    for (const m of res.body.matchAll(/href="(\/docs\/guides\/[^"#]+)/g)) queue.push(m[1]);
+  }
   for (const bad of ['nope', '..%2FREADME', 'README', '.hidden', 'a'.repeat(100)]) {
     assert.equal((await get(`/docs/guides/${bad}`)).statusCode, 404, bad);
   }

@@ -53,5 +53,9 @@ describe('note content', () => {
     const empty = await api.post('/v1/notes', { case_id: c.id, content: '<script>only script</script>' });
     assert.equal(empty.status, 400);
     assert.equal(empty.body.details[0].path, 'content');
+    // said as what happened: the content was not empty, its text was cleaned away
+    assert.match(empty.body.message, /^content has no text once its HTML is cleaned \(scripts/);
+    const blank = await api.post('/v1/notes', { case_id: c.id, content: '  ' });
+    assert.equal(blank.body.message, 'content must not be empty');
   });
 });

@@ -508,6 +508,32 @@ describe('strict input: hostile strings and shapes', () => {
   });
 });
 
+test('a JSON body declared in another charset than UTF-8 is a 415 naming it; UTF-8 and ASCII are read', async () => {
+  const api = await newWorkspace();
+  const { app } = await getHarness();
+  const send = (contentType: string, name: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/cases',
+      headers: { 'x-service-api-key': api.key, 'content-type': contentType },
+      payload: JSON.stringify({ name }),
+    });
+  for (const charset of ['utf-16', 'ISO-8859-1', '"windows-1252"']) {
+    const res = await send(`application/json; charset=${charset}`, `Declared ${charset}`);
+    assert.equal(res.statusCode, 415, res.body);
+    const body = JSON.parse(res.body);
+    assert.equal(body.details[0].path, 'content-type');
+    assert.match(body.message, new RegExp(`charset ${charset.replaceAll('"', '')} is not read here`));
+  }
+  assert.equal((await api.get('/v1/cases?name.like=Declared%25')).body.data.length, 0);
+  for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"', 'us-ascii'])
+    assert.equal(
+      (await send(`application/json; charset=${charset}`, `Read ${charset}`)).statusCode,
+      201,
+      charset,
+    );
+});
+
 describe('strict input: a body that is not what the request needs', () => {
   test('an oversized array is one detail, and a body of many wrong items lists at most 100', async () => {
     const api = await newWorkspace();

@@ -26,7 +26,6 @@ export const auditListSpec: ListSpec = {
   sort: ['occurred_at'],
   idColumn: 'id',
   defaultSort: { field: 'occurred_at', desc: true },
-  maxLimit: 200,
 };
 
 export const AuditEntryOut = Type.Object(

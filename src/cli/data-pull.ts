@@ -87,8 +87,12 @@ export async function dataCommand(sub: string | undefined, args: string[], confi
   if (sub === 'status') {
     const version = await currentVersion(config.dataDir);
     if (!version) {
+      // with VERICASE_REFERENCE_DIR the lists come from there: no pulled version is then no fault
+      const message = config.referenceDir
+        ? `No pulled version: the lists are read from VERICASE_REFERENCE_DIR (${config.referenceDir})`
+        : 'No pulled version: run `vericase data pull`, or set VERICASE_REFERENCE_DIR';
       process.stdout.write(
-        `${JSON.stringify({ current: null, reference_dir: config.referenceDir, message: 'No pulled version: run `vericase data pull`' }, null, 2)}\n`,
+        `${JSON.stringify({ current: null, reference_dir: config.referenceDir, message }, null, 2)}\n`,
       );
       return config.referenceDir ? 0 : 1;
     }

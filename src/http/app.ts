@@ -14,6 +14,7 @@ import { registerViewerRedaction } from '../console-auth/viewer-redaction.ts';
 import { MODULES } from '../module-list.ts';
 import { registerHttpTracing } from '../ops/http-tracing.ts';
 import { registerHttpMetrics, registerOpsRoutes } from '../ops/routes.ts';
+import { versionInfo } from '../ops/version.ts';
 import { registerSettingsRoutes } from '../settings/routes.ts';
 import { registerAdminRoutes, registerPingRoute } from '../workspaces/routes.ts';
 import { registerApiKeyAuth } from './auth.ts';
@@ -99,7 +100,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       openapi: '3.1.0',
       info: {
         title: 'vericase API',
-        version: '1.0.0',
+        // the service's own version, as GET /version and --version give it
+        version: versionInfo().version,
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description: API_DESCRIPTION,
       },

@@ -157,6 +157,8 @@ export function registerStrictInput(app: FastifyInstance): void {
       if (body.length === 0) return done(null, undefined);
       const encoded = unreadContentEncoding(req);
       if (encoded) return done(encoded);
+      const charset = otherCharset(req);
+      if (charset) return done(charset);
       if (!isUtf8(body)) {
         return done(
           new ApiError(400, 'The body is not valid UTF-8', [
@@ -370,4 +372,18 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
       details.push({ path: shown, message: `the name of ${shown} ${bad}` });
     } else inspect(v, join(path, key, top), depth + 1, details);
   }
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259): a body declared in another charset (`charset=utf-16`, `latin1`) was read
+ * as UTF-8 all the same, its text silently changed or refused as invalid. A 415 naming it instead.
+ */
+function otherCharset(req: FastifyRequest): ApiError | null {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(String(req.headers['content-type'] ?? ''));
+  if (!match) return null;
+  const charset = match[1].toLowerCase();
+  // ASCII is UTF-8's first 128 characters
+  if (['utf-8', 'utf8', 'us-ascii', 'ascii'].includes(charset)) return null;
+  const message = `Content-Type charset ${escapeUnsafe(match[1], 40)} is not read here: send the JSON body as UTF-8 (charset=utf-8, or no charset)`;
+  return new ApiError(415, message, [{ path: 'content-type', message }]);
 }

@@ -44,7 +44,15 @@ export function textLength(html: string): number {
 export function checkContent(raw: string): string {
   const html = cleanContent(raw);
   const text = html.replace(/<[^>]*>/g, '');
-  if (!text.trim()) throw badRequest('content must not be empty', 'content');
+  if (!text.trim()) {
+    // said apart from an empty one: "must not be empty" for a content of scripts puzzled its author
+    throw badRequest(
+      raw.trim()
+        ? 'content has no text once its HTML is cleaned (scripts, styles, event handlers and unknown tags are removed)'
+        : 'content must not be empty',
+      'content',
+    );
+  }
   const n = textLength(html);
   if (n > MAX_CONTENT_TEXT)
     throw badRequest(
