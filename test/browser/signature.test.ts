@@ -201,6 +201,25 @@ test('the contact reads the document and signs it with a typed name and the e-ma
   await action.getByRole('alert').getByText('This code is not the right one: 4 attempts left.').waitFor();
   await shots.take(page, 'wrong-code');
 
+  // a name typed that is not the one on record: said so, with the name and the way out; the
+  // code's tries are untouched (the page said "reload it", which could not help)
+  const nameField = action.getByRole('textbox', { name: 'Your full name' });
+  assert.equal(await nameField.getAttribute('placeholder'), null, 'no name shown as if filled in');
+  await action.getByText('Type it as we have it: Ada Lovelace').waitFor();
+  await nameField.fill('Ada King');
+  await codeField.fill(code);
+  await sign.click();
+  await action
+    .getByRole('alert')
+    .getByText(
+      'The name typed is not Ada Lovelace, the name we have: type it as written, or sign by drawing.',
+    )
+    .waitFor();
+  assert.equal(await nameField.getAttribute('aria-invalid'), 'true');
+  await shots.take(page, 'wrong-name');
+  await nameField.fill('Ada Lovelace');
+  assert.equal(await nameField.getAttribute('aria-invalid'), null);
+
   await codeField.fill(code);
   await shots.take(page, 'ready-to-sign');
   await sign.click();

@@ -111,6 +111,8 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   const [error, setError] = useState<string | null>(null);
   // a refused code: said from the action read again (attempts left, expiry), in the page's language
   const [codeRefused, setCodeRefused] = useState(false);
+  const [nameRefused, setNameRefused] = useState(false);
+  const signerName = sig?.signer.name ?? '';
   const [busy, setBusy] = useState<string | null>(null);
   const [agreed, setAgreed] = useState(false);
   const [mode, setMode] = useState<'typed' | 'drawn'>('typed');
@@ -174,8 +176,13 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
         return updated;
       } catch (err) {
         const refusedCode = err instanceof HttpError && err.status === 400 && fieldOf(err) === 'code';
+        // a typed name that is not the one on record: said so (the generic "reload the page" could
+        // not help); no try of the code was spent, the server checks the name first
+        const refusedName = err instanceof HttpError && err.status === 400 && fieldOf(err) === 'typed_name';
+        setNameRefused(refusedName);
         // the server says why in English: the page says it from the action's code state instead
-        if (!refusedCode) setError(failure(t, err));
+        if (refusedName) setError(t('typedNameMismatch', { name: signerName }));
+        else if (!refusedCode) setError(failure(t, err));
         onError(err);
         // a refused code spends an attempt: read the action again for the attempts left
         if (err instanceof HttpError && err.status === 400) {
@@ -190,7 +197,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
         setBusy(null);
       }
     },
-    [api, action.id, onAction, onError, t],
+    [api, action.id, onAction, onError, t, signerName],
   );
 
   const download = (which: 'pdf' | 'signed') =>
@@ -336,17 +343,27 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
           </label>
         </div>
         {mode === 'typed' ? (
-          <label className="field">
-            <span>{t('typedNameLabel')}</span>
-            <input
-              type="text"
-              autoComplete="name"
-              value={typed}
-              maxLength={200}
-              placeholder={sig.signer.name}
-              onChange={(e) => setTyped(e.currentTarget.value)}
-            />
-          </label>
+          <>
+            <label className="field">
+              <span>{t('typedNameLabel')}</span>
+              <input
+                type="text"
+                autoComplete="name"
+                value={typed}
+                maxLength={200}
+                aria-describedby={`${id}-typed-hint`}
+                aria-invalid={nameRefused || undefined}
+                onChange={(e) => {
+                  setTyped(e.currentTarget.value);
+                  setNameRefused(false);
+                }}
+              />
+            </label>
+            {/* the name on record as a hint, not a placeholder: in grey in the field it read as filled in */}
+            <p className="hint" id={`${id}-typed-hint`}>
+              {t('typedNameHint', { name: sig.signer.name })}
+            </p>
+          </>
         ) : (
           <>
             <p className="hint" id={`${id}-pad`}>

@@ -148,6 +148,9 @@ export const de: Messages = {
   signatureTyped: 'Meinen Namen eingeben',
   signatureDrawn: 'Meine Unterschrift zeichnen',
   typedNameLabel: 'Ihr vollständiger Name',
+  typedNameHint: 'Bitte so eingeben, wie er uns vorliegt: {name}',
+  typedNameMismatch:
+    'Der eingegebene Name ist nicht {name}, der uns vorliegende Name: Geben Sie ihn so ein oder unterschreiben Sie durch Zeichnen.',
   drawHint: 'Zeichnen Sie Ihre Unterschrift mit dem Finger, einem Stift oder der Maus in das Feld.',
   signatureClear: 'Löschen',
   codeTitle: 'Bestätigungscode',

@@ -142,6 +142,8 @@ export const es: Messages = {
   signatureTyped: 'Escribir mi nombre',
   signatureDrawn: 'Dibujar mi firma',
   typedNameLabel: 'Su nombre completo',
+  typedNameHint: 'Escríbalo tal como lo tenemos: {name}',
+  typedNameMismatch: 'El nombre escrito no es {name}, el que tenemos: escríbalo tal cual o firme dibujando.',
   drawHint: 'Dibuje su firma en el recuadro con el dedo, un lápiz óptico o el ratón.',
   signatureClear: 'Borrar',
   codeTitle: 'Código de confirmación',

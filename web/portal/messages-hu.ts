@@ -147,6 +147,8 @@ export const hu: Messages = {
   signatureTyped: 'Begépelem a nevemet',
   signatureDrawn: 'Megrajzolom az aláírásomat',
   typedNameLabel: 'Teljes neve',
+  typedNameHint: 'Írja be úgy, ahogy nálunk szerepel: {name}',
+  typedNameMismatch: 'A beírt név nem {name}, a nálunk szereplő név: írja be így, vagy írja alá rajzolással.',
   drawHint: 'Rajzolja meg aláírását a mezőben az ujjával, érintőtollal vagy egérrel.',
   signatureClear: 'Törlés',
   codeTitle: 'Megerősítő kód',

@@ -147,6 +147,9 @@ export const it: Messages = {
   signatureTyped: 'Scrivere il mio nome',
   signatureDrawn: 'Disegnare la mia firma',
   typedNameLabel: 'Nome e cognome',
+  typedNameHint: 'Lo scriva come lo abbiamo: {name}',
+  typedNameMismatch:
+    'Il nome scritto non è {name}, quello che abbiamo: lo scriva così com’è oppure firmi disegnando.',
   drawHint: 'Disegni la sua firma nel riquadro con il dito, una penna o il mouse.',
   signatureClear: 'Cancellare',
   codeTitle: 'Codice di conferma',

@@ -145,6 +145,9 @@ export const ja: Messages = {
   signatureTyped: '氏名を入力する',
   signatureDrawn: '手書きで署名する',
   typedNameLabel: '氏名（フルネーム）',
+  typedNameHint: '登録されているとおりに入力してください：{name}',
+  typedNameMismatch:
+    '入力された氏名は登録されている氏名（{name}）と一致しません。そのとおりに入力するか、手書きで署名してください。',
   drawHint: '枠内に、指、タッチペン、またはマウスで署名してください。',
   signatureClear: '消去',
   codeTitle: '確認コード',

@@ -144,6 +144,9 @@ export const ko: Messages = {
   signatureTyped: '이름 입력',
   signatureDrawn: '직접 그려서 서명',
   typedNameLabel: '성명',
+  typedNameHint: '등록된 그대로 입력해 주세요: {name}',
+  typedNameMismatch:
+    '입력한 이름이 등록된 이름({name})과 다릅니다. 그대로 입력하거나 직접 그려서 서명해 주세요.',
   drawHint: '상자 안에 손가락, 펜 또는 마우스로 서명해 주세요.',
   signatureClear: '지우기',
   codeTitle: '인증 코드',

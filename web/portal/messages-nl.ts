@@ -144,6 +144,9 @@ export const nl: Messages = {
   signatureTyped: 'Mijn naam typen',
   signatureDrawn: 'Mijn handtekening tekenen',
   typedNameLabel: 'Uw volledige naam',
+  typedNameHint: 'Typ hem zoals wij hem hebben: {name}',
+  typedNameMismatch:
+    'De getypte naam is niet {name}, de naam die wij hebben: typ hem zo of onderteken door te tekenen.',
   drawHint: 'Teken uw handtekening in het vak met uw vinger, een pen of de muis.',
   signatureClear: 'Wissen',
   codeTitle: 'Bevestigingscode',

@@ -148,6 +148,9 @@ export const pl: Messages = {
   signatureTyped: 'Wpiszę imię i nazwisko',
   signatureDrawn: 'Narysuję podpis',
   typedNameLabel: 'Imię i nazwisko',
+  typedNameHint: 'Prosimy wpisać je tak, jak je mamy: {name}',
+  typedNameMismatch:
+    'Wpisane imię i nazwisko to nie {name}, czyli dane, które mamy: prosimy wpisać je w tej postaci albo podpisać, rysując.',
   drawHint: 'Prosimy narysować podpis w polu palcem, rysikiem lub myszą.',
   signatureClear: 'Wyczyść',
   codeTitle: 'Kod potwierdzający',

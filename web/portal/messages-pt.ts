@@ -141,6 +141,8 @@ export const pt: Messages = {
   signatureTyped: 'Escrever o meu nome',
   signatureDrawn: 'Desenhar a minha assinatura',
   typedNameLabel: 'O seu nome completo',
+  typedNameHint: 'Escreva-o como o temos: {name}',
+  typedNameMismatch: 'O nome escrito não é {name}, o nome que temos: escreva-o assim ou assine desenhando.',
   drawHint: 'Desenhe a sua assinatura no quadro com o dedo, uma caneta digital ou o rato.',
   signatureClear: 'Apagar',
   codeTitle: 'Código de confirmação',

@@ -150,6 +150,9 @@ const en = {
   signatureTyped: 'Type my name',
   signatureDrawn: 'Draw my signature',
   typedNameLabel: 'Your full name',
+  typedNameHint: 'Type it as we have it: {name}',
+  typedNameMismatch:
+    'The name typed is not {name}, the name we have: type it as written, or sign by drawing.',
   drawHint: 'Draw your signature in the box with your finger, a pen or the mouse.',
   signatureClear: 'Clear',
   codeTitle: 'Confirmation code',
@@ -332,6 +335,9 @@ const fr: Messages = {
   signatureTyped: 'Saisir mon nom',
   signatureDrawn: 'Dessiner ma signature',
   typedNameLabel: 'Vos nom et prénom',
+  typedNameHint: 'Saisissez-le tel que nous l’avons : {name}',
+  typedNameMismatch:
+    'Le nom saisi n’est pas {name}, le nom que nous avons : saisissez-le tel quel, ou signez en dessinant.',
   drawHint: 'Dessinez votre signature dans le cadre avec le doigt, un stylet ou la souris.',
   signatureClear: 'Effacer',
   codeTitle: 'Code de confirmation',
