@@ -893,6 +893,23 @@ describe('client portal in Chromium: refused files', () => {
     const misnamed = await refused('Back of the document', 'back.png', outcomePdf('approved'), 'image/png');
     assert.equal(misnamed, 'back.png was not accepted: send a photo (JPEG or PNG) as asked.');
     await shots.take(page, 'refused');
+    // the front is sent from another tab: once this page reads the step again (its own upload of
+    // the back), the front's refusal no longer holds and is gone (it stayed, beside the new file)
+    const other = await openPage(await openBrowser('en-US'), link, errors);
+    await slot(other, 'id_verification', 'Front of the document')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: sandboxSelfie('approved') });
+    await slot(other, 'id_verification', 'Front of the document')
+      .locator('.file-name', { hasText: 'front.png' })
+      .waitFor();
+    const back = slot(page, 'id_verification', 'Back of the document');
+    await back
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: sandboxSelfie('approved') });
+    await back.locator('.file-name', { hasText: 'back.png' }).waitFor();
+    const frontSlot = slot(page, 'id_verification', 'Front of the document');
+    await frontSlot.locator('.file-name', { hasText: 'front.png' }).waitFor();
+    assert.equal(await frontSlot.getByRole('alert').count(), 0);
     assert.deepEqual(errors, []);
   });
   test("the API's errors in French, by their code: an unknown one, an outage, a withdrawn link", async () => {

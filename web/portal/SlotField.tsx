@@ -62,6 +62,20 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // a refusal is about the slot as it was: once its files or the step's state change by something
+  // else than this field (a file sent from another tab, the step sent), it no longer holds and is
+  // cleared. This field's own sends and removals say their outcome themselves (`ownChange`).
+  const filesKey = slot.files.map((f) => f.id).join(',');
+  const ownChange = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keys are what the effect reacts to
+  useEffect(() => {
+    if (ownChange.current) ownChange.current = false;
+    else setError(null);
+  }, [filesKey, action.state]);
+  const changed = (a: Action) => {
+    ownChange.current = true;
+    onAction(a);
+  };
   const [camera, setCamera] = useState(false);
   const [cameraFailed, setCameraFailed] = useState(false);
   // the control that had the focus (the file chooser's button, a file's Remove) is gone while a file
@@ -99,7 +113,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
         const updated = await api.upload(action.id, slot.key, blob, name, (fraction) =>
           setProgress({ name, fraction }),
         );
-        onAction(updated);
+        changed(updated);
         announce(t('uploaded', { name }));
       } catch (err) {
         if (movedOn(err)) onMovedOn();
@@ -130,7 +144,7 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const remove = async (fileId: string, name: string) => {
     setError(null);
     try {
-      onAction(await api.removeFile(action.id, fileId));
+      changed(await api.removeFile(action.id, fileId));
       announce(t('removed', { name }));
       setRefocus((n) => n + 1);
     } catch (err) {
