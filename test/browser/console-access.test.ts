@@ -425,6 +425,11 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await page.getByRole('button', { name: 'Add a wait step' }).click();
     await page.getByLabel('Key').fill('compliance_review');
     await page.getByLabel('Title').fill('Our compliance team reviews your file');
+    // the languages by their names (they were codes: en, fr, it...)
+    assert.equal(
+      await page.getByLabel('Default language').locator('option[value="fr"]').textContent(),
+      'French (français, fr)',
+    );
     await page.getByLabel('Default language').selectOption('fr');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -360,6 +360,8 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.goto(`${base}/console/cases/${demo.caseId}?check=${demo.idDocumentCheckId}`);
     await page.getByTestId('case-graph').waitFor();
     await page.getByTestId('entity-panel').getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
+    // her address's country by its name, as her nationalities and the hits' countries
+    assert.match(await page.getByTestId('entity-panel').innerText(), /Address\s+France \(FR\)/);
     await page.locator(`#check-${demo.idDocumentCheckId}`).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Review the case' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: 'Set the risk' }).count(), 0);

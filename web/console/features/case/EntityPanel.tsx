@@ -14,21 +14,24 @@ import { type CaseEntity, type CheckEnvelope, individualName } from './types.ts'
 
 type Field = [label: string, value: string | null | undefined];
 
-function address(a: {
-  street_address: string | null;
-  street_address_2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  state: string | null;
-  region: string | null;
-  country: string | null;
-}): string | null {
+function address(
+  a: {
+    street_address: string | null;
+    street_address_2: string | null;
+    postal_code: string | null;
+    city: string | null;
+    state: string | null;
+    region: string | null;
+    country: string | null;
+  },
+  lang: string,
+): string | null {
   const line = [
     a.street_address,
     a.street_address_2,
     [a.postal_code, a.city].filter(Boolean).join(' '),
     a.state ?? a.region,
-    a.country,
+    a.country && countryName(a.country, lang),
   ]
     .filter(Boolean)
     .join(', ');
@@ -79,7 +82,7 @@ export function EntityPanel(props: {
           [t('case.field.country'), entity.data.country ? countryName(entity.data.country, lang) : null],
           [t('case.field.legalForm'), entity.data.entity_legal_form_label ?? entity.data.legal_form],
           [t('case.field.status'), t(`case.companyStatus.${entity.data.status}`)],
-          [t('case.field.address'), address(entity.data.address)],
+          [t('case.field.address'), address(entity.data.address, lang)],
           [t('case.field.shareCapital'), entity.data.share_capital],
           [t('case.field.taxId'), entity.data.tax_identification_number],
           [t('case.field.website'), entity.data.website_url],
@@ -111,7 +114,7 @@ export function EntityPanel(props: {
           [t('case.field.gender'), entity.data.gender ? t(`case.gender.${entity.data.gender}`) : null],
           [t('case.field.email'), entity.data.email],
           [t('case.field.phone'), entity.data.phone_number],
-          [t('case.field.address'), address(entity.data.address)],
+          [t('case.field.address'), address(entity.data.address, lang)],
           [t('case.field.position'), entity.data.position],
           [t('case.field.roles'), entity.data.roles.map((r) => t(`case.role.${r}`)).join(', ')],
           [

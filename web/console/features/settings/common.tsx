@@ -50,6 +50,8 @@ export function failure(res: Answer<unknown>): RequestFailed {
   const main = body?.message ?? res.response.statusText;
   // details name each refused field; the ones the message already says are left out
   const details = (body?.details ?? [])
+    // a detail that only repeats the message (a taken e-mail) is said once
+    .filter((d) => !d.message || !main.includes(d.message))
     .map((d) =>
       d.message?.includes(d.path ?? '') ? d.message : [d.path, d.message].filter(Boolean).join(': '),
     )
