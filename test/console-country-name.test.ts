@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { countryName } from '../web/console/features/country-name.ts';
+import { countryName } from '../web/console/features/display-names.ts';
 
 describe('console: country codes by their names', () => {
   test("an ISO code is named in the console's language, the code kept beside it; anything else as given", () => {

@@ -150,34 +150,38 @@ export function CaseGraph(props: {
     const sub = frame.current?.querySelector('.case-graph-sub');
     if (name && sub) setFonts({ name: getComputedStyle(name).font, sub: getComputedStyle(sub).font });
   });
-  const words = {
-    shareholder: t('case.graph.shareholder'),
-    representative: t('case.graph.representative'),
-    voting: t('case.graph.votes'),
-  };
-  const names = new Map(props.entities.map((e) => [e.id, e.name]));
-  // under the name: a company's country and number, an individual's position and roles
-  const subtitles = new Map(
-    props.entities.map((e) => [
-      e.id,
-      e.kind === 'company'
-        ? [e.main ? t('case.graph.main') : null, e.data.country, e.data.registration_number]
-            .filter(Boolean)
-            .join(' · ')
-        : [e.data.position, ...e.data.roles.map((r) => t(`case.role.${r}`))].filter(Boolean).join(' · ') ||
-          firstRelation(e, relations, names, words) ||
-          t('case.kind.individual'),
-    ]),
+  const words = useMemo(
+    () => ({
+      shareholder: t('case.graph.shareholder'),
+      representative: t('case.graph.representative'),
+      voting: t('case.graph.votes'),
+    }),
+    [t],
   );
-  const subtitleKey = [...subtitles.values()].join('\n');
+  // under the name: a company's country and number, an individual's position and roles
+  const subtitles = useMemo(() => {
+    const names = new Map(props.entities.map((e) => [e.id, e.name]));
+    return new Map(
+      props.entities.map((e) => [
+        e.id,
+        e.kind === 'company'
+          ? [e.main ? t('case.graph.main') : null, e.data.country, e.data.registration_number]
+              .filter(Boolean)
+              .join(' · ')
+          : [e.data.position, ...e.data.roles.map((r) => t(`case.role.${r}`))].filter(Boolean).join(' · ') ||
+            firstRelation(e, relations, names, words) ||
+            t('case.kind.individual'),
+      ]),
+    );
+  }, [props.entities, relations, words, t]);
   const nodeWidth = useMemo(
     () =>
       nodeWidthFor(
-        { names: props.entities.map((e) => e.name), subtitles: subtitleKey.split('\n') },
+        { names: props.entities.map((e) => e.name), subtitles: [...subtitles.values()] },
         fonts,
         width,
       ),
-    [props.entities, subtitleKey, fonts, width],
+    [props.entities, subtitles, fonts, width],
   );
   const layout = useMemo(
     () =>

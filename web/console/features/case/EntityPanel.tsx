@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useLang } from '../../shell/i18n.tsx';
 import { CheckPanel } from '../checks/CheckPanel.tsx';
 import { useSubtypeLabel } from '../checks/subtype-labels.ts';
-import { countryName } from '../country-name.ts';
+import { countryName } from '../display-names.ts';
 import { EditEntityButton } from '../entities/EntityEditor.tsx';
 import { formatPercent } from './graph-layout.ts';
 import { checkStatusKey, formatDate, formatDateTime, useCaseT } from './i18n.ts';

@@ -10,7 +10,7 @@ import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
 import { formatDate as formatDay } from '../case/i18n.ts';
-import { countryName } from '../country-name.ts';
+import { countryName } from '../display-names.ts';
 import { useFieldLabel } from '../field-label.ts';
 import { useSubtypeLabel } from './subtype-labels.ts';
 

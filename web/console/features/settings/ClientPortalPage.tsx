@@ -6,20 +6,13 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useLang } from '../../shell/i18n.tsx';
+import { languageName } from '../display-names.ts';
 import { ErrorNote, type Json, LoadFailed, Loading, ok, useAction, useLoad } from './common.tsx';
 import { useIsAdmin, useSettingsT } from './i18n.ts';
 
 type Portal = Json<'/v1/client-portals'>['data'][number];
 type Language = Portal['default_language'];
 const LANGUAGES: Language[] = ['en', 'fr', 'it', 'de', 'es', 'nl', 'pt', 'pl', 'hu', 'ja', 'ko'];
-
-/** A portal language by its name in the console's language, its own name and code beside: "German (Deutsch, de)". */
-function languageName(code: string, consoleLang: string): string {
-  const name = new Intl.DisplayNames([consoleLang, 'en'], { type: 'language' }).of(code);
-  const own = new Intl.DisplayNames([code], { type: 'language' }).of(code);
-  if (!name || name === code) return code;
-  return own && own !== name ? `${name} (${own}, ${code})` : `${name} (${code})`;
-}
 
 export function ClientPortalPage() {
   const t = useSettingsT();
