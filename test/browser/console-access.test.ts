@@ -285,7 +285,20 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Name').fill('CRM');
     await dialog.getByLabel('URL').fill(receiverUrl);
-    await dialog.getByLabel('Events').fill('Case.Created');
+    // the events: families' boxes (Case.* and Check.* ticked for a new webhook), or chosen names
+    const cases = dialog.getByRole('group', { name: 'Cases' });
+    const checks = dialog.getByRole('group', { name: 'Checks' });
+    assert.equal(await cases.getByRole('checkbox', { name: 'Every event Case.*' }).isChecked(), true);
+    await cases.getByRole('checkbox', { name: 'Every event Case.*' }).uncheck();
+    await checks.getByRole('checkbox', { name: 'Every event Check.*' }).uncheck();
+    // nothing chosen: said in the form, nothing sent
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByRole('alert').getByText('Choose at least one event.').waitFor();
+    assert.equal((await ws.get('/v1/webhooks')).body.data.length, 0);
+    await cases.getByText('Choose events (0 of 17)').click();
+    await cases.getByRole('checkbox', { name: 'Case.Created', exact: true }).check();
+    await cases.getByText('Choose events (1 of 17)').waitFor();
+    await shot(page, 'settings-webhook-events');
     // the form's one select (a label around a select is named after its option too)
     await dialog.locator('select').selectOption('hmac_sha256_hex');
     await dialog.getByRole('textbox', { name: /^Signature header/ }).fill('X-Crm-Signature');
@@ -343,6 +356,57 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     assert.equal(await page.getByTestId('webhook-secret').count(), 0);
     await page.getByRole('button', { name: 'Show' }).click();
     assert.equal(await page.getByTestId('webhook-secret').textContent(), hook.secret);
+
+    // editing: a name the form does not offer (subscribed through the API) is kept; a family's
+    // box replaces its chosen names by its wildcard, and "All events" replaces everything
+    assert.equal(
+      (await ws.patch(`/v1/webhooks/${hook.id}`, { events: ['Case.Created', 'AutonomyChatRun.*'] })).status,
+      200,
+    );
+    await page.reload();
+    await page
+      .getByRole('row')
+      .filter({ hasText: receiverUrl })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    const edit = page.getByRole('dialog');
+    await edit.getByText('Also subscribed through the API (kept): AutonomyChatRun.*').waitFor();
+    // the list of a family with chosen names is open
+    assert.equal(await edit.getByRole('checkbox', { name: 'Case.Created', exact: true }).isChecked(), true);
+    await edit
+      .getByRole('group', { name: 'Document orders' })
+      .getByRole('checkbox', { name: 'Every event DocumentOrder.*' })
+      .check();
+    await edit
+      .getByRole('group', { name: 'Case reports' })
+      .getByRole('checkbox', { name: 'Every event CaseReport.*' })
+      .check();
+    await edit
+      .getByRole('group', { name: 'Cases' })
+      .getByRole('checkbox', { name: 'Every event Case.*' })
+      .check();
+    // the names of a whole family are ticked and cannot be unticked one by one
+    assert.equal(
+      await edit.getByRole('checkbox', { name: 'Case.ReviewDue', exact: true }).isDisabled(),
+      true,
+    );
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: /DocumentOrder\.\*/ }).waitFor();
+    assert.deepEqual([...(await ws.get(`/v1/webhooks/${hook.id}`)).body.events].sort(), [
+      'AutonomyChatRun.*',
+      'Case.*',
+      'CaseReport.*',
+      'DocumentOrder.*',
+    ]);
+    await page
+      .getByRole('row')
+      .filter({ hasText: receiverUrl })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    await page.getByRole('dialog').getByRole('checkbox', { name: 'All events *' }).check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: '*', exact: true }).waitFor();
+    assert.deepEqual((await ws.get(`/v1/webhooks/${hook.id}`)).body.events, ['*']);
     await page.close();
   });
 

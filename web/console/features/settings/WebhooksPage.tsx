@@ -7,7 +7,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../../api/client.ts';
 import {
-  type Body,
   ConfirmButton,
   Dialog,
   ErrorNote,
@@ -24,10 +23,11 @@ import { FormActions } from './FormActions.tsx';
 import { type SettingsKey, type SettingsT, useSettingsLang, useSettingsT } from './i18n.ts';
 import { SettingsHead } from './SettingsHead.tsx';
 import { SettingsTable } from './SettingsTable.tsx';
+import { WebhookEventPicker } from './WebhookEventPicker.tsx';
+import { normaliseEvents } from './webhook-events.ts';
 
 type Webhook = Json<'/v1/webhooks'>['data'][number];
 type WebhookLog = Json<'/v1/webhook-logs'>['data'][number];
-type WebhookBody = Body<'/v1/webhooks', 'post'>;
 
 const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed', 'pending_offline'] as const;
 
@@ -190,20 +190,24 @@ function WebhookForm(props: {
   const { t, webhook } = props;
   const [name, setName] = useState(webhook?.name ?? '');
   const [url, setUrl] = useState(webhook?.url ?? '');
-  const [events, setEvents] = useState(webhook?.events.join(', ') ?? 'Case.*, Check.*');
+  const [events, setEvents] = useState<Set<string>>(() => new Set(webhook?.events ?? ['Case.*', 'Check.*']));
   const [online, setOnline] = useState(webhook ? webhook.status === 'online' : true);
   const [signature, setSignature] = useState<Webhook['signature']>(webhook?.signature ?? 'standard_webhooks');
   const [header, setHeader] = useState(webhook?.signature_header ?? '');
   const act = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    const chosen = normaliseEvents(events);
+    if (!chosen.length) {
+      await act.run(async () => {
+        throw new Error(t('webhooks.noEvents'));
+      });
+      return;
+    }
     const body = {
       ...(name.trim() ? { name: name.trim() } : {}),
       url: url.trim(),
-      events: events
-        .split(/[\s,]+/)
-        .map((x) => x.trim())
-        .filter(Boolean) as WebhookBody['events'],
+      events: chosen,
       status: online ? ('online' as const) : ('offline' as const),
       signature,
       ...(signature === 'hmac_sha256_hex' && header.trim() ? { signature_header: header.trim() } : {}),
@@ -224,18 +228,7 @@ function WebhookForm(props: {
         {t('webhooks.url')}
         <input type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} />
       </label>
-      <label>
-        {t('webhooks.events')}
-        <input
-          required
-          value={events}
-          aria-describedby="webhook-events-hint"
-          onChange={(e) => setEvents(e.target.value)}
-        />
-      </label>
-      <p id="webhook-events-hint" className="settings-hint">
-        {t('webhooks.eventsHint')}
-      </p>
+      <WebhookEventPicker t={t} chosen={events} onChange={setEvents} />
       <label>
         {t('webhooks.signature')}
         <select value={signature} onChange={(e) => setSignature(e.target.value as Webhook['signature'])}>
