@@ -266,6 +266,11 @@ describe('console case page', { timeout: 900_000 }, () => {
       settings: { document_type_key: 'proof_of_address' },
     });
     assert.equal(pendingDoc.status, 'in_progress', JSON.stringify(pendingDoc));
+    // the workspace requires a comment on every review: the form says so (read when it opens)
+    const mandatory = await api.call('PATCH', '/v1/workspace/settings', {
+      case_review: { comment_mandatory: true },
+    });
+    assert.equal(mandatory.case_review.comment_mandatory, true, JSON.stringify(mandatory));
     await page.reload();
     await page.getByRole('button', { name: 'Review the case' }).click();
     review = page.getByRole('dialog', { name: 'Review the case' });
@@ -288,7 +293,17 @@ describe('console case page', { timeout: 900_000 }, () => {
       `${undecided} ${undecided === 1 ? 'check is' : 'checks are'} not decided yet (to review or waiting): approving leaves ${undecided === 1 ? 'it' : 'them'} so, and the case stays “For review” until ${undecided === 1 ? 'it is' : 'they are'} decided.`,
     );
     await shot(page, '05b-review-warning');
-    await review.getByLabel('Comment').fill('Structure verified, UBOs identified.');
+    const comment = review.getByLabel('Comment (required by the workspace)');
+    assert.equal(await comment.evaluate((el: any) => el.required), true);
+    // spaces pass the browser's `required`: the form refuses them itself, and nothing is recorded
+    await comment.fill('   ');
+    await review.getByRole('button', { name: 'Record the review' }).click();
+    await review
+      .getByRole('alert')
+      .getByText('Write a comment: the workspace requires one on every case review.')
+      .waitFor();
+    assert.equal((await readCase()).status, current.status);
+    await comment.fill('Structure verified, UBOs identified.');
     await review.getByRole('button', { name: 'Record the review' }).click();
     await page.getByTestId('case-status').getByText('Approved').waitFor();
     const decided = await readCase();

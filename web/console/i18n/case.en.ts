@@ -126,6 +126,8 @@ export const caseEn = {
   'case.review.rejected': 'Reject',
   'case.review.closed': 'Close',
   'case.review.comment': 'Comment',
+  'case.review.commentRequired': 'Comment (required by the workspace)',
+  'case.review.commentMissing': 'Write a comment: the workspace requires one on every case review.',
   'case.review.rejectedWarning':
     '{n, plural, one {# check of this case is rejected} other {# checks of this case are rejected}}: approving records the case as approved all the same.',
   'case.review.undecidedWarning':

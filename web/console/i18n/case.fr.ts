@@ -128,6 +128,9 @@ export const caseFr: Record<CaseKey, string> = {
   'case.review.rejected': 'Refuser',
   'case.review.closed': 'Clore',
   'case.review.comment': 'Commentaire',
+  'case.review.commentRequired': 'Commentaire (exigé par l’espace)',
+  'case.review.commentMissing':
+    'Écrivez un commentaire : l’espace en exige un à chaque décision sur un dossier.',
   'case.review.rejectedWarning':
     '{n, plural, one {# contrôle de ce dossier est rejeté} other {# contrôles de ce dossier sont rejetés}} : l’approbation enregistre malgré tout le dossier comme approuvé.',
   'case.review.undecidedWarning':

@@ -1,10 +1,11 @@
 /**
  * The case review: approve, reject or close the case with a comment (POST /v1/cases/{id}/reviews).
- * The server decides what is allowed (a mandatory comment, for instance): its message is shown as is.
+ * The server decides what is allowed; the comment the workspace makes mandatory (its settings, read
+ * when the dialog opens) is marked required in the form, so that it is said before anything is sent.
  * The reviewer picks the decision (none is preselected), and approving a case that has rejected
  * checks, or checks not decided yet, says so before it is recorded.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { Dialog, DialogActions } from './Dialog.tsx';
 import { useCaseT } from './i18n.ts';
@@ -27,9 +28,31 @@ export function CaseReviewButton(props: {
   const [decision, setDecision] = useState<Decision | null>(null);
   const [comment, setComment] = useState('');
   const write = useCaseWrite();
+  const [commentRequired, setCommentRequired] = useState(false);
+  const [blankComment, setBlankComment] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    // a failure leaves the comment optional here: the server still refuses a missing one
+    api.GET('/v1/workspace/settings').then(
+      (res) => {
+        if (live && res.data) setCommentRequired(res.data.case_review.comment_mandatory);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [open]);
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
+    // `required` lets spaces through: said here, in the console's language, not by the server
+    if (commentRequired && !comment.trim()) {
+      setBlankComment(true);
+      return;
+    }
+    setBlankComment(false);
     const sent = await write.send(() =>
       api.POST('/v1/cases/{id}/reviews', {
         params: { path: { id: props.caseId } },
@@ -82,16 +105,17 @@ export function CaseReviewButton(props: {
             </p>
           ) : null}
           <label>
-            {t('case.review.comment')}
+            {commentRequired ? t('case.review.commentRequired') : t('case.review.comment')}
             <textarea
               value={comment}
               onChange={(e) => setComment(e.target.value)}
               rows={4}
               maxLength={10000}
+              required={commentRequired}
             />
           </label>
           <DialogActions
-            error={write.error}
+            error={blankComment ? t('case.review.commentMissing') : write.error}
             busy={write.busy}
             cancelLabel={t('case.cancel')}
             submitLabel={t('case.review.submit')}
