@@ -3,10 +3,13 @@
  * POST /v1/templates/run does), or one check type on the entities chosen here.
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, unwrap } from '../../api/client.ts';
+import { ApiProblem, api, unwrap } from '../../api/client.ts';
+import { useLang } from '../../shell/i18n.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { Dialog, DialogActions } from '../case/Dialog.tsx';
+import { countryName } from '../display-names.ts';
+import { usePathLabel } from '../field-label.ts';
 
 type Entity = { id: string; kind: 'company' | 'individual'; name: string };
 type Template = { id: string; key: string; name: string };
@@ -38,6 +41,37 @@ async function createCheck(type: LaunchType, e: Entity) {
   }
 }
 
+/**
+ * A refusal of one entity's check in the console's words where the server's is about the entity's
+ * data: the fields it lacks (named by their labels, not as `address.country`), a country the check
+ * does not cover (by its name, without the list of those it does). Any other: the server's message.
+ */
+function useRefusalText() {
+  const t = useActT();
+  const { lang } = useLang();
+  const pathLabel = usePathLabel();
+  return (type: LaunchType, err: unknown): string => {
+    if (err instanceof ApiProblem && err.status === 400) {
+      const body = err.body as { message?: string; details?: { path?: string; message?: string }[] };
+      const details = body?.details ?? [];
+      const lacking = details.filter((d) => d.path && / has no /.test(d.message ?? ''));
+      if (lacking.length && lacking.length === details.length) {
+        return t('launch.missingData', {
+          fields: lacking.map((d) => pathLabel(d.path as string)).join(', '),
+        });
+      }
+      const uncovered = body?.message?.match(/ does not cover ([A-Z]{2})\b/);
+      if (uncovered) {
+        return t('launch.notCovered', {
+          check: t(`check.type.${type}`),
+          country: countryName(uncovered[1], lang),
+        });
+      }
+    }
+    return (err as Error).message;
+  };
+}
+
 export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; onLaunched: () => void }) {
   const t = useActT();
   const [open, setOpen] = useState(false);
@@ -47,6 +81,9 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
   const [type, setType] = useState<LaunchType>('aml');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [done, setDone] = useState<string | null>(null);
+  // the entities whose check was refused, each with why (one line each)
+  const [refusals, setRefusals] = useState<{ name: string; why: string }[]>([]);
+  const refusalText = useRefusalText();
   const { busy, error, run } = useAction();
 
   useEffect(() => {
@@ -64,6 +101,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setDone(null);
+    setRefusals([]);
     void run(async () => {
       if (mode === 'template') {
         const res = unwrap(
@@ -78,23 +116,23 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
         // the entities after it nor hide that those before it got their check, or the operator
         // launches again and creates duplicates. What was launched is unticked; what was refused
         // stays ticked, named with the server's reason, to fix and launch again.
-        const refused: string[] = [];
+        const refused: { name: string; why: string }[] = [];
         const left = new Set(chosen);
         for (const target of targets) {
           try {
             await createCheck(type, target);
             left.delete(target.id);
           } catch (err) {
-            refused.push(t('launch.refusedOn', { name: target.name, message: (err as Error).message }));
+            refused.push({ name: target.name, why: refusalText(type, err) });
           }
         }
         setChosen(left);
+        setRefusals(refused);
         const launched = targets.length - refused.length;
         if (launched) {
           setDone(t('launch.done', { count: launched }));
           props.onLaunched();
         }
-        if (refused.length) throw new Error(refused.join(' '));
         return;
       }
       props.onLaunched();
@@ -109,7 +147,14 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
       <Dialog title={t('launch.title')} open={open} onClose={() => setOpen(false)}>
         {/* any change of the choice (mode, template, type, entities) bubbles here: what was said of
             the last launch is not about the next one */}
-        <form className="act-form" onSubmit={submit} onChange={() => setDone(null)}>
+        <form
+          className="act-form"
+          onSubmit={submit}
+          onChange={() => {
+            setDone(null);
+            setRefusals([]);
+          }}
+        >
           <fieldset>
             <legend className="visually-hidden">{t('launch.title')}</legend>
             <label className="inline">
@@ -179,6 +224,16 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             </>
           )}
           <ActFailed error={error} />
+          {refusals.length ? (
+            <div className="error" role="alert" data-testid="launch-refusals">
+              <p>{t('launch.refused', { count: refusals.length })}</p>
+              <ul>
+                {refusals.map((r) => (
+                  <li key={r.name}>{t('launch.refusedOn', { name: r.name, message: r.why })}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {done ? <p role="status">{done}</p> : null}
           {/* the row every case dialog ends with (Close, then Launch, at the right) */}
           <DialogActions
