@@ -883,6 +883,17 @@ describe('console access', { timeout: 900_000 }, () => {
       await page.getByRole('heading', { level: 2, name: title }).waitFor();
       await shot(page, `settings-fr-${section}`);
     }
+    // a taken e-mail is said in French (the server's own refusal is in English)
+    await menu.getByRole('link', { name: 'Utilisateurs et rôles', exact: true }).click();
+    await page.getByRole('button', { name: 'Nouvel utilisateur' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('E-mail').fill(admin.email);
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(`Un utilisateur avec l’e-mail ${admin.email} existe déjà dans cet espace.`, { exact: true })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
     // the choice is kept in this browser: a new page opens in French
     const again = await chrome.context.newPage();
     await again.goto(`${base}/console/settings/users`);

@@ -241,6 +241,7 @@ export const settingsEn = {
   'users.new': 'New user',
   'users.includeSuspended': 'Show suspended users',
   'users.name': 'Name',
+  'users.emailTaken': 'A user with the e-mail {email} already exists in this workspace.',
   'users.email': 'E-mail',
   'users.firstName': 'First name',
   'users.lastName': 'Last name',

@@ -251,6 +251,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'users.new': 'Nouvel utilisateur',
   'users.includeSuspended': 'Afficher les utilisateurs suspendus',
   'users.name': 'Nom',
+  'users.emailTaken': 'Un utilisateur avec l’e-mail {email} existe déjà dans cet espace.',
   'users.email': 'E-mail',
   'users.firstName': 'Prénom',
   'users.lastName': 'Nom',

@@ -206,17 +206,20 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     await act.run(async () => {
-      const u = ok(
-        await api.POST('/v1/users', {
-          body: {
-            email,
-            first_name: first,
-            last_name: last,
-            role,
-            ...(password ? { password } : {}),
-          },
-        }),
-      );
+      const res = await api.POST('/v1/users', {
+        body: {
+          email,
+          first_name: first,
+          last_name: last,
+          role,
+          ...(password ? { password } : {}),
+        },
+      });
+      // the one refusal an admin meets often, said in the console's language
+      const refused = res.error as { details?: { path?: string }[] } | undefined;
+      if (res.response.status === 409 && refused?.details?.some((d) => d.path === 'email'))
+        throw new Error(t('users.emailTaken', { email: email.trim() }));
+      const u = ok(res);
       setCreated({ email: u.email, password: u.password ?? null });
       props.onChanged();
     });
