@@ -74,6 +74,59 @@ describe('companies and individuals', () => {
     }
   });
 
+  test('exclude_internal_checks leaves out the internal checks on a company, an individual and the case', async () => {
+    const api = await newWorkspace();
+    const c = await api.post('/v1/cases', {
+      name: 'Internal checks',
+      companies: [{ type: 'main', name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          birth_date: '1985-12-10',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const companyId = c.body.companies[0].id;
+    const individualId = c.body.individuals[0].id;
+    // ekyc and online_reputation are created internal, aml not
+    const ekyc = await api.post('/v1/checks/ekyc', { individual_id: individualId });
+    const aml = await api.post('/v1/checks/aml', { individual_id: individualId });
+    const reputation = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+    const companyAml = await api.post('/v1/checks/aml', { company_id: companyId });
+    for (const r of [ekyc, aml, reputation, companyAml]) assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.equal(ekyc.body.is_internal, true);
+    assert.equal(reputation.body.is_internal, true);
+    assert.equal(aml.body.is_internal, false);
+
+    const ids = (checks: { id: string }[]) => checks.map((k) => k.id).sort();
+    const person = async (q: string) => (await api.get(`/v1/individuals/${individualId}${q}`)).body.checks;
+    assert.deepEqual(ids(await person('')), [ekyc.body.id, aml.body.id].sort());
+    assert.deepEqual(ids(await person('?exclude_internal_checks=false')), [ekyc.body.id, aml.body.id].sort());
+    assert.deepEqual(ids(await person('?exclude_internal_checks=true')), [aml.body.id]);
+    const company = async (q: string) => (await api.get(`/v1/companies/${companyId}${q}`)).body.checks;
+    assert.deepEqual(ids(await company('')), [reputation.body.id, companyAml.body.id].sort());
+    assert.deepEqual(ids(await company('?exclude_internal_checks=true')), [companyAml.body.id]);
+    // with data_lineage too
+    const lineage = await api.get(`/v1/companies/${companyId}?exclude_internal_checks=true&data_lineage=true`);
+    assert.equal(lineage.status, 200, JSON.stringify(lineage.body));
+    assert.deepEqual(ids(lineage.body.checks), [companyAml.body.id]);
+    // the case read: the same on each of its entities
+    const kase = (await api.get(`/v1/cases/${c.body.id}?exclude_internal_checks=true`)).body;
+    assert.deepEqual(ids(kase.individuals[0].checks), [aml.body.id]);
+    assert.deepEqual(ids(kase.companies[0].checks), [companyAml.body.id]);
+    const whole = (await api.get(`/v1/cases/${c.body.id}`)).body;
+    assert.equal(whole.individuals[0].checks.length, 2);
+    assert.equal(whole.companies[0].checks.length, 2);
+    // not a boolean: a 400 naming it
+    const bad = await api.get(`/v1/individuals/${individualId}?exclude_internal_checks=maybe`);
+    assert.equal(bad.status, 400);
+    assert.match(JSON.stringify(bad.body), /exclude_internal_checks/);
+  });
+
   test('the main company cannot be marked not relevant (the reference: only an affiliated company)', async () => {
     const api = await newWorkspace();
     const c = (await api.post('/v1/cases', sampleCaseBody())).body;

@@ -5950,6 +5950,7 @@ export interface operations {
     parameters: {
       query?: {
         include_not_relevant?: boolean;
+        /** @description Leave out the checks marked `is_internal` (ekyc, online_reputation, internal document checks); default false. */
         exclude_internal_checks?: boolean;
         property_origin?: boolean;
         data_lineage?: boolean;
@@ -12043,6 +12044,7 @@ export interface operations {
   getCompany: {
     parameters: {
       query?: {
+        /** @description Leave out the checks marked `is_internal` (ekyc, online_reputation, internal document checks); default false. */
         exclude_internal_checks?: boolean;
         data_lineage?: boolean;
       };
@@ -15164,6 +15166,7 @@ export interface operations {
   getIndividual: {
     parameters: {
       query?: {
+        /** @description Leave out the checks marked `is_internal` (ekyc, online_reputation, internal document checks); default false. */
         exclude_internal_checks?: boolean;
         data_lineage?: boolean;
       };

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { EXCLUDE_INTERNAL_CHECKS_DESCRIPTION } from '../checks/without-internal.ts';
 import { Company, NestedCompanyCreate } from '../companies/schemas.ts';
 import {
   CustomProperties,
@@ -151,7 +152,9 @@ export const CaseDetailed = Type.Object({
 
 export const CaseGetQuery = Type.Object({
   include_not_relevant: Type.Optional(Type.Boolean({ default: false })),
-  exclude_internal_checks: Type.Optional(Type.Boolean({ default: false })),
+  exclude_internal_checks: Type.Optional(
+    Type.Boolean({ default: false, description: EXCLUDE_INTERNAL_CHECKS_DESCRIPTION }),
+  ),
   property_origin: Type.Optional(Type.Boolean({ default: false })),
   data_lineage: Type.Optional(Type.Boolean({ default: false })),
 });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { EXCLUDE_INTERNAL_CHECKS_DESCRIPTION, withoutInternalChecks } from '../checks/without-internal.ts';
 import { createCompanyFromBody } from '../company-data/import/company-import.ts';
 import { CompanyCreateBody } from '../company-data/import/schemas.ts';
 import { companyDataLineage } from '../company-data/lineage/data-lineage.ts';
@@ -50,7 +51,9 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
         summary: 'Retrieve a company',
         params: IdParam,
         querystring: Type.Object({
-          exclude_internal_checks: Type.Optional(Type.Boolean()),
+          exclude_internal_checks: Type.Optional(
+            Type.Boolean({ description: EXCLUDE_INTERNAL_CHECKS_DESCRIPTION }),
+          ),
           data_lineage: Type.Optional(Type.Boolean()),
         }),
         response: { 200: Company, ...errors(400, 404) },
@@ -59,7 +62,8 @@ export function registerCompanyRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const row = await findCompany(ctx.db, req.principal.workspaceId, req.params.id);
       if (!row) throw notFound('Company');
-      const view = await companyView(ctx.db, ctx, row);
+      const all = await companyView(ctx.db, ctx, row);
+      const view = req.query.exclude_internal_checks ? withoutInternalChecks(all) : all;
       return req.query.data_lineage
         ? { ...view, data_lineage: await companyDataLineage(ctx.db, view, row) }
         : view;

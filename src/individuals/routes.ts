@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
+import { EXCLUDE_INTERNAL_CHECKS_DESCRIPTION, withoutInternalChecks } from '../checks/without-internal.ts';
 import { individualDataLineage } from '../company-data/lineage/data-lineage.ts';
 import { errors, IdParam, SetRelevant } from '../http/common-schemas.ts';
 import { notFound } from '../http/errors.ts';
@@ -47,7 +48,9 @@ export function registerIndividualRoutes(app: App, ctx: AppContext): void {
         summary: 'Retrieve an individual',
         params: IdParam,
         querystring: Type.Object({
-          exclude_internal_checks: Type.Optional(Type.Boolean()),
+          exclude_internal_checks: Type.Optional(
+            Type.Boolean({ description: EXCLUDE_INTERNAL_CHECKS_DESCRIPTION }),
+          ),
           data_lineage: Type.Optional(Type.Boolean()),
         }),
         response: { 200: Individual, ...errors(400, 404) },
@@ -56,7 +59,8 @@ export function registerIndividualRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const row = await findIndividual(ctx.db, req.principal.workspaceId, req.params.id);
       if (!row) throw notFound('Individual');
-      const view = await individualView(ctx.db, ctx, row);
+      const all = await individualView(ctx.db, ctx, row);
+      const view = req.query.exclude_internal_checks ? withoutInternalChecks(all) : all;
       if (!req.query.data_lineage) return view;
       return { ...view, data_lineage: await individualDataLineage(ctx.db, view, row) };
     },
