@@ -307,15 +307,15 @@ describe("the console's French for vericase's review comments", () => {
   test('hit counts read in the singular and the plural; the older "hit(s)" comments still translate', () => {
     assertFrench(
       'Needs a review: the screening found 1 hit to confirm or ignore: Jane Doe',
-      'À revoir : le filtrage a trouvé 1 correspondance à confirmer ou ignorer : Jane Doe',
+      'À revoir : le criblage a trouvé 1 correspondance à confirmer ou ignorer : Jane Doe',
     );
     assertFrench(
       'Needs a review: the screening found 3 hits to confirm or ignore: Jane Doe',
-      'À revoir : le filtrage a trouvé 3 correspondances à confirmer ou ignorer : Jane Doe',
+      'À revoir : le criblage a trouvé 3 correspondances à confirmer ou ignorer : Jane Doe',
     );
     assertFrench(
       'Needs a review: the screening found 2 hit(s) to confirm or ignore: Jane Doe',
-      'À revoir : le filtrage a trouvé 2 correspondances à confirmer ou ignorer : Jane Doe',
+      'À revoir : le criblage a trouvé 2 correspondances à confirmer ou ignorer : Jane Doe',
     );
     assertFrench('Monitoring after a list version change: 2 new, 1 updated, 0 removed hit(s)');
   });

@@ -405,7 +405,7 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.getByLabel('Language').selectOption('fr');
     await page.getByRole('tab', { name: 'Sociétés et personnes' }).click();
     assert.equal(await page.getByTestId('case-status').textContent(), 'Approuvé');
-    assert.match((await page.getByTestId('entity-panel').textContent()) ?? '', /Vérifications/);
+    assert.match((await page.getByTestId('entity-panel').textContent()) ?? '', /Contrôles/);
     // the documents by their French names (the server names them in English)
     await page.getByRole('tab', { name: 'Documents' }).click();
     const docList = page.getByTestId('case-documents');

@@ -200,7 +200,7 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.goto(`${base}/console/queue`);
     await page
       .getByRole('row', { name: /Logan Morey/ })
-      .getByRole('cell', { name: 'Filtrage LCB-FT' })
+      .getByRole('cell', { name: 'Criblage LCB-FT' })
       .waitFor();
     // the built-in document types by their French names (workspace data in English); they were
     // shown in English

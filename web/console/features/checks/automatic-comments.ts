@@ -77,12 +77,12 @@ const RULES: Rule[] = [
   // aml and its monitoring
   {
     en: /^the screening could not run: ([\s\S]+)$/,
-    fr: (m) => `le filtrage n’a pas pu être effectué : ${m[1]}`,
+    fr: (m) => `le criblage n’a pas pu être effectué : ${m[1]}`,
   },
   {
     // the wording before session 56 (recorded as a system review): stored comments still read in French
     en: /^Screening could not run\. ([\s\S]+)$/,
-    fr: (m) => `Le filtrage n’a pas pu être effectué. ${m[1]}`,
+    fr: (m) => `Le criblage n’a pas pu être effectué. ${m[1]}`,
   },
   {
     en: /^Monitoring after a list version change: hits (\d+) new, (\d+) updated, (\d+) removed$/,
@@ -223,13 +223,13 @@ const RULES: Rule[] = [
   {
     en: /^Approved automatically: (the screening|the re-screening after a list update) found no match on the sanctions and watch lists(?: \(lists: ([^)]*)\))?$/,
     fr: (m) =>
-      `Approuvé automatiquement : ${m[1] === 'the screening' ? 'le filtrage' : 'le nouveau filtrage après une mise à jour des listes'} n’a trouvé aucune correspondance dans les listes de sanctions et de surveillance${m[2] ? ` (listes : ${m[2]})` : ''}`,
+      `Approuvé automatiquement : ${m[1] === 'the screening' ? 'le criblage' : 'le nouveau criblage après une mise à jour des listes'} n’a trouvé aucune correspondance dans les listes de sanctions et de surveillance${m[2] ? ` (listes : ${m[2]})` : ''}`,
   },
   {
     // `hit(s)`: the wording of comments stored before 2026-12
     en: /^the screening found (\d+) hit(?:s|\(s\))? to confirm or ignore: ([\s\S]+)$/,
     fr: (m) =>
-      `le filtrage a trouvé ${m[1]} ${Number(m[1]) < 2 ? 'correspondance' : 'correspondances'} à confirmer ou ignorer : ${m[2]}`,
+      `le criblage a trouvé ${m[1]} ${Number(m[1]) < 2 ? 'correspondance' : 'correspondances'} à confirmer ou ignorer : ${m[2]}`,
   },
   // electronic_signature
   fixed(
