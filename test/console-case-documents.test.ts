@@ -6,9 +6,23 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { criteria, flattenInformation, sniffType } from '../web/console/features/case/document-data.ts';
-import { documentName } from '../web/console/features/case/document-name.ts';
+import { documentName, safeFileName } from '../web/console/features/case/document-name.ts';
 
 describe('case page documents', () => {
+  test('a document name as a file name: no slash or character a file system refuses', () => {
+    assert.equal(safeFileName('Case report (Europe/Paris)'), 'Case report (Europe-Paris)');
+    assert.equal(
+      safeFileName('Rapport du dossier (America/Argentina/Buenos_Aires)'),
+      'Rapport du dossier (America-Argentina-Buenos_Aires)',
+    );
+    assert.equal(safeFileName('Kbis: "extrait" <2024>?'), 'Kbis- -extrait- -2024');
+    assert.equal(safeFileName('a\\b\tc\u0000d|e*f'), 'a-b-c-d-e-f');
+    assert.equal(safeFileName('../../etc/passwd'), 'etc-passwd');
+    assert.equal(safeFileName('  Proof   of address  '), 'Proof of address');
+    assert.equal(safeFileName('///'), 'document');
+    assert.equal(safeFileName('x'.repeat(300)).length, 150);
+  });
+
   test('file types from the first bytes: PDF, JPEG, PNG, WebP, TIFF, HEIC, anything else', () => {
     const head = (b: Buffer) => new Uint8Array(b.subarray(0, 16));
     assert.equal(sniffType(head(Buffer.from('%PDF-1.4\n%\xe2\xe3', 'latin1'))), 'application/pdf');

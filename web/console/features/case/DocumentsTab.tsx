@@ -13,7 +13,7 @@ import { useLang } from '../../shell/i18n.tsx';
 import { useAutomaticComment } from '../act-i18n.ts';
 import { usePathLabel } from '../field-label.ts';
 import { criteria, flattenInformation, isObject, type Json, sniffType } from './document-data.ts';
-import { documentName } from './document-name.ts';
+import { documentName, safeFileName } from './document-name.ts';
 import { type CaseT, formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import type { CaseDocument, CaseEntity } from './types.ts';
 
@@ -215,7 +215,7 @@ function DocumentView({ doc }: { doc: CaseDocument }) {
             ))}
           </fieldset>
         ) : null}
-        {fileId ? <FileViewer key={fileId} fileId={fileId} name={doc.name} /> : null}
+        {fileId ? <FileViewer key={fileId} fileId={fileId} name={docName(doc.name)} /> : null}
       </div>
       {doc.check ? (
         <ExtractedData data={check.loaded} error={check.error} earlier={doc.check.version === 'history'} />
@@ -260,7 +260,11 @@ function FileViewer({ fileId, name }: { fileId: string; name: string }) {
     );
   if (!blob) return <p aria-busy="true">{t('case.loading')}</p>;
   const download = (
-    <a href={blob.url} download={`${name}.${EXTENSION[blob.type] ?? 'bin'}`} className="case-button">
+    <a
+      href={blob.url}
+      download={`${safeFileName(name)}.${EXTENSION[blob.type] ?? 'bin'}`}
+      className="case-button"
+    >
       {t('case.docs.download')}
     </a>
   );

@@ -29,3 +29,17 @@ export function documentName(name: string, lang: string): string {
   if (m) return `${KIND_FR[m[1]]} (${m[1] === 'ID document' ? (ID_TYPE_FR[m[2]] ?? m[2]) : m[2]})`;
   return documentTypeLabel(name, lang);
 }
+
+/**
+ * A document's name as the name of its downloaded file. A report is named after its time zone
+ * (`Case report (Europe/Paris)`) and an operator's document type label may hold a slash, which a
+ * browser drops or turns into a folder separator; so do the characters Windows refuses.
+ */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cleaned.replace(/^[.-]+|[.-]+$/g, '').slice(0, 150) || 'document';
+}
