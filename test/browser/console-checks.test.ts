@@ -502,4 +502,56 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(await request.innerText(), /Ended\s+\S/);
     await page.close();
   });
+
+  test('an eKYC check shows its decision, score, reading and fraud signals, in French too', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'eKYC case',
+      companies: [{ type: 'main', name: 'Ekyc Co', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Ines',
+          // the sandbox decides from the last name: inconclusive, score 50 (docs/sandbox.md)
+          last_name: 'Inconclusive',
+          birth_date: '1990-04-05',
+          email: 'ines@example.com',
+          phone_number: '+33612345678',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const check = await api.post('/v1/checks/ekyc', { individual_id: created.body.individuals[0].id });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    assert.equal(check.body.data.decision, 'inconclusive');
+    const signals = check.body.data.fraud_signals;
+    assert.ok(signals, 'an e-mail and a phone: fraud signals');
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${check.body.id}`);
+    const result = page.locator(`#check-${check.body.id}`).getByTestId('ekyc-result');
+    await result.waitFor();
+    const text = await result.innerText();
+    assert.match(text, /Decision\s+Inconclusive/);
+    assert.match(text, /Score\s+50\/100/);
+    assert.match(text, /Country\s+France \(FR\)/);
+    assert.ok(text.includes(check.body.data.ai.interpretation), text);
+    assert.match(text, /Fraud signals/);
+    const band = (b: string) => b.replace('_', ' ');
+    assert.ok(
+      text.includes(`Trust\n${signals.trust.score}/100 (${band(signals.trust.band)})`) ||
+        new RegExp(`Trust\\s+${signals.trust.score}/100 \\(${band(signals.trust.band)}\\)`).test(text),
+      text,
+    );
+    assert.match(text, /E-mail address valid\s+Yes/);
+    assert.match(text, /Phone number valid\s+Yes/);
+    assert.match(text, /Phone line\s+mobile/);
+    await shot(page, 'ekyc');
+    await page.getByLabel('Language').selectOption('fr');
+    await result.getByText('Signaux de fraude').waitFor();
+    const french = await result.innerText();
+    assert.match(french, /Décision\s+Non concluant/);
+    assert.match(french, /Pays\s+France \(FR\)/);
+    assert.match(french, /Adresse e-mail valide\s+Oui/);
+    await page.close();
+  });
 });

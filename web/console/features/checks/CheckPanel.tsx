@@ -32,6 +32,7 @@ const VALUE_LABELS: Record<string, string> = {
   gender: 'check.gender',
   list_types: 'check.listType',
   source: 'check.listSource',
+  line_type: 'check.lineType',
 };
 
 /** A plain date (a birth date, a listing date) and an instant, as the API writes them. */
@@ -216,7 +217,7 @@ function TypeResult({
     case 'electronic_signature':
       return <SignatureRequest check={check} signer={entityName} />;
     case 'ekyc':
-      return <Facts data={data.vendor as Json | undefined} />;
+      return <EkycResult data={data} />;
     case 'company_monitoring':
       return (
         <RegistryChanges
@@ -230,6 +231,73 @@ function TypeResult({
       return <Facts data={rest} />;
     }
   }
+}
+
+/**
+ * An eKYC check: the provider's decision (match, inconclusive, inconsistent) with its score, the
+ * country and profile it was run on, its reading in words, and the fraud signals of the person's
+ * e-mail and phone. Only the vendor block was shown: the decision, the one thing a reviewer needs,
+ * was not.
+ */
+function EkycResult({ data }: { data: Json }) {
+  const t = useActT();
+  const vendor = (data.vendor ?? {}) as Json;
+  const interpretation = (data.ai as Json | undefined)?.interpretation;
+  const signals = data.fraud_signals as Json | null | undefined;
+  const part = (key: string) => (signals?.[key] ?? null) as Json | null;
+  // a score out of 100 with its band in words (a trust of 10 is low; its fraud score, 90, very high)
+  const scored = (o: Json | null, scoreKey: string, bandKey: string): string | null => {
+    if (!o || typeof o[scoreKey] !== 'number') return null;
+    const k = `check.band.${String(o[bandKey])}`;
+    const band = typeof o[bandKey] === 'string' ? (hasActKey(k) ? t(k) : String(o[bandKey])) : '';
+    return band ? `${o[scoreKey]}/100 (${band})` : `${o[scoreKey]}/100`;
+  };
+  const email = part('email_validation');
+  const mobile = part('mobile_validation');
+  const rules = ((part('trust')?.triggered_rules ?? []) as { code: string; description: string }[]).filter(
+    (r) => r && typeof r.description === 'string',
+  );
+  return (
+    <div data-testid="ekyc-result">
+      <Facts
+        data={{
+          decision: data.decision,
+          score: typeof vendor.score === 'number' ? `${vendor.score}/100` : null,
+          country: vendor.country,
+          profile_name: vendor.profile_name,
+        }}
+        keys={['decision', 'score', 'country', 'profile_name']}
+      />
+      {typeof interpretation === 'string' && interpretation ? (
+        <p className="muted">{interpretation}</p>
+      ) : null}
+      <h4>{t('check.fraudSignals')}</h4>
+      {signals ? (
+        <>
+          <Facts
+            data={{
+              trust: scored(part('trust'), 'score', 'band'),
+              fraud_score: scored(part('fraud_score'), 'score', 'band'),
+              email_risk: scored(part('email_verification'), 'risk_score', 'risk_level'),
+              email_valid: email?.address_valid ?? null,
+              phone_valid: mobile?.number_valid ?? null,
+              line_type: mobile?.line_type ?? null,
+            }}
+            keys={['trust', 'fraud_score', 'email_risk', 'email_valid', 'phone_valid', 'line_type']}
+          />
+          {rules.length ? (
+            <ul className="ekyc-rules">
+              {rules.map((r) => (
+                <li key={r.code}>{r.description}</li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : (
+        <p className="muted">{t('check.noFraudSignals')}</p>
+      )}
+    </div>
+  );
 }
 
 /** data.vendor.status of a signature whose signer has not signed or declined yet. */
