@@ -101,8 +101,18 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.equal(await row.getByRole('cell').first().textContent(), 'AML screening');
     await shot(page, '01-queue');
 
-    // the queue's link opens the case with the check unfolded
-    await row.getByRole('link', { name: 'Screening case' }).click();
+    // the queue's link opens the case with the check unfolded; named after the case, then the check
+    // and its subject (a case's several checks each have a link)
+    const link = row.getByRole('link', {
+      name: 'Screening case — AML screening, Elvis Logan Morey',
+      exact: true,
+    });
+    // what is seen is the case's name; the rest is in a visually hidden span
+    assert.equal(
+      await link.evaluate((el: any) => el.firstChild.textContent + '|' + el.querySelector('span').className),
+      'Screening case|visually-hidden',
+    );
+    await link.click();
     const panel = page.locator(`#check-${amlId}`);
     await panel.getByRole('heading', { name: /Hits/ }).waitFor();
     // the page shows the check it was opened for: its row has the focus (the page opened at its top,
@@ -200,7 +210,7 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.goto(`${base}/console/queue`);
     await page
       .getByRole('row', { name: /Logan Morey/ })
-      .getByRole('cell', { name: 'Criblage LCB-FT' })
+      .getByRole('cell', { name: 'Criblage LCB-FT', exact: true })
       .waitFor();
     // the built-in document types by their French names (workspace data in English); they were
     // shown in English

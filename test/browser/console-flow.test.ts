@@ -152,7 +152,7 @@ test('sign in, case from the registry, template, review a check, share the porta
   // the review queue lists it
   await page.getByRole('link', { name: 'Review queue' }).click();
   await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
-  await page.getByRole('cell', { name: 'Iris Inconclusive' }).waitFor();
+  await page.getByRole('cell', { name: 'Iris Inconclusive', exact: true }).waitFor();
   // and its case, among the cases waiting for a reviewer, with its one check to review (the page
   // listed checks only)
   const cases = page.getByRole('region', { name: 'Cases' });

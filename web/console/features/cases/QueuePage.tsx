@@ -1,7 +1,8 @@
 /**
  * The review queue: checks in need_review across the workspace, longest waiting first, with what each
  * is on and its case (GET /v1/review-queue/checks: one call), below the cases whose reviewer has
- * actions (QueueCases). A check's link opens its case with the check unfolded.
+ * actions (QueueCases). A check's link opens its case with the check unfolded; it is named after the
+ * case, then (for screen readers) the check and its subject, as a case often has several.
  */
 import { Link } from 'wouter';
 import { api, unwrap } from '../../api/client.ts';
@@ -47,7 +48,16 @@ export function QueuePage() {
             </td>
             <td>{r.subject.name}</td>
             <td>
-              <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>{r.case.name}</Link>
+              {/* several checks of one case each have a link: the hidden words tell them apart to a
+                  screen reader (its name still starts with the visible case name) */}
+              <Link href={`/cases/${r.case.id}?check=${r.check.id}`}>
+                {r.case.name}
+                <span className="visually-hidden">
+                  {' '}
+                  — {typeLabel(r.check.type)}
+                  {r.check.subtype ? ` (${subtypeLabel(r.check.subtype)})` : ''}, {r.subject.name}
+                </span>
+              </Link>
             </td>
             <td>{formatDate(r.waiting_since)}</td>
           </tr>
