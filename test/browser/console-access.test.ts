@@ -432,6 +432,11 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await row.getByRole('button', { name: 'Revoke' }).click();
     await dialog.getByRole('button', { name: 'Revoke' }).click();
     await row.waitFor({ state: 'detached' });
+    // it left the list (revoked keys are hidden): said so
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'The key “CRM integration” is revoked: programs using it are refused from now on.' })
+      .waitFor();
     assert.equal((await ws.get('/v1/ping', { 'x-service-api-key': key })).status, 401);
     await page.close();
   });

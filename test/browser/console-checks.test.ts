@@ -109,7 +109,7 @@ describe('console checks', { timeout: 600_000 }, () => {
     });
     // what is seen is the case's name; the rest is in a visually hidden span
     assert.equal(
-      await link.evaluate((el: any) => el.firstChild.textContent + '|' + el.querySelector('span').className),
+      await link.evaluate((el: any) => `${el.firstChild.textContent}|${el.querySelector('span').className}`),
       'Screening case|visually-hidden',
     );
     await link.click();

@@ -192,7 +192,7 @@ export const actEn = {
   'check.confirm': 'Confirm (true match)',
   'check.ignore': 'Ignore (not them)',
   'check.hitReason': 'Why (optional), for {name}',
-  'check.hitReasonPlaceholder': 'Why: a true match, or not them (optional)',
+  'check.hitReasonPlaceholder': 'Why (optional)',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
   'check.hitsDone': 'Every hit is confirmed or ignored: approve or reject the check.',

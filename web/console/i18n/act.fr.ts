@@ -193,7 +193,7 @@ export const actFr: Record<ActKey, string> = {
   'check.confirm': 'Confirmer (vraie correspondance)',
   'check.ignore': 'Écarter (homonyme)',
   'check.hitReason': 'Pourquoi (facultatif), pour {name}',
-  'check.hitReasonPlaceholder': 'Pourquoi : vraie correspondance ou homonyme (facultatif)',
+  'check.hitReasonPlaceholder': 'Pourquoi (facultatif)',
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst': 'Confirmez ou écartez d’abord chaque correspondance : le contrôle se décide ensuite.',
   'check.hitsDone': 'Chaque correspondance est confirmée ou écartée : approuvez ou refusez le contrôle.',

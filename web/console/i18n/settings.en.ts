@@ -182,8 +182,7 @@ export const settingsEn = {
   'webhooks.offline': 'Paused',
   'webhooks.onlineLong': 'Online (paused webhooks keep their deliveries until they are back)',
   'webhooks.signature': 'Signature',
-  'webhooks.signature.standard_webhooks':
-    'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature headers)',
+  'webhooks.signature.standard_webhooks': 'Standard Webhooks (webhook-* headers)',
   'webhooks.signature.hmac_sha256_hex': 'HMAC-SHA256 of the body in hex, in one header',
   'webhooks.signatureHeader': 'Signature header (default dotfile-signature)',
   'webhooks.secret': 'Signing secret',
@@ -231,6 +230,7 @@ export const settingsEn = {
   'apiKeys.bySystem': 'command line or first start',
   'apiKeys.created': 'Created',
   'apiKeys.revoked': 'Revoked',
+  'apiKeys.revokedDone': 'The key “{name}” is revoked: programs using it are refused from now on.',
   'apiKeys.revoke': 'Revoke',
   'apiKeys.revokeTitle': 'Revoke the API key',
   'apiKeys.revokeQuestion': 'Revoke the key “{name}”? Programs using it are refused from now on.',

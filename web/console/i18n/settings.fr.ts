@@ -188,9 +188,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'webhooks.offline': 'En pause',
   'webhooks.onlineLong': 'En ligne (un webhook en pause garde ses envois jusqu’à son retour)',
   'webhooks.signature': 'Signature',
-  'webhooks.signature.standard_webhooks':
-    'Standard Webhooks (en-têtes webhook-id, webhook-timestamp, webhook-signature)',
-  'webhooks.signature.hmac_sha256_hex': 'HMAC-SHA256 du contenu en hexadécimal, dans un en-tête',
+  'webhooks.signature.standard_webhooks': 'Standard Webhooks (en-têtes webhook-*)',
+  'webhooks.signature.hmac_sha256_hex': 'HMAC-SHA256 du contenu en hexa, dans un en-tête',
   'webhooks.signatureHeader': 'En-tête de signature (par défaut dotfile-signature)',
   'webhooks.secret': 'Secret de signature',
   'webhooks.showSecret': 'Afficher',
@@ -238,6 +237,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'apiKeys.bySystem': 'ligne de commande ou premier démarrage',
   'apiKeys.created': 'Créée',
   'apiKeys.revoked': 'Révoquée',
+  'apiKeys.revokedDone':
+    'La clé « {name} » est révoquée : les programmes qui l’utilisent sont désormais refusés.',
   'apiKeys.revoke': 'Révoquer',
   'apiKeys.revokeTitle': 'Révoquer la clé d’API',
   'apiKeys.revokeQuestion':

@@ -29,6 +29,8 @@ export function ApiKeysPage() {
   const [revoked, setRevoked] = useState(false);
   const [page, setPage] = usePage(revoked);
   const [creating, setCreating] = useState(false);
+  // a revoked key leaves the list (revoked ones are hidden by default): said, or it just vanished
+  const [notice, setNotice] = useState<string | null>(null);
   const list = useLoad(
     async () =>
       ok(
@@ -44,12 +46,20 @@ export function ApiKeysPage() {
         title={t('settings.section.api-keys')}
         hint={t('apiKeys.intro')}
         newLabel={t('apiKeys.new')}
-        onNew={() => setCreating(true)}
+        onNew={() => {
+          setNotice(null);
+          setCreating(true);
+        }}
       />
       <label className="check">
         <input type="checkbox" checked={revoked} onChange={(e) => setRevoked(e.target.checked)} />
         {t('apiKeys.includeRevoked')}
       </label>
+      {notice ? (
+        <p role="status" className="settings-ok">
+          {notice}
+        </p>
+      ) : null}
       <LoadState load={list} t={t} />
       <SettingsTable
         rows={list.data?.data}
@@ -82,7 +92,10 @@ export function ApiKeysPage() {
                   action={async () =>
                     ok(await api.DELETE('/v1/api-keys/{id}', { params: { path: { id: k.id } } }))
                   }
-                  onDone={list.reload}
+                  onDone={() => {
+                    setNotice(t('apiKeys.revokedDone', { name: k.name ?? `${k.prefix}…` }));
+                    list.reload();
+                  }}
                 />
               )}
             </td>
