@@ -121,6 +121,10 @@ describe('console checks', { timeout: 600_000 }, () => {
       `document.activeElement?.getAttribute('data-check-id') === ${JSON.stringify(amlId)}`,
     );
     const english = await shownText(panel);
+    // a person is screened with their nationalities: named so on the screened side
+    const screenedSide = await panel.locator('.hit-side').first().innerText();
+    assert.match(screenedSide, /Nationalities\s+Belize \(BZ\)/);
+    assert.doesNotMatch(screenedSide, /Countries/);
     for (const words of [
       'To review',
       'Birth date',

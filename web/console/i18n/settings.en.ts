@@ -41,7 +41,7 @@ export const settingsEn = {
   'general.caseReview': 'Case reviews',
   'general.commentMandatory': 'A case review must carry a comment',
   'general.frequencyHint':
-    'Months from an approving review to the next review, per risk level (empty: no review due).',
+    'Months from a case review (approved, rejected or closed) to the next one, per risk level (empty: no review due).',
   'general.risk.not_defined': 'Risk not defined',
   'general.risk.low': 'Low risk',
   'general.risk.medium': 'Medium risk',

@@ -43,7 +43,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'general.caseReview': 'Revues de dossier',
   'general.commentMandatory': 'Une revue de dossier doit comporter un commentaire',
   'general.frequencyHint':
-    'Mois entre une revue d’approbation et la revue suivante, par niveau de risque (vide : pas de revue prévue).',
+    'Mois entre une décision sur un dossier (approuvé, refusé ou clos) et la revue suivante, par niveau de risque (vide : pas de revue prévue).',
   'general.risk.not_defined': 'Risque non défini',
   'general.risk.low': 'Risque faible',
   'general.risk.medium': 'Risque moyen',

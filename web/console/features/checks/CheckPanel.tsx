@@ -87,7 +87,19 @@ function Facts({ data, keys }: { data: Json | null | undefined; keys?: string[] 
 }
 
 /** What is shown of the screened subject and of a listed entity, in this order. */
-const SUBJECT_FIELDS = ['name', 'kind', 'birth_date', 'gender', 'countries'];
+const SUBJECT_FIELDS = ['name', 'kind', 'birth_date', 'gender', 'nationalities', 'countries'];
+
+/**
+ * A person is screened with their nationalities (their address is not a screening criterion), a
+ * company with its country: named so. "Countries —" beside a person living in Belize read as if
+ * their country had been left out.
+ */
+function screenedSubject(subject: Json | null | undefined): Json | null {
+  if (!subject) return null;
+  if (subject.kind !== 'person') return subject;
+  const { countries, ...rest } = subject;
+  return { ...rest, nationalities: countries };
+}
 const LISTED_FIELDS = [
   'source',
   'id',
@@ -144,7 +156,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
         <div key={h.id as string} className="hit">
           <div className="hit-side">
             <h5>{t('check.subject')}</h5>
-            <Facts data={data.subject ?? null} keys={SUBJECT_FIELDS} />
+            <Facts data={screenedSubject(data.subject)} keys={SUBJECT_FIELDS} />
           </div>
           <div className="hit-side">
             <h5>
