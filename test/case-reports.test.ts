@@ -364,6 +364,16 @@ describe('case reports', () => {
     const version = screened.data.vendor.list_versions[0];
     assert.ok(flat.includes(`${version.source} (${version.version})`), flat);
     assert.doesNotMatch(flat, /\d+ items?\b/);
+    // the aml check's own facts, not the API's paths and ids: its match status, whether it is
+    // monitored (one label), the screened subject
+    assert.match(flat, /Match status true positive/);
+    assert.match(flat, /Lists with hits sanction/);
+    assert.match(flat, /Monitored (true|false)/);
+    assert.match(flat, /Subject name Gaddafi International Charity and Development Foundation/);
+    assert.doesNotMatch(
+      flat,
+      /Vendor (case|search) url|\/v1\/checks\/aml|Vendor customer id|Vendor search ref/,
+    );
     assert.match(text, /Match 1: registration_number · reported \d{4}-\d\d-\d\d \d\d:\d\d GMT\+05:30/);
     // no instant left as the API writes it (vendor.created_at, screened_at...): all in the zone
     assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT\d\d:\d\d/);

@@ -49,10 +49,33 @@ function itemName(item: unknown, i: number): string {
 }
 
 /**
+ * Nested data fields a reader of the report has no use for: the API's own paths to the check
+ * (`vendor.search_url`, `vendor.case_url`), a second copy of the search id, the individual's id and
+ * the check's start (shown as Started). They took the row budget before what matters (an aml
+ * check's match status and screened subject were left out).
+ */
+const NOISE = new Set([
+  'vendor.case_url',
+  'vendor.search_url',
+  'vendor.search_ref',
+  'vendor.customer_id',
+  'vendor.created_at',
+]);
+
+/** Labels that read better than the field's name in words ("Vendor is search monitored"). */
+const LABELS: Record<string, string> = {
+  'vendor.is_search_monitored': 'Monitored',
+  'vendor.screened_at': 'Screened at',
+  'vendor.list_versions': 'Lists screened',
+  match_status: 'Match status',
+  hits_list_types: 'Lists with hits',
+};
+
+/**
  * The key facts of a check's `data`, as label/value rows: scalar fields of `information` and of the
  * data itself (result, review and settings are shown apart, and so are hits, matches and detailed
- * results: see section-checks), one level of nesting flattened, lists named item by item, instants written by
- * `time` (the report's zone); at most `limit` rows.
+ * results: see section-checks), then its objects one level down, lists named item by item, instants
+ * written by `time` (the report's zone); at most `limit` rows.
  */
 export function keyData(
   data: unknown,
@@ -89,11 +112,19 @@ export function keyData(
     if (nested) for (const [k2, v2] of Object.entries(nested)) add(`${words(k)} ${words(k2)}`, v2);
     else add(words(k), v);
   }
+  // the data's own fields first, its objects (the provider's block, the subject) after them
   for (const [k, v] of Object.entries(d)) {
-    if (skip.has(k)) continue;
+    if (skip.has(k) || obj(v)) continue;
+    // a code in words, as the headings write statuses (true_positive → true positive)
+    add(LABELS[k] ?? words(k), k === 'match_status' && typeof v === 'string' ? words(v) : v);
+  }
+  for (const [k, v] of Object.entries(d)) {
     const nested = obj(v);
-    if (nested) for (const [k2, v2] of Object.entries(nested)) add(`${words(k)} ${words(k2)}`, v2);
-    else add(words(k), v);
+    if (skip.has(k) || !nested) continue;
+    for (const [k2, v2] of Object.entries(nested)) {
+      const path = `${k}.${k2}`;
+      if (!NOISE.has(path)) add(LABELS[path] ?? `${words(k)} ${words(k2)}`, v2);
+    }
   }
   return rows;
 }
