@@ -111,7 +111,9 @@ describe('companies and individuals', () => {
     assert.deepEqual(ids(await company('')), [reputation.body.id, companyAml.body.id].sort());
     assert.deepEqual(ids(await company('?exclude_internal_checks=true')), [companyAml.body.id]);
     // with data_lineage too
-    const lineage = await api.get(`/v1/companies/${companyId}?exclude_internal_checks=true&data_lineage=true`);
+    const lineage = await api.get(
+      `/v1/companies/${companyId}?exclude_internal_checks=true&data_lineage=true`,
+    );
     assert.equal(lineage.status, 200, JSON.stringify(lineage.body));
     assert.deepEqual(ids(lineage.body.checks), [companyAml.body.id]);
     // the case read: the same on each of its entities

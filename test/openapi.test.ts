@@ -125,6 +125,33 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(ok.content), ['application/pdf']);
   });
 
+  test('a body whose fields are all optional may be left out, and the document says so', async () => {
+    const required = (path: string, method: string) => doc.paths[path][method].requestBody.required;
+    for (const [path, method] of [
+      ['/v1/cases/{id}/generate-report', 'post'],
+      ['/v1/cases/{id}', 'patch'],
+      ['/v1/checks/id_document/{id}/force_review', 'post'],
+      ['/v1/webhooks/{id}/rotate-secret', 'post'],
+    ])
+      assert.equal(required(path, method), false, `${method} ${path}`);
+    // a body with required fields, and a PUT (it replaces everything: {} resets it), are required
+    assert.equal(required('/v1/cases', 'post'), true);
+    assert.equal(required('/v1/workspace/settings', 'put'), true);
+    // as the service behaves: no body is {} there, and a 400 on the PUT
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', { name: 'No body' });
+    const { app } = await getHarness();
+    const key = { 'x-service-api-key': api.key };
+    const report = await app.inject({
+      method: 'POST',
+      url: `/v1/cases/${kase.body.id}/generate-report`,
+      headers: key,
+    });
+    assert.equal(report.statusCode, 204, report.body);
+    const put = await app.inject({ method: 'PUT', url: '/v1/workspace/settings', headers: key });
+    assert.equal(put.statusCode, 400, put.body);
+  });
+
   test('verbs a client would call', () => {
     const ids = new Map(operations(doc).map(({ key, op }) => [key, op.operationId]));
     assert.equal(ids.get('POST /v1/cases'), 'createCase');

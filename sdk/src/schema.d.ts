@@ -4154,7 +4154,7 @@ export interface operations {
    * @description Reads registry-linked companies due for monitoring now instead of at their next scheduled time.
    */
   runCompanyMonitoring: {
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -5619,7 +5619,7 @@ export interface operations {
       };
     };
     /** @description Exactly one of from_company_id and from_individual_id */
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -5844,7 +5844,7 @@ export interface operations {
         caseRelationId: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -6136,7 +6136,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -6262,7 +6262,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -6398,7 +6398,7 @@ export interface operations {
         key: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -6630,7 +6630,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -7785,7 +7785,7 @@ export interface operations {
         "Idempotency-Key"?: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -8793,7 +8793,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         "application/json": Record<string, never>;
@@ -9674,7 +9674,7 @@ export interface operations {
         "Idempotency-Key"?: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -10345,7 +10345,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         "application/json": Record<string, never>;
@@ -10795,7 +10795,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /** @example {} */
         "application/json": Record<string, never>;
@@ -11624,7 +11624,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -12222,7 +12222,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -15344,7 +15344,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -17186,7 +17186,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -17759,7 +17759,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -18624,7 +18624,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -18903,7 +18903,7 @@ export interface operations {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {
@@ -19265,7 +19265,7 @@ export interface operations {
    * @description Merges the given settings into the current ones, key by key; an unknown key is refused.
    */
   updateWorkspaceSettings: {
-    requestBody: {
+    requestBody?: {
       content: {
         /**
          * @example {

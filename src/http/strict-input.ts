@@ -23,7 +23,7 @@ import { DEFAULT_MAX_ITEMS, strictSchema } from './strict-schema.ts';
  * Routes of the API (key or admin token) and of the client portal's API (a link's token, whose doc
  * promises the same validation): every parameter and field they take is declared.
  */
-const API_PREFIXES = ['/v1/', '/admin/', '/portal/api/'];
+export const API_PREFIXES = ['/v1/', '/admin/', '/portal/api/'];
 /**
  * Marks, in a route's config, that it declares no query string: the shared preValidation hook then
  * refuses any parameter. A flag read by a hook that runs anyway, not an empty schema: that added a
@@ -63,7 +63,7 @@ function refuseBody(req: FastifyRequest, _reply: unknown, done: (err?: Error) =>
   done(new ApiError(400, 'This request takes no body', [{ path: 'body', message: 'body is not allowed' }]));
 }
 
-function noRequiredField(body: unknown): boolean {
+export function noRequiredField(body: unknown): boolean {
   const b = body as { type?: unknown; required?: unknown[] };
   return b.type === 'object' && (!Array.isArray(b.required) || b.required.length === 0);
 }

@@ -3,7 +3,9 @@
  * declared tags, named component schemas, and the security of the operator endpoints. Runs once per
  * process (fastify-swagger caches the result), never per request.
  */
+
 import { CHECK_TYPE_DEFINITIONS } from '../../checks/registry.ts';
+import { API_PREFIXES, noRequiredField } from '../strict-input.ts';
 import { attachExamples } from './attach-examples.ts';
 import { namedSchemas } from './components.ts';
 import { CUSTOM_FORMATS } from './description.ts';
@@ -34,6 +36,7 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
       if (path.startsWith('/admin/')) op.security = [{ AdminBearer: [] }];
       if (method === 'post' && path.startsWith('/v1/')) declareIdempotency(op as IdempotentOperation);
       declarePlumbingHeaders(path, op as IdempotentOperation);
+      if (method !== 'put' && API_PREFIXES.some((p) => path.startsWith(p))) optionalBody(op, doc);
       attachExamples(op);
     }
   }
@@ -74,6 +77,28 @@ type Response = { description?: string; content?: Record<string, { schema?: Sche
 type Schema = { $ref?: string; properties?: Record<string, Schema>; items?: Schema };
 
 const refName = (schema: Schema | undefined) => schema?.$ref?.split('/').pop() ?? null;
+
+/**
+ * A JSON body whose every field is optional may be left out (src/http/strict-input.ts: none is
+ * `{}`), except on a PUT: the document says so (`requestBody.required: false`), where fastify-swagger
+ * marks every body required and a generated client had to send `{}` to `generate-report`.
+ */
+function optionalBody(
+  op: { requestBody?: { required?: boolean; content?: Record<string, unknown> } },
+  doc: Record<string, unknown>,
+): void {
+  const media = op.requestBody?.content?.['application/json'] as
+    | { schema?: Record<string, unknown> }
+    | undefined;
+  let schema = media?.schema;
+  const ref = typeof schema?.$ref === 'string' ? schema.$ref : null;
+  if (ref?.startsWith('#/components/schemas/')) {
+    const components = (doc.components as { schemas?: Record<string, Record<string, unknown>> } | undefined)
+      ?.schemas;
+    schema = components?.[ref.slice('#/components/schemas/'.length)];
+  }
+  if (op.requestBody && schema && noRequiredField(schema)) op.requestBody.required = false;
+}
 
 type OperationResponses = { summary?: string; responses?: Record<string, Response> };
 
