@@ -267,6 +267,14 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('heading', { name: 'Versions of “Engagement letter”' }).waitFor();
     await page.getByRole('button', { name: 'Add a version' }).click();
+    // a syntax error: the parser's quote of the line, its caret under the fault, monospaced
+    await dialog.getByLabel('Content (HTML)').fill('<h1>Engagement letter</h1>\n<p>{{#if company.name}</p>');
+    await dialog.getByRole('button', { name: 'Save the draft' }).click();
+    const syntax = dialog.getByRole('alert');
+    await syntax.waitFor();
+    assert.match((await syntax.innerText()) ?? '', /line 2[\s\S]*\n-*\^/);
+    assert.equal(await syntax.evaluate((el: any) => el.className), 'settings-error is-code');
+    assert.match(await syntax.evaluate((el: any) => getComputedStyle(el).fontFamily), /mono/i);
     await dialog.getByLabel('Content (HTML)').fill('<h1>Engagement letter</h1><p>{{company.name}}</p>');
     await dialog.getByRole('button', { name: 'Save the draft' }).click();
     await page.getByRole('button', { name: 'Publish' }).click();

@@ -128,8 +128,11 @@ export function useAction() {
 
 export function ErrorNote({ message }: { message: string | null | undefined }) {
   if (!message) return null;
+  // a template's syntax error quotes the line with a caret under the fault: in a monospaced block,
+  // lines kept, or the caret points nowhere
+  const quotesCode = /\n-*\^/.test(message);
   return (
-    <p className="settings-error" role="alert">
+    <p className={quotesCode ? 'settings-error is-code' : 'settings-error'} role="alert">
       {message}
     </p>
   );
