@@ -66,13 +66,13 @@ describe('console lists', { timeout: 600_000 }, () => {
     const page = await signedInPage(chrome, base, admin);
     await page.goto(`${base}/console/settings/users`);
     const pager = page.getByRole('navigation', { name: 'Pages' });
-    await pager.getByText('Page 1 of 2 (23 in all)').waitFor();
+    await pager.getByText('Page 1 of 2 · 23 in all').waitFor();
     await pager.getByRole('button', { name: 'Next' }).click();
-    await pager.getByText('Page 2 of 2 (23 in all)').waitFor();
+    await pager.getByText('Page 2 of 2 · 23 in all').waitFor();
     await page.getByLabel('Show suspended users').check();
-    await pager.getByText('(24 in all)').waitFor();
+    await pager.getByText('· 24 in all').waitFor();
     await shot(page, 'users-suspended-shown');
-    assert.equal(await pager.locator('span').textContent(), 'Page 1 of 2 (24 in all)');
+    assert.equal(await pager.locator('span').textContent(), 'Page 1 of 2 · 24 in all');
     await page.close();
   });
 
@@ -90,7 +90,7 @@ describe('console lists', { timeout: 600_000 }, () => {
     const page = await signedInPage(chrome, base, boss);
     await page.goto(`${base}/console/settings/users`);
     const pager = page.getByRole('navigation', { name: 'Pages' });
-    await pager.getByText('Page 1 of 2 (21 in all)').waitFor();
+    await pager.getByText('Page 1 of 2 · 21 in all').waitFor();
     await pager.getByRole('button', { name: 'Next' }).click();
     const row = page.locator(`tr[data-user="${last.email}"]`);
     await row.waitFor();
@@ -201,9 +201,9 @@ describe('console lists', { timeout: 600_000 }, () => {
     await page.goto(`${base}/console/settings/webhooks`);
     const log = page.getByRole('region', { name: 'Deliveries' });
     const pager = log.getByRole('navigation', { name: 'Pages' });
-    await pager.getByText('Page 1 of 2 (28 in all)').waitFor();
+    await pager.getByText('Page 1 of 2 · 28 in all').waitFor();
     await pager.getByRole('button', { name: 'Next' }).click();
-    await pager.getByText('Page 2 of 2 (28 in all)').waitFor();
+    await pager.getByText('Page 2 of 2 · 28 in all').waitFor();
     await page.locator('tr', { hasText: 'Quiet hook' }).getByRole('button', { name: 'Deliveries' }).click();
     await log.getByText('3 in all').waitFor();
     await shot(page, 'webhook-deliveries-of-one');

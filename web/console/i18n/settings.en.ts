@@ -35,7 +35,7 @@ export const settingsEn = {
   'settings.pages': 'Pages',
   'settings.previous': 'Previous',
   'settings.next': 'Next',
-  'settings.pageOf': 'Page {page} of {pages} ({count} in all)',
+  'settings.pageOf': 'Page {page} of {pages} · {count} in all',
   'settings.total': '{count} in all',
 
   'general.caseReview': 'Case reviews',

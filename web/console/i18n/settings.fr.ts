@@ -37,7 +37,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'settings.pages': 'Pages',
   'settings.previous': 'Précédent',
   'settings.next': 'Suivant',
-  'settings.pageOf': 'Page {page} sur {pages} ({count} au total)',
+  'settings.pageOf': 'Page {page} sur {pages} · {count} au total',
   'settings.total': '{count} au total',
 
   'general.caseReview': 'Revues de dossier',
