@@ -274,7 +274,10 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await syntax.waitFor();
     assert.match((await syntax.innerText()) ?? '', /line 2[\s\S]*\n-*\^/);
     assert.equal(await syntax.evaluate((el: any) => el.className), 'settings-error is-code');
-    assert.match(await syntax.evaluate((el: any) => getComputedStyle(el).fontFamily), /mono/i);
+    assert.match(
+      await syntax.evaluate((el: any) => (globalThis as any).getComputedStyle(el).fontFamily),
+      /mono/i,
+    );
     await dialog.getByLabel('Content (HTML)').fill('<h1>Engagement letter</h1><p>{{company.name}}</p>');
     await dialog.getByRole('button', { name: 'Save the draft' }).click();
     await page.getByRole('button', { name: 'Publish' }).click();

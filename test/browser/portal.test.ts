@@ -23,6 +23,7 @@ import { outcomePdf, outcomePng } from '../helpers/document-checks.ts';
 import { makePng } from '../helpers/files.ts';
 import { eventually, getHarness } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
+import { portal, portalUpload } from '../helpers/portal.ts';
 
 let server: LiveServer;
 let base: string;
@@ -795,6 +796,38 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.doesNotMatch(await said.innerText(), /already|approved|step/i, 'no English from the server');
     await step.locator('.badge', { hasText: 'Validé' }).waitFor();
     await shots.take(page, 'approved-meanwhile');
+    assert.deepEqual(errors, []);
+  });
+
+  test('"this step changed meanwhile" goes with the step\'s next change', async () => {
+    const op = await operator();
+    const { caseId, companyId, contactId } = await contactCase(op);
+    const documentId = await documentCheck(op, companyId);
+    await documentCheck(op, companyId); // a second step, so the checklist stays
+    const link = await shareLink(op, caseId, contactId);
+    const token = new URL(link).hash.replace(/^#token=/, '');
+    const errors: string[] = [];
+    const page = await openPage(await openBrowser('en-GB'), link, errors);
+    const step = page.locator(`[data-action-id="${documentId}"]`);
+    await step.locator('.badge', { hasText: 'To do' }).waitFor();
+
+    // the contact sends the step from another tab; this page still offers it, and a file added here
+    // is refused: said, and the step shown as it stands (being checked)
+    const uploaded = await portalUpload(token, documentId, 'files', outcomePdf('approved'), 'kbis.pdf');
+    assert.ok(uploaded.status < 300, JSON.stringify(uploaded.body));
+    assert.equal((await portal(token, 'POST', `/actions/${documentId}/submit`)).status, 200);
+    await step
+      .getByRole('group', { name: 'Files', exact: true })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'kbis-2.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    const said = step.getByRole('alert');
+    await said.getByText('This step changed meanwhile', { exact: false }).waitFor();
+
+    // the check is decided while the page watches (it reads the session again while a step is being
+    // checked): the notice was about the last change, not this one
+    assert.equal(await settled(op, 'document', documentId), 'approved');
+    await step.locator('.badge', { hasText: 'Approved' }).waitFor({ timeout: 30_000 });
+    assert.equal(await said.count(), 0);
     assert.deepEqual(errors, []);
   });
 

@@ -1,5 +1,5 @@
 /** One entry of the checklist: an action's slots while it takes files, else what was received. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type Action, type PortalApi, type RetryReason, signatureAsks } from './api.ts';
 import { apiErrorText } from './api-errors.ts';
 import { useI18n } from './i18n.tsx';
@@ -40,6 +40,16 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const editable = action.state === 'todo' || action.state === 'retry';
+  // "this step changed meanwhile" is about the change the page just caught up with: it goes with
+  // the step's next change (approved after being sent, asked again...), where it stayed for good
+  const caughtUpFrom = useRef<string | null>(null);
+  const shownState = useRef(action.state);
+  useEffect(() => {
+    if (action.state === shownState.current) return;
+    shownState.current = action.state;
+    if (caughtUpFrom.current !== null) caughtUpFrom.current = null;
+    else setError(null);
+  }, [action.state]);
   const title = actionTitle(t, action);
   const description = actionDescription(t, action);
   const headingId = `action-${action.id}`;
@@ -86,6 +96,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
 
   // the step was sent, approved or removed meanwhile: say so, and show it as it is now
   const stepMovedOn = () => {
+    caughtUpFrom.current = action.state;
     setError(t('stepMovedOn'));
     onSubmitted(action);
   };
