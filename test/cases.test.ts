@@ -431,4 +431,19 @@ describe('case tag labels', () => {
     const c = (await api.post('/v1/cases', { name: 'x' })).body;
     assert.equal((await api.patch(`/v1/cases/${c.id}`, { tags: ['  '] })).status, 400);
   });
+
+  test("space_slug: the reference's shape or a 400 naming it, nothing stored", async () => {
+    const api = await newWorkspace();
+    const bad = await api.post('/v1/cases', { name: 'Bad space', space_slug: 'bogus' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details[0].path, 'space_slug');
+    assert.match(bad.body.details[0].message, /space_ and 12 letters or digits/);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+    const good = await api.post('/v1/cases', { name: 'Good space', space_slug: 'space_7hk92Q75dm0a' });
+    assert.equal(good.status, 201, JSON.stringify(good.body));
+    assert.equal(good.body.space_slug, 'space_7hk92Q75dm0a');
+    const none = await api.post('/v1/cases', { name: 'No space', space_slug: null });
+    assert.equal(none.status, 201);
+    assert.equal(none.body.space_slug, null);
+  });
 });

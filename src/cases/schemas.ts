@@ -44,7 +44,15 @@ export const CaseCreate = Type.Object({
   template_key: Type.Optional(Nullable(Type.String())),
   template_id: Type.Optional(Nullable(Uuid)),
   assignee_id: Type.Optional(Nullable(Type.String())),
-  space_slug: Type.Optional(Nullable(Type.String())),
+  space_slug: Type.Optional(
+    Nullable(
+      Type.String({
+        pattern: '^space_[A-Za-z0-9]{12}$',
+        description:
+          'A space of the reference product (`space_` and 12 letters or digits). vericase has no spaces: the slug is kept as given and returned on the case.',
+      }),
+    ),
+  ),
   metadata: Type.Optional(Metadata),
   custom_properties: Type.Optional(CustomProperties),
   tags: Type.Optional(Nullable(Type.Array(TagLabel))),

@@ -65,4 +65,6 @@ export const PATTERN_MESSAGES: Record<string, string> = {
   [WEBSITE]:
     'must be a web address: a domain (acme.fr, www.acme.fr/contact) or an http:// or https:// URL, without spaces',
   '^[A-Za-z0-9-]+$': 'must be an HTTP header name: letters, digits and -',
+  '^space_[A-Za-z0-9]{12}$':
+    'must be a space slug: space_ and 12 letters or digits (e.g. space_7hk92Q75dm0a)',
 };
