@@ -152,6 +152,9 @@ describe('case graph layout', () => {
     const words = { shareholder: 'shareholder', representative: 'representative', voting: 'votes' };
     assert.equal(relationLabel(rel('a', 'b', 70), words), '70 %');
     assert.equal(relationLabel(rel('a', 'b', 12.5), words), '12.5 %');
+    // in French with the decimal comma
+    assert.equal(relationLabel(rel('a', 'b', 12.5), { ...words, lang: 'fr' }), '12,5 %');
+    assert.equal(relationLabel(rel('a', 'b', 33.333), { ...words, lang: 'fr' }), '33,33 %');
     assert.equal(relationLabel({ ...rel('a', 'b'), voting: 40 }, words), '40 % votes');
     assert.equal(relationLabel(rel('a', 'b', null, ['legal_representative']), words), 'representative');
     assert.equal(

@@ -17,6 +17,23 @@ const BUILT_IN_FR: Record<string, string> = {
   'Power of attorney': 'Procuration',
 };
 
+/**
+ * The built-in types' keys (src/db/migrations/0016_document_types.ts). A workspace's own type may
+ * not take one of them, so a key tells a built-in type apart; the server refuses to archive one.
+ */
+export const BUILT_IN_DOCUMENT_TYPE_KEYS: ReadonlySet<string> = new Set([
+  'registration_certificate',
+  'articles_of_association',
+  'proof_of_address',
+  'bank_account_details',
+  'id_card_copy',
+  'ubo_register_extract',
+  'tax_certificate',
+  'shareholder_register',
+  'financial_statements',
+  'power_of_attorney',
+]);
+
 export function documentTypeLabel(label: string, lang: string): string {
   return lang === 'fr' ? (BUILT_IN_FR[label] ?? label) : label;
 }

@@ -187,7 +187,7 @@ export const actEn = {
   'check.hits': 'Hits ({count})',
   'check.noHits': 'No hit.',
   'check.subject': 'Screened',
-  'check.listed': 'Listed',
+  'check.listed': 'Listed: {name}',
   'check.score': 'Score {score}',
   'check.confirm': 'Confirm (true match)',
   'check.ignore': 'Ignore (not them)',

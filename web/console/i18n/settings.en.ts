@@ -118,6 +118,7 @@ export const settingsEn = {
   'docTypes.internal': 'Internal',
   'docTypes.internalLong': 'Internal (never asked of the client in the portal)',
   'docTypes.archivedAt': 'Archived',
+  'docTypes.builtIn': 'Built in',
   'docTypes.archive': 'Archive',
   'docTypes.archiveTitle': 'Archive the document type',
   'docTypes.archiveQuestion':

@@ -124,6 +124,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'docTypes.internal': 'Interne',
   'docTypes.internalLong': 'Interne (jamais demandé au client dans le portail)',
   'docTypes.archivedAt': 'Archivé',
+  'docTypes.builtIn': 'Intégré',
   'docTypes.archive': 'Archiver',
   'docTypes.archiveTitle': 'Archiver le type de document',
   'docTypes.archiveQuestion':

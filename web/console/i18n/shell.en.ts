@@ -32,6 +32,7 @@ export const shellEn = {
   'login.submit': 'Sign in',
   'login.busy': 'Signing in…',
   'login.expired': 'Your session ended. Sign in again.',
+  'login.badCredentials': 'wrong e-mail or password.',
   'login.failed': 'Sign-in failed: {message}',
   'common.loading': 'Loading…',
   'common.error': 'Something went wrong: {message}',

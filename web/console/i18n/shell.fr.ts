@@ -35,6 +35,7 @@ export const shellFr: Record<ShellKey, string> = {
   'login.submit': 'Se connecter',
   'login.busy': 'Connexion…',
   'login.expired': 'Votre session a pris fin. Reconnectez-vous.',
+  'login.badCredentials': 'e-mail ou mot de passe incorrect.',
   'login.failed': 'Connexion refusée : {message}',
   'common.loading': 'Chargement…',
   'common.error': 'Une erreur est survenue : {message}',

@@ -26,7 +26,9 @@ export function LoginPage() {
       const body = problem?.body as { details?: { path?: string }[] } | undefined;
       if (problem?.status === 400 && body?.details?.some((d) => d.path === 'workspace'))
         setNeedWorkspace(true);
-      setError(t('login.failed', { message: (err as Error).message }));
+      // wrong credentials, the refusal met most: in the console's language (the server's is English)
+      const message = problem?.status === 401 ? t('login.badCredentials') : (err as Error).message;
+      setError(t('login.failed', { message }));
     } finally {
       setBusy(false);
     }

@@ -5,6 +5,7 @@
  * natural size and scrolls in its frame rather than shrinking.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLang } from '../../shell/i18n.tsx';
 import { type GraphRelation, layoutGraph, NODE_HEIGHT, NODE_WIDTH, relationLabel } from './graph-layout.ts';
 import { useCaseT } from './i18n.ts';
 import type { CaseEntity, CheckEnvelope } from './types.ts';
@@ -129,6 +130,7 @@ export function CaseGraph(props: {
   onSelect: (id: string) => void;
 }) {
   const t = useCaseT();
+  const { lang } = useLang();
   const frame = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(1100);
   useEffect(() => {
@@ -155,8 +157,9 @@ export function CaseGraph(props: {
       shareholder: t('case.graph.shareholder'),
       representative: t('case.graph.representative'),
       voting: t('case.graph.votes'),
+      lang,
     }),
-    [t],
+    [t, lang],
   );
   // under the name: a company's country and number, an individual's position and roles
   const subtitles = useMemo(() => {

@@ -120,13 +120,13 @@ export function EntityPanel(props: {
           [
             t('case.field.ownership'),
             entity.data.ownership_percentage !== null
-              ? formatPercent(entity.data.ownership_percentage)
+              ? formatPercent(entity.data.ownership_percentage, lang)
               : null,
           ],
           [
             t('case.field.voting'),
             entity.data.voting_rights_percentage !== null
-              ? formatPercent(entity.data.voting_rights_percentage)
+              ? formatPercent(entity.data.voting_rights_percentage, lang)
               : null,
           ],
           [t('case.field.beneficialOwner'), yes(entity.data.is_beneficial_owner)],
@@ -144,10 +144,10 @@ export function EntityPanel(props: {
   const relText = (r: (typeof outgoing)[number]) =>
     [
       r.ownership_percentage !== null
-        ? t('case.rel.owns', { pct: formatPercent(r.ownership_percentage) })
+        ? t('case.rel.owns', { pct: formatPercent(r.ownership_percentage, lang) })
         : null,
       r.voting_rights_percentage !== null
-        ? t('case.rel.votes', { pct: formatPercent(r.voting_rights_percentage) })
+        ? t('case.rel.votes', { pct: formatPercent(r.voting_rights_percentage, lang) })
         : null,
       ...r.roles
         .filter((x) => x !== 'shareholder' || r.ownership_percentage === null)
@@ -165,8 +165,8 @@ export function EntityPanel(props: {
   const owned = sum((r) => r.ownership_percentage);
   const voted = sum((r) => r.voting_rights_percentage);
   const overHeld = [
-    owned > 100 ? t('case.entity.overOwned', { pct: formatPercent(owned) }) : null,
-    voted > 100 ? t('case.entity.overVoted', { pct: formatPercent(voted) }) : null,
+    owned > 100 ? t('case.entity.overOwned', { pct: formatPercent(owned, lang) }) : null,
+    voted > 100 ? t('case.entity.overVoted', { pct: formatPercent(voted, lang) }) : null,
   ].filter((x): x is string => x !== null);
 
   return (
@@ -218,7 +218,7 @@ export function EntityPanel(props: {
                 <button type="button" className="case-link" onClick={() => props.onSelect(from.id)}>
                   {from.name}
                 </button>
-                {': '}
+                {lang === 'fr' ? '\u202f: ' : ': '}
                 {relText(r) || t('case.rel.related')}
               </li>
             ))}

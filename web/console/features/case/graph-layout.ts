@@ -266,15 +266,17 @@ function bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: number): Point {
 }
 
 /** The relation as the edge's label: ownership, else voting rights, else the role. */
-export function formatPercent(n: number): string {
-  return `${Number.isInteger(n) ? n : n.toFixed(2).replace(/\.?0+$/, '')} %`;
+/** A share as `62.5 %`; in French with its decimal comma (`62,5 %`). */
+export function formatPercent(n: number, lang = 'en'): string {
+  const text = Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, '');
+  return `${lang === 'fr' ? text.replace('.', ',') : text} %`;
 }
 
 export function relationLabel(
   r: GraphRelation,
-  words: { shareholder: string; representative: string; voting: string },
+  words: { shareholder: string; representative: string; voting: string; lang?: string },
 ): string {
-  const pct = formatPercent;
+  const pct = (n: number) => formatPercent(n, words.lang);
   if (r.ownership !== null) return pct(r.ownership);
   if (r.voting !== null) return `${pct(r.voting)} ${words.voting}`;
   if (r.roles.includes('legal_representative')) return r.position || words.representative;

@@ -86,6 +86,11 @@ function Facts({ data, keys }: { data: Json | null | undefined; keys?: string[] 
   );
 }
 
+/** A number written with a point, with the language's decimal separator (French: 0,85). */
+function decimal(text: string, lang: string): string {
+  return lang === 'fr' ? text.replace('.', ',') : text;
+}
+
 /** What is shown of the screened subject and of a listed entity, in this order. */
 const SUBJECT_FIELDS = ['name', 'kind', 'birth_date', 'gender', 'nationalities', 'countries'];
 
@@ -96,7 +101,11 @@ const SUBJECT_FIELDS = ['name', 'kind', 'birth_date', 'gender', 'nationalities',
  */
 function screenedSubject(subject: Json | null | undefined): Json | null {
   if (!subject) return null;
-  if (subject.kind !== 'person') return subject;
+  // a company has no birth date or gender: not shown as missing
+  if (subject.kind !== 'person') {
+    const { birth_date: _b, gender: _g, ...company } = subject;
+    return company;
+  }
   const { countries, ...rest } = subject;
   return { ...rest, nationalities: countries };
 }
@@ -117,6 +126,7 @@ const LISTED_FIELDS = [
 
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
+  const { lang } = useLang();
   const canWrite = useCanWrite();
   // a decided check's hits are not reviewed any more (the server refuses it): an override changes it
   const decided = check.status === 'approved' || check.status === 'rejected';
@@ -160,8 +170,10 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
           </div>
           <div className="hit-side">
             <h5>
-              {t('check.listed')}: {String(h.name)}{' '}
-              <span className="muted small">{t('check.score', { score: Number(h.score).toFixed(2) })}</span>
+              {t('check.listed', { name: String(h.name) })}{' '}
+              <span className="muted small">
+                {t('check.score', { score: decimal(Number(h.score).toFixed(2), lang) })}
+              </span>
             </h5>
             <Facts data={h.entity as Json} keys={LISTED_FIELDS} />
             <p className="small">

@@ -14,7 +14,7 @@
 
 /** Words the table needs from the console's dictionaries. */
 export interface CommentLabels {
-  /** A check type in words (`fraud_database` → *Base de fraude*), or the code when unknown. */
+  /** A check type in words (`fraud_database` → *Base anti-fraude*), or the code when unknown. */
   checkType(type: string): string;
 }
 

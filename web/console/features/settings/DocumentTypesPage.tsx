@@ -1,12 +1,13 @@
 /**
  * Document types (/v1/document_types): what a `document` check asks for. The built-in types and the
  * workspace's own, archived ones on demand; admins create custom types and archive them (the server
- * refuses to archive a built-in type, and says so).
+ * refuses to archive a built-in type: none is offered for one).
  */
 
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { documentTypeLabel } from '../document-type-label.ts';
+import { BUILT_IN_DOCUMENT_TYPE_KEYS } from '../document-type-names.ts';
 import {
   ConfirmButton,
   Dialog,
@@ -83,7 +84,10 @@ export function DocumentTypesPage() {
             <td>{d.archived_at ? formatDateTime(d.archived_at, lang) : '—'}</td>
             {isAdmin ? (
               <td className="settings-row-actions">
-                {d.archived_at ? null : (
+                {d.archived_at ? null : BUILT_IN_DOCUMENT_TYPE_KEYS.has(d.key) ? (
+                  // built in: never archived (every Archive there ended in the server's refusal)
+                  <span className="settings-muted">{t('docTypes.builtIn')}</span>
+                ) : (
                   <ConfirmButton
                     danger
                     label={t('docTypes.archive')}
