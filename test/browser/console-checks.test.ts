@@ -568,4 +568,36 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(french, /Adresse e-mail valide\s+Oui/);
     await page.close();
   });
+
+  test('an online reputation check to review shows its summary, its report and its sources', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Reputation case',
+      // the sandbox reads the name: a high risk, to review (docs/sandbox.md)
+      companies: [{ type: 'main', name: 'Leman Participations High Risk SARL', country: 'CH' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const check = await api.post('/v1/checks/online_reputation', {
+      company_id: created.body.companies[0].id,
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const decided = await eventually(async () => {
+      const c = await api.get(`/v1/checks/online_reputation/${check.body.id}`);
+      return c.body.status === 'need_review' && c.body;
+    }, 60_000);
+    const info = decided.data.information;
+    assert.ok(info.summary && info.sources.length > 0, JSON.stringify(info));
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${check.body.id}`);
+    const report = page.locator(`#check-${check.body.id}`).getByTestId('reputation-report');
+    await report.waitFor();
+    assert.ok((await report.innerText()).includes(info.summary), await report.innerText());
+    const links = report.getByRole('link');
+    assert.equal(await links.count(), info.sources.length);
+    assert.equal(await links.first().getAttribute('href'), info.sources[0].url);
+    assert.equal(await links.first().getAttribute('rel'), 'noopener noreferrer nofollow');
+    await report.getByText('The full report').click();
+    await report.locator('.reputation-report').waitFor();
+    await shot(page, 'online-reputation');
+    await page.close();
+  });
 });

@@ -242,6 +242,8 @@ function TypeResult({
       return <SignatureRequest check={check} signer={entityName} />;
     case 'ekyc':
       return <EkycResult data={data} />;
+    case 'online_reputation':
+      return <ReputationReport data={data} />;
     case 'company_monitoring':
       return (
         <RegistryChanges
@@ -320,6 +322,48 @@ function EkycResult({ data }: { data: Json }) {
       ) : (
         <p className="muted">{t('check.noFraudSignals')}</p>
       )}
+    </div>
+  );
+}
+
+/**
+ * An online reputation check: the analysis' summary, its full report and its sources, linked. All
+ * of it sits in `data.information`, which the generic view leaves out (objects): a reviewer asked
+ * to decide on a high risk saw nothing of why but in the raw data.
+ */
+function ReputationReport({ data }: { data: Json }) {
+  const t = useActT();
+  const info = (data.information ?? {}) as Json;
+  const summary = typeof info.summary === 'string' ? info.summary : null;
+  const report = typeof info.report === 'string' ? info.report : null;
+  const sources = (Array.isArray(info.sources) ? info.sources : []).filter(
+    (s): s is { title: string; url: string } =>
+      !!s && typeof (s as Json).url === 'string' && /^https?:\/\//i.test((s as Json).url as string),
+  );
+  if (!summary && !report && !sources.length) return <p className="muted">{t('check.reputationPending')}</p>;
+  return (
+    <div data-testid="reputation-report">
+      {summary ? <p>{summary}</p> : null}
+      {report && report !== summary ? (
+        <details>
+          <summary>{t('check.reputationReport')}</summary>
+          <p className="reputation-report">{report}</p>
+        </details>
+      ) : null}
+      {sources.length ? (
+        <>
+          <h4>{t('check.reputationSources', { count: sources.length })}</h4>
+          <ul>
+            {sources.map((s) => (
+              <li key={s.url}>
+                <a href={s.url} target="_blank" rel="noopener noreferrer nofollow">
+                  {s.title || s.url}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </div>
   );
 }
