@@ -131,6 +131,12 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     assert.equal(await launch.getByLabel('Carla Country').isChecked(), false);
     assert.equal(await launch.getByLabel('Nora Nocountry').isChecked(), true);
     assert.equal(await launch.getByLabel('Ivar Iceland').isChecked(), true);
+    // launching again would make a second check: said beside her name, not beside the others
+    await launch
+      .locator('label', { hasText: 'Carla Country' })
+      .getByText(/\(already has one, \w+/)
+      .waitFor();
+    assert.doesNotMatch(await launch.locator('label', { hasText: 'Nora Nocountry' }).innerText(), /already/);
     await shot(page, '01-partly-refused');
 
     const checks = await api.get(`/v1/checks?case_id=${caseId}&type=ekyc`);

@@ -166,6 +166,8 @@ export const actEn = {
   'launch.refused.one': 'Not launched on {count} entity (still ticked, to launch again once fixed):',
   'launch.missingData': 'missing {fields}',
   'launch.notCovered': '{check} does not cover {country}',
+  'launch.already': '(already has {count} of this check, the last one {status})',
+  'launch.already.one': '(already has one, {status})',
   'launch.refusedOn': '{name}: {message}',
   'launch.noTarget': 'Choose at least one entity this check applies to.',
   'check.type.aml': 'AML screening',

@@ -168,6 +168,8 @@ export const actFr: Record<ActKey, string> = {
   'launch.refused.one': 'Non lancé sur {count} entité (toujours cochée, à relancer une fois corrigée) :',
   'launch.missingData': 'il manque : {fields}',
   'launch.notCovered': '{check} ne couvre pas {country}',
+  'launch.already': '(en a déjà {count}, le dernier {status})',
+  'launch.already.one': '(en a déjà un, {status})',
   'launch.refusedOn': '{name} : {message}',
   'launch.noTarget': "Choisissez au moins une entité à laquelle s'applique ce contrôle.",
   'check.type.aml': 'Criblage LCB-FT',

@@ -122,7 +122,12 @@ export function CasePage({ id }: { id: string }) {
     );
   }
 
-  const lightEntities = entities.map((e) => ({ id: e.id, kind: e.kind, name: e.name }));
+  const lightEntities = entities.map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    name: e.name,
+    checks: e.data.checks.map((c) => ({ type: c.type, status: c.status, created_at: c.created_at })),
+  }));
   const contacts = kase.individuals
     .filter((i) => i.is_business_contact)
     .map((i) => ({ id: i.id, name: individualName(i), email: i.email }));

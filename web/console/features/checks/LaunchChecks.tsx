@@ -6,12 +6,18 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { ApiProblem, api, unwrap } from '../../api/client.ts';
 import { useLang } from '../../shell/i18n.tsx';
 import { ActFailed } from '../ActFailed.tsx';
-import { useAction, useActT } from '../act-i18n.ts';
+import { hasActKey, useAction, useActT } from '../act-i18n.ts';
 import { Dialog, DialogActions } from '../case/Dialog.tsx';
 import { countryName } from '../display-names.ts';
 import { usePathLabel } from '../field-label.ts';
 
-type Entity = { id: string; kind: 'company' | 'individual'; name: string };
+type Entity = {
+  id: string;
+  kind: 'company' | 'individual';
+  name: string;
+  /** Its checks' types and statuses: one of the chosen type already there is said beside it. */
+  checks?: { type: string; status: string; created_at: string }[];
+};
 type Template = { id: string; key: string; name: string };
 
 /** Check types launched from here with no more input than their target, and what they apply to. */
@@ -218,6 +224,22 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                       }}
                     />{' '}
                     {x.name}
+                    {(() => {
+                      // launching again makes a second check: said before, not found after
+                      const same = (x.checks ?? []).filter((c) => c.type === type);
+                      if (!same.length) return null;
+                      const latest = same.reduce((a, b) => (b.created_at > a.created_at ? b : a));
+                      const k = `check.statusValue.${latest.status}`;
+                      return (
+                        <span className="muted small">
+                          {' '}
+                          {t('launch.already', {
+                            count: same.length,
+                            status: hasActKey(k) ? t(k) : latest.status,
+                          })}
+                        </span>
+                      );
+                    })()}
                   </label>
                 ))}
               </fieldset>
