@@ -169,7 +169,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.tags.title': 'Étiquettes',
   'case.tags.none': 'Aucune étiquette.',
   'case.tags.add': 'Ajouter une étiquette',
-  'case.tags.placeholder': 'Nouvelle ou existante',
+  'case.tags.placeholder': 'Étiquette',
   'case.tags.remove': "Retirer l'étiquette {tag}",
   'case.docs.none': 'Aucun document pour le moment.',
   'case.docs.history': 'Inclure les tentatives précédentes',
