@@ -117,4 +117,56 @@ describe('concurrent writes to one resource', { skip: !url && 'PostgreSQL only' 
       assert.equal(events.length, 1, path);
     }
   });
+
+  test('two DELETEs of a case, soft then permanent: one 204, one 404, one Case.Deleted each time', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    for (const query of ['', '?permanent=true']) {
+      const c = (await api.post('/v1/cases', { name: `deleted twice${query}` })).body;
+      // both have found the case before its lock: the second must find it gone under it
+      const res = await whileLocked('cases', c.id, [
+        () => api.delete(`/v1/cases/${c.id}${query}`),
+        () => api.delete(`/v1/cases/${c.id}${query}`),
+      ]);
+      assert.deepEqual(res.map((r) => r.status).sort(), [204, 404], query);
+      const events = await ctx.db
+        .selectFrom('events')
+        .select('id')
+        .where('case_id', '=', c.id)
+        .where('type', '=', 'Case.Deleted')
+        .execute();
+      assert.equal(events.length, 1, query);
+    }
+  });
+
+  test('a check created while its target is deleted: a 201 or a 404 naming the target, never a 500', async () => {
+    const api = await newWorkspace();
+    const c = (
+      await api.post('/v1/cases', {
+        name: 'x',
+        companies: [{ name: 'Main' }, { name: 'Sub', type: 'affiliated', relations: [{}] }],
+        individuals: [{ first_name: 'A', last_name: 'B', relations: [{}] }],
+      })
+    ).body;
+    for (const [path, body, field] of [
+      [`/v1/individuals/${c.individuals[0].id}`, { individual_id: c.individuals[0].id }, 'individual_id'],
+      [`/v1/companies/${c.companies[1].id}`, { company_id: c.companies[1].id }, 'company_id'],
+    ] as const) {
+      // the delete is asked first: whichever takes the case's lock first, the other must cope
+      const [deleted, created] = await whileLocked('cases', c.id, [
+        () => api.delete(path),
+        () => api.post('/v1/checks/aml', body),
+      ]);
+      assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+      assert.ok([201, 404].includes(created.status), JSON.stringify(created.body));
+      if (created.status === 404) assert.equal(created.body.details[0].path, field);
+      // either way no check is left on the deleted target
+      const left = await api.get(`/v1/checks?case_id=${c.id}`);
+      assert.equal(
+        left.body.data.filter((k: Record<string, string>) => k[field] === body[field as keyof typeof body])
+          .length,
+        0,
+      );
+    }
+  });
 });

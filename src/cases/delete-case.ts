@@ -33,6 +33,15 @@ export async function deleteCase(
     (permanent ? await findSoftDeleted(db, workspaceId, idOrExternal) : undefined);
   if (!found) throw notFound('Case');
   const erasedKeys = await db.transaction().execute(async (trx) => {
+    // the case locked and read again first: of concurrent deletes, one deletes it (one 204, one
+    // Case.Deleted), the others find it gone (404), as when they come one after the other
+    const locked = await trx
+      .selectFrom('cases')
+      .select(['id', 'deleted_at'])
+      .where('id', '=', found.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked || (!permanent && locked.deleted_at !== null)) throw notFound('Case');
     let keys: string[] = [];
     if (permanent) {
       const fileIds = await caseFileIds(trx, workspaceId, found.id);

@@ -94,6 +94,15 @@ export async function createCheckInTransaction(
   // before the case lock of the case effects deadlocked with a permanent case delete on PostgreSQL
   if (!(await lockCase(trx, workspaceId, target.row.case_id)))
     throw notFound(target.kind === 'individual' ? 'Individual' : 'Company');
+  // read again under the case's lock: a delete of the target (it takes the same lock) that committed
+  // meanwhile makes this a 404; inserting the check against it was a foreign-key violation (a 500)
+  const stillThere = await trx
+    .selectFrom(target.kind === 'individual' ? 'individuals' : 'companies')
+    .select('id')
+    .where('id', '=', target.row.id)
+    .executeTakeFirst();
+  if (!stillThere)
+    throw notFound(target.kind === 'individual' ? 'Individual' : 'Company', `${target.kind}_id`);
   const id = opts.id ?? randomUUID();
   noteCreatedResource(id);
   const plan = await def.create({
