@@ -326,10 +326,12 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
     // a delivery deleted since its claim (its webhook or workspace was deleted) has nothing left to
     // record: its attempt row would break the foreign key and lose the whole batch, other
     // workspaces' outcomes included (they would be sent again after their lease). The lock keeps
-    // the others from being deleted until this commits.
+    // the others from being deleted until this commits; it is the one the update below needs, taken
+    // here in id order: two processes recording outcomes of the same deliveries (one re-claimed
+    // after a lost lease) took them in the update's own order and deadlocked, each batch then lost
     const { rows: live } = await sql<{ id: string }>`
       select id from webhook_deliveries where id = any(cast(${batch.map((o) => o.delivery.id)} as uuid[]))
-      order by id for key share
+      order by id for no key update
     `.execute(trx);
     const liveIds = new Set(live.map((r) => r.id));
     const outcomes = batch.filter((o) => liveIds.has(o.delivery.id));
@@ -393,7 +395,8 @@ export async function recordOutcomes(db: Db, batch: AttemptOutcome[]): Promise<v
       list.push(o);
       byHook.set(o.delivery.webhook_id, list);
     }
-    for (const [webhookId, list] of byHook) {
+    // webhooks in id order too, for the same reason
+    for (const [webhookId, list] of [...byHook].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       let lastOk = -1;
       list.forEach((o, i) => {
         if (o.ok) lastOk = i;
