@@ -169,4 +169,35 @@ describe('concurrent writes to one resource', { skip: !url && 'PostgreSQL only' 
       );
     }
   });
+
+  test('two spellings of one new tag at once: one tag, created once, its spelling on both cases', async () => {
+    const api = await newWorkspace();
+    // POST /v1/tags: one 201, the other the CONFLICT a sequential second gets
+    const made = await whileLocked('workspaces', api.workspaceId, [
+      () => api.post('/v1/tags', { label: 'Same' }),
+      () => api.post('/v1/tags', { label: 'same' }),
+    ]);
+    assert.deepEqual(made.map((r) => r.status).sort(), [201, 400]);
+    assert.equal(made.find((r) => r.status === 400)?.body.code, 'CONFLICT');
+    // tags named on cases create theirs: one tag, and both cases carry its spelling
+    const a = (await api.post('/v1/cases', { name: 'a' })).body;
+    const b = (await api.post('/v1/cases', { name: 'b' })).body;
+    const added = await whileLocked('workspaces', api.workspaceId, [
+      () => api.post(`/v1/cases/${a.id}/tags`, { tags: ['Vip'] }),
+      () => api.post(`/v1/cases/${b.id}/tags`, { tags: ['VIP'] }),
+    ]);
+    for (const r of added) assert.ok(r.status < 300, JSON.stringify(r.body));
+    const vips = (await api.get('/v1/tags?limit=100')).body.data.filter(
+      (t: { label: string }) => t.label.toLowerCase() === 'vip',
+    );
+    assert.equal(vips.length, 1, JSON.stringify(vips));
+    const labelsOf = async (id: string) =>
+      (await api.get(`/v1/cases/${id}`)).body.tags.map((t: string | { label: string }) =>
+        typeof t === 'string' ? t : t.label,
+      );
+    assert.deepEqual(await labelsOf(a.id), [vips[0].label]);
+    assert.deepEqual(await labelsOf(b.id), [vips[0].label]);
+    // the filter finds both, whatever the spelling asked
+    assert.equal((await api.get('/v1/cases?tags=vip')).body.pagination.count, 2);
+  });
 });

@@ -32,10 +32,13 @@ export async function addCaseTags(db: Db, workspaceId: string, caseId: string, g
       wanted.push(ref);
       toCreate.push(ref);
     });
-    await ensureTags(trx, workspaceId, dedupe(toCreate));
+    // the tags' own spellings: one created meanwhile by another request (`VIP` while this one asked
+    // for `Vip`) is the tag, and the case carries its label
+    const made = await ensureTags(trx, workspaceId, dedupe(toCreate));
+    const spelling = new Map(made.map((t) => [t.label.toLowerCase(), t.label]));
 
     const next = [...kase.tags];
-    for (const label of wanted) {
+    for (const label of wanted.map((l) => spelling.get(l.toLowerCase()) ?? l)) {
       if (!next.some((l) => l.toLowerCase() === label.toLowerCase())) next.push(label);
     }
     let row = kase;

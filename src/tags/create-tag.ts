@@ -5,7 +5,7 @@ import { badRequest, duplicate } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { checkLabel, trimLabel } from './labels.ts';
 import { presentTag } from './present.ts';
-import { countTags, findTagByLabel } from './repository.ts';
+import { countTags, findTagByLabel, lockTagCreation } from './repository.ts';
 import type { TagCreate } from './schemas.ts';
 
 /** Tags a workspace may create through POST /v1/tags. */
@@ -16,6 +16,7 @@ export async function createTag(db: Db, workspaceId: string, body: Static<typeof
   checkLabel(input.label, 'label');
   try {
     return await db.transaction().execute(async (trx) => {
+      await lockTagCreation(trx, workspaceId);
       const same = await findTagByLabel(trx, workspaceId, input.label);
       if (same) throw duplicate(`A tag labelled "${same.label}" already exists`, 'label');
       if ((await countTags(trx, workspaceId)) >= MAX_TAGS_PER_WORKSPACE) {

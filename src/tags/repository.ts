@@ -4,7 +4,16 @@ import type { Db } from '../db/connect.ts';
 import type { CaseRow, TagRow } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 
-/** Makes sure the workspace has a tag for each label (tags on cases are stored by label). */
+/**
+ * Takes the workspace's tag-creation lock (its row, as webhook and user creation do): creations of
+ * one workspace's tags then come one at a time, each reading what the one before committed, so two
+ * spellings of one label (`vip`, `VIP`) are not both created and the 200-tag cap holds. Labels are
+ * unique in the database only as written; case-insensitively, only through this lock.
+ */
+export async function lockTagCreation(trx: Db, workspaceId: string): Promise<void> {
+  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+}
+
 /**
  * Makes sure the workspace has a tag for each label and returns them in the order given, one per
  * label. Labels compare case-insensitively (as `/v1/tags` does): an existing tag's spelling wins.
@@ -16,7 +25,13 @@ export async function ensureTags(trx: Db, workspaceId: string, labels: string[])
   const lowers = [...byLower.keys()];
   const existing = () => findTagsByLowerLabels(trx, workspaceId, lowers);
   let rows = await existing();
-  const missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
+  let missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
+  if (missing.length) {
+    // read again under the lock: another request may have created one of them meanwhile
+    await lockTagCreation(trx, workspaceId);
+    rows = await existing();
+    missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
+  }
   if (missing.length) {
     await trx
       .insertInto('tags')
