@@ -1,9 +1,9 @@
 /**
  * What the OpenAPI document gets once fastify-swagger has collected the routes: operationIds, the
  * declared tags, named component schemas, and the security of the operator endpoints. Runs once per
- * process (fastify-swagger caches the result), never per request.
+ * process (fastify-swagger caches the result), never per request. It also marks a JSON body whose
+ * every field is optional as optional, as the service takes it.
  */
-
 import { CHECK_TYPE_DEFINITIONS } from '../../checks/registry.ts';
 import { API_PREFIXES, noRequiredField } from '../strict-input.ts';
 import { attachExamples } from './attach-examples.ts';
