@@ -566,6 +566,9 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(french, /Décision\s+Non concluant/);
     assert.match(french, /Pays\s+France \(FR\)/);
     assert.match(french, /Adresse e-mail valide\s+Oui/);
+    // the choice is kept in this browser: back to English for the tests after this one
+    await page.getByLabel('Langue').selectOption('en');
+    await result.getByText('Fraud signals').waitFor();
     await page.close();
   });
 
