@@ -803,7 +803,7 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);
     const documentId = await documentCheck(op, companyId);
-    await documentCheck(op, companyId); // a second step, so the checklist stays
+    const otherId = await documentCheck(op, companyId); // a second step, so the checklist stays
     const link = await shareLink(op, caseId, contactId);
     const token = new URL(link).hash.replace(/^#token=/, '');
     const errors: string[] = [];
@@ -823,10 +823,23 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     const said = step.getByRole('alert');
     await said.getByText('This step changed meanwhile', { exact: false }).waitFor();
 
-    // the check is decided while the page watches (it reads the session again while a step is being
-    // checked): the notice was about the last change, not this one
+    // the check is decided (the page may have caught up with it already: the notice stays, it is
+    // about that), then the operator asks for the step again; the page reads the session again
+    // when the contact sends the other step: the notice was about the last change, not this one
     assert.equal(await settled(op, 'document', documentId), 'approved');
-    await step.locator('.badge', { hasText: 'Approved' }).waitFor({ timeout: 30_000 });
+    await op.ok('PATCH', `/v1/checks/document/${documentId}/review`, {
+      action: 'reject',
+      comment: 'Send a newer extract',
+      override: true,
+    });
+    const other = page.locator(`[data-action-id="${otherId}"]`);
+    await other
+      .getByRole('group', { name: 'Files', exact: true })
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'statuts.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') });
+    await other.locator('.file-name', { hasText: 'statuts.pdf' }).waitFor();
+    await other.getByRole('button', { name: 'Send', exact: true }).click();
+    await step.locator('.badge', { hasText: 'Please send it again' }).waitFor({ timeout: 30_000 });
     assert.equal(await said.count(), 0);
     assert.deepEqual(errors, []);
   });
