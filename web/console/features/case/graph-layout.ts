@@ -268,8 +268,12 @@ function bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: number): Point {
 /** The relation as the edge's label: ownership, else voting rights, else the role. */
 /** A share as `62.5 %`; in French with its decimal comma (`62,5 %`). */
 export function formatPercent(n: number, lang = 'en'): string {
-  const text = Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, '');
-  return `${lang === 'fr' ? text.replace('.', ',') : text} %`;
+  return `${withDecimalSeparator(Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ''), lang)} %`;
+}
+
+/** A number written with a point, with the language's decimal separator (French: 0,85). */
+export function withDecimalSeparator(text: string, lang: string): string {
+  return lang === 'fr' ? text.replace('.', ',') : text;
 }
 
 export function relationLabel(

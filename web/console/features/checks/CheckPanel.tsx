@@ -9,6 +9,7 @@ import { useFormatDate, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
+import { withDecimalSeparator } from '../case/graph-layout.ts';
 import { formatDate as formatDay } from '../case/i18n.ts';
 import { countryName } from '../display-names.ts';
 import { useFieldLabel } from '../field-label.ts';
@@ -84,11 +85,6 @@ function Facts({ data, keys }: { data: Json | null | undefined; keys?: string[] 
       ))}
     </dl>
   );
-}
-
-/** A number written with a point, with the language's decimal separator (French: 0,85). */
-function decimal(text: string, lang: string): string {
-  return lang === 'fr' ? text.replace('.', ',') : text;
 }
 
 /** What is shown of the screened subject and of a listed entity, in this order. */
@@ -172,7 +168,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
             <h5>
               {t('check.listed', { name: String(h.name) })}{' '}
               <span className="muted small">
-                {t('check.score', { score: decimal(Number(h.score).toFixed(2), lang) })}
+                {t('check.score', { score: withDecimalSeparator(Number(h.score).toFixed(2), lang) })}
               </span>
             </h5>
             <Facts data={h.entity as Json} keys={LISTED_FIELDS} />
