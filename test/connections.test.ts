@@ -231,6 +231,56 @@ describe('connections: early refusals on a kept-alive connection', () => {
     assert.equal(res.headers.connection, 'close');
     assert.deepEqual(await uploadsOf(api.workspaceId), { rows: 0, stored: [] });
   });
+  test('a body refused once fully read keeps the connection: requests pipelined behind it are answered', async () => {
+    // three refusals by the body parser, each followed on the same socket by a case creation; the
+    // last request asks to close so that the server ends the exchange
+    const json = (body: string, type = 'application/json') =>
+      `POST /v1/cases HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\n` +
+      `content-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const names = ['pipelined one', 'pipelined two', 'pipelined three'];
+    const sent =
+      json('{"name":') +
+      json(JSON.stringify({ name: names[0] })) +
+      json('plain words', 'text/plain') +
+      json(JSON.stringify({ name: names[1] })) +
+      json('{"name":"a","name":"b"}') +
+      json(JSON.stringify({ name: names[2] })) +
+      `GET /v1/ping HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\nconnection: close\r\n\r\n`;
+    const socket = net.connect(server.port, '127.0.0.1');
+    let received = '';
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no end after: ${received}`)), 15_000);
+      socket.on('data', (c: Buffer) => {
+        received += c.toString('utf8');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      socket.write(sent);
+    });
+    const heads = [...received.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)];
+    assert.deepEqual(
+      heads.map((h) => Number(h[1])),
+      [400, 201, 415, 201, 400, 201, 200],
+      received,
+    );
+    for (const h of heads.slice(0, 6)) assert.doesNotMatch(h[2] ?? '', /^connection: close$/im);
+    assert.match(received, /"code":"BAD_REQUEST","message":"The body is not valid JSON/);
+    assert.match(received, /"code":"UNSUPPORTED_MEDIA_TYPE"/);
+    assert.match(received, /"name is given more than once: send it once"/);
+    // each creation was answered, and made once
+    const { ctx } = await getHarness();
+    const made = await ctx.db
+      .selectFrom('cases')
+      .select('name')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('name', 'in', names)
+      .execute();
+    assert.deepEqual(made.map((c) => c.name).sort(), [...names].sort());
+  });
+
   test('a client that keeps sending after a refusal is disconnected within the linger time', async () => {
     // a chunked body that never ends, from a client that never closes its side: without the
     // server closing, Node would read and drop it until the request timeout

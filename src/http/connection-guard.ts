@@ -39,7 +39,17 @@ export function registerConnectionGuard(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const raw = request.raw;
     // `complete` is undefined on an injected request (app.inject): it has no connection to keep
-    if (raw.complete !== false) return done(null, payload);
+    if (raw.complete === undefined) return done(null, payload);
+    if (raw.complete) {
+      // Fastify closes the connection after any body its parser refused (a 400 for JSON that does
+      // not parse, our 415 for text), read in full or not. A fully read body leaves nothing
+      // behind, and closing would be worse than useless: a request pipelined behind it on the
+      // same socket is already parsed and executed by Node, but its answer would never be sent
+      // (a client retrying it would do it twice). Only our reply's header goes: a client that
+      // asked for `connection: close`, or a closing server, still closes.
+      if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+      return done(null, payload);
+    }
     reply.header('connection', 'close');
     // stop whatever consumed the body (the multipart parser) and drop the rest as it arrives
     raw.unpipe();
