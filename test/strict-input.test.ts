@@ -564,6 +564,30 @@ describe('strict input: a body that is not what the request needs', () => {
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
   });
 
+  test('an object of too many keys is one detail, refused before its keys are walked', async () => {
+    const api = await newWorkspace();
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    // 100,000 keys took a fifth of a second of walking and validating before their 400
+    const top = await api.post('/v1/cases', { name: 'n', ...keys(5000) });
+    assertRefused(top, 'body');
+    assert.deepEqual(top.body.details, [
+      { path: 'body', message: 'body must NOT have more than 1000 properties' },
+    ]);
+    const nested = await api.post('/v1/cases', { name: 'n', metadata: keys(5000) });
+    assert.deepEqual(nested.body.details, [
+      { path: 'metadata', message: 'metadata must NOT have more than 1000 properties' },
+    ]);
+    // up to the cap, the schema's own bound speaks (a free-form record takes 200)
+    const record = await api.post('/v1/cases', { name: 'n', metadata: keys(1000) });
+    assertRefused(record, 'metadata');
+    assert.equal(record.body.message, 'metadata must NOT have more than 200 properties');
+    const query = await api.get(`/v1/cases?${Array.from({ length: 1001 }, (_, i) => `q${i}=1`).join('&')}`);
+    assert.deepEqual(query.body.details, [
+      { path: 'querystring', message: 'querystring must NOT have more than 1000 properties' },
+    ]);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
+  });
+
   test('a JSON null is not an object, and a PUT needs its body', async () => {
     const api = await newWorkspace();
     const kase = await caseWithEntities(api);

@@ -102,6 +102,12 @@ function jsonRefusal(text: string): { path: string; message: string } {
   return { path: key, message: `${key} is not allowed as a key: it could reach an object's prototype` };
 }
 
+/**
+ * Most keys one object of a request may hold: as many as an array's items (DEFAULT_MAX_ITEMS), far
+ * above any schema's (a free-form record takes DEFAULT_MAX_PROPERTIES).
+ */
+export const MAX_OBJECT_KEYS = DEFAULT_MAX_ITEMS;
+
 /** Deepest JSON nesting accepted (objects and arrays): ample for every documented body. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -363,7 +369,16 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
     for (let i = 0; i < value.length; i++) inspect(value[i], join(path, i, top), depth + 1, details);
     return;
   }
-  for (const [key, v] of Object.entries(value)) {
+  const keys = Object.keys(value);
+  // no schema takes more fields (DEFAULT_MAX_PROPERTIES for a free-form record, fewer declared
+  // elsewhere): refused before walking them, or 100,000 keys cost a fifth of a second of walking
+  // and validating (one error object per key) before their 400
+  if (keys.length > MAX_OBJECT_KEYS) {
+    details.push({ path, message: `${path} must NOT have more than ${MAX_OBJECT_KEYS} properties` });
+    return;
+  }
+  for (const key of keys) {
+    const v = (value as Record<string, unknown>)[key];
     const bad = badString(key);
     if (bad) {
       // the refused name is not echoed as it is: written with escapes, the character it holds
