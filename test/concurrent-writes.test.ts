@@ -36,6 +36,43 @@ async function whileLocked(table: string, id: string, requests: (() => Promise<R
   }
 }
 
+/**
+ * Runs `first` while the test holds `table`'s row `id`, then `second` once `first` waits for it;
+ * lets go once `second` has finished or waits too. `first` has then read what it reads before
+ * that lock, and `second` ran (or started) in between.
+ */
+async function aroundLocked(
+  table: string,
+  id: string,
+  first: () => Promise<Res>,
+  second: () => Promise<Res>,
+): Promise<[Res, Res]> {
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  const waiting = async () => {
+    const { rows } = await holder.query(
+      `select count(*)::int as n from pg_locks where not granted and pid <> pg_backend_pid() and pid in
+         (select pid from pg_stat_activity where datname = current_database())`,
+    );
+    return rows[0].n as number;
+  };
+  try {
+    await holder.query('begin');
+    await holder.query(`select id from ${table} where id = $1 for update`, [id]);
+    const one = first();
+    while ((await waiting()) < 1) await new Promise((r) => setTimeout(r, 10));
+    let done = false;
+    const two = second().finally(() => {
+      done = true;
+    });
+    while (!done && (await waiting()) < 2) await new Promise((r) => setTimeout(r, 10));
+    await holder.query('commit');
+    return [await one, await two];
+  } finally {
+    await holder.end();
+  }
+}
+
 /** How many events of `type` (or of sub-event `type`) the case has. */
 async function eventCount(caseId: string, type: string, column: 'type' | 'sub_event' = 'type') {
   const { ctx } = await getHarness();
@@ -197,5 +234,43 @@ describe('concurrent writes to one resource', { skip: !url && 'PostgreSQL only' 
     assert.deepEqual(await labelsOf(b.id), [vips[0].label]);
     // the filter finds both, whatever the spelling asked
     assert.equal((await api.get('/v1/cases?tags=vip')).body.pagination.count, 2);
+  });
+
+  test('a tag renamed or deleted while a case is being given it: no case keeps a label no tag has', async () => {
+    const api = await newWorkspace();
+    const labelsOf = async (id: string) => (await api.get(`/v1/cases/${id}`)).body.tags as string[];
+    const tagLabels = async () =>
+      ((await api.get('/v1/tags?limit=100')).body.data as { label: string }[]).map((t) => t.label).sort();
+    // POST /v1/cases/{id}/tags and PATCH /v1/cases/{id}
+    const givers = {
+      added: (id: string, tags: string[]) => api.post(`/v1/cases/${id}/tags`, { tags }),
+      patched: (id: string, tags: string[]) => api.patch(`/v1/cases/${id}`, { tags }),
+    };
+    for (const [name, give] of Object.entries(givers)) {
+      for (const change of ['rename', 'delete'] as const) {
+        const label = `gold ${name} ${change}`;
+        const tag = (await api.post('/v1/tags', { label })).body;
+        assert.ok(tag.id, JSON.stringify(tag));
+        const c = (await api.post('/v1/cases', { name: label })).body;
+        // the giver reads the tag, then waits for the workspace's row to create a second one; the
+        // rename or deletion of the tag comes in between
+        const [given, changed] = await aroundLocked(
+          'workspaces',
+          api.workspaceId,
+          () => give(c.id, [label, `new ${label}`]),
+          () =>
+            change === 'rename'
+              ? api.patch(`/v1/tags/${tag.id}`, { label: `platinum ${name}` })
+              : api.delete(`/v1/tags/${tag.id}`),
+        );
+        assert.ok(given.status < 300, `${name}: ${JSON.stringify(given.body)}`);
+        assert.ok(changed.status < 300, `${name} ${change}: ${JSON.stringify(changed.body)}`);
+        const onCase = await labelsOf(c.id);
+        const expected = change === 'rename' ? [`platinum ${name}`, `new ${label}`] : [`new ${label}`];
+        assert.deepEqual(onCase, expected, `${name} ${change}`);
+        const existing = await tagLabels();
+        for (const l of onCase) assert.ok(existing.includes(l), `${name} ${change}: "${l}" has no tag`);
+      }
+    }
   });
 });

@@ -35,6 +35,8 @@ export async function updateCase(
   await assertNotAnotherCaseId(ctx.db, workspaceId, input.external_id, target.id);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      // the tags before the case (lock order: src/tags/repository.ts)
+      const tags = input.tags !== undefined ? await caseTagLabels(trx, workspaceId, input.tags) : undefined;
       // the case as it is under the lock: custom_properties merge into, and the sub-events compare
       // with, what is stored now, not what was read before another request's change committed
       const found = await lockCase(trx, workspaceId, target.id);
@@ -51,9 +53,7 @@ export async function updateCase(
         const merged = { ...(found.custom_properties ?? {}), ...input.custom_properties };
         set.custom_properties = JSON.stringify(merged);
       }
-      if (input.tags !== undefined) {
-        set.tags = await caseTagLabels(trx, workspaceId, input.tags);
-      }
+      if (tags !== undefined) set.tags = tags;
       // values already stored change nothing: no stamp, no event (the template below decides alone)
       const row =
         (await updateIfChanged(trx, 'cases', found.id, set, {

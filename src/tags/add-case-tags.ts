@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { lockCase } from '../cases/repository.ts';
+import { findCaseById, lockCase } from '../cases/repository.ts';
 import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
@@ -16,9 +16,10 @@ import { ensureTags, resolveTagRefs, tagsForLabels } from './repository.ts';
 export async function addCaseTags(db: Db, workspaceId: string, caseId: string, given: string[]) {
   const refs = given.map(trimLabel);
   return db.transaction().execute(async (trx) => {
-    const kase = await lockCase(trx, workspaceId, caseId);
-    if (!kase) throw notFound('Case');
-    const resolved = await resolveTagRefs(trx, workspaceId, refs);
+    // a case that is not there is the first thing said; it is locked only after its tags (lock
+    // order: src/tags/repository.ts), and read again then
+    if (!(await findCaseById(trx, workspaceId, caseId))) throw notFound('Case');
+    const resolved = await resolveTagRefs(trx, workspaceId, refs, true);
     const wanted: string[] = [];
     const toCreate: string[] = [];
     refs.forEach((ref, i) => {
@@ -36,6 +37,8 @@ export async function addCaseTags(db: Db, workspaceId: string, caseId: string, g
     // for `Vip`) is the tag, and the case carries its label
     const made = await ensureTags(trx, workspaceId, dedupe(toCreate));
     const spelling = new Map(made.map((t) => [t.label.toLowerCase(), t.label]));
+    const kase = await lockCase(trx, workspaceId, caseId);
+    if (!kase) throw notFound('Case');
 
     const next = [...kase.tags];
     for (const label of wanted.map((l) => spelling.get(l.toLowerCase()) ?? l)) {

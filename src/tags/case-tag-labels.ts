@@ -9,7 +9,8 @@ import { ensureTags, resolveTagRefs } from './repository.ts';
  * id or a label, as the reference's CaseCreate says ("Either tag `id`, or tag `label`") and as
  * POST /v1/cases/{id}/tags takes them: a uuid names a tag of the workspace (a tag whose label is
  * that uuid also counts), else it is a 400 naming the entry, never a new tag labelled with the id.
- * Labels matching no tag (case-insensitively) create one.
+ * Labels matching no tag (case-insensitively) create one. The tags stay locked (shared) until the
+ * transaction ends: call it before locking the case (lock order: src/tags/repository.ts).
  */
 export async function caseTagLabels(trx: Db, workspaceId: string, given: string[]): Promise<string[]> {
   const refs = given.map(trimLabel);
@@ -20,6 +21,7 @@ export async function caseTagLabels(trx: Db, workspaceId: string, given: string[
       trx,
       workspaceId,
       idRefs.map((x) => x.ref),
+      true,
     );
     idRefs.forEach(({ ref, i }, k) => {
       const tag = found[k];

@@ -15,15 +15,25 @@ export async function lockTagCreation(trx: Db, workspaceId: string): Promise<voi
 }
 
 /**
+ * Lock order for putting labels on a case: the tags (shared), then the workspace row when one is
+ * created, then the case. A rename or a deletion locks its tag, then updates the cases carrying
+ * its label: holding the tags a case is about to carry makes it wait for that case's transaction
+ * (and see its label), or makes this one wait and read the renamed or deleted tag, where it used to
+ * write the old label after the rename had passed the case (a label no tag had).
+ */
+
+/**
  * Makes sure the workspace has a tag for each label and returns them in the order given, one per
- * label. Labels compare case-insensitively (as `/v1/tags` does): an existing tag's spelling wins.
+ * label, each held with a shared lock until the transaction ends (lock order above: call it before
+ * locking the case). Labels compare case-insensitively (as `/v1/tags` does): an existing tag's
+ * spelling wins.
  */
 export async function ensureTags(trx: Db, workspaceId: string, labels: string[]) {
   const byLower = new Map<string, string>();
   for (const l of labels) if (!byLower.has(l.toLowerCase())) byLower.set(l.toLowerCase(), l);
   if (!byLower.size) return [];
   const lowers = [...byLower.keys()];
-  const existing = () => findTagsByLowerLabels(trx, workspaceId, lowers);
+  const existing = () => findTagsByLowerLabels(trx, workspaceId, lowers, true);
   let rows = await existing();
   let missing = lowers.filter((k) => !rows.some((r) => r.label.toLowerCase() === k));
   if (missing.length) {
@@ -50,13 +60,13 @@ export async function ensureTags(trx: Db, workspaceId: string, labels: string[])
 }
 
 /** The workspace's tags whose label, lower-cased, is one of `lowers` (labels compare case-insensitively). */
-export function findTagsByLowerLabels(db: Db, workspaceId: string, lowers: string[]) {
-  return db
+export function findTagsByLowerLabels(db: Db, workspaceId: string, lowers: string[], share = false) {
+  const q = db
     .selectFrom('tags')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`)
-    .execute();
+    .where(sql<boolean>`lower(label) = any(cast(${lowers} as text[]))`);
+  return (share ? q.forShare() : q).execute();
 }
 
 export async function findTag(db: Db, workspaceId: string, id: string, forUpdate = false) {
@@ -101,19 +111,20 @@ export async function tagsForLabels(db: Db, workspaceId: string, labels: string[
 /**
  * Resolves references given as tag ids or labels to existing workspace tags: an id matches that
  * tag; a label matches exactly first, then case-insensitively. Unresolved references map to undefined.
+ * `share` holds the tags found until the transaction ends (see the lock order above).
  */
-export async function resolveTagRefs(db: Db, workspaceId: string, refs: string[]) {
+export async function resolveTagRefs(db: Db, workspaceId: string, refs: string[], share = false) {
   const ids = refs.filter((r) => UUID_RE.test(r));
   const lowers = [...new Set(refs.map((r) => r.toLowerCase()))];
-  const rows = await db
+  const q = db
     .selectFrom('tags')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where((eb) =>
       eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), eb(sql<string>`lower(label)`, 'in', lowers)]),
     )
-    .orderBy('created_at')
-    .execute();
+    .orderBy('created_at');
+  const rows = await (share ? q.forShare() : q).execute();
   return refs.map(
     (ref) =>
       rows.find((t) => UUID_RE.test(ref) && t.id === ref.toLowerCase()) ??
