@@ -205,6 +205,8 @@ export function CasesPage() {
           <input
             type="date"
             value={draft.created_from ?? ''}
+            // a range that ends before it starts finds nothing: the form says so instead of filtering
+            max={draft.created_to || undefined}
             onChange={(e) => setDraft({ ...draft, created_from: e.target.value })}
           />
         </label>
@@ -213,6 +215,7 @@ export function CasesPage() {
           <input
             type="date"
             value={draft.created_to ?? ''}
+            min={draft.created_from || undefined}
             onChange={(e) => setDraft({ ...draft, created_to: e.target.value })}
           />
         </label>
