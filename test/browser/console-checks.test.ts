@@ -559,6 +559,11 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(text, /E-mail address valid\s+Yes/);
     assert.match(text, /Phone number valid\s+Yes/);
     assert.match(text, /Phone line\s+mobile/);
+    // an eKYC check is internal (spec): the row says what that means
+    const row = page.locator(`[data-check-id="${check.body.id}"]`);
+    const internal = row.getByTitle(/the client is never asked for it in the portal/);
+    assert.equal(await internal.count(), 1);
+    assert.match((await internal.innerText()).trim(), /^· internal/);
     await shot(page, 'ekyc');
     await page.getByLabel('Language').selectOption('fr');
     await result.getByText('Signaux de fraude').waitFor();

@@ -115,6 +115,8 @@ export const caseEn = {
   'case.checkStatus.rejected': 'Rejected',
   'case.checkStatus.expired': 'Expired',
   'case.check.internal': 'internal',
+  'case.check.internalHint':
+    'Run by your team on its own material: the client is never asked for it in the portal',
   'case.result.approved': 'Approved',
   'case.result.rejected': 'Rejected',
   'case.result.error': 'Error',

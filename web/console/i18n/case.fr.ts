@@ -117,6 +117,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.checkStatus.rejected': 'Refusé',
   'case.checkStatus.expired': 'Expiré',
   'case.check.internal': 'interne',
+  'case.check.internalHint':
+    'Mené par votre équipe sur ses propres éléments : jamais demandé au client dans le portail',
   'case.result.approved': 'Approuvé',
   'case.result.rejected': 'Refusé',
   'case.result.error': 'Erreur',

@@ -282,7 +282,14 @@ function CheckRow(props: {
         <span className="case-check-type">
           {t(`case.checkType.${c.type}`)}
           {detail ? <span className="case-muted"> · {detail}</span> : null}
-          {c.is_internal ? <span className="case-muted"> · {t('case.check.internal')}</span> : null}
+          {c.is_internal ? (
+            // the word alone said nothing to a new reviewer: its meaning on hover and to screen readers
+            <span className="case-muted" title={t('case.check.internalHint')}>
+              {' · '}
+              {t('case.check.internal')}
+              <span className="visually-hidden"> ({t('case.check.internalHint')})</span>
+            </span>
+          ) : null}
         </span>
         <span className={`case-status is-${c.status}`}>{t(checkStatusKey(c))}</span>
         <span className="case-muted case-check-date">{formatDateTime(c.updated_at)}</span>
