@@ -16,6 +16,8 @@ import {
 } from '../src/checks/types/document/analysis/index.ts';
 import { containsName, luhnValid, sameName } from '../src/checks/types/document/analysis/normalize.ts';
 import { ocrImage } from '../src/checks/types/document/analysis/ocr.ts';
+import { extractPdf } from '../src/company-data/providers/sandbox/extract-pdf.ts';
+import type { CompanyProfile } from '../src/company-data/schemas.ts';
 import { noisePng, textPng } from './helpers/bitmap-text-png.ts';
 import { crc32 } from './helpers/files.ts';
 import { kbisPdf, ribPng, sampleIban } from './helpers/sample-documents.ts';
@@ -155,6 +157,62 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     });
     assert.equal(criteria(ko).address_matching.result, 'rejected');
     assert.equal(ko.verdict, 'rejected');
+  });
+
+  test('the address is the postal line, not an amount of five digits, and without its label', async () => {
+    const lines = kbisLines({ updated: '2 novembre 2026' }).map((l) =>
+      l.startsWith('Capital social') ? 'Capital social : 69000 EUR' : l,
+    );
+    const colon = await analyze({
+      files: [pdfFile(await textPdf(lines))],
+      target: { ...company, address: '12 rue de la Paix 75002 Paris' },
+    });
+    // the capital line comes first and ends in five digits and a word: it was read as the address
+    assert.deepEqual(criteria(colon).address_matching, {
+      result: 'approved',
+      expected: '12 rue de la Paix 75002 Paris',
+      received: '12 rue de la Paix 75002 Paris',
+    });
+    // a table's label cell and value cell read as one line: the label is not part of the address
+    const table = lines.map((l) =>
+      l.startsWith('Adresse du siège') ? 'Adresse du siège 8 avenue Jean Jaurès 69007 Lyon' : l,
+    );
+    const out = await analyze({ files: [pdfFile(await textPdf(table))] });
+    assert.equal(info(out).address, '8 avenue Jean Jaurès 69007 Lyon');
+  });
+
+  test("the sandbox registry's ordered extract passes for its company: a registry extract, dated the day it was drawn", async () => {
+    const profile = {
+      name: 'Acme Solutions SAS',
+      registration_number: '732829320',
+      country: 'FR',
+      status: 'active',
+      registration_date: '1996-12-20',
+      legal_form: 'SAS',
+      entity_legal_form: null,
+      address: { street_address: '8 avenue Jean Jaurès', postal_code: '69007', city: 'Lyon', country: 'FR' },
+      share_capital: '62000 EUR',
+      classifications: [],
+      legal_representatives: [],
+      shareholders: [],
+    } as unknown as CompanyProfile;
+    const out = await analyze({
+      files: [pdfFile(await extractPdf(profile, 'Registry extract', NOW))],
+      target: { ...acme, name: 'Acme Solutions SAS', address: '8 avenue Jean Jaurès 69007 Lyon' },
+    });
+    const c = criteria(out);
+    for (const k of [
+      'valid_document_type',
+      'name_matching',
+      'registration_number_matching',
+      'valid_age_in_days',
+      'address_matching',
+    ])
+      assert.equal(c[k].result, 'approved', `${k}: ${JSON.stringify(c[k])}`);
+    assert.equal(out.verdict, 'approved', out.comment ?? '');
+    // the registration date is not the issuing date, and the share capital is not the address
+    assert.equal(info(out).issuing_date, '2026-11-23');
+    assert.equal(info(out).address, '8 avenue Jean Jaurès, 69007, Lyon, FR');
   });
 
   test('another company (name and number differ): rejected, the comment says why', async () => {
@@ -823,6 +881,8 @@ describe('document analysis: dates', () => {
           'Valable jusqu’au 31.12.2027',
           'Issued on November 3rd, 2026',
           'Permis B obtenu le 05/06/2004',
+          'Registration date: 2015-02-02',
+          'Date : 04/11/2026',
           'Page 1/2',
         ].join('\n'),
       ),
@@ -834,6 +894,9 @@ describe('document analysis: dates', () => {
         { date: '2027-12-31', role: 'expiry' },
         { date: '2026-11-03', role: 'issue' },
         { date: '2004-06-05', role: 'unlabelled' },
+        // a qualified `date:` is not the document's own: registration is when the company began
+        { date: '2015-02-02', role: 'other' },
+        { date: '2026-11-04', role: 'issue' },
       ],
     );
   });

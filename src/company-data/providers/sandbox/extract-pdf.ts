@@ -13,7 +13,11 @@ import type { CompanyProfile } from '../../schemas.ts';
  * name is printed as written (Helvetica printed `?` for every letter outside WinAnsi, so a document
  * check fed the extract could not match the name); CJK is transliterated and marked.
  */
-export async function extractPdf(profile: CompanyProfile, title: string): Promise<Buffer> {
+export async function extractPdf(
+  profile: CompanyProfile,
+  title: string,
+  issuedAt = new Date(),
+): Promise<Buffer> {
   const { PDFDocument } = await loadPdfLib();
   const pdf = await PDFDocument.create();
   pdf.setTitle(`${title}: ${profile.name}`);
@@ -28,6 +32,9 @@ export async function extractPdf(profile: CompanyProfile, title: string): Promis
   };
   line(title, 16, bold);
   line('Sandbox registry - generated data, not an official document', 8);
+  // the day it was drawn, as a registry dates its extracts: a document check reads its age from it
+  // (without one, the registration date below was the only date, and no extract was recent)
+  line(`Date of issue: ${issuedAt.toISOString().slice(0, 10)}`);
   y -= 10;
   const a = profile.address;
   const rows: [string, string | null][] = [

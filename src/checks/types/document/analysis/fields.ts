@@ -12,6 +12,8 @@ const KIND_SIGNS: Record<DocumentKind, [RegExp, number][]> = {
     [/EXTRAIT KBIS|\bK ?BIS\b/, 5],
     [/REGISTRE DU COMMERCE|\bR ?C ?S\b|GREFFE DU TRIBUNAL|IMMATRICULATION PRINCIPALE/, 3],
     [/CERTIFICATE OF INCORPORATION|COMPANIES HOUSE|REGISTRAR OF COMPANIES/, 5],
+    // an English registry extract (the sandbox registry's ordered one among them)
+    [/REGISTRY EXTRACT|EXTRACT FROM THE (?:\w+ )?REGIST|(?:TRADE|COMMERCIAL|COMPANIES) REGISTER\b/, 5],
     [/AVIS DE SITUATION|REPERTOIRE SIRENE|REGISTRE NATIONAL DES ENTREPRISES|REPERTOIRE DES METIERS/, 5],
     [/HANDELSREGISTER|VISURA CAMERALE|REGISTRO DELLE IMPRESE|HANDELSREGISTERAUSZUG/, 5],
     [/\bSIREN\b|\bSIRET\b|COMPANY NUMBER|REGISTRATION NUMBER/, 1],
@@ -306,13 +308,27 @@ export function bankDetails(text: string, { ocr }: { ocr: boolean }): BankDetail
   return { iban, ibanValid, bic, bicValid, bankName };
 }
 
+/**
+ * A postal code then a city, at the end of a line (`75002 Paris`, `75002, Paris, FR`); not an
+ * amount (`Capital social : 69000 EUR` has five digits and a word too).
+ */
+const POSTAL_CITY = /\b(\d{5}),?\s+(\p{L}[\p{L}' -]*?)(?:\s*,\s*\p{L}[\p{L} ]*)?$/u;
+const CURRENCY = /^(?:EUR|EUROS?|USD|GBP|CHF|DOLLARS?|FRANCS?|LIVRES?|POUNDS?)$/i;
+const AMOUNT_LABEL = /CAPITAL|MONTANT|TOTAL|AMOUNT|SOLDE|BALANCE|PRIX|PRICE|\bTVA\b|\bVAT\b/;
+/** A label written before the address without a colon (a table's label cell read on one line). */
+const ADDRESS_LABEL =
+  /^(?:adresse(?: du si[eè]ge(?: social)?| de consommation| de facturation| postale)?|si[eè]ge social|registered office(?: address)?|billing address|service address|address)\s+/i;
+
 /** A French postal address line (street number, postal code and city), best effort. */
 export function findAddress(text: string): string | null {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
   for (let i = 0; i < lines.length; i++) {
-    const m = /\b(\d{5})\s+([\p{L}][\p{L}' -]+)$/u.exec(lines[i]);
-    if (!m) continue;
-    const line = lines[i].includes(':') ? lines[i].slice(lines[i].lastIndexOf(':') + 1).trim() : lines[i];
+    const m = POSTAL_CITY.exec(lines[i]);
+    if (!m || CURRENCY.test(m[2].trim()) || AMOUNT_LABEL.test(foldText(lines[i]))) continue;
+    const afterLabel = lines[i].includes(':')
+      ? lines[i].slice(lines[i].lastIndexOf(':') + 1).trim()
+      : lines[i];
+    const line = afterLabel.replace(ADDRESS_LABEL, '');
     const hasStreet = !line.startsWith(m[1]);
     const previous = i > 0 ? lines[i - 1] : '';
     const street = !hasStreet && /^\d+\s*(?:BIS|TER)?[\s,]/i.test(previous) ? `${previous}, ` : '';
