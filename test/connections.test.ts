@@ -231,6 +231,28 @@ describe('connections: early refusals on a kept-alive connection', () => {
     assert.equal(res.headers.connection, 'close');
     assert.deepEqual(await uploadsOf(api.workspaceId), { rows: 0, stored: [] });
   });
+  test('answers written at once to requests without a body keep the connection: 404, 405, the docs', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const asked: [string, string, number][] = [
+        ['GET', '/v1/ping', 200],
+        ['GET', '/nope', 404],
+        ['GET', '/v1/nope', 404],
+        ['DELETE', '/v1/ping', 405],
+        ['GET', '/docs/json', 200],
+        ['GET', '/docs', 200],
+      ];
+      for (const [method, url, status] of asked) {
+        const res = await agentRequest(agent, server.port, method, url, { 'x-service-api-key': api.key });
+        assert.equal(res.status, status, `${method} ${url}`);
+        assert.notEqual(res.headers.connection, 'close', `${method} ${url}`);
+        if (url !== '/v1/ping') assert.ok(res.reusedSocket, `${method} ${url} on the same connection`);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
   test('a body refused once fully read keeps the connection: requests pipelined behind it are answered', async () => {
     // three refusals by the body parser, each followed on the same socket by a case creation; the
     // last request asks to close so that the server ends the exchange

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -40,7 +41,10 @@ export function registerConnectionGuard(app: FastifyInstance): void {
     const raw = request.raw;
     // `complete` is undefined on an injected request (app.inject): it has no connection to keep
     if (raw.complete === undefined) return done(null, payload);
-    if (raw.complete) {
+    // A request without a body has nothing left to read, but Node marks it complete only once its
+    // stream has ended, which a response written at once (a 404, a 405, the docs page) comes
+    // before: such a request is complete too, or every one of those answers closed its connection.
+    if (raw.complete || !declaresBody(raw.headers)) {
       // Fastify closes the connection after any body its parser refused (a 400 for JSON that does
       // not parse, our 415 for text), read in full or not. A fully read body leaves nothing
       // behind, and closing would be worse than useless: a request pipelined behind it on the
@@ -60,4 +64,11 @@ export function registerConnectionGuard(app: FastifyInstance): void {
     if (typeof socket.destroySoon === 'function') socket.destroySoon = () => closeGracefully(socket);
     done(null, payload);
   });
+}
+
+/** Whether a request's headers announce a body (RFC 9112 6.3: a length above 0, or chunks). */
+function declaresBody(headers: IncomingHttpHeaders): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
 }
