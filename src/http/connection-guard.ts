@@ -44,16 +44,7 @@ export function registerConnectionGuard(app: FastifyInstance): void {
     // A request without a body has nothing left to read, but Node marks it complete only once its
     // stream has ended, which a response written at once (a 404, a 405, the docs page) comes
     // before: such a request is complete too, or every one of those answers closed its connection.
-    if (raw.complete || !declaresBody(raw.headers)) {
-      // Fastify closes the connection after any body its parser refused (a 400 for JSON that does
-      // not parse, our 415 for text), read in full or not. A fully read body leaves nothing
-      // behind, and closing would be worse than useless: a request pipelined behind it on the
-      // same socket is already parsed and executed by Node, but its answer would never be sent
-      // (a client retrying it would do it twice). Only our reply's header goes: a client that
-      // asked for `connection: close`, or a closing server, still closes.
-      if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
-      return done(null, payload);
-    }
+    if (raw.complete || !declaresBody(raw.headers)) return done(null, payload);
     reply.header('connection', 'close');
     // stop whatever consumed the body (the multipart parser) and drop the rest as it arrives
     raw.unpipe();

@@ -108,6 +108,23 @@ function jsonRefusal(text: string): { path: string; message: string } {
  */
 export const MAX_OBJECT_KEYS = DEFAULT_MAX_ITEMS;
 
+/**
+ * A body its parser refused, handed on as the body and refused by the first preValidation hook,
+ * at the same point of the request. Fastify closes the connection after any error of a body
+ * parser, though the body was read in full: a request pipelined behind it on the same socket was
+ * then parsed and executed by Node, and its answer never sent (a client retrying it did it twice).
+ */
+class RefusedBody {
+  readonly error: ApiError;
+  constructor(error: ApiError) {
+    this.error = error;
+  }
+}
+
+function refuse(done: (err: Error | null, value?: unknown) => void, error: ApiError): void {
+  done(null, new RefusedBody(error));
+}
+
 /** Deepest JSON nesting accepted (objects and arrays): ample for every documented body. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -152,7 +169,7 @@ export function registerStrictInput(app: FastifyInstance): void {
     (req: FastifyRequest, body: Buffer, done: (err: Error | null, value?: unknown) => void) => {
       if (body.length === 0) return done(null, undefined);
       // in the words of every other unread Content-Type (the route says what it reads)
-      done(new ApiError(415, ...unreadContentType(req)));
+      refuse(done, new ApiError(415, ...unreadContentType(req)));
     },
   );
   app.addContentTypeParser(
@@ -162,11 +179,12 @@ export function registerStrictInput(app: FastifyInstance): void {
       // an empty body is no body: a route that needs one says so through its schema
       if (body.length === 0) return done(null, undefined);
       const encoded = unreadContentEncoding(req);
-      if (encoded) return done(encoded);
+      if (encoded) return refuse(done, encoded);
       const charset = otherCharset(req);
-      if (charset) return done(charset);
+      if (charset) return refuse(done, charset);
       if (!isUtf8(body)) {
-        return done(
+        return refuse(
+          done,
           new ApiError(400, 'The body is not valid UTF-8', [
             { path: 'body', message: 'body is not valid UTF-8' },
           ]),
@@ -176,12 +194,12 @@ export function registerStrictInput(app: FastifyInstance): void {
       parseJson(req, text, (err: Error | null, value: unknown) => {
         if (err) {
           const refusal = jsonRefusal(text);
-          return done(new ApiError(400, refusal.message, [refusal]));
+          return refuse(done, new ApiError(400, refusal.message, [refusal]));
         }
         const repeated = typeof value === 'object' && value !== null ? duplicateKeyPath(text) : null;
         if (repeated) {
           const message = `${repeated} is given more than once: send it once`;
-          return done(new ApiError(400, message, [{ path: repeated, message }]));
+          return refuse(done, new ApiError(400, message, [{ path: repeated, message }]));
         }
         done(null, value);
       });
@@ -200,6 +218,8 @@ export function registerStrictInput(app: FastifyInstance): void {
   });
 
   app.addHook('preValidation', (req, _reply, done) => {
+    // the first preValidation hook of every route (a route's own run after the application's)
+    if (req.body instanceof RefusedBody) return done(req.body.error);
     // an upload's body is read by its handler, after this hook: its coding is refused here (a
     // request without a body has nothing coded)
     if (req.headers['content-encoding'] !== undefined && hasBody(req)) {
