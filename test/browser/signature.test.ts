@@ -496,6 +496,49 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   assert.equal(check.data.information.signed_file_id ?? null, null);
 });
 
+test('two tabs: a code sent from one is entered in the other; a decline after signing shows the step signed', async (t) => {
+  const { shots } = await service(t, 'signature-two-tabs');
+  const op = await operator();
+  const { checkId, link } = await signatureRequest(op);
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const first = await openPage(chrome, link, errors);
+  await documentShown(first);
+  const second = await openPage(chrome, link, errors);
+  await documentShown(second);
+  const [a, b] = [signing(first), signing(second)];
+
+  // the code is asked for in the first tab
+  const seen = mail.countTo('ada@example.com');
+  await a.getByRole('button', { name: 'Send me a code' }).click();
+  await a.getByText('A 6-digit code was sent to', { exact: false }).waitFor();
+  const code = codeIn(await mail.next('ada@example.com', seen));
+  // the second tab asks too, a moment later: too soon for another, and the one sent can be entered
+  await b.getByRole('button', { name: 'Send me a code' }).click();
+  await b.getByRole('alert').getByText('A code was sent less than a minute ago', { exact: false }).waitFor();
+  const field = b.getByRole('textbox', { name: 'Code received by e-mail' });
+  await field.waitFor();
+  await b.getByText('You can ask for a new code from', { exact: false }).waitFor();
+  assert.equal(await b.getByRole('button', { name: 'Send a new code' }).isEnabled(), false);
+  await shots.take(second, 'code-from-other-tab');
+  await b.getByRole('checkbox', { name: 'I have read the whole document and I agree to sign it.' }).check();
+  await b.getByRole('textbox', { name: 'Your full name' }).fill('Ada Lovelace');
+  await field.fill(code);
+  await b.getByRole('button', { name: 'Sign', exact: true }).click();
+  await second.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+
+  // the first tab still shows the form: declining there is refused, and the step shows as it stands
+  await a.getByRole('button', { name: 'I do not want to sign' }).click();
+  await a.getByRole('textbox', { name: 'Please tell us why' }).fill('Changed my mind.');
+  await a.getByRole('button', { name: 'Decline', exact: true }).click();
+  await first.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+  await first.getByRole('button', { name: 'Download the signed document: Engagement letter' }).waitFor();
+  await shots.take(first, 'signed-in-other-tab');
+  assert.deepEqual(errors, []);
+  const check = await settled(op, checkId);
+  assert.equal(check.status, 'approved');
+});
+
 test('the operator closes a request the contact opened: the step says Closed, in a neutral badge', async (t) => {
   const { shots } = await service(t, 'signature-closed');
   const op = await operator();

@@ -135,6 +135,23 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
   }, [codeJustSent]);
   const started = useRef(false);
 
+  // the code's moments (when a new one may be asked for, when this one expires) change what the
+  // page offers: it looks again at each, without a timer running in between
+  const [now, setNow] = useState(() => Date.now());
+  const resendAt = sig?.code?.resend_available_at ?? null;
+  const expiresAt = sig?.code?.expires_at ?? null;
+  useEffect(() => {
+    // compared with the time they are read at (a page open for a while kept its first `now`)
+    setNow(Date.now());
+    const timers = [resendAt, expiresAt]
+      .map((at) => (at ? Date.parse(at) - Date.now() : Number.NaN))
+      .filter((wait) => wait > 0)
+      .map((wait) => setTimeout(() => setNow(Date.now()), wait + 250));
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [resendAt, expiresAt]);
+
   const live = signatureAsks(sig);
 
   // opening the action starts the request (once per page: a reopened page records a new visit)
@@ -184,11 +201,14 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
         if (refusedName) setError(t('typedNameMismatch', { name: signerName }));
         else if (!refusedCode) setError(failure(t, err));
         onError(err);
-        // a refused code spends an attempt: read the action again for the attempts left
-        if (err instanceof HttpError && err.status === 400) {
+        // a refused code spends an attempt: read the action again for the attempts left; a step
+        // that moved on meanwhile (signed or declined in another tab: 409; a code already sent from
+        // there: 429) is shown as it now stands, the code's field with it
+        if (err instanceof HttpError && [400, 409, 429].includes(err.status)) {
           api.session().then((s) => {
             const fresh = s.actions.find((a) => a.id === action.id);
-            if (fresh) onAction(fresh);
+            // a step finished elsewhere may finish the checklist: the whole session is read again
+            if (fresh) (err.status === 409 ? onSubmitted : onAction)(fresh);
             if (refusedCode) setCodeRefused(true);
           }, onError);
         }
@@ -197,7 +217,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
         setBusy(null);
       }
     },
-    [api, action.id, onAction, onError, t, signerName],
+    [api, action.id, onAction, onSubmitted, onError, t, signerName],
   );
 
   const download = (which: 'pdf' | 'signed') =>
@@ -251,8 +271,18 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
 
   const codeInfo = sig.code;
   const codeSent = Boolean(codeInfo?.sent_at);
+  // a code with no attempt left, or past its time, cannot sign: said before a click is spent on it
+  const spent =
+    codeSent && codeInfo
+      ? codeInfo.attempts_left <= 0
+        ? ('codeExhausted' as const)
+        : codeInfo.expires_at && Date.parse(codeInfo.expires_at) <= now
+          ? ('codeExpired' as const)
+          : null
+      : null;
+  const resendWait = resendAt !== null && Date.parse(resendAt) > now ? resendAt : null;
   const signature = mode === 'typed' ? typed.trim() : drawn;
-  const canSign = agreed && Boolean(signature) && /^\d{6}$/.test(code) && codeSent && busy === null;
+  const canSign = agreed && Boolean(signature) && /^\d{6}$/.test(code) && codeSent && !spent && busy === null;
 
   const sendCode = () =>
     // the mail is written in the page's language (the server cannot tell which one the page chose)
@@ -391,10 +421,17 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
               type="button"
               className={codeSent ? '' : 'primary'}
               onClick={() => void sendCode()}
-              disabled={busy !== null}
+              disabled={busy !== null || resendWait !== null}
             >
               {busy === 'code' ? t('codeSending') : codeSent ? t('resendCode') : t('sendCode')}
             </button>
+            {resendWait ? (
+              <span className="hint">
+                {t('codeResendFrom', {
+                  time: new Date(resendWait).toLocaleTimeString(lang, { timeStyle: 'short' }),
+                })}
+              </span>
+            ) : null}
           </div>
         ) : null}
         {codeSent ? (
@@ -408,11 +445,14 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
                 autoComplete="one-time-code"
                 pattern="[0-9]{6}"
                 maxLength={6}
+                disabled={spent !== null}
                 value={code}
                 onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
               />
             </label>
-            {codeInfo?.expires_at ? (
+            {spent ? (
+              <p className="hint">{t(spent)}</p>
+            ) : codeInfo?.expires_at ? (
               <p className="hint">
                 {t('codeValidUntil', {
                   time: new Date(codeInfo.expires_at).toLocaleTimeString(lang, { timeStyle: 'short' }),
@@ -435,7 +475,7 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
           {busy === 'sign' ? t('signing') : t('sign')}
         </button>
         {!canSign && busy === null ? (
-          <span className="hint">{t(signHint(agreed, signature, codeSent))}</span>
+          <span className="hint">{t(signHint(agreed, signature, codeSent, spent))}</span>
         ) : null}
       </div>
 
@@ -478,9 +518,15 @@ export function SignatureStep({ api, action, onAction, onSubmitted, onError, ann
 }
 
 /** What is still missing before Sign is enabled. */
-function signHint(agreed: boolean, signature: string | null, codeSent: boolean) {
+function signHint(
+  agreed: boolean,
+  signature: string | null,
+  codeSent: boolean,
+  spent: 'codeExhausted' | 'codeExpired' | null,
+) {
   if (!agreed) return 'needAgree' as const;
   if (!signature) return 'needSignature' as const;
   if (!codeSent) return 'needCodeSent' as const;
+  if (spent) return spent;
   return 'needCode' as const;
 }

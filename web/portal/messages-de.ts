@@ -166,6 +166,7 @@ export const de: Messages = {
   codeValidUntil: 'Der Code ist bis {time} Uhr gültig; verbleibende Versuche: {n}.',
   codeTooSoon:
     'Vor weniger als einer Minute wurde bereits ein Code gesendet. Bitte warten Sie einen Moment, bevor Sie einen neuen anfordern.',
+  codeResendFrom: 'Einen neuen Code können Sie ab {time} anfordern.',
   codeLimitReached:
     'Für diese Unterschrift wurden in den letzten 24 Stunden zu viele Codes angefordert oder falsch eingegeben. Bitte versuchen Sie es später erneut oder wenden Sie sich an die Person, die Ihnen diesen Link gesendet hat.',
   codeWrong: 'Dieser Code ist nicht korrekt. Verbleibende Versuche: {n}.',

@@ -158,6 +158,7 @@ export const es: Messages = {
   codeLabel: 'Código recibido por correo electrónico',
   codeValidUntil: 'El código es válido hasta las {time}; intentos restantes: {n}.',
   codeTooSoon: 'Se envió un código hace menos de un minuto. Espere un momento antes de solicitar uno nuevo.',
+  codeResendFrom: 'Podrá solicitar un código nuevo a partir de las {time}.',
   codeLimitReached:
     'En las últimas 24 horas se han solicitado o introducido incorrectamente demasiados códigos para esta firma. Inténtelo de nuevo más tarde o póngase en contacto con la persona que le envió este enlace.',
   codeWrong: 'Este código no es correcto. Intentos restantes: {n}.',

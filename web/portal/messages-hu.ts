@@ -163,6 +163,7 @@ export const hu: Messages = {
   codeLabel: 'Az e-mailben kapott kód',
   codeValidUntil: 'A kód eddig érvényes: {time}. Hátralévő próbálkozások: {n}.',
   codeTooSoon: 'Kevesebb mint egy perce küldtünk kódot. Kérjük, várjon egy kicsit, mielőtt újat kér.',
+  codeResendFrom: 'Új kódot {time} után kérhet.',
   codeLimitReached:
     'Az elmúlt 24 órában túl sok kódot kértek vagy adtak meg hibásan ehhez az aláíráshoz. Kérjük, próbálja újra később, vagy forduljon ahhoz, aki ezt a linket küldte.',
   codeWrong: 'Ez a kód nem megfelelő. Hátralévő próbálkozások: {n}.',

@@ -165,6 +165,7 @@ export const it: Messages = {
   codeValidUntil: 'Il codice è valido fino alle {time}; tentativi rimasti: {n}.',
   codeTooSoon:
     'Un codice è stato inviato meno di un minuto fa. Attenda un momento prima di richiederne uno nuovo.',
+  codeResendFrom: 'Potrà chiedere un nuovo codice dalle {time}.',
   codeLimitReached:
     'Nelle ultime 24 ore sono stati richiesti o inseriti in modo errato troppi codici per questa firma. Riprovi più tardi o contatti la persona che le ha inviato questo link.',
   codeWrong: 'Questo codice non è corretto. Tentativi rimasti: {n}.',

@@ -160,6 +160,7 @@ export const ko: Messages = {
   codeLabel: '이메일로 받은 코드',
   codeValidUntil: '코드는 {time}까지 유효합니다. 남은 입력 횟수: {n}회',
   codeTooSoon: '1분 이내에 이미 코드를 보내 드렸습니다. 잠시 기다리신 후 새 코드를 요청해 주세요.',
+  codeResendFrom: '{time}부터 새 코드를 요청하실 수 있습니다.',
   codeLimitReached:
     '지난 24시간 동안 이 서명에 대해 요청되었거나 잘못 입력된 코드가 너무 많습니다. 나중에 다시 시도하시거나 이 링크를 보낸 담당자에게 문의해 주세요.',
   codeWrong: '코드가 올바르지 않습니다. 남은 입력 횟수: {n}회',

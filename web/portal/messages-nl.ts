@@ -162,6 +162,7 @@ export const nl: Messages = {
   codeValidUntil: 'De code is geldig tot {time}; nog {n, plural, one {# poging} other {# pogingen}} over.',
   codeTooSoon:
     'Er is minder dan een minuut geleden al een code verstuurd. Wacht even voordat u een nieuwe aanvraagt.',
+  codeResendFrom: 'U kunt vanaf {time} een nieuwe code aanvragen.',
   codeLimitReached:
     'Voor deze handtekening zijn de afgelopen 24 uur te veel codes aangevraagd of verkeerd ingevoerd. Probeer het later opnieuw of neem contact op met de persoon die u deze link heeft gestuurd.',
   codeWrong: 'Deze code is onjuist: nog {n, plural, one {# poging} other {# pogingen}} over.',

@@ -165,6 +165,7 @@ export const pl: Messages = {
   codeLabel: 'Kod otrzymany e-mailem',
   codeValidUntil: 'Kod jest ważny do {time}. Pozostałe próby: {n}.',
   codeTooSoon: 'Kod został wysłany niespełna minutę temu. Prosimy chwilę zaczekać przed wysłaniem nowego.',
+  codeResendFrom: 'O nowy kod można poprosić od {time}.',
   codeLimitReached:
     'W ciągu ostatnich 24 godzin zamówiono lub błędnie wpisano zbyt wiele kodów do tego podpisu. Prosimy spróbować ponownie później lub skontaktować się z osobą, która przesłała ten link.',
   codeWrong: 'Ten kod jest nieprawidłowy. Pozostałe próby: {n}.',

@@ -157,6 +157,7 @@ export const pt: Messages = {
   codeLabel: 'Código recebido por e-mail',
   codeValidUntil: 'O código é válido até às {time}. Tentativas restantes: {n}.',
   codeTooSoon: 'Foi enviado um código há menos de um minuto. Aguarde um momento antes de pedir um novo.',
+  codeResendFrom: 'Poderá pedir um novo código a partir das {time}.',
   codeLimitReached:
     'Nas últimas 24 horas foram pedidos ou introduzidos incorretamente demasiados códigos para esta assinatura. Tente novamente mais tarde ou contacte a pessoa que lhe enviou este link.',
   codeWrong: 'Este código não está correto. Tentativas restantes: {n}.',

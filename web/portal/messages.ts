@@ -167,6 +167,7 @@ const en = {
   codeLabel: 'Code received by e-mail',
   codeValidUntil: 'The code is valid until {time}; {n, plural, one {# attempt} other {# attempts}} left.',
   codeTooSoon: 'A code was sent less than a minute ago. Please wait a moment before asking for a new one.',
+  codeResendFrom: 'You can ask for a new code from {time}.',
   codeLimitReached:
     'Too many codes were asked for or entered wrongly for this signature in the last 24 hours. Please try again later, or contact the person who sent you this link.',
   codeWrong: 'This code is not the right one: {n, plural, one {# attempt} other {# attempts}} left.',
@@ -354,6 +355,7 @@ const fr: Messages = {
     'Le code est valable jusqu’à {time} ; {n, plural, one {# essai restant} other {# essais restants}}.',
   codeTooSoon:
     'Un code a été envoyé il y a moins d’une minute. Patientez un instant avant d’en demander un nouveau.',
+  codeResendFrom: 'Vous pourrez demander un nouveau code à partir de {time}.',
   codeLimitReached:
     'Trop de codes ont été demandés ou saisis à tort pour cette signature au cours des dernières 24 heures. Réessayez plus tard, ou contactez la personne qui vous a envoyé ce lien.',
   codeWrong: 'Ce code n’est pas le bon : {n, plural, one {# essai restant} other {# essais restants}}.',
