@@ -266,6 +266,46 @@ describe('API keys API', () => {
     assert.equal((await other.get('/v1/ping')).status, 200);
   });
 
+  test("a request made with an API key cannot revoke the workspace's last active key; a console admin can", async () => {
+    const ws = await newWorkspace('last key');
+    const keys = (await ws.get('/v1/api-keys')).body.data as { id: string }[];
+    assert.equal(keys.length, 1);
+    const own = keys[0].id;
+    // its only key, revoking itself: refused, the key still works
+    const refused = await ws.delete(`/v1/api-keys/${own}`);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'id');
+    assert.match(refused.body.message, /last active API key/);
+    assert.equal((await ws.get('/v1/ping')).status, 200);
+    // with a second key, the first goes (from itself), and then the second cannot
+    const second = await ws.post('/v1/api-keys', { name: 'rotated' });
+    assert.equal(second.status, 201);
+    assert.equal((await ws.delete(`/v1/api-keys/${own}`)).status, 204);
+    assert.equal((await ws.get('/v1/ping')).status, 401);
+    const rotated = { 'x-service-api-key': second.body.api_key };
+    const { app } = await getHarness();
+    const last = await app.inject({
+      method: 'DELETE',
+      url: `/v1/api-keys/${second.body.id}`,
+      headers: rotated,
+    });
+    assert.equal(last.statusCode, 400, last.body);
+    assert.equal((await app.inject({ method: 'GET', url: '/v1/ping', headers: rotated })).statusCode, 200);
+    // revoking an already revoked key stays a 204
+    const again = await app.inject({ method: 'DELETE', url: `/v1/api-keys/${own}`, headers: rotated });
+    assert.equal(again.statusCode, 204);
+    // a console admin can revoke the last one: the console can make another
+    const { ctx } = await getHarness();
+    const admin = await createConsoleUser(ctx, ws.workspaceId, {
+      role: 'admin',
+      firstName: 'L',
+      lastName: 'K',
+    });
+    const h = await signInHeaders(app, admin.email, admin.password);
+    assert.equal((await as(h, 'DELETE', `/v1/api-keys/${second.body.id}`)).status, 204);
+    assert.equal((await app.inject({ method: 'GET', url: '/v1/ping', headers: rotated })).statusCode, 401);
+  });
+
   test('revocation is immediate on this process even with the key cache on', async () => {
     const { ctx } = await getHarness();
     const { buildApp } = await import('../src/http/app.ts');

@@ -67,7 +67,7 @@ export interface paths {
   "/v1/api-keys/{id}": {
     /**
      * Revoke an API key
-     * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again.
+     * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again. A request made with an API key cannot revoke the workspace's last active key (400 naming `id`): create another first; a console admin may.
      */
     delete: operations["revokeApiKey"];
   };
@@ -4978,7 +4978,7 @@ export interface operations {
   };
   /**
    * Revoke an API key
-   * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again.
+   * @description Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again. A request made with an API key cannot revoke the workspace's last active key (400 naming `id`): create another first; a console admin may.
    */
   revokeApiKey: {
     parameters: {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import { DateTime, errors, NonBlank, Nullable, Uuid } from '../http/common-schemas.ts';
-import { notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import { SECRET_ANSWER } from '../http/idempotency.ts';
 import { fetchPage, type ListSpec, listQuerySchema, paginated, parseListQuery } from '../http/list-query.ts';
 import { currentUserId } from '../shared/request-scope.ts';
@@ -129,27 +129,54 @@ export function registerApiKeyRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Revoke an API key',
         description:
-          'Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again.',
+          "Immediate on the process that answers; other API processes stop accepting it within VERICASE_AUTH_CACHE_TTL_MS. Revoking a revoked key is a 204 again. A request made with an API key cannot revoke the workspace's last active key (400 naming `id`): create another first; a console admin may.",
         params: Type.Object({ id: Type.String({ format: 'uuid', description: 'Id of the key' }) }),
         response: { 204: Type.Null(), ...errors(400, 403, 404) },
       },
     },
     async (req, reply) => {
-      const row = await ctx.db
-        .selectFrom('api_keys')
-        .select(['id', 'key_hash', 'revoked_at'])
-        .where('workspace_id', '=', req.principal.workspaceId)
-        .where('id', '=', req.params.id)
-        .executeTakeFirst();
-      if (!row) throw notFound('API key');
-      if (!row.revoked_at) {
-        await ctx.db
+      const workspaceId = req.principal.workspaceId;
+      const row = await ctx.db.transaction().execute(async (trx) => {
+        // revocations of one workspace's keys one at a time: two requests revoking each other's
+        // key cannot both see the other one still active
+        await trx
+          .selectFrom('workspaces')
+          .select('id')
+          .where('id', '=', workspaceId)
+          .forNoKeyUpdate()
+          .execute();
+        const found = await trx
+          .selectFrom('api_keys')
+          .select(['id', 'key_hash', 'revoked_at'])
+          .where('workspace_id', '=', workspaceId)
+          .where('id', '=', req.params.id)
+          .executeTakeFirst();
+        if (!found) throw notFound('API key');
+        if (found.revoked_at) return found;
+        // A request made with an API key cannot revoke the workspace's last active one: nothing
+        // could call the API afterwards (a console admin can still create one, and may revoke it)
+        if (req.principal.keyId !== null) {
+          const other = await trx
+            .selectFrom('api_keys')
+            .select('id')
+            .where('workspace_id', '=', workspaceId)
+            .where('revoked_at', 'is', null)
+            .where('id', '<>', found.id)
+            .executeTakeFirst();
+          if (!other)
+            throw badRequest(
+              "This is the workspace's last active API key: revoked, nothing could call the API. Create another key first (POST /v1/api-keys), then revoke this one",
+              'id',
+            );
+        }
+        await trx
           .updateTable('api_keys')
           .set({ revoked_at: new Date() })
-          .where('id', '=', row.id)
+          .where('id', '=', found.id)
           .where('revoked_at', 'is', null)
           .execute();
-      }
+        return found;
+      });
       ctx.keys.forget(row.key_hash);
       return reply.status(204).send(null);
     },
