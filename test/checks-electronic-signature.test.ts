@@ -57,7 +57,13 @@ async function template(api: Client, key: string, kind = 'electronic_signature',
 }
 
 /** A case whose business contact (the signer) has an address of their own, so mails are told apart. */
-async function signingCase(api: Client, signer = { first_name: 'Ada', last_name: 'Lovelace' }) {
+async function signingCase(
+  api: Client,
+  signer: { first_name: string; middle_name?: string; last_name: string } = {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+  },
+) {
   const email = `ada.${Math.random().toString(36).slice(2, 10)}@example.com`;
   const res = await api.post('/v1/cases', {
     name: 'Signature case',
@@ -95,7 +101,7 @@ async function createCheck(api: Client, individualId: string, settings: Record<s
 /** A started signature: template, check, case-wide link, start. */
 async function started(
   settings: Record<string, unknown> = {},
-  signer?: { first_name: string; last_name: string },
+  signer?: { first_name: string; middle_name?: string; last_name: string },
 ) {
   const api = await newWorkspace();
   await template(api, 'engagement');
@@ -917,6 +923,30 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
       const written = dict.lookup(PDFName.of('Name'));
       assert.ok(written instanceof PDFHexString);
       assert.equal(written.decodeText(), name);
+    });
+
+    test('a signer with a middle name who types without it: the block and the audit trail name them in full', async () => {
+      const s = await started(
+        {},
+        { first_name: 'Zoë', middle_name: 'Ann', last_name: 'Müller-Lüdenscheidt' },
+      );
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code,
+        agreed: true,
+        typed_name: 'Zoe Muller-Ludenscheidt',
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const info = (await s.api.get(`/v1/checks/electronic_signature/${s.check.id}`)).body.data.information;
+      const signed = pdfText(await fileBytes(s.api, info.signed_file_id));
+      // the name on record in full, then the signature as typed
+      assert.match(
+        signed,
+        /Electronically signed by\s+Zoë Ann Müller-Lüdenscheidt\s+Zoe Muller-Ludenscheidt/,
+        signed,
+      );
+      const trail = pdfText(await fileBytes(s.api, info.audit_trail_id));
+      assert.match(trail, /Zoë Ann Müller-Lüdenscheidt/, trail);
     });
 
     test("the signed document's block and reason are in the page's language (sign's language), else the portal's default", async () => {

@@ -258,7 +258,10 @@ export async function signSignature(
         return;
       }
       await recordSignatureEvent(trx, check, 'code_verified', caller, {}, now);
-      const signer = { name: signerName, email: person.email ?? '' };
+      // the evidence (the signature block, the audit trail) names the signer in full, the middle
+      // name included: the name on record, whichever form of it was typed
+      const fullName = [person.first_name, person.middle_name, person.last_name].filter(Boolean).join(' ');
+      const signer = { name: fullName, email: person.email ?? '' };
       const { signed, audit } = await produceFiles(
         ctx,
         trx,
