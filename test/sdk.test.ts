@@ -134,6 +134,11 @@ describe('SDK', () => {
       ['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4'],
     );
     assert.equal(names.length, 6);
+    // the operator spellings of the filters are typed parameters, not casts
+    const { data: filtered } = await vc.GET('/v1/cases', {
+      params: { query: { 'name.like': 'Paged%', 'status.in': 'open,draft', 'created_at.gte': '2020-01-01' } },
+    });
+    assert.equal(filtered?.pagination.count, 5);
   });
 
   test('verifies a real webhook delivery', async () => {
@@ -224,6 +229,8 @@ export async function created(): Promise<Case | undefined> {
   return data;
 }
 export const typo = (c: Case) => c.nmae;
+export const open = () =>
+  vc.GET('/v1/cases', { params: { query: { 'status.in': 'open,draft', 'created_at.gte': '2026-01-01', 'name.search': 'acme' } } });
 `,
       );
       fs.writeFileSync(

@@ -4638,16 +4638,42 @@ export interface operations {
       query?: {
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
         /** @description Filter on individual_id; also `individual_id.{operator}` with operator one of `eq` (default `eq`). */
         individual_id?: string;
+        /** @description Filter on individual_id with the `eq` operator (see `individual_id`). */
+        "individual_id.eq"?: string;
         /** @description Filter on company_id; also `company_id.{operator}` with operator one of `eq` (default `eq`). */
         company_id?: string;
+        /** @description Filter on company_id with the `eq` operator (see `company_id`). */
+        "company_id.eq"?: string;
         /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: api__created__case, contact__created__case, user__created__case, api__updated_info__case, contact__updated_info__case, user__updated_info__case, api__updated_status__case, user__updated_status__case, system__updated_status__case, api__updated_template__case, user__updated_template__case, system__updated_template__case, api__updated_assignee__case, user__updated_assignee__case, system__updated_assignee__case, user__transferred_from_workspace__case, api__assigned__case__to_space, user__assigned__case__to_space, contact__assigned__case__to_space, api__updated_metadata__case, contact__updated_metadata__case, user__updated_metadata__case, api__updated_risk__case, user__updated_risk__case, system__updated_risk__case, system__updated_review__case, user__updated_review__case, api__confirmed_review__case, system__confirmed_review__case, user__confirmed_review__case, api__deleted__case, user__deleted__case, api__added_tags__case, user__added_tags__case, system__added_tags__case, api__removed_tags__case, user__removed_tags__case, system__added__case_control, system__removed__case_control, api__updated__case_relation, contact__updated__case_relation, user__updated__case_relation, user__sent__communication, system__sent__communication, system__received__communication, api__created__individual, contact__created__individual, user__created__individual, api__updated__individual, contact__updated__individual, user__updated__individual, api__marked_as_relevant__individual, user__marked_as_relevant__individual, api__marked_as_not_relevant__individual, contact__marked_as_not_relevant__individual, user__marked_as_not_relevant__individual, contact__sent_collaboration_email__individual, api__deleted__individual, user__deleted__individual, api__created__company, contact__created__company, user__created__company, api__updated__company, contact__updated__company, user__updated__company, api__marked_as_relevant__company, user__marked_as_relevant__company, api__marked_as_not_relevant__company, contact__marked_as_not_relevant__company, user__marked_as_not_relevant__company, api__deleted__company, user__deleted__company, user__purchased__company_data, api__started__check, contact__started__check, user__started__check, system__started__check, system__rolled_back__check, api__set_review_needed__check, contact__set_review_needed__check, system__set_review_needed__check, api__approved__check, user__approved__check, system__approved__check, api__rejected__check, user__rejected__check, system__rejected__check, api__enabled_monitoring__check, user__enabled_monitoring__check, api__disabled_monitoring__check, user__disabled_monitoring__check, system__disabled_monitoring__check, system__expired__check, end_user__started_flow__check, end_user__finished_flow__check, user__deleted__check, api__deleted__check, api__ignored__aml_hit, user__ignored__aml_hit, api__confirmed__aml_hit, user__confirmed__aml_hit, system__recreated_search__aml_data, user__acknowledged__company_monitoring_alert, user__run__template, api__run__template, contact__completed_forms__client_portal, contact__completed_checks__client_portal, user__mark_as_completed__case_control, system__mark_as_completed__case_control, user__mark_as_uncompleted__case_control, system__mark_as_uncompleted__case_control. */
         type?: string;
+        /** @description Filter on type with the `eq` operator (see `type`). */
+        "type.eq"?: string;
+        /** @description Filter on type with the `not_eq` operator (see `type`). */
+        "type.not_eq"?: string;
+        /** @description Filter on type with the `in` operator (see `type`). */
+        "type.in"?: string;
+        /** @description Filter on type with the `not_in` operator (see `type`). */
+        "type.not_in"?: string;
         /** @description Filter on author_id; also `author_id.{operator}` with operator one of `eq` (default `eq`). */
         author_id?: string;
+        /** @description Filter on author_id with the `eq` operator (see `author_id`). */
+        "author_id.eq"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `gte`, `lte`, `gt`, `lt` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
         /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -4729,6 +4755,18 @@ export interface operations {
       query?: {
         /** @description Filter on revoked_at; also `revoked_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         revoked_at?: string;
+        /** @description Filter on revoked_at with the `eq` operator (see `revoked_at`). */
+        "revoked_at.eq"?: string;
+        /** @description Filter on revoked_at with the `not_eq` operator (see `revoked_at`). */
+        "revoked_at.not_eq"?: string;
+        /** @description Filter on revoked_at with the `gt` operator (see `revoked_at`). */
+        "revoked_at.gt"?: string;
+        /** @description Filter on revoked_at with the `gte` operator (see `revoked_at`). */
+        "revoked_at.gte"?: string;
+        /** @description Filter on revoked_at with the `lt` operator (see `revoked_at`). */
+        "revoked_at.lt"?: string;
+        /** @description Filter on revoked_at with the `lte` operator (see `revoked_at`). */
+        "revoked_at.lte"?: string;
         /** @description Also list revoked keys (default: active keys only). */
         include_revoked?: boolean;
         /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
@@ -5094,18 +5132,56 @@ export interface operations {
       query?: {
         /** @description Filter on actor_type; also `actor_type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: user, api_key, system. */
         actor_type?: string;
+        /** @description Filter on actor_type with the `eq` operator (see `actor_type`). */
+        "actor_type.eq"?: string;
+        /** @description Filter on actor_type with the `not_eq` operator (see `actor_type`). */
+        "actor_type.not_eq"?: string;
+        /** @description Filter on actor_type with the `in` operator (see `actor_type`). */
+        "actor_type.in"?: string;
+        /** @description Filter on actor_type with the `not_in` operator (see `actor_type`). */
+        "actor_type.not_in"?: string;
         /** @description Filter on actor_id; also `actor_id.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
         actor_id?: string;
+        /** @description Filter on actor_id with the `eq` operator (see `actor_id`). */
+        "actor_id.eq"?: string;
+        /** @description Filter on actor_id with the `in` operator (see `actor_id`). */
+        "actor_id.in"?: string;
         /** @description Filter on resource_type; also `resource_type.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. */
         resource_type?: string;
+        /** @description Filter on resource_type with the `eq` operator (see `resource_type`). */
+        "resource_type.eq"?: string;
+        /** @description Filter on resource_type with the `in` operator (see `resource_type`). */
+        "resource_type.in"?: string;
         /** @description Filter on resource_id; also `resource_id.{operator}` with operator one of `eq` (default `eq`). */
         resource_id?: string;
+        /** @description Filter on resource_id with the `eq` operator (see `resource_id`). */
+        "resource_id.eq"?: string;
         /** @description Filter on action; also `action.{operator}` with operator one of `eq`, `in`, `like` (default `eq`). Comma-separated values for multi-value operators. */
         action?: string;
+        /** @description Filter on action with the `eq` operator (see `action`). */
+        "action.eq"?: string;
+        /** @description Filter on action with the `in` operator (see `action`). */
+        "action.in"?: string;
+        /** @description Filter on action with the `like` operator (see `action`). */
+        "action.like"?: string;
         /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. Values: 200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 413, 415, 422, 429, 500, 502, 503, 504. */
         status_code?: string;
+        /** @description Filter on status_code with the `eq` operator (see `status_code`). */
+        "status_code.eq"?: string;
+        /** @description Filter on status_code with the `in` operator (see `status_code`). */
+        "status_code.in"?: string;
         /** @description Filter on occurred_at; also `occurred_at.{operator}` with operator one of `gte`, `lte`, `gt`, `lt`, `eq` (default `gte`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         occurred_at?: string;
+        /** @description Filter on occurred_at with the `gte` operator (see `occurred_at`). */
+        "occurred_at.gte"?: string;
+        /** @description Filter on occurred_at with the `lte` operator (see `occurred_at`). */
+        "occurred_at.lte"?: string;
+        /** @description Filter on occurred_at with the `gt` operator (see `occurred_at`). */
+        "occurred_at.gt"?: string;
+        /** @description Filter on occurred_at with the `lt` operator (see `occurred_at`). */
+        "occurred_at.lt"?: string;
+        /** @description Filter on occurred_at with the `eq` operator (see `occurred_at`). */
+        "occurred_at.eq"?: string;
         /** @description Comma-separated fields among occurred_at; suffix `.desc` for descending. Default occurred_at descending (newest first). */
         sort?: string;
         /** @description Page number, from 1. */
@@ -5187,18 +5263,78 @@ export interface operations {
       query?: {
         /** @description Filter on external_id; also `external_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         external_id?: string;
+        /** @description Filter on external_id with the `eq` operator (see `external_id`). */
+        "external_id.eq"?: string;
+        /** @description Filter on external_id with the `not_eq` operator (see `external_id`). */
+        "external_id.not_eq"?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
+        /** @description Filter on assignee_id with the `eq` operator (see `assignee_id`). */
+        "assignee_id.eq"?: string;
+        /** @description Filter on assignee_id with the `not_eq` operator (see `assignee_id`). */
+        "assignee_id.not_eq"?: string;
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike`, `search` (default `eq`). `search` (vericase extension): the text anywhere in name, whatever its case and accents (`name.search=societe` finds "Société"); % and _ are plain characters there. */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
+        /** @description Filter on name with the `search` operator (see `name`). */
+        "name.search"?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;
+        /** @description Filter on tags with the `array_contains` operator (see `tags`). */
+        "tags.array_contains"?: string;
+        /** @description Filter on tags with the `array_not_contains` operator (see `tags`). */
+        "tags.array_not_contains"?: string;
+        /** @description Filter on tags with the `array_overlap` operator (see `tags`). */
+        "tags.array_overlap"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         /** @description How `pagination.count` is computed. `auto` (default): exact up to 1000 matching items; above that, the database's estimate, and `pagination.count_estimated` is true. `exact`: always the exact number (it reads every matching item: slower on large results). */
         count?: "auto" | "exact";
       };
@@ -5274,20 +5410,88 @@ export interface operations {
       query?: {
         /** @description Filter on external_id; also `external_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         external_id?: string;
+        /** @description Filter on external_id with the `eq` operator (see `external_id`). */
+        "external_id.eq"?: string;
+        /** @description Filter on external_id with the `not_eq` operator (see `external_id`). */
+        "external_id.not_eq"?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
+        /** @description Filter on assignee_id with the `eq` operator (see `assignee_id`). */
+        "assignee_id.eq"?: string;
+        /** @description Filter on assignee_id with the `not_eq` operator (see `assignee_id`). */
+        "assignee_id.not_eq"?: string;
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike`, `search` (default `eq`). `search` (vericase extension): the text anywhere in name, whatever its case and accents (`name.search=societe` finds "Société"); % and _ are plain characters there. */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
+        /** @description Filter on name with the `search` operator (see `name`). */
+        "name.search"?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;
+        /** @description Filter on tags with the `array_contains` operator (see `tags`). */
+        "tags.array_contains"?: string;
+        /** @description Filter on tags with the `array_not_contains` operator (see `tags`). */
+        "tags.array_not_contains"?: string;
+        /** @description Filter on tags with the `array_overlap` operator (see `tags`). */
+        "tags.array_overlap"?: string;
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
+        /** @description Filter on status with the `in` operator (see `status`). */
+        "status.in"?: string;
+        /** @description Filter on status with the `not_in` operator (see `status`). */
+        "status.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         /** @description Include each case’s custom_properties */
         include_custom_properties?: boolean;
         /** @description Comma-separated fields among created_at, last_activity_at, name; suffix `.desc` for descending. Default created_at ascending. */
@@ -6749,8 +6953,32 @@ export interface operations {
       query?: {
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Comma-separated fields among created_at, updated_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -7588,20 +7816,96 @@ export interface operations {
       query?: {
         /** @description Filter on individual_id; also `individual_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         individual_id?: string;
+        /** @description Filter on individual_id with the `eq` operator (see `individual_id`). */
+        "individual_id.eq"?: string;
+        /** @description Filter on individual_id with the `not_eq` operator (see `individual_id`). */
+        "individual_id.not_eq"?: string;
+        /** @description Filter on individual_id with the `in` operator (see `individual_id`). */
+        "individual_id.in"?: string;
+        /** @description Filter on individual_id with the `not_in` operator (see `individual_id`). */
+        "individual_id.not_in"?: string;
         /** @description Filter on company_id; also `company_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         company_id?: string;
+        /** @description Filter on company_id with the `eq` operator (see `company_id`). */
+        "company_id.eq"?: string;
+        /** @description Filter on company_id with the `not_eq` operator (see `company_id`). */
+        "company_id.not_eq"?: string;
+        /** @description Filter on company_id with the `in` operator (see `company_id`). */
+        "company_id.in"?: string;
+        /** @description Filter on company_id with the `not_in` operator (see `company_id`). */
+        "company_id.not_in"?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
+        /** @description Filter on case_id with the `not_eq` operator (see `case_id`). */
+        "case_id.not_eq"?: string;
+        /** @description Filter on case_id with the `in` operator (see `case_id`). */
+        "case_id.in"?: string;
+        /** @description Filter on case_id with the `not_in` operator (see `case_id`). */
+        "case_id.not_in"?: string;
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: in_progress, processing, need_review, approved, rejected, expired. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
+        /** @description Filter on status with the `in` operator (see `status`). */
+        "status.in"?: string;
+        /** @description Filter on status with the `not_in` operator (see `status`). */
+        "status.not_in"?: string;
         /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: id_verification, id_document, aml, company_monitoring, document, ekyc, electronic_signature, fraud_database, online_reputation. */
         type?: string;
+        /** @description Filter on type with the `eq` operator (see `type`). */
+        "type.eq"?: string;
+        /** @description Filter on type with the `not_eq` operator (see `type`). */
+        "type.not_eq"?: string;
+        /** @description Filter on type with the `in` operator (see `type`). */
+        "type.in"?: string;
+        /** @description Filter on type with the `not_in` operator (see `type`). */
+        "type.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         exclude_internal?: boolean;
         include_not_relevant?: boolean;
         /** @description Comma-separated fields among created_at, updated_at, last_activity_at; suffix `.desc` for descending. Default updated_at ascending. */
@@ -11460,14 +11764,62 @@ export interface operations {
       query?: {
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: online, offline. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
+        /** @description Filter on status with the `in` operator (see `status`). */
+        "status.in"?: string;
+        /** @description Filter on status with the `not_in` operator (see `status`). */
+        "status.not_in"?: string;
         /** @description Filter on default_language; also `default_language.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         default_language?: string;
+        /** @description Filter on default_language with the `eq` operator (see `default_language`). */
+        "default_language.eq"?: string;
+        /** @description Filter on default_language with the `not_eq` operator (see `default_language`). */
+        "default_language.not_eq"?: string;
+        /** @description Filter on default_language with the `like` operator (see `default_language`). */
+        "default_language.like"?: string;
+        /** @description Filter on default_language with the `ilike` operator (see `default_language`). */
+        "default_language.ilike"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Comma-separated fields among created_at, updated_at, name; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -11757,18 +12109,74 @@ export interface operations {
       query?: {
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
         /** @description Filter on registration_number; also `registration_number.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         registration_number?: string;
+        /** @description Filter on registration_number with the `eq` operator (see `registration_number`). */
+        "registration_number.eq"?: string;
+        /** @description Filter on registration_number with the `not_eq` operator (see `registration_number`). */
+        "registration_number.not_eq"?: string;
+        /** @description Filter on registration_number with the `like` operator (see `registration_number`). */
+        "registration_number.like"?: string;
+        /** @description Filter on registration_number with the `ilike` operator (see `registration_number`). */
+        "registration_number.ilike"?: string;
         /** @description Filter on country; also `country.{operator}` with operator one of `eq` (default `eq`). Each value must be an ISO 3166-1 alpha-2 country code (e.g. FR). */
         country?: string;
+        /** @description Filter on country with the `eq` operator (see `country`). */
+        "country.eq"?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         /** @description Comma-separated fields among created_at, last_activity_at, name; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -12457,8 +12865,24 @@ export interface operations {
       query?: {
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq` (default `eq`). Values: pappers, kompany, creditsafe, kyckr, companies_house, inpi, info_camere, transparenzregister, topograph, charity_commission, mod_finance, sandbox, gleif, recherche_entreprises, brreg. */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
         /** @description Filter on fetched_at; also `fetched_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         fetched_at?: string;
+        /** @description Filter on fetched_at with the `eq` operator (see `fetched_at`). */
+        "fetched_at.eq"?: string;
+        /** @description Filter on fetched_at with the `not_eq` operator (see `fetched_at`). */
+        "fetched_at.not_eq"?: string;
+        /** @description Filter on fetched_at with the `gt` operator (see `fetched_at`). */
+        "fetched_at.gt"?: string;
+        /** @description Filter on fetched_at with the `gte` operator (see `fetched_at`). */
+        "fetched_at.gte"?: string;
+        /** @description Filter on fetched_at with the `lt` operator (see `fetched_at`). */
+        "fetched_at.lt"?: string;
+        /** @description Filter on fetched_at with the `lte` operator (see `fetched_at`). */
+        "fetched_at.lte"?: string;
         /** @description Comma-separated fields among fetched_at, name; suffix `.desc` for descending. Default fetched_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -13229,12 +13653,52 @@ export interface operations {
       query?: {
         /** @description Filter on label; also `label.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         label?: string;
+        /** @description Filter on label with the `eq` operator (see `label`). */
+        "label.eq"?: string;
+        /** @description Filter on label with the `not_eq` operator (see `label`). */
+        "label.not_eq"?: string;
+        /** @description Filter on label with the `like` operator (see `label`). */
+        "label.like"?: string;
+        /** @description Filter on label with the `ilike` operator (see `label`). */
+        "label.ilike"?: string;
         /** @description Filter on key; also `key.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         key?: string;
+        /** @description Filter on key with the `eq` operator (see `key`). */
+        "key.eq"?: string;
+        /** @description Filter on key with the `not_eq` operator (see `key`). */
+        "key.not_eq"?: string;
+        /** @description Filter on key with the `like` operator (see `key`). */
+        "key.like"?: string;
+        /** @description Filter on key with the `ilike` operator (see `key`). */
+        "key.ilike"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Also list archived properties (derived ones never are). */
         include_archived?: boolean;
         /** @description Comma-separated fields among created_at, key, label; suffix `.desc` for descending. Default created_at ascending. */
@@ -13399,12 +13863,52 @@ export interface operations {
       query?: {
         /** @description Filter on label; also `label.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         label?: string;
+        /** @description Filter on label with the `eq` operator (see `label`). */
+        "label.eq"?: string;
+        /** @description Filter on label with the `not_eq` operator (see `label`). */
+        "label.not_eq"?: string;
+        /** @description Filter on label with the `like` operator (see `label`). */
+        "label.like"?: string;
+        /** @description Filter on label with the `ilike` operator (see `label`). */
+        "label.ilike"?: string;
         /** @description Filter on key; also `key.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         key?: string;
+        /** @description Filter on key with the `eq` operator (see `key`). */
+        "key.eq"?: string;
+        /** @description Filter on key with the `not_eq` operator (see `key`). */
+        "key.not_eq"?: string;
+        /** @description Filter on key with the `like` operator (see `key`). */
+        "key.like"?: string;
+        /** @description Filter on key with the `ilike` operator (see `key`). */
+        "key.ilike"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Include archived custom types */
         include_archived?: boolean;
         /** @description Comma-separated fields among created_at, key, label, updated_at; suffix `.desc` for descending. Default created_at descending. */
@@ -13707,14 +14211,62 @@ export interface operations {
       query?: {
         /** @description Filter on key; also `key.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         key?: string;
+        /** @description Filter on key with the `eq` operator (see `key`). */
+        "key.eq"?: string;
+        /** @description Filter on key with the `not_eq` operator (see `key`). */
+        "key.not_eq"?: string;
+        /** @description Filter on key with the `like` operator (see `key`). */
+        "key.like"?: string;
+        /** @description Filter on key with the `ilike` operator (see `key`). */
+        "key.ilike"?: string;
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
         /** @description Filter on kind; also `kind.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: electronic_signature, report. */
         kind?: string;
+        /** @description Filter on kind with the `eq` operator (see `kind`). */
+        "kind.eq"?: string;
+        /** @description Filter on kind with the `not_eq` operator (see `kind`). */
+        "kind.not_eq"?: string;
+        /** @description Filter on kind with the `in` operator (see `kind`). */
+        "kind.in"?: string;
+        /** @description Filter on kind with the `not_in` operator (see `kind`). */
+        "kind.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Comma-separated fields among created_at, updated_at, key, name; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -14506,10 +15058,38 @@ export interface operations {
       query?: {
         /** @description Filter on individual_id; also `individual_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         individual_id?: string;
+        /** @description Filter on individual_id with the `eq` operator (see `individual_id`). */
+        "individual_id.eq"?: string;
+        /** @description Filter on individual_id with the `not_eq` operator (see `individual_id`). */
+        "individual_id.not_eq"?: string;
+        /** @description Filter on individual_id with the `in` operator (see `individual_id`). */
+        "individual_id.in"?: string;
+        /** @description Filter on individual_id with the `not_in` operator (see `individual_id`). */
+        "individual_id.not_in"?: string;
         /** @description Filter on company_id; also `company_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         company_id?: string;
+        /** @description Filter on company_id with the `eq` operator (see `company_id`). */
+        "company_id.eq"?: string;
+        /** @description Filter on company_id with the `not_eq` operator (see `company_id`). */
+        "company_id.not_eq"?: string;
+        /** @description Filter on company_id with the `in` operator (see `company_id`). */
+        "company_id.in"?: string;
+        /** @description Filter on company_id with the `not_in` operator (see `company_id`). */
+        "company_id.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -14892,20 +15472,94 @@ export interface operations {
       query?: {
         /** @description Filter on first_name; also `first_name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         first_name?: string;
+        /** @description Filter on first_name with the `eq` operator (see `first_name`). */
+        "first_name.eq"?: string;
+        /** @description Filter on first_name with the `not_eq` operator (see `first_name`). */
+        "first_name.not_eq"?: string;
+        /** @description Filter on first_name with the `like` operator (see `first_name`). */
+        "first_name.like"?: string;
+        /** @description Filter on first_name with the `ilike` operator (see `first_name`). */
+        "first_name.ilike"?: string;
         /** @description Filter on last_name; also `last_name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         last_name?: string;
+        /** @description Filter on last_name with the `eq` operator (see `last_name`). */
+        "last_name.eq"?: string;
+        /** @description Filter on last_name with the `not_eq` operator (see `last_name`). */
+        "last_name.not_eq"?: string;
+        /** @description Filter on last_name with the `like` operator (see `last_name`). */
+        "last_name.like"?: string;
+        /** @description Filter on last_name with the `ilike` operator (see `last_name`). */
+        "last_name.ilike"?: string;
         /** @description Filter on email; also `email.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         email?: string;
+        /** @description Filter on email with the `eq` operator (see `email`). */
+        "email.eq"?: string;
+        /** @description Filter on email with the `not_eq` operator (see `email`). */
+        "email.not_eq"?: string;
+        /** @description Filter on email with the `like` operator (see `email`). */
+        "email.like"?: string;
+        /** @description Filter on email with the `ilike` operator (see `email`). */
+        "email.ilike"?: string;
         /** @description Filter on birth_date; also `birth_date.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd, or an ISO 8601 date-time standing for the date it is written on. */
         birth_date?: string;
+        /** @description Filter on birth_date with the `eq` operator (see `birth_date`). */
+        "birth_date.eq"?: string;
+        /** @description Filter on birth_date with the `not_eq` operator (see `birth_date`). */
+        "birth_date.not_eq"?: string;
+        /** @description Filter on birth_date with the `gt` operator (see `birth_date`). */
+        "birth_date.gt"?: string;
+        /** @description Filter on birth_date with the `gte` operator (see `birth_date`). */
+        "birth_date.gte"?: string;
+        /** @description Filter on birth_date with the `lt` operator (see `birth_date`). */
+        "birth_date.lt"?: string;
+        /** @description Filter on birth_date with the `lte` operator (see `birth_date`). */
+        "birth_date.lte"?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq` (default `eq`). */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         /** @description Comma-separated fields among created_at, last_activity_at, last_name, first_name; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -15900,12 +16554,42 @@ export interface operations {
       query?: {
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
+        /** @description Filter on status with the `in` operator (see `status`). */
+        "status.in"?: string;
+        /** @description Filter on status with the `not_in` operator (see `status`). */
+        "status.not_in"?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
+        /** @description Filter on assignee_id with the `eq` operator (see `assignee_id`). */
+        "assignee_id.eq"?: string;
+        /** @description Filter on assignee_id with the `not_eq` operator (see `assignee_id`). */
+        "assignee_id.not_eq"?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;
+        /** @description Filter on tags with the `array_contains` operator (see `tags`). */
+        "tags.array_contains"?: string;
+        /** @description Filter on tags with the `array_not_contains` operator (see `tags`). */
+        "tags.array_not_contains"?: string;
+        /** @description Filter on tags with the `array_overlap` operator (see `tags`). */
+        "tags.array_overlap"?: string;
         /** @description Filter on last_activity_at; also `last_activity_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         last_activity_at?: string;
+        /** @description Filter on last_activity_at with the `eq` operator (see `last_activity_at`). */
+        "last_activity_at.eq"?: string;
+        /** @description Filter on last_activity_at with the `not_eq` operator (see `last_activity_at`). */
+        "last_activity_at.not_eq"?: string;
+        /** @description Filter on last_activity_at with the `gt` operator (see `last_activity_at`). */
+        "last_activity_at.gt"?: string;
+        /** @description Filter on last_activity_at with the `gte` operator (see `last_activity_at`). */
+        "last_activity_at.gte"?: string;
+        /** @description Filter on last_activity_at with the `lt` operator (see `last_activity_at`). */
+        "last_activity_at.lt"?: string;
+        /** @description Filter on last_activity_at with the `lte` operator (see `last_activity_at`). */
+        "last_activity_at.lte"?: string;
         /** @description Comma-separated fields among last_activity_at, created_at; suffix `.desc` for descending. Default last_activity_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -16000,20 +16684,90 @@ export interface operations {
       query?: {
         /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: id_verification, id_document, aml, company_monitoring, document, ekyc, electronic_signature, fraud_database, online_reputation. */
         type?: string;
+        /** @description Filter on type with the `eq` operator (see `type`). */
+        "type.eq"?: string;
+        /** @description Filter on type with the `not_eq` operator (see `type`). */
+        "type.not_eq"?: string;
+        /** @description Filter on type with the `in` operator (see `type`). */
+        "type.in"?: string;
+        /** @description Filter on type with the `not_in` operator (see `type`). */
+        "type.not_in"?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
+        /** @description Filter on case_id with the `not_eq` operator (see `case_id`). */
+        "case_id.not_eq"?: string;
+        /** @description Filter on case_id with the `in` operator (see `case_id`). */
+        "case_id.in"?: string;
+        /** @description Filter on case_id with the `not_in` operator (see `case_id`). */
+        "case_id.not_in"?: string;
         /** @description Filter on assignee_id; also `assignee_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         assignee_id?: string;
+        /** @description Filter on assignee_id with the `eq` operator (see `assignee_id`). */
+        "assignee_id.eq"?: string;
+        /** @description Filter on assignee_id with the `not_eq` operator (see `assignee_id`). */
+        "assignee_id.not_eq"?: string;
         /** @description Filter on tags; also `tags.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. */
         tags?: string;
+        /** @description Filter on tags with the `array_contains` operator (see `tags`). */
+        "tags.array_contains"?: string;
+        /** @description Filter on tags with the `array_not_contains` operator (see `tags`). */
+        "tags.array_not_contains"?: string;
+        /** @description Filter on tags with the `array_overlap` operator (see `tags`). */
+        "tags.array_overlap"?: string;
         /** @description Filter on case_status; also `case_status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: draft, open, approved, rejected, closed. */
         case_status?: string;
+        /** @description Filter on case_status with the `eq` operator (see `case_status`). */
+        "case_status.eq"?: string;
+        /** @description Filter on case_status with the `not_eq` operator (see `case_status`). */
+        "case_status.not_eq"?: string;
+        /** @description Filter on case_status with the `in` operator (see `case_status`). */
+        "case_status.in"?: string;
+        /** @description Filter on case_status with the `not_in` operator (see `case_status`). */
+        "case_status.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on waiting_since; also `waiting_since.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         waiting_since?: string;
+        /** @description Filter on waiting_since with the `eq` operator (see `waiting_since`). */
+        "waiting_since.eq"?: string;
+        /** @description Filter on waiting_since with the `not_eq` operator (see `waiting_since`). */
+        "waiting_since.not_eq"?: string;
+        /** @description Filter on waiting_since with the `gt` operator (see `waiting_since`). */
+        "waiting_since.gt"?: string;
+        /** @description Filter on waiting_since with the `gte` operator (see `waiting_since`). */
+        "waiting_since.gte"?: string;
+        /** @description Filter on waiting_since with the `lt` operator (see `waiting_since`). */
+        "waiting_since.lt"?: string;
+        /** @description Filter on waiting_since with the `lte` operator (see `waiting_since`). */
+        "waiting_since.lte"?: string;
         /** @description Comma-separated fields among waiting_since, updated_at, created_at; suffix `.desc` for descending. Default waiting_since ascending (longest waiting first). */
         sort?: string;
         /** @description Page number, from 1. */
@@ -16301,8 +17055,28 @@ export interface operations {
       query?: {
         /** @description Filter on label; also `label.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         label?: string;
+        /** @description Filter on label with the `eq` operator (see `label`). */
+        "label.eq"?: string;
+        /** @description Filter on label with the `not_eq` operator (see `label`). */
+        "label.not_eq"?: string;
+        /** @description Filter on label with the `like` operator (see `label`). */
+        "label.like"?: string;
+        /** @description Filter on label with the `ilike` operator (see `label`). */
+        "label.ilike"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Comma-separated fields among created_at, label; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -16782,14 +17556,58 @@ export interface operations {
       query?: {
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
         /** @description Filter on key; also `key.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         key?: string;
+        /** @description Filter on key with the `eq` operator (see `key`). */
+        "key.eq"?: string;
+        /** @description Filter on key with the `not_eq` operator (see `key`). */
+        "key.not_eq"?: string;
+        /** @description Filter on key with the `like` operator (see `key`). */
+        "key.like"?: string;
+        /** @description Filter on key with the `ilike` operator (see `key`). */
+        "key.ilike"?: string;
         /** @description Filter on case_auto_approval; also `case_auto_approval.{operator}` with operator one of `eq`, `not_eq` (default `eq`). Values: true, false. */
         case_auto_approval?: string;
+        /** @description Filter on case_auto_approval with the `eq` operator (see `case_auto_approval`). */
+        "case_auto_approval.eq"?: string;
+        /** @description Filter on case_auto_approval with the `not_eq` operator (see `case_auto_approval`). */
+        "case_auto_approval.not_eq"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Comma-separated fields among created_at, name, updated_at; suffix `.desc` for descending. Default updated_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -18006,20 +18824,68 @@ export interface operations {
       query?: {
         /** @description Filter on event; also `event.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: AutonomyChatRun.Completed, AutonomyChatRun.Failed, Case.AssigneeUpdated, Case.ClientPortalWaitStepTriggered, Case.ContactHasActionsUpdated, Case.Created, Case.CustomPropertiesUpdated, Case.Deleted, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewConfirmed, Case.ReviewDue, Case.ReviewUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated, Case.Updated, CaseReport.Generated, Check.Approved, Check.Deleted, Check.Expired, Check.Rejected, Check.ReviewNeeded, Check.Started, Company.Created, Company.Deleted, Company.InfoUpdated, Company.MarkedAsNotRelevant, Company.MarkedAsRelevant, Company.Updated, DocumentOrder.Completed, DocumentOrder.Failed, Individual.Created, Individual.Deleted, Individual.InfoUpdated, Individual.MarkedAsNotRelevant, Individual.MarkedAsRelevant, Individual.Updated, Note.Created, Note.Deleted, Note.Updated, NoteComment.Created, NoteComment.Deleted, NoteComment.Updated. */
         event?: string;
+        /** @description Filter on event with the `eq` operator (see `event`). */
+        "event.eq"?: string;
+        /** @description Filter on event with the `not_eq` operator (see `event`). */
+        "event.not_eq"?: string;
+        /** @description Filter on event with the `in` operator (see `event`). */
+        "event.in"?: string;
+        /** @description Filter on event with the `not_in` operator (see `event`). */
+        "event.not_in"?: string;
         /** @description Filter on case_id; also `case_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         case_id?: string;
+        /** @description Filter on case_id with the `eq` operator (see `case_id`). */
+        "case_id.eq"?: string;
+        /** @description Filter on case_id with the `not_eq` operator (see `case_id`). */
+        "case_id.not_eq"?: string;
         /** @description Filter on individual_id; also `individual_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         individual_id?: string;
+        /** @description Filter on individual_id with the `eq` operator (see `individual_id`). */
+        "individual_id.eq"?: string;
+        /** @description Filter on individual_id with the `not_eq` operator (see `individual_id`). */
+        "individual_id.not_eq"?: string;
         /** @description Filter on company_id; also `company_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         company_id?: string;
+        /** @description Filter on company_id with the `eq` operator (see `company_id`). */
+        "company_id.eq"?: string;
+        /** @description Filter on company_id with the `not_eq` operator (see `company_id`). */
+        "company_id.not_eq"?: string;
         /** @description Filter on webhook_id; also `webhook_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         webhook_id?: string;
+        /** @description Filter on webhook_id with the `eq` operator (see `webhook_id`). */
+        "webhook_id.eq"?: string;
+        /** @description Filter on webhook_id with the `not_eq` operator (see `webhook_id`). */
+        "webhook_id.not_eq"?: string;
         /** @description Filter on event_id; also `event_id.{operator}` with operator one of `eq`, `not_eq` (default `eq`). */
         event_id?: string;
+        /** @description Filter on event_id with the `eq` operator (see `event_id`). */
+        "event_id.eq"?: string;
+        /** @description Filter on event_id with the `not_eq` operator (see `event_id`). */
+        "event_id.not_eq"?: string;
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq`, `in`, `not_in` (default `eq`). Comma-separated values for multi-value operators. Values: pending, sending, delivered, failed, pending_offline. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
+        /** @description Filter on status with the `in` operator (see `status`). */
+        "status.in"?: string;
+        /** @description Filter on status with the `not_in` operator (see `status`). */
+        "status.not_in"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at descending. */
         sort?: string;
         /** @description Page number, from 1. */
@@ -18218,18 +19084,72 @@ export interface operations {
       query?: {
         /** @description Filter on name; also `name.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         name?: string;
+        /** @description Filter on name with the `eq` operator (see `name`). */
+        "name.eq"?: string;
+        /** @description Filter on name with the `not_eq` operator (see `name`). */
+        "name.not_eq"?: string;
+        /** @description Filter on name with the `like` operator (see `name`). */
+        "name.like"?: string;
+        /** @description Filter on name with the `ilike` operator (see `name`). */
+        "name.ilike"?: string;
         /** @description Filter on created_at; also `created_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         created_at?: string;
+        /** @description Filter on created_at with the `eq` operator (see `created_at`). */
+        "created_at.eq"?: string;
+        /** @description Filter on created_at with the `not_eq` operator (see `created_at`). */
+        "created_at.not_eq"?: string;
+        /** @description Filter on created_at with the `gt` operator (see `created_at`). */
+        "created_at.gt"?: string;
+        /** @description Filter on created_at with the `gte` operator (see `created_at`). */
+        "created_at.gte"?: string;
+        /** @description Filter on created_at with the `lt` operator (see `created_at`). */
+        "created_at.lt"?: string;
+        /** @description Filter on created_at with the `lte` operator (see `created_at`). */
+        "created_at.lte"?: string;
         /** @description Filter on updated_at; also `updated_at.{operator}` with operator one of `eq`, `not_eq`, `gt`, `gte`, `lt`, `lte` (default `eq`). Values: yyyy-MM-dd or ISO 8601 date-time. */
         updated_at?: string;
+        /** @description Filter on updated_at with the `eq` operator (see `updated_at`). */
+        "updated_at.eq"?: string;
+        /** @description Filter on updated_at with the `not_eq` operator (see `updated_at`). */
+        "updated_at.not_eq"?: string;
+        /** @description Filter on updated_at with the `gt` operator (see `updated_at`). */
+        "updated_at.gt"?: string;
+        /** @description Filter on updated_at with the `gte` operator (see `updated_at`). */
+        "updated_at.gte"?: string;
+        /** @description Filter on updated_at with the `lt` operator (see `updated_at`). */
+        "updated_at.lt"?: string;
+        /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
+        "updated_at.lte"?: string;
         /** @description Filter on status; also `status.{operator}` with operator one of `eq`, `not_eq` (default `eq`). Values: online, offline. */
         status?: string;
+        /** @description Filter on status with the `eq` operator (see `status`). */
+        "status.eq"?: string;
+        /** @description Filter on status with the `not_eq` operator (see `status`). */
+        "status.not_eq"?: string;
         /** @description Filter on type; also `type.{operator}` with operator one of `eq`, `not_eq` (default `eq`). Values: user, system. */
         type?: string;
+        /** @description Filter on type with the `eq` operator (see `type`). */
+        "type.eq"?: string;
+        /** @description Filter on type with the `not_eq` operator (see `type`). */
+        "type.not_eq"?: string;
         /** @description Filter on url; also `url.{operator}` with operator one of `eq`, `not_eq`, `like`, `ilike` (default `eq`). */
         url?: string;
+        /** @description Filter on url with the `eq` operator (see `url`). */
+        "url.eq"?: string;
+        /** @description Filter on url with the `not_eq` operator (see `url`). */
+        "url.not_eq"?: string;
+        /** @description Filter on url with the `like` operator (see `url`). */
+        "url.like"?: string;
+        /** @description Filter on url with the `ilike` operator (see `url`). */
+        "url.ilike"?: string;
         /** @description Filter on events; also `events.{operator}` with operator one of `array_contains`, `array_not_contains`, `array_overlap` (default `array_contains`). Comma-separated values for multi-value operators. Values: *, AutonomyChatRun.*, Case.*, CaseReport.*, Check.*, Company.*, DocumentOrder.*, Individual.*, Note.*, NoteComment.*, AutonomyChatRun.Completed, AutonomyChatRun.Failed, Case.AssigneeUpdated, Case.ClientPortalWaitStepTriggered, Case.ContactHasActionsUpdated, Case.Created, Case.CustomPropertiesUpdated, Case.Deleted, Case.FlagsUpdated, Case.InfoUpdated, Case.MetadataUpdated, Case.RelationsUpdated, Case.ReviewConfirmed, Case.ReviewDue, Case.ReviewUpdated, Case.ReviewerHasActionsUpdated, Case.RiskUpdated, Case.StatusUpdated, Case.TagsUpdated, Case.TemplateUpdated, Case.Updated, CaseReport.Generated, Check.Approved, Check.Deleted, Check.Expired, Check.Rejected, Check.ReviewNeeded, Check.Started, Company.Created, Company.Deleted, Company.InfoUpdated, Company.MarkedAsNotRelevant, Company.MarkedAsRelevant, Company.Updated, DocumentOrder.Completed, DocumentOrder.Failed, Individual.Created, Individual.Deleted, Individual.InfoUpdated, Individual.MarkedAsNotRelevant, Individual.MarkedAsRelevant, Individual.Updated, Note.Created, Note.Deleted, Note.Updated, NoteComment.Created, NoteComment.Deleted, NoteComment.Updated. */
         events?: string;
+        /** @description Filter on events with the `array_contains` operator (see `events`). */
+        "events.array_contains"?: string;
+        /** @description Filter on events with the `array_not_contains` operator (see `events`). */
+        "events.array_not_contains"?: string;
+        /** @description Filter on events with the `array_overlap` operator (see `events`). */
+        "events.array_overlap"?: string;
         /** @description Comma-separated fields among created_at, name, status, type, updated_at, url; suffix `.desc` for descending. Default updated_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */

@@ -143,6 +143,14 @@ export function listQuerySchema(spec: ListSpec, extra: Record<string, TSchema> =
             : ''),
       }),
     );
+    // each operator's spelling declared too: a client generated from the OpenAPI document can then
+    // send `status.in` or `created_at.gte` without a cast (a pattern is no query parameter there)
+    for (const op of ops) {
+      props[`${field}.${op}`] = Type.Optional(
+        Type.String({ description: `Filter on ${field} with the \`${op}\` operator (see \`${field}\`).` }),
+      );
+    }
+    // other operators still reach parseListQuery, which names the ones the field takes
     patterns[`^${field.replace(/[.]/g, '\\.')}\\.[a-z_]+$`] = Type.String();
   }
   const sortDesc = `Comma-separated fields among ${spec.sort.join(', ')}; suffix \`.desc\` for descending. Default ${describeSort(spec.defaultSort ?? CREATED_ASC)}.`;
