@@ -74,6 +74,12 @@ async function richCase(api: Client) {
     country: 'JP',
     relations: [{ roles: ['shareholder'], ownership_percentage: 5 }],
   } as (typeof body.companies)[number]);
+  // what an onboarding officer calls and pays: the company's bank account, the person's phone
+  Object.assign(body.companies[0], {
+    banking_information: { iban: 'FR7630006000011234567890189', bic: 'AGRIFRPP882' },
+  });
+  for (const i of body.individuals as Record<string, unknown>[])
+    if (i.first_name === 'Ada') i.phone_number = '+33612345678';
   const kase = await api.post('/v1/cases', { ...body, tags: ['vip'] });
   assert.equal(kase.status, 201, JSON.stringify(kase.body));
   const ada = kase.body.individuals.find((i: any) => i.first_name === 'Ada');
@@ -190,6 +196,8 @@ describe('case reports', () => {
       'Acme Holding GmbH',
       'shareholder · 70% ownership of Acme SAS',
       'Ada Lovelace',
+      'IBAN FR76 3000 6000 0112 3456 7890 189 · BIC AGRIFRPP882',
+      '+33612345678',
       'legal representative',
       'position: CEO',
       'Alan Turing',

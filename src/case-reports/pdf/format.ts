@@ -128,3 +128,11 @@ export function keyData(
   }
   return rows;
 }
+
+/** A check's status as the report says it everywhere (`to review`, not `need review`). */
+const CHECK_STATUS_WORDS: Record<string, string> = {
+  need_review: 'to review',
+  in_progress: 'waiting for data',
+};
+export const checkStatusWords = (status: unknown): string =>
+  (typeof status === 'string' && CHECK_STATUS_WORDS[status]) || words(status);

@@ -1,5 +1,5 @@
 import { entityNames, personName, type ReportData } from '../load-report-data.ts';
-import { join, keyData, obj, show, words } from './format.ts';
+import { checkStatusWords, join, keyData, obj, show, words } from './format.ts';
 import type { PdfWriter } from './writer.ts';
 
 type Time = (v: Date | string | null) => string;
@@ -31,7 +31,7 @@ function earlierAttempts(history: unknown, time: Time): [string, string][] {
       [
         `Attempt ${show(entry.attempt)}`,
         join([
-          words(entry.status),
+          checkStatusWords(entry.status),
           typeof entry.ended_at === 'string' ? `ended ${time(entry.ended_at)}` : null,
           review === '-' ? null : `review ${review}`,
         ]),
@@ -161,12 +161,15 @@ export function checksSection(w: PdfWriter, d: ReportData, time: Time): void {
   for (const c of d.checks) {
     const data = obj(c.data) ?? {};
     const target = names.get(c.company_id ?? c.individual_id ?? '') ?? '-';
-    w.heading(`${words(c.type)}${c.subtype ? ` (${c.subtype})` : ''} · ${words(c.status)} · ${target}`, 3);
+    w.heading(
+      `${words(c.type)}${c.subtype ? ` (${c.subtype})` : ''} · ${checkStatusWords(c.status)} · ${target}`,
+      3,
+    );
     const hits = Array.isArray(data.hits) ? data.hits : [];
     const matches = Array.isArray(data.matches) ? data.matches : [];
     w.fields(
       [
-        ['Status', words(c.status)],
+        ['Status', checkStatusWords(c.status)],
         ['Result', words(data.result)],
         ['Review', reviewText(obj(data.review), time)],
         ['Started', time(c.created_at)],

@@ -17,6 +17,12 @@ function relationTerms(r: Relation): string {
   );
 }
 
+/** `IBAN FR76 3000 6000 0112 3456 7890 189 · BIC AGRIFRPP882`, or null when neither is known. */
+function bankAccount(b: Record<string, string | null> | null): string | null {
+  const iban = b?.iban ? b.iban.replace(/(.{4})(?=.)/g, '$1 ') : null;
+  return join([iban && `IBAN ${iban}`, b?.bic && `BIC ${b.bic}`], ' · ') || null;
+}
+
 /** Every company, then every individual, each with its relations in the case. */
 export function entitiesSection(w: PdfWriter, d: ReportData): void {
   const companyName = new Map(d.companies.map((c) => [c.id, c.name]));
@@ -58,6 +64,7 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
         ['Status', words(c.status)],
         ['Registered', show(c.registration_date)],
         ['Address', addressText(c.address)],
+        ['Bank account', show(bankAccount(c.banking_information))],
         ...((from.get(c.id) ?? []).map((r) => [
           'Relation',
           `${relationTerms(r)} of ${companyName.get(r.to_company_id) ?? 'company'}`,
@@ -97,6 +104,7 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
         ['Born', join([i.birth_date, i.birth_place, i.birth_country]) || '-'],
         ['Nationalities', show(i.nationalities)],
         ['E-mail', show(i.email)],
+        ['Phone', show(i.phone_number)],
         ['Address', addressText(i.address)],
         ...((from.get(i.id) ?? []).map((r) => [
           'Relation',

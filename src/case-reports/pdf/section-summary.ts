@@ -1,6 +1,6 @@
 import type { CheckRow } from '../../db/schema.ts';
 import { entityNames, type ReportData } from '../load-report-data.ts';
-import { join, obj, show, words } from './format.ts';
+import { checkStatusWords, join, obj, show, words } from './format.ts';
 import { eachCriterion } from './section-checks.ts';
 import type { PdfWriter } from './writer.ts';
 
@@ -8,7 +8,6 @@ type Time = (v: Date | string | null) => string;
 
 /** Statuses in the order a reader weighs them; the count line follows it. */
 const STATUS_ORDER = ['approved', 'rejected', 'need_review', 'expired', 'processing', 'in_progress'];
-const STATUS_WORDS: Record<string, string> = { need_review: 'to review', in_progress: 'waiting for data' };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -102,7 +101,7 @@ export function summarySection(w: PdfWriter, d: ReportData, time: Time): void {
     [
       'Checks',
       d.checks.length
-        ? `${d.checks.length}: ${statuses.map((s) => `${byStatus.get(s)} ${STATUS_WORDS[s] ?? words(s)}`).join(', ')}`
+        ? `${d.checks.length}: ${statuses.map((s) => `${byStatus.get(s)} ${checkStatusWords(s)}`).join(', ')}`
         : 'none',
     ],
   ]);
@@ -120,7 +119,7 @@ export function summarySection(w: PdfWriter, d: ReportData, time: Time): void {
   for (const { c, why } of flagged) {
     const target = names.get(c.company_id ?? c.individual_id ?? '') ?? '-';
     w.text(
-      `${words(c.type)}${c.subtype ? ` (${c.subtype})` : ''} · ${STATUS_WORDS[c.status] ?? words(c.status)} · ${target}: ${why}`,
+      `${words(c.type)}${c.subtype ? ` (${c.subtype})` : ''} · ${checkStatusWords(c.status)} · ${target}: ${why}`,
       { indent: 12 },
     );
   }
