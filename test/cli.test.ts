@@ -71,6 +71,11 @@ describe('command line', () => {
     assert.match(ws.api_key, /^vk_/);
     const key2 = JSON.parse((await cli(['keys', 'create', '--workspace', ws.id], env)).stdout);
     assert.match(key2.api_key, /^vk_/);
+    assert.equal(key2.name, null);
+    // a key named for what it is for, as the API and the console list it
+    const named = await cli(['keys', 'create', '--workspace', ws.id, '--name', ' CRM integration '], env);
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(JSON.parse(named.stdout).name, 'CRM integration');
     assert.notEqual(key2.api_key, ws.api_key);
     const revoked = await cli(['keys', 'revoke', '--id', key2.id], env);
     assert.equal(revoked.code, 0, revoked.stderr);
@@ -93,6 +98,11 @@ describe('command line', () => {
       const ping = await fetch(`${server.base}/v1/ping`, { headers: { 'x-service-api-key': ws.api_key } });
       assert.equal(ping.status, 200);
       assert.deepEqual(await ping.json(), { workspace_name: 'Acme Compliance' });
+      const listed = await fetch(`${server.base}/v1/api-keys`, {
+        headers: { 'x-service-api-key': ws.api_key },
+      });
+      const names = ((await listed.json()).data as { name: string | null }[]).map((k) => k.name);
+      assert.ok(names.includes('CRM integration'), JSON.stringify(names));
       const revokedPing = await fetch(`${server.base}/v1/ping`, {
         headers: { 'x-service-api-key': key2.api_key },
       });
@@ -212,6 +222,11 @@ describe('command line: blank options, a missing reference directory', () => {
       [['keys', 'revoke', '--id', ' '], /option '--id <key_id>' must not be empty/],
       [['keys', 'revoke', '--key', ''], /option '--key <api_key>' must not be empty/],
       [['keys', 'revoke', '  '], /argument 'api_key' must not be empty/],
+      [['keys', 'revoke', '--id', 'notauuid'], /option '--id <key_id>' must be a key id/],
+      [
+        ['keys', 'create', '--workspace', workspaceId, '--name', ''],
+        /option '--name <name>' must not be empty/,
+      ],
       [['data', 'pull', '--keep', ''], /option '--keep <n>' must not be empty/],
     ];
     for (const [args, message] of refusals) {

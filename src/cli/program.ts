@@ -15,6 +15,7 @@ import { type Config, loadConfig } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { createLogger } from '../shared/logger.ts';
 import { PACKAGE_ROOT } from '../shared/package-root.ts';
+import { UUID_RE } from '../shared/pg-errors.ts';
 import { startStep } from './progress.ts';
 
 /** The process's exit codes (documented in docs/cli.md and `vericase --help`). */
@@ -270,15 +271,25 @@ also migrate at start; several processes starting together apply each migration 
     .command('create')
     .description('create another API key for a workspace (JSON, the key shown once)')
     .option('--workspace <id|name>', "the workspace's id or name (required)")
-    .action(async (opts: { workspace: string }, cmd: Command) => {
+    .option('--name <name>', 'what the key is for, as GET /v1/api-keys and the console list it')
+    .action(async (opts: { workspace: string; name?: string }, cmd: Command) => {
       required(cmd, opts, 'workspace');
+      if (opts.name !== undefined && opts.name.trim().length > 100)
+        cmd.error('error: --name must be at most 100 characters');
       const { createApiKey } = await import('../workspaces/repository.ts');
       const { UsersCommandError, workspaceByIdOrName } = await import('./users.ts');
       try {
         const key = await withRuntime(config(), async (rt) =>
-          createApiKey(rt.ctx.db, (await workspaceByIdOrName(rt.ctx.db, opts.workspace)).id),
+          createApiKey(rt.ctx.db, (await workspaceByIdOrName(rt.ctx.db, opts.workspace)).id, undefined, {
+            name: opts.name?.trim() ?? null,
+          }),
         );
-        print({ id: key.id, workspace_id: key.workspace_id, api_key: key.api_key });
+        print({
+          id: key.id,
+          workspace_id: key.workspace_id,
+          name: opts.name?.trim() ?? null,
+          api_key: key.api_key,
+        });
         setCode(EXIT.OK);
       } catch (err) {
         if (!(err instanceof UsersCommandError)) throw err;
@@ -301,6 +312,9 @@ also migrate at start; several processes starting together apply each migration 
         );
       const target = given[0];
       if (!target) cmd.error('error: give the key to revoke: --id KEY_ID or --key API_KEY');
+      // an id that cannot be one is a mistake in the command, not a key that is not there
+      if (opts.id !== undefined && !UUID_RE.test(opts.id.trim()))
+        cmd.error(`error: option '--id <key_id>' must be a key id (a UUID, as GET /v1/api-keys lists them)`);
       const { revokeApiKey } = await import('../workspaces/repository.ts');
       const revoked = await withRuntime(config(), (rt) => revokeApiKey(rt.ctx.db, target as string));
       if (!revoked) {
