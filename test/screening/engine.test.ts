@@ -83,6 +83,14 @@ describe('screening search on OFAC 2019 + UN', () => {
     assert.ok(top3('Usama bin Ladin').includes('ofac_sdn:6365'), 'transliteration');
     assert.ok(top3('Banco Nacional de Cuba S.A.').includes('ofac_sdn:306'), 'legal form added');
     assert.ok(top3('صدام حسين التكريتي').includes('un_sc:IQi.001'), 'original script');
+    // each spelling of a UN alias field of several (`Javad Rahigi; Jawad Rahigi; Jawad Rahiqi`)
+    for (const [name, id] of [
+      ['Jawad Rahiqi', 'IRi.031'],
+      ['Haleh Bakhtiyar', 'IRi.010'],
+      ['Mohamed Islami', 'IRi.014'],
+      ['Jin Tiesan', 'KPi.035'],
+    ])
+      assert.ok(top3(name).includes(`un_sc:${id}`), `${name}: ${top3(name)}`);
   });
 
   test('initials match the names they abbreviate', () => {

@@ -29,6 +29,18 @@ describe('UN consolidated list loader', () => {
     const adf = r.entities.find((e) => e.id === 'CDe.001')!;
     assert.ok(adf.aliases.some((a) => a.name === 'Allied Democratic Forces' && a.strength === 'strong'));
     assert.ok(r.entities.some((e) => e.identifiers.some((i) => /Passport/.test(i.type))));
+    // an alias field of several spellings is several names; a bracket of letters is the name's
+    // script, a passport note is no name (walk: "Jawad Rahiqi" found nothing)
+    const aliases = (id: string) => r.entities.find((e) => e.id === id)?.aliases.map((a) => a.name);
+    for (const name of ['Javad Rahigi', 'Jawad Rahigi', 'Jawad Rahiqi'])
+      assert.ok(aliases('IRi.031')?.includes(name), `${name}: ${aliases('IRi.031')}`);
+    assert.ok(!aliases('IRi.031')?.some((a) => a.includes(';')));
+    assert.ok(aliases('KPi.035')?.includes('Jin Tiesan'));
+    assert.ok(aliases('KPi.035')?.includes('金铁三'));
+    const hadad = aliases('LYi.019') ?? [];
+    assert.ok(hadad.includes('Safia Farkash Mohammed Al-Hadad'), String(hadad));
+    assert.ok(!hadad.some((a) => /passport|born/i.test(a)), String(hadad));
+    assert.ok(r.entities.every((e) => e.aliases.every((a) => !a.name.includes(';'))));
   });
 
   test('malformed records and broken XML are reported, never fatal', () => {

@@ -11,6 +11,7 @@ import {
   addAlias,
   addCountry,
   addIdentifier,
+  aliasNames,
   contentHash,
   LoadProblems,
   pushUnique,
@@ -89,7 +90,7 @@ function toEntity(node: XmlNode, kind: EntityKind, problems: LoadProblems): Scre
   addAlias(e, text(node.NAME_ORIGINAL_SCRIPT), 'strong');
   for (const a of nodes(kind === 'person' ? node.INDIVIDUAL_ALIAS : node.ENTITY_ALIAS)) {
     const q = text(a.QUALITY)?.toLowerCase();
-    addAlias(e, text(a.ALIAS_NAME), q === 'low' ? 'weak' : 'strong');
+    for (const name of aliasNames(text(a.ALIAS_NAME))) addAlias(e, name, q === 'low' ? 'weak' : 'strong');
   }
   for (const nat of values(node.NATIONALITY)) addCountry(e.nationalities, nat);
   for (const a of nodes(kind === 'person' ? node.INDIVIDUAL_ADDRESS : node.ENTITY_ADDRESS)) {

@@ -69,6 +69,34 @@ export function addAlias(
   entity.aliases.push({ name: n, strength });
 }
 
+/**
+ * The names one alias field of a list holds. The UN list writes several spellings in one field
+ * (`Javad Rahigi; Jawad Rahigi; Jawad Rahiqi`, `Mohammad Sabet b) M. Javad Kareemi Sabet`), the
+ * original script in brackets (`Jin Tiesan (金铁三)`) and notes after a comma (`..., born 1 Jan.
+ * 1953 (Oman passport no. ...)`): indexed as one name, none of its spellings could be found. Each
+ * spelling is a name; a bracket of letters only is one more (its script), a bracket with digits
+ * (a passport, a date) and a `born ...` note are dropped.
+ */
+export function aliasNames(raw: string | undefined | null): string[] {
+  if (!raw) return [];
+  const names: string[] = [];
+  const scripts: string[] = [];
+  for (const part of raw.split(/;|\s[b-z]\)\s/)) {
+    let text = part.replace(/^\s*a\)\s/, '');
+    const cut = /,\s*(?:born|dob|date of birth|d\.o\.b\.)\b/i.exec(text);
+    if (cut) text = text.slice(0, cut.index);
+    for (const m of text.matchAll(/\(([^()]*)\)/g)) {
+      const inner = m[1].trim();
+      if (inner && !/\d/.test(inner) && /\p{L}/u.test(inner)) scripts.push(inner);
+    }
+    // a bracket left open by the cut (`born ... (Oman passport no.`) goes with the note
+    text = text.replace(/\([^()]*\)/g, ' ').replace(/\([^)]*$/, ' ');
+    const name = text.replace(/\s+/g, ' ').trim().replace(/[,.]$/, '').trim();
+    if (name) names.push(name);
+  }
+  return [...new Set([...names, ...scripts])];
+}
+
 const MONTHS: Record<string, string> = {
   jan: '01',
   feb: '02',
