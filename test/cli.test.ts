@@ -101,7 +101,7 @@ describe('command line', () => {
       const listed = await fetch(`${server.base}/v1/api-keys`, {
         headers: { 'x-service-api-key': ws.api_key },
       });
-      const names = ((await listed.json()).data as { name: string | null }[]).map((k) => k.name);
+      const names = ((await listed.json()) as { data: { name: string | null }[] }).data.map((k) => k.name);
       assert.ok(names.includes('CRM integration'), JSON.stringify(names));
       const revokedPing = await fetch(`${server.base}/v1/ping`, {
         headers: { 'x-service-api-key': key2.api_key },

@@ -16,6 +16,7 @@ import {
 } from '../src/checks/types/document/analysis/index.ts';
 import { containsName, luhnValid, sameName } from '../src/checks/types/document/analysis/normalize.ts';
 import { ocrImage } from '../src/checks/types/document/analysis/ocr.ts';
+import { pdfInflatesWithin, pdfTextLines } from '../src/checks/types/id_document/document-reader.ts';
 import { extractPdf } from '../src/company-data/providers/sandbox/extract-pdf.ts';
 import type { CompanyProfile } from '../src/company-data/schemas.ts';
 import { noisePng, textPng } from './helpers/bitmap-text-png.ts';
@@ -737,6 +738,34 @@ describe('document analysis: unreadable files', () => {
     assert.equal(out.verdict, 'need_review');
     assert.match(out.comment ?? '', /could not be read automatically \(file 1: the image looks like noise/);
     assert.equal(criteria(out).name_matching.result, null);
+  });
+
+  test('a compressed PDF that inflates to 200 MB is not opened: unreadable, said, and read no further', async () => {
+    // 200 MB of spaces in one FlateDecode content stream: about 200 KB on disk. pdf.js inflated it
+    // whole on the event loop (seconds, gigabytes with a few such streams: security walk)
+    const stream = zlib.deflateSync(Buffer.alloc(200 * 1024 * 1024, 0x20), { level: 9 });
+    const bomb = Buffer.concat([
+      Buffer.from(
+        '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+          '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+          '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R >> endobj\n' +
+          `4 0 obj << /Length ${stream.length} /Filter /FlateDecode >> stream\n`,
+        'latin1',
+      ),
+      stream,
+      Buffer.from('\nendstream endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+    ]);
+    assert.ok(bomb.length < 1024 * 1024, `${bomb.length} bytes`);
+    assert.equal(await pdfInflatesWithin(bomb, 128 * 1024 * 1024), false);
+    const out = await analyze({ files: [pdfFile(bomb)] });
+    assert.equal(out.unreadable, true);
+    assert.equal(out.verdict, 'need_review');
+    assert.match(out.comment ?? '', /file 1: the PDF inflates to more than 128 MB once decompressed/);
+    // the id_document reader's text of it: nothing, inflated no further than its budget
+    assert.deepEqual(pdfTextLines(bomb), []);
+    // an ordinary compressed PDF is within bounds
+    const ordinary = await textPdf(kbisLines({ updated: '2 novembre 2026' }));
+    assert.equal(await pdfInflatesWithin(ordinary, 128 * 1024 * 1024), true);
   });
 
   test('a PNG libpng cannot decode (rows longer than its width) is unreadable; the OCR goes on', async () => {

@@ -127,16 +127,72 @@ function literalStrings(content: string): string[] {
   return out;
 }
 
-/** The decoded bytes of a stream: raw, or inflated for FlateDecode; null for other filters. */
-function decodeStream(s: PdfStream): Buffer | null {
-  if (/\/Filter\s*(\[\s*)?\/FlateDecode\s*\]?/.test(s.dict)) {
+/**
+ * Most bytes the streams of one PDF are inflated to here. A PDF is a zip of sorts: 400 KB of
+ * FlateDecode can inflate to 400 MB of spaces, which froze the process for seconds and grew it by
+ * gigabytes (security walk). No content stream a document needs comes near it.
+ */
+export const MAX_PDF_INFLATED_BYTES = 64 * 1024 * 1024;
+
+const FLATE = /\/Filter\s*(\[\s*)?\/FlateDecode\s*\]?/;
+
+/** The decoded bytes of a stream: raw, or inflated for FlateDecode within `budget`; null for other filters. */
+function decodeStream(s: PdfStream, budget: number): Buffer | null {
+  if (FLATE.test(s.dict)) {
     try {
-      return zlib.inflateSync(s.data);
+      return zlib.inflateSync(s.data, { maxOutputLength: Math.max(1, budget) });
     } catch {
+      // not deflate data, or more than the budget: unread, as any stream of another filter
       return null;
     }
   }
   return /\/Filter/.test(s.dict) ? null : s.data;
+}
+
+/** How many FlateDecode filters a stream's dictionary applies one after the other. */
+function flateLayers(dict: string): number {
+  const filter = /\/Filter\s*(\[[^\]]*\]|\/\w+)/.exec(dict)?.[1] ?? '';
+  const names = filter.match(/\/\w+/g) ?? [];
+  let n = 0;
+  while (names[n] === '/FlateDecode') n++;
+  return n;
+}
+
+const inflateAsync = (data: Buffer, maxOutputLength: number) =>
+  new Promise<Buffer | 'over' | null>((resolve) =>
+    zlib.inflate(data, { maxOutputLength }, (err, out) =>
+      resolve(err ? ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'over' : null) : out),
+    ),
+  );
+
+/**
+ * Whether a PDF's FlateDecode streams, each of its Flate layers applied, stay within bounds:
+ * together at most `limit` bytes, an image at most what its declared size can hold (a scanned
+ * page is tens of megabytes, and only the first pages' images are ever decoded). Checked before a
+ * PDF library opens it (pdf.js inflates without a bound). Inflated in zlib's thread pool, never
+ * on the event loop, and never past the bound.
+ */
+export async function pdfInflatesWithin(pdf: Buffer, limit: number): Promise<boolean> {
+  let total = 0;
+  for (const s of pdfStreams(pdf)) {
+    const layers = flateLayers(s.dict);
+    if (layers === 0) continue;
+    const w = Number(/\/Width\s+(\d+)(?!\s+\d+\s+R)/.exec(s.dict)?.[1] ?? Number.NaN);
+    const h = Number(/\/Height\s+(\d+)(?!\s+\d+\s+R)/.exec(s.dict)?.[1] ?? Number.NaN);
+    // 4 components of 16 bits, and a byte a row for PNG predictors
+    const image = isImageDict(s.dict) && w > 0 && h > 0 ? 8 * w * h + h + 1024 : null;
+    const bound = image ?? limit - total;
+    let data: Buffer = s.data;
+    for (let layer = layers; layer > 0; layer--) {
+      const out = await inflateAsync(data, bound + 1);
+      if (out === 'over') return false;
+      if (out === null) break; // not deflate data: the library will say so
+      data = out;
+    }
+    if (image === null && data !== s.data) total += data.length;
+    if (total > limit) return false;
+  }
+  return true;
 }
 
 const isImageDict = (dict: string) => /\/Subtype\s*\/Image\b/.test(dict);
@@ -144,10 +200,14 @@ const isImageDict = (dict: string) => /\/Subtype\s*\/Image\b/.test(dict);
 /** The decoded content of every stream of a PDF that is not an image. */
 function decodedContentStreams(pdf: Buffer): string[] {
   const out: string[] = [];
+  let budget = MAX_PDF_INFLATED_BYTES;
   for (const s of pdfStreams(pdf)) {
     if (isImageDict(s.dict)) continue;
-    const data = decodeStream(s);
-    if (data) out.push(data.toString('latin1'));
+    const data = decodeStream(s, budget);
+    if (!data) continue;
+    budget -= data.length;
+    if (budget < 0) break;
+    out.push(data.toString('latin1'));
   }
   return out;
 }

@@ -90,7 +90,8 @@ export function decodePng(png: Buffer): RawImage | null {
   if (!channels || width === 0 || height === 0 || width * height > 40_000_000) return null;
   let raw: Buffer;
   try {
-    raw = zlib.inflateSync(Buffer.concat(idat));
+    // no more than the image's rows can hold: a small IDAT can inflate to gigabytes
+    raw = zlib.inflateSync(Buffer.concat(idat), { maxOutputLength: (width * channels + 1) * height + 1024 });
   } catch {
     return null;
   }

@@ -2,7 +2,13 @@ import type { extractImages, getDocumentProxy } from 'unpdf';
 import { decodeImage } from '../../../../face/decode-image.ts';
 import { jpegOrientation } from '../../../../face/orientation.ts';
 import { loadUnpdf } from '../../../../shared/lazy-module.ts';
-import { isJpeg, isPdf, isPng } from '../../id_document/document-reader.ts';
+import {
+  isJpeg,
+  isPdf,
+  isPng,
+  MAX_PDF_INFLATED_BYTES,
+  pdfInflatesWithin,
+} from '../../id_document/document-reader.ts';
 import { ocrImage } from './ocr.ts';
 import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
 
@@ -97,7 +103,16 @@ async function textLayer(pdf: Pdf, pages: number): Promise<string> {
     .replace(/\n{3,}/g, '\n\n');
 }
 
+/** Most bytes a PDF's streams may inflate to before it is opened for analysis. */
+const MAX_ANALYSED_PDF_INFLATED_BYTES = 2 * MAX_PDF_INFLATED_BYTES;
+
 async function readPdf(bytes: Buffer): Promise<FileText> {
+  // pdf.js inflates every stream it reads without a bound: a small compressed bomb is refused first
+  if (!(await pdfInflatesWithin(bytes, MAX_ANALYSED_PDF_INFLATED_BYTES)))
+    return unreadable(
+      'none',
+      `the PDF inflates to more than ${MAX_ANALYSED_PDF_INFLATED_BYTES / 1024 / 1024} MB once decompressed: it is not opened`,
+    );
   let pdf: Pdf;
   try {
     pdf = await (await loadUnpdf()).getDocumentProxy(new Uint8Array(bytes));
