@@ -226,9 +226,16 @@ describe('aml check: screening and transitions', () => {
       checks: { aml: { list_types: ['pep'], fuzziness: 0.2 } },
     });
     assert.equal(ws.status, 200, JSON.stringify(ws.body));
-    // workspace: only PEP lists → the sanctioned person is not a hit
+    // workspace: only PEP lists, and no loaded list holds any: not an approval on lists the subject
+    // was never screened against, but an error for a person to look at
     const pepOnly = await settled(api, (await screen(api, { individual_id: individualIds[0] })).id);
-    assert.equal(pepOnly.status, 'approved');
+    assert.equal(pepOnly.status, 'need_review');
+    assert.equal(pepOnly.data.result, 'error');
+    assert.deepEqual(pepOnly.data.hits, []);
+    assert.match(
+      pepOnly.data.review.comment,
+      /no loaded list holds the list types asked for \(pep\); the loaded lists hold .*sanction/,
+    );
     assert.equal(pepOnly.data.settings.fuzziness, 0.2);
     assert.deepEqual(pepOnly.data.settings.list_types, ['pep']);
     assert.equal(pepOnly.data.settings.exact_match, false);

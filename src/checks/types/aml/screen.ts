@@ -97,6 +97,16 @@ export async function screenSubject(
   if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);
   if (!service.available) return unavailable(service.unavailableMessage(), service.state === 'loading');
   const snapshot = service.registry.snapshot;
+  // list types asked for that no loaded list holds: "no match" would say the subject was screened
+  // against them (a walk's check limited to adverse_media was approved on sanctions lists alone)
+  const asked = settings.list_types ?? [];
+  if (asked.length && snapshot) {
+    const held = new Set(snapshot.index.listTypeSets.flatMap((set) => [...set]));
+    if (!asked.some((t) => held.has(t)))
+      return unavailable(
+        `no loaded list holds the list types asked for (${asked.join(', ')}); the loaded lists hold ${[...held].sort().join(', ') || 'no list type'}`,
+      );
+  }
   const matches = service.search(queryFor(subject, settings));
   return {
     ok: true,

@@ -30,7 +30,7 @@ export const AML_TRANSITIONS: readonly Transition[] = [
     from: 'processing',
     trigger: 'screening_error',
     to: 'need_review',
-    condition: 'no list loaded (or the screening failed)',
+    condition: 'no list loaded, none holding any of settings.list_types, or the screening failed',
     also: 'result error; review.comment says how to load lists',
   },
   {
