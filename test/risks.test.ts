@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 async function newCase(api: Client) {
@@ -143,6 +144,32 @@ describe('risks', () => {
     assert.equal(stored.length, 0);
     assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk, null);
     assert.equal((await riskEvents(api.workspaceId)).length, 0);
+  });
+
+  test('a risk set by a person in the console is manual, also where online engines refuse automatic ones', async () => {
+    const api = await newWorkspace();
+    const { app, ctx } = await getHarness();
+    const kase = await newCase(api);
+    assert.equal((await api.patch('/v1/workspace/settings', { risk: { online_engines: true } })).status, 200);
+    const officer = await createConsoleUser(ctx, api.workspaceId, {
+      role: 'reviewer',
+      firstName: 'Rita',
+      lastName: 'Risk',
+    });
+    const headers = await signInHeaders(app, officer.email, officer.password);
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v1/cases/${kase.id}/risks`,
+      headers,
+      payload: { level: 'medium', comment: 'Cash-intensive business' },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().mode, 'manual');
+    const read = (await api.get(`/v1/cases/${kase.id}`)).body.risk;
+    assert.equal(read.mode, 'manual');
+    assert.equal(read.level, 'medium');
+    // the API key's own assessment stays automatic, and refused here
+    assert.equal((await api.post(`/v1/cases/${kase.id}/risks`, { level: 'low' })).status, 400);
   });
 
   test('an assessment identical to the current risk is recorded but changes nothing on the case', async () => {

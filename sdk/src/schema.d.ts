@@ -178,7 +178,7 @@ export interface paths {
   "/v1/cases/{id}/risks": {
     /**
      * Create an automatic risk
-     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
+     * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case; set by a person in the console, it is mode `manual`. 400 for an automatic one when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
      */
     post: operations["setCaseRisk"];
   };
@@ -7204,7 +7204,7 @@ export interface operations {
   };
   /**
    * Create an automatic risk
-   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. 400 when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
+   * @description Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case; set by a person in the console, it is mode `manual`. 400 for an automatic one when the workspace computes risk with online engines (`risk.online_engines`). `Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current risk (same level, score, components, flags and comment) is still recorded and answered (201, its own id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, and no event or activity is recorded.
    */
   setCaseRisk: {
     parameters: {

@@ -25,12 +25,17 @@ export async function createRisk(
   workspaceId: string,
   caseId: string,
   input: Static<typeof RiskCreate>,
+  /**
+   * `manual`: set by a person in the console (the reference's two modes: an officer's decision is
+   * not the caller's computed assessment, and the workspace's online engines do not forbid it).
+   */
+  mode: 'automatic' | 'manual' = 'automatic',
 ) {
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');
     const settings = await getSettings(trx, workspaceId);
-    if (settings.risk.online_engines) {
+    if (mode === 'automatic' && settings.risk.online_engines) {
       throw badRequest(
         'Automatic risk cannot be created: this workspace computes risk with online engines (setting risk.online_engines)',
       );
@@ -41,7 +46,7 @@ export async function createRisk(
         id: randomUUID(),
         workspace_id: workspaceId,
         case_id: kase.id,
-        mode: 'automatic',
+        mode,
         level: input.level,
         comment: commentOrNull(input.comment),
         score: input.score ?? null,

@@ -14,8 +14,9 @@ export function registerRiskRoutes(app: App, ctx: AppContext): void {
         tags: ['Cases'],
         summary: 'Create an automatic risk',
         description:
-          'Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case. ' +
-          '400 when the workspace computes risk with online engines (`risk.online_engines`). ' +
+          'Records a risk assessment computed by the caller (mode `automatic`) as the current risk of the case; ' +
+          'set by a person in the console, it is mode `manual`. ' +
+          '400 for an automatic one when the workspace computes risk with online engines (`risk.online_engines`). ' +
           "`Case.RiskUpdated` is emitted when the case's risk changes. An assessment identical to the current " +
           'risk (same level, score, components, flags and comment) is still recorded and answered (201, its own ' +
           'id), but changes nothing on the case: its `risk` stays the earlier assessment, its `updated_at` stays, ' +
@@ -26,6 +27,16 @@ export function registerRiskRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (req, reply) =>
-      reply.status(201).send(await createRisk(ctx.db, req.principal.workspaceId, req.params.id, req.body)),
+      reply
+        .status(201)
+        .send(
+          await createRisk(
+            ctx.db,
+            req.principal.workspaceId,
+            req.params.id,
+            req.body,
+            req.principal.user ? 'manual' : 'automatic',
+          ),
+        ),
   );
 }
