@@ -603,6 +603,25 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('"See its documents" of a check with no file yet opens no other document in its place', async () => {
+    // Bob's ID document waits for its images: the case has documents, none of them this check's
+    const waiting = await api.call('POST', '/v1/checks/id_document', { individual_id: demo.bobId });
+    assert.equal(waiting.status, 'in_progress', JSON.stringify(waiting));
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${demo.caseId}?check=${waiting.id}`);
+    await page.locator(`#check-${waiting.id}`).getByRole('button', { name: 'See its documents' }).click();
+    const tab = page.getByTestId('case-documents');
+    await tab.getByTestId('case-docs-check-without').waitFor();
+    assert.ok((await tab.locator('.case-doc-item').count()) > 0, 'the case has other documents');
+    assert.equal(await tab.locator('.case-doc-item.is-on').count(), 0);
+    assert.equal(await tab.locator('[data-file-type]').count(), 0);
+    // choosing one still shows it
+    await tab.locator('.case-doc-item').first().click();
+    await tab.locator('.case-doc-item.is-on').waitFor();
+    await tab.getByTestId('case-docs-check-without').waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   test("another workspace's case is not found", async () => {
     const other = await newWorkspace('console-case-other');
     const foreign = await new SeedClient(base, { 'x-service-api-key': other.key }).call('POST', '/v1/cases', {

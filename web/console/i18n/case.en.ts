@@ -171,6 +171,7 @@ export const caseEn = {
   'case.tags.placeholder': 'New or existing tag',
   'case.tags.remove': 'Remove the tag {tag}',
   'case.docs.none': 'No document yet.',
+  'case.docs.checkHasNone': 'This check has no file yet. The case’s other documents are listed here.',
   'case.docs.history': 'Include earlier attempts',
   'case.docs.earlier': 'earlier attempt',
   'case.docs.currentAttemptData':

@@ -174,6 +174,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.tags.placeholder': 'Étiquette',
   'case.tags.remove': "Retirer l'étiquette {tag}",
   'case.docs.none': 'Aucun document pour le moment.',
+  'case.docs.checkHasNone':
+    'Ce contrôle n’a pas encore de fichier. Les autres documents du dossier sont listés ici.',
   'case.docs.history': 'Inclure les tentatives précédentes',
   'case.docs.earlier': 'tentative précédente',
   'case.docs.currentAttemptData':

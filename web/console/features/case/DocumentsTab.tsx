@@ -78,7 +78,11 @@ export function DocumentsTab(props: {
   const asked = chosen ?? (props.checkId ? (list.find((d) => d.check?.id === props.checkId) ?? null) : null);
   const chosenKey = typeof asked === 'string' ? asked : asked ? docKey(asked, list.indexOf(asked)) : null;
   const index = list.findIndex((d, i) => docKey(d, i) === chosenKey);
-  const current = index >= 0 ? list[index] : (list[0] ?? null);
+  // opened for a check that has no file yet (an identity check waiting for its images): no other
+  // document in its place, which read as that check's (console walk: a company's statements shown
+  // for a person's ID verification)
+  const checkWithout = chosen === null && Boolean(props.checkId) && docs !== null && asked === null;
+  const current = index >= 0 ? list[index] : checkWithout ? null : (list[0] ?? null);
 
   return (
     <div className="case-documents" data-testid="case-documents">
@@ -94,6 +98,11 @@ export function DocumentsTab(props: {
         ) : null}
         {docs === null ? <p>{t('case.loading')}</p> : null}
         {docs?.length === 0 ? <p className="case-muted">{t('case.docs.none')}</p> : null}
+        {checkWithout && list.length > 0 ? (
+          <p className="case-muted" data-testid="case-docs-check-without">
+            {t('case.docs.checkHasNone')}
+          </p>
+        ) : null}
         <ul>
           {list.map((d, i) => {
             const key = docKey(d, i);
