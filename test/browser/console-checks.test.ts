@@ -264,7 +264,8 @@ describe('console checks', { timeout: 600_000 }, () => {
   test("a decided check's hits can no longer be confirmed or ignored", async () => {
     // every hit reviewed (the first test ignored them from the page): the check can be approved
     const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);
-    await api.patch(`/v1/checks/aml/${amlId}/hits/review`, { action: 'ignore', hit_ids: hits });
+    await api.patch(`/v1/checks/aml/${amlId}/hits/review`, { action: 'ignore', hit_ids: hits.slice(1) });
+    await api.patch(`/v1/checks/aml/${amlId}/hits/review`, { action: 'confirm', hit_ids: hits.slice(0, 1) });
     const page = await signedIn(reviewer);
     await page.goto(`${base}/console/cases/${caseId}?check=${amlId}`);
     const panel = page.locator(`#check-${amlId}`);
@@ -303,9 +304,25 @@ describe('console checks', { timeout: 600_000 }, () => {
       'Approve ends the row',
     );
     assert.ok(rejectBox.x < approveBox.x && Math.abs(rejectBox.y - approveBox.y) <= 2, 'Reject before it');
+    // one hit confirmed as the listed person: approving is possible, and said to go against it
+    const confirmed = panel.getByTestId('check-confirmed-hits');
+    assert.equal(
+      await confirmed.textContent(),
+      '1 hit is confirmed as a true match: approving records the check as approved all the same.',
+    );
+    assert.equal(
+      await form.getByRole('button', { name: 'Approve' }).getAttribute('aria-describedby'),
+      await confirmed.getAttribute('id'),
+    );
     await panel.getByRole('button', { name: 'Approve' }).click();
     await panel.getByText('The check is decided').waitFor();
     assert.equal((await api.get(`/v1/checks/aml/${amlId}`)).body.status, 'approved');
+    // an override asked for can be given up without a reload
+    // (the tick is replaced by the form at once: clicked, not checked)
+    await panel.getByLabel('Change a decided check (override)').click();
+    await panel.getByRole('form', { name: 'Review' }).getByRole('button', { name: 'Cancel' }).click();
+    await panel.getByLabel('Change a decided check (override)').waitFor();
+    assert.equal(await panel.getByRole('form', { name: 'Review' }).count(), 0);
     for (const name of ['Confirm (true match)', 'Ignore (not them)']) {
       const buttons = panel.getByRole('button', { name });
       assert.ok((await buttons.count()) >= 1);

@@ -200,6 +200,8 @@ export const actEn = {
   'check.hitReasonPlaceholder': 'Why (optional)',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
+  'check.confirmedHits':
+    '{n, plural, one {# hit is} other {# hits are}} confirmed as a true match: approving records the check as approved all the same.',
   'check.hitsDone': 'Every hit is confirmed or ignored: approve or reject the check.',
   'check.hitsDecided':
     'The check is decided: its hits are no longer confirmed or ignored; change the decision itself below.',

@@ -201,6 +201,8 @@ export const actFr: Record<ActKey, string> = {
   'check.hitReasonPlaceholder': 'Pourquoi (facultatif)',
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst': 'Confirmez ou écartez d’abord chaque correspondance : le contrôle se décide ensuite.',
+  'check.confirmedHits':
+    '{n, plural, one {# correspondance est confirmée} other {# correspondances sont confirmées}} : approuver enregistre malgré tout le contrôle comme approuvé.',
   'check.hitsDone': 'Chaque correspondance est confirmée ou écartée : approuvez ou refusez le contrôle.',
   'check.hitsDecided':
     'Le contrôle est décidé : ses correspondances ne se confirment ni ne s’écartent plus ; modifiez la décision elle-même ci-dessous.',

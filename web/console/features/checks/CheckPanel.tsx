@@ -509,6 +509,15 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
   // deciding it ends the signer's request: said before the buttons, not found out after
   const unsigned = !decided && UNSIGNED.has(String(signatureVendor(check)?.status));
   const describedBy = hitsFirst ? `hits-first-${check.id}` : unsigned ? `unsigned-${check.id}` : undefined;
+  // hits confirmed as the listed person or company: approving is allowed (a licence, a false
+  // alarm the list keeps), but said before the click, as the case review says it of rejected checks
+  const confirmedHits =
+    check.type === 'aml'
+      ? ((check.data as { hits?: Json[] } | undefined)?.hits ?? []).filter(
+          (h) => h.status === 'true_positive',
+        ).length
+      : 0;
+  const approveDescribedBy = confirmedHits ? `confirmed-hits-${check.id}` : describedBy;
   const submitWith = (action: 'approve' | 'reject') => (e?: FormEvent) => {
     e?.preventDefault();
     void run(async () => {
@@ -546,8 +555,19 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
           {t('signature.reviewEndsRequest')}
         </p>
       ) : null}
+      {confirmedHits ? (
+        <p className="small notice-warn" id={`confirmed-hits-${check.id}`} data-testid="check-confirmed-hits">
+          {t('check.confirmedHits', { n: confirmedHits })}
+        </p>
+      ) : null}
       {/* the console's row of actions (DialogActions): at the right, the primary action last */}
       <div className="case-form-actions">
+        {decided ? (
+          // the override was asked for by a tick that is gone now: a way back without a reload
+          <button type="button" className="case-button" onClick={() => setOverride(false)}>
+            {t('act.cancel')}
+          </button>
+        ) : null}
         <button
           type="button"
           className="case-button danger"
@@ -561,7 +581,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
           type="submit"
           className="case-button is-primary"
           disabled={busy || hitsFirst}
-          aria-describedby={describedBy}
+          aria-describedby={approveDescribedBy}
         >
           {t('check.approve')}
         </button>
