@@ -232,6 +232,14 @@ describe('console case page', { timeout: 900_000 }, () => {
     await (await (await frame.elementHandle())?.contentFrame())?.waitForLoadState('load');
     const extracted = page.getByTestId('extracted-data');
     await extracted.locator('.case-status').first().waitFor();
+    // the criteria and the fields read in the console's words: no raw names, no ISO dates
+    const readText = (await extracted.textContent()) ?? '';
+    assert.match(readText, /Recent enough/);
+    assert.match(readText, /Right type of document/);
+    assert.doesNotMatch(readText, /valid age in days|valid document type/);
+    const fields = (await extracted.locator('dl.case-fields').textContent()) ?? '';
+    assert.doesNotMatch(fields, /\b\d{4}-\d{2}-\d{2}\b/, fields);
+    assert.match(fields, /Country\s*France \(FR\)/, fields);
     await shot(page, '04-document-pdf');
     await docs.getByRole('button', { name: /ID document/ }).click();
     const img = docs.locator('[data-file-type="image/png"] img');

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { useLang } from '../../shell/i18n.tsx';
 import { useAutomaticComment } from '../act-i18n.ts';
+import { Value } from '../checks/CheckPanel.tsx';
 import { usePathLabel } from '../field-label.ts';
 import { criteria, flattenInformation, isObject, type Json, sniffType } from './document-data.ts';
 import { documentName, safeFileName } from './document-name.ts';
@@ -344,7 +345,10 @@ function ExtractedData(props: { data: LoadedCheck | null; error: string | null; 
               {info.map(([k, v]) => (
                 <div key={k}>
                   <dt>{label(k.replace(/^document_analysis\./, ''))}</dt>
-                  <dd>{v}</dd>
+                  {/* dates, countries and known values in the console's words, as the check panel says them */}
+                  <dd>
+                    <Value field={k.slice(k.lastIndexOf('.') + 1)} v={v} />
+                  </dd>
                 </div>
               ))}
             </dl>
@@ -367,7 +371,9 @@ function ExtractedData(props: { data: LoadedCheck | null; error: string | null; 
                   <tr key={c.path}>
                     <th scope="row">{label(c.path.replace(/^document_analysis\./, ''))}</th>
                     {compared ? <td>{c.expected ?? ''}</td> : null}
-                    {compared ? <td>{c.received ?? ''}</td> : null}
+                    {compared ? (
+                      <td>{c.received === undefined ? '' : <Value field={c.path} v={c.received} />}</td>
+                    ) : null}
                     <td>
                       <span className={`case-status is-${c.result ?? 'none'}`}>
                         {c.result ? t(`case.result.${c.result}`) : t('case.result.none')}

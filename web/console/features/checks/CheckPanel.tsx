@@ -37,11 +37,18 @@ const VALUE_LABELS: Record<string, string> = {
 };
 
 /** A plain date (a birth date, a listing date) and an instant, as the API writes them. */
-const COUNTRY_FIELDS = new Set(['countries', 'nationalities', 'country', 'nationality']);
+const COUNTRY_FIELDS = new Set([
+  'countries',
+  'nationalities',
+  'country',
+  'nationality',
+  'issuing_country',
+  'birth_country',
+]);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
-function Value({ field, v }: { field: string; v: unknown }) {
+export function Value({ field, v }: { field: string; v: unknown }) {
   const t = useActT();
   // re-rendered on a language switch (the day's formatter reads the page's language)
   const { lang } = useLang();
