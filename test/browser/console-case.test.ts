@@ -630,6 +630,25 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('a case report downloads under its case and its day', async () => {
+    await api.call('POST', `/v1/cases/${demo.caseId}/generate-report`, { timezone: 'Europe/Paris' });
+    await eventually(async () => {
+      const docs = await api.call('GET', `/v1/cases/${demo.caseId}/documents?type=case_report`);
+      return docs.data.length > 0 || undefined;
+    });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${demo.caseId}?tab=documents`);
+    const tab = page.getByTestId('case-documents');
+    await tab.locator('.case-doc-item', { hasText: 'Case report' }).click();
+    const link = tab.getByRole('link', { name: 'Download' });
+    await link.waitFor();
+    assert.match(
+      (await link.getAttribute('download')) ?? '',
+      /^Acme onboarding - Case report \(Europe-Paris\) - \d{4}-\d{2}-\d{2}\.pdf$/,
+    );
+    await page.close();
+  });
+
   test("another workspace's case is not found", async () => {
     const other = await newWorkspace('console-case-other');
     const foreign = await new SeedClient(base, { 'x-service-api-key': other.key }).call('POST', '/v1/cases', {

@@ -315,7 +315,13 @@ export function CasePage({ id }: { id: string }) {
           </>
         ) : null}
         {tab === 'documents' ? (
-          <DocumentsTab caseId={kase.id} entities={entities} version={version} checkId={docCheck} />
+          <DocumentsTab
+            caseId={kase.id}
+            caseName={kase.name}
+            entities={entities}
+            version={version}
+            checkId={docCheck}
+          />
         ) : null}
         {tab === 'notes' ? (
           <NotesTab caseId={kase.id} canWrite={canWrite} version={version} onChanged={changed} />

@@ -43,6 +43,8 @@ export function DocumentsTab(props: {
   version: number;
   /** The check whose document is shown first (else the first document). */
   checkId?: string | null;
+  /** The case's name: a case report is downloaded under it. */
+  caseName?: string;
 }) {
   const t = useCaseT();
   const docName = useDocumentName();
@@ -135,7 +137,7 @@ export function DocumentsTab(props: {
           })}
         </ul>
       </div>
-      {current ? <DocumentView key={docKey(current, index)} doc={current} /> : null}
+      {current ? <DocumentView key={docKey(current, index)} doc={current} caseName={props.caseName} /> : null}
     </div>
   );
 }
@@ -199,9 +201,15 @@ function useDocumentCheck(check: CaseDocument['check']) {
   return { loaded, error };
 }
 
-function DocumentView({ doc }: { doc: CaseDocument }) {
+function DocumentView({ doc, caseName }: { doc: CaseDocument; caseName?: string }) {
   const t = useCaseT();
   const docName = useDocumentName();
+  // reports of several cases, saved side by side, are told apart by their case and their day (each
+  // was "Case report (Europe-Paris).pdf"); other documents are the case's own, named as listed
+  const fileName =
+    doc.type === 'case_report' && caseName
+      ? `${caseName} - ${docName(doc.name)} - ${doc.updated_at.slice(0, 10)}`
+      : docName(doc.name);
   const [file, setFile] = useState(0);
   const fileId = doc.file_ids[file] ?? doc.file_ids[0];
   const check = useDocumentCheck(doc.check);
@@ -225,7 +233,7 @@ function DocumentView({ doc }: { doc: CaseDocument }) {
             ))}
           </fieldset>
         ) : null}
-        {fileId ? <FileViewer key={fileId} fileId={fileId} name={docName(doc.name)} /> : null}
+        {fileId ? <FileViewer key={fileId} fileId={fileId} name={fileName} /> : null}
       </div>
       {doc.check ? (
         <ExtractedData data={check.loaded} error={check.error} earlier={doc.check.version === 'history'} />
