@@ -278,6 +278,8 @@ describe('console checks', { timeout: 600_000 }, () => {
       await panel.getByTestId('check-hits-done').textContent(),
       'Every hit is confirmed or ignored: approve or reject the check.',
     );
+    // the screening's "found N hits to confirm or ignore" no longer holds: not shown beside it
+    assert.equal(await panel.getByTestId('check-waiting-reason').count(), 0);
     // a hit's Confirm and Ignore share one row under both sides of the hit, ending at its right
     const hit = panel.locator('.hit').first();
     const hitBox = await hit.boundingBox();

@@ -679,7 +679,12 @@ export function CheckPanel(props: {
         keys={['status', 'result']}
       />
       {/* why a check waits for a person: the provider's or the rule's words, before any review */}
-      {!review?.reviewed_at && typeof review?.comment === 'string' && review.comment ? (
+      {/* (not once every hit is decided: "found 1 hit to confirm or ignore" no longer holds, and
+          the line below says what is left) */}
+      {!review?.reviewed_at &&
+      typeof review?.comment === 'string' &&
+      review.comment &&
+      !hitsAllDecided(full) ? (
         <p className="small" data-testid="check-waiting-reason">
           {t('check.waitingReason')} <q>{shownComment(String(review.comment), review.reviewer_type)}</q>
         </p>
