@@ -6,6 +6,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { type DialogProps, ModalDialog } from '../../shared/Dialog.tsx';
+import { useLang } from '../../shell/i18n.tsx';
+import { knownRefusal } from '../known-refusals.ts';
 import { type SettingsT, useSettingsT } from './i18n.ts';
 
 /** The JSON body of a 200 (or 201) answer of `M` on path `P`. */
@@ -126,8 +128,10 @@ export function useAction() {
   return { busy, error, run, clear: () => setError(null) };
 }
 
-export function ErrorNote({ message }: { message: string | null | undefined }) {
-  if (!message) return null;
+export function ErrorNote({ message: given }: { message: string | null | undefined }) {
+  const { lang } = useLang();
+  if (!given) return null;
+  const message = knownRefusal(given, lang) ?? given;
   // a template's syntax error quotes the line with a caret under the fault: in a monospaced block,
   // lines kept, or the caret points nowhere
   const quotesCode = /\n-*\^/.test(message);
