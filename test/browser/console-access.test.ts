@@ -356,6 +356,12 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await row.getByText('500').waitFor();
     await row.getByRole('button', { name: 'Case.Created' }).click();
     await page.getByText('not yet').waitFor();
+    // each attempt: its status, then how long it took
+    await page
+      .locator('.settings-attempts li')
+      .filter({ hasText: /HTTP 500 — \d+ ms/ })
+      .first()
+      .waitFor();
     await shot(page, 'settings-webhooks');
     // the receiver is fixed; the retry from the log delivers (an automatic retry may come first:
     // the manual one is made all the same)

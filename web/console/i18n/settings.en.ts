@@ -203,6 +203,7 @@ export const settingsEn = {
   'webhooks.noDeliveries': 'No delivery.',
   'webhooks.event': 'Event',
   'webhooks.httpStatus': 'HTTP',
+  'webhooks.noAnswer': 'no answer',
   'webhooks.retries': 'Retries',
   'webhooks.lastAttempt': 'Last attempt',
   'webhooks.retry': 'Retry now',

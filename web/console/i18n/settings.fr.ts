@@ -210,6 +210,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'webhooks.noDeliveries': 'Aucun envoi.',
   'webhooks.event': 'Événement',
   'webhooks.httpStatus': 'HTTP',
+  'webhooks.noAnswer': 'pas de réponse',
   'webhooks.retries': 'Nouvelles tentatives',
   'webhooks.lastAttempt': 'Dernière tentative',
   'webhooks.retry': 'Renvoyer maintenant',

@@ -420,8 +420,9 @@ function DeliveryRow(props: {
                 {l.attempts.map((a) => (
                   <li key={a.attempted_at + a.type}>
                     <strong>{t(`webhooks.attempt.${a.type}` as SettingsKey)}</strong> —{' '}
-                    {formatDateTime(a.attempted_at, props.lang)} — HTTP {a.status_code || '—'} —{' '}
-                    {a.duration_ms} ms
+                    {formatDateTime(a.attempted_at, props.lang)} —{' '}
+                    {/* no status when the receiver never answered (refused, reset, timed out): said so */}
+                    {a.status_code ? `HTTP ${a.status_code}` : t('webhooks.noAnswer')} — {a.duration_ms} ms
                     {a.error ? <div className="settings-error-text">{a.error}</div> : null}
                     {a.response_body ? <pre className="mono">{a.response_body}</pre> : null}
                   </li>
