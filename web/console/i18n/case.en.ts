@@ -50,8 +50,8 @@ export const caseEn = {
   'case.graph.empty': 'This case has no company or individual yet.',
   'case.graph.notRelevant': 'Show the entities marked not relevant',
   'case.graph.main': 'Main',
-  'case.graph.shareholder': 'shareholder',
-  'case.graph.representative': 'legal representative',
+  'case.graph.shareholder': 'Shareholder',
+  'case.graph.representative': 'Legal representative',
   'case.graph.votes': 'votes',
   'case.graph.checksSummary':
     'Checks: {approved} approved, {review} to review, {rejected} rejected or expired, {pending} in progress.',

@@ -52,8 +52,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.graph.empty': "Ce dossier n'a encore ni société ni personne.",
   'case.graph.notRelevant': 'Afficher les entités marquées non pertinentes',
   'case.graph.main': 'Principale',
-  'case.graph.shareholder': 'actionnaire',
-  'case.graph.representative': 'représentant légal',
+  'case.graph.shareholder': 'Actionnaire',
+  'case.graph.representative': 'Représentant légal',
   'case.graph.votes': 'des votes',
   'case.graph.checksSummary':
     'Contrôles : {approved} approuvés, {review} à revoir, {rejected} refusés ou expirés, {pending} en cours.',
