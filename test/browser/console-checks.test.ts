@@ -573,10 +573,12 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(text, /Fraud signals/);
     const band = (b: string) => b.replace('_', ' ');
     assert.ok(
-      text.includes(`Trust\n${signals.trust.score}/100 (${band(signals.trust.band)})`) ||
-        new RegExp(`Trust\\s+${signals.trust.score}/100 \\(${band(signals.trust.band)}\\)`).test(text),
+      text.includes(`Trust\n${signals.trust.score}/100 (${band(signals.trust.band)} trust)`) ||
+        new RegExp(`Trust\\s+${signals.trust.score}/100 \\(${band(signals.trust.band)} trust\\)`).test(text),
       text,
     );
+    // a fraud score's band says it is a risk (a trust's, that it is trust)
+    assert.match(text, /Fraud score\s+\d+\/100 \([a-z ]+ risk\)/);
     assert.match(text, /E-mail address valid\s+Yes/);
     assert.match(text, /Phone number valid\s+Yes/);
     assert.match(text, /Phone line\s+mobile/);

@@ -148,6 +148,8 @@ export const actEn = {
   'check.band.medium': 'medium',
   'check.band.high': 'high',
   'check.band.very_high': 'very high',
+  'check.bandOf.trust': '{band} trust',
+  'check.bandOf.risk': '{band} risk',
   'check.field.trust': 'Trust',
   'check.field.fraud_score': 'Fraud score',
   'check.field.email_risk': 'E-mail risk',

@@ -150,6 +150,8 @@ export const actFr: Record<ActKey, string> = {
   'check.band.medium': 'moyen',
   'check.band.high': 'élevé',
   'check.band.very_high': 'très élevé',
+  'check.bandOf.trust': 'niveau de confiance {band}',
+  'check.bandOf.risk': 'risque {band}',
   'check.field.trust': 'Confiance',
   'check.field.fraud_score': 'Score de fraude',
   'check.field.email_risk': 'Risque de l’e-mail',

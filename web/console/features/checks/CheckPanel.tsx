@@ -275,11 +275,13 @@ function EkycResult({ data }: { data: Json }) {
   const signals = data.fraud_signals as Json | null | undefined;
   const part = (key: string) => (signals?.[key] ?? null) as Json | null;
   // a score out of 100 with its band in words (a trust of 10 is low; its fraud score, 90, very high)
-  const scored = (o: Json | null, scoreKey: string, bandKey: string): string | null => {
+  // The band says what it measures: a high trust is good and a high fraud score bad, and side by
+  // side "50/100 (high)" twice read as the same verdict (console walk)
+  const scored = (o: Json | null, scoreKey: string, bandKey: string, of: 'trust' | 'risk'): string | null => {
     if (!o || typeof o[scoreKey] !== 'number') return null;
     const k = `check.band.${String(o[bandKey])}`;
     const band = typeof o[bandKey] === 'string' ? (hasActKey(k) ? t(k) : String(o[bandKey])) : '';
-    return band ? `${o[scoreKey]}/100 (${band})` : `${o[scoreKey]}/100`;
+    return band ? `${o[scoreKey]}/100 (${t(`check.bandOf.${of}`, { band })})` : `${o[scoreKey]}/100`;
   };
   const email = part('email_validation');
   const mobile = part('mobile_validation');
@@ -305,9 +307,9 @@ function EkycResult({ data }: { data: Json }) {
         <>
           <Facts
             data={{
-              trust: scored(part('trust'), 'score', 'band'),
-              fraud_score: scored(part('fraud_score'), 'score', 'band'),
-              email_risk: scored(part('email_verification'), 'risk_score', 'risk_level'),
+              trust: scored(part('trust'), 'score', 'band', 'trust'),
+              fraud_score: scored(part('fraud_score'), 'score', 'band', 'risk'),
+              email_risk: scored(part('email_verification'), 'risk_score', 'risk_level', 'risk'),
               email_valid: email?.address_valid ?? null,
               phone_valid: mobile?.number_valid ?? null,
               line_type: mobile?.line_type ?? null,
