@@ -631,4 +631,27 @@ describe('console checks', { timeout: 600_000 }, () => {
     await shot(page, 'online-reputation');
     await page.close();
   });
+
+  test('a hit on a listed organisation shows no birth dates, gender or nationalities rows', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Listed bank case',
+      companies: [{ type: 'main', name: 'Banco Nacional de Cuba', country: 'CU' }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const aml = await api.post('/v1/checks/aml', { company_id: created.body.companies[0].id });
+    assert.equal(aml.status, 201, JSON.stringify(aml.body));
+    const screened = await eventually(async () => {
+      const res = await api.get(`/v1/checks/aml/${aml.body.id}`);
+      return res.body.status !== 'processing' ? res.body : undefined;
+    });
+    const org = screened.data.hits.find((h: { entity: { kind: string } }) => h.entity.kind !== 'person');
+    assert.ok(org, JSON.stringify(screened.data.hits.map((h: { name: string }) => h.name)));
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${aml.body.id}`);
+    const listed = page.locator(`#check-${aml.body.id} .hit-side`).nth(1);
+    await listed.getByText('Programmes').waitFor();
+    const text = await listed.innerText();
+    for (const row of ['Birth dates', 'Gender', 'Nationalities']) assert.ok(!text.includes(row), text);
+    await page.close();
+  });
 });

@@ -127,6 +127,12 @@ const LISTED_FIELDS = [
   'remarks',
 ];
 
+/** A listed organisation has no birth dates, gender or nationalities: not shown as empty rows. */
+function listedFields(entity: Json | undefined): string[] {
+  if (entity?.kind === 'person') return LISTED_FIELDS;
+  return LISTED_FIELDS.filter((f) => f !== 'birth_dates' && f !== 'gender' && f !== 'nationalities');
+}
+
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
   const { lang } = useLang();
@@ -178,7 +184,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
                 {t('check.score', { score: withDecimalSeparator(Number(h.score).toFixed(2), lang) })}
               </span>
             </h5>
-            <Facts data={h.entity as Json} keys={LISTED_FIELDS} />
+            <Facts data={h.entity as Json} keys={listedFields(h.entity as Json | undefined)} />
             <p className="small">
               <Value field="list_types" v={h.list_types} />
             </p>
