@@ -440,6 +440,9 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.goto(`${base}/console/cases/${demo.caseId}`);
     const assignee = page.getByLabel('Assignee', { exact: true });
     await assignee.locator('option', { hasText: 'Rita Reviewer' }).waitFor({ state: 'attached' });
+    // a viewer cannot act on a case: not offered (named by e-mail, having no name)
+    const offered = await assignee.locator('option').allTextContents();
+    assert.ok(!offered.some((o) => o.includes(viewer.email)), offered.join(' | '));
     await assignee.selectOption({ label: 'Rita Reviewer' });
     await eventually(async () => (await readCase()).assignee_id === reviewer.id || undefined);
     assert.equal((await readCase()).assignee.email, reviewer.email);

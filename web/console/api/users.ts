@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { api, unwrap } from './client.ts';
 
-export type UserChoice = { id: string; name: string; suspended: boolean };
+export type UserChoice = { id: string; name: string; suspended: boolean; role: string };
 
 export async function workspaceUsers(includeSuspended: boolean): Promise<UserChoice[]> {
   const all: UserChoice[] = [];
@@ -20,6 +20,7 @@ export async function workspaceUsers(includeSuspended: boolean): Promise<UserCho
         id: u.id,
         name: [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email,
         suspended: u.suspended_at !== null,
+        role: u.role,
       });
     if (page * 100 >= list.pagination.count || list.data.length === 0) return all;
   }

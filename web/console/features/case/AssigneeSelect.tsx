@@ -1,6 +1,6 @@
 /**
- * Who a case is assigned to, chosen among the workspace's active users (PATCH /v1/cases/{id}
- * { assignee_id }); "Unassigned" clears it. A viewer reads the name only. A suspended user still
+ * Who a case is assigned to, chosen among the workspace's active reviewers and admins (PATCH
+ * /v1/cases/{id} { assignee_id }; a viewer cannot act on it); "Unassigned" clears it. A viewer reads the name only. A suspended user still
  * assigned stays listed, so the choice shown is the case's.
  */
 import { useEffect, useState } from 'react';
@@ -24,7 +24,11 @@ export function AssigneeSelect(props: {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!props.canWrite) return;
-    workspaceUsers(false).then(setUsers, (e: Error) => setError(e.message));
+    // a viewer cannot act on a case: assigned one, nobody would work on it (console walk)
+    workspaceUsers(false).then(
+      (all) => setUsers(all.filter((u) => u.role !== 'viewer')),
+      (e: Error) => setError(e.message),
+    );
   }, [props.canWrite]);
   const shown = userName(props.assignee) ?? t('case.unassigned');
   if (!props.canWrite) return <>{shown}</>;
