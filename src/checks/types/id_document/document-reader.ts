@@ -158,12 +158,19 @@ function flateLayers(dict: string): number {
   return n;
 }
 
+/** Largest image stream inflated to check it (a 300 dpi A4 page in 16-bit RGBA is far below). */
+const MAX_IMAGE_INFLATED_BYTES = 512 * 1024 * 1024;
+
 const inflateAsync = (data: Buffer, maxOutputLength: number) =>
-  new Promise<Buffer | 'over' | null>((resolve) =>
-    zlib.inflate(data, { maxOutputLength }, (err, out) =>
-      resolve(err ? ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'over' : null) : out),
-    ),
-  );
+  new Promise<Buffer | 'over' | null>((resolve) => {
+    try {
+      zlib.inflate(data, { maxOutputLength }, (err, out) =>
+        resolve(err ? ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? 'over' : null) : out),
+      );
+    } catch {
+      resolve(null);
+    }
+  });
 
 /**
  * Whether a PDF's FlateDecode streams, each of its Flate layers applied, stay within bounds:
@@ -180,7 +187,8 @@ export async function pdfInflatesWithin(pdf: Buffer, limit: number): Promise<boo
     const w = Number(/\/Width\s+(\d+)(?!\s+\d+\s+R)/.exec(s.dict)?.[1] ?? Number.NaN);
     const h = Number(/\/Height\s+(\d+)(?!\s+\d+\s+R)/.exec(s.dict)?.[1] ?? Number.NaN);
     // 4 components of 16 bits, and a byte a row for PNG predictors
-    const image = isImageDict(s.dict) && w > 0 && h > 0 ? 8 * w * h + h + 1024 : null;
+    const image =
+      isImageDict(s.dict) && w > 0 && h > 0 ? Math.min(8 * w * h + h + 1024, MAX_IMAGE_INFLATED_BYTES) : null;
     const bound = image ?? limit - total;
     let data: Buffer = s.data;
     for (let layer = layers; layer > 0; layer--) {
