@@ -74,8 +74,8 @@ export function addAlias(
  * (`Javad Rahigi; Jawad Rahigi; Jawad Rahiqi`, `Mohammad Sabet b) M. Javad Kareemi Sabet`), the
  * original script in brackets (`Jin Tiesan (金铁三)`) and notes after a comma (`..., born 1 Jan.
  * 1953 (Oman passport no. ...)`): indexed as one name, none of its spellings could be found. Each
- * spelling is a name; a bracket of letters only is one more (its script), a bracket with digits
- * (a passport, a date) and a `born ...` note are dropped.
+ * spelling is a name; a bracket in another script than Latin is one more (the name as written), any
+ * other bracket (a passport, a date, a note) and a `born ...` note are dropped.
  */
 export function aliasNames(raw: string | undefined | null): string[] {
   if (!raw) return [];
@@ -87,7 +87,9 @@ export function aliasNames(raw: string | undefined | null): string[] {
     if (cut) text = text.slice(0, cut.index);
     for (const m of text.matchAll(/\(([^()]*)\)/g)) {
       const inner = m[1].trim();
-      if (inner && !/\d/.test(inner) && /\p{L}/u.test(inner)) scripts.push(inner);
+      // the name in its own script only: a Latin note in brackets ("(Pvt)", "(formerly ...)")
+      // would be a short name of common words
+      if (inner && !/\d/.test(inner) && /[^\P{L}\p{Script=Latin}]/u.test(inner)) scripts.push(inner);
     }
     // a bracket left open by the cut (`born ... (Oman passport no.`) goes with the note
     text = text.replace(/\([^()]*\)/g, ' ').replace(/\([^)]*$/, ' ');
