@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { CaseRow, TagRow } from '../db/schema.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
+import { lockWorkspaceRow } from '../workspaces/repository.ts';
 
 /**
  * Takes the workspace's tag-creation lock (its row, as webhook and user creation do): creations of
@@ -11,7 +12,7 @@ import { UUID_RE } from '../shared/pg-errors.ts';
  * unique in the database only as written; case-insensitively, only through this lock.
  */
 export async function lockTagCreation(trx: Db, workspaceId: string): Promise<void> {
-  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+  await lockWorkspaceRow(trx, workspaceId);
 }
 
 /**

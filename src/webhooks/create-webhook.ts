@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http/errors.ts';
+import { lockWorkspaceRow } from '../workspaces/repository.ts';
 import { presentWebhook } from './present.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE, type WebhookCreate } from './schemas.ts';
 import { assertSignatureHeader, generateSecret, isValidSecret } from './signature.ts';
@@ -23,7 +24,7 @@ export async function createWebhook(
   }
   return db.transaction().execute(async (trx) => {
     // serialises creations of one workspace, so the limit holds under concurrency
-    await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+    await lockWorkspaceRow(trx, workspaceId);
     const { n } = await trx
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<string>().as('n'))

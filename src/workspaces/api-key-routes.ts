@@ -8,7 +8,7 @@ import { fetchPage, type ListSpec, listQuerySchema, paginated, parseListQuery } 
 import { currentUserId } from '../shared/request-scope.ts';
 import { iso, isoOrNull } from '../shared/time.ts';
 import { NullableNestedUser, nestedUsersById } from '../users/nested-user.ts';
-import { createApiKey } from './repository.ts';
+import { createApiKey, lockWorkspaceRow } from './repository.ts';
 
 const ApiKey = Type.Object(
   {
@@ -139,12 +139,7 @@ export function registerApiKeyRoutes(app: App, ctx: AppContext): void {
       const row = await ctx.db.transaction().execute(async (trx) => {
         // revocations of one workspace's keys one at a time: two requests revoking each other's
         // key cannot both see the other one still active
-        await trx
-          .selectFrom('workspaces')
-          .select('id')
-          .where('id', '=', workspaceId)
-          .forNoKeyUpdate()
-          .execute();
+        await lockWorkspaceRow(trx, workspaceId);
         const found = await trx
           .selectFrom('api_keys')
           .select(['id', 'key_hash', 'revoked_at'])

@@ -3,6 +3,15 @@ import type { Db } from '../db/connect.ts';
 import { inTransaction } from '../db/in-transaction.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
 
+/**
+ * Takes the workspace row's lock until the transaction ends: the writes of one workspace that must
+ * see each other (creations under a cap, the last key's revocation, tag creation) run one at a time.
+ * FOR NO KEY UPDATE: it does not block rows that merely reference the workspace.
+ */
+export async function lockWorkspaceRow(trx: Db, workspaceId: string): Promise<void> {
+  await trx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forNoKeyUpdate().execute();
+}
+
 export interface WorkspaceWithKey {
   id: string;
   name: string;
