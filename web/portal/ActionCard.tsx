@@ -47,8 +47,15 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   useEffect(() => {
     if (action.state === shownState.current) return;
     shownState.current = action.state;
-    if (caughtUpFrom.current !== null) caughtUpFrom.current = null;
-    else setError(null);
+    // the change caught up with is the step leaving the contact's hands (sent, approved): the
+    // notice stays with it. A step asking again (retry) is a later change, even when the page
+    // never saw the states in between (a CI run saw the notice stay beside "Please send it again")
+    const asksAgain = action.state === 'todo' || action.state === 'retry';
+    if (caughtUpFrom.current !== null && !asksAgain) caughtUpFrom.current = null;
+    else {
+      caughtUpFrom.current = null;
+      setError(null);
+    }
   }, [action.state]);
   const title = actionTitle(t, action);
   const description = actionDescription(t, action);
