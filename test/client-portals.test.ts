@@ -560,6 +560,48 @@ describe('client portals: contact_has_actions and wait steps', () => {
     assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
   });
 
+  test('a closed case awaits nothing from its contact; reopening or deciding it again counts its waiting checks', async () => {
+    const api = await newWorkspace();
+    const c = await portalCase(api);
+    await awaitingDocument(api, c.companyId);
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, true);
+    const closed = await api.post(`/v1/cases/${c.caseId}/reviews`, { status: 'closed' });
+    assert.equal(closed.status, 201, JSON.stringify(closed.body));
+    const kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
+    assert.equal(kase.status, 'closed');
+    assert.equal(kase.contact_has_actions, false);
+    let events = await subEvents(api, c.caseId, 'Case.ContactHasActionsUpdated');
+    assert.equal(events.length, 2);
+    assert.equal((events[1].payload as any).case.contact_has_actions, false);
+    assert.equal((events[1].payload as any).case.status, 'closed');
+    assert.equal(events[1].actor_type, 'system');
+    // a check change on the closed case does not bring the flag back, nor trigger a wait step
+    await awaitingDocument(api, c.companyId);
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
+    assert.equal((await subEvents(api, c.caseId, 'Case.ContactHasActionsUpdated')).length, 2);
+    // reopened: its two waiting checks count again
+    const reopened = await api.patch(`/v1/cases/${c.caseId}`, { status: 'open' });
+    assert.equal(reopened.status, 200, JSON.stringify(reopened.body));
+    assert.equal(reopened.body.contact_has_actions, true);
+    events = await subEvents(api, c.caseId, 'Case.ContactHasActionsUpdated');
+    assert.equal(events.length, 3);
+    assert.equal((events[2].payload as any).case.contact_has_actions, true);
+    assert.equal(events[2].actor_type, 'system');
+    // closed again, then decided by a review: the same
+    await api.post(`/v1/cases/${c.caseId}/reviews`, { status: 'closed' });
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
+    const decided = await api.post(`/v1/cases/${c.caseId}/reviews`, { status: 'rejected' });
+    assert.equal(decided.status, 201, JSON.stringify(decided.body));
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, true);
+    assert.equal((await subEvents(api, c.caseId, 'Case.ContactHasActionsUpdated')).length, 5);
+    assert.equal(
+      (await caseEvents(api.workspaceId, c.caseId)).filter(
+        (e) => e.type === 'Case.ClientPortalWaitStepTriggered',
+      ).length,
+      0,
+    );
+  });
+
   test("a check only its own person can do (id_verification) counts for a business contact's own checks only", async () => {
     const api = await newWorkspace();
     const c = await portalCase(api);

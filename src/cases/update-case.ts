@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { contactHasActionsOf } from '../checks/engine/case-effects.ts';
 import { updateIfChanged } from '../db/update-if-changed.ts';
-import { type DomainEvent, recordEvents } from '../events/record-event.ts';
+import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagsActivity } from '../tags/case-events.ts';
@@ -54,6 +55,10 @@ export async function updateCase(
         set.custom_properties = JSON.stringify(merged);
       }
       if (tags !== undefined) set.tags = tags;
+      // a closed case reopened: what its checks wait for from the contact counts again (the
+      // flag is false while closed, src/checks/engine/case-effects.ts)
+      const reopened = found.status === 'closed' && input.status !== undefined;
+      if (reopened) set.contact_has_actions = await contactHasActionsOf(trx, found.id);
       // values already stored change nothing: no stamp, no event (the template below decides alone)
       const row =
         (await updateIfChanged(trx, 'cases', found.id, set, {
@@ -71,12 +76,15 @@ export async function updateCase(
           continue;
         subs.add(sub);
       }
+      if (row.contact_has_actions !== found.contact_has_actions) subs.add('Case.ContactHasActionsUpdated');
       const events: DomainEvent[] = [...subs].map((sub) => ({
         type: 'Case.Updated',
         sub_event: sub,
         case_id: row.id,
         payload,
         ...(sub === 'Case.TagsUpdated' ? { activity: tagsActivity(found.tags, row.tags) } : {}),
+        // the flag follows the checks, as when a check changes: the system's doing
+        ...(sub === 'Case.ContactHasActionsUpdated' ? { actor: SYSTEM } : {}),
       }));
       await recordEvents(trx, workspaceId, events);
       const changesTemplate = input.template_key !== undefined || input.template_id !== undefined;

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
+import { contactHasActionsOf } from '../checks/engine/case-effects.ts';
 import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionNow } from '../db/transaction-now.ts';
-import { type DomainEvent, recordEvents } from '../events/record-event.ts';
+import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
 import { commentOrNull } from '../shared/comment-or-null.ts';
@@ -92,10 +93,19 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   // the case keeps a copy of its latest review, reviewer included (as the user was named then)
   const review = presentCaseReview(reviewRow, user);
 
+  // closing revokes the portal links (below), so nothing is awaited from the contact any more;
+  // deciding a closed case again brings back what its checks wait for
+  const contactHasActions =
+    status === 'closed'
+      ? false
+      : kase.status === 'closed'
+        ? await contactHasActionsOf(trx, kase.id)
+        : kase.contact_has_actions;
   const caseRow = await trx
     .updateTable('cases')
     .set({
       status,
+      contact_has_actions: contactHasActions,
       review: JSON.stringify(review),
       next_review_at: nextReviewAt,
       updated_at: sql`now()`,
@@ -116,6 +126,15 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
       case_id: kase.id,
       payload: { case: presented },
       actor: { type: reviewerType, id: user?.id ?? null },
+    });
+  }
+  if (kase.contact_has_actions !== contactHasActions) {
+    events.push({
+      type: 'Case.Updated',
+      sub_event: 'Case.ContactHasActionsUpdated',
+      case_id: kase.id,
+      payload: { case: presented },
+      actor: SYSTEM,
     });
   }
   events.push({

@@ -33,6 +33,39 @@ export async function withCaseRefreshDeferred<T>(trx: Db, fn: () => Promise<T>):
 }
 
 /**
+ * The checks a contact's portal shows that wait for the contact (`checks k` joined to its
+ * `individuals i`): in_progress, not internal, of a type every contact sees, or of a type a contact
+ * sees on their own entity (portal-action.ts).
+ */
+function contactWaitsOn() {
+  const forAnyContact = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'every_contact').map(
+    (d) => d.type,
+  );
+  const forOwnChecks = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'own_checks').map(
+    (d) => d.type,
+  );
+  return sql<boolean>`k.status = 'in_progress' and not k.is_internal
+    and (k.type = any(${forAnyContact}::text[])
+      or (k.type = any(${forOwnChecks}::text[]) and i.is_business_contact))`;
+}
+
+/**
+ * contact_has_actions of a case that is not closed, from its checks (as the refresh below computes
+ * it): for a status change into or out of `closed`, which moves the flag without any check changing.
+ */
+export async function contactHasActionsOf(trx: Db, caseId: string): Promise<boolean> {
+  const row = await sql<{ waiting: boolean }>`
+    select exists (
+      select 1 from checks k
+      left join companies co on co.id = k.company_id
+      left join individuals i on i.id = k.individual_id
+      where k.case_id = ${caseId} and coalesce(co.is_relevant, i.is_relevant, true) and ${contactWaitsOn()}
+    ) as waiting
+  `.execute(trx);
+  return row.rows[0].waiting;
+}
+
+/**
  * After any change to a case's checks (same transaction): the case's reviewer_has_actions,
  * contact_has_actions, its check-derived flags and last_activity_at follow, the client portal's
  * next wait step triggers when the contact has just run out of things to supply, and template
@@ -58,12 +91,6 @@ export async function refreshCaseAfterCheckChange(
     .executeTakeFirstOrThrow();
   const collecting = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData).map((d) => d.type);
   // what a contact's portal shows: checks of every entity, or a contact's own ones (portal-action.ts)
-  const forAnyContact = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'every_contact').map(
-    (d) => d.type,
-  );
-  const forOwnChecks = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'own_checks').map(
-    (d) => d.type,
-  );
   const retakable = CHECK_TYPE_DEFINITIONS.filter((d) => d.collectsData && !d.finalRejection).map(
     (d) => d.type,
   );
@@ -81,9 +108,7 @@ export async function refreshCaseAfterCheckChange(
           and jsonb_array_length(k.history) > 0)) as again,
       count(*) filter (where k.type = any(${collecting}::text[])
         and (k.status <> 'in_progress' or jsonb_array_length(k.history) > 0)) as collected,
-      count(*) filter (where k.status = 'in_progress' and not k.is_internal
-        and (k.type = any(${forAnyContact}::text[])
-          or (k.type = any(${forOwnChecks}::text[]) and i.is_business_contact))) as contact_todo
+      count(*) filter (where ${contactWaitsOn()}) as contact_todo
     from checks k
     left join companies co on co.id = k.company_id
     left join individuals i on i.id = k.individual_id
@@ -91,8 +116,9 @@ export async function refreshCaseAfterCheckChange(
   `.execute(trx);
   const s = stats.rows[0];
   const needReview = Number(s.need_review) > 0;
-  // a contact has something to supply while a check their portal shows waits for it
-  const contactHasActions = Number(s.contact_todo) > 0;
+  // a contact has something to supply while a check their portal shows waits for it, unless the
+  // case is closed: closing revoked its portal links, so nothing is awaited from anyone
+  const contactHasActions = before.status !== 'closed' && Number(s.contact_todo) > 0;
   const flags = nextCaseFlags(before.flags, {
     total: Number(s.total),
     needReview: Number(s.need_review),
@@ -131,7 +157,8 @@ export async function refreshCaseAfterCheckChange(
   if (before.reviewer_has_actions !== needReview) events.push(caseUpdated('Case.ReviewerHasActionsUpdated'));
   if (before.contact_has_actions !== contactHasActions) {
     events.push(caseUpdated('Case.ContactHasActionsUpdated'));
-    if (!contactHasActions) {
+    // (a closed case waits on no step: its contact did not finish, the case did)
+    if (!contactHasActions && before.status !== 'closed') {
       const waiting = await triggerWaitStep(trx, after);
       after = waiting.caseRow;
       if (waiting.event) events.push(waiting.event);
