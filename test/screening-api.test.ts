@@ -327,6 +327,9 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
       ['birth_date=1984-02-30', 'birth_date'],
       ['birth_date=0000-00-00', 'birth_date'],
       ['birth_date=1963-13-45', 'birth_date'],
+      // a date after today is a typo that lowered every score instead of being refused
+      ['birth_date=2999-01-01', 'birth_date'],
+      ['birth_date=2999', 'birth_date'],
       ['colour=blue', 'colour'],
       // a country the matcher cannot read lowered every score instead of being refused
       ['country=ZZZ', 'country'],
@@ -341,6 +344,12 @@ describe('screening endpoints (lists loaded from VERICASE_REFERENCE_DIR)', () =>
         res.body.details.some((d: { path: string }) => d.path === field),
         `${qs}: ${JSON.stringify(res.body)}`,
       );
+    }
+    // this year and today are dates a person can have (a newborn's)
+    const today = new Date().toISOString().slice(0, 10);
+    for (const day of [today, today.slice(0, 4)]) {
+      const res = await api.get(`/v1/screening/search?name=Daniel%20Moreno&birth_date=${day}`);
+      assert.equal(res.status, 200, `${day}: ${JSON.stringify(res.body)}`);
     }
     // a code in any case, or an English name, is a country
     for (const country of ['BZ', 'bz', 'Belize', 'UK', 'XK']) {

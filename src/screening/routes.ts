@@ -116,6 +116,13 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
       if (q.birth_date && q.birth_date.length !== 4 && !validDay(q.birth_date)) {
         throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');
       }
+      // a birth date after today is a typo (2999 for 1999): it would only lower every score (the
+      // matcher weighs a birth-date mismatch) and answer a clean search. A day of slack, as for an
+      // individual's birth_date (src/individuals/birth-date.ts); a year is compared as a year.
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      if (q.birth_date && q.birth_date > tomorrow.slice(0, q.birth_date.length)) {
+        throw badRequest(`birth_date must not be in the future: it is ${q.birth_date}`, 'birth_date');
+      }
       // a country the matcher cannot read would only lower every score (it weighs a country mismatch)
       // two letters are a code only when one is assigned (XK: Kosovo, as the lists write it); `xx`
       // read as a code matched no one and was answered as a clean search
