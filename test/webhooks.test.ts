@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { emitDueReviews } from '../src/events/emit-review-due.ts';
 import { recordEvents } from '../src/events/record-event.ts';
-import { isPrivateAddress } from '../src/webhooks/address-guard.ts';
+import { isPrivateAddress, isPrivateHostName } from '../src/webhooks/address-guard.ts';
 import { vacuumOutbox } from '../src/webhooks/build-deliveries.ts';
 import { webhookTuning } from '../src/webhooks/tuning.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
@@ -824,6 +824,24 @@ describe('outbound safety', () => {
       assert.equal(isPrivateAddress(ip), true, ip);
     for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
       assert.equal(isPrivateAddress(ip), false, ip);
+    // reserved names by name; names that merely contain one are public
+    for (const host of [
+      'localhost',
+      'a.b.localhost',
+      'LocalHost.',
+      'metadata.google.internal',
+      'x.local',
+      'nas.home.arpa',
+    ])
+      assert.equal(isPrivateHostName(host), true, host);
+    for (const host of [
+      'mylocalhost.com',
+      'internal.example.com',
+      'local.example',
+      'localhost.example.org',
+      'home.arpa.example',
+    ])
+      assert.equal(isPrivateHostName(host), false, host);
   });
 
   test('private URLs are refused at creation and at delivery unless allowed', async () => {
@@ -844,6 +862,12 @@ describe('outbound safety', () => {
         'http://[::ffff:127.0.0.1]/',
         'http://[::127.0.0.1]/',
         'http://[::ffff:0:127.0.0.1]/',
+        // reserved names, refused by name whether or not this machine resolves them
+        'http://receiver.localhost/x',
+        'http://LOCALHOST./x',
+        'http://metadata.google.internal/computeMetadata/v1/',
+        'http://printer.local/',
+        'http://nas.home.arpa/',
       ]) {
         const res = await api.post('/v1/webhooks', { url, events: ['*'] });
         assert.equal(res.status, 400, url);
@@ -864,7 +888,7 @@ describe('outbound safety', () => {
         assert.match(a.error, /non-public address/);
       }
       assert.ok(
-        attempts.some((a: { error: string }) => /localhost resolves to a non-public address/.test(a.error)),
+        attempts.some((a: { error: string }) => /localhost is a local or private network name/.test(a.error)),
       );
       assert.equal(r.requests.length, 0);
     } finally {

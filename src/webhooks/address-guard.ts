@@ -88,6 +88,13 @@ type LookupCallback = (
 /** A `lookup` for http.request that refuses hosts with any non-public address. */
 export function guardedLookup(allowPrivate: () => boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    if (!allowPrivate() && isPrivateHostName(hostname)) {
+      const err = new PrivateAddressError(
+        `${hostname} is a local or private network name (a non-public address)`,
+      );
+      process.nextTick(() => callback(err as never, ''));
+      return;
+    }
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as dns.LookupAddress[];
@@ -109,6 +116,19 @@ export function guardedLookup(allowPrivate: () => boolean) {
   };
 }
 
+/**
+ * Names reserved for local or private networks, refused by name whatever they resolve to here:
+ * `localhost` and its subdomains (RFC 6761: a browser or curl sends `a.localhost` to loopback even
+ * where this machine's resolver finds no address, so "does not resolve yet" must not let it in),
+ * `.local` (mDNS, RFC 6762), `.home.arpa` (RFC 8375) and `.internal` (the private-use top-level
+ * domain: cloud metadata services live there, `metadata.google.internal`).
+ */
+const PRIVATE_NAME = /(?:^|\.)(?:localhost|local|internal|home\.arpa)\.?$/i;
+
+export function isPrivateHostName(host: string): boolean {
+  return PRIVATE_NAME.test(host);
+}
+
 /** Host of a URL without IPv6 brackets. */
 export function urlHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
@@ -126,6 +146,7 @@ const refusal = (what: string) =>
 export async function checkPublicUrl(url: URL): Promise<string | null> {
   const host = urlHost(url);
   if (net.isIP(host)) return isPrivateAddress(host) ? refusal(host) : null;
+  if (isPrivateHostName(host)) return refusal(`${host} is a local or private network name`);
   try {
     const addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
     const bad = addresses.find((a) => isPrivateAddress(a.address));
