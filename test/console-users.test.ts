@@ -84,6 +84,12 @@ describe('users API', () => {
     // a key creates users too
     const byKey = await ws.post('/v1/users', { email: 'key-made@example.test', role: 'admin' });
     assert.equal(byKey.status, 201);
+    // an address as the HTML standard defines it, as the reference does: a domain needs no dot
+    // (the first start's admin@localhost); two dots in a row or a domain ending in - are none
+    const local = await ws.post('/v1/users', { email: 'second-admin@localhost', role: 'admin' });
+    assert.equal(local.status, 201, JSON.stringify(local.body));
+    for (const email of ['a@b..c', 'a@-b', 'a b@c.d', 'a@'])
+      assert.equal((await ws.post('/v1/users', { email, role: 'viewer' })).status, 400, email);
   });
 
   test('PATCH changes name and role; suspending ends the sessions; the last admin stays', async () => {

@@ -18,7 +18,11 @@ export const NOT_BLANK = '\\S';
  */
 export const TWO_LETTER_COUNTRY = '^[A-Z]{2}$';
 
-/** Formats used by our schemas beyond ajv-formats' standard ones. */
+/** https://html.spec.whatwg.org/multipage/input.html#valid-e-mail-address */
+const HTML_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** Formats used by our schemas beyond ajv-formats' standard ones (and the e-mail format, redefined). */
 export const customFormats: Record<string, (v: string) => boolean> = {
   'alpha-2': isCountryCode,
   'e.164': (v) => /^\+[1-9]\d{6,14}$/.test(v),
@@ -26,6 +30,9 @@ export const customFormats: Record<string, (v: string) => boolean> = {
   'date-or-date-time': (v) => isDate(v) || isDateTime(v),
   // tag filters take comma-separated values: list separators cannot be part of a label
   'tag-label': (v) => v.trim().length > 0 && !/[,;:|/\\]/.test(v),
+  // the HTML standard's "valid e-mail address", as the reference defines the field: a domain needs
+  // no dot (`ops@localhost`, the first console admin's), which ajv-formats' own e-mail refused
+  email: (v) => HTML_EMAIL.test(v),
 };
 
 export const FORMAT_MESSAGES: Record<string, string> = {
