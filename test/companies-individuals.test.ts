@@ -232,7 +232,9 @@ describe('companies and individuals', () => {
       'individuals[1].birth_date must not be in the future: it is 2999-01-01',
     );
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
-    const kase = (await api.post('/v1/cases', { name: 'Present' })).body;
+    const kase = (
+      await api.post('/v1/cases', { name: 'Present', companies: [{ name: 'Acme SAS', country: 'FR' }] })
+    ).body;
     const created = await api.post('/v1/individuals', {
       case_id: kase.id,
       first_name: 'Nemo',
@@ -267,6 +269,48 @@ describe('companies and individuals', () => {
     const twice = await api.patch(`/v1/individuals/${born.body.id}`, { nationalities: ['FR', 'FR'] });
     assert.equal(twice.status, 400, JSON.stringify(twice.body));
     assert.equal(twice.body.details[0].path, 'nationalities');
+  });
+
+  test('an affiliated company or an individual needs the case to have its main company first, as POST /v1/cases does', async () => {
+    const api = await newWorkspace();
+    const empty = (await api.post('/v1/cases', { name: 'Empty case' })).body;
+    const affiliated = await api.post('/v1/companies', {
+      case_id: empty.id,
+      name: 'Sub SAS',
+      type: 'affiliated',
+    });
+    assert.equal(affiliated.status, 400, JSON.stringify(affiliated.body));
+    assert.equal(affiliated.body.details[0].path, 'type');
+    assert.match(affiliated.body.message, /no main company/);
+    const person = await api.post('/v1/individuals', {
+      case_id: empty.id,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
+    assert.equal(person.status, 400, JSON.stringify(person.body));
+    assert.equal(person.body.details[0].path, 'case_id');
+    // nothing stored, no event
+    const kase = (await api.get(`/v1/cases/${empty.id}`)).body;
+    assert.deepEqual([kase.companies.length, kase.individuals.length], [0, 0]);
+    // the same graph as POST /v1/cases refuses it
+    const graph = await api.post('/v1/cases', {
+      name: 'x',
+      companies: [{ name: 'Sub SAS', type: 'affiliated' }],
+    });
+    assert.equal(graph.status, 400);
+    // with its main company, both are taken
+    const main = await api.post('/v1/companies', { case_id: empty.id, name: 'Acme SAS' });
+    assert.equal(main.status, 201, JSON.stringify(main.body));
+    assert.equal(main.body.type, 'main');
+    assert.equal(
+      (await api.post('/v1/companies', { case_id: empty.id, name: 'Sub SAS', type: 'affiliated' })).status,
+      201,
+    );
+    assert.equal(
+      (await api.post('/v1/individuals', { case_id: empty.id, first_name: 'Ada', last_name: 'Lovelace' }))
+        .status,
+      201,
+    );
   });
 
   test('unknown case or target → 404; bad ids → 400', async () => {
@@ -596,24 +640,16 @@ describe('relations', () => {
       noMainRes.body.message,
       /^The case has no main company: add its main company before any relation$/,
     );
-    // naming the target does not help: the case needs its main company first (it was a 201, a
-    // graph of affiliates around no main company)
+    // nor can an affiliate or a person be added to it: no graph grows around no main company
     const aff = await api.post('/v1/companies', {
       case_id: noMain.id,
       name: 'Affiliate',
       type: 'affiliated',
     });
-    assert.equal(aff.status, 201, JSON.stringify(aff.body));
+    assert.equal(aff.status, 400, JSON.stringify(aff.body));
     const person = await api.post('/v1/individuals', { case_id: noMain.id, first_name: 'A', last_name: 'B' });
-    assert.equal(person.status, 201, JSON.stringify(person.body));
-    const named = await api.post(`/v1/cases/${noMain.id}/relations`, {
-      from_individual_id: person.body.id,
-      to_company_id: aff.body.id,
-      roles: ['shareholder'],
-    });
-    assert.equal(named.status, 400, JSON.stringify(named.body));
-    assert.deepEqual(named.body.details, [{ path: 'caseId', message: named.body.message }]);
-    assert.equal((await api.get(`/v1/cases/${noMain.id}`)).body.individuals[0].relations.length, 0);
+    assert.equal(person.status, 400, JSON.stringify(person.body));
+    assert.equal((await api.get(`/v1/cases/${noMain.id}`)).body.individuals.length, 0);
 
     const upd = await api.patch(`/v1/cases/${c.id}/relations/${r.body.id}`, {
       position: 'Director',

@@ -31,6 +31,13 @@ export async function createCompany(
     if (type === 'main' && mainId) {
       throw badRequest('type: the case already has a main company (type defaults to main)', 'type');
     }
+    // as the reference says, and as POST /v1/cases refuses the same graph (docs/case-graph.md)
+    if (type === 'affiliated' && !mainId) {
+      throw badRequest(
+        'type: the case has no main company: create its main company (type main) before an affiliated one',
+        'type',
+      );
+    }
     const id = randomUUID();
     noteCreatedResource(id);
     const row = await trx

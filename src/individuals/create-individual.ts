@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { birthDateProblem } from './birth-date.ts';
@@ -23,6 +23,13 @@ export async function createIndividual(
     const c = await lockCase(trx, workspaceId, input.case_id);
     if (!c) throw notFound('Case', 'case_id');
     const mainId = await findMainCompanyId(trx, c.id);
+    // a case with individuals has a main company, as POST /v1/cases requires (docs/case-graph.md)
+    if (!mainId) {
+      throw badRequest(
+        'case_id: the case has no main company: create it (POST /v1/companies) before its individuals',
+        'case_id',
+      );
+    }
     const id = randomUUID();
     noteCreatedResource(id);
     const toMain = (input.relations ?? []).find((r) => (r.to_company_id ?? mainId) === mainId);

@@ -204,6 +204,40 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     await page.close();
   });
 
+  test('"Add an entity" on a case without its main company adds that company first, as main', async () => {
+    // the API refuses a person or an affiliate around no main company: the dialog says so and adds it
+    const created = await api.post('/v1/cases', { name: 'Nothing yet' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}`);
+    await page.getByRole('button', { name: 'Add an entity' }).click();
+    const add = page.getByRole('dialog', { name: 'Add an entity' });
+    await add.getByText('This case has no main company yet').waitFor();
+    assert.equal(await add.getByLabel('Related to').count(), 0);
+    assert.equal(await add.getByRole('radio').count(), 0);
+    await add.getByLabel('Name', { exact: true }).fill('First Main SAS');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.waitFor({ state: 'hidden' });
+    const detail = (await api.get(`/v1/cases/${created.body.id}`)).body;
+    assert.deepEqual(
+      detail.companies.map((c: { name: string; type: string }) => [c.name, c.type]),
+      [['First Main SAS', 'main']],
+    );
+    // then a person relates to it, as on any case
+    await page.getByRole('button', { name: 'Add an entity' }).click();
+    await add
+      .getByLabel('Related to')
+      .locator('option', { hasText: 'First Main SAS' })
+      .waitFor({ state: 'attached' });
+    await add.getByLabel('First name').fill('Paul');
+    await add.getByLabel('Last name').fill('After');
+    await add.getByRole('button', { name: 'Save' }).click();
+    await add.waitFor({ state: 'hidden' });
+    const after = (await api.get(`/v1/cases/${created.body.id}`)).body;
+    assert.equal(after.individuals[0].relations[0].to_company_id, after.companies[0].id);
+    await page.close();
+  });
+
   test('the entity and relation dialogs: one row of Cancel and Save at the right, lined up with the fields', async () => {
     const created = await api.post('/v1/cases', {
       name: 'Dialogs case',

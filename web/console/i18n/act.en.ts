@@ -249,6 +249,8 @@ export const actEn = {
   'entity.country': 'Country (ISO code)',
   'entity.registrationNumber': 'Registration number',
   'entity.contact': 'Business contact (can use the client portal)',
+  'entity.mainFirst':
+    'This case has no main company yet: add it first (the company the case is about); people and affiliated companies are then related to it.',
   'entity.relatedTo': 'Related to',
   'entity.role': 'Role',
   'entity.ownership': 'Ownership %',

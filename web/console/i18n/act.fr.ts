@@ -250,6 +250,8 @@ export const actFr: Record<ActKey, string> = {
   'entity.country': 'Pays (code ISO)',
   'entity.registrationNumber': "Numéro d'immatriculation",
   'entity.contact': 'Contact (peut utiliser le portail client)',
+  'entity.mainFirst':
+    "Ce dossier n'a pas encore de société principale : ajoutez-la d'abord (la société dont il s'agit) ; les personnes et les sociétés affiliées y sont ensuite rattachées.",
   'entity.relatedTo': 'Lié à',
   'entity.role': 'Rôle',
   'entity.ownership': 'Détention %',

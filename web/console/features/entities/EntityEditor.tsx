@@ -21,9 +21,13 @@ type Kind = 'company' | 'individual';
 function useCaseCompanies(caseId: string, open: boolean) {
   const [companies, setCompanies] = useState<{ id: string; name: string }[]>([]);
   const [people, setPeople] = useState<{ id: string; name: string }[]>([]);
+  // null until read: whether the case has its main company (what anything else is added around)
+  const [hasMain, setHasMain] = useState<boolean | null>(null);
   useEffect(() => {
     if (!open) return;
+    setHasMain(null);
     api.GET('/v1/cases/{id}', { params: { path: { id: caseId } } }).then((r) => {
+      if (r.data) setHasMain(r.data.companies.some((c) => c.type === 'main'));
       // the main company first: it is what a new person or company is most often related to, and
       // the first company is the one "Related to" starts on (the API lists them by creation)
       const companies = [...(r.data?.companies ?? [])].sort(
@@ -38,7 +42,7 @@ function useCaseCompanies(caseId: string, open: boolean) {
       );
     });
   }, [caseId, open]);
-  return { companies, people };
+  return { companies, people, hasMain };
 }
 
 const blankToNull = (v: string) => (v.trim() ? v.trim() : undefined);
@@ -46,8 +50,12 @@ const blankToNull = (v: string) => (v.trim() ? v.trim() : undefined);
 export function AddEntityButton(props: { caseId: string; onChanged: () => void }) {
   const t = useActT();
   const dialog = useActFormDialog();
-  const { companies } = useCaseCompanies(props.caseId, dialog.open);
-  const [kind, setKind] = useState<Kind>('individual');
+  const { companies, hasMain } = useCaseCompanies(props.caseId, dialog.open);
+  const [chosenKind, setKind] = useState<Kind>('individual');
+  // a case without its main company gets that first: the API refuses a person or an affiliate
+  // around no main company (docs/case-graph.md), so the dialog adds the main company, unrelated
+  const mainFirst = hasMain === false;
+  const kind: Kind = mainFirst ? 'company' : chosenKind;
   const [f, setF] = useState<Record<string, string>>({});
   const [role, setRole] = useState<Role>('legal_representative');
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
@@ -79,11 +87,11 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
           await api.POST('/v1/companies', {
             body: {
               case_id: props.caseId,
-              type: 'affiliated',
+              type: mainFirst ? 'main' : 'affiliated',
               name: f.name ?? '',
               country: blankToNull((f.country ?? '').toUpperCase()),
               registration_number: blankToNull(f.registration_number ?? ''),
-              relations: [{ ...relation, to_company_id: relation.to_company_id }],
+              ...(mainFirst ? {} : { relations: [{ ...relation, to_company_id: relation.to_company_id }] }),
             },
           }),
         );
@@ -97,15 +105,19 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
 
   return (
     <ActFormDialog openLabel={t('entity.add')} title={t('entity.add')} dialog={dialog} onSubmit={submit}>
-      <fieldset>
-        <legend>{t('entity.kind')}</legend>
-        {(['individual', 'company'] as const).map((k) => (
-          <label key={k} className="inline">
-            <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
-            {t(`entity.${k}`)}
-          </label>
-        ))}
-      </fieldset>
+      {mainFirst ? (
+        <p className="muted">{t('entity.mainFirst')}</p>
+      ) : (
+        <fieldset>
+          <legend>{t('entity.kind')}</legend>
+          {(['individual', 'company'] as const).map((k) => (
+            <label key={k} className="inline">
+              <input type="radio" name="kind" checked={kind === k} onChange={() => setKind(k)} />{' '}
+              {t(`entity.${k}`)}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {kind === 'individual' ? (
         <>
           <IndividualFields f={f} set={set} required />
@@ -125,14 +137,22 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
         {t('entity.country')}
         <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
       </label>
-      <EntitySelect
-        label={t('entity.relatedTo')}
-        value={f.to_company_id ?? companies[0]?.id ?? ''}
-        options={companies}
-        onChange={(id) => setF({ ...f, to_company_id: id })}
-      />
-      <RoleSelect value={role} onChange={setRole} />
-      <OwnershipField role={role} value={f.ownership ?? ''} onChange={(v) => setF({ ...f, ownership: v })} />
+      {mainFirst ? null : (
+        <>
+          <EntitySelect
+            label={t('entity.relatedTo')}
+            value={f.to_company_id ?? companies[0]?.id ?? ''}
+            options={companies}
+            onChange={(id) => setF({ ...f, to_company_id: id })}
+          />
+          <RoleSelect value={role} onChange={setRole} />
+          <OwnershipField
+            role={role}
+            value={f.ownership ?? ''}
+            onChange={(v) => setF({ ...f, ownership: v })}
+          />
+        </>
+      )}
     </ActFormDialog>
   );
 }
