@@ -276,6 +276,43 @@ describe('id_verification: refresh_url', { timeout: 120_000 }, () => {
   });
 });
 
+describe('id_verification: a closed case', { timeout: 120_000 }, () => {
+  test('issues no verification link: refresh_url and a new check are refused; reopened, both work again', async () => {
+    const api = await newWorkspace();
+    const { caseId, contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    const closed = await api.post(`/v1/cases/${caseId}/reviews`, { status: 'closed' });
+    assert.equal(closed.status, 201, JSON.stringify(closed.body));
+    // the check's link was revoked with the case's links
+    const old = await portal(tokenOf(check.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(old.status, 401);
+    assert.equal(old.body.code, 'PORTAL_LINK_REVOKED');
+    // a new link would reopen the case to its contact (a security walk found this)
+    const refresh = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(refresh.status, 400, JSON.stringify(refresh.body));
+    assert.deepEqual(
+      refresh.body.details.map((d: { path: string }) => d.path),
+      ['id'],
+    );
+    assert.match(refresh.body.message, /The case is closed/);
+    const again = await api.post('/v1/checks/id_verification', { individual_id: contactId });
+    assert.equal(again.status, 400, JSON.stringify(again.body));
+    assert.equal(again.body.details[0].path, 'individual_id');
+    // nothing stored: the check's URL is the revoked one, and no second check exists
+    const stored = (await api.get(`/v1/checks/id_verification/${check.id}`)).body;
+    assert.equal(stored.data.vendor.verification_url, check.data.vendor.verification_url);
+    const listed = await api.get(`/v1/checks?case_id=${caseId}&type=id_verification`);
+    assert.equal(listed.body.data.length, 1);
+    // reopened: a new link works
+    assert.equal((await api.patch(`/v1/cases/${caseId}`, { status: 'open' })).status, 200);
+    const fresh = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(fresh.status, 201, JSON.stringify(fresh.body));
+    const session = await portal(tokenOf(fresh.body.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    assert.equal(session.body.actions[0].id, check.id);
+  });
+});
+
 describe('id_verification: sandbox outcomes through the portal', { timeout: 180_000 }, () => {
   const front = () => cardPng(null, ADA_MRZ);
   const rows: [string, Record<string, unknown>, string, string | null][] = [

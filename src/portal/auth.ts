@@ -48,7 +48,7 @@ export async function lockLiveLink(trx: Db, link: ClientPortalLinkRow): Promise<
   const row = await trx
     .selectFrom('cases as c')
     .innerJoin('client_portal_links as l', 'l.case_id', 'c.id')
-    .select(['l.revoked_at', 'l.expires_at', 'c.deleted_at'])
+    .select(['l.revoked_at', 'l.expires_at', 'c.deleted_at', 'c.status'])
     .where('c.id', '=', link.case_id)
     .where('l.id', '=', link.id)
     .forNoKeyUpdate(['c'])
@@ -56,7 +56,9 @@ export async function lockLiveLink(trx: Db, link: ClientPortalLinkRow): Promise<
     .executeTakeFirst();
   // gone since the request was authorised: deleted with its individual, check or case
   if (!row) throw revokedLink();
-  if (row.revoked_at || row.deleted_at) throw revokedLink();
+  // a closed case's links were revoked by the review that closed it; none is issued while it is
+  // closed (a link reaching one anyway is refused as withdrawn)
+  if (row.revoked_at || row.deleted_at || row.status === 'closed') throw revokedLink();
   if (row.expires_at.getTime() <= Date.now()) throw expiredLink();
 }
 
@@ -102,7 +104,10 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
         j
           .on('c.id', '=', link.case_id)
           .on('c.workspace_id', '=', link.workspace_id)
-          .on('c.deleted_at', 'is', null),
+          .on('c.deleted_at', 'is', null)
+          // closing a case revokes its links (and none is issued while it is closed): refused as
+          // withdrawn, whatever link reaches it
+          .on('c.status', '<>', 'closed'),
       )
       .selectAll('p')
       .where('p.id', '=', link.client_portal_id)

@@ -165,7 +165,7 @@ export const idVerificationCheck: CheckTypeDefinition = {
       internal: internal as unknown as Record<string, unknown>,
     };
   },
-  afterCreate: ({ ctx, trx, check }) => issueVerificationLink(ctx, trx, check),
+  afterCreate: ({ ctx, trx, check }) => issueVerificationLink(ctx, trx, check, 'individual_id'),
   process: processCapture,
   portal: idVerificationPortal(() => idVerificationCheck),
   routes: (app, ctx) => registerIdVerificationRoutes(app, ctx, idVerificationCheck),

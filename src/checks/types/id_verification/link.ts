@@ -2,6 +2,7 @@ import type { AppContext } from '../../../app-context.ts';
 import { issueLink, linkExpiry, revokeLinks } from '../../../client-portals/links.ts';
 import type { Db } from '../../../db/connect.ts';
 import type { CheckRow } from '../../../db/schema.ts';
+import { badRequest } from '../../../http/errors.ts';
 import { iso } from '../../../shared/time.ts';
 import { updateCheckData } from '../../engine/apply-change.ts';
 
@@ -12,7 +13,26 @@ import { updateCheckData } from '../../engine/apply-change.ts';
  * check's data because the API hands it out again on GET (the link table keeps only the token's
  * hash); whoever can read the check could issue a new link anyway.
  */
-export async function issueVerificationLink(ctx: AppContext, trx: Db, check: CheckRow): Promise<CheckRow> {
+export async function issueVerificationLink(
+  ctx: AppContext,
+  trx: Db,
+  check: CheckRow,
+  /** The request's field the refusal names (the check's person on creation, the check on refresh). */
+  path: string,
+): Promise<CheckRow> {
+  // closing a case revoked its links and sharing one is refused while it is closed: a check's own
+  // link must not reopen it to the contact
+  const kase = await trx
+    .selectFrom('cases')
+    .select('status')
+    .where('id', '=', check.case_id)
+    .executeTakeFirstOrThrow();
+  if (kase.status === 'closed') {
+    throw badRequest(
+      `The case is closed: no verification link can be issued for it (reopen it first: PATCH /v1/cases/${check.case_id} {"status": "open"})`,
+      path,
+    );
+  }
   await revokeLinks(trx, { checkId: check.id });
   const link = await issueLink(trx, ctx, {
     workspaceId: check.workspace_id,

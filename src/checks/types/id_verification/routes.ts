@@ -23,7 +23,7 @@ async function refreshUrl(ctx: AppContext, workspaceId: string, def: CheckTypeDe
         'status',
       );
     }
-    return issueVerificationLink(ctx, trx, check);
+    return issueVerificationLink(ctx, trx, check, 'id');
   });
   return presentCheck(row);
 }
