@@ -132,17 +132,39 @@ describe('users API', () => {
       true,
     );
 
-    // the last active admin can be neither demoted nor suspended
+    // the last active admin can be neither demoted nor suspended (by a key: see below for oneself)
     const only = await newWorkspace('only-admin');
     const solo = await createConsoleUser(ctx, only.workspaceId, { role: 'admin' });
     const sh = await signInHeaders(app, solo.email, solo.password);
-    const demote = await as(sh, 'PATCH', `/v1/users/${solo.id}`, { role: 'viewer' });
+    const demote = await only.patch(`/v1/users/${solo.id}`, { role: 'viewer' });
     assert.equal(demote.status, 409);
     assert.equal(demote.body.details[0].path, 'role');
-    const suspendSelf = await as(sh, 'PATCH', `/v1/users/${solo.id}`, { suspended: true });
-    assert.equal(suspendSelf.status, 409);
-    assert.equal(suspendSelf.body.details[0].path, 'suspended');
+    const suspend = await only.patch(`/v1/users/${solo.id}`, { suspended: true });
+    assert.equal(suspend.status, 409);
+    assert.equal(suspend.body.details[0].path, 'suspended');
     assert.equal((await as(sh, 'GET', '/v1/ping')).status, 200);
+
+    // nor does an admin change their own role or access, even beside another admin: the console
+    // says another admin does, and the server keeps the rule (a walk demoted itself by a PATCH)
+    const second = await createConsoleUser(ctx, only.workspaceId, { role: 'admin' });
+    for (const [body, field] of [
+      [{ role: 'viewer' }, 'role'],
+      [{ suspended: true }, 'suspended'],
+      [{ first_name: 'Solo', role: 'reviewer' }, 'role'],
+    ] as const) {
+      const self = await as(sh, 'PATCH', `/v1/users/${solo.id}`, body);
+      assert.equal(self.status, 400, JSON.stringify(body));
+      assert.equal(self.body.details[0].path, field);
+      assert.match(self.body.message, /changed by another admin/);
+    }
+    assert.equal((await only.get(`/v1/users/${solo.id}`)).body.role, 'admin');
+    // their own name is theirs; the other admin changes their role
+    const selfNamed = await as(sh, 'PATCH', `/v1/users/${solo.id}`, { first_name: 'Solo' });
+    assert.equal(selfNamed.status, 200, JSON.stringify(selfNamed.body));
+    const sh2 = await signInHeaders(app, second.email, second.password);
+    const byOther = await as(sh2, 'PATCH', `/v1/users/${solo.id}`, { role: 'reviewer' });
+    assert.equal(byOther.status, 200, JSON.stringify(byOther.body));
+    assert.equal(byOther.body.role, 'reviewer');
   });
 
   test('two admins demoted or suspended at the same time: one is refused, an active admin stays', async () => {

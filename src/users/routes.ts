@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { errors } from '../http/common-schemas.ts';
+import { badRequest } from '../http/errors.ts';
 import { SECRET_ANSWER } from '../http/idempotency.ts';
 import { paginated } from '../http/list-query.ts';
 import { getUser } from './get-user.ts';
@@ -63,13 +64,22 @@ export function registerUserRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: 'Update a user',
         description:
-          "Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).",
+          "Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409); a signed-in admin cannot change their own role or suspension (400: another admin does).",
         params: UserIdParam,
         body: UpdateUserBody,
         response: { 200: User, ...errors(400, 403, 404, 409) },
       },
     },
-    (req) => updateUser(ctx.db, req.principal.workspaceId, req.params.id, req.body),
+    (req) => {
+      // the console's rule, kept by the server too: an admin's own role and access are changed by
+      // another admin, so nobody demotes or suspends themselves by a slip (their name is theirs)
+      const self = req.principal.user?.id === req.params.id;
+      if (self && (req.body.role !== undefined || req.body.suspended !== undefined)) {
+        const field = req.body.role !== undefined ? 'role' : 'suspended';
+        throw badRequest(`${field}: your own role and access are changed by another admin`, field);
+      }
+      return updateUser(ctx.db, req.principal.workspaceId, req.params.id, req.body);
+    },
   );
 
   app.delete(
