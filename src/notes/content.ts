@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http/errors.ts';
 import { lazyRequire } from '../shared/lazy-module.ts';
+import { fillMentions } from './mentions.ts';
 import { MAX_CONTENT_TEXT } from './schemas.ts';
 
 /**
@@ -13,16 +16,36 @@ const sanitizer = lazyRequire<typeof import('sanitize-html')>('sanitize-html');
 const LINK_ATTRS = { target: '_blank', rel: 'noopener noreferrer' };
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<]+[^\s<.,;:!?)'"]/g;
 
-export function cleanContent(raw: string): string {
+/** What content keeps; a second pass with these alone tidies the HTML after mentions are filled. */
+const ALLOWED = {
+  allowedTags: ['p', 'b', 'i', 'em', 'strong', 'a', 'li', 'ul', 'span', 'br', 'hr'],
+  allowedAttributes: { a: ['href', 'target', 'rel'], span: ['data-type', 'data-id', 'data-label'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  // `//host/…` (or `\\host`) is another site on the reader's scheme: the console dropped such
+  // links but API clients got them; a path on this service stays
+  allowProtocolRelative: false,
+};
+
+/**
+ * The content in the allowed subset. Each user mention's span becomes
+ * `<span data-type="mention" data-id="…">{mentionText}</span>`, whatever label and text it had:
+ * fillMentions writes them from the user it points at (mentions.ts).
+ */
+export function cleanContent(raw: string, mentionText: string): string {
   const withBreaks = raw.replace(/\r\n?/g, '\n').replace(/\n/g, '<br />');
   const html = sanitizer()(withBreaks, {
-    allowedTags: ['p', 'b', 'i', 'em', 'strong', 'a', 'li', 'ul', 'span', 'br', 'hr'],
-    allowedAttributes: { a: ['href', 'target', 'rel'], span: ['data-type', 'data-id', 'data-label'] },
-    allowedSchemes: ['http', 'https', 'mailto'],
-    // `//host/…` (or `\\host`) is another site on the reader's scheme: the console dropped such
-    // links but API clients got them; a path on this service stays
-    allowProtocolRelative: false,
-    transformTags: { a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...LINK_ATTRS } }) },
+    ...ALLOWED,
+    transformTags: {
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, ...LINK_ATTRS } }),
+      span: (tagName, attribs) =>
+        attribs['data-type'] === 'mention'
+          ? {
+              tagName,
+              attribs: { 'data-type': 'mention', 'data-id': attribs['data-id'] ?? '' },
+              text: mentionText,
+            }
+          : { tagName, attribs },
+    },
     // text arrives escaped, so the URL cannot carry markup; links already written are left alone
     textFilter: (text, tag) =>
       tag === 'a'
@@ -40,9 +63,18 @@ export function textLength(html: string): number {
   return html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, '_').length;
 }
 
-/** Cleans the content, then rejects it when blank once tags are removed, or longer than the limit. */
-export function checkContent(raw: string): string {
-  const html = cleanContent(raw);
+/**
+ * Cleans the content and fills its mentions in (mentions.ts), then rejects it when blank once tags
+ * are removed, or longer than the limit (a mention's `@name` counts as text).
+ */
+export async function checkContent(db: Db, workspaceId: string, raw: string): Promise<string> {
+  // a fresh marker per call: no content can write it, so only the spans cleanContent made carry it
+  const marker = `@mention-${randomUUID()}@`;
+  const cleaned = cleanContent(raw, marker);
+  // a mention's inner tags are dropped with it; the second pass closes what that leaves open
+  const html = cleaned.includes(marker)
+    ? sanitizer()(await fillMentions(db, workspaceId, cleaned, marker), ALLOWED)
+    : cleaned;
   const text = html.replace(/<[^>]*>/g, '');
   if (!text.trim()) {
     // said apart from an empty one: "must not be empty" for a content of scripts puzzled its author

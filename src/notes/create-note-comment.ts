@@ -18,7 +18,7 @@ export async function createNoteComment(
   noteId: string,
   input: Static<typeof NoteCommentCreate>,
 ) {
-  const content = checkContent(input.content);
+  const content = await checkContent(db, workspaceId, input.content);
   return db.transaction().execute(async (trx) => {
     const note = await lockNote(trx, workspaceId, noteId);
     if (!note) throw notFound('Note');

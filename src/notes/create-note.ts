@@ -13,7 +13,7 @@ import { MAX_NOTES_PER_CASE, type NoteCreate } from './schemas.ts';
 
 /** Adds a note written through the API to a case; emits `Note.Created`. */
 export async function createNote(db: Db, workspaceId: string, input: Static<typeof NoteCreate>) {
-  const content = checkContent(input.content);
+  const content = await checkContent(db, workspaceId, input.content);
   return db.transaction().execute(async (trx) => {
     const kase = await lockCase(trx, workspaceId, input.case_id);
     if (!kase) throw notFound('Case', 'case_id');
