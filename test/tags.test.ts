@@ -117,6 +117,10 @@ describe('tags', () => {
     assert.deepEqual(await labels('sort=label.desc'), ['gamma', 'beta', 'alphabet', 'Alpha']);
     assert.deepEqual(await labels('label=beta'), ['beta']);
     assert.deepEqual(await labels('label.not_eq=beta'), ['gamma', 'Alpha', 'alphabet']);
+    // labels are case-insensitive (creating "BETA" is a conflict with "beta"): so is the filter
+    assert.deepEqual(await labels('label=BETA'), ['beta']);
+    assert.deepEqual(await labels('label.eq=alpha'), ['Alpha']);
+    assert.deepEqual(await labels('label.not_eq=Beta'), ['gamma', 'Alpha', 'alphabet']);
     assert.deepEqual(await labels('label.like=alpha%25'), ['alphabet']);
     assert.deepEqual(await labels('label.ilike=alpha%25'), ['Alpha', 'alphabet']);
     assert.deepEqual(await labels('created_at=2024-03-01'), ['gamma']);

@@ -49,6 +49,8 @@ export interface FilterSpec {
    * filter matches any of them, `eq` and `not_eq` becoming `in` and `not_in`.
    */
   expand?: (value: string) => readonly string[];
+  /** Values of the column are equal whatever their case (tag labels): eq and not_eq compare so. */
+  caseInsensitive?: true;
 }
 
 export interface ListSpec {
@@ -325,6 +327,9 @@ function filterExpression(f: ParsedFilter): Expression<SqlBool> {
       if (f.op === 'like') return sql<SqlBool>`${col} like ${v[0]}`;
       if (f.op === 'ilike') return sql<SqlBool>`${col} ilike ${v[0]}`;
       if (f.op === 'search') return sql<SqlBool>`vericase_fold(${col}) ilike ${searchPattern(v[0])}`;
+      if (f.spec.caseInsensitive && f.op === 'eq') return sql<SqlBool>`lower(${col}) = lower(${v[0]})`;
+      if (f.spec.caseInsensitive && f.op === 'not_eq')
+        return sql<SqlBool>`lower(${col}) is distinct from lower(${v[0]})`;
       return compare(col, f.op, v[0]);
   }
 }

@@ -4,7 +4,8 @@ import { presentTag } from './present.ts';
 
 export const tagListSpec: ListSpec = {
   filters: {
-    label: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'] },
+    // labels are case-insensitive (one tag per label whatever its case): `label=Gold` finds `gold`
+    label: { kind: 'text', ops: ['eq', 'not_eq', 'like', 'ilike'], caseInsensitive: true },
     created_at: { kind: 'date' },
   },
   sort: ['created_at', 'label'],
