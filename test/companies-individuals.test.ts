@@ -129,6 +129,56 @@ describe('companies and individuals', () => {
     assert.match(JSON.stringify(bad.body), /exclude_internal_checks/);
   });
 
+  test("an entity's last_activity_at moves with its checks (created, reviewed, deleted); its updated_at does not", async () => {
+    const api = await newWorkspace();
+    const c = await api.post('/v1/cases', {
+      name: 'Activity',
+      companies: [{ type: 'main', name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Ada',
+          last_name: 'Activity',
+          birth_date: '1985-12-10',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const person = c.body.individuals[0];
+    const company = c.body.companies[0];
+    const read = async (kind: 'individuals' | 'companies', id: string) =>
+      (await api.get(`/v1/${kind}/${id}`)).body;
+    const ekyc = await api.post('/v1/checks/ekyc', {
+      individual_id: person.id,
+      settings: { automatic_approval: false, automatic_rejection: false },
+    });
+    assert.equal(ekyc.status, 201, JSON.stringify(ekyc.body));
+    const afterCreate = await read('individuals', person.id);
+    assert.ok(afterCreate.last_activity_at > person.last_activity_at, 'a check started on the person');
+    assert.equal(afterCreate.updated_at, person.updated_at);
+    // an export by activity date finds the person, and not the untouched company
+    const since = encodeURIComponent(person.last_activity_at);
+    const found = await api.get(`/v1/individuals?last_name=Activity&last_activity_at.gt=${since}`);
+    assert.equal(found.body.pagination.count, 1, JSON.stringify(found.body));
+    assert.equal((await read('companies', company.id)).last_activity_at, company.last_activity_at);
+    const reviewed = await api.patch(`/v1/checks/ekyc/${ekyc.body.id}/review`, { action: 'approve' });
+    assert.equal(reviewed.status, 200, JSON.stringify(reviewed.body));
+    const afterReview = await read('individuals', person.id);
+    assert.ok(afterReview.last_activity_at > afterCreate.last_activity_at, 'its check reviewed');
+    // a company's check moves the company's, and a deleted check too
+    const aml = await api.post('/v1/checks/aml', { company_id: company.id });
+    assert.equal(aml.status, 201, JSON.stringify(aml.body));
+    const companyAfter = await read('companies', company.id);
+    assert.ok(companyAfter.last_activity_at > company.last_activity_at, 'a check started on the company');
+    assert.equal(companyAfter.updated_at, company.updated_at);
+    assert.equal((await api.delete(`/v1/checks/${ekyc.body.id}`)).status, 204);
+    assert.ok(
+      (await read('individuals', person.id)).last_activity_at > afterReview.last_activity_at,
+      'deleted',
+    );
+  });
+
   test('the main company cannot be marked not relevant (the reference: only an affiliated company)', async () => {
     const api = await newWorkspace();
     const c = (await api.post('/v1/cases', sampleCaseBody())).body;

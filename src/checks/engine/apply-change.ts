@@ -13,6 +13,7 @@ import { presentCheck } from '../present.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { processQueueOf } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
+import { touchCheckEntity } from './touch-entity.ts';
 
 export class TransitionRefused extends ApiError {}
 
@@ -125,6 +126,7 @@ export async function applyOutcome(
       { startAfter: outcome.process.startAfter },
     );
   }
+  await touchCheckEntity(trx, row);
   await refreshCaseAfterCheckChange(ctx, trx, row.workspace_id, row.case_id);
   return row;
 }
@@ -141,6 +143,7 @@ export async function updateCheckData(
     .where('id', '=', check.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await touchCheckEntity(trx, row);
   await touchCase(trx, check.case_id);
   return row;
 }

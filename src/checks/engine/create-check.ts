@@ -21,6 +21,7 @@ import { refreshCaseAfterCheckChange } from './case-effects.ts';
 import { assertUnderCheckLimit, checkLimitOf, countCheck } from './check-limit.ts';
 import { processQueueOf } from './queues.ts';
 import { withSystemReviewReason } from './system-review.ts';
+import { touchCheckEntity } from './touch-entity.ts';
 
 /** Statuses a check starts in: a check created in another one was decided in the same request. */
 const STARTED: ReadonlySet<string> = new Set(['in_progress', 'processing']);
@@ -170,6 +171,7 @@ export async function createCheckInTransaction(
       { startAfter: plan.process.startAfter },
     );
   }
+  await touchCheckEntity(trx, row);
   await refreshCaseAfterCheckChange(ctx, trx, workspaceId, row.case_id);
   return row;
 }

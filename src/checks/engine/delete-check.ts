@@ -10,6 +10,7 @@ import { presentCheck } from '../present.ts';
 import { checkTypeDefinition } from '../registry.ts';
 import { findCheck } from '../repository.ts';
 import { refreshCaseAfterCheckChange } from './case-effects.ts';
+import { touchCheckEntity } from './touch-entity.ts';
 
 /** The event of a deleted check: the check as it was. */
 const checkDeleted = (check: CheckRow) => ({
@@ -70,6 +71,7 @@ export async function deleteCheck(ctx: AppContext, workspaceId: string, id: stri
         .execute();
     }
     await recordEvents(trx, workspaceId, [checkDeleted(check)]);
+    await touchCheckEntity(trx, check);
     await refreshCaseAfterCheckChange(ctx, trx, workspaceId, check.case_id);
   });
 }
