@@ -560,6 +560,27 @@ describe('client portals: contact_has_actions and wait steps', () => {
     assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
   });
 
+  test('a rejected document check the portal offers again counts as waiting for the contact, until new files arrive', async () => {
+    const api = await newWorkspace();
+    const c = await portalCase(api);
+    const checkId = await awaitingDocument(api, c.companyId);
+    await addFiles(api, checkId);
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
+    const rejected = await api.patch(`/v1/checks/document/${checkId}/review`, {
+      action: 'reject',
+      comment: 'blurred',
+    });
+    assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+    const kase = (await api.get(`/v1/cases/${c.caseId}`)).body;
+    // the portal shows it as "send again" (state retry): the contact has that to do
+    assert.equal(kase.contact_has_actions, true);
+    assert.ok(kase.flags.includes('for_recollection'), JSON.stringify(kase.flags));
+    const events = await subEvents(api, c.caseId, 'Case.ContactHasActionsUpdated');
+    assert.equal((events[events.length - 1].payload as any).case.contact_has_actions, true);
+    await addFiles(api, checkId);
+    assert.equal((await api.get(`/v1/cases/${c.caseId}`)).body.contact_has_actions, false);
+  });
+
   test('a closed case awaits nothing from its contact; reopening or deciding it again counts its waiting checks', async () => {
     const api = await newWorkspace();
     const c = await portalCase(api);

@@ -44,7 +44,14 @@ function contactWaitsOn() {
   const forOwnChecks = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'own_checks').map(
     (d) => d.type,
   );
-  return sql<boolean>`k.status = 'in_progress' and not k.is_internal
+  // the portal asks for a new attempt of a rejected (or expired) check of a type the contact
+  // supplies, unless its rejection is final (a declined signature): that waits for them too
+  const retakable = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal && d.collectsData && !d.finalRejection).map(
+    (d) => d.type,
+  );
+  return sql<boolean>`not k.is_internal
+    and (k.status = 'in_progress'
+      or (k.status in ('rejected', 'expired') and k.type = any(${retakable}::text[])))
     and (k.type = any(${forAnyContact}::text[])
       or (k.type = any(${forOwnChecks}::text[]) and i.is_business_contact))`;
 }
