@@ -641,12 +641,16 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
   test('a selfie of two people → rejected for its faces; the holder among them is not called a mismatch', async () => {
     const api = await newWorkspace();
     // the stranger first: whichever face the detector lists first, the holder's must be compared
-    const { done } = await verified(api, cardPng('alice', ADA_MRZ), pairSelfiePng('bella', 'alice'));
+    const { done, created } = await verified(api, cardPng('alice', ADA_MRZ), pairSelfiePng('bella', 'alice'));
     assert.equal(done.status, 'rejected', JSON.stringify(done.data));
     assert.equal(done.data.detailed_results.face.image_integrity, 'rejected');
     assert.equal(done.data.detailed_results.face.face_comparison, 'approved');
     assert.match(done.data.vendor.comment, /several faces/);
     assert.doesNotMatch(done.data.vendor.comment, /does not match/);
+    // the portal asks for a new selfie, not a new photo of the document (which was read fine)
+    const session = await portal(tokenOf(created.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(session.body.actions[0].state, 'retry');
+    assert.equal(session.body.actions[0].retry_reason, 'selfie_unusable');
   });
 
   test('no face on the document, and a name that is not the individual’s → rejected', async () => {

@@ -859,7 +859,7 @@ export interface paths {
     get: operations["getUser"];
     /**
      * Update a user
-     * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).
+     * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409); a signed-in admin cannot change their own role or suspension (400: another admin does).
      */
     patch: operations["updateUser"];
   };
@@ -18568,7 +18568,7 @@ export interface operations {
   };
   /**
    * Update a user
-   * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409).
+   * @description Name, role or suspension (admins only). Suspending ends the user's sessions; the last active admin cannot be demoted or suspended (409); a signed-in admin cannot change their own role or suspension (400: another admin does).
    */
   updateUser: {
     parameters: {

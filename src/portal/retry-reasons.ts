@@ -15,6 +15,7 @@ export const RETRY_REASONS = [
   'wrong_document',
   'details_mismatch',
   'face_mismatch',
+  'selfie_unusable',
 ] as const;
 export type RetryReason = (typeof RETRY_REASONS)[number];
 export const RetryReasonSchema = Type.Enum(RETRY_REASONS);
@@ -45,8 +46,10 @@ export function identityRetryReason(check: CheckRow): RetryReason | null {
   if (rejected(document, 'data_consistency')) return 'expired';
   if (rejected(document, 'data_comparison')) return 'details_mismatch';
   if (rejected(document, 'data_validation') || rejected(document, 'image_integrity')) return 'unreadable';
+  // a selfie with no face or several: the comparison then failed for want of a face, and the
+  // document was fine, so the contact is told to take the selfie again, not the document
+  if (rejected(results?.face, 'image_integrity')) return 'selfie_unusable';
   if (rejected(results?.face, 'face_comparison')) return 'face_mismatch';
-  if (rejected(results?.face, 'image_integrity')) return 'unreadable';
   return null;
 }
 

@@ -33,6 +33,7 @@ const REASON_KEY: Record<RetryReason, keyof Messages> = {
   wrong_document: 'reasonWrongDocument',
   details_mismatch: 'reasonDetailsMismatch',
   face_mismatch: 'reasonFaceMismatch',
+  selfie_unusable: 'reasonSelfieUnusable',
 };
 
 export function ActionCard({ api, action, onAction, onSubmitted, onError, announce }: Props) {

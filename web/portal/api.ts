@@ -26,7 +26,8 @@ export type RetryReason =
   | 'too_old'
   | 'wrong_document'
   | 'details_mismatch'
-  | 'face_mismatch';
+  | 'face_mismatch'
+  | 'selfie_unusable';
 
 export interface Action {
   id: string;

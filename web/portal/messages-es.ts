@@ -30,6 +30,8 @@ export const es: Messages = {
   reasonWrongDocument: 'Este no es el documento solicitado. Envíe el documento indicado arriba.',
   reasonDetailsMismatch:
     'Los datos del documento no coinciden con los que tenemos. Compruebe que envía el documento correcto, a nombre de la persona correcta.',
+  reasonSelfieUnusable:
+    'No se ha podido usar su selfie: debe mostrar claramente una sola cara. Hágase un nuevo selfie, solo/a, mirando a la cámara y con buena luz. El documento en sí era correcto.',
   reasonFaceMismatch:
     'No se ha podido relacionar su foto con la del documento. Hágase un nuevo selfie mirando a la cámara, con buena luz, sin gafas ni sombrero, y compruebe que la foto del documento se ve con claridad.',
   typeDocument: 'Documento',

@@ -34,6 +34,8 @@ export const hu: Messages = {
   reasonWrongDocument: 'Ez nem a kért dokumentum. Kérjük, küldje el a fent megnevezett dokumentumot.',
   reasonDetailsMismatch:
     'A dokumentum adatai nem egyeznek a nálunk lévő adatokkal. Kérjük, ellenőrizze, hogy a megfelelő dokumentumot küldi-e, a megfelelő névre.',
+  reasonSelfieUnusable:
+    'A szelfijét nem tudtuk felhasználni: pontosan egy arcnak kell jól látszania rajta. Készítsen új szelfit egyedül, a kamerába nézve, jó megvilágításban. Maga a dokumentum rendben volt.',
   reasonFaceMismatch:
     'A fényképét nem sikerült a dokumentumon lévő fényképpel összevetni. Készítsen új szelfit a kamerába nézve, jó megvilágításban, szemüveg és kalap nélkül, és ügyeljen arra, hogy a dokumentum fényképe jól látható legyen.',
   typeDocument: 'Dokumentum',

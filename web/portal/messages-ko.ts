@@ -34,6 +34,8 @@ export const ko: Messages = {
   reasonWrongDocument: '요청한 문서가 아닙니다. 위에 적힌 문서를 보내 주세요.',
   reasonDetailsMismatch:
     '문서의 정보가 저희가 가진 정보와 일치하지 않습니다. 올바른 명의의 올바른 문서를 보내는지 확인해 주세요.',
+  reasonSelfieUnusable:
+    '셀카를 사용할 수 없었습니다. 얼굴 하나만 선명하게 보여야 합니다. 혼자서, 밝은 곳에서 카메라를 정면으로 보고 다시 찍어 주세요. 서류 자체는 문제가 없었습니다.',
   reasonFaceMismatch:
     '얼굴 사진을 문서의 사진과 대조할 수 없었습니다. 안경이나 모자 없이 밝은 곳에서 카메라를 정면으로 보고 셀카를 다시 찍어 주시고, 문서의 사진이 잘 보이는지 확인해 주세요.',
   typeDocument: '서류',

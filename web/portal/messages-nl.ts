@@ -31,6 +31,8 @@ export const nl: Messages = {
     'Dit is niet het gevraagde document. Stuur alstublieft het hierboven genoemde document.',
   reasonDetailsMismatch:
     'De gegevens op het document komen niet overeen met de gegevens die wij hebben. Controleer of u het juiste document stuurt, op de juiste naam.',
+  reasonSelfieUnusable:
+    'Uw selfie kon niet worden gebruikt: er moet precies één gezicht duidelijk op staan. Maak een nieuwe selfie, alleen, recht in de camera en bij goed licht. Het document zelf was in orde.',
   reasonFaceMismatch:
     'Uw foto kon niet worden vergeleken met de foto op het document. Maak een nieuwe selfie recht in de camera, bij goed licht, zonder bril of hoed, en zorg dat de foto op het document goed zichtbaar is.',
   typeDocument: 'Document',

@@ -30,6 +30,8 @@ export const pt: Messages = {
   reasonWrongDocument: 'Este não é o documento pedido. Por favor, envie o documento indicado acima.',
   reasonDetailsMismatch:
     'Os dados do documento não correspondem aos que temos. Verifique se envia o documento certo, em nome da pessoa certa.',
+  reasonSelfieUnusable:
+    'Não foi possível usar a sua selfie: deve mostrar claramente um único rosto. Tire uma nova selfie, sozinho/a, de frente para a câmara e com boa luz. O documento em si estava correto.',
   reasonFaceMismatch:
     'Não foi possível associar a sua fotografia à do documento. Tire uma nova selfie de frente para a câmara, com boa luz, sem óculos nem chapéu, e verifique que a fotografia do documento está bem visível.',
   typeDocument: 'Documento',

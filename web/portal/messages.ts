@@ -42,6 +42,8 @@ const en = {
   reasonWrongDocument: 'This is not the document asked for. Please send the document named above.',
   reasonDetailsMismatch:
     'The details on the document do not match those we have. Please check that you send the right document, in the right name.',
+  reasonSelfieUnusable:
+    'Your selfie could not be used: it must show exactly one face, clearly. Take a new selfie, alone, facing the camera, in good light. The document itself was fine.',
   reasonFaceMismatch:
     'Your photo could not be matched with the photo on the document. Take a new selfie facing the camera, in good light, without glasses or a hat, and make sure the photo on the document is clearly visible.',
   typeDocument: 'Document',
@@ -227,6 +229,8 @@ const fr: Messages = {
   reasonWrongDocument: 'Ce n’est pas le document demandé. Merci d’envoyer le document indiqué ci-dessus.',
   reasonDetailsMismatch:
     'Les informations du document ne correspondent pas à celles dont nous disposons. Vérifiez que vous envoyez le bon document, au bon nom.',
+  reasonSelfieUnusable:
+    'Votre selfie n’a pas pu être utilisé : il doit montrer un seul visage, nettement. Prenez un nouveau selfie, seul(e), face à la caméra et bien éclairé. Le document lui-même était correct.',
   reasonFaceMismatch:
     'Votre photo n’a pas pu être rapprochée de celle du document. Prenez un nouveau selfie face à la caméra, bien éclairé, sans lunettes ni chapeau, et vérifiez que la photo du document est bien visible.',
   typeDocument: 'Document',
