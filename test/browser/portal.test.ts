@@ -214,6 +214,16 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await files.getByRole('alert').filter({ hasText: 'huge-scan.pdf is too large' }).waitFor();
     await shots.take(page, 'document-files-saved-one-refused');
     assert.equal(await files.locator('.file-name').count(), 2);
+    // several chosen at once, the first refused: the others are still sent, and the refused one
+    // named (the page sent the first file only, and dropped the rest without a word)
+    await files.locator('input[type=file]').setInputFiles([
+      { name: 'bad.txt', mimeType: 'text/plain', buffer: Buffer.from('not a document') },
+      { name: 'extra-1.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') },
+      { name: 'extra-2.pdf', mimeType: 'application/pdf', buffer: outcomePdf('approved') },
+    ]);
+    await files.locator('.file-name', { hasText: 'extra-2.pdf' }).waitFor();
+    await files.getByRole('alert').filter({ hasText: 'bad.txt was not accepted' }).waitFor();
+    assert.equal(await files.locator('.file-name').count(), 4);
     await page.close();
     const reopened = await openPage(browser, link, errors);
     await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor();
@@ -221,7 +231,7 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor({
       state: 'detached',
     });
-    assert.equal(await slot(reopened, 'document', 'Files').locator('.file-name').count(), 1);
+    assert.equal(await slot(reopened, 'document', 'Files').locator('.file-name').count(), 3);
     await action(reopened, 'document').getByRole('button', { name: 'Send', exact: true }).click();
     await sent(reopened, 'document');
     await shots.take(reopened, 'document-sent');

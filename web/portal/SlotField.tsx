@@ -44,6 +44,15 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
   return apiErrorText(t, err);
 }
 
+/** A refusal of the file itself (its format, name, size or content), not of the step: the next file may go. */
+function refusedForItself(err: unknown): boolean {
+  if (!(err instanceof HttpError)) return false;
+  const body = err.body as { details?: { path?: string }[] } | null;
+  return (
+    err.status === 413 || err.status === 415 || (err.status === 400 && body?.details?.[0]?.path === 'file')
+  );
+}
+
 interface Props {
   api: PortalApi;
   action: Action;
@@ -98,15 +107,18 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   const single = slot.max_files === 1;
   const busy = progress !== null;
 
-  // `leftOut`: files chosen beyond the slot's room, said once the others are sent
+  // `leftOut`: files chosen beyond the slot's room, said once the others are sent. A file refused
+  // for itself (its format, its size, damaged) is named and the next one is still sent: the contact
+  // who chose four files learns what became of each. A refusal about the step (it was sent, approved
+  // or changed meanwhile; the network) stops there, as the other files would meet it too.
   const send = async (files: { blob: Blob; name: string }[], leftOut: string[] = []) => {
     setError(null);
-    let failed = false;
+    const problems: string[] = [];
+    let stopped = false;
     for (const { blob, name } of files) {
       if (blob.size > MAX_FILE_BYTES) {
-        setError(t('tooLarge', { name }));
-        failed = true;
-        break;
+        problems.push(t('tooLarge', { name }));
+        continue;
       }
       setProgress({ name, fraction: 0 });
       try {
@@ -116,17 +128,24 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
         changed(updated);
         announce(t('uploaded', { name }));
       } catch (err) {
-        if (movedOn(err)) onMovedOn();
-        else setError(uploadError(t, err, name, slot));
         onError(err);
-        failed = true;
-        break;
+        if (movedOn(err)) {
+          onMovedOn();
+          stopped = true;
+          break;
+        }
+        problems.push(uploadError(t, err, name, slot));
+        if (!refusedForItself(err)) {
+          stopped = true;
+          break;
+        }
       } finally {
         setProgress(null);
       }
     }
-    if (!failed && leftOut.length)
-      setError(t('tooManyFiles', { names: leftOut.join(', '), n: slot.max_files }));
+    if (!stopped && leftOut.length)
+      problems.push(t('tooManyFiles', { names: leftOut.join(', '), n: slot.max_files }));
+    if (problems.length) setError(problems.join(' '));
     setRefocus((n) => n + 1);
   };
 
