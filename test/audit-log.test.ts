@@ -109,9 +109,72 @@ describe('audit log: writes on /v1', () => {
       ],
     );
     assert.equal(entries[2].route, '/v1/cases/:id/reviews');
-    assert.deepEqual(entries[2].details, { created_id: review.body.id });
+    // the decision it carried (the review's status), beside the created review
+    assert.deepEqual(entries[2].details, { status: 'approved', created_id: review.body.id });
     assert.equal(entries[1].details.error, bad.body.message);
     assert.equal(entries[0].details.error, missing.body.message);
+  });
+
+  test('an entry says what was decided: a role granted or withdrawn, a check review, a hit review, a risk; never free text or a password', async () => {
+    const api = await newWorkspace('audit-decisions');
+    const made = await api.post('/v1/users', {
+      email: 'nora@example.test',
+      role: 'reviewer',
+      password: 'secret-password-1',
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.equal((await api.patch(`/v1/users/${made.body.id}`, { suspended: true })).status, 200);
+    assert.equal(
+      (await api.patch(`/v1/users/${made.body.id}`, { role: 'admin', first_name: 'Nora' })).status,
+      200,
+    );
+    const kase = (
+      await api.post('/v1/cases', {
+        name: 'Decisions',
+        companies: [{ name: 'Audit Widgets SAS', country: 'FR' }],
+        individuals: [
+          {
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            birth_date: '1985-12-10',
+            address: { country: 'FR' },
+            relations: [{ roles: ['legal_representative'] }],
+          },
+        ],
+      })
+    ).body;
+    const check = await api.post('/v1/checks/ekyc', {
+      individual_id: kase.individuals[0].id,
+      settings: { automatic_approval: false, automatic_rejection: false },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const rejected = await api.patch(`/v1/checks/ekyc/${check.body.id}/review`, {
+      action: 'reject',
+      comment: 'the person says it is not them',
+    });
+    assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+    // a refused decision says what was tried
+    const refused = await api.patch(`/v1/checks/ekyc/${check.body.id}/review`, { action: 'approve' });
+    assert.equal(refused.status, 400);
+    assert.equal((await api.post(`/v1/cases/${kase.id}/risks`, { level: 'high', comment: 'x' })).status, 201);
+
+    const entries = (await api.get('/v1/audit-log')).body.data as {
+      action: string;
+      status_code: number;
+      details: Record<string, unknown>;
+    }[];
+    const details = (action: string) => entries.filter((e) => e.action === action).map((e) => e.details);
+    assert.deepEqual(details('user.create'), [{ role: 'reviewer' }]);
+    assert.deepEqual(details('user.update'), [{ role: 'admin' }, { suspended: true }]);
+    const reviews = details('check.ekyc.review');
+    assert.deepEqual(reviews[1], { action: 'reject' });
+    assert.equal(reviews[0].action, 'approve');
+    assert.equal(reviews[0].error, refused.body.message);
+    assert.deepEqual(details('case.risk.create')[0].level, 'high');
+    // no password, comment or name copied into the log
+    const written = JSON.stringify(entries);
+    for (const secret of ['secret-password-1', 'not them', 'Nora'])
+      assert.ok(!written.includes(secret), secret);
   });
 
   test('the entry commits with the change: a write whose entry cannot be stored is not made either', async () => {

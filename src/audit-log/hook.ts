@@ -7,6 +7,7 @@ import type { Principal } from '../http/auth.ts';
 import { addWriteRouteHooks } from '../http/write-route-hooks.ts';
 import { addCommitCompanion } from '../shared/request-scope.ts';
 import { auditAction } from './action.ts';
+import { decisionOf } from './decision.ts';
 import { type AuditOutcome, outcomeOf, sameOutcome } from './outcome.ts';
 import { type AuditEntry, recordAuditEntry } from './record.ts';
 import { TransactionalEntry } from './transactional-entry.ts';
@@ -73,8 +74,9 @@ export function registerAuditLog(app: App, db: Db): void {
     const route = routeOf(req);
     const params = (req.params ?? {}) as Record<string, unknown>;
     const expected = successStatus(req);
+    const decision = decisionOf(route, req.body);
     const entry = new TransactionalEntry(randomUUID(), requestPart(req, principal), (createdId) =>
-      outcomeOf(route, params, expected, createdId, null),
+      outcomeOf(route, params, expected, createdId, null, decision),
     );
     entries.set(req, entry);
     addCommitCompanion(entry);
@@ -87,11 +89,13 @@ export function registerAuditLog(app: App, db: Db): void {
     const principal = req.principal;
     if (!principal) return done(null, payload);
     const status = reply.statusCode;
+    const route = routeOf(req);
     const outcome = outcomeOf(
-      routeOf(req),
+      route,
       (req.params ?? {}) as Record<string, unknown>,
       status,
       ...responseFacts(status, payload),
+      decisionOf(route, req.body),
     );
     const pending = entries.get(req);
     // the usual write: its entry committed with its change, as it turned out; nothing to wait for

@@ -16,9 +16,11 @@ export function outcomeOf(
   status: number,
   createdId: string | null,
   message: string | null,
+  /** What the write decided (decision.ts), whatever its outcome: a refusal says what was tried. */
+  decision: Record<string, unknown> | null = null,
 ): AuditOutcome {
   const resource = auditResource(route, params, createdId);
-  const details: Record<string, unknown> = {};
+  const details: Record<string, unknown> = { ...decision };
   if (createdId && createdId !== resource.id) details.created_id = createdId;
   if (message !== null) details.error = message;
   return { statusCode: status, resourceType: resource.type, resourceId: resource.id, details };
