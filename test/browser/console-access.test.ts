@@ -503,6 +503,22 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await shot(page, 'settings-users');
 
     await row.getByRole('button', { name: 'Suspend' }).click();
+    // the confirmation is centred like every dialog (a row's margin rule set it in the top-left corner)
+    const confirmBox = await dialog.evaluate((el: any) => {
+      const r = el.getBoundingClientRect();
+      const view = el.ownerDocument.defaultView;
+      return {
+        left: r.left,
+        right: view.innerWidth - r.right,
+        top: r.top,
+        bottom: view.innerHeight - r.bottom,
+      };
+    });
+    assert.ok(Math.abs(confirmBox.left - confirmBox.right) <= 2, JSON.stringify(confirmBox));
+    assert.ok(
+      confirmBox.top > 0 && Math.abs(confirmBox.top - confirmBox.bottom) <= 2,
+      JSON.stringify(confirmBox),
+    );
     await dialog.getByRole('button', { name: 'Suspend' }).click();
     await page.getByRole('status').filter({ hasText: 'Rita Reviewer is suspended.' }).waitFor();
     assert.ok((await ws.get(`/v1/users/${ritaUser.id}`)).body.suspended_at);

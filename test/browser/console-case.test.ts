@@ -639,15 +639,23 @@ describe('console case page', { timeout: 900_000 }, () => {
       const docs = await api.call('GET', `/v1/cases/${demo.caseId}/documents?type=case_report`);
       return docs.data.length > 0 || undefined;
     });
+    // generated at 00:55 in Paris on 7 December: still the 6th in UTC. The name gives the report's
+    // own day, the one its first page says (it gave the UTC day)
+    const { ctx } = await getHarness();
+    await ctx.db
+      .updateTable('case_reports')
+      .set({ generated_at: new Date('2026-12-06T23:55:00Z') })
+      .where('case_id', '=', demo.caseId)
+      .execute();
     const page = await signedIn(reviewer);
     await page.goto(`${base}/console/cases/${demo.caseId}?tab=documents`);
     const tab = page.getByTestId('case-documents');
     await tab.locator('.case-doc-item', { hasText: 'Case report' }).click();
     const link = tab.getByRole('link', { name: 'Download' });
     await link.waitFor();
-    assert.match(
+    assert.equal(
       (await link.getAttribute('download')) ?? '',
-      /^Acme onboarding - Case report \(Europe-Paris\) - \d{4}-\d{2}-\d{2}\.pdf$/,
+      'Acme onboarding - Case report (Europe-Paris) - 2026-12-07.pdf',
     );
     await page.close();
   });

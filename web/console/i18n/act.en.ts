@@ -14,7 +14,7 @@ export const actEn = {
   'new.companyName': 'Company name',
   'new.country': 'Country (ISO code, e.g. FR)',
   'new.registrationNumber': 'Registration number',
-  'new.contactFirst': 'Contact first name (optional)',
+  'new.contactFirst': 'Contact first name (a contact is optional: both names, or neither)',
   'new.contactLast': 'Contact last name',
   'new.contactEmail': 'Contact e-mail',
   'new.create': 'Create the case',

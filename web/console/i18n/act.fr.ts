@@ -16,7 +16,7 @@ export const actFr: Record<ActKey, string> = {
   'new.companyName': "Nom de l'entreprise",
   'new.country': 'Pays (code ISO, ex. FR)',
   'new.registrationNumber': "Numéro d'immatriculation",
-  'new.contactFirst': 'Prénom du contact (facultatif)',
+  'new.contactFirst': 'Prénom du contact (contact facultatif : les deux noms, ou aucun)',
   'new.contactLast': 'Nom du contact',
   'new.contactEmail': 'E-mail du contact',
   'new.create': 'Créer le dossier',

@@ -201,6 +201,28 @@ function useDocumentCheck(check: CaseDocument['check']) {
   return { loaded, error };
 }
 
+/**
+ * The day a report was generated, in the time zone it was written in (its name ends with it,
+ * `Case report (Europe-Paris)`): the day its first page says, not the UTC one (a report made at 00:55
+ * in Paris is the 7th, UTC still says the 6th). A zone the name does not give back (one whose own
+ * name holds a hyphen) falls back to this browser's.
+ */
+function reportDay(doc: CaseDocument): string {
+  const zone = /\(([^()]+)\)\s*$/.exec(doc.name)?.[1];
+  const day = (timeZone?: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+      new Date(doc.updated_at),
+    );
+  for (const timeZone of zone ? [zone.replaceAll('-', '/'), zone] : []) {
+    try {
+      return day(timeZone);
+    } catch {
+      // not a zone: the next spelling, then the browser's
+    }
+  }
+  return day();
+}
+
 function DocumentView({ doc, caseName }: { doc: CaseDocument; caseName?: string }) {
   const t = useCaseT();
   const docName = useDocumentName();
@@ -208,7 +230,7 @@ function DocumentView({ doc, caseName }: { doc: CaseDocument; caseName?: string 
   // was "Case report (Europe-Paris).pdf"); other documents are the case's own, named as listed
   const fileName =
     doc.type === 'case_report' && caseName
-      ? `${caseName} - ${docName(doc.name)} - ${doc.updated_at.slice(0, 10)}`
+      ? `${caseName} - ${docName(doc.name)} - ${reportDay(doc)}`
       : docName(doc.name);
   const [file, setFile] = useState(0);
   const fileId = doc.file_ids[file] ?? doc.file_ids[0];

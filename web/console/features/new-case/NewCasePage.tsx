@@ -81,13 +81,23 @@ function ByHand() {
         {t('new.registrationNumber')}
         <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
       </label>
+      {/* the contact is optional, but a person has both names (the API refuses a blank one): once
+          either is typed, the other is required */}
       <label>
         {t('new.contactFirst')}
-        <input value={f.contact_first ?? ''} onChange={set('contact_first')} />
+        <input
+          required={Boolean(f.contact_last?.trim())}
+          value={f.contact_first ?? ''}
+          onChange={set('contact_first')}
+        />
       </label>
       <label>
         {t('new.contactLast')}
-        <input value={f.contact_last ?? ''} onChange={set('contact_last')} />
+        <input
+          required={Boolean(f.contact_first?.trim())}
+          value={f.contact_last ?? ''}
+          onChange={set('contact_last')}
+        />
       </label>
       <label>
         {t('new.contactEmail')}
