@@ -548,11 +548,13 @@ describe('document check: review, force_review, retrieve, tenants', () => {
       });
     const unknown = await write('t-unknown', 'main_company', 'no_such_type');
     assert.equal(unknown.status, 400);
-    assert.equal(unknown.body.details[0].path, 'checks[0].settings');
+    // named down to the setting, as POST /v1/checks/document names it
+    assert.equal(unknown.body.details[0].path, 'checks[0].settings.document_type_key');
     assert.match(unknown.body.message, /Unknown document type no_such_type/);
     // registration certificates are for companies: individuals cannot be given one
     const wrongTarget = await write('t-target', 'individuals', 'registration_certificate');
     assert.equal(wrongTarget.status, 400);
+    assert.equal(wrongTarget.body.details[0].path, 'checks[0].settings.document_type_key');
     assert.match(wrongTarget.body.message, /for company entities, not individual/);
     const custom = await api.post('/v1/document_types', {
       key: 'kyc_form',

@@ -131,7 +131,8 @@ export interface CheckTypeDefinition {
     workspaceId: string,
     settings: Record<string, unknown>,
     kinds: readonly ('company' | 'individual')[],
-  ): Promise<string | null>;
+    /** The problem, naming the setting (`document_type_key`) when it is about one. */
+  ): Promise<string | { setting: string; message: string } | null>;
   create(input: CreateInput): Promise<CreatePlan>;
   /**
    * Runs in the creating transaction right after the row is written, before its events: work that

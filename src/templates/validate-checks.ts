@@ -117,8 +117,12 @@ export async function validateTemplateCheckData(
       def.targets.includes(k),
     );
     const problem = await def.validateTemplateSettings(db, workspaceId, c.settings ?? {}, kinds);
-    if (problem)
-      details.push({ path: `checks[${i}].settings`, message: `checks[${i}].settings: ${problem}` });
+    if (problem) {
+      // named down to the setting when the type says which, as a bad vendor is
+      const path =
+        typeof problem === 'string' ? `checks[${i}].settings` : `checks[${i}].settings.${problem.setting}`;
+      details.push({ path, message: `${path}: ${typeof problem === 'string' ? problem : problem.message}` });
+    }
   }
   if (details.length) throw new ApiError(400, details[0].message, details);
 }

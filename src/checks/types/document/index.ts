@@ -57,7 +57,7 @@ export const documentCheck: CheckTypeDefinition = {
         () => null,
         (err: Error) => err.message,
       );
-      if (problem) return problem;
+      if (problem) return { setting: 'document_type_key', message: problem };
     }
     return null;
   },
