@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { downloadFile, makeJpeg, makePdf, makePng, uploadRef } from './helpers/files.ts';
@@ -647,6 +648,18 @@ describe('id_document: MRZ sources', () => {
     assert.equal(pdf.status, 'approved');
     assert.equal(pdf.data.information.document_number, 'PDF123456');
     assert.equal(pdf.data.information.document_type, 'passport');
+    // the text as pdf-lib writes it (hex strings, `<503C46...> Tj`), as most generators do: it was
+    // not read, and the sandbox approved the document with the individual's own data
+    const drawn = await PDFDocument.create();
+    const courier = await drawn.embedFont(StandardFonts.Courier);
+    const page = drawn.addPage([600, 300]);
+    for (const [i, line] of td3Mrz({ number: 'HEX123456' }).entries())
+      page.drawText(line, { x: 20, y: 60 - i * 20, size: 10, font: courier });
+    const hexPdf = Buffer.from(await drawn.save());
+    assert.match(hexPdf.toString('latin1'), /FlateDecode|<503C/);
+    const hex = (await submit(api, hexPdf)).done;
+    assert.equal(hex.status, 'approved');
+    assert.equal(hex.data.information.document_number, 'HEX123456');
 
     const { individualId } = await caseWithPerson(api);
     const front = await uploadRef(api, makePng({ width: 4, height: 4 }));

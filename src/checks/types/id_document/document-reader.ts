@@ -91,11 +91,38 @@ function skipEol(text: string, i: number): number {
   return i;
 }
 
-/** The literal strings `( ... )` of a content stream, unescaped, one entry per text-showing run. */
+/**
+ * A hex string `<48656C6C6F>` starting at `i` (the `<`): its bytes as Latin-1 text (a single-byte
+ * font's codes, as pdf-lib writes every string it draws), and the index after its `>`.
+ */
+function hexString(content: string, i: number): [text: string, next: number] {
+  const end = content.indexOf('>', i + 1);
+  const stop = end < 0 ? content.length : end;
+  let hex = content.slice(i + 1, stop).replace(/\s+/g, '');
+  if (!/^[0-9a-fA-F]*$/.test(hex)) return ['', stop + 1];
+  if (hex.length % 2) hex += '0';
+  return [Buffer.from(hex, 'hex').toString('latin1'), stop + 1];
+}
+
+/**
+ * The strings of a content stream, one entry per string shown: literal `( ... )`, unescaped, and
+ * hex `< ... >` (a dictionary `<< ... >>` is skipped whole).
+ */
 function literalStrings(content: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < content.length) {
+    if (content[i] === '<') {
+      if (content[i + 1] === '<') {
+        const end = content.indexOf('>>', i + 2);
+        i = end < 0 ? content.length : end + 2;
+        continue;
+      }
+      const [text, next] = hexString(content, i);
+      if (text) out.push(text);
+      i = next;
+      continue;
+    }
     if (content[i] !== '(') {
       i++;
       continue;
@@ -221,8 +248,8 @@ function decodedContentStreams(pdf: Buffer): string[] {
 }
 
 /**
- * The text of a PDF, one line per string shown: literal strings of every content stream,
- * uncompressed or FlateDecode (hex strings and font encodings beyond Latin-1 are not decoded).
+ * The text of a PDF, one line per string shown: literal and hex strings of every content stream,
+ * uncompressed or FlateDecode (font encodings beyond Latin-1, two-byte CID fonts, are not decoded).
  */
 export function pdfTextLines(pdf: Buffer): string[] {
   return decodedContentStreams(pdf).flatMap(literalStrings);
