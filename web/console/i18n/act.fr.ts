@@ -8,7 +8,7 @@ export const actFr: Record<ActKey, string> = {
   'act.failed': 'Refusé : {message}',
   'act.busy': 'En cours…',
   'new.title': 'Nouveau dossier',
-  'new.notAllowed': 'Seuls les analystes et les administrateurs peuvent créer des dossiers.',
+  'new.notAllowed': 'Seuls les réviseurs et les administrateurs peuvent créer des dossiers.',
   'new.byHand': 'À la main',
   'new.fromRegistry': 'Depuis le registre',
   'new.caseName': 'Nom du dossier',

@@ -235,7 +235,8 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                           {' '}
                           {t('launch.already', {
                             count: same.length,
-                            status: hasActKey(k) ? t(k) : latest.status,
+                            // mid-sentence: the status label's capital goes ("le dernier en cours")
+                            status: (hasActKey(k) ? t(k) : latest.status).toLocaleLowerCase(),
                           })}
                         </span>
                       );

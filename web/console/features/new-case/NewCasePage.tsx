@@ -11,6 +11,7 @@ import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { DialogActions } from '../case/Dialog.tsx';
+import { useCaseT } from '../case/i18n.ts';
 
 type Candidate =
   paths['/v1/company-data/search']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -112,6 +113,7 @@ function ByHand() {
 
 function FromRegistry() {
   const t = useActT();
+  const caseT = useCaseT();
   const [, navigate] = useLocation();
   const [country, setCountry] = useState('FR');
   const [name, setName] = useState('');
@@ -187,7 +189,8 @@ function FromRegistry() {
               {candidates.map((c) => (
                 <li key={c.search_ref}>
                   <div>
-                    <strong>{c.name}</strong> · {c.registration_number} · {c.status}
+                    <strong>{c.name}</strong> · {c.registration_number} ·{' '}
+                    {caseT(`case.companyStatus.${c.status}` as const)}
                     <div className="muted small">
                       {[c.address?.street_address, c.address?.postal_code, c.address?.city, c.country]
                         .filter(Boolean)
