@@ -247,6 +247,7 @@ describe('files: upload', () => {
       assert.deepEqual(short.body.details, [
         { path: 'file', message: 'file is a truncated or damaged PNG: its end (the IEND chunk) is missing' },
       ]);
+      assert.equal(short.body.code, 'FILE_DAMAGED');
     }
     assert.equal((await rowsOf(api.workspaceId)).length, 0);
     assert.deepEqual(await storedFilesOf(api.workspaceId), []);

@@ -275,6 +275,8 @@ describe('uploads: PDFs must parse', () => {
       const res = await uploadBytes(api, bytes, 'doc.pdf');
       assert.equal(res.status, status, `${name}: ${JSON.stringify(res.body)}`);
       refused(res, status, message);
+      // a file that cannot be read has its own code (a page says "damaged", not "wrong format")
+      assert.equal(res.body.code, status === 400 ? 'FILE_DAMAGED' : 'UNSUPPORTED_MEDIA_TYPE', name);
     }
     await nothingKept(api);
     assert.equal((await uploadBytes(api, valid, 'doc.pdf')).status, 200);

@@ -1,5 +1,6 @@
 import { imageSize } from 'image-size';
 import { ApiError } from '../http/errors.ts';
+import { FILE_DAMAGED } from './damaged.ts';
 
 /**
  * image-size reads through a DataView over the input's whole ArrayBuffer, not bounded by the
@@ -52,7 +53,7 @@ export function imagePixelsRefusal(head: Buffer, maxPixels: number): ApiError | 
   if (!size) {
     const message =
       'image dimensions cannot be read from its header (the first 1 MB): the file is damaged or truncated, or a TIFF whose directory is stored at its end';
-    return new ApiError(400, message, [{ path: 'file', message }]);
+    return new ApiError(400, message, [{ path: 'file', message }], FILE_DAMAGED);
   }
   return tooManyPixels('image is', size.width, size.height, maxPixels);
 }

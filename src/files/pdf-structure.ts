@@ -1,5 +1,6 @@
 import type { PDFDocument } from 'pdf-lib';
 import { ApiError } from '../http/errors.ts';
+import { FILE_DAMAGED } from './damaged.ts';
 import { loadPdfLib } from '../shared/lazy-module.ts';
 import { tooManyPixels } from './image-pixels.ts';
 
@@ -8,6 +9,8 @@ const TAIL_BYTES = 2048;
 
 const refuse = (status: 400 | 415, message: string) =>
   new ApiError(status, message, [{ path: 'file', message }]);
+/** A file that cannot be read (truncated, damaged): its own code, so a page says so (FILE_DAMAGED). */
+const damaged = (message: string) => new ApiError(400, message, [{ path: 'file', message }], FILE_DAMAGED);
 
 /**
  * Refuses a "PDF" that is not a readable document, before anything analyses it: a `%PDF` header
@@ -20,11 +23,11 @@ const refuse = (status: 400 | 415, message: string) =>
 export async function pdfRefusal(bytes: Buffer, maxPixels: number): Promise<ApiError | null> {
   const tail = bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)).toString('latin1');
   if (!/startxref\s+\d+\s+%%EOF/.test(tail)) {
-    return refuse(400, 'PDF is truncated or damaged: it does not end with its startxref/%%EOF trailer');
+    return damaged('PDF is truncated or damaged: it does not end with its startxref/%%EOF trailer');
   }
   const text = bytes.toString('latin1');
   if (!/(^|[\r\n\s])xref\s/.test(text) && !/\/Type\s*\/XRef\b/.test(text)) {
-    return refuse(400, 'PDF is damaged: it has no cross-reference table or stream');
+    return damaged('PDF is damaged: it has no cross-reference table or stream');
   }
   const { PDFDocument, PDFName, PDFNumber, PDFRawStream } = await loadPdfLib();
   let doc: PDFDocument;
@@ -36,7 +39,7 @@ export async function pdfRefusal(bytes: Buffer, maxPixels: number): Promise<ApiE
       ignoreEncryption: true,
     });
   } catch (err) {
-    return refuse(400, `PDF cannot be parsed: ${(err as Error).message}`);
+    return damaged(`PDF cannot be parsed: ${(err as Error).message}`);
   }
   if (doc.isEncrypted) {
     return refuse(415, 'encrypted PDFs are not accepted: upload the document without a password');
@@ -47,7 +50,7 @@ export async function pdfRefusal(bytes: Buffer, maxPixels: number): Promise<ApiE
   } catch {
     pages = 0;
   }
-  if (pages === 0) return refuse(400, 'PDF has no pages (its document catalog or page tree is missing)');
+  if (pages === 0) return damaged('PDF has no pages (its document catalog or page tree is missing)');
   for (const [, object] of doc.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFRawStream)) continue;
     const dict = object.dict;

@@ -7,6 +7,7 @@ import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES, VIDEO_FORMATS } from './de
 import { headerPixels, IMAGE_HEADER_BYTES, imagePixelsRefusal } from './image-pixels.ts';
 import { pdfRefusal } from './pdf-structure.ts';
 import { type FileStorage, StorageLimitExceeded, storageKeyFor } from './storage.ts';
+import { FILE_DAMAGED } from './damaged.ts';
 
 /** Largest accepted upload: 20 MB. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -223,7 +224,7 @@ export async function uploadFile(
   if (png && !png.ended) {
     await storage.delete(key).catch(() => {});
     const message = 'file is a truncated or damaged PNG: its end (the IEND chunk) is missing';
-    throw new ApiError(400, message, [{ path: 'file', message }]);
+    throw new ApiError(400, message, [{ path: 'file', message }], FILE_DAMAGED);
   }
 
   if (pdfChunks) {

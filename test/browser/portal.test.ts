@@ -224,6 +224,18 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await files.locator('.file-name', { hasText: 'extra-2.pdf' }).waitFor();
     await files.getByRole('alert').filter({ hasText: 'bad.txt was not accepted' }).waitFor();
     assert.equal(await files.locator('.file-name').count(), 4);
+    // a PDF cut short is a damaged file, not a wrong format: the page said "send a PDF" for a PDF
+    const whole = outcomePdf('approved');
+    await files.locator('input[type=file]').setInputFiles({
+      name: 'mini.pdf',
+      mimeType: 'application/pdf',
+      buffer: whole.subarray(0, Math.floor(whole.length / 2)),
+    });
+    await files
+      .getByRole('alert')
+      .filter({ hasText: 'mini.pdf could not be read: the file looks damaged' })
+      .waitFor();
+    assert.equal(await files.locator('.file-name').count(), 4);
     await page.close();
     const reopened = await openPage(browser, link, errors);
     await slot(reopened, 'document', 'Files').locator('.file-name', { hasText: 'wrong-file.pdf' }).waitFor();

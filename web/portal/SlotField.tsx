@@ -39,6 +39,8 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
     // a format the slot takes, under a name that says another (a PDF named scan.png): not a format
     // to change, a name to fix
     if (err.status === 400 && body?.code === 'FILE_NAME_MISMATCH') return t('badName', { name });
+    // a PDF or photo that cannot be read: the format was right, the file is not
+    if (err.status === 400 && body?.code === 'FILE_DAMAGED') return t('damagedFile', { name });
     if (err.status === 400 && path === 'file') return badFormat(t, slot, name);
   }
   return apiErrorText(t, err);

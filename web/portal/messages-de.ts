@@ -96,6 +96,8 @@ export const de: Messages = {
     '{name} wurde nicht akzeptiert: Senden Sie wie angefordert ein Foto (JPEG oder PNG) oder ein PDF.',
   badFormatPhoto: '{name} wurde nicht akzeptiert: Senden Sie wie angefordert ein Foto (JPEG oder PNG).',
   badFormatVideo: '{name} wurde nicht akzeptiert: Senden Sie wie angefordert ein Video (WebM, MP4 oder MOV).',
+  damagedFile:
+    '{name} konnte nicht gelesen werden: Die Datei scheint beschädigt oder unvollständig zu sein. Senden Sie sie erneut oder exportieren Sie sie noch einmal aus ihrer Quelle.',
   badName:
     '{name} wurde nicht akzeptiert: Der Inhalt passt nicht zu dem Dateityp, den der Name angibt. Benennen Sie die Datei passend um (.pdf für ein PDF, .jpg oder .png für ein Foto) oder senden Sie eine andere Datei.',
   networkError: 'Die Verbindung wurde unterbrochen. Bitte prüfen Sie sie und versuchen Sie es erneut.',

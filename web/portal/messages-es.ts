@@ -94,6 +94,8 @@ export const es: Messages = {
   badFormat: '{name} no se ha aceptado: envíe una foto (JPEG o PNG) o un PDF, como se solicita.',
   badFormatPhoto: '{name} no se ha aceptado: envíe una foto (JPEG o PNG), como se solicita.',
   badFormatVideo: '{name} no se ha aceptado: envíe un vídeo (WebM, MP4 o MOV), como se solicita.',
+  damagedFile:
+    'No se ha podido leer {name}: el archivo parece dañado o incompleto. Envíelo de nuevo o vuelva a exportarlo desde su origen.',
   badName:
     '{name} no se ha aceptado: su contenido no corresponde al tipo de archivo que indica su nombre. Cámbiele el nombre (.pdf para un PDF, .jpg o .png para una foto) o envíe otro archivo.',
   networkError: 'Se ha perdido la conexión. Compruébela e inténtelo de nuevo.',

@@ -100,6 +100,8 @@ export const hu: Messages = {
     'Nem fogadható el: {name}. Kérjük, a kérésnek megfelelően fényképet (JPEG vagy PNG) küldjön.',
   badFormatVideo:
     'Nem fogadható el: {name}. Kérjük, a kérésnek megfelelően videót (WebM, MP4 vagy MOV) küldjön.',
+  damagedFile:
+    'A(z) {name} nem olvasható: a fájl sérültnek vagy hiányosnak tűnik. Küldje el újra, vagy exportálja újra a forrásából.',
   badName:
     'A(z) {name} fájlt nem fogadtuk el: a tartalma nem egyezik a neve szerinti fájltípussal. Nevezze át ennek megfelelően (.pdf egy PDF-hez, .jpg vagy .png egy fényképhez), vagy küldjön másik fájlt.',
   networkError: 'Megszakadt a kapcsolat. Kérjük, ellenőrizze, majd próbálja újra.',

@@ -98,6 +98,8 @@ export const it: Messages = {
   badFormat: '{name} non è stato accettato: invii una foto (JPEG o PNG) o un PDF, come richiesto.',
   badFormatPhoto: '{name} non è stato accettato: invii una foto (JPEG o PNG), come richiesto.',
   badFormatVideo: '{name} non è stato accettato: invii un video (WebM, MP4 o MOV), come richiesto.',
+  damagedFile:
+    'Non è stato possibile leggere {name}: il file sembra danneggiato o incompleto. Lo invii di nuovo o lo esporti di nuovo dalla sua origine.',
   badName:
     '{name} non è stato accettato: il contenuto non corrisponde al tipo di file indicato dal nome. Lo rinomini di conseguenza (.pdf per un PDF, .jpg o .png per una foto) o invii un altro file.',
   networkError: 'La connessione si è interrotta. La verifichi e riprovi.',

@@ -97,6 +97,8 @@ export const ko: Messages = {
   badFormat: '{name} 파일은 접수되지 않았습니다. 안내에 따라 사진(JPEG 또는 PNG)이나 PDF 파일을 보내 주세요.',
   badFormatPhoto: '{name} 파일은 접수되지 않았습니다. 안내에 따라 사진(JPEG 또는 PNG)을 보내 주세요.',
   badFormatVideo: '{name} 파일은 접수되지 않았습니다. 안내에 따라 동영상(WebM, MP4 또는 MOV)을 보내 주세요.',
+  damagedFile:
+    '{name} 파일을 읽을 수 없습니다. 파일이 손상되었거나 불완전한 것 같습니다. 다시 보내거나 원본에서 다시 내보내 주세요.',
   badName:
     '{name} 파일은 접수되지 않았습니다. 파일 내용이 이름에 표시된 형식과 일치하지 않습니다. 내용에 맞게 이름을 바꾸거나(PDF는 .pdf, 사진은 .jpg 또는 .png) 다른 파일을 보내 주세요.',
   networkError: '연결이 끊어졌습니다. 연결 상태를 확인하신 후 다시 시도해 주세요.',

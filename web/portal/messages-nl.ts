@@ -95,6 +95,8 @@ export const nl: Messages = {
   badFormat: '{name} is niet geaccepteerd: stuur zoals gevraagd een foto (JPEG of PNG) of een pdf.',
   badFormatPhoto: '{name} is niet geaccepteerd: stuur zoals gevraagd een foto (JPEG of PNG).',
   badFormatVideo: '{name} is niet geaccepteerd: stuur zoals gevraagd een video (WebM, MP4 of MOV).',
+  damagedFile:
+    '{name} kon niet worden gelezen: het bestand lijkt beschadigd of onvolledig. Stuur het opnieuw, of exporteer het opnieuw vanuit de bron.',
   badName:
     '{name} is niet geaccepteerd: de inhoud past niet bij het bestandstype dat de naam aangeeft. Geef het bestand een passende naam (.pdf voor een pdf, .jpg of .png voor een foto) of stuur een ander bestand.',
   networkError: 'De verbinding is verbroken. Controleer de verbinding en probeer het opnieuw.',

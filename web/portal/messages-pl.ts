@@ -102,6 +102,8 @@ export const pl: Messages = {
     'Plik {name} nie został przyjęty: prosimy przesłać zdjęcie (JPEG lub PNG), zgodnie z prośbą.',
   badFormatVideo:
     'Plik {name} nie został przyjęty: prosimy przesłać nagranie wideo (WebM, MP4 lub MOV), zgodnie z prośbą.',
+  damagedFile:
+    'Nie udało się odczytać pliku {name}: wygląda na uszkodzony lub niekompletny. Prosimy wysłać go ponownie lub wyeksportować go ponownie ze źródła.',
   badName:
     'Plik {name} nie został przyjęty: jego zawartość nie odpowiada typowi pliku wskazanemu w nazwie. Zmień nazwę odpowiednio (.pdf dla PDF, .jpg lub .png dla zdjęcia) albo wyślij inny plik.',
   networkError: 'Połączenie zostało przerwane. Prosimy je sprawdzić i spróbować ponownie.',

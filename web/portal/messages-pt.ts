@@ -94,6 +94,8 @@ export const pt: Messages = {
   badFormat: '{name} não foi aceite: envie uma fotografia (JPEG ou PNG) ou um PDF, conforme pedido.',
   badFormatPhoto: '{name} não foi aceite: envie uma fotografia (JPEG ou PNG), conforme pedido.',
   badFormatVideo: '{name} não foi aceite: envie um vídeo (WebM, MP4 ou MOV), conforme pedido.',
+  damagedFile:
+    'Não foi possível ler {name}: o ficheiro parece danificado ou incompleto. Envie-o de novo ou exporte-o novamente a partir da origem.',
   badName:
     '{name} não foi aceite: o conteúdo não corresponde ao tipo de ficheiro indicado pelo nome. Mude-lhe o nome em conformidade (.pdf para um PDF, .jpg ou .png para uma fotografia) ou envie outro ficheiro.',
   networkError: 'A ligação foi interrompida. Verifique-a e tente novamente.',

@@ -104,6 +104,8 @@ const en = {
   badFormat: '{name} was not accepted: send a photo (JPEG or PNG) or a PDF as asked.',
   badFormatPhoto: '{name} was not accepted: send a photo (JPEG or PNG) as asked.',
   badFormatVideo: '{name} was not accepted: send a video (WebM, MP4 or MOV) as asked.',
+  damagedFile:
+    '{name} could not be read: the file looks damaged or incomplete. Send it again, or export it again from where it came from.',
   badName:
     '{name} was not accepted: its content is not the kind of file its name says. Rename it to match (.pdf for a PDF, .jpg or .png for a photo) or send another file.',
   networkError: 'The connection was lost. Check it and try again.',
@@ -291,6 +293,8 @@ const fr: Messages = {
   badFormat: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG) ou un PDF, comme demandé.',
   badFormatPhoto: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG), comme demandé.',
   badFormatVideo: '{name} n’a pas été accepté : envoyez une vidéo (WebM, MP4 ou MOV), comme demandé.',
+  damagedFile:
+    '{name} n’a pas pu être lu : le fichier semble endommagé ou incomplet. Envoyez-le de nouveau, ou exportez-le de nouveau depuis sa source.',
   badName:
     '{name} n’a pas été accepté : son contenu ne correspond pas au type indiqué par son nom. Renommez-le en conséquence (.pdf pour un PDF, .jpg ou .png pour une photo) ou envoyez un autre fichier.',
   networkError: 'La connexion a été perdue. Vérifiez-la et réessayez.',
