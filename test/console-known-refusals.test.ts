@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkPublicUrl } from '../src/webhooks/address-guard.ts';
-import { knownRefusal } from '../web/console/features/known-refusals.ts';
+import { isOutage, knownRefusal } from '../web/console/features/known-refusals.ts';
 import { newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -57,7 +57,51 @@ describe('console: known refusals in the console words', () => {
       /^Les contrôles de type ekyc portent sur des personnes : choisissez des personnes/,
     );
 
+    // the input formats and conflicts every form meets, named by the field in the page's words
+    const label = (field: string) => ({ country: 'Pays', first_name: 'Prénom' })[field] ?? field;
+    const badCountry = await api.post('/v1/cases', {
+      name: 'x',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'ZZ' }],
+    });
+    assert.equal(badCountry.status, 400);
+    assert.equal(
+      knownRefusal(badCountry.body.message, 'fr', label),
+      'Pays : indiquez le code ISO du pays, en deux lettres (FR, DE, GB…).',
+    );
+    assert.equal(
+      knownRefusal(badCountry.body.message, 'en'),
+      "country: give the country's two-letter ISO code (FR, DE, GB...).",
+    );
+    const blank = await api.post('/v1/cases', {
+      name: 'x',
+      companies: [{ type: 'main', name: 'Acme SAS' }],
+      individuals: [{ first_name: '', last_name: 'Martin', relations: [{ roles: ['shareholder'] }] }],
+    });
+    assert.equal(blank.status, 400);
+    assert.equal(
+      knownRefusal(blank.body.message, 'fr', label),
+      'Prénom est obligatoire : ce champ ne peut pas rester vide.',
+    );
+    assert.equal((await api.post('/v1/cases', { name: 'one', external_id: 'sge-001' })).status, 201);
+    const taken = await api.post('/v1/cases', { name: 'two', external_id: 'sge-001' });
+    assert.equal(taken.status, 409);
+    assert.equal(
+      knownRefusal(taken.body.message, 'fr'),
+      'Un autre dossier porte déjà la référence « sge-001 » : choisissez-en une autre.',
+    );
+    const outage = await api.get('/v1/company-data/search?country=FR&name=unavailable%20boulangerie');
+    assert.equal(outage.status, 503, JSON.stringify(outage.body));
+    assert.match(
+      knownRefusal(outage.body.message, 'fr') ?? '',
+      /^Le registre des sociétés \(sandbox\) est injoignable/,
+    );
+    assert.equal(isOutage(outage.body.message), true);
+    assert.equal(isOutage(taken.body.message), false);
+
     // any other message is the server's own
-    assert.equal(knownRefusal('name must not be blank', 'fr'), null);
+    assert.equal(
+      knownRefusal('The check is approved: its hits can be reviewed while it is need_review', 'fr'),
+      null,
+    );
   });
 });

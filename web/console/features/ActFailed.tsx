@@ -4,15 +4,18 @@
  */
 import { useLang } from '../shell/i18n.tsx';
 import { useActT } from './act-i18n.ts';
-import { knownRefusal } from './known-refusals.ts';
+import { useFieldLabel } from './field-label.ts';
+import { isOutage, knownRefusal } from './known-refusals.ts';
 
 export function ActFailed(props: { error: string | null | undefined }) {
   const t = useActT();
   const { lang } = useLang();
+  const label = useFieldLabel();
   if (!props.error) return null;
+  const message = knownRefusal(props.error, lang, label) ?? props.error;
   return (
     <p className="error" role="alert">
-      {t('act.failed', { message: knownRefusal(props.error, lang) ?? props.error })}
+      {isOutage(props.error) ? message : t('act.failed', { message })}
     </p>
   );
 }

@@ -15,7 +15,63 @@ const who = (kind: string, lang: Lang) =>
       ? 'des sociétés'
       : 'companies';
 
-const KNOWN: { pattern: RegExp; say: Record<Lang, (m: RegExpExecArray) => string> }[] = [
+/** A path's field in words (`individuals[0].first_name` → "First name"), by the caller's dictionary. */
+type FieldLabel = (field: string) => string;
+const fieldOf = (path: string, label: FieldLabel) =>
+  label(
+    path
+      .replace(/\[\d+\]/g, '')
+      .split('.')
+      .pop() ?? path,
+  );
+const plain: FieldLabel = (field) => field.replace(/_/g, ' ');
+
+const KNOWN: { pattern: RegExp; say: Record<Lang, (m: RegExpExecArray, label: FieldLabel) => string> }[] = [
+  // the input formats every form meets (src/http/schema-formats.ts), named by the field's label
+  {
+    pattern: /^(\S+) must be an ISO 3166-1 alpha-2 country code/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)}: give the country's two-letter ISO code (FR, DE, GB...).`,
+      fr: (m, l) => `${fieldOf(m[1], l)} : indiquez le code ISO du pays, en deux lettres (FR, DE, GB…).`,
+    },
+  },
+  {
+    pattern: /^(\S+) must not be blank$/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)} is required: it cannot be left blank.`,
+      fr: (m, l) => `${fieldOf(m[1], l)} est obligatoire : ce champ ne peut pas rester vide.`,
+    },
+  },
+  {
+    pattern: /^(\S+) must be an e-mail address$/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)}: this is not an e-mail address.`,
+      fr: (m, l) => `${fieldOf(m[1], l)} : ce n’est pas une adresse e-mail.`,
+    },
+  },
+  {
+    pattern: /^(\S+) must be a phone number in E\.164 format/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)}: write the number with its country code, e.g. +33612345678.`,
+      fr: (m, l) => `${fieldOf(m[1], l)} : écrivez le numéro avec l’indicatif du pays, par ex. +33612345678.`,
+    },
+  },
+  {
+    pattern: /^A case with external_id "(.*)" already exists$/,
+    say: {
+      en: (m) => `Another case already has the reference "${m[1]}": choose another one.`,
+      fr: (m) => `Un autre dossier porte déjà la référence « ${m[1]} » : choisissez-en une autre.`,
+    },
+  },
+  {
+    pattern: /^The company registry \(([^)]+)\) is unavailable/,
+    say: {
+      en: (m) =>
+        `The company registry (${m[1]}) cannot be reached for now: try again in a moment, or create the case by hand.`,
+      fr: (m) =>
+        `Le registre des sociétés (${m[1]}) est injoignable pour le moment : réessayez dans un instant, ou créez le dossier à la main.`,
+    },
+  },
   {
     pattern: /must not point to a non-public address/,
     say: {
@@ -43,11 +99,16 @@ const KNOWN: { pattern: RegExp; say: Record<Lang, (m: RegExpExecArray) => string
   },
 ];
 
-/** The console's words for a known refusal, else null. */
-export function knownRefusal(message: string, lang: string): string | null {
+/** The console's words for a known refusal, else null; `label` names a field in the page's language. */
+export function knownRefusal(message: string, lang: string, label: FieldLabel = plain): string | null {
   for (const known of KNOWN) {
     const m = known.pattern.exec(message);
-    if (m) return known.say[lang === 'fr' ? 'fr' : 'en'](m);
+    if (m) return known.say[lang === 'fr' ? 'fr' : 'en'](m, label);
   }
   return null;
+}
+
+/** A service that could not be reached is no refusal of what was asked: said without "Refused:". */
+export function isOutage(message: string): boolean {
+  return /^The company registry \([^)]+\) is unavailable/.test(message);
 }

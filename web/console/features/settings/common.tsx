@@ -7,6 +7,7 @@ import type { paths } from '../../api/schema';
 import { shownTotal } from '../../api/totals.ts';
 import { type DialogProps, ModalDialog } from '../../shared/Dialog.tsx';
 import { useLang } from '../../shell/i18n.tsx';
+import { useFieldLabel } from '../field-label.ts';
 import { knownRefusal } from '../known-refusals.ts';
 import { type SettingsT, useSettingsT } from './i18n.ts';
 
@@ -130,8 +131,9 @@ export function useAction() {
 
 export function ErrorNote({ message: given }: { message: string | null | undefined }) {
   const { lang } = useLang();
+  const label = useFieldLabel();
   if (!given) return null;
-  const message = knownRefusal(given, lang) ?? given;
+  const message = knownRefusal(given, lang, label) ?? given;
   // a template's syntax error quotes the line with a caret under the fault: in a monospaced block,
   // lines kept, or the caret points nowhere
   const quotesCode = /\n-*\^/.test(message);
