@@ -530,6 +530,16 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
 
     // the document's front with the back camera: preview, capture, saved as a JPEG
     const front = slot(page, 'id_verification', 'Front of the document');
+    // by keyboard: the focus stays in the camera's buttons (it fell to the page's start), Escape
+    // closes it, and the focus is back on "Take a photo"
+    const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? '');
+    await front.getByRole('button', { name: 'Take a photo' }).focus();
+    await page.keyboard.press('Enter');
+    await front.getByRole('button', { name: 'Cancel' }).waitFor();
+    assert.match(await focused(), /^(Cancel|Capture)$/);
+    await page.keyboard.press('Escape');
+    await front.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'detached' });
+    assert.equal(await focused(), 'Take a photo');
     await front.getByRole('button', { name: 'Take a photo' }).click();
     const capture = front.getByRole('button', { name: 'Capture' });
     await front.getByText('Camera ready.', { exact: false }).waitFor();

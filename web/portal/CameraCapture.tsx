@@ -21,7 +21,13 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
   const captureButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
   const [ready, setReady] = useState(false);
+  // the button that opened the camera is gone: the focus goes to Cancel (Capture is disabled until
+  // the picture runs, then takes it), never to the page's start
+  useEffect(() => {
+    cancelButton.current?.focus();
+  }, []);
 
   useEffect(() => {
     let stream: MediaStream | null = null;
@@ -61,7 +67,17 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
   };
 
   return (
-    <div className="camera">
+    // Escape closes the camera, as it closes a dialog
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keys of the buttons inside it, bubbled
+    <div
+      className="camera"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onCancel();
+        }
+      }}
+    >
       <video
         ref={video}
         className={facing === 'user' ? 'camera-video mirrored' : 'camera-video'}
@@ -78,7 +94,7 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
         <button type="button" className="primary" ref={captureButton} disabled={!ready} onClick={capture}>
           {t('capture')}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button type="button" ref={cancelButton} onClick={onCancel}>
           {t('cancel')}
         </button>
       </div>

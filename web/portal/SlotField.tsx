@@ -179,7 +179,11 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
     setCamera(false);
     void send([{ blob: photo, name: `${slot.key}.jpg` }]);
   };
-  const onCameraCancel = useCallback(() => setCamera(false), []);
+  // the camera's buttons go with it: the focus comes back to the slot's "Take a photo"
+  const onCameraCancel = useCallback(() => {
+    setCamera(false);
+    setRefocus((n) => n + 1);
+  }, []);
   const onCameraUnavailable = useCallback(() => {
     setCamera(false);
     setCameraFailed(true);
