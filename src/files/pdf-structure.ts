@@ -1,7 +1,7 @@
 import type { PDFDocument } from 'pdf-lib';
 import { ApiError } from '../http/errors.ts';
-import { FILE_DAMAGED } from './damaged.ts';
 import { loadPdfLib } from '../shared/lazy-module.ts';
+import { FILE_DAMAGED } from './damaged.ts';
 import { tooManyPixels } from './image-pixels.ts';
 
 /** A PDF ends with `startxref <offset> %%EOF`, give or take trailing whitespace or junk. */

@@ -2,12 +2,12 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { Db } from '../db/connect.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
+import { FILE_DAMAGED } from './damaged.ts';
 import { type Declared, declaredTypeMismatch } from './declared-type.ts';
 import { ACCEPTED_FORMATS, detectFormat, SNIFF_BYTES, VIDEO_FORMATS } from './detect-format.ts';
 import { headerPixels, IMAGE_HEADER_BYTES, imagePixelsRefusal } from './image-pixels.ts';
 import { pdfRefusal } from './pdf-structure.ts';
 import { type FileStorage, StorageLimitExceeded, storageKeyFor } from './storage.ts';
-import { FILE_DAMAGED } from './damaged.ts';
 
 /** Largest accepted upload: 20 MB. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
