@@ -34,8 +34,9 @@ export async function withCaseRefreshDeferred<T>(trx: Db, fn: () => Promise<T>):
 
 /**
  * The checks a contact's portal shows that wait for the contact (`checks k` joined to its
- * `individuals i`): in_progress, not internal, of a type every contact sees, or of a type a contact
- * sees on their own entity (portal-action.ts).
+ * `individuals i`): not internal, in_progress or (a type the portal offers again) rejected or
+ * expired, of a type every contact sees, or of a type a contact sees on their own entity
+ * (portal-action.ts).
  */
 function contactWaitsOn() {
   const forAnyContact = CHECK_TYPE_DEFINITIONS.filter((d) => d.portal?.audience === 'every_contact').map(
