@@ -633,6 +633,23 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test("a share capital reads as an amount in the page's language", async () => {
+    const created = await api.call('POST', '/v1/cases', {
+      name: 'Capital case',
+      companies: [{ type: 'main', name: 'Fromagerie SAS', country: 'FR', share_capital: '35000 EUR' }],
+    });
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.id}`);
+    const panel = page.getByTestId('entity-panel');
+    await panel.getByRole('heading', { name: 'Fromagerie SAS' }).waitFor();
+    await panel.getByText('€35,000.00').waitFor();
+    await page.getByLabel('Language').selectOption('fr');
+    // French groups thousands with a narrow no-break space and puts the euro after the amount
+    await panel.getByText(/^35\s000,00\s€$/).waitFor();
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
   test('a case report downloads under its case and its day', async () => {
     await api.call('POST', `/v1/cases/${demo.caseId}/generate-report`, { timezone: 'Europe/Paris' });
     await eventually(async () => {

@@ -540,6 +540,16 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await page.keyboard.press('Escape');
     await front.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'detached' });
     assert.equal(await focused(), 'Take a photo');
+    // one camera at a time: opening the selfie's closes the document's (two previews at once left
+    // the first one without a camera on a phone)
+    await front.getByRole('button', { name: 'Take a photo' }).click();
+    await front.getByRole('button', { name: 'Cancel' }).waitFor();
+    const selfieSlot = slot(page, 'id_verification', 'Photo of your face');
+    await selfieSlot.getByRole('button', { name: 'Take a selfie' }).click();
+    await selfieSlot.getByRole('button', { name: 'Cancel' }).waitFor();
+    await front.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('video').count(), 1);
+    await selfieSlot.getByRole('button', { name: 'Cancel' }).click();
     await front.getByRole('button', { name: 'Take a photo' }).click();
     const capture = front.getByRole('button', { name: 'Capture' });
     await front.getByText('Camera ready.', { exact: false }).waitFor();

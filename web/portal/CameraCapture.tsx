@@ -17,6 +17,9 @@ interface Props {
   onUnavailable: () => void;
 }
 
+/** The page-wide event a camera announces itself with (the others close). */
+const CAMERA_OPENED = 'vericase:camera-opened';
+
 export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Props) {
   const { t } = useI18n();
   const video = useRef<HTMLVideoElement>(null);
@@ -28,6 +31,17 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
   useEffect(() => {
     cancelButton.current?.focus();
   }, []);
+  // one camera at a time: a phone gives its camera to one preview, and two slots' previews side by
+  // side left the first one black. Opening a camera closes any other the page has open.
+  useEffect(() => {
+    const me = Symbol('camera');
+    window.dispatchEvent(new CustomEvent(CAMERA_OPENED, { detail: me }));
+    const onOther = (e: Event) => {
+      if ((e as CustomEvent).detail !== me) onCancel();
+    };
+    window.addEventListener(CAMERA_OPENED, onOther);
+    return () => window.removeEventListener(CAMERA_OPENED, onOther);
+  }, [onCancel]);
 
   useEffect(() => {
     let stream: MediaStream | null = null;

@@ -38,6 +38,20 @@ function address(
   return line || null;
 }
 
+/**
+ * A share capital as the registry writes it (`35000 EUR`), as an amount in the page's language
+ * (`35 000,00 €` in French); any other text as written.
+ */
+function shareCapital(value: string | null | undefined, lang: string): string | null | undefined {
+  const m = value ? /^\s*(\d+(?:\.\d+)?)\s*([A-Z]{3})\s*$/.exec(value) : null;
+  if (!m) return value;
+  try {
+    return new Intl.NumberFormat(lang, { style: 'currency', currency: m[2] }).format(Number(m[1]));
+  } catch {
+    return value;
+  }
+}
+
 export function EntityPanel(props: {
   caseId: string;
   entity: CaseEntity;
@@ -83,7 +97,7 @@ export function EntityPanel(props: {
           [t('case.field.legalForm'), entity.data.entity_legal_form_label ?? entity.data.legal_form],
           [t('case.field.status'), t(`case.companyStatus.${entity.data.status}`)],
           [t('case.field.address'), address(entity.data.address, lang)],
-          [t('case.field.shareCapital'), entity.data.share_capital],
+          [t('case.field.shareCapital'), shareCapital(entity.data.share_capital, lang)],
           [t('case.field.taxId'), entity.data.tax_identification_number],
           [t('case.field.website'), entity.data.website_url],
           [
