@@ -246,6 +246,15 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.equal(await slot(reopened, 'document', 'Files').locator('.file-name').count(), 3);
     await action(reopened, 'document').getByRole('button', { name: 'Send', exact: true }).click();
     await sent(reopened, 'document');
+    // the Send button went with the step: the focus moves on to the next step still asking (it fell
+    // to the page's start)
+    const focusedStep = () =>
+      reopened.evaluate(() => {
+        const active = (globalThis as any).document.activeElement;
+        return `${active?.tagName} ${active?.closest('li.action')?.dataset.actionType ?? ''}`;
+      });
+    await reopened.waitForFunction(() => (globalThis as any).document.activeElement?.tagName === 'H3');
+    assert.equal(await focusedStep(), 'H3 id_document');
     await shots.take(reopened, 'document-sent');
     assert.notEqual((await op.ok('GET', `/v1/checks/document/${documentId}`)).status, 'in_progress');
 

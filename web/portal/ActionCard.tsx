@@ -36,6 +36,22 @@ const REASON_KEY: Record<RetryReason, keyof Messages> = {
   selfie_unusable: 'reasonSelfieUnusable',
 };
 
+/**
+ * Once a step is sent its Send button is gone, and the focus fell to the page's start: it goes to
+ * the next step still asking (todo or retry), else back to this step's heading (which says it was
+ * received). A keyboard or screen reader user carries on from there.
+ */
+function focusAfterSend(actionId: string): void {
+  requestAnimationFrame(() => {
+    const cards = [...document.querySelectorAll<HTMLElement>('li.action[data-action-id]')];
+    const at = cards.findIndex((c) => c.dataset.actionId === actionId);
+    const asking = (c: HTMLElement) =>
+      c.classList.contains('state-todo') || c.classList.contains('state-retry');
+    const next = [...cards.slice(at + 1), ...cards.slice(0, Math.max(at, 0))].find(asking);
+    (next ?? cards[at])?.querySelector<HTMLElement>('h3')?.focus();
+  });
+}
+
 export function ActionCard({ api, action, onAction, onSubmitted, onError, announce }: Props) {
   const { t } = useI18n();
   const [submitting, setSubmitting] = useState(false);
@@ -93,6 +109,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
       const updated = await api.submit(action.id);
       announce(t('submitted', { what: title }));
       onSubmitted(updated);
+      focusAfterSend(action.id);
     } catch (err) {
       if (movedOn(err)) stepMovedOn();
       else setError(apiErrorText(t, err));
@@ -117,7 +134,9 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
     >
       <section aria-labelledby={headingId}>
         <div className="action-head">
-          <h3 id={headingId}>{title}</h3>
+          <h3 id={headingId} tabIndex={-1}>
+            {title}
+          </h3>
           <span className={`badge badge-${badgeClass}`}>{t(badge)}</span>
         </div>
         <p className="entity">{t('forEntity', { name: action.entity.name })}</p>
