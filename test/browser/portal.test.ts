@@ -181,6 +181,11 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
       .getByText('To complete the verification of Acme SAS, please provide the following.', { exact: false })
       .waitFor();
     assert.equal(await page.locator('li.action').count(), 3);
+    // what a slot takes is said before any refusal says it
+    assert.equal(
+      await slot(page, 'document', 'Files').locator('.slot-meta').innerText(),
+      'required · up to 10 files · PDF, JPEG, PNG · at most 20 MB each',
+    );
     await shots.take(page, 'checklist');
 
     // the document: a file is saved at once, survives closing the page, can be removed

@@ -46,6 +46,22 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
   return apiErrorText(t, err);
 }
 
+/** The formats a slot takes (its `accept` list of media types), by the names people know them by. */
+const FORMAT_NAMES: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'video/webm': 'WebM',
+  'video/mp4': 'MP4',
+  'video/quicktime': 'MOV',
+};
+function formatNames(accept: string): string {
+  return accept
+    .split(',')
+    .map((type) => FORMAT_NAMES[type.trim()] ?? type.trim())
+    .join(', ');
+}
+
 /** A refusal of the file itself (its format, name, size or content), not of the step: the next file may go. */
 function refusedForItself(err: unknown): boolean {
   if (!(err instanceof HttpError)) return false;
@@ -205,6 +221,8 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
       <p className="slot-meta" id={`${id}-meta`}>
         {slot.required ? t('required') : t('optional')}
         {slot.max_files > 1 ? ` · ${t('upTo', { n: slot.max_files })}` : ''}
+        {/* what is taken, said before a refusal says it */}
+        {` · ${formatNames(slot.accept)} · ${t('maxSize', { mb: MAX_FILE_BYTES / (1024 * 1024) })}`}
       </p>
       {slot.files.length ? (
         <ul className="files">

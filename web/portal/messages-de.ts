@@ -62,6 +62,7 @@ export const de: Messages = {
   slotOther: 'Dateien',
   required: 'erforderlich',
   optional: 'optional',
+  maxSize: 'höchstens {mb} MB je Datei',
   upTo: 'bis zu {n} Dateien',
   slotFull: 'Hier sind höchstens {n} Dateien möglich: Entfernen Sie eine, um eine andere hinzuzufügen.',
   chooseFile: 'Datei auswählen',

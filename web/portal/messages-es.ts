@@ -61,6 +61,7 @@ export const es: Messages = {
   slotOther: 'Archivos',
   required: 'obligatorio',
   optional: 'opcional',
+  maxSize: 'máx. {mb} MB por archivo',
   upTo: 'hasta {n} archivos',
   slotFull: 'Aquí caben como máximo {n} archivos: elimine uno para añadir otro.',
   chooseFile: 'Elegir un archivo',

@@ -64,6 +64,7 @@ export const hu: Messages = {
   slotOther: 'Fájlok',
   required: 'kötelező',
   optional: 'nem kötelező',
+  maxSize: 'fájlonként legfeljebb {mb} MB',
   upTo: 'legfeljebb {n} fájl',
   slotFull: 'Ide legfeljebb {n} fájl tölthető fel: egy újabb hozzáadásához előbb töröljön egyet.',
   chooseFile: 'Fájl kiválasztása',

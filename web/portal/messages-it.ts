@@ -65,6 +65,7 @@ export const it: Messages = {
   slotOther: 'File',
   required: 'obbligatorio',
   optional: 'facoltativo',
+  maxSize: 'max {mb} MB per file',
   upTo: 'fino a {n} file',
   slotFull: 'Qui sono ammessi al massimo {n} file: ne rimuova uno per aggiungerne un altro.',
   chooseFile: 'Scegliere un file',

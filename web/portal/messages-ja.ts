@@ -60,6 +60,7 @@ export const ja: Messages = {
   slotOther: 'ファイル',
   required: '必須',
   optional: '任意',
+  maxSize: '1ファイル最大 {mb} MB',
   upTo: '最大 {n} ファイル',
   slotFull:
     'ここには最大 {n} ファイルまで追加できます。別のファイルを追加するには、いずれかを削除してください。',

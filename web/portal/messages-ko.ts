@@ -64,6 +64,7 @@ export const ko: Messages = {
   slotOther: '파일',
   required: '필수',
   optional: '선택',
+  maxSize: '파일당 최대 {mb}MB',
   upTo: '최대 {n}개 파일',
   slotFull: '여기에는 파일을 최대 {n}개까지 올릴 수 있습니다. 다른 파일을 추가하려면 하나를 삭제해 주세요.',
   chooseFile: '파일 선택',

@@ -62,6 +62,7 @@ export const nl: Messages = {
   slotOther: 'Bestanden',
   required: 'verplicht',
   optional: 'optioneel',
+  maxSize: 'max. {mb} MB per bestand',
   upTo: 'maximaal {n} bestanden',
   slotFull: 'Hier passen maximaal {n} bestanden: verwijder er een om een ander toe te voegen.',
   chooseFile: 'Bestand kiezen',

@@ -66,6 +66,7 @@ export const pl: Messages = {
   slotOther: 'Pliki',
   required: 'wymagane',
   optional: 'opcjonalne',
+  maxSize: 'maks. {mb} MB na plik',
   upTo: 'do {n} plików',
   slotFull: 'Limit plików: {n}. Aby dodać kolejny, prosimy najpierw usunąć jeden z dodanych.',
   chooseFile: 'Wybierz plik',

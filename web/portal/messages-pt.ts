@@ -61,6 +61,7 @@ export const pt: Messages = {
   slotOther: 'Ficheiros',
   required: 'obrigatório',
   optional: 'opcional',
+  maxSize: 'máx. {mb} MB por ficheiro',
   upTo: 'até {n} ficheiros',
   slotFull: 'Aqui cabem no máximo {n} ficheiros: remova um para adicionar outro.',
   chooseFile: 'Escolher um ficheiro',
