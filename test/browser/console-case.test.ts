@@ -176,11 +176,14 @@ describe('console case page', { timeout: 900_000 }, () => {
     const notes = page.getByTestId('case-notes');
     await notes.getByLabel('New note').fill('Called the CFO.\nShareholder list promised.');
     await notes.getByRole('button', { name: 'Add the note' }).click();
-    await notes.getByText('Shareholder list promised.').waitFor();
+    // waited for where the stored note is shown, not anywhere: React writes a controlled textarea's
+    // value into its text too, so the box still holding the typed text matched at once and the API
+    // was read before the write had landed (an intermittent failure on PostgreSQL)
+    await notes.locator('li.case-note').getByText('Shareholder list promised.').waitFor();
     const seeded = notes.locator('li.case-note', { hasText: 'Holding structure confirmed' });
     await seeded.getByPlaceholder('Reply to this note').fill('Extract received.');
     await seeded.getByRole('button', { name: 'Reply' }).click();
-    await seeded.getByText('Extract received.').waitFor();
+    await seeded.locator('.case-comments').getByText('Extract received.').waitFor();
     // HTML in a note is shown as text formatting, never run: the seeded comment's <b> is bold
     assert.equal(await seeded.locator('strong', { hasText: 'Monday' }).count(), 1);
     const stored = await api.call('GET', `/v1/cases/${demo.caseId}/notes`);
