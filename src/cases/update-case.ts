@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { contactHasActionsOf } from '../checks/engine/case-effects.ts';
+import { contactHasActionsFor } from '../checks/engine/case-effects.ts';
 import { updateIfChanged } from '../db/update-if-changed.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
@@ -55,10 +55,10 @@ export async function updateCase(
         set.custom_properties = JSON.stringify(merged);
       }
       if (tags !== undefined) set.tags = tags;
-      // a closed case reopened: what its checks wait for from the contact counts again (the
-      // flag is false while closed, src/checks/engine/case-effects.ts)
-      const reopened = found.status === 'closed' && input.status !== undefined;
-      if (reopened) set.contact_has_actions = await contactHasActionsOf(trx, found.id);
+      // a closed case reopened: what its checks wait for from the contact counts again
+      if (input.status !== undefined) {
+        set.contact_has_actions = await contactHasActionsFor(trx, found, input.status);
+      }
       // values already stored change nothing: no stamp, no event (the template below decides alone)
       const row =
         (await updateIfChanged(trx, 'cases', found.id, set, {

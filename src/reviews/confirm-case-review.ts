@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { presentCase } from '../cases/present.ts';
 import { lockCase } from '../cases/repository.ts';
-import { contactHasActionsOf } from '../checks/engine/case-effects.ts';
+import { contactHasActionsFor } from '../checks/engine/case-effects.ts';
 import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionNow } from '../db/transaction-now.ts';
@@ -95,12 +95,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
 
   // closing revokes the portal links (below), so nothing is awaited from the contact any more;
   // deciding a closed case again brings back what its checks wait for
-  const contactHasActions =
-    status === 'closed'
-      ? false
-      : kase.status === 'closed'
-        ? await contactHasActionsOf(trx, kase.id)
-        : kase.contact_has_actions;
+  const contactHasActions = await contactHasActionsFor(trx, kase, status);
   const caseRow = await trx
     .updateTable('cases')
     .set({

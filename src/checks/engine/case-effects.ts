@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.ts';
 import { presentCase } from '../../cases/present.ts';
 import { triggerWaitStep } from '../../client-portals/wait-steps.ts';
 import type { Db } from '../../db/connect.ts';
+import type { CaseRow } from '../../db/schema.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { CHECK_TYPE_DEFINITIONS } from '../registry.ts';
 import { nextCaseFlags } from './case-flags.ts';
@@ -58,10 +59,22 @@ function contactWaitsOn() {
 }
 
 /**
- * contact_has_actions of a case that is not closed, from its checks (as the refresh below computes
- * it): for a status change into or out of `closed`, which moves the flag without any check changing.
+ * contact_has_actions of a case whose status changes to `status` (a review, a PATCH), which moves
+ * the flag without any check changing: false once closed (its portal links are revoked), counted
+ * from its checks again when it leaves `closed`, else unchanged.
  */
-export async function contactHasActionsOf(trx: Db, caseId: string): Promise<boolean> {
+export async function contactHasActionsFor(
+  trx: Db,
+  kase: Pick<CaseRow, 'id' | 'status' | 'contact_has_actions'>,
+  status: string,
+): Promise<boolean> {
+  if (status === 'closed') return false;
+  if (kase.status === 'closed') return contactHasActionsOf(trx, kase.id);
+  return kase.contact_has_actions;
+}
+
+/** contact_has_actions from the case's checks, as the refresh below computes it (case not closed). */
+async function contactHasActionsOf(trx: Db, caseId: string): Promise<boolean> {
   const row = await sql<{ waiting: boolean }>`
     select exists (
       select 1 from checks k

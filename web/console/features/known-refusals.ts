@@ -26,7 +26,12 @@ const fieldOf = (path: string, label: FieldLabel) =>
   );
 const plain: FieldLabel = (field) => field.replace(/_/g, ' ');
 
-const KNOWN: { pattern: RegExp; say: Record<Lang, (m: RegExpExecArray, label: FieldLabel) => string> }[] = [
+const KNOWN: {
+  pattern: RegExp;
+  say: Record<Lang, (m: RegExpExecArray, label: FieldLabel) => string>;
+  /** A service out of reach, not a refusal of what was asked: said without "Refused:". */
+  outage?: true;
+}[] = [
   // the input formats every form meets (src/http/schema-formats.ts), named by the field's label
   {
     pattern: /^(\S+) must be an ISO 3166-1 alpha-2 country code/,
@@ -65,6 +70,7 @@ const KNOWN: { pattern: RegExp; say: Record<Lang, (m: RegExpExecArray, label: Fi
   },
   {
     pattern: /^The company registry \(([^)]+)\) is unavailable/,
+    outage: true,
     say: {
       en: (m) =>
         `The company registry (${m[1]}) cannot be reached for now: try again in a moment, or create the case by hand.`,
@@ -110,5 +116,5 @@ export function knownRefusal(message: string, lang: string, label: FieldLabel = 
 
 /** A service that could not be reached is no refusal of what was asked: said without "Refused:". */
 export function isOutage(message: string): boolean {
-  return /^The company registry \([^)]+\) is unavailable/.test(message);
+  return KNOWN.some((known) => known.outage && known.pattern.test(message));
 }

@@ -108,7 +108,7 @@ function hexString(content: string, i: number): [text: string, next: number] {
  * The strings of a content stream, one entry per string shown: literal `( ... )`, unescaped, and
  * hex `< ... >` (a dictionary `<< ... >>` is skipped whole).
  */
-function literalStrings(content: string): string[] {
+function shownStrings(content: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < content.length) {
@@ -252,7 +252,7 @@ function decodedContentStreams(pdf: Buffer): string[] {
  * uncompressed or FlateDecode (font encodings beyond Latin-1, two-byte CID fonts, are not decoded).
  */
 export function pdfTextLines(pdf: Buffer): string[] {
-  return decodedContentStreams(pdf).flatMap(literalStrings);
+  return decodedContentStreams(pdf).flatMap(shownStrings);
 }
 
 /**
