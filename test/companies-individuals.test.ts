@@ -74,6 +74,34 @@ describe('companies and individuals', () => {
     }
   });
 
+  test('a company marked not relevant takes the relations pointing at it out of the case as well', async () => {
+    const api = await newWorkspace();
+    const made = await api.post('/v1/cases', sampleCaseBody());
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const holding = made.body.companies.find((co: { name: string }) => co.name === 'Acme Holding GmbH');
+    const hidden = await api.post(`/v1/companies/${holding.id}/set-relevant`, { is_relevant: false });
+    assert.equal(hidden.status, 200);
+
+    const shown = (await api.get(`/v1/cases/${made.body.id}`)).body;
+    const ids = new Set([...shown.companies, ...shown.individuals].map((e: { id: string }) => e.id));
+    assert.ok(!ids.has(holding.id));
+    const fund = shown.companies.find((co: { name: string }) => co.name === 'Fund LP');
+    const ubo = shown.individuals.find((i: { last_name: string }) => i.last_name === 'Turing');
+    // both pointed only at the holding: nothing left that names an id the answer does not hold
+    assert.deepEqual(fund.relations, []);
+    assert.deepEqual(ubo.relations, []);
+    for (const e of [...shown.companies, ...shown.individuals]) {
+      for (const r of e.relations) assert.ok(ids.has(r.to_company_id), `${e.id} -> ${r.to_company_id}`);
+    }
+
+    const all = (await api.get(`/v1/cases/${made.body.id}?include_not_relevant=true`)).body;
+    const fundAll = all.companies.find((co: { name: string }) => co.name === 'Fund LP');
+    assert.equal(fundAll.relations.length, 1);
+    assert.equal(fundAll.relations[0].to_company_id, holding.id);
+    const uboAll = all.individuals.find((i: { last_name: string }) => i.last_name === 'Turing');
+    assert.equal(uboAll.relations[0].to_company_id, holding.id);
+  });
+
   test('exclude_internal_checks leaves out the internal checks on a company, an individual and the case', async () => {
     const api = await newWorkspace();
     const c = await api.post('/v1/cases', {

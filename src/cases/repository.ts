@@ -166,6 +166,10 @@ export async function loadCaseGraphs(
 ): Promise<Map<string, CaseGraph>> {
   if (!caseIds.length) return new Map();
   const relevant = (alias: string) => (includeNotRelevant ? sql`` : sql` and ${sql.ref(alias)}.is_relevant`);
+  // a relation pointing at a hidden company would name an id the answer does not hold: hidden with it
+  const relevantTarget = includeNotRelevant
+    ? sql``
+    : sql` and exists (select 1 from companies t where t.id = r.to_company_id and t.is_relevant)`;
   const { rows } = await sql<Required<CaseGraph> & { case_id: string }>`
     select
       k.id as case_id,
@@ -174,7 +178,7 @@ export async function loadCaseGraphs(
       (select coalesce(json_agg(i order by i.created_at, i.id), '[]') from individuals i
         where i.case_id = k.id${relevant('i')}) as individuals,
       (select coalesce(json_agg(r order by r.created_at, r.id), '[]') from relations r
-        where r.case_id = k.id) as relations,
+        where r.case_id = k.id${relevantTarget}) as relations,
       (select coalesce(json_agg(o order by o.created_at, o.id), '[]') from document_orders o
         where o.case_id = k.id) as document_orders,
       (select json_build_object('id', p.id, 'name', p.name) from client_portals p
