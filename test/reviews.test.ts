@@ -118,7 +118,8 @@ describe('case reviews', () => {
     const high = await newCase(api);
     await api.post(`/v1/cases/${high.id}/risks`, { level: 'high' });
     assert.equal(
-      (await api.post(`/v1/cases/${high.id}/reviews`, { status: 'approved' })).body.next_review_at,
+      (await api.post(`/v1/cases/${high.id}/reviews`, { status: 'approved', reviewed_at })).body
+        .next_review_at,
       null,
     );
 
@@ -349,6 +350,38 @@ describe('case reviews', () => {
     assert.equal((await other.post(`/v1/cases/${kase.id}/reviews`, { status: 'rejected' })).status, 404);
     assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.status, 'open');
     assert.equal((await eventsOf(other.workspaceId)).length, 0);
+  });
+
+  test('a backdated review older than the case latest review is refused: it would make the older decision current', async () => {
+    const api = await newWorkspace();
+    const kase = await newCase(api);
+    const first = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'rejected',
+      reviewed_at: '2024-05-10T08:00:00Z',
+    });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    // history imported oldest first: a later backdated review is taken
+    const later = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'approved',
+      reviewed_at: '2024-06-01T08:00:00Z',
+    });
+    assert.equal(later.status, 201, JSON.stringify(later.body));
+    const before = await eventsOf(api.workspaceId);
+    const older = await api.post(`/v1/cases/${kase.id}/reviews`, {
+      status: 'closed',
+      reviewed_at: '1900-01-01T00:00:00Z',
+    });
+    assert.equal(older.status, 400, JSON.stringify(older.body));
+    assert.equal(older.body.details[0].path, 'reviewed_at');
+    assert.match(older.body.message, /latest review \(2024-06-01T08:00:00\.000Z\)/);
+    const read = (await api.get(`/v1/cases/${kase.id}`)).body;
+    assert.equal(read.status, 'approved');
+    assert.equal(read.review.reviewed_at, '2024-06-01T08:00:00.000Z');
+    assert.equal((await eventsOf(api.workspaceId)).length, before.length);
+    // a review without a date is now: always after the latest
+    const now = await api.post(`/v1/cases/${kase.id}/reviews`, { status: 'closed' });
+    assert.equal(now.status, 201);
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.status, 'closed');
   });
 
   test('confirmCaseReview runs inside a caller transaction as the system reviewer', async () => {

@@ -57,6 +57,15 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   if (reviewedAt.getTime() > Date.now() + FUTURE_SKEW_MS) {
     throw badRequest('reviewed_at must not be in the future', 'reviewed_at');
   }
+  // a review decides the case's status from now on: one dated before the case's latest review would
+  // make an older decision the current one (history is imported oldest first)
+  const latest = (kase.review as { reviewed_at?: string } | null)?.reviewed_at;
+  if (input.reviewedAt && latest && reviewedAt.getTime() < Date.parse(latest)) {
+    throw badRequest(
+      `reviewed_at must not be before the case's latest review (${latest}): it is ${reviewedAt.toISOString()}`,
+      'reviewed_at',
+    );
+  }
 
   // every variant (approved, rejected, closed) takes next_review_at, computed from the workspace's
   // frequencies and the case's risk level unless the review gives it (the spec's case transitions)
