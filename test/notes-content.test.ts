@@ -91,6 +91,15 @@ describe('note content', () => {
       comment.body.content,
       /data-label="Ada Lovelace &amp; Co">@Ada Lovelace &amp; Co<\/span> agreed/,
     );
+    // nested markup inside a mention goes with its text, however deep: the span holds the name only
+    const deep = await api.post(`/v1/notes/${res.body.id}/comments`, {
+      content: `<span data-type="mention" data-id="user:${ada.id}"><b>Bo</b> <i>ld</i> <span>x<em>y</em></span> z</span> ok <i>kept</i>`,
+    });
+    assert.equal(deep.status, 201, JSON.stringify(deep.body));
+    assert.equal(
+      deep.body.content,
+      `<p><span data-type="mention" data-id="user:${ada.id}" data-label="Ada Lovelace &amp; Co">@Ada Lovelace &amp; Co</span> ok <i>kept</i></p>`,
+    );
     // a mention of anyone else is refused, naming content, and nothing is written
     for (const dataId of [
       `user:${stranger.id}`,

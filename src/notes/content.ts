@@ -55,7 +55,39 @@ export function cleanContent(raw: string, mentionText: string): string {
             (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer">${url}</a>`,
           ),
   }).trim();
-  return /^<(p|ul)[\s>]/i.test(html) ? html : `<p>${html}</p>`;
+  const collapsed = collapseMentions(html, mentionText);
+  return /^<(p|ul)[\s>]/i.test(collapsed) ? collapsed : `<p>${collapsed}</p>`;
+}
+
+const MENTION_OPEN = /<span data-type="mention" data-id="[^"]*">/g;
+const SPAN_TAG = /<(\/?)span\b[^>]*>/g;
+
+/**
+ * Each mention span holds only `text`: sanitize-html's `text` replaces the span's own text but keeps
+ * nested elements (`<b>Foo</b> <i>bar</i>` left `<i>bar</i>` after the name). The sanitized HTML is
+ * well formed (quoted attributes, every span closed), so the mention ends at its balancing `</span>`.
+ */
+function collapseMentions(html: string, text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    MENTION_OPEN.lastIndex = from;
+    const open = MENTION_OPEN.exec(html);
+    if (!open) break;
+    const inner = open.index + open[0].length;
+    out += `${html.slice(from, inner)}${text}</span>`;
+    let depth = 1;
+    from = html.length;
+    SPAN_TAG.lastIndex = inner;
+    for (let tag = SPAN_TAG.exec(html); tag; tag = SPAN_TAG.exec(html)) {
+      depth += tag[1] ? -1 : 1;
+      if (depth === 0) {
+        from = tag.index + tag[0].length;
+        break;
+      }
+    }
+  }
+  return out + html.slice(from);
 }
 
 /** Text length of HTML content, tags ignored and entities counted as one character. */
@@ -71,7 +103,7 @@ export async function checkContent(db: Db, workspaceId: string, raw: string): Pr
   // a fresh marker per call: no content can write it, so only the spans cleanContent made carry it
   const marker = `@mention-${randomUUID()}@`;
   const cleaned = cleanContent(raw, marker);
-  // a mention's inner tags are dropped with it; the second pass closes what that leaves open
+  // the second pass tidies what filling the mentions wrote
   const html = cleaned.includes(marker)
     ? sanitizer()(await fillMentions(db, workspaceId, cleaned, marker), ALLOWED)
     : cleaned;

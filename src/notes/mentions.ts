@@ -28,7 +28,7 @@ export async function fillMentions(
   marker: string,
 ): Promise<string> {
   const mention = new RegExp(
-    `<span data-type="mention" data-id="([^"]*)">${marker}(?:<[^>]*>)*?</span>`,
+    `<span data-type="mention" data-id="([^"]*)">${marker}</span>`,
     'g',
   );
   const ids = new Map<string, string>();
