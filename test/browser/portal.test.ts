@@ -703,7 +703,7 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a long unbroken company name wraps on a phone: the page is never wider than the screen', async () => {
+  test('a long unbroken company name and a long file name wrap on a phone: the page is never wider than the screen', async () => {
     const op = await operator();
     const { caseId, companyId, contactId } = await contactCase(op);
     await op.ok('PATCH', `/v1/companies/${companyId}`, {
@@ -717,6 +717,17 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
     await action(page, 'document').getByRole('button', { name: 'Choose files' }).waitFor();
     await shots.take(page, 'checklist');
+    // a long file name takes its row: beside its size and button it wrapped a few letters a line
+    const longName = 'Extrait-Kbis-InternationaleVerwaltungsgesellschaft-2026-12-07-signed-copy.pdf';
+    await choose(page, 'document', 'Files', longName, outcomePdf('approved'), 'application/pdf');
+    await shots.take(page, 'long-file-name');
+    const row = (await action(page, 'document')
+      .locator('.files li', { hasText: longName })
+      .evaluate((li) => {
+        const name = li.querySelector('.file-name') as HTMLElement;
+        return { row: li.getBoundingClientRect().width, name: name.getBoundingClientRect().width };
+      })) as { row: number; name: number };
+    assert.ok(row.name >= row.row * 0.95, `the name is ${row.name} px wide in a ${row.row} px row`);
     const widths = (await page.evaluate(
       '({ page: document.documentElement.scrollWidth, screen: window.innerWidth })',
     )) as { page: number; screen: number };
