@@ -106,6 +106,18 @@ describe('reference shapes: users named in cases, reviews and notes', () => {
       assert.equal(again.body.assignee, null);
       assertReference(again.body, 'CaseDetailed');
     }
+    assert.equal((await api.patch(`/v1/cases/${created.id}`, { assignee_id: null })).status, 200);
+    // each assignee activity says who had the case and who has it now
+    const activities = await api.get(`/v1/activities?case_id=${created.id}&type=api__updated_assignee__case`);
+    assertReference(activities.body, 'ActivityList');
+    assert.deepEqual(
+      activities.body.data.map((a: { changes: unknown }) => a.changes),
+      [
+        [{ name: 'assignee_id', previous: user.id, next: 'crm-owner-42' }],
+        [{ name: 'assignee_id', previous: 'crm-owner-42', next: foreign.id }],
+        [{ name: 'assignee_id', previous: foreign.id, next: null }],
+      ],
+    );
     const unassigned = await newCase(api);
     assert.equal(unassigned.assignee, null);
   });
@@ -491,20 +503,34 @@ describe('reference shapes: webhook logs and activities', () => {
       (t: { label: string }) => t.label === 'gold',
     );
     assert.equal((await api.patch(`/v1/tags/${tag.id}`, { label: 'platinum' })).status, 200);
+    // deleting the tag takes it off the case: an activity naming it
+    assert.equal((await api.delete(`/v1/tags/${tag.id}`)).status, 204);
 
     const res = await api.get(`/v1/activities?case_id=${kase.id}&limit=100`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assertReference(res.body, 'ActivityList');
-    const tagTypes = res.body.data
-      .map((a: { type: string }) => a.type)
-      .filter((t: string) => t.includes('tags'));
-    assert.deepEqual(tagTypes, [
-      'api__added_tags__case',
-      'api__removed_tags__case',
-      'api__added_tags__case',
-      'api__removed_tags__case',
-      'api__added_tags__case',
-    ]);
+    const tagActivities = res.body.data.filter((a: { type: string }) => a.type.includes('tags'));
+    assert.deepEqual(
+      tagActivities.map((a: { type: string; changes: unknown }) => [a.type, a.changes]),
+      [
+        ['api__added_tags__case', [{ name: 'tags', previous: null, next: 'urgent' }]],
+        ['api__removed_tags__case', [{ name: 'tags', previous: 'vip', next: null }]],
+        [
+          'api__added_tags__case',
+          [
+            { name: 'tags', previous: null, next: 'fast-track' },
+            { name: 'tags', previous: 'urgent', next: null },
+          ],
+        ],
+        ['api__removed_tags__case', [{ name: 'tags', previous: 'fast-track', next: null }]],
+        ['api__added_tags__case', [{ name: 'tags', previous: null, next: 'gold' }]],
+        ['api__removed_tags__case', [{ name: 'tags', previous: 'platinum', next: null }]],
+      ],
+    );
+    // the others have no field-level changes
+    for (const a of res.body.data.filter((x: { type: string }) => !x.type.includes('tags'))) {
+      assert.equal(a.changes, null, a.type);
+    }
     for (const a of res.body.data) {
       assert.equal(a.author_type, 'api');
       assert.equal(a.author_id, keyId, a.type);

@@ -43,6 +43,7 @@ export async function listActivities(db: Db, workspaceId: string, query: Record<
         'actor_type',
         'actor_id',
         'payload',
+        'activity_changes',
         'created_at',
       ]),
     db,

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { EventsTable } from '../db/schema.ts';
+import type { ActivityChange, EventsTable } from '../db/schema.ts';
 import { iso } from '../shared/time.ts';
 import type { NestedUserOut } from '../users/nested-user.ts';
 import type { ActivityType } from './activity-types.ts';
@@ -37,6 +37,7 @@ export type ActivityEventRow = Pick<
   | 'actor_type'
   | 'actor_id'
   | 'payload'
+  | 'activity_changes'
   | 'created_at'
 >;
 
@@ -53,7 +54,10 @@ export function presentActivity(e: ActivityEventRow, users: Map<string, NestedUs
     author_id: e.actor_id,
     user: (e.actor_type === 'user' && e.actor_id ? users.get(e.actor_id) : undefined) ?? null,
     context: contextOf(payload),
-    changes: null,
+    // recorded where the payload cannot tell them (the tags a tags activity touched), else null
+    changes: (typeof e.activity_changes === 'string' ? JSON.parse(e.activity_changes) : e.activity_changes) as
+      | ActivityChange[]
+      | null,
     created_at: iso(e.created_at),
   };
 }

@@ -96,7 +96,8 @@ export const Activity = Type.Object({
   context: ActivityContext,
   changes: Nullable(
     Type.Array(Type.Object({ name: Type.String(), previous: ChangeValue, next: ChangeValue }), {
-      description: 'Field-level changes; not recorded yet (always null)',
+      description:
+        'Field-level changes where the context cannot tell them: a tags activity lists each tag put on (`previous` null, `next` the label) and taken off (`previous` the label, `next` null), with `name` `tags`; an assignee activity gives `assignee_id` before and after (a user id or null); null for other activities',
     }),
   ),
   created_at: DateTime,

@@ -6,7 +6,7 @@ import { updateIfChanged } from '../db/update-if-changed.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
-import { tagsActivity } from '../tags/case-events.ts';
+import { tagChanges, tagsActivity } from '../tags/case-events.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
 import { assertNotAnotherCaseId, assertPathUsableExternalId } from './external-id.ts';
 import { presentCase } from './present.ts';
@@ -82,7 +82,13 @@ export async function updateCase(
         sub_event: sub,
         case_id: row.id,
         payload,
-        ...(sub === 'Case.TagsUpdated' ? { activity: tagsActivity(found.tags, row.tags) } : {}),
+        ...(sub === 'Case.TagsUpdated'
+          ? { activity: tagsActivity(found.tags, row.tags), changes: tagChanges(found.tags, row.tags) }
+          : {}),
+        // the payload holds the new assignee only: the activity says who had the case
+        ...(sub === 'Case.AssigneeUpdated'
+          ? { changes: [{ name: 'assignee_id', previous: found.assignee_id, next: row.assignee_id }] }
+          : {}),
         // the flag follows the checks, as when a check changes: the system's doing
         ...(sub === 'Case.ContactHasActionsUpdated' ? { actor: SYSTEM } : {}),
       }));

@@ -48,6 +48,7 @@ import * as m0046 from './migrations/0046_idempotency_secrets_dropped.ts';
 import * as m0047 from './migrations/0047_check_need_review_since.ts';
 import * as m0048 from './migrations/0048_fold_text.ts';
 import * as m0049 from './migrations/0049_deleted_check_files.ts';
+import * as m0050 from './migrations/0050_activity_changes.ts';
 import { lockedTransaction } from './startup-lock.ts';
 
 /** Migrations are listed here explicitly (no directory scan), so their order is reviewed code. */
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '0047_check_need_review_since': m0047,
   '0048_fold_text': m0048,
   '0049_deleted_check_files': m0049,
+  '0050_activity_changes': m0050,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

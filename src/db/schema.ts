@@ -439,11 +439,20 @@ export interface CompanyVendorDataTable {
 }
 
 export interface EventsTable {
+  /** The activity's field-level changes (migration 0050): the tags a tags activity put on or took off. */
+  activity_changes: ColumnType<ActivityChange[] | null, string | null | undefined, string | null>;
   actor_type: Generated<string>;
   actor_id: string | null;
   company_id: string | null;
   individual_id: string | null;
   activity_type: string | null;
+}
+
+/** One field-level change of an activity, as the reference writes it. */
+export interface ActivityChange {
+  name: string;
+  previous: string | boolean | number | null;
+  next: string | boolean | number | null;
 }
 
 export interface Database {

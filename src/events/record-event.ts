@@ -4,6 +4,7 @@ import { type ActorType, activityTypeOf } from '../activities/activity-type.ts';
 import type { Db } from '../db/connect.ts';
 import { insertValues } from '../db/insert-values.ts';
 import { PREPARE_MARK } from '../db/pglite-prepared-inserts.ts';
+import type { ActivityChange } from '../db/schema.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId, noteEventCase } from '../shared/request-scope.ts';
 import { signalWebhookWork } from './outbox-signal.ts';
@@ -37,6 +38,8 @@ export interface DomainEvent {
    * is `added_tags__case` or `removed_tags__case` (no activity without it).
    */
   activity?: 'added_tags__case' | 'removed_tags__case' | null;
+  /** The activity's field-level changes, where the payload cannot tell them (the tags a change touched). */
+  changes?: ActivityChange[];
 }
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -101,6 +104,7 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
         actor_type: actor.type,
         actor_id: actorId,
         activity_type: activityTypeOf(e.type, e.sub_event ?? null, actor.type, e.activity),
+        activity_changes: e.changes?.length ? JSON.stringify(e.changes) : null,
         trace_context: traceContext,
         ...subjects(e.payload),
       };

@@ -27,10 +27,7 @@ export async function fillMentions(
   html: string,
   marker: string,
 ): Promise<string> {
-  const mention = new RegExp(
-    `<span data-type="mention" data-id="([^"]*)">${marker}</span>`,
-    'g',
-  );
+  const mention = new RegExp(`<span data-type="mention" data-id="([^"]*)">${marker}</span>`, 'g');
   const ids = new Map<string, string>();
   for (const m of html.matchAll(mention)) {
     const dataId = attributeText(m[1]);

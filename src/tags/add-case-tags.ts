@@ -52,7 +52,7 @@ export async function addCaseTags(db: Db, workspaceId: string, caseId: string, g
         .where('id', '=', kase.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordTagsUpdated(trx, workspaceId, [row], 'added_tags__case');
+      await recordTagsUpdated(trx, workspaceId, [row], 'added_tags__case', new Map([[kase.id, kase.tags]]));
     }
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
   });

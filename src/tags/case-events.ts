@@ -1,6 +1,6 @@
 import { presentCase } from '../cases/present.ts';
 import type { Db } from '../db/connect.ts';
-import type { CaseRow } from '../db/schema.ts';
+import type { ActivityChange, CaseRow } from '../db/schema.ts';
 import { type DomainEvent, recordEvents } from '../events/record-event.ts';
 
 /** Which activity a tag change is: tags put on the case, or taken off it. */
@@ -15,18 +15,40 @@ export async function recordTagsUpdated(
   workspaceId: string,
   cases: CaseRow[],
   activity: TagsActivity,
+  /** Each case's tags before the change: the activity names the tags put on and taken off. */
+  before?: ReadonlyMap<string, string[]>,
 ): Promise<void> {
   await recordEvents(
     trx,
     workspaceId,
-    cases.map((c) => ({
-      type: 'Case.Updated',
-      sub_event: 'Case.TagsUpdated',
-      case_id: c.id,
-      payload: { case: presentCase(c) },
-      activity,
-    })),
+    cases.map((c) => {
+      const was = before?.get(c.id);
+      return {
+        type: 'Case.Updated',
+        sub_event: 'Case.TagsUpdated',
+        case_id: c.id,
+        payload: { case: presentCase(c) },
+        activity,
+        ...(was && activity ? { changes: tagChanges(was, c.tags) } : {}),
+      };
+    }),
   );
+}
+
+/**
+ * The tags a change put on (`previous` null, `next` the label) and took off (`previous` the label,
+ * `next` null), labels compared case-insensitively as everywhere: the activity's `changes`.
+ */
+export function tagChanges(before: string[], after: string[]): ActivityChange[] {
+  const lower = (l: string[]) => new Set(l.map((t) => t.toLowerCase()));
+  const was = lower(before);
+  const now = lower(after);
+  return [
+    ...after.filter((t) => !was.has(t.toLowerCase())).map((t) => ({ name: 'tags', previous: null, next: t })),
+    ...before
+      .filter((t) => !now.has(t.toLowerCase()))
+      .map((t) => ({ name: 'tags', previous: t, next: null })),
+  ];
 }
 
 /**

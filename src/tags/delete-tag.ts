@@ -10,6 +10,8 @@ export async function deleteTag(db: Db, workspaceId: string, id: string): Promis
     if (!tag) throw notFound('Tag');
     await trx.deleteFrom('tags').where('id', '=', tag.id).execute();
     const cases = await removeLabelFromCases(trx, workspaceId, tag.label);
-    await recordTagsUpdated(trx, workspaceId, cases, 'removed_tags__case');
+    // each case had the label before: its activity names it as taken off
+    const before = new Map(cases.map((c) => [c.id, [...c.tags, tag.label]]));
+    await recordTagsUpdated(trx, workspaceId, cases, 'removed_tags__case', before);
   });
 }

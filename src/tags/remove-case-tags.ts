@@ -38,7 +38,7 @@ export async function removeCaseTags(db: Db, workspaceId: string, caseId: string
       .where('id', '=', kase.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await recordTagsUpdated(trx, workspaceId, [row], 'removed_tags__case');
+    await recordTagsUpdated(trx, workspaceId, [row], 'removed_tags__case', new Map([[kase.id, kase.tags]]));
     return { tags: (await tagsForLabels(trx, workspaceId, row.tags)).map(presentTag) };
   });
 }

@@ -343,7 +343,15 @@ describe('console case page', { timeout: 900_000 }, () => {
     await activity.getByText('reviewed the case').first().waitFor();
     const lines = await activity.locator('li').allTextContents();
     assert.match(lines[0], /Rita Reviewer (reviewed the case|changed the status of the case)/);
-    assert.ok(lines.some((l) => /added tags to the case/.test(l)));
+    // which tag each change put on or took off
+    assert.ok(
+      lines.some((l) => /added tags to the case.*\+vip/.test(l)),
+      lines.join(' | '),
+    );
+    assert.ok(
+      lines.some((l) => /removed tags from the case.*−priority/.test(l)),
+      lines.join(' | '),
+    );
     assert.ok(lines.some((l) => /created the case/.test(l)));
     await shot(page, '06-activity');
 
@@ -452,6 +460,8 @@ describe('console case page', { timeout: 900_000 }, () => {
     // the page shows the case as it now is (read again after the change)
     await page.getByRole('tab', { name: 'Activity' }).click();
     await page.getByTestId('case-activity').getByText('changed the assignee of').first().waitFor();
+    // to whom
+    await page.getByTestId('case-activity').getByText('now Rita Reviewer').first().waitFor();
     assert.equal(await assignee.inputValue(), reviewer.id);
     await shot(page, '10-assigned');
     // the cases list names the assignee, and filters on them chosen by name

@@ -723,8 +723,8 @@ describe('client portal in Chromium', { timeout: 600_000 }, () => {
     await shots.take(page, 'long-file-name');
     const row = (await action(page, 'document')
       .locator('.files li', { hasText: longName })
-      .evaluate((li) => {
-        const name = li.querySelector('.file-name') as HTMLElement;
+      .evaluate((li: any) => {
+        const name = li.querySelector('.file-name');
         return { row: li.getBoundingClientRect().width, name: name.getBoundingClientRect().width };
       })) as { row: number; name: number };
     assert.ok(row.name >= row.row * 0.95, `the name is ${row.name} px wide in a ${row.row} px row`);

@@ -212,6 +212,8 @@ export const caseEn = {
   'case.notes.comment': 'Reply',
   'case.activity.none': 'No activity yet.',
   'case.activity.more': 'Show more ({shown} of {count})',
+  'case.activity.assignedTo': 'now {name}',
+  'case.activity.unassigned': 'now no one',
   'case.verb.created': 'created',
   'case.verb.updated_info': 'updated the information of',
   'case.verb.updated_status': 'changed the status of',

@@ -216,6 +216,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.notes.comment': 'Répondre',
   'case.activity.none': 'Aucune activité pour le moment.',
   'case.activity.more': 'Afficher plus ({shown} sur {count})',
+  'case.activity.assignedTo': 'désormais {name}',
+  'case.activity.unassigned': 'désormais personne',
   'case.verb.created': 'a créé',
   'case.verb.updated_info': 'a mis à jour les informations de',
   'case.verb.updated_status': 'a changé le statut de',

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { shownTotal } from '../../api/totals.ts';
+import { useWorkspaceUsers } from '../../api/users.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import { type ActivityOut, type CaseEntity, userName } from './types.ts';
 
@@ -31,6 +32,8 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
   const [lastPageFull, setLastPageFull] = useState(false);
   const [page, setPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
+  // to name whom an assignee activity gave the case to
+  const users = useWorkspaceUsers();
 
   const fetchPage = useCallback(
     async (p: number) => {
@@ -65,6 +68,16 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
     const name = nameOf(a.author_id);
     return name ? t('case.actor.contactNamed', { name }) : null;
   };
+  // what the change was, where the activity records it: the tags put on (+) and taken off (−), and
+  // whom the case is assigned to now
+  const changeDetails = (a: ActivityOut): string[] =>
+    (a.changes ?? []).flatMap((c) => {
+      if (c.name === 'tags') return [c.next !== null ? `+${c.next}` : `−${c.previous}`];
+      if (c.name !== 'assignee_id') return [];
+      if (c.next === null) return [t('case.activity.unassigned')];
+      const user = users?.find((u) => u.id === c.next);
+      return user ? [t('case.activity.assignedTo', { name: user.name })] : [];
+    });
   // what a client did, said as what they did: a signature's decision is theirs (the reference
   // files it as the system's approval or rejection), a started check is files they sent
   const clientSentence = (a: ActivityOut, verb: string | undefined) => {
@@ -98,6 +111,7 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
             ctx.case_review ? t(`case.status.${ctx.case_review.status}`) : null,
             ctx.risk ? t(`case.risk.${ctx.risk.level}`) : null,
             ctx.template?.name ?? null,
+            ...changeDetails(a),
           ].filter(Boolean);
           const comment = ctx.case_review?.comment ?? ctx.risk?.comment ?? null;
           return (

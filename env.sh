@@ -1,0 +1,1 @@
+KA=vk_R-l8ywIR2cLFsUyOhsotReexxDD5Oy6ttCjeJibL4sA KB=vk_tTaqpyd_bykw8hW8mMvKYMga5uy47Nnj4qOdOCva4HE
