@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { renderThreads } from '../src/case-reports/pdf/render-off-thread.ts';
 import { processCaseReport } from '../src/case-reports/process-report.ts';
+import { CASE_REPORT_RENDERS_AT_ONCE } from '../src/case-reports/queues.ts';
 import { insertCaseReport } from '../src/case-reports/repository.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { refs, settledDocument } from './helpers/document-checks.ts';
@@ -473,6 +475,30 @@ describe('case reports', () => {
     assert.match(text.join('\n'), /CRM assigned/);
     const [report] = await reportsOf(api.workspaceId, kase.id);
     assert.equal(report.status, 'generated');
+  });
+
+  test('many reports asked at once are drawn a few at a time: every one is generated, never more threads than the bound', async () => {
+    const api = await newWorkspace();
+    const kase = (await api.post('/v1/cases', sampleCaseBody())).body;
+    const asked = await Promise.all(
+      Array.from({ length: 8 }, () => api.post(`/v1/cases/${kase.id}/generate-report`, {})),
+    );
+    assert.deepEqual(
+      asked.map((r) => r.status),
+      Array(8).fill(204),
+    );
+    await generated(api, kase.id, 8);
+    const reports = await reportsOf(api.workspaceId, kase.id);
+    assert.deepEqual(
+      reports.map((r) => r.status),
+      Array(8).fill('generated'),
+    );
+    // 8 threads at once before the bound (pg-boss fetched the whole batch); the process's most since it started
+    assert.ok(
+      renderThreads.peak >= 1 && renderThreads.peak <= CASE_REPORT_RENDERS_AT_ONCE,
+      `peak ${renderThreads.peak}`,
+    );
+    assert.equal(renderThreads.running, 0);
   });
 
   test('a report whose case is deleted before its job runs fails, without event; a settled one is left alone', async () => {

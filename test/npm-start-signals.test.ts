@@ -74,3 +74,49 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     assert.equal(await healthy(base, 1000), false, 'nothing listens on the port any more');
   });
 }
+
+test('SIGTERM to the npm process of npx vericase serve stops the server too (npx runs it under a shell that does not pass it on)', {
+  timeout: 180_000,
+}, async () => {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    ...(await ownDatabaseEnv('npx-serve-sigterm', cleanups)),
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    VERICASE_SCREENING_WATCH_SECONDS: '0',
+  };
+  const npx = spawn('npx', ['vericase', 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const out = captureOutput(npx);
+  cleanups.push(async () => {
+    try {
+      process.kill(-(npx.pid ?? 0), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+  const base = `http://127.0.0.1:${port}`;
+  assert.ok(await waitUntil(() => healthy(base, 1000), 120_000), `the server answers /healthz:\n${out.text}`);
+  npx.kill('SIGTERM');
+  // npm goes at once; the server, left to another parent, stops within its poll and graceful stop
+  assert.ok(
+    await waitUntil(async () => !(await healthy(base, 1000)), 30_000),
+    `the server still answers after npx was stopped:\n${out.text.slice(-3000)}`,
+  );
+  // the graceful stop, to its end, logged on the output it still has
+  const logged = (msg: string, signal?: string) =>
+    out.text
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg?: string; signal?: string })
+      .some((r) => r.msg === msg && (signal === undefined || r.signal === signal));
+  assert.ok(logged('shutting down', 'npx exited'), `the server saw npx go:\n${out.text.slice(-3000)}`);
+  assert.ok(await waitUntil(async () => logged('shut down'), 20_000), out.text.slice(-3000));
+});

@@ -1,6 +1,6 @@
 import type { Module } from '../modules.ts';
 import { processCaseReport } from './process-report.ts';
-import { CASE_REPORT_QUEUE, CASE_REPORT_RETRIES } from './queues.ts';
+import { CASE_REPORT_QUEUE, CASE_REPORT_RENDERS_AT_ONCE, CASE_REPORT_RETRIES } from './queues.ts';
 
 /** Case reports: the job that renders a requested report and sends `CaseReport.Generated`. */
 export const caseReportsModule: Module = {
@@ -13,6 +13,7 @@ export const caseReportsModule: Module = {
       retryDelaySeconds: 5,
       retryDelayMaxSeconds: 120,
       expireInSeconds: 300,
+      batchSize: CASE_REPORT_RENDERS_AT_ONCE,
     });
   },
 };

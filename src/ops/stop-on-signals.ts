@@ -36,9 +36,31 @@ export function stopOnSignals(
   };
   process.on('SIGTERM', () => void run('SIGTERM'));
   process.on('SIGINT', () => void run('SIGINT'));
+  stopWithNpx(() => void run('npx exited'));
   return {
     get stopping() {
       return stopping;
     },
   };
+}
+
+/** How often a process started by npx looks whether npx is still there. */
+const PARENT_POLL_MS = 1_000;
+
+/**
+ * `npx vericase serve` runs us under a shell (`sh -c`) that does not pass a SIGTERM sent to npm on:
+ * npm and the shell exit and the server went on alone, holding its port and its data directory
+ * (`npm start` execs node, so npm's signal reaches it). Started by npx (`npm_command=exec`), the
+ * process stops when it is handed to another parent, as if signalled. Nothing else is watched: a
+ * server started by `nohup` or a process manager keeps running when the shell that started it goes.
+ */
+function stopWithNpx(stop: () => void): void {
+  if (process.env.npm_command !== 'exec') return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, PARENT_POLL_MS);
+  timer.unref();
 }

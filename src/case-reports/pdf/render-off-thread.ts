@@ -2,6 +2,9 @@ import { Worker } from 'node:worker_threads';
 import { workerFile } from '../../shared/worker-file.ts';
 import type { ReportData } from '../load-report-data.ts';
 
+/** Render threads of this process now, and the most at once since it started (the queue bounds it). */
+export const renderThreads = { running: 0, peak: 0 };
+
 export interface RenderRequest {
   data: ReportData;
   timezone: string;
@@ -20,6 +23,8 @@ export function renderCaseReportOffThread(
   timezone: string,
   generatedAt: Date,
 ): Promise<Buffer> {
+  renderThreads.running++;
+  renderThreads.peak = Math.max(renderThreads.peak, renderThreads.running);
   return new Promise<Buffer>((resolve, reject) => {
     const worker = new Worker(workerFile(import.meta.dirname, 'render-report.worker.ts'), {
       workerData: { data, timezone, generatedAt } satisfies RenderRequest,
@@ -31,6 +36,7 @@ export function renderCaseReportOffThread(
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
+      renderThreads.running--;
       if (bytes) resolve(bytes);
       else reject(new Error(`the case report's renderer stopped without a PDF (exit code ${code})`));
     });
