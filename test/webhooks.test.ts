@@ -152,6 +152,9 @@ describe('webhooks CRUD', () => {
       'https://example.com/a b',
       'https://example.com/a\tb',
       'https://example.com:0/x',
+      // credentials would be stored and shown in every log, and no delivery sends them
+      'https://user:secret@example.com/x',
+      'https://user@example.com/x',
     ]) {
       await bad({ url, events: ['*'] }, 'url');
     }
@@ -668,6 +671,15 @@ describe('webhook delivery', () => {
       since: new Date(Date.now() + 60_000).toISOString(),
     });
     assert.equal(none.body.deliveries, 0);
+    // a day, as the list filters take it: from its start (UTC); tomorrow has nothing yet
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const byDay = await api.post(`/v1/webhooks/${w.id}/replay`, { since: tomorrow });
+    assert.equal(byDay.status, 202, JSON.stringify(byDay.body));
+    assert.equal(byDay.body.deliveries, 0);
+    const untilDay = await api.post(`/v1/webhooks/${w.id}/replay`, { since: '2020-01-01', until: tomorrow });
+    assert.equal(untilDay.status, 202, JSON.stringify(untilDay.body));
+    assert.equal(untilDay.body.deliveries, 2);
+    assert.equal((await api.post(`/v1/webhooks/${w.id}/replay`, { since: '2026-13-01' })).status, 400);
     assert.equal((await api.post(`/v1/webhooks/${w.id}/replay`, {})).status, 400);
     const reversed = await api.post(`/v1/webhooks/${w.id}/replay`, {
       since: '2026-01-02T00:00:00Z',

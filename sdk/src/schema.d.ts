@@ -19686,13 +19686,13 @@ export interface operations {
          */
         "application/json": {
           /**
-           * Format: date-time
-           * @description Re-send every matching event recorded at or after this.
+           * Format: date-or-date-time
+           * @description Re-send every matching event recorded at or after this: an ISO 8601 date-time, or `yyyy-MM-dd` for the start of that day (UTC).
            */
           since: string;
           /**
-           * Format: date-time
-           * @description Only events recorded before this.
+           * Format: date-or-date-time
+           * @description Only events recorded before this: an ISO 8601 date-time, or `yyyy-MM-dd` for the start of that day (UTC).
            */
           until?: string;
         };

@@ -120,12 +120,18 @@ export const RotateSecret = Type.Object(
 
 export const Replay = Type.Object(
   {
+    // a day as the list filters take it (`yyyy-MM-dd`: its start, UTC) or an instant
     since: Type.String({
-      format: 'date-time',
-      description: 'Re-send every matching event recorded at or after this.',
+      format: 'date-or-date-time',
+      description:
+        'Re-send every matching event recorded at or after this: an ISO 8601 date-time, or `yyyy-MM-dd` for the start of that day (UTC).',
     }),
     until: Type.Optional(
-      Type.String({ format: 'date-time', description: 'Only events recorded before this.' }),
+      Type.String({
+        format: 'date-or-date-time',
+        description:
+          'Only events recorded before this: an ISO 8601 date-time, or `yyyy-MM-dd` for the start of that day (UTC).',
+      }),
     ),
   },
   { additionalProperties: false },

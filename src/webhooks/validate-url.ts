@@ -27,6 +27,13 @@ export async function validateWebhookUrl(raw: string, allowPrivate: boolean): Pr
     throw badRequest('url must use http or https', 'url');
   }
   if (url.port === '0') throw badRequest('url must not name port 0', 'url');
+  // they would be stored and shown in every delivery log, and no delivery sends them
+  if (url.username || url.password) {
+    throw badRequest(
+      'url must not hold a user name or password (user:password@host): deliveries do not send them, and the URL is shown in every delivery log; the receiver authenticates a delivery by its signature',
+      'url',
+    );
+  }
   if (!allowPrivate) {
     const problem = await checkPublicUrl(url);
     if (problem) throw badRequest(problem, 'url');
