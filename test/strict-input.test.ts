@@ -285,6 +285,20 @@ describe('strict input: hostile strings and shapes', () => {
     assert.equal(bell.body.message, 'name must not contain a control character (\\u0007)');
     assertRefused(await api.get('/v1/cases?name=a%1Bb'), 'name');
     assertRefused(await api.patch(`/v1/companies/${kase.companies[0].id}`, { name: 'Acme\u007f' }), 'name');
+    // C1: U+009B introduces an escape sequence on 8-bit terminals; U+0085 is a next-line control
+    const csi = await api.post('/v1/notes', { case_id: kase.id, content: 'x\u009b31my' });
+    assertRefused(csi, 'content');
+    assert.equal(csi.body.message, 'content must not contain a control character (\\u009b)');
+    assertRefused(await api.post('/v1/cases', { name: 'a\u0085b' }), 'name');
+    assertRefused(
+      await api.patch(`/v1/individuals/${kase.individuals[0].id}`, { first_name: 'Ann\u0080' }),
+      'first_name',
+    );
+    const nonCharacter = await api.post('/v1/cases', { name: 'a\uffffb' });
+    assertRefused(nonCharacter, 'name');
+    assert.equal(nonCharacter.body.message, 'name must not contain a noncharacter (\\uffff): it is no text');
+    // the letters after them are text: é, ÿ, and the non-breaking space U+00A0
+    assert.equal((await api.post('/v1/cases', { name: 'Café\u00a0Ÿ ÿ' })).status, 201);
     const note = await api.post('/v1/notes', { case_id: kase.id, content: 'line one\r\n\tline two' });
     assert.equal(note.status, 201, JSON.stringify(note.body));
   });

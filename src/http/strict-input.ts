@@ -329,12 +329,15 @@ function join(path: string, key: string | number, top: boolean): string {
 }
 
 /**
- * Control characters but tab, line feed and carriage return (C0 and DEL): no text a person types
+ * Control characters but tab, line feed and carriage return (C0, DEL and C1): no text a person types
  * holds them, and in a name they reach terminals (an escape sequence recolouring a log line), PDFs
- * and CSV exports (bad-input walk: `Acme\u0007\u001b[31mRED` was a company's name).
+ * and CSV exports (bad-input walk: `Acme\u0007\u001b[31mRED` was a company's name). C1 too: U+009B
+ * is the one-character escape sequence introducer of 8-bit terminals.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its job
-const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** U+FFFE and U+FFFF: Unicode's noncharacters of the basic plane, never text (a byte-order probe). */
+const NONCHARACTER = /[\uFFFE\uFFFF]/;
 
 /**
  * The two bidirectional overrides (LRO, RLO): they make text show in another order than it is
@@ -355,6 +358,9 @@ function badString(s: string): string | undefined {
   const control = CONTROL.exec(s);
   if (control)
     return `must not contain a control character (\\u${control[0].charCodeAt(0).toString(16).padStart(4, '0')})`;
+  const nonCharacter = NONCHARACTER.exec(s);
+  if (nonCharacter)
+    return `must not contain a noncharacter (\\u${nonCharacter[0].charCodeAt(0).toString(16)}): it is no text`;
   const override = BIDI_OVERRIDE.exec(s);
   if (override)
     return `must not contain a bidirectional override (\\u${override[0].charCodeAt(0).toString(16)}): it shows text in another order than it is written`;
