@@ -39,6 +39,28 @@ describe('case external_id in the path', () => {
     }
   });
 
+  test('a blank external_id, or one with surrounding spaces, is refused on create and update (400 naming it)', async () => {
+    const api = await newWorkspace();
+    for (const [external_id, message] of [
+      ['  ', 'external_id must not be blank'],
+      [' ext-1', 'external_id must not start or end with a space'],
+      ['ext-1\t', 'external_id must not start or end with a space'],
+      ['\u00a0ext-1', 'external_id must not start or end with a space'],
+    ] as const) {
+      const res = await api.post('/v1/cases', { name: 'spaces', external_id });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.details[0].path, 'external_id');
+      assert.equal(res.body.message, message);
+    }
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 0, 'nothing was stored');
+    const created = await api.post('/v1/cases', { name: 'spaces', external_id: 'ext 1' });
+    assert.equal(created.status, 201, 'a space inside is part of the identifier');
+    const padded = await api.patch(`/v1/cases/${created.body.id}`, { external_id: 'ext 1 ' });
+    assert.equal(padded.status, 400);
+    assert.equal(padded.body.details[0].path, 'external_id');
+    assert.equal((await api.get(`/v1/cases/${created.body.id}`)).body.external_id, 'ext 1');
+  });
+
   test("another case's id is no external_id (a path with it would name that case); a uuid of one's own choosing is", async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

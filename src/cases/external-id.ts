@@ -9,6 +9,14 @@ import { UUID_RE } from '../shared/pg-errors.ts';
  * and update, where the client can still choose another value.
  */
 export function assertPathUsableExternalId(externalId: string | null | undefined): void {
+  // `ext-1` and ` ext-1` were two cases, and "  " a case found at /v1/cases/%20%20: an identifier
+  // from another system has no surrounding spaces (a stray one got past the uniqueness clients rely on)
+  if (externalId != null && externalId.trim() !== externalId) {
+    throw badRequest(
+      externalId.trim() ? 'external_id must not start or end with a space' : 'external_id must not be blank',
+      'external_id',
+    );
+  }
   if (externalId === '.' || externalId === '..') {
     throw badRequest(
       `external_id "${externalId}" cannot be used in a URL path (clients remove it as a dot segment); choose another`,
