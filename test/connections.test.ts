@@ -303,6 +303,46 @@ describe('connections: early refusals on a kept-alive connection', () => {
     assert.deepEqual(made.map((c) => c.name).sort(), [...names].sort());
   });
 
+  test('two Content-Type headers are refused whichever comes first (Node keeps the first): 400 naming content-type, nothing made', async () => {
+    const body = JSON.stringify({ name: 'two content types' });
+    const request = (types: string[], close = false) =>
+      `POST /v1/cases HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\n` +
+      types.map((t) => `Content-Type: ${t}\r\n`).join('') +
+      `content-length: ${Buffer.byteLength(body)}\r\n${close ? 'connection: close\r\n' : ''}\r\n${body}`;
+    const socket = net.connect(server.port, '127.0.0.1');
+    let received = '';
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error(`no end after: ${received}`)), 15_000);
+      socket.on('data', (c: Buffer) => {
+        received += c.toString('utf8');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      socket.write(
+        request(['application/json', 'text/plain']) +
+          request(['application/json', 'application/json']) +
+          request(['text/plain', 'application/json'], true),
+      );
+    });
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    assert.deepEqual(statuses, [400, 400, 415], received);
+    assert.match(
+      received,
+      /"details":\[\{"path":"content-type","message":"content-type is given more than once: send one"\}\]/,
+    );
+    const { ctx } = await getHarness();
+    const made = await ctx.db
+      .selectFrom('cases')
+      .select('id')
+      .where('workspace_id', '=', api.workspaceId)
+      .where('name', '=', 'two content types')
+      .execute();
+    assert.equal(made.length, 0);
+  });
+
   test('a client that keeps sending after a refusal is disconnected within the linger time', async () => {
     // a chunked body that never ends, from a client that never closes its side: without the
     // server closing, Node would read and drop it until the request timeout

@@ -226,6 +226,10 @@ export function registerStrictInput(app: FastifyInstance): void {
       const encoded = unreadContentEncoding(req);
       if (encoded) return done(encoded);
     }
+    if (req.headers['content-type'] !== undefined && hasBody(req) && contentTypeRepeated(req)) {
+      const message = 'content-type is given more than once: send one';
+      return done(new ApiError(400, message, [{ path: 'content-type', message }]));
+    }
     const details: ErrorDetail[] = [];
     inspect(req.params, 'params', 0, details);
     inspect(req.query, 'querystring', 0, details);
@@ -245,6 +249,20 @@ export function registerStrictInput(app: FastifyInstance): void {
     if (req.body !== undefined && !Buffer.isBuffer(req.body)) inspect(req.body, 'body', 0, details);
     done(details.length ? new ApiError(400, details[0].message, details) : undefined);
   });
+}
+
+/**
+ * Node keeps the first of several Content-Type headers and drops the others: the body was read as
+ * JSON when `application/json` came first and refused (415) the other way round. Ambiguous, like two
+ * API keys or two Idempotency-Keys: refused.
+ */
+function contentTypeRepeated(req: FastifyRequest): boolean {
+  const raw = req.raw.rawHeaders;
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 12 && raw[i].toLowerCase() === 'content-type' && ++seen > 1) return true;
+  }
+  return false;
 }
 
 function hasBody(req: FastifyRequest): boolean {
