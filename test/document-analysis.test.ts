@@ -160,6 +160,70 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     assert.equal(ko.verdict, 'rejected');
   });
 
+  test('a name a letter off in a text layer is not the name: a person looks (OCR slips are tolerated in scans only)', async () => {
+    const slip = kbisLines({ updated: '2 novembre 2026', name: "Société Générale d'Etudes Numerique SAS" });
+    const out = await analyze({ files: [pdfFile(await textPdf(slip))] });
+    assert.deepEqual(criteria(out).name_matching, {
+      result: null,
+      expected: "Societe Generale d'Etudes Numeriques",
+      received: "Société Générale d'Etudes Numerique SAS",
+    });
+    assert.equal(out.verdict, 'need_review');
+    // another name altogether is still another company
+    const other = await analyze({
+      files: [
+        pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026', name: 'Boulangerie Martin SARL' }))),
+      ],
+    });
+    assert.equal(criteria(other).name_matching.result, 'rejected');
+    // the exact name (accents and case aside) approves as before
+    const same = await analyze({
+      files: [pdfFile(await textPdf(kbisLines({ updated: '2 novembre 2026' })))],
+    });
+    assert.equal(criteria(same).name_matching.result, 'approved');
+  });
+
+  test('the seat read is compared, not words found elsewhere on the page: a moved seat, another street, another city', async () => {
+    // the seat moved: the former seat and a branch carry the declared address's words
+    const moved = kbisLines({ updated: '2 novembre 2026' }).flatMap((l) =>
+      l.startsWith('Adresse du siège')
+        ? [
+            'Etablissement secondaire : 15 rue Lauriston 75016 Paris',
+            'Adresse du siège : 3 place Vendôme 75001 Paris',
+            'Ancien siège : 12 avenue Foch (transféré)',
+          ]
+        : [l],
+    );
+    const target = { ...company, address: '12 avenue Foch 75016 Paris' };
+    const out = await analyze({ files: [pdfFile(await textPdf(moved))], target });
+    // the labelled seat, though a branch's postal line comes first
+    assert.deepEqual(criteria(out).address_matching, {
+      result: 'rejected',
+      expected: '12 avenue Foch 75016 Paris',
+      received: '3 place Vendôme 75001 Paris',
+    });
+    assert.notEqual(out.verdict, 'approved');
+    // the same house number and postal code on another street: not the address
+    const street = kbisLines({ updated: '2 novembre 2026' }).map((l) =>
+      l.startsWith('Adresse du siège') ? 'Adresse du siège : 12 rue de la Paix 75016 Paris' : l,
+    );
+    const other = await analyze({ files: [pdfFile(await textPdf(street))], target });
+    assert.equal(criteria(other).address_matching.result, 'rejected');
+    // the city changed only: a person looks (most of it matches)
+    const city = await analyze({
+      files: [pdfFile(await textPdf(street))],
+      target: { ...company, address: '12 rue de la Paix 75016 Lyon' },
+    });
+    assert.equal(criteria(city).address_matching.result, null);
+    assert.equal(city.verdict, 'need_review');
+    // a street type written short on the document is the word
+    const short = kbisLines({ updated: '2 novembre 2026' }).map((l) =>
+      l.startsWith('Adresse du siège') ? 'Adresse du siège : 12 av. Foch 75016 Paris' : l,
+    );
+    const same = await analyze({ files: [pdfFile(await textPdf(short))], target });
+    assert.equal(criteria(same).address_matching.result, 'approved');
+  });
+
   test('the address is the postal line, not an amount of five digits, and without its label', async () => {
     const lines = kbisLines({ updated: '2 novembre 2026' }).map((l) =>
       l.startsWith('Capital social') ? 'Capital social : 69000 EUR' : l,

@@ -319,12 +319,25 @@ const AMOUNT_LABEL = /CAPITAL|MONTANT|TOTAL|AMOUNT|SOLDE|BALANCE|PRIX|PRICE|\bTV
 const ADDRESS_LABEL =
   /^(?:adresse(?: du si[eè]ge(?: social)?| de consommation| de facturation| postale)?|si[eè]ge social|registered office(?: address)?|billing address|service address|address)\s+/i;
 
-/** A French postal address line (street number, postal code and city), best effort. */
+/** A line naming the address it holds as the document's own (not a former seat or a branch). */
+const OWN_ADDRESS_LABEL = /^(?:ADRESSE|SIEGE|REGISTERED OFFICE|ADDRESS|BILLING ADDRESS|SERVICE ADDRESS)\b/;
+
+/**
+ * A French postal address line (street number, postal code and city), best effort: a line labelled
+ * as the address or seat first (`Adresse du siège : …`), else the first postal line (a branch or a
+ * former seat listed above the seat was read as the address).
+ */
 export function findAddress(text: string): string | null {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
-  for (let i = 0; i < lines.length; i++) {
+  const postal = (i: number) => {
     const m = POSTAL_CITY.exec(lines[i]);
-    if (!m || CURRENCY.test(m[2].trim()) || AMOUNT_LABEL.test(foldText(lines[i]))) continue;
+    return m && !CURRENCY.test(m[2].trim()) && !AMOUNT_LABEL.test(foldText(lines[i])) ? m : null;
+  };
+  const order = lines.map((_, i) => i);
+  const labelled = order.filter((i) => OWN_ADDRESS_LABEL.test(foldText(lines[i])));
+  for (const i of [...labelled, ...order]) {
+    const m = postal(i);
+    if (!m) continue;
     const afterLabel = lines[i].includes(':')
       ? lines[i].slice(lines[i].lastIndexOf(':') + 1).trim()
       : lines[i];

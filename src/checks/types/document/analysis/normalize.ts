@@ -50,25 +50,27 @@ export function levenshtein(a: string, b: string): number {
 /** Errors tolerated in a word of this length (OCR noise): none under 4 letters, one under 8, two above. */
 const tolerance = (len: number) => (len < 4 ? 0 : len < 8 ? 1 : 2);
 
-export const wordsMatch = (a: string, b: string) =>
-  levenshtein(a, b) <= tolerance(Math.min(a.length, b.length));
+/** `exact`: the words as written, no reading slip tolerated (text typed by the document's issuer). */
+export const wordsMatch = (a: string, b: string, exact = false) =>
+  exact ? a === b : levenshtein(a, b) <= tolerance(Math.min(a.length, b.length));
 
 /**
- * Whether every significant word of `expected` appears (fuzzily) among the words of `text`, in any
- * order. Words split by OCR ("ACME SOLU TIONS") are also tried glued to their neighbour.
+ * Whether every significant word of `expected` appears among the words of `text`, in any order:
+ * fuzzily (OCR slips), or `exact`ly. Words split by OCR ("ACME SOLU TIONS") are also tried glued to
+ * their neighbour.
  */
-export function containsName(text: string, expected: string): boolean {
+export function containsName(text: string, expected: string, exact = false): boolean {
   const want = nameTokens(expected);
   if (want.length === 0) return false;
   const words = normText(text).split(/\s+/);
   const glued = words.slice(0, -1).map((w, i) => w + words[i + 1]);
   const pool = [...words, ...glued];
-  return want.every((w) => pool.some((p) => wordsMatch(w, p)));
+  return want.every((w) => pool.some((p) => wordsMatch(w, p, exact)));
 }
 
 /** Whether two names are the same (all significant words of each found in the other). */
-export function sameName(a: string, b: string): boolean {
-  return containsName(a, b) && containsName(b, a);
+export function sameName(a: string, b: string, exact = false): boolean {
+  return containsName(a, b, exact) && containsName(b, a, exact);
 }
 
 /** Letters OCR commonly reads in place of digits. */
