@@ -446,17 +446,13 @@ describe('aml check without lists', () => {
       { reviewer_type: done.data.review.reviewer_type, reviewed_at: done.data.review.reviewed_at },
       { reviewer_type: null, reviewed_at: null },
     );
-    assert.match(
+    // in the words of whoever reads the check: nothing was screened, and what to do about it; how to
+    // load the lists is the operator's (readyz, the start-up log, the search endpoints' 503)
+    assert.equal(
       done.data.review.comment,
-      /^Needs a review: the screening could not run: No sanctions list is loaded/,
+      'Needs a review: the screening could not run: no sanctions list is loaded on this service. Nothing was screened: create the check again once an administrator has loaded the lists, or decide it yourself',
     );
-    assert.match(done.data.review.comment, /VERICASE_REFERENCE_DIR/);
-    assert.match(done.data.review.comment, /npx vericase data pull/);
-    // the reload endpoint is named with what it needs (it is a 404 without an admin token)
-    assert.match(
-      done.data.review.comment,
-      /POST \/admin\/screening\/reload \(served when VERICASE_ADMIN_TOKEN is set\)/,
-    );
+    assert.doesNotMatch(done.data.review.comment, /VERICASE_|\/admin\/|npx/);
     // nothing pending: the check can be reviewed
     const reviewed = await api.patch(`/v1/checks/aml/${done.id}/review`, { action: 'approve' });
     assert.equal(reviewed.status, 200);

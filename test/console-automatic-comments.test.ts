@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { withSystemReviewReason } from '../src/checks/engine/system-review.ts';
+import { SCREENING_NOT_RUN } from '../src/checks/types/aml/index.ts';
 import { decide as decideDocument } from '../src/checks/types/document/decide.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { APPROVAL_COMMENT } from '../src/checks/types/online_reputation/index.ts';
@@ -192,11 +193,7 @@ const INLINE: [file: string, literal: string, sample: string][] = [
     "'the verification could not run'",
     'Needs a review: The verification could not run: timeout',
   ],
-  [
-    'src/checks/types/aml/index.ts',
-    '`the screening could not run: ${',
-    'Needs a review: the screening could not run: No sanctions list is loaded',
-  ],
+
   [
     'src/checks/types/aml/monitoring.ts',
     '`Monitoring after a list version change: hits ${',
@@ -326,6 +323,10 @@ describe("the console's French for vericase's review comments", () => {
       assertFrench(`Rejected automatically (automatic_rejection): ${c}`);
     }
     assertFrench(APPROVAL_COMMENT);
+    for (const c of Object.values(SCREENING_NOT_RUN)) {
+      assertFrench(c);
+      assertFrench(`Needs a review: ${c}`);
+    }
   });
 
   test('messages written inline: still in their source, and known to the table', () => {

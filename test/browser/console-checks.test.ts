@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { ScreeningService } from '../../src/screening/service/screening-service.ts';
 import {
   type ChromiumSession,
   openChromium,
@@ -400,6 +401,53 @@ describe('console checks', { timeout: 600_000 }, () => {
     // the API still answers the stored English
     const after = await api.get(`/v1/checks/fraud_database/${fraud.body.id}`);
     assert.equal(after.body.data.review.comment, english);
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test('a screening that could not run says nothing was screened, warns before approving, and never reads "No hit."', async () => {
+    const { ctx } = await getHarness();
+    const empty = new ScreeningService({ resolveDir: () => null });
+    await empty.load();
+    const saved = ctx.screening;
+    let id: string;
+    try {
+      ctx.screening = empty;
+      const aml = await api.post('/v1/checks/aml', { individual_id: elvisId });
+      assert.equal(aml.status, 201, JSON.stringify(aml.body));
+      id = aml.body.id;
+      await eventually(async () => {
+        const res = await api.get(`/v1/checks/aml/${id}`);
+        return res.body.status === 'need_review' || undefined;
+      });
+    } finally {
+      ctx.screening = saved;
+    }
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${caseId}?check=${id}`);
+    const panel = page.locator(`#check-${id}`);
+    await panel.getByText('Not screened: no sanctions list was loaded when the check ran.').waitFor();
+    const warning = panel.getByTestId('check-not-screened');
+    await warning.waitFor();
+    assert.match((await warning.textContent()) ?? '', /^Nothing was screened: approving records/);
+    // the approve button is described by the warning, read with it
+    const approve = panel.getByRole('button', { name: 'Approve', exact: true });
+    assert.equal(await approve.getAttribute('aria-describedby'), `not-screened-${id}`);
+    const shown = await shownText(panel);
+    assert.ok(!shown.includes('No hit.'), shown);
+    // the reason in the analyst's words, no environment variable or admin endpoint
+    assert.doesNotMatch(shown, /VERICASE_|\/admin\//);
+    await shot(page, 'aml-not-screened');
+    await approve.click();
+    await eventually(
+      async () => (await api.get(`/v1/checks/aml/${id}`)).body.status === 'approved' || undefined,
+    );
+    // decided, it still says it was never screened
+    await panel.getByText('Not screened: no sanctions list was loaded when the check ran.').waitFor();
+    await page.getByLabel('Language').selectOption('fr');
+    await panel
+      .getByText('Non criblé : aucune liste de sanctions n’était chargée quand le contrôle a été lancé.')
+      .waitFor();
     await page.getByLabel('Langue').selectOption('en');
     await page.close();
   });

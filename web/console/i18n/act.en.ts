@@ -214,6 +214,9 @@ export const actEn = {
   'check.hitReasonPlaceholder': 'Why (optional)',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
+  'check.notScreened': 'Not screened: no sanctions list was loaded when the check ran.',
+  'check.approveNotScreened':
+    'Nothing was screened: approving records this check as approved without any screening. Create the check again once the lists are loaded, or approve only if you screened the person yourself.',
   'check.confirmedHits':
     '{n, plural, one {# hit is} other {# hits are}} confirmed as a true match: approving records the check as approved all the same.',
   'check.hitsDone': 'Every hit is confirmed or ignored: approve or reject the check.',

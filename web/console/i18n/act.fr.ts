@@ -215,6 +215,10 @@ export const actFr: Record<ActKey, string> = {
   'check.hitReasonPlaceholder': 'Pourquoi (facultatif)',
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst': 'Confirmez ou écartez d’abord chaque correspondance : le contrôle se décide ensuite.',
+  'check.notScreened':
+    'Non criblé : aucune liste de sanctions n’était chargée quand le contrôle a été lancé.',
+  'check.approveNotScreened':
+    'Rien n’a été criblé : approuver enregistre ce contrôle comme approuvé sans aucun criblage. Créez le contrôle à nouveau une fois les listes chargées, ou n’approuvez que si vous avez vous-même criblé la personne.',
   'check.confirmedHits':
     '{n, plural, one {# correspondance est confirmée} other {# correspondances sont confirmées}} : approuver enregistre malgré tout le contrôle comme approuvé.',
   'check.hitsDone': 'Chaque correspondance est confirmée ou écartée : approuvez ou refusez le contrôle.',

@@ -11,6 +11,16 @@ import { AML_VENDOR, AmlCreateBody, AmlData, type AmlDataOut, type AmlSettingsOu
 import { EMPTY_REVIEW, hitOf, resultsCountOf, screenSubject, subjectOf } from './screen.ts';
 import { AML_TRANSITIONS } from './transitions.ts';
 
+/** Why an aml check's screening could not run, for whoever reads the check (need_review, result error). */
+export const SCREENING_NOT_RUN = {
+  not_loaded:
+    'the screening could not run: no sanctions list is loaded on this service. Nothing was screened: create the check again once an administrator has loaded the lists, or decide it yourself',
+  loading:
+    'the screening could not run: the sanctions lists were still loading. Nothing was screened: create the check again in a few minutes',
+  failed:
+    'the screening could not run: the sanctions lists could not be loaded. Nothing was screened: create the check again once an administrator has loaded them, or decide it yourself',
+} as const;
+
 /** API defaults; a workspace overrides them field by field in `settings.checks.aml`. */
 export const AML_DEFAULTS = {
   fuzziness: 0.5,
@@ -100,8 +110,14 @@ export const amlCheck: CheckTypeDefinition = {
           subject,
           vendor: { ...data.vendor, screened_at: now },
           // no decision was taken: a person must look (no reviewer yet, as every need_review check
-          // says), and the reason says how to load the lists (walk 56-B)
-          review: reviewNeeded(`the screening could not run: ${result.message}`),
+          // says). The reason is the reader's (an analyst, a case report): that nothing was screened
+          // and what to do; how to load the lists is the operator's, in /readyz, the start-up log and
+          // the search endpoints' 503 (environment variables and admin endpoints were shown to analysts)
+          review: reviewNeeded(
+            result.reason === 'list_types'
+              ? `the screening could not run: ${result.message}`
+              : SCREENING_NOT_RUN[result.reason],
+          ),
         },
       };
     }

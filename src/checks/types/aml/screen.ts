@@ -75,15 +75,23 @@ export type ScreenOutcome =
     }
   | {
       ok: false;
+      /** The operator's message: why, and how to load the lists (the 503s of the search endpoints). */
       message: string;
       /** the lists are loading: worth trying again shortly */
       loading: boolean;
+      /**
+       * Why: no list, loading, a failed load (the check's reader is told in their words, not the
+       * operator's), or no loaded list of the types asked for (`message` is the reader's then).
+       */
+      reason: UnavailableReason;
     };
 
 /** A search that could not run, counted as such (`vericase_screening_searches_total{outcome="unavailable"}`). */
-function unavailable(message: string, loading = false): ScreenOutcome {
+type UnavailableReason = 'not_loaded' | 'loading' | 'failed' | 'list_types';
+
+function unavailable(message: string, reason: UnavailableReason = 'not_loaded'): ScreenOutcome {
   screeningSearches.inc({ outcome: 'unavailable' });
-  return { ok: false, message, loading };
+  return { ok: false, message, loading: reason === 'loading', reason };
 }
 
 /** Runs the screening with the process's current lists (waiting for a load in progress). */
@@ -95,7 +103,11 @@ export async function screenSubject(
   const service = ctx.screening;
   if (!service) return unavailable('Screening is not installed in this process.');
   if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);
-  if (!service.available) return unavailable(service.unavailableMessage(), service.state === 'loading');
+  if (!service.available) {
+    const reason =
+      service.state === 'loading' ? 'loading' : service.state === 'failed' ? 'failed' : 'not_loaded';
+    return unavailable(service.unavailableMessage(), reason);
+  }
   const snapshot = service.registry.snapshot;
   // list types asked for that no loaded list holds: "no match" would say the subject was screened
   // against them (a walk's check limited to adverse_media was approved on sanctions lists alone)
@@ -105,6 +117,7 @@ export async function screenSubject(
     if (!asked.some((t) => held.has(t)))
       return unavailable(
         `no loaded list holds the list types asked for (${asked.join(', ')}); the loaded lists hold ${[...held].sort().join(', ') || 'no list type'}`,
+        'list_types',
       );
   }
   const matches = service.search(queryFor(subject, settings));

@@ -133,6 +133,22 @@ function listedFields(entity: Json | undefined): string[] {
   return LISTED_FIELDS.filter((f) => f !== 'birth_dates' && f !== 'gender' && f !== 'nationalities');
 }
 
+/**
+ * An aml check whose screening never ran (no list loaded: result `error`, no list version), before
+ * and after a person decided it: "No hit." said of it read as a clean screening.
+ */
+function notScreened(check: Json): boolean {
+  if (check.type !== 'aml') return false;
+  const data = check.data as {
+    result?: unknown;
+    vendor?: { screened_at?: unknown; list_versions?: unknown[] };
+  };
+  return (
+    data.result === 'error' ||
+    (data.vendor?.screened_at != null && (data.vendor.list_versions ?? []).length === 0)
+  );
+}
+
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
   const { lang } = useLang();
@@ -160,7 +176,8 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
     const k = `check.matchStatus.${String(status)}`;
     return hasActKey(k) ? t(k) : String(status);
   };
-  if (!hits.length) return <p className="muted">{t('check.noHits')}</p>;
+  if (!hits.length)
+    return <p className="muted">{t(notScreened(check) ? 'check.notScreened' : 'check.noHits')}</p>;
   return (
     <section aria-label={t('check.hits', { count: hits.length })}>
       <h4>{t('check.hits', { count: hits.length })}</h4>
@@ -532,7 +549,14 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
           (h) => h.status === 'true_positive',
         ).length
       : 0;
-  const approveDescribedBy = confirmedHits ? `confirmed-hits-${check.id}` : describedBy;
+  // nothing was screened (no list loaded): approving is allowed (a person may have screened by
+  // hand), but said before the click
+  const unscreened = !decided && notScreened(check);
+  const approveDescribedBy = confirmedHits
+    ? `confirmed-hits-${check.id}`
+    : unscreened
+      ? `not-screened-${check.id}`
+      : describedBy;
   const submitWith = (action: 'approve' | 'reject') => (e?: FormEvent) => {
     e?.preventDefault();
     void run(async () => {
@@ -568,6 +592,11 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
       {unsigned ? (
         <p className="small notice-warn" id={`unsigned-${check.id}`} data-testid="check-unsigned">
           {t('signature.reviewEndsRequest')}
+        </p>
+      ) : null}
+      {unscreened ? (
+        <p className="small notice-warn" id={`not-screened-${check.id}`} data-testid="check-not-screened">
+          {t('check.approveNotScreened')}
         </p>
       ) : null}
       {confirmedHits ? (

@@ -75,7 +75,20 @@ const RULES: Rule[] = [
     'Approuvé automatiquement : le signataire a signé avec un code à usage unique valide (automatic_approval)',
   ),
   // aml and its monitoring
+  fixed(
+    'the screening could not run: no sanctions list is loaded on this service. Nothing was screened: create the check again once an administrator has loaded the lists, or decide it yourself',
+    'le criblage n’a pas pu être effectué : aucune liste de sanctions n’est chargée sur ce service. Rien n’a été criblé : créez le contrôle à nouveau une fois les listes chargées par un administrateur, ou décidez-en vous-même',
+  ),
+  fixed(
+    'the screening could not run: the sanctions lists were still loading. Nothing was screened: create the check again in a few minutes',
+    'le criblage n’a pas pu être effectué : les listes de sanctions étaient encore en cours de chargement. Rien n’a été criblé : créez le contrôle à nouveau dans quelques minutes',
+  ),
+  fixed(
+    'the screening could not run: the sanctions lists could not be loaded. Nothing was screened: create the check again once an administrator has loaded them, or decide it yourself',
+    'le criblage n’a pas pu être effectué : les listes de sanctions n’ont pas pu être chargées. Rien n’a été criblé : créez le contrôle à nouveau une fois les listes chargées par un administrateur, ou décidez-en vous-même',
+  ),
   {
+    // the wording before 2026-12-07 (the operator's message): stored comments still read in French
     en: /^the screening could not run: ([\s\S]+)$/,
     fr: (m) => `le criblage n’a pas pu être effectué : ${m[1]}`,
   },
