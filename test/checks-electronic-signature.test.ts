@@ -1767,6 +1767,26 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         { ip: declined?.ip, ua: declined?.user_agent, details: declined?.details },
         { ip: IP, ua: UA, details: { reason: 'The fee in clause 3 is wrong' } },
       );
+      assert.equal(check.data.vendor.decline_reason, 'The fee in clause 3 is wrong');
+
+      // an operator overrides the decision (signed on paper): their comment is theirs; the signer's
+      // reason stays the signer's, in the check and in the portal (it showed the operator's comment
+      // to the signer as their own reason)
+      const override = await s.api.patch(`/v1/checks/electronic_signature/${s.check.id}/review`, {
+        action: 'approve',
+        comment: 'signed on paper, internal ref 42',
+        override: true,
+      });
+      assert.equal(override.status, 200, JSON.stringify(override.body));
+      assert.equal(override.body.data.review.comment, 'signed on paper, internal ref 42');
+      assert.equal(override.body.data.vendor.decline_reason, 'The fee in clause 3 is wrong');
+      assert.equal(override.body.data.vendor.status, 'declined');
+      const session = await portal(s.token, 'GET', '/session');
+      const shown = session.body.actions?.find((a: { id: string }) => a.id === s.check.id);
+      assert.ok(shown, JSON.stringify(session.body));
+      assert.equal(shown.signature.decline_reason, 'The fee in clause 3 is wrong');
+      assert.equal(shown.signature.declined_at, res.body.signature.declined_at);
+      assert.doesNotMatch(JSON.stringify(session.body), /internal ref 42/);
     });
 
     test('link expiry: the old signing link answers 401, a visit through the case link issues a new one', async () => {

@@ -3241,6 +3241,7 @@ export interface components {
           document_template_key: string;
         };
         vendor: {
+          decline_reason?: string | null;
           document_ref: string | null;
           ended_at: string | null;
           /** @enum {unknown} */

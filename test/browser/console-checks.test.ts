@@ -506,6 +506,21 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(await request.innerText(), /Signature request\s+Declined by the signer/);
     // decided: no warning that a review would end the request
     assert.equal(await page.locator(`#check-${check.body.id}`).getByTestId('check-unsigned').count(), 0);
+    // an operator's override keeps the signer's refusal and reason, and shows the review under it
+    const override = await api.patch(`/v1/checks/electronic_signature/${check.body.id}/review`, {
+      action: 'approve',
+      comment: 'Signed on paper at the branch.',
+      override: true,
+    });
+    assert.equal(override.status, 200, JSON.stringify(override.body));
+    await page.reload();
+    const panel = page.locator(`#check-${check.body.id}`);
+    await panel.getByText(/Signed on paper at the branch\./).first().waitFor();
+    assert.match(
+      (await panel.getByTestId('check-declined').textContent()) ?? '',
+      /^Declined by the signer on .+ — I am not authorised to sign for the company\.$/,
+    );
+    await shot(page, 'signature-declined-overridden');
     await page.close();
   });
 

@@ -45,6 +45,9 @@ export async function declineSignature(
           ...(data.vendor as Record<string, unknown>),
           status: 'declined',
           ended_at: now.toISOString(),
+          // the signer's own words, kept here: a review overriding the decision replaces
+          // `review.comment`, and the portal showed the operator's comment as the signer's reason
+          decline_reason: text,
         },
         review: { comment: text, reviewed_at: now.toISOString(), reviewer_type: 'system', user: null },
       },

@@ -66,7 +66,14 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
     !!request.code_hash &&
     (await staleCodeReason(db, request, signer?.email ?? null, new Date())) !== null;
   const codeLive = live && !!request.code_hash && !deadCode;
-  const review = (check.data as { review?: { comment?: string | null } }).review;
+  const data = check.data as {
+    review?: { comment?: string | null; reviewer_type?: string | null };
+    vendor?: { decline_reason?: string | null };
+  };
+  // the signer's words; a check declined before they were kept apart has them as its system review
+  const declineReason =
+    data.vendor?.decline_reason ??
+    (data.review?.reviewer_type === 'system' ? (data.review.comment ?? null) : null);
   return {
     status: statusOf(request, check),
     document_name: internal.template_name,
@@ -87,6 +94,6 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
     },
     signed_at: isoOrNull(request?.signed_at ?? null),
     declined_at: isoOrNull(request?.declined_at ?? null),
-    decline_reason: request?.status === 'declined' ? (review?.comment ?? null) : null,
+    decline_reason: request?.status === 'declined' ? declineReason : null,
   };
 }

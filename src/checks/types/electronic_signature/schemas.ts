@@ -39,6 +39,14 @@ export const ElectronicSignatureData = Type.Object({
     signature_link_expiration_date: Nullable(DateTime),
     started_at: Nullable(DateTime),
     ended_at: Nullable(DateTime),
+    decline_reason: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            "Why the signer declined, in their words (set when they decline; kept when an operator's review overrides the decision)",
+        }),
+      ),
+    ),
   }),
   information: Type.Object({
     file_id: Nullable(Type.String({ description: 'The document as frozen when the request started' })),

@@ -635,6 +635,22 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
 }
 
 /** A signature check the signer declined (its review comment is their reason). */
+/**
+ * When the signer declined and why: kept in `vendor` (a check declined before 2026-12-07 has them
+ * only as its system review, which an operator's override replaced).
+ */
+function signerDecline(check: Json): { at: string | null; reason: string | null } {
+  const data = check.data as {
+    vendor?: { ended_at?: string | null; decline_reason?: string | null };
+    review?: { reviewed_at?: string | null; comment?: string | null; reviewer_type?: string | null };
+  };
+  const system = data.review?.reviewer_type === 'system';
+  return {
+    at: data.vendor?.ended_at ?? (system ? (data.review?.reviewed_at ?? null) : null),
+    reason: data.vendor?.decline_reason ?? (system ? (data.review?.comment ?? null) : null),
+  };
+}
+
 function declinedBySigner(check: Json): boolean {
   const vendor = (check.data as { vendor?: { status?: unknown } } | undefined)?.vendor;
   return check.type === 'electronic_signature' && vendor?.status === 'declined';
@@ -746,14 +762,18 @@ export function CheckPanel(props: {
         </p>
       ) : null}
       <TypeResult check={full} entityName={props.entityName} onChanged={changed} />
-      {review?.reviewed_at && declinedBySigner(full) ? (
+      {declinedBySigner(full) ? (
         // the signer's refusal is recorded as a system review (the reference has no signer kind):
-        // said as what it is, with their reason, not as vericase's review
+        // said as what it is, with their reason and its time, not as vericase's review; an
+        // operator's later review of it is shown under it, as every review
         <p className="small" data-testid="check-declined">
-          {t('check.declinedBySigner', { when: formatDate(review.reviewed_at as string) })}
-          {review.comment ? ` — ${String(review.comment)}` : ''}
+          {t('check.declinedBySigner', { when: formatDate(signerDecline(full).at ?? '') })}
+          {signerDecline(full).reason ? ` — ${signerDecline(full).reason}` : ''}
         </p>
-      ) : review?.reviewed_at ? (
+      ) : null}
+      {review?.reviewed_at &&
+      declinedBySigner(full) &&
+      review.reviewer_type === 'system' ? null : review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
             who: reviewerName ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
