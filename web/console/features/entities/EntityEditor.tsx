@@ -135,7 +135,7 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
       )}
       <label>
         {t('entity.country')}
-        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+        <input value={f.country ?? ''} onChange={set('country')} />
       </label>
       {mainFirst ? null : (
         <>
@@ -225,7 +225,7 @@ export function EditEntityButton(props: {
       )}
       <label>
         {t('entity.country')}
-        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+        <input value={f.country ?? ''} onChange={set('country')} />
       </label>
     </ActFormDialog>
   );

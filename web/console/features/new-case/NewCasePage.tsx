@@ -76,14 +76,16 @@ function ByHand() {
       </label>
       <label>
         {t('new.country')}
-        <input maxLength={2} value={f.country ?? ''} onChange={set('country')} />
+        <input value={f.country ?? ''} onChange={set('country')} />
       </label>
       <label>
         {t('new.registrationNumber')}
         <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
       </label>
       {/* the contact is optional, but a person has both names (the API refuses a blank one): once
-          either is typed, the other is required */}
+          either is typed, the other is required. Said once above the three fields (in the first
+          field's label it wrapped on three lines and pushed the row down) */}
+      <p className="act-form-note muted small">{t('new.contactNote')}</p>
       <label>
         {t('new.contactFirst')}
         <input
@@ -157,7 +159,7 @@ function FromRegistry() {
       <form className="act-form wide" onSubmit={submit} aria-label={t('new.fromRegistry')}>
         <label>
           {t('new.country')}
-          <input required maxLength={2} value={country} onChange={(e) => setCountry(e.target.value)} />
+          <input required value={country} onChange={(e) => setCountry(e.target.value)} />
         </label>
         <label>
           {t('new.searchName')}
@@ -198,7 +200,7 @@ function FromRegistry() {
                     </div>
                   </div>
                   <button type="button" className="primary" disabled={create.busy} onClick={() => pick(c)}>
-                    {t('new.import')}
+                    {t(related ? 'new.import' : 'new.importCompany')}
                   </button>
                 </li>
               ))}

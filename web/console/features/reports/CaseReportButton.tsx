@@ -3,6 +3,11 @@ import { useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
 import { useAction, useActT } from '../act-i18n.ts';
 
+/** The browser's IANA time zone (`Europe/Paris`), or undefined when it gives none. */
+function browserZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
 export function CaseReportButton(props: { caseId: string }) {
   const t = useActT();
   const { busy, error, run } = useAction();
@@ -17,7 +22,8 @@ export function CaseReportButton(props: { caseId: string }) {
             unwrap(
               await api.POST('/v1/cases/{id}/generate-report', {
                 params: { path: { id: props.caseId } },
-                body: {},
+                // in the zone the console shows every time in (the browser's), not the API's default
+                body: browserZone() ? { timezone: browserZone() } : {},
               }),
             );
             setRequested(true);

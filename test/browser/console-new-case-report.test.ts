@@ -1,0 +1,94 @@
+/**
+ * The new-case page and the report button as an analyst uses them (console walk, 2026-12-07): a
+ * country typed as a name is refused, not cut to two letters (`Narnia` made a case in Namibia); the
+ * registry button says what it will create, with or without the officers; a report asked for in the
+ * console is in the browser's time zone, as every time the console shows (it was Paris's).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { type ChromiumSession, openChromium, signedInPage } from '../helpers/browser.ts';
+import { createConsoleUser } from '../helpers/console-session.ts';
+import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession;
+let api: Client;
+let reviewer: { email: string; password: string };
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+  const { ctx } = await getHarness();
+  api = await newWorkspace('console-new-case-report');
+  reviewer = await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' });
+  chrome = await openChromium({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'America/New_York',
+  });
+});
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+describe('console: new case and report', { timeout: 300_000 }, () => {
+  test('a country typed as a name is refused naming the field, not cut to two letters', async () => {
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/new`);
+    await page.getByRole('button', { name: 'By hand' }).click();
+    const byHand = page.getByRole('form', { name: 'By hand' });
+    await byHand.getByLabel('Company name').fill('Narnia Trading');
+    const country = byHand.getByLabel('Country (ISO code, e.g. FR)');
+    await country.fill('Narnia');
+    assert.equal(await country.inputValue(), 'Narnia', 'the field keeps what was typed');
+    await byHand.getByRole('button', { name: 'Create the case' }).click();
+    const alert = byHand.getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /country/i);
+    assert.equal(page.url(), `${base}/console/cases/new`);
+    assert.equal((await api.get('/v1/cases?name=Narnia%20Trading')).body.pagination.count, 0);
+    // the contact's rule is said once above its fields
+    await byHand.getByText('The business contact is optional (both names, or neither)').waitFor();
+    await page.close();
+  });
+
+  test('the registry button names what it creates: with the officers, or the company alone', async () => {
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/new`);
+    const registry = page.getByRole('form', { name: 'From the registry' });
+    await registry.getByLabel('Company name').fill('Maison Lumiere');
+    await registry.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('status').filter({ hasText: '1 company found' }).waitFor();
+    await page
+      .getByRole('button', { name: 'Create the case with this company, its officers and owners' })
+      .waitFor();
+    await page.getByLabel('Import the officers and owners of the company chosen').uncheck();
+    await page.getByRole('button', { name: 'Create the case with this company', exact: true }).click();
+    await page.waitForURL(/\/console\/cases\/[0-9a-f-]{36}$/);
+    const caseId = page.url().split('/').pop() as string;
+    const made = (await api.get(`/v1/cases/${caseId}`)).body;
+    assert.equal(made.companies.length, 1);
+    assert.equal(made.individuals.length, 0);
+    await page.close();
+  });
+
+  test("a report asked for in the console is in the browser's time zone", async () => {
+    const kase = (await api.post('/v1/cases', { name: 'Report zone' })).body;
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByRole('button', { name: 'Generate the report' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Report requested/ })
+      .waitFor();
+    const { ctx } = await getHarness();
+    const report = await eventually(async () =>
+      ctx.db.selectFrom('case_reports').select('timezone').where('case_id', '=', kase.id).executeTakeFirst(),
+    );
+    assert.equal(report.timezone, 'America/New_York');
+    await page.close();
+  });
+});
