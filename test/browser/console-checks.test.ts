@@ -515,7 +515,10 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.equal(override.status, 200, JSON.stringify(override.body));
     await page.reload();
     const panel = page.locator(`#check-${check.body.id}`);
-    await panel.getByText(/Signed on paper at the branch\./).first().waitFor();
+    await panel
+      .getByText(/Signed on paper at the branch\./)
+      .first()
+      .waitFor();
     assert.match(
       (await panel.getByTestId('check-declined').textContent()) ?? '',
       /^Declined by the signer on .+ — I am not authorised to sign for the company\.$/,
