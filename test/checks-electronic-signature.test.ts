@@ -1186,6 +1186,37 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         typed_name: 'zoe martin łukasz',
       });
       assert.equal(zok.status, 200, JSON.stringify(zok.body));
+
+      // a letter no decomposition simplifies, typed as people type it without it: ł as l
+      const m = await started({}, { first_name: 'Marie Anne', last_name: 'Curie-Skłodowska' });
+      const mcode = await sendCode(m.token, m.check.id, m.email);
+      const mok = await sig(m.token, 'POST', `/actions/${m.check.id}/signature/sign`, {
+        code: mcode,
+        agreed: true,
+        typed_name: 'Marie Anne Curie-Sklodowska',
+      });
+      assert.equal(mok.status, 200, JSON.stringify(mok.body));
+
+      // a Chinese name is written family name first, without a space: as the page says it
+      const w = await started({}, { first_name: '小明', last_name: '王' });
+      const wAction = (await portal(w.token, 'GET', '/session')).body.actions.find(
+        (a: { id: string }) => a.id === w.check.id,
+      );
+      assert.equal(wAction.signature.signer.name, '王小明');
+      const wcode = await sendCode(w.token, w.check.id, w.email);
+      const wrong = await sig(w.token, 'POST', `/actions/${w.check.id}/signature/sign`, {
+        code: wcode,
+        agreed: true,
+        typed_name: '王大明',
+      });
+      assert.equal(wrong.status, 400);
+      assert.match(wrong.body.message, /as on record \(王小明\)/);
+      const wok = await sig(w.token, 'POST', `/actions/${w.check.id}/signature/sign`, {
+        code: wcode,
+        agreed: true,
+        typed_name: '王小明',
+      });
+      assert.equal(wok.status, 200, JSON.stringify(wok.body));
     });
 
     test('attempts exhausted: the fifth wrong code ends the code, even the right one is refused, a new code works', async () => {

@@ -5,6 +5,7 @@ import type { ElectronicSignatureInternal } from './check-data.ts';
 import { CODE_MAX_ATTEMPTS, CODE_RESEND_MS, codeCapReleaseAt, findRequest } from './requests.ts';
 import type { SignatureOut } from './schemas.ts';
 import { staleCodeReason } from './sign.ts';
+import { writtenName } from './typed-name.ts';
 
 type Signature = Static<typeof SignatureOut>;
 
@@ -83,7 +84,8 @@ export async function presentSignature(db: Db, check: CheckRow): Promise<Signatu
     document_html_url: started ? `${base}/document.html` : null,
     signed_document_url: request?.status === 'signed' ? `${base}/signed-document` : null,
     signer: {
-      name: [signer?.first_name, signer?.last_name].filter(Boolean).join(' '),
+      // as the name is written (`王小明`), the page's hint of what to type
+      name: signer ? writtenName(signer) : '',
       email_hint: emailHint(signer?.email ?? null),
     },
     code: {

@@ -23,7 +23,7 @@ import { auditTrailPdf, signaturePngProblem, signingIdentity, signPdf } from './
 import { CODE_MAX_ATTEMPTS, findRequest, hashCode } from './requests.ts';
 import type { SignBody } from './schemas.ts';
 import { type SignatureTexts, signatureTexts } from './signature-texts.ts';
-import { typedNameMatches } from './typed-name.ts';
+import { typedNameMatches, writtenName } from './typed-name.ts';
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_DRAWN_BYTES = 1024 * 1024;
@@ -227,7 +227,7 @@ export async function signSignature(
         .select(['first_name', 'middle_name', 'last_name', 'email'])
         .where('id', '=', check.individual_id as string)
         .executeTakeFirstOrThrow();
-      const signerName = [person.first_name, person.last_name].filter(Boolean).join(' ');
+      const signerName = writtenName(person);
       // refused before the code is looked at: a name typed wrong spends none of the code's tries
       if (signature.typed && !typedNameMatches(signature.typed, person)) {
         throw badRequest(
