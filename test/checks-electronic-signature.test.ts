@@ -342,9 +342,33 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         ['email'],
       );
       assert.match(refused.body.message, /no email/);
+      // a signer who is no business contact gets no portal link: refused too
+      const notContact = await api.post('/v1/individuals', {
+        case_id: c.caseId,
+        first_name: 'Katherine',
+        last_name: 'Johnson',
+        email: 'katherine@example.com',
+        relations: [{ to_company_id: c.companyId, roles: ['legal_representative'] }],
+      });
+      assert.equal(notContact.status, 201, JSON.stringify(notContact.body));
+      const noLink = await createCheck(api, notContact.body.id, { document_template_key: 'engagement' });
+      assert.equal(noLink.status, 400, JSON.stringify(noLink.body));
+      assert.deepEqual(
+        noLink.body.details.map((d: { path: string }) => d.path),
+        ['is_business_contact'],
+      );
       const list = await api.get(`/v1/cases/${c.caseId}`);
       assert.equal(list.body.contact_has_actions, false, 'no check was created');
       assert.equal((await api.get(`/v1/checks?case_id=${c.caseId}`)).body.data.length, 0);
+      // a closed case: no link reaches it; reopened, the check is taken
+      assert.equal((await api.post(`/v1/cases/${c.caseId}/reviews`, { status: 'closed' })).status, 201);
+      const closed = await createCheck(api, c.adaId, { document_template_key: 'engagement' });
+      assert.equal(closed.status, 400, JSON.stringify(closed.body));
+      assert.equal(closed.body.details[0].path, 'individual_id');
+      assert.match(closed.body.message, /The case is closed/);
+      assert.equal((await api.get(`/v1/checks?case_id=${c.caseId}`)).body.data.length, 0);
+      assert.equal((await api.patch(`/v1/cases/${c.caseId}`, { status: 'open' })).status, 200);
+      assert.equal((await createCheck(api, c.adaId, { document_template_key: 'engagement' })).status, 201);
     });
   });
 

@@ -56,6 +56,25 @@ export const electronicSignatureCheck: CheckTypeDefinition = {
         'email',
       );
     }
+    // the signer signs in the client portal, whose links go to the case's business contacts and
+    // not into a closed case: a check no signer could reach would keep the case waiting for good
+    if (!target.row.is_business_contact) {
+      throw badRequest(
+        'The individual is not a business contact: the signer signs in the client portal, whose links are shared with business contacts; make them one first (is_business_contact)',
+        'is_business_contact',
+      );
+    }
+    const kase = await trx
+      .selectFrom('cases')
+      .select('status')
+      .where('id', '=', target.row.case_id)
+      .executeTakeFirst();
+    if (kase?.status === 'closed') {
+      throw badRequest(
+        `The case is closed: its signer cannot reach the client portal (reopen it first: PATCH /v1/cases/${target.row.case_id} {"status": "open"})`,
+        'individual_id',
+      );
+    }
     // refused now rather than when the signer opens the portal: the template must be usable
     const found = await publishedVersionOf(
       trx,
