@@ -9,7 +9,7 @@ import { cleanupsAfter, ownDatabaseEnv, startOwnServer } from './helpers/own-ser
 
 /**
  * A service started before any sanctions list was loaded: an aml check resolves with result error
- * and a comment saying how to load lists. Once they are loaded as it says (files in the reference
+ * and a comment saying nothing was screened. Once they are loaded as it says (files in the reference
  * directory, then POST /admin/screening/reload), a monitored check is re-screened like on any list
  * version change (docs/screening.md, "Monitoring"). Before, only a change from one recorded version
  * set to another started the re-screening: the first lists ever loaded left such checks in error.
@@ -46,7 +46,10 @@ test('the first lists loaded re-screen a monitored aml check that ran without li
     );
     const inError = (await api.get(u)).body;
     assert.equal(inError.status, 'need_review');
-    assert.match(inError.data.review.comment, /No sanctions list is loaded/);
+    assert.match(
+      inError.data.review.comment,
+      /no sanctions list is loaded on this service\. Nothing was screened/,
+    );
     const monitored = await api.patch(`${u}/monitoring`, { is_monitored: true });
     assert.equal(monitored.status, 200, JSON.stringify(monitored.body));
   }
