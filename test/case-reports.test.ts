@@ -465,6 +465,36 @@ describe('case reports', () => {
     assert.ok(!cleanText.includes('Approved with'), cleanText);
   });
 
+  test("an aml check whose hits are all decided but not itself: the summary says it awaits its decision, not the screening's old reason", async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'Hits decided',
+      companies: [
+        { type: 'main', name: 'Acme Industries SAS', country: 'FR', registration_number: '552100554' },
+        { type: 'affiliated', name: 'Gaddafi International Charity and Development Foundation' },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const screened = await screenedAml(api, kase.body.companies[1].id);
+    const hitIds = screened.data.hits.map((h: { id: string }) => h.id);
+    assert.ok(hitIds.length >= 1, JSON.stringify(screened.data));
+    assert.match(screened.data.review.comment, /to confirm or ignore/);
+    const ignored = await api.patch(`/v1/checks/aml/${screened.id}/hits/review`, {
+      action: 'ignore',
+      hit_ids: hitIds,
+    });
+    assert.equal(ignored.status, 200, JSON.stringify(ignored.body));
+    assert.equal((await api.post(`/v1/cases/${kase.body.id}/generate-report`, {})).status, 204);
+    const { text } = await pdfText(api, (await generated(api, kase.body.id)).file_ids[0]);
+    const first = text[0].replace(/\s+/g, ' ');
+    assert.ok(
+      first.includes('every hit is confirmed or ignored: the check awaits its decision'),
+      `the summary says what is left:\n${first}`,
+    );
+    const summary = first.slice(first.indexOf('Summary'), first.indexOf('Companies ('));
+    assert.ok(!summary.includes('to confirm or ignore'), summary);
+  });
+
   test('a case assigned to a free-text id (not one of our users) gets its report', async () => {
     const api = await newWorkspace();
     const kase = (await api.post('/v1/cases', { name: 'CRM assigned', assignee_id: 'crm-user-42' })).body;

@@ -42,7 +42,19 @@ function attention(check: CheckRow): string | null {
   const open = ['rejected', 'need_review', 'expired', 'processing', 'in_progress'].includes(check.status);
   if (!open && hits.confirmed === 0 && matches === 0) return null;
   const failed = failedCriteria(data.detailed_results);
-  const comment = obj(data.review)?.comment;
+  const review = obj(data.review);
+  // an aml check whose hits were all decided since its screening said "found 1 hit to confirm or
+  // ignore": that reason no longer holds; the check awaits its own decision
+  const hitsDone =
+    check.type === 'aml' &&
+    check.status === 'need_review' &&
+    !review?.reviewed_at &&
+    Array.isArray(data.hits) &&
+    data.hits.length > 0 &&
+    hits.pending === 0;
+  const comment = hitsDone
+    ? 'every hit is confirmed or ignored: the check awaits its decision'
+    : review?.comment;
   return (
     join([
       hits.confirmed
@@ -51,7 +63,11 @@ function attention(check: CheckRow): string | null {
       hits.pending ? `${plural(hits.pending, 'hit')} to decide` : null,
       matches ? `${plural(matches, 'match', 'matches')} in the fraud list` : null,
       failed.length ? `failed: ${failed.join(', ')}` : null,
-      typeof comment === 'string' && comment ? `"${show(comment, 160)}"` : null,
+      hitsDone
+        ? 'every hit is confirmed or ignored: the check awaits its decision'
+        : typeof comment === 'string' && comment
+          ? `"${show(comment, 160)}"`
+          : null,
     ]) ||
     (check.status === 'in_progress'
       ? 'waiting for data'
