@@ -629,8 +629,18 @@ describe('id_document: transition rows', () => {
     const res = await api.post(`/v1/checks/id_document/${created.id}/force_review`, {});
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.status, 'need_review');
+    // why it waits, for whoever opens it (it was null: the console had nothing to say)
+    const read = (await api.get(`/v1/checks/id_document/${created.id}`)).body;
+    assert.deepEqual(read.data.review, {
+      comment:
+        'Needs a review: pushed to review (force_review) while its analysis had not finished: the files are to be judged by a person',
+      reviewed_at: null,
+      reviewer_type: null,
+      user: null,
+    });
     const again = await api.post(`/v1/checks/id_document/${created.id}/force_review`, {});
     assert.equal(again.status, 400);
+    assert.equal(again.body.details[0].path, 'status');
     assert.deepEqual(await eventTypes(api.workspaceId), ['Check.Started', 'Check.ReviewNeeded']);
   });
 });

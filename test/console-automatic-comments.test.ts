@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { FORCED_REVIEW_REASON } from '../src/checks/engine/force-review.ts';
 import { withSystemReviewReason } from '../src/checks/engine/system-review.ts';
 import { SCREENING_NOT_RUN } from '../src/checks/types/aml/index.ts';
 import { decide as decideDocument } from '../src/checks/types/document/decide.ts';
@@ -323,6 +324,7 @@ describe("the console's French for vericase's review comments", () => {
       assertFrench(`Rejected automatically (automatic_rejection): ${c}`);
     }
     assertFrench(APPROVAL_COMMENT);
+    assertFrench(`Needs a review: ${FORCED_REVIEW_REASON}`);
     for (const c of Object.values(SCREENING_NOT_RUN)) {
       assertFrench(c);
       assertFrench(`Needs a review: ${c}`);

@@ -3,7 +3,12 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import type { CheckTypeDefinition } from '../check-type.ts';
 import { presentCheck } from '../present.ts';
 import { findCheck } from '../repository.ts';
+import { reviewNeeded } from '../review-data.ts';
 import { applyOutcome } from './apply-change.ts';
+
+/** Why a check pushed to review waits (its `data.review.comment`, in the need_review frame). */
+export const FORCED_REVIEW_REASON =
+  'pushed to review (force_review) while its analysis had not finished: the files are to be judged by a person';
 
 /** Pushes a check stuck in processing to review (document and id_document). */
 export async function forceReview(
@@ -21,10 +26,12 @@ export async function forceReview(
         'status',
       );
     }
+    const data = check.data as Record<string, unknown>;
     return applyOutcome(ctx, trx, def, check, {
       trigger: 'force_review',
       status: 'need_review',
-      data: check.data as Record<string, unknown>,
+      // the console shows why a check waits: without a reason it had nothing to say
+      data: { ...data, review: reviewNeeded(FORCED_REVIEW_REASON) },
       internal: { ...(check.internal as Record<string, unknown>), forced_review: true },
     });
   });

@@ -74,6 +74,11 @@ const RULES: Rule[] = [
     'Approved automatically: the signer signed with a valid one-time code (automatic_approval)',
     'Approuvé automatiquement : le signataire a signé avec un code à usage unique valide (automatic_approval)',
   ),
+  // src/checks/engine/force-review.ts
+  fixed(
+    'pushed to review (force_review) while its analysis had not finished: the files are to be judged by a person',
+    'envoyé en revue (force_review) avant la fin de son analyse : les fichiers sont à juger par une personne',
+  ),
   // aml and its monitoring
   fixed(
     'the screening could not run: no sanctions list is loaded on this service. Nothing was screened: create the check again once an administrator has loaded the lists, or decide it yourself',
