@@ -272,6 +272,16 @@ describe('HTTP conventions', () => {
       put.body.message,
       `PUT is not a method of /v1/cases/${kase.id}: it takes GET, HEAD, PATCH, DELETE`,
     );
+    // reading a check without its type in the path: the answer says how it is read
+    const checkId = '0b0b0b0b-0000-4000-8000-000000000001';
+    const byId = await api.get(`/v1/checks/${checkId}`);
+    assert.equal(byId.status, 405);
+    assert.match(
+      byId.body.message,
+      new RegExp(
+        `^GET is not a method of /v1/checks/${checkId}: it takes .+\\. A check is read with its type in the path: GET /v1/checks/\\{type\\}/\\{id\\}`,
+      ),
+    );
     const del = await api.delete('/v1/ping');
     assert.equal(del.status, 405);
     assert.match(String(del.headers.allow), /^GET, HEAD/);

@@ -256,6 +256,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(errorBody(status, fe.message));
   });
 
+  /**
+   * `GET /v1/checks/{id}`, a first guess: that path is `DELETE` (and `POST /v1/checks/{type}`), and
+   * "it takes POST, DELETE" told nothing of how to read a check.
+   */
+  const CHECK_BY_ID = /^\/v1\/checks\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/?$/i;
+  const READ_A_CHECK =
+    '. A check is read with its type in the path: GET /v1/checks/{type}/{id} (GET /v1/checks?case_id=… lists them with their types)';
+
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     // a path that exists under other methods: 405 with Allow (RFC 9110), so a client that sent PUT
@@ -263,9 +271,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const allowed = ROUTE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
     if (allowed.length && !allowed.includes(request.method)) {
       reply.header('allow', allowed.join(', '));
+      const hint = request.method === 'GET' && CHECK_BY_ID.test(path) ? READ_A_CHECK : '';
       return reply
         .status(405)
-        .send(errorBody(405, `${request.method} is not a method of ${path}: it takes ${allowed.join(', ')}`));
+        .send(
+          errorBody(
+            405,
+            `${request.method} is not a method of ${path}: it takes ${allowed.join(', ')}${hint}`,
+          ),
+        );
     }
     reply.status(404).send(errorBody(404, `Route ${request.method} ${path} not found`));
   });
