@@ -388,6 +388,34 @@ describe('case creation from a search_ref', () => {
     assert.deepEqual(await countRows(api.workspaceId), before);
   });
 
+  test('a registry company already in the case is refused when added again through POST /v1/companies', async () => {
+    const api = await newWorkspace();
+    const kase = (await api.post('/v1/cases', { name: 'Once' })).body;
+    const first = await api.post('/v1/companies', {
+      case_id: kase.id,
+      search_ref: await searchRef(api, 'Globex'),
+    });
+    assert.equal(first.status, 201, JSON.stringify(first.body));
+    const before = await countRows(api.workspaceId);
+    // another search, the same registry record: it made a second linked copy of the company
+    const again = await api.post('/v1/companies', {
+      case_id: kase.id,
+      type: 'affiliated',
+      search_ref: await searchRef(api, 'Globex'),
+    });
+    assert.equal(again.status, 400, JSON.stringify(again.body));
+    assert.equal(again.body.details[0].path, 'search_ref');
+    assert.match(again.body.message, new RegExp(`already company ${first.body.id} of the case`));
+    assert.deepEqual(await countRows(api.workspaceId), before);
+    // another case may hold it
+    const other = (await api.post('/v1/cases', { name: 'Elsewhere' })).body;
+    const elsewhere = await api.post('/v1/companies', {
+      case_id: other.id,
+      search_ref: await searchRef(api, 'Globex'),
+    });
+    assert.equal(elsewhere.status, 201, JSON.stringify(elsewhere.body));
+  });
+
   test('a bad, foreign or expired search_ref is a 400 naming the field; nothing is written', async () => {
     const api = await newWorkspace();
     const other = await newWorkspace();

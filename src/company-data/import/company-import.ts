@@ -44,6 +44,23 @@ export async function createCompanyFromBody(
     throwIfRefused([refused]);
   }
   const created = createCompany(ctx, workspaceId, company, async (trx, row) => {
+    // as in a case body: a registry company is one company of the case (two requests made two linked
+    // copies of one record). Under the case's lock that createCompany holds: two at once, one wins
+    const twin = await trx
+      .selectFrom('companies')
+      .select('id')
+      .where('case_id', '=', row.case_id)
+      .where('id', '<>', row.id)
+      .where('registry_vendor', '=', imp.vendor)
+      .where('registry_country', '=', imp.country)
+      .where('registry_vendor_ref', '=', imp.vendorRef)
+      .executeTakeFirst();
+    if (twin) {
+      throw badRequest(
+        `search_ref: this registry company is already company ${twin.id} of the case; a registry company is one company of the case`,
+        'search_ref',
+      );
+    }
     const monitored = await writeRegistryLinks(trx, workspaceId, {
       links: [{ companyId: row.id, imp, origin }],
       monitoringIntervalSeconds: ctx.config.companyMonitoringIntervalSeconds,
