@@ -9,7 +9,7 @@ import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
 import { serviceBaseUrl } from './shared/service-url.ts';
-import { bootstrapWorkspace } from './workspaces/bootstrap.ts';
+import { type BootstrapResult, bootstrapWorkspace } from './workspaces/bootstrap.ts';
 
 /**
  * How long the requests in flight at a shutdown have to finish before their connections are cut: the
@@ -38,18 +38,6 @@ export async function serve(config: Config): Promise<void> {
     ),
     buildApp(ctx, { logger: logger as never }),
   ]);
-  if (boot.newApiKey) {
-    // printed once, on purpose outside the JSON log stream so it stands out
-    process.stdout.write(
-      `\nCreated workspace "default". Its API key (shown once, store it now):\n\n  ${boot.newApiKey}\n\n`,
-    );
-  }
-  if (boot.newAdmin) {
-    const consoleUrl = `${serviceBaseUrl(config)}/console/`;
-    process.stdout.write(
-      `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
-    );
-  }
   let background: Promise<void> = Promise.resolve();
   const lifecycle = stopOnSignals(
     logger,
@@ -62,7 +50,19 @@ export async function serve(config: Config): Promise<void> {
       await trace.step('tracing', () => stopTracing?.());
     },
   );
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // the port is taken (or not ours): the workspace created for this first start is taken back,
+    // so the next start creates it again and prints its key and password. They used to be printed
+    // before the port was tried: a first start on a busy port showed its one-time secrets next to
+    // another program's URL, exited, and the start on a free port printed nothing
+    if (boot.workspaceId) {
+      await ctx.db.deleteFrom('workspaces').where('id', '=', boot.workspaceId).execute();
+    }
+    throw err;
+  }
+  printFirstStartSecrets(config, boot);
   logger.info(
     {
       port: config.port,
@@ -99,4 +99,22 @@ export async function serve(config: Config): Promise<void> {
       if (!lifecycle.stopping) logger.error({ err }, 'the background work did not start');
     },
   );
+}
+
+/**
+ * The first start's API key and console password, printed once the port is open (they are shown
+ * once): on purpose outside the JSON log stream so they stand out.
+ */
+function printFirstStartSecrets(config: Config, boot: BootstrapResult): void {
+  if (boot.newApiKey) {
+    process.stdout.write(
+      `\nCreated workspace "default". Its API key (shown once, store it now):\n\n  ${boot.newApiKey}\n\n`,
+    );
+  }
+  if (boot.newAdmin) {
+    const consoleUrl = `${serviceBaseUrl(config)}/console/`;
+    process.stdout.write(
+      `Console: ${consoleUrl}\nSign in as ${boot.newAdmin.email} with this password (shown once, change it after signing in):\n\n  ${boot.newAdmin.password}\n\n`,
+    );
+  }
 }

@@ -335,6 +335,15 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
         false,
         'the DATA_DIR lock is released',
       );
+      // a first start that could not serve shows no one-time secret and keeps no workspace: the
+      // next start (on a free port) creates it and prints them (they were printed, then lost)
+      assert.doesNotMatch(busy.stdout, /shown once/);
+      const noWorkspace = await vericase(['keys', 'create', '--workspace', 'default'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+      });
+      assert.equal(noWorkspace.code, 1, noWorkspace.stderr);
+      assert.match(noWorkspace.stderr, /No workspace with id or name default/);
     } finally {
       taken.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -9,6 +9,8 @@ export interface BootstrapResult {
   newApiKey: string | null;
   /** The console's first admin, created with the workspace: its password is printed once. */
   newAdmin: { email: string; password: string } | null;
+  /** The workspace created now, if one was (a start that cannot serve takes it back). */
+  workspaceId?: string;
 }
 
 /** The first console user of a workspace created at start-up: an admin with a generated password. */
@@ -51,9 +53,15 @@ export async function bootstrapWorkspace(
       createdWorkspace: true,
       newApiKey: null,
       newAdmin: await firstAdmin(db, created.id, adminEmail),
+      workspaceId: created.id,
     };
   }
   if ((await countWorkspaces(db)) > 0) return none;
   const ws = await createWorkspace(db, 'default');
-  return { createdWorkspace: true, newApiKey: ws.api_key, newAdmin: await firstAdmin(db, ws.id, adminEmail) };
+  return {
+    createdWorkspace: true,
+    newApiKey: ws.api_key,
+    newAdmin: await firstAdmin(db, ws.id, adminEmail),
+    workspaceId: ws.id,
+  };
 }
