@@ -75,6 +75,34 @@ describe('console: new case and report', { timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test('the sign-in lockout reads in the page language, its wait in minutes', async () => {
+    const { ctx } = await getHarness();
+    const locked = await createConsoleUser(ctx, api.workspaceId, { role: 'viewer' });
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${base}/console/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: locked.email, password: 'not the password' }),
+      });
+      assert.equal(res.status, 401);
+    }
+    await chrome.context.clearCookies();
+    const page = await chrome.context.newPage();
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByLabel('E-mail').fill(locked.email);
+    await page.getByLabel('Mot de passe').fill(locked.password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(
+      (await alert.textContent()) ?? '',
+      /^Connexion refusée : trop de tentatives échouées pour cet e-mail : réessayez dans \d+ min\.$/,
+    );
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
   test("a report asked for in the console is in the browser's time zone", async () => {
     const kase = (await api.post('/v1/cases', { name: 'Report zone' })).body;
     const page = await signedInPage(chrome, base, reviewer);

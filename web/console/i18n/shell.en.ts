@@ -34,6 +34,7 @@ export const shellEn = {
   'login.expired': 'Your session ended. Sign in again.',
   'login.badCredentials': 'wrong e-mail or password.',
   'login.failed': 'Sign-in failed: {message}',
+  'login.tooMany': 'too many failed sign-ins for this e-mail: try again in {minutes} min.',
   'common.loading': 'Loading…',
   'common.error': 'Something went wrong: {message}',
   'common.previous': 'Previous',

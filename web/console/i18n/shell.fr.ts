@@ -37,6 +37,7 @@ export const shellFr: Record<ShellKey, string> = {
   'login.expired': 'Votre session a pris fin. Reconnectez-vous.',
   'login.badCredentials': 'e-mail ou mot de passe incorrect.',
   'login.failed': 'Connexion refusée : {message}',
+  'login.tooMany': 'trop de tentatives échouées pour cet e-mail : réessayez dans {minutes} min.',
   'common.loading': 'Chargement…',
   'common.error': 'Une erreur est survenue : {message}',
   'common.previous': 'Précédent',

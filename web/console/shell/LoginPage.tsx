@@ -26,8 +26,15 @@ export function LoginPage() {
       const body = problem?.body as { details?: { path?: string }[] } | undefined;
       if (problem?.status === 400 && body?.details?.some((d) => d.path === 'workspace'))
         setNeedWorkspace(true);
-      // wrong credentials, the refusal met most: in the console's language (the server's is English)
-      const message = problem?.status === 401 ? t('login.badCredentials') : (err as Error).message;
+      // wrong credentials and the lockout after too many, the refusals met most: in the console's
+      // language (the server's is English), the lockout's wait in minutes, not "546 seconds"
+      const wait = problem?.status === 429 ? /retry in (\d+) seconds/.exec((err as Error).message) : null;
+      const message =
+        problem?.status === 401
+          ? t('login.badCredentials')
+          : wait
+            ? t('login.tooMany', { minutes: Math.max(1, Math.ceil(Number(wait[1]) / 60)) })
+            : (err as Error).message;
       setError(t('login.failed', { message }));
     } finally {
       setBusy(false);
@@ -69,7 +76,14 @@ export function LoginPage() {
         {needWorkspace ? (
           <label>
             {t('login.workspace')}
-            <input name="workspace" value={workspace} onChange={(e) => setWorkspace(e.target.value)} />
+            {/* shown by a refusal that asks for it: the focus goes to it (it stayed on the password) */}
+            <input
+              name="workspace"
+              // biome-ignore lint/a11y/noAutofocus: it appears because the answer asked for it
+              autoFocus
+              value={workspace}
+              onChange={(e) => setWorkspace(e.target.value)}
+            />
             <small>{t('login.workspaceHint')}</small>
           </label>
         ) : null}
