@@ -292,11 +292,27 @@ describe("the console's French for vericase's review comments", () => {
         for (const finding of [
           { kind: 'sandbox', outcome },
           { kind: 'error', detail: 'EIO' },
+          // an approval with a file it could not read: the file is named on the approval too
+          {
+            kind: 'analysis',
+            analysis: {
+              verdict: 'approved',
+              comment: 'Not read: file 1: no text was found in the image.',
+              information: {},
+              detailedResults: [],
+            },
+          },
         ] as const) {
           const out = decideDocument(finding as never, check) as unknown as {
             data: { review: { comment: string | null } };
           };
           if (out.data.review.comment) assertFrench(out.data.review.comment);
+          if (finding.kind === 'analysis') {
+            assert.match(
+              out.data.review.comment ?? '',
+              /: every criterion of the document analysis passed on the files it read; not read: file 1: no text was found in the image$/,
+            );
+          }
         }
       }
     }

@@ -50,10 +50,15 @@ export function decide(
 
   let status: 'approved' | 'rejected' | 'need_review' = 'need_review';
   // a sandbox outcome decides without any analysis: the comment says so rather than invent criteria
+  // files that could not be read are named on an approval too (only a review's comment said them)
+  const notRead =
+    verdict === 'approved' && comment?.startsWith('Not read: ') ? comment.slice(10).replace(/\.$/, '') : null;
   const approvedBy =
     finding.kind === 'sandbox'
       ? 'the document was approved (sandbox_outcome approved)'
-      : 'every criterion of the document analysis passed';
+      : notRead
+        ? `every criterion of the document analysis passed on the files it read; not read: ${notRead}`
+        : 'every criterion of the document analysis passed';
   // why a person must look, in the frame every type uses (src/checks/review-data.ts), else who decided
   let review: ReturnType<typeof reviewNeeded> | ReturnType<typeof systemReview>;
   if (verdict === 'approved' && auto.automatic_approval) {

@@ -123,6 +123,12 @@ const RULES: Rule[] = [
     'every criterion of the document analysis passed',
     'tous les critères de l’analyse du document sont remplis',
   ),
+  {
+    // the files it could not read keep the analysis's own words (a file's number and why)
+    en: /^every criterion of the document analysis passed on the files it read; not read: ([\s\S]+)$/,
+    fr: (m) =>
+      `tous les critères de l’analyse du document sont remplis sur les fichiers lus ; non lus : ${m[1]}`,
+  },
   fixed(
     'the document was approved (sandbox_outcome approved)',
     'le document a été approuvé (sandbox_outcome approved)',
