@@ -318,6 +318,21 @@ describe("the console's French for vericase's review comments", () => {
     }
   });
 
+  test("the document analysis's findings and the fraud list's identifiers read in French (the values as read)", () => {
+    assertFrench(
+      'Needs a review (automatic_rejection is off): Failed: address matching (expected 12 avenue Foch 75016 Paris, read 3 place Vendôme 75001 Paris). Could not be verified: name matching (expected Acme, read nothing).',
+      'À revoir (automatic_rejection désactivé) : Échec : adresse (attendu 12 avenue Foch 75016 Paris, lu 3 place Vendôme 75001 Paris). Non vérifié : nom (attendu Acme, lu rien).',
+    );
+    assertFrench(
+      'Rejected automatically (automatic_rejection): Failed: registration number matching (expected 552100554, read 123456789). The document expired on 2020-01-01.',
+      'Refusé automatiquement (automatic_rejection) : Échec : numéro d’immatriculation (attendu 552100554, lu 123456789). Le document a expiré le 2020-01-01.',
+    );
+    assertFrench(
+      'Needs a review: the fraud list holds registration_number, iban of this entity',
+      'À revoir : la liste de fraude contient le numéro d’immatriculation, l’IBAN de cette entité',
+    );
+  });
+
   test('hit counts read in the singular and the plural; the older "hit(s)" comments still translate', () => {
     assertFrench(
       'Needs a review: the screening found 1 hit to confirm or ignore: Jane Doe',

@@ -28,6 +28,51 @@ const fixed = (en: string, fr: string): Rule => ({
   fr: () => fr,
 });
 
+/** The fraud list's identifier kinds (src/fraud-database/identifiers.ts), in words. */
+const FRAUD_KINDS: Readonly<Record<string, string>> = {
+  email: 'l’e-mail',
+  phone: 'le téléphone',
+  iban: 'l’IBAN',
+  registration_number: 'le numéro d’immatriculation',
+  name_birth_date: 'le nom et la date de naissance',
+};
+
+/** The document analysis's criteria (`address matching`, as analyze.ts writes their keys), in words. */
+const CRITERIA: Readonly<Record<string, string>> = {
+  'address matching': 'adresse',
+  'name matching': 'nom',
+  'registration number matching': 'numéro d’immatriculation',
+  'valid age in days': 'date d’émission',
+  'valid document type': 'type de document',
+  'valid expiration date': 'date d’expiration',
+  'valid iban': 'IBAN valide',
+  'valid bic': 'BIC valide',
+  'iban matching': 'IBAN',
+  'bic matching': 'BIC',
+};
+
+/**
+ * The analysis's findings in French: the frames, each criterion's name, `expected … read …`; the
+ * values read stay as they were read, and a file's reason not read stays the analysis's.
+ */
+function analysisInFrench(en: string): string {
+  return en
+    .replace(/^Failed: |(?<=\. )Failed: /g, 'Échec : ')
+    .replace(/Could not be verified: /g, 'Non vérifié : ')
+    .replace(/Not read: /g, 'Non lus : ')
+    .replace(/The document expired on (\S+)\./g, 'Le document a expiré le $1.')
+    .replace(/\bfile (\d+): /g, 'fichier $1 : ')
+    .replace(
+      /([a-z ]+) \(expected ([^()]*?), read ([^()]*)\)/g,
+      (_all, name: string, expected: string, read: string) => {
+        const key = name.trim();
+        const label = CRITERIA[key] ?? key;
+        const shown = (v: string) => (v === 'a value' ? 'une valeur' : v === 'nothing' ? 'rien' : v);
+        return `${name.startsWith(' ') ? ' ' : ''}${label} (attendu ${shown(expected)}, lu ${shown(read)})`;
+      },
+    );
+}
+
 const RULES: Rule[] = [
   // src/checks/engine/system-review.ts, and the types that frame their own reason the same way
   {
@@ -62,7 +107,11 @@ const RULES: Rule[] = [
   ),
   {
     en: /^the fraud list holds (.+) of this entity$/,
-    fr: (m) => `la liste de fraude contient ${m[1]} de cette entité`,
+    fr: (m) =>
+      `la liste de fraude contient ${m[1]
+        .split(', ')
+        .map((k) => FRAUD_KINDS[k] ?? k)
+        .join(', ')} de cette entité`,
   },
   // online_reputation
   fixed(
@@ -119,6 +168,11 @@ const RULES: Rule[] = [
     'Surveillance démarrée : les données du registre auxquelles la société a été liée servent de référence',
   ),
   // document (src/checks/types/document/decide.ts, analysis/analyze.ts)
+  {
+    // the analysis's findings (analyze.ts): "Failed: …. Could not be verified: …. Not read: …."
+    en: /^(?:Failed: |The document expired on |Could not be verified: |Not read: )[\s\S]*$/,
+    fr: (m) => analysisInFrench(m[0]),
+  },
   fixed(
     'every criterion of the document analysis passed',
     'tous les critères de l’analyse du document sont remplis',
