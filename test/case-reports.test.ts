@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { keyData } from '../src/case-reports/pdf/format.ts';
 import { renderThreads } from '../src/case-reports/pdf/render-off-thread.ts';
 import { processCaseReport } from '../src/case-reports/process-report.ts';
 import { CASE_REPORT_RENDERS_AT_ONCE } from '../src/case-reports/queues.ts';
@@ -493,6 +494,46 @@ describe('case reports', () => {
     );
     const summary = first.slice(first.indexOf('Summary'), first.indexOf('Companies ('));
     assert.ok(!summary.includes('to confirm or ignore'), summary);
+  });
+
+  test("an eKYC's fraud score is in the report, first of its data; rows past the limit are counted, not dropped silently", async () => {
+    // the limit: a data of 12 plain fields shows 10 and says 2 more
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, `value ${i}`]));
+    const rows = keyData(many);
+    assert.equal(rows.length, 11);
+    assert.deepEqual(rows[10], ['More', '2 more fields of its data: read the check in the API']);
+    assert.deepEqual(keyData({ a: 1 }), [['A', '1']]);
+
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'Fraud signals',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Elvis',
+          last_name: 'Morey',
+          birth_date: '1970-01-08',
+          email: 'elvis@acme.test',
+          phone_number: '+33949123456',
+          address: { country: 'GB', city: 'London' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const ekyc = await api.post('/v1/checks/ekyc', {
+      individual_id: kase.body.individuals[0].id,
+      settings: { automatic_approval: false },
+    });
+    assert.equal(ekyc.status, 201, JSON.stringify(ekyc.body));
+    const check = (await api.get(`/v1/checks/ekyc/${ekyc.body.id}`)).body;
+    const score = check.data.fraud_signals?.fraud_score;
+    assert.ok(score && score.score > 0, JSON.stringify(check.data.fraud_signals));
+    assert.equal((await api.post(`/v1/cases/${kase.body.id}/generate-report`, {})).status, 204);
+    const { text } = await pdfText(api, (await generated(api, kase.body.id)).file_ids[0]);
+    const all = text.join('\n').replace(/\s+/g, ' ');
+    assert.ok(all.includes(`Fraud score ${score.score} (${score.band.replace(/_/g, ' ')})`), all);
+    for (const label of score.labels) assert.ok(all.includes(label.replace(/_/g, ' ')), `${label} in ${all}`);
   });
 
   test('a case assigned to a free-text id (not one of our users) gets its report', async () => {

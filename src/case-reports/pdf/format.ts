@@ -84,8 +84,24 @@ export function keyData(
 ): [string, string][] {
   const d = obj(data) ?? {};
   const rows: [string, string][] = [];
+  // an eKYC's fraud score is the key fact a reader needs (a very high score on an approved identity),
+  // and it sits two levels down, where the rows below look no deeper: first, always
+  const fraud = obj(obj(d.fraud_signals)?.fraud_score);
+  if (fraud && typeof fraud.score === 'number') {
+    const labels = Array.isArray(fraud.labels) ? fraud.labels.map(words) : [];
+    rows.push([
+      'Fraud score',
+      `${fraud.score} (${words(fraud.band)})${labels.length ? `: ${labels.join(', ')}` : ''}`,
+    ]);
+  }
+  // rows past the limit are counted, and the count said: a reader must know something was left out
+  let left = 0;
   const add = (key: string, v: unknown) => {
-    if (rows.length >= limit || v === null || v === undefined || v === '') return;
+    if (v === null || v === undefined || v === '') return;
+    if (rows.length >= limit) {
+      if (!SECRET_KEYS.test(key) && (typeof v !== 'object' || Array.isArray(v))) left++;
+      return;
+    }
     // a link that opens the portal as the person (id_verification's verification_url carries its
     // token) is a credential: a report that is downloaded and passed around never shows it
     if (SECRET_KEYS.test(key)) return;
@@ -126,6 +142,8 @@ export function keyData(
       if (!NOISE.has(path)) add(LABELS[path] ?? `${words(k)} ${words(k2)}`, v2);
     }
   }
+  if (left)
+    rows.push(['More', `${left} more field${left === 1 ? '' : 's'} of its data: read the check in the API`]);
   return rows;
 }
 
