@@ -85,6 +85,14 @@ describe('operations endpoints', () => {
     const health = await call('GET', '/healthz');
     assert.equal(health.status, 200);
     assert.deepEqual(health.json, { status: 'ok' });
+    // the root says where things are (it was a 404), and each place it names answers
+    const root = await call('GET', '/');
+    assert.equal(root.status, 200);
+    assert.equal(root.json.name, 'vericase');
+    for (const where of [root.json.docs, root.json.openapi, root.json.console, root.json.health]) {
+      const res = await call('GET', where);
+      assert.ok(res.status === 200 || res.status === 302, `${where}: ${res.status}`);
+    }
 
     const version = await call('GET', '/version');
     assert.equal(version.status, 200);

@@ -136,6 +136,16 @@ export function registerOpsRoutes(app: App, ctx: AppContext): void {
   // probes and scrapes every few seconds: not in the request log unless they fail (warn and above)
   const hide = { schema: { hide: true }, logLevel: 'warn' as const };
   app.get('/healthz', hide, async () => ({ status: 'ok' }));
+  // the first address a new user opens: where things are, rather than "Route GET / not found"
+  app.get('/', hide, async () => ({
+    name: 'vericase',
+    api: '/v1 (every request with X-SERVICE-API-KEY)',
+    docs: '/docs',
+    openapi: '/v1/openapi.json',
+    console: '/console/',
+    health: '/healthz',
+    readiness: '/readyz',
+  }));
   app.get('/readyz', hide, async (_req, reply) => {
     const r = await readiness(ctx);
     reply.header('cache-control', 'no-store');
