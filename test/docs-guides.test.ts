@@ -31,6 +31,19 @@ test('every link between guides leads to a page; only docs/<name>.md is served',
     assert.doesNotMatch(res.body, /href="(\.\.\/|[^"#:]*\.md)/, `${url} links outside the served docs`);
     for (const m of res.body.matchAll(/href="(\/docs\/guides\/[^"#]+)/g)) queue.push(m[1]);
   }
+  // the index lists every guide a user looks for (five of them were listed; templates, the CLI,
+  // deployment... were reachable only through links inside other guides)
+  const index = await get('/docs/guides');
+  for (const name of [
+    'templates',
+    'cli',
+    'deployment',
+    'backup',
+    'id-verification',
+    'electronic-signature',
+  ]) {
+    assert.match(index.body, new RegExp(`href="/docs/guides/${name}"`), name);
+  }
   for (const bad of ['nope', '..%2FREADME', 'README', '.hidden', 'a'.repeat(100)]) {
     assert.equal((await get(`/docs/guides/${bad}`)).statusCode, 404, bad);
   }
