@@ -38,6 +38,24 @@ function assertErrorBody(body: any, status: number, code: string) {
   assert.ok(!Number.isNaN(Date.parse(body.timestamp)));
 }
 
+/** Writes raw HTTP on a new connection and reads everything the server answers until it closes. */
+function exchange(port: number, sent: string): Promise<string> {
+  const socket = net.connect(port, '127.0.0.1');
+  let received = '';
+  return new Promise<string>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`no end after: ${received}`)), 15_000);
+    socket.on('data', (c: Buffer) => {
+      received += c.toString('utf8');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(deadline);
+      resolve(received);
+    });
+    socket.write(sent);
+  });
+}
+
 describe('connections: early refusals on a kept-alive connection', () => {
   let server: LiveServer;
   let api: Client;
@@ -268,20 +286,7 @@ describe('connections: early refusals on a kept-alive connection', () => {
       json('{"name":"a","name":"b"}') +
       json(JSON.stringify({ name: names[2] })) +
       `GET /v1/ping HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\nconnection: close\r\n\r\n`;
-    const socket = net.connect(server.port, '127.0.0.1');
-    let received = '';
-    await new Promise<void>((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new Error(`no end after: ${received}`)), 15_000);
-      socket.on('data', (c: Buffer) => {
-        received += c.toString('utf8');
-      });
-      socket.on('error', reject);
-      socket.on('close', () => {
-        clearTimeout(deadline);
-        resolve();
-      });
-      socket.write(sent);
-    });
+    const received = await exchange(server.port, sent);
     const heads = [...received.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)];
     assert.deepEqual(
       heads.map((h) => Number(h[1])),
@@ -309,24 +314,12 @@ describe('connections: early refusals on a kept-alive connection', () => {
       `POST /v1/cases HTTP/1.1\r\nhost: localhost\r\nx-service-api-key: ${api.key}\r\n` +
       types.map((t) => `Content-Type: ${t}\r\n`).join('') +
       `content-length: ${Buffer.byteLength(body)}\r\n${close ? 'connection: close\r\n' : ''}\r\n${body}`;
-    const socket = net.connect(server.port, '127.0.0.1');
-    let received = '';
-    await new Promise<void>((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new Error(`no end after: ${received}`)), 15_000);
-      socket.on('data', (c: Buffer) => {
-        received += c.toString('utf8');
-      });
-      socket.on('error', reject);
-      socket.on('close', () => {
-        clearTimeout(deadline);
-        resolve();
-      });
-      socket.write(
-        request(['application/json', 'text/plain']) +
-          request(['application/json', 'application/json']) +
-          request(['text/plain', 'application/json'], true),
-      );
-    });
+    const received = await exchange(
+      server.port,
+      request(['application/json', 'text/plain']) +
+        request(['application/json', 'application/json']) +
+        request(['text/plain', 'application/json'], true),
+    );
     const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
     assert.deepEqual(statuses, [400, 400, 415], received);
     assert.match(
