@@ -17,8 +17,8 @@ import type { JobQueue } from './jobs/queue.ts';
 
 /** What made a case's entity a possible target of its template (see `afterCaseEntitiesChanged`). */
 export type EntityChange =
-  | { added: string }
-  | { before: object & { id: string }; after: object & { id: string } };
+  /** `created`: the entity is the one this request creates (a refusal names the request's fields). */
+  { added: string; created?: boolean } | { before: object & { id: string }; after: object & { id: string } };
 
 /** What every route module receives: configuration and shared services. No request state. */
 export interface AppContext {

@@ -105,6 +105,36 @@ describe('templates follow the case', () => {
     assert.ok(events.slice(created).includes('Check.Started'), events.join(','));
   });
 
+  test("an individual the template cannot check is refused naming the request's own field, not an id its rollback leaves naming nothing", async () => {
+    const api = await newWorkspace();
+    const made = await api.post('/v1/templates', {
+      key: 'ekyc-contacts',
+      name: 'eKYC of the contacts',
+      checks: [{ type: 'ekyc', targets: ['business_contacts'] }],
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const kase = await api.post('/v1/cases', {
+      name: 'Contacts',
+      template_key: 'ekyc-contacts',
+      companies: [{ type: 'main', name: 'Acme', country: 'FR' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    // eKYC needs the address's country: the contact has none
+    const refused = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      first_name: 'Carl',
+      last_name: 'Three',
+      birth_date: '1980-01-01',
+      is_business_contact: true,
+      relations: [{ roles: ['legal_representative'] }],
+    });
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.equal(refused.body.details[0].path, 'address.country');
+    assert.match(refused.body.message, /for the individual being created \(Carl Three\)/);
+    assert.doesNotMatch(refused.body.message, /[0-9a-f]{8}-[0-9a-f]{4}-/);
+    assert.equal((await api.get(`/v1/cases/${kase.body.id}`)).body.individuals.length, 0);
+  });
+
   test('PATCH /v1/cases/{id} with template_key applies it to the current entities once', async () => {
     const api = await newWorkspace();
     await template(api);

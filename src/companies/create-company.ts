@@ -56,7 +56,10 @@ export async function createCompany(
     await recordEvents(trx, workspaceId, [{ type: 'Company.Created', case_id: c.id, payload: { company } }]);
     const extended = afterInsert ? await afterInsert(trx, row) : false;
     // the case's template follows: the new company gets the checks it is a target of
-    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, { added: id });
+    const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, {
+      added: id,
+      created: true,
+    });
     if (templated || extended) return companyView(trx, ctx, row);
     return company;
   });

@@ -56,7 +56,7 @@ export async function createIndividual(
       { type: 'Individual.Created', case_id: c.id, payload: { individual } },
     ]);
     // the case's template follows: the new individual gets the checks it is a target of
-    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, { added: id }))
+    if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, { added: id, created: true }))
       return individualView(trx, ctx, row);
     return individual;
   });

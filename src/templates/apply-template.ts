@@ -41,6 +41,11 @@ export interface ApplyOptions {
    * refusal's detail names it, since the entity's id is the request's path, not a body field.
    */
   causePath?: string;
+  /**
+   * The entity this request creates (`POST /v1/individuals`): a refusal names the request's own
+   * field (`email`), and not the entity's id, which its rollback leaves naming nothing.
+   */
+  createdEntityId?: string;
 }
 
 const hasRole = (roles: unknown, role: string) => Array.isArray(roles) && roles.includes(role);
@@ -115,8 +120,11 @@ export function changesTargets(before: object, after: object): boolean {
  * if its checks are refused. The rest of the case is left alone: a template check someone deleted
  * on another entity is not created again by an unrelated addition or update.
  */
-export function targetOfChange(change: EntityChange): Pick<ApplyOptions, 'onlyEntityId' | 'causePath'> {
-  if ('added' in change) return { onlyEntityId: change.added };
+export function targetOfChange(
+  change: EntityChange,
+): Pick<ApplyOptions, 'onlyEntityId' | 'causePath' | 'createdEntityId'> {
+  if ('added' in change)
+    return { onlyEntityId: change.added, ...(change.created ? { createdEntityId: change.added } : {}) };
   const row = change.after as {
     id: string;
     from_individual_id?: string | null;
@@ -145,6 +153,8 @@ function describe(e: Entity, opts: ApplyOptions) {
     const path = `${e.kind === 'company' ? 'companies' : 'individuals'}[${idx}]`;
     return { path, label: `${path} (${name})` };
   }
+  // the body being created: its fields are the request's own, and its id will not exist
+  if (opts.createdEntityId === e.row.id) return { path: '', label: `the ${e.kind} being created (${name})` };
   return { path: `${e.kind}_id`, label: `${e.kind} ${e.row.id} (${name})` };
 }
 
@@ -248,7 +258,15 @@ export async function applyTemplate(
             message,
             [
               {
-                path: opts.causePath ?? (reason && reason !== `${e.kind}_id` ? `${path}.${reason}` : path),
+                path:
+                  opts.causePath ??
+                  (path === ''
+                    ? reason && reason !== `${e.kind}_id`
+                      ? reason
+                      : 'case_id'
+                    : reason && reason !== `${e.kind}_id`
+                      ? `${path}.${reason}`
+                      : path),
                 message,
               },
             ],
