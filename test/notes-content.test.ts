@@ -35,6 +35,11 @@ describe('note content', () => {
         '<p>see <a href="https://example.com/a?b=1" target="_blank" rel="noopener noreferrer">https://example.com/a?b=1</a>.</p>',
       ],
       ['<ul><li>one</li></ul>', '<ul><li>one</li></ul>'],
+      // a table is not kept; its cells are apart and its rows on their own lines
+      [
+        '<table><tr><th>Name</th><th>Share</th></tr><tr><td>Acme</td><td>70%</td></tr></table>',
+        '<p>Name Share <br />Acme 70% <br /></p>',
+      ],
     ];
     for (const [input, stored] of cases) {
       const res = await api.post('/v1/notes', { case_id: c.id, content: input });

@@ -32,7 +32,13 @@ const ALLOWED = {
  * fillMentions writes them from the user it points at (mentions.ts).
  */
 export function cleanContent(raw: string, mentionText: string): string {
-  const withBreaks = raw.replace(/\r\n?/g, '\n').replace(/\n/g, '<br />');
+  const withBreaks = raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/\n/g, '<br />')
+    // a table is not kept, its text is: a cell's end is a space and a row's a line break, or
+    // `<td>cell1</td><td>cell2</td>` read "cell1cell2"
+    .replace(/<\/t[dh]\s*>/gi, ' $&')
+    .replace(/<\/tr\s*>/gi, '<br />$&');
   const html = sanitizer()(withBreaks, {
     ...ALLOWED,
     transformTags: {
