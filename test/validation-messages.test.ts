@@ -81,6 +81,14 @@ describe('one message for a value of the wrong shape', () => {
     assert.equal(res.status, 400);
     assert.deepEqual(res.body.details, [{ path: 'name', message: 'name must not be blank' }]);
   });
+
+  test("an empty value where text is needed says so in the service's words, not the validator's", async () => {
+    const api = await newWorkspace();
+    // it read "name must NOT have fewer than 1 characters"
+    const search = await api.get('/v1/screening/search?name=');
+    assert.equal(search.status, 400, JSON.stringify(search.body));
+    assert.deepEqual(search.body.details, [{ path: 'name', message: 'name must not be empty' }]);
+  });
 });
 
 describe('a refused key of an object is named', () => {

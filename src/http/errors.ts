@@ -203,6 +203,9 @@ export function validationDetails(context: string, allErrors: AjvLikeError[]): E
       continue;
     } else if (e.keyword === 'pattern' && PATTERN_MESSAGES[String(e.params?.pattern)])
       message = `${path} ${PATTERN_MESSAGES[String(e.params?.pattern)]}`;
+    // an empty string where text is needed: said as the service's own checks say it (Ajv's "must
+    // NOT have fewer than 1 characters" read as no other message did)
+    else if (e.keyword === 'minLength' && e.params?.limit === 1) message = `${path} must not be empty`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;
