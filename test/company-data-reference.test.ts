@@ -260,6 +260,23 @@ describe('legal forms: no list, a broken list, a new edition', () => {
     assert.deepEqual(second.body.data.map((f: { code: string }) => f.code).sort(), ['6CHY', 'XTIQ']);
   });
 
+  test('a reference directory that does not exist (a typo) is named in the 503, as the screening names it', async () => {
+    const missing = join(tmpdir(), `vericase-elf-typo-${Date.now()}`);
+    const other = await appWithReferenceDir(missing);
+    try {
+      const res = await other.api.get('/v1/company-data/entity-legal-forms?country=FR');
+      assert.equal(res.status, 503);
+      assert.ok(
+        res.body.message.startsWith(
+          `No ISO 20275 legal-form list is available: the reference directory ${missing} does not exist. To provide one,`,
+        ),
+        res.body.message,
+      );
+    } finally {
+      await other.app.close();
+    }
+  });
+
   test('a file that is not an ELF list → 503 naming it', async () => {
     const broken = await mkdtemp(join(tmpdir(), 'vericase-elf-broken-'));
     await mkdir(join(broken, 'elf'));

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { errors } from '../../http/common-schemas.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
+import { directoryProblem, resolveReferenceDir } from '../../screening/service/reference-dir.ts';
 import { isCountryCode } from '../../shared/countries.ts';
 import { ElfCountry, EntityLegalForm } from '../schemas.ts';
 import { getLegalForms, HOW_TO_PROVIDE_LEGAL_FORMS } from './get-legal-forms.ts';
@@ -28,11 +29,16 @@ async function loaded(ctx: AppContext): Promise<LegalFormIndex> {
   } catch (err) {
     throw new ApiError(503, `${(err as Error).message}. To fix it, ${HOW_TO_PROVIDE_LEGAL_FORMS}.`);
   }
-  if (!index)
+  if (!index) {
+    // a mistyped VERICASE_REFERENCE_DIR is said, as the screening's 503 and /readyz say it
+    const { dir } = resolveReferenceDir(ctx.config);
+    const problem = dir ? directoryProblem(dir) : null;
+    const why = dir && problem ? `: the reference directory ${dir} ${problem}` : '';
     throw new ApiError(
       503,
-      `No ISO 20275 legal-form list is available. To provide one, ${HOW_TO_PROVIDE_LEGAL_FORMS}.`,
+      `No ISO 20275 legal-form list is available${why}. To provide one, ${HOW_TO_PROVIDE_LEGAL_FORMS}.`,
     );
+  }
   return index;
 }
 
