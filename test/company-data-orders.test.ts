@@ -242,7 +242,7 @@ describe('document orders', () => {
     assert.equal(pdf.getTitle(), 'Registry extract: Ковалёв 東京');
     if (hasPdftotext()) {
       const text = pdfText(file.bytes);
-      assert.match(text, /Name: Ковалёв ‹Dong Jing›/);
+      assert.match(text, /Company name: Ковалёв ‹Dong Jing›/);
       assert.match(text, /transliterated from a script this document cannot show/);
       // the Bulgarian legal form as the ISO 20275 list writes it
       if (company.legal_form && /[\u0400-\u04ff]/.test(company.legal_form))

@@ -277,6 +277,8 @@ describe('document analysis: registration certificate (PDF text layer)', () => {
     assert.equal(out.verdict, 'approved', out.comment ?? '');
     // the registration date is not the issuing date, and the share capital is not the address
     assert.equal(info(out).issuing_date, '2026-11-23');
+    // its name is read by its label (`Name:` was no label the analysis knows: null)
+    assert.equal(info(out).name, 'Acme Solutions SAS');
     assert.equal(info(out).address, '8 avenue Jean Jaurès, 69007, Lyon, FR');
   });
 

@@ -38,7 +38,8 @@ export async function extractPdf(
   y -= 10;
   const a = profile.address;
   const rows: [string, string | null][] = [
-    ['Name', profile.name],
+    // the label a document check reads a registry extract's name by (`Name:` left it null)
+    ['Company name', profile.name],
     ['Registration number', profile.registration_number],
     ['Country', profile.country],
     ['Status', profile.status],
