@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type ChromiumSession, openChromium, signedInPage } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
+import { uploadRef } from '../helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { passportPng } from '../helpers/id-documents.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -100,6 +102,41 @@ describe('console: new case and report', { timeout: 300_000 }, () => {
       /^Connexion refusée : trop de tentatives échouées pour cet e-mail : réessayez dans \d+ min\.$/,
     );
     await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
+  test('a check being verified: the case page follows it until it settles, without a reload', async () => {
+    const kase = await api.post('/v1/cases', {
+      name: 'Check in progress',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ada', last_name: 'Lovelace', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    // the sandbox provider never answers this one: processing until someone acts
+    const ref = await uploadRef(api, passportPng({ outcome: 'pending' }));
+    const check = await api.post('/v1/checks/id_document', {
+      individual_id: kase.body.individuals[0].id,
+      data: { front_upload_ref: ref },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    await eventually(async () => {
+      const res = await api.get(`/v1/checks/id_document/${check.body.id}`);
+      return res.body.status === 'processing' || undefined;
+    });
+    const page = await signedInPage(chrome, base, reviewer);
+    await page.goto(`${base}/console/cases/${kase.body.id}?check=${check.body.id}`);
+    const row = page.locator(`[data-check-id="${check.body.id}"]`);
+    await row.getByText('Processing').waitFor();
+    // settled elsewhere (another person, a provider): the page shows it, with no reload
+    assert.equal((await api.post(`/v1/checks/id_document/${check.body.id}/force_review`, {})).status, 200);
+    await row.getByText('To review').waitFor({ timeout: 20_000 });
+    await page
+      .locator(`#check-${check.body.id}`)
+      .getByTestId('check-waiting-reason')
+      .getByText(/pushed to review \(force_review\)/)
+      .waitFor();
     await page.close();
   });
 

@@ -25,6 +25,9 @@ import { type CaseDetailed, caseEntities, individualName, userName } from './typ
 import './case.css';
 
 type Tab = 'entities' | 'documents' | 'notes' | 'activity';
+/** While a check is processing, the case is read again this often, this many times at most (3 min). */
+const POLL_MS = 3000;
+const MAX_POLLS = 60;
 const TABS: Tab[] = ['entities', 'documents', 'notes', 'activity'];
 
 export function CasePage({ id }: { id: string }) {
@@ -94,6 +97,34 @@ export function CasePage({ id }: { id: string }) {
     setVersion((v) => v + 1);
     void load();
   }, [load]);
+
+  // a check being verified settles within seconds (a provider, an OCR) or when someone acts on it:
+  // the page reads the case again every few seconds while one is, for a few minutes at most,
+  // rather than showing it in progress until a reload (console walk)
+  const processing = useMemo(
+    () =>
+      kase
+        ? [...kase.companies, ...kase.individuals].some((e) =>
+            e.checks.some((c) => c.status === 'processing'),
+          )
+        : false,
+    [kase],
+  );
+  const [polls, setPolls] = useState(0);
+  useEffect(() => {
+    if (!processing) {
+      setPolls(0);
+      return;
+    }
+    if (polls >= MAX_POLLS) return;
+    // the case only (its checks' envelopes): the tabs with their own data are not read again, and a
+    // check panel open on a check that changed reads it again (keyed by its updated_at)
+    const timer = setTimeout(() => {
+      setPolls((p) => p + 1);
+      void load();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [processing, polls, load]);
 
   const entities = useMemo(() => (kase ? caseEntities(kase) : []), [kase]);
   // the main company is selected first

@@ -311,6 +311,8 @@ function CheckRow(props: {
       {props.open ? (
         <div id={`check-${c.id}`} className="case-check-detail">
           <CheckPanel
+            // a check that changed (a poll of the case, another person's review) is read again
+            key={`${c.id}:${c.updated_at}`}
             caseId={props.caseId}
             check={c}
             entityName={props.entityName}
