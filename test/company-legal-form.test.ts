@@ -132,11 +132,17 @@ describe('entity_legal_form is validated against the ISO 20275 list', () => {
     const imported = await api.post('/v1/cases', { name: 'Registry', companies: [{ search_ref: ref }] });
     assert.equal(imported.status, 201, JSON.stringify(imported.body));
     assert.ok(imported.body.companies[0].entity_legal_form);
-    // POST /v1/companies: the country comes from the profile, known only after the fetch
+    // POST /v1/companies: the country comes from the profile, known only after the fetch (into
+    // another case: a registry company is one company of a case)
     await api.patch('/v1/workspace/settings', { company_data: { fetch_limit: 2 } });
+    const other = await api.post('/v1/cases', {
+      name: 'Other',
+      companies: [{ type: 'main', name: 'Holding', country: 'FR' }],
+    });
+    assert.equal(other.status, 201, JSON.stringify(other.body));
     const company = (fields: Record<string, unknown>) =>
       api.post('/v1/companies', {
-        case_id: imported.body.id,
+        case_id: other.body.id,
         type: 'affiliated',
         search_ref: ref,
         ...fields,
