@@ -57,10 +57,7 @@ export function tagChanges(before: string[], after: string[]): ActivityChange[] 
  * replacing the list) is one event, so one activity: added.
  */
 export function tagsActivity(before: string[], after: string[]): TagsActivity {
-  const lower = (l: string[]) => new Set(l.map((t) => t.toLowerCase()));
-  const was = lower(before);
-  const now = lower(after);
-  if ([...now].some((t) => !was.has(t))) return 'added_tags__case';
-  if ([...was].some((t) => !now.has(t))) return 'removed_tags__case';
-  return null;
+  const changes = tagChanges(before, after);
+  if (changes.some((c) => c.next !== null)) return 'added_tags__case';
+  return changes.length ? 'removed_tags__case' : null;
 }

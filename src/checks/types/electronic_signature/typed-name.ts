@@ -1,3 +1,5 @@
+import { foldText } from '../../../shared/fold-text.ts';
+
 /**
  * A typed signature is the signer's name, not any text: it must read as the name on record. The
  * comparison forgives what a person types differently without writing another name: letter case,
@@ -19,30 +21,13 @@ export function typedNameMatches(
   return [full, short].some((names) => orders(names).some((o) => o.join('') === glued));
 }
 
-/**
- * Letters a canonical decomposition leaves whole, read as the letters people type for them on a
- * keyboard without them (`Sklodowska` for `Skłodowska`, `Straße` as `Strasse`).
- */
-const PLAIN_LETTERS: Readonly<Record<string, string>> = {
-  ł: 'l',
-  ø: 'o',
-  đ: 'd',
-  ð: 'd',
-  ħ: 'h',
-  ı: 'i',
-  ŀ: 'l',
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  þ: 'th',
-};
-
 function words(name: string): string[] {
-  return name
+  // letters a decomposition leaves whole are typed plainly on a keyboard without them (`Sklodowska`
+  // for `Skłodowska`, `ss` for `ß`): the project's search folding reads them so
+  return foldText(name)
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLocaleLowerCase('und')
-    .replace(/[łøđðħıŀßæœþ]/g, (c) => PLAIN_LETTERS[c] ?? c)
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 }
