@@ -623,6 +623,9 @@ describe('audit log: checks reviewed from a session', () => {
     const rejected = activities.find((a: { type: string }) => a.type === 'user__rejected__check');
     assert.equal(rejected.author_type, 'user');
     assert.deepEqual(rejected.user, me);
+    const confirmed = activities.find((a: { type: string }) => a.type === 'user__confirmed__aml_hit');
+    assert.deepEqual(confirmed.user, me);
+    assert.equal(confirmed.context.aml_hit_ids, hitIds.join(','));
 
     const log = (await api.get(`/v1/audit-log?resource_type=check&resource_id=${check.id}`)).body.data;
     assert.deepEqual(

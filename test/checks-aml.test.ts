@@ -303,9 +303,12 @@ describe('aml check: screening and transitions', () => {
 describe('aml hits review', () => {
   let api: Client;
   let check: any;
+  let caseId: string;
   before(async () => {
     api = await newWorkspace('aml-hits');
-    const { individualIds } = await caseWith(api, [{ first_name: 'Ali', last_name: 'Hassan' }]);
+    const made = await caseWith(api, [{ first_name: 'Ali', last_name: 'Hassan' }]);
+    const { individualIds } = made;
+    caseId = made.caseId;
     check = await settled(api, (await screen(api, { individual_id: individualIds[0] })).id);
     assert.equal(check.status, 'need_review');
     assert.ok(check.data.hits.length >= 2, `needs two hits, got ${check.data.hits.length}`);
@@ -401,6 +404,57 @@ describe('aml hits review', () => {
       'Check.ReviewNeeded',
       'Check.Rejected',
     ]);
+  });
+
+  test('each hit review is an activity naming its hits; no webhook is sent for it, not even by a replay', async () => {
+    const res = await api.get(
+      `/v1/activities?case_id=${caseId}&type.in=api__ignored__aml_hit,api__confirmed__aml_hit`,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const reviews = res.body;
+    assert.deepEqual(
+      reviews.data.map((a: any) => a.type),
+      ['api__ignored__aml_hit', 'api__ignored__aml_hit', 'api__confirmed__aml_hit'],
+    );
+    const [restIgnored, firstIgnored, firstConfirmed] = reviews.data;
+    const [first, ...rest] = check.data.hits;
+    assert.deepEqual(restIgnored.context, {
+      check: { id: check.id, type: 'aml', subtype: null },
+      aml_hit_ids: rest.map((h: { id: string }) => h.id).join(','),
+    });
+    assert.equal(firstIgnored.context.aml_hit_ids, first.id);
+    assert.equal(firstConfirmed.context.aml_hit_ids, first.id);
+    assert.equal(firstConfirmed.individual_id, check.individual_id);
+    assert.equal(firstConfirmed.author_type, 'api');
+    assert.ok(firstConfirmed.author_id, 'the key the review was made with');
+
+    // recorded without a place in the webhook outbox, and a replay of everything skips them
+    const { ctx } = await getHarness();
+    const outboxed = await ctx.db
+      .selectFrom('events')
+      .innerJoin('event_outbox', 'event_outbox.seq', 'events.seq')
+      .select('events.type')
+      .where('events.workspace_id', '=', api.workspaceId)
+      .where('events.type', 'like', 'AmlHit.%')
+      .execute();
+    assert.deepEqual(outboxed, []);
+    const hook = await api.post('/v1/webhooks', {
+      name: 'everything',
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['*'],
+    });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
+    const replay = await api.post(`/v1/webhooks/${hook.body.id}/replay`, { since: '2000-01-01T00:00:00Z' });
+    assert.equal(replay.status, 202, JSON.stringify(replay.body));
+    const recorded = await ctx.db
+      .selectFrom('events')
+      .select('type')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    const hitReviews = recorded.filter((r) => r.type.startsWith('AmlHit.')).length;
+    assert.equal(hitReviews, 3);
+    assert.equal(replay.body.deliveries, recorded.length - hitReviews);
+    assert.equal((await api.delete(`/v1/webhooks/${hook.body.id}`)).status, 204);
   });
 
   test('the hits of a decided check stay as they were: review refused with 400 naming status', async () => {

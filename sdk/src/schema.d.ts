@@ -1132,7 +1132,7 @@ export interface components {
           /** @enum {unknown} */
           type: "review_aml_check" | "review_document_check" | "review_id_document_check" | "review_id_verification_check";
         }) | null;
-        /** @description The AML hits an aml_hit activity is about (not recorded yet) */
+        /** @description The ids of the AML hits a confirmed or ignored aml_hit activity decided, comma-separated */
         aml_hit_ids?: string;
         case?: {
           /** @enum {unknown} */

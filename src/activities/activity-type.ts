@@ -41,6 +41,9 @@ const VERB_OF: Readonly<Record<string, string>> = {
   'Check.Rejected': 'rejected__check',
   'Check.Expired': 'expired__check',
   'Check.Deleted': 'deleted__check',
+  // activities only (no webhook event: ACTIVITY_ONLY_EVENTS)
+  'AmlHit.Confirmed': 'confirmed__aml_hit',
+  'AmlHit.Ignored': 'ignored__aml_hit',
 };
 
 const KNOWN: ReadonlySet<string> = new Set(ACTIVITY_TYPES);

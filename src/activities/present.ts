@@ -24,6 +24,7 @@ function contextOf(payload: Obj) {
     context.case_relation = pick(relation, ['id', 'from_company_id', 'from_individual_id', 'to_company_id']);
   const check = obj(payload.check);
   if (check) context.check = pick(check, ['id', 'type', 'subtype']);
+  if (typeof payload.aml_hit_ids === 'string') context.aml_hit_ids = payload.aml_hit_ids;
   return context;
 }
 

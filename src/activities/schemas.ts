@@ -41,11 +41,13 @@ const ActivityContext = Type.Object({
   check: Type.Optional(
     Nullable(Type.Object({ id: Uuid, type: Type.Enum(CheckTypes), subtype: Nullable(Type.String()) })),
   ),
-  // Parts of the reference's context for activities vericase does not record yet (AML hit reviews,
-  // registry purchases, client portals, AI agents): declared so clients know them, never present.
   aml_hit_ids: Type.Optional(
-    Type.String({ description: 'The AML hits an aml_hit activity is about (not recorded yet)' }),
+    Type.String({
+      description: 'The ids of the AML hits a confirmed or ignored aml_hit activity decided, comma-separated',
+    }),
   ),
+  // Parts of the reference's context for activities vericase does not record yet (registry
+  // purchases, client portals, AI agents): declared so clients know them, never present.
   vendor: Type.Optional(
     Type.String({ description: 'The company-data provider of a purchase (not recorded yet)' }),
   ),

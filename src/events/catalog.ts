@@ -109,8 +109,16 @@ export function deliveredName(type: string, subEvent: string | null | undefined)
   return family ? { event: family, sub_event: type } : { event: type, sub_event: null };
 }
 
+/**
+ * Events recorded as activities only, never delivered (recordEvents with `outbox: false`): the
+ * reference lists AML hit reviews among activities but has no webhook event for them.
+ */
+export const ACTIVITY_ONLY_EVENTS: ReadonlySet<string> = new Set(['AmlHit.Confirmed', 'AmlHit.Ignored']);
+
 /** Whether a webhook subscribed to `subscriptions` receives this event. */
 export function subscribes(subscriptions: readonly string[], name: DeliveredName): boolean {
+  // not even `*`: a replay reads every recorded event, these included
+  if (ACTIVITY_ONLY_EVENTS.has(name.event)) return false;
   const family = name.event.split('.')[0];
   for (const s of subscriptions) {
     if (s === '*' || s === name.event || s === `${family}.*`) return true;

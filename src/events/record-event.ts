@@ -71,7 +71,17 @@ function subjects(payload: Record<string, unknown>): {
  * commit order (`seq`). Each row also records its actor and the reference activity it is
  * (GET /v1/activities reads them by index).
  */
-export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
+export async function recordEvents(
+  trx: Db,
+  workspaceId: string,
+  events: DomainEvent[],
+  /**
+   * `false`: activities only (GET /v1/activities, the console's timeline, case reports), never
+   * delivered: no outbox row, and replays skip them (ACTIVITY_ONLY_EVENTS). An AML hit review is
+   * an activity in the reference but no webhook event.
+   */
+  options: { outbox?: boolean } = {},
+): Promise<void> {
   if (!events.length) return;
   // a stored Idempotency-Key answer is about this case: not replayed once it is deleted
   const aboutCase = events.find((e) => e.case_id)?.case_id;
@@ -110,6 +120,10 @@ export async function recordEvents(trx: Db, workspaceId: string, events: DomainE
       };
     }),
   );
+  if (options.outbox === false) {
+    await trx.executeQuery(CompiledQuery.raw(insert.text, insert.params));
+    return;
+  }
   await trx.executeQuery(
     CompiledQuery.raw(
       // prepared once on the embedded database (src/db/pglite-prepared-inserts.ts): only values are parameters

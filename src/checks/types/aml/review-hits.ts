@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../app-context.ts';
 import { transactionNow } from '../../../db/transaction-now.ts';
+import { recordEvents } from '../../../events/record-event.ts';
 import { ApiError, badRequest, notFound } from '../../../http/errors.ts';
 import { commentOrNull } from '../../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../../users/nested-user.ts';
@@ -64,7 +65,31 @@ export async function reviewAmlHits(
       match_status: matchStatus(hits),
       hits_list_types: hitsListTypes(hits),
     };
-    return updateCheckData(trx, check, next as unknown as Record<string, unknown>);
+    const updated = await updateCheckData(trx, check, next as unknown as Record<string, unknown>);
+    // the decision in the case's activities (`api__confirmed__aml_hit`, ...), which hits it was
+    // about in `context.aml_hit_ids`; the reference has no webhook event for it
+    await recordEvents(
+      trx,
+      workspaceId,
+      [
+        {
+          type: input.action === 'confirm' ? 'AmlHit.Confirmed' : 'AmlHit.Ignored',
+          case_id: check.case_id,
+          payload: {
+            check: {
+              id: check.id,
+              type: 'aml',
+              subtype: null,
+              company_id: check.company_id,
+              individual_id: check.individual_id,
+            },
+            aml_hit_ids: [...ids].join(','),
+          },
+        },
+      ],
+      { outbox: false },
+    );
+    return updated;
   });
   return presentCheck(row);
 }
