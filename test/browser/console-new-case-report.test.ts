@@ -154,6 +154,13 @@ describe('console: new case and report', { timeout: 300_000 }, () => {
       ctx.db.selectFrom('case_reports').select('timezone').where('case_id', '=', kase.id).executeTakeFirst(),
     );
     assert.equal(report.timezone, 'America/New_York');
+    // the page follows the report until it is made, then offers it
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Report ready/ })
+      .waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Open the documents' }).click();
+    await page.getByTestId('case-documents').getByText('Case report').first().waitFor();
     await page.close();
   });
 });

@@ -253,7 +253,14 @@ export function CasePage({ id }: { id: string }) {
               <RelationEditor caseId={kase.id} onChanged={changed} />
               <SharePortalLinkButton caseId={kase.id} contacts={contacts} onShared={changed} />
               {/* generating a report is a write; reports already made are in the documents tab */}
-              <CaseReportButton caseId={kase.id} />
+              <CaseReportButton
+                caseId={kase.id}
+                onReady={() => setVersion((v) => v + 1)}
+                onOpen={() => {
+                  setDocCheck(null);
+                  setTab('documents');
+                }}
+              />
             </>
           ) : null}
         </div>
