@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -497,6 +497,55 @@ describe('screening without lists, and reload without restart', () => {
     await service.checkForChanges();
     assert.equal(service.versionsKey, key);
     assert.equal((await api.get('/v1/screening/lists')).body.message, null);
+  });
+
+  test('a list cut to less than half is kept out (a truncated file) until the whole file is back or an admin accepts it', async () => {
+    const key = service.versionsKey;
+    const sdn = join(refDir, 'sanctions', 'ofac-sdn', 'sdn.csv');
+    const whole = await readFile(sdn);
+    const ofacEntities = () => service.versions.find((v) => v.source === 'ofac_sdn')?.entities ?? 0;
+    const before = ofacEntities();
+    assert.ok(before > 4, `ofac sample entities: ${before}`);
+    // emptied, as a copy in progress leaves it: before, every OFAC hit went and checks were approved
+    await writeFile(sdn, '');
+    await service.checkForChanges();
+    // checked again, nothing changed: not reloaded at every interval
+    assert.equal(await service.checkForChanges(), null);
+    assert.equal(service.versionsKey, key);
+    assert.equal(ofacEntities(), before);
+    const lists = await api.get('/v1/screening/lists');
+    assert.match(
+      lists.body.message,
+      new RegExp(`lost more than half of its entries \\(ofac_sdn: ${before} → 0 entries\\)`),
+    );
+    assert.equal(
+      (await api.get('/v1/screening/search?name=Elvis%20Logan%20Morey')).body.data[0]?.id,
+      'ofac_sdn:10278',
+    );
+    const kept = await adminReload();
+    assert.equal(kept.json().changed, false);
+    assert.match(kept.json().notice, /accept_shrunk=true/);
+    // a few rows fewer is a new version like any other
+    const lines = whole.toString().split('\n');
+    await writeFile(sdn, lines.slice(1).join('\n'));
+    assert.ok((await service.checkForChanges())?.changed);
+    assert.equal(ofacEntities(), before - 1);
+    assert.equal((await api.get('/v1/screening/lists')).body.message, null);
+    // an admin may accept a list that shrank
+    await writeFile(sdn, lines.slice(0, 1).join('\n'));
+    assert.equal((await adminReload()).json().changed, false);
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/admin/screening/reload?accept_shrunk=true',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
+    assert.equal(accepted.statusCode, 200, accepted.body);
+    assert.equal(accepted.json().changed, true);
+    assert.equal(accepted.json().notice, null);
+    assert.equal(ofacEntities(), 1);
+    await writeFile(sdn, whole);
+    await service.checkForChanges();
+    assert.equal(service.versionsKey, key);
   });
 
   test("a list's malformed rows are counted and named in the lists and the reload's answer", async () => {

@@ -4334,6 +4334,12 @@ export interface operations {
    * @description Loads the configured sanctions lists again as a new list version, without a restart; monitored AML checks are screened again.
    */
   reloadScreeningLists: {
+    parameters: {
+      query?: {
+        /** @description Accept lists that lost more than half of their entries (kept out otherwise, as a truncated file) */
+        accept_shrunk?: boolean;
+      };
+    };
     responses: {
       /** @description OK: the answer of "Reload the sanctions lists (new list version, no restart)" */
       200: {

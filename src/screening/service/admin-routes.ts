@@ -17,12 +17,21 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['Admin'],
         summary: 'Reload the sanctions lists (new list version, no restart)',
+        querystring: Type.Object({
+          accept_shrunk: Type.Optional(
+            Type.Boolean({
+              description:
+                'Accept lists that lost more than half of their entries (kept out otherwise, as a truncated file)',
+            }),
+          ),
+        }),
         response: {
           200: Type.Object({
             changed: Type.Boolean(),
             notice: Nullable(
               Type.String({
-                description: 'Set when the lists in use are kept over a directory that holds none',
+                description:
+                  'Set when the lists in use are kept: the directory holds none, or a list lost more than half of its entries',
               }),
             ),
             versions_key: Nullable(Type.String()),
@@ -41,10 +50,10 @@ export function registerScreeningAdminRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async () => {
+    async (req) => {
       const s = ctx.screening;
       if (!s) throw new ApiError(503, 'Screening is not installed in this process');
-      const report = await s.load();
+      const report = await s.load({ acceptShrunk: req.query.accept_shrunk === true });
       if (!s.available) throw screeningUnavailable(ctx);
       return {
         changed: report.changed,

@@ -60,8 +60,37 @@ export function versionsKey(versions: Pick<ListVersion, 'source' | 'version'>[])
 
 const silent: Logger = { info() {}, warn() {}, error() {} };
 
-/** A reload found no list while lists were in use: they are kept (see `#loadFromDirectory`). */
-class KeptLists extends Error {}
+/**
+ * A reload found no list, or a list that lost most of its entries, while lists were in use: they
+ * are kept (see `#loadFromDirectory`). The message is the notice.
+ */
+class KeptLists extends Error {
+  /** `error`: the files look broken; `warn`: the directory is being replaced. */
+  readonly level: 'warn' | 'error';
+  constructor(message: string, level: 'warn' | 'error') {
+    super(message);
+    this.level = level;
+  }
+}
+
+/**
+ * A new version of a list with fewer than this share of the entries of the version in use is taken
+ * for a file being written or copied (truncated, emptied), not for delistings: sanctions lists
+ * shrink by a few entries a week. Screening against it would drop every hit of the missing entries
+ * and approve checks automatically.
+ */
+const SHRINK_FLOOR = 0.5;
+
+/** The lists in use that `next` would shrink past SHRINK_FLOOR or drop, as `source: before → after`. */
+export function shrunkLists(
+  current: readonly Pick<ListVersion, 'source' | 'entities'>[],
+  next: readonly Pick<ListVersion, 'source' | 'entities'>[],
+): string[] {
+  const after = new Map(next.map((l) => [l.source, l.entities]));
+  return current
+    .filter((l) => l.entities > 0 && (after.get(l.source) ?? 0) < l.entities * SHRINK_FLOOR)
+    .map((l) => `${l.source}: ${l.entities} → ${after.get(l.source) ?? 0} entries`);
+}
 
 export class ScreeningService {
   readonly registry: ScreeningRegistry;
@@ -160,8 +189,8 @@ export class ScreeningService {
   }
 
   /** Loads (again) from the reference directory. Loads are serialised; the report says what is in use. */
-  load(): Promise<LoadReport> {
-    return this.#enqueue(() => this.#loadFromDirectory());
+  load(options: { acceptShrunk?: boolean } = {}): Promise<LoadReport> {
+    return this.#enqueue(() => this.#loadFromDirectory(options.acceptShrunk));
   }
 
   /** Swaps in already parsed lists (tests, custom feeds), with the same reporting as a load. */
@@ -241,7 +270,7 @@ export class ScreeningService {
     return run;
   }
 
-  async #loadFromDirectory(): Promise<LoadReport> {
+  async #loadFromDirectory(acceptShrunk = false): Promise<LoadReport> {
     const dir = this.#resolveDir();
     this.#dir = dir;
     if (!dir) {
@@ -263,7 +292,23 @@ export class ScreeningService {
         // A directory that held lists and now holds none is being replaced (a deploy, an rsync, a
         // volume remounted), not a decision to screen against nothing: the lists in use stay, and
         // the files that come back are a change like any other. A start without lists is empty.
-        if (this.available && !load.prepared.lists.some((l) => l.entities > 0)) throw new KeptLists();
+        if (this.available && !load.prepared.lists.some((l) => l.entities > 0)) {
+          throw new KeptLists(
+            `The reference directory ${dir} holds no list now; the lists loaded at ${this.loadedAt} stay in ` +
+              'use until lists are back (a restart without lists runs without them)',
+            'warn',
+          );
+        }
+        // So is a list that lost most of its entries (a file emptied or cut short while written)
+        const shrunk = this.available && !acceptShrunk ? shrunkLists(this.versions, load.prepared.lists) : [];
+        if (shrunk.length) {
+          throw new KeptLists(
+            `A list in ${dir} lost more than half of its entries (${shrunk.join('; ')}), which a truncated ` +
+              `or half-copied file does and delistings do not: the lists loaded at ${this.loadedAt} stay in use. ` +
+              'Put the whole file back, or accept the new lists with POST /admin/screening/reload?accept_shrunk=true (or a restart)',
+            'error',
+          );
+        }
         return load.prepared;
       });
       this.#statSignature = sig;
@@ -276,10 +321,8 @@ export class ScreeningService {
         this.#fingerprint = fp;
         this.#state = 'ready';
         this.#lastError = null;
-        this.#notice =
-          `The reference directory ${dir} holds no list now; the lists loaded at ${this.loadedAt} stay in ` +
-          'use until lists are back (a restart without lists runs without them)';
-        this.#logger.warn({ dir, lists: this.versions.length }, this.#notice);
+        this.#notice = err.message;
+        this.#logger[err.level]({ dir, lists: this.versions.length }, this.#notice);
         return this.#report(false);
       }
       this.#state = this.available ? 'ready' : 'failed';
