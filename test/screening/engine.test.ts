@@ -186,6 +186,27 @@ describe('screening search on OFAC 2019 + UN', () => {
     assert.ok(female.score < base.score);
   });
 
+  test('a country that disagrees does not take an exact name below a strict threshold', () => {
+    // walk: Joaquin Guzman Loera, his birth date, nationality US (listed MX) was approved at fuzziness 0.3
+    const exact = search(index, { name: 'Joaquin Guzman Loera', nationality: 'US', min_score: 1 });
+    const top = exact.find((r) => r.entity.name === 'GUZMAN LOERA, Joaquin');
+    assert.ok(top, JSON.stringify(exact.map((r) => r.entity.name)));
+    assert.equal(top.score, 1);
+    const country = top.explanation.qualifiers.find((q) => q.field === 'country');
+    assert.equal(country?.effect, 0);
+    assert.match(
+      country?.detail ?? '',
+      /^query US vs listed .*MX.* \(not counted: the name matches exactly\)$/,
+    );
+    assert.match(top.explanation.summary, /country differs, not counted/);
+    // a name matched only closely still pays for the country
+    const close = search(index, { name: 'Joaquin Guzman Lora', nationality: 'US', min_score: 0 }).find(
+      (r) => r.entity.name === 'GUZMAN LOERA, Joaquin',
+    );
+    assert.ok(close);
+    assert.equal(close.explanation.qualifiers.find((q) => q.field === 'country')?.effect, -0.1);
+  });
+
   test('an identical identifier scores 1 whatever the name', () => {
     const res = search(index, {
       name: 'Somebody Else',

@@ -86,6 +86,9 @@ export const QUALIFIER = {
   weakAlias: -0.05,
 };
 
+/** Ends the detail of a country that disagrees with a name matched exactly (no penalty then). */
+const NOT_COUNTED = ' (not counted: the name matches exactly)';
+
 const MAX_QUERY_TOKENS = 31;
 
 interface Candidate {
@@ -380,14 +383,16 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     if (b) qualifiers.push(b);
     if (qCountries.size && facts.countries.size) {
       const overlap = [...qCountries].some((c) => facts.countries.has(c));
+      const versus = `query ${[...qCountries].join(', ')} vs listed ${[...facts.countries].join(', ')}`;
       qualifiers.push(
         overlap
           ? { field: 'country', effect: 0, detail: 'country/nationality agrees' }
-          : {
-              field: 'country',
-              effect: QUALIFIER.country,
-              detail: `query ${[...qCountries].join(', ')} vs listed ${[...facts.countries].join(', ')}`,
-            },
+          : nameScore >= 1
+            ? // a listed country is an address, a place of birth, a branch abroad: weak against a
+              // name matched exactly, which it took below a strict threshold (an exact name and
+              // birth date at fuzziness 0.3 was approved for a nationality not on the list)
+              { field: 'country', effect: 0, detail: `${versus}${NOT_COUNTED}` }
+            : { field: 'country', effect: QUALIFIER.country, detail: versus },
       );
     }
     if (query.gender && facts.gender) {
@@ -427,7 +432,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     }
     for (const q of qualifiers) {
       parts.push(
-        `${q.field} ${q.effect === 0 ? 'ok' : q.effect > 0 ? `+${q.effect.toFixed(2)}` : q.effect.toFixed(2)}`,
+        `${q.field} ${q.effect === 0 ? (q.detail.endsWith(NOT_COUNTED) ? 'differs, not counted' : 'ok') : q.effect > 0 ? `+${q.effect.toFixed(2)}` : q.effect.toFixed(2)}`,
       );
     }
     results.push({
