@@ -629,6 +629,16 @@ describe('aml monitoring after a list version change', () => {
       assert.equal(removed.vendor.updated_by_monitoring_status, 'removed');
       assert.equal(removed.status, 'false_positive'); // its review is kept
       assert.ok(!a2.data.hits_list_types.includes('pep'));
+      // a hit no longer on the lists is not decided again (a confirmation made a true match of nobody)
+      const regone = await api.patch(`/v1/checks/aml/${a.id}/hits/review`, {
+        action: 'confirm',
+        hit_ids: [removed.id],
+      });
+      assert.equal(regone.status, 400, JSON.stringify(regone.body));
+      assert.equal(regone.body.details[0].path, 'hit_ids[0]');
+      assert.match(regone.body.message, /no longer on the lists \(removed by monitoring\)/);
+      const a3 = (await api.get(`/v1/checks/aml/${a.id}`)).body;
+      assert.equal(a3.data.hits.find((h: { id: string }) => h.id === removed.id).status, 'false_positive');
 
       // E: re-screened with no change to its hits (none): still approved, and data.subject is what
       // was screened now, not the name of the first screening

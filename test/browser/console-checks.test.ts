@@ -262,6 +262,57 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.close();
   });
 
+  test('a hit says why it matched and what monitoring did to it; a hit gone from the lists has no buttons', async () => {
+    const { ctx } = await getHarness();
+    const created = await api.post('/v1/cases', {
+      name: 'Monitored screening',
+      companies: [{ name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [{ ...LISTED_PERSON, relations: [{ roles: ['legal_representative'] }] }],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const started = await api.post('/v1/checks/aml', { individual_id: created.body.individuals[0].id });
+    const check = await eventually(async () => {
+      const res = await api.get(`/v1/checks/aml/${started.body.id}`);
+      return res.body.status !== 'processing' ? res.body : undefined;
+    });
+    assert.equal(check.status, 'need_review');
+    // what a re-screening leaves (test/checks-aml.test.ts makes it from list versions): the first hit
+    // no longer listed, matched on an alias
+    const hits = check.data.hits.map((h: any, i: number) =>
+      i === 0
+        ? {
+            ...h,
+            matched_name: 'BURTON BURGESS',
+            vendor: {
+              ...h.vendor,
+              updated_by_monitoring_status: 'removed',
+              updated_by_monitoring_at: '2026-03-04T10:00:00.000Z',
+            },
+          }
+        : h,
+    );
+    await ctx.db
+      .updateTable('checks')
+      .set({ data: JSON.stringify({ ...check.data, hits }) })
+      .where('id', '=', check.id)
+      .execute();
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${check.id}`);
+    const hit = page.locator(`#check-${check.id}`).locator('.hit').first();
+    await hit.getByTestId('hit-monitoring').waitFor();
+    assert.match(
+      (await hit.getByTestId('hit-monitoring').textContent()) ?? '',
+      /^No longer on the lists since 4 Mar 2026.*: kept as the record of what was decided$/,
+    );
+    assert.equal(await hit.getByTestId('hit-matched-name').textContent(), 'Matched on: BURTON BURGESS');
+    assert.equal(await hit.getByRole('button', { name: 'Confirm (true match)' }).count(), 0);
+    assert.equal(await hit.getByRole('button', { name: 'Ignore (not them)' }).count(), 0);
+    await hit.getByText('Why it matched').click();
+    assert.match((await hit.locator('details code').textContent()) ?? '', /^name 1\.00: /);
+    await shot(page, '05-hit-monitoring');
+    await page.close();
+  });
+
   test("a decided check's hits can no longer be confirmed or ignored", async () => {
     // every hit reviewed (the first test ignored them from the page): the check can be approved
     const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);

@@ -215,6 +215,12 @@ export const actEn = {
   'check.ignore': 'Ignore (not them)',
   'check.hitReason': 'Why (optional), for {name}',
   'check.hitReasonPlaceholder': 'Why (optional)',
+  'check.matchedName': 'Matched on: {name}',
+  'check.why': 'Why it matched',
+  'check.hitMonitoring.new': 'Found by monitoring on {when}',
+  'check.hitMonitoring.updated': 'Its listing changed on {when}: decide it again',
+  'check.hitMonitoring.removed':
+    'No longer on the lists since {when}: kept as the record of what was decided',
   'check.hitStatus': 'Hit status: {status}',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
   'check.notScreened': 'Not screened: no sanctions list was loaded when the check ran.',

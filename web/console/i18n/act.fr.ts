@@ -216,6 +216,11 @@ export const actFr: Record<ActKey, string> = {
   'check.ignore': 'Écarter (homonyme)',
   'check.hitReason': 'Pourquoi (facultatif), pour {name}',
   'check.hitReasonPlaceholder': 'Pourquoi (facultatif)',
+  'check.matchedName': 'Correspond à : {name}',
+  'check.why': 'Pourquoi cette correspondance',
+  'check.hitMonitoring.new': 'Trouvée par la surveillance le {when}',
+  'check.hitMonitoring.updated': 'Son inscription a changé le {when} : à décider de nouveau',
+  'check.hitMonitoring.removed': 'Retirée des listes depuis le {when} : gardée comme trace de la décision',
   'check.hitStatus': 'Statut : {status}',
   'check.hitsFirst': 'Confirmez ou écartez d’abord chaque correspondance : le contrôle se décide ensuite.',
   'check.notScreened':

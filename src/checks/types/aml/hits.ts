@@ -6,7 +6,8 @@ import type { ScreeningMatch } from '../../../screening/index.ts';
 import type { AmlDataOut, AmlHitOut } from './schemas.ts';
 import { EMPTY_REVIEW, entityOf, hitIdOf, hitOf } from './screen.ts';
 
-const live = (h: AmlHitOut) => h.vendor.updated_by_monitoring_status !== 'removed';
+/** Still on the lists: monitoring did not find the listed entity again (`removed`). */
+export const live = (h: AmlHitOut) => h.vendor.updated_by_monitoring_status !== 'removed';
 
 /** Hits a reviewer still has to confirm or ignore. */
 export function pendingHits(hits: AmlHitOut[]): AmlHitOut[] {

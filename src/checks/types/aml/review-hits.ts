@@ -7,8 +7,8 @@ import type { NestedUserOut } from '../../../users/nested-user.ts';
 import { updateCheckData } from '../../engine/apply-change.ts';
 import { presentCheck } from '../../present.ts';
 import { findCheck } from '../../repository.ts';
-import { hitsListTypes, matchStatus } from './hits.ts';
-import type { AmlDataOut, ReviewHitsInput } from './schemas.ts';
+import { hitsListTypes, live, matchStatus } from './hits.ts';
+import type { AmlDataOut, AmlHitOut, ReviewHitsInput } from './schemas.ts';
 
 /**
  * Confirms (true_positive) or ignores (false_positive) hits of an aml check, reviewer_type `api`
@@ -46,6 +46,23 @@ export async function reviewAmlHits(
         unknown.map(({ hitId, i }) => ({
           path: `hit_ids[${i}]`,
           message: `${hitId} is not a hit of this check`,
+        })),
+      );
+    }
+    // a hit monitoring no longer finds on the lists is the record of what was decided before: a
+    // confirmation of it would make a true match of nobody listed (the check's match status, over the
+    // listed hits, stayed no_match)
+    const byId = new Map(data.hits.map((h) => [h.id, h]));
+    const gone = input.hit_ids
+      .map((hitId, i) => ({ hit: byId.get(hitId) as AmlHitOut, i }))
+      .filter(({ hit }) => !live(hit));
+    if (gone.length) {
+      throw new ApiError(
+        400,
+        `${gone.length > 1 ? 'These hits are' : 'This hit is'} no longer on the lists (removed by monitoring): ${gone.map((g) => g.hit.id).join(', ')}`,
+        gone.map(({ hit, i }) => ({
+          path: `hit_ids[${i}]`,
+          message: `${hit.id} (${hit.name}) was removed from the lists on ${hit.vendor.updated_by_monitoring_at}`,
         })),
       );
     }

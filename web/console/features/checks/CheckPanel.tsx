@@ -149,6 +149,31 @@ function notScreened(check: Json): boolean {
   );
 }
 
+/** What monitoring did to a hit (found it, saw its listing change, no longer finds it), or null. */
+function monitoringOf(h: Json): { status: 'new' | 'updated' | 'removed'; at: unknown } | null {
+  const vendor = h.vendor as Json | undefined;
+  const status = vendor?.updated_by_monitoring_status;
+  return status === 'new' || status === 'updated' || status === 'removed'
+    ? { status, at: vendor?.updated_by_monitoring_at }
+    : null;
+}
+
+/** A hit no longer on the lists: the API refuses to review it again. */
+const removedHit = (h: Json) => monitoringOf(h)?.status === 'removed';
+
+/** What monitoring did to a hit, dated; nothing for a hit of the first screening. */
+function HitMonitoring({ hit }: { hit: Json }) {
+  const t = useActT();
+  const formatDate = useFormatDate();
+  const m = monitoringOf(hit);
+  if (!m) return null;
+  return (
+    <p className={`small ${m.status === 'removed' ? 'muted' : 'notice-warn'}`} data-testid="hit-monitoring">
+      {t(`check.hitMonitoring.${m.status}`, { when: formatDate(String(m.at ?? '')) })}
+    </p>
+  );
+}
+
 function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const t = useActT();
   const { lang } = useLang();
@@ -201,20 +226,34 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
                 {t('check.score', { score: withDecimalSeparator(Number(h.score).toFixed(2), lang) })}
               </span>
             </h5>
+            {/* the alias or spelling the screening matched, when it is not the listed name */}
+            {typeof h.matched_name === 'string' &&
+            h.matched_name.toLowerCase() !== String(h.name).toLowerCase() ? (
+              <p className="small" data-testid="hit-matched-name">
+                {t('check.matchedName', { name: h.matched_name })}
+              </p>
+            ) : null}
             <Facts data={h.entity as Json} keys={listedFields(h.entity as Json | undefined)} />
             <p className="small">
               <Value field="list_types" v={h.list_types} />
             </p>
+            {typeof (h.explanation as Json | undefined)?.summary === 'string' ? (
+              <details className="small">
+                <summary>{t('check.why')}</summary>
+                <code>{String((h.explanation as Json).summary)}</code>
+              </details>
+            ) : null}
           </div>
           {/* the hit's decision spans both sides: its status, then its two actions at the right */}
           <div className="hit-footer">
+            <HitMonitoring hit={h} />
             <p className="small">{t('check.hitStatus', { status: hitStatus(h.status) })}</p>
             {typeof (h.review as Json | null)?.comment === 'string' && (h.review as Json).comment ? (
               <p className="small">
                 <q>{String((h.review as Json).comment)}</q>
               </p>
             ) : null}
-            {canWrite && !decided ? (
+            {canWrite && !decided && !removedHit(h) ? (
               <input
                 className="hit-reason"
                 aria-label={t('check.hitReason', { name: String(h.name) })}
@@ -224,7 +263,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
                 onChange={(e) => setReasons({ ...reasons, [h.id as string]: e.target.value })}
               />
             ) : null}
-            {canWrite ? (
+            {canWrite && !removedHit(h) ? (
               <div className="act-buttons">
                 <button
                   type="button"
