@@ -401,7 +401,7 @@ describe('check engine', () => {
     assert.equal(activities.body.data.length, 2, JSON.stringify(activities.body));
   });
 
-  test("without sort, checks come in the reference's default order: updated_at ascending", async () => {
+  test("without sort, checks come in the spec's default order: created_at ascending (not the reference's updated_at)", async () => {
     const api = await newWorkspace();
     const a = await caseWithPerson(api, { last_name: 'Inconclusive' });
     const b = await caseWithPerson(api, { last_name: 'Inconclusive' });
@@ -411,13 +411,13 @@ describe('check engine', () => {
     // the first one created is the last one changed
     assert.equal((await api.patch(`/v1/checks/ekyc/${c1.id}/review`, { action: 'approve' })).status, 200);
     const ids = async (q: string) => (await api.get(`/v1/checks${q}`)).body.data.map((x: any) => x.id);
-    assert.deepEqual(await ids(''), [c2.id, c1.id]);
+    assert.deepEqual(await ids(''), [c1.id, c2.id]);
     assert.deepEqual(await ids('?sort=updated_at'), [c2.id, c1.id]);
     assert.deepEqual(await ids('?sort=created_at'), [c1.id, c2.id]);
     // the OpenAPI document says so
     const doc = (await api.get('/v1/openapi.json')).body;
     const sort = doc.paths['/v1/checks'].get.parameters.find((p: { name: string }) => p.name === 'sort');
-    assert.match(sort.description, /Default updated_at ascending/);
+    assert.match(sort.description, /Default created_at ascending/);
   });
 
   test('list checks (envelopes only) with filters; delete; types not enabled answer 400', async () => {

@@ -165,7 +165,8 @@ describe('templates: CRUD and validation', () => {
     assert.equal((await api.get('/v1/templates?case_auto_approval=maybe')).status, 400);
     assert.equal((await api.get('/v1/templates?sort=key')).status, 400);
 
-    // updating moves it last in the default (updated_at) order
+    // updating does not move it: the default order is the spec's, created_at ascending (the
+    // reference's was updated_at)
     const upd = await api.patch(`/v1/templates/${t.id}`, { name: 'KYB v2', case_auto_approval: false });
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     assert.equal(upd.body.name, 'KYB v2');
@@ -174,6 +175,10 @@ describe('templates: CRUD and validation', () => {
     assert.ok(upd.body.updated_at > t.updated_at);
     assert.deepEqual(
       (await api.get('/v1/templates')).body.data.map((x: any) => x.key),
+      ['kyb-standard', 'empty'],
+    );
+    assert.deepEqual(
+      (await api.get('/v1/templates?sort=updated_at')).body.data.map((x: any) => x.key),
       ['empty', 'kyb-standard'],
     );
     const replaced = await api.patch(`/v1/templates/${t.id}`, { checks: [KYC] });

@@ -7915,7 +7915,7 @@ export interface operations {
         "last_activity_at.lte"?: string;
         exclude_internal?: boolean;
         include_not_relevant?: boolean;
-        /** @description Comma-separated fields among created_at, updated_at, last_activity_at; suffix `.desc` for descending. Default updated_at ascending. */
+        /** @description Comma-separated fields among created_at, updated_at, last_activity_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -13918,7 +13918,7 @@ export interface operations {
         "updated_at.lte"?: string;
         /** @description Include archived custom types */
         include_archived?: boolean;
-        /** @description Comma-separated fields among created_at, key, label, updated_at; suffix `.desc` for descending. Default created_at descending. */
+        /** @description Comma-separated fields among created_at, key, label, updated_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -17615,7 +17615,7 @@ export interface operations {
         "updated_at.lt"?: string;
         /** @description Filter on updated_at with the `lte` operator (see `updated_at`). */
         "updated_at.lte"?: string;
-        /** @description Comma-separated fields among created_at, name, updated_at; suffix `.desc` for descending. Default updated_at ascending. */
+        /** @description Comma-separated fields among created_at, name, updated_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -18893,7 +18893,7 @@ export interface operations {
         "created_at.lt"?: string;
         /** @description Filter on created_at with the `lte` operator (see `created_at`). */
         "created_at.lte"?: string;
-        /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at descending. */
+        /** @description Comma-separated fields among created_at; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;
@@ -19157,7 +19157,7 @@ export interface operations {
         "events.array_not_contains"?: string;
         /** @description Filter on events with the `array_overlap` operator (see `events`). */
         "events.array_overlap"?: string;
-        /** @description Comma-separated fields among created_at, name, status, type, updated_at, url; suffix `.desc` for descending. Default updated_at ascending. */
+        /** @description Comma-separated fields among created_at, name, status, type, updated_at, url; suffix `.desc` for descending. Default created_at ascending. */
         sort?: string;
         /** @description Page number, from 1. */
         page?: number;

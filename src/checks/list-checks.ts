@@ -23,7 +23,6 @@ export const checkListSpec: ListSpec = {
   },
   idColumn: 'k.id',
   // the reference's default order for GET /v1/checks (walk 56-B)
-  defaultSort: { field: 'updated_at', desc: false },
 };
 
 /** Lists check envelopes (no `data`). Checks of not-relevant entities only with include_not_relevant. */

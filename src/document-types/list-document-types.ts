@@ -12,8 +12,6 @@ export const documentTypeListSpec: ListSpec = {
   },
   sort: ['created_at', 'key', 'label', 'updated_at'],
   idColumn: 'id',
-  // the reference's default order for GET /v1/document_types: newest first
-  defaultSort: { field: 'created_at', desc: true },
 };
 
 /** `GET /document_types`: built-in types and the workspace's own; archived ones only when asked. */

@@ -12,7 +12,6 @@ export const templateListSpec: ListSpec = {
   },
   sort: ['created_at', 'name', 'updated_at'],
   idColumn: 'id',
-  defaultSort: { field: 'updated_at', desc: false },
 };
 
 /** Live templates of the workspace; default order updated_at ascending (as the reference). */

@@ -27,8 +27,6 @@ export const webhookLogListSpec: ListSpec = {
   sort: ['created_at'],
   sortColumns: { created_at: 'webhook_deliveries.event_created_at' },
   idColumn: 'webhook_deliveries.id',
-  // the reference sorts logs newest first by default
-  defaultSort: { field: 'created_at', desc: true },
   // 1 to 100 as every list (the spec's rule; the reference caps this one at 50, which stays valid)
 };
 

@@ -18,7 +18,6 @@ export const webhookListSpec: ListSpec = {
   sort: ['created_at', 'name', 'status', 'type', 'updated_at', 'url'],
   idColumn: 'id',
   // the reference sorts by updated_at by default
-  defaultSort: { field: 'updated_at', desc: false },
 };
 
 export async function listWebhooks(db: Db, workspaceId: string, query: Record<string, unknown>) {

@@ -290,6 +290,8 @@ function Deliveries(props: {
             query: {
               page,
               limit: 20,
+              // the latest deliveries first (the API's default is the spec's oldest first)
+              sort: 'created_at.desc',
               ...(props.webhookId ? { webhook_id: props.webhookId } : {}),
               ...(status ? { status } : {}),
             },
