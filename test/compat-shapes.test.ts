@@ -96,16 +96,30 @@ describe('reference shapes: users named in cases, reviews and notes', () => {
     assert.deepEqual(got.body.assignee, user);
     assertReference(got.body, 'CaseDetailed');
 
-    // a free-text assignee, and a user of another workspace, are no user of this one
+    // a free-text assignee, and a user of another workspace, are no user of this one: refused
     const other = await newWorkspace();
     const foreign = await insertUser(other.workspaceId);
     for (const assignee_id of ['crm-owner-42', foreign.id]) {
-      assert.equal((await api.patch(`/v1/cases/${created.id}`, { assignee_id })).status, 200);
-      const again = await api.get(`/v1/cases/${created.id}`);
-      assert.equal(again.body.assignee_id, assignee_id);
-      assert.equal(again.body.assignee, null);
-      assertReference(again.body, 'CaseDetailed');
+      const refused = await api.patch(`/v1/cases/${created.id}`, { assignee_id });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.details[0].path, 'assignee_id');
+      const refusedAtCreation = await api.post('/v1/cases', { name: 'Assigned', assignee_id });
+      assert.equal(refusedAtCreation.status, 400);
+      assert.equal(refusedAtCreation.body.details[0].path, 'assignee_id');
     }
+    assert.equal((await api.get(`/v1/cases/${created.id}`)).body.assignee_id, user.id);
+    // one stored before assignees were checked names no user
+    await (await db())
+      .updateTable('cases')
+      .set({ assignee_id: 'crm-owner-42' })
+      .where('id', '=', created.id)
+      .execute();
+    const legacy = await api.get(`/v1/cases/${created.id}`);
+    assert.equal(legacy.body.assignee_id, 'crm-owner-42');
+    assert.equal(legacy.body.assignee, null);
+    assertReference(legacy.body, 'CaseDetailed');
+    const second = await insertUser(api.workspaceId, 'Ada', 'Lovelace');
+    assert.equal((await api.patch(`/v1/cases/${created.id}`, { assignee_id: second.id })).status, 200);
     assert.equal((await api.patch(`/v1/cases/${created.id}`, { assignee_id: null })).status, 200);
     // each assignee activity says who had the case and who has it now
     const activities = await api.get(`/v1/activities?case_id=${created.id}&type=api__updated_assignee__case`);
@@ -113,9 +127,8 @@ describe('reference shapes: users named in cases, reviews and notes', () => {
     assert.deepEqual(
       activities.body.data.map((a: { changes: unknown }) => a.changes),
       [
-        [{ name: 'assignee_id', previous: user.id, next: 'crm-owner-42' }],
-        [{ name: 'assignee_id', previous: 'crm-owner-42', next: foreign.id }],
-        [{ name: 'assignee_id', previous: foreign.id, next: null }],
+        [{ name: 'assignee_id', previous: 'crm-owner-42', next: second.id }],
+        [{ name: 'assignee_id', previous: second.id, next: null }],
       ],
     );
     const unassigned = await newCase(api);

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import type { ValidateFunction } from 'ajv';
 import { expireDueChecks } from '../src/checks/engine/expire-checks.ts';
 import { emitDueReviews } from '../src/events/emit-review-due.ts';
+import { createConsoleUser } from './helpers/console-session.ts';
 import { makePng, uploadRef } from './helpers/files.ts';
 import { newAjv } from './helpers/fuzz-operations.ts';
 import { eventually, getHarness, newWorkspace } from './helpers/harness.ts';
@@ -128,12 +129,13 @@ describe('webhook payloads against the reference schemas', () => {
       201,
     );
 
-    // every case sub-event an API call causes
+    // every case sub-event an API call causes (the assignee: a reviewer of the workspace)
+    const assignee = await createConsoleUser((await getHarness()).ctx, api.workspaceId, { role: 'reviewer' });
     for (const change of [
       { name: 'Payloads renamed' },
       { custom_properties: { segment: 'retail', score: 3 } },
       { status: 'open' },
-      { assignee_id: 'crm-owner-7' },
+      { assignee_id: assignee.id },
       { metadata: { crm: '42' } },
       { tags: ['vip'] },
       { template_key: 'kyb' },

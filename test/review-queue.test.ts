@@ -95,12 +95,17 @@ describe('review queue', () => {
   let second: Awaited<ReturnType<typeof caseWith>>;
   let secondCheck: { id: string; status: string };
   let clean: Awaited<ReturnType<typeof caseWith>>;
+  // the reviewer the flagged case is assigned to, and one with no case
+  let anna: string;
+  let bob: string;
 
   before(async () => {
     const { ctx } = await getHarness();
     await eventually(async () => ctx.screening?.available, 120_000);
     api = await newWorkspace('queue');
-    flagged = await caseWith(api, 'Flagged', LISTED_PERSON, { tags: ['vip'], assignee_id: 'anna' });
+    anna = (await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' })).id;
+    bob = (await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' })).id;
+    flagged = await caseWith(api, 'Flagged', LISTED_PERSON, { tags: ['vip'], assignee_id: anna });
     flaggedCheck = await screened(api, flagged.individuals[0].id);
     second = await caseWith(api, 'Second', { ...LISTED_PERSON });
     secondCheck = await screened(api, second.individuals[0].id);
@@ -134,7 +139,7 @@ describe('review queue', () => {
       name: 'Flagged',
       external_id: null,
       status: (await api.get(`/v1/cases/${flagged.id}`)).body.status,
-      assignee_id: 'anna',
+      assignee_id: anna,
       tags: ['vip'],
     });
     assert.deepEqual(first.subject, {
@@ -149,7 +154,7 @@ describe('review queue', () => {
       vip.body.data.map((r: { case: { id: string } }) => r.case.id),
       [flagged.id],
     );
-    const assigned = await api.get('/v1/review-queue/checks?assignee_id=anna');
+    const assigned = await api.get(`/v1/review-queue/checks?assignee_id=${anna}`);
     assert.equal(assigned.body.pagination.count, 1);
     const ofCase = await api.get(`/v1/review-queue/checks?case_id=${second.id}`);
     assert.deepEqual(
@@ -298,14 +303,14 @@ describe('review queue', () => {
     assert.equal((await api.get('/v1/review-queue/cases?status=nope')).status, 400);
     // a reviewer's own queue (migration 0033's index), in every order
     for (const sort of ['last_activity_at', 'last_activity_at.desc', 'created_at', 'created_at.desc']) {
-      const mine = await api.get(`/v1/review-queue/cases?assignee_id=anna&sort=${sort}`);
+      const mine = await api.get(`/v1/review-queue/cases?assignee_id=${anna}&sort=${sort}`);
       assert.deepEqual(
         [mine.body.data.map((c: { id: string }) => c.id), mine.body.pagination.count],
         [[flagged.id], 1],
         sort,
       );
     }
-    assert.equal((await api.get('/v1/review-queue/cases?assignee_id=bob')).body.pagination.count, 0);
+    assert.equal((await api.get(`/v1/review-queue/cases?assignee_id=${bob}`)).body.pagination.count, 0);
 
     // deciding the second case's check takes it out of both queues
     await api.patch(`/v1/checks/aml/${secondCheck.id}/hits/review`, {
@@ -328,6 +333,6 @@ describe('review queue', () => {
     assert.equal((await api.delete(`/v1/cases/${flagged.id}`)).status, 204);
     assert.equal((await api.get('/v1/review-queue/checks')).body.pagination.count, 0);
     assert.equal((await api.get('/v1/review-queue/cases')).body.pagination.count, 0);
-    assert.equal((await api.get('/v1/review-queue/cases?assignee_id=anna')).body.pagination.count, 0);
+    assert.equal((await api.get(`/v1/review-queue/cases?assignee_id=${anna}`)).body.pagination.count, 0);
   });
 });

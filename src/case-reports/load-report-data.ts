@@ -60,7 +60,7 @@ export async function loadReportData(
   if (!kase) return undefined;
   const [assignee, companies, individuals, relations, checks, reviews, notes, events, count] =
     await Promise.all([
-      // assignee_id is free text (a CRM's user id...): only a uuid can name one of our users
+      // assignee_id was free text before it was checked (a CRM's user id...): only a uuid can name one of our users
       kase.assignee_id && UUID_RE.test(kase.assignee_id)
         ? db
             .selectFrom('users')

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
 import { nestedUserById } from '../users/nested-user.ts';
+import { checkAssignee } from './assignee.ts';
 import { assertNotAnotherCaseId, assertPathUsableExternalId } from './external-id.ts';
 import { insertGraph } from './insert-graph.ts';
 import { presentCase } from './present.ts';
@@ -163,6 +164,7 @@ export async function createCase(
   try {
     return await db.transaction().execute(async (trx) => {
       // tags are stored by label, spelled as the workspace's existing tags are
+      await checkAssignee(trx, workspaceId, input.assignee_id);
       const tags = input.tags?.length ? await caseTagLabels(trx, workspaceId, input.tags) : [];
       const toMain = new Map(
         plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),

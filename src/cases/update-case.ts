@@ -8,6 +8,7 @@ import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagChanges, tagsActivity } from '../tags/case-events.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
+import { checkAssignee } from './assignee.ts';
 import { assertNotAnotherCaseId, assertPathUsableExternalId } from './external-id.ts';
 import { presentCase } from './present.ts';
 import { findCase, lockCase } from './repository.ts';
@@ -46,6 +47,9 @@ export async function updateCase(
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;
       if (input.external_id !== undefined) set.external_id = input.external_id;
+      if (input.assignee_id !== undefined && input.assignee_id !== found.assignee_id) {
+        await checkAssignee(trx, workspaceId, input.assignee_id);
+      }
       if (input.assignee_id !== undefined) set.assignee_id = input.assignee_id;
       if (input.metadata !== undefined)
         set.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
