@@ -169,8 +169,12 @@ describe('fraud list reports', () => {
     assert.match(blank.body.message, /must not be blank/);
     assert.equal((await post({ individual_id: 'nope', reason: 'x' })).status, 400);
     assert.equal((await post({ individual_id: mine.individualId, reason: 'x', extra: 1 })).status, 400);
-    assert.equal((await post({ individual_id: theirs.individualId, reason: 'x' })).status, 404);
-    assert.equal((await post({ company_id: theirs.companyId, reason: 'x' })).status, 404);
+    const unknownIndividual = await post({ individual_id: theirs.individualId, reason: 'x' });
+    assert.equal(unknownIndividual.status, 404);
+    assert.equal(unknownIndividual.body.details[0].path, 'individual_id');
+    const unknownCompany = await post({ company_id: theirs.companyId, reason: 'x' });
+    assert.equal(unknownCompany.status, 404);
+    assert.equal(unknownCompany.body.details[0].path, 'company_id');
     assert.equal((await post({ individual_id: randomUUID(), reason: 'x' })).status, 404);
     // nothing to hash: a person with only a name, a company without registration number nor IBAN
     const bare = await caseWith(api, { first_name: 'Only', last_name: 'Name' });

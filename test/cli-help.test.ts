@@ -304,7 +304,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     assert.equal(quiet.stdout, '');
     assert.equal(
       quiet.stderr,
-      `vericase: connect ECONNREFUSED ${new URL(env.DATABASE_URL).host}\n(LOG_LEVEL=debug prints the stack trace)\n`,
+      `vericase: connect ECONNREFUSED ${new URL(env.DATABASE_URL).host}\nNothing answers at that address: start PostgreSQL, check the host and port of DATABASE_URL, or leave DATABASE_URL unset to run on the embedded database.\n(LOG_LEVEL=debug prints the stack trace)\n`,
     );
     const verbose = await vericase(['workspaces', 'create', '--name', 'Acme'], {
       ...env,
@@ -313,6 +313,17 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     assert.equal(verbose.code, 1);
     assert.match(verbose.stderr, /Error: connect ECONNREFUSED/);
     assert.match(verbose.stderr, /\n\s+at /, 'the stack trace');
+    // a server that answers, without the database named (the PostgreSQL pass of the suite has one)
+    if (process.env.DATABASE_URL) {
+      const url = new URL(process.env.DATABASE_URL);
+      url.pathname = '/vericase_no_such_database';
+      const missing = await vericase(['migrate'], { DATABASE_URL: url.toString() });
+      assert.equal(missing.code, 1, missing.stderr);
+      assert.match(
+        missing.stderr,
+        /\nvericase: database "vericase_no_such_database" does not exist\nCreate it \(createdb <name>, or CREATE DATABASE\) or point DATABASE_URL at a database that exists\.\n/,
+      );
+    }
     // serve on a port already taken: the same one line, after the database was opened and released
     const taken = net.createServer().listen(0, '127.0.0.1');
     await new Promise((r) => taken.once('listening', r));
@@ -328,7 +339,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       assert.equal(busy.code, 1, busy.stderr);
       assert.equal(
         busy.stderr,
-        `vericase: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n(LOG_LEVEL=debug prints the stack trace)\n`,
+        `vericase: listen EADDRINUSE: address already in use 127.0.0.1:${port}\nAnother process listens on that port (another vericase?): stop it, or start on a free port with PORT=${port + 1}.\n(LOG_LEVEL=debug prints the stack trace)\n`,
       );
       assert.equal(
         fs.existsSync(path.join(dataDir, 'vericase.lock')),

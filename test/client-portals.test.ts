@@ -399,6 +399,7 @@ describe('client portals: sharing a link', () => {
     const closed = await api.post(url, { business_contact_id: c.contact });
     assert.equal(closed.status, 400);
     assert.match(closed.body.message, /case is closed/);
+    assert.equal(closed.body.details[0].path, 'id');
     assert.equal((await linksOf(c.caseId)).length, 0);
   });
 

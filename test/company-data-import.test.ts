@@ -440,6 +440,13 @@ describe('case creation from a search_ref', () => {
       assert.equal(viaCompany.status, 400);
       assert.equal(viaCompany.body.details[0].path, 'search_ref');
     }
+    // an unknown case is named as without a search_ref
+    const noCase = await api.post('/v1/companies', {
+      case_id: '00000000-0000-4000-8000-000000000000',
+      search_ref: await searchRef(api, 'Acme'),
+    });
+    assert.equal(noCase.status, 404, JSON.stringify(noCase.body));
+    assert.equal(noCase.body.details[0].path, 'case_id');
     assert.deepEqual(await countRows(api.workspaceId), before);
   });
 

@@ -187,6 +187,13 @@ describe('available documents', () => {
       product_ref: 'sandbox_registry_extract',
     });
     assert.equal(res.status, 404);
+    // the body's field is named, as for every other id a body refers to
+    assert.deepEqual(
+      res.body.details.map((d: { path: string }) => d.path),
+      ['company_id'],
+    );
+    const listed = await mine.get(`${url}?company_id=${companyId}`);
+    assert.equal(listed.body.details[0].path, 'company_id');
     assert.equal((await theirs.get(`${url}?company_id=${companyId}`)).status, 200);
   });
 });

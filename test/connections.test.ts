@@ -73,6 +73,7 @@ describe('connections: early refusals on a kept-alive connection', () => {
     path: string;
     headers: () => Record<string, string>;
     body: Buffer;
+    message?: RegExp;
   }[] = (() => {
     const huge = multipartBody([
       { name: 'file', filename: 'big.png', data: Buffer.concat([png, Buffer.alloc(25 * MB, 7)]) },
@@ -116,6 +117,9 @@ describe('connections: early refusals on a kept-alive connection', () => {
         name: '413 JSON body over the body limit',
         status: 413,
         code: 'PAYLOAD_TOO_LARGE',
+        // the limit said, and where files go
+        message:
+          /^The request body is larger than this endpoint takes \(5 MB\); files are sent with POST \/v1\/files\/upload \(20 MB\)$/,
         path: '/v1/cases',
         headers: () => ({ 'x-service-api-key': api.key, 'content-type': 'application/json' }),
         body: Buffer.from(JSON.stringify({ name: 'x'.repeat(6 * MB) })),
@@ -146,6 +150,7 @@ describe('connections: early refusals on a kept-alive connection', () => {
         const res = await agentRequest(agent, server.port, 'POST', r.path, r.headers(), r.body);
         assert.equal(res.status, r.status, JSON.stringify(res.body));
         assertErrorBody(res.body, r.status, r.code);
+        if (r.message) assert.match(res.body.message, r.message);
         // either the rest of the body was read (the connection stays) or the server closes it
         const next = await agentRequest(
           agent,

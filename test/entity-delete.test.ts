@@ -137,6 +137,10 @@ describe('deleting a company or an individual keeps the case graph consistent', 
     const refused = await api.delete(`/v1/companies/${main.id}`);
     assert.equal(refused.status, 400);
     assert.match(refused.body.message, /main company cannot be deleted/);
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['id'],
+    );
     assert.equal((await api.get(`/v1/cases/${c.id}`)).body.companies.length, 3);
 
     const lone = (await api.post('/v1/cases', { name: 'Lone', companies: [{ name: 'Solo SAS' }] })).body;

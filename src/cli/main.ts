@@ -6,6 +6,7 @@
  */
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { CorruptDataDirError } from '../db/pgdata-check.ts';
+import { errorHint } from './error-hints.ts';
 import { EXIT, KEEP_RUNNING, run } from './program.ts';
 
 run(process.argv.slice(2)).then(
@@ -26,10 +27,11 @@ run(process.argv.slice(2)).then(
     const message =
       (err instanceof Error && (err.message || (err as NodeJS.ErrnoException).code || err.name)) ||
       String(err);
+    const hint = errorHint(err);
     process.stderr.write(
       verbose
         ? `${(err as Error)?.stack ?? message}\n`
-        : `vericase: ${message.split('\n')[0]}\n(LOG_LEVEL=debug prints the stack trace)\n`,
+        : `vericase: ${message.split('\n')[0]}\n${hint ? `${hint}\n` : ''}(LOG_LEVEL=debug prints the stack trace)\n`,
     );
     process.exit(EXIT.FAILED);
   },

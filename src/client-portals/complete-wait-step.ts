@@ -33,7 +33,7 @@ export async function completeClientPortalWaitStep(
       ? await findPortal(trx, workspaceId, kase.client_portal_id)
       : undefined;
     if (!portal) {
-      throw badRequest('No client portal link was shared for this case: it has no wait step');
+      throw badRequest('No client portal link was shared for this case: it has no wait step', 'id');
     }
     const completed = kase.completed_wait_step_keys;
     let key: string;

@@ -26,7 +26,7 @@ export async function shareClientPortalLink(
     const kase = await lockCase(trx, workspaceId, caseId);
     if (!kase) throw notFound('Case');
     if (kase.status === 'closed') {
-      throw badRequest('The case is closed: no client portal link can be shared for it');
+      throw badRequest('The case is closed: no client portal link can be shared for it', 'id');
     }
     const portal = input.client_portal_id
       ? await findPortal(trx, workspaceId, input.client_portal_id)

@@ -34,6 +34,7 @@ export async function deleteCompany(ctx: AppContext, workspaceId: string, id: st
       if (others.length) {
         throw badRequest(
           'The main company cannot be deleted while the case has other companies or individuals',
+          'id',
         );
       }
     }

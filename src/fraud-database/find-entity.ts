@@ -14,12 +14,12 @@ export async function findBodyEntity(
     throw badRequest('Give individual_id or company_id, not both', 'company_id');
   if (body.individual_id) {
     const row = await findIndividual(db, workspaceId, body.individual_id);
-    if (!row) throw notFound('Individual');
+    if (!row) throw notFound('Individual', 'individual_id');
     return { kind: 'individual', row };
   }
   if (body.company_id) {
     const row = await findCompany(db, workspaceId, body.company_id);
-    if (!row) throw notFound('Company');
+    if (!row) throw notFound('Company', 'company_id');
     return { kind: 'company', row };
   }
   throw badRequest('individual_id or company_id is required', 'individual_id');

@@ -242,6 +242,18 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.status(415).send(errorBody(415, ...unreadContentType(request)));
     }
+    // the limit, and where a file goes instead ("Request body is too large" said neither)
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0;
+      return reply
+        .status(413)
+        .send(
+          errorBody(
+            413,
+            `The request body is larger than this endpoint takes (${Math.round(limit / 1024 / 1024)} MB)${request.url.startsWith('/v1/') ? '; files are sent with POST /v1/files/upload (20 MB)' : ''}`,
+          ),
+        );
+    }
     const status = fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 600 ? fe.statusCode : 500;
     // a passing outage (PostgreSQL restarting or unreachable, a full disk): 503, come back later
     const outage = status === 500 ? outageOf(error) : null;

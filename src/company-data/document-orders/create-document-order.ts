@@ -39,7 +39,7 @@ export async function createDocumentOrder(
   body: Static<typeof DocumentOrderCreate>,
 ): Promise<Static<typeof DocumentOrder>> {
   const company = await findCompany(ctx.db, workspaceId, body.company_id);
-  if (!company) throw notFound('Company');
+  if (!company) throw notFound('Company', 'company_id');
   const { provider, ref } = companyRegistryTarget(ctx, company, 'company_id');
   const docs = await callRegistry(ctx, provider, (call) => provider.availableDocuments(ref, call));
   const doc = orderable(provider, docs, body.product_ref);
@@ -51,7 +51,7 @@ export async function createDocumentOrder(
   }
   return ctx.db.transaction().execute(async (trx) => {
     // the case first, as every write under a case does; a case deleted meanwhile hides the company
-    if (!(await lockCase(trx, workspaceId, company.case_id))) throw notFound('Company');
+    if (!(await lockCase(trx, workspaceId, company.case_id))) throw notFound('Company', 'company_id');
     const row = await insertDocumentOrder(trx, {
       id: randomUUID(),
       workspace_id: workspaceId,

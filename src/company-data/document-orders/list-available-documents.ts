@@ -25,7 +25,7 @@ export async function listAvailableDocuments(
   let target: { provider: CompanyRegistryProvider; ref: RegistryRecordRef };
   if (query.company_id !== undefined) {
     const company = await findCompany(ctx.db, workspaceId, query.company_id);
-    if (!company) throw notFound('Company');
+    if (!company) throw notFound('Company', 'company_id');
     target = companyRegistryTarget(ctx, company, 'company_id');
   } else {
     if (query.country === undefined) {

@@ -35,7 +35,7 @@ export async function createCompanyFromBody(
     return createCompany(ctx, workspaceId, fields as Static<typeof CompanyCreate>);
   }
   // an unknown case costs no fetch (the transaction checks it again, locked)
-  if (!(await findCaseById(ctx.db, workspaceId, fields.case_id))) throw notFound('Case');
+  if (!(await findCaseById(ctx.db, workspaceId, fields.case_id))) throw notFound('Case', 'case_id');
   const imp = await fetchForImport(ctx, workspaceId, searchRef, 'search_ref');
   const { company, origin } = companyFromProfile(fields, imp.profile);
   const refused = checkLegalForm?.(code, company.country, 'entity_legal_form');
