@@ -244,6 +244,16 @@ describe('cases', () => {
       );
     }
     // the offset's + sent unencoded reads as a space: still a 400, which says how to write it
+    // an empty item of a list of values is named as such, not as an empty value
+    for (const [q, message] of [
+      ['status.in=open,', 'status.in has an empty value (item 2 of 2: a comma too many?)'],
+      ['tags.array_overlap=,vip', 'tags.array_overlap has an empty value (item 1 of 2: a comma too many?)'],
+      ['status.in=', 'status.in must not be empty'],
+    ]) {
+      const res = await api.get(`/v1/cases?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.deepEqual(res.body.details, [{ path: q.split('=')[0], message }], q);
+    }
     // an empty sort entry reads as what it is
     for (const q of ['sort=name,', 'sort=,name', 'sort=']) {
       const empty = await api.get(`/v1/cases?${q}`);

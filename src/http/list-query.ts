@@ -218,7 +218,15 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     spelled.set(`${field}.${op}`, key);
     const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
     if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text' || op === 'search')) {
-      details.push({ path: key, message: `${key} must not be empty` });
+      // `open,` is a list with an empty item (a trailing comma), not an empty value
+      const empty = values.findIndex((v) => v === '');
+      details.push({
+        path: key,
+        message:
+          values.length > 1
+            ? `${key} has an empty value (item ${empty + 1} of ${values.length}: a comma too many?)`
+            : `${key} must not be empty`,
+      });
       continue;
     }
     let bad: string | undefined;
