@@ -297,6 +297,32 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     assert.equal(fs.existsSync(dataDir), false, 'no usage error opened the database');
   });
 
+  test('data status without a pulled version: the reference directory in use, or exit 1 when it cannot be read', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-status-'));
+    const missing = path.join(dataDir, 'no-such-lists');
+    const bad = await vericase(['data', 'status'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      VERICASE_REFERENCE_DIR: missing,
+    });
+    assert.equal(bad.code, 1, bad.stderr);
+    assert.equal(
+      JSON.parse(bad.stdout).message,
+      `No list can be read: VERICASE_REFERENCE_DIR (${missing}) does not exist, and no version was pulled`,
+    );
+    fs.mkdirSync(missing);
+    const good = await vericase(['data', 'status'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      VERICASE_REFERENCE_DIR: missing,
+    });
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal(
+      JSON.parse(good.stdout).message,
+      `No pulled version: the lists are read from VERICASE_REFERENCE_DIR (${missing})`,
+    );
+  });
+
   test('an unexpected failure is one line and exit 1; LOG_LEVEL=debug adds its stack trace', async () => {
     const env = { DATABASE_URL: `postgres://postgres@127.0.0.1:${await closedPort()}/nothing` };
     const quiet = await vericase(['workspaces', 'create', '--name', 'Acme'], env);

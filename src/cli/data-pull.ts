@@ -13,7 +13,7 @@ import {
   pullReferenceData,
   verifyChecksums,
 } from '../screening/service/pull.ts';
-import { pulledReferenceRoot } from '../screening/service/reference-dir.ts';
+import { directoryProblem, pulledReferenceRoot } from '../screening/service/reference-dir.ts';
 
 const USAGE = `Usage:
   vericase data pull [--keep N]   download the official sanctions lists into $DATA_DIR/reference/<version>/
@@ -87,14 +87,18 @@ export async function dataCommand(sub: string | undefined, args: string[], confi
   if (sub === 'status') {
     const version = await currentVersion(config.dataDir);
     if (!version) {
-      // with VERICASE_REFERENCE_DIR the lists come from there: no pulled version is then no fault
-      const message = config.referenceDir
-        ? `No pulled version: the lists are read from VERICASE_REFERENCE_DIR (${config.referenceDir})`
-        : 'No pulled version: run `vericase data pull`, or set VERICASE_REFERENCE_DIR';
+      // with VERICASE_REFERENCE_DIR the lists come from there: no pulled version is then no fault,
+      // unless that directory cannot be read (the service answers /readyz 503 for it)
+      const problem = config.referenceDir ? directoryProblem(config.referenceDir) : null;
+      const message = !config.referenceDir
+        ? 'No pulled version: run `vericase data pull`, or set VERICASE_REFERENCE_DIR'
+        : problem
+          ? `No list can be read: VERICASE_REFERENCE_DIR (${config.referenceDir}) ${problem}, and no version was pulled`
+          : `No pulled version: the lists are read from VERICASE_REFERENCE_DIR (${config.referenceDir})`;
       process.stdout.write(
         `${JSON.stringify({ current: null, reference_dir: config.referenceDir, message }, null, 2)}\n`,
       );
-      return config.referenceDir ? 0 : 1;
+      return config.referenceDir && !problem ? 0 : 1;
     }
     const dir = join(pulledReferenceRoot(config.dataDir), version);
     const check = await verifyChecksums(dir);
