@@ -5,13 +5,15 @@
  * above zero.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
+import os, { hostname } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/http/app.ts';
+import { latestListLoad } from '../src/screening/service/list-loads.ts';
 import { ScreeningService } from '../src/screening/service/screening-service.ts';
 import { eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { type LiveServer, listen } from './helpers/live-server.ts';
@@ -118,6 +120,51 @@ describe('operations endpoints', () => {
       screening.lists.length > 0 && screening.lists.every((l: { entities: number }) => l.entities > 0),
     );
     assert.deepEqual(workers, { status: 'ok', jobs: true, webhooks: true });
+  });
+
+  test('/readyz: a process without lists while another process screens with them is not ready', async () => {
+    const { ctx } = await getHarness();
+    // the harness's process loaded the shared lists (recorded in the database); this one has none
+    const bare = await buildApp({
+      ...ctx,
+      config: {
+        ...ctx.config,
+        referenceDir: null,
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-bare-')),
+      },
+    });
+    try {
+      const res = await bare.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(res.statusCode, 503, res.body);
+      const screening = res.json().checks.screening;
+      assert.equal(screening.status, 'fail');
+      assert.match(
+        screening.message,
+        /^no reference directory configured in this process, while .+ loaded lists from .+: give every process the same VERICASE_REFERENCE_DIR/,
+      );
+      // lists loaded by this machine's previous start (a process gone): started without them now
+      const latest = await latestListLoad(ctx.db);
+      assert.ok(latest);
+      const id = randomUUID();
+      await ctx.db
+        .insertInto('screening_list_loads')
+        .values({
+          ...latest,
+          id,
+          lists: JSON.stringify(latest.lists),
+          process: `${hostname()}:2147483646`,
+          loaded_at: new Date(Date.now() + 60_000).toISOString(),
+        })
+        .execute();
+      try {
+        const after = await bare.inject({ method: 'GET', url: '/readyz' });
+        assert.equal(after.json().checks.screening.status, 'skipped', after.body);
+      } finally {
+        await ctx.db.deleteFrom('screening_list_loads').where('id', '=', id).execute();
+      }
+    } finally {
+      await bare.close();
+    }
   });
 
   test('/readyz is 503 naming what is not ready', async () => {

@@ -219,7 +219,7 @@ export function parseListQuery(spec: ListSpec, query: Record<string, unknown>): 
     const values = MULTI.has(op) ? raw.split(',').map((v) => v.trim()) : [raw];
     if (values.some((v) => v === '') && (MULTI.has(op) || f.kind !== 'text' || op === 'search')) {
       // `open,` is a list with an empty item (a trailing comma), not an empty value
-      const empty = values.findIndex((v) => v === '');
+      const empty = values.indexOf('');
       details.push({
         path: key,
         message:

@@ -12,12 +12,14 @@
  *
  * `registerHttpMetrics` counts every request of the app by route pattern, status and latency.
  */
+
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import { pendingMigrations } from '../db/migrate.ts';
 import { errorBody } from '../http/errors.ts';
+import { latestListLoad, mayBeRunning } from '../screening/service/list-loads.ts';
 import { resolveReferenceDir } from '../screening/service/reference-dir.ts';
 import { webhookEngineOf } from '../webhooks/module.ts';
 import { observeHttp, refreshStateGauges, registry, startProcessMetrics } from './metrics.ts';
@@ -85,9 +87,22 @@ async function checkDatabase(
   }
 }
 
-function checkScreening(ctx: AppContext): ReadinessCheck {
+async function checkScreening(ctx: AppContext): Promise<ReadinessCheck> {
   const { dir } = resolveReferenceDir(ctx.config);
-  if (!dir) return { status: 'skipped', message: 'no reference directory configured' };
+  if (!dir) {
+    // another process screens with lists: this one, without, would fail every aml check it ran
+    const latest = await latestListLoad(ctx.db).catch(() => undefined);
+    const elsewhere =
+      latest !== undefined &&
+      mayBeRunning(latest.process) &&
+      ((latest.lists ?? []) as { entities?: number }[]).some((l) => (l.entities ?? 0) > 0);
+    return elsewhere
+      ? {
+          status: 'fail',
+          message: `no reference directory configured in this process, while ${latest?.process} loaded lists from ${latest?.reference_dir}: give every process the same VERICASE_REFERENCE_DIR (or DATA_DIR with pulled lists)`,
+        }
+      : { status: 'skipped', message: 'no reference directory configured' };
+  }
   const s = ctx.screening;
   if (!s) return { status: 'fail', message: 'the screening service is not installed' };
   const lists = s.versions.map((v) => ({ source: v.source, version: v.version, entities: v.entities }));
@@ -106,7 +121,7 @@ function checkWorkers(ctx: AppContext): ReadinessCheck {
 
 export async function readiness(ctx: AppContext): Promise<Readiness> {
   const { database, migrations } = await checkDatabase(ctx);
-  const checks = { database, migrations, screening: checkScreening(ctx), workers: checkWorkers(ctx) };
+  const checks = { database, migrations, screening: await checkScreening(ctx), workers: checkWorkers(ctx) };
   const ready = Object.values(checks).every((c) => c.status !== 'fail');
   return { status: ready ? 'ready' : 'not_ready', checks };
 }

@@ -6,6 +6,24 @@ import type { LoadReport } from './screening-service.ts';
 
 export const PROCESS_LABEL = `${hostname()}:${process.pid}`;
 
+/**
+ * Whether the process a load names may still run: on another host it cannot be told (true); on this
+ * host, whether its pid is alive (a load by this machine's previous start is no process's lists).
+ */
+export function mayBeRunning(label: string): boolean {
+  const at = label.lastIndexOf(':');
+  const host = label.slice(0, at);
+  const pid = Number(label.slice(at + 1));
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, under another user
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The version key recorded for a load that found no list (no real set of versions has it). */
 export const NO_LISTS_KEY = '';
 

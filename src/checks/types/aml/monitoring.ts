@@ -37,7 +37,12 @@ async function onVersions(ctx: AppContext, versionsKey: string): Promise<boolean
   if (service.versionsKey === versionsKey) return true;
   const latest = await latestListLoad(ctx.db);
   if (latest?.versions_key === versionsKey) {
-    throw new Error(`lists ${versionsKey} are not loaded in this process yet`);
+    // a process with no list directory never gets them: say how to fix it, not "yet"
+    throw new Error(
+      service.dir
+        ? `lists ${versionsKey} are not loaded in this process yet (it reads ${service.dir})`
+        : `lists ${versionsKey} were loaded by another process, but this one has no reference directory: give every process the same VERICASE_REFERENCE_DIR (or DATA_DIR with pulled lists)`,
+    );
   }
   return false;
 }
