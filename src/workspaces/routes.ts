@@ -31,7 +31,13 @@ function sameSecret(a: string, b: string): boolean {
 export function registerAdminRoutes(app: App, ctx: AppContext): void {
   const token = ctx.config.adminToken;
   app.addHook('onRequest', async (req) => {
-    if (!token) throw notFound(`Route ${req.method} ${req.url.split('?')[0]}`);
+    // off: a 404 as for any missing route, saying how an operator turns them on
+    if (!token) {
+      throw new ApiError(
+        404,
+        `Route ${req.method} ${req.url.split('?')[0]} not found: the operator endpoints under /admin are off until VERICASE_ADMIN_TOKEN is set (then sent as Authorization: Bearer <token>)`,
+      );
+    }
     const auth = req.headers.authorization ?? '';
     const given = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     if (!given || !sameSecret(given, token)) throw new ApiError(401, 'Invalid admin token');
