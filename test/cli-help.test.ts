@@ -187,6 +187,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
       [['help', 'frobnicate'], /^vericase: unknown command 'frobnicate'\. See 'vericase --help'\.$/],
       [['help', 'users', 'frob'], /^vericase users: unknown command 'frob'\. See 'vericase users --help'\.$/],
       [['--verbose'], /^vericase: unknown option '--verbose'\. See 'vericase --help'\.$/],
+      [['-v'], /^vericase: unknown option '-v' \(did you mean --version\?\)\. See 'vericase --help'\.$/],
       [
         ['workspaces', 'create', '--nme', 'Acme'],
         /^vericase workspaces create: unknown option '--nme' \(did you mean --name\?\)\. See 'vericase workspaces create --help'\.$/,

@@ -151,7 +151,10 @@ describe('command line', () => {
     const off = await fetch(`${first.base}/admin/workspaces`, { method: 'POST' });
     assert.equal(off.status, 404);
     // the operator learns how to turn them on
-    assert.match(((await off.json()) as { message: string }).message, /off until VERICASE_ADMIN_TOKEN is set/);
+    assert.match(
+      ((await off.json()) as { message: string }).message,
+      /off until VERICASE_ADMIN_TOKEN is set/,
+    );
     await stop(first.child);
     const again = await startServer(cliEnv(dir, { VERICASE_BOOTSTRAP_API_KEY: 'vk_dev_bootstrap_key' }));
     assert.doesNotMatch(again.output(), /Created workspace/);

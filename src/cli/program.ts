@@ -444,11 +444,13 @@ export function commandPath(program: Command, argv: string[]): string {
 
 /** Commander's message (`error: unknown option '--nme'\n(Did you mean --name?)`) as one line. */
 export function oneLine(message: string): string {
-  return message
+  const line = message
     .replace(/^error:\s*/i, '')
     .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+  // Commander suggests among long options only: `-v` (the version in many tools) got nothing
+  return /^unknown option '(-v|-version|--v|--ver)'$/.test(line) ? `${line} (did you mean --version?)` : line;
 }
 
 /** Runs the command line; resolves to the exit code (KEEP_RUNNING for the servers). */
