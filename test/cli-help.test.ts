@@ -381,7 +381,7 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
         DATABASE_URL: '',
       });
       assert.equal(noWorkspace.code, 1, noWorkspace.stderr);
-      assert.match(noWorkspace.stderr, /No workspace with id or name default/);
+      assert.match(noWorkspace.stderr, /^vericase keys create: no workspace with id or name default\n/);
     } finally {
       taken.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -397,10 +397,16 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
         env,
       );
       assert.equal(missing.code, 1, missing.stderr);
-      assert.equal(missing.stderr, 'No workspace with id or name 00000000-0000-4000-8000-000000000000\n');
+      assert.equal(
+        missing.stderr,
+        'vericase keys create: no workspace with id or name 00000000-0000-4000-8000-000000000000\n',
+      );
       const none = await vericase(['keys', 'revoke', '--id', '00000000-0000-4000-8000-000000000000'], env);
       assert.equal(none.code, 1);
-      assert.equal(none.stderr, 'No active key matches\n');
+      assert.equal(
+        none.stderr,
+        'vericase keys revoke: no active key matches (an unknown key, or one already revoked)\n',
+      );
       // another live process (this test's) holds the directory's lock: refused before anything is opened
       fs.writeFileSync(path.join(dir, 'vericase.lock'), String(process.pid));
       const locked = await vericase(['migrate'], env);

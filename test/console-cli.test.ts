@@ -212,7 +212,7 @@ describe('console users from the command line', { timeout: 600_000 }, () => {
       [
         ['--workspace', 'Nobody', '--email', 'x@example.test', '--role', 'viewer'],
         1,
-        /No workspace with id or name Nobody/,
+        /^vericase users create: no workspace with id or name Nobody/,
       ],
       [['--workspace', ws.id, '--email', 'RITA@example.test', '--role', 'viewer'], 1, /already exists/],
     ];

@@ -294,7 +294,7 @@ also migrate at start; several processes starting together apply each migration 
       } catch (err) {
         if (!(err instanceof UsersCommandError)) throw err;
         if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
-        process.stderr.write(`${err.message}\n`);
+        process.stderr.write(`${commandName(cmd)}: ${err.message}\n`);
         setCode(EXIT.FAILED);
       }
     });
@@ -318,7 +318,9 @@ also migrate at start; several processes starting together apply each migration 
       const { revokeApiKey } = await import('../workspaces/repository.ts');
       const revoked = await withRuntime(config(), (rt) => revokeApiKey(rt.ctx.db, target as string));
       if (!revoked) {
-        process.stderr.write('No active key matches\n');
+        process.stderr.write(
+          `${commandName(cmd)}: no active key matches (an unknown key, or one already revoked)\n`,
+        );
         setCode(EXIT.FAILED);
         return;
       }
@@ -368,7 +370,7 @@ Example:
         } catch (err) {
           if (!(err instanceof UsersCommandError)) throw err;
           if (err.exitCode === EXIT.USAGE) cmd.error(`error: ${err.message}`);
-          process.stderr.write(`${err.message}\n`);
+          process.stderr.write(`${commandName(cmd)}: ${err.message}\n`);
           setCode(EXIT.FAILED);
         }
       },
@@ -439,6 +441,13 @@ export function commandPath(program: Command, argv: string[]): string {
     names.push(sub.name());
     cmd = sub;
   }
+  return names.join(' ');
+}
+
+/** `vericase keys create`: how a failure names the command that failed, as usage errors do. */
+function commandName(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 

@@ -59,7 +59,7 @@ export async function workspaceByIdOrName(db: Db, idOrName: string) {
   const ws =
     (UUID_RE.test(idOrName) ? await findWorkspace(db, idOrName) : undefined) ??
     (await workspaceNamed(db, idOrName));
-  if (!ws) throw new UsersCommandError(`No workspace with id or name ${idOrName}`, 1);
+  if (!ws) throw new UsersCommandError(`no workspace with id or name ${idOrName}`, 1);
   return ws;
 }
 
