@@ -256,6 +256,39 @@ describe('aml check: screening and transitions', () => {
     assert.deepEqual(sanctions.data.settings.list_types, ['sanction']);
   });
 
+  test('a screening limited to list types says so when it approves; past 25 hits the rest are counted, not dropped silently', async () => {
+    const api = await newWorkspace('aml-counts');
+    const { individualIds } = await caseWith(api, [
+      { first_name: 'Grace', last_name: 'Hopper', birth_date: '1906-12-09' },
+      { first_name: 'Mohammed', last_name: 'Ali' },
+    ]);
+    const limited = await settled(
+      api,
+      (await screen(api, { individual_id: individualIds[0] }, { list_types: ['sanction'] })).id,
+    );
+    assert.equal(limited.status, 'approved');
+    assert.match(limited.data.review.comment, /\(lists: .*ofac_sdn.*; only their sanction entries\)$/);
+
+    // a common name at the widest tolerance matches more listed people than a check keeps
+    const wide = await settled(
+      api,
+      (await screen(api, { individual_id: individualIds[1] }, { fuzziness: 1 })).id,
+    );
+    assert.equal(wide.status, 'need_review');
+    assert.equal(wide.data.hits.length, 25);
+    const found = wide.data.vendor.results_count.watchlist + wide.data.vendor.results_count.mediacheck;
+    assert.ok(found > 25, `found ${found}`);
+    const m = /^.*the screening found (\d+) hits; the 25 closest are kept to confirm or ignore: (.*)$/.exec(
+      wide.data.review.comment,
+    );
+    assert.ok(m, wide.data.review.comment);
+    assert.ok(Number(m[1]) > 25);
+    // "A; B; C and N more": N counts the hits beyond those named, whatever names they share
+    const named = m[2].replace(/ and \d+ more$/, '').split('; ');
+    const more = Number(/ and (\d+) more$/.exec(m[2])?.[1] ?? 0);
+    assert.equal(wide.data.hits.filter((h: { name: string }) => named.includes(h.name)).length + more, 25);
+  });
+
   test('400 on invalid settings and targets', async () => {
     const api = await newWorkspace('aml');
     const { individualIds, companyIds } = await caseWith(api, [LISTED_PERSON]);

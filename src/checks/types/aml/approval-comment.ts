@@ -7,8 +7,11 @@
 export function noHitApprovalComment(
   listVersions: readonly { source: string }[] | null | undefined,
   what = 'the screening',
+  /** The check's `settings.list_types`: a screening limited to them says so (it read as all lists). */
+  listTypes: readonly string[] | null | undefined = null,
 ): string {
   const sources = [...new Set((listVersions ?? []).map((l) => l.source))];
-  const lists = sources.length ? ` (lists: ${sources.join(', ')})` : '';
+  const only = listTypes?.length ? `; only their ${listTypes.join(', ')} entries` : '';
+  const lists = sources.length ? ` (lists: ${sources.join(', ')}${only})` : '';
   return `Approved automatically: ${what} found no match on the sanctions and watch lists${lists}`;
 }

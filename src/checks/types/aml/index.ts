@@ -8,7 +8,7 @@ import { noHitApprovalComment } from './approval-comment.ts';
 import { hitsListTypes, matchStatus, pendingHits } from './hits.ts';
 import { registerAmlRoutes } from './routes.ts';
 import { AML_VENDOR, AmlCreateBody, AmlData, type AmlDataOut, type AmlSettingsOut } from './schemas.ts';
-import { EMPTY_REVIEW, hitOf, resultsCountOf, screenSubject, subjectOf } from './screen.ts';
+import { EMPTY_REVIEW, hitOf, screenSubject, subjectOf } from './screen.ts';
 import { AML_TRANSITIONS } from './transitions.ts';
 
 /** Why an aml check's screening could not run, for whoever reads the check (need_review, result error). */
@@ -127,7 +127,7 @@ export const amlCheck: CheckTypeDefinition = {
       subject,
       vendor: {
         ...data.vendor,
-        results_count: resultsCountOf(result.matches),
+        results_count: result.resultsCount,
         list_versions: result.listVersions,
         screened_at: now,
       },
@@ -144,7 +144,7 @@ export const amlCheck: CheckTypeDefinition = {
           result: 'approved',
           // aml has no automatic_approval setting: the comment says what decided (no hit), not a rule
           review: {
-            comment: noHitApprovalComment(result.listVersions),
+            comment: noHitApprovalComment(result.listVersions, undefined, data.settings.list_types),
             reviewed_at: now,
             reviewer_type: 'system',
             user: null,
@@ -152,18 +152,22 @@ export const amlCheck: CheckTypeDefinition = {
         },
       };
     }
-    // each hit is confirmed or ignored by a person: the comment names them
-    const names = [...new Set(hits.map((h) => h.name))];
-    const named = names.slice(0, 3).join('; ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
+    // each hit is confirmed or ignored by a person: the comment names the first three names, and
+    // counts the hits past them (two hits may share a name: "and 21 more" of 25 hits named 3)
+    const shown = [...new Set(hits.map((h) => h.name))].slice(0, 3);
+    const more = hits.filter((h) => !shown.includes(h.name)).length;
+    const named = shown.join('; ') + (more ? ` and ${more} more` : '');
+    const found =
+      result.found > hits.length
+        ? `${result.found} hits; the ${hits.length} closest are kept to confirm or ignore`
+        : `${hits.length} ${hits.length === 1 ? 'hit' : 'hits'} to confirm or ignore`;
     return {
       trigger: 'screening_result',
       status: 'need_review',
       data: {
         ...next,
         result: null,
-        review: reviewNeeded(
-          `the screening found ${hits.length} ${hits.length === 1 ? 'hit' : 'hits'} to confirm or ignore: ${named}`,
-        ),
+        review: reviewNeeded(`the screening found ${found}: ${named}`),
       },
     };
   },

@@ -15,7 +15,7 @@ import { noHitApprovalComment } from './approval-comment.ts';
 import { hitsListTypes, matchStatus, mergeRescreen } from './hits.ts';
 import { amlCheck } from './index.ts';
 import type { AmlDataOut } from './schemas.ts';
-import { resultsCountOf, screenSubject, subjectOf } from './screen.ts';
+import { screenSubject, subjectOf } from './screen.ts';
 
 export const MONITORING_QUEUE = 'aml.monitoring';
 export const RESCREEN_QUEUE = 'aml.rescreen';
@@ -107,7 +107,7 @@ export async function rescreenCheck(
     const vendor = {
       ...before.vendor,
       list_versions: result.listVersions,
-      results_count: resultsCountOf(result.matches),
+      results_count: result.resultsCount,
       monitored_at: now,
     };
     const changed = merge.added + merge.updated + merge.removed > 0;
@@ -138,7 +138,11 @@ export async function rescreenCheck(
           ...next,
           result: 'approved',
           review: {
-            comment: noHitApprovalComment(vendor.list_versions, 'the re-screening after a list update'),
+            comment: noHitApprovalComment(
+              vendor.list_versions,
+              'the re-screening after a list update',
+              current.settings.list_types,
+            ),
             reviewed_at: now,
             reviewer_type: 'system',
             user: null,

@@ -20,6 +20,11 @@ import {
 
 /** Hits kept per screening (best first). */
 export const MAX_HITS = 25;
+/**
+ * Matches a screening counts (results_count, the comment's "found N"): past MAX_HITS the closest are
+ * kept and the rest counted, so a check never reads as if all it found were before a person.
+ */
+const MAX_COUNTED = 500;
 /** How long a screening job waits for lists that are still loading before it reports an error. */
 const WAIT_FOR_LISTS_MS = 30_000;
 
@@ -63,14 +68,18 @@ export function queryFor(subject: AmlSubjectOut, settings: AmlSettingsOut): Scre
     identifiers: subject.registration_number
       ? [{ type: REGISTRATION_NUMBER, value: subject.registration_number }]
       : undefined,
-    limit: MAX_HITS,
+    limit: MAX_COUNTED,
   };
 }
 
 export type ScreenOutcome =
   | {
       ok: true;
+      /** The MAX_HITS closest matches, best first: the check's hits. */
       matches: ScreeningMatch[];
+      /** How many matched (up to MAX_COUNTED), and of which kinds. */
+      found: number;
+      resultsCount: { watchlist: number; mediacheck: number };
       listVersions: { source: string; version: string; published: string | null }[];
     }
   | {
@@ -120,10 +129,12 @@ export async function screenSubject(
         'list_types',
       );
   }
-  const matches = service.search(queryFor(subject, settings));
+  const all = service.search(queryFor(subject, settings));
   return {
     ok: true,
-    matches,
+    matches: all.slice(0, MAX_HITS),
+    found: all.length,
+    resultsCount: resultsCountOf(all),
     listVersions: (snapshot?.lists ?? []).map((l) => ({
       source: l.source,
       version: l.version,
