@@ -7,6 +7,7 @@ import type { CompanyRow } from '../db/schema.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { relationsAddedEvents } from '../relations/relations-added-events.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { companyView } from './company-view.ts';
 import { presentCompany } from './present.ts';
@@ -51,9 +52,12 @@ export async function createCompany(
       { kind: 'company', id },
       input.relations ?? [],
     );
-    await touchCase(trx, c.id);
+    const touched = await touchCase(trx, c.id);
     const company = presentCompany(row, relations);
-    await recordEvents(trx, workspaceId, [{ type: 'Company.Created', case_id: c.id, payload: { company } }]);
+    await recordEvents(trx, workspaceId, [
+      { type: 'Company.Created', case_id: c.id, payload: { company } },
+      ...relationsAddedEvents(touched, relations),
+    ]);
     const extended = afterInsert ? await afterInsert(trx, row) : false;
     // the case's template follows: the new company gets the checks it is a target of
     const templated = await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, {

@@ -5,6 +5,7 @@ import { findMainCompanyId, lockCase, touchCase } from '../cases/repository.ts';
 import { recordEvents } from '../events/record-event.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { addEntityRelations } from '../relations/add-entity-relations.ts';
+import { relationsAddedEvents } from '../relations/relations-added-events.ts';
 import { noteCreatedResource } from '../shared/request-scope.ts';
 import { birthDateProblem } from './birth-date.ts';
 import { individualView } from './individual-view.ts';
@@ -50,10 +51,11 @@ export async function createIndividual(
       { kind: 'individual', id },
       input.relations ?? [],
     );
-    await touchCase(trx, c.id);
+    const touched = await touchCase(trx, c.id);
     const individual = presentIndividual(row, relations);
     await recordEvents(trx, workspaceId, [
       { type: 'Individual.Created', case_id: c.id, payload: { individual } },
+      ...relationsAddedEvents(touched, relations),
     ]);
     // the case's template follows: the new individual gets the checks it is a target of
     if (await ctx.hooks.afterCaseEntitiesChanged?.(trx, workspaceId, c.id, { added: id, created: true }))
