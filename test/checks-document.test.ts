@@ -384,6 +384,21 @@ describe('document check: document types and targets', () => {
       },
     ]);
     assert.equal(parameters.body.message, 'settings.document_analysis.parameters must be null');
+    // fraud_analysis, nullable in the reference: off (null, enabled false) is what vericase does
+    for (const fraud_analysis of [null, { enabled: false }]) {
+      const off = await create({
+        company_id: companyId,
+        settings: { document_type_key: 'proof_of_address', fraud_analysis },
+      });
+      assert.equal(off.status, 201, JSON.stringify(off.body));
+      assert.equal('fraud_analysis' in off.body.data.settings, false);
+    }
+    const on = await create({
+      company_id: companyId,
+      settings: { document_type_key: 'proof_of_address', fraud_analysis: { enabled: true } },
+    });
+    assert.equal(on.status, 400);
+    assert.equal(on.body.details[0].path, 'settings.fraud_analysis.enabled');
   });
 });
 

@@ -8768,6 +8768,13 @@ export interface operations {
             } | null;
             /** @description A built-in or custom document type key (GET /v1/document_types) for the target kind */
             document_type_key: string;
+            fraud_analysis?: {
+              /**
+               * @description Document fraud analysis is not offered: false (or the whole field null or absent)
+               * @enum {boolean}
+               */
+              enabled: false;
+            } | null;
           };
         };
       };

@@ -17,6 +17,18 @@ const DocumentAnalysisIn = Type.Object({
   parameters: Type.Optional(Type.Null()),
 });
 
+/**
+ * `settings.fraud_analysis` as the reference takes it: null or `{enabled: false}` (off, what
+ * vericase does), so a generated client sending its nullable field is not refused; enabling it is.
+ */
+const FraudAnalysisIn = Nullable(
+  Type.Object({
+    enabled: Type.Literal(false, {
+      description: 'Document fraud analysis is not offered: false (or the whole field null or absent)',
+    }),
+  }),
+);
+
 export const DocumentCreateBody = Type.Object({
   company_id: Type.Optional(Uuid),
   individual_id: Type.Optional(Uuid),
@@ -33,6 +45,7 @@ export const DocumentCreateBody = Type.Object({
       Type.Boolean({ description: 'Reject when the analysis rejects (default false: review instead)' }),
     ),
     document_analysis: Type.Optional(Nullable(DocumentAnalysisIn)),
+    fraud_analysis: Type.Optional(FraudAnalysisIn),
   }),
   data: Type.Optional(
     Type.Object({
