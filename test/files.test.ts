@@ -24,6 +24,7 @@ import {
   makeJpeg,
   makePdf,
   makePng,
+  multipartBody,
   postMultipart,
   readPngText,
   uploadBytes,
@@ -139,6 +140,48 @@ describe('files: upload', () => {
     // the file alone is still accepted
     assert.equal((await postMultipart(api, [png()])).status, 200);
     assert.equal((await rowsOf(api.workspaceId)).length, 1);
+  });
+
+  test('Idempotency-Key: a retried upload gets the first upload_ref, keeps one copy; another file with the key → 409', async () => {
+    const api = await newWorkspace();
+    const { app } = await getHarness();
+    const send = async (key: string, data: Buffer, filename = 'scan.png') => {
+      const { payload, contentType } = multipartBody([{ name: 'file', filename, data }]);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/files/upload',
+        headers: { 'x-service-api-key': api.key, 'content-type': contentType, 'idempotency-key': key },
+        payload,
+      });
+      return { status: res.statusCode, body: JSON.parse(res.body), headers: res.headers };
+    };
+    const png = makePng({ width: 3, height: 3 });
+    const first = await send('up-1', png);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const again = await send('up-1', png);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual(again.body, first.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    // the retry's bytes were not kept: one row, one stored object
+    assert.equal((await rowsOf(api.workspaceId)).length, 1);
+    assert.equal((await storedFilesOf(api.workspaceId)).length, 1);
+    // the same key with another file, or the same bytes under another name: another request
+    for (const [data, name] of [
+      [makePng({ width: 5, height: 5 }), 'scan.png'],
+      [png, 'other.png'],
+    ] as const) {
+      const conflict = await send('up-1', data, name);
+      assert.equal(conflict.status, 409, JSON.stringify(conflict.body));
+      assert.match(conflict.body.message, /already used with a different request/);
+    }
+    assert.equal((await rowsOf(api.workspaceId)).length, 1);
+    assert.equal((await storedFilesOf(api.workspaceId)).length, 1);
+    // a blank key is refused as on every POST, before the file is read
+    const blank = await send('  ', png);
+    assert.equal(blank.status, 400);
+    assert.equal(blank.body.details[0].path, 'Idempotency-Key');
+    // without a key, each upload is its own
+    assert.notEqual((await uploadBytes(api, png, 'scan.png')).body.upload_ref, first.body.upload_ref);
   });
 
   test('a format that is not an accepted document or image → 415, even named .png', async () => {

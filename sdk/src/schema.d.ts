@@ -14964,6 +14964,12 @@ export interface operations {
    * @description multipart/form-data with one form field `file` (PDF, JPEG, PNG, HEIC/HEIF, WebP or TIFF, decided from the content; at most 20 MB). Returns an `upload_ref` valid for 24 h: a check attaches the file by referencing it.
    */
   uploadFile: {
+    parameters: {
+      header?: {
+        /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
+        "Idempotency-Key"?: string;
+      };
+    };
     requestBody: {
       content: {
         "multipart/form-data": {
@@ -14979,6 +14985,8 @@ export interface operations {
       /** @description OK: the FileUpload */
       200: {
         headers: {
+          /** @description true when this answer is the one kept for an earlier request with the same Idempotency-Key */
+          "idempotent-replayed"?: "true";
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];

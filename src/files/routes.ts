@@ -34,7 +34,7 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
         // the body is a stream read by the handler: nothing to validate before it
         validatorCompiler: () => () => true,
       },
-      async (req) => {
+      async (req, reply) => {
         const upload = await readFileUpload(req);
         const { part, otherParts } = upload;
         const storage = getStorage(ctx);
@@ -53,7 +53,21 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
           await discardUpload(ctx.db, storage, workspaceId, stored.upload_ref);
           throw unknownPart(others[0]);
         }
-        return stored;
+        // Idempotency-Key: a retry of the same file (bytes and name) gets the first upload_ref; this
+        // copy is discarded, as it is when the key was used for another file (409)
+        if (req.claimUploadKey) {
+          const discard = async () => {
+            await discardUpload(ctx.db, storage, workspaceId, stored.upload_ref);
+          };
+          const replayed = await req
+            .claimUploadKey(`${stored.sha256}\n${part.filename ?? ''}`, discard)
+            .catch(async (err) => {
+              await discard();
+              throw err;
+            });
+          if (replayed) return reply;
+        }
+        return { upload_ref: stored.upload_ref, expired_at: stored.expired_at };
       },
     );
 

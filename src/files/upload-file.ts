@@ -31,6 +31,8 @@ export type UploadStream = Readable & { truncated?: boolean };
 export interface UploadResult {
   upload_ref: string;
   expired_at: string;
+  /** The stored bytes' SHA-256 (hex): not part of the answer (an Idempotency-Key's claim uses it). */
+  sha256: string;
 }
 
 /** What the upload says about itself, and the limits it is held to. */
@@ -238,6 +240,7 @@ export async function uploadFile(
 
   const expiresAt = new Date(now.getTime() + UPLOAD_VALIDITY_MS);
   const uploadRef = newUploadRef();
+  const sha256 = hash.digest('hex');
   try {
     await db
       .insertInto('files')
@@ -248,7 +251,7 @@ export async function uploadFile(
         storage_key: key,
         size,
         mime,
-        sha256: hash.digest('hex'),
+        sha256,
         created_at: now,
         expires_at: expiresAt,
       })
@@ -257,5 +260,5 @@ export async function uploadFile(
     await storage.delete(key).catch(() => {});
     throw err;
   }
-  return { upload_ref: uploadRef, expired_at: expiresAt.toISOString() };
+  return { upload_ref: uploadRef, expired_at: expiresAt.toISOString(), sha256 };
 }

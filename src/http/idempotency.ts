@@ -17,6 +17,12 @@ import { addWriteRouteHooks } from './write-route-hooks.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | null;
+    /**
+     * An upload's Idempotency-Key, claimed once its file is read (a multipart body is a stream the
+     * handler consumes: its hash is known only then). Resolves true when an earlier attempt's answer
+     * was sent instead (the handler then discards what it stored). Null without a key.
+     */
+    claimUploadKey: ((contentHash: string, beforeReplay: () => Promise<void>) => Promise<boolean>) | null;
   }
   interface FastifyContextConfig {
     /**
@@ -49,6 +55,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
       ? sql<boolean>`created_at < now() - ${sql.lit(`${retentionHours} hours`)}::interval`
       : sql<boolean>`false`;
   app.decorateRequest('idempotencyKey', null);
+  app.decorateRequest('claimUploadKey', null);
 
   // the common case (not a POST, or no key) answers at once: no promise per request
   const preHandler: preHandlerHookHandler = (req: FastifyRequest, reply: FastifyReply, done) => {
@@ -83,13 +90,38 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
       );
     if (key.length > 255)
       throw badRequest('Idempotency-Key must be at most 255 characters', 'Idempotency-Key');
-    // multipart bodies are streams consumed by the handler: uploads are not replayed
-    if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) return false;
-    const workspaceId = req.principal.workspaceId;
+    // a multipart body is a stream the handler consumes: the upload claims its key once its file
+    // is read, by the file's content (a retry sends the same bytes)
+    if (String(req.headers['content-type'] ?? '').startsWith('multipart/')) {
+      req.claimUploadKey = (contentHash, beforeReplay) =>
+        claimKey(
+          req,
+          reply,
+          key,
+          createHash('sha256').update(`${req.method} ${req.url}\n${contentHash}`).digest('hex'),
+          beforeReplay,
+        );
+      return false;
+    }
     const hash = createHash('sha256')
       // the body's meaning, not its spelling: a retry may serialise its keys in another order
       .update(`${req.method} ${req.url}\n${canonicalJson(req.body ?? null)}`)
       .digest('hex');
+    return claimKey(req, reply, key, hash);
+  }
+
+  /**
+   * Claims `key` for a request of this `hash` (false), or sends an earlier attempt's answer (true),
+   * after `beforeReplay` (what the request made that the replay replaces, undone before the answer).
+   */
+  async function claimKey(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    hash: string,
+    beforeReplay?: () => Promise<void>,
+  ): Promise<boolean> {
+    const workspaceId = req.principal.workspaceId;
     // a claim released meanwhile (its request failed) is claimed again
     for (let attempt = 0; ; attempt++) {
       const claimed = await db
@@ -168,6 +200,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
           409,
           'A request with this Idempotency-Key was already made; its answer held a secret that is shown only once and is not kept: it is not made again (list what it created, or make a new request with another key)',
         );
+      await beforeReplay?.();
       reply.header('idempotent-replayed', 'true');
       reply.status(row.status_code).type('application/json; charset=utf-8');
       reply.send(row.response_body ?? '');

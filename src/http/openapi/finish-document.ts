@@ -176,10 +176,10 @@ function declarePlumbingHeaders(path: string, op: IdempotentOperation): void {
 /**
  * Every POST under /v1 takes an `Idempotency-Key` (src/http/idempotency.ts): declared, so the
  * reference page shows it and a generated client can send it as a typed header parameter. An
- * upload (multipart) and an answer that is no JSON (a PDF) are not replayed: they do not declare it.
+ * answer that is no JSON (a PDF) is not replayed: it does not declare it. An upload's "body" is its
+ * file: the same bytes under the same name.
  */
 function declareIdempotency(op: IdempotentOperation): void {
-  if (op.requestBody?.content?.['multipart/form-data']) return;
   // an answer that is not JSON (a rendered PDF) is not kept to replay
   const success = Object.entries(op.responses ?? {}).filter(([status]) => status.startsWith('2'));
   if (success.some(([, res]) => res.content && !res.content['application/json'])) return;
