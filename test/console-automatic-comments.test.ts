@@ -14,16 +14,32 @@ import { FORCED_REVIEW_REASON } from '../src/checks/engine/force-review.ts';
 import { withSystemReviewReason } from '../src/checks/engine/system-review.ts';
 import { SCREENING_NOT_RUN } from '../src/checks/types/aml/index.ts';
 import { decide as decideDocument } from '../src/checks/types/document/decide.ts';
+import { interpretation } from '../src/checks/types/ekyc/index.ts';
 import { REFUSAL_COMMENTS } from '../src/checks/types/id_document/decide.ts';
 import { APPROVAL_COMMENT } from '../src/checks/types/online_reputation/index.ts';
 import {
   automaticComment,
   isKnownAutomaticComment,
 } from '../web/console/features/checks/automatic-comments.ts';
+import { ekycReading } from '../web/console/features/checks/ekyc-reading.ts';
+import { actEn } from '../web/console/i18n/act.en.ts';
+import { actFr } from '../web/console/i18n/act.fr.ts';
+import { fill } from '../web/shared/i18n.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const labels = { checkType: (t: string) => (t === 'ekyc' ? 'eKYC' : t) };
+/** The console's labels (web/console/i18n/act.*.ts) for the codes a message holds. */
+const dictionaries = { en: actEn, fr: actFr } as const;
+const labelsIn = (lang: 'en' | 'fr') => {
+  const word = (key: string, code: string) => (dictionaries[lang] as Record<string, string>)[key] ?? code;
+  return {
+    checkType: (t: string) => word(`check.type.${t}`, t),
+    result: (v: string) => word(`check.resultValue.${v}`, v),
+    reputationRisk: (r: string) => word(`check.reputationRisk.${r}`, r),
+  };
+};
+const labels = labelsIn('fr');
 const fr = (c: string, by: unknown = 'system') => automaticComment(c, by, 'fr', labels);
+const en = (c: string, by: unknown = 'system') => automaticComment(c, by, 'en', labelsIn('en'));
 
 /** English words of the messages' frames: none may be left in a translation (outside a quoted part). */
 const ENGLISH = /\b(automatically|Approved|Rejected|could not|the document|Monitoring|Screening|failed)\b/;
@@ -140,6 +156,11 @@ const INLINE: [file: string, literal: string, sample: string][] = [
     'Needs a review: the online reputation analysis rated the risk high',
   ],
   [
+    'src/company-data/monitoring/run-monitoring.ts',
+    "no longer has the company's record; confirm the company still exists`",
+    "Needs a review: the registry (company_data_provider_1) no longer has the company's record; confirm the company still exists",
+  ],
+  [
     'src/checks/types/aml/approval-comment.ts',
     'found no match on the sanctions and watch lists',
     'Approved automatically: the screening found no match on the sanctions and watch lists (lists: ofac_sdn, un_sc, ftm)',
@@ -253,7 +274,7 @@ describe("the console's French for vericase's review comments", () => {
         'ekyc',
         'rejected',
         { result: 'rejected', review: { reviewer_type: 'system' } },
-        'Refusé automatiquement par la règle automatic_rejection du contrôle « eKYC » (résultat : rejected)',
+        'Refusé automatiquement par la règle automatic_rejection du contrôle « eKYC » (résultat : Refusé)',
       ],
       [
         'ekyc',
@@ -370,11 +391,86 @@ describe("the console's French for vericase's review comments", () => {
     }
   });
 
+  test('codes inside a message (a result, a risk, what changed, what the fraud list holds) read as words, in French and in English', () => {
+    const rejected = (
+      withSystemReviewReason('ekyc', 'rejected', {
+        result: 'rejected',
+        review: { reviewer_type: 'system' },
+      }).review as { comment: string }
+    ).comment;
+    assert.equal(
+      en(rejected),
+      "Rejected automatically by the eKYC check's automatic_rejection rule (result: Rejected)",
+    );
+    for (const [risk, fr_, en_] of [
+      ['high', 'élevé', 'high'],
+      ['prohibited', 'interdit', 'prohibited'],
+    ]) {
+      const stored = `Needs a review: the online reputation analysis rated the risk ${risk}`;
+      assert.equal(fr(stored), `À revoir : l’analyse de la réputation en ligne a évalué le risque : ${fr_}`);
+      assert.equal(en(stored), `Needs a review: the online reputation analysis rated the risk as ${en_}`);
+    }
+    const changed =
+      "Needs a review: the company's registry data changed (company_status, shareholder_changes); confirm the changes";
+    assert.equal(
+      fr(changed),
+      'À revoir : les données du registre de la société ont changé (statut de la société, actionnaires) ; confirmez les changements',
+    );
+    assert.equal(
+      en(changed),
+      "Needs a review: the company's registry data changed (company status, shareholders); confirm the changes",
+    );
+    assert.equal(
+      en(
+        'Needs a review (automatic_rejection is off): the fraud list holds registration_number, name_birth_date of this entity',
+      ),
+      'Needs a review (automatic_rejection is off): the fraud list holds the registration number, the name and birth date of this entity',
+    );
+    // a value no dictionary knows yet is shown as its code rather than dropped
+    assert.equal(
+      fr('Needs a review: the online reputation analysis rated the risk severe'),
+      'À revoir : l’analyse de la réputation en ligne a évalué le risque : severe',
+    );
+  });
+
   test("a person's or an API key's comment, and English, are shown as written", () => {
     const c = 'Approved automatically (automatic_approval): no match in the fraud list';
     assert.equal(fr(c, 'user'), c);
     assert.equal(fr(c, 'api'), c);
-    assert.equal(automaticComment(c, 'system', 'en', labels), c);
+    assert.equal(en(c), c);
+    assert.equal(
+      en("Rejected automatically by the ekyc check's automatic_rejection rule (result: rejected)", 'user'),
+      "Rejected automatically by the ekyc check's automatic_rejection rule (result: rejected)",
+    );
     assert.equal(fr('Checked by our back office'), 'Checked by our back office');
   });
+
+  test('the eKYC reading vericase writes is recognised from its decision, country and score, and said in French', () => {
+    for (const decision of ['match', 'inconsistent', 'inconclusive']) {
+      const stored = interpretation(decision, 'FR', 50);
+      const known = ekycReading(stored, decision, 'FR', 50);
+      assert.ok(known, `the console does not recognise: ${stored}`);
+      const french = automaticLabel(actFr, known.key, known.vars);
+      assert.doesNotMatch(french, /data sources|declared identity|\{/, french);
+      assert.match(french, /pour FR .*score 50\/100|pour FR \(score 50\/100\)/, french);
+      assert.equal(
+        automaticLabel(actEn, known.key, known.vars),
+        stored,
+        'the English wording is the stored one',
+      );
+    }
+    assert.equal(
+      automaticLabel(actFr, 'check.ekycReading.inconclusive', { country: 'FR', score: 50 }),
+      'Les sources de données pour FR n’ont pu ni confirmer ni contredire l’identité déclarée (score 50/100).',
+    );
+    // another country or score than the check's, or another sentence: shown as written
+    assert.equal(ekycReading(interpretation('match', 'FR', 95), 'match', 'DE', 95), null);
+    assert.equal(ekycReading(interpretation('match', 'FR', 95), 'match', 'FR', 90), null);
+    assert.equal(ekycReading('Looks fine to us.', 'match', 'FR', 95), null);
+  });
 });
+
+/** A dictionary's text with its values filled in, as the console's `t` does. */
+function automaticLabel(dict: Record<string, string>, key: string, vars: Record<string, string | number>) {
+  return fill(dict[key] ?? key, vars);
+}

@@ -711,6 +711,13 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.match(french, /Décision\s+Non concluant/);
     assert.match(french, /Pays\s+France \(FR\)/);
     assert.match(french, /Adresse e-mail valide\s+Oui/);
+    // vericase's reading, built from the decision, country and score, is said in French too
+    assert.equal(
+      (await result.getByTestId('ekyc-reading').innerText()).trim(),
+      'Les sources de données pour FR n’ont pu ni confirmer ni contredire l’identité déclarée (score 50/100).',
+    );
+    assert.ok(!french.includes(check.body.data.ai.interpretation), french);
+    await shot(page, 'ekyc-fr');
     // the choice is kept in this browser: back to English for the tests after this one
     await page.getByLabel('Langue').selectOption('en');
     await result.getByText('Fraud signals').waitFor();
@@ -745,7 +752,39 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.equal(await links.first().getAttribute('rel'), 'noopener noreferrer nofollow');
     await report.getByText('The full report').click();
     await report.locator('.reputation-report').waitFor();
+    // why it waits, with the risk in words (the stored comment ends with the code `high`)
+    const panel = page.locator(`#check-${check.body.id}`);
+    assert.equal(
+      decided.data.review.comment,
+      'Needs a review: the online reputation analysis rated the risk high',
+    );
+    assert.ok(
+      (await shownText(panel)).includes(
+        'Needs a review: the online reputation analysis rated the risk as high',
+      ),
+      await shownText(panel),
+    );
+    // the provider's prose is its own: marked as English, and no note in an English console
+    assert.equal(await report.locator('p[lang="en"]').first().innerText(), info.summary);
+    assert.equal(await report.locator('.reputation-report').getAttribute('lang'), 'en');
+    assert.equal(await links.first().getAttribute('lang'), 'en');
+    assert.equal(await report.getByTestId('provider-text-note').count(), 0);
     await shot(page, 'online-reputation');
+    await page.getByLabel('Language').selectOption('fr');
+    await report.getByTestId('provider-text-note').waitFor();
+    const french = await shownText(panel);
+    assert.ok(
+      french.includes('À revoir : l’analyse de la réputation en ligne a évalué le risque : élevé'),
+      french,
+    );
+    assert.ok(!french.includes('risque : high'), french);
+    assert.equal(
+      (await report.getByTestId('provider-text-note').innerText()).trim(),
+      'Texte du fournisseur, tel qu’il l’a écrit (en anglais).',
+    );
+    await shot(page, 'online-reputation-fr');
+    await page.getByLabel('Langue').selectOption('en');
+    await report.getByText('The full report').waitFor();
     await page.close();
   });
 

@@ -45,7 +45,8 @@ export function useCheckTypeLabel(): (type: string) => string {
 
 /**
  * A check review's comment in the console's language: vericase's own messages (stored in English)
- * in French too, anyone else's as written (features/checks/automatic-comments.ts).
+ * in French too, their codes in words in English, anyone else's as written
+ * (features/checks/automatic-comments.ts).
  */
 export function useAutomaticComment(): (comment: string, reviewerType: unknown) => string {
   const { lang } = useLang();
@@ -53,13 +54,17 @@ export function useAutomaticComment(): (comment: string, reviewerType: unknown) 
   return useCallback(
     (comment, reviewerType) =>
       automaticComment(comment, reviewerType, lang, {
-        checkType: (type) => {
-          const key = `check.type.${type}`;
-          return hasActKey(key) ? t(key) : type;
-        },
+        checkType: (type) => labelOr(t, `check.type.${type}`, type),
+        result: (value) => labelOr(t, `check.resultValue.${value}`, value),
+        reputationRisk: (risk) => labelOr(t, `check.reputationRisk.${risk}`, risk),
       }),
     [lang, t],
   );
+}
+
+/** The label under `key`, or `code` itself when the dictionaries have none (a value they do not know yet). */
+function labelOr(t: ActT, key: string, code: string): string {
+  return hasActKey(key) ? t(key) : code;
 }
 
 /** Runs a write and keeps its error message and whether it is under way. */

@@ -151,6 +151,10 @@ export const actEn = {
   'check.band.medium': 'medium',
   'check.band.high': 'high',
   'check.band.very_high': 'very high',
+  'check.reputationRisk.low': 'low',
+  'check.reputationRisk.moderate': 'moderate',
+  'check.reputationRisk.high': 'high',
+  'check.reputationRisk.prohibited': 'prohibited',
   'check.bandOf.trust': '{band} trust',
   'check.bandOf.risk': '{band} risk',
   'check.field.trust': 'Trust',
@@ -165,6 +169,13 @@ export const actEn = {
   'check.lineType.voip': 'VoIP',
   'check.lineType.toll_free': 'toll-free',
   'check.lineType.premium_rate': 'premium rate',
+  'check.ekycReading.match':
+    'The declared identity matches the data sources for {country} (score {score}/100).',
+  'check.ekycReading.inconsistent':
+    'The declared identity contradicts the data sources for {country} (score {score}/100): at least one attribute differs.',
+  'check.ekycReading.inconclusive':
+    'The data sources for {country} could not confirm or contradict the declared identity (score {score}/100).',
+  'check.providerText': 'As the provider wrote it (in English).',
   'check.reputationPending': 'The analysis has not ended yet.',
   'check.reputationReport': 'The full report',
   'check.reputationSources': 'Sources ({count})',

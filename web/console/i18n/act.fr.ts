@@ -153,6 +153,10 @@ export const actFr: Record<ActKey, string> = {
   'check.band.medium': 'moyen',
   'check.band.high': 'élevé',
   'check.band.very_high': 'très élevé',
+  'check.reputationRisk.low': 'faible',
+  'check.reputationRisk.moderate': 'modéré',
+  'check.reputationRisk.high': 'élevé',
+  'check.reputationRisk.prohibited': 'interdit',
   'check.bandOf.trust': 'niveau de confiance {band}',
   'check.bandOf.risk': 'risque {band}',
   'check.field.trust': 'Confiance',
@@ -167,6 +171,13 @@ export const actFr: Record<ActKey, string> = {
   'check.lineType.voip': 'VoIP',
   'check.lineType.toll_free': 'numéro gratuit',
   'check.lineType.premium_rate': 'numéro surtaxé',
+  'check.ekycReading.match':
+    'L’identité déclarée correspond aux sources de données pour {country} (score {score}/100).',
+  'check.ekycReading.inconsistent':
+    'L’identité déclarée contredit les sources de données pour {country} (score {score}/100) : au moins un attribut diffère.',
+  'check.ekycReading.inconclusive':
+    'Les sources de données pour {country} n’ont pu ni confirmer ni contredire l’identité déclarée (score {score}/100).',
+  'check.providerText': 'Texte du fournisseur, tel qu’il l’a écrit (en anglais).',
   'check.reputationPending': 'L’analyse n’est pas encore terminée.',
   'check.reputationReport': 'Le rapport complet',
   'check.reputationSources': 'Sources ({count})',

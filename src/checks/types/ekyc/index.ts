@@ -27,7 +27,8 @@ function profileFor(workspace: Record<string, unknown>, country: string) {
   return p ? { profile_id: p.profile_id, profile_name: p.profile_name ?? null } : null;
 }
 
-function interpretation(decision: string, country: string, score: number): string {
+/** `data.ai.interpretation`; exported for the console's test (it rewords exactly these sentences). */
+export function interpretation(decision: string, country: string, score: number): string {
   if (decision === 'match')
     return `The declared identity matches the data sources for ${country} (score ${score}/100).`;
   if (decision === 'inconsistent')

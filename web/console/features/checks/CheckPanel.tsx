@@ -13,6 +13,7 @@ import { withDecimalSeparator } from '../case/graph-layout.ts';
 import { formatDate as formatDay } from '../case/i18n.ts';
 import { countryName } from '../display-names.ts';
 import { useFieldLabel } from '../field-label.ts';
+import { ekycReading } from './ekyc-reading.ts';
 import { useSubtypeLabel } from './subtype-labels.ts';
 
 type Envelope = { id: string; type: string; status: string };
@@ -334,6 +335,11 @@ function EkycResult({ data }: { data: Json }) {
   const t = useActT();
   const vendor = (data.vendor ?? {}) as Json;
   const interpretation = (data.ai as Json | undefined)?.interpretation;
+  // vericase's own sentence (built from these fields) in the console's language; any other as written
+  const readingShown = (stored: string) => {
+    const known = ekycReading(stored, data.decision, vendor.country, vendor.score);
+    return known ? t(known.key, known.vars) : stored;
+  };
   const signals = data.fraud_signals as Json | null | undefined;
   const part = (key: string) => (signals?.[key] ?? null) as Json | null;
   // a score out of 100 with its band in words (a trust of 10 is low; its fraud score, 90, very high)
@@ -362,7 +368,9 @@ function EkycResult({ data }: { data: Json }) {
         keys={['decision', 'score', 'country', 'profile_name']}
       />
       {typeof interpretation === 'string' && interpretation ? (
-        <p className="muted">{interpretation}</p>
+        <p className="muted" data-testid="ekyc-reading">
+          {readingShown(interpretation)}
+        </p>
       ) : null}
       <h4>{t('check.fraudSignals')}</h4>
       {signals ? (
@@ -393,6 +401,9 @@ function EkycResult({ data }: { data: Json }) {
   );
 }
 
+/** The language the online reputation provider writes its report in (src/checks/types/online_reputation/sandbox-provider.ts). */
+const PROVIDER_LANG = 'en';
+
 /**
  * An online reputation check: the analysis' summary, its full report and its sources, linked. All
  * of it sits in `data.information`, which the generic view leaves out (objects): a reviewer asked
@@ -400,6 +411,7 @@ function EkycResult({ data }: { data: Json }) {
  */
 function ReputationReport({ data }: { data: Json }) {
   const t = useActT();
+  const { lang } = useLang();
   const info = (data.information ?? {}) as Json;
   const summary = typeof info.summary === 'string' ? info.summary : null;
   const report = typeof info.report === 'string' ? info.report : null;
@@ -410,11 +422,21 @@ function ReputationReport({ data }: { data: Json }) {
   if (!summary && !report && !sources.length) return <p className="muted">{t('check.reputationPending')}</p>;
   return (
     <div data-testid="reputation-report">
-      {summary ? <p>{summary}</p> : null}
+      {/* the provider's prose is kept as it wrote it (English: the one provider is the sandbox's),
+          marked so (lang, for screen readers and translation tools) and, in a console in another
+          language, said so once */}
+      {lang !== PROVIDER_LANG ? (
+        <p className="muted small" data-testid="provider-text-note">
+          {t('check.providerText')}
+        </p>
+      ) : null}
+      {summary ? <p lang={PROVIDER_LANG}>{summary}</p> : null}
       {report && report !== summary ? (
         <details>
           <summary>{t('check.reputationReport')}</summary>
-          <p className="reputation-report">{report}</p>
+          <p className="reputation-report" lang={PROVIDER_LANG}>
+            {report}
+          </p>
         </details>
       ) : null}
       {sources.length ? (
@@ -423,7 +445,12 @@ function ReputationReport({ data }: { data: Json }) {
           <ul>
             {sources.map((s) => (
               <li key={s.url}>
-                <a href={s.url} target="_blank" rel="noopener noreferrer nofollow">
+                <a
+                  href={s.url}
+                  target="_blank"
+                  rel="noopener noreferrer nofollow"
+                  lang={s.title ? PROVIDER_LANG : undefined}
+                >
                   {s.title || s.url}
                 </a>
               </li>

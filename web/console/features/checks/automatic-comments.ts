@@ -8,6 +8,9 @@
  * wording; a part that comes from elsewhere (a provider's comment, an error's text, the reasons a
  * sandbox gives) is kept as written, translated only when it is itself a known message. A comment
  * that matches nothing (a person's, or a message this table does not know yet) is shown as stored.
+ * A code inside a message (a result `rejected`, a risk `prohibited`, a change category) is shown
+ * as the console's word for it in both languages: the English console shows such a message
+ * reworded too (the rules with an `en`), not the code a reader would have to know.
  * test/console-automatic-comments.test.ts runs the server's producers of these messages through
  * this table, so a new or reworded message without a French wording fails there.
  */
@@ -16,17 +19,31 @@
 export interface CommentLabels {
   /** A check type in words (`fraud_database` → *Base anti-fraude*), or the code when unknown. */
   checkType(type: string): string;
+  /** A check's `data.result` as the console labels it (`rejected` → *Refusé*), or the code. */
+  result(value: string): string;
+  /** An online reputation risk in words (`prohibited` → *interdit*), or the code when unknown. */
+  reputationRisk(risk: string): string;
 }
+
+type Render = (m: RegExpExecArray, inner: (s: string) => string, labels: CommentLabels) => string;
 
 type Rule = {
   en: RegExp;
-  fr: (m: RegExpExecArray, inner: (s: string) => string, labels: CommentLabels) => string;
+  fr: Render;
+  /** The English console's wording, where the stored message holds a code; else shown as stored. */
+  shownEn?: Render;
 };
 
 const fixed = (en: string, fr: string): Rule => ({
   en: new RegExp(`^${en.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
   fr: () => fr,
 });
+
+/** A frame around another message (`Needs a review: …`): in English the frame stays, the inside is looked up. */
+const frameEn =
+  (group: number): Render =>
+  (m, inner) =>
+    m[0].slice(0, m[0].length - m[group].length) + inner(m[group]);
 
 /** The fraud list's identifier kinds (src/fraud-database/identifiers.ts), in words. */
 const FRAUD_KINDS: Readonly<Record<string, string>> = {
@@ -36,6 +53,28 @@ const FRAUD_KINDS: Readonly<Record<string, string>> = {
   registration_number: 'le numéro d’immatriculation',
   name_birth_date: 'le nom et la date de naissance',
 };
+const FRAUD_KINDS_EN: Readonly<Record<string, string>> = {
+  email: 'the e-mail',
+  phone: 'the phone',
+  iban: 'the IBAN',
+  registration_number: 'the registration number',
+  name_birth_date: 'the name and birth date',
+};
+
+/** The categories of a registry change (src/company-data/monitoring/diff.ts, alertCategories), in words. */
+const CHANGE_CATEGORIES: Readonly<Record<string, { en: string; fr: string }>> = {
+  company_status: { en: 'company status', fr: 'statut de la société' },
+  operational_changes: { en: 'company details', fr: 'informations de la société' },
+  legal_and_compliance: { en: 'officers', fr: 'dirigeants' },
+  shareholder_changes: { en: 'shareholders', fr: 'actionnaires' },
+  other: { en: 'other', fr: 'autre' },
+};
+
+const listed = (codes: string, words: (code: string) => string | undefined) =>
+  codes
+    .split(', ')
+    .map((c) => words(c) ?? c)
+    .join(', ');
 
 /** The document analysis's criteria (`address matching`, as analyze.ts writes their keys), in words. */
 const CRITERIA: Readonly<Record<string, string>> = {
@@ -78,26 +117,34 @@ const RULES: Rule[] = [
   {
     en: /^Approved automatically \(automatic_approval\): ([\s\S]+)$/,
     fr: (m, inner) => `Approuvé automatiquement (automatic_approval) : ${inner(m[1])}`,
+    shownEn: frameEn(1),
   },
   {
     en: /^Rejected automatically \(automatic_rejection\): ([\s\S]+)$/,
     fr: (m, inner) => `Refusé automatiquement (automatic_rejection) : ${inner(m[1])}`,
+    shownEn: frameEn(1),
   },
   {
     en: /^(Approved|Rejected) automatically by the (\S+) check's (automatic_approval|automatic_rejection) rule(?: \(result: ([^)]*)\))?$/,
     fr: (m, _inner, labels) =>
       `${m[1] === 'Approved' ? 'Approuvé' : 'Refusé'} automatiquement par la règle ${m[3]} du contrôle « ${labels.checkType(m[2])} »${
-        m[4] !== undefined ? ` (résultat : ${m[4]})` : ''
+        m[4] !== undefined ? ` (résultat : ${labels.result(m[4])})` : ''
+      }`,
+    shownEn: (m, _inner, labels) =>
+      `${m[1]} automatically by the ${labels.checkType(m[2])} check's ${m[3]} rule${
+        m[4] !== undefined ? ` (result: ${labels.result(m[4])})` : ''
       }`,
   },
   // why a check waits for a person (src/checks/review-data.ts, reviewNeeded)
   {
     en: /^Needs a review \((automatic_approval|automatic_rejection) is off\): ([\s\S]+)$/,
     fr: (m, inner) => `À revoir (${m[1]} désactivé) : ${inner(m[2])}`,
+    shownEn: frameEn(2),
   },
   {
     en: /^Needs a review: ([\s\S]+)$/,
     fr: (m, inner) => `À revoir : ${inner(m[1])}`,
+    shownEn: frameEn(1),
   },
   // fraud_database
   fixed('no match in the fraud list', 'aucune correspondance dans la liste de fraude'),
@@ -107,11 +154,8 @@ const RULES: Rule[] = [
   ),
   {
     en: /^the fraud list holds (.+) of this entity$/,
-    fr: (m) =>
-      `la liste de fraude contient ${m[1]
-        .split(', ')
-        .map((k) => FRAUD_KINDS[k] ?? k)
-        .join(', ')} de cette entité`,
+    fr: (m) => `la liste de fraude contient ${listed(m[1], (k) => FRAUD_KINDS[k])} de cette entité`,
+    shownEn: (m) => `the fraud list holds ${listed(m[1], (k) => FRAUD_KINDS_EN[k])} of this entity`,
   },
   // online_reputation
   fixed(
@@ -295,7 +339,10 @@ const RULES: Rule[] = [
   ),
   {
     en: /^the online reputation analysis rated the risk (\S+)$/,
-    fr: (m) => `l’analyse de la réputation en ligne a évalué le risque : ${m[1]}`,
+    fr: (m, _inner, labels) =>
+      `l’analyse de la réputation en ligne a évalué le risque : ${labels.reputationRisk(m[1])}`,
+    shownEn: (m, _inner, labels) =>
+      `the online reputation analysis rated the risk as ${labels.reputationRisk(m[1])}`,
   },
   // aml (src/checks/types/aml/approval-comment.ts)
   {
@@ -317,7 +364,15 @@ const RULES: Rule[] = [
   // company_monitoring
   {
     en: /^the company's registry data changed \(([^)]*)\); confirm the changes$/,
-    fr: (m) => `les données du registre de la société ont changé (${m[1]}) ; confirmez les changements`,
+    fr: (m) =>
+      `les données du registre de la société ont changé (${listed(m[1], (c) => CHANGE_CATEGORIES[c]?.fr)}) ; confirmez les changements`,
+    shownEn: (m) =>
+      `the company's registry data changed (${listed(m[1], (c) => CHANGE_CATEGORIES[c]?.en)}); confirm the changes`,
+  },
+  {
+    en: /^the registry \(([^)]*)\) no longer has the company's record; confirm the company still exists$/,
+    fr: (m) =>
+      `le registre (${m[1]}) n’a plus la fiche de la société ; confirmez que la société existe toujours`,
   },
   // id_verification
   fixed('the verifier approved the identity', 'le vérificateur a approuvé l’identité'),
@@ -339,17 +394,20 @@ const RULES: Rule[] = [
   },
 ];
 
-function translate(comment: string, labels: CommentLabels, depth: number): string {
+function translate(comment: string, lang: string, labels: CommentLabels, depth: number): string {
   if (depth > 2) return comment;
   for (const rule of RULES) {
     const m = rule.en.exec(comment);
-    if (m) return rule.fr(m, (s) => translate(s, labels, depth + 1), labels);
+    if (!m) continue;
+    const inner = (s: string) => translate(s, lang, labels, depth + 1);
+    if (lang === 'fr') return rule.fr(m, inner, labels);
+    return rule.shownEn ? rule.shownEn(m, inner, labels) : comment;
   }
   return comment;
 }
 
 /**
- * `comment` as the console shows it in `lang`. Only a comment vericase may have written is looked
+ * `comment` as the console shows it in `lang` (French, or English with its codes in words). Only a comment vericase may have written is looked
  * up: the reviewer is `system`, or nobody yet (a reason a check waits for a review); a person's or
  * an API key's comment is theirs, shown as written.
  */
@@ -359,8 +417,8 @@ export function automaticComment(
   lang: string,
   labels: CommentLabels,
 ): string {
-  if (lang !== 'fr' || (reviewerType !== 'system' && reviewerType != null)) return comment;
-  return translate(comment, labels, 0);
+  if (reviewerType !== 'system' && reviewerType != null) return comment;
+  return translate(comment, lang, labels, 0);
 }
 
 /** Whether the table knows `comment` (tests: every message the server writes must be known). */
