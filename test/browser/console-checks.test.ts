@@ -575,6 +575,11 @@ describe('console checks', { timeout: 600_000 }, () => {
       /^Declined by the signer on .+ — I am not authorised to sign for the company\.$/,
     );
     await shot(page, 'signature-declined-overridden');
+    // in French: the signer refused to sign (no feminine past participle for a "contrôle")
+    await page.getByLabel('Language').selectOption('fr');
+    await panel.getByText(/Le signataire a refusé de signer le /).waitFor();
+    await page.getByLabel('Langue').selectOption('en');
+    await panel.getByText(/Declined by the signer on /).waitFor();
     await page.close();
   });
 
@@ -773,6 +778,8 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.getByLabel('Language').selectOption('fr');
     await report.getByTestId('provider-text-note').waitFor();
     const french = await shownText(panel);
+    // "un contrôle" is masculine: the line reads "Pourquoi il attend", not "elle"
+    assert.ok(french.includes('Pourquoi il attend une revue :'), french);
     assert.ok(
       french.includes('À revoir : l’analyse de la réputation en ligne a évalué le risque : élevé'),
       french,
