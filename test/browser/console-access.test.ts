@@ -296,6 +296,42 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('the webhook dialog in French at 1280px breaks no event name inside (Individual.*, DocumentOrder.*)', async () => {
+    const page = await signedIn(admin);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await openSection(page, 'webhooks');
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('button', { name: 'Nouveau webhook' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.locator('.event-picker').waitFor();
+    // every family's list open: the longest names (DocumentOrder.Completed...) shown too
+    for (const d of await dialog.locator('.event-family details').all())
+      await d.evaluate((el: any) => el.setAttribute('open', ''));
+    // a name's text laid out on more than one line has boxes at more than one height (its code
+    // element is a flex item, one box: its text's range is measured)
+    const broken: string[] = await dialog.locator('.event-picker code').evaluateAll((els: any[]) =>
+      els
+        .filter((el) => {
+          const range = el.ownerDocument.createRange();
+          range.selectNodeContents(el);
+          const tops = new Set([...range.getClientRects()].map((r: any) => Math.round(r.top)));
+          return tops.size > 1;
+        })
+        .map((el) => el.textContent as string),
+    );
+    await shot(page, 'settings-webhook-events-fr');
+    await dialog.evaluate((el: any) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await shot(page, 'settings-webhook-events-fr-end');
+    assert.deepEqual(broken, [], `event names broken across lines: ${broken.join(', ')}`);
+    // and nothing spills out of the dialog sideways
+    assert.equal(await dialog.evaluate((el: any) => el.scrollWidth <= el.clientWidth), true);
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
   test('an admin creates a webhook, sees its failed delivery and retries it', async () => {
     const page = await signedIn(admin);
     await openSection(page, 'webhooks');

@@ -161,6 +161,7 @@ export function WebhooksPage() {
       <Pager pagination={list.data?.pagination} onPage={setPage} />
       <Deliveries webhooks={webhooks} webhookId={logsOf} onWebhook={setLogsOf} focus={showLogs} />
       <Dialog
+        wide
         title={editing === 'new' ? t('webhooks.new') : t('webhooks.edit')}
         open={editing !== null}
         onClose={() => setEditing(null)}

@@ -179,11 +179,15 @@ export function LoadState({
 
 /**
  * The settings pages' modal dialog (see ModalDialog): the settings look, and a title id of its own
- * for each dialog (a page holds several: its form's and each row's ConfirmButton).
+ * for each dialog (a page holds several: its form's and each row's ConfirmButton). `wide`: a form
+ * whose content needs more than the usual width (the webhook form's two columns of event names).
  */
-export function Dialog(props: DialogProps) {
+export function Dialog(props: DialogProps & { wide?: boolean }) {
+  const { wide, ...rest } = props;
   const titleId = useRef(`settings-dialog-${Math.random().toString(36).slice(2)}`).current;
-  return <ModalDialog {...props} className="settings-dialog" titleId={titleId} />;
+  return (
+    <ModalDialog {...rest} className={wide ? 'settings-dialog wide' : 'settings-dialog'} titleId={titleId} />
+  );
 }
 
 /** Previous / next over a paginated list. */
