@@ -163,4 +163,41 @@ describe('case graph layout', () => {
     );
     assert.equal(relationLabel(rel('a', 'b', null), words), 'shareholder');
   });
+
+  test("no edge's label lies on an entity's box or outside the drawing (a 60 % beside its holding read 00 %)", () => {
+    const cases: [string, GraphEntity[], GraphRelation[]][] = [
+      // the holding's owner also represents the main company: she sits beside the holding
+      [
+        'beside',
+        [co('M', true), co('H'), ind('I')],
+        [rel('H', 'M', 100), rel('I', 'H', 60), rel('I', 'M', null, ['legal_representative'])],
+      ],
+      // the main company owns a company beside it on the top row
+      ['top row', [co('M', true), co('H'), ind('I')], [rel('M', 'H', 100), rel('I', 'H', 60)]],
+      ['chain', [co('M', true), co('H'), ind('I')], [rel('H', 'M', 100), rel('I', 'H', 60)]],
+    ];
+    for (const [name, entities, relations] of cases)
+      for (const maxWidth of [400, 1000])
+        for (const nodeWidth of [NODE_WIDTH, 300]) {
+          const layout = layoutGraph(entities, relations, { maxWidth, nodeWidth });
+          for (const e of layout.edges) {
+            const label = { x: e.labelX - 24, y: e.labelY - 10, w: 48, h: 20 };
+            assert.ok(
+              label.y >= 0 && label.y + label.h <= layout.height,
+              `${name}: label of ${e.relation.id} cut off`,
+            );
+            for (const n of layout.nodes) {
+              const apart =
+                label.x + label.w <= n.x ||
+                n.x + nodeWidth <= label.x ||
+                label.y + label.h <= n.y ||
+                n.y + NODE_HEIGHT <= label.y;
+              assert.ok(
+                apart,
+                `${name} (${maxWidth}, ${nodeWidth}): the label of ${e.relation.id} lies on ${n.entity.id}`,
+              );
+            }
+          }
+        }
+  });
 });

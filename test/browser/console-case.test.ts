@@ -527,6 +527,75 @@ describe('console case page', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test("a holding's 60 % owner: every relation's label is drawn whole, under no entity's box", async () => {
+    const kase = await api.call('POST', '/v1/cases', {
+      name: 'Holding case',
+      companies: [
+        { ref: 'main', type: 'main', name: 'Main Operating SAS', country: 'FR' },
+        {
+          ref: 'holding',
+          type: 'affiliated',
+          name: 'Family Holding SARL',
+          country: 'FR',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 100 }],
+        },
+      ],
+      individuals: [
+        {
+          first_name: 'Paula',
+          last_name: 'Owner',
+          // the main company's representative too: she sits beside the holding, and the 60 % edge
+          // ran between their boxes, where they hid its label ("00 %")
+          relations: [
+            { roles: ['legal_representative'] },
+            { roles: ['shareholder'], ownership_percentage: 60, source_company_ref: 'holding' },
+          ],
+        },
+      ],
+    });
+    assert.ok(kase.id, JSON.stringify(kase));
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByLabel('Language').selectOption('fr');
+    const graph = page.getByTestId('case-graph');
+    await graph.locator('[data-entity-id]').first().waitFor();
+    assert.deepEqual((await graph.getByTestId('case-graph-label').allTextContents()).sort(), [
+      '100 %',
+      '60 %',
+      'Représentant légal',
+    ]);
+    // drawn after the entities (over them, should one ever reach a box): none painted over a label
+    const covered: string[] = await graph
+      .getByTestId('case-graph-label')
+      .evaluateAll((els: any[]) =>
+        els
+          .filter((el) =>
+            [...el.ownerSVGElement.querySelectorAll('[data-entity-id]')].some(
+              (box: any) => el.compareDocumentPosition(box) & 4 /* DOCUMENT_POSITION_FOLLOWING */,
+            ),
+          )
+          .map((el) => el.textContent as string),
+      );
+    const boxes = async (sel: string) =>
+      graph.locator(sel).evaluateAll((els: any[]) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { text: el.textContent as string, x: r.x, y: r.y, w: r.width, h: r.height };
+        }),
+      );
+    const labels = await boxes('[data-testid="case-graph-label"]');
+    const entities = await boxes('[data-entity-id]');
+    await shot(page, '11-holding-labels');
+    assert.deepEqual(covered, [], `labels under an entity: ${covered.join(', ')}`);
+    for (const l of labels)
+      for (const e of entities) {
+        const apart = l.x + l.w <= e.x || e.x + e.w <= l.x || l.y + l.h <= e.y || e.y + e.h <= l.y;
+        assert.ok(apart, `the label ${l.text} overlaps the entity ${e.text}`);
+      }
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
   test('the list of cases marks a status count past 1,000 as an estimate', async () => {
     const big = await newWorkspace('console-case-counts');
     const { ctx } = await getHarness();

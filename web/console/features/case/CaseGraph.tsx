@@ -6,7 +6,15 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useLang } from '../../shell/i18n.tsx';
-import { type GraphRelation, layoutGraph, NODE_HEIGHT, NODE_WIDTH, relationLabel } from './graph-layout.ts';
+import {
+  type GraphRelation,
+  LABEL_HEIGHT,
+  labelWidth,
+  layoutGraph,
+  NODE_HEIGHT,
+  NODE_WIDTH,
+  relationLabel,
+} from './graph-layout.ts';
 import { useCaseT } from './i18n.ts';
 import type { CaseEntity, CheckEnvelope } from './types.ts';
 
@@ -191,9 +199,14 @@ export function CaseGraph(props: {
       layoutGraph(
         props.entities.map((e) => ({ ...e, main: e.main })),
         relations,
-        { maxWidth: width, nodeWidth },
+        {
+          maxWidth: width,
+          nodeWidth,
+          // each label's own size: the layout keeps it clear of the boxes
+          labelSize: (r) => ({ width: labelWidth(clip(relationLabel(r, words), 20)), height: LABEL_HEIGHT }),
+        },
       ),
-    [props.entities, relations, width, nodeWidth],
+    [props.entities, relations, width, nodeWidth, words],
   );
   const fit = (text: string, which: 'name' | 'sub') =>
     fonts?.[which]
@@ -248,25 +261,6 @@ export function CaseGraph(props: {
                 className={on ? 'case-graph-edge is-on' : 'case-graph-edge'}
                 markerEnd="url(#case-graph-arrow)"
               />
-            );
-          })}
-        </g>
-        <g className="case-graph-labels">
-          {layout.edges.map((e) => {
-            const text = relationLabel(e.relation, words);
-            if (!text) return null;
-            const w = Math.min(150, text.length * 7 + 12);
-            return (
-              <g
-                key={e.relation.id}
-                transform={`translate(${e.labelX},${e.labelY})`}
-                data-testid="case-graph-label"
-              >
-                <rect x={-w / 2} y={-10} width={w} height={20} rx={10} className="case-graph-label-bg" />
-                <text textAnchor="middle" dy="4" className="case-graph-label">
-                  {clip(text, 20)}
-                </text>
-              </g>
             );
           })}
         </g>
@@ -363,6 +357,33 @@ export function CaseGraph(props: {
                       </g>
                     ))}
                 </g>
+              </g>
+            );
+          })}
+        </g>
+        {/* after the entities: a label is never under a box (the layout keeps them apart too) */}
+        <g className="case-graph-labels">
+          {layout.edges.map((e) => {
+            const text = relationLabel(e.relation, words);
+            if (!text) return null;
+            const w = labelWidth(clip(text, 20));
+            return (
+              <g
+                key={e.relation.id}
+                transform={`translate(${e.labelX},${e.labelY})`}
+                data-testid="case-graph-label"
+              >
+                <rect
+                  x={-w / 2}
+                  y={-LABEL_HEIGHT / 2}
+                  width={w}
+                  height={LABEL_HEIGHT}
+                  rx={LABEL_HEIGHT / 2}
+                  className="case-graph-label-bg"
+                />
+                <text textAnchor="middle" dy="4" className="case-graph-label">
+                  {clip(text, 20)}
+                </text>
               </g>
             );
           })}

@@ -43,7 +43,10 @@ export interface PlacedEdge {
   relation: GraphRelation;
   /** SVG path data from the source to the target. */
   path: string;
-  /** Where the label goes (near the source, so labels of one target do not pile up). */
+  /**
+   * The centre of the label: on the edge, near the source where it is clear (labels of one target
+   * do not pile up), else the nearest point of the edge where it covers no entity's box.
+   */
   labelX: number;
   labelY: number;
 }
@@ -63,7 +66,17 @@ export interface LayoutOptions {
   gapX?: number;
   gapY?: number;
   margin?: number;
+  /** Each relation's label size (the drawing knows its words); by default a short percentage's. */
+  labelSize?: (r: GraphRelation) => { width: number; height: number };
 }
+
+/** The height of an edge's label (its pill), and the width of one holding `text` (its own estimate of the font). */
+export const LABEL_HEIGHT = 20;
+export function labelWidth(text: string): number {
+  return Math.min(150, text.length * 7 + 12);
+}
+/** The room kept between a label and an entity's box (its border and the selection ring). */
+const LABEL_CLEARANCE = 4;
 
 export const NODE_WIDTH = 204;
 export const NODE_HEIGHT = 60;
@@ -78,6 +91,7 @@ export function layoutGraph<E extends GraphEntity>(
   const gapX = options.gapX ?? 24;
   const gapY = options.gapY ?? 56;
   const margin = options.margin ?? 16;
+  const labelSize = options.labelSize ?? (() => ({ width: labelWidth('100 %'), height: LABEL_HEIGHT }));
 
   const byId = new Map(entities.map((e) => [e.id, e]));
   // relations between entities of the graph only (a dangling id draws nothing)
@@ -160,6 +174,16 @@ export function layoutGraph<E extends GraphEntity>(
   const nodes: PlacedNode<E>[] = [];
   const pos = new Map<string, PlacedNode<E>>();
   const rowOf = new Map<string, number>();
+  // an edge within the top row arcs above it (see rowArc): room for it and its label over the row
+  const firstRow = (levels.find((row) => row.length) ?? []).slice(0, perRow).map((e) => e.id);
+  const arcsOverTop = rels
+    .filter((r) => firstRow.includes(r.from) && firstRow.includes(r.to))
+    .map((r) => {
+      const dx = (Math.abs(firstRow.indexOf(r.from) - firstRow.indexOf(r.to)) - 1) * cell + gapX;
+      // the arc's top above the row's middle, then half a label and its clearance, less half a row
+      return 0.75 * rowArc(dx, nodeH) + LABEL_HEIGHT / 2 + LABEL_CLEARANCE - nodeH / 2;
+    });
+  const top = margin + Math.max(0, ...arcsOverTop);
   let rowIndex = 0;
   levels.forEach((row, l) => {
     const wraps = row.length > perRow;
@@ -167,7 +191,7 @@ export function layoutGraph<E extends GraphEntity>(
       const slice = row.slice(start, start + perRow);
       const rowWidth = slice.length * nodeW + (slice.length - 1) * gapX;
       const x0 = wraps ? margin : (width - rowWidth) / 2;
-      const y = margin + rowIndex * (nodeH + gapY);
+      const y = top + rowIndex * (nodeH + gapY);
       slice.forEach((e, i) => {
         const n: PlacedNode<E> = { entity: e, x: x0 + i * cell, y, level: l, isolated: isolated.includes(e) };
         nodes.push(n);
@@ -177,7 +201,7 @@ export function layoutGraph<E extends GraphEntity>(
       rowIndex++;
     }
   });
-  const height = rowIndex === 0 ? 0 : 2 * margin + rowIndex * nodeH + (rowIndex - 1) * gapY;
+  const height = rowIndex === 0 ? 0 : top + margin + rowIndex * nodeH + (rowIndex - 1) * gapY;
   // the vertical lanes between columns (and outside the first and last)
   const lanes = Array.from({ length: cols + 1 }, (_, j) => margin + j * cell - gapX / 2);
 
@@ -186,7 +210,7 @@ export function layoutGraph<E extends GraphEntity>(
   // source's row, along it to a lane, up the lane to the channel below the target's row, then to
   // the target. A relation that does not point upwards (a cycle, a shortcut within a row) leaves
   // and enters by the sides
-  const edges: PlacedEdge[] = rels.map((r) => {
+  const routes: Route[] = rels.map((r) => {
     const s = pos.get(r.from)!;
     const t = pos.get(r.to)!;
     const rs = rowOf.get(r.from)!;
@@ -199,47 +223,141 @@ export function layoutGraph<E extends GraphEntity>(
       );
       const above = s.y - gapY / 2;
       const below = t.y + nodeH + gapY / 2;
+      const points = [
+        { x: sx, y: s.y },
+        { x: sx, y: above },
+        { x: lane, y: above },
+        { x: lane, y: below },
+        { x: tx, y: below },
+        { x: tx, y: t.y + nodeH },
+      ];
+      const total = polylineLength(points);
       return {
         relation: r,
         path: `M${sx},${s.y} V${above} H${lane} V${below} H${tx} V${t.y + nodeH}`,
-        labelX: sx,
-        labelY: s.y - gapY / 4,
+        at: (u) => alongPolyline(points, u),
+        // halfway up the first stretch: just above the source
+        preferred: gapY / 4 / total,
       };
     }
     if (rs > rt) {
-      const x1 = sx;
-      const y1 = s.y;
-      const x2 = tx;
-      const y2 = t.y + nodeH;
-      const dy = Math.max(24, (y1 - y2) / 2);
-      const c1 = { x: x1, y: y1 - dy };
-      const c2 = { x: x2, y: y2 + dy };
-      const label = bezier({ x: x1, y: y1 }, c1, c2, { x: x2, y: y2 }, 0.18);
+      const p0 = { x: sx, y: s.y };
+      const p3 = { x: tx, y: t.y + nodeH };
+      const dy = Math.max(24, (p0.y - p3.y) / 2);
+      const c1 = { x: p0.x, y: p0.y - dy };
+      const c2 = { x: p3.x, y: p3.y + dy };
       return {
         relation: r,
-        path: `M${x1},${y1} C${c1.x},${c1.y} ${c2.x},${c2.y} ${x2},${y2}`,
-        labelX: label.x,
-        labelY: label.y,
+        path: `M${p0.x},${p0.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${p3.x},${p3.y}`,
+        at: (u) => bezier(p0, c1, c2, p3, u),
+        preferred: 0.18,
       };
     }
     const leftToRight = s.x <= t.x;
-    const x1 = leftToRight ? s.x + nodeW : s.x;
-    const x2 = leftToRight ? t.x : t.x + nodeW;
-    const y1 = s.y + nodeH / 2;
-    const y2 = t.y + nodeH / 2;
-    const bow = s.y === t.y ? -Math.max(28, Math.abs(x2 - x1) / 4) : 0;
-    const c1 = { x: x1 + (x2 - x1) / 3, y: y1 + bow };
-    const c2 = { x: x1 + (2 * (x2 - x1)) / 3, y: y2 + bow };
-    const label = bezier({ x: x1, y: y1 }, c1, c2, { x: x2, y: y2 }, 0.3);
+    const p0 = { x: leftToRight ? s.x + nodeW : s.x, y: s.y + nodeH / 2 };
+    const p3 = { x: leftToRight ? t.x : t.x + nodeW, y: t.y + nodeH / 2 };
+    const bow = s.y === t.y ? -rowArc(Math.abs(p3.x - p0.x), nodeH) : 0;
+    const c1 = { x: p0.x + (p3.x - p0.x) / 3, y: p0.y + bow };
+    const c2 = { x: p0.x + (2 * (p3.x - p0.x)) / 3, y: p3.y + bow };
     return {
       relation: r,
-      path: `M${x1},${y1} C${c1.x},${c1.y} ${c2.x},${c2.y} ${x2},${y2}`,
-      labelX: label.x,
-      labelY: label.y,
+      path: `M${p0.x},${p0.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${p3.x},${p3.y}`,
+      at: (u) => bezier(p0, c1, c2, p3, u),
+      preferred: s.y === t.y ? 0.5 : 0.3,
     };
   });
 
+  const boxes: Rect[] = nodes.map((n) => ({
+    x: n.x - LABEL_CLEARANCE,
+    y: n.y - LABEL_CLEARANCE,
+    w: nodeW + 2 * LABEL_CLEARANCE,
+    h: nodeH + 2 * LABEL_CLEARANCE,
+  }));
+  const labels: Rect[] = [];
+  const edges: PlacedEdge[] = routes.map((route) => {
+    const size = labelSize(route.relation);
+    const spot = labelSpot(route, size, boxes, labels);
+    labels.push({ x: spot.x - size.width / 2, y: spot.y - size.height / 2, w: size.width, h: size.height });
+    return { relation: route.relation, path: route.path, labelX: spot.x, labelY: spot.y };
+  });
+
   return { width, height, nodes, edges };
+}
+
+/**
+ * How far an edge within a row bows up (its control points' offset; the curve's top is 3/4 of it
+ * above the row's middle): over the gap between the boxes, high enough that its top clears the row,
+ * so a label there is drawn whole. In the 24 px gap between neighbours a label sat on both boxes,
+ * which hid it ("60 %" read "00 %").
+ */
+function rowArc(dx: number, nodeH: number): number {
+  return Math.max(28, dx / 4, (nodeH / 2 + LABEL_HEIGHT / 2 + LABEL_CLEARANCE) / 0.75);
+}
+
+/** An edge before its label is placed: its path, a point at each fraction of it, where its label would rather be. */
+interface Route {
+  relation: GraphRelation;
+  path: string;
+  at: (t: number) => Point;
+  preferred: number;
+}
+
+type Rect = { x: number; y: number; w: number; h: number };
+
+const overlaps = (a: Rect, b: Rect) =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Where on its edge a label goes: the preferred point if the label there covers no entity's box and
+ * no label already placed, else the nearest such point along the edge; else the nearest point clear
+ * of the boxes at least (two labels touching each other stay readable; a box drawn over one hides it).
+ */
+function labelSpot(
+  route: Route,
+  size: { width: number; height: number },
+  boxes: Rect[],
+  labels: Rect[],
+): Point {
+  const steps = Array.from({ length: 39 }, (_, i) => (i + 1) / 40);
+  const candidates = [
+    route.preferred,
+    ...steps.sort((a, b) => Math.abs(a - route.preferred) - Math.abs(b - route.preferred)),
+  ];
+  const rectAt = (p: Point): Rect => ({
+    x: p.x - size.width / 2,
+    y: p.y - size.height / 2,
+    w: size.width,
+    h: size.height,
+  });
+  let clearOfBoxes: Point | null = null;
+  for (const t of candidates) {
+    const p = route.at(t);
+    const r = rectAt(p);
+    if (boxes.some((b) => overlaps(r, b))) continue;
+    if (!labels.some((l) => overlaps(r, l))) return p;
+    clearOfBoxes ??= p;
+  }
+  return clearOfBoxes ?? route.at(route.preferred);
+}
+
+function polylineLength(points: Point[]): number {
+  let total = 0;
+  for (let i = 1; i < points.length; i++)
+    total += Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+  return total;
+}
+
+/** The point at fraction `t` of a polyline's length. */
+function alongPolyline(points: Point[], t: number): Point {
+  let left = t * polylineLength(points);
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]];
+    const len = Math.hypot(b.x - a.x, b.y - a.y);
+    if (left <= len && len > 0)
+      return { x: a.x + ((b.x - a.x) * left) / len, y: a.y + ((b.y - a.y) * left) / len };
+    left -= len;
+  }
+  return points[points.length - 1];
 }
 
 function push(map: Map<string, string[]>, key: string, value: string) {
