@@ -501,6 +501,41 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test("the browser's own checks speak the console's language: a user's e-mail and password, the AML tolerance", async () => {
+    const page = await signedIn(admin);
+    await openSection(page, 'users');
+    await page.getByLabel('Language').selectOption('fr');
+    await page.getByRole('button', { name: 'Nouvel utilisateur' }).click();
+    const dialog = page.getByRole('dialog');
+    const email = dialog.getByLabel('E-mail');
+    // the message the browser shows in its bubble when the form is sent
+    const message = (field: typeof email) => field.evaluate((el: any) => el.validationMessage as string);
+    await email.fill('paula');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    assert.equal(await message(email), 'Saisissez une adresse e-mail, comme nom@exemple.fr.');
+    await email.fill('paula@example.test');
+    assert.equal(await message(email), '', 'an edit clears the message: the field is valid again');
+    const password = dialog.getByLabel(/^Mot de passe/);
+    await password.fill('short');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    assert.equal(await message(password), 'Au moins 10 caractères (actuellement 5).');
+    assert.equal(
+      (await ws.get('/v1/users')).body.data?.some((u: any) => u.email === 'paula@example.test') ?? false,
+      false,
+    );
+    await page.keyboard.press('Escape');
+    await openSection(page, 'general');
+    const tolerance = page.getByLabel('Tolérance (de 0 à 1)');
+    await tolerance.fill('2');
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    assert.equal(await message(tolerance), 'Un nombre de 0 à 1.');
+    await tolerance.fill('0.33');
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    assert.equal(await message(tolerance), 'Un nombre par pas de 0,05.');
+    await page.getByLabel('Langue').selectOption('en');
+    await page.close();
+  });
+
   test('an admin creates a user with a generated password, demotes and suspends them', async () => {
     const page = await signedIn(admin);
     await openSection(page, 'users');

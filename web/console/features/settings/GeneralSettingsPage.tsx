@@ -9,6 +9,7 @@ import { api } from '../../api/client.ts';
 import { useCheckTypeLabel } from '../act-i18n.ts';
 import { type Body, ErrorNote, type Json, LoadFailed, Loading, ok, useAction, useLoad } from './common.tsx';
 import { type SettingsKey, useIsAdmin, useSettingsT } from './i18n.ts';
+import { useConsoleValidity } from './validity.ts';
 
 type Settings = Json<'/v1/workspace/settings'>;
 type Patch = Body<'/v1/workspace/settings', 'patch'>;
@@ -124,6 +125,7 @@ function diff(before: Form, after: Form): Patch {
 
 export function GeneralSettingsPage() {
   const t = useSettingsT();
+  const validity = useConsoleValidity();
   // the types by their names (eKYC, ID verification...), as everywhere else in the console
   const typeLabel = useCheckTypeLabel();
   const isAdmin = useIsAdmin();
@@ -237,6 +239,7 @@ export function GeneralSettingsPage() {
               min={0}
               max={1}
               step={0.05}
+              {...validity}
               name="checks.aml.fuzziness"
               value={form.amlFuzziness}
               onChange={(e) => set({ amlFuzziness: e.target.value })}

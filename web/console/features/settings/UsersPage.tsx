@@ -32,6 +32,7 @@ import {
 } from './i18n.ts';
 import { SettingsHead } from './SettingsHead.tsx';
 import { SettingsTable } from './SettingsTable.tsx';
+import { useConsoleValidity } from './validity.ts';
 
 type User = Json<'/v1/users'>['data'][number];
 const ROLES: Role[] = ['admin', 'reviewer', 'viewer'];
@@ -196,6 +197,7 @@ export function UsersPage() {
 
 function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
   const t = useSettingsT();
+  const validity = useConsoleValidity();
   const [email, setEmail] = useState('');
   const [first, setFirst] = useState('');
   const [last, setLast] = useState('');
@@ -245,6 +247,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
           type="email"
           required
           maxLength={320}
+          {...validity}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
@@ -277,6 +280,7 @@ function CreateUser(props: { onChanged: () => void; onClose: () => void }) {
           autoComplete="new-password"
           minLength={10}
           maxLength={200}
+          {...validity}
           value={password}
           aria-describedby="user-password-hint"
           onChange={(e) => setPassword(e.target.value)}
