@@ -172,8 +172,18 @@ const INLINE: [file: string, literal: string, sample: string][] = [
   ],
   [
     'src/checks/types/aml/index.ts',
-    "'hit' : 'hits'} to confirm or ignore: ${",
+    "'hit' : 'hits'} to confirm or ignore`",
     'Needs a review: the screening found 2 hits to confirm or ignore: Jane Doe; Acme Ltd',
+  ],
+  [
+    'src/checks/types/aml/index.ts',
+    '} closest are kept to confirm or ignore`',
+    'Needs a review: the screening found 34 hits; the 25 closest are kept to confirm or ignore: Jane Doe; Acme Ltd and 23 more',
+  ],
+  [
+    'src/checks/types/aml/approval-comment.ts',
+    '`; only their ${',
+    'Approved automatically: the screening found no match on the sanctions and watch lists (lists: ofac_sdn, un_sc; only their pep entries)',
   ],
   [
     'src/checks/types/electronic_signature/sign.ts',

@@ -62,6 +62,11 @@ const FRAUD_KINDS_EN: Readonly<Record<string, string>> = {
 };
 
 /** The categories of a registry change (src/company-data/monitoring/diff.ts, alertCategories), in words. */
+/** A names list's English tail (`A; B; C and 21 more`) in French (`… et 21 autres`). */
+function andMore(names: string): string {
+  return names.replace(/ and (\d+) more$/, ' et $1 autres');
+}
+
 const CHANGE_CATEGORIES: Readonly<Record<string, { en: string; fr: string }>> = {
   company_status: { en: 'company status', fr: 'statut de la société' },
   operational_changes: { en: 'company details', fr: 'informations de la société' },
@@ -344,17 +349,23 @@ const RULES: Rule[] = [
     shownEn: (m, _inner, labels) =>
       `the online reputation analysis rated the risk as ${labels.reputationRisk(m[1])}`,
   },
-  // aml (src/checks/types/aml/approval-comment.ts)
+  // aml (src/checks/types/aml/approval-comment.ts, src/checks/types/aml/index.ts)
   {
-    en: /^Approved automatically: (the screening|the re-screening after a list update) found no match on the sanctions and watch lists(?: \(lists: ([^)]*)\))?$/,
+    en: /^Approved automatically: (the screening|the re-screening after a list update) found no match on the sanctions and watch lists(?: \(lists: ([^);]*)(?:; only their ([^)]*) entries)?\))?$/,
     fr: (m) =>
-      `Approuvé automatiquement : ${m[1] === 'the screening' ? 'le criblage' : 'le nouveau criblage après une mise à jour des listes'} n’a trouvé aucune correspondance dans les listes de sanctions et de surveillance${m[2] ? ` (listes : ${m[2]})` : ''}`,
+      `Approuvé automatiquement : ${m[1] === 'the screening' ? 'le criblage' : 'le nouveau criblage après une mise à jour des listes'} n’a trouvé aucune correspondance dans les listes de sanctions et de surveillance${m[2] ? ` (listes : ${m[2]}${m[3] ? ` ; seulement leurs entrées ${m[3]}` : ''})` : ''}`,
   },
   {
     // `hit(s)`: the wording of comments stored before 2026-12
     en: /^the screening found (\d+) hit(?:s|\(s\))? to confirm or ignore: ([\s\S]+)$/,
     fr: (m) =>
-      `le criblage a trouvé ${m[1]} ${Number(m[1]) < 2 ? 'correspondance' : 'correspondances'} à confirmer ou ignorer : ${m[2]}`,
+      `le criblage a trouvé ${m[1]} ${Number(m[1]) < 2 ? 'correspondance' : 'correspondances'} à confirmer ou ignorer : ${andMore(m[2])}`,
+  },
+  {
+    // more matches than a check keeps (src/checks/types/aml/screen.ts MAX_HITS)
+    en: /^the screening found (\d+) hits; the (\d+) closest are kept to confirm or ignore: ([\s\S]+)$/,
+    fr: (m) =>
+      `le criblage a trouvé ${m[1]} correspondances ; les ${m[2]} plus proches sont gardées, à confirmer ou ignorer : ${andMore(m[3])}`,
   },
   // electronic_signature
   fixed(
