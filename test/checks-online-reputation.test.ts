@@ -183,6 +183,21 @@ describe('online_reputation check', () => {
     assert.deepEqual(da.data.information.sources, db.data.information.sources);
   });
 
+  test('a check still being analysed is not reviewed: 400 naming status (its report would be dropped)', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithCompany(api, { name: 'Quick Decision Ltd' });
+    const created = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+    const settled = await settle(api, created.body.id);
+    // as it is between its creation and the analysis's end (the sandbox's delay)
+    const { ctx } = await getHarness();
+    await ctx.db.updateTable('checks').set({ status: 'processing' }).where('id', '=', settled.id).execute();
+    const early = await api.patch(`/v1/checks/online_reputation/${settled.id}/review`, { action: 'approve' });
+    assert.equal(early.status, 400, JSON.stringify(early.body));
+    assert.equal(early.body.details[0].path, 'status');
+    assert.match(early.body.message, /still being analysed/);
+    assert.equal((await api.get(`/v1/checks/online_reputation/${settled.id}`)).body.status, 'processing');
+  });
+
   test('a need_review check is decided by an API review', async () => {
     const api = await newWorkspace();
     const { companyId } = await caseWithCompany(api, { name: 'High Risk Ventures' });

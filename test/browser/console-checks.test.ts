@@ -313,6 +313,38 @@ describe('console checks', { timeout: 600_000 }, () => {
     await page.close();
   });
 
+  test('an online reputation analysis still running cannot be decided yet, and the panel says why', async () => {
+    const { ctx } = await getHarness();
+    const created = await api.post('/v1/cases', {
+      name: 'Running analysis',
+      companies: [{ name: 'Slow Analysis SAS', country: 'FR' }],
+    });
+    const started = await api.post('/v1/checks/online_reputation', {
+      company_id: created.body.companies[0].id,
+    });
+    await eventually(async () => {
+      const res = await api.get(`/v1/checks/online_reputation/${started.body.id}`);
+      return res.body.status !== 'processing' || undefined;
+    });
+    // as between its creation and the analysis's end
+    await ctx.db
+      .updateTable('checks')
+      .set({ status: 'processing' })
+      .where('id', '=', started.body.id)
+      .execute();
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${started.body.id}`);
+    const panel = page.locator(`#check-${started.body.id}`);
+    await panel.getByTestId('check-running').waitFor();
+    assert.equal(
+      await panel.getByTestId('check-running').textContent(),
+      'The analysis is still running: the check is decided once it has ended.',
+    );
+    assert.equal(await panel.getByRole('button', { name: 'Approve' }).isDisabled(), true);
+    assert.equal(await panel.getByRole('button', { name: 'Reject' }).isDisabled(), true);
+    await page.close();
+  });
+
   test("a decided check's hits can no longer be confirmed or ignored", async () => {
     // every hit reviewed (the first test ignored them from the page): the check can be approved
     const hits = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits.map((h: { id: string }) => h.id);

@@ -233,6 +233,7 @@ export const actEn = {
   'check.hitMonitoring.removed':
     'No longer on the lists since {when}: kept as the record of what was decided',
   'check.hitStatus': 'Hit status: {status}',
+  'check.analysisFirst': 'The analysis is still running: the check is decided once it has ended.',
   'check.hitsFirst': 'Confirm or ignore every hit before deciding the check.',
   'check.notScreened': 'Not screened: no sanctions list was loaded when the check ran.',
   'check.approveNotScreened':

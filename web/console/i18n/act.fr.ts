@@ -233,6 +233,7 @@ export const actFr: Record<ActKey, string> = {
   'check.hitMonitoring.updated': 'Son inscription a changé le {when} : à décider de nouveau',
   'check.hitMonitoring.removed': 'Retirée des listes depuis le {when} : gardée comme trace de la décision',
   'check.hitStatus': 'Statut : {status}',
+  'check.analysisFirst': 'L’analyse est en cours : le contrôle se décide une fois qu’elle est terminée.',
   'check.hitsFirst': 'Confirmez ou écartez d’abord chaque correspondance : le contrôle se décide ensuite.',
   'check.notScreened':
     'Non criblé : aucune liste de sanctions n’était chargée quand le contrôle a été lancé.',

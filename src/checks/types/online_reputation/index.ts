@@ -81,6 +81,18 @@ export const onlineReputationCheck: CheckTypeDefinition = {
     };
   },
 
+  beforeReview(check) {
+    // a decision taken before the analysis ends stands on nothing, and keeps no report: the
+    // analysis's result is dropped for a check no longer processing (a walk approved one at once
+    // and it never got its report). It takes a moment; the review waits for it, as aml's does.
+    if (check.status === 'processing') {
+      throw badRequest(
+        'The check is still being analysed: review it once the analysis has ended (Check.Approved or Check.ReviewNeeded, or its status)',
+        'status',
+      );
+    }
+  },
+
   async process({ check, target }): Promise<Outcome> {
     if (target.kind !== 'company') throw new Error(`online_reputation check ${check.id} targets a company`);
     const internal = check.internal as {

@@ -606,7 +606,20 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
   // a signature not signed yet may be decided (the API allows it: a contract signed on paper), but
   // deciding it ends the signer's request: said before the buttons, not found out after
   const unsigned = !decided && UNSIGNED.has(String(signatureVendor(check)?.status));
-  const describedBy = hitsFirst ? `hits-first-${check.id}` : unsigned ? `unsigned-${check.id}` : undefined;
+  // an online reputation analysis or an AML screening still running: the server refuses a decision
+  // before it ends (it would stand on nothing, and the result would be dropped)
+  const running =
+    check.status === 'processing' &&
+    (check.type === 'online_reputation' ||
+      (check.type === 'aml' && !(check.data as { vendor?: Json } | undefined)?.vendor?.screened_at));
+  const waitFirst = hitsFirst || running;
+  const describedBy = running
+    ? `running-${check.id}`
+    : hitsFirst
+      ? `hits-first-${check.id}`
+      : unsigned
+        ? `unsigned-${check.id}`
+        : undefined;
   // hits confirmed as the listed person or company: approving is allowed (a licence, a false
   // alarm the list keeps), but said before the click, as the case review says it of rejected checks
   const confirmedHits =
@@ -650,6 +663,11 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
       </label>
       <ActFailed error={error} />
+      {running ? (
+        <p className="small muted" id={`running-${check.id}`} data-testid="check-running">
+          {t('check.analysisFirst')}
+        </p>
+      ) : null}
       {hitsFirst ? (
         <p className="small muted" id={`hits-first-${check.id}`} data-testid="check-hits-first">
           {t('check.hitsFirst')}
@@ -681,7 +699,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         <button
           type="button"
           className="case-button danger"
-          disabled={busy || hitsFirst}
+          disabled={busy || waitFirst}
           aria-describedby={describedBy}
           onClick={() => submitWith('reject')()}
         >
@@ -690,7 +708,7 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
         <button
           type="submit"
           className="case-button is-primary"
-          disabled={busy || hitsFirst}
+          disabled={busy || waitFirst}
           aria-describedby={approveDescribedBy}
         >
           {t('check.approve')}
