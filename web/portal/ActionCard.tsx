@@ -1,5 +1,5 @@
 /** One entry of the checklist: an action's slots while it takes files, else what was received. */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type Action, type PortalApi, type RetryReason, signatureAsks } from './api.ts';
 import { apiErrorText } from './api-errors.ts';
 import { useI18n } from './i18n.tsx';
@@ -56,6 +56,10 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   const { t } = useI18n();
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // files of this step being sent by its fields: Send waits for them, as a step sent meanwhile
+  // refuses the file still on its way (and the page, showing the step received, lost it unsaid)
+  const [sending, setSending] = useState(0);
+  const onSending = useCallback((delta: 1 | -1) => setSending((n) => n + delta), []);
   const editable = action.state === 'todo' || action.state === 'retry';
   // "this step changed meanwhile" is about the change the page just caught up with: it goes with
   // the step's next change (approved after being sent, asked again...), where it stayed for good
@@ -102,7 +106,11 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
   // files still listed for a submitted action (the server may keep none once it has them)
   const received = action.slots.flatMap((slot) => slot.files.map((file) => ({ slot, file })));
 
+  const submitHintId = useId();
+  const submitHint = sending > 0 ? t('waitUploads') : !action.can_submit ? t('missingFiles') : null;
+
   const submit = async () => {
+    if (sending > 0) return;
     setError(null);
     setSubmitting(true);
     try {
@@ -166,6 +174,7 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
                 editable
                 onAction={onAction}
                 onMovedOn={stepMovedOn}
+                onSending={onSending}
                 onError={onError}
                 announce={announce}
               />
@@ -179,12 +188,17 @@ export function ActionCard({ api, action, onAction, onSubmitted, onError, announ
               <button
                 type="button"
                 className="primary"
-                disabled={!action.can_submit || submitting}
+                disabled={!action.can_submit || submitting || sending > 0}
+                aria-describedby={submitHint ? submitHintId : undefined}
                 onClick={() => void submit()}
               >
                 {submitting ? t('submitting') : t('submit')}
               </button>
-              {!action.can_submit ? <span className="hint">{t('missingFiles')}</span> : null}
+              {submitHint ? (
+                <span className="hint" id={submitHintId}>
+                  {submitHint}
+                </span>
+              ) : null}
             </div>
           </>
         ) : (

@@ -79,11 +79,26 @@ interface Props {
   onAction: (a: Action) => void;
   /** The step was sent, approved or removed meanwhile: the card says so and shows it as it is now. */
   onMovedOn: () => void;
+  /**
+   * Called with +1 when this field starts sending files and -1 once it is done: the card holds its
+   * Send while any of its fields is sending (a step sent under an upload lost that file).
+   */
+  onSending: (delta: 1 | -1) => void;
   onError: (err: unknown) => void;
   announce: (text: string) => void;
 }
 
-export function SlotField({ api, action, slot, editable, onAction, onMovedOn, onError, announce }: Props) {
+export function SlotField({
+  api,
+  action,
+  slot,
+  editable,
+  onAction,
+  onMovedOn,
+  onSending,
+  onError,
+  announce,
+}: Props) {
   const { t, lang } = useI18n();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -130,6 +145,14 @@ export function SlotField({ api, action, slot, editable, onAction, onMovedOn, on
   // who chose four files learns what became of each. A refusal about the step (it was sent, approved
   // or changed meanwhile; the network) stops there, as the other files would meet it too.
   const send = async (files: { blob: Blob; name: string }[], leftOut: string[] = []) => {
+    onSending(1);
+    try {
+      await sendEach(files, leftOut);
+    } finally {
+      onSending(-1);
+    }
+  };
+  const sendEach = async (files: { blob: Blob; name: string }[], leftOut: string[]) => {
     setError(null);
     const problems: string[] = [];
     let stopped = false;

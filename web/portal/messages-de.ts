@@ -88,6 +88,7 @@ export const de: Messages = {
   submitting: 'Wird gesendet…',
   submitted: 'Gesendet: {what}.',
   missingFiles: 'Fügen Sie zuerst die erforderlichen Dateien hinzu.',
+  waitUploads: 'Warten Sie, bis alle Dateien hochgeladen sind.',
   stepMovedOn:
     'Dieser Schritt hat sich inzwischen geändert (er wurde bereits gesendet, akzeptiert oder zurückgezogen): Hier sehen Sie den aktuellen Stand.',
   tooLarge: '{name} ist zu groß: Dateien bis 20 MB werden akzeptiert.',

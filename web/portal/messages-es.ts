@@ -87,6 +87,7 @@ export const es: Messages = {
   submitting: 'Enviando…',
   submitted: 'Enviado: {what}.',
   missingFiles: 'Añada primero los archivos obligatorios.',
+  waitUploads: 'Espere a que terminen de subirse los archivos.',
   stepMovedOn:
     'Este paso ha cambiado mientras tanto (ya se había enviado, aprobado o retirado): esta es su situación actual.',
   tooLarge: '{name} es demasiado grande: se aceptan archivos de hasta 20 MB.',

@@ -90,6 +90,7 @@ export const hu: Messages = {
   submitting: 'Küldés…',
   submitted: 'Elküldve: {what}.',
   missingFiles: 'Előbb adja hozzá a kötelező fájlokat.',
+  waitUploads: 'Várja meg, amíg a fájlok feltöltése befejeződik.',
   stepMovedOn:
     'Ez a lépés időközben megváltozott (már elküldték, elfogadták vagy visszavonták): itt látható a jelenlegi állapota.',
   tooLarge: 'Túl nagy fájl: {name}. Legfeljebb 20 MB-os fájlokat fogadunk el.',

@@ -91,6 +91,7 @@ export const it: Messages = {
   submitting: 'Invio in corso…',
   submitted: 'Inviato: {what}.',
   missingFiles: 'Aggiunga prima i file obbligatori.',
+  waitUploads: 'Attenda che il caricamento dei file sia terminato.',
   stepMovedOn:
     'Nel frattempo questo passaggio è cambiato (era già stato inviato, approvato o ritirato): ecco la sua situazione attuale.',
   tooLarge: '{name} è troppo grande: sono accettati file fino a 20 MB.',

@@ -87,6 +87,7 @@ export const ja: Messages = {
   submitting: '送信中…',
   submitted: '送信しました：{what}',
   missingFiles: '先に必須のファイルを追加してください。',
+  waitUploads: 'ファイルのアップロードが終わるまでお待ちください。',
   stepMovedOn:
     'この項目の状態は、その間に変わりました（送信済み、承認済み、または取り下げ）。現在の状態を表示しています。',
   tooLarge: '{name} はサイズが大きすぎます。受け付けられるのは 20 MB までのファイルです。',

@@ -90,6 +90,7 @@ export const ko: Messages = {
   submitting: '제출하는 중…',
   submitted: '제출되었습니다: {what}',
   missingFiles: '먼저 필수 파일을 추가해 주세요.',
+  waitUploads: '파일 업로드가 끝날 때까지 기다려 주세요.',
   stepMovedOn:
     '그사이에 이 단계의 상태가 바뀌었습니다(이미 제출, 승인 또는 철회됨). 현재 상태를 보여 드립니다.',
   tooLarge: '{name} 파일이 너무 큽니다. 20MB 이하의 파일만 받을 수 있습니다.',

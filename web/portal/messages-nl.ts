@@ -88,6 +88,7 @@ export const nl: Messages = {
   submitting: 'Bezig met verzenden…',
   submitted: 'Verzonden: {what}.',
   missingFiles: 'Voeg eerst de verplichte bestanden toe.',
+  waitUploads: 'Wacht tot de bestanden zijn geüpload.',
   stepMovedOn:
     'Deze stap is intussen gewijzigd (hij was al verzonden, goedgekeurd of ingetrokken): dit is de huidige stand.',
   tooLarge: '{name} is te groot: bestanden tot 20 MB worden geaccepteerd.',

@@ -92,6 +92,7 @@ export const pl: Messages = {
   submitting: 'Wysyłanie…',
   submitted: 'Wysłano: {what}.',
   missingFiles: 'Prosimy najpierw dodać wymagane pliki.',
+  waitUploads: 'Prosimy poczekać na zakończenie przesyłania plików.',
   stepMovedOn:
     'Ten krok zmienił się w międzyczasie (został już wysłany, zatwierdzony lub wycofany): oto jego aktualny stan.',
   tooLarge: 'Plik {name} jest za duży: akceptowane są pliki do 20 MB.',

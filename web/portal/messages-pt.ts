@@ -87,6 +87,7 @@ export const pt: Messages = {
   submitting: 'A enviar…',
   submitted: 'Enviado: {what}.',
   missingFiles: 'Adicione primeiro os ficheiros obrigatórios.',
+  waitUploads: 'Aguarde até que os ficheiros terminem de ser enviados.',
   stepMovedOn:
     'Entretanto, esta etapa mudou (já foi enviada, aprovada ou retirada): apresentamos o seu estado atual.',
   tooLarge: '{name} é demasiado grande: são aceites ficheiros até 20 MB.',

@@ -98,6 +98,7 @@ const en = {
   submitting: 'Sending…',
   submitted: 'Sent: {what}.',
   missingFiles: 'Add the required files first.',
+  waitUploads: 'Wait for the uploads to finish.',
   stepMovedOn:
     'This step changed meanwhile (it was already sent, approved or withdrawn): here is where it stands now.',
   tooLarge: '{name} is too large: files of up to 20 MB are accepted.',
@@ -288,6 +289,7 @@ const fr: Messages = {
   submitting: 'Envoi…',
   submitted: 'Envoyé : {what}.',
   missingFiles: 'Ajoutez d’abord les fichiers obligatoires.',
+  waitUploads: 'Attendez la fin de l’envoi des fichiers.',
   stepMovedOn: 'Cette étape a changé entre-temps (déjà envoyée, validée ou retirée) : voici où elle en est.',
   tooLarge: '{name} est trop volumineux : les fichiers jusqu’à 20 Mo sont acceptés.',
   tooManyFiles:
