@@ -9,7 +9,7 @@ import {
   sidewaysCardPng,
   sidewaysSelfieJpeg,
 } from './helpers/face-images.ts';
-import { downloadFile, multipartBody } from './helpers/files.ts';
+import { downloadFile, makePng, multipartBody } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { swissLicenceMrz, td3Mrz } from './helpers/id-documents.ts';
 import {
@@ -651,6 +651,24 @@ describe('id_verification: the on-device model', { timeout: 300_000 }, () => {
     const session = await portal(tokenOf(created.data.vendor.verification_url), 'GET', '/session');
     assert.equal(session.body.actions[0].state, 'retry');
     assert.equal(session.body.actions[0].retry_reason, 'selfie_unusable');
+  });
+
+  test('no MRZ, no face on the document and none on the selfie → rejected; the portal asks for both again, never "the document was fine"', async () => {
+    const api = await newWorkspace();
+    const blank = makePng({ width: 400, height: 400, color: [224, 182, 160] });
+    const { done, created } = await verified(api, cardPng(null, null), blank);
+    assert.equal(done.status, 'rejected', JSON.stringify(done.data));
+    assert.equal(done.data.detailed_results.face.image_integrity, 'rejected');
+    assert.equal(done.data.detailed_results.document.data_validation, null);
+    assert.match(done.data.vendor.comment, /No machine-readable zone could be read/);
+    // the document was not read: its front is asked again, and the reason says both halves failed
+    const session = await portal(tokenOf(created.data.vendor.verification_url), 'GET', '/session');
+    const step = session.body.actions[0];
+    assert.equal(step.state, 'retry');
+    assert.equal(step.retry_reason, 'document_and_selfie_unusable');
+    const front = step.slots.find((s: { key: string }) => s.key === 'front');
+    assert.equal(front.required, true);
+    assert.deepEqual(front.files, []);
   });
 
   test('no face on the document, and a name that is not the individual’s → rejected', async () => {

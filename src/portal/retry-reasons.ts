@@ -16,6 +16,7 @@ export const RETRY_REASONS = [
   'details_mismatch',
   'face_mismatch',
   'selfie_unusable',
+  'document_and_selfie_unusable',
 ] as const;
 export type RetryReason = (typeof RETRY_REASONS)[number];
 export const RetryReasonSchema = Type.Enum(RETRY_REASONS);
@@ -46,9 +47,12 @@ export function identityRetryReason(check: CheckRow): RetryReason | null {
   if (rejected(document, 'data_consistency')) return 'expired';
   if (rejected(document, 'data_comparison')) return 'details_mismatch';
   if (rejected(document, 'data_validation') || rejected(document, 'image_integrity')) return 'unreadable';
-  // a selfie with no face or several: the comparison then failed for want of a face, and the
-  // document was fine, so the contact is told to take the selfie again, not the document
-  if (rejected(results?.face, 'image_integrity')) return 'selfie_unusable';
+  // a selfie with no face or several: the comparison then failed for want of a face. Only a
+  // document that was read (its MRZ's check digits held) was fine, and then only the selfie is
+  // said; a document not read at all leaves every document result null, and a retry asks for both
+  // sides again: "the document was fine" sent the contact back with the same unreadable photo
+  if (rejected(results?.face, 'image_integrity'))
+    return document?.data_validation === 'approved' ? 'selfie_unusable' : 'document_and_selfie_unusable';
   if (rejected(results?.face, 'face_comparison')) return 'face_mismatch';
   return null;
 }

@@ -34,6 +34,7 @@ const REASON_KEY: Record<RetryReason, keyof Messages> = {
   details_mismatch: 'reasonDetailsMismatch',
   face_mismatch: 'reasonFaceMismatch',
   selfie_unusable: 'reasonSelfieUnusable',
+  document_and_selfie_unusable: 'reasonDocumentAndSelfieUnusable',
 };
 
 /**

@@ -27,7 +27,8 @@ export type RetryReason =
   | 'wrong_document'
   | 'details_mismatch'
   | 'face_mismatch'
-  | 'selfie_unusable';
+  | 'selfie_unusable'
+  | 'document_and_selfie_unusable';
 
 export interface Action {
   id: string;

@@ -33,6 +33,8 @@ export const de: Messages = {
     'Die Angaben auf dem Dokument stimmen nicht mit unseren überein. Bitte prüfen Sie, ob Sie das richtige Dokument auf den richtigen Namen senden.',
   reasonSelfieUnusable:
     'Ihr Selfie konnte nicht verwendet werden: Es muss genau ein Gesicht deutlich zeigen. Machen Sie ein neues Selfie, allein, mit Blick in die Kamera und bei gutem Licht. Das Dokument selbst war in Ordnung.',
+  reasonDocumentAndSelfieUnusable:
+    'Weder das Dokument noch Ihr Selfie konnten verwendet werden. Machen Sie ein neues Foto des ganzen Dokuments, flach, bei gutem Licht, scharf und ohne Spiegelungen, und ein neues Selfie, das nur Ihr Gesicht zeigt, frontal zur Kamera und bei gutem Licht.',
   reasonFaceMismatch:
     'Ihr Foto konnte nicht dem Foto auf dem Dokument zugeordnet werden. Machen Sie ein neues Selfie mit Blick in die Kamera, bei gutem Licht, ohne Brille oder Hut, und achten Sie darauf, dass das Foto auf dem Dokument gut zu sehen ist.',
   typeDocument: 'Dokument',

@@ -32,6 +32,8 @@ export const es: Messages = {
     'Los datos del documento no coinciden con los que tenemos. Compruebe que envía el documento correcto, a nombre de la persona correcta.',
   reasonSelfieUnusable:
     'No se ha podido usar su selfie: debe mostrar claramente una sola cara. Hágase un nuevo selfie, solo/a, mirando a la cámara y con buena luz. El documento en sí era correcto.',
+  reasonDocumentAndSelfieUnusable:
+    'No se pudo utilizar ni el documento ni su selfie. Haga una nueva foto del documento completo, plano, con buena luz, nítido y sin reflejos, y un nuevo selfie en el que solo aparezca su cara, de frente a la cámara y con buena luz.',
   reasonFaceMismatch:
     'No se ha podido relacionar su foto con la del documento. Hágase un nuevo selfie mirando a la cámara, con buena luz, sin gafas ni sombrero, y compruebe que la foto del documento se ve con claridad.',
   typeDocument: 'Documento',

@@ -36,6 +36,8 @@ export const hu: Messages = {
     'A dokumentum adatai nem egyeznek a nálunk lévő adatokkal. Kérjük, ellenőrizze, hogy a megfelelő dokumentumot küldi-e, a megfelelő névre.',
   reasonSelfieUnusable:
     'A szelfijét nem tudtuk felhasználni: pontosan egy arcnak kell jól látszania rajta. Készítsen új szelfit egyedül, a kamerába nézve, jó megvilágításban. Maga a dokumentum rendben volt.',
+  reasonDocumentAndSelfieUnusable:
+    'Sem a dokumentumot, sem a szelfijét nem tudtuk felhasználni. Készítsen új fényképet a teljes dokumentumról, síkban, jó megvilágításnál, élesen és tükröződés nélkül, valamint új szelfit, amelyen csak az Ön arca látszik, a kamera felé fordulva, jó megvilágításnál.',
   reasonFaceMismatch:
     'A fényképét nem sikerült a dokumentumon lévő fényképpel összevetni. Készítsen új szelfit a kamerába nézve, jó megvilágításban, szemüveg és kalap nélkül, és ügyeljen arra, hogy a dokumentum fényképe jól látható legyen.',
   typeDocument: 'Dokumentum',

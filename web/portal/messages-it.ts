@@ -37,6 +37,8 @@ export const it: Messages = {
     'I dati del documento non corrispondono a quelli in nostro possesso. Verifichi di inviare il documento giusto, intestato alla persona giusta.',
   reasonSelfieUnusable:
     'Non è stato possibile usare il suo selfie: deve mostrare chiaramente un solo volto. Scatti un nuovo selfie, da solo/a, guardando la fotocamera e con buona luce. Il documento in sé era corretto.',
+  reasonDocumentAndSelfieUnusable:
+    'Né il documento né il suo selfie hanno potuto essere utilizzati. Scatti una nuova foto del documento intero, in piano, ben illuminato, nitido e senza riflessi, e un nuovo selfie che mostri solo il suo volto, rivolto verso la fotocamera e ben illuminato.',
   reasonFaceMismatch:
     'Non è stato possibile abbinare la sua foto a quella del documento. Scatti un nuovo selfie guardando la fotocamera, con buona luce, senza occhiali né cappello, e verifichi che la foto del documento sia ben visibile.',
   typeDocument: 'Documento',

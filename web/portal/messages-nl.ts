@@ -33,6 +33,8 @@ export const nl: Messages = {
     'De gegevens op het document komen niet overeen met de gegevens die wij hebben. Controleer of u het juiste document stuurt, op de juiste naam.',
   reasonSelfieUnusable:
     'Uw selfie kon niet worden gebruikt: er moet precies één gezicht duidelijk op staan. Maak een nieuwe selfie, alleen, recht in de camera en bij goed licht. Het document zelf was in orde.',
+  reasonDocumentAndSelfieUnusable:
+    'Het document en uw selfie konden allebei niet worden gebruikt. Maak een nieuwe foto van het hele document, plat, bij goed licht, scherp en zonder reflecties, en een nieuwe selfie met alleen uw gezicht, recht naar de camera, bij goed licht.',
   reasonFaceMismatch:
     'Uw foto kon niet worden vergeleken met de foto op het document. Maak een nieuwe selfie recht in de camera, bij goed licht, zonder bril of hoed, en zorg dat de foto op het document goed zichtbaar is.',
   typeDocument: 'Document',

@@ -37,6 +37,8 @@ export const pl: Messages = {
     'Dane w dokumencie nie zgadzają się z danymi, które posiadamy. Prosimy sprawdzić, czy przesyłany jest właściwy dokument, na właściwe nazwisko.',
   reasonSelfieUnusable:
     'Nie udało się użyć Pani/Pana selfie: musi wyraźnie pokazywać dokładnie jedną twarz. Prosimy zrobić nowe selfie samodzielnie, patrząc w aparat, w dobrym świetle. Sam dokument był w porządku.',
+  reasonDocumentAndSelfieUnusable:
+    'Nie udało się użyć ani dokumentu, ani Pani/Pana selfie. Prosimy zrobić nowe zdjęcie całego dokumentu, leżącego płasko, w dobrym świetle, ostre i bez odblasków, oraz nowe selfie, na którym widać tylko Pani/Pana twarz, patrząc w aparat, w dobrym świetle.',
   reasonFaceMismatch:
     'Nie udało się dopasować Pani/Pana zdjęcia do zdjęcia w dokumencie. Prosimy zrobić nowe selfie, patrząc w aparat, w dobrym świetle, bez okularów i nakrycia głowy, i upewnić się, że zdjęcie w dokumencie jest dobrze widoczne.',
   typeDocument: 'Dokument',

@@ -32,6 +32,8 @@ export const pt: Messages = {
     'Os dados do documento não correspondem aos que temos. Verifique se envia o documento certo, em nome da pessoa certa.',
   reasonSelfieUnusable:
     'Não foi possível usar a sua selfie: deve mostrar claramente um único rosto. Tire uma nova selfie, sozinho/a, de frente para a câmara e com boa luz. O documento em si estava correto.',
+  reasonDocumentAndSelfieUnusable:
+    'Não foi possível utilizar nem o documento nem a sua selfie. Tire uma nova fotografia do documento inteiro, plano, com boa luz, nítido e sem reflexos, e uma nova selfie em que apareça apenas o seu rosto, de frente para a câmara, com boa luz.',
   reasonFaceMismatch:
     'Não foi possível associar a sua fotografia à do documento. Tire uma nova selfie de frente para a câmara, com boa luz, sem óculos nem chapéu, e verifique que a fotografia do documento está bem visível.',
   typeDocument: 'Documento',

@@ -44,6 +44,8 @@ const en = {
     'The details on the document do not match those we have. Please check that you send the right document, in the right name.',
   reasonSelfieUnusable:
     'Your selfie could not be used: it must show exactly one face, clearly. Take a new selfie, alone, facing the camera, in good light. The document itself was fine.',
+  reasonDocumentAndSelfieUnusable:
+    'Neither the document nor your selfie could be used. Take a new photo of the whole document, flat, in good light, sharp and without reflections, and a new selfie showing only your face, facing the camera, in good light.',
   reasonFaceMismatch:
     'Your photo could not be matched with the photo on the document. Take a new selfie facing the camera, in good light, without glasses or a hat, and make sure the photo on the document is clearly visible.',
   typeDocument: 'Document',
@@ -235,6 +237,8 @@ const fr: Messages = {
     'Les informations du document ne correspondent pas à celles dont nous disposons. Vérifiez que vous envoyez le bon document, au bon nom.',
   reasonSelfieUnusable:
     'Votre selfie n’a pas pu être utilisé : il doit montrer un seul visage, nettement. Prenez un nouveau selfie, seul(e), face à la caméra et bien éclairé. Le document lui-même était correct.',
+  reasonDocumentAndSelfieUnusable:
+    'Ni le document ni votre selfie n’ont pu être utilisés. Prenez une nouvelle photo du document entier, à plat, bien éclairé, net et sans reflets, et un nouveau selfie montrant uniquement votre visage, face à la caméra et bien éclairé.',
   reasonFaceMismatch:
     'Votre photo n’a pas pu être rapprochée de celle du document. Prenez un nouveau selfie face à la caméra, bien éclairé, sans lunettes ni chapeau, et vérifiez que la photo du document est bien visible.',
   typeDocument: 'Document',
