@@ -83,14 +83,25 @@ export function slotTitle(t: Translate, slot: Slot): string {
   }
 }
 
-/** 1234567 → "1.2 MB" (language-neutral units, localised digits). */
+/** The units a size is written in, by Intl's unit names (decimal, as the upload limit's "20 MB"). */
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+
+/**
+ * 1234567 → "1.2 MB" in English, "1,2 Mo" in French: the number and its unit by `Intl` in the
+ * page's language (docs/client-portal.md), as the dates are; English units on a French page read
+ * as a foreign word ("17,1 KB" where a French reader expects "17,1 ko").
+ */
 export function formatSize(bytes: number, lang: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
   let n = bytes;
   let i = 0;
-  while (n >= 1000 && i < units.length - 1) {
+  while (n >= 1000 && i < SIZE_UNITS.length - 1) {
     n /= 1000;
     i++;
   }
-  return `${n.toLocaleString(lang, { maximumFractionDigits: i === 0 ? 0 : 1 })} ${units[i]}`;
+  return new Intl.NumberFormat(lang, {
+    style: 'unit',
+    unit: SIZE_UNITS[i],
+    unitDisplay: 'short',
+    maximumFractionDigits: i === 0 ? 0 : 1,
+  }).format(n);
 }
