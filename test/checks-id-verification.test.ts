@@ -276,6 +276,33 @@ describe('id_verification: refresh_url', { timeout: 120_000 }, () => {
   });
 });
 
+describe('id_verification: refresh_url while the portal is offline', { timeout: 120_000 }, () => {
+  test('is refused naming client_portal_id (as sharing the case link is); online again, it works', async () => {
+    const api = await newWorkspace();
+    const { contactId } = await portalCase(api);
+    const check = await create(api, { individual_id: contactId });
+    const portals = (await api.get('/v1/client-portals')).body;
+    const list = Array.isArray(portals) ? portals : portals.data;
+    const portalId = (list.find((p: { is_default: boolean }) => p.is_default) ?? list[0]).id;
+    assert.equal((await api.patch(`/v1/client-portals/${portalId}`, { status: 'offline' })).status, 200);
+    const refused = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(refused.status, 400, JSON.stringify(refused.body));
+    assert.match(refused.body.message, /offline/);
+    assert.deepEqual(
+      refused.body.details.map((d: { path: string }) => d.path),
+      ['client_portal_id'],
+    );
+    // nothing changed: the check keeps its URL
+    const kept = await api.get(`/v1/checks/id_verification/${check.id}`);
+    assert.equal(kept.body.data.vendor.verification_url, check.data.vendor.verification_url);
+    assert.equal((await api.patch(`/v1/client-portals/${portalId}`, { status: 'online' })).status, 200);
+    const fresh = await api.post(`/v1/checks/id_verification/${check.id}/refresh_url`);
+    assert.equal(fresh.status, 201, JSON.stringify(fresh.body));
+    const session = await portal(tokenOf(fresh.body.data.vendor.verification_url), 'GET', '/session');
+    assert.equal(session.status, 200);
+  });
+});
+
 describe('id_verification: a closed case', { timeout: 120_000 }, () => {
   test('issues no verification link: refresh_url and a new check are refused; reopened, both work again', async () => {
     const api = await newWorkspace();

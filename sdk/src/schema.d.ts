@@ -433,7 +433,7 @@ export interface paths {
   "/v1/checks/id_verification/{id}/refresh_url": {
     /**
      * Issue a new verification URL for an id_verification check
-     * @description Only while the check is in_progress (400 otherwise). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.
+     * @description Only while the check is in_progress and the client portal is online (400 otherwise, naming status or client_portal_id). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.
      */
     post: operations["refreshIdVerificationUrl"];
   };
@@ -11223,7 +11223,7 @@ export interface operations {
   };
   /**
    * Issue a new verification URL for an id_verification check
-   * @description Only while the check is in_progress (400 otherwise). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.
+   * @description Only while the check is in_progress and the client portal is online (400 otherwise, naming status or client_portal_id). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.
    */
   refreshIdVerificationUrl: {
     parameters: {

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import type { App, AppContext } from '../../../app-context.ts';
+import { ensureDefaultPortal } from '../../../client-portals/default-portal.ts';
 import { errors, IdParam } from '../../../http/common-schemas.ts';
 import { badRequest, notFound } from '../../../http/errors.ts';
 import type { CheckTypeDefinition } from '../../check-type.ts';
@@ -23,6 +24,16 @@ async function refreshUrl(ctx: AppContext, workspaceId: string, def: CheckTypeDe
         'status',
       );
     }
+    // a check's link goes through the workspace's default portal (issueLink): while that portal is
+    // offline the new URL would open on 403 PORTAL_OFFLINE, so it is refused as sharing a case's
+    // link is, naming the portal, and the current link is left as it is
+    const portal = await ensureDefaultPortal(trx, workspaceId);
+    if (portal.status !== 'online') {
+      throw badRequest(
+        `The client portal "${portal.name}" is offline: put it online (PATCH /v1/client-portals/${portal.id}) before refreshing the verification URL`,
+        'client_portal_id',
+      );
+    }
     return issueVerificationLink(ctx, trx, check, 'id');
   });
   return presentCheck(row);
@@ -38,7 +49,7 @@ export function registerIdVerificationRoutes(app: App, ctx: AppContext, def: Che
         tags: ['Checks: id_verification'],
         summary: 'Issue a new verification URL for an id_verification check',
         description:
-          'Only while the check is in_progress (400 otherwise). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.',
+          'Only while the check is in_progress and the client portal is online (400 otherwise, naming status or client_portal_id). The previous URL stops working; the new one and its expiry are in data.vendor.verification_url and verification_url_expires_at.',
         params: IdParam,
         response: { 201: Full, ...errors(400, 404) },
       },
