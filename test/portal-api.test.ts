@@ -688,6 +688,51 @@ describe('portal API: submit', () => {
     );
   });
 
+  test("a step's first submission is the contact's activity (contact__started__check), delivered to no webhook", async () => {
+    const api = await newWorkspace();
+    const ids = await portalCase(api);
+    const id = await createCheck(api, 'document', {
+      company_id: ids.companyId,
+      settings: { document_type_key: 'registration_certificate' },
+    });
+    const { token } = await portalToken(api, ids.caseId, ids.contactId);
+    await portalUpload(token, id, 'files', makePdf({ text: 'sandbox_outcome: approved' }), 'k.pdf');
+    assert.equal((await portal(token, 'POST', `/actions/${id}/submit`)).status, 200);
+    assert.equal((await settledDocument(api, id)).status, 'approved');
+
+    // started by the API, sent by the contact, approved by the system: in that order
+    const activities = await api.get(`/v1/activities?case_id=${ids.caseId}`);
+    assert.equal(activities.status, 200, JSON.stringify(activities.body));
+    const aboutCheck = activities.body.data
+      .filter((a: any) => a.context?.check?.id === id)
+      .sort((a: any, b: any) => a.created_at.localeCompare(b.created_at));
+    assert.deepEqual(
+      aboutCheck.map((a: any) => a.type),
+      ['api__started__check', 'contact__started__check', 'system__approved__check'],
+    );
+    const sent = aboutCheck[1];
+    assert.equal(sent.author_type, 'contact');
+    assert.equal(sent.author_id, ids.contactId);
+    assert.equal(sent.context.check.id, id);
+    assert.equal(sent.context.check.type, 'document');
+
+    // webhooks as before: the check started once (its creation), and the sending has no outbox row
+    const started = await caseEvents(api.workspaceId, ids.caseId, 'Check.Started');
+    assert.deepEqual(
+      started.map((e) => e.actor_type),
+      ['api'],
+    );
+    const { ctx } = await getHarness();
+    const queued = await ctx.db
+      .selectFrom('events as e')
+      .innerJoin('event_outbox as o', 'o.seq', 'e.seq')
+      .select('e.type')
+      .where('e.workspace_id', '=', api.workspaceId)
+      .where('e.type', '=', 'ClientPortal.CheckSent')
+      .execute();
+    assert.deepEqual(queued, []);
+  });
+
   test('a rejected step is a retry: its submission opens a new attempt, started by the contact', async () => {
     const api = await newWorkspace();
     const ids = await portalCase(api);

@@ -44,6 +44,8 @@ const VERB_OF: Readonly<Record<string, string>> = {
   // activities only (no webhook event: ACTIVITY_ONLY_EVENTS)
   'AmlHit.Confirmed': 'confirmed__aml_hit',
   'AmlHit.Ignored': 'ignored__aml_hit',
+  // a contact's first submission of a check through the portal (contact__started__check)
+  'ClientPortal.CheckSent': 'started__check',
 };
 
 const KNOWN: ReadonlySet<string> = new Set(ACTIVITY_TYPES);

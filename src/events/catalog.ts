@@ -111,9 +111,16 @@ export function deliveredName(type: string, subEvent: string | null | undefined)
 
 /**
  * Events recorded as activities only, never delivered (recordEvents with `outbox: false`): the
- * reference lists AML hit reviews among activities but has no webhook event for them.
+ * reference lists AML hit reviews among activities but has no webhook event for them. A contact's
+ * first submission through the portal (`ClientPortal.CheckSent`: the check goes from in_progress
+ * to processing, the same start, so no second Check.Started is delivered) is the activity
+ * `contact__started__check`, as a retry sent through the portal is.
  */
-export const ACTIVITY_ONLY_EVENTS: ReadonlySet<string> = new Set(['AmlHit.Confirmed', 'AmlHit.Ignored']);
+export const ACTIVITY_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  'AmlHit.Confirmed',
+  'AmlHit.Ignored',
+  'ClientPortal.CheckSent',
+]);
 
 /** Whether a webhook subscribed to `subscriptions` receives this event. */
 export function subscribes(subscriptions: readonly string[], name: DeliveredName): boolean {

@@ -1,4 +1,8 @@
 import type { AppContext } from '../app-context.ts';
+import { presentCheck } from '../checks/present.ts';
+import type { Db } from '../db/connect.ts';
+import type { CheckRow } from '../db/schema.ts';
+import { recordEvents } from '../events/record-event.ts';
 import { badRequest } from '../http/errors.ts';
 import {
   type Action,
@@ -69,9 +73,34 @@ export async function submitAction(
       checkId,
       pending.map((p) => p.id),
     );
+    await recordFirstSubmission(trx, shown.check);
     // read back inside the transaction: the answer is the step as this submission left it. Read
     // after the commit, it could already hold the provider's decision (the queued work may run
     // first), so the same submission would answer `submitted` or `approved` by timing alone
     return readAction(trx, link, checkId);
   });
+}
+
+/**
+ * A check's first submission (in_progress → processing, the same attempt) delivers no event: the
+ * check started when it was created (Check.Started only again for a new attempt, which is how a
+ * retry sent through the portal is the activity `contact__started__check`). The contact's sending
+ * is an activity all the same, `contact__started__check` (the actor is the portal's contact), with
+ * no webhook (ACTIVITY_ONLY_EVENTS): the case's timeline said nothing between the check's start and
+ * its result.
+ */
+async function recordFirstSubmission(trx: Db, before: CheckRow): Promise<void> {
+  if (before.status !== 'in_progress') return;
+  const after = await trx
+    .selectFrom('checks')
+    .selectAll()
+    .where('id', '=', before.id)
+    .executeTakeFirstOrThrow();
+  if (after.status !== 'processing' || after.attempt !== before.attempt) return;
+  await recordEvents(
+    trx,
+    after.workspace_id,
+    [{ type: 'ClientPortal.CheckSent', case_id: after.case_id, payload: { check: presentCheck(after) } }],
+    { outbox: false },
+  );
 }

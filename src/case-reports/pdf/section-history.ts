@@ -63,7 +63,7 @@ function activityText(d: ReportData, e: ReportData['events'][number], names: Map
 /**
  * What a client did through the portal, as the console's timeline says it: the reference files a
  * signature's decision as the system's approval or rejection with the contact as author, and a step
- * sent again as `contact__started__check`. The client is named (author_id is the individual).
+ * sent (first or again) as `contact__started__check`. The client is named (author_id is the individual).
  */
 function contactSentence(
   e: ReportData['events'][number],
