@@ -392,3 +392,24 @@ export function normalizeName(name: string, variant: NameVariant, legal?: LegalF
 export function normalizeIdentifier(value: string): string {
   return normalizeText(value).replace(/ /g, '').toUpperCase();
 }
+
+/** Name parts written glued to the next word or apart from it, as the writer pleases. */
+const GLUED_PREFIX = /\b(abd|abdel|abdul|abdal|abdoul|abdur|abu|bin|ibn)[\s-]+(?=[a-z]{3,}\b)/gi;
+/** `Abd…` written glued: `Abdallah`, `Abdelrahman`, `Abdulaziz` (the rest four letters or more). */
+const SPLIT_PREFIX = /\b(abd(?:el|ul|al|oul|ur)?)(?=[a-z]{4,}\b)/gi;
+
+/**
+ * Other spellings of a listed name that split or glue its compound parts: `BIN LADEN, Osama` is
+ * also `BINLADEN, Osama`, `ABD ALLAH …` also `ABDALLAH …`, and `Abdelrahman` also `Abdel Rahman`.
+ * Indexed as more records of the entity, so a query written the other way finds it (`Osama
+ * Binladin`, `Abdallah … Abdelrahman` found nothing: `bin` is dropped from a person's name and
+ * `binladin` matched no token; `abdallah` met `abd` and `allah` apart). Empty when none applies.
+ */
+export function compoundForms(name: string): string[] {
+  const out = new Set<string>();
+  const glued = name.replace(GLUED_PREFIX, '$1');
+  if (glued !== name) out.add(glued);
+  const split = name.replace(SPLIT_PREFIX, '$1 ');
+  if (split !== name) out.add(split);
+  return [...out];
+}

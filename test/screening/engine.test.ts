@@ -186,6 +186,24 @@ describe('screening search on OFAC 2019 + UN', () => {
     assert.ok(female.score < base.score);
   });
 
+  test('compound names found glued or apart: Binladin, Abdallah, Abdel Rahman', () => {
+    // walk: none of these found anything, even at min_score 0.5
+    const top = (name: string) => search(index, { name, min_score: 0.5 })[0];
+    for (const name of ['Osama Binladin', 'Usama Binladen']) {
+      const hit = top(name);
+      assert.equal(hit?.entity.id, '6365', name);
+      assert.ok(hit.score >= 0.95, `${name}: ${hit.score}`);
+      // the name shown is the one on the list, not the glued form it was found by
+      assert.match(hit.matched_name, /^BIN LAD[EI]N, /);
+    }
+    for (const name of ['Abdallah Mohamed Ragab Abdelrahman', 'Abd Allah Mohamed Ragab Abdel Rahman']) {
+      const hit = top(name);
+      assert.equal(`${hit?.entity.source}:${hit?.entity.id}`, 'un_sc:QDi.192', name);
+      assert.equal(hit.score, 1);
+      assert.equal(hit.matched_name, 'ABD ALLAH MOHAMED RAGAB ABDEL RAHMAN');
+    }
+  });
+
   test('a country that disagrees does not take an exact name below a strict threshold', () => {
     // walk: Joaquin Guzman Loera, his birth date, nationality US (listed MX) was approved at fuzziness 0.3
     const exact = search(index, { name: 'Joaquin Guzman Loera', nationality: 'US', min_score: 1 });

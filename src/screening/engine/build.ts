@@ -23,6 +23,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import {
+  compoundForms,
   DEFAULT_LEGAL_FORMS,
   type LegalForms,
   type NameVariant,
@@ -569,33 +570,36 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
     /** Exact key → record number, among this entity's names. */
     const seen = new Map<string, number>();
     for (let ni = -1; ni < e.aliases.length; ni++) {
-      const name = ni < 0 ? e.name : e.aliases[ni].name;
+      const listed = ni < 0 ? e.name : e.aliases[ni].name;
       const weak = ni >= 0 && e.aliases[ni].strength === 'weak';
-      const toks = nameTokens(name, variant, legalForms).slice(0, 31);
-      if (!toks.length) continue;
-      const key = exactKey(toks);
-      const prev = seen.get(key);
-      if (prev !== undefined) {
-        if (recordWeak[prev] && !weak) recordWeak[prev] = 0;
-        continue;
+      // the name as listed, then its compound parts glued or split (records of the same name)
+      for (const name of [listed, ...compoundForms(listed)]) {
+        const toks = nameTokens(name, variant, legalForms).slice(0, 31);
+        if (!toks.length) continue;
+        const key = exactKey(toks);
+        const prev = seen.get(key);
+        if (prev !== undefined) {
+          if (recordWeak[prev] && !weak) recordWeak[prev] = 0;
+          continue;
+        }
+        const ri = recordEntity.length;
+        recordEntity.push(ei);
+        recordAlias.push(ni);
+        recordWeak.push(weak ? 1 : 0);
+        for (const t of toks) {
+          const id = tokens.id(t, () => t);
+          tokenIds.push(id);
+          if (entityTokens.has(id)) continue;
+          entityTokens.add(id);
+          tokenEntities = growInt32(tokenEntities, id + 1);
+          tokenEntities[id]++;
+        }
+        tokenStart.push(tokenIds.length);
+        seen.set(key, ri);
+        keys.clear();
+        for (const t of toks) tokenKeys(t, keys);
+        for (const k of keys) postings.add(k, ri);
       }
-      const ri = recordEntity.length;
-      recordEntity.push(ei);
-      recordAlias.push(ni);
-      recordWeak.push(weak ? 1 : 0);
-      for (const t of toks) {
-        const id = tokens.id(t, () => t);
-        tokenIds.push(id);
-        if (entityTokens.has(id)) continue;
-        entityTokens.add(id);
-        tokenEntities = growInt32(tokenEntities, id + 1);
-        tokenEntities[id]++;
-      }
-      tokenStart.push(tokenIds.length);
-      seen.set(key, ri);
-      keys.clear();
-      for (const t of toks) tokenKeys(t, keys);
-      for (const k of keys) postings.add(k, ri);
     }
     for (let ii = 0; ii < e.identifiers.length; ii++) {
       const v = normalizeIdentifier(e.identifiers[ii].value);
