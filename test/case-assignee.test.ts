@@ -23,9 +23,12 @@ describe('case assignee', () => {
     const created = await api.post('/v1/cases', { name: 'Assigned', assignee_id: reviewer.id });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(created.body.assignee.id, reviewer.id);
-    const moved = await api.patch(`/v1/cases/${created.body.id}`, { assignee_id: admin.id });
+    // an id in capitals is the user's: stored as the id is written (it read as nobody's)
+    const moved = await api.patch(`/v1/cases/${created.body.id}`, { assignee_id: admin.id.toUpperCase() });
     assert.equal(moved.status, 200, JSON.stringify(moved.body));
     assert.equal(moved.body.assignee_id, admin.id);
+    assert.equal((await api.get(`/v1/cases/${created.body.id}`)).body.assignee.id, admin.id);
+    assert.equal((await api.get(`/v1/cases?assignee_id=${admin.id}`)).body.data[0].id, created.body.id);
 
     const refusals: [string, RegExp][] = [
       ['not-a-uuid', /must be the id \(a UUID\) of a user of this workspace/],

@@ -11,10 +11,13 @@ import { UUID_RE } from '../shared/pg-errors.ts';
 export async function checkAssignee(
   db: Db,
   workspaceId: string,
-  assigneeId: string | null | undefined,
+  given: string | null | undefined,
   path = 'assignee_id',
-): Promise<void> {
-  if (assigneeId === null || assigneeId === undefined) return;
+): Promise<string | null | undefined> {
+  if (given === null || given === undefined) return given;
+  // stored as the user's id is written (lower case): an upper-case one matched no user on reading,
+  // no filter and no queue (the case read as unassigned)
+  const assigneeId = given.toLowerCase();
   if (!UUID_RE.test(assigneeId)) {
     throw badRequest(`${path} must be the id (a UUID) of a user of this workspace, or null`, path);
   }
@@ -32,4 +35,5 @@ export async function checkAssignee(
       path,
     );
   }
+  return assigneeId;
 }

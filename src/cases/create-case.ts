@@ -164,7 +164,7 @@ export async function createCase(
   try {
     return await db.transaction().execute(async (trx) => {
       // tags are stored by label, spelled as the workspace's existing tags are
-      await checkAssignee(trx, workspaceId, input.assignee_id);
+      const assigneeId = await checkAssignee(trx, workspaceId, input.assignee_id);
       const tags = input.tags?.length ? await caseTagLabels(trx, workspaceId, input.tags) : [];
       const toMain = new Map(
         plan.relations.filter((r) => r.to_company_id === plan.mainId).map((r) => [r.from_individual_id, r]),
@@ -176,7 +176,7 @@ export async function createCase(
           external_id: input.external_id ?? null,
           name: input.name,
           status: input.status ?? 'open',
-          assignee_id: input.assignee_id ?? null,
+          assignee_id: assigneeId ?? null,
           space_slug: input.space_slug ?? null,
           tags,
           metadata: input.metadata ? JSON.stringify(input.metadata) : null,

@@ -47,10 +47,13 @@ export async function updateCase(
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;
       if (input.external_id !== undefined) set.external_id = input.external_id;
-      if (input.assignee_id !== undefined && input.assignee_id !== found.assignee_id) {
-        await checkAssignee(trx, workspaceId, input.assignee_id);
+      if (input.assignee_id !== undefined) {
+        // the one there already (stored before assignees were checked) may be given again
+        set.assignee_id =
+          input.assignee_id === found.assignee_id
+            ? found.assignee_id
+            : await checkAssignee(trx, workspaceId, input.assignee_id);
       }
-      if (input.assignee_id !== undefined) set.assignee_id = input.assignee_id;
       if (input.metadata !== undefined)
         set.metadata = input.metadata === null ? null : JSON.stringify(input.metadata);
       if (input.custom_properties !== undefined) {
