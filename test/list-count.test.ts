@@ -129,6 +129,10 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
     // kept as the query's estimate: the next page does not count again
     const second = await fresh.get('/v1/cases?limit=100&page=2');
     assert.equal(second.body.pagination.count, 1100);
+    // its last page is full: the count it gives is the one counted, not one more
+    const last = await fresh.get('/v1/cases?limit=100&page=11');
+    assert.equal(last.body.data.length, 100);
+    assert.equal(last.body.pagination.count, 1100);
   });
 
   test('count must be auto or exact: 400 naming count', async () => {

@@ -23,6 +23,8 @@
  */
 interface Entry {
   count: number;
+  /** The query was counted (not the planner's estimate): a page ending at it ends the list. */
+  counted: boolean;
   at: number;
   /** A request of this process is counting the query again. */
   refreshing: boolean;
@@ -99,13 +101,18 @@ export class CountEstimates {
     if (entry) entry.refreshing = false;
   }
 
-  set(key: string, count: number): void {
+  /** Whether the kept figure of the query was counted rather than estimated. */
+  counted(key: string): boolean {
+    return this.#entries.get(key)?.counted === true;
+  }
+
+  set(key: string, count: number, counted = false): void {
     if (this.ttlMs <= 0) return;
     this.#entries.delete(key);
     // a Map iterates in insertion order: the first key is the oldest entry
     if (this.#entries.size >= this.#maxEntries)
       this.#entries.delete(this.#entries.keys().next().value as string);
-    this.#entries.set(key, { count, at: this.#now(), refreshing: false });
+    this.#entries.set(key, { count, counted, at: this.#now(), refreshing: false });
   }
 
   /** The query's total is exact again (it no longer matches more than the cap): no estimate. */

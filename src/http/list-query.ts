@@ -508,7 +508,10 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
     const proven = provenTotal(parsed, rows);
     if (proven !== undefined) return { rows: rows as R[], pagination: pagination(parsed, proven) };
     const seen = (parsed.page - 1) * parsed.limit + rows.length;
-    const atLeast = rows.length > 0 ? seen + 1 : seen;
+    // a full page ending exactly at a counted estimate (plannedEstimate counts when the planner has
+    // no statistics): the list ends there, and its last page said one more. A planner's estimate
+    // equal to what was seen says nothing of the rows after (rows added since its ANALYZE)
+    const atLeast = rows.length > 0 && !(seen === estimate && countEstimates.counted(key)) ? seen + 1 : seen;
     return {
       rows: rows as R[],
       pagination: { ...pagination(parsed, Math.max(estimate, atLeast)), count_estimated: true as const },
@@ -593,7 +596,7 @@ async function plannedEstimate(db: Db, query: CompiledQuery, key: string): Promi
           ).rows[0]?.n ?? 0,
         );
   const kept = Math.max(estimate, EXACT_COUNT_UP_TO + 1);
-  countEstimates.set(key, kept);
+  countEstimates.set(key, kept, planned <= EXACT_COUNT_UP_TO);
   return kept;
 }
 
