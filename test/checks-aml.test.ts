@@ -422,6 +422,12 @@ describe('aml hits review', () => {
     assert.equal(confirmed.status, 200);
     assert.equal(confirmed.body.data.match_status, 'true_positive');
     assert.equal(confirmed.body.data.hits[0].status, 'true_positive');
+    // the same decision again: accepted, and no second activity (below: three in all)
+    const again = await api.patch(`/v1/checks/aml/${check.id}/hits/review`, {
+      action: 'confirm',
+      hit_ids: [first.id],
+    });
+    assert.equal(again.status, 200);
 
     const reviewed = await api.patch(`/v1/checks/aml/${check.id}/review`, {
       action: 'reject',

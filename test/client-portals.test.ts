@@ -373,16 +373,13 @@ describe('client portals: sharing a link', () => {
     assertBadField(await api.post(url, {}), field);
     assertBadField(await api.post(url, { business_contact_id: 'x' }), field);
     assertBadField(await api.post(url, { business_contact_id: c.contact, extra: 1 }), 'extra');
-    // unknown portal or case: 404
-    assert.equal(
-      (
-        await api.post(url, {
-          business_contact_id: c.contact,
-          client_portal_id: '00000000-0000-4000-8000-000000000000',
-        })
-      ).status,
-      404,
-    );
+    // unknown portal or case: 404, the portal named as the body's field
+    const noPortal = await api.post(url, {
+      business_contact_id: c.contact,
+      client_portal_id: '00000000-0000-4000-8000-000000000000',
+    });
+    assert.equal(noPortal.status, 404);
+    assert.equal(noPortal.body.details[0].path, 'client_portal_id');
     assert.equal(
       (
         await api.post('/v1/cases/00000000-0000-4000-8000-000000000000/share-client-portal-link', {

@@ -110,7 +110,7 @@ describe('a refused key of an object is named', () => {
     assert.deepEqual(res.body.details, [
       {
         path: 'metadata',
-        message: `metadata: the key "${'k'.repeat(40)}…" must NOT have more than 200 characters`,
+        message: `metadata: the key "${'k'.repeat(40)}…" must have at most 200 characters`,
       },
     ]);
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);

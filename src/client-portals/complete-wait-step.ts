@@ -21,7 +21,7 @@ export async function completeClientPortalWaitStep(
     if (!kase) throw notFound('Case');
     if (input.client_portal_id) {
       const named = await findPortal(trx, workspaceId, input.client_portal_id);
-      if (!named) throw notFound('Client portal');
+      if (!named) throw notFound('Client portal', 'client_portal_id');
       if (named.id !== kase.client_portal_id) {
         throw badRequest(
           'client_portal_id is not the portal this case was shared through',

@@ -31,7 +31,7 @@ export async function shareClientPortalLink(
     const portal = input.client_portal_id
       ? await findPortal(trx, workspaceId, input.client_portal_id)
       : await ensureDefaultPortal(trx, workspaceId);
-    if (!portal) throw notFound('Client portal');
+    if (!portal) throw notFound('Client portal', 'client_portal_id');
     if (portal.status !== 'online') {
       throw badRequest(
         `The client portal "${portal.name}" is offline: put it online (PATCH /v1/client-portals/${portal.id}) before sharing a link`,

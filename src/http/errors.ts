@@ -132,6 +132,18 @@ function unknownFieldMessage(context: string, path: string, name: string): strin
   return `${path} is not allowed: it is not a field of this request`;
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Size limits as the service words them. */
+const LIMIT_WORDS: Readonly<Record<string, (limit: number) => string>> = {
+  minLength: (n) => `must have at least ${plural(n, 'character', 'characters')}`,
+  maxLength: (n) => `must have at most ${plural(n, 'character', 'characters')}`,
+  minItems: (n) => (n === 1 ? 'must not be empty: give at least one item' : `must have at least ${n} items`),
+  maxItems: (n) => `must have at most ${plural(n, 'item', 'items')}`,
+  minProperties: (n) => `must have at least ${plural(n, 'field', 'fields')}`,
+  maxProperties: (n) => `must have at most ${plural(n, 'field', 'fields')}`,
+};
+
 /** Errors read for one answer: enough to say what is wrong, few enough to read them quickly. */
 const MAX_VALIDATION_ERRORS = 100;
 
@@ -206,6 +218,9 @@ export function validationDetails(context: string, allErrors: AjvLikeError[]): E
     // an empty string where text is needed: said as the service's own checks say it (Ajv's "must
     // NOT have fewer than 1 characters" read as no other message did)
     else if (e.keyword === 'minLength' && e.params?.limit === 1) message = `${path} must not be empty`;
+    // the other size limits in the same words (Ajv's "must NOT have more than 180 characters")
+    else if (LIMIT_WORDS[e.keyword] && typeof e.params?.limit === 'number')
+      message = `${path} ${LIMIT_WORDS[e.keyword](e.params.limit)}`;
     else if (e.keyword === 'format' && FORMAT_MESSAGES[String(e.params?.format)])
       message = `${path} ${FORMAT_MESSAGES[String(e.params?.format)]}`;
     else message = `${path} ${e.message ?? 'is invalid'}`;

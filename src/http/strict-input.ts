@@ -407,7 +407,7 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
     // no schema takes more items (DEFAULT_MAX_ITEMS): refused here, before the validator, which
     // makes one error per wrong item of the whole array (a second of work for 2.5 million)
     if (value.length > DEFAULT_MAX_ITEMS) {
-      details.push({ path, message: `${path} must NOT have more than ${DEFAULT_MAX_ITEMS} items` });
+      details.push({ path, message: `${path} must have at most ${DEFAULT_MAX_ITEMS} items` });
       return;
     }
     for (let i = 0; i < value.length; i++) inspect(value[i], join(path, i, top), depth + 1, details);
@@ -418,7 +418,7 @@ function inspect(value: unknown, path: string, depth: number, details: ErrorDeta
   // elsewhere): refused before walking them, or 100,000 keys cost a fifth of a second of walking
   // and validating (one error object per key) before their 400
   if (keys.length > MAX_OBJECT_KEYS) {
-    details.push({ path, message: `${path} must NOT have more than ${MAX_OBJECT_KEYS} properties` });
+    details.push({ path, message: `${path} must have at most ${MAX_OBJECT_KEYS} fields` });
     return;
   }
   for (const key of keys) {

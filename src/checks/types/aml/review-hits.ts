@@ -82,7 +82,12 @@ export async function reviewAmlHits(
       match_status: matchStatus(hits),
       hits_list_types: hitsListTypes(hits),
     };
+    // a decision given again (the same status and reason) changes nothing worth a second activity
+    const decided = data.hits.filter(
+      (h) => ids.has(h.id) && (h.status !== status || h.review.comment !== review.comment),
+    );
     const updated = await updateCheckData(trx, check, next as unknown as Record<string, unknown>);
+    if (!decided.length) return updated;
     // the decision in the case's activities (`api__confirmed__aml_hit`, ...), which hits it was
     // about in `context.aml_hit_ids`; the reference has no webhook event for it
     await recordEvents(
@@ -100,7 +105,7 @@ export async function reviewAmlHits(
               company_id: check.company_id,
               individual_id: check.individual_id,
             },
-            aml_hit_ids: [...ids].join(','),
+            aml_hit_ids: decided.map((h) => h.id).join(','),
           },
         },
       ],
