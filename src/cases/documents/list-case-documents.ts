@@ -78,7 +78,11 @@ function parseTypes(raw: string | undefined): Set<CaseDocumentType> {
   const parts = raw.split(',').map((s) => s.trim());
   if (parts.every((p) => p === '')) throw badRequest('type must list at least one document type', 'type');
   // an empty entry (`type=a,` or `type=a,,b`) is refused as the list filters refuse `status.in=open,`
-  if (parts.includes('')) throw badRequest('type must not be empty', 'type');
+  if (parts.includes(''))
+    throw badRequest(
+      `type has an empty value (item ${parts.indexOf('') + 1} of ${parts.length}: a comma too many?)`,
+      'type',
+    );
   for (const p of parts) {
     if (!(CASE_DOCUMENT_TYPES as readonly string[]).includes(p))
       throw badRequest(`type ${p} is not one of ${CASE_DOCUMENT_TYPES.join(', ')}`, 'type');
