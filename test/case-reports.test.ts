@@ -536,6 +536,22 @@ describe('case reports', () => {
     for (const label of score.labels) assert.ok(all.includes(label.replace(/_/g, ' ')), `${label} in ${all}`);
   });
 
+  test('an assignee without a name is named by the e-mail alone', async () => {
+    const api = await newWorkspace();
+    const { ctx } = await getHarness();
+    const user = await createConsoleUser(ctx, api.workspaceId, {
+      role: 'reviewer',
+      firstName: '',
+      lastName: '',
+    });
+    const kase = (await api.post('/v1/cases', { name: 'Nameless assignee', assignee_id: user.id })).body;
+    assert.equal((await api.post(`/v1/cases/${kase.id}/generate-report`, {})).status, 204);
+    const entry = await generated(api, kase.id);
+    const all = (await pdfText(api, entry.file_ids[0])).text.join('\n');
+    assert.ok(all.includes(user.email), all);
+    assert.ok(!all.includes(`<${user.email}>`), 'no empty name before the e-mail');
+  });
+
   test('a case assigned to a free-text id (stored before assignees were checked) gets its report', async () => {
     const api = await newWorkspace();
     const kase = (await api.post('/v1/cases', { name: 'CRM assigned' })).body;

@@ -1,4 +1,4 @@
-import type { ReportData } from '../load-report-data.ts';
+import { personName, type ReportData } from '../load-report-data.ts';
 import { join, obj, show, words } from './format.ts';
 import type { PdfWriter } from './writer.ts';
 
@@ -27,7 +27,8 @@ export function caseSection(w: PdfWriter, d: ReportData, time: (v: Date | string
     ['Tags', show(k.tags)],
     ['Flags', k.flags.length ? k.flags.map(words).join(', ') : '-'],
     ['Template', template ? join([show(template.name), `(${show(template.key)})`], ' ') : '-'],
-    ['Assignee', d.assignee ? `${d.assignee.first_name} ${d.assignee.last_name} <${d.assignee.email}>` : '-'],
+    // as every user in the report is named (a user without a name is their e-mail, not ` <e-mail>`)
+    ['Assignee', d.assignee ? personName(d.assignee) : '-'],
     ['Created', time(k.created_at)],
     ['Last updated', time(k.updated_at)],
     ['Last activity', time(k.last_activity_at)],
