@@ -308,8 +308,54 @@ describe('console checks', { timeout: 600_000 }, () => {
     assert.equal(await hit.getByRole('button', { name: 'Confirm (true match)' }).count(), 0);
     assert.equal(await hit.getByRole('button', { name: 'Ignore (not them)' }).count(), 0);
     await hit.getByText('Why it matched').click();
-    assert.match((await hit.locator('details code').textContent()) ?? '', /^name 1\.00: /);
+    // in words: the name's score and its pairs, then each detail and its effect
+    const why = (await hit.getByTestId('hit-why').innerText()).split('\n');
+    assert.ok(
+      why.some((l) => /^Name 1\.00: /.test(l)),
+      why.join(' | '),
+    );
+    assert.ok(
+      why.some((l) => /^Birth date: no effect \(/.test(l)),
+      why.join(' | '),
+    );
+    // the listed identifiers and the list types are labelled facts
+    const listed = await hit.locator('.hit-side').nth(1).innerText();
+    assert.match(listed, /Identifiers\s+Passport P0017003/);
+    assert.match(listed, /List types\s+Sanctions/);
     await shot(page, '05-hit-monitoring');
+    await page.close();
+  });
+
+  test('deciding one hit keeps the reason typed for another (the panel is drawn again)', async () => {
+    const created = await api.post('/v1/cases', {
+      name: 'Two hits',
+      companies: [{ name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [
+        { first_name: 'Ali', last_name: 'Hassan', relations: [{ roles: ['legal_representative'] }] },
+      ],
+    });
+    const started = await api.post('/v1/checks/aml', { individual_id: created.body.individuals[0].id });
+    const check = await eventually(async () => {
+      const res = await api.get(`/v1/checks/aml/${started.body.id}`);
+      return res.body.status !== 'processing' ? res.body : undefined;
+    });
+    assert.ok(check.data.hits.length >= 2);
+    const page = await signedIn(reviewer);
+    await page.goto(`${base}/console/cases/${created.body.id}?check=${check.id}`);
+    const hits = page.locator(`#check-${check.id}`).locator('.hit');
+    await hits.first().waitFor();
+    await hits.nth(0).locator('.hit-reason').fill('REASON-ONE same person');
+    await hits.nth(1).locator('.hit-reason').fill('REASON-TWO other birth date');
+    await hits.nth(0).getByRole('button', { name: 'Confirm (true match)' }).click();
+    await hits.nth(0).getByText('Hit status: Confirmed', { exact: false }).waitFor();
+    assert.equal(await hits.nth(1).locator('.hit-reason').inputValue(), 'REASON-TWO other birth date');
+    await hits.nth(1).getByRole('button', { name: 'Ignore (not them)' }).click();
+    const after = await eventually(async () => {
+      const res = await api.get(`/v1/checks/aml/${check.id}`);
+      return res.body.data.hits[1].status === 'false_positive' ? res.body : undefined;
+    });
+    assert.equal(after.data.hits[0].review.comment, 'REASON-ONE same person');
+    assert.equal(after.data.hits[1].review.comment, 'REASON-TWO other birth date');
     await page.close();
   });
 

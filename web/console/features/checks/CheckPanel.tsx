@@ -56,6 +56,9 @@ export function Value({ field, v }: { field: string; v: unknown }) {
   const formatDate = useFormatDate();
   const word = (x: unknown): string => {
     if (typeof x === 'boolean') return t(x ? 'check.yes' : 'check.no');
+    // a listed identifier: its type and number (Passport 1084010), as the list writes them
+    if (field === 'identifiers' && typeof x === 'object' && x !== null)
+      return [(x as Json).type, (x as Json).value].filter(Boolean).join(' ');
     if (typeof x === 'object' && x !== null) return JSON.stringify(x);
     // dates as the rest of the console writes them (the entity's birth date beside a hit's read
     // 28 Jul 1963 against 1963-07-28); a partial date (1963, 1963-07) stays as the list gives it
@@ -124,6 +127,7 @@ const LISTED_FIELDS = [
   'nationalities',
   'countries',
   'programs',
+  'identifiers',
   'listed_on',
   'remarks',
 ];
@@ -159,8 +163,64 @@ function monitoringOf(h: Json): { status: 'new' | 'updated' | 'removed'; at: unk
     : null;
 }
 
+/** Reasons typed for hits and not sent yet, by hit id (kept for the page's life). */
+const draftReasons: Record<string, string> = {};
+
 /** A hit no longer on the lists: the API refuses to review it again. */
 const removedHit = (h: Json) => monitoringOf(h)?.status === 'removed';
+
+/** A qualifier's effect on the score, signed (−0.10), or the console's word for none. */
+function effectWord(effect: unknown, t: ReturnType<typeof useActT>, lang: string): string {
+  const n = Number(effect);
+  if (!n) return t('check.why.noEffect');
+  return withDecimalSeparator(`${n > 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}`, lang);
+}
+
+/**
+ * Why a hit matched, in the console's words: the name's score and its token pairs, the words left
+ * unmatched on either side, and each detail that agreed or lowered the score (it showed the
+ * engine's one-line summary, `name 1.00: ayman, alzawahiri; birth_date ok`).
+ */
+function HitExplanation({ explanation }: { explanation: Json | undefined }) {
+  const t = useActT();
+  const { lang } = useLang();
+  const label = useFieldLabel();
+  if (!explanation) return null;
+  const pairs = (explanation.matched_tokens as { query: string; listed: string; similarity: number }[]) ?? [];
+  const unmatchedQuery = (explanation.unmatched_query_tokens as string[]) ?? [];
+  const unmatchedListed = (explanation.unmatched_listed_tokens as string[]) ?? [];
+  const qualifiers = (explanation.qualifiers as { field: string; effect: number; detail: string }[]) ?? [];
+  const score = (n: unknown) => withDecimalSeparator(Number(n).toFixed(2), lang);
+  return (
+    <details className="small hit-why" data-testid="hit-why">
+      <summary>{t('check.why')}</summary>
+      <ul>
+        {pairs.length ? (
+          <li>
+            {t('check.why.name', { score: score(explanation.name_score) })}{' '}
+            {pairs
+              .map((p) =>
+                p.query === p.listed ? p.query : `${p.query} ≈ ${p.listed} (${score(p.similarity)})`,
+              )
+              .join(', ')}
+          </li>
+        ) : null}
+        {unmatchedQuery.length ? (
+          <li>{t('check.why.queryUnmatched', { words: unmatchedQuery.join(' ') })}</li>
+        ) : null}
+        {unmatchedListed.length ? (
+          <li>{t('check.why.listedUnmatched', { words: unmatchedListed.join(' ') })}</li>
+        ) : null}
+        {qualifiers.map((q) => (
+          <li key={`${q.field}:${q.detail}`}>
+            {label(q.field === 'country' ? 'countries' : q.field)}: {effectWord(q.effect, t, lang)}{' '}
+            <span className="muted">({q.detail})</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
 
 /** What monitoring did to a hit, dated; nothing for a hit of the first screening. */
 function HitMonitoring({ hit }: { hit: Json }) {
@@ -185,7 +245,18 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const hits = data.hits ?? [];
   const { busy, error, run } = useAction();
   // why a hit is a true match or not them, kept on the hit (`review.comment`; the API takes it)
-  const [reasons, setReasons] = useState<Record<string, string>>({});
+  // typed reasons outlive the panel: deciding one hit reloads the check, and the panel is drawn
+  // again (keyed by its update), which wiped the reason typed for another hit
+  const [reasons, setReasonsState] = useState<Record<string, string>>(() => ({ ...draftReasons }));
+  const setReasons = (update: (r: Record<string, string>) => Record<string, string>) =>
+    setReasonsState((r) => {
+      const next = update(r);
+      for (const [id, text] of Object.entries(next)) {
+        if (text) draftReasons[id] = text;
+        else delete draftReasons[id];
+      }
+      return next;
+    });
   const review = (hitId: string, action: 'confirm' | 'ignore') =>
     run(async () => {
       const comment = reasons[hitId]?.trim();
@@ -234,16 +305,11 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
                 {t('check.matchedName', { name: h.matched_name })}
               </p>
             ) : null}
-            <Facts data={h.entity as Json} keys={listedFields(h.entity as Json | undefined)} />
-            <p className="small">
-              <Value field="list_types" v={h.list_types} />
-            </p>
-            {typeof (h.explanation as Json | undefined)?.summary === 'string' ? (
-              <details className="small">
-                <summary>{t('check.why')}</summary>
-                <code>{String((h.explanation as Json).summary)}</code>
-              </details>
-            ) : null}
+            <Facts
+              data={{ ...(h.entity as Json), list_types: h.list_types }}
+              keys={[...listedFields(h.entity as Json | undefined), 'list_types']}
+            />
+            <HitExplanation explanation={h.explanation as Json | undefined} />
           </div>
           {/* the hit's decision spans both sides: its status, then its two actions at the right */}
           <div className="hit-footer">
@@ -261,7 +327,7 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
                 placeholder={t('check.hitReasonPlaceholder')}
                 maxLength={10_000}
                 value={reasons[h.id as string] ?? ''}
-                onChange={(e) => setReasons({ ...reasons, [h.id as string]: e.target.value })}
+                onChange={(e) => setReasons((r) => ({ ...r, [h.id as string]: e.target.value }))}
               />
             ) : null}
             {canWrite && !removedHit(h) ? (
