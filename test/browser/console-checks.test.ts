@@ -786,7 +786,7 @@ describe('console checks', { timeout: 600_000 }, () => {
     const row = page.locator(`[data-check-id="${check.body.id}"]`);
     const internal = row.getByTitle(/the client is never asked for it in the portal/);
     assert.equal(await internal.count(), 1);
-    assert.match((await internal.innerText()).trim(), /^· internal/);
+    assert.match((await internal.innerText()).trim(), /^· not asked of the client/);
     await shot(page, 'ekyc');
     await page.getByLabel('Language').selectOption('fr');
     await result.getByText('Signaux de fraude').waitFor();

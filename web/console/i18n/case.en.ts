@@ -114,7 +114,7 @@ export const caseEn = {
   'case.checkStatus.approved': 'Approved',
   'case.checkStatus.rejected': 'Rejected',
   'case.checkStatus.expired': 'Expired',
-  'case.check.internal': 'internal',
+  'case.check.internal': 'not asked of the client',
   'case.check.internalHint':
     'Run by your team on its own material: the client is never asked for it in the portal',
   'case.result.approved': 'Approved',

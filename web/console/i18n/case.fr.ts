@@ -116,7 +116,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.checkStatus.approved': 'Approuvé',
   'case.checkStatus.rejected': 'Refusé',
   'case.checkStatus.expired': 'Expiré',
-  'case.check.internal': 'interne',
+  'case.check.internal': 'non demandé au client',
   'case.check.internalHint':
     'Mené par votre équipe sur ses propres éléments : jamais demandé au client dans le portail',
   'case.result.approved': 'Approuvé',
