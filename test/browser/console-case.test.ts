@@ -222,6 +222,53 @@ describe('console case page', { timeout: 900_000 }, () => {
       typedStored.comments[0].content,
       '<p>&lt;i&gt;not italic&lt;/i&gt; &amp; &lt;script&gt;x&lt;/script&gt;</p>',
     );
+
+    // a mention: "@" then letters lists the workspace's matching users; arrows and Enter insert one,
+    // and the note is sent with the API's mention of that user (console walk: "@Admin" stayed text)
+    const box = notes.getByLabel('New note');
+    await box.pressSequentially('Please check @ri');
+    const list = notes.getByRole('listbox', { name: 'Users to mention' });
+    await list.waitFor();
+    assert.deepEqual(await list.getByRole('option').allInnerTexts(), [`Rita Reviewer ${reviewer.email}`]);
+    assert.equal(await box.getAttribute('aria-controls'), await list.getAttribute('id'));
+    // Escape closes the list (typing on opens it again)
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    await box.pressSequentially('t');
+    await list.waitFor();
+    await shot(page, '03-mention-list');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await list.getByRole('option').first().getAttribute('aria-selected'), 'true');
+    await page.keyboard.press('Enter');
+    await list.waitFor({ state: 'detached' });
+    assert.equal(await box.inputValue(), 'Please check @Rita Reviewer ');
+    await box.pressSequentially('today.');
+    await notes.getByRole('button', { name: 'Add the note' }).click();
+    const mentionNote = notes.locator('li.case-note', { hasText: 'Please check' });
+    await mentionNote.locator('.case-mention').waitFor();
+    assert.equal(await mentionNote.locator('.case-mention').first().textContent(), '@Rita Reviewer');
+    assert.equal(
+      await mentionNote.locator('.case-mention').first().getAttribute('data-user-id'),
+      reviewer.id,
+    );
+    // a reply mentions with a click
+    const reply = mentionNote.getByPlaceholder('Reply to this note');
+    await reply.pressSequentially('Done @Rit');
+    await mentionNote.getByRole('option', { name: /Rita Reviewer/ }).click();
+    await reply.pressSequentially('thanks');
+    await mentionNote.getByRole('button', { name: 'Reply' }).click();
+    await mentionNote.locator('.case-comments .case-mention').waitFor();
+    const mentionStored = (await api.call('GET', `/v1/cases/${demo.caseId}/notes`)).data.find((n: any) =>
+      n.content.includes('Please check'),
+    );
+    assert.equal(
+      mentionStored.content,
+      `<p>Please check <span data-type="mention" data-id="user:${reviewer.id}" data-label="Rita Reviewer">@Rita Reviewer</span> today.</p>`,
+    );
+    assert.equal(
+      mentionStored.comments[0].content,
+      `<p>Done <span data-type="mention" data-id="user:${reviewer.id}" data-label="Rita Reviewer">@Rita Reviewer</span> thanks</p>`,
+    );
     await shot(page, '03-notes');
 
     // documents: the Kbis PDF in the viewer beside what was read; the ID image

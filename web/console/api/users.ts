@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { api, unwrap } from './client.ts';
 
-export type UserChoice = { id: string; name: string; suspended: boolean; role: string };
+export type UserChoice = { id: string; name: string; email: string; suspended: boolean; role: string };
 
 export async function workspaceUsers(includeSuspended: boolean): Promise<UserChoice[]> {
   const all: UserChoice[] = [];
@@ -19,6 +19,7 @@ export async function workspaceUsers(includeSuspended: boolean): Promise<UserCho
       all.push({
         id: u.id,
         name: [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email,
+        email: u.email,
         suspended: u.suspended_at !== null,
         role: u.role,
       });

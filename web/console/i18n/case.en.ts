@@ -210,6 +210,8 @@ export const caseEn = {
   'case.notes.comments': 'Comments',
   'case.notes.newComment': 'Reply to this note',
   'case.notes.comment': 'Reply',
+  'case.mention.hint': 'Type @ and a name to mention a user of the workspace.',
+  'case.mention.list': 'Users to mention',
   'case.activity.none': 'No activity yet.',
   'case.activity.more': 'Show more ({shown} of {count})',
   'case.activity.assignedTo': 'now {name}',

@@ -214,6 +214,8 @@ export const caseFr: Record<CaseKey, string> = {
   'case.notes.comments': 'Commentaires',
   'case.notes.newComment': 'Répondre à cette note',
   'case.notes.comment': 'Répondre',
+  'case.mention.hint': 'Tapez @ et un nom pour mentionner un utilisateur de l’espace de travail.',
+  'case.mention.list': 'Utilisateurs à mentionner',
   'case.activity.none': 'Aucune activité pour le moment.',
   'case.activity.more': 'Afficher plus ({shown} sur {count})',
   'case.activity.assignedTo': 'désormais {name}',

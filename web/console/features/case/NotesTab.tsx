@@ -2,11 +2,15 @@
  * The case's notes with their comments (GET /v1/cases/{id}/notes), a note to add (POST /v1/notes)
  * and a comment under each note (POST /v1/notes/{id}/comments). What is typed here is plain text:
  * it is sent HTML-escaped (the API takes HTML), so `<b>` or `a<b` is stored and shown as typed; the
- * server turns its line breaks into `<br />` and bare URLs into links.
+ * server turns its line breaks into `<br />` and bare URLs into links. A workspace user chosen after
+ * `@` is sent as the API's mention of that user (MentionTextarea.tsx, mentions.ts).
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
+import { workspaceUsers } from '../../api/users.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
+import { MentionTextarea } from './MentionTextarea.tsx';
+import { type Mention, type MentionUser, textToHtml } from './mentions.ts';
 import { RichText } from './RichText.tsx';
 import { type NoteOut, userName } from './types.ts';
 
@@ -19,6 +23,19 @@ export function NotesTab(props: {
   const t = useCaseT();
   const [notes, setNotes] = useState<NoteOut[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // who can be mentioned: the workspace's active users, read once (none offered if they cannot be read)
+  const [users, setUsers] = useState<MentionUser[]>([]);
+  useEffect(() => {
+    if (!props.canWrite) return;
+    let live = true;
+    workspaceUsers(false).then(
+      (all) => live && setUsers(all),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [props.canWrite]);
 
   const load = useCallback(async () => {
     // a case holds at most 25 notes (src/notes/schemas.ts): one page of 100 has them all
@@ -40,9 +57,10 @@ export function NotesTab(props: {
         <Composer
           label={t('case.notes.new')}
           submitLabel={t('case.notes.add')}
+          users={users}
           send={async (content) => {
             const res = await api.POST('/v1/notes', {
-              body: { case_id: props.caseId, content: plainTextToHtml(content) },
+              body: { case_id: props.caseId, content },
             });
             if (res.error) return problemMessage(res.error, t);
             await load();
@@ -80,10 +98,11 @@ export function NotesTab(props: {
                 label={t('case.notes.newComment')}
                 submitLabel={t('case.notes.comment')}
                 small
+                users={users}
                 send={async (content) => {
                   const res = await api.POST('/v1/notes/{id}/comments', {
                     params: { path: { id: n.id } },
-                    body: { content: plainTextToHtml(content) },
+                    body: { content },
                   });
                   if (res.error) return problemMessage(res.error, t);
                   await load();
@@ -98,19 +117,6 @@ export function NotesTab(props: {
   );
 }
 
-/**
- * Plain text as HTML that reads the same: `&`, `<`, `>` and quotes escaped. Line breaks are left for
- * the server, which turns them into `<br />` (src/notes/content.ts).
- */
-export function plainTextToHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
 function Byline({ author, at }: { author: string; at: string }) {
   return (
     <p className="case-byline">
@@ -123,31 +129,48 @@ function Composer(props: {
   label: string;
   submitLabel: string;
   small?: boolean;
+  users: MentionUser[];
+  /** Sends the content as HTML; answers the problem to show, or null once stored. */
   send: (content: string) => Promise<string | null>;
 }) {
   const [text, setText] = useState('');
+  const [mentions, setMentions] = useState<Mention[]>([]);
+  const boxId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
     if (!text.trim()) return;
     setBusy(true);
-    const problem = await props.send(text);
+    const problem = await props.send(textToHtml(text, mentions));
     setBusy(false);
     setError(problem);
-    if (!problem) setText('');
+    if (!problem) {
+      setText('');
+      setMentions([]);
+    }
   };
   return (
     <form onSubmit={submit} className={props.small ? 'case-composer is-small' : 'case-composer'}>
-      <label>
-        <span className={props.small ? 'case-visually-hidden' : undefined}>{props.label}</span>
-        <textarea
+      {/* the label points at the box (htmlFor), not around it: the user list beside the box is no
+          part of its name */}
+      <div className="case-composer-field">
+        <label htmlFor={boxId} className={props.small ? 'case-visually-hidden' : undefined}>
+          {props.label}
+        </label>
+        <MentionTextarea
+          id={boxId}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          mentions={mentions}
+          users={props.users}
+          onChange={(value, chosen) => {
+            setText(value);
+            setMentions(chosen);
+          }}
           rows={props.small ? 2 : 3}
           placeholder={props.small ? props.label : undefined}
         />
-      </label>
+      </div>
       <button type="submit" className="case-button" disabled={busy || !text.trim()}>
         {props.submitLabel}
       </button>

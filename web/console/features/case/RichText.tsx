@@ -1,7 +1,8 @@
 /**
  * A note's or comment's HTML (the server keeps a small allowed subset, src/notes/content.ts) shown
  * as React elements built from an allowlist: text, paragraphs, line breaks, emphasis, lists and
- * http(s)/mailto links. Nothing else of the markup survives (no innerHTML anywhere).
+ * http(s)/mailto links, and user mentions (`<span data-type="mention">`, whose text the server wrote
+ * from the user: `@First Last`) highlighted. Nothing else of the markup survives (no innerHTML anywhere).
  */
 import type { ReactNode } from 'react';
 
@@ -23,6 +24,16 @@ function convert(node: Node, key: string): ReactNode {
   const tag = el.tagName.toLowerCase();
   const children = [...el.childNodes].map((c, i) => convert(c, `${key}.${i}`));
   if (tag === 'br') return <br key={key} />;
+  if (tag === 'span' && el.getAttribute('data-type') === 'mention')
+    return (
+      <span
+        key={key}
+        className="case-mention"
+        data-user-id={el.getAttribute('data-id')?.replace(/^user:/, '')}
+      >
+        {children}
+      </span>
+    );
   if (tag === 'a') {
     const href = el.getAttribute('href') ?? '';
     if (/^(https?:|mailto:)/i.test(href))
