@@ -461,6 +461,22 @@ describe('console checks', { timeout: 600_000 }, () => {
       for (const b of await buttons.all()) assert.equal(await b.isDisabled(), true, name);
     }
     await shot(page, '04-aml-decided');
+    // the timeline says which hit a decision was about: its listed name (console walk: it said only
+    // "confirmed an AML hit")
+    const listed = (await api.get(`/v1/checks/aml/${amlId}`)).body.data.hits;
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const confirmedEntry = page
+      .getByTestId('case-activity')
+      .locator('li', { hasText: 'confirmed an AML hit' })
+      .first();
+    await confirmedEntry.getByText(listed[0].name, { exact: false }).waitFor();
+    assert.match(
+      (await confirmedEntry.textContent()) ?? '',
+      new RegExp(
+        `confirmed an AML hit · Elvis [A-Za-z ]+ · AML screening · ${listed[0].name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+      ),
+    );
+    await shot(page, '05-aml-activity');
     await page.close();
   });
 

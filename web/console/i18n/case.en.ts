@@ -216,6 +216,7 @@ export const caseEn = {
   'case.activity.more': 'Show more ({shown} of {count})',
   'case.activity.assignedTo': 'now {name}',
   'case.activity.unassigned': 'now no one',
+  'case.activity.hits': '{n, plural, one {# hit} other {# hits}}',
   'case.verb.created': 'created',
   'case.verb.updated_info': 'updated the information of',
   'case.verb.updated_status': 'changed the status of',

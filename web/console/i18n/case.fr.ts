@@ -220,6 +220,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.activity.more': 'Afficher plus ({shown} sur {count})',
   'case.activity.assignedTo': 'désormais {name}',
   'case.activity.unassigned': 'désormais personne',
+  'case.activity.hits': '{n, plural, one {# résultat} other {# résultats}}',
   'case.verb.created': 'a créé',
   'case.verb.updated_info': 'a mis à jour les informations de',
   'case.verb.updated_status': 'a changé le statut de',

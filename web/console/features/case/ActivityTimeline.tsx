@@ -1,12 +1,14 @@
 /**
  * The case's activity timeline (GET /v1/activities?case_id=…, newest first, 50 a page with "show
  * more"): when, who (a console user by name, else the API, the system or the contact), what (the
- * activity type `{author}__{verb}__{subject}` read as a sentence), and on which entity or check.
+ * activity type `{author}__{verb}__{subject}` read as a sentence), and on which entity or check; an
+ * AML hit decision names the hit(s) it was about (aml-hit-names.ts).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { shownTotal } from '../../api/totals.ts';
 import { useWorkspaceUsers } from '../../api/users.ts';
+import { decidedHitIds, useAmlHitNames } from './aml-hit-names.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import { type ActivityOut, type CaseEntity, userName } from './types.ts';
 
@@ -34,6 +36,7 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
   const [error, setError] = useState<string | null>(null);
   // to name whom an assignee activity gave the case to
   const users = useWorkspaceUsers();
+  const hitNames = useAmlHitNames(items);
 
   const fetchPage = useCallback(
     async (p: number) => {
@@ -78,6 +81,15 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
       const user = users?.find((u) => u.id === c.next);
       return user ? [t('case.activity.assignedTo', { name: user.name })] : [];
     });
+  // which hits a hit decision was about: their listed names once the screening is read ("; " between
+  // them, as a listed name may hold a comma: "LOGAN MOREY, Elvis"), else how many
+  const hitDetails = (a: ActivityOut): string[] => {
+    const ids = decidedHitIds(a);
+    if (!ids.length) return [];
+    const names = ids.map((id) => hitNames.get(id));
+    if (names.every(Boolean)) return [[...new Set(names as string[])].join('; ')];
+    return [t('case.activity.hits', { n: ids.length })];
+  };
   // what a client did, said as what they did: a signature's decision is theirs (the reference
   // files it as the system's approval or rejection), a started check is files they sent
   const clientSentence = (a: ActivityOut, verb: string | undefined) => {
@@ -112,6 +124,7 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
             ctx.risk ? t(`case.risk.${ctx.risk.level}`) : null,
             ctx.template?.name ?? null,
             ...changeDetails(a),
+            ...hitDetails(a),
           ].filter(Boolean);
           const comment = ctx.case_review?.comment ?? ctx.risk?.comment ?? null;
           return (
