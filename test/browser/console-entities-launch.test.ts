@@ -579,7 +579,7 @@ describe('console: launching checks and adding entities', { timeout: 600_000 }, 
     const warning = page.getByTestId('entity-over-held');
     await warning.waitFor();
     assert.deepEqual(await warning.allInnerTexts(), [
-      'Its owners’ shares add up to 115 %: more than the whole company.',
+      'Its owners’ shares add up to 115%: more than the whole company.',
     ]);
     await shot(page, '09-over-held');
     // Bob's share lowered to 40: 100% in all, nothing said

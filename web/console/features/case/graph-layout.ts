@@ -383,10 +383,15 @@ function bezier(p0: Point, p1: Point, p2: Point, p3: Point, t: number): Point {
   };
 }
 
-/** The relation as the edge's label: ownership, else voting rights, else the role. */
-/** A share as `62.5 %`; in French with its decimal comma (`62,5 %`). */
+/**
+ * A share (0–100) as the language writes a percentage: `62.5%` in English, `62,5 %` in French (its
+ * space a no-break one, so the sign never wraps away), at most two decimals.
+ */
 export function formatPercent(n: number, lang = 'en'): string {
-  return `${withDecimalSeparator(Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/\.?0+$/, ''), lang)} %`;
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    style: 'percent',
+    maximumFractionDigits: 2,
+  }).format(n / 100);
 }
 
 /** A number written with a point, with the language's decimal separator (French: 0,85). */
@@ -394,6 +399,7 @@ export function withDecimalSeparator(text: string, lang: string): string {
   return lang === 'fr' ? text.replace('.', ',') : text;
 }
 
+/** The relation as the edge's label: ownership, else voting rights, else the role. */
 export function relationLabel(
   r: GraphRelation,
   words: { shareholder: string; representative: string; voting: string; lang?: string },
