@@ -5,8 +5,10 @@
  * console is in the browser's time zone, as every time the console shows (it was Paris's).
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ChromiumSession, openChromium, signedInPage } from '../helpers/browser.ts';
+import { type ChromiumSession, openChromium, SCREENSHOT_DIR, signedInPage } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
 import { uploadRef } from '../helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
@@ -50,6 +52,21 @@ describe('console: new case and report', { timeout: 300_000 }, () => {
     const alert = byHand.getByRole('alert');
     await alert.waitFor();
     assert.match((await alert.textContent()) ?? '', /country/i);
+    // said under the Country field, not in the grid's next free cell beside "Contact e-mail"
+    const countryBox = await country.boundingBox();
+    const alertBox = await alert.boundingBox();
+    assert.ok(countryBox && alertBox);
+    assert.ok(Math.abs(alertBox.x - countryBox.x) <= 2, 'the refusal starts where the field does');
+    assert.ok(
+      alertBox.y >= countryBox.y + countryBox.height && alertBox.y - (countryBox.y + countryBox.height) < 40,
+      'the refusal is right under the field',
+    );
+    assert.equal(await country.getAttribute('aria-invalid'), 'true');
+    // the field itself stays in line with the others of its row
+    const companyBox = await byHand.getByLabel('Company name').boundingBox();
+    assert.ok(companyBox && Math.abs(companyBox.y - countryBox.y) <= 2, 'Country in line with Company name');
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'console-new-case-refused-country.png') });
     assert.equal(page.url(), `${base}/console/cases/new`);
     assert.equal((await api.get('/v1/cases?name=Narnia%20Trading')).body.pagination.count, 0);
     // the contact's rule is said once above its fields

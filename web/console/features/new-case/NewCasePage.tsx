@@ -16,12 +16,33 @@ import { useCaseT } from '../case/i18n.ts';
 type Candidate =
   paths['/v1/company-data/search']['get']['responses'][200]['content']['application/json']['data'][number];
 
+/** The form's field a refusal names first (`companies[0].country must be…` → country), if any. */
+const FIELD_OF_PATH: Record<string, string> = {
+  name: 'case_name',
+  external_id: 'external_id',
+  'companies[0].name': 'company_name',
+  'companies[0].country': 'country',
+  'companies[0].registration_number': 'registration_number',
+  'individuals[0].first_name': 'contact_first',
+  'individuals[0].last_name': 'contact_last',
+  'individuals[0].email': 'contact_email',
+};
+function refusedField(error: string | null): string | null {
+  const path = error?.match(/^(\S+?):? /)?.[1];
+  return path ? (FIELD_OF_PATH[path] ?? null) : null;
+}
+
 function ByHand() {
   const t = useActT();
   const [, navigate] = useLocation();
   const [f, setF] = useState<Record<string, string>>({ country: 'FR' });
   const { busy, error, run } = useAction();
   const set = (k: string) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
+  // a refusal naming a field is said under that field (a refused country was said in the grid's next
+  // free cell, beside "Contact e-mail", pushing the contact row down); any other after the fields
+  const refused = refusedField(error);
+  const under = (k: string) => (refused === k ? <ActFailed error={error} /> : null);
+  const invalid = (k: string) => (refused === k ? true : undefined);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
@@ -64,23 +85,46 @@ function ByHand() {
     <form className="act-form wide" onSubmit={submit} aria-label={t('new.byHand')}>
       <label>
         {t('new.caseName')}
-        <input value={f.case_name ?? ''} onChange={set('case_name')} placeholder={f.company_name} />
+        <input
+          aria-invalid={invalid('case_name')}
+          value={f.case_name ?? ''}
+          onChange={set('case_name')}
+          placeholder={f.company_name}
+        />
+        {under('case_name')}
       </label>
       <label>
         {t('new.externalId')}
-        <input value={f.external_id ?? ''} onChange={set('external_id')} />
+        <input
+          aria-invalid={invalid('external_id')}
+          value={f.external_id ?? ''}
+          onChange={set('external_id')}
+        />
+        {under('external_id')}
       </label>
       <label>
         {t('new.companyName')}
-        <input required value={f.company_name ?? ''} onChange={set('company_name')} />
+        <input
+          aria-invalid={invalid('company_name')}
+          required
+          value={f.company_name ?? ''}
+          onChange={set('company_name')}
+        />
+        {under('company_name')}
       </label>
       <label>
         {t('new.country')}
-        <input value={f.country ?? ''} onChange={set('country')} />
+        <input aria-invalid={invalid('country')} value={f.country ?? ''} onChange={set('country')} />
+        {under('country')}
       </label>
       <label>
         {t('new.registrationNumber')}
-        <input value={f.registration_number ?? ''} onChange={set('registration_number')} />
+        <input
+          aria-invalid={invalid('registration_number')}
+          value={f.registration_number ?? ''}
+          onChange={set('registration_number')}
+        />
+        {under('registration_number')}
       </label>
       {/* the contact is optional, but a person has both names (the API refuses a blank one): once
           either is typed, the other is required. Said once above the three fields (in the first
@@ -89,24 +133,34 @@ function ByHand() {
       <label>
         {t('new.contactFirst')}
         <input
+          aria-invalid={invalid('contact_first')}
           required={Boolean(f.contact_last?.trim())}
           value={f.contact_first ?? ''}
           onChange={set('contact_first')}
         />
+        {under('contact_first')}
       </label>
       <label>
         {t('new.contactLast')}
         <input
+          aria-invalid={invalid('contact_last')}
           required={Boolean(f.contact_first?.trim())}
           value={f.contact_last ?? ''}
           onChange={set('contact_last')}
         />
+        {under('contact_last')}
       </label>
       <label>
         {t('new.contactEmail')}
-        <input type="email" value={f.contact_email ?? ''} onChange={set('contact_email')} />
+        <input
+          aria-invalid={invalid('contact_email')}
+          type="email"
+          value={f.contact_email ?? ''}
+          onChange={set('contact_email')}
+        />
+        {under('contact_email')}
       </label>
-      <ActFailed error={error} />
+      {refused ? null : <ActFailed error={error} />}
       {/* the dialogs' row of actions (DialogActions), its button at the right; nothing to cancel */}
       <DialogActions error={null} busy={busy} submitLabel={busy ? t('act.busy') : t('new.create')} />
     </form>
