@@ -308,6 +308,15 @@ describe('console case page', { timeout: 900_000 }, () => {
     for (const label of ['Approve', 'Reject', 'Close']) {
       assert.equal(await review.getByLabel(label).isChecked(), false, label);
     }
+    // what is typed in the comment reads in the normal weight, not its label's bold (console walk at
+    // 1024x768: the text came out bold)
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const commentBox = review.getByRole('textbox', { name: 'Comment' });
+    assert.equal(
+      await commentBox.evaluate((el: any) => (globalThis as any).getComputedStyle(el).fontWeight),
+      '400',
+    );
+    await page.setViewportSize({ width: 1280, height: 900 });
     await review.getByRole('button', { name: 'Record the review' }).click();
     assert.equal(await review.isVisible(), true);
     assert.equal((await readCase()).status, statusBefore);
