@@ -178,6 +178,16 @@ describe('console: new case and report', { timeout: 300_000 }, () => {
       .waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Open the documents' }).click();
     await page.getByTestId('case-documents').getByText('Case report').first().waitFor();
+    // a report is told from another of the case by when it was made, to the second (two made a
+    // minute apart were both "Case report (…) · 08:13"): in the list and in the viewer's heading
+    const docs = page.getByTestId('case-documents');
+    const item = docs.getByRole('button', { name: /Case report/ }).first();
+    assert.match((await item.textContent()) ?? '', /\d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}/);
+    await item.click();
+    assert.match(
+      (await docs.getByTestId('document-view').getByRole('heading', { level: 3 }).textContent()) ?? '',
+      /^Case report \(America\/New_York\) · \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2}$/,
+    );
     await page.close();
   });
 });

@@ -129,7 +129,8 @@ export function DocumentsTab(props: {
                       .join(' · ')}
                   </span>
                   <span className="case-muted">
-                    {t('case.docs.files', { n: d.file_ids.length })} · {formatDateTime(d.updated_at)}
+                    {t('case.docs.files', { n: d.file_ids.length })} ·{' '}
+                    {formatDateTime(d.updated_at, d.type === 'case_report')}
                   </span>
                 </button>
               </li>
@@ -238,7 +239,12 @@ function DocumentView({ doc, caseName }: { doc: CaseDocument; caseName?: string 
   return (
     <div className="case-doc-view" data-testid="document-view">
       <div className="case-doc-viewer">
-        <h3>{docName(doc.name)}</h3>
+        {/* reports of one case share their name: the heading says when each was made, to the second
+            (two made a minute apart read the same "Case report (Europe/London)") */}
+        <h3>
+          {docName(doc.name)}
+          {doc.type === 'case_report' ? ` · ${formatDateTime(doc.updated_at, true)}` : null}
+        </h3>
         {doc.file_ids.length > 1 ? (
           <fieldset className="case-doc-files">
             <legend className="case-visually-hidden">{t('case.docs.fileList')}</legend>

@@ -38,10 +38,11 @@ export function checkStatusKey(check: { type: string; status: string }): string 
 /** Reviewers and admins act on cases; a viewer reads (the server refuses its writes too). */
 export const useCanWrite = useShellCanWrite;
 
-export function formatDateTime(iso: string): string {
+/** A date and time; with `seconds`, to tell apart things made a minute apart (case reports). */
+export function formatDateTime(iso: string, seconds = false): string {
   return new Date(iso).toLocaleString(lang() === 'fr' ? 'fr-FR' : 'en-GB', {
     dateStyle: 'medium',
-    timeStyle: 'short',
+    timeStyle: seconds ? 'medium' : 'short',
   });
 }
 
