@@ -9,7 +9,7 @@ import { useFormatDate, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT, useAutomaticComment } from '../act-i18n.ts';
-import { withDecimalSeparator } from '../case/graph-layout.ts';
+import { formatPercent, withDecimalSeparator } from '../case/graph-layout.ts';
 import { formatDate as formatDay } from '../case/i18n.ts';
 import { countryName } from '../display-names.ts';
 import { useFieldLabel } from '../field-label.ts';
@@ -591,6 +591,7 @@ type Changed = Party & { old: Json; new: Json };
  */
 function RegistryChanges({ changes, pending }: { changes: Json | null | undefined; pending: boolean }) {
   const t = useActT();
+  const { lang } = useLang();
   const label = useFieldLabel();
   const formatDate = useFormatDate();
   if (!changes) return <p className="small muted">{t('monitoring.none')}</p>;
@@ -603,7 +604,7 @@ function RegistryChanges({ changes, pending }: { changes: Json | null | undefine
         .join(', ');
     return String(v);
   };
-  const pct = (v: unknown) => (typeof v === 'number' ? `${v} %` : '—');
+  const pct = (v: unknown) => (typeof v === 'number' ? formatPercent(v, lang) : '—');
   const officers = (changes.officers ?? {}) as { added?: Party[]; removed?: Party[]; changed?: Changed[] };
   const owners = (changes.owners ?? {}) as { added?: Party[]; removed?: Party[]; changed?: Changed[] };
   const ownerChange = (c: Changed) => {
