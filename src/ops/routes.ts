@@ -4,15 +4,15 @@
  * - `GET /healthz`: liveness. The process answers HTTP; no database work, so a database outage
  *   does not make an orchestrator restart every API process (readiness says it instead).
  * - `GET /readyz`: readiness. 200 when the database answers, every migration this code knows is
- *   applied, the sanctions lists are loaded when a reference directory is configured, and the
- *   workers run when this process runs them; 503 otherwise, naming what is not ready.
+ *   applied, the sanctions lists are loaded when a reference directory is configured (and, when
+ *   none is, no other process screens with lists), and the workers run when this process runs
+ *   them; 503 otherwise, naming what is not ready.
  * - `GET /version`: package version, commit, Node version.
  * - `GET /metrics`: Prometheus text format (src/ops/metrics.ts); off with VERICASE_METRICS=false,
  *   behind `Authorization: Bearer <VERICASE_METRICS_TOKEN>` when that is set.
  *
  * `registerHttpMetrics` counts every request of the app by route pattern, status and latency.
  */
-
 import { timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
