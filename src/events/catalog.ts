@@ -110,7 +110,7 @@ export function deliveredName(type: string, subEvent: string | null | undefined)
 }
 
 /**
- * Events recorded as activities only, never delivered (recordEvents with `outbox: false`): the
+ * Events recorded as activities only, never delivered (recordEvents puts no outbox row): the
  * reference lists AML hit reviews among activities but has no webhook event for them. A contact's
  * first submission through the portal (`ClientPortal.CheckSent`: the check goes from in_progress
  * to processing, the same start, so no second Check.Started is delivered) is the activity

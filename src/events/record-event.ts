@@ -7,6 +7,7 @@ import { PREPARE_MARK } from '../db/pglite-prepared-inserts.ts';
 import type { ActivityChange } from '../db/schema.ts';
 import { currentTraceCarrier } from '../ops/tracing.ts';
 import { currentApiKeyId, currentContactId, currentUserId, noteEventCase } from '../shared/request-scope.ts';
+import { ACTIVITY_ONLY_EVENTS } from './catalog.ts';
 import { signalWebhookWork } from './outbox-signal.ts';
 
 /**
@@ -44,6 +45,9 @@ export interface DomainEvent {
 
 const idOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/** The SQL condition of a delivered event (its type a constant list: part of the prepared text). */
+const NOT_ACTIVITY_ONLY = `type not in (${[...ACTIVITY_ONLY_EVENTS].map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})`;
+
 /** The company and individual an event is about (indexed columns for the activity filters). */
 function subjects(payload: Record<string, unknown>): {
   company_id: string | null;
@@ -71,17 +75,7 @@ function subjects(payload: Record<string, unknown>): {
  * commit order (`seq`). Each row also records its actor and the reference activity it is
  * (GET /v1/activities reads them by index).
  */
-export async function recordEvents(
-  trx: Db,
-  workspaceId: string,
-  events: DomainEvent[],
-  /**
-   * `false`: activities only (GET /v1/activities, the console's timeline, case reports), never
-   * delivered: no outbox row, and replays skip them (ACTIVITY_ONLY_EVENTS). An AML hit review is
-   * an activity in the reference but no webhook event.
-   */
-  options: { outbox?: boolean } = {},
-): Promise<void> {
+export async function recordEvents(trx: Db, workspaceId: string, events: DomainEvent[]): Promise<void> {
   if (!events.length) return;
   // a stored Idempotency-Key answer is about this case: not replayed once it is deleted
   const aboutCase = events.find((e) => e.case_id)?.case_id;
@@ -120,14 +114,12 @@ export async function recordEvents(
       };
     }),
   );
-  if (options.outbox === false) {
-    await trx.executeQuery(CompiledQuery.raw(insert.text, insert.params));
-    return;
-  }
   await trx.executeQuery(
     CompiledQuery.raw(
-      // prepared once on the embedded database (src/db/pglite-prepared-inserts.ts): only values are parameters
-      `${PREPARE_MARK}with recorded as (${insert.text} returning seq, workspace_id) insert into event_outbox (seq, workspace_id) select seq, workspace_id from recorded`,
+      // prepared once on the embedded database (src/db/pglite-prepared-inserts.ts): only values are
+      // parameters. Activity-only events (ACTIVITY_ONLY_EVENTS: an AML hit review, a contact's first
+      // submission) get no outbox row: they are never delivered
+      `${PREPARE_MARK}with recorded as (${insert.text} returning seq, workspace_id, type) insert into event_outbox (seq, workspace_id) select seq, workspace_id from recorded where ${NOT_ACTIVITY_ONLY}`,
       insert.params,
     ),
   );

@@ -97,10 +97,7 @@ async function recordFirstSubmission(trx: Db, before: CheckRow): Promise<void> {
     .where('id', '=', before.id)
     .executeTakeFirstOrThrow();
   if (after.status !== 'processing' || after.attempt !== before.attempt) return;
-  await recordEvents(
-    trx,
-    after.workspace_id,
-    [{ type: 'ClientPortal.CheckSent', case_id: after.case_id, payload: { check: presentCheck(after) } }],
-    { outbox: false },
-  );
+  await recordEvents(trx, after.workspace_id, [
+    { type: 'ClientPortal.CheckSent', case_id: after.case_id, payload: { check: presentCheck(after) } },
+  ]);
 }

@@ -90,27 +90,22 @@ export async function reviewAmlHits(
     if (!decided.length) return updated;
     // the decision in the case's activities (`api__confirmed__aml_hit`, ...), which hits it was
     // about in `context.aml_hit_ids`; the reference has no webhook event for it
-    await recordEvents(
-      trx,
-      workspaceId,
-      [
-        {
-          type: input.action === 'confirm' ? 'AmlHit.Confirmed' : 'AmlHit.Ignored',
-          case_id: check.case_id,
-          payload: {
-            check: {
-              id: check.id,
-              type: 'aml',
-              subtype: null,
-              company_id: check.company_id,
-              individual_id: check.individual_id,
-            },
-            aml_hit_ids: decided.map((h) => h.id).join(','),
+    await recordEvents(trx, workspaceId, [
+      {
+        type: input.action === 'confirm' ? 'AmlHit.Confirmed' : 'AmlHit.Ignored',
+        case_id: check.case_id,
+        payload: {
+          check: {
+            id: check.id,
+            type: 'aml',
+            subtype: null,
+            company_id: check.company_id,
+            individual_id: check.individual_id,
           },
+          aml_hit_ids: decided.map((h) => h.id).join(','),
         },
-      ],
-      { outbox: false },
-    );
+      },
+    ]);
     return updated;
   });
   return presentCheck(row);
