@@ -62,3 +62,49 @@ test('a doc named by its path becomes a link where it exists, never inside a lin
     '<a href="/docs/guides/webhooks#verifying">w</a>',
   );
 });
+
+// The reference's document is over 1 MB of JSON and swagger-ui's script about as much: both were
+// sent uncompressed to every browser opening /docs.
+test('the API reference, its script and the OpenAPI document are compressed for clients that take it', async () => {
+  const { app } = await getHarness();
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const plain = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  assert.equal(plain.statusCode, 200);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  const doc = plain.json();
+  for (const [encoding, decode] of [
+    ['gzip', gunzipSync],
+    ['br', brotliDecompressSync],
+  ] as const) {
+    for (const url of ['/v1/openapi.json', '/docs/json']) {
+      const res = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.headers['content-encoding'], encoding, url);
+      assert.match(String(res.headers.vary), /accept-encoding/i, url);
+      const body = JSON.parse(decode(res.rawPayload).toString('utf8'));
+      assert.deepEqual(Object.keys(body.paths), Object.keys(doc.paths), url);
+      assert.ok(
+        res.rawPayload.length * 5 < plain.rawPayload.length,
+        `${url}: ${res.rawPayload.length} bytes`,
+      );
+    }
+  }
+  const script = await app.inject({
+    method: 'GET',
+    url: '/docs/static/swagger-ui-bundle.js',
+    headers: { 'accept-encoding': 'gzip' },
+  });
+  assert.equal(script.statusCode, 200);
+  assert.equal(script.headers['content-encoding'], 'gzip');
+  assert.match(gunzipSync(script.rawPayload).toString('utf8').slice(0, 2000), /swagger|function|!/i);
+  const guide = await app.inject({
+    method: 'GET',
+    url: '/docs/guides/sandbox',
+    headers: { 'accept-encoding': 'gzip' },
+  });
+  assert.equal(guide.headers['content-encoding'], 'gzip');
+  assert.match(gunzipSync(guide.rawPayload).toString('utf8'), /<h1/);
+  // the API itself is not compressed (no per-request cost outside the reference)
+  const health = await app.inject({ method: 'GET', url: '/healthz', headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(health.headers['content-encoding'], undefined);
+});

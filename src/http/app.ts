@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -116,30 +117,37 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     transformObject: (documentObject) =>
       finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // swagger-ui sets style attributes from script (hence 'unsafe-inline' for styles only); no
-    // third-party origin at all (its online validator badge is off)
-    staticCSP:
-      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
-    uiConfig: { validatorUrl: null, deepLinking: true },
+
+  // The API reference, its guides and the OpenAPI document, compressed for clients that take it
+  // (the document is over 1 MB as JSON, swagger-ui's script about as much): in a context of their
+  // own, so no other route pays for the compression hook.
+  await app.register(async (docs) => {
+    await docs.register(compress, { global: true, globalDecompression: false, encodings: ['br', 'gzip'] });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      // swagger-ui sets style attributes from script (hence 'unsafe-inline' for styles only); no
+      // third-party origin at all (its online validator badge is off)
+      staticCSP:
+        "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+      uiConfig: { validatorUrl: null, deepLinking: true },
+    });
+    registerDocsGuides(docs);
+    // servers: the service's public address when it is configured (VERICASE_PUBLIC_URL, as every link
+    // it issues), else the address this client reached us at, so generated clients and "try it" work
+    docs.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
+      ...app.swagger(),
+      servers: [
+        ctx.config.publicUrl
+          ? { url: ctx.config.publicUrl, description: 'This service (VERICASE_PUBLIC_URL)' }
+          : { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
+      ],
+    }));
   });
-  registerDocsGuides(app);
 
   // unknown credentials per IP, for /v1 and the portal alike (src/http/auth-failure-limit.ts)
   decorateAuthFailureLimit(app, ctx.config.authFailuresPerMinute);
   // /healthz, /readyz, /version, /metrics
   registerOpsRoutes(app, ctx);
-  // servers: the service's public address when it is configured (VERICASE_PUBLIC_URL, as every link
-  // it issues), else the address this client reached us at, so generated clients and "try it" work
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async (req) => ({
-    ...app.swagger(),
-    servers: [
-      ctx.config.publicUrl
-        ? { url: ctx.config.publicUrl, description: 'This service (VERICASE_PUBLIC_URL)' }
-        : { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
-    ],
-  }));
 
   await app.register(
     async (admin) => {
