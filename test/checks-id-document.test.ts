@@ -333,6 +333,51 @@ describe('id_document: transition rows', () => {
     assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
   });
 
+  // A name written in Cyrillic or Greek had no Latin letter left once normalised: it matched no
+  // MRZ, and not even itself (no MRZ: the information is the individual's own, yet "rejected").
+  test('data comparison romanises Cyrillic and Greek names as ICAO 9303 does (and the common way)', async () => {
+    const api = await newWorkspace();
+    for (const [first, last, onMrz] of [
+      ['Иван', 'Петров', { firstName: 'IVAN', lastName: 'PETROV' }],
+      ['Юлия', 'Щукина', { firstName: 'IULIIA', lastName: 'SHCHUKINA' }],
+      ['Юлия', 'Щукина', { firstName: 'YULIYA', lastName: 'SHCHUKINA' }],
+      ['Ζωή', 'Παπαδοπούλου', { firstName: 'ZOI', lastName: 'PAPADOPOULOU' }],
+    ] as const) {
+      const { done } = await submit(
+        api,
+        passportPng({ mrz: td3Mrz(onMrz) }),
+        {},
+        { first_name: first, last_name: last },
+      );
+      assert.equal(done.data.detailed_results.document.data_comparison, 'approved', `${first} ${last}`);
+      assert.equal(done.status, 'approved', `${first} ${last}`);
+    }
+    // still no wildcard: another name in Cyrillic differs
+    const other = (
+      await submit(
+        api,
+        passportPng({ mrz: td3Mrz({ firstName: 'IVAN', lastName: 'SIDOROV' }) }),
+        {},
+        {
+          first_name: 'Иван',
+          last_name: 'Петров',
+        },
+      )
+    ).done;
+    assert.equal(other.data.detailed_results.document.data_comparison, 'rejected');
+    // no MRZ: the information is the individual's own, and compares equal in any script
+    for (const [first, last] of [
+      ['Иван', 'Петров'],
+      ['Ζωή', 'Παπαδοπούλου'],
+      ['محمد', 'العلي'],
+    ]) {
+      const own = (await submit(api, passportPng({}), {}, { first_name: first, last_name: last })).done;
+      assert.equal(own.data.information.last_name, last);
+      assert.equal(own.data.detailed_results.document.data_comparison, 'approved', last);
+      assert.equal(own.status, 'approved', last);
+    }
+  });
+
   test('processing → need_review: no result (sandbox_outcome undecided), whatever the settings', async () => {
     const api = await newWorkspace();
     const { done } = await submit(api, passportPng({ outcome: 'undecided', mrz: td3Mrz() }));

@@ -2,6 +2,7 @@ import { type ParseResult, parse } from 'mrz';
 import { APOSTROPHES } from '../../../shared/apostrophes.ts';
 import { alpha2FromMrz } from './countries.ts';
 import { frenchIdCardExpiry } from './french-id-card.ts';
+import { romanise } from './icao-transliteration.ts';
 import type { DocumentInformation } from './provider.ts';
 
 /**
@@ -208,7 +209,8 @@ export function readMrz(
 }
 
 /**
- * Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does.
+ * Upper-case Latin letters only, words separated by one space; `variant` spells ä ö ü ß as ICAO does,
+ * `script` romanises Cyrillic and Greek by ICAO's table or the common way (icao-transliteration.ts).
  * `apostrophe`: ICAO 9303 omits it in the MRZ (N'DIAYE → NDIAYE, O'NEIL → ONEIL); some issuers
  * write a filler instead, so it may also separate words.
  */
@@ -216,6 +218,7 @@ function normaliseName(
   s: string,
   variant: 'strip' | 'expand',
   apostrophe: 'omit' | 'split' = 'split',
+  script: 'icao' | 'common' = 'icao',
 ): string {
   let t = s.toUpperCase();
   if (apostrophe === 'omit') t = t.replace(APOSTROPHES, '');
@@ -229,9 +232,8 @@ function normaliseName(
     .replace(/Æ/g, 'AE')
     .replace(/Œ/g, 'OE')
     .replace(/Þ/g, 'TH');
-  return t
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
+  t = t.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return romanise(t, script)
     .replace(/[^A-Z]+/g, ' ')
     .trim();
 }
@@ -244,7 +246,9 @@ function normaliseName(
 export function namesMatch(declared: string, onDocument: string, mayBeTruncated: boolean): boolean {
   const doc = normaliseName(onDocument, 'strip').split(' ');
   const spellings = (['strip', 'expand'] as const).flatMap((v) =>
-    (['omit', 'split'] as const).map((a) => normaliseName(declared, v, a)),
+    (['omit', 'split'] as const).flatMap((a) =>
+      (['icao', 'common'] as const).map((script) => normaliseName(declared, v, a, script)),
+    ),
   );
   return spellings.some((spelling) => {
     const mine = spelling.split(' ');
