@@ -762,6 +762,11 @@ describe('id_document: sandbox_outcome (docs/sandbox.md, step 2)', () => {
     assert.equal(approved.data.information.document_type, null);
     assert.equal(approved.data.detailed_results.document.data_comparison, 'approved');
     assert.equal(approved.data.detailed_results.document.data_validation, null);
+    // and says that nothing was read (an approval looked like a document compared with the person)
+    assert.match(
+      approved.data.vendor.comment,
+      /No machine-readable zone .* the individual’s own data, not read from the document/,
+    );
     // refused and error read nothing, even with an MRZ
     for (const outcome of ['refused', 'error']) {
       const done = (await submit(api, passportPng({ mrz: td3Mrz(), outcome }))).done;

@@ -268,8 +268,13 @@ export function sandboxIdDocumentProvider(
             : 'the document has no readable expiration date',
         );
 
+      // with no MRZ nothing was read: say that the information is the individual's own, so an
+      // approval is not taken for a document that was compared (the walk took it for one)
+      const ownData = mrz
+        ? null
+        : 'No machine-readable zone was found in the file (sandbox file controls): the information is the individual’s own data, not read from the document';
       if (forced === 'approved')
-        return { kind: 'result', decision: 'approved', information, detailed, comment: null };
+        return { kind: 'result', decision: 'approved', information, detailed, comment: ownData };
       if (forced === 'rejected')
         return {
           kind: 'result',
@@ -281,7 +286,7 @@ export function sandboxIdDocumentProvider(
       if (forced === 'undecided')
         return { kind: 'result', decision: null, information, detailed, comment: null };
       if (reasons.length) return rejection(information, detailed, reasons);
-      return { kind: 'result', decision: 'approved', information, detailed, comment: null };
+      return { kind: 'result', decision: 'approved', information, detailed, comment: ownData };
     },
   };
 }
