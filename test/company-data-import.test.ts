@@ -388,6 +388,37 @@ describe('case creation from a search_ref', () => {
     assert.deepEqual(await countRows(api.workspaceId), before);
   });
 
+  test('two search_refs of one registry record in one case body: a 400 naming the second, no fetch counted', async () => {
+    const api = await newWorkspace();
+    // each search gives new refs for the same record: only the record tells they are one company
+    const first = await searchRef(api, 'Betaco');
+    const second = await searchRef(api, 'Betaco');
+    assert.notEqual(first, second);
+    const before = await countRows(api.workspaceId);
+    const res = await api.post('/v1/cases', {
+      name: 'dup2',
+      companies: [{ search_ref: first }, { type: 'affiliated', search_ref: second }],
+    });
+    // it was a 201 with the company twice, both linked to the registry, and two fetches counted
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.details[0].path, 'companies[1].search_ref');
+    assert.match(res.body.message, /same registry company as companies\[0\]\.search_ref/);
+    assert.deepEqual(await countRows(api.workspaceId), before);
+    const { ctx } = await getHarness();
+    const counted = await ctx.db
+      .selectFrom('company_data_fetch_counts')
+      .select('count')
+      .where('workspace_id', '=', api.workspaceId)
+      .execute();
+    assert.equal(
+      counted.reduce((n, r) => n + Number(r.count), 0),
+      0,
+    );
+    // either ref alone is still a case's company
+    const once = await api.post('/v1/cases', { name: 'once', companies: [{ search_ref: second }] });
+    assert.equal(once.status, 201, JSON.stringify(once.body));
+  });
+
   test('a registry company already in the case is refused when added again through POST /v1/companies', async () => {
     const api = await newWorkspace();
     const kase = (await api.post('/v1/cases', { name: 'Once' })).body;

@@ -11,6 +11,7 @@ import { badRequest } from '../../http/errors.ts';
 import { createMonitoringCheck } from '../monitoring/monitoring-check.ts';
 import { fetchForImport, type RegistryImport } from './fetch-for-import.ts';
 import { writeRegistryLinks } from './link-writes.ts';
+import { assertOneCompanyPerRecord } from './one-company-per-record.ts';
 import { companyFromProfile } from './profile-to-company.ts';
 import { relatedFromProfile } from './related.ts';
 import type { CaseCreateBody } from './schemas.ts';
@@ -75,6 +76,7 @@ export async function prepareCaseImport(
   const companiesIn = body.companies ?? [];
   if (!companiesIn.some((c) => c.search_ref))
     return { input: body as CaseCreateInput, wrap: (b) => b, giveBack: async () => {} };
+  await assertOneCompanyPerRecord(ctx.db, workspaceId, companiesIn);
 
   const imports: (RegistryImport | null)[] = [];
   const giveBack = async () => {
