@@ -954,12 +954,20 @@ describe('company_monitoring', () => {
       pending.data.changes.fields.find((f: any) => f.field === 'name'),
       { field: 'name', old: record.name, new: `${record.name} Renamed` },
     );
+    const newestVendorName = async () => {
+      const res = await api.get(`/v1/companies/${company.id}/vendor-data?sort=fetched_at.desc`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.data[0].raw.company.name;
+    };
+    assert.equal(await newestVendorName(), `${record.name} Renamed`);
     // ...and takes the rename back before anyone looked: nothing is left to review
     await linkTo(company.id, original);
     const eventsBefore = (await events(api.workspaceId, 'Check.')).length;
     assert.deepEqual(await run(api), { checked: 1, changed: 1, failed: 0 });
     const back = (await api.get(`/v1/checks/company-monitoring/${id}`)).body;
     assert.equal(back.status, 'approved');
+    // the registry's answer is the company's newest vendor data again (it stayed the rename's)
+    assert.equal(await newestVendorName(), record.name);
     assert.deepEqual(back.data, approved.data, 'its result, review and changes as they were');
     const sent = (await events(api.workspaceId, 'Check.')).slice(eventsBefore);
     assert.deepEqual(

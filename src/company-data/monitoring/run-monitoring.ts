@@ -191,8 +191,10 @@ async function monitorOne(
             }
           : {}),
       });
-      if (fetched) await keepVendorData(trx, state, fetched.raw);
     }
+    // the registry's answer moved (a change, or one undone): its newest vendor data is this answer,
+    // not the one it took back
+    if (fetched && fresh) await keepVendorData(trx, state, fetched.raw);
     await trx
       .updateTable('company_monitoring_state')
       .set({
@@ -207,7 +209,7 @@ async function monitorOne(
   });
 }
 
-/** The registry's raw answer that showed a change, kept as the company's vendor data. */
+/** The registry's raw answer that differed from the last read, kept as the company's vendor data. */
 async function keepVendorData(trx: Db, state: Due, raw: unknown) {
   await trx
     .insertInto('company_vendor_data')
