@@ -825,6 +825,40 @@ describe('company data over HTTP with real adapters', () => {
     }
   });
 
+  test('GB on Companies House: the fetched label is the ISO 20275 list’s, as on the company created from it', async () => {
+    const { app, api } = await appWith({
+      providers: { GB: 'companies_house', '*': 'sandbox' },
+      companiesHouse: { baseUrl: fakes.companies_house.baseUrl, apiKey: FAKE_CH_KEY },
+    });
+    try {
+      const found = await api.get('/v1/company-data/search?country=GB&registration_number=01234567');
+      assert.deepEqual(
+        found.body.data.map((c: any) => c.name),
+        ['ACME WIDGETS LIMITED'],
+      );
+      const fetched = await api.get(`/v1/company-data/fetch/${found.body.data[0].search_ref}`);
+      assert.equal(fetched.status, 200, JSON.stringify(fetched.body));
+      // the adapter's own English name ("Private Limited Company") was the fetched label, while the
+      // company showed the list's (H0PO is named in English and Welsh)
+      assert.deepEqual(
+        [fetched.body.entity_legal_form, fetched.body.entity_legal_form_label],
+        ['H0PO', 'Private Limited Company, cyfyngedig'],
+      );
+      const kase = await api.post('/v1/cases', {
+        name: 'Acme Widgets',
+        companies: [{ search_ref: found.body.data[0].search_ref }],
+      });
+      assert.equal(kase.status, 201, JSON.stringify(kase.body));
+      assert.equal(kase.body.companies[0].entity_legal_form_label, fetched.body.entity_legal_form_label);
+      // a cached profile is labelled the same
+      const again = await api.get('/v1/company-data/search?country=GB&registration_number=01234567');
+      const cached = await api.get(`/v1/company-data/fetch/${again.body.data[0].search_ref}`);
+      assert.equal(cached.body.entity_legal_form_label, 'Private Limited Company, cyfyngedig');
+    } finally {
+      await app.close();
+    }
+  });
+
   test('GB on a Companies House that never answers: 503 with the error body, within the timeout', async () => {
     const hanging = await startFakeRegistry('companies_house');
     hanging.mode = 'hang';

@@ -2,7 +2,9 @@ import type { AppContext } from '../app-context.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
 import { callRegistry } from './call-registry.ts';
+import { getLegalForms } from './legal-forms/index.ts';
 import { providerForVendor } from './provider-registry.ts';
+import { withElfLabel } from './providers/adapter-options.ts';
 import { countFetch, findCachedProfile, findSearchRef, storeProfile, uncountFetch } from './repository.ts';
 import type { CompanyProfile } from './schemas.ts';
 import { COMPANY_DATA_VENDORS, type RegistryVendor } from './vendors.ts';
@@ -83,7 +85,8 @@ export async function fetchProfileByRecord(
   const seconds = ctx.config.companyData.cacheSeconds;
   if (!opts.bypassCache && seconds > 0) {
     const hit = await findCachedProfile(ctx.db, key, seconds);
-    if (hit) return { ...hit, ...key };
+    // labelled as the list is now: the profile may have been cached before a new edition of it
+    if (hit) return { ...hit, profile: await withElfLabel(hit.profile, () => getLegalForms(ctx)), ...key };
   }
   const provider = providerForVendor(ctx, vendor);
   const record = await callRegistry(ctx, provider, (call) => provider.fetch({ country, vendorRef }, call));

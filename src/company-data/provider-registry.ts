@@ -29,7 +29,7 @@ export function providerFor(ctx: AppContext, country: string): CompanyRegistryPr
 export function providerForVendor(ctx: AppContext, vendor: RegistryVendor): CompanyRegistryProvider {
   const c = ctx.config.companyData;
   const legalForms = () => getLegalForms(ctx);
-  // The ELF list labels the codes a registry gives without a name (GLEIF).
+  // The ELF list labels the codes of every registry's profile (GLEIF gives them without a name).
   const http = { timeoutMs: c.timeoutMs, retries: c.retries, legalForms };
   switch (vendor) {
     case 'sandbox':

@@ -24,15 +24,22 @@ export interface LegalFormLabels {
   label(code: string): string | null;
 }
 
-/** The profile with `entity_legal_form_label` filled from the ELF list where the adapter left it null. */
+/**
+ * The profile with `entity_legal_form_label` taken from the ELF list, as every company shows it
+ * (`src/companies/present.ts`): the list's label (its names in every language joined with ", "),
+ * null when the list has no active form of that code. An adapter's own label (a table's English name,
+ * "Private Limited Company" where the list says "Private Limited Company, cyfyngedig") is kept only
+ * when no list can be read: the fetched profile and the company created from it then say the same.
+ */
 export async function withElfLabel(
   profile: CompanyProfile,
   legalForms: RegistryAdapterOptions['legalForms'],
 ): Promise<CompanyProfile> {
-  if (!profile.entity_legal_form || profile.entity_legal_form_label || !legalForms) return profile;
-  // The list is a nicety here: a list that cannot be read leaves the label null, not the fetch failed.
+  if (!profile.entity_legal_form || !legalForms) return profile;
+  // The list is a nicety here: a list that cannot be read leaves the adapter's label, not the fetch failed.
   const index = await legalForms().catch(() => null);
-  const label = index?.label(profile.entity_legal_form) ?? null;
+  if (!index) return profile;
+  const label = index.label(profile.entity_legal_form);
   return { ...profile, entity_legal_form_label: label, legal_form: profile.legal_form ?? label };
 }
 
