@@ -195,6 +195,9 @@ describe('GET /v1/company-data/entity-legal-forms', () => {
       // a malformed code gets the words of every other country parameter, not the schema's pattern
       ['country=France', 'country', /^country must be an ISO 3166-1 alpha-2 country code \(e\.g\. FR\)$/],
       ['country=fr', 'country', /^country must be an ISO 3166-1 alpha-2 country code/],
+      // compared as written, like country (it was served as US-DE)
+      ['subdivision=us-de', 'subdivision', /ISO 3166-2 subdivision code in upper case \(US-DE\)/],
+      ['country=US&subdivision=Us-De', 'subdivision', /in upper case \(US-DE\)/],
       ['subdivision=DE', 'subdivision', /ISO 3166-2/],
       ['subdivision=XX-DE', 'subdivision', /ISO 3166-2/],
       ['country=FR&subdivision=US-DE', 'subdivision', /not in country FR/],

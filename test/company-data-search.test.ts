@@ -95,6 +95,15 @@ describe('company data: sandbox search', () => {
     assertBadRequest(await search(api, 'country=XX&name=acme'), 'country');
     assertBadRequest(await search(api, 'country=FR'), 'name');
     assertBadRequest(await search(api, 'country=FR&name=%20%20'), 'name');
+    // invisible characters only (zero-width space, word joiner, BOM, soft hyphen): blank as well; the
+    // zero-width space found a company named by it
+    for (const invisible of ['\u200b', '\u200b \u2060', '\ufeff\u00ad', '\u200e\u200f']) {
+      assertBadRequest(await search(api, `country=FR&name=${encodeURIComponent(invisible)}`), 'name');
+      assertBadRequest(
+        await search(api, `country=FR&registration_number=${encodeURIComponent(invisible)}`),
+        'name',
+      );
+    }
     // Antarctica switched off for this test process (`AQ=none`)
     ctx.config.companyData.providers.AQ = 'none';
     assertBadRequest(await search(api, 'country=AQ&name=acme'), 'country');
@@ -418,8 +427,11 @@ describe('company data: configuration', () => {
   });
 
   test('providers per country; unknown vendor, unknown country or a misplaced registry stop start-up', () => {
-    const c = loadConfig(env('FR=recherche_entreprises, NO=brreg, de=gleif, *=none')).companyData;
+    const c = loadConfig(env('FR=recherche_entreprises, NO=brreg, DE=gleif, *=none')).companyData;
     assert.deepEqual(c.providers, { FR: 'recherche_entreprises', NO: 'brreg', DE: 'gleif', '*': 'none' });
+    // codes and vendors as written, as the API takes them: `fr` was read as FR and started
+    assert.throws(() => loadConfig(env('fr=sandbox')), /"fr" is not an ISO 3166-1 .*upper case: FR/);
+    assert.throws(() => loadConfig(env('FR=Sandbox')), /unknown vendor "Sandbox"/);
     assert.throws(() => loadConfig(env('FR=pappers')), /unknown vendor "pappers"/);
     assert.throws(() => loadConfig(env('XX=sandbox')), /"XX" is not an ISO 3166-1/);
     assert.throws(() => loadConfig(env('DE=brreg')), /brreg serves NO only/);

@@ -13393,7 +13393,7 @@ export interface operations {
       query?: {
         /** @description ISO 3166-1 alpha-2 country code (e.g. FR) */
         country?: string;
-        /** @description ISO 3166-2 subdivision (e.g. US-DE): only the forms of that subdivision. Its country must match `country` when both are given. */
+        /** @description ISO 3166-2 subdivision, in upper case (e.g. US-DE): only the forms of that subdivision. Its country must match `country` when both are given. */
         subdivision?: string;
       };
     };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import { badRequest } from '../http/errors.ts';
+import { hasVisibleText } from '../shared/visible-text.ts';
 import { callRegistry } from './call-registry.ts';
 import { providerFor } from './provider-registry.ts';
 import { insertSearchRefs } from './repository.ts';
@@ -23,8 +24,9 @@ export async function searchCompanies(
   workspaceId: string,
   q: SearchQuery,
 ): Promise<{ data: CompanySearchResult[] }> {
-  const name = q.name?.trim() || undefined;
-  const registrationNumber = q.registration_number?.trim() || undefined;
+  // blank counts as absent, invisible characters too: a zero-width space found a company named by it
+  const name = hasVisibleText(q.name) ? q.name.trim() : undefined;
+  const registrationNumber = hasVisibleText(q.registration_number) ? q.registration_number.trim() : undefined;
   if (!name && !registrationNumber) {
     throw badRequest('name or registration_number is required (besides country)', 'name');
   }

@@ -15,7 +15,7 @@ const Query = Type.Object({
     Type.String({
       maxLength: 6,
       description:
-        'ISO 3166-2 subdivision (e.g. US-DE): only the forms of that subdivision. Its country must match `country` when both are given.',
+        'ISO 3166-2 subdivision, in upper case (e.g. US-DE): only the forms of that subdivision. Its country must match `country` when both are given.',
     }),
   ),
 });
@@ -45,8 +45,12 @@ async function loaded(ctx: AppContext): Promise<LegalFormIndex> {
 /** The subdivision's country, after checking it is well-formed, matches `country` and has forms of its own. */
 function subdivisionCountry(index: LegalFormIndex, subdivision: string, country: string | undefined): string {
   const m = SUBDIVISION.exec(subdivision);
-  if (!m || !isCountryCode(m[1]))
-    throw badRequest('subdivision must be an ISO 3166-2 subdivision code (e.g. US-DE)', 'subdivision');
+  if (!m || !isCountryCode(m[1])) {
+    // codes are compared as written, as `country` is (`fr` is a 400): `us-de` was served as US-DE
+    const upper = subdivision.toUpperCase();
+    const hint = upper !== subdivision && SUBDIVISION.test(upper) ? ` in upper case (${upper})` : '';
+    throw badRequest(`subdivision must be an ISO 3166-2 subdivision code${hint} (e.g. US-DE)`, 'subdivision');
+  }
   if (country && m[1] !== country)
     throw badRequest(`subdivision ${subdivision} is not in country ${country}`, 'subdivision');
   const known = index.subdivisionsOf(m[1]);
@@ -84,7 +88,7 @@ export function registerLegalFormRoutes(app: App, ctx: AppContext): void {
         !index.forCountry(req.query.country).length
       )
         throw badRequest('country must be an ISO 3166-1 alpha-2 country code (e.g. FR)', 'country');
-      const subdivision = req.query.subdivision?.toUpperCase();
+      const subdivision = req.query.subdivision;
       // a blank subdivision is refused as malformed, not read as none (it listed every form)
       const country =
         subdivision !== undefined
