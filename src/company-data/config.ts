@@ -34,20 +34,15 @@ export function parseProviders(value: string | undefined): Record<string, Compan
   for (const entry of (value?.trim() || '*=sandbox').split(',')) {
     if (!entry.trim()) continue;
     const [rawCountry, rawVendor, ...rest] = entry.split('=');
-    // codes and vendors are taken as written, as the API takes them (`country=fr` is a 400): `fr`
-    // was read as FR while every other entry no country or vendor has stopped the start-up
-    const country = rawCountry?.trim() ?? '';
-    const vendor = rawVendor?.trim() ?? '';
+    const country = rawCountry?.trim().toUpperCase() ?? '';
+    const vendor = rawVendor?.trim().toLowerCase() ?? '';
     if (rest.length || !vendor) throw new Error(`${NAME}: "${entry}" is not COUNTRY=vendor`);
     if (country !== '*' && !isCountryCode(country)) {
-      const upper = isCountryCode(country.toUpperCase())
-        ? `; write it in upper case: ${country.toUpperCase()}`
-        : '';
-      throw new Error(`${NAME}: "${rawCountry}" is not an ISO 3166-1 alpha-2 country code (or *)${upper}`);
+      throw new Error(`${NAME}: "${rawCountry}" is not an ISO 3166-1 alpha-2 country code (or *)`);
     }
     if (!(COMPANY_DATA_VENDORS as readonly string[]).includes(vendor)) {
       throw new Error(
-        `${NAME}: unknown vendor "${rawVendor}" for ${country}; one of ${COMPANY_DATA_VENDORS.join(', ')} (lower case)`,
+        `${NAME}: unknown vendor "${rawVendor}" for ${country}; one of ${COMPANY_DATA_VENDORS.join(', ')}`,
       );
     }
     const only = ONLY_COUNTRY[vendor as CompanyDataVendor];
