@@ -62,10 +62,31 @@ export const wordsMatch = (a: string, b: string, exact = false) =>
 export function containsName(text: string, expected: string, exact = false): boolean {
   const want = nameTokens(expected);
   if (want.length === 0) return false;
-  const words = normText(text).split(/\s+/);
-  const glued = words.slice(0, -1).map((w, i) => w + words[i + 1]);
-  const pool = [...words, ...glued];
+  const pool = namePool(text);
   return want.every((w) => pool.some((p) => wordsMatch(w, p, exact)));
+}
+
+/** The words of a text, and each glued to the next (a word the OCR split in two). */
+function namePool(text: string): string[] {
+  const words = normText(text).split(/\s+/);
+  return [...words, ...words.slice(0, -1).map((w, i) => w + words[i + 1])];
+}
+
+/**
+ * The words of `expected` that `text` holds only a letter or two off, each with the word read:
+ * `[['SOPHIE', 'SOPHIA'], ['MARTIN', 'MARIN']]` for `SOPHIE MARTIN` read, `Sophia Marin` expected.
+ * Empty when every word is there as written (or one is not there even fuzzily).
+ */
+export function nameSlips(text: string, expected: string): [read: string, expected: string][] {
+  const pool = namePool(text);
+  const slips: [string, string][] = [];
+  for (const w of nameTokens(expected)) {
+    if (pool.includes(w)) continue;
+    const read = pool.find((p) => wordsMatch(w, p));
+    if (!read) return [];
+    slips.push([read, w]);
+  }
+  return slips;
 }
 
 /** Whether two names are the same (all significant words of each found in the other). */

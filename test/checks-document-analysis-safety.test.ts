@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
+import { textPng } from './helpers/bitmap-text-png.ts';
+import { submitDocument } from './helpers/document-checks.ts';
+import { type Client, newWorkspace } from './helpers/harness.ts';
+import { ribPng } from './helpers/sample-documents.ts';
+
+/**
+ * What the document analysis must never decide alone, through the API with files made here (PNG
+ * "scans" drawn with a bitmap font and read by the real OCR, PDFs written by pdf-lib): another
+ * person's or company's name a letter off the target's, read perfectly by the OCR.
+ */
+
+after(() => shutdownOcr());
+
+const todayFr = () => new Date().toISOString().slice(0, 10).split('-').reverse().join('/');
+const SIREN = '732829320';
+
+async function individual(api: Client, first: string, last: string) {
+  const res = await api.post('/v1/cases', {
+    name: `${first} ${last}`,
+    companies: [{ type: 'main', name: 'Employer SAS', country: 'FR' }],
+    individuals: [
+      {
+        first_name: first,
+        last_name: last,
+        birth_date: '1990-01-01',
+        relations: [{ roles: ['legal_representative'] }],
+      },
+    ],
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { individual_id: res.body.individuals[0].id as string };
+}
+
+async function company(api: Client, name: string, address?: Record<string, string>) {
+  const res = await api.post('/v1/cases', {
+    name,
+    companies: [{ type: 'main', name, country: 'FR', registration_number: SIREN, address }],
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return { company_id: res.body.companies[0].id as string };
+}
+
+const idCard = (last: string, first: string, expiry = '01/01/2032') =>
+  textPng([
+    "CARTE NATIONALE D'IDENTITE",
+    `NOM: ${last}`,
+    `PRENOMS: ${first}`,
+    'NATIONALITE: FRA',
+    `DATE D'EXPIRATION: ${expiry}`,
+  ]);
+
+const kbisScan = (name: string) =>
+  textPng([
+    'GREFFE DU TRIBUNAL DE COMMERCE DE LYON',
+    'EXTRAIT KBIS',
+    `A JOUR AU ${todayFr()}`,
+    `IMMATRICULATION AU RCS: ${SIREN.replace(/(\d{3})(?=\d)/g, '$1 ')} R.C.S. LYON`,
+    `DENOMINATION: ${name}`,
+    'ADRESSE DU SIEGE: 12 RUE DES LILAS 69007 LYON',
+  ]);
+
+const criteria = (check: any) => check.data.detailed_results.document_analysis;
+
+describe('document check: a name a letter off is never approved on the OCR tolerance', () => {
+  test("another person's ID card (SOPHIE MARTIN for Sophia Marin): need_review, the comment names the letters that differ", async () => {
+    const api = await newWorkspace();
+    const { done } = await submitDocument(
+      api,
+      [idCard('MARTIN', 'SOPHIE')],
+      { document_type_key: 'id_card_copy', automatic_rejection: true },
+      await individual(api, 'Sophia', 'Marin'),
+    );
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data));
+    assert.deepEqual(criteria(done).name_matching, {
+      result: null,
+      expected: 'Sophia Marin',
+      received: 'SOPHIE MARTIN',
+    });
+    assert.match(
+      done.data.review.comment,
+      /name matching \(expected Sophia Marin, read SOPHIE MARTIN; the name read differs by one character \(SOPHIE for SOPHIA, MARTIN for MARIN\): an OCR misreading or another name; a person compares\)/,
+    );
+    // the card of the person it names is approved as before
+    const own = await submitDocument(
+      api,
+      [idCard('MARTIN', 'SOPHIE')],
+      { document_type_key: 'id_card_copy' },
+      await individual(api, 'Sophie', 'Martin'),
+    );
+    assert.equal(own.done.status, 'approved', JSON.stringify(own.done.data));
+  });
+
+  test('a RIB image held by SOPHIE MARTIN for Sophie Marten, a Kbis image of BOULANGERIE MARTIN for Boulangerie Marlin: need_review', async () => {
+    const api = await newWorkspace();
+    const rib = await submitDocument(
+      api,
+      [ribPng('Sophie Martin')],
+      { document_type_key: 'bank_account_details' },
+      await individual(api, 'Sophie', 'Marten'),
+    );
+    assert.equal(rib.done.status, 'need_review', JSON.stringify(rib.done.data));
+    assert.equal(criteria(rib.done).name_matching.result, null);
+    assert.match(rib.done.data.review.comment, /differs by one character \(MARTIN for MARTEN\)/);
+    const kbis = await submitDocument(
+      api,
+      [kbisScan('BOULANGERIE MARTIN')],
+      { automatic_rejection: true },
+      await company(api, 'Boulangerie Marlin'),
+    );
+    assert.equal(kbis.done.status, 'need_review', JSON.stringify(kbis.done.data));
+    assert.equal(criteria(kbis.done).name_matching.result, null);
+    assert.equal(criteria(kbis.done).registration_number_matching.result, 'approved');
+    assert.match(kbis.done.data.review.comment, /differs by one character \(MARTIN for MARLIN\)/);
+  });
+});
