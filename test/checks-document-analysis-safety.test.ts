@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
-import { textPng } from './helpers/bitmap-text-png.ts';
+import { textPng, turnedPng } from './helpers/bitmap-text-png.ts';
 import { submitDocument } from './helpers/document-checks.ts';
 import { type Client, newWorkspace } from './helpers/harness.ts';
 import { ribPng } from './helpers/sample-documents.ts';
@@ -9,7 +9,8 @@ import { ribPng } from './helpers/sample-documents.ts';
 /**
  * What the document analysis must never decide alone, through the API with files made here (PNG
  * "scans" drawn with a bitmap font and read by the real OCR, PDFs written by pdf-lib): another
- * person's or company's name a letter off the target's, read perfectly by the OCR.
+ * person's or company's name a letter off the target's, read perfectly by the OCR; a page turned
+ * sideways, whose OCR fragments failed a criterion.
  */
 
 after(() => shutdownOcr());
@@ -114,5 +115,50 @@ describe('document check: a name a letter off is never approved on the OCR toler
     assert.equal(criteria(kbis.done).name_matching.result, null);
     assert.equal(criteria(kbis.done).registration_number_matching.result, 'approved');
     assert.match(kbis.done.data.review.comment, /differs by one character \(MARTIN for MARLIN\)/);
+  });
+});
+
+describe('document check: text the OCR could not make sense of rejects nothing', () => {
+  test('a Kbis scanned sideways or upside down is unreadable: need_review saying so, even with automatic_rejection', async () => {
+    const api = await newWorkspace();
+    const target = await company(api, 'Boulangerie Martin', {
+      street_address: '12 rue des Lilas',
+      postal_code: '69007',
+      city: 'Lyon',
+    });
+    // upright, the same page is approved
+    const upright = await submitDocument(api, [kbisScan('BOULANGERIE MARTIN')], {}, target);
+    assert.equal(upright.done.status, 'approved', JSON.stringify(upright.done.data));
+    for (const quarters of [1, 2] as const) {
+      const { done } = await submitDocument(
+        api,
+        [turnedPng(kbisScan('BOULANGERIE MARTIN'), quarters)],
+        { automatic_rejection: true },
+        target,
+      );
+      assert.equal(done.status, 'need_review', `${quarters}: ${JSON.stringify(done.data)}`);
+      assert.match(
+        done.data.review.comment,
+        /The document could not be read automatically \(file 1: no legible text was found, only fragments read at an OCR confidence of \d+ with no document wording in them: a page turned sideways or upside down is not read\)/,
+      );
+      for (const [name, c] of Object.entries(criteria(done)))
+        if (name !== 'model') assert.equal((c as any).result, null, `${quarters}: ${name}`);
+    }
+  });
+
+  test('legible text in which no kind of document is recognised fails a criterion: review, not an automatic rejection', async () => {
+    const api = await newWorkspace();
+    const { done } = await submitDocument(
+      api,
+      [textPng(['DENOMINATION: BOULANGERIE DURAND', 'ADRESSE: 3 PLACE BELLECOUR 69002 LYON'])],
+      { automatic_rejection: true },
+      await company(api, 'Boulangerie Martin'),
+    );
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data));
+    assert.equal(criteria(done).name_matching.result, 'rejected');
+    assert.match(
+      done.data.review.comment,
+      /Not rejected automatically: no document wording was recognised in the text the OCR read, which may be misread\. Failed: name matching/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { encodePng } from '../../src/checks/types/document/analysis/png.ts';
+import { decodePng, encodePng } from '../../src/checks/types/document/analysis/png.ts';
 
 /**
  * Draws text into a grayscale PNG without a canvas library: a 5x7 bitmap font (upper-case letters,
@@ -114,4 +114,24 @@ export function noisePng(width: number, height: number, seed = 1, blurRadius = 0
     px[i] = (s >>> 0) & 0xff;
   }
   return encodePng(width, height, 1, blur(px, width, height, blurRadius));
+}
+
+/**
+ * The page turned clockwise by quarter turns, in its pixels (as a scanner that fed it sideways
+ * stores it; no EXIF orientation to turn it back).
+ */
+export function turnedPng(png: Buffer, quarters: 1 | 2 | 3): Buffer {
+  const img = decodePng(png);
+  if (!img || img.channels === 2) throw new Error('turnedPng: a grey, RGB or RGBA PNG is needed');
+  let { width: w, height: h, data } = img;
+  const c = img.channels;
+  for (let q = 0; q < quarters; q++) {
+    const out = new Uint8Array(w * h * c);
+    // (x, y) goes to (h - 1 - y, x) in the turned image, h wide
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        for (let k = 0; k < c; k++) out[(x * h + (h - 1 - y)) * c + k] = data[(y * w + x) * c + k];
+    [w, h, data] = [h, w, out];
+  }
+  return encodePng(w, h, c, data);
 }

@@ -478,8 +478,22 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
   const open = evaluated.filter(([, c]) => c.result === null);
   // An expired document fails whatever its model (registration certificates and RIBs rarely expire).
   const expired = expires !== null && expires < todayIso(input.now) && model !== 'generic';
-  const verdict = rejected.length > 0 || expired ? 'rejected' : open.length > 0 ? 'need_review' : 'approved';
+  // Text read by OCR in which no kind of document is recognised may be misread (the fragments of a
+  // page turned sideways are unreadable already, text.ts; this is text read with more confidence):
+  // what it fails is for a person to judge, never a rejection by itself. A PDF's text layer says
+  // what the issuer typed and still rejects.
+  const unsure = ocr && detected === null && (rejected.length > 0 || expired);
+  const verdict =
+    (rejected.length > 0 || expired) && !unsure
+      ? 'rejected'
+      : open.length > 0 || unsure
+        ? 'need_review'
+        : 'approved';
   const parts: string[] = [];
+  if (unsure)
+    parts.push(
+      'Not rejected automatically: no document wording was recognised in the text the OCR read, which may be misread.',
+    );
   if (rejected.length > 0) parts.push(`Failed: ${rejected.map(describe).join('; ')}.`);
   if (expired) parts.push(`The document expired on ${expires}.`);
   if (open.length > 0) parts.push(`Could not be verified: ${open.map(describe).join('; ')}.`);

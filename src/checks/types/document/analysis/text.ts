@@ -9,6 +9,7 @@ import {
   MAX_PDF_INFLATED_BYTES,
   pdfInflatesWithin,
 } from '../../id_document/document-reader.ts';
+import { detectKind } from './fields.ts';
 import { ocrImage } from './ocr.ts';
 import { decodePng, edgeDensity, encodePng, type RawImage } from './png.ts';
 
@@ -36,6 +37,19 @@ export const MAX_TEXT_PAGES = 30;
 const MIN_SIGNIFICANT_CHARS = 20;
 /** Mean OCR confidence (0..100) under which a recognition is treated as noise. */
 const MIN_OCR_CONFIDENCE = 45;
+/**
+ * Mean OCR confidence under which a text in which no kind of document is recognised (detectKind)
+ * is garbage rather than a page: a page turned sideways or upside down reads as fragments
+ * (`18151 HEH`, `NOAT 20069 SHIT`) at a confidence of 45 to 60, where the same page upright reads
+ * at 80 to 95. Such text was analysed, and a fragment read as a postal line failed
+ * `address_matching`: rejected automatically. A legible page of a kind the analysis does not know
+ * (a custom document type) reads well above it.
+ */
+const MIN_UNRECOGNISED_OCR_CONFIDENCE = 70;
+const garbled = (confidence: number) =>
+  `no legible text was found, only fragments read at an OCR confidence of ${Math.round(confidence)} with no document wording in them: a page turned sideways or upside down is not read`;
+const isGarbled = (text: string, confidence: number) =>
+  confidence < MIN_UNRECOGNISED_OCR_CONFIDENCE && detectKind(text).kind === null;
 /**
  * Share of sharp neighbour-to-neighbour changes above which an image is noise, not a page: OCR of
  * such an image finds nothing and can take tens of seconds, so it is not attempted.
@@ -76,6 +90,8 @@ export async function readFileText(bytes: Buffer, mime: string): Promise<FileTex
     if (!r) return unreadable('image_ocr', 'the image could not be read (OCR failed or took too long)');
     if (significant(r.text) < MIN_SIGNIFICANT_CHARS || r.confidence < MIN_OCR_CONFIDENCE)
       return { ...unreadable('image_ocr', 'no legible text was found in the image'), text: r.text };
+    if (isGarbled(r.text, r.confidence))
+      return { ...unreadable('image_ocr', garbled(r.confidence)), text: r.text };
     return { text: r.text, source: 'image_ocr', readable: true, problem: null };
   }
   return unreadable('none', `files of type ${mime || 'unknown'} cannot be analysed`);
@@ -125,6 +141,7 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
       return { text, source: 'pdf_text', readable: true, problem: null };
     // A scan: read the images the pages embed.
     const texts: string[] = [];
+    const confidences: number[] = [];
     let images = 0;
     let noisy = 0;
     for (let page = 1; page <= Math.min(pdf.numPages, MAX_OCR_PAGES); page++) {
@@ -142,10 +159,16 @@ async function readPdf(bytes: Buffer): Promise<FileText> {
           continue;
         }
         const r = await ocrImage(encodePng(img.width, img.height, img.channels, img.data));
-        if (r && r.confidence >= MIN_OCR_CONFIDENCE) texts.push(r.text);
+        if (r && r.confidence >= MIN_OCR_CONFIDENCE) {
+          texts.push(r.text);
+          confidences.push(r.confidence);
+        }
       }
     }
     const ocrText = texts.join('\n');
+    const confidence = confidences.reduce((a, b) => a + b, 0) / (confidences.length || 1);
+    if (significant(ocrText) >= MIN_SIGNIFICANT_CHARS && isGarbled(ocrText, confidence))
+      return { ...unreadable('pdf_ocr', garbled(confidence)), text: ocrText };
     if (significant(ocrText) >= MIN_SIGNIFICANT_CHARS)
       return { text: ocrText, source: 'pdf_ocr', readable: true, problem: null };
     return unreadable(
