@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
 import { textPng, turnedPng } from './helpers/bitmap-text-png.ts';
-import { submitDocument } from './helpers/document-checks.ts';
+import { documentCase, refs, settledDocument, submitDocument } from './helpers/document-checks.ts';
 import { type Client, newWorkspace } from './helpers/harness.ts';
-import { ribPng } from './helpers/sample-documents.ts';
+import { kbisPdf, ribPng } from './helpers/sample-documents.ts';
 
 /**
  * What the document analysis must never decide alone, through the API with files made here (PNG
  * "scans" drawn with a bitmap font and read by the real OCR, PDFs written by pdf-lib): another
  * person's or company's name a letter off the target's, read perfectly by the OCR; a page turned
- * sideways, whose OCR fragments failed a criterion.
+ * sideways, whose OCR fragments failed a criterion; and what add_files may correct.
  */
 
 after(() => shutdownOcr());
@@ -160,5 +160,53 @@ describe('document check: text the OCR could not make sense of rejects nothing',
       done.data.review.comment,
       /Not rejected automatically: no document wording was recognised in the text the OCR read, which may be misread\. Failed: name matching/,
     );
+  });
+});
+
+describe('document check: the newest document decides', () => {
+  test('add_files with a current Kbis to a check failing on an old one: its issue date is read, approved', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await documentCase(api);
+    const old = new Date(Date.now() - 200 * 86_400_000).toISOString().slice(0, 10);
+    const today = new Date().toISOString().slice(0, 10);
+    const acme = { name: 'Acme Industries SAS', siren: '552100554' };
+    const first = await submitDocument(
+      api,
+      [await kbisPdf({ ...acme, date: old })],
+      {},
+      { company_id: companyId },
+    );
+    assert.equal(first.done.status, 'need_review');
+    assert.equal(criteria(first.done).valid_age_in_days.result, 'rejected');
+    const added = await api.post(`/v1/checks/document/${first.done.id}/add_files`, {
+      files: await refs(api, [await kbisPdf({ ...acme, date: today })]),
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const done = await settledDocument(api, first.done.id);
+    assert.equal(done.status, 'approved', JSON.stringify(done.data));
+    assert.equal(done.data.information.document_analysis.issuing_date, today);
+    assert.deepEqual(
+      {
+        result: criteria(done).valid_age_in_days.result,
+        received: criteria(done).valid_age_in_days.received,
+      },
+      { result: 'approved', received: today },
+    );
+    // the newest document's labels are read first too: a current extract of another company beside
+    // an old one of the target is no current extract of the target
+    const mixed = await submitDocument(
+      api,
+      [
+        await kbisPdf({ ...acme, date: old }),
+        await kbisPdf({ name: 'Boulangerie Martin', siren: SIREN, date: today }),
+      ],
+      {},
+      { company_id: companyId },
+    );
+    assert.equal(mixed.done.status, 'need_review', JSON.stringify(mixed.done.data));
+    assert.equal(criteria(mixed.done).name_matching.result, 'rejected');
+    // (the target's number further down than the document's own: a person looks)
+    assert.equal(criteria(mixed.done).registration_number_matching.result, null);
+    assert.equal(criteria(mixed.done).valid_age_in_days.received, today);
   });
 });

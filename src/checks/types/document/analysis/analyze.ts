@@ -344,13 +344,23 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     };
   }
 
-  const text = readable.map((t) => t.text).join('\n');
+  // The newest document first (an up-to-date Kbis added to a check whose first one was too old):
+  // its issue and expiration dates are the document's, and its labels are read before an older
+  // file's. Joined in the order given, the first file's labelled issue date won, and a current
+  // extract added with add_files left the check failing on the old one's age. Each file's dates
+  // are read in its own text (a date at the top of one file took the end of another as its label).
+  const files = readable
+    .map((t, i) => {
+      const dates = findDates(t.text);
+      return { t, i, issued: issuingDate(dates, input.now), expires: expirationDate(dates) };
+    })
+    .sort((a, b) => later(a.issued, b.issued) || later(a.expires, b.expires) || a.i - b.i);
+  const text = files.map((f) => f.t.text).join('\n');
+  const issued = files.find((f) => f.issued)?.issued ?? null;
+  const expires = files.find((f) => f.expires)?.expires ?? null;
   // some text read by OCR: a name a letter off may be a misreading (else a typing slip)
   const ocr = readable.some((t) => t.source !== 'pdf_text');
   const { kind: detected } = detectKind(text);
-  const dates = findDates(text);
-  const issued = issuingDate(dates, input.now);
-  const expires = expirationDate(dates);
   const name = targetName(input.target);
   const isCompany = input.target.kind === 'company';
   const country = input.target.country?.toUpperCase() ?? null;
@@ -505,6 +515,14 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
     information: { expiration_date: expires, document_analysis: information },
     detailedResults: { document_analysis: results },
   };
+}
+
+/** Sort order putting the later of two yyyy-MM-dd dates first, a date before none. */
+function later(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a > b ? -1 : 1;
 }
 
 function guessCountry(text: string, number: string | null): string | null {
