@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { shutdownOcr } from '../src/checks/types/document/analysis/index.ts';
 import { textPng, turnedPng } from './helpers/bitmap-text-png.ts';
 import { documentCase, refs, settledDocument, submitDocument } from './helpers/document-checks.ts';
@@ -208,5 +209,33 @@ describe('document check: the newest document decides', () => {
     // (the target's number further down than the document's own: a person looks)
     assert.equal(criteria(mixed.done).registration_number_matching.result, null);
     assert.equal(criteria(mixed.done).valid_age_in_days.received, today);
+  });
+});
+
+describe('document check: dates as identity cards print them', () => {
+  test("an ID card's expiry printed `10 06 2021` (day, month, year apart) is read: expired", async () => {
+    const api = await newWorkspace();
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([595, 842]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    [
+      "CARTE NATIONALE D'IDENTITÉ",
+      'Nom : DUPONT',
+      'Prénom(s) : Jean',
+      'Date de naiss. : 15 03 1984',
+      "Date d'expiration : 10 06 2021",
+    ].forEach((line, i) => {
+      page.drawText(line, { x: 50, y: 790 - i * 18, size: 11, font });
+    });
+    const { done } = await submitDocument(
+      api,
+      [Buffer.from(await doc.save())],
+      { document_type_key: 'id_card_copy', automatic_rejection: true },
+      await individual(api, 'Jean', 'Dupont'),
+    );
+    assert.equal(done.status, 'rejected', JSON.stringify(done.data));
+    assert.equal(done.data.information.expiration_date, '2021-06-10');
+    assert.equal(criteria(done).valid_expiration_date.result, 'rejected');
+    assert.equal(criteria(done).name_matching.result, 'approved');
   });
 });

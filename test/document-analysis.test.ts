@@ -995,6 +995,27 @@ describe('document analysis: dates', () => {
       ],
     );
   });
+
+  test('day, month and year apart (`10 06 2021`, as a French identity card prints them) are read after a label only', () => {
+    assert.deepEqual(
+      findDates(
+        [
+          "Date d'expiration : 10 06 2021",
+          'Date de naiss. : 15 03 1984',
+          'Délivrée le 11 06 2011',
+          // unlabelled, or among more digits: part of a number, not a date
+          'Tél : 04 72 10 20 30',
+          '12 03 2021',
+          'Compte 30 06 2021 1234',
+        ].join('\n'),
+      ),
+      [
+        { date: '2021-06-10', role: 'expiry' },
+        { date: '1984-03-15', role: 'other' },
+        { date: '2011-06-11', role: 'issue' },
+      ],
+    );
+  });
 });
 
 describe('document analysis: name and number comparison', () => {

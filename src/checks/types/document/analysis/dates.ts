@@ -61,7 +61,7 @@ const EXPIRY =
 const ISSUE =
   /\bEMIS|EMISSION|DELIVRE|FAIT LE|FAIT A|A JOUR AU|MIS A JOUR|MISE A JOUR|DATE DE (LA )?FACTURE|DATE FACTURE|FACTURE DU|ISSUED|ISSUE DATE|DATE OF ISSUE|\bEDITE|EDITION|\bETABLI|INVOICE DATE|STATEMENT DATE|DATE DU DOCUMENT|EXTRAIT DU|^ *DATE *:?$|(?:^|[^A-Z ]) *DATE *:/;
 const OTHER =
-  /NAISSANCE|NE LE|NEE LE|NE\(E\)|BIRTH|IMMATRICULATION|REGISTRATION|\bREGISTERED\b|CREATION|DEBUT D.?ACTIVITE|COMMENCEMENT|ECHEANCE|PRELEVEMENT|PERIODE|DU .* AU|CLOTURE|EXERCICE|INCORPORAT|DUE DATE|PAYMENT|PAIEMENT|DEPUIS|SINCE|NOMINATION|DATE D.?EFFET/;
+  /NAISSANCE|DATE DE NAISS|NE LE|NEE LE|NE\(E\)|BIRTH|IMMATRICULATION|REGISTRATION|\bREGISTERED\b|CREATION|DEBUT D.?ACTIVITE|COMMENCEMENT|ECHEANCE|PRELEVEMENT|PERIODE|DU .* AU|CLOTURE|EXERCICE|INCORPORAT|DUE DATE|PAYMENT|PAIEMENT|DEPUIS|SINCE|NOMINATION|DATE D.?EFFET/;
 
 /** Where the last match of a label pattern starts in the text before a date (-1: none). */
 function lastStart(re: RegExp, label: string): number {
@@ -92,7 +92,8 @@ function iso(y: number, m: number, d: number): string | null {
 export function findDates(text: string): FoundDate[] {
   const lines = foldText(text).split(/\r?\n/);
   const out: FoundDate[] = [];
-  const patterns: [RegExp, (m: RegExpExecArray) => string | null][] = [
+  // [pattern, its date, whether a label is required]
+  const patterns: [RegExp, (m: RegExpExecArray) => string | null, boolean?][] = [
     [/\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b/g, (m) => iso(+m[1], +m[2], +m[3])],
     [
       /\b(\d{1,2})\s?[/.-]\s?(\d{1,2})\s?[/.-]\s?(\d{4})\b/g,
@@ -106,10 +107,13 @@ export function findDates(text: string): FoundDate[] {
       new RegExp(`\\b(${MONTH_RE})\\.?\\s+(\\d{1,2})(?:ST|ND|RD|TH)?,?\\s+(\\d{4})\\b`, 'g'),
       (m) => iso(+m[3], MONTHS[m[1]], +m[2]),
     ],
+    // `10 06 2021`, as a French identity card prints its dates: day, month and year apart. Only
+    // after a label (below): unlabelled, such digits are as likely part of a phone or account number
+    [/(?<!\d ?)\b(\d{2}) (\d{2}) (\d{4})\b(?! ?\d)/g, (m) => iso(+m[3], +m[2], +m[1]), true],
   ];
   lines.forEach((line, i) => {
     const taken: [number, number][] = [];
-    for (const [re, toIso] of patterns) {
+    for (const [re, toIso, labelRequired] of patterns) {
       re.lastIndex = 0;
       let m: RegExpExecArray | null = re.exec(line);
       while (m !== null) {
@@ -117,10 +121,13 @@ export function findDates(text: string): FoundDate[] {
         const end = start + m[0].length;
         const date = toIso(m);
         if (date && !taken.some(([s, e]) => start < e && end > s)) {
-          taken.push([start, end]);
           let label = line.slice(0, start);
           if (!/[A-Z]{3}/.test(label) && i > 0) label = `${lines[i - 1]} ${label}`;
-          out.push({ date, role: roleOf(label) });
+          const role = roleOf(label);
+          if (role !== 'unlabelled' || !labelRequired) {
+            taken.push([start, end]);
+            out.push({ date, role });
+          }
         }
         m = re.exec(line);
       }
