@@ -2,7 +2,8 @@ import type { Db } from '../db/connect.ts';
 import { notFound } from '../http/errors.ts';
 
 /**
- * Deletes a webhook with its deliveries and their logs; nothing more is sent to it. The delivery
+ * Deletes a webhook with its deliveries and their logs; nothing more is sent to it (a delivery a
+ * worker holds claimed reads its webhook again before its attempt: engine.ts). The delivery
  * loop locks a delivery, then updates its webhook: the deliveries are deleted first, in the same
  * order, so a delete during a delivery waits for it instead of deadlocking with it (PostgreSQL
  * aborted one of the two: a 500).

@@ -192,17 +192,26 @@ export async function renewLeases(db: Db, held: ReadonlyMap<string, number>): Pr
 
 /**
  * Gives back claimed deliveries that were never attempted (the process stops while they wait in
- * their webhook's line): pending again at once, with their due time and attempt count as before,
- * rather than waiting for their lease.
+ * their webhook's line, or their webhook went offline meanwhile) as if they had not been claimed:
+ * due again at once with their due time, attempt counts and last attempt as before, `pending_offline`
+ * when their webhook is offline (resumed when it is back online, as docs/webhooks.md says), rather
+ * than waiting for their lease.
  */
 export async function releaseClaims(db: Db, held: ReadonlyMap<string, number>): Promise<void> {
   if (!held.size) return;
-  // a delivery claimed again meanwhile (its lease ran out: its attempt count moved on) is left alone
+  // a delivery claimed again meanwhile (its lease ran out: its attempt count moved on) is left alone;
+  // the claim counted a manual retry and stamped last_attempt_at: both undone (the log's last
+  // attempt is its latest attempt row; none: the log shows the event's time, present.ts)
   await sql`
-    update webhook_deliveries d set status = 'pending', lease_until = null, claimed_by = null,
-      attempt_count = d.attempt_count - 1, updated_at = now()
-    from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n)
-    where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n
+    update webhook_deliveries d
+    set status = case when w.status = 'online' then 'pending' else 'pending_offline' end,
+      lease_until = null, claimed_by = null,
+      attempt_count = d.attempt_count - 1,
+      manual_retry_count = d.manual_retry_count - case when d.next_attempt_type = 'manual_retry' then 1 else 0 end,
+      last_attempt_at = (select max(a.attempted_at) from webhook_attempts a where a.delivery_id = d.id),
+      updated_at = now()
+    from unnest(cast(${[...held.keys()]} as uuid[]), cast(${[...held.values()]} as integer[])) as h(id, n), webhooks w
+    where d.id = h.id and d.status = 'sending' and d.attempt_count = h.n and w.id = d.webhook_id
   `.execute(db);
 }
 

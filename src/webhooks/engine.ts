@@ -4,9 +4,11 @@ import type { Db } from '../db/connect.ts';
 import { onWebhookWork } from '../events/outbox-signal.ts';
 import { FailureLog } from '../ops/failure-log.ts';
 import { DISPATCH_BATCH, dispatchEvents, vacuumOutbox } from './build-deliveries.ts';
+import { WebhookTargets } from './current-target.ts';
 import {
   type AttemptOutcome,
   attempt,
+  type ClaimedDelivery,
   claimFromWebhooks,
   leaseMs,
   probeWork,
@@ -69,6 +71,9 @@ export class WebhookEngine {
   readonly #lines = new Map<string, Promise<void>>();
   /** Claimed deliveries the stopping loop did not attempt: given back by stop(). */
   readonly #unsent = new Map<string, number>();
+  /** Claimed deliveries not attempted because their webhook went offline meanwhile: given back by the next turn. */
+  readonly #givenBack = new Map<string, ClaimedDelivery>();
+  readonly #targets: WebhookTargets;
   /** Claimed deliveries whose outcome is not recorded yet, with their attempt count: leases renewed. */
   readonly #held = new Map<string, number>();
   #leasesRenewedAt = Date.now();
@@ -117,6 +122,7 @@ export class WebhookEngine {
     this.#logger = logger;
     this.#loopFailures = new FailureLog(logger, 'webhook delivery loop error', 'error');
     this.#allowPrivate = allowPrivate;
+    this.#targets = new WebhookTargets(db);
     this.#vacuumOutbox = options.vacuumOutbox ?? true;
     this.#sharedDatabase = options.sharedDatabase ?? false;
   }
@@ -237,7 +243,7 @@ export class WebhookEngine {
   async #turn(): Promise<Turn> {
     let did = false;
     let more = false;
-    if (this.#outcomes.length) {
+    if (this.#outcomes.length || this.#givenBack.size) {
       await this.#flush();
       did = true;
     }
@@ -338,7 +344,26 @@ export class WebhookEngine {
         return;
       }
       try {
-        this.#outcomes.push(await attempt(d, this.#allowPrivate));
+        // an attempt that waited behind another is sent with its webhook as it is now (the claim's
+        // read may be minutes old): not at all once deleted, back to pending_offline once offline,
+        // else to the current URL with the current secrets. The first of a line starts as it is
+        // claimed, with the claim's own read of the webhook.
+        let sent = d;
+        if (before) {
+          const now = await this.#targets.current(d.webhook_id);
+          if (!now) {
+            // deleted with its webhook: nothing to send, nothing to record
+            this.#releaseSlot(d);
+            return;
+          }
+          if (now.status !== 'online') {
+            this.#givenBack.set(d.id, d);
+            return;
+          }
+          const { status: _online, ...target } = now;
+          sent = { ...d, ...target };
+        }
+        this.#outcomes.push(await attempt(sent, this.#allowPrivate));
       } catch (err) {
         this.#logger.error({ err, delivery: d.id }, 'webhook attempt crashed');
         this.#releaseSlot(d);
@@ -359,6 +384,21 @@ export class WebhookEngine {
   }
 
   async #flush(): Promise<void> {
+    if (this.#givenBack.size) {
+      const given = [...this.#givenBack.values()];
+      this.#givenBack.clear();
+      try {
+        await releaseClaims(this.#db, new Map(given.map((d) => [d.id, d.attempt_count])));
+      } catch (err) {
+        // still `sending`: their lease runs out and they are claimed again once the webhook is online
+        this.#logger.error(
+          { err, count: given.length },
+          'webhook deliveries of an offline webhook not given back',
+        );
+      } finally {
+        for (const d of given) this.#releaseSlot(d);
+      }
+    }
     while (this.#outcomes.length) {
       const batch = this.#outcomes.splice(0, 1000);
       try {
