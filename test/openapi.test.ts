@@ -244,6 +244,22 @@ describe('OpenAPI document', () => {
     assert.deepEqual(body('NoteComment.Created').required, ['event', 'context', 'noteComment', 'note']);
   });
 
+  test('webhook headers say what a delivery sends: webhook-id names the delivery, deduplication is on context.event_id', () => {
+    // it once said "The event id: deduplicate on it.", but it is msg_<delivery id>, new for each
+    // replay of an event: a receiver deduplicating on it processed replayed events twice
+    for (const [e, item] of Object.entries<Doc>(doc.webhooks)) {
+      const id = item.post.parameters.find((p: Doc) => p.name === 'webhook-id');
+      assert.ok(id, `${e} webhook-id header`);
+      assert.doesNotMatch(id.description, /event id/i, e);
+      assert.match(id.description, /msg_<delivery id>/, e);
+      assert.match(id.description, /Deduplicate on the body's `context\.event_id`, not on it/, e);
+    }
+    assert.match(
+      doc.components.schemas.WebhookDeliveryContext.properties.event_id.description,
+      /Deduplicate on it/,
+    );
+  });
+
   test('examples are captured answers of the service', () => {
     const create = doc.paths['/v1/cases'].post;
     const req = create.requestBody.content['application/json'].example;

@@ -3964,7 +3964,7 @@ export interface components {
       }) | null;
       /**
        * Format: uuid
-       * @description The same for every attempt of one event.
+       * @description The event's id: the same in every delivery of it (retries, replays, other webhooks). Deduplicate on it.
        */
       event_id: string;
       /** @description Check events: the checked individual, or null. */
@@ -20397,7 +20397,7 @@ export interface operations {
   onCaseClientPortalWaitStepTriggered: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20437,7 +20437,7 @@ export interface operations {
   onCaseCreated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20470,7 +20470,7 @@ export interface operations {
   onCaseDeleted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20505,7 +20505,7 @@ export interface operations {
   onCaseReviewConfirmed: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20539,7 +20539,7 @@ export interface operations {
   onCaseReviewDue: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20572,7 +20572,7 @@ export interface operations {
   onCaseUpdated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20614,7 +20614,7 @@ export interface operations {
   onCaseReportGenerated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20646,7 +20646,7 @@ export interface operations {
   onCheckApproved: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20678,7 +20678,7 @@ export interface operations {
   onCheckDeleted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20710,7 +20710,7 @@ export interface operations {
   onCheckExpired: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20742,7 +20742,7 @@ export interface operations {
   onCheckRejected: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20774,7 +20774,7 @@ export interface operations {
   onCheckReviewNeeded: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20806,7 +20806,7 @@ export interface operations {
   onCheckStarted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20838,7 +20838,7 @@ export interface operations {
   onCompanyCreated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20870,7 +20870,7 @@ export interface operations {
   onCompanyDeleted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20948,7 +20948,7 @@ export interface operations {
   onCompanyUpdated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -20982,7 +20982,7 @@ export interface operations {
   onDocumentOrderCompleted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21014,7 +21014,7 @@ export interface operations {
   onDocumentOrderFailed: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21046,7 +21046,7 @@ export interface operations {
   onIndividualCreated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21078,7 +21078,7 @@ export interface operations {
   onIndividualDeleted: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21157,7 +21157,7 @@ export interface operations {
   onIndividualUpdated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21191,7 +21191,7 @@ export interface operations {
   onNoteCreated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;
@@ -21223,7 +21223,7 @@ export interface operations {
   onNoteCommentCreated: {
     parameters: {
       header: {
-        /** @description The event id: deduplicate on it. */
+        /** @description `msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it. */
         "webhook-id": string;
         /** @description Unix seconds of the attempt; refuse old ones. */
         "webhook-timestamp": string;

@@ -159,7 +159,12 @@ const DeliveryContext = {
   required: ['timestamp', 'event_id', 'retry_count', 'remaining_retry_count', 'workspace'],
   properties: {
     timestamp: { type: 'integer', description: 'Unix time of this attempt, in seconds.' },
-    event_id: { type: 'string', format: 'uuid', description: 'The same for every attempt of one event.' },
+    event_id: {
+      type: 'string',
+      format: 'uuid',
+      description:
+        "The event's id: the same in every delivery of it (retries, replays, other webhooks). Deduplicate on it.",
+    },
     retry_count: { type: 'integer', minimum: 0 },
     remaining_retry_count: { type: 'integer', minimum: 0 },
     workspace: idOnly({ name: text }),
@@ -198,7 +203,11 @@ const DeliveryContext = {
 };
 
 const SIGNATURE_HEADERS = [
-  { name: 'webhook-id', description: 'The event id: deduplicate on it.' },
+  {
+    name: 'webhook-id',
+    description:
+      "`msg_<delivery id>` (the id of the webhook log): the same for every attempt of one delivery (automatic and manual retries), a new one for each other delivery of the event (a replay). Deduplicate on the body's `context.event_id`, not on it.",
+  },
   { name: 'webhook-timestamp', description: 'Unix seconds of the attempt; refuse old ones.' },
   {
     name: 'webhook-signature',
