@@ -5,7 +5,7 @@ import { badRequest } from '../http/errors.ts';
 import { lockWorkspaceRow } from '../workspaces/repository.ts';
 import { presentWebhook } from './present.ts';
 import { MAX_WEBHOOKS_PER_WORKSPACE, type WebhookCreate } from './schemas.ts';
-import { assertSignatureHeader, generateSecret, isValidSecret } from './signature.ts';
+import { assertSecret, assertSignatureHeader, generateSecret } from './signature.ts';
 import { validateWebhookUrl } from './validate-url.ts';
 
 export async function createWebhook(
@@ -16,12 +16,7 @@ export async function createWebhook(
 ) {
   const url = await validateWebhookUrl(input.url, allowPrivate);
   assertSignatureHeader(input.signature_header, input.signature ?? 'standard_webhooks');
-  if (input.secret !== undefined && !isValidSecret(input.secret)) {
-    throw badRequest(
-      'secret must be whsec_<base64 of at least 16 bytes> or a string of at least 16 characters',
-      'secret',
-    );
-  }
+  if (input.secret !== undefined) assertSecret(input.secret);
   return db.transaction().execute(async (trx) => {
     // serialises creations of one workspace, so the limit holds under concurrency
     await lockWorkspaceRow(trx, workspaceId);

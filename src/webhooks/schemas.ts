@@ -16,7 +16,7 @@ const Secret = Type.String({
   minLength: 16,
   maxLength: 256,
   description:
-    'Signing secret. `whsec_<base64>` (Standard Webhooks; the decoded bytes are the key) or any other string of at least 16 characters (its UTF-8 bytes are the key). Generated when not given.',
+    "Signing secret. `whsec_<base64>` (Standard Webhooks; the decoded bytes are the key) or any other string of at least 16 printable ASCII characters (its bytes are the key: the Standard Webhooks libraries' raw format). Generated when not given.",
 });
 
 export const SIGNATURE_SCHEMES = ['standard_webhooks', 'hmac_sha256_hex'] as const;

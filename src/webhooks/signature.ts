@@ -5,7 +5,8 @@ import { RESERVED_SIGNATURE_HEADERS } from './schemas.ts';
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com): `v1,<base64 HMAC-SHA256 of
  * "id.timestamp.body">`. A `whsec_<base64>` secret signs with its decoded bytes; any other secret
- * string signs with its UTF-8 bytes (verify with the library's `{ format: 'raw' }`).
+ * with its UTF-8 bytes: one per character, as the library's `{ format: 'raw' }` reads it, since
+ * custom secrets are printable ASCII (isValidSecret).
  */
 export function generateSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -15,10 +16,28 @@ export function secretKey(secret: string): Buffer {
   return secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
 }
 
+/**
+ * A custom secret that is not `whsec_<base64>` is printable ASCII: its UTF-8 bytes, the key, are
+ * then one byte per character, as every Standard Webhooks library reads a raw secret string. A
+ * non-ASCII one was accepted and signed with its UTF-8 bytes, which the JavaScript library's
+ * `{ format: 'raw' }` does not (it takes each character's code, cut to a byte): the docs' recipe
+ * failed to verify every delivery.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+
 export function isValidSecret(secret: string): boolean {
-  if (!secret.startsWith('whsec_')) return secret.length >= 16;
+  if (!secret.startsWith('whsec_')) return secret.length >= 16 && PRINTABLE_ASCII.test(secret);
   const b64 = secret.slice(6);
   return /^[A-Za-z0-9+/]+={0,2}$/.test(b64) && Buffer.from(b64, 'base64').length >= 16;
+}
+
+/** Refuses a secret given to a webhook that `isValidSecret` does not accept (400 naming `secret`). */
+export function assertSecret(secret: string): void {
+  if (isValidSecret(secret)) return;
+  throw badRequest(
+    'secret must be whsec_<base64 of at least 16 bytes> or at least 16 printable ASCII characters (letters, digits, punctuation, spaces: no accented letters or other non-ASCII characters)',
+    'secret',
+  );
 }
 
 /** The `webhook-signature` header: one `v1,` signature per secret, space-separated. */
