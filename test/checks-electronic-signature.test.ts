@@ -1664,6 +1664,74 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
     });
   });
 
+  describe('electronic_signature: the dates and the portal after the end', { timeout: 180_000 }, () => {
+    test('all_submitted only once the signature is signed: not when closed, declined, or signed then rejected', async () => {
+      const session = async (token: string) => {
+        const res = await sig(token, 'GET', '/session');
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return res.body as { all_submitted: boolean; actions: { state: string; signature: any }[] };
+      };
+      // closed by the operator after the signer opened it and asked for a code: the signer's page
+      // said "Everything has been received" (state retry, signature ended, all_submitted true)
+      const closed = await started();
+      await sendCode(closed.token, closed.check.id, closed.email);
+      const reject = await closed.api.patch(`/v1/checks/electronic_signature/${closed.check.id}/review`, {
+        action: 'reject',
+        comment: 'We cancel this request',
+      });
+      assert.equal(reject.status, 200, JSON.stringify(reject.body));
+      const afterClose = await session(closed.token);
+      assert.equal(afterClose.actions[0].signature.status, 'ended');
+      assert.equal(afterClose.all_submitted, false);
+
+      // closed before the signer ever opened it, by a rejection or by an approval
+      const api = await newWorkspace();
+      await template(api, 'engagement');
+      const c = await signingCase(api);
+      const early = (await createCheck(api, c.adaId, { document_template_key: 'engagement' })).body;
+      const approve = await api.patch(`/v1/checks/electronic_signature/${early.id}/review`, {
+        action: 'approve',
+      });
+      assert.equal(approve.status, 200, JSON.stringify(approve.body));
+      const { token } = await portalToken(api, c.caseId, c.adaId);
+      const approvedUnsigned = await session(token);
+      assert.deepEqual(
+        [approvedUnsigned.actions[0].state, approvedUnsigned.actions[0].signature.status],
+        ['approved', 'ended'],
+      );
+      assert.equal(approvedUnsigned.all_submitted, false);
+
+      // declined
+      const declined = await started();
+      const decline = await sig(declined.token, 'POST', `/actions/${declined.check.id}/signature/decline`, {
+        reason: 'Not mine to sign',
+      });
+      assert.equal(decline.status, 200, JSON.stringify(decline.body));
+      assert.equal((await session(declined.token)).all_submitted, false);
+
+      // signed, waiting for a review: received; then rejected by the operator: no longer
+      const signed = await started({ automatic_approval: false });
+      const code = await sendCode(signed.token, signed.check.id, signed.email);
+      const done = await sig(signed.token, 'POST', `/actions/${signed.check.id}/signature/sign`, {
+        code,
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(done.status, 200, JSON.stringify(done.body));
+      assert.equal((await session(signed.token)).all_submitted, true);
+      const rejected = await signed.api.patch(`/v1/checks/electronic_signature/${signed.check.id}/review`, {
+        action: 'reject',
+      });
+      assert.equal(rejected.status, 200, JSON.stringify(rejected.body));
+      const afterReject = await session(signed.token);
+      assert.deepEqual(
+        [afterReject.actions[0].state, afterReject.actions[0].signature.status],
+        ['retry', 'signed'],
+      );
+      assert.equal(afterReject.all_submitted, false);
+    });
+  });
+
   describe('electronic_signature: the daily cap of codes', { timeout: 180_000 }, () => {
     /** The check's audit events of a type, oldest first. */
     async function auditOf(checkId: string, type: string) {

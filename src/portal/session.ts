@@ -22,6 +22,19 @@ function safeRedirect(value: unknown): string | null {
 }
 
 /**
+ * Whether the contact gave what this action asked: sent and being checked, or approved. Not a step
+ * to do or to send again (`todo`, `retry`: a signature declined, or signed and then rejected, is
+ * `retry` too), and for a signature only one signed: a request closed without the signer (`ended`:
+ * an operator's review, an expiry, even an approval) or declined (even once an operator overrode the
+ * decision) was never received. The page then keeps its checklist, which says how each step stands,
+ * rather than telling a signer whose request was closed "we have everything we asked for".
+ */
+function received(a: { state: string; signature?: { status: string } | null }): boolean {
+  const sent = a.state === 'submitted' || a.state === 'approved';
+  return sent && (!a.signature || a.signature.status === 'signed');
+}
+
+/**
  * `GET /portal/api/session`: everything the page shows, read from the link alone: the portal's
  * branding, the case's and its main company's names, the contact, the actions with their pending
  * files, whether everything was submitted, and the wait step the contact reached.
@@ -70,7 +83,7 @@ export async function readSession(ctx: AppContext, access: PortalAccess): Promis
     expires_at: link.expires_at.toISOString(),
     redirect_url: safeRedirect(settings?.redirect_url),
     actions,
-    all_submitted: actions.every((a) => a.state !== 'todo'),
+    all_submitted: actions.every(received),
     wait_step: waitStep ? { key: waitStep.key, title: waitStep.title } : null,
   };
 }

@@ -542,24 +542,28 @@ test('two tabs: a code sent from one is entered in the other; a decline after si
 test('the operator closes a request the contact opened: the step says Closed, in a neutral badge', async (t) => {
   const { shots } = await service(t, 'signature-closed');
   const op = await operator();
-  const { checkId, contactId, link } = await signatureRequest(op);
+  const { checkId, link } = await signatureRequest(op);
 
   const errors: string[] = [];
   chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
   const page = await openPage(chrome, link, errors);
   await documentShown(page); // the request is started
-  // another step still asked, so the page lists its steps rather than its "all received" screen
-  await op.ok('POST', '/v1/checks/document', {
-    individual_id: contactId,
-    settings: { document_type_key: 'proof_of_address' },
-  });
+  const seen = mail.countTo('ada@example.com');
+  await signing(page).getByRole('button', { name: 'Send me a code' }).click();
+  await mail.next('ada@example.com', seen);
   await op.ok('PATCH', `/v1/checks/electronic_signature/${checkId}/review`, {
     action: 'reject',
     comment: 'Sent to the wrong person.',
   });
   await page.reload();
+  // the only step: the page lists it as closed, and does not say everything was received (it did)
   const badge = signing(page).locator('.badge', { hasText: 'Closed' });
   await badge.waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Hello Ada,' }).waitFor();
+  await signing(page)
+    .getByText('This document no longer needs your signature: the request was closed', { exact: false })
+    .waitFor();
+  assert.equal(await page.getByText('Everything has been received').count(), 0);
   // not the green of Received / Signed: nothing was signed
   assert.equal(await badge.getAttribute('class'), 'badge badge-ended');
   assert.equal(await signing(page).getAttribute('class'), 'action state-ended');

@@ -239,12 +239,10 @@ export function App() {
         {view.kind === 'offline' ? <Notice title="offlineTitle" text="offlineText" /> : null}
         {view.kind === 'error' ? <ErrorNotice error={view.error} retry={load} /> : null}
         {view.kind === 'ready' && api ? (
-          // a declined signature stays on the checklist, with its reason (nothing was "received"),
-          // and so does a step to send again (rejected or expired: `all_submitted` counts only todo)
-          view.session.all_submitted &&
-          !view.session.actions.some(
-            (a) => a.signature?.status === 'declined' || (a.state === 'retry' && a.slots.length > 0),
-          ) ? (
+          // the server says whether everything asked was received: a step to send again, a declined
+          // signature and one closed by the operator (or signed, then rejected) keep the checklist,
+          // which says how each stands (the page once decided here, and missed the closed ones)
+          view.session.all_submitted ? (
             <Done api={api} session={view.session} redirect={safeRedirect(view.session.redirect_url)} />
           ) : (
             <Checklist

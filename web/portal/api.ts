@@ -91,6 +91,7 @@ export interface Session {
   expires_at: string;
   redirect_url: string | null;
   actions: Action[];
+  /** Every action sent (being checked) or approved: no step to do or send again, no signature closed or declined. */
   all_submitted: boolean;
   wait_step: { key: string; title: string } | null;
 }
