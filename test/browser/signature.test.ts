@@ -73,10 +73,10 @@ ${Array.from(
 </body></html>`;
 
 /** A published electronic_signature template, created through the API as an operator would. */
-async function publishedTemplate(op: Operator, key: string) {
+async function publishedTemplate(op: Operator, key: string, name = 'Engagement letter') {
   await op.ok('POST', '/v1/document-templates', {
     key,
-    name: 'Engagement letter',
+    name,
     kind: 'electronic_signature',
   });
   const version = await op.ok('POST', `/v1/document-templates/${key}/versions`, { content: LETTER });
@@ -672,5 +672,68 @@ test('keyboard only: the typed name is the way to sign without a pointer', async
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
   assert.equal((await settled(op, checkId)).status, 'approved');
+  assert.deepEqual(errors, []);
+});
+
+test('a long unbroken template name and signer name on a phone: the page is never wider than the screen', async (t) => {
+  const { shots } = await service(t, 'signature-long-names');
+  const op = await operator();
+  // 68 and 45 characters without a space: the card, its title and "For …" widened the page to 839 px
+  const documentName = `Wide${'e'.repeat(60)}Deal`;
+  const lastName = `Q${'u'.repeat(43)}n`;
+  await publishedTemplate(op, 'wide', documentName);
+  const created = await op.ok('POST', '/v1/cases', {
+    name: 'Wide onboarding',
+    companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
+    individuals: [
+      {
+        first_name: 'Quinn',
+        last_name: lastName,
+        email: 'quinn@example.com',
+        is_business_contact: true,
+        relations: [{ roles: ['legal_representative'] }],
+      },
+    ],
+  });
+  const contactId = created.individuals[0].id as string;
+  await op.ok('POST', '/v1/checks/electronic_signature', {
+    individual_id: contactId,
+    settings: { document_template_key: 'wide' },
+  });
+  const shared = await op.ok('POST', `/v1/cases/${created.id}/share-client-portal-link`, {
+    business_contact_id: contactId,
+  });
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: { width: 375, height: 812 }, locale: 'en-US', hasTouch: true });
+  const page = await openPage(chrome, shared.link, errors);
+  const action = signing(page);
+  await action.locator('iframe.document-frame[data-ready="true"]').waitFor();
+  const fits = async (where: string) => {
+    const widths = (await page.evaluate(
+      '({ page: document.documentElement.scrollWidth, screen: window.innerWidth })',
+    )) as { page: number; screen: number };
+    assert.ok(
+      widths.page <= widths.screen,
+      `${where}: page ${widths.page} px wide on a ${widths.screen} px screen`,
+    );
+  };
+  await fits('the signing step');
+  await shots.take(page, 'document');
+
+  // signed: the "everything received" screen names the document on its download button
+  await action
+    .getByRole('checkbox', { name: 'I have read the whole document and I agree to sign it.' })
+    .check();
+  await action.getByRole('textbox', { name: 'Your full name' }).fill(`Quinn ${lastName}`);
+  const seen = mail.countTo('quinn@example.com');
+  await action.getByRole('button', { name: 'Send me a code' }).click();
+  const code = codeIn(await mail.next('quinn@example.com', seen));
+  await action.getByRole('textbox', { name: 'Code received by e-mail' }).fill(code);
+  await fits('the code entered');
+  await action.getByRole('button', { name: 'Sign', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Everything has been received' }).waitFor();
+  await fits('everything received');
+  await shots.take(page, 'signed');
   assert.deepEqual(errors, []);
 });
