@@ -737,3 +737,67 @@ test('a long unbroken template name and signer name on a phone: the page is neve
   await shots.take(page, 'signed');
   assert.deepEqual(errors, []);
 });
+
+test('a link in the document opens in a new tab, one to a part of it scrolls there: the document stays shown', async (t) => {
+  const { shots } = await service(t, 'signature-links');
+  const op = await operator();
+  await op.ok('POST', '/v1/document-templates', {
+    key: 'links',
+    name: 'Terms',
+    kind: 'electronic_signature',
+  });
+  const terms = `${base}/portal/#terms`;
+  const content = `<!doctype html><html><body>
+<p>See <a id="to-terms" href="${terms}">our general terms</a>, <a id="to-part" href="#part-2">part 2</a>
+and <a id="relative" href="annex.html">the annex</a>.</p>
+<div style="height: 3000px">Part 1, for {{company.name}}.</div>
+<h2 id="part-2">Part 2</h2>
+</body></html>`;
+  const version = await op.ok('POST', '/v1/document-templates/links/versions', { content });
+  await op.ok('POST', `/v1/document-templates/links/versions/${version.number}/publish`);
+  const { caseId, contactId } = await contactCase(op);
+  await op.ok('POST', '/v1/checks/electronic_signature', {
+    individual_id: contactId,
+    settings: { document_template_key: 'links' },
+  });
+  const shared = await op.ok('POST', `/v1/cases/${caseId}/share-client-portal-link`, {
+    business_contact_id: contactId,
+  });
+
+  const errors: string[] = [];
+  chrome = await openChromium({ viewport: PHONE, locale: 'en-US', hasTouch: false });
+  const page = await openPage(chrome, shared.link, errors);
+  const frameElement = signing(page).locator('iframe.document-frame[data-ready="true"]');
+  await frameElement.waitFor();
+  const doc = page.frameLocator('iframe.document-frame');
+  /** The frame still holds the document: its page is the srcdoc, its text is there. */
+  const stillShown = async (after: string) => {
+    await doc.getByText('Part 1, for Acme SAS.').waitFor({ timeout: 5_000 });
+    const inFrame = page.frames().find((f) => f.parentFrame() === page.mainFrame());
+    assert.equal(inFrame?.url(), 'about:srcdoc', `after ${after} the frame shows ${inFrame?.url()}`);
+  };
+
+  // a web address: a new tab, the document stays (the frame showed "This content is blocked")
+  const opened = chrome.context.waitForEvent('page');
+  await doc.locator('#to-terms').click();
+  const tab = await opened;
+  await tab.waitForLoadState();
+  assert.equal(tab.url(), terms);
+  await tab.close();
+  await stillShown('a web link');
+
+  // a place in the document: the page scrolls to it
+  const top = (await page.evaluate('window.scrollY')) as number;
+  await doc.locator('#to-part').click();
+  await eventually(async () => ((await page.evaluate('window.scrollY')) as number) > top + 1000, 5_000);
+  await stillShown('a link to a part');
+
+  // an address of no use outside the service (relative): nothing happens
+  const pages = chrome.context.pages().length;
+  await doc.locator('#relative').click();
+  await page.waitForTimeout(300);
+  assert.equal(chrome.context.pages().length, pages);
+  await stillShown('a relative link');
+  await shots.take(page, 'after-links');
+  assert.deepEqual(errors, []);
+});

@@ -1,7 +1,8 @@
 /**
  * The whole document to sign, from its frozen HTML, in a frame that runs nothing: no script (the
  * frame's sandbox has no allow-scripts, and the page's CSP allows only the page's own files), no
- * form, no navigation of the page, no request to anywhere (images only from data:).
+ * form, no navigation of the page or of the frame (a link opens in a new tab, or scrolls to its place
+ * in the document), no request to anywhere (images only from data:).
  *
  * Why not `sandbox=""` with the HTML as srcdoc: a srcdoc frame inherits the page's CSP, which has no
  * 'unsafe-inline' styles (on purpose, tested), so the document's own <style> and style="" would be
@@ -49,6 +50,37 @@ function prepare(parts: DocumentParts): Prepared {
   return { markup: `<!doctype html>${doc.documentElement.outerHTML}`, css: parts.css, inline: parts.inline };
 }
 
+/** Addresses a link of the document may open, in a new tab: never in the frame. */
+const OPENED = /^(?:https?:|mailto:|tel:)/i;
+
+/**
+ * A click on a link of the document. Followed in the frame, it loaded nothing (the page's CSP lets
+ * no address into a frame) but replaced the document with the browser's "This content is blocked"
+ * until the page was reloaded. So no link navigates the frame: one to a place in the document
+ * (`#part-2`) scrolls there, one to a web or mail address opens in a new tab (without access back
+ * to this page), any other (relative, `javascript:`…) does nothing. The listener is the page's own
+ * code on the frame's document (same-origin), which runs although nothing of the frame can.
+ */
+function onLinkClick(event: MouseEvent) {
+  const link = (event.target as Element | null)?.closest?.('a, area');
+  if (!link) return;
+  event.preventDefault();
+  const href = (link.getAttribute('href') ?? link.getAttribute('xlink:href') ?? '').trim();
+  const doc = link.ownerDocument;
+  if (href.startsWith('#')) {
+    let id = href.slice(1);
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // a malformed escape: the id as written
+    }
+    const target = id ? (doc.getElementById(id) ?? doc.getElementsByName(id)[0]) : doc.body;
+    target?.scrollIntoView({ block: 'start' });
+  } else if (OPENED.test(href)) {
+    window.open(href, '_blank', 'noopener,noreferrer');
+  }
+}
+
 export function DocumentFrame({ parts, title }: { parts: DocumentParts; title: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const prepared = useMemo(() => prepare(parts), [parts]);
@@ -70,6 +102,7 @@ export function DocumentFrame({ parts, title }: { parts: DocumentParts; title: s
     const sheet = new w.CSSStyleSheet();
     sheet.replaceSync(`${BASE_CSS}\n${prepared.css}`);
     d.adoptedStyleSheets = [sheet];
+    d.addEventListener('click', onLinkClick);
     for (const el of d.querySelectorAll<HTMLElement>('[data-vc-style]'))
       el.style.cssText = prepared.inline[Number(el.dataset.vcStyle)] ?? '';
     fit();
