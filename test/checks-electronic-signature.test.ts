@@ -1924,7 +1924,12 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
         .execute();
       const refused = await portal(oldToken, 'GET', '/session');
       assert.equal(refused.status, 401);
-      assert.equal(refused.body.code, 'PORTAL_LINK_EXPIRED');
+      // a signing link says it is one (the page then says how to get a new one, in any tab: it
+      // knew only in a tab that had seen the link working); the case-wide link's expiry is generic
+      assert.equal(refused.body.code, 'PORTAL_SIGNING_LINK_EXPIRED');
+      assert.match(refused.body.message, /signing link has expired/);
+      const write = await sig(oldToken, 'POST', `/actions/${s.check.id}/signature/send-code`);
+      assert.deepEqual([write.status, write.body.code], [401, 'PORTAL_SIGNING_LINK_EXPIRED']);
       const visit = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/start`);
       assert.equal(visit.status, 200);
       assert.equal(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
+import { checkTypeDefinition } from '../checks/registry.ts';
 import { findLinkByToken, isWithdrawnToken } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import type { ClientPortalLinkRow, ClientPortalRow } from '../db/schema.ts';
@@ -33,6 +34,24 @@ const revokedLink = () =>
 const expiredLink = () => refused('PORTAL_LINK_EXPIRED', 'This portal link has expired: ask for a new one');
 
 /**
+ * The 401 for a link past its `expires_at`: a check link whose type has words of its own for it (a
+ * signing link: docs/electronic-signature.md, "The signing link") gets its code, so the page can say
+ * how to get a new one in any tab, not only in one that had seen the link working; any other, the
+ * generic PORTAL_LINK_EXPIRED. One lookup, on this refusal only.
+ */
+async function expiredRefusal(db: Db, link: ClientPortalLinkRow): Promise<ApiError> {
+  if (!link.check_id) return expiredLink();
+  const check = await db
+    .selectFrom('checks')
+    .select('type')
+    .where('id', '=', link.check_id)
+    .where('workspace_id', '=', link.workspace_id)
+    .executeTakeFirst();
+  const own = check ? checkTypeDefinition(check.type)?.portal?.expiredLink : undefined;
+  return own ? refused(own.code, own.message) : expiredLink();
+}
+
+/**
  * Re-checks, inside a portal write's transaction and as its first statement, that the request's link
  * is still live and its case not deleted, and holds both rows until the write commits: the case
  * `FOR NO KEY UPDATE` (the lock every write under a case takes first, so the order is the usual
@@ -59,7 +78,7 @@ export async function lockLiveLink(trx: Db, link: ClientPortalLinkRow): Promise<
   // a closed case's links were revoked by the review that closed it; none is issued while it is
   // closed (a link reaching one anyway is refused as withdrawn)
   if (row.revoked_at || row.deleted_at || row.status === 'closed') throw revokedLink();
-  if (row.expires_at.getTime() <= Date.now()) throw expiredLink();
+  if (row.expires_at.getTime() <= Date.now()) throw await expiredRefusal(trx, link);
 }
 
 /** last_used_at is written at most this often per link: a page's burst of calls makes one write. */
@@ -96,7 +115,7 @@ export function registerPortalAuth(scope: App, ctx: AppContext): void {
     }
     scope.authFailures.vouch(match[1]);
     if (link.revoked_at) throw revokedLink();
-    if (link.expires_at.getTime() <= Date.now()) throw expiredLink();
+    if (link.expires_at.getTime() <= Date.now()) throw await expiredRefusal(ctx.db, link);
     // the portal, provided the case is still there: a deleted case takes its links with it
     const portal = await ctx.db
       .selectFrom('client_portals as p')

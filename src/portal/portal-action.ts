@@ -52,4 +52,10 @@ export interface PortalActionDefinition {
   retryReason?(check: CheckRow): RetryReason | null;
   /** Fields this type adds to its Action (electronic_signature's `signature` block). */
   extra?(db: Db, check: CheckRow): Promise<Record<string, unknown>>;
+  /**
+   * The 401 for a link of this one check (not a case-wide link) past its `expires_at`, when its page
+   * can say more than "expired" (a signing link: a visit through the invitation issues a new one).
+   * Said only to whoever holds the token, and it names the kind of link, nothing of the check.
+   */
+  expiredLink?: { code: string; message: string };
 }

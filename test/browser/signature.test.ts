@@ -611,6 +611,12 @@ test('an expired signing link says so and how to get a new one; a new visit thro
   await page.getByText('This signing link has expired.', { exact: false }).waitFor();
   await page.getByText('each visit gives you a new signing link', { exact: false }).waitFor();
   await shots.take(page, 'signing-link-expired');
+  // in a new tab too, which never saw the link working: the server says it was a signing link (the
+  // page said only "This link has expired")
+  const fresh = await openPage(chrome, signingLink, errors);
+  await fresh.getByRole('heading', { level: 1, name: 'This link no longer works' }).waitFor();
+  await fresh.getByText('This signing link has expired.', { exact: false }).waitFor();
+  await fresh.close();
 
   // the invitation again: a new signing link, the same frozen document
   const again = await openPage(chrome, link, errors);

@@ -31,24 +31,33 @@ type View =
   | { kind: 'error'; error: unknown }
   | { kind: 'ready'; session: Session };
 
-/**
- * Whether this tab's link was seen with a signing step: an expired signing link then says how to get
- * a new one (a new visit through the invitation's link issues it). Kept with the token, per tab.
- */
+/** The codes of a refused link (src/portal/auth.ts): each has its own text. */
+const LINK_REFUSALS: ReadonlySet<string> = new Set([
+  'PORTAL_LINK_MISSING',
+  'PORTAL_LINK_UNKNOWN',
+  'PORTAL_LINK_REVOKED',
+  'PORTAL_LINK_EXPIRED',
+  'PORTAL_SIGNING_LINK_EXPIRED',
+]);
+
 /**
  * What a refused link's page says, from the refusal's code (api-errors.ts's table: withdrawn,
- * never valid, expired); any other 401 says it no longer works, for whichever reason. A signing
- * link seen in this tab says how to get a new one whatever the code: each visit through the
- * invitation replaces it.
+ * never valid, expired, an expired signing link: the server says so, in any tab); any other 401
+ * says it no longer works, for whichever reason. A signing link seen in this tab says how to get a
+ * new one whatever the code: each visit through the invitation replaces it.
  */
 function refusalText(signing: boolean, code: string | null): keyof Messages {
   if (signing) return 'expiredSigningText';
-  if (code?.startsWith('PORTAL_LINK_') && code in API_ERROR_KEYS) {
+  if (code && LINK_REFUSALS.has(code) && code in API_ERROR_KEYS) {
     return API_ERROR_KEYS[code as keyof typeof API_ERROR_KEYS];
   }
   return 'expiredText';
 }
 
+/**
+ * Whether this tab's link was seen with a signing step: a refused signing link then says how to get
+ * a new one (a new visit through the invitation's link issues it). Kept with the token, per tab.
+ */
 const SIGNING_KEY = 'vericase.portal.signing';
 const remembered = (token: string | null): boolean => {
   try {

@@ -26,6 +26,8 @@ export const API_ERROR_KEYS = {
   PORTAL_LINK_UNKNOWN: 'unknownText',
   PORTAL_LINK_REVOKED: 'withdrawnText',
   PORTAL_LINK_EXPIRED: 'linkExpiredText',
+  // an expired signing link: a visit through the invitation issues a new one (electronic_signature's portal.ts)
+  PORTAL_SIGNING_LINK_EXPIRED: 'expiredSigningText',
   PORTAL_OFFLINE: 'offlineText',
   // signing (src/checks/types/electronic_signature)
   SIGNATURE_CODE_RESEND_TOO_SOON: 'codeTooSoon',

@@ -21,4 +21,10 @@ export const electronicSignaturePortal: PortalActionDefinition = {
     throw badRequest('A signature is completed with its own step: signature/sign');
   },
   extra: async (db, check) => ({ signature: await presentSignature(db, check) }),
+  // the page says how to get a new signing link, also in a tab that never saw this one
+  expiredLink: {
+    code: 'PORTAL_SIGNING_LINK_EXPIRED',
+    message:
+      'This signing link has expired: open the portal again through the invitation link, which issues a new one',
+  },
 };
