@@ -1665,6 +1665,39 @@ describe('electronic_signature', { timeout: 600_000 }, () => {
   });
 
   describe('electronic_signature: the dates and the portal after the end', { timeout: 180_000 }, () => {
+    test("one instant: start, sign and decline write the check's updated_at and their own dates alike", async () => {
+      const check = async (api: Client, id: string) =>
+        (await api.get(`/v1/checks/electronic_signature/${id}`)).body;
+      const s = await started();
+      const opened = await check(s.api, s.check.id);
+      assert.equal(opened.data.vendor.started_at, opened.updated_at);
+      // signed: updated_at was a few ms before review.reviewed_at and vendor.ended_at (an operator's
+      // review had them equal)
+      const code = await sendCode(s.token, s.check.id, s.email);
+      const res = await sig(s.token, 'POST', `/actions/${s.check.id}/signature/sign`, {
+        code,
+        agreed: true,
+        typed_name: 'Ada Lovelace',
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const signed = await check(s.api, s.check.id);
+      assert.equal(signed.status, 'approved');
+      assert.deepEqual(
+        [signed.data.review.reviewed_at, signed.data.vendor.ended_at, res.body.signature.signed_at],
+        [signed.updated_at, signed.updated_at, signed.updated_at],
+      );
+      const d = await started();
+      const declined = await sig(d.token, 'POST', `/actions/${d.check.id}/signature/decline`, {
+        reason: 'No',
+      });
+      assert.equal(declined.status, 200, JSON.stringify(declined.body));
+      const after = await check(d.api, d.check.id);
+      assert.deepEqual(
+        [after.data.review.reviewed_at, after.data.vendor.ended_at, declined.body.signature.declined_at],
+        [after.updated_at, after.updated_at, after.updated_at],
+      );
+    });
+
     test('all_submitted only once the signature is signed: not when closed, declined, or signed then rejected', async () => {
       const session = async (token: string) => {
         const res = await sig(token, 'GET', '/session');

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../app-context.ts';
+import { transactionNow } from '../../../db/transaction-now.ts';
 import { badRequest } from '../../../http/errors.ts';
 import { type Action, readAction } from '../../../portal/actions.ts';
 import type { PortalAccess } from '../../../portal/auth.ts';
@@ -26,7 +27,8 @@ export async function declineSignature(
   await ctx.db.transaction().execute(async (trx) => {
     const { check, def } = await findSignatureAction(trx, link, checkId, true);
     const request = ongoingRequest(check, await findRequest(trx, checkId, true));
-    const now = new Date();
+    // the transaction's instant, as the check's and the case's updated_at (now()) have it
+    const now = await transactionNow(trx);
     await trx
       .updateTable('signature_requests')
       .set({ status: 'declined', declined_at: now, code_hash: null, updated_at: now })

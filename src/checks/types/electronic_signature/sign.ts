@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { AppContext } from '../../../app-context.ts';
 import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
+import { transactionNow } from '../../../db/transaction-now.ts';
 import { readFileBuffer } from '../../../files/attach-upload.ts';
 import {
   discardGeneratedFile,
@@ -235,11 +236,16 @@ export async function signSignature(
           'typed_name',
         );
       }
-      const now = new Date();
-      const stale = await staleCodeReason(trx, request, person.email, now);
+      // one instant for all this writes: the transaction's, which stamps the check's and the case's
+      // updated_at (now()); a clock read here left updated_at a few ms before review.reviewed_at and
+      // vendor.ended_at. The code's validity is judged by the clock as it is now (a wait for the
+      // check's lock does not extend it).
+      const now = await transactionNow(trx);
+      const checkedAt = new Date();
+      const stale = await staleCodeReason(trx, request, person.email, checkedAt);
       const verdict: CodeCheck = stale
         ? { ok: false, message: stale, spends: false }
-        : checkCode(request, body.code, now);
+        : checkCode(request, body.code, checkedAt);
       if (!verdict.ok) {
         // a spent or expired code (or none sent) is refused without a write: retrying it, however often the
         // link's rate limit allows, adds nothing to the audit trail (sending a new code restores the tries)

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../app-context.ts';
 import { issueLink, linkExpiry } from '../../../client-portals/links.ts';
 import type { Db } from '../../../db/connect.ts';
 import type { CheckRow, SignatureRequestRow } from '../../../db/schema.ts';
+import { transactionNow } from '../../../db/transaction-now.ts';
 import {
   discardGeneratedFile,
   type GeneratedFile,
@@ -163,7 +164,8 @@ export async function startSignature(
           signature_request_ref: id,
           signer_ref: check.individual_id,
           document_ref: `sha256:${f.file.sha256}`,
-          started_at: new Date().toISOString(),
+          // the transaction's instant, as the check's updated_at (now()) has it
+          started_at: (await transactionNow(trx)).toISOString(),
         });
       } else if (
         request.status === 'ongoing' &&
