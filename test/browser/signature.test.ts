@@ -486,8 +486,10 @@ test('the contact declines to sign, with a reason: the check is rejected', async
   await action.getByText('The fees in part 2 are not what we agreed.').waitFor();
   // nothing is left to do on it: the step no longer tells the contact to read and sign
   assert.equal(await action.getByText('Read the document, then sign it', { exact: false }).count(), 0);
-  // and it counts as done: nothing more is asked of the contact
-  await page.locator('.summary').getByText('1 of 1 done').waitFor({ timeout: 10_000 });
+  // nothing more is asked of the contact, which the summary says rather than "1 of 1 done" (a
+  // declined signature is not done); the checklist stays, it was not "everything received"
+  await page.locator('.summary').getByText('Nothing more is asked of you').waitFor({ timeout: 10_000 });
+  assert.equal(await page.getByText('Everything has been received').count(), 0);
   await shots.take(page, 'declined');
   assert.deepEqual(errors, []);
 
@@ -564,6 +566,14 @@ test('the operator closes a request the contact opened: the step says Closed, in
     .getByText('This document no longer needs your signature: the request was closed', { exact: false })
     .waitFor();
   assert.equal(await page.getByText('Everything has been received').count(), 0);
+  // a list of signatures only: its intro asks to sign (no "each file is saved"), nothing is left
+  await page
+    .getByText('To complete the verification of Acme SAS, please read and sign the following.', {
+      exact: false,
+    })
+    .waitFor();
+  assert.equal(await page.getByText('Each file is saved', { exact: false }).count(), 0);
+  await page.locator('.summary').getByText('Nothing more is asked of you').waitFor();
   // not the green of Received / Signed: nothing was signed
   assert.equal(await badge.getAttribute('class'), 'badge badge-ended');
   assert.equal(await signing(page).getAttribute('class'), 'action state-ended');
@@ -749,7 +759,7 @@ test('a link in the document opens in a new tab, one to a part of it scrolls the
   const op = await operator();
   await op.ok('POST', '/v1/document-templates', {
     key: 'links',
-    name: 'Terms',
+    name: 'Long agreement — «quotes» & <tags>',
     kind: 'electronic_signature',
   });
   const terms = `${base}/portal/#terms`;
@@ -805,5 +815,10 @@ and <a id="relative" href="annex.html">the annex</a>.</p>
   assert.equal(chrome.context.pages().length, pages);
   await stillShown('a relative link');
   await shots.take(page, 'after-links');
+
+  // the PDF's file name keeps the name's words, one space apart (it had two where signs were dropped)
+  const downloaded = page.waitForEvent('download');
+  await signing(page).getByRole('button', { name: 'Download the PDF' }).click();
+  assert.equal((await downloaded).suggestedFilename(), 'Long agreement quotes tags.pdf');
   assert.deepEqual(errors, []);
 });

@@ -315,22 +315,41 @@ interface ChecklistProps {
   announce: (text: string) => void;
 }
 
+/**
+ * The checklist's count. Done: given (sent, approved, signed). A signature declined, or closed
+ * without the signer, was neither given nor is still asked: it is left out of both numbers (a
+ * declined one read "1 of 1 done"). Once nothing asks anything of the contact, the summary says so
+ * rather than counting.
+ */
+function progress(actions: Action[]) {
+  const asks = (a: Action) =>
+    a.signature ? signatureAsks(a.signature) : a.state === 'todo' || a.state === 'retry';
+  const closed = (a: Action) => a.signature?.status === 'declined' || a.signature?.status === 'ended';
+  const counted = actions.filter((a) => !closed(a));
+  return {
+    done: counted.filter((a) => !asks(a)).length,
+    total: counted.length,
+    asking: actions.some(asks),
+  };
+}
+
 function Checklist({ api, session, onAction, onSubmitted, onError, announce }: ChecklistProps) {
   const { t, lang } = useI18n();
-  // done: nothing is asked of the contact any more (a signature signed, declined or closed included)
-  const done = session.actions.filter((a) =>
-    a.signature ? !signatureAsks(a.signature) : a.state === 'submitted' || a.state === 'approved',
-  ).length;
+  const { done, total, asking } = progress(session.actions);
   const expires = new Date(session.expires_at).toLocaleDateString(lang, { dateStyle: 'long' });
+  // a list of signatures only sends no file: its intro does not say "each file is saved"
+  const signing = session.actions.every((a) => a.signature);
+  const company = session.case.company_name;
+  const intro = company
+    ? t(signing ? 'introSign' : 'intro', { company })
+    : t(signing ? 'introSignNoCompany' : 'introNoCompany');
   return (
     <>
       <h1>{t('greeting', { name: session.contact.first_name })}</h1>
-      <p className="intro">
-        {session.case.company_name ? t('intro', { company: session.case.company_name }) : t('introNoCompany')}
-      </p>
+      <p className="intro">{intro}</p>
       <div className="summary">
         <h2 id="checklist">{t('checklist')}</h2>
-        <span>{t('progressSummary', { done, total: session.actions.length })}</span>
+        <span>{asking ? t('progressSummary', { done, total }) : t('progressNothingLeft')}</span>
       </div>
       <ol className="actions" aria-labelledby="checklist">
         {session.actions.map((a) => (

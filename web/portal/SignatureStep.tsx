@@ -54,8 +54,19 @@ function save(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/**
+ * A file name from the document's name: letters, digits, spaces, `_` and `-` kept, apostrophes
+ * dropped within a word (`Client's`), each run of anything else one space, spaces collapsed
+ * ("Long agreement — «quotes» & <tags>" gave "Long agreement  quotes  tags").
+ */
 const fileName = (name: string, suffix = '') =>
-  `${name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim() || 'document'}${suffix}.pdf`;
+  `${
+    name
+      .replace(/['’]/g, '')
+      .replace(/[^\p{L}\p{N} _-]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'document'
+  }${suffix}.pdf`;
 
 /**
  * The signed PDF's download, for the page that says everything was received (it replaces the

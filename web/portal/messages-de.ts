@@ -9,8 +9,13 @@ export const de: Messages = {
     'Um die Prüfung von {company} abzuschließen, stellen Sie uns bitte die folgenden Unterlagen zur Verfügung. Jede Datei wird gespeichert, sobald sie gesendet ist: Sie können diese Seite schließen und später über denselben Link zurückkehren.',
   introNoCompany:
     'Bitte stellen Sie uns die folgenden Unterlagen zur Verfügung. Jede Datei wird gespeichert, sobald sie gesendet ist: Sie können diese Seite schließen und später über denselben Link zurückkehren.',
+  introSign:
+    'Um die Prüfung von {company} abzuschließen, lesen und unterschreiben Sie bitte Folgendes. Sie können diese Seite schließen und später über denselben Link zurückkehren.',
+  introSignNoCompany:
+    'Bitte lesen und unterschreiben Sie Folgendes. Sie können diese Seite schließen und später über denselben Link zurückkehren.',
   checklist: 'Was benötigt wird',
   progressSummary: '{done} von {total} erledigt',
+  progressNothingLeft: 'Von Ihnen wird nichts mehr benötigt',
   stateTodo: 'Offen',
   stateRetry: 'Bitte erneut senden',
   stateSubmitted: 'Erhalten',

@@ -9,8 +9,13 @@ export const es: Messages = {
     'Para completar la verificación de {company}, le rogamos que nos facilite lo siguiente. Cada archivo se guarda en cuanto se envía: puede cerrar esta página y volver más tarde con el mismo enlace.',
   introNoCompany:
     'Le rogamos que nos facilite lo siguiente. Cada archivo se guarda en cuanto se envía: puede cerrar esta página y volver más tarde con el mismo enlace.',
+  introSign:
+    'Para completar la verificación de {company}, le rogamos que lea y firme lo siguiente. Puede cerrar esta página y volver más tarde con el mismo enlace.',
+  introSignNoCompany:
+    'Le rogamos que lea y firme lo siguiente. Puede cerrar esta página y volver más tarde con el mismo enlace.',
   checklist: 'Lo que se solicita',
   progressSummary: '{done} de {total} {done, plural, one {completado} other {completados}}',
+  progressNothingLeft: 'No necesitamos nada más de usted',
   stateTodo: 'Pendiente',
   stateRetry: 'Vuelva a enviarlo',
   stateSubmitted: 'Recibido',

@@ -13,8 +13,13 @@ export const hu: Messages = {
     '{company} ellenőrzésének lezárásához kérjük, küldje el az alábbiakat. Minden fájlt azonnal elmentünk, amint elküldte: bezárhatja ezt az oldalt, és később ugyanazzal a linkkel visszatérhet.',
   introNoCompany:
     'Kérjük, küldje el az alábbiakat. Minden fájlt azonnal elmentünk, amint elküldte: bezárhatja ezt az oldalt, és később ugyanazzal a linkkel visszatérhet.',
+  introSign:
+    '{company} ellenőrzésének lezárásához kérjük, olvassa el és írja alá az alábbiakat. Bezárhatja ezt az oldalt, és később ugyanazzal a linkkel visszatérhet.',
+  introSignNoCompany:
+    'Kérjük, olvassa el és írja alá az alábbiakat. Bezárhatja ezt az oldalt, és később ugyanazzal a linkkel visszatérhet.',
   checklist: 'Amit kérünk',
   progressSummary: 'Elkészült: {done} / {total}',
+  progressNothingLeft: 'Önnek nincs több teendője',
   stateTodo: 'Teendő',
   stateRetry: 'Kérjük, küldje el újra',
   stateSubmitted: 'Beérkezett',

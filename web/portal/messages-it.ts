@@ -13,8 +13,13 @@ export const it: Messages = {
     'Per completare la verifica di {company}, la preghiamo di fornire quanto segue. Ogni file viene salvato non appena inviato: può chiudere questa pagina e tornarci più tardi con lo stesso link.',
   introNoCompany:
     'La preghiamo di fornire quanto segue. Ogni file viene salvato non appena inviato: può chiudere questa pagina e tornarci più tardi con lo stesso link.',
+  introSign:
+    'Per completare la verifica di {company}, la preghiamo di leggere e firmare quanto segue. Può chiudere questa pagina e tornarci più tardi con lo stesso link.',
+  introSignNoCompany:
+    'La preghiamo di leggere e firmare quanto segue. Può chiudere questa pagina e tornarci più tardi con lo stesso link.',
   checklist: 'Che cosa è richiesto',
   progressSummary: '{done} su {total} completati',
+  progressNothingLeft: 'Non Le chiediamo altro',
   stateTodo: 'Da fare',
   stateRetry: 'Da inviare di nuovo',
   stateSubmitted: 'Ricevuto',

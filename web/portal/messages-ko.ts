@@ -13,8 +13,13 @@ export const ko: Messages = {
     '{company}의 확인 절차를 완료하기 위해 아래 항목을 제출해 주시기 바랍니다. 각 파일은 전송하는 즉시 저장되므로, 이 페이지를 닫았다가 같은 링크로 다시 돌아오셔도 됩니다.',
   introNoCompany:
     '아래 항목을 제출해 주시기 바랍니다. 각 파일은 전송하는 즉시 저장되므로, 이 페이지를 닫았다가 같은 링크로 다시 돌아오셔도 됩니다.',
+  introSign:
+    '{company}의 확인 절차를 완료하기 위해 아래 문서를 읽고 서명해 주시기 바랍니다. 이 페이지를 닫았다가 같은 링크로 다시 돌아오셔도 됩니다.',
+  introSignNoCompany:
+    '아래 문서를 읽고 서명해 주시기 바랍니다. 이 페이지를 닫았다가 같은 링크로 다시 돌아오셔도 됩니다.',
   checklist: '요청 항목',
   progressSummary: '{total}개 중 {done}개 완료',
+  progressNothingLeft: '더 이상 요청드릴 사항이 없습니다',
   stateTodo: '미완료',
   stateRetry: '다시 보내 주세요',
   stateSubmitted: '접수됨',

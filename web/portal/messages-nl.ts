@@ -9,8 +9,13 @@ export const nl: Messages = {
     'Om de verificatie van {company} af te ronden, vragen wij u het volgende aan te leveren. Elk bestand wordt opgeslagen zodra het is verzonden: u kunt deze pagina sluiten en later terugkomen via dezelfde link.',
   introNoCompany:
     'Wij vragen u het volgende aan te leveren. Elk bestand wordt opgeslagen zodra het is verzonden: u kunt deze pagina sluiten en later terugkomen via dezelfde link.',
+  introSign:
+    'Om de verificatie van {company} af te ronden, vragen wij u het volgende te lezen en te ondertekenen. U kunt deze pagina sluiten en later terugkomen via dezelfde link.',
+  introSignNoCompany:
+    'Wij vragen u het volgende te lezen en te ondertekenen. U kunt deze pagina sluiten en later terugkomen via dezelfde link.',
   checklist: 'Wat er gevraagd wordt',
   progressSummary: '{done} van {total} gereed',
+  progressNothingLeft: 'Er wordt niets meer van u gevraagd',
   stateTodo: 'Te doen',
   stateRetry: 'Graag opnieuw sturen',
   stateSubmitted: 'Ontvangen',

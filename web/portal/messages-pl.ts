@@ -13,8 +13,13 @@ export const pl: Messages = {
     'Aby zakończyć weryfikację firmy {company}, prosimy o wykonanie poniższych kroków. Każdy plik jest zapisywany zaraz po wysłaniu: można zamknąć tę stronę i wrócić do niej później, korzystając z tego samego linku.',
   introNoCompany:
     'Prosimy o wykonanie poniższych kroków. Każdy plik jest zapisywany zaraz po wysłaniu: można zamknąć tę stronę i wrócić do niej później, korzystając z tego samego linku.',
+  introSign:
+    'Aby zakończyć weryfikację firmy {company}, prosimy o zapoznanie się z poniższymi dokumentami i ich podpisanie. Można zamknąć tę stronę i wrócić do niej później, korzystając z tego samego linku.',
+  introSignNoCompany:
+    'Prosimy o zapoznanie się z poniższymi dokumentami i ich podpisanie. Można zamknąć tę stronę i wrócić do niej później, korzystając z tego samego linku.',
   checklist: 'Czego potrzebujemy',
   progressSummary: 'Ukończono: {done} z {total}',
+  progressNothingLeft: 'Nic więcej nie jest potrzebne',
   stateTodo: 'Do zrobienia',
   stateRetry: 'Prosimy przesłać ponownie',
   stateSubmitted: 'Otrzymano',

@@ -9,8 +9,13 @@ export const pt: Messages = {
     'Para concluir a verificação de {company}, solicitamos que nos envie os elementos abaixo. Cada ficheiro é guardado assim que é enviado: pode fechar esta página e voltar mais tarde com o mesmo link.',
   introNoCompany:
     'Solicitamos que nos envie os elementos abaixo. Cada ficheiro é guardado assim que é enviado: pode fechar esta página e voltar mais tarde com o mesmo link.',
+  introSign:
+    'Para concluir a verificação de {company}, solicitamos que leia e assine o que se segue. Pode fechar esta página e voltar mais tarde com o mesmo link.',
+  introSignNoCompany:
+    'Solicitamos que leia e assine o que se segue. Pode fechar esta página e voltar mais tarde com o mesmo link.',
   checklist: 'O que lhe pedimos',
   progressSummary: 'Concluído: {done} de {total}',
+  progressNothingLeft: 'Não é necessário mais nada da sua parte',
   stateTodo: 'Pendente',
   stateRetry: 'Envie novamente',
   stateSubmitted: 'Recebido',

@@ -21,8 +21,14 @@ const en = {
     'To complete the verification of {company}, please provide the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
   introNoCompany:
     'Please provide the following. Each file is saved as soon as it is sent: you can close this page and come back with the same link.',
+  // a checklist of signatures only: no file is sent, so the file sentence above would not be true
+  introSign:
+    'To complete the verification of {company}, please read and sign the following. You can close this page and come back later with the same link.',
+  introSignNoCompany:
+    'Please read and sign the following. You can close this page and come back later with the same link.',
   checklist: 'What is asked',
   progressSummary: '{done} of {total} done',
+  progressNothingLeft: 'Nothing more is asked of you',
   stateTodo: 'To do',
   stateRetry: 'Please send it again',
   stateSubmitted: 'Received',
@@ -214,8 +220,13 @@ const fr: Messages = {
     'Pour finaliser le dossier {company}, merci de fournir les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
   introNoCompany:
     'Merci de fournir les éléments suivants. Chaque fichier est enregistré dès son envoi : vous pouvez fermer cette page et revenir avec le même lien.',
+  introSign:
+    'Pour finaliser le dossier {company}, merci de lire et de signer ce qui suit. Vous pouvez fermer cette page et revenir plus tard avec le même lien.',
+  introSignNoCompany:
+    'Merci de lire et de signer ce qui suit. Vous pouvez fermer cette page et revenir plus tard avec le même lien.',
   checklist: 'Ce qui est demandé',
   progressSummary: '{done} sur {total} {done, plural, one {terminé} other {terminés}}',
+  progressNothingLeft: 'Plus rien ne vous est demandé',
   stateTodo: 'À faire',
   stateRetry: 'À renvoyer',
   stateSubmitted: 'Reçu',
