@@ -119,7 +119,7 @@ export interface paths {
   "/v1/cases/{id}": {
     /**
      * Retrieve a case (by id, then external_id)
-     * @description The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id.
+     * @description The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id. The `ETag` header is the case's version, for `If-Match` on its review and its update.
      */
     get: operations["getCase"];
     /**
@@ -129,7 +129,7 @@ export interface paths {
     delete: operations["deleteCase"];
     /**
      * Update a case
-     * @description Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event).
+     * @description Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event). With `If-Match` (the case's ETag as it was read), a case that changed since is a 412 and nothing changes.
      */
     patch: operations["updateCase"];
   };
@@ -171,7 +171,7 @@ export interface paths {
   "/v1/cases/{id}/reviews": {
     /**
      * Create a case review
-     * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
+     * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes. With `If-Match` (the ETag of GET /v1/cases/{id} as it was read), a case that changed since (another review, a check that moved its flags, an update) is a 412 and nothing is recorded.
      */
     post: operations["reviewCase"];
   };
@@ -239,7 +239,7 @@ export interface paths {
   "/v1/checks/aml/{id}/hits/review": {
     /**
      * Confirm (true positive) or ignore (false positive) hits of an aml check
-     * @description Marks hits as true positives (confirmed) or false positives (ignored). Every hit must be reviewed before the check itself.
+     * @description Marks hits as true positives (confirmed) or false positives (ignored); each keeps its `review`: the reason given, when, and who (`api`, or the console user with `user`). Every hit must be reviewed before the check itself. With `If-Match` (the check's ETag as it was read), a check that changed since (a hit decided by someone else, a review) is a 412 and no hit changes.
      */
     patch: operations["reviewAmlHits"];
   };
@@ -253,7 +253,7 @@ export interface paths {
   "/v1/checks/aml/{id}/review": {
     /**
      * Review an AML screening check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewAmlCheck"];
   };
@@ -297,7 +297,7 @@ export interface paths {
   "/v1/checks/document/{id}/review": {
     /**
      * Review a Document check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewDocumentCheck"];
   };
@@ -320,7 +320,7 @@ export interface paths {
   "/v1/checks/ekyc/{id}/review": {
     /**
      * Review an eKYC check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewEkycCheck"];
   };
@@ -343,7 +343,7 @@ export interface paths {
   "/v1/checks/electronic_signature/{id}/review": {
     /**
      * Review an Electronic signature check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewElectronicSignatureCheck"];
   };
@@ -366,7 +366,7 @@ export interface paths {
   "/v1/checks/fraud_database/{id}/review": {
     /**
      * Review a Fraud database check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewFraudDatabaseCheck"];
   };
@@ -403,7 +403,7 @@ export interface paths {
   "/v1/checks/id_document/{id}/review": {
     /**
      * Review an ID document check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewIdDocumentCheck"];
   };
@@ -440,7 +440,7 @@ export interface paths {
   "/v1/checks/id_verification/{id}/review": {
     /**
      * Review an ID verification check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewIdVerificationCheck"];
   };
@@ -463,7 +463,7 @@ export interface paths {
   "/v1/checks/online_reputation/{id}/review": {
     /**
      * Review an Online reputation check
-     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+     * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
      */
     patch: operations["reviewOnlineReputationCheck"];
   };
@@ -3301,7 +3301,7 @@ export interface components {
     };
     /** @description Error body of every 4xx and 5xx response */
     ErrorBody: {
-      /** @description BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, BAD_GATEWAY, SERVICE_UNAVAILABLE; or a specific code such as COMPANY_DATA_LIMIT_REACHED */
+      /** @description BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PRECONDITION_FAILED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, BAD_GATEWAY, SERVICE_UNAVAILABLE; or a specific code such as COMPANY_DATA_LIMIT_REACHED */
       code: string;
       details?: {
           message: string;
@@ -5171,7 +5171,7 @@ export interface operations {
         "action.in"?: string;
         /** @description Filter on action with the `like` operator (see `action`). */
         "action.like"?: string;
-        /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. Values: 200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 413, 415, 422, 429, 500, 502, 503, 504. */
+        /** @description Filter on status_code; also `status_code.{operator}` with operator one of `eq`, `in` (default `eq`). Comma-separated values for multi-value operators. Values: 200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 412, 413, 415, 422, 429, 500, 502, 503, 504. */
         status_code?: string;
         /** @description Filter on status_code with the `eq` operator (see `status_code`). */
         "status_code.eq"?: string;
@@ -6155,7 +6155,7 @@ export interface operations {
   };
   /**
    * Retrieve a case (by id, then external_id)
-   * @description The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id.
+   * @description The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id. The `ETag` header is the case's version, for `If-Match` on its review and its update.
    */
   getCase: {
     parameters: {
@@ -6175,6 +6175,8 @@ export interface operations {
       /** @description OK: the CaseDetailed */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6338,10 +6340,14 @@ export interface operations {
   };
   /**
    * Update a case
-   * @description Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event).
+   * @description Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event). With `If-Match` (the case's ETag as it was read), a case that changed since is a 412 and nothing changes.
    */
   updateCase: {
     parameters: {
+      header?: {
+        /** @description The case's ETag as it was read (GET /v1/cases/{id}, or the answer of a write): when the case has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         /** @description Case id, or its external_id */
         id: string;
@@ -6362,6 +6368,8 @@ export interface operations {
       /** @description OK: the Case */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6409,6 +6417,18 @@ export interface operations {
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -7076,13 +7096,15 @@ export interface operations {
   };
   /**
    * Create a case review
-   * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes.
+   * @description Decides the case: its status becomes the review status. For every status (the spec computes it unless overridden), next_review_at defaults to the review day plus the workspace frequency for the case risk level; give a date to override it, or `null` to schedule none. A comment is required when the workspace setting `case_review.comment_mandatory` is on. Emits `Case.ReviewConfirmed`, and `Case.Updated` (`Case.StatusUpdated`) when the status changes. With `If-Match` (the ETag of GET /v1/cases/{id} as it was read), a case that changed since (another review, a check that moved its flags, an update) is a 412 and nothing is recorded.
    */
   reviewCase: {
     parameters: {
       header?: {
         /** @description A key of your choice (at most 255 characters) making a retry safe: the first request with it is carried out and its answer kept; a retry with the same key and body gets that answer again without writing anything (header `idempotent-replayed: true`); the same key with another body, or while the first is running, is a 409. A key is kept 24 hours (VERICASE_IDEMPOTENCY_RETENTION_HOURS); after them a retry is a new request. A blank key, or the header sent twice with different values, is a 400. */
         "Idempotency-Key"?: string;
+        /** @description The case's ETag as it was read (GET /v1/cases/{id}, or the answer of a write): when the case has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
       };
       path: {
         /** @description Id of the case */
@@ -7160,6 +7182,18 @@ export interface operations {
       };
       /** @description Conflict (a taken external_id, or an Idempotency-Key reused with another body) */
       409: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -8240,6 +8274,8 @@ export interface operations {
       /** @description OK: the AmlCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8302,10 +8338,14 @@ export interface operations {
   };
   /**
    * Confirm (true positive) or ignore (false positive) hits of an aml check
-   * @description Marks hits as true positives (confirmed) or false positives (ignored). Every hit must be reviewed before the check itself.
+   * @description Marks hits as true positives (confirmed) or false positives (ignored); each keeps its `review`: the reason given, when, and who (`api`, or the console user with `user`). Every hit must be reviewed before the check itself. With `If-Match` (the check's ETag as it was read), a check that changed since (a hit decided by someone else, a review) is a 412 and no hit changes.
    */
   reviewAmlHits: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -8333,6 +8373,8 @@ export interface operations {
       /** @description OK: the AmlCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8368,6 +8410,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -8529,10 +8583,14 @@ export interface operations {
   };
   /**
    * Review an AML screening check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewAmlCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -8557,6 +8615,8 @@ export interface operations {
       /** @description OK: the AmlCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8592,6 +8652,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -8655,6 +8727,8 @@ export interface operations {
       /** @description OK: the CompanyMonitoringCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8895,6 +8969,8 @@ export interface operations {
       /** @description OK: the DocumentCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9221,10 +9297,14 @@ export interface operations {
   };
   /**
    * Review a Document check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewDocumentCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -9249,6 +9329,8 @@ export interface operations {
       /** @description OK: the DocumentCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9284,6 +9366,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -9481,6 +9575,8 @@ export interface operations {
       /** @description OK: the EkycCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9543,10 +9639,14 @@ export interface operations {
   };
   /**
    * Review an eKYC check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewEkycCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -9572,6 +9672,8 @@ export interface operations {
       /** @description OK: the EkycCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9607,6 +9709,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -9805,6 +9919,8 @@ export interface operations {
       /** @description OK: the ElectronicSignatureCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9867,10 +9983,14 @@ export interface operations {
   };
   /**
    * Review an Electronic signature check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewElectronicSignatureCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -9895,6 +10015,8 @@ export interface operations {
       /** @description OK: the ElectronicSignatureCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9930,6 +10052,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -10131,6 +10265,8 @@ export interface operations {
       /** @description OK: the FraudDatabaseCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10193,10 +10329,14 @@ export interface operations {
   };
   /**
    * Review a Fraud database check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewFraudDatabaseCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -10221,6 +10361,8 @@ export interface operations {
       /** @description OK: the FraudDatabaseCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10256,6 +10398,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -10460,6 +10614,8 @@ export interface operations {
       /** @description OK: the IdDocumentCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10773,10 +10929,14 @@ export interface operations {
   };
   /**
    * Review an ID document check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewIdDocumentCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -10801,6 +10961,8 @@ export interface operations {
       /** @description OK: the IdDocumentCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10836,6 +10998,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -11039,6 +11213,8 @@ export interface operations {
       /** @description OK: the IdVerificationCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11339,10 +11515,14 @@ export interface operations {
   };
   /**
    * Review an ID verification check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewIdVerificationCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -11367,6 +11547,8 @@ export interface operations {
       /** @description OK: the IdVerificationCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11402,6 +11584,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
@@ -11594,6 +11788,8 @@ export interface operations {
       /** @description OK: the OnlineReputationCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11656,10 +11852,14 @@ export interface operations {
   };
   /**
    * Review an Online reputation check
-   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.
+   * @description Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.
    */
   reviewOnlineReputationCheck: {
     parameters: {
+      header?: {
+        /** @description The check's ETag as it was read (GET /v1/checks/{type}/{id}, or the answer of a write): when the check has changed since, the answer is a 412 (PRECONDITION_FAILED) and nothing is written; read it again and decide on what it now is. `*` matches any version. Without the header the write is made whatever changed meanwhile. A value that is not `*` or quoted entity tags is a 400 naming the header. */
+        "If-Match"?: string;
+      };
       path: {
         id: string;
       };
@@ -11685,6 +11885,8 @@ export interface operations {
       /** @description OK: the OnlineReputationCheck */
       200: {
         headers: {
+          /** @description The resource's version (a strong entity tag: its `updated_at`, quoted). Send it back as `If-Match` on its review, so that a change made by someone else since it was read is a 412 rather than silently replaced. */
+          etag?: string;
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11720,6 +11922,18 @@ export interface operations {
       };
       /** @description Not found in this workspace */
       404: {
+        headers: {
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written */
+      412: {
         headers: {
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];

@@ -8,7 +8,8 @@ import { iso } from '../shared/time.ts';
 export const ACTOR_TYPES = ['user', 'api_key', 'system'] as const;
 
 const HTTP_STATUSES = [
-  200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 413, 415, 422, 429, 500, 502, 503, 504,
+  200, 201, 202, 204, 400, 401, 403, 404, 405, 406, 408, 409, 410, 412, 413, 415, 422, 429, 500, 502, 503,
+  504,
 ].map(String);
 
 export const auditListSpec: ListSpec = {

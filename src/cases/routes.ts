@@ -4,6 +4,7 @@ import { prepareCaseImport } from '../company-data/import/case-import.ts';
 import { CaseCreateBody } from '../company-data/import/schemas.ts';
 import { getStorage } from '../files/storage.ts';
 import { CaseIdParam, errors } from '../http/common-schemas.ts';
+import { readIfMatch, sendVersion } from '../http/conditional.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import { checkCaseLegalForms } from './check-legal-forms.ts';
 import { createCase } from './create-case.ts';
@@ -77,8 +78,8 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         response: { 200: CaseDetailed, ...errors(404) },
       },
     },
-    (req) =>
-      getCase(
+    async (req, reply) => {
+      const kase = await getCase(
         ctx.db,
         req.principal.workspaceId,
         req.params.id,
@@ -88,7 +89,11 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
           propertyOrigin: (req.query.property_origin ?? false) || (req.query.data_lineage ?? false),
         },
         ctx.hooks.loadCheckEnvelopes,
-      ),
+      );
+      // the case row's version (its checks have their own): what If-Match on its review compares
+      sendVersion(reply, kase.updated_at);
+      return kase;
+    },
   );
 
   app.patch(
@@ -99,10 +104,15 @@ export function registerCaseRoutes(app: App, ctx: AppContext): void {
         summary: 'Update a case',
         params: CaseIdParam,
         body: CaseUpdate,
-        response: { 200: Case, ...errors(400, 404, 409) },
+        response: { 200: Case, ...errors(400, 404, 409, 412) },
       },
     },
-    (req) => updateCase(ctx, req.principal.workspaceId, req.params.id, req.body),
+    async (req, reply) => {
+      const condition = readIfMatch(req.headers['if-match']);
+      const out = await updateCase(ctx, req.principal.workspaceId, req.params.id, req.body, condition);
+      sendVersion(reply, out.updated_at);
+      return out;
+    },
   );
 
   app.delete(

@@ -3,7 +3,9 @@ import type { Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { contactHasActionsFor } from '../checks/engine/case-effects.ts';
 import { updateIfChanged } from '../db/update-if-changed.ts';
+import { nextVersionStamp } from '../db/version-stamp.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
+import { assertVersion, type IfMatch } from '../http/conditional.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
 import { tagChanges, tagsActivity } from '../tags/case-events.ts';
@@ -30,6 +32,8 @@ export async function updateCase(
   workspaceId: string,
   idOrExternal: string,
   input: Static<typeof CaseUpdate>,
+  /** The request's If-Match: compared with the case under its lock, before any change. */
+  condition?: IfMatch,
 ) {
   const target = await findCase(ctx.db, workspaceId, idOrExternal);
   if (!target) throw notFound('Case');
@@ -43,6 +47,7 @@ export async function updateCase(
       // with, what is stored now, not what was read before another request's change committed
       const found = await lockCase(trx, workspaceId, target.id);
       if (!found) throw notFound('Case');
+      assertVersion(condition, found.updated_at, 'case');
       const set: Record<string, unknown> = {};
       if (input.name !== undefined) set.name = input.name;
       if (input.status !== undefined) set.status = input.status;
@@ -69,7 +74,7 @@ export async function updateCase(
       // values already stored change nothing: no stamp, no event (the template below decides alone)
       const row =
         (await updateIfChanged(trx, 'cases', found.id, set, {
-          updated_at: sql`now()`,
+          updated_at: nextVersionStamp(),
           last_activity_at: sql`now()`,
         })) ?? found;
       const payload = { case: presentCase(row) };

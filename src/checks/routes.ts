@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import type { App, AppContext } from '../app-context.ts';
 import { sessionNestedUser } from '../audit-log/who.ts';
 import { errors, IdParam, Nullable } from '../http/common-schemas.ts';
+import { readIfMatch, sendVersion } from '../http/conditional.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { listQuerySchema, paginated } from '../http/list-query.ts';
 import type { CheckTypeDefinition } from './check-type.ts';
@@ -61,9 +62,10 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
           response: { 200: Full, ...errors(400, 404) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
         if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+        sendVersion(reply, check.updated_at);
         return presentCheck(check);
       },
     );
@@ -75,21 +77,26 @@ function registerTypeRoutes(app: App, ctx: AppContext, def: CheckTypeDefinition)
           tags,
           summary: `Review ${article(def.docs.title)} ${def.docs.title} check`,
           description:
-            'Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user.',
+            'Approves or rejects a check in need_review (or, with `override`, a decided one), with a comment. The review records who made it: `api` for a key, `user` for a console user. With `If-Match` (the ETag of the check as it was read), a check that changed since (a hit decided, another review) is a 412 and nothing is recorded.',
           params: IdParam,
           body: ReviewBody,
-          response: { 200: Full, ...errors(400, 404) },
+          response: { 200: Full, ...errors(400, 404, 412) },
         },
       },
-      (req) =>
-        reviewCheck(
+      async (req, reply) => {
+        const condition = readIfMatch(req.headers['if-match']);
+        const out = await reviewCheck(
           ctx,
           req.principal.workspaceId,
           def,
           req.params.id,
           req.body,
           sessionNestedUser(req.principal),
-        ),
+          condition,
+        );
+        sendVersion(reply, out.updated_at);
+        return out;
+      },
     );
     if (def.forceReview) {
       app.post(
@@ -212,9 +219,10 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
           response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
         if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
+        sendVersion(reply, check.updated_at);
         return presentCheck(check);
       },
     );
@@ -227,10 +235,11 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
           summary: 'Review a company monitoring check (console users only)',
           params: IdParam,
           body: ReviewBody,
-          response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404) },
+          response: { ...(Full ? { 200: Full } : {}), ...errors(400, 404, 412) },
         },
       },
-      async (req) => {
+      async (req, reply) => {
+        const condition = readIfMatch(req.headers['if-match']);
         // another workspace's id, or an unknown one, is a 404 for a key as for a user
         const check = await findCheck(ctx.db, req.principal.workspaceId, req.params.id);
         if (check?.type !== 'company_monitoring') throw notFound('company_monitoring check');
@@ -242,7 +251,17 @@ function registerCompanyMonitoringRoutes(app: App, ctx: AppContext) {
             'type',
           );
         }
-        return reviewCheck(ctx, req.principal.workspaceId, def, req.params.id, req.body, user);
+        const out = await reviewCheck(
+          ctx,
+          req.principal.workspaceId,
+          def,
+          req.params.id,
+          req.body,
+          user,
+          condition,
+        );
+        sendVersion(reply, out.updated_at);
+        return out;
       },
     );
     app.post(

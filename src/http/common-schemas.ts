@@ -40,7 +40,7 @@ export const ErrorBody = Type.Object(
     timestamp: DateTime,
     code: Type.String({
       description:
-        'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, BAD_GATEWAY, SERVICE_UNAVAILABLE; or a specific code such as COMPANY_DATA_LIMIT_REACHED',
+        'BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, PRECONDITION_FAILED, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, TOO_MANY_REQUESTS, INTERNAL_SERVER_ERROR, BAD_GATEWAY, SERVICE_UNAVAILABLE; or a specific code such as COMPANY_DATA_LIMIT_REACHED',
     }),
     message: Type.String(),
     details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
@@ -55,6 +55,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: "A console session's role does not allow this, or its X-CSRF-Token is missing or wrong",
   404: 'Not found in this workspace',
   409: 'Conflict (a taken external_id, or an Idempotency-Key reused with another body)',
+  412: 'If-Match names a version that is no longer the current one: read the resource again (its ETag), nothing was written',
   413: 'Payload too large',
   415: 'Unsupported media type',
   429: 'Rate limit exceeded; see Retry-After',

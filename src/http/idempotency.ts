@@ -259,8 +259,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db, retentionHours
     if (!key) return;
     req.idempotencyKey = null;
     // an answer that is no JSON text (a rendered PDF, a stream) cannot be kept to replay: the key is
-    // released as after a failure, so a retry is made again (it was stored empty, replayed as nothing)
-    if (status >= 500 || status === 409 || status === 429 || typeof payload !== 'string') {
+    // released as after a failure, so a retry is made again (it was stored empty, replayed as nothing).
+    // A 412 too: the retry of a decision read again carries a new If-Match (not part of the body the
+    // key is compared on), and replaying the stale version's refusal would refuse it for ever
+    if (status >= 500 || status === 409 || status === 412 || status === 429 || typeof payload !== 'string') {
       await db
         .deleteFrom('idempotency_keys')
         .where('workspace_id', '=', req.principal.workspaceId)

@@ -6,7 +6,9 @@ import { contactHasActionsFor } from '../checks/engine/case-effects.ts';
 import { revokeLinks } from '../client-portals/links.ts';
 import type { Db } from '../db/connect.ts';
 import { transactionNow } from '../db/transaction-now.ts';
+import { nextVersionStamp } from '../db/version-stamp.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.ts';
+import { assertVersion, type IfMatch } from '../http/conditional.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
 import { commentOrNull } from '../shared/comment-or-null.ts';
@@ -28,6 +30,11 @@ export interface ConfirmCaseReviewInput {
   nextReviewAt?: string | null;
   /** Defaults to now; may be in the past (anti-dated review). */
   reviewedAt?: Date;
+  /**
+   * The version of the case the reviewer decided on (a request's If-Match): another decision, or a
+   * change of its checks' flags, recorded since is a 412, not overwritten by a stale tab.
+   */
+  condition?: IfMatch;
 }
 
 /** Tolerated clock skew for a reviewed_at given by the caller. */
@@ -44,6 +51,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   const { workspaceId, status, reviewerType } = input;
   const kase = await lockCase(trx, workspaceId, input.caseId);
   if (!kase) throw notFound('Case');
+  assertVersion(input.condition, kase.updated_at, 'case');
 
   const settings = await getSettings(trx, workspaceId);
   const comment = commentOrNull(input.comment);
@@ -112,7 +120,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
       contact_has_actions: contactHasActions,
       review: JSON.stringify(review),
       next_review_at: nextReviewAt,
-      updated_at: sql`now()`,
+      updated_at: nextVersionStamp(),
       last_activity_at: sql`now()`,
     })
     .where('id', '=', kase.id)

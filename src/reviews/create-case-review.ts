@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../db/connect.ts';
 import { toUtcDate } from '../http/common-schemas.ts';
+import type { IfMatch } from '../http/conditional.ts';
 import { currentUserId } from '../shared/request-scope.ts';
 import { confirmCaseReview } from './confirm-case-review.ts';
 import type { CaseReviewCreate } from './schemas.ts';
@@ -14,6 +15,8 @@ export async function createCaseReview(
   workspaceId: string,
   caseId: string,
   input: Static<typeof CaseReviewCreate>,
+  /** The request's If-Match (the case's ETag as the reviewer read it). */
+  condition?: IfMatch,
 ) {
   const userId = currentUserId();
   const { review } = await db.transaction().execute((trx) =>
@@ -26,6 +29,7 @@ export async function createCaseReview(
       userId,
       nextReviewAt: input.next_review_at ? toUtcDate(input.next_review_at) : input.next_review_at,
       reviewedAt: input.reviewed_at ? new Date(input.reviewed_at) : undefined,
+      condition,
     }),
   );
   return review;

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.ts';
 import { touchCase } from '../../cases/repository.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CheckRow } from '../../db/schema.ts';
+import { nextVersionStamp } from '../../db/version-stamp.ts';
 import { recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { recordGeneratedFile } from '../../files/generated-file.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -81,7 +82,7 @@ export async function applyOutcome(
   const set: Record<string, unknown> = {
     status: outcome.status,
     data: JSON.stringify(withSystemReviewReason(def.type, outcome.status, outcome.data)),
-    updated_at: sql`now()`,
+    updated_at: nextVersionStamp(),
     last_activity_at: sql`now()`,
   };
   // the queue's "waiting since": set on entering need_review, kept while it stays there (a hit
@@ -139,7 +140,7 @@ export async function updateCheckData(
 ): Promise<CheckRow> {
   const row = await trx
     .updateTable('checks')
-    .set({ data: JSON.stringify(data), updated_at: sql`now()`, last_activity_at: sql`now()` })
+    .set({ data: JSON.stringify(data), updated_at: nextVersionStamp(), last_activity_at: sql`now()` })
     .where('id', '=', check.id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -4,6 +4,7 @@ import { presentCase } from '../../cases/present.ts';
 import { triggerWaitStep } from '../../client-portals/wait-steps.ts';
 import type { Db } from '../../db/connect.ts';
 import type { CaseRow } from '../../db/schema.ts';
+import { nextVersionStamp } from '../../db/version-stamp.ts';
 import { type DomainEvent, recordEvents, SYSTEM } from '../../events/record-event.ts';
 import { CHECK_TYPE_DEFINITIONS } from '../registry.ts';
 import { nextCaseFlags } from './case-flags.ts';
@@ -161,7 +162,7 @@ export async function refreshCaseAfterCheckChange(
       contact_has_actions: contactHasActions,
       flags,
       last_activity_at: sql`now()`,
-      ...(caseChanged ? { updated_at: sql`now()` } : {}),
+      ...(caseChanged ? { updated_at: nextVersionStamp() } : {}),
     })
     .where('id', '=', caseId)
     .returningAll()

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.ts';
 import { transactionNow } from '../../db/transaction-now.ts';
+import { assertVersion, type IfMatch } from '../../http/conditional.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { commentOrNull } from '../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../users/nested-user.ts';
@@ -17,7 +18,8 @@ export interface ReviewInput {
 /**
  * A reviewer's decision: by API (reviewer_type `api`, user null), or by a console user given as
  * `user` (reviewer_type `user`; the check keeps the user as named at review time). Decided checks
- * change only with override.
+ * change only with override. `condition` (the request's If-Match) is compared with the check as it
+ * is under its lock, before anything else: a stale one is the 412, whatever the review would say.
  */
 export async function reviewCheck(
   ctx: AppContext,
@@ -26,10 +28,12 @@ export async function reviewCheck(
   id: string,
   input: ReviewInput,
   user: NestedUserOut | null = null,
+  condition?: IfMatch,
 ) {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+    assertVersion(condition, check.updated_at, 'check');
     if ((check.status === 'approved' || check.status === 'rejected') && !input.override) {
       throw badRequest(
         `The check is already ${check.status}; send override: true to change a decided check`,

@@ -7,9 +7,9 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   listCases:
     'Cases of the workspace, oldest first unless `sort` says otherwise. Filters take an operator suffix (`status.in=open,draft`, `created_at.gte=2026-01-01`); `page` and `limit` page through the results.',
   getCase:
-    'The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id.',
+    "The whole case: its companies and individuals with their checks, relations, review, risk, tags and flags. The path takes the case id or, failing that, its external_id. The `ETag` header is the case's version, for `If-Match` on its review and its update.",
   updateCase:
-    'Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event).',
+    "Changes the fields given (name, status, assignee, tags, metadata, custom properties...); the others stay. Each change is an event (Case.Updated with its sub-event). With `If-Match` (the case's ETag as it was read), a case that changed since is a 412 and nothing changes.",
   deleteCase:
     'Hides the case and revokes its client portal links; `permanent=true` erases it with its entities, checks, files and event history (activities, webhook deliveries), Case.Deleted excepted.',
   createIndividual:
@@ -60,7 +60,7 @@ export const OPERATION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   updateAmlMonitoring:
     'With monitoring on, the subject is screened again each time a sanctions list version is loaded, and new hits reopen the check.',
   reviewAmlHits:
-    'Marks hits as true positives (confirmed) or false positives (ignored). Every hit must be reviewed before the check itself.',
+    "Marks hits as true positives (confirmed) or false positives (ignored); each keeps its `review`: the reason given, when, and who (`api`, or the console user with `user`). Every hit must be reviewed before the check itself. With `If-Match` (the check's ETag as it was read), a check that changed since (a hit decided by someone else, a review) is a 412 and no hit changes.",
   getClientPortal: 'The portal the case contacts use: name, language, branding and whether it is online.',
   getDocumentTemplate: 'The template with its versions, and which one is published.',
   getDocumentTemplateVersion: 'One version of a template: its Handlebars body and whether it is published.',

@@ -8,6 +8,7 @@ import { CHECK_TYPE_DEFINITIONS } from '../../checks/registry.ts';
 import { API_PREFIXES, noRequiredField } from '../strict-input.ts';
 import { attachExamples } from './attach-examples.ts';
 import { namedSchemas } from './components.ts';
+import { declareConditionalWrites } from './conditional-writes.ts';
 import { CUSTOM_FORMATS } from './description.ts';
 import { OPERATION_DESCRIPTIONS } from './descriptions.ts';
 import { nameSchemas } from './name-schemas.ts';
@@ -35,6 +36,7 @@ export function finishDocument(doc: Record<string, unknown>): Record<string, unk
       if (!op.description && op.operationId) op.description = OPERATION_DESCRIPTIONS[op.operationId];
       if (path.startsWith('/admin/')) op.security = [{ AdminBearer: [] }];
       if (method === 'post' && path.startsWith('/v1/')) declareIdempotency(op as IdempotentOperation);
+      declareConditionalWrites(method, path, op as IdempotentOperation);
       declarePlumbingHeaders(path, op as IdempotentOperation);
       if (method !== 'put' && API_PREFIXES.some((p) => path.startsWith(p))) optionalBody(op, doc);
       attachExamples(op);

@@ -66,12 +66,32 @@ export function unwrap<T>(res: { data?: T; error?: unknown; response: Response }
  * few /v1 paths built at run time (a check's endpoint by its type). Same CSRF and 401 handling.
  */
 export async function consoleCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await versionedCall<T>(method, path, body)).body;
+}
+
+/** An answer with the version of the resource it is (its ETag), to send back as If-Match. */
+export interface Versioned<T> {
+  body: T;
+  etag: string | null;
+}
+
+/**
+ * A raw JSON call that keeps the answer's ETag, with extra request headers (If-Match): a decision
+ * names the version of the check it was taken on, and a 412 says someone changed it meanwhile.
+ */
+export async function versionedCall<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Versioned<T>> {
   const res = await fetch(path, {
     method,
     credentials: 'same-origin',
     headers: {
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(!SAFE.has(method) && csrfToken ? { 'X-CSRF-Token': csrfToken } : {}),
+      ...headers,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -79,5 +99,8 @@ export async function consoleCall<T>(method: string, path: string, body?: unknow
   const json = text ? JSON.parse(text) : null;
   if (res.status === 401) for (const fn of unauthorizedListeners) fn();
   if (!res.ok) throw new ApiProblem(res.status, json, res.statusText);
-  return json as T;
+  return { body: json as T, etag: res.headers.get('etag') };
 }
+
+/** The status of a refused write whose If-Match named a version that is no longer the current one. */
+export const CHANGED_MEANWHILE = 412;

@@ -248,6 +248,8 @@ export const actEn = {
   'check.confirmedHits':
     '{n, plural, one {# hit is} other {# hits are}} confirmed as a true match: approving records the check as approved all the same.',
   'check.hitsDone': 'Every hit is confirmed or ignored: approve or reject the check.',
+  'check.changedMeanwhile':
+    'Someone changed this check meanwhile: it has been read again, check it before deciding.',
   'check.hitsDecided':
     'The check is decided: its hits are no longer confirmed or ignored; change the decision itself below.',
   'signature.signer': 'Signer',

@@ -249,6 +249,8 @@ export const actFr: Record<ActKey, string> = {
   'check.confirmedHits':
     '{n, plural, one {# correspondance est confirmée} other {# correspondances sont confirmées}} : approuver enregistre malgré tout le contrôle comme approuvé.',
   'check.hitsDone': 'Chaque correspondance est confirmée ou écartée : approuvez ou refusez le contrôle.',
+  'check.changedMeanwhile':
+    'Quelqu’un a modifié ce contrôle entre-temps : il a été relu, vérifiez-le avant de décider.',
   'check.hitsDecided':
     'Le contrôle est décidé : ses correspondances ne se confirment ni ne s’écartent plus ; modifiez la décision elle-même ci-dessous.',
   'signature.signer': 'Signataire',

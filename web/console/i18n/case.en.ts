@@ -134,6 +134,8 @@ export const caseEn = {
     '{n, plural, one {# check of this case is rejected} other {# checks of this case are rejected}}: approving records the case as approved all the same.',
   'case.review.undecidedWarning':
     '{n, plural, one {# check is not decided yet (to review or waiting): approving leaves it so} other {# checks are not decided yet (to review or waiting): approving leaves them so}}, and the case stays “For review” until {n, plural, one {it is} other {they are}} decided.',
+  'case.review.changedMeanwhile':
+    'Someone changed this case meanwhile: it has been read again, check it before deciding.',
   'case.review.submit': 'Record the review',
   'case.review.last': 'Review',
   'case.review.none': 'Not reviewed yet.',

@@ -137,6 +137,8 @@ export const caseFr: Record<CaseKey, string> = {
     '{n, plural, one {# contrôle de ce dossier est rejeté} other {# contrôles de ce dossier sont rejetés}} : l’approbation enregistre malgré tout le dossier comme approuvé.',
   'case.review.undecidedWarning':
     '{n, plural, one {# contrôle n’est pas encore décidé (à revoir ou en attente) : l’approbation le laisse tel quel} other {# contrôles ne sont pas encore décidés (à revoir ou en attente) : l’approbation les laisse tels quels}}, et le dossier reste « À revoir » tant qu’{n, plural, one {il n’est pas décidé} other {ils ne sont pas décidés}}.',
+  'case.review.changedMeanwhile':
+    'Quelqu’un a modifié ce dossier entre-temps : il a été relu, vérifiez-le avant de décider.',
   'case.review.submit': 'Enregistrer la décision',
   'case.review.last': 'Décision',
   'case.review.none': 'Aucune décision pour le moment.',

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../app-context.ts';
 import { transactionNow } from '../../../db/transaction-now.ts';
 import { recordEvents } from '../../../events/record-event.ts';
+import { assertVersion, type IfMatch } from '../../../http/conditional.ts';
 import { ApiError, badRequest, notFound } from '../../../http/errors.ts';
 import { commentOrNull } from '../../../shared/comment-or-null.ts';
 import type { NestedUserOut } from '../../../users/nested-user.ts';
@@ -17,7 +18,9 @@ import type { AmlDataOut, AmlHitOut, ReviewHitsInput } from './schemas.ts';
  * change here: the check itself is reviewed with PATCH .../review once no hit is pending. Hits are
  * reviewed while the check needs review: once it is decided, its hits are the record of what the
  * decision was taken on, so they stay as they were (400 naming `status`); monitoring that brings
- * new hits puts the check back in need_review, and their review opens again.
+ * new hits puts the check back in need_review, and their review opens again. `condition` (the
+ * request's If-Match) is compared with the locked check first: a hit decided meanwhile by someone
+ * else is a 412, not overwritten by a tab that still showed it pending.
  */
 export async function reviewAmlHits(
   ctx: AppContext,
@@ -26,10 +29,12 @@ export async function reviewAmlHits(
   input: ReviewHitsInput,
   /** A console user reviewing (reviewer_type `user`, kept as named now); null: by API. */
   user: NestedUserOut | null = null,
+  condition?: IfMatch,
 ) {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (check?.type !== 'aml') throw notFound('aml check');
+    assertVersion(condition, check.updated_at, 'check');
     if (check.status !== 'need_review') {
       throw badRequest(
         `The check is ${check.status}: its hits can be reviewed while it is need_review`,

@@ -1,6 +1,7 @@
 import type { App, AppContext } from '../../../app-context.ts';
 import { sessionNestedUser } from '../../../audit-log/who.ts';
 import { errors, IdParam } from '../../../http/common-schemas.ts';
+import { readIfMatch, sendVersion } from '../../../http/conditional.ts';
 import { fullCheckSchema } from '../../envelope-schema.ts';
 import { reviewAmlHits } from './review-hits.ts';
 import { AmlData, ReviewHitsBody, UpdateMonitoringBody } from './schemas.ts';
@@ -19,17 +20,22 @@ export function registerAmlRoutes(app: App, ctx: AppContext): void {
         summary: 'Confirm (true positive) or ignore (false positive) hits of an aml check',
         params: IdParam,
         body: ReviewHitsBody,
-        response: { 200: AmlCheck, ...errors(400, 404) },
+        response: { 200: AmlCheck, ...errors(400, 404, 412) },
       },
     },
-    async (req) =>
-      (await reviewAmlHits(
+    async (req, reply) => {
+      const condition = readIfMatch(req.headers['if-match']);
+      const out = await reviewAmlHits(
         ctx,
         req.principal.workspaceId,
         req.params.id,
         req.body,
         sessionNestedUser(req.principal),
-      )) as never,
+        condition,
+      );
+      sendVersion(reply, out.updated_at);
+      return out as never;
+    },
   );
   app.patch(
     '/checks/aml/:id/monitoring',

@@ -34,6 +34,8 @@ export function CasePage({ id }: { id: string }) {
   const t = useCaseT();
   const canWrite = useCanWrite();
   const [kase, setKase] = useState<CaseDetailed | null>(null);
+  // the version of the case shown (its ETag): the case review is sent on it
+  const [caseTag, setCaseTag] = useState<string | null>(null);
   const [error, setError] = useState<{ status: number; message: string } | null>(null);
   // a link may open a tab, an entity or a check: ?tab=documents, ?entity=<id>, ?check=<id>
   const initial = useMemo(() => new URLSearchParams(window.location.search), []);
@@ -73,6 +75,7 @@ export function CasePage({ id }: { id: string }) {
     }
     setError(null);
     setKase(res.data);
+    setCaseTag(res.response.headers.get('etag'));
   }, [id, notRelevant]);
 
   // another case: nothing of the previous one stays on the page while it loads
@@ -246,7 +249,9 @@ export function CasePage({ id }: { id: string }) {
                 status={kase.status}
                 rejectedChecks={rejectedChecks}
                 undecidedChecks={undecidedChecks}
+                etag={caseTag}
                 onReviewed={changed}
+                onChangedMeanwhile={changed}
               />
               <LaunchChecksButton caseId={kase.id} entities={lightEntities} onLaunched={changed} />
               <AddEntityButton caseId={kase.id} onChanged={changed} />

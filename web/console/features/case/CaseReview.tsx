@@ -3,10 +3,13 @@
  * The server decides what is allowed; the comment the workspace makes mandatory (its settings, read
  * when the dialog opens) is marked required in the form, so that it is said before anything is sent.
  * The reviewer picks the decision (none is preselected), and approving a case that has rejected
- * checks, or checks not decided yet, says so before it is recorded.
+ * checks, or checks not decided yet, says so before it is recorded. The review is sent on the
+ * version of the case the page shows (If-Match): a case someone reviewed or changed meanwhile
+ * records nothing, is read again and said so (two tabs recorded contradictory reviews, the later
+ * one never told: console walk).
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import { api } from '../../api/client.ts';
+import { api, CHANGED_MEANWHILE } from '../../api/client.ts';
 import { Dialog, DialogActions } from './Dialog.tsx';
 import { useCaseT } from './i18n.ts';
 import { useCaseWrite } from './use-case-write.ts';
@@ -20,7 +23,11 @@ export function CaseReviewButton(props: {
   rejectedChecks: number;
   /** Its checks not decided yet (to review, waiting for data, processing): they stay so. */
   undecidedChecks: number;
+  /** The version of the case the page shows (its ETag): the review is a decision on it. */
+  etag: string | null;
   onReviewed: () => void;
+  /** The case changed since the page read it: read it again. */
+  onChangedMeanwhile: () => void;
 }) {
   const t = useCaseT();
   const [open, setOpen] = useState(false);
@@ -30,6 +37,7 @@ export function CaseReviewButton(props: {
   const write = useCaseWrite();
   const [commentRequired, setCommentRequired] = useState(false);
   const [blankComment, setBlankComment] = useState(false);
+  const [changedMeanwhile, setChangedMeanwhile] = useState(false);
   useEffect(() => {
     if (!open) return;
     let live = true;
@@ -53,12 +61,25 @@ export function CaseReviewButton(props: {
       return;
     }
     setBlankComment(false);
-    const sent = await write.send(() =>
-      api.POST('/v1/cases/{id}/reviews', {
-        params: { path: { id: props.caseId } },
+    setChangedMeanwhile(false);
+    let stale = false;
+    const sent = await write.send(async () => {
+      const res = await api.POST('/v1/cases/{id}/reviews', {
+        params: { path: { id: props.caseId }, header: props.etag ? { 'If-Match': props.etag } : {} },
         body: { status: decision as Decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
-      }),
-    );
+      });
+      // said in the console's words below, not as the server's refusal
+      stale = res.response.status === CHANGED_MEANWHILE;
+      return stale ? {} : res;
+    });
+    if (stale) {
+      // nothing was recorded: the page reads the case again, and the decision is the reviewer's to
+      // make again on what it now shows (their comment stays)
+      setChangedMeanwhile(true);
+      setDecision(null);
+      props.onChangedMeanwhile();
+      return;
+    }
     if (!sent) return;
     setOpen(false);
     setComment('');
@@ -71,13 +92,21 @@ export function CaseReviewButton(props: {
       <button
         type="button"
         className="case-button is-primary"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          setChangedMeanwhile(false);
+          setOpen(true);
+        }}
         data-testid="case-review-open"
       >
         {t('case.review.open')}
       </button>
       <Dialog title={t('case.review.title')} open={open} onClose={() => setOpen(false)}>
         <form onSubmit={submit} className="case-form">
+          {changedMeanwhile ? (
+            <p className="case-warning" role="alert" data-testid="case-review-changed">
+              {t('case.review.changedMeanwhile')}
+            </p>
+          ) : null}
           <fieldset>
             <legend>{t('case.review.decision')}</legend>
             {(['approved', 'rejected', 'closed'] as const).map((d) => (

@@ -4,7 +4,7 @@
  * its data, and the review (approve / reject, or override a decided one) with a comment.
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, consoleCall, unwrap } from '../../api/client.ts';
+import { ApiProblem, CHANGED_MEANWHILE, type Versioned, versionedCall } from '../../api/client.ts';
 import { useFormatDate, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite } from '../../shell/session.tsx';
 import { ActFailed } from '../ActFailed.tsx';
@@ -19,9 +19,32 @@ import { useSubtypeLabel } from './subtype-labels.ts';
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
 
-/** The check's own endpoint (the type's path), read with its data. */
-function readCheck(type: string, id: string): Promise<Json> {
-  return consoleCall<Json>('GET', `/v1/checks/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
+/** The check's own endpoint (the type's path), read with its data and its version (ETag). */
+function readCheck(type: string, id: string): Promise<Versioned<Json>> {
+  return versionedCall<Json>('GET', `/v1/checks/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
+}
+
+/**
+ * A decision (a hit confirmed or ignored, the check approved or rejected) sent with the version of
+ * the check the panel shows (If-Match); false when someone changed the check meanwhile: nothing was
+ * written, and the panel shows the check as it now is. Another tab's confirmed hit was silently
+ * replaced by a stale tab's "Ignore" before (console walk).
+ */
+type Decide = (path: string, body: Json) => Promise<boolean>;
+
+/**
+ * Checks a decision was refused for because they had changed, with the version read then: the
+ * panel says so while it shows that version, however often it is drawn again (a reload of the case
+ * draws the panel anew).
+ */
+const changedMeanwhile = new Map<string, string | null>();
+
+/** A review's author in words: the user by name (their e-mail without one), else vericase or the API. */
+function reviewerWord(review: Json | null | undefined, t: ReturnType<typeof useActT>): string {
+  const user = review?.user as { email?: string; first_name?: string; last_name?: string } | null | undefined;
+  const name = user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email : undefined;
+  const key = `check.reviewer.${review?.reviewer_type}`;
+  return name ?? (hasActKey(key) ? t(key) : String(review?.reviewer_type));
 }
 
 /** Fields whose values are codes with a label of their own: the dictionary's prefix for them. */
@@ -235,9 +258,10 @@ function HitMonitoring({ hit }: { hit: Json }) {
   );
 }
 
-function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
+function AmlHits({ check, decide }: { check: Json; decide: Decide }) {
   const t = useActT();
   const { lang } = useLang();
+  const formatDate = useFormatDate();
   const canWrite = useCanWrite();
   // a decided check's hits are not reviewed any more (the server refuses it): an override changes it
   const decided = check.status === 'approved' || check.status === 'rejected';
@@ -260,14 +284,13 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   const review = (hitId: string, action: 'confirm' | 'ignore') =>
     run(async () => {
       const comment = reasons[hitId]?.trim();
-      unwrap(
-        await api.PATCH('/v1/checks/aml/{id}/hits/review', {
-          params: { path: { id: check.id as string } },
-          body: { action, hit_ids: [hitId], ...(comment ? { comment } : {}) },
-        }),
-      );
-      setReasons((r) => ({ ...r, [hitId]: '' }));
-      onChanged();
+      const recorded = await decide(`/v1/checks/aml/${encodeURIComponent(String(check.id))}/hits/review`, {
+        action,
+        hit_ids: [hitId],
+        ...(comment ? { comment } : {}),
+      });
+      // refused because the check changed: the reason stays, for a decision on what is shown now
+      if (recorded) setReasons((r) => ({ ...r, [hitId]: '' }));
     });
   const hitStatus = (status: unknown) => {
     const k = `check.matchStatus.${String(status)}`;
@@ -315,6 +338,15 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
           <div className="hit-footer">
             <HitMonitoring hit={h} />
             <p className="small">{t('check.hitStatus', { status: hitStatus(h.status) })}</p>
+            {/* who decided the hit and when: a hit confirmed in another tab says by whom */}
+            {h.status !== 'potential_match' && typeof (h.review as Json | null)?.reviewed_at === 'string' ? (
+              <p className="small muted" data-testid="hit-reviewed">
+                {t('check.reviewed', {
+                  who: reviewerWord(h.review as Json, t),
+                  when: formatDate(String((h.review as Json).reviewed_at)),
+                })}
+              </p>
+            ) : null}
             {typeof (h.review as Json | null)?.comment === 'string' && (h.review as Json).comment ? (
               <p className="small">
                 <q>{String((h.review as Json).comment)}</q>
@@ -357,19 +389,11 @@ function AmlHits({ check, onChanged }: { check: Json; onChanged: () => void }) {
   );
 }
 
-function TypeResult({
-  check,
-  entityName,
-  onChanged,
-}: {
-  check: Json;
-  entityName: string;
-  onChanged: () => void;
-}) {
+function TypeResult({ check, entityName, decide }: { check: Json; entityName: string; decide: Decide }) {
   const data = (check.data ?? {}) as Json;
   switch (check.type) {
     case 'aml':
-      return <AmlHits check={check} onChanged={onChanged} />;
+      return <AmlHits check={check} decide={decide} />;
     case 'electronic_signature':
       return <SignatureRequest check={check} signer={entityName} />;
     case 'ekyc':
@@ -658,9 +682,18 @@ function RegistryChanges({ changes, pending }: { changes: Json | null | undefine
   );
 }
 
-function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }) {
+/** Review comments typed and not sent yet, by check id: a panel drawn again (its check changed) keeps them. */
+const draftComments: Record<string, string> = {};
+
+function ReviewForm({ check, decide }: { check: Json; decide: Decide }) {
   const t = useActT();
-  const [comment, setComment] = useState('');
+  const id = String(check.id);
+  const [comment, setCommentState] = useState(() => draftComments[id] ?? '');
+  const setComment = (text: string) => {
+    if (text) draftComments[id] = text;
+    else delete draftComments[id];
+    setCommentState(text);
+  };
   const [override, setOverride] = useState(false);
   const { busy, error, run } = useAction();
   const decided = check.status === 'approved' || check.status === 'rejected';
@@ -706,13 +739,12 @@ function ReviewForm({ check, onChanged }: { check: Json; onChanged: () => void }
   const submitWith = (action: 'approve' | 'reject') => (e?: FormEvent) => {
     e?.preventDefault();
     void run(async () => {
-      await consoleCall('PATCH', `/v1/checks/${check.type}/${check.id}/review`, {
+      const done = await decide(`/v1/checks/${check.type}/${check.id}/review`, {
         action,
         comment: comment || null,
         ...(decided ? { override: true } : {}),
       });
-      setComment('');
-      onChanged();
+      if (done) setComment('');
     });
   };
   if (decided && !override) {
@@ -847,29 +879,40 @@ export function CheckPanel(props: {
   const shownComment = useAutomaticComment();
   const formatDate = useFormatDate();
   const canWrite = useCanWrite();
-  const [full, setFull] = useState<Json | null>(null);
+  // the check as read, with its version: every decision of the panel is sent on that version
+  const [shown, setShown] = useState<Versioned<Json> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
-    readCheck(props.check.type, props.check.id).then(setFull, (e: Error) => setError(e.message));
+    readCheck(props.check.type, props.check.id).then(setShown, (e: Error) => setError(e.message));
   }, [props.check.type, props.check.id]);
   useEffect(load, [load]);
-  const changed = () => {
-    load();
-    props.onChanged();
+  const decide: Decide = async (path, body) => {
+    const checkId = props.check.id;
+    try {
+      const next = await versionedCall<Json>(
+        'PATCH',
+        path,
+        body,
+        shown?.etag ? { 'If-Match': shown.etag } : {},
+      );
+      changedMeanwhile.delete(checkId);
+      setShown(next);
+      props.onChanged();
+      return true;
+    } catch (e) {
+      if (!(e instanceof ApiProblem) || e.status !== CHANGED_MEANWHILE) throw e;
+      // nothing was written: the check as it is now, drawn again, and said so before anyone decides
+      const fresh = await readCheck(props.check.type, checkId);
+      changedMeanwhile.set(checkId, fresh.etag);
+      setShown(fresh);
+      props.onChanged();
+      return false;
+    }
   };
   if (error) return <p className="error">{error}</p>;
-  if (!full) return <p className="muted">…</p>;
+  if (!shown) return <p className="muted">…</p>;
+  const full = shown.body;
   const review = ((full.data as Json | undefined)?.review ?? null) as Json | null;
-  const reviewer = review?.user as
-    | { email?: string; first_name?: string; last_name?: string }
-    | null
-    | undefined;
-  // a person by name, as the case's review, notes and activity show them (their e-mail without one)
-  const reviewerName = reviewer
-    ? [reviewer.first_name, reviewer.last_name].filter(Boolean).join(' ') || reviewer.email
-    : undefined;
-  // without a user, who reviewed is vericase (an automatic rule) or the API: in words, not a code
-  const reviewerKey = `check.reviewer.${review?.reviewer_type}`;
   const typeKey = `check.type.${props.check.type}`;
   const typeLabel = hasActKey(typeKey) ? t(typeKey) : props.check.type;
   // waiting for data: whose, where the type knows (the signer, the person); else the status's code,
@@ -878,6 +921,11 @@ export function CheckPanel(props: {
   const statusWord = hasActKey(waitingKey) ? t(waitingKey) : full.status;
   return (
     <section className="check-panel" aria-label={`${typeLabel} · ${props.entityName}`}>
+      {changedMeanwhile.has(props.check.id) && changedMeanwhile.get(props.check.id) === shown.etag ? (
+        <p className="notice-warn" role="alert" data-testid="check-changed-meanwhile">
+          {t('check.changedMeanwhile')}
+        </p>
+      ) : null}
       <Facts
         data={{ status: statusWord, result: (full.data as Json | undefined)?.result }}
         keys={['status', 'result']}
@@ -912,7 +960,7 @@ export function CheckPanel(props: {
           </button>
         </p>
       ) : null}
-      <TypeResult check={full} entityName={props.entityName} onChanged={changed} />
+      <TypeResult check={full} entityName={props.entityName} decide={decide} />
       {declinedBySigner(full) ? (
         // the signer's refusal is recorded as a system review (the reference has no signer kind):
         // said as what it is, with their reason and its time, not as vericase's review; an
@@ -927,14 +975,16 @@ export function CheckPanel(props: {
       review.reviewer_type === 'system' ? null : review?.reviewed_at ? (
         <p className="small muted">
           {t('check.reviewed', {
-            who: reviewerName ?? (hasActKey(reviewerKey) ? t(reviewerKey) : String(review?.reviewer_type)),
+            // a person by name, as the case's review, notes and activity show them; without a user,
+            // vericase (an automatic rule) or the API, in words rather than a code
+            who: reviewerWord(review, t),
             when: formatDate(review.reviewed_at as string),
           })}
           {review.comment ? ` — ${shownComment(String(review.comment), review.reviewer_type)}` : ''}
         </p>
       ) : null}
       {/* keyed by the check's state: an error shown for an earlier state goes with it */}
-      {canWrite ? <ReviewForm key={reviewFormKey(full)} check={full} onChanged={changed} /> : null}
+      {canWrite ? <ReviewForm key={reviewFormKey(full)} check={full} decide={decide} /> : null}
       <details>
         <summary>{t('check.details')}</summary>
         <pre className="json">{JSON.stringify(full.data, null, 2)}</pre>
