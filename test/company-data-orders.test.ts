@@ -13,6 +13,7 @@ import { FAKE_CH_KEY, type FakeRegistry, startFakeRegistry } from './helpers/fak
 import { FAKE_PDF } from './helpers/fake-registry-payloads.ts';
 import { downloadFile } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+import { pdfLines, pdfPlainText } from './helpers/pdf-words.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
 
 /**
@@ -255,6 +256,45 @@ describe('document orders', () => {
       if (company.legal_form && /[\u0400-\u04ff]/.test(company.legal_form))
         assert.ok(text.includes(company.legal_form), text);
       assert.doesNotMatch(text, /\?{3}/);
+    }
+  });
+
+  test('the extract draws Arabic and Hebrew right to left, labels and numbers in place (they were drawn mirrored)', async () => {
+    for (const [country, name] of [
+      ['SA', 'أرامكو'],
+      ['IL', 'חברה'],
+    ]) {
+      const api = await newWorkspace();
+      const found = await api.get(
+        `/v1/company-data/search?country=${country}&name=${encodeURIComponent(name)}`,
+      );
+      assert.equal(found.status, 200, JSON.stringify(found.body));
+      const created = await api.post('/v1/cases', {
+        name: 'Right-to-left extract',
+        companies: [{ type: 'main', search_ref: found.body.data[0].search_ref, import_related: true }],
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const company = created.body.companies.find((c: any) => c.type === 'main');
+      assert.equal(company.name, name);
+      const done = await settledOrder(api, (await order(api, company.id, 'sandbox_registry_extract')).id);
+      assert.equal(done.status, 'completed', JSON.stringify(done));
+      const pdf = (await downloadFile(api, done.file_id)).bytes;
+      // pdftotext gives a right-to-left word back in typing order only when its letters were drawn
+      // right to left (`Company name: وكمارأ` before, the letters left to right as typed)
+      const text = pdfPlainText(pdf);
+      assert.match(text, new RegExp(`^Company name: ${name}$`, 'm'), text);
+      // the holding `<name> Holding` begins right to left, so it is laid out so (Holding at its
+      // left), kept apart from its percentage: `% 04 :gnidloH <name>` before
+      assert.match(text, new RegExp(`^Holding ${name}: 40 %$`, 'm'), text);
+      const line = pdfLines(pdf).find((words) => words.includes('Holding'));
+      assert.deepEqual(line?.slice(0, 1), ['Holding'], JSON.stringify(line));
+      assert.deepEqual(line?.slice(-2), ['40', '%'], JSON.stringify(line));
+      // the legal form as the ISO 20275 list writes it, in Arabic for Saudi Arabia (its words were
+      // drawn in typing order, left to right: each came back backwards)
+      // (its words; the list's double spaces are one space in pdftotext's reading)
+      const form = String(company.legal_form ?? '').replace(/\s+/g, ' ');
+      if (form) assert.match(text, new RegExp(`^Legal form: .*${form}`, 'm'), text);
+      if (country === 'SA') assert.match(company.legal_form ?? '', /[\u0600-\u06ff]/);
     }
   });
 

@@ -196,6 +196,28 @@ describe('signing: signPdf, the service identity and pdfsig', () => {
     assert.equal((await signatureDictionary(cjk)).Name, '王小明 Ковалёв');
   });
 
+  test('an Arabic or Hebrew name reads right to left in the block; the typed face lacks them: spelt out, no `?`', async () => {
+    const { ctx } = await getHarness();
+    for (const [name, typed] of [
+      ['مُحَمَّد العتيبي', '‹muhamad› ‹l`tyby›'],
+      ['דוד כהן', '‹dvd› ‹khhn›'],
+    ]) {
+      const signed = await signPdf(ctx, await documentPdf(1), { ...SIGNER, signerName: name, signedAt: AT });
+      assert.match(pdfsig(signed), /Signature Validation: Signature is Valid\./);
+      // pdftotext gives a right-to-left name back as written only when it was drawn right to left
+      // (it was drawn in typing order from left to right, Arabic letters unjoined)
+      // (in canonical order: poppler gives a shadda and a fatha on one letter back the other way round)
+      const text = pdftotext(signed)
+        .replace(/[\u202a-\u202e]/g, '')
+        .normalize('NFD');
+      assert.ok(text.includes(name.normalize('NFD')), text);
+      // DejaVu Serif Italic has no Arabic or Hebrew: the typed signature is transliterated, marked;
+      // a letter any-ascii spells as nothing (the alef of `al`) was a `?`
+      assert.ok(text.includes(typed), text);
+      assert.equal((await signatureDictionary(signed)).Name, name);
+    }
+  });
+
   test('changing one byte of the signed file makes pdfsig report it invalid', async () => {
     const { ctx } = await getHarness();
     const signed = await signPdf(ctx, await documentPdf(1), { ...SIGNER, signedAt: AT });

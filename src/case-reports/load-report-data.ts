@@ -14,6 +14,7 @@ import type {
   RelationsTable,
 } from '../db/schema.ts';
 import { commentsByNote } from '../notes/repository.ts';
+import { isolate } from '../shared/bidi-text.ts';
 import { UUID_RE } from '../shared/pg-errors.ts';
 import { nestedUsersById } from '../users/nested-user.ts';
 
@@ -179,16 +180,19 @@ async function userNames(db: Db, workspaceId: string, ids: (string | null | unde
   return new Map([...users].map(([id, u]) => [id, personName(u)]));
 }
 
-/** How the report names the case's companies and individuals, by id. */
+/**
+ * How the report names the case's companies and individuals, by id: isolated (a name in Arabic or
+ * Hebrew keeps its own direction inside the sentences it is set in, src/shared/bidi-text.ts).
+ */
 export function entityNames(d: Pick<ReportData, 'companies' | 'individuals'>): Map<string, string> {
   return new Map<string, string>([
-    ...d.companies.map((c) => [c.id, c.name] as [string, string]),
-    ...d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`] as [string, string]),
+    ...d.companies.map((c) => [c.id, isolate(c.name)] as [string, string]),
+    ...d.individuals.map((i) => [i.id, isolate(`${i.first_name} ${i.last_name}`)] as [string, string]),
   ]);
 }
 
-/** How the report names a user: `First Last <email>`. */
+/** How the report names a user: `First Last <email>`, the name isolated as entities' are. */
 export function personName(u: { first_name?: unknown; last_name?: unknown; email?: unknown }): string {
-  const name = [u.first_name, u.last_name].filter((v) => typeof v === 'string' && v).join(' ');
+  const name = isolate([u.first_name, u.last_name].filter((v) => typeof v === 'string' && v).join(' '));
   return typeof u.email === 'string' && u.email ? (name ? `${name} <${u.email}>` : u.email) : name;
 }

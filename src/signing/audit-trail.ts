@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.ts';
 import { PdfWriter } from '../case-reports/pdf/writer.ts';
+import { isolate } from '../shared/bidi-text.ts';
 import { loadPdfLib } from '../shared/lazy-module.ts';
 import { signingIdentity } from './identity.ts';
 import { seal } from './seal.ts';
@@ -69,7 +70,7 @@ export async function auditTrailPdf(
     // an event is read as one block: its rows are not left at the top of a page without their heading
     w.block(`${utc(e.at)}  ${e.type}`, rows);
   }
-  w.finish(`Audit trail: ${input.title}`, `Generated ${utc(now)}`);
+  w.finish(`Audit trail: ${isolate(input.title)}`, `Generated ${utc(now)}`);
   const pages = doc.getPages();
   return seal(doc, identity, {
     page: pages[pages.length - 1],

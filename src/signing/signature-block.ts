@@ -1,5 +1,6 @@
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { safeTextFor } from '../case-reports/pdf/safe-text.ts';
+import { drawLine, lineWidth } from '../shared/bidi-text.ts';
 import { rgb } from '../shared/pdf-rgb.ts';
 import { embedBlockFonts } from './block-fonts.ts';
 import { type BlockLabels, ENGLISH_BLOCK_LABELS } from './block-labels.ts';
@@ -71,7 +72,8 @@ export async function drawSignatureBlock(
   let line = y + HEIGHT - PAD;
   const text = (value: string, font: PDFFont, size: number, color = GREY) => {
     line -= size * 1.25;
-    page.drawText(fit(safe(value, font), font, size, inner), { x: x + PAD, y: line, size, font, color });
+    // Arabic and Hebrew read right to left (src/shared/bidi-text.ts)
+    drawLine(page, fit(safe(value, font), font, size, inner), { x: x + PAD, y: line, size, font, color });
   };
   const labels = content.labels ?? ENGLISH_BLOCK_LABELS;
   text(labels.signedBy, fonts.regular, 7.5);
@@ -80,7 +82,7 @@ export async function drawSignatureBlock(
   text(
     name,
     fonts.bold,
-    Math.max(7, Math.min(10, (10 * inner) / Math.max(fonts.bold.widthOfTextAtSize(name, 10), 1))),
+    Math.max(7, Math.min(10, (10 * inner) / Math.max(lineWidth(name, fonts.bold, 10), 1))),
     rgb(0, 0, 0),
   );
 
@@ -99,8 +101,8 @@ export async function drawSignatureBlock(
     });
   } else {
     const typed = safe(content.typedSignature?.trim() || content.signerName, fonts.script);
-    const size = Math.min(22, (22 * inner) / Math.max(fonts.script.widthOfTextAtSize(typed, 22), 1));
-    page.drawText(fit(typed, fonts.script, size, inner), {
+    const size = Math.min(22, (22 * inner) / Math.max(lineWidth(typed, fonts.script, 22), 1));
+    drawLine(page, fit(typed, fonts.script, size, inner), {
       x: x + PAD,
       y: strip.top - strip.height + 10,
       size,
@@ -124,8 +126,8 @@ export async function drawSignatureBlock(
 
 /** Cuts a line that would overflow the block (with an ellipsis), never inside a surrogate pair. */
 function fit(value: string, font: PDFFont, size: number, width: number): string {
-  if (font.widthOfTextAtSize(value, size) <= width) return value;
+  if (lineWidth(value, font, size) <= width) return value;
   const chars = [...value];
-  while (chars.length > 1 && font.widthOfTextAtSize(`${chars.join('')}...`, size) > width) chars.pop();
+  while (chars.length > 1 && lineWidth(`${chars.join('')}...`, font, size) > width) chars.pop();
   return `${chars.join('')}...`;
 }

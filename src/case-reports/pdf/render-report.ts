@@ -1,3 +1,4 @@
+import { isolate } from '../../shared/bidi-text.ts';
 import { loadPdfLib } from '../../shared/lazy-module.ts';
 import type { ReportData } from '../load-report-data.ts';
 import { timeFormatter } from '../timezone.ts';
@@ -27,6 +28,6 @@ export async function renderCaseReport(
   checksSection(w, data, time);
   reviewsAndNotesSection(w, data, time);
   timelineSection(w, data, time);
-  w.finish(`Case report: ${data.kase.name}`, `Generated ${time(generatedAt)} (${timezone})`);
+  w.finish(`Case report: ${isolate(data.kase.name)}`, `Generated ${time(generatedAt)} (${timezone})`);
   return Buffer.from(await doc.save());
 }

@@ -1,4 +1,5 @@
-import type { ReportData } from '../load-report-data.ts';
+import { isolate } from '../../shared/bidi-text.ts';
+import { entityNames, type ReportData } from '../load-report-data.ts';
 import { addressText, join, percent, show, words } from './format.ts';
 import type { PdfWriter } from './writer.ts';
 
@@ -11,7 +12,7 @@ function relationTerms(r: Relation): string {
       r.roles.length ? r.roles.map(words).join(', ') : 'related',
       percent(r.ownership_percentage) && `${percent(r.ownership_percentage)} ownership`,
       percent(r.voting_rights_percentage) && `${percent(r.voting_rights_percentage)} voting rights`,
-      r.position && `position: ${r.position}`,
+      r.position && `position: ${isolate(r.position)}`,
     ],
     ' · ',
   );
@@ -25,12 +26,12 @@ function bankAccount(b: Record<string, string | null> | null): string | null {
 
 /** Every company, then every individual, each with its relations in the case. */
 export function entitiesSection(w: PdfWriter, d: ReportData): void {
-  const companyName = new Map(d.companies.map((c) => [c.id, c.name]));
-  const individualName = new Map(d.individuals.map((i) => [i.id, `${i.first_name} ${i.last_name}`]));
+  // names as the rest of the report writes them (isolated: set inside the sentences below)
+  const names = entityNames(d);
   const fromOf = (r: Relation) =>
     r.from_company_id
-      ? (companyName.get(r.from_company_id) ?? 'company')
-      : (individualName.get(r.from_individual_id ?? '') ?? 'individual');
+      ? (names.get(r.from_company_id) ?? 'company')
+      : (names.get(r.from_individual_id ?? '') ?? 'individual');
   // relations listed in the order the entities are
   const rank = new Map([...d.companies, ...d.individuals].map((e, i) => [e.id, i]));
   const at = (id: string | null) => rank.get(id ?? '') ?? Number.MAX_SAFE_INTEGER;
@@ -52,7 +53,11 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
   for (const c of d.companies) {
     w.heading(
       join(
-        [c.name, c.type === 'main' ? '(main company)' : null, c.is_relevant ? null : '(not relevant)'],
+        [
+          names.get(c.id),
+          c.type === 'main' ? '(main company)' : null,
+          c.is_relevant ? null : '(not relevant)',
+        ],
         ' ',
       ),
       2,
@@ -67,7 +72,7 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
         ['Bank account', show(bankAccount(c.banking_information))],
         ...((from.get(c.id) ?? []).map((r) => [
           'Relation',
-          `${relationTerms(r)} of ${companyName.get(r.to_company_id) ?? 'company'}`,
+          `${relationTerms(r)} of ${names.get(r.to_company_id) ?? 'company'}`,
         ]) as [string, string][]),
         ...((to.get(c.id) ?? []).map((r) => ['Related', `${fromOf(r)}: ${relationTerms(r)}`]) as [
           string,
@@ -88,7 +93,7 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
       i.is_signatory && 'signatory',
       i.is_delegator && 'delegator',
     ];
-    w.heading(join([`${i.first_name} ${i.last_name}`, i.is_relevant ? null : '(not relevant)'], ' '), 2);
+    w.heading(join([names.get(i.id), i.is_relevant ? null : '(not relevant)'], ' '), 2);
     w.fields(
       [
         ['Roles', i.roles.length ? i.roles.map(words).join(', ') : '-'],
@@ -108,7 +113,7 @@ export function entitiesSection(w: PdfWriter, d: ReportData): void {
         ['Address', addressText(i.address)],
         ...((from.get(i.id) ?? []).map((r) => [
           'Relation',
-          `${relationTerms(r)} of ${companyName.get(r.to_company_id) ?? 'company'}`,
+          `${relationTerms(r)} of ${names.get(r.to_company_id) ?? 'company'}`,
         ]) as [string, string][]),
       ],
       { skipEmpty: true },

@@ -1,4 +1,5 @@
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+import { drawLine, lineWidth } from '../../shared/bidi-text.ts';
 import { rgb } from '../../shared/pdf-rgb.ts';
 import { embedUnicodeFonts } from '../../shared/unicode-fonts.ts';
 import { type SafeText, safeTextFor, TRANSLITERATED_CLOSE, TRANSLITERATED_OPEN } from './safe-text.ts';
@@ -56,8 +57,10 @@ export class PdfWriter {
   }
 
   /**
-   * Drawn in DejaVu Sans Condensed (src/shared/unicode-fonts.ts), so names in Latin with its extensions, Greek
-   * and Cyrillic are shown as written ("Łódź", "Ковалёв"); what it lacks (CJK) is transliterated.
+   * Drawn in DejaVu Sans Condensed (src/shared/unicode-fonts.ts), so names in Latin with its extensions, Greek,
+   * Cyrillic, Arabic and Hebrew are shown as written ("Łódź", "Ковалёв", "أرامكو"); what it lacks (CJK) is
+   * transliterated. Every line is drawn by `drawLine` (src/shared/bidi-text.ts): Arabic and Hebrew
+   * read right to left within it.
    */
   static async create(doc: PDFDocument): Promise<PdfWriter> {
     const { condensed, condensedBold } = await embedUnicodeFonts(doc, ['condensed', 'condensedBold']);
@@ -93,7 +96,7 @@ export class PdfWriter {
     }
     let unit = widths.get(text);
     if (unit === undefined) {
-      unit = font.widthOfTextAtSize(text, 1);
+      unit = lineWidth(text, font, 1);
       widths.set(text, unit);
     }
     return unit * size;
@@ -149,7 +152,13 @@ export class PdfWriter {
     for (const line of this.#wrap(text, font, size, A4[0] - MARGIN - x)) {
       this.ensure(lead);
       this.#y -= lead;
-      this.#page.drawText(line, { x, y: this.#y + size * 0.3, size, font, color: style.grey ? GREY : BLACK });
+      drawLine(this.#page, line, {
+        x,
+        y: this.#y + size * 0.3,
+        size,
+        font,
+        color: style.grey ? GREY : BLACK,
+      });
     }
   }
 
@@ -213,7 +222,7 @@ export class PdfWriter {
         if (i > 0) this.ensure(lead);
         this.#y -= lead;
         if (labels[i]) {
-          this.#page.drawText(labels[i], {
+          drawLine(this.#page, labels[i], {
             x: MARGIN + indent,
             y: this.#y + size * 0.3,
             size,
@@ -222,7 +231,7 @@ export class PdfWriter {
           });
         }
         if (lines[i]) {
-          this.#page.drawText(lines[i], {
+          drawLine(this.#page, lines[i], {
             x: MARGIN + indent + labelWidth,
             y: this.#y + size * 0.3,
             size,
@@ -245,12 +254,12 @@ export class PdfWriter {
       : null;
     this.#pages.forEach((page, i) => {
       const y = A4[1] - 40;
-      const subWidth = this.#font.widthOfTextAtSize(safeSub, 8);
+      const subWidth = lineWidth(safeSub, this.#font, 8);
       let head = safeTitle;
       const room = A4[0] - 2 * MARGIN - subWidth - 20;
-      while (head.length > 1 && this.#bold.widthOfTextAtSize(head, 9) > room) head = `${head.slice(0, -2)}…`;
-      page.drawText(head, { x: MARGIN, y, size: 9, font: this.#bold, color: BLACK });
-      page.drawText(safeSub, { x: A4[0] - MARGIN - subWidth, y, size: 8, font: this.#font, color: GREY });
+      while (head.length > 1 && lineWidth(head, this.#bold, 9) > room) head = `${head.slice(0, -2)}…`;
+      drawLine(page, head, { x: MARGIN, y, size: 9, font: this.#bold, color: BLACK });
+      drawLine(page, safeSub, { x: A4[0] - MARGIN - subWidth, y, size: 8, font: this.#font, color: GREY });
       page.drawLine({
         start: { x: MARGIN, y: y - 6 },
         end: { x: A4[0] - MARGIN, y: y - 6 },

@@ -3,6 +3,7 @@ import {
   TRANSLITERATED_CLOSE,
   TRANSLITERATED_OPEN,
 } from '../../../case-reports/pdf/safe-text.ts';
+import { drawLine, isolate } from '../../../shared/bidi-text.ts';
 import { loadPdfLib } from '../../../shared/lazy-module.ts';
 import { embedUnicodeFonts } from '../../../shared/unicode-fonts.ts';
 import type { CompanyProfile } from '../../schemas.ts';
@@ -11,7 +12,9 @@ import type { CompanyProfile } from '../../schemas.ts';
  * A one-page registry extract of a sandbox profile, as the sandbox's ordered document. Drawn in
  * DejaVu as the case reports are (src/shared/unicode-fonts.ts): a Bulgarian legal form or a Greek
  * name is printed as written (Helvetica printed `?` for every letter outside WinAnsi, so a document
- * check fed the extract could not match the name); CJK is transliterated and marked.
+ * check fed the extract could not match the name); Arabic and Hebrew read right to left inside
+ * their lines, each value isolated from its label (src/shared/bidi-text.ts); CJK is transliterated
+ * and marked.
  */
 export async function extractPdf(
   profile: CompanyProfile,
@@ -27,7 +30,7 @@ export async function extractPdf(
   const page = pdf.addPage([595, 842]);
   let y = 790;
   const line = (text: string, size = 10, f = font) => {
-    page.drawText(safe(text).slice(0, 110), { x: 50, y, size, font: f });
+    drawLine(page, safe(text).slice(0, 110), { x: 50, y, size, font: f });
     y -= size + 6;
   };
   line(title, 16, bold);
@@ -49,13 +52,14 @@ export async function extractPdf(
     ['Share capital', profile.share_capital],
     ['Classifications', profile.classifications.map((c) => `${c.type} ${c.code}`).join(', ')],
   ];
-  for (const [label, value] of rows) line(`${label}: ${value ?? '-'}`);
+  for (const [label, value] of rows) line(`${label}: ${isolate(value ?? '-')}`);
   y -= 10;
   line('Legal representatives', 12, bold);
-  for (const r of profile.legal_representatives) line(`${r.name}${r.position ? ` (${r.position})` : ''}`);
+  for (const r of profile.legal_representatives)
+    line(`${isolate(r.name)}${r.position ? ` (${isolate(r.position)})` : ''}`);
   y -= 10;
   line('Shareholders', 12, bold);
-  for (const s of profile.shareholders) line(`${s.name}: ${s.ownership_percentage ?? '?'} %`);
+  for (const s of profile.shareholders) line(`${isolate(s.name)}: ${s.ownership_percentage ?? '?'} %`);
   if (safe.transliterated) {
     y -= 10;
     line(
