@@ -693,4 +693,38 @@ describe('case reports: names as they are written', () => {
       JSON.stringify(lines.slice(0, 40)),
     );
   });
+
+  test("an individual's middle name is in the report, as AML screens the full name (it was left out)", async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/cases', {
+      name: 'Middle name',
+      companies: [{ name: 'Analytical Engines Ltd', country: 'GB' }],
+      individuals: [
+        {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          birth_date: '1985-12-10',
+          address: { country: 'GB' },
+          relations: [{ roles: ['shareholder'], ownership_percentage: 30 }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const ada = created.body.individuals[0];
+    const patched = await api.patch(`/v1/individuals/${ada.id}`, { middle_name: 'King' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    const check = await api.post('/v1/checks/ekyc', { individual_id: ada.id });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    assert.equal(
+      (await api.post(`/v1/cases/${created.body.id}/generate-report`, { timezone: 'UTC' })).status,
+      204,
+    );
+    const entry = await generated(api, created.body.id);
+    const all = (await pdfText(api, entry.file_ids[0])).text.join('\n');
+    // the entity's heading, the company's related party, the check's target, the timeline's rows
+    assert.match(all, /Individuals \(1\)\s+Ada King Lovelace/);
+    assert.match(all, /Ada King Lovelace: shareholder · 30% ownership/);
+    assert.match(all, /ekyc · [a-z ]+ · Ada King Lovelace/);
+    assert.match(all, /API updated individual · Ada King Lovelace/);
+  });
 });

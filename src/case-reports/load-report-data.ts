@@ -187,8 +187,22 @@ async function userNames(db: Db, workspaceId: string, ids: (string | null | unde
 export function entityNames(d: Pick<ReportData, 'companies' | 'individuals'>): Map<string, string> {
   return new Map<string, string>([
     ...d.companies.map((c) => [c.id, isolate(c.name)] as [string, string]),
-    ...d.individuals.map((i) => [i.id, isolate(`${i.first_name} ${i.last_name}`)] as [string, string]),
+    ...d.individuals.map((i) => [i.id, isolate(individualName(i))] as [string, string]),
   ]);
+}
+
+/**
+ * An individual's full name, the middle name included: the name AML screening runs on ("first
+ * middle last"), so the one a reader must see (`Ada Lovelace` left `King` out).
+ */
+export function individualName(i: {
+  first_name?: unknown;
+  middle_name?: unknown;
+  last_name?: unknown;
+}): string {
+  return [i.first_name, i.middle_name, i.last_name]
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .join(' ');
 }
 
 /** How the report names a user: `First Last <email>`, the name isolated as entities' are. */
