@@ -9,8 +9,9 @@ import { CASE_REPORT_RENDERS_AT_ONCE } from '../src/case-reports/queues.ts';
 import { insertCaseReport } from '../src/case-reports/repository.ts';
 import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
 import { refs, settledDocument } from './helpers/document-checks.ts';
-import { downloadFile } from './helpers/files.ts';
+import { downloadFile, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace, sampleCaseBody } from './helpers/harness.ts';
+import { passportPng } from './helpers/id-documents.ts';
 import { pdfLines, pdfPlainText } from './helpers/pdf-words.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
 import { kbisPdf } from './helpers/sample-documents.ts';
@@ -726,5 +727,63 @@ describe('case reports: names as they are written', () => {
     assert.match(all, /Ada King Lovelace: shareholder · 30% ownership/);
     assert.match(all, /ekyc · [a-z ]+ · Ada King Lovelace/);
     assert.match(all, /API updated individual · Ada King Lovelace/);
+  });
+
+  test('an individual or company deleted since is still named in the activity, said to be deleted (rows had no name)', async () => {
+    const api = await newWorkspace();
+    const created = await api.post('/v1/cases', {
+      name: 'Deleted entities',
+      companies: [
+        { name: 'Main', country: 'FR' },
+        {
+          type: 'affiliated',
+          name: 'Łódź Trading',
+          country: 'PL',
+          relations: [{ roles: ['shareholder'], ownership_percentage: 10 }],
+        },
+      ],
+      individuals: [
+        {
+          first_name: 'Иван',
+          middle_name: 'Петрович',
+          last_name: 'Ковалёв',
+          birth_date: '1967-11-07',
+          address: { country: 'FR' },
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const ivan = created.body.individuals[0];
+    const trading = created.body.companies.find((c: any) => c.type === 'affiliated');
+    // a document the service rejects: "System rejected check (id document)" in the timeline
+    const check = await api.post('/v1/checks/id_document', {
+      individual_id: ivan.id,
+      data: { front_upload_ref: await uploadRef(api, passportPng({ outcome: 'rejected' })) },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    await eventually(async () => {
+      const r = await api.get(`/v1/checks/id_document/${check.body.id}`);
+      return r.body.status === 'rejected';
+    });
+    assert.equal((await api.delete(`/v1/individuals/${ivan.id}`)).status, 204);
+    assert.equal((await api.delete(`/v1/companies/${trading.id}`)).status, 204);
+    assert.equal(
+      (await api.post(`/v1/cases/${created.body.id}/generate-report`, { timezone: 'UTC' })).status,
+      204,
+    );
+    const all = (await pdfText(api, (await generated(api, created.body.id)).file_ids[0])).text.join('\n');
+    // an audit report says whose document was rejected and who was removed
+    const ivanName = 'Иван Петрович Ковалёв \\(deleted\\)';
+    for (const row of [
+      `API created individual · ${ivanName}`,
+      `API started check \\(id document\\) · ${ivanName}`,
+      `System rejected check \\(id document\\) · ${ivanName}`,
+      `API deleted individual · ${ivanName}`,
+      'API deleted company · Łódź Trading \\(deleted\\)',
+    ])
+      assert.match(all, new RegExp(row), `${row}\n${all}`);
+    // not listed among the case's entities: they are not in it any more
+    assert.doesNotMatch(all, /Individuals \(1\)/);
   });
 });

@@ -38,6 +38,11 @@ export interface ReportData {
   notes: (Selectable<NotesTable> & { comments: NoteCommentRow[] })[];
   events: ReportEvent[];
   eventsTotal: number;
+  /**
+   * The case's companies and individuals deleted since, named as their deletion event recorded
+   * them: the timeline still shows what was done to them (a rejected document, the deletion).
+   */
+  deleted: { id: string; name: string }[];
   /** The workspace's users who reviewed, wrote or acted in the case: `First Last <email>` by id. */
   users: Map<string, string>;
 }
@@ -59,7 +64,7 @@ export async function loadReportData(
 ): Promise<ReportData | undefined> {
   const kase = await findCaseById(db, workspaceId, caseId);
   if (!kase) return undefined;
-  const [assignee, companies, individuals, relations, checks, reviews, notes, events, count] =
+  const [assignee, companies, individuals, relations, checks, reviews, notes, events, count, deletions] =
     await Promise.all([
       // assignee_id was free text before it was checked (a CRM's user id...): only a uuid can name one of our users
       kase.assignee_id && UUID_RE.test(kase.assignee_id)
@@ -147,6 +152,16 @@ export async function loadReportData(
         .where('case_id', '=', caseId)
         .where('activity_type', 'is not', null)
         .executeTakeFirstOrThrow(),
+      // a deleted entity's row is gone (a hard delete): its deletion event holds it as it was
+      db
+        .selectFrom('events')
+        .select(sql<unknown>`payload->'company'`.as('company'))
+        .select(sql<unknown>`payload->'individual'`.as('individual'))
+        .where('workspace_id', '=', workspaceId)
+        .where('case_id', '=', caseId)
+        .where('type', 'in', ['Company.Deleted', 'Individual.Deleted'])
+        .orderBy('seq')
+        .execute(),
     ]);
   const comments = [...notes.comments.values()].flat();
   const users = await userNames(db, workspaceId, [
@@ -170,8 +185,20 @@ export async function loadReportData(
     notes: notes.rows.map((n) => ({ ...n, comments: notes.comments.get(n.id) ?? [] })),
     events: events.reverse(),
     eventsTotal: Number(count.n),
+    deleted: deletions.flatMap((row) => {
+      const entity = json(row.company) ?? json(row.individual);
+      if (!entity || typeof entity.id !== 'string') return [];
+      const name = row.company ? entity.name : individualName(entity);
+      return typeof name === 'string' && name ? [{ id: entity.id, name }] : [];
+    }),
     users,
   };
+}
+
+/** A jsonb value as an object (the embedded database may hand it over as text). */
+function json(v: unknown): Record<string, unknown> | null {
+  const o = typeof v === 'string' ? JSON.parse(v) : v;
+  return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : null;
 }
 
 /** `First Last <email>` of the workspace's users among `ids`, in one query. */
@@ -182,10 +209,14 @@ async function userNames(db: Db, workspaceId: string, ids: (string | null | unde
 
 /**
  * How the report names the case's companies and individuals, by id: isolated (a name in Arabic or
- * Hebrew keeps its own direction inside the sentences it is set in, src/shared/bidi-text.ts).
+ * Hebrew keeps its own direction inside the sentences it is set in, src/shared/bidi-text.ts); one
+ * deleted since is named as it was, and said to be deleted (`Иван Ковалёв (deleted)`).
  */
-export function entityNames(d: Pick<ReportData, 'companies' | 'individuals'>): Map<string, string> {
+export function entityNames(
+  d: Pick<ReportData, 'companies' | 'individuals' | 'deleted'>,
+): Map<string, string> {
   return new Map<string, string>([
+    ...d.deleted.map((e) => [e.id, `${isolate(e.name)} (deleted)`] as [string, string]),
     ...d.companies.map((c) => [c.id, isolate(c.name)] as [string, string]),
     ...d.individuals.map((i) => [i.id, isolate(individualName(i))] as [string, string]),
   ]);
