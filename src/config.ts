@@ -56,7 +56,15 @@ export interface Config {
    * text). Off, a file is read for what it shows: docs/sandbox.md, "Sandbox file controls".
    */
   sandboxFileControls: boolean;
-  s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
+  /** The S3 bucket (VERICASE_S3_*) files are stored in; null: `DATA_DIR/files`. See src/files/storage.ts. */
+  s3: {
+    bucket: string;
+    region: string;
+    endpoint: string | null;
+    forcePathStyle: boolean;
+    /** VERICASE_S3_TIMEOUT_MS: how long one attempt may wait in silence (connecting, or for bytes). */
+    timeoutMs: number;
+  } | null;
   webhookAllowPrivate: boolean;
   /** Header names an API key is read from (lower case): the documented one first. */
   apiKeyHeaders: string[];
@@ -143,6 +151,15 @@ function port(name: string, value: string | undefined, fallback: number): number
  */
 const DB_CONNECT_TIMEOUT_MS = 10_000;
 const DB_QUERY_TIMEOUT_MS = 15_000;
+
+/**
+ * A bucket that accepts connections but does not answer is abandoned after this long without a byte
+ * (per attempt; the SDK makes three): a stalled S3 is a 503 in about half a minute instead of holding
+ * uploads and downloads until the HTTP server's own timeout cut them without an answer (130 s).
+ * S3 answers in milliseconds, and keeps a long CompleteMultipartUpload's connection alive with
+ * whitespace, so 10 s of silence is not a slow bucket.
+ */
+const S3_TIMEOUT_MS = 10_000;
 
 const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
 const FALSE_WORDS = ['0', 'false', 'no', 'off'];
@@ -236,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           region: env.VERICASE_S3_REGION || 'us-east-1',
           endpoint: env.VERICASE_S3_ENDPOINT || null,
           forcePathStyle: bool('VERICASE_S3_FORCE_PATH_STYLE', env.VERICASE_S3_FORCE_PATH_STYLE, true),
+          timeoutMs: positiveInt('VERICASE_S3_TIMEOUT_MS', env.VERICASE_S3_TIMEOUT_MS, S3_TIMEOUT_MS),
         }
       : null,
     webhookAllowPrivate: bool('VERICASE_WEBHOOK_ALLOW_PRIVATE', env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),

@@ -6,7 +6,9 @@
  * check reads it (the sandbox document analysis), GET /v1/files/{id} returns the same bytes; a body
  * over 5 MB goes up as a multipart upload; over 20 MB is 413 with nothing left in the bucket, not
  * even an unfinished multipart upload; the bucket unreachable is 503 with retry-after, and the same
- * process serves files again when it is back.
+ * process serves files again when it is back; a bucket that accepts connections but never answers
+ * is the same 503 within VERICASE_S3_TIMEOUT_MS's attempts (it held requests 130 s, then dropped
+ * them without an answer or a log line), logged once at warn naming the bucket.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +19,7 @@ import { cleanupsAfter, startOwnServer } from './helpers/own-server.ts';
 import { S3TestServer } from './helpers/s3-server.ts';
 
 const BUCKET = 'vericase-test';
+const S3_TIMEOUT_MS = 2000;
 
 describe('files in an S3-compatible bucket', () => {
   const cleanups = cleanupsAfter(after);
@@ -36,6 +39,8 @@ describe('files in an S3-compatible bucket', () => {
         VERICASE_S3_FORCE_PATH_STYLE: 'true',
         AWS_ACCESS_KEY_ID: 'vericase-test',
         AWS_SECRET_ACCESS_KEY: 'vericase-test-secret',
+        // short, so that the stalled bucket's three attempts take seconds, not half a minute
+        VERICASE_S3_TIMEOUT_MS: String(S3_TIMEOUT_MS),
       },
       cleanups,
     );
@@ -140,5 +145,50 @@ describe('files in an S3-compatible bucket', () => {
     assert.ok(again.bytes.equals(bytes));
     assert.equal((await upload(outcomePng('approved'))).status, 200);
     assert.equal(server.child.exitCode, null);
+  });
+
+  test('the bucket stalls (connections accepted, nothing answered): 503 with retry-after within the timeout, one warning', async () => {
+    const bytes = outcomePng('approved');
+    const stored = await upload(bytes);
+    assert.equal(stored.status, 200);
+    const check = await checkOf([stored.body.upload_ref]);
+    const fileId = check.data.document_file_ids[0] as string;
+
+    s3.stall();
+    try {
+      // the SDK's three attempts, each abandoned after S3_TIMEOUT_MS of silence, and its back-off
+      // (about 7 s alone; room left for a loaded machine): not the 130 s it was held
+      const bound = 3 * S3_TIMEOUT_MS + 14_000;
+      let started = Date.now();
+      const refused = await upload(outcomePng('approved'));
+      assert.ok(Date.now() - started < bound, `upload answered in ${Date.now() - started} ms`);
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      assert.equal(refused.body.message, 'File storage is unavailable; try again shortly');
+      assert.equal(refused.headers.get('retry-after'), '5');
+      started = Date.now();
+      const unreadable = await download(fileId);
+      assert.ok(Date.now() - started < bound, `download answered in ${Date.now() - started} ms`);
+      assert.equal(unreadable.status, 503);
+      assert.equal(unreadable.headers.get('retry-after'), '5');
+      assert.ok(
+        s3.requests.some((r) => r.startsWith('stalled ')),
+        'the requests reached the stalled server',
+      );
+      const warnings = server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('did not answer in time'));
+      assert.equal(warnings.length, 1, `one line for the episode:\n${warnings.join('\n')}`);
+      assert.equal(JSON.parse(warnings[0] as string).level, 40, 'at warn');
+      assert.match(
+        warnings[0] as string,
+        new RegExp(`file storage \\(S3 bucket ${BUCKET} at ${s3.endpoint}\\)`),
+      );
+    } finally {
+      s3.resume();
+    }
+    const again = await download(fileId);
+    assert.equal(again.status, 200);
+    assert.ok(again.bytes.equals(bytes));
   });
 });

@@ -470,20 +470,35 @@ describe('files: storage and formats', () => {
   });
 
   test('S3 storage: chosen when configured, object key layout and client options (no network)', () => {
-    const s3 = { bucket: 'b', region: 'eu-west-3', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true };
+    const s3 = {
+      bucket: 'b',
+      region: 'eu-west-3',
+      endpoint: 'http://127.0.0.1:9000',
+      forcePathStyle: true,
+      timeoutMs: 10_000,
+    };
     const storage = createStorage({ dataDir: '/tmp/x', s3 });
     assert.ok(storage instanceof S3FileStorage);
     assert.equal(storage.kind, 's3');
     assert.equal(s3ObjectKey(storageKeyFor('w-1', 'f-2')), 'files/w-1/f-2');
     assert.throws(() => s3ObjectKey('../x'));
+    // uploads: bounded by silence; downloads: by the wait for the answer's headers (storage.ts)
+    const write = { connectionTimeout: 10_000, socketTimeout: 10_000 };
     assert.deepEqual(s3ClientOptions(s3), {
       region: 'eu-west-3',
       forcePathStyle: true,
       endpoint: 'http://127.0.0.1:9000',
+      requestHandler: write,
     });
     assert.deepEqual(s3ClientOptions({ ...s3, endpoint: null, forcePathStyle: false }), {
       region: 'eu-west-3',
       forcePathStyle: false,
+      requestHandler: write,
+    });
+    assert.deepEqual(s3ClientOptions(s3, 'read').requestHandler, {
+      connectionTimeout: 10_000,
+      requestTimeout: 10_000,
+      throwOnRequestTimeout: true,
     });
     assert.equal(createStorage({ dataDir: '/tmp/x', s3: null }).kind, 'local');
   });

@@ -38,26 +38,46 @@ export class StoredObjectNotFound extends Error {
 }
 
 /**
- * The bucket cannot be reached or keeps failing (an outage, S3's SlowDown or 5xx after the SDK's own
- * retries): the request is answered 503 with `retry-after`, as for a database outage, not 500.
+ * The bucket cannot be reached, stalls or keeps failing (an outage, S3's SlowDown or 5xx after the
+ * SDK's own retries): the request is answered 503 with `retry-after`, as for a database outage, not
+ * 500. Logged as the database's outages are (one line an episode, naming the storage, then counts:
+ * src/http/outage-log.ts), at warn: it passes by itself.
  */
 export class StorageUnavailable extends ApiError {
-  constructor(cause: unknown) {
-    super(503, 'File storage is unavailable; try again shortly');
+  /** What happened, without naming the bucket ("did not answer in time"). */
+  readonly reason: string;
+  constructor(
+    cause: unknown,
+    where = 'file storage',
+    reason = 'is unavailable',
+    message = 'File storage is unavailable; try again shortly',
+  ) {
+    super(503, message);
     this.cause = cause;
+    this.reason = reason;
     this.retryAfterSeconds = OUTAGE_RETRY_AFTER_SECONDS;
+    this.outage = { log: `${where} ${reason}`, level: 'warn' };
   }
 }
 
+/** How an S3 bucket is named in the log: bucket and endpoint, never a credential. */
+function describeBucket(s3: S3Settings): string {
+  return `S3 bucket ${s3.bucket}${s3.endpoint ? ` at ${s3.endpoint}` : ` in ${s3.region}`}`;
+}
+
 /** An S3 client's error as the API reports it: StorageUnavailable for an outage, else unchanged. */
-function s3Failure(err: unknown): unknown {
+function s3Failure(err: unknown, s3: S3Settings): unknown {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
-  const outage =
-    (typeof e?.code === 'string' && NETWORK_ERROR_CODES.has(e.code)) ||
-    e?.name === 'TimeoutError' ||
-    (status !== undefined && (status >= 500 || status === 429));
-  return outage ? new StorageUnavailable(err) : err;
+  const where = `file storage (${describeBucket(s3)})`;
+  // the SDK's connection or idle timeout (s3ClientOptions): a bucket that accepts and stays silent
+  if (e?.name === 'TimeoutError' || e?.code === 'ETIMEDOUT')
+    return new StorageUnavailable(err, where, 'did not answer in time');
+  if (typeof e?.code === 'string' && NETWORK_ERROR_CODES.has(e.code))
+    return new StorageUnavailable(err, where, 'cannot be reached');
+  if (status !== undefined && (status >= 500 || status === 429))
+    return new StorageUnavailable(err, where, `keeps failing (HTTP ${status} after retries)`);
+  return err;
 }
 
 /** Storage key of a file: `<workspace_id>/<file_id>`; the file name of the upload is never used. */
@@ -133,6 +153,8 @@ export interface S3Settings {
   region: string;
   endpoint: string | null;
   forcePathStyle: boolean;
+  /** Silence allowed per attempt, connecting or waiting for bytes (VERICASE_S3_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 /** Object key in the bucket of a storage key: everything lives under `files/`. */
@@ -141,12 +163,31 @@ export function s3ObjectKey(key: string): string {
   return `files/${key}`;
 }
 
-/** Options of the S3 client (credentials come from the SDK's default provider chain). */
-export function s3ClientOptions(s3: S3Settings) {
+/**
+ * Options of the S3 clients (credentials come from the SDK's default provider chain). The SDK sets
+ * no timeout of its own: a bucket that accepted the connection and never answered held each upload
+ * and download until the HTTP server cut it without an answer (130 s). Bounded here per attempt, and
+ * after three attempts (the SDK's retries) it is a 503 (s3Failure); a connection must open within
+ * `timeoutMs` either way. Then:
+ *
+ * - `write` (uploads, deletes, the readiness check): the socket may not stay silent longer, however
+ *   long the request takes: an upload's parts keep it busy while they go, and a 20 MB upload over a
+ *   slow link has no total to fit in;
+ * - `read` (downloads): the answer's headers must come within `timeoutMs`, and the body is then not
+ *   bounded: it is read as fast as the API's client takes it, and a slow client pauses it for longer
+ *   than that, which is no stalled bucket (a socket idle timeout cut such downloads). A bucket that
+ *   stalls mid-body leaves the client's connection silent, which the HTTP server's idle timeout
+ *   (VERICASE_HTTP_IDLE_TIMEOUT_MS) closes, and this stream with it.
+ */
+export function s3ClientOptions(s3: S3Settings, use: 'write' | 'read' = 'write') {
   return {
     region: s3.region,
     forcePathStyle: s3.forcePathStyle,
     ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+    requestHandler:
+      use === 'write'
+        ? { connectionTimeout: s3.timeoutMs, socketTimeout: s3.timeoutMs }
+        : { connectionTimeout: s3.timeoutMs, requestTimeout: s3.timeoutMs, throwOnRequestTimeout: true },
   };
 }
 
@@ -154,12 +195,19 @@ type S3Module = typeof import('@aws-sdk/client-s3');
 
 /**
  * An S3-compatible bucket. Uploads are streamed as multipart uploads (5 MB parts, at most 4 in
- * flight); a failed or oversized upload is aborted by the uploader. The SDK is loaded on first use.
+ * flight); a failed or oversized upload is aborted by the uploader. The SDK is loaded on first use;
+ * downloads have a client of their own (s3ClientOptions: timeouts that suit a streamed body).
  */
 export class S3FileStorage implements FileStorage {
   readonly kind = 's3' as const;
   readonly settings: S3Settings;
-  #sdk: Promise<{ s3: S3Module; client: InstanceType<S3Module['S3Client']> }> | undefined;
+  #sdk:
+    | Promise<{
+        s3: S3Module;
+        client: InstanceType<S3Module['S3Client']>;
+        reader: InstanceType<S3Module['S3Client']>;
+      }>
+    | undefined;
 
   constructor(settings: S3Settings) {
     this.settings = settings;
@@ -168,7 +216,8 @@ export class S3FileStorage implements FileStorage {
   #load() {
     this.#sdk ??= import('@aws-sdk/client-s3').then((s3) => ({
       s3,
-      client: new s3.S3Client(s3ClientOptions(this.settings)),
+      client: new s3.S3Client(s3ClientOptions(this.settings, 'write')),
+      reader: new s3.S3Client(s3ClientOptions(this.settings, 'read')),
     }));
     return this.#sdk;
   }
@@ -194,7 +243,7 @@ export class S3FileStorage implements FileStorage {
       await upload.done();
     } catch (err) {
       await upload.abort().catch(() => {});
-      throw streamError ?? s3Failure(err);
+      throw streamError ?? s3Failure(err, this.settings);
     }
     if (streamError) {
       await this.delete(key).catch(() => {});
@@ -204,15 +253,15 @@ export class S3FileStorage implements FileStorage {
   }
 
   async get(key: string): Promise<Readable> {
-    const { s3, client } = await this.#load();
+    const { s3, reader } = await this.#load();
     try {
-      const res = await client.send(
+      const res = await reader.send(
         new s3.GetObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }),
       );
       return res.Body as Readable;
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') throw new StoredObjectNotFound(key);
-      throw s3Failure(err);
+      throw s3Failure(err, this.settings);
     }
   }
 
@@ -221,7 +270,7 @@ export class S3FileStorage implements FileStorage {
     try {
       await client.send(new s3.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: s3ObjectKey(key) }));
     } catch (err) {
-      throw s3Failure(err);
+      throw s3Failure(err, this.settings);
     }
   }
 }

@@ -36,6 +36,12 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   /** Sent as `retry-after` (seconds): a 503 that clears by itself says when to come back. */
   retryAfterSeconds: number | undefined;
+  /**
+   * A refusal for an outage of something the service depends on (the file storage): logged as the
+   * database's outages are (src/http/outage-log.ts), the first of an episode with this text and the
+   * error's cause, the others counted, instead of not at all.
+   */
+  outage: { log: string; level: 'warn' | 'error' } | undefined;
   constructor(statusCode: number, message: string, details?: ErrorDetail[], code?: string) {
     super(message);
     this.statusCode = statusCode;
@@ -244,6 +250,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A company registry failure is the API's 400/404/502/503 (never a 500), wherever it is thrown.
     const error = thrown instanceof RegistryError ? registryApiError(thrown) : thrown;
     if (error instanceof ApiError) {
+      if (error.outage)
+        outages.refused(request.log, error.outage.log, error.cause ?? error, error.outage.level);
       if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply
         .status(error.statusCode)

@@ -10,6 +10,7 @@ interface Episode {
   refused: number;
   since: number;
   flush: NodeJS.Timeout | null;
+  level: 'warn' | 'error';
 }
 
 /**
@@ -31,13 +32,22 @@ export class OutageLog {
     this.#log = log;
   }
 
-  /** A request refused for `what` (its log line's text): `requestLog` is its own log. */
-  refused(requestLog: FastifyBaseLogger, what: string, err: unknown, now = Date.now()): void {
+  /**
+   * A request refused for `what` (its log line's text): `requestLog` is its own log. `level`: error
+   * for what an operator must act on; warn for what passes by itself (a stalled bucket).
+   */
+  refused(
+    requestLog: FastifyBaseLogger,
+    what: string,
+    err: unknown,
+    level: 'warn' | 'error' = 'error',
+    now = Date.now(),
+  ): void {
     const episode = this.#episodes.get(what);
     if (!episode || now - episode.last > OUTAGE_LOG_WINDOW_MS) {
       if (episode?.flush) this.#report(what, episode);
-      this.#episodes.set(what, { last: now, refused: 0, since: now, flush: null });
-      requestLog.error(
+      this.#episodes.set(what, { last: now, refused: 0, since: now, flush: null, level });
+      requestLog[level](
         { err },
         `${what} (the requests it refuses are counted, one line every ${OUTAGE_LOG_WINDOW_MS / 1000} s)`,
       );
@@ -55,7 +65,7 @@ export class OutageLog {
     if (episode.flush) clearTimeout(episode.flush);
     episode.flush = null;
     if (!episode.refused) return;
-    this.#log.error(
+    this.#log[episode.level](
       { refused: episode.refused, since: new Date(episode.since).toISOString() },
       `${what}: ${episode.refused} more requests answered 503`,
     );

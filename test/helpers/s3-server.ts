@@ -5,8 +5,9 @@ import zlib from 'node:zlib';
 
 /**
  * A small S3-compatible server for tests, path-style (`/bucket/key`), in memory: the calls the
- * service's storage makes (src/files/storage.ts) and nothing else: PutObject, the multipart upload
- * (create, part, complete, abort), GetObject, DeleteObject. Signatures are not checked. Bodies sent
+ * service's storage makes (src/files/storage.ts) and nothing else: HeadBucket, PutObject, the
+ * multipart upload (create, part, complete, abort), GetObject, DeleteObject. Signatures are not
+ * checked; the access key id is when one is given (`accessKeyId`). Bodies sent
  * `aws-chunked` (the SDK's default with its CRC32 checksum trailer) are decoded, and a checksum the
  * SDK sends is verified, as S3 would.
  */
@@ -17,12 +18,30 @@ export class S3TestServer {
   /** Every request, `METHOD /path?query`. */
   readonly requests: string[] = [];
   readonly bucket: string;
+  /** The one access key id accepted (`InvalidAccessKeyId` for any other); null: any. */
+  readonly accessKeyId: string | null;
   #server: http.Server | undefined;
   readonly #sockets = new Set<net.Socket>();
+  /** While stalled: the requests read and never answered. */
+  #stalled: http.ServerResponse[] | null = null;
   port = 0;
 
-  constructor(bucket: string) {
+  constructor(bucket: string, opts: { accessKeyId?: string } = {}) {
     this.bucket = bucket;
+    this.accessKeyId = opts.accessKeyId ?? null;
+  }
+
+  /**
+   * A stalled server: connections are accepted and requests read, but none is answered (a frozen
+   * host, a proxy holding requests); `resume` answers again (the held requests are cut).
+   */
+  stall(): void {
+    this.#stalled ??= [];
+  }
+
+  resume(): void {
+    for (const res of this.#stalled ?? []) res.socket?.destroy();
+    this.#stalled = null;
   }
 
   get endpoint(): string {
@@ -31,6 +50,11 @@ export class S3TestServer {
 
   async start(): Promise<void> {
     const server = http.createServer((req, res) => {
+      if (this.#stalled) {
+        this.requests.push(`stalled ${req.method} ${req.url}`);
+        this.#stalled.push(res);
+        return void req.resume();
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -63,8 +87,22 @@ export class S3TestServer {
     this.requests.push(`${req.method} ${url.pathname}${url.search}`);
     const [, bucket, ...rest] = url.pathname.split('/');
     const key = decodeURIComponent(rest.join('/'));
+    // SigV4: `Credential=<access key id>/<date>/<region>/s3/aws4_request`
+    const keyId = /Credential=([^/,\s]+)\//.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (this.accessKeyId !== null && keyId !== this.accessKeyId)
+      return this.#error(
+        res,
+        403,
+        'InvalidAccessKeyId',
+        'The AWS Access Key Id you provided does not exist in our records.',
+      );
     if (bucket !== this.bucket)
       return this.#error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
+    // HeadBucket: the bucket exists and the credentials may use it (no body, as S3)
+    if (req.method === 'HEAD' && !key) {
+      res.writeHead(200);
+      return void res.end();
+    }
     const q = url.searchParams;
     const body = this.#decoded(req, raw);
     if (body instanceof Error) return this.#error(res, 400, 'BadDigest', body.message);
