@@ -8,7 +8,9 @@
  * even an unfinished multipart upload; the bucket unreachable is 503 with retry-after, and the same
  * process serves files again when it is back; a bucket that accepts connections but never answers
  * is the same 503 within VERICASE_S3_TIMEOUT_MS's attempts (it held requests 130 s, then dropped
- * them without an answer or a log line), logged once at warn naming the bucket.
+ * them without an answer or a log line), logged once at warn naming the bucket; /readyz asks the
+ * bucket (HeadBucket) and stays ready while it stalls (test/files-s3-misconfigured.test.ts: not ready
+ * when it refuses the configuration).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -184,6 +186,19 @@ describe('files in an S3-compatible bucket', () => {
         warnings[0] as string,
         new RegExp(`file storage \\(S3 bucket ${BUCKET} at ${s3.endpoint}\\)`),
       );
+
+      // the process stays ready (every process shares the bucket; everything else works), and says
+      // so once its cached answer (10 s) is renewed
+      let ready: { status: number; body: Record<string, any> } | undefined;
+      for (let n = 0; n < 40; n++) {
+        const res = await fetch(`${server.base}/readyz`);
+        ready = { status: res.status, body: (await res.json()) as Record<string, any> };
+        if (ready.body.checks.storage.status !== 'ok') break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(ready?.status, 200, JSON.stringify(ready?.body));
+      assert.equal(ready?.body.checks.storage.status, 'warn');
+      assert.match(ready?.body.checks.storage.message, /^the bucket did not answer/);
     } finally {
       s3.resume();
     }

@@ -60,16 +60,64 @@ export class StorageUnavailable extends ApiError {
   }
 }
 
+/**
+ * The bucket answers but refuses this configuration: it does not exist, the credentials are unknown,
+ * wrong or not allowed, none were found, or it is in another region. Every upload and download was a
+ * 500 "An unexpected error occurred" that told neither the client nor, in a crowd of stack traces,
+ * the operator. A 503 still (the service is not at fault with the request), but not one that passes
+ * by itself: logged at error, naming the cause, and `retry-after` a minute, as for a full disk.
+ */
+export class StorageMisconfigured extends StorageUnavailable {
+  constructor(cause: unknown, where: string, reason: string) {
+    super(
+      cause,
+      where,
+      reason,
+      'File storage is unavailable: it is misconfigured, and the server log says how; an operator has to correct it',
+    );
+    this.retryAfterSeconds = 60;
+    this.outage = { log: `${where} is misconfigured: ${reason}`, level: 'error' };
+  }
+}
+
 /** How an S3 bucket is named in the log: bucket and endpoint, never a credential. */
 function describeBucket(s3: S3Settings): string {
   return `S3 bucket ${s3.bucket}${s3.endpoint ? ` at ${s3.endpoint}` : ` in ${s3.region}`}`;
 }
 
+/**
+ * What is wrong with the configuration when the bucket refuses it, null when the error is not that.
+ * `headBucket`: the error answers HeadBucket, whose 404 (no body, so no code) is the bucket missing.
+ */
+function misconfiguration(
+  e: { name?: string; $metadata?: { httpStatusCode?: number } },
+  headBucket: boolean,
+): string | null {
+  const name = e?.name ?? '';
+  const status = e?.$metadata?.httpStatusCode;
+  if (name === 'CredentialsProviderError')
+    return 'no credentials were found (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, or an instance or task role)';
+  if (name === 'NoSuchBucket' || (headBucket && status === 404))
+    return `the bucket does not exist (${name || status})`;
+  if (name === 'InvalidBucketName') return 'the bucket name is not valid (InvalidBucketName)';
+  if (name === 'InvalidAccessKeyId')
+    return 'the credentials were refused: the access key id is unknown to the server (InvalidAccessKeyId)';
+  if (name === 'SignatureDoesNotMatch')
+    return 'the credentials were refused: the secret access key does not match the access key id (SignatureDoesNotMatch)';
+  if (status === 403)
+    return `the credentials were refused or are not allowed to use the bucket (${name || status})`;
+  if (name === 'PermanentRedirect' || name === 'AuthorizationHeaderMalformed' || status === 301)
+    return `the bucket is not in VERICASE_S3_REGION, or not at this endpoint (${name || status})`;
+  return null;
+}
+
 /** An S3 client's error as the API reports it: StorageUnavailable for an outage, else unchanged. */
-function s3Failure(err: unknown, s3: S3Settings): unknown {
+function s3Failure(err: unknown, s3: S3Settings, headBucket = false): unknown {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
   const where = `file storage (${describeBucket(s3)})`;
+  const wrong = misconfiguration(e, headBucket);
+  if (wrong) return new StorageMisconfigured(err, where, wrong);
   // the SDK's connection or idle timeout (s3ClientOptions): a bucket that accepts and stays silent
   if (e?.name === 'TimeoutError' || e?.code === 'ETIMEDOUT')
     return new StorageUnavailable(err, where, 'did not answer in time');
@@ -262,6 +310,20 @@ export class S3FileStorage implements FileStorage {
     } catch (err) {
       if ((err as { name?: string }).name === 'NoSuchKey') throw new StoredObjectNotFound(key);
       throw s3Failure(err, this.settings);
+    }
+  }
+
+  /**
+   * Whether the bucket exists and takes these credentials (HeadBucket: no object read), for /readyz.
+   * Rejects with StorageMisconfigured or StorageUnavailable as a request would, or with the SDK's
+   * AbortError when `signal` ends it first.
+   */
+  async probe(signal: AbortSignal): Promise<void> {
+    const { s3, client } = await this.#load();
+    try {
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.settings.bucket }), { abortSignal: signal });
+    } catch (err) {
+      throw s3Failure(err, this.settings, true);
     }
   }
 

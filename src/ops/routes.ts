@@ -5,8 +5,9 @@
  *   does not make an orchestrator restart every API process (readiness says it instead).
  * - `GET /readyz`: readiness. 200 when the database answers, every migration this code knows is
  *   applied, the sanctions lists are loaded when a reference directory is configured (and, when
- *   none is, no other process screens with lists), and the workers run when this process runs
- *   them; 503 otherwise, naming what is not ready.
+ *   none is, no other process screens with lists), the workers run when this process runs
+ *   them, and the S3 bucket (when files are stored in one) takes this configuration; 503
+ *   otherwise, naming what is not ready.
  * - `GET /version`: package version, commit, Node version.
  * - `GET /metrics`: Prometheus text format (src/ops/metrics.ts); off with VERICASE_METRICS=false,
  *   behind `Authorization: Bearer <VERICASE_METRICS_TOKEN>` when that is set.
@@ -14,10 +15,12 @@
  * `registerHttpMetrics` counts every request of the app by route pattern, status and latency.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { App, AppContext } from '../app-context.ts';
 import type { Config } from '../config.ts';
 import { pendingMigrations } from '../db/migrate.ts';
+import { storageReadiness } from '../files/storage-readiness.ts';
 import { errorBody } from '../http/errors.ts';
 import { latestListLoad, mayBeRunning } from '../screening/service/list-loads.ts';
 import { resolveReferenceDir } from '../screening/service/reference-dir.ts';
@@ -29,7 +32,8 @@ import { versionInfo } from './version.ts';
 const DB_CHECK_TIMEOUT_MS = 2_000;
 
 export interface ReadinessCheck {
-  status: 'ok' | 'fail' | 'skipped';
+  /** `warn`: something does not work, but this process stays ready (src/files/storage-readiness.ts). */
+  status: 'ok' | 'fail' | 'warn' | 'skipped';
   message?: string;
   [detail: string]: unknown;
 }
@@ -41,6 +45,7 @@ export interface Readiness {
     migrations: ReadinessCheck;
     screening: ReadinessCheck;
     workers: ReadinessCheck;
+    storage: ReadinessCheck;
   };
 }
 
@@ -119,9 +124,18 @@ function checkWorkers(ctx: AppContext): ReadinessCheck {
     : { status: 'fail', message: 'the workers are not running', jobs, webhooks };
 }
 
-export async function readiness(ctx: AppContext): Promise<Readiness> {
-  const { database, migrations } = await checkDatabase(ctx);
-  const checks = { database, migrations, screening: await checkScreening(ctx), workers: checkWorkers(ctx) };
+export async function readiness(ctx: AppContext, log: FastifyBaseLogger): Promise<Readiness> {
+  const [{ database, migrations }, storage] = await Promise.all([
+    checkDatabase(ctx),
+    storageReadiness(ctx, log),
+  ]);
+  const checks = {
+    database,
+    migrations,
+    screening: await checkScreening(ctx),
+    workers: checkWorkers(ctx),
+    storage,
+  };
   const ready = Object.values(checks).every((c) => c.status !== 'fail');
   return { status: ready ? 'ready' : 'not_ready', checks };
 }
@@ -161,8 +175,8 @@ export function registerOpsRoutes(app: App, ctx: AppContext): void {
     health: '/healthz',
     readiness: '/readyz',
   }));
-  app.get('/readyz', hide, async (_req, reply) => {
-    const r = await readiness(ctx);
+  app.get('/readyz', hide, async (req, reply) => {
+    const r = await readiness(ctx, req.log);
     reply.header('cache-control', 'no-store');
     return reply.code(r.status === 'ready' ? 200 : 503).send(r);
   });
