@@ -152,10 +152,19 @@ export function byteCap(maxBytes: number): Transform & { bytes: () => number } {
   return Object.assign(t, { bytes: () => seen });
 }
 
+/** The temporary name a local file is written to, next to its own: `<file>.<random>.part`. */
+export const PART_SUFFIX = '.part';
+
 /** Files under a local directory (`DATA_DIR/files` by default): written to a temp name, then renamed. */
 export class LocalFileStorage implements FileStorage {
   readonly kind = 'local' as const;
   readonly root: string;
+  /**
+   * The `.part` files this process is writing: what a shutdown removes once the requests it cut
+   * are gone (their own clean-up may not get to run), and what a sweep leaves alone
+   * (src/files/unfinished-uploads.ts).
+   */
+  readonly unfinished = new Set<string>();
 
   constructor(root: string) {
     this.root = path.resolve(root);
@@ -170,14 +179,17 @@ export class LocalFileStorage implements FileStorage {
   async put(key: string, body: Readable, maxBytes: number): Promise<{ size: number }> {
     const target = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${randomBytes(6).toString('hex')}.part`;
+    const tmp = `${target}.${randomBytes(6).toString('hex')}${PART_SUFFIX}`;
     const cap = byteCap(maxBytes);
+    this.unfinished.add(tmp);
     try {
       await pipelineAsync(body, cap, fs.createWriteStream(tmp, { flags: 'wx' }));
       await fs.promises.rename(tmp, target);
     } catch (err) {
       await fs.promises.rm(tmp, { force: true });
       throw err;
+    } finally {
+      this.unfinished.delete(tmp);
     }
     return { size: cap.bytes() };
   }
