@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { NODE_FLAGS } from '../bin/node-flags.js';
 import { loadConfig } from '../src/config.ts';
+import { STOP_DEADLINE_MS } from '../src/ops/stop-on-signals.ts';
 import { type LiveServer, listen } from './helpers/live-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -50,6 +51,10 @@ describe('compose.yaml', () => {
       assert.equal(s.init, true, name);
       assert.equal(s.depends_on.postgres.condition, 'service_healthy', name);
       assert.equal(s.depends_on['minio-bucket'].condition, 'service_completed_successfully', name);
+      // Docker's default is 10 s before SIGKILL, inside the graceful stop (requests 4 s, jobs 10 s)
+      const grace = /^(\d+)s$/.exec(String(s.stop_grace_period));
+      assert.ok(grace, `${name}: stop_grace_period in seconds, got ${s.stop_grace_period}`);
+      assert.ok(Number(grace[1]) * 1000 > STOP_DEADLINE_MS, `${name}: longer than the stop's own deadline`);
     }
     assert.deepEqual(compose.services['api-1'].command, ['serve']);
     assert.deepEqual(compose.services['api-2'].command, ['serve']);
@@ -86,6 +91,9 @@ describe('compose.yaml', () => {
       assert.equal(env.AWS_SECRET_ACCESS_KEY, minioEnv.MINIO_ROOT_PASSWORD);
       assert.ok(bucketCommand.includes(`${minioEnv.MINIO_ROOT_USER} ${minioEnv.MINIO_ROOT_PASSWORD}`));
       assert.equal(config.dataDir, path.resolve('./data'), 'DATA_DIR comes from the image (/data)');
+      // what docs/deployment.md asks of every process of an installation
+      assert.equal(config.publicUrl, 'http://localhost:3000', `${name}: VERICASE_PUBLIC_URL`);
+      assert.equal(config.sandboxFileControls, false, `${name}: VERICASE_SANDBOX_FILE_CONTROLS`);
       if (name === 'worker') {
         assert.equal(config.workerPort, 3000);
       } else {

@@ -1,8 +1,11 @@
 import type pino from 'pino';
 import { ShutdownTrace } from './shutdown-trace.ts';
 
-/** A graceful stop's deadline: past it the process exits 1 (docs/deployment.md, docs/cli.md). */
-const STOP_DEADLINE_MS = 15_000;
+/**
+ * A graceful stop's deadline: past it the process exits 1 (docs/deployment.md, docs/cli.md). A
+ * supervisor must wait longer before its SIGKILL (compose.yaml's `stop_grace_period`).
+ */
+export const STOP_DEADLINE_MS = 15_000;
 
 /**
  * The graceful stop of `vericase serve` and `vericase worker`: on the first SIGTERM or SIGINT it logs
