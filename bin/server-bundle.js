@@ -133,9 +133,21 @@ export function currentBuild(dir = BUNDLE_DIR) {
   }
 }
 
-/** The entry of the bundle when it matches the sources (and VERICASE_BUNDLE is not 0), else null. */
+/**
+ * VERICASE_BUNDLE as a switch, as src/config.ts reads them: true (or unset) runs the bundle when it
+ * matches the sources, false the sources. Anything else was taken for "on" without a word; now
+ * `bin/vericase.js` refuses it (null here) with one line naming it.
+ */
+export function bundleSwitch(value = process.env.VERICASE_BUNDLE) {
+  const v = value?.trim().toLowerCase();
+  if (!v || ['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return null;
+}
+
+/** The entry of the bundle when it matches the sources (and VERICASE_BUNDLE is not false), else null. */
 export function freshBundle(root = ROOT, dir = BUNDLE_DIR) {
-  if (process.env.VERICASE_BUNDLE === '0') return null;
+  if (bundleSwitch() !== true) return null;
   const build = currentBuild(dir);
   if (!build) return null;
   const entry = path.join(dir, build.id, 'main.js');

@@ -10,7 +10,14 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
-const { freshBundle, enableCompileCache } = await import('./server-bundle.js');
+const { bundleSwitch, freshBundle, enableCompileCache } = await import('./server-bundle.js');
+if (bundleSwitch() === null) {
+  // read here, before the configuration: the usage error every refused variable gets (exit 2)
+  process.stderr.write(
+    `vericase: VERICASE_BUNDLE must be true or false, got "${process.env.VERICASE_BUNDLE}". See 'vericase --help'.\n`,
+  );
+  process.exit(2);
+}
 const bundle = freshBundle();
 if (bundle) enableCompileCache();
 await import(bundle ?? '../src/cli/main.ts');

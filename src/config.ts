@@ -1,9 +1,17 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { type CompanyDataConfig, loadCompanyDataConfig } from './company-data/config.ts';
 import { defaultPoolMax, REMOTE_POOL_MAX } from './db/pool-size.ts';
 import { REQUEST_LOG_MODES, type RequestLogMode } from './http/request-log.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './shared/logger.ts';
 import { checkWebhookTuning } from './webhooks/tuning.ts';
+
+/**
+ * A setting refused once start-up had begun (a HOST that does not resolve): `vericase` exits 2 with
+ * its one line, as for a value loadConfig refuses (src/cli/program.ts).
+ */
+export class ConfigError extends Error {}
 
 /** Runtime configuration, read once from the environment. Every knob is documented in the README. */
 export interface Config {
@@ -131,6 +139,13 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
+/** A whole number no smaller than `min` (a documented floor: refused below it, not raised to it). */
+function atLeast(name: string, value: string | undefined, fallback: number, min: number): number {
+  const n = int(name, value, fallback);
+  if (n < min) throw new Error(`${name} must be at least ${min}, got "${value}"`);
+  return n;
+}
+
 /**
  * A TCP port. Node's listen refuses anything else too, but only once start-up has migrated the
  * database and printed the first start's key and console address with that port in them.
@@ -198,7 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   checkWebhookTuning(env);
   return {
     port: port('PORT', env.PORT, 3000),
-    host: env.HOST || '0.0.0.0',
+    host: listenHost(env.HOST),
     databaseUrl,
     dbPoolMax: positiveInt(
       'VERICASE_DB_POOL_MAX',
@@ -233,13 +248,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.VERICASE_AUTH_FAILURES_PER_MINUTE,
       100,
     ),
-    redisUrl: env.VERICASE_REDIS_URL || null,
+    redisUrl: redisUrl(env.VERICASE_REDIS_URL),
     authCacheTtlMs: int('VERICASE_AUTH_CACHE_TTL_MS', env.VERICASE_AUTH_CACHE_TTL_MS, 5000),
     listEstimateTtlMs: int('VERICASE_LIST_ESTIMATE_TTL_MS', env.VERICASE_LIST_ESTIMATE_TTL_MS, 5000),
     // off by default: requests cost 17-30% more CPU after it, for the process's life (src/ops/settle-memory.ts)
     settleMemory: bool('VERICASE_SETTLE_MEMORY', env.VERICASE_SETTLE_MEMORY, false),
     runWorkers: bool('VERICASE_RUN_WORKERS', env.VERICASE_RUN_WORKERS, true),
-    jobPollMs: Math.max(500, int('VERICASE_JOB_POLL_MS', env.VERICASE_JOB_POLL_MS, 2000)),
+    jobPollMs: atLeast('VERICASE_JOB_POLL_MS', env.VERICASE_JOB_POLL_MS, 2000, 500),
     embeddedMaintenanceSeconds: int(
       'VERICASE_EMBEDDED_MAINTENANCE_SECONDS',
       env.VERICASE_EMBEDDED_MAINTENANCE_SECONDS,
@@ -247,15 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     sandboxDelayMs: int('VERICASE_SANDBOX_DELAY_MS', env.VERICASE_SANDBOX_DELAY_MS, 300),
     sandboxFileControls: bool('VERICASE_SANDBOX_FILE_CONTROLS', env.VERICASE_SANDBOX_FILE_CONTROLS, true),
-    s3: env.VERICASE_S3_BUCKET
-      ? {
-          bucket: env.VERICASE_S3_BUCKET,
-          region: env.VERICASE_S3_REGION || 'us-east-1',
-          endpoint: env.VERICASE_S3_ENDPOINT || null,
-          forcePathStyle: bool('VERICASE_S3_FORCE_PATH_STYLE', env.VERICASE_S3_FORCE_PATH_STYLE, true),
-          timeoutMs: positiveInt('VERICASE_S3_TIMEOUT_MS', env.VERICASE_S3_TIMEOUT_MS, S3_TIMEOUT_MS),
-        }
-      : null,
+    s3: s3Settings(env),
     webhookAllowPrivate: bool('VERICASE_WEBHOOK_ALLOW_PRIVATE', env.VERICASE_WEBHOOK_ALLOW_PRIVATE, false),
     apiKeyHeaders: apiKeyHeaders(env.VERICASE_API_KEY_HEADERS),
     metrics: {
@@ -267,10 +274,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     http: httpTimeouts(env),
     maxImagePixels: int('VERICASE_MAX_IMAGE_PIXELS', env.VERICASE_MAX_IMAGE_PIXELS, 100_000_000),
-    companyMonitoringIntervalSeconds: int(
+    // a pass runs every minute and takes the companies due: below that, every company on every pass
+    companyMonitoringIntervalSeconds: atLeast(
       'VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS',
       env.VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS,
       86_400,
+      60,
     ),
     companyData: loadCompanyDataConfig(env, int),
     publicUrl: publicUrl(env.VERICASE_PUBLIC_URL),
@@ -279,15 +288,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chromiumPath: env.VERICASE_CHROMIUM_PATH?.trim() || null,
     pdfRenderTimeoutMs:
       positiveInt('VERICASE_PDF_RENDER_TIMEOUT_SECONDS', env.VERICASE_PDF_RENDER_TIMEOUT_SECONDS, 60) * 1000,
-    signingP12: env.VERICASE_SIGNING_P12?.trim()
-      ? {
-          path: path.resolve(env.VERICASE_SIGNING_P12.trim()),
-          password: env.VERICASE_SIGNING_P12_PASSWORD ?? '',
-        }
-      : null,
+    signingP12: signingP12(env),
     mail: {
       smtpUrl: smtpUrl(env.VERICASE_SMTP_URL),
-      from: env.VERICASE_MAIL_FROM?.trim() || 'vericase@localhost',
+      from: mailFrom(env.VERICASE_MAIL_FROM),
     },
     console: {
       sessionTtlHours: positive('VERICASE_SESSION_TTL_HOURS', env.VERICASE_SESSION_TTL_HOURS, 12),
@@ -298,7 +302,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         env.VERICASE_LOGIN_MAX_FAILURES_PER_IP,
         100,
       ),
-      bootstrapAdminEmail: env.VERICASE_BOOTSTRAP_ADMIN_EMAIL?.trim() || 'admin@localhost',
+      bootstrapAdminEmail: emailAddress(
+        'VERICASE_BOOTSTRAP_ADMIN_EMAIL',
+        env.VERICASE_BOOTSTRAP_ADMIN_EMAIL,
+        'admin@localhost',
+      ),
     },
     trustProxy: bool('VERICASE_TRUST_PROXY', env.VERICASE_TRUST_PROXY, false),
   };
@@ -373,4 +381,120 @@ function publicUrl(value: string | undefined): string | null {
   if (!v) return null;
   if (!/^https?:\/\/[^/]+/.test(v)) throw new Error(`VERICASE_PUBLIC_URL must be an http(s) URL, got "${v}"`);
   return v.replace(/\/+$/, '');
+}
+
+/**
+ * HOST: an IP address or a host name (an empty value is unset: every interface). Anything else
+ * reached Node's listen only after start-up had migrated the database, and failed there with
+ * `getaddrinfo ENOTFOUND not a host`, which did not say which setting was wrong. A name that does
+ * not resolve is caught before start-up too (src/shared/listen-host.ts).
+ */
+function listenHost(value: string | undefined): string {
+  const v = value?.trim();
+  if (!v) return '0.0.0.0';
+  if (net.isIP(v) || HOST_NAME_RE.test(v)) return v;
+  throw new Error(`HOST must be an IP address or a host name, got "${value}"`);
+}
+
+/** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, 253 characters at most. */
+const HOST_NAME_RE =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+/** An http(s) URL with a host (what the S3 SDK and the link builders can use). */
+function httpUrl(name: string, value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname)
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  return value;
+}
+
+const S3_DETAILS = [
+  'VERICASE_S3_REGION',
+  'VERICASE_S3_ENDPOINT',
+  'VERICASE_S3_FORCE_PATH_STYLE',
+  'VERICASE_S3_TIMEOUT_MS',
+];
+
+/**
+ * The S3 bucket's settings, each checked whether or not a bucket is named (a bad one was accepted
+ * silently while no bucket was set). A detail set without the bucket is refused: files would go to
+ * DATA_DIR/files, which in a container is often a disk that does not outlive it.
+ */
+function s3Settings(env: NodeJS.ProcessEnv): Config['s3'] {
+  const endpoint = env.VERICASE_S3_ENDPOINT?.trim()
+    ? httpUrl('VERICASE_S3_ENDPOINT', env.VERICASE_S3_ENDPOINT.trim())
+    : null;
+  const forcePathStyle = bool('VERICASE_S3_FORCE_PATH_STYLE', env.VERICASE_S3_FORCE_PATH_STYLE, true);
+  const timeoutMs = positiveInt('VERICASE_S3_TIMEOUT_MS', env.VERICASE_S3_TIMEOUT_MS, S3_TIMEOUT_MS);
+  const bucket = env.VERICASE_S3_BUCKET?.trim();
+  if (!bucket) {
+    const stray = S3_DETAILS.find((name) => env[name]?.trim());
+    if (stray)
+      throw new Error(
+        `${stray} is set but VERICASE_S3_BUCKET is not: name the bucket, or unset VERICASE_S3_* to store files in DATA_DIR/files`,
+      );
+    return null;
+  }
+  return {
+    bucket,
+    region: env.VERICASE_S3_REGION?.trim() || 'us-east-1',
+    endpoint,
+    forcePathStyle,
+    timeoutMs,
+  };
+}
+
+/**
+ * The rate limit's shared store: ioredis took any other string too, `http://x` as a host and a path
+ * as a Unix socket, and failed only once asked (each process then counted on its own, as when Redis
+ * is down).
+ */
+function redisUrl(value: string | undefined): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (!/^rediss?:\/\/[^/]/.test(v))
+    throw new Error(`VERICASE_REDIS_URL must be a redis:// or rediss:// URL, got "${v}"`);
+  return v;
+}
+
+/** An e-mail address, loosely (`name@host`: `admin@localhost` is one), as `vericase users create` takes it. */
+const EMAIL_RE = /^[^\s@<>]+@[^\s@<>]+$/;
+
+function emailAddress(name: string, value: string | undefined, fallback: string): string {
+  const v = value?.trim();
+  if (!v) return fallback;
+  if (!EMAIL_RE.test(v)) throw new Error(`${name} must be an e-mail address, got "${value}"`);
+  return v;
+}
+
+/** The mails' sender: `address` or `Name <address>`, as SMTP servers take it. */
+function mailFrom(value: string | undefined): string {
+  const v = value?.trim();
+  if (!v) return 'vericase@localhost';
+  const address = /^[^<>]*<([^<>]+)>$/.exec(v)?.[1]?.trim() ?? v;
+  if (!EMAIL_RE.test(address))
+    throw new Error(`VERICASE_MAIL_FROM must be an e-mail address or Name <address>, got "${value}"`);
+  return v;
+}
+
+/**
+ * The signing certificate: a file that cannot be read was found only by the signing module, once
+ * the database was opened, and reported as an unexpected failure (exit 1). Opening it (its
+ * password) is still the module's, at start-up.
+ */
+function signingP12(env: NodeJS.ProcessEnv): Config['signingP12'] {
+  const file = env.VERICASE_SIGNING_P12?.trim();
+  if (!file) return null;
+  const resolved = path.resolve(file);
+  try {
+    if (!fs.statSync(resolved).isFile()) throw new Error('not a file');
+    fs.accessSync(resolved, fs.constants.R_OK);
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new Error(`VERICASE_SIGNING_P12 must be a readable PKCS#12 file, got "${file}" (${why})`);
+  }
+  return { path: resolved, password: env.VERICASE_SIGNING_P12_PASSWORD ?? '' };
 }

@@ -7,6 +7,7 @@ import { settleStartupMemory } from './ops/settle-memory.ts';
 import { stopOnSignals } from './ops/stop-on-signals.ts';
 import { startTracing } from './ops/tracing.ts';
 import { openRuntime } from './runtime.ts';
+import { checkListenHost, listenFailure } from './shared/listen-host.ts';
 import { CODE_SOURCE } from './shared/package-root.ts';
 import { serviceBaseUrl } from './shared/service-url.ts';
 import { type BootstrapResult, bootstrapWorkspace } from './workspaces/bootstrap.ts';
@@ -22,6 +23,7 @@ const SETTLE_DELAY_MS = 2000;
 
 /** `vericase serve`: the API (and, by default, the workers) in one process. */
 export async function serve(config: Config): Promise<void> {
+  await checkListenHost(config.host);
   // before anything that makes spans: off unless an OTLP endpoint is configured
   const stopTracing = await startTracing();
   // the port opens before the workers start and the sanctions lists load (startBackground below)
@@ -60,7 +62,7 @@ export async function serve(config: Config): Promise<void> {
     if (boot.workspaceId) {
       await ctx.db.deleteFrom('workspaces').where('id', '=', boot.workspaceId).execute();
     }
-    throw err;
+    throw listenFailure(err, config.host);
   }
   printFirstStartSecrets(config, boot);
   logger.info(

@@ -428,3 +428,77 @@ describe('vericase command line: help, version, usage errors, exit codes', () =>
     }
   });
 });
+
+// a suite of its own: the one above, on a loaded machine, takes most of its 180 s
+describe('vericase serve: configuration values refused at start-up', () => {
+  test('values that were accepted silently (or failed later, naming nothing) stop serve with one line naming the variable', async () => {
+    const dataDir = path.join(os.tmpdir(), `vericase-refused-${process.pid}-absent`);
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(await closedPort()) };
+    const see = "\\. See 'vericase --help'\\.$";
+    const cases: [Record<string, string>, string][] = [
+      // read only with a bucket, so a typo passed while none was named
+      [
+        { VERICASE_S3_FORCE_PATH_STYLE: 'maybe' },
+        'VERICASE_S3_FORCE_PATH_STYLE must be true or false, got "maybe"',
+      ],
+      [
+        { VERICASE_S3_BUCKET: 'b', VERICASE_S3_ENDPOINT: 'notaurl' },
+        'VERICASE_S3_ENDPOINT must be an http\\(s\\) URL, got "notaurl"',
+      ],
+      // files would silently go to DATA_DIR/files
+      [
+        { VERICASE_S3_ENDPOINT: 'http://minio:9000' },
+        'VERICASE_S3_ENDPOINT is set but VERICASE_S3_BUCKET is not: name the bucket, or unset VERICASE_S3_\\* to store files in DATA_DIR/files',
+      ],
+      [{ VERICASE_S3_TIMEOUT_MS: '0' }, 'VERICASE_S3_TIMEOUT_MS must be a positive integer, got "0"'],
+      // ioredis took it, as a host, and each process counted on its own
+      [
+        { VERICASE_REDIS_URL: 'http://x' },
+        'VERICASE_REDIS_URL must be a redis:// or rediss:// URL, got "http://x"',
+      ],
+      // raised to 500 without a word
+      [{ VERICASE_JOB_POLL_MS: '100' }, 'VERICASE_JOB_POLL_MS must be at least 500, got "100"'],
+      [
+        { VERICASE_BOOTSTRAP_ADMIN_EMAIL: 'notanemail' },
+        'VERICASE_BOOTSTRAP_ADMIN_EMAIL must be an e-mail address, got "notanemail"',
+      ],
+      [
+        { VERICASE_MAIL_FROM: 'not an address' },
+        'VERICASE_MAIL_FROM must be an e-mail address or Name <address>, got "not an address"',
+      ],
+      // every company re-read on every pass (one a minute)
+      [
+        { VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS: '0' },
+        'VERICASE_COMPANY_MONITORING_INTERVAL_SECONDS must be at least 60, got "0"',
+      ],
+      // failed after migrating with "getaddrinfo ENOTFOUND not a host" (exit 1)
+      [{ HOST: 'not a host' }, 'HOST must be an IP address or a host name, got "not a host"'],
+      [
+        { HOST: 'nosuchhost.invalid' },
+        'HOST "nosuchhost\\.invalid" is not an address of this machine \\(E[A-Z_]+\\): use 0\\.0\\.0\\.0 for every interface, 127\\.0\\.0\\.1 for this machine only',
+      ],
+      // found by the signing module once the database was open, and reported as unexpected (exit 1)
+      [
+        { VERICASE_SIGNING_P12: '/nonexistent/signing.p12' },
+        'VERICASE_SIGNING_P12 must be a readable PKCS#12 file, got "/nonexistent/signing\\.p12" \\(ENOENT\\)',
+      ],
+    ];
+    await eachPair(cases, async ([vars, message]) => {
+      const label = Object.entries(vars)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+      assertOneLineUsageError(
+        await vericase(['serve'], { ...env, ...vars }),
+        label,
+        new RegExp(`^vericase serve: ${message}${see}`),
+      );
+    });
+    // read by bin/vericase.js, before the program: anything but a switch was taken for "on"
+    assertOneLineUsageError(
+      await vericase(['serve'], { ...env, VERICASE_BUNDLE: 'x' }),
+      'VERICASE_BUNDLE=x',
+      /^vericase: VERICASE_BUNDLE must be true or false, got "x"\. See 'vericase --help'\.$/,
+    );
+    assert.equal(fs.existsSync(dataDir), false, 'nothing was opened');
+  });
+});

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type pino from 'pino';
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import type { Runtime } from '../runtime.ts';
 import { createLogger } from '../shared/logger.ts';
 import { PACKAGE_ROOT } from '../shared/package-root.ts';
@@ -503,7 +503,8 @@ export async function run(argv: string[]): Promise<number> {
       return usage(oneLine(err.message).replace(/\.$/, ''));
     }
     // an environment variable: the program's help lists the configuration
-    if (err instanceof UsageError) return usage(err.message.replace(/\.$/, ''), program.name());
+    if (err instanceof UsageError || err instanceof ConfigError)
+      return usage(err.message.replace(/\.$/, ''), program.name());
     throw err;
   }
 }
