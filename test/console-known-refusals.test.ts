@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkPublicUrl } from '../src/webhooks/address-guard.ts';
 import { isOutage, knownRefusal } from '../web/console/features/known-refusals.ts';
-import { newWorkspace } from './helpers/harness.ts';
+import { createConsoleUser, signInHeaders } from './helpers/console-session.ts';
+import { getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
  * The console says the API's refusals it meets in its own forms in its own words: each pattern is
@@ -102,6 +103,55 @@ describe('console: known refusals in the console words', () => {
     assert.equal(
       knownRefusal('The check is approved: its hits can be reviewed while it is need_review', 'fr'),
       null,
+    );
+  });
+
+  test('a role changed under the page: the role now and what the action needs, in words', async () => {
+    const { app, ctx } = await getHarness();
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', { name: 'Role changed' });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    // a reviewer whose page is open is made a viewer by an admin: their next write is refused
+    const rita = await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer' });
+    const headers = await signInHeaders(app, rita.email, rita.password);
+    const demoted = await api.patch(`/v1/users/${rita.id}`, { role: 'viewer' });
+    assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
+    const tag = await app.inject({
+      method: 'POST',
+      url: `/v1/cases/${kase.body.id}/tags`,
+      headers,
+      payload: { tags: ['late'] },
+    });
+    assert.equal(tag.statusCode, 403, tag.body);
+    const message = JSON.parse(tag.body).message;
+    // not the route and the role's code ("POST /v1/cases/:id/tags needs reviewer")
+    assert.equal(
+      knownRefusal(message, 'en'),
+      'Your role is now viewer: this needs a reviewer or an administrator.',
+    );
+    assert.equal(
+      knownRefusal(message, 'fr'),
+      'Votre rôle est désormais lecteur : cette action est réservée aux réviseurs et aux administrateurs.',
+    );
+    // an admin's page: a reviewer now (another admin stays: the last one cannot be demoted)
+    await createConsoleUser(ctx, api.workspaceId, { role: 'admin' });
+    const ann = await createConsoleUser(ctx, api.workspaceId, { role: 'admin' });
+    const annHeaders = await signInHeaders(app, ann.email, ann.password);
+    assert.equal((await api.patch(`/v1/users/${ann.id}`, { role: 'reviewer' })).status, 200);
+    const settings = await app.inject({
+      method: 'PATCH',
+      url: '/v1/workspace/settings',
+      headers: annHeaders,
+      payload: {},
+    });
+    assert.equal(settings.statusCode, 403, settings.body);
+    assert.equal(
+      knownRefusal(JSON.parse(settings.body).message, 'en'),
+      'Your role is now reviewer: this needs an administrator.',
+    );
+    assert.equal(
+      knownRefusal(JSON.parse(settings.body).message, 'fr'),
+      'Votre rôle est désormais réviseur : cette action est réservée aux administrateurs.',
     );
   });
 });

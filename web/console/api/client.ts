@@ -2,7 +2,7 @@
  * The console's typed API client: openapi-fetch over the generated types, on the same /v1 API as
  * integrators, authenticated by the session cookie (never an API key). Every write carries the
  * session's CSRF token; a 401 (session expired or revoked) tells the shell, which returns to the
- * sign-in page.
+ * sign-in page; a 403 tells it too, which reads the session (the user's role) again.
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import { problemMessage } from './problem-message.ts';
@@ -10,6 +10,7 @@ import type { paths } from './schema';
 
 let csrfToken: string | null = null;
 const unauthorizedListeners = new Set<() => void>();
+const forbiddenListeners = new Set<() => void>();
 
 /** Set by the session when it starts (sign-in, or the session read at load); cleared at sign-out. */
 export function setCsrfToken(token: string | null): void {
@@ -22,6 +23,21 @@ export function onUnauthorized(fn: () => void): () => void {
   return () => unauthorizedListeners.delete(fn);
 }
 
+/**
+ * Called when the server refuses a call to this session (403): the user's role may have changed
+ * since the page read it (an admin made them a viewer), so the shell reads the session again and the
+ * page stops offering what the role no longer allows.
+ */
+export function onForbidden(fn: () => void): () => void {
+  forbiddenListeners.add(fn);
+  return () => forbiddenListeners.delete(fn);
+}
+
+function answered(status: number): void {
+  if (status === 401) for (const fn of unauthorizedListeners) fn();
+  if (status === 403) for (const fn of forbiddenListeners) fn();
+}
+
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const session: Middleware = {
@@ -30,7 +46,7 @@ const session: Middleware = {
     return request;
   },
   onResponse({ response }) {
-    if (response.status === 401) for (const fn of unauthorizedListeners) fn();
+    answered(response.status);
     return response;
   },
 };
@@ -97,7 +113,7 @@ export async function versionedCall<T>(
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
-  if (res.status === 401) for (const fn of unauthorizedListeners) fn();
+  answered(res.status);
   if (!res.ok) throw new ApiProblem(res.status, json, res.statusText);
   return { body: json as T, etag: res.headers.get('etag') };
 }

@@ -15,6 +15,21 @@ const who = (kind: string, lang: Lang) =>
       ? 'des sociétés'
       : 'companies';
 
+/** A role in words, as the top bar names it (`viewer` → viewer / lecteur). */
+const ROLE: Record<Lang, Record<string, string>> = {
+  en: { admin: 'administrator', reviewer: 'reviewer', viewer: 'viewer' },
+  fr: { admin: 'administrateur', reviewer: 'réviseur', viewer: 'lecteur' },
+};
+/** Who may do what a route needs: the role it names, or any above it. */
+const needs = (needed: string, lang: Lang) =>
+  needed === 'admin'
+    ? lang === 'fr'
+      ? 'aux administrateurs'
+      : 'an administrator'
+    : lang === 'fr'
+      ? `aux ${ROLE.fr[needed] ?? needed}s et aux administrateurs`
+      : `a ${ROLE.en[needed] ?? needed} or an administrator`;
+
 /** A path's field in words (`individuals[0].first_name` → "First name"), by the caller's dictionary. */
 type FieldLabel = (field: string) => string;
 const fieldOf = (path: string, label: FieldLabel) =>
@@ -92,6 +107,16 @@ const KNOWN: {
     say: {
       en: () => 'This relation already exists: change the one there instead.',
       fr: () => 'Cette relation existe déjà : modifiez celle qui est là.',
+    },
+  },
+  // the console offers only what the role allows: a role refusal means the role changed under the
+  // page (an admin made the user a viewer); the shell reads the session again (api/client.ts)
+  {
+    pattern: /^Your role \((\w+)\) does not allow this: .* needs (\w+)$/,
+    say: {
+      en: (m) => `Your role is now ${ROLE.en[m[1]] ?? m[1]}: this needs ${needs(m[2], 'en')}.`,
+      fr: (m) =>
+        `Votre rôle est désormais ${ROLE.fr[m[1]] ?? m[1]} : cette action est réservée ${needs(m[2], 'fr')}.`,
     },
   },
   {

@@ -1,10 +1,10 @@
 /**
  * The signed-in user: read from GET /console/api/session at load, set by the sign-in, cleared by the
  * sign-out or by any 401 (the session expired or was revoked), which brings back the sign-in page
- * with a note. The role here only shapes the page; the server enforces it on every call.
+ * with a note; read again after a 403, which may say the user's role changed. The role here only shapes the page; the server enforces it on every call.
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ApiProblem, consoleCall, onUnauthorized, setCsrfToken } from '../api/client.ts';
+import { ApiProblem, consoleCall, onForbidden, onUnauthorized, setCsrfToken } from '../api/client.ts';
 
 export type Role = 'admin' | 'reviewer' | 'viewer';
 
@@ -56,6 +56,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
           return null;
         });
         setCsrfToken(null);
+      }),
+    [],
+  );
+
+  // a refusal (403) may mean the role changed under the page (an admin made this user a viewer): the
+  // session read again brings the new role, and with it the page without the buttons it no longer
+  // allows (only while signed in: a 403 of the sign-in page itself has no session to read)
+  useEffect(
+    () =>
+      onForbidden(() => {
+        consoleCall<ConsoleSession | null>('GET', '/console/api/session').then(
+          (s) => {
+            if (!s) return;
+            // the same user kept as it was: no new session object, no page drawn again for nothing
+            // (a viewer's refused read would otherwise redraw what depends on the session each time)
+            setSession((current) =>
+              current && JSON.stringify(current.user) !== JSON.stringify(s.user) ? s : current,
+            );
+          },
+          () => undefined, // a 401 here is said by onUnauthorized
+        );
       }),
     [],
   );

@@ -9,6 +9,7 @@ import { caseEn } from '../../i18n/case.en.ts';
 import { caseFr } from '../../i18n/case.fr.ts';
 import { type Lang, useLang } from '../../shell/i18n.tsx';
 import { useCanWrite as useShellCanWrite } from '../../shell/session.tsx';
+import { knownRefusal } from '../known-refusals.ts';
 
 // the console's language (shell); plain functions below read the page's lang, which the shell keeps in step
 const lang = () => (document.documentElement.lang.startsWith('fr') ? 'fr' : 'en');
@@ -56,8 +57,13 @@ export function formatDate(isoDate: string): string {
   );
 }
 
-/** The server's message from an error body (api/problem-message.ts), or a generic one. */
+/**
+ * The server's message from an error body (api/problem-message.ts), the console's words for the
+ * refusals it knows (a role changed under the page, ...: features/known-refusals.ts), or a generic one.
+ */
 export function problemMessage(error: unknown, t: CaseT): string {
   const message = (error as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' && message ? serverMessage(error, message) : t('case.error');
+  if (typeof message !== 'string' || !message) return t('case.error');
+  const said = serverMessage(error, message);
+  return knownRefusal(said, lang()) ?? said;
 }

