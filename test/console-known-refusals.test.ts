@@ -49,13 +49,48 @@ describe('console: known refusals in the console words', () => {
     });
     assert.equal(template.status, 400, JSON.stringify(template.body));
     const said = template.body.details?.[0]?.message ?? template.body.message;
+    // named as the template dialog names it: checks[0] is its "Check 1"
     assert.equal(
       knownRefusal(said, 'en'),
-      'Checks of type ekyc are run on people: choose people as their targets.',
+      'Check 1: checks of type ekyc are run on people: choose people as their targets.',
     );
     assert.match(
       knownRefusal(said, 'fr') ?? '',
-      /^Les contrôles de type ekyc portent sur des personnes : choisissez des personnes/,
+      /^Contrôle 1 : les contrôles de type ekyc portent sur des personnes : choisissez des personnes/,
+    );
+    // a document check whose document type is a company's, on people (the console walk read
+    // "checks[1].settings.document_type_key: Document type registration_certificate is for company
+    // entities, not individual entities" under the dialog's "Check 2")
+    const wrongDocument = await api.post('/v1/templates', {
+      key: 'wrong_document',
+      name: 'Wrong document',
+      checks: [
+        { type: 'aml', targets: ['individuals'] },
+        {
+          type: 'document',
+          targets: ['individuals'],
+          settings: { document_type_key: 'registration_certificate' },
+        },
+      ],
+    });
+    assert.equal(wrongDocument.status, 400, JSON.stringify(wrongDocument.body));
+    assert.equal(
+      knownRefusal(wrongDocument.body.message, 'en'),
+      "Check 2: the document type registration_certificate is asked of companies, not of people: choose companies as the check's targets, or a document type for people.",
+    );
+    assert.equal(
+      knownRefusal(wrongDocument.body.message, 'fr'),
+      'Contrôle 2 : le type de document registration_certificate se demande à des sociétés, pas à des personnes : choisissez des sociétés comme cibles du contrôle, ou un type de document pour des personnes.',
+    );
+    // the same refusal of a check created alone: no check number
+    const alone = await api.post('/v1/checks/document', {
+      individual_id: kase.body.individuals[0].id,
+      settings: { document_type_key: 'registration_certificate' },
+    });
+    assert.equal(alone.status, 400, JSON.stringify(alone.body));
+    assert.match(
+      knownRefusal(alone.body.message, 'en') ?? '',
+      /^The document type registration_certificate is asked of companies, not of people/,
     );
 
     // the input formats and conflicts every form meets, named by the field in the page's words

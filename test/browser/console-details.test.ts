@@ -119,4 +119,33 @@ describe('console details', { timeout: 900_000 }, () => {
     await shot(page, 'a-demoted-fr');
     await page.close();
   });
+
+  test('a template check of a document type for the other kind of entity: said as the dialog names it', async () => {
+    const { page } = await userPage('admin');
+    await page.goto(`${base}/console/settings/templates`);
+    await page.getByRole('button', { name: 'New template' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('People documents');
+    await dialog.getByLabel('Key').fill('people-documents');
+    await dialog.getByRole('button', { name: 'Add a check' }).click();
+    await dialog.getByRole('button', { name: 'Add a check' }).click();
+    const second = dialog.getByRole('group', { name: 'Check 2' });
+    await second.getByLabel('Check type').selectOption('document');
+    await second
+      .getByLabel('Settings (JSON, optional)')
+      .fill('{"document_type_key": "registration_certificate"}');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({
+        hasText:
+          "Check 2: the document type registration_certificate is asked of companies, not of people: choose companies as the check's targets, or a document type for people.",
+      })
+      .waitFor();
+    assert.doesNotMatch((await dialog.getByRole('alert').textContent()) ?? '', /checks\[1\]/);
+    await dialog.getByRole('alert').scrollIntoViewIfNeeded();
+    await shot(page, 'b-template-wrong-kind');
+    assert.equal((await api.get('/v1/templates')).body.data.length, 0);
+    await page.close();
+  });
 });

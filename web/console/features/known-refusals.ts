@@ -15,6 +15,15 @@ const who = (kind: string, lang: Lang) =>
       ? 'des sociétés'
       : 'companies';
 
+/**
+ * `said` after "Check 2: " for a template's `checks[1]` (its number in the template dialog), or on
+ * its own, capitalised, without one (the same refusal of a check created alone).
+ */
+const numbered = (index: string | undefined, lang: Lang, said: string) =>
+  index === undefined
+    ? said[0].toUpperCase() + said.slice(1)
+    : `${lang === 'fr' ? `Contrôle ${Number(index) + 1} : ` : `Check ${Number(index) + 1}: `}${said}`;
+
 /** A role in words, as the top bar names it (`viewer` → viewer / lecteur). */
 const ROLE: Record<Lang, Record<string, string>> = {
   en: { admin: 'administrator', reviewer: 'reviewer', viewer: 'viewer' },
@@ -119,13 +128,42 @@ const KNOWN: {
         `Votre rôle est désormais ${ROLE.fr[m[1]] ?? m[1]} : cette action est réservée ${needs(m[2], 'fr')}.`,
     },
   },
+  // a template's check, named as the template dialog names it (`checks[1]` is its "Check 2")
   {
-    pattern: /(\w+) checks target (individual|company) entities/,
+    pattern: /(?:checks\[(\d+)\]\S*: )?(\w+) checks target (individual|company) entities/,
     say: {
       en: (m) =>
-        `Checks of type ${m[1]} are run on ${who(m[2], 'en')}: choose ${who(m[2], 'en')} as their targets.`,
+        numbered(
+          m[1],
+          'en',
+          `checks of type ${m[2]} are run on ${who(m[3], 'en')}: choose ${who(m[3], 'en')} as their targets.`,
+        ),
       fr: (m) =>
-        `Les contrôles de type ${m[1]} portent sur ${who(m[2], 'fr')} : choisissez ${who(m[2], 'fr')} comme cibles.`,
+        numbered(
+          m[1],
+          'fr',
+          `les contrôles de type ${m[2]} portent sur ${who(m[3], 'fr')} : choisissez ${who(m[3], 'fr')} comme cibles.`,
+        ),
+    },
+  },
+  // a document check whose document type is asked of the other kind of entity (a company's
+  // registration certificate on people)
+  {
+    pattern:
+      /(?:checks\[(\d+)\]\S*: )?Document type (\S+) is for (individual|company) entities, not (individual|company) entities/,
+    say: {
+      en: (m) =>
+        numbered(
+          m[1],
+          'en',
+          `the document type ${m[2]} is asked of ${who(m[3], 'en')}, not of ${who(m[4], 'en')}: choose ${who(m[3], 'en')} as the check's targets, or a document type for ${who(m[4], 'en')}.`,
+        ),
+      fr: (m) =>
+        numbered(
+          m[1],
+          'fr',
+          `le type de document ${m[2]} se demande à ${who(m[3], 'fr')}, pas à ${who(m[4], 'fr')} : choisissez ${who(m[3], 'fr')} comme cibles du contrôle, ou un type de document pour ${who(m[4], 'fr')}.`,
+        ),
     },
   },
 ];
