@@ -134,6 +134,34 @@ describe('console: known refusals in the console words', () => {
     assert.equal(isOutage(outage.body.message), true);
     assert.equal(isOutage(taken.body.message), false);
 
+    // a birth date that cannot be one (the console walk read "birth_date must not be in the future:
+    // it is 2090-01-01"), by the field's label and the date as the console writes dates
+    const labelFr = (field: string) => ({ birth_date: 'Date de naissance' })[field] ?? field;
+    const future = await api.post('/v1/individuals', {
+      case_id: kase.body.id,
+      first_name: 'Jean',
+      last_name: 'Dupont',
+      birth_date: '2090-01-01',
+      relations: [{ to_company_id: kase.body.companies[0].id, roles: ['legal_representative'] }],
+    });
+    assert.equal(future.status, 400, JSON.stringify(future.body));
+    assert.equal(
+      knownRefusal(future.body.message, 'en'),
+      'birth date: 1 Jan 2090 is in the future: check the year.',
+    );
+    assert.equal(
+      knownRefusal(future.body.message, 'fr', labelFr),
+      'Date de naissance : le 1 janv. 2090 est dans le futur : vérifiez l’année.',
+    );
+    const early = await api.patch(`/v1/individuals/${kase.body.individuals[0].id}`, {
+      birth_date: '0001-01-01',
+    });
+    assert.equal(early.status, 400, JSON.stringify(early.body));
+    assert.equal(
+      knownRefusal(early.body.message, 'en'),
+      'birth date: 1 Jan 1 is before 1900: check the year.',
+    );
+
     // any other message is the server's own
     assert.equal(
       knownRefusal('The check is approved: its hits can be reviewed while it is need_review', 'fr'),

@@ -148,4 +148,54 @@ describe('console details', { timeout: 900_000 }, () => {
     assert.equal((await api.get('/v1/templates')).body.data.length, 0);
     await page.close();
   });
+
+  test('a birth date in the future: said under the field, in words; the picker ends today', async () => {
+    const kase = await newCase('Birth dates');
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByRole('button', { name: 'Add an entity' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Add an entity' });
+    await dialog.getByLabel('First name').fill('Jean');
+    await dialog.getByLabel('Last name').fill('Dupont');
+    const birth = dialog.getByLabel('Birth date', { exact: true });
+    const now = new Date();
+    const today = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    assert.equal(await birth.getAttribute('max'), today);
+    assert.equal(await birth.getAttribute('min'), '1900-01-01');
+    await birth.fill('2090-01-01');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // under the field (the next thing after its label), before anything is sent
+    const under = dialog.locator('label:has-text("Birth date") + [role="alert"]');
+    await under.filter({ hasText: 'The birth date 1 Jan 2090 is in the future: check the year.' }).waitFor();
+    assert.equal(await birth.getAttribute('aria-invalid'), 'true');
+    await shot(page, 'c-birth-date-future');
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.individuals.length, 0);
+
+    // the server's refusal of it (a page without the picker's bound) is said there too, in words
+    await birth.evaluate((el) => el.removeAttribute('max'));
+    await birth.fill('2090-01-02');
+    assert.equal(await under.count(), 0, 'an edit clears what was said of the previous date');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await under
+      .filter({ hasText: 'Refused: Birth date: 2 Jan 2090 is in the future: check the year.' })
+      .waitFor();
+    assert.equal(await dialog.locator('[role="alert"]').count(), 1, 'said once, under the field');
+    await shot(page, 'c-birth-date-refused');
+
+    // in French
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await inFrench(page);
+    await page.getByRole('button', { name: 'Ajouter une entité' }).click();
+    dialog = page.getByRole('dialog', { name: 'Ajouter une entité' });
+    await dialog.getByLabel('Prénom').fill('Jean');
+    await dialog.getByLabel('Nom', { exact: true }).fill('Dupont');
+    await dialog.getByLabel('Date de naissance').fill('2090-01-01');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog
+      .locator('[role="alert"]')
+      .filter({ hasText: 'La date de naissance 1 janv. 2090 est dans le futur : vérifiez l’année.' })
+      .waitFor();
+    await shot(page, 'c-birth-date-future-fr');
+    await page.close();
+  });
 });

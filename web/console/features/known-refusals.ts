@@ -24,6 +24,13 @@ const numbered = (index: string | undefined, lang: Lang, said: string) =>
     ? said[0].toUpperCase() + said.slice(1)
     : `${lang === 'fr' ? `Contrôle ${Number(index) + 1} : ` : `Check ${Number(index) + 1}: `}${said}`;
 
+/** A day (`2090-01-01`) as the console writes dates: 1 Jan 2090, 1 janv. 2090. */
+const day = (iso: string, lang: Lang) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  });
+
 /** A role in words, as the top bar names it (`viewer` → viewer / lecteur). */
 const ROLE: Record<Lang, Record<string, string>> = {
   en: { admin: 'administrator', reviewer: 'reviewer', viewer: 'viewer' },
@@ -83,6 +90,21 @@ const KNOWN: {
     say: {
       en: (m, l) => `${fieldOf(m[1], l)}: write the number with its country code, e.g. +33612345678.`,
       fr: (m, l) => `${fieldOf(m[1], l)} : écrivez le numéro avec l’indicatif du pays, par ex. +33612345678.`,
+    },
+  },
+  // a birth date that cannot be one: after today (2090 for 1990), or before 1900 (0001 for "unknown")
+  {
+    pattern: /^(\S+) must not be in the future: it is (\d{4}-\d{2}-\d{2})/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)}: ${day(m[2], 'en')} is in the future: check the year.`,
+      fr: (m, l) => `${fieldOf(m[1], l)} : le ${day(m[2], 'fr')} est dans le futur : vérifiez l’année.`,
+    },
+  },
+  {
+    pattern: /^(\S+) must be on or after (\d{4})-\d{2}-\d{2}: it is (\d{4}-\d{2}-\d{2})/,
+    say: {
+      en: (m, l) => `${fieldOf(m[1], l)}: ${day(m[3], 'en')} is before ${m[2]}: check the year.`,
+      fr: (m, l) => `${fieldOf(m[1], l)} : le ${day(m[3], 'fr')} est antérieur à ${m[2]} : vérifiez l’année.`,
     },
   },
   {

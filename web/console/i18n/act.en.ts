@@ -279,6 +279,8 @@ export const actEn = {
   'entity.lastName': 'Last name',
   'entity.email': 'E-mail',
   'entity.birthDate': 'Birth date',
+  'entity.birthDateFuture': 'The birth date {date} is in the future: check the year.',
+  'entity.birthDateEarly': 'The birth date {date} is before 1900: check the year.',
   'entity.country': 'Country (ISO code)',
   'entity.registrationNumber': 'Registration number',
   'entity.contact': 'Business contact (can use the client portal)',

@@ -280,6 +280,8 @@ export const actFr: Record<ActKey, string> = {
   'entity.lastName': 'Nom',
   'entity.email': 'E-mail',
   'entity.birthDate': 'Date de naissance',
+  'entity.birthDateFuture': 'La date de naissance {date} est dans le futur : vérifiez l’année.',
+  'entity.birthDateEarly': 'La date de naissance {date} est antérieure à 1900 : vérifiez l’année.',
   'entity.country': 'Pays (code ISO)',
   'entity.registrationNumber': "Numéro d'immatriculation",
   'entity.contact': 'Contact (peut utiliser le portail client)',

@@ -1,6 +1,6 @@
 /**
  * A button that opens a form in a dialog, for the case's entity and relation forms: the fields,
- * then the server's refusal (announced), and Cancel and Save (disabled, and saying so, while the
+ * then the server's refusal (announced; under its field when the form says so: `fields`), and Cancel and Save (disabled, and saying so, while the
  * write runs) in the row every case dialog ends with (DialogActions). Its state (useActFormDialog) is the caller's: what the form reads (the case's
  * companies) is read when it opens, and its submit is the caller's write.
  */
@@ -8,6 +8,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { ActFailed } from '../ActFailed.tsx';
 import { useAction, useActT } from '../act-i18n.ts';
 import { Dialog, DialogActions } from '../case/Dialog.tsx';
+import { RefusalContext, refusedPath } from './field-refusal.tsx';
 
 /**
  * An ActFormDialog's state: open or not, its write under way or refused. `submit(write, done)` is
@@ -33,6 +34,8 @@ export function ActFormDialog(props: {
   title: string;
   dialog: ReturnType<typeof useActFormDialog>;
   onSubmit: (e: FormEvent) => void;
+  /** The fields that say a refusal naming them under themselves (FieldRefusal); others after the form. */
+  fields?: readonly string[];
   children: ReactNode;
 }) {
   const t = useActT();
@@ -45,8 +48,8 @@ export function ActFormDialog(props: {
       </button>
       <Dialog title={props.title} open={open} onClose={close}>
         <form className="act-form" onSubmit={props.onSubmit}>
-          {props.children}
-          <ActFailed error={error} />
+          <RefusalContext.Provider value={error}>{props.children}</RefusalContext.Provider>
+          {props.fields?.includes(refusedPath(error) ?? '') ? null : <ActFailed error={error} />}
           {/* the case dialogs' one row of actions (Cancel, then Save, at the right), not a copy of its own */}
           <DialogActions
             error={null}

@@ -8,6 +8,8 @@ import { useActT } from '../act-i18n.ts';
 import { ActFormDialog, useActFormDialog } from './ActFormDialog.tsx';
 import {
   CompanyFields,
+  CountryField,
+  ENTITY_FIELDS,
   EntitySelect,
   IndividualFields,
   OwnershipField,
@@ -104,7 +106,13 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
   );
 
   return (
-    <ActFormDialog openLabel={t('entity.add')} title={t('entity.add')} dialog={dialog} onSubmit={submit}>
+    <ActFormDialog
+      openLabel={t('entity.add')}
+      title={t('entity.add')}
+      dialog={dialog}
+      onSubmit={submit}
+      fields={ENTITY_FIELDS}
+    >
       {mainFirst ? (
         <p className="muted">{t('entity.mainFirst')}</p>
       ) : (
@@ -133,10 +141,7 @@ export function AddEntityButton(props: { caseId: string; onChanged: () => void }
       ) : (
         <CompanyFields f={f} set={set} required />
       )}
-      <label>
-        {t('entity.country')}
-        <input value={f.country ?? ''} onChange={set('country')} />
-      </label>
+      <CountryField f={f} set={set} />
       {mainFirst ? null : (
         <>
           <EntitySelect
@@ -217,16 +222,19 @@ export function EditEntityButton(props: {
     }
   }, props.onChanged);
   return (
-    <ActFormDialog openLabel={t('entity.edit')} title={t('entity.edit')} dialog={dialog} onSubmit={submit}>
+    <ActFormDialog
+      openLabel={t('entity.edit')}
+      title={t('entity.edit')}
+      dialog={dialog}
+      onSubmit={submit}
+      fields={ENTITY_FIELDS}
+    >
       {kind === 'individual' ? (
         <IndividualFields f={f} set={set} required={false} />
       ) : (
         <CompanyFields f={f} set={set} required={false} />
       )}
-      <label>
-        {t('entity.country')}
-        <input value={f.country ?? ''} onChange={set('country')} />
-      </label>
+      <CountryField f={f} set={set} />
     </ActFormDialog>
   );
 }
