@@ -18,7 +18,7 @@ import {
   signedInPage,
 } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
-import { type Client, getHarness, newWorkspace } from '../helpers/harness.ts';
+import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -196,6 +196,56 @@ describe('console details', { timeout: 900_000 }, () => {
       .filter({ hasText: 'La date de naissance 1 janv. 2090 est dans le futur : vérifiez l’année.' })
       .waitFor();
     await shot(page, 'c-birth-date-future-fr');
+    await page.close();
+  });
+
+  test('a note and a reply being written survive a trip to another tab of the case', async () => {
+    const kase = await newCase('Drafts');
+    const other = await newCase('Other drafts');
+    const note = await api.post('/v1/notes', { case_id: kase.id, content: 'First note' });
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}?tab=notes`);
+    const notes = page.getByTestId('case-notes');
+    await notes.getByText('First note').waitFor();
+    await notes.getByLabel('New note').fill('Called the CFO:\nwaiting for the bank statement');
+    await notes.getByPlaceholder('Reply to this note').fill('Seen, thanks');
+    // Notes → Activity → Notes (the console walk lost the draft there)
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    await notes.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    assert.equal(
+      await notes.getByLabel('New note').inputValue(),
+      'Called the CFO:\nwaiting for the bank statement',
+    );
+    assert.equal(await notes.getByPlaceholder('Reply to this note').inputValue(), 'Seen, thanks');
+    await shot(page, 'd-note-draft-kept');
+    // a draft is the case's own: another case's box is empty
+    await page.goto(`${base}/console/cases/${other.id}?tab=notes`);
+    await page.getByRole('heading', { level: 1, name: 'Other drafts' }).waitFor();
+    assert.equal(await notes.getByLabel('New note').inputValue(), '');
+    // sent, it is forgotten
+    await page.goto(`${base}/console/cases/${kase.id}?tab=notes`);
+    assert.equal(
+      await notes.getByLabel('New note').inputValue(),
+      'Called the CFO:\nwaiting for the bank statement',
+    );
+    await notes.getByRole('button', { name: 'Add the note' }).click();
+    await notes.getByText('waiting for the bank statement').waitFor();
+    await eventually(async () => (await notes.getByLabel('New note').inputValue()) === '');
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    assert.equal(await notes.getByLabel('New note').inputValue(), '');
+    const stored = (await api.get(`/v1/cases/${kase.id}/notes`)).body.data;
+    assert.equal(stored.length, 2);
+    // signing out forgets the drafts: the next user of the browser tab does not find them
+    await notes.getByLabel('New note').fill('Not for the next user');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    assert.deepEqual(
+      await page.evaluate('Object.keys(sessionStorage).filter((k) => k.includes("draft"))'),
+      [],
+    );
     await page.close();
   });
 });

@@ -5,6 +5,7 @@
  */
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ApiProblem, consoleCall, onForbidden, onUnauthorized, setCsrfToken } from '../api/client.ts';
+import { forgetDrafts } from '../shared/draft.ts';
 
 export type Role = 'admin' | 'reviewer' | 'viewer';
 
@@ -96,6 +97,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     await consoleCall('POST', '/console/api/logout').catch(() => undefined);
+    forgetDrafts();
     start(null);
   }, [start]);
 

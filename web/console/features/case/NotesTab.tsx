@@ -8,9 +8,10 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { workspaceUsers } from '../../api/users.ts';
+import { useDraft } from '../../shared/draft.ts';
 import { formatDateTime, problemMessage, useCaseT } from './i18n.ts';
 import { MentionTextarea } from './MentionTextarea.tsx';
-import { type Mention, type MentionUser, textToHtml } from './mentions.ts';
+import { type MentionUser, textToHtml } from './mentions.ts';
 import { RichText } from './RichText.tsx';
 import { type NoteOut, userName } from './types.ts';
 
@@ -55,6 +56,7 @@ export function NotesTab(props: {
     <div className="case-notes" data-testid="case-notes">
       {props.canWrite ? (
         <Composer
+          draftKey={`note:${props.caseId}`}
           label={t('case.notes.new')}
           submitLabel={t('case.notes.add')}
           users={users}
@@ -95,6 +97,7 @@ export function NotesTab(props: {
             ) : null}
             {props.canWrite ? (
               <Composer
+                draftKey={`comment:${n.id}`}
                 label={t('case.notes.newComment')}
                 submitLabel={t('case.notes.comment')}
                 small
@@ -126,6 +129,8 @@ function Byline({ author, at }: { author: string; at: string }) {
 }
 
 function Composer(props: {
+  /** Where its draft is kept across the case's tabs (draft.ts). */
+  draftKey: string;
   label: string;
   submitLabel: string;
   small?: boolean;
@@ -133,8 +138,7 @@ function Composer(props: {
   /** Sends the content as HTML; answers the problem to show, or null once stored. */
   send: (content: string) => Promise<string | null>;
 }) {
-  const [text, setText] = useState('');
-  const [mentions, setMentions] = useState<Mention[]>([]);
+  const [{ text, mentions }, setDraft] = useDraft(props.draftKey);
   const boxId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -145,10 +149,7 @@ function Composer(props: {
     const problem = await props.send(textToHtml(text, mentions));
     setBusy(false);
     setError(problem);
-    if (!problem) {
-      setText('');
-      setMentions([]);
-    }
+    if (!problem) setDraft({ text: '', mentions: [] });
   };
   return (
     <form onSubmit={submit} className={props.small ? 'case-composer is-small' : 'case-composer'}>
@@ -163,10 +164,7 @@ function Composer(props: {
           value={text}
           mentions={mentions}
           users={props.users}
-          onChange={(value, chosen) => {
-            setText(value);
-            setMentions(chosen);
-          }}
+          onChange={(value, chosen) => setDraft({ text: value, mentions: chosen })}
           rows={props.small ? 2 : 3}
           placeholder={props.small ? props.label : undefined}
         />
