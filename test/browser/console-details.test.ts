@@ -248,4 +248,47 @@ describe('console details', { timeout: 900_000 }, () => {
     );
     await page.close();
   });
+
+  test('two people of the same name are told apart in the list of those to check', async () => {
+    const person = (birth_date: string) => ({
+      first_name: 'Ada',
+      last_name: 'Martin',
+      birth_date,
+      address: { country: 'FR' },
+      relations: [{ roles: ['shareholder'], ownership_percentage: 10 }],
+    });
+    const kase = await newCase('Same names', [
+      person('1950-03-01'),
+      person('1985-12-10'),
+      { first_name: 'Bob', last_name: 'Martin', relations: [{ roles: ['legal_representative'] }] },
+    ]);
+    const daughter = kase.body.individuals.find((i: any) => i.birth_date === '1985-12-10');
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByRole('button', { name: 'Launch checks' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch checks' });
+    await dialog.getByLabel('One check').check();
+    await dialog.getByRole('combobox').selectOption('ekyc');
+    const on = dialog.getByRole('group', { name: 'On' });
+    const names = (await on.locator('label').allTextContents()).map((x) => x.replace(/\s+/g, ' ').trim());
+    assert.deepEqual(names, ['Ada Martin (born 1 Mar 1950)', 'Ada Martin (born 10 Dec 1985)', 'Bob Martin']);
+    await shot(page, 'e-same-names');
+    await on.getByLabel('Ada Martin (born 10 Dec 1985)').check();
+    await dialog.getByRole('button', { name: 'Launch' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Checks launched on 1 entity.' }).waitFor();
+    const checks = (await api.get(`/v1/individuals/${daughter.id}`)).body.checks;
+    assert.deepEqual(
+      checks.map((c: any) => c.type),
+      ['ekyc'],
+    );
+    // in French, the birth date the French way
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await inFrench(page);
+    await page.getByRole('button', { name: 'Lancer des contrôles' }).click();
+    const fr = page.getByRole('dialog', { name: 'Lancer des contrôles' });
+    await fr.getByLabel('Un contrôle').check();
+    await fr.getByRole('combobox').selectOption('ekyc');
+    await fr.getByText('Ada Martin (né(e) le 1 mars 1950)').waitFor();
+    await page.close();
+  });
 });

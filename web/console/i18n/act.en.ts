@@ -197,6 +197,7 @@ export const actEn = {
   'launch.notCovered': '{check} does not cover {country}',
   'launch.already': '(already has {count} of this check, the last one {status})',
   'launch.already.one': '(already has one, {status})',
+  'launch.born': 'born {date}',
   'launch.refusedOn': '{name}: {message}',
   'launch.noTarget': 'Choose at least one entity this check applies to.',
   'check.type.aml': 'AML screening',

@@ -199,6 +199,7 @@ export const actFr: Record<ActKey, string> = {
   'launch.notCovered': '{check} ne couvre pas {country}',
   'launch.already': '(en a déjà {count}, le dernier {status})',
   'launch.already.one': '(en a déjà un, {status})',
+  'launch.born': 'né(e) le {date}',
   'launch.refusedOn': '{name} : {message}',
   'launch.noTarget': "Choisissez au moins une entité à laquelle s'applique ce contrôle.",
   'check.type.aml': 'Criblage LCB-FT',

@@ -161,6 +161,15 @@ export function CasePage({ id }: { id: string }) {
     kind: e.kind,
     name: e.name,
     checks: e.data.checks.map((c) => ({ type: c.type, status: c.status, created_at: c.created_at })),
+    // what tells apart two entities of the same name in the list of those to check
+    ...(e.kind === 'individual'
+      ? {
+          birthDate: e.data.birth_date,
+          email: e.data.email,
+          roles: e.data.roles,
+          country: e.data.address?.country,
+        }
+      : { registrationNumber: e.data.registration_number, country: e.data.country }),
   }));
   const contacts = kase.individuals
     .filter((i) => i.is_business_contact)

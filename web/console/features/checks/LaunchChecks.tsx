@@ -8,14 +8,22 @@ import { useLang } from '../../shell/i18n.tsx';
 import { ActFailed } from '../ActFailed.tsx';
 import { hasActKey, useAction, useActT } from '../act-i18n.ts';
 import { Dialog, DialogActions } from '../case/Dialog.tsx';
+import { formatDate } from '../case/i18n.ts';
 import { countryName } from '../display-names.ts';
 import { usePathLabel } from '../field-label.ts';
 import { knownRefusal } from '../known-refusals.ts';
+import { distinguishingDetails } from './same-names.ts';
 
 type Entity = {
   id: string;
   kind: 'company' | 'individual';
   name: string;
+  /** What tells it apart from an entity of the same name (same-names.ts). */
+  birthDate?: string | null;
+  registrationNumber?: string | null;
+  email?: string | null;
+  roles?: string[];
+  country?: string | null;
   /** Its checks' types and statuses: one of the chosen type already there is said beside it. */
   checks?: { type: string; status: string; created_at: string }[];
 };
@@ -106,6 +114,32 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
   }, [open, templates]);
 
   const eligible = props.entities.filter((e) => (TYPES[type] as readonly string[]).includes(e.kind));
+  // two people of the same name (a mother and her daughter) each with what tells them apart
+  const { lang } = useLang();
+  const details = distinguishingDetails(
+    eligible.map((e) => ({
+      id: e.id,
+      name: e.name,
+      details: [
+        e.birthDate ? t('launch.born', { date: formatDate(e.birthDate) }) : null,
+        e.registrationNumber,
+        e.email,
+        e.roles?.length
+          ? e.roles
+              .map((r) => {
+                const k = `role.${r}`;
+                return hasActKey(k) ? t(k) : r;
+              })
+              .join(', ')
+          : null,
+        e.country ? countryName(e.country, lang) : null,
+      ],
+    })),
+  );
+  const named = (e: Entity) => {
+    const detail = details.get(e.id);
+    return detail ? `${e.name} (${detail})` : e.name;
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -132,7 +166,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
             await createCheck(type, target);
             left.delete(target.id);
           } catch (err) {
-            refused.push({ name: target.name, why: refusalText(type, err) });
+            refused.push({ name: named(target), why: refusalText(type, err) });
           }
         }
         setChosen(left);
@@ -227,6 +261,7 @@ export function LaunchChecksButton(props: { caseId: string; entities: Entity[]; 
                       }}
                     />{' '}
                     {x.name}
+                    {details.has(x.id) ? <span className="muted small"> ({details.get(x.id)})</span> : null}
                     {(() => {
                       // launching again makes a second check: said before, not found after
                       const same = (x.checks ?? []).filter((c) => c.type === type);
