@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { buildApp } from '../../src/http/app.ts';
 import {
   type ChromiumSession,
   openChromium,
@@ -19,7 +20,7 @@ import {
 } from '../helpers/browser.ts';
 import { createConsoleUser } from '../helpers/console-session.ts';
 import { type Client, eventually, getHarness, newWorkspace } from '../helpers/harness.ts';
-import { type LiveServer, listen } from '../helpers/live-server.ts';
+import { type LiveServer, listen, listenOnLoopback } from '../helpers/live-server.ts';
 
 let server: LiveServer;
 let base: string;
@@ -290,5 +291,33 @@ describe('console details', { timeout: 900_000 }, () => {
     await fr.getByRole('combobox').selectOption('ekyc');
     await fr.getByText('Ada Martin (né(e) le 1 mars 1950)').waitFor();
     await page.close();
+  });
+
+  test('a refused webhook address is no longer said once the address is edited', async () => {
+    // the service as deployed: private addresses refused (the tests' own allow them)
+    const { ctx } = await getHarness();
+    const config = { ...ctx.config, webhookAllowPrivate: false };
+    const strict = await buildApp({ ...ctx, config });
+    const port = await listenOnLoopback(strict, config);
+    try {
+      const { ctx: harness } = await getHarness();
+      const admin = await createConsoleUser(harness, api.workspaceId, { role: 'admin' });
+      const page = await signedInPage(chrome, `http://127.0.0.1:${port}`, admin);
+      await page.goto(`http://127.0.0.1:${port}/console/settings/webhooks`);
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New webhook' });
+      const url = dialog.getByLabel('URL', { exact: true });
+      await url.fill('http://10.0.0.7/hook');
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      const refusal = dialog.getByRole('alert');
+      await refusal.filter({ hasText: 'This address is private or local' }).waitFor();
+      // editing the address: what was said of the previous one goes
+      await url.fill('https://hooks.example.com/vericase');
+      await refusal.waitFor({ state: 'detached' });
+      await shot(page, 'f-webhook-edited');
+      await page.close();
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -195,6 +195,8 @@ function WebhookForm(props: {
   const [online, setOnline] = useState(webhook ? webhook.status === 'online' : true);
   const [signature, setSignature] = useState<Webhook['signature']>(webhook?.signature ?? 'standard_webhooks');
   const [header, setHeader] = useState(webhook?.signature_header ?? '');
+  // what was refused (a private address, no event) is said until the address or the events are
+  // edited: it is about what was sent, not what the form now holds
   const act = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -227,9 +229,25 @@ function WebhookForm(props: {
       </label>
       <label>
         {t('webhooks.url')}
-        <input type="url" required maxLength={2048} value={url} onChange={(e) => setUrl(e.target.value)} />
+        <input
+          type="url"
+          required
+          maxLength={2048}
+          value={url}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            act.clear();
+          }}
+        />
       </label>
-      <WebhookEventPicker t={t} chosen={events} onChange={setEvents} />
+      <WebhookEventPicker
+        t={t}
+        chosen={events}
+        onChange={(next) => {
+          setEvents(next);
+          act.clear();
+        }}
+      />
       <label>
         {t('webhooks.signature')}
         <select value={signature} onChange={(e) => setSignature(e.target.value as Webhook['signature'])}>
