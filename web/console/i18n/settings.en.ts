@@ -94,6 +94,8 @@ export const settingsEn = {
   'templates.none': 'No template yet.',
   'templates.name': 'Name',
   'templates.key': 'Key',
+  'templates.keyHint':
+    'Key: letters, digits and _ . : - only, starting with a letter or a digit (e.g. standard-kyb).',
   'templates.description': 'Description',
   'templates.checks': 'Checks',
   'templates.autoApproval': 'Automatic approval',

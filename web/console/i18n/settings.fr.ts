@@ -99,6 +99,8 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'templates.none': 'Aucun modèle pour l’instant.',
   'templates.name': 'Nom',
   'templates.key': 'Clé',
+  'templates.keyHint':
+    'Clé : lettres, chiffres et _ . : - uniquement, en commençant par une lettre ou un chiffre (par ex. standard-kyb).',
   'templates.description': 'Description',
   'templates.checks': 'Contrôles',
   'templates.autoApproval': 'Approbation automatique',

@@ -195,15 +195,28 @@ function TemplateForm(props: {
         </label>
         <label>
           {t('templates.key')}
+          {/* the browser said only "Please match the requested format.": the characters allowed are
+              written under the fields, and a key that breaks them is told so in the console's words */}
           <input
             required
             maxLength={100}
             pattern="[A-Za-z0-9][A-Za-z0-9_.:\-]*"
             value={key}
+            title={t('templates.keyHint')}
+            aria-describedby="template-key-hint"
+            onInvalid={(e) => {
+              const el = e.currentTarget;
+              el.setCustomValidity('');
+              if (el.validity.patternMismatch) el.setCustomValidity(t('templates.keyHint'));
+            }}
+            onInput={(e) => e.currentTarget.setCustomValidity('')}
             onChange={(e) => setKey(e.target.value)}
           />
         </label>
       </div>
+      <p id="template-key-hint" className="settings-hint">
+        {t('templates.keyHint')}
+      </p>
       <label>
         {t('templates.description')}
         <textarea
