@@ -136,9 +136,11 @@ describe('console case page', { timeout: 900_000 }, () => {
     assert.equal(waiting.reviewed_at, null);
     assert.ok(waiting.comment, 'the sandbox says why it could not decide');
     const checkPanel = page.locator(`#check-${demo.idDocumentCheckId}`);
+    // the reason alone: "Needs a review:" after "Why it waits for a review:" said it twice
+    assert.match(waiting.comment, /^Needs a review: the document provider could not decide/);
     assert.equal(
       await checkPanel.getByTestId('check-waiting-reason').textContent(),
-      `Why it waits for a review: ${waiting.comment}`,
+      `Why it waits for a review: ${waiting.comment.replace(/^Needs a review: /, '')}`,
     );
     await checkPanel.getByRole('button', { name: 'See its documents' }).click();
     assert.equal(await page.getByRole('tab', { name: 'Documents' }).getAttribute('aria-selected'), 'true');

@@ -857,12 +857,14 @@ describe('console checks', { timeout: 600_000 }, () => {
       decided.data.review.comment,
       'Needs a review: the online reputation analysis rated the risk high',
     );
+    // the reason alone ("Needs a review:" after "Why it waits for a review:" said it twice)
     assert.ok(
       (await shownText(panel)).includes(
-        'Needs a review: the online reputation analysis rated the risk as high',
+        'Why it waits for a review: the online reputation analysis rated the risk as high',
       ),
       await shownText(panel),
     );
+    assert.ok(!(await shownText(panel)).includes('Needs a review'), await shownText(panel));
     // the provider's prose is its own: marked as English, and no note in an English console
     assert.equal(await report.locator('p[lang="en"]').first().innerText(), info.summary);
     assert.equal(await report.locator('.reputation-report').getAttribute('lang'), 'en');
@@ -875,7 +877,9 @@ describe('console checks', { timeout: 600_000 }, () => {
     // "un contrôle" is masculine: the line reads "Pourquoi il attend", not "elle"
     assert.ok(french.includes('Pourquoi il attend une revue :'), french);
     assert.ok(
-      french.includes('À revoir : l’analyse de la réputation en ligne a évalué le risque : élevé'),
+      french.includes(
+        'Pourquoi il attend une revue : l’analyse de la réputation en ligne a évalué le risque : élevé',
+      ),
       french,
     );
     assert.ok(!french.includes('risque : high'), french);

@@ -355,4 +355,43 @@ describe('console details', { timeout: 900_000 }, () => {
       .waitFor();
     await page.close();
   });
+
+  test('why a check waits for a review is said once, with the rule that is off after it', async () => {
+    const kase = await newCase('Waiting reason', [
+      {
+        first_name: 'Lea',
+        last_name: 'Petit',
+        email: 'lea.petit@example.com',
+        relations: [{ roles: ['legal_representative'] }],
+      },
+    ]);
+    const check = await api.post('/v1/checks/fraud_database', {
+      individual_id: kase.body.individuals[0].id,
+      settings: { automatic_approval: false },
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    const stored = (await api.get(`/v1/checks/fraud_database/${check.body.id}`)).body;
+    assert.equal(stored.status, 'need_review');
+    assert.equal(
+      stored.data.review.comment,
+      'Needs a review (automatic_approval is off): no match in the fraud list',
+    );
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}?check=${check.body.id}`);
+    const reason = page.locator(`#check-${check.body.id}`).getByTestId('check-waiting-reason');
+    // not "Why it waits for a review: “Needs a review (automatic_approval is off): ...”"
+    await reason.filter({ hasText: 'no match in the fraud list' }).waitFor();
+    assert.equal(
+      await reason.textContent(),
+      'Why it waits for a review: no match in the fraud list (automatic_approval is off)',
+    );
+    await shot(page, 'h-waiting-reason');
+    await inFrench(page);
+    await reason.filter({ hasText: 'aucune correspondance' }).waitFor();
+    assert.equal(
+      await reason.textContent(),
+      'Pourquoi il attend une revue : aucune correspondance dans la liste de fraude (automatic_approval désactivé)',
+    );
+    await page.close();
+  });
 });

@@ -213,6 +213,7 @@ export const actEn = {
   'check.override': 'Change a decided check (override)',
   'check.comment': 'Comment',
   'check.declinedBySigner': 'Declined by the signer on {when}',
+  'check.waitingRuleOff': '({rule} is off)',
   'check.waitingReason': 'Why it waits for a review:',
   'check.showDocuments': 'See its documents',
   'check.reviewed': 'Reviewed by {who} on {when}',

@@ -215,6 +215,7 @@ export const actFr: Record<ActKey, string> = {
   'check.override': 'Modifier une décision déjà prise',
   'check.comment': 'Commentaire',
   'check.declinedBySigner': 'Le signataire a refusé de signer le {when}',
+  'check.waitingRuleOff': '({rule} désactivé)',
   'check.waitingReason': 'Pourquoi il attend une revue :',
   'check.showDocuments': 'Voir ses documents',
   'check.reviewed': 'Revu par {who} le {when}',

@@ -15,6 +15,7 @@ import { countryName } from '../display-names.ts';
 import { useFieldLabel } from '../field-label.ts';
 import { ekycReading } from './ekyc-reading.ts';
 import { useSubtypeLabel } from './subtype-labels.ts';
+import { waitingReason } from './waiting-reason.ts';
 
 type Envelope = { id: string; type: string; status: string };
 type Json = Record<string, unknown>;
@@ -938,7 +939,15 @@ export function CheckPanel(props: {
       review.comment &&
       !hitsAllDecided(full) ? (
         <p className="small" data-testid="check-waiting-reason">
-          {t('check.waitingReason')} <q>{shownComment(String(review.comment), review.reviewer_type)}</q>
+          {(() => {
+            const { reason, ruleOff } = waitingReason(String(review.comment), review.reviewer_type);
+            return (
+              <>
+                {t('check.waitingReason')} <q>{shownComment(reason, review.reviewer_type)}</q>
+                {ruleOff ? ` ${t('check.waitingRuleOff', { rule: ruleOff })}` : null}
+              </>
+            );
+          })()}
         </p>
       ) : null}
       {/* the screening's words ("found 3 hits to confirm or ignore") stay as written once every hit
