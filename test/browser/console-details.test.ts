@@ -394,4 +394,43 @@ describe('console details', { timeout: 900_000 }, () => {
     );
     await page.close();
   });
+
+  test('"not asked of the client" only on a check a client could be asked for', async () => {
+    const kase = await newCase('Asked or not', [
+      {
+        first_name: 'Noe',
+        last_name: 'Roux',
+        email: 'noe.roux@example.com',
+        relations: [{ roles: ['legal_representative'] }],
+      },
+    ]);
+    const personId = kase.body.individuals[0].id;
+    // an internal document type: a document check of it is one the client is never asked for
+    const type = await api.post('/v1/document_types', {
+      key: 'internal_memo',
+      label: 'Internal memo',
+      target_entities: ['individual'],
+      is_internal: true,
+    });
+    assert.equal(type.status, 201, JSON.stringify(type.body));
+    const memo = await api.post('/v1/checks/document', {
+      individual_id: personId,
+      settings: { document_type_key: 'internal_memo' },
+    });
+    assert.equal(memo.status, 201, JSON.stringify(memo.body));
+    // a fraud list check: internal too, but no client could ever be asked for one
+    const fraud = await api.post('/v1/checks/fraud_database', { individual_id: personId });
+    assert.equal(fraud.status, 201, JSON.stringify(fraud.body));
+    assert.equal(memo.body.is_internal, true);
+    assert.equal(fraud.body.is_internal, true);
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}?entity=${personId}`);
+    const memoRow = page.locator(`[data-check-id="${memo.body.id}"]`);
+    const fraudRow = page.locator(`[data-check-id="${fraud.body.id}"]`);
+    await memoRow.waitFor();
+    assert.match((await memoRow.textContent()) ?? '', /not asked of the client/);
+    assert.doesNotMatch((await fraudRow.textContent()) ?? '', /asked of the client/);
+    await shot(page, 'i-asked-or-not');
+    await page.close();
+  });
 });

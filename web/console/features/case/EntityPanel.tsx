@@ -12,6 +12,14 @@ import { formatPercent } from './graph-layout.ts';
 import { checkStatusKey, formatDate, formatDateTime, useCaseT } from './i18n.ts';
 import { type CaseEntity, type CheckEnvelope, individualName } from './types.ts';
 
+/**
+ * The check types a client may be asked for in the portal (those with a portal step:
+ * src/checks/types/{document,id_document,id_verification,electronic_signature}/portal.ts). Only one
+ * of these marked internal (an internal document type's) is "not asked of the client": an eKYC,
+ * an online reputation or a fraud list check never is, and saying so of each was noise.
+ */
+const ASKED_OF_CLIENTS = new Set(['document', 'id_document', 'id_verification', 'electronic_signature']);
+
 type Field = [label: string, value: string | null | undefined];
 
 function address(
@@ -296,7 +304,7 @@ function CheckRow(props: {
         <span className="case-check-type">
           {t(`case.checkType.${c.type}`)}
           {detail ? <span className="case-muted"> · {detail}</span> : null}
-          {c.is_internal ? (
+          {c.is_internal && ASKED_OF_CLIENTS.has(c.type) ? (
             // the word alone said nothing to a new reviewer: its meaning on hover and to screen readers
             <span className="case-muted" title={t('case.check.internalHint')}>
               {' · '}
