@@ -433,4 +433,38 @@ describe('console details', { timeout: 900_000 }, () => {
     await shot(page, 'i-asked-or-not');
     await page.close();
   });
+
+  test("an activity names the case's template only where the template is what it is about", async () => {
+    const template = await api.post('/v1/templates', {
+      key: 'activity-kyb',
+      name: 'Activity KYB',
+      checks: [{ type: 'fraud_database', targets: ['main_company'] }],
+    });
+    assert.equal(template.status, 201, JSON.stringify(template.body));
+    const kase = await newCase('Activity template');
+    const run = await api.post('/v1/templates/run', { case_id: kase.id, template_key: 'activity-kyb' });
+    assert.equal(run.status, 201, JSON.stringify(run.body));
+    assert.ok((await api.post(`/v1/cases/${kase.id}/tags`, { tags: ['pep'] })).status < 300);
+    const activities = (await api.get(`/v1/activities?case_id=${kase.id}`)).body.data;
+    const tagged = activities.find((a: any) => a.type.includes('__added_tags__'));
+    // the API gives the case's template with every activity of the case (the case as it was)
+    assert.equal(tagged?.context.template?.name, 'Activity KYB', JSON.stringify(activities));
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}?tab=activity`);
+    const timeline = page.getByTestId('case-activity');
+    const rows = timeline.locator('li');
+    await rows.filter({ hasText: '+pep' }).waitFor();
+    const texts = await rows.allInnerTexts();
+    const tagRow = texts.find((x) => x.includes('+pep')) ?? '';
+    assert.doesNotMatch(tagRow, /Activity KYB/);
+    // the template named where it is the subject: the run, or the change of the case's template
+    const about = texts.filter((x) => x.includes('Activity KYB'));
+    assert.ok(about.length >= 1, texts.join('\n'));
+    assert.ok(
+      about.every((x) => /template/i.test(x)),
+      texts.join('\n'),
+    );
+    await shot(page, 'j-activity-template');
+    await page.close();
+  });
 });

@@ -122,7 +122,10 @@ export function ActivityTimeline(props: { caseId: string; entities: CaseEntity[]
             verb === 'updated_status' && ctx.case?.status ? t(`case.status.${ctx.case.status}`) : null,
             ctx.case_review ? t(`case.status.${ctx.case_review.status}`) : null,
             ctx.risk ? t(`case.risk.${ctx.risk.level}`) : null,
-            ctx.template?.name ?? null,
+            // every activity of a case with a template carries it (the case as it was): named only
+            // where it is what the activity is about (a template run, the template changed), not
+            // on each tag or note ("added tags to the case · Standard KYB · +PEP")
+            verb === 'updated_template' || subject === 'template' ? (ctx.template?.name ?? null) : null,
             ...changeDetails(a),
             ...hitDetails(a),
           ].filter(Boolean);
