@@ -467,4 +467,33 @@ describe('console details', { timeout: 900_000 }, () => {
     await shot(page, 'j-activity-template');
     await page.close();
   });
+
+  test('"Password changed." does not move the top bar', async () => {
+    const { ctx } = await getHarness();
+    const user = await createConsoleUser(ctx, api.workspaceId, { role: 'viewer' });
+    const page = await signedInPage(chrome, base, user);
+    await page.goto(`${base}/console/`);
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    const password = page.getByRole('button', { name: 'Password' });
+    await signOut.waitFor();
+    const before = { signOut: await signOut.boundingBox(), password: await password.boundingBox() };
+    await password.click();
+    const dialog = page.getByRole('dialog', { name: 'Change your password' });
+    await dialog.getByLabel('Current password').fill(user.password);
+    await dialog.getByLabel('New password', { exact: true }).fill('a-brand-new-passw0rd');
+    await dialog.getByLabel('New password again').fill('a-brand-new-passw0rd');
+    await dialog.getByRole('button', { name: 'Change the password' }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'Password changed.' });
+    await notice.waitFor();
+    // not in the top bar, and the top bar's buttons where they were
+    assert.equal(await page.locator('.topbar').getByText('Password changed.').count(), 0);
+    assert.deepEqual(
+      { signOut: await signOut.boundingBox(), password: await password.boundingBox() },
+      before,
+    );
+    await shot(page, 'k-password-changed');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByText('Password changed.').waitFor({ state: 'detached' });
+    await page.close();
+  });
 });

@@ -20,6 +20,7 @@ export const shellEn = {
   'password.hint': 'At least 10 characters. Your other browsers are signed out; this one stays signed in.',
   'password.cancel': 'Cancel',
   'password.submit': 'Change the password',
+  'password.dismiss': 'Dismiss',
   'password.changed': 'Password changed.',
   'password.mismatch': 'The two new passwords differ.',
   'password.wrongCurrent': 'The current password is wrong.',

@@ -23,6 +23,7 @@ export const shellFr: Record<ShellKey, string> = {
     'Au moins 10 caractères. Vos autres navigateurs sont déconnectés ; celui-ci reste connecté.',
   'password.cancel': 'Annuler',
   'password.submit': 'Changer le mot de passe',
+  'password.dismiss': 'Fermer',
   'password.changed': 'Mot de passe changé.',
   'password.mismatch': 'Les deux nouveaux mots de passe diffèrent.',
   'password.wrongCurrent': 'Le mot de passe actuel est faux.',

@@ -3,11 +3,14 @@
  * to change the printed one after signing in, and every user may need to. The server signs the
  * user's other browsers out; this one stays signed in.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { ApiProblem, consoleCall } from '../api/client.ts';
 import { Dialog, DialogActions } from '../features/case/Dialog.tsx';
 import { useT } from './i18n.tsx';
+
+/** How long "Password changed." stays. */
+const NOTICE_MS = 8000;
 
 export function PasswordButton() {
   const t = useT();
@@ -18,6 +21,12 @@ export function PasswordButton() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // the notice goes by itself after a while (it says what happened, nothing to do about it)
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => setDone(false), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [done]);
   const reset = () => {
     setCurrent('');
     setNext('');
@@ -63,12 +72,22 @@ export function PasswordButton() {
       >
         {t('password.open')}
       </button>
-      {done ? (
-        <span role="status" className="password-done">
-          {t('password.changed')}
-        </span>
-      ) : null}
-      {/* out of the top bar, whose buttons and text are white on its dark background */}
+      {/* out of the top bar, whose buttons and text are white on its dark background; the notice
+          floats under it (inside it, it pushed the group of buttons aside), and its live region is
+          there before anything is said in it, so a screen reader announces it */}
+      {createPortal(
+        <div role="status" className="password-done" data-shown={done || undefined}>
+          {done ? (
+            <>
+              {t('password.changed')}
+              <button type="button" aria-label={t('password.dismiss')} onClick={() => setDone(false)}>
+                ×
+              </button>
+            </>
+          ) : null}
+        </div>,
+        document.body,
+      )}
       {createPortal(
         <Dialog title={t('password.title')} open={open} onClose={() => setOpen(false)}>
           <form onSubmit={submit} className="case-form">
