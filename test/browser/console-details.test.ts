@@ -496,4 +496,25 @@ describe('console details', { timeout: 900_000 }, () => {
     await page.getByText('Password changed.').waitFor({ state: 'detached' });
     await page.close();
   });
+
+  test('a case deleted while its page is open: the next action shows that it is gone', async () => {
+    const kase = await newCase('Deleted under the page');
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByRole('button', { name: 'Launch checks' }).waitFor();
+    assert.equal((await api.delete(`/v1/cases/${kase.id}`)).status, 204);
+    const tags = page.getByTestId('case-tags');
+    await tags.getByPlaceholder(/tag/i).fill('ghost');
+    await tags.getByRole('button', { name: 'Add a tag' }).click();
+    // not "Case not found" beside the tag field while every action stays offered
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'This case does not exist in this workspace.' })
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Launch checks' }).count(), 0);
+    assert.equal(await page.getByTestId('case-tags').count(), 0);
+    await page.getByRole('link', { name: /Cases/ }).first().waitFor();
+    await shot(page, 'l-case-deleted');
+    await page.close();
+  });
 });

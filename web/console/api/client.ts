@@ -11,6 +11,7 @@ import type { paths } from './schema';
 let csrfToken: string | null = null;
 const unauthorizedListeners = new Set<() => void>();
 const forbiddenListeners = new Set<() => void>();
+const notFoundListeners = new Set<(method: string) => void>();
 
 /** Set by the session when it starts (sign-in, or the session read at load); cleared at sign-out. */
 export function setCsrfToken(token: string | null): void {
@@ -33,9 +34,19 @@ export function onForbidden(fn: () => void): () => void {
   return () => forbiddenListeners.delete(fn);
 }
 
-function answered(status: number): void {
+/**
+ * Called with the method of a call answered 404: what the page shows may have been deleted under it
+ * (a case deleted through the API while its page is open), so the page can read it again.
+ */
+export function onNotFound(fn: (method: string) => void): () => void {
+  notFoundListeners.add(fn);
+  return () => notFoundListeners.delete(fn);
+}
+
+function answered(status: number, method: string): void {
   if (status === 401) for (const fn of unauthorizedListeners) fn();
   if (status === 403) for (const fn of forbiddenListeners) fn();
+  if (status === 404) for (const fn of notFoundListeners) fn(method);
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -45,8 +56,8 @@ const session: Middleware = {
     if (!SAFE.has(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
     return request;
   },
-  onResponse({ response }) {
-    answered(response.status);
+  onResponse({ request, response }) {
+    answered(response.status, request.method);
     return response;
   },
 };
@@ -113,7 +124,7 @@ export async function versionedCall<T>(
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;
-  answered(res.status);
+  answered(res.status, method);
   if (!res.ok) throw new ApiProblem(res.status, json, res.statusText);
   return { body: json as T, etag: res.headers.get('etag') };
 }

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { api } from '../../api/client.ts';
+import { api, onNotFound } from '../../api/client.ts';
 import { LaunchChecksButton } from '../checks/LaunchChecks.tsx';
 import { AddEntityButton, RelationEditor } from '../entities/EntityEditor.tsx';
 import { SharePortalLinkButton } from '../portal/SharePortalLink.tsx';
@@ -86,6 +86,17 @@ export function CasePage({ id }: { id: string }) {
   useEffect(() => {
     void load();
   }, [load]);
+  // an action refused as not found (a tag, a review, an entity: "Case not found") may mean the case
+  // was deleted under the page (through the API, by someone else): read it again, and a case gone
+  // shows the page's "does not exist" state, without the actions that can no longer work (reads are
+  // left out: the case's own read answering 404 would call for itself again)
+  useEffect(
+    () =>
+      onNotFound((method) => {
+        if (method !== 'GET') void load();
+      }),
+    [load],
+  );
 
   // ?check=<id>: select the entity that has it (once the case is here)
   useEffect(() => {
