@@ -517,4 +517,38 @@ describe('console details', { timeout: 900_000 }, () => {
     await shot(page, 'l-case-deleted');
     await page.close();
   });
+
+  test('the audit log names the users it lists by name and links the cases', async () => {
+    const { ctx } = await getHarness();
+    const rita = await createConsoleUser(ctx, api.workspaceId, {
+      role: 'reviewer',
+      firstName: 'Rita',
+      lastName: 'Audited',
+      email: `rita-${Date.now()}@example.test`,
+    });
+    assert.equal((await api.patch(`/v1/users/${rita.id}`, { role: 'viewer' })).status, 200);
+    const kase = await newCase('Audited case');
+    assert.ok((await api.post(`/v1/cases/${kase.id}/tags`, { tags: ['audited'] })).status < 300);
+    const { page } = await userPage('admin');
+    await page.goto(`${base}/console/settings/audit-log`);
+    // not "user ea2b8fc0-…": the user's name and e-mail, the id kept in the tooltip
+    const userRow = page
+      .locator('tbody tr')
+      .filter({ hasText: 'user.update' })
+      .filter({ hasText: 'Rita Audited' });
+    await userRow.first().waitFor();
+    const named = userRow.first().getByText(`Rita Audited (${rita.email})`);
+    assert.equal(await named.getAttribute('title'), rita.id);
+    // a case: a link to its page
+    const caseRow = page
+      .locator('tbody tr')
+      .filter({ hasText: 'case.tag.create' })
+      .filter({ hasText: kase.id });
+    const link = caseRow.first().getByRole('link', { name: kase.id });
+    assert.equal(await link.getAttribute('href'), `/console/cases/${kase.id}`);
+    await shot(page, 'm-audit-log');
+    await link.click();
+    await page.getByRole('heading', { level: 1, name: 'Audited case' }).waitFor();
+    await page.close();
+  });
 });

@@ -2,7 +2,8 @@
  * The workspace audit log (GET /v1/audit-log): who did what, when and from where, newest first;
  * filters on the actor's kind, the resource, the action and the time; an entry's details.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
 import {
   formatDateTime,
@@ -65,6 +66,11 @@ export function AuditLogPage() {
     async () =>
       ok(await api.GET('/v1/users', { params: { query: { limit: 100, include_suspended: true } } })),
     [],
+  );
+  // the same users name a user resource ("user ea2b8fc0-…" said nothing): no read per row
+  const userNames = useMemo(
+    () => new Map((users.data?.data ?? []).map((u) => [u.id, `${userLabel(u)} (${u.email})`])),
+    [users.data],
   );
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = usePage(filters);
@@ -172,6 +178,7 @@ export function AuditLogPage() {
           <AuditRow
             key={e.id}
             entry={e}
+            userNames={userNames}
             lang={lang}
             open={open === e.id}
             onToggle={() => setOpen(open === e.id ? null : e.id)}
@@ -183,7 +190,44 @@ export function AuditLogPage() {
   );
 }
 
-function AuditRow(props: { entry: Entry; lang: string; open: boolean; onToggle: () => void }) {
+/**
+ * What an entry was done to: a user by name and e-mail (from the users the page reads for its filter),
+ * a case as a link to its page; anything else, or a user the page did not read, by its id.
+ */
+function Resource(props: { type: string; id: string | null; userNames: Map<string, string> }) {
+  const { type, id } = props;
+  if (!id) return <>{type}</>;
+  const user = type === 'user' ? props.userNames.get(id) : undefined;
+  if (user)
+    return (
+      <>
+        {type} <span title={id}>{user}</span>
+      </>
+    );
+  if (type === 'case')
+    return (
+      <>
+        {type}{' '}
+        <Link href={`/cases/${id}`}>
+          <code className="settings-id">{id}</code>
+        </Link>
+      </>
+    );
+  return (
+    <>
+      {type}
+      <code className="settings-id"> {id}</code>
+    </>
+  );
+}
+
+function AuditRow(props: {
+  entry: Entry;
+  lang: string;
+  userNames: Map<string, string>;
+  open: boolean;
+  onToggle: () => void;
+}) {
   const t = useSettingsT();
   const e = props.entry;
   const failed = e.status_code != null && e.status_code >= 400;
@@ -204,10 +248,7 @@ function AuditRow(props: { entry: Entry; lang: string; open: boolean; onToggle: 
         </td>
         <td className="wrap">
           {e.resource_type ? (
-            <>
-              {e.resource_type}
-              {e.resource_id ? <code className="settings-id"> {e.resource_id}</code> : null}
-            </>
+            <Resource type={e.resource_type} id={e.resource_id ?? null} userNames={props.userNames} />
           ) : (
             '—'
           )}
