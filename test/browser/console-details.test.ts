@@ -551,4 +551,35 @@ describe('console details', { timeout: 900_000 }, () => {
     await page.getByRole('heading', { level: 1, name: 'Audited case' }).waitFor();
     await page.close();
   });
+
+  test('Save in the risk dialog with no level chosen says to choose one', async () => {
+    const kase = await newCase('Risk without level');
+    const { page } = await userPage('reviewer');
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    await page.getByTestId('case-risk').getByRole('button', { name: 'Set the risk' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set the risk' });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'Choose a level first: it sets the date of the next review.' })
+      .waitFor();
+    assert.equal(await dialog.getByLabel('Level').getAttribute('aria-invalid'), 'true');
+    await shot(page, 'n-risk-no-level');
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk, null);
+    // a level chosen: the line goes, and Save records it
+    await dialog.getByLabel('Level').selectOption('medium');
+    assert.equal(await dialog.getByRole('alert').count(), 0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal((await api.get(`/v1/cases/${kase.id}`)).body.risk.level, 'medium');
+    // in French
+    const other = await newCase('Risque sans niveau');
+    await inFrench(page);
+    await page.goto(`${base}/console/cases/${other.id}`);
+    await page.getByTestId('case-risk').getByRole('button', { name: 'Définir le risque' }).click();
+    const fr = page.getByRole('dialog', { name: 'Définir le risque' });
+    await fr.getByRole('button', { name: 'Enregistrer' }).click();
+    await fr.getByRole('alert').filter({ hasText: 'Choisissez d’abord un niveau' }).waitFor();
+    await page.close();
+  });
 });

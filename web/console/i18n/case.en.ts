@@ -158,6 +158,7 @@ export const caseEn = {
   'case.risk.none': 'No risk assessed.',
   'case.risk.set': 'Set the risk',
   'case.risk.choose': 'Choose a level',
+  'case.risk.chooseFirst': 'Choose a level first: it sets the date of the next review.',
   'case.risk.level': 'Level',
   'case.risk.comment': 'Comment',
   'case.risk.score': 'score {score}',

@@ -161,6 +161,7 @@ export const caseFr: Record<CaseKey, string> = {
   'case.risk.none': 'Risque non évalué.',
   'case.risk.set': 'Définir le risque',
   'case.risk.choose': 'Choisir un niveau',
+  'case.risk.chooseFirst': 'Choisissez d’abord un niveau : il fixe la date de la prochaine revue.',
   'case.risk.level': 'Niveau',
   'case.risk.comment': 'Commentaire',
   'case.risk.score': 'score {score}',

@@ -24,6 +24,9 @@ export function RiskBox(props: {
   // picked (Low moves the next review years away); the current level otherwise
   const [level, setLevel] = useState<RiskLevel | ''>(props.risk?.level ?? '');
   const [comment, setComment] = useState('');
+  // Save with no level: said under the field in the console's words (the browser's bubble, in its
+  // own language, went by; the walk read it as "Save does nothing")
+  const [noLevel, setNoLevel] = useState(false);
   const write = useCaseWrite();
   const risk = props.risk;
 
@@ -59,7 +62,14 @@ export function RiskBox(props: {
         <p className="case-muted">{t('case.risk.none')}</p>
       )}
       {props.canWrite ? (
-        <button type="button" className="case-button" onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className="case-button"
+          onClick={() => {
+            setNoLevel(false);
+            setOpen(true);
+          }}
+        >
           {t('case.risk.set')}
         </button>
       ) : null}
@@ -67,7 +77,21 @@ export function RiskBox(props: {
         <form onSubmit={submit} className="case-form">
           <label>
             {t('case.risk.level')}
-            <select required value={level} onChange={(e) => setLevel(e.target.value as RiskLevel)}>
+            <select
+              required
+              value={level}
+              aria-invalid={noLevel || undefined}
+              aria-describedby={noLevel ? 'case-risk-no-level' : undefined}
+              onInvalid={(e) => {
+                e.preventDefault();
+                setNoLevel(true);
+                e.currentTarget.focus();
+              }}
+              onChange={(e) => {
+                setNoLevel(false);
+                setLevel(e.target.value as RiskLevel);
+              }}
+            >
               <option value="" disabled>
                 {t('case.risk.choose')}
               </option>
@@ -78,6 +102,11 @@ export function RiskBox(props: {
               ))}
             </select>
           </label>
+          {noLevel ? (
+            <p role="alert" className="case-error" id="case-risk-no-level">
+              {t('case.risk.chooseFirst')}
+            </p>
+          ) : null}
           <label>
             {t('case.risk.comment')}
             <textarea value={comment} onChange={(e) => setComment(e.target.value)} rows={3} />
