@@ -582,4 +582,35 @@ describe('console details', { timeout: 900_000 }, () => {
     await fr.getByRole('alert').filter({ hasText: 'Choisissez d’abord un niveau' }).waitFor();
     await page.close();
   });
+
+  test("the graph tells a screen reader an entity's checks, or that it has none", async () => {
+    const kase = await newCase('Spoken graph', [
+      {
+        first_name: 'Lou',
+        last_name: 'Garnier',
+        email: 'lou.garnier@example.com',
+        relations: [{ roles: ['legal_representative'] }],
+      },
+    ]);
+    const lou = kase.body.individuals[0].id;
+    const fraud = await api.post('/v1/checks/fraud_database', { individual_id: lou });
+    assert.equal(fraud.body.status, 'approved', JSON.stringify(fraud.body));
+    const { page } = await userPage('viewer');
+    await page.goto(`${base}/console/cases/${kase.id}`);
+    const graph = page.getByTestId('case-graph');
+    const company = graph.locator(`[data-entity-id="${kase.body.companies[0].id}"]`);
+    const person = graph.locator(`[data-entity-id="${lou}"]`);
+    await company.waitFor();
+    // not "Checks: " with nothing after it, nor a row of zeros
+    assert.equal(await company.getAttribute('aria-label'), 'Company: Spoken graph SAS. No checks.');
+    assert.equal(await person.getAttribute('aria-label'), 'Individual: Lou Garnier. Checks: 1 approved.');
+    await inFrench(page);
+    await eventually(
+      async () =>
+        (await person.getAttribute('aria-label')) ===
+        'Personne physique : Lou Garnier. Contrôles : 1 approuvé.',
+    );
+    assert.equal(await company.getAttribute('aria-label'), 'Société : Spoken graph SAS. Aucun contrôle.');
+    await page.close();
+  });
 });

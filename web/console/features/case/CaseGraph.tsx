@@ -44,6 +44,21 @@ export function tallyChecks(checks: CheckEnvelope[]): Tally {
   return t;
 }
 
+/**
+ * An entity's checks for a screen reader, as the dots say them: the statuses it has, by count
+ * ("Checks: 1 approved, 2 to review."), or "No checks." (the label ended "Checks: " with nothing
+ * to hear, or a row of zeros).
+ */
+function checksSaid(
+  tally: Tally,
+  t: (key: string, vars?: Record<string, string | number>) => string,
+): string {
+  const said = (['approved', 'review', 'rejected', 'pending'] as const)
+    .filter((k) => tally[k] > 0)
+    .map((k) => t(`case.graph.checks.${k}`, { n: tally[k] }));
+  return said.length ? t('case.graph.checksSummary', { list: said.join(', ') }) : t('case.graph.noChecks');
+}
+
 /** The nearest entity in an arrow key's direction. */
 function neighbour<N extends { x: number; y: number }>(nodes: N[], from: N, key: string): N | undefined {
   const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
@@ -274,15 +289,11 @@ export function CaseGraph(props: {
             else if (selected && linked.has(e.id)) classes.push('is-linked');
             if (!e.data.is_relevant) classes.push('is-not-relevant');
             const sub = subtitles.get(e.id) ?? '';
-            const label = `${e.kind === 'company' ? t('case.kind.company') : t('case.kind.individual')}: ${e.name}. ${t(
-              'case.graph.checksSummary',
-              {
-                approved: tally.approved,
-                review: tally.review,
-                rejected: tally.rejected,
-                pending: tally.pending,
-              },
-            )}`;
+            const label = t('case.graph.entityLabel', {
+              kind: e.kind === 'company' ? t('case.kind.company') : t('case.kind.individual'),
+              name: e.name,
+              checks: checksSaid(tally, t),
+            });
             return (
               // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>; it has the role, focus and keys of one
               <g
