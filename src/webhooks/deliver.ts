@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { webhookAttemptDuration, webhookDeliveries } from '../ops/metrics.ts';
 import { contextFrom, currentTraceCarrier, inSpan, SpanKind, tracingEnabled } from '../ops/tracing.ts';
+import type { WebhookTarget } from './current-target.ts';
 import { type PostResult, postJson } from './http-post.ts';
 import { DEFAULT_HEX_SIGNATURE_HEADER } from './schemas.ts';
 import { hexSignature, signatureHeader } from './signature.ts';
@@ -15,8 +16,11 @@ import {
   webhookTuning,
 } from './tuning.ts';
 
-/** A delivery claimed for one attempt. `attempt_count` already counts this attempt. */
-export interface ClaimedDelivery {
+/**
+ * A delivery claimed for one attempt, with its webhook's target as the claim read it (re-read before
+ * a later attempt of the line: current-target.ts). `attempt_count` already counts this attempt.
+ */
+export interface ClaimedDelivery extends Omit<WebhookTarget, 'status'> {
   id: string;
   workspace_id: string;
   webhook_id: string;
@@ -27,12 +31,6 @@ export interface ClaimedDelivery {
   /** Manual retries among those attempts, this one included when it is one. */
   manual_retry_count: number;
   next_attempt_type: string;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | string | null;
-  signature: string;
-  signature_header: string | null;
   /** The trace of the event this delivers (null with tracing off). */
   trace_context?: Record<string, string> | null;
 }
