@@ -341,6 +341,10 @@ describe('id_document: transition rows', () => {
       ['Иван', 'Петров', { firstName: 'IVAN', lastName: 'PETROV' }],
       ['Юлия', 'Щукина', { firstName: 'IULIIA', lastName: 'SHCHUKINA' }],
       ['Юлия', 'Щукина', { firstName: 'YULIYA', lastName: 'SHCHUKINA' }],
+      // soft and hard signs: omitted by ICAO's table (NATALIA, PODIEIACHEV), and by the common
+      // spelling too (NATALYA, PODYACHEV), where they were kept as apostrophes and rejected
+      ['Наталья', 'Подъячева', { firstName: 'NATALIA', lastName: 'PODIEIACHEVA' }],
+      ['Наталья', 'Подъячева', { firstName: 'NATALYA', lastName: 'PODYACHEVA' }],
       ['Ζωή', 'Παπαδοπούλου', { firstName: 'ZOI', lastName: 'PAPADOPOULOU' }],
     ] as const) {
       const { done } = await submit(

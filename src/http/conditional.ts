@@ -59,6 +59,19 @@ export function assertVersion(
   const current = versionTag(updatedAt);
   if (condition.includes(current)) return;
   const now = new Date(updatedAt).toISOString();
+  // the current version sent as a weak tag: nothing changed, the tag's form is what refuses it
+  if (condition.includes(`W/${current}`)) {
+    throw new ApiError(
+      412,
+      `A weak entity tag (W/${current}) never matches a write's If-Match: send the ETag as it was given, ${current}`,
+      [
+        {
+          path: 'If-Match',
+          message: `W/${current} is a weak entity tag: If-Match compares strong tags only`,
+        },
+      ],
+    );
+  }
   throw new ApiError(412, `The ${what} changed since it was read (now updated_at ${now}): read it again`, [
     {
       path: 'If-Match',

@@ -91,5 +91,7 @@ export function romanise(name: string, table: 'icao' | 'common'): string {
         name.replace(/ΟΥ/gu, 'OU').replace(CYRILLIC_OR_GREEK, (c) => ICAO_LETTERS[c] ?? c)
       : name;
   // only what is still outside ASCII goes through any-ascii (it would also rewrite nothing else)
-  return t.replace(/[^\p{ASCII}]+/gu, (run) => anyAscii(run).toUpperCase());
+  // any-ascii writes the soft and hard signs as apostrophes (Наталья → Natal'ya), which no passport
+  // prints: dropped, so NATALYA matches
+  return t.replace(/[^\p{ASCII}]+/gu, (run) => anyAscii(run).replace(/['`"]/g, '').toUpperCase());
 }
