@@ -44,7 +44,16 @@ async function userPage(
 ): Promise<{ page: Page; id: string }> {
   const { ctx } = await getHarness();
   const user = await createConsoleUser(ctx, api.workspaceId, { role, ...names });
-  return { page: await signedInPage(chrome, base, user), id: user.id };
+  const page = await signedInPage(chrome, base, user);
+  // the pages share one browser context, so its stored language: a test that ends in French left
+  // the next ones in French. Each page starts in the browser's language (English), and keeps the one
+  // chosen on it across its own reloads (sessionStorage is the tab's)
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('test.language-reset')) return;
+    localStorage.removeItem('vericase.console.lang');
+    sessionStorage.setItem('test.language-reset', '1');
+  });
+  return { page, id: user.id };
 }
 
 /** A case with a main company (and the people given), through the API. */
