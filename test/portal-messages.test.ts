@@ -89,8 +89,11 @@ const httpError = (status: number, message: string, body: unknown) =>
 /** The page's translator without React (web/portal/i18n.tsx is JSX, which the test runner does not load). */
 const translator = (lang: Language) => (key: keyof Messages) => MESSAGES[lang][key];
 
-/** Per-status codes the page never needs its own text for: the generic one says them. */
-const GENERIC_ON_PURPOSE = ['UNAUTHORIZED', 'FORBIDDEN', 'CONFLICT'];
+/**
+ * Per-status codes the page never needs its own text for: the generic one says them
+ * (PRECONDITION_FAILED: only /v1 writes read If-Match, never the portal's).
+ */
+const GENERIC_ON_PURPOSE = ['UNAUTHORIZED', 'FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'];
 
 test('every error code the portal API answers has its text, and the page knows no code the API lacks', () => {
   const codes = serverErrorCodes();
