@@ -276,4 +276,57 @@ describe('command line: blank options, a missing reference directory', () => {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  test('a secret shown once that cannot be written (a full disk) is exit 1, saying what was created and how to undo it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir);
+    const full = fs.openSync('/dev/full', 'w');
+    const toFull = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['bin/vericase.js', ...args], {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', full, 'pipe'],
+        });
+        let stderr = '';
+        child.stderr?.on('data', (d) => {
+          stderr += d;
+        });
+        child.once('close', (code) => resolve({ code, stderr }));
+      });
+    try {
+      const ws = await toFull(['workspaces', 'create', '--name', 'Lost']);
+      assert.equal(ws.code, 1, ws.stderr);
+      assert.match(
+        ws.stderr,
+        /could not write the result to standard output \(ENOSPC\): workspace [0-9a-f-]{36} was created, but its API key \(shown only there\) is lost: revoke key [0-9a-f-]{36}/,
+      );
+      const key = await toFull(['keys', 'create', '--workspace', 'Lost']);
+      assert.equal(key.code, 1, key.stderr);
+      const keyId = /API key ([0-9a-f-]{36}) was created/.exec(key.stderr)?.[1];
+      assert.ok(keyId, key.stderr);
+      // what it says to do works: the key it names is there, and revoking it is the way out
+      const revoked = await cli(['keys', 'revoke', '--id', keyId], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(JSON.parse(revoked.stdout), { id: keyId, revoked: true });
+      const user = await toFull([
+        'users',
+        'create',
+        '--workspace',
+        'Lost',
+        '--email',
+        'lost@example.com',
+        '--role',
+        'viewer',
+      ]);
+      assert.equal(user.code, 1, user.stderr);
+      assert.match(
+        user.stderr,
+        /user [0-9a-f-]{36} was created, but its generated password \(shown only there\) is lost/,
+      );
+    } finally {
+      fs.closeSync(full);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -60,8 +60,31 @@ Exit codes:
 Run 'vericase <command> --help' for a command's options. More in docs/cli.md.
 `;
 
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+/**
+ * A command's JSON result on stdout, resolved once written. A write that fails (a full disk, a
+ * closed pipe) rejects with an error that says what was done anyway: `lost` names the secret shown
+ * only there, which the command created and nobody will see (exit 1, not the 0 of a success).
+ */
+async function print(value: unknown, lost?: string): Promise<void> {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  const failed = await new Promise<NodeJS.ErrnoException | null>((resolve) => {
+    // a stream in error also emits 'error', which would end the process on its own with no word
+    const onError = (err: Error) => resolve(err);
+    process.stdout.once('error', onError);
+    try {
+      process.stdout.write(text, (err) => {
+        // on a failure the listener stays: the stream's 'error' may come after this callback
+        if (!err) process.stdout.off('error', onError);
+        resolve(err ?? null);
+      });
+    } catch (err) {
+      resolve(err as Error);
+    }
+  });
+  if (failed)
+    throw new Error(
+      `could not write the result to standard output (${failed.code ?? failed.message})${lost ? `: ${lost}` : ''}`,
+    );
 }
 
 function config(): Config {
@@ -256,13 +279,16 @@ also migrate at start; several processes starting together apply each migration 
       required(cmd, opts, 'name');
       const { createWorkspace } = await import('../workspaces/repository.ts');
       const ws = await withRuntime(config(), (rt) => createWorkspace(rt.ctx.db, opts.name));
-      print({
-        id: ws.id,
-        name: ws.name,
-        created_at: ws.created_at,
-        api_key: ws.api_key,
-        api_key_id: ws.api_key_id,
-      });
+      await print(
+        {
+          id: ws.id,
+          name: ws.name,
+          created_at: ws.created_at,
+          api_key: ws.api_key,
+          api_key_id: ws.api_key_id,
+        },
+        `workspace ${ws.id} was created, but its API key (shown only there) is lost: revoke key ${ws.api_key_id} (vericase keys revoke --id) and create another (vericase keys create --workspace ${ws.id})`,
+      );
       setCode(EXIT.OK);
     });
 
@@ -284,12 +310,15 @@ also migrate at start; several processes starting together apply each migration 
             name: opts.name?.trim() ?? null,
           }),
         );
-        print({
-          id: key.id,
-          workspace_id: key.workspace_id,
-          name: opts.name?.trim() ?? null,
-          api_key: key.api_key,
-        });
+        await print(
+          {
+            id: key.id,
+            workspace_id: key.workspace_id,
+            name: opts.name?.trim() ?? null,
+            api_key: key.api_key,
+          },
+          `API key ${key.id} was created, but the key itself (shown only there) is lost: revoke it (vericase keys revoke --id ${key.id}) and create another`,
+        );
         setCode(EXIT.OK);
       } catch (err) {
         if (!(err instanceof UsersCommandError)) throw err;
@@ -324,7 +353,7 @@ also migrate at start; several processes starting together apply each migration 
         setCode(EXIT.FAILED);
         return;
       }
-      print({ id: revoked.id, revoked: true });
+      await print({ id: revoked.id, revoked: true });
       setCode(EXIT.OK);
     });
 
@@ -365,7 +394,13 @@ Example:
         const { checkUserOptions, createUserCommand, UsersCommandError } = await import('./users.ts');
         try {
           checkUserOptions(opts);
-          print(await withRuntime(config(), (rt) => createUserCommand(rt.ctx.db, opts)));
+          const user = await withRuntime(config(), (rt) => createUserCommand(rt.ctx.db, opts));
+          await print(
+            user,
+            opts.password === undefined
+              ? `user ${user.id} was created, but its generated password (shown only there) is lost, and with it any way to sign in as this user: suspend it in the console (Users and roles)`
+              : undefined,
+          );
           setCode(EXIT.OK);
         } catch (err) {
           if (!(err instanceof UsersCommandError)) throw err;
