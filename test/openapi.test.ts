@@ -63,6 +63,22 @@ describe('OpenAPI document', () => {
     } finally {
       await published.close();
     }
+    // a Host that is not a host name is not copied into the document (a link a page would render)
+    const { app } = await getHarness();
+    for (const host of ['a"b<script>', 'evil.example/path', 'x y']) {
+      const res = await app.inject({ method: 'GET', url: '/v1/openapi.json', headers: { host } });
+      assert.equal(res.statusCode, 200, host);
+      assert.deepEqual(
+        res.json().servers.map((s: Doc) => s.url),
+        ['/'],
+        host,
+      );
+    }
+    const v6 = await app.inject({ method: 'GET', url: '/v1/openapi.json', headers: { host: '[::1]:3000' } });
+    assert.deepEqual(
+      v6.json().servers.map((s: Doc) => s.url),
+      ['http://[::1]:3000'],
+    );
   });
 
   test('every operation has a unique camelCase operationId, a summary, a description and declared tags', () => {

@@ -38,6 +38,8 @@ import { registerStrictInput } from './strict-input.ts';
 import { V1_ROUTE_MODULES } from './v1-routes.ts';
 import { validatorCompiler } from './validators.ts';
 
+/** A Host header fit to be a server's address: a name or IPv4 address, or a bracketed IPv6 one, and a port. */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
 export interface BuildAppOptions {
   /** A pino logger; without it the app does not log (tests). */
   logger?: FastifyBaseLogger;
@@ -139,7 +141,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       servers: [
         ctx.config.publicUrl
           ? { url: ctx.config.publicUrl, description: 'This service (VERICASE_PUBLIC_URL)' }
-          : { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' },
+          : HOST_HEADER.test(req.host)
+            ? { url: `${req.protocol}://${req.host}`, description: 'This service, as the request reached it' }
+            : // a Host that is no host name (quotes, markup) is not echoed into the document
+              { url: '/', description: 'This service' },
       ],
     }));
   });
