@@ -329,4 +329,39 @@ describe('command line: blank options, a missing reference directory', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test("keys revoke - reads the key from standard input (kept out of ps and the shell's history)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vericase-cli-'));
+    const env = cliEnv(dir);
+    const withInput = (args: string[], input: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['bin/vericase.js', ...args], { cwd: ROOT, env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout?.on('data', (d) => {
+          stdout += d;
+        });
+        child.stderr?.on('data', (d) => {
+          stderr += d;
+        });
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin?.end(input);
+      });
+    try {
+      const ws = JSON.parse((await cli(['workspaces', 'create', '--name', 'Piped'], env)).stdout);
+      const key = JSON.parse((await cli(['keys', 'create', '--workspace', ws.id], env)).stdout);
+      const revoked = await withInput(['keys', 'revoke', '-'], `${key.api_key}\n`);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.deepEqual(JSON.parse(revoked.stdout), { id: key.id, revoked: true });
+      // the same key again: already revoked
+      const again = await withInput(['keys', 'revoke', '-'], key.api_key);
+      assert.equal(again.code, 1, again.stderr);
+      assert.match(again.stderr, /no active key matches/);
+      const empty = await withInput(['keys', 'revoke', '-'], '\n');
+      assert.equal(empty.code, 2, empty.stderr);
+      assert.match(empty.stderr, /no key on standard input/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

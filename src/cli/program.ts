@@ -87,6 +87,14 @@ async function print(value: unknown, lost?: string): Promise<void> {
     );
 }
 
+/** Everything on standard input (the first line counts: a key piped with its newline). */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split('\n')[0] ?? '';
+}
+
 function config(): Config {
   try {
     return loadConfig();
@@ -330,7 +338,10 @@ also migrate at start; several processes starting together apply each migration 
   keys
     .command('revoke')
     .description('revoke an API key, named by its id or by the key itself')
-    .argument('[api_key]', 'the key itself (same as --key)')
+    .argument(
+      '[api_key]',
+      "the key itself (same as --key); '-' reads it from standard input (kept out of ps and history)",
+    )
     .option('--id <key_id>', "the key's id")
     .option('--key <api_key>', 'the key itself')
     .action(async (positional: string | undefined, opts: { id?: string; key?: string }, cmd: Command) => {
@@ -339,7 +350,12 @@ also migrate at start; several processes starting together apply each migration 
         cmd.error(
           `error: give one key to revoke, not ${given.length}: --id KEY_ID, --key API_KEY or the key as an argument`,
         );
-      const target = given[0];
+      let target = given[0];
+      if (target === '-' && positional === '-') {
+        target = (await readStdin()).trim();
+        if (!target)
+          cmd.error('error: no key on standard input: pipe the key to revoke, or give --id KEY_ID');
+      }
       if (!target) cmd.error('error: give the key to revoke: --id KEY_ID or --key API_KEY');
       // an id that cannot be one is a mistake in the command, not a key that is not there
       if (opts.id !== undefined && !UUID_RE.test(opts.id.trim()))
