@@ -162,6 +162,22 @@ describe('logs: LOG_LEVEL and LOG_FORMAT', () => {
         await (
           await fetch(`${server.base}/v1/ping`, { headers: { 'x-request-id': 'req-401' } })
         ).arrayBuffer();
+        // a URL the router refuses before any hook runs: logged, counted and answered like the rest
+        const badUrl = await fetch(`${server.base}/v1/cases/%ZZ`, {
+          headers: { 'x-request-id': 'req-bad-url' },
+        });
+        assert.equal(badUrl.status, 400);
+        assert.equal(
+          ((await badUrl.json()) as { message: string }).message,
+          'The URL is not valid percent-encoded UTF-8',
+        );
+        assert.equal(badUrl.headers.get('x-request-id'), 'req-bad-url');
+        assert.equal(badUrl.headers.get('cache-control'), 'no-store');
+        const metrics = await (await fetch(`${server.base}/metrics`)).text();
+        assert.match(
+          metrics,
+          /vericase_http_requests_total\{[^}]*route="unmatched"[^}]*status_code="400"[^}]*\} 1/,
+        );
       } finally {
         assert.equal(await server.stop(), 0);
       }
@@ -178,12 +194,16 @@ describe('logs: LOG_LEVEL and LOG_FORMAT', () => {
       [
         ['req-ok', 'request completed', 'GET', '/v1/openapi.json', 200, 'number'],
         ['req-401', 'request completed', 'GET', '/v1/ping', 401, 'number'],
+        ['req-bad-url', 'request completed', 'GET', '/v1/cases/%ZZ', 400, 'number'],
       ],
       'one line per request, after its answer (no separate "incoming request" line)',
     );
     assert.deepEqual(
       (await requestLines('errors')).map((r) => [r.reqId, r.res.statusCode]),
-      [['req-401', 401]],
+      [
+        ['req-401', 401],
+        ['req-bad-url', 400],
+      ],
     );
     assert.deepEqual(await requestLines('off'), []);
     const refused = await vericase(['serve'], { ...dataDir, LOG_REQUESTS: 'some' });

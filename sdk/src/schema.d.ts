@@ -4252,6 +4252,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -4321,6 +4331,16 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-request-id": components["headers"]["RequestId"];
         };
         content: {
@@ -4427,7 +4447,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -4542,6 +4562,16 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -4628,6 +4658,16 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-request-id": components["headers"]["RequestId"];
         };
         content: {
@@ -4742,6 +4782,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -4866,6 +4919,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -5019,6 +5085,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -5119,6 +5198,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -5250,6 +5342,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -5397,6 +5502,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -5607,6 +5725,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -5800,7 +5931,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -5945,6 +6076,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -6033,6 +6177,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6151,6 +6308,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -6226,6 +6396,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6327,6 +6510,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6476,6 +6672,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -6605,6 +6814,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6763,6 +6985,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -6836,6 +7071,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -6969,6 +7217,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -7083,6 +7344,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -7241,6 +7515,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -7371,6 +7658,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -7518,6 +7818,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -7586,6 +7899,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -7730,6 +8056,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -7837,6 +8176,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8019,6 +8371,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -8106,6 +8471,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8258,6 +8636,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -8325,6 +8716,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8469,6 +8873,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -8570,6 +8987,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8711,6 +9141,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -8778,6 +9221,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -8953,6 +9409,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -9020,6 +9489,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9171,6 +9653,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -9284,6 +9779,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9416,6 +9924,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9559,6 +10080,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -9626,6 +10160,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9759,6 +10306,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -9903,6 +10463,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -9970,6 +10543,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10102,6 +10688,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10249,6 +10848,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -10316,6 +10928,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10448,6 +11073,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10598,6 +11236,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -10665,6 +11316,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -10803,6 +11467,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -10916,6 +11593,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11048,6 +11738,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11197,6 +11900,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -11264,6 +11980,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11395,6 +12124,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -11502,6 +12244,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11643,6 +12398,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -11772,6 +12540,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -11839,6 +12620,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -11972,6 +12766,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -12118,6 +12925,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -12183,6 +13003,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -12317,6 +13150,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -12521,6 +13367,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -12658,7 +13517,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -12741,6 +13600,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -12837,6 +13709,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -12945,6 +13830,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -13082,6 +13980,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -13196,6 +14107,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -13287,7 +14211,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -13360,6 +14284,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -13509,7 +14446,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -13596,6 +14533,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -13663,7 +14613,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -13763,7 +14713,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -13857,7 +14807,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -14003,6 +14953,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14071,6 +15034,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -14209,6 +15185,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14331,6 +15320,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14419,6 +15421,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -14577,6 +15592,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14696,6 +15724,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14762,6 +15803,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -14901,6 +15955,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -14969,6 +16036,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -15097,6 +16177,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -15162,6 +16255,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -15283,6 +16389,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -15387,6 +16506,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -15527,6 +16659,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -15592,6 +16737,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -15688,6 +16846,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -15913,6 +17084,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -16047,6 +17231,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -16117,6 +17314,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -16213,6 +17423,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -16321,6 +17544,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -16449,6 +17685,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -16590,6 +17839,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -16720,6 +17982,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -16770,6 +18045,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -16900,6 +18188,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17099,6 +18400,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -17163,6 +18477,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17267,7 +18594,7 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
-      /** @description Temporarily unavailable (e.g. no sanctions list loaded yet) */
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
       503: {
         headers: {
           "retry-after": components["headers"]["RetryAfterOutage"];
@@ -17374,6 +18701,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17497,6 +18837,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -17563,6 +18916,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17660,6 +19026,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17772,6 +19151,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -17905,6 +19297,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -18058,6 +19463,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -18123,6 +19541,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -18219,6 +19650,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -18364,6 +19808,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -18499,6 +19956,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -18567,6 +20037,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -18725,6 +20208,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -18791,6 +20287,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -18940,6 +20449,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -19040,6 +20562,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -19192,6 +20727,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -19300,6 +20848,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -19456,6 +21017,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -19595,6 +21169,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -19661,6 +21248,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -19758,6 +21358,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -19887,6 +21500,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -20042,6 +21668,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -20175,6 +21814,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -20223,6 +21875,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];
@@ -20414,6 +22079,19 @@ export interface operations {
           "application/json": components["schemas"]["ErrorBody"];
         };
       };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
     };
   };
   /**
@@ -20593,6 +22271,19 @@ export interface operations {
       429: {
         headers: {
           "retry-after": components["headers"]["RetryAfter"];
+          "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+          "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+          "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+          "x-request-id": components["headers"]["RequestId"];
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorBody"];
+        };
+      };
+      /** @description Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After */
+      503: {
+        headers: {
+          "retry-after": components["headers"]["RetryAfterOutage"];
           "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
           "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
           "x-ratelimit-reset": components["headers"]["RateLimitReset"];

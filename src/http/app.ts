@@ -30,7 +30,7 @@ import { registerIdempotency } from './idempotency.ts';
 import { buildLazySerializer, lazyValidatorCompiler } from './lazy-schemas.ts';
 import { API_DESCRIPTION } from './openapi/description.ts';
 import { finishDocument } from './openapi/finish-document.ts';
-import { documentPlumbingResponses, frameworkErrors } from './plumbing-responses.ts';
+import { documentPlumbingResponses, frameworkErrorsHandler } from './plumbing-responses.ts';
 import { sharedRateLimitOptions } from './rate-limit-store.ts';
 import { requestLogController } from './request-log.ts';
 import { httpServerOptions } from './server-options.ts';
@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // of up to 255 characters. The schema counts code points, the router UTF-16 units of the decoded
     // parameter: a character outside the BMP (an emoji) is two, so 255 of them are 510 units
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 510 },
-    frameworkErrors,
+    frameworkErrors: frameworkErrorsHandler(ctx.config.logRequests, ctx.config.metrics.enabled),
     // one line per request, written after the response (src/http/request-log.ts)
     logController: requestLogController(ctx.config.logRequests),
     genReqId: (req) => {

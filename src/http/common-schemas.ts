@@ -60,7 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type',
   429: 'Rate limit exceeded; see Retry-After',
   502: 'An upstream service (e.g. a company registry) gave an unusable answer',
-  503: 'Temporarily unavailable (e.g. no sanctions list loaded yet)',
+  503: 'Temporarily unavailable: the database or the file storage did not answer in time, or what the route needs is not loaded yet (a sanctions list); see Retry-After',
 };
 
 /** Error responses for a route's OpenAPI entry. 401 and 429 apply to every /v1 route. */
