@@ -652,6 +652,53 @@ describe('case auto-approval', () => {
     assert.equal(decided.review.reviewer_type, 'system');
   });
 
+  test('a decided case reopened is not decided again by the template, whatever way it was reopened', async () => {
+    const { api, res, k } = await riskyAutoCase();
+    await api.patch(`/v1/checks/online_reputation/${repCheck(k).id}/review`, { action: 'approve' });
+    const decided = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(decided.status, 'approved');
+    const review = decided.review;
+    assert.equal(review.reviewer_type, 'system');
+    // approved → draft → open: a draft opened, but one a review decided before
+    for (const status of ['open', 'draft', 'open']) {
+      const step = await api.patch(`/v1/cases/${res.body.id}`, { status });
+      assert.equal(step.status, 200, JSON.stringify(step.body));
+      assert.equal(step.body.status, status);
+      assert.deepEqual(step.body.review, review);
+    }
+    // a template check approved on the reopened case (a new individual's eKYC) does not decide it either
+    const added = await api.post('/v1/individuals', {
+      case_id: res.body.id,
+      ...person('Katherine', 'Johnson'),
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    assert.deepEqual(
+      added.body.checks.map((c: any) => [c.type, c.status]),
+      [['ekyc', 'approved']],
+    );
+    const after = (await api.get(`/v1/cases/${res.body.id}`)).body;
+    assert.equal(after.status, 'open');
+    assert.deepEqual(after.review, review);
+    assert.ok(after.flags.includes('all_checks_approved'));
+    const { ctx } = await getHarness();
+    const reviews = await ctx.db
+      .selectFrom('case_reviews')
+      .select('id')
+      .where('case_id', '=', res.body.id)
+      .execute();
+    assert.equal(reviews.length, 1);
+    const ev = await events(api.workspaceId);
+    assert.equal(ev.filter((e) => e.type === 'Case.ReviewConfirmed').length, 1);
+    assert.deepEqual(
+      ev.filter((e) => e.sub_event === 'Case.StatusUpdated').map((e) => (e.payload as any).case.status),
+      ['approved', 'open', 'draft', 'open'],
+    );
+    // a person decides it again
+    const again = await api.post(`/v1/cases/${res.body.id}/reviews`, { status: 'approved' });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal((await api.get(`/v1/cases/${res.body.id}`)).body.status, 'approved');
+  });
+
   test('synchronous template checks all approved at creation → created approved; a draft case is not approved', async () => {
     const api = await newWorkspace();
     await makeTemplate(api, { key: 'kyc', name: 'KYC', case_auto_approval: true, checks: [KYC] });

@@ -111,7 +111,8 @@ export async function updateCase(
         await ctx.hooks.changeCaseTemplate(trx, workspaceId, row, ref);
       }
       // a draft opened with its template's checks all approved: the auto-approval they could not
-      // trigger while it was a draft happens now (reopening a decided case does not re-decide it)
+      // trigger while it was a draft happens now (a case decided before, set back to draft and
+      // opened, is not decided again: src/templates/auto-approval.ts)
       const opened = found.status === 'draft' && row.status === 'open';
       if (opened && ctx.hooks.afterCaseOpened) {
         const current = await lockCase(trx, workspaceId, row.id);

@@ -30,6 +30,9 @@ export async function evaluateAutoApproval(trx: Db, caseRow: CaseRow): Promise<b
   if (!caseRow.template_id || caseRow.status !== 'open' || caseRow.deleted_at) return false;
   // one of its checks was deleted before approval (src/checks/engine/delete-check.ts): a person decides
   if (caseRow.template_check_deleted_at) return false;
+  // a case decided once (it keeps its latest review) is decided again by a review only, however it
+  // was reopened (approved → draft → open used to be approved again by the template)
+  if (caseRow.review) return false;
   if (applying.has(trx)) return false;
   const { rows } = await sql<{ auto: boolean; total: string; approved: string }>`
     select t.case_auto_approval as auto,
