@@ -701,7 +701,9 @@ describe('aml monitoring after a list version change', () => {
       assert.ok(updated.entity.programs.includes('SDGT'));
       assert.equal(updated.status, 'potential_match');
       assert.ok(d2.data.hits.length >= dHitsBefore);
-      assert.deepEqual(await checkEvents(api.workspaceId, d.id), [...eventsBefore, 'Check.ReviewNeeded']);
+      // a pending hit whose listing changed is refreshed: still to decide, no new review work announced
+      assert.deepEqual(updated.vendor.updated_fields, ['programs']);
+      assert.deepEqual(await checkEvents(api.workspaceId, d.id), eventsBefore);
 
       // C is not monitored: unchanged, although Grace Hopper is now listed
       const c2 = (await api.get(`/v1/checks/aml/${c.id}`)).body;

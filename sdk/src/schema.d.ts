@@ -1323,6 +1323,31 @@ export interface components {
       /** @description The listed name or alias that matched */
       matched_name: string;
       name: string;
+      /** @description Decisions of this hit that monitoring replaced (a false positive the list now fits better, a hit listed again after its removal), oldest first; absent when there is none */
+      previous_reviews?: ({
+          /** @description Why the hit needs a decision again */
+          reason: string;
+          /**
+           * Format: date-time
+           * @description When monitoring replaced this decision
+           */
+          replaced_at: string;
+          review: {
+            comment: string | null;
+            reviewed_at: string | null;
+            reviewer_type: ("user" | "system" | "api") | null;
+            user: {
+              /** @description The e-mail the user signs in with */
+              email: string;
+              first_name: string;
+              /** Format: uuid */
+              id: string;
+              last_name: string;
+            } | null;
+          };
+          /** @enum {unknown} */
+          status: "no_match" | "potential_match" | "false_positive" | "true_positive";
+        })[];
       review: {
         comment: string | null;
         reviewed_at: string | null;
@@ -1349,6 +1374,8 @@ export interface components {
         risk_id: string;
         updated_by_monitoring_at: string | null;
         updated_by_monitoring_status: ("new" | "updated" | "removed") | null;
+        /** @description With updated_by_monitoring_status `updated`: the listed entity fields that changed (names as in `entity`: aliases, birth_dates, programs, ...) */
+        updated_fields?: string[];
       };
     };
     /** @description Who did what in the workspace, when and from where */

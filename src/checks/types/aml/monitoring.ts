@@ -1,13 +1,13 @@
 /**
  * Monitoring: when the loaded list versions change, every monitored aml check is screened again (one
- * job per check) and new, updated and removed hits are marked; a check whose hits changed goes back to
- * need_review with its event.
+ * job per check) and new, updated and removed hits are marked; a check with a hit to decide again (new,
+ * removed, or a false positive the list now fits better) goes back to need_review with its event.
  */
 import { sql } from 'kysely';
 import type { AppContext } from '../../../app-context.ts';
 import { recordEvents, SYSTEM } from '../../../events/record-event.ts';
 import { latestListLoad } from '../../../screening/service/list-loads.ts';
-import { applyOutcome } from '../../engine/apply-change.ts';
+import { applyOutcome, updateCheckData } from '../../engine/apply-change.ts';
 import { inLiveCase } from '../../engine/live-case.ts';
 import { presentCheck } from '../../present.ts';
 import { loadTarget, lockCheckById } from '../../repository.ts';
@@ -110,26 +110,30 @@ export async function rescreenCheck(
       results_count: result.resultsCount,
       monitored_at: now,
     };
-    const changed = merge.added + merge.updated + merge.removed > 0;
+    // a decision is needed again for a new hit, a false positive the list now fits better, or a hit
+    // gone from the lists; a listing updated around a decision that stands (a confirmed hit's new
+    // alias, a program added) is recorded on the hit and reopens nothing
+    const reviewAgain = merge.added + merge.reopened + merge.removed > 0;
     const wasError = before.result === 'error';
-    if (!changed && !wasError) {
-      await trx
-        .updateTable('checks')
-        // the hits are unchanged, but the subject is what was screened now (a renamed company, a
-        // corrected birth date): data.subject says so
-        .set({ data: JSON.stringify({ ...before, subject, vendor }) })
-        .where('id', '=', check.id)
-        .execute();
-      return;
-    }
     const next: AmlDataOut = {
       ...before,
+      // the subject is what was screened now (a renamed company, a corrected birth date)
       subject,
       vendor,
       hits: merge.hits,
       match_status: matchStatus(merge.hits),
       hits_list_types: hitsListTypes(merge.hits),
     };
+    if (!reviewAgain && !wasError) {
+      if (merge.updated) await updateCheckData(trx, check, next as unknown as Record<string, unknown>);
+      else
+        await trx
+          .updateTable('checks')
+          .set({ data: JSON.stringify(next) })
+          .where('id', '=', check.id)
+          .execute();
+      return;
+    }
     if (wasError && !merge.hits.length) {
       await applyOutcome(ctx, trx, amlCheck, check, {
         trigger: 'monitoring_update',

@@ -97,6 +97,19 @@ const HitVendor = Type.Object({
   risk_id: Type.String({ description: 'The listed entity the hit is about: the same value as hit_id' }),
   updated_by_monitoring_status: Nullable(Type.Enum(MONITORING_STATUSES)),
   updated_by_monitoring_at: Nullable(Type.String({ format: 'date-time' })),
+  updated_fields: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'With updated_by_monitoring_status `updated`: the listed entity fields that changed (names as in `entity`: aliases, birth_dates, programs, ...)',
+    }),
+  ),
+});
+
+const PreviousHitReview = Type.Object({
+  status: Type.Enum(MATCH_STATUSES),
+  review: AmlReview,
+  replaced_at: Type.String({ format: 'date-time', description: 'When monitoring replaced this decision' }),
+  reason: Type.String({ description: 'Why the hit needs a decision again' }),
 });
 
 export const AmlHitEntity = Type.Object({
@@ -136,6 +149,12 @@ export const AmlHit = Type.Object({
   matched_name: Type.String({ description: 'The listed name or alias that matched' }),
   explanation: Type.Any({ description: 'How the score was reached (matched tokens, qualifiers)' }),
   entity: AmlHitEntity,
+  previous_reviews: Type.Optional(
+    Type.Array(PreviousHitReview, {
+      description:
+        'Decisions of this hit that monitoring replaced (a false positive the list now fits better, a hit listed again after its removal), oldest first; absent when there is none',
+    }),
+  ),
 });
 
 export const AmlSubject = Type.Object({

@@ -37,19 +37,22 @@ export const AML_TRANSITIONS: readonly Transition[] = [
     from: 'approved',
     trigger: 'monitoring_update',
     to: 'need_review',
-    condition: 'monitored; a list version change brought new, updated or removed hits',
+    condition:
+      'monitored; a list version change brought a hit to decide again: new, removed, or a false positive the listing now fits better',
   },
   {
     from: 'rejected',
     trigger: 'monitoring_update',
     to: 'need_review',
-    condition: 'monitored; a list version change brought new, updated or removed hits',
+    condition:
+      'monitored; a list version change brought a hit to decide again: new, removed, or a false positive the listing now fits better',
   },
   {
     from: 'need_review',
     trigger: 'monitoring_update',
     to: 'need_review',
-    condition: 'monitored; a list version change brought new, updated or removed hits',
+    condition:
+      'monitored; a list version change brought a hit to decide again: new, removed, or a false positive the listing now fits better',
     also: 'Check.ReviewNeeded emitted again',
   },
   {
