@@ -46,6 +46,8 @@ test('the first lists loaded re-screen a monitored aml check that ran without li
     );
     const inError = (await api.get(u)).body;
     assert.equal(inError.status, 'need_review');
+    // nothing screened yet: not no_match (a subject screened clean)
+    assert.equal(inError.data.match_status, 'potential_match');
     assert.match(
       inError.data.review.comment,
       /no sanctions list is loaded on this service\. Nothing was screened/,
@@ -89,6 +91,8 @@ test('the first lists loaded re-screen a monitored aml check that ran without li
   );
   const approved = (await api.get(cleanUrl)).body;
   assert.equal(approved.data.result, 'approved');
+  // screened now, and clean
+  assert.equal(approved.data.match_status, 'no_match');
   assert.equal(approved.data.review.reviewer_type, 'system');
   assert.equal(
     approved.data.review.comment,

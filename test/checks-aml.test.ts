@@ -232,6 +232,9 @@ describe('aml check: screening and transitions', () => {
     assert.equal(pepOnly.status, 'need_review');
     assert.equal(pepOnly.data.result, 'error');
     assert.deepEqual(pepOnly.data.hits, []);
+    // nothing was screened: not the no_match of a subject screened clean
+    assert.equal(pepOnly.data.match_status, 'potential_match');
+    assert.deepEqual(pepOnly.data.vendor.list_versions, []);
     assert.match(
       pepOnly.data.review.comment,
       /no loaded list holds the list types asked for \(pep\); the loaded lists hold .*sanction/,
@@ -534,6 +537,11 @@ describe('aml check without lists', () => {
     assert.equal(done.status, 'need_review');
     assert.equal(done.data.result, 'error');
     assert.deepEqual(done.data.hits, []);
+    // a client clearing subjects on match_status no_match must not clear an unscreened person: the
+    // reference's enum has no null, so the subject is held as a potential match with no hit
+    assert.equal(done.data.match_status, 'potential_match');
+    assert.deepEqual(done.data.hits_list_types, []);
+    assert.deepEqual(done.data.vendor.list_versions, []);
     // no decision was taken: no reviewer, and the reason in the frame every need_review check uses
     assert.deepEqual(
       { reviewer_type: done.data.review.reviewer_type, reviewed_at: done.data.review.reviewed_at },

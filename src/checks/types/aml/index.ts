@@ -107,6 +107,11 @@ export const amlCheck: CheckTypeDefinition = {
         data: {
           ...data,
           result: 'error',
+          // nothing was screened: the reference's enum has no "not screened" and no null, and
+          // no_match would read as a subject screened clean (a client clearing subjects on it let an
+          // unscreened person through). potential_match holds the subject for a person to look at,
+          // with no hit (docs/compatibility.md, deliberate differences)
+          match_status: 'potential_match',
           subject,
           vendor: { ...data.vendor, screened_at: now },
           // no decision was taken: a person must look (no reviewer yet, as every need_review check

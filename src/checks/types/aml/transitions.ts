@@ -31,7 +31,7 @@ export const AML_TRANSITIONS: readonly Transition[] = [
     trigger: 'screening_error',
     to: 'need_review',
     condition: 'no list loaded, none holding any of settings.list_types, or the screening failed',
-    also: 'result error; review.comment says how to load lists',
+    also: 'result error; match_status potential_match with no hit (nothing was screened); review.comment says nothing was screened',
   },
   {
     from: 'approved',
