@@ -118,6 +118,10 @@ describe('aml check: screening and transitions', () => {
     assert.doesNotMatch(done.data.review.comment, /automatic_approval/);
     assert.deepEqual(done.data.vendor.results_count, { watchlist: 0, mediacheck: 0 });
     assert.equal(done.data.vendor.case_url, `/v1/checks/aml/${created.id}`);
+    // the audit trail names the file each version was read from: the FtM files are all source "ftm"
+    const origins = done.data.vendor.list_versions.map((v: { origin: string }) => v.origin);
+    for (const o of origins) assert.match(o, /^sanctions\//);
+    assert.equal(new Set(origins).size, origins.length, JSON.stringify(done.data.vendor.list_versions));
     const sources = done.data.vendor.list_versions.map((v: { source: string }) => v.source);
     assert.ok(sources.includes('ofac_sdn') && sources.includes('un_sc'), JSON.stringify(sources));
     assert.equal(done.data.subject.name, 'Marie Curie');

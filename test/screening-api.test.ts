@@ -506,9 +506,23 @@ describe('screening without lists, and reload without restart', () => {
     const ofacEntities = () => service.versions.find((v) => v.source === 'ofac_sdn')?.entities ?? 0;
     const before = ofacEntities();
     assert.ok(before > 4, `ofac sample entities: ${before}`);
+    const readyz = async () => (await app.inject({ method: 'GET', url: '/readyz' })).json();
+    const readyBefore = await readyz();
+    assert.equal(readyBefore.checks.screening.status, 'ok');
+    // each list says which file or directory it was read from
+    assert.equal(
+      readyBefore.checks.screening.lists.find((l: { source: string }) => l.source === 'ofac_sdn').origin,
+      'sanctions/ofac-sdn',
+    );
     // emptied, as a copy in progress leaves it: before, every OFAC hit went and checks were approved
     await writeFile(sdn, '');
     await service.checkForChanges();
+    // readiness says the lists in use are older than the files (it said "ok"), and stays as it was:
+    // this process still screens, with the lists kept
+    const readyKept = await readyz();
+    assert.equal(readyKept.checks.screening.status, 'warn');
+    assert.match(readyKept.checks.screening.message, /lost more than half of its entries \(ofac_sdn: /);
+    assert.equal(readyKept.status, readyBefore.status);
     // checked again, nothing changed: not reloaded at every interval
     assert.equal(await service.checkForChanges(), null);
     assert.equal(service.versionsKey, key);
@@ -531,6 +545,7 @@ describe('screening without lists, and reload without restart', () => {
     assert.ok((await service.checkForChanges())?.changed);
     assert.equal(ofacEntities(), before - 1);
     assert.equal((await api.get('/v1/screening/lists')).body.message, null);
+    assert.equal((await readyz()).checks.screening.status, 'ok');
     // an admin may accept a list that shrank
     await writeFile(sdn, lines.slice(0, 1).join('\n'));
     assert.equal((await adminReload()).json().changed, false);

@@ -1255,6 +1255,7 @@ export interface components {
           is_search_monitored: boolean;
           /** @description Lists (and versions) last screened against */
           list_versions: ({
+              origin?: string | null;
               published: string | null;
               source: string;
               version: string;

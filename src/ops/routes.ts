@@ -5,7 +5,8 @@
  *   does not make an orchestrator restart every API process (readiness says it instead).
  * - `GET /readyz`: readiness. 200 when the database answers, every migration this code knows is
  *   applied, the sanctions lists are loaded when a reference directory is configured (and, when
- *   none is, no other process screens with lists), the workers run when this process runs
+ *   none is, no other process screens with lists; lists kept over a refused reload are `warn`,
+ *   still ready), the workers run when this process runs
  *   them, and the S3 bucket (when files are stored in one) takes this configuration; 503
  *   otherwise, naming what is not ready.
  * - `GET /version`: package version, commit, Node version.
@@ -110,7 +111,16 @@ async function checkScreening(ctx: AppContext): Promise<ReadinessCheck> {
   }
   const s = ctx.screening;
   if (!s) return { status: 'fail', message: 'the screening service is not installed' };
-  const lists = s.versions.map((v) => ({ source: v.source, version: v.version, entities: v.entities }));
+  const lists = s.versions.map((v) => ({
+    source: v.source,
+    version: v.version,
+    origin: v.origin ?? null,
+    entities: v.entities,
+  }));
+  // lists kept in use over a reload that was refused (a truncated file, an emptied directory): this
+  // process still screens, so it stays ready, but with lists older than the files: said here too, not
+  // only in /v1/screening/lists, which an operator watching readiness does not read
+  if (s.available && s.notice) return { status: 'warn', state: s.state, message: s.notice, lists };
   if (s.available) return { status: 'ok', state: s.state, lists };
   return { status: 'fail', state: s.state, message: s.unavailableMessage(), lists };
 }

@@ -61,6 +61,14 @@ const ListVersionRef = Type.Object({
   source: Type.String(),
   version: Type.String(),
   published: Nullable(Type.String()),
+  origin: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          'Which file or directory of the reference data this version was read from (sanctions/ofac-sdn-2019, sanctions/ftm/peps.ftm.jsonl): two lists of one source (several FtM files) are told apart by it. Absent on checks screened before it was recorded',
+      }),
+    ),
+  ),
 });
 
 export const AmlVendor = Type.Object({

@@ -80,7 +80,7 @@ export type ScreenOutcome =
       /** How many matched (up to MAX_COUNTED), and of which kinds. */
       found: number;
       resultsCount: { watchlist: number; mediacheck: number };
-      listVersions: { source: string; version: string; published: string | null }[];
+      listVersions: { source: string; version: string; published: string | null; origin: string | null }[];
     }
   | {
       ok: false;
@@ -139,6 +139,8 @@ export async function screenSubject(
       source: l.source,
       version: l.version,
       published: l.published ?? null,
+      // the audit trail says which file was screened: every FtM file is source "ftm"
+      origin: l.origin ?? null,
     })),
   };
 }
