@@ -194,7 +194,7 @@ describe('aml check: screening and transitions', () => {
     assert.equal(done.data.subject.kind, 'company');
   });
 
-  test("a company's registration number is screened too: a listed organisation's identical registration number is a hit whatever the name, a listed person's is not", async () => {
+  test("a company's registration number is screened too: a listed organisation's identical registration number is a hit for review whatever the name, a listed person's is not", async () => {
     const api = await newWorkspace('aml');
     // CUBANACAN INTERNATIONAL B.V (OFAC 8127) has Registration ID 27134614 (Netherlands); TAHA,
     // Khalil (an individual, OFAC 10119) has Registration ID 0179427
@@ -213,7 +213,8 @@ describe('aml check: screening and transitions', () => {
       hit.data.hits.map((h: { vendor: { hit_id: string } }) => h.vendor.hit_id),
       ['ofac_sdn:8127'],
     );
-    assert.equal(hit.data.hits[0].score, 1);
+    // an identifier alone is never a certain match (docs/screening.md, identifiers)
+    assert.equal(hit.data.hits[0].score, 0.9);
     assert.deepEqual(hit.data.hits[0].explanation.identifier, {
       type: 'Registration ID',
       value: '27134614',

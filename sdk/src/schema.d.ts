@@ -8556,7 +8556,7 @@ export interface operations {
             enable_entity_filter?: boolean;
             /** @description Only names whose normalised tokens are exactly the subject’s */
             exact_match?: boolean;
-            /** @description 0 = no fuzziness (threshold 1.0), 1 = broadest (threshold 0.70); default 0.5 (0.85) */
+            /** @description Spelling tolerance: 0 = no spelling difference between name tokens (left-out middle names still match), 1 = broadest (threshold 0.70); default 0.5 (threshold 0.85) */
             fuzziness?: number;
             /** @description The kinds of lists to screen against (omitted: all of them) */
             list_types?: ("sanction" | "warning" | "fitness_probity" | "pep" | "adverse_media")[];

@@ -16,7 +16,7 @@
  *     / loadFtm(jsonl, source?) : ListLoadResult                     pure, never throw on bad rows
  *   buildIndex(entities, { legalForms? }): ScreeningIndex
  *   search(index, query): ScreeningMatch[]
- *   fuzzinessToThreshold(f) = 1 − 0.3·f  (default fuzziness 0.5 → threshold 0.85)
+ *   fuzzinessToThreshold(f) = 0.85 up to f = 0.5, then 1 − 0.3·f (lower f: stricter spelling only)
  *   normalizeName / nameTokens / normalizeText, legalFormsFromElfCsv(csv)
  *
  * See docs/screening.md for formats, normalisation, scoring and measured figures.

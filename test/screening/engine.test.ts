@@ -3,7 +3,12 @@ import { before, describe, test } from 'node:test';
 import { buildIndex, type ScreeningIndex } from '../../src/screening/engine/build.ts';
 import { jaroWinkler } from '../../src/screening/engine/jaro-winkler.ts';
 import { tokenSimilarity } from '../../src/screening/engine/score.ts';
-import { fuzzinessToThreshold, type ScreeningQuery, search } from '../../src/screening/engine/search.ts';
+import {
+  fuzzinessToThreshold,
+  fuzzinessToTokenFloor,
+  type ScreeningQuery,
+  search,
+} from '../../src/screening/engine/search.ts';
 import { emptyEntity } from '../../src/screening/entity.ts';
 import { loadOfacSdn } from '../../src/screening/lists/ofac-sdn.ts';
 import { loadUnConsolidated } from '../../src/screening/lists/un-consolidated.ts';
@@ -67,8 +72,15 @@ describe('Jaro-Winkler', () => {
 });
 
 describe('screening search on OFAC 2019 + UN', () => {
-  test('fuzziness → threshold mapping', () => {
-    assert.equal(fuzzinessToThreshold(0), 1);
+  test('fuzziness → threshold and token floor mapping', () => {
+    // below the default, fuzziness narrows spelling differences, not the threshold
+    assert.equal(fuzzinessToThreshold(0), 0.85);
+    assert.equal(fuzzinessToThreshold(0.25), 0.85);
+    assert.equal(fuzzinessToTokenFloor(0), 1);
+    assert.equal(fuzzinessToTokenFloor(0.25), 0.9);
+    assert.equal(fuzzinessToTokenFloor(), 0.8);
+    assert.equal(fuzzinessToTokenFloor(1), 0.8);
+    assert.equal(fuzzinessToThreshold(0.75), 0.775);
     assert.equal(fuzzinessToThreshold(), 0.85);
     assert.equal(fuzzinessToThreshold(0.5), 0.85);
     assert.equal(fuzzinessToThreshold(1), 0.7);
@@ -154,11 +166,16 @@ describe('screening search on OFAC 2019 + UN', () => {
     const base = search(index, { name: 'Saddam Hussein al-Tikriti', kind: 'person' }).find(
       (r) => r.entity.id === 'IQi.001',
     )!;
-    const same = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1937-04-28' }).find(
+    const year = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1937' }).find(
       (r) => r.entity.id === 'IQi.001',
     )!;
-    assert.equal(same.score, base.score);
-    assert.ok(same.explanation.qualifiers.some((q) => q.field === 'birth_date' && q.effect === 0));
+    assert.equal(year.score, base.score);
+    assert.ok(year.explanation.qualifiers.some((q) => q.field === 'birth_date' && q.effect === 0));
+    // the full date raises it (capped at 1)
+    const same = search(index, { name: 'Saddam Hussein al Tikriti', birth_date: '1937-04-28' }).find(
+      (r) => r.entity.id === 'IQi.001',
+    )!;
+    assert.ok(same.explanation.qualifiers.some((q) => q.field === 'birth_date' && q.effect === 0.05));
     const dayOff = search(index, { name: 'Saddam Hussein al-Tikriti', birth_date: '1937-05-01' }).find(
       (r) => r.entity.id === 'IQi.001',
     )!;
@@ -225,15 +242,21 @@ describe('screening search on OFAC 2019 + UN', () => {
     assert.equal(close.explanation.qualifiers.find((q) => q.field === 'country')?.effect, -0.1);
   });
 
-  test('an identical identifier scores 1 whatever the name', () => {
+  test('an identical identifier alone is a hit for review (0.90), and confirms a matched name (1)', () => {
     const res = search(index, {
       name: 'Somebody Else',
       identifiers: [{ type: 'passport', value: '717-637-093' }],
     });
     assert.equal(res.length, 1);
     assert.equal(res[0].entity.id, '26235');
-    assert.equal(res[0].score, 1);
+    assert.equal(res[0].score, 0.9);
     assert.equal(res[0].explanation.identifier?.value, '717637093');
+    const named = search(index, {
+      name: 'Alexander Malkevich',
+      identifiers: [{ type: 'passport', value: '717-637-093' }],
+    });
+    assert.equal(named[0].entity.id, '26235');
+    assert.equal(named[0].score, 1);
   });
 
   test('walk 54: spellings that differ in their vowels, several forms of one word, initials written apart', () => {
@@ -268,7 +291,7 @@ describe('screening search on OFAC 2019 + UN', () => {
     });
     assert.deepEqual(
       org.map((r) => [r.entity.name, r.score, r.explanation.identifier?.type]),
-      [['CUBANACAN INTERNATIONAL B.V', 1, 'Registration ID']],
+      [['CUBANACAN INTERNATIONAL B.V', 0.9, 'Registration ID']],
     );
     // TAHA, Khalil (a person) lists Registration ID 0179427: not a company's number
     assert.deepEqual(

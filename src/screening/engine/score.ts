@@ -15,6 +15,7 @@
  */
 import { doubleMetaphone } from 'double-metaphone';
 import { jaroWinkler } from './jaro-winkler.ts';
+import { isPatronymic } from './patronymic.ts';
 
 /** Token pairs below this similarity are treated as unmatched. */
 export const TOKEN_FLOOR = 0.8;
@@ -31,6 +32,13 @@ export const PENALTY = {
    * out; a query of one name, or of surnames without the given name, keeps listedEnd.
    */
   listedTrailing: 0.2,
+  /**
+   * A listed East Slavic patronymic (`VEKSELBERG, Viktor Feliksovich`) left out where a middle or
+   * trailing name would be forgiven: customer forms have no field for it, so a query without it is the
+   * normal case. At 0.10 it cost `Viktor Vekselberg` 0.07, which a near birth year or a second
+   * nationality took below the threshold.
+   */
+  listedPatronymic: 0.04,
 };
 /** Discount when a pair only matches after removing a glued 'al'/'el' article from one side. */
 const ARTICLE_FACTOR = 0.95;
@@ -38,6 +46,17 @@ const ARTICLE_FACTOR = 0.95;
 const SHORT_PHONETIC = 0.85;
 /** Similarity of an initial ('m') and a name it may abbreviate ('muhammad'). */
 export const INITIAL = { similarity: 0.85 };
+
+/**
+ * Whether two different tokens are the same name in another form rather than a spelling of it: an initial
+ * and a name of its letter, or a name with and without a glued article (`altikriti`/`tikriti`). These
+ * still pair when fuzziness allows no spelling difference (see the `floor` of scoreTokens).
+ */
+function sameNameOtherForm(a: string, b: string): boolean {
+  if (a.length === 1 || b.length === 1) return a.length !== b.length && a[0] === b[0];
+  const glued = (t: string) => t.length >= 5 && (t.startsWith('al') || t.startsWith('el'));
+  return (glued(a) && a.slice(2) === b) || (glued(b) && b.slice(2) === a);
+}
 
 const phoneticCache = new Map<string, string>();
 
@@ -267,6 +286,10 @@ function isMatchedTwin(r: string[], j: number, used: number): boolean {
  * Two different known names of four letters or more (each carried by listed entities: `khalid`,
  * `khalil`) that do not sound alike are not paired, however close their spelling: they are two names, not
  * a typo of one (a typo rarely gives a name that is on the lists).
+ *
+ * `floor`: two different tokens pair only at this similarity or above (TOKEN_FLOOR by default; 1 at
+ * fuzziness 0, see fuzzinessToTokenFloor in search.ts), except an initial and a name with or without its
+ * glued article, which are the same name written otherwise.
  */
 export function scoreTokens(
   q: string[],
@@ -277,6 +300,7 @@ export function scoreTokens(
   person = false,
   qs?: TokenStats,
   rs?: TokenStats,
+  floor = TOKEN_FLOOR,
 ): NameScore | number {
   const m = q.length;
   const n = r.length;
@@ -288,6 +312,8 @@ export function scoreTokens(
       // (tokens of up to three letters have their own rules: initials, ri~ry, the doubled distance)
       if (s < 1 && s >= TOKEN_FLOOR && qs?.known[i] && rs?.known[j] && q[i].length > 3 && r[j].length > 3)
         if (!soundAlike(q[i], r[j]) && !spelledWithLooseStart(q[i], r[j])) s = 0;
+      // a stricter fuzziness: spelling differences under the floor do not pair (typos, transliterations)
+      if (s < floor && s < 1 && !sameNameOtherForm(q[i], r[j])) s = 0;
       sims[i * n + j] = s;
     }
   }
@@ -346,10 +372,17 @@ export function scoreTokens(
     if (usedR & (1 << j)) continue;
     // A repeated listed token ("BARRERA BARRERA, Daniel") counts as a middle token when its twin matched.
     const middle = (j > rMin && j < rMax) || isMatchedTwin(r, j, usedR);
+    const leftOut = middle || (subset && j > rMax);
     den +=
       rw[j] *
       (rs ? rs.rarity[j] : 1) *
-      (middle ? PENALTY.listedMiddle : subset && j > rMax ? PENALTY.listedTrailing : PENALTY.listedEnd);
+      (leftOut && isPatronymic(r[j])
+        ? PENALTY.listedPatronymic
+        : middle
+          ? PENALTY.listedMiddle
+          : subset && j > rMax
+            ? PENALTY.listedTrailing
+            : PENALTY.listedEnd);
   }
   const score = num / den;
   if (!withDetail) return score;

@@ -6,7 +6,7 @@ import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import { parseDate } from '../lists/util.ts';
 import { nameTokens, normalizeIdentifier } from '../normalize.ts';
 import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight, variantOf } from './build.ts';
-import { type NameScore, PENALTY, scoreTokens, type TokenPair } from './score.ts';
+import { type NameScore, PENALTY, scoreTokens, TOKEN_FLOOR, type TokenPair } from './score.ts';
 
 export interface ScreeningQuery {
   name: string;
@@ -19,7 +19,11 @@ export interface ScreeningQuery {
   nationality?: string;
   gender?: 'male' | 'female';
   identifiers?: { type?: string; value: string }[];
-  /** 0..1, default 0.5. threshold = 1 − 0.3 × fuzziness (0 → 1.0, 0.5 → 0.85, 1 → 0.70). */
+  /**
+   * 0..1, default 0.5. Up to 0.5 it sets how different two spellings of a token may be and still pair
+   * (0: identical only, see fuzzinessToTokenFloor) at the threshold 0.85; above 0.5 it lowers the
+   * threshold (1 − 0.3 × fuzziness: 0.70 at 1).
+   */
   fuzziness?: number;
   /** Only return names whose normalised token multiset equals the query's. */
   exact_match?: boolean;
@@ -69,15 +73,50 @@ const REGISTRATION_TYPES =
 export const DEFAULT_FUZZINESS = 0.5;
 export const DEFAULT_LIMIT = 10;
 
-/** The documented fuzziness → threshold mapping. */
-export function fuzzinessToThreshold(fuzziness: number = DEFAULT_FUZZINESS): number {
-  const f = Math.min(1, Math.max(0, Number.isFinite(fuzziness) ? fuzziness : DEFAULT_FUZZINESS));
-  return Math.round((1 - 0.3 * f) * 1000) / 1000;
+function clampFuzziness(fuzziness: number): number {
+  return Math.min(1, Math.max(0, Number.isFinite(fuzziness) ? fuzziness : DEFAULT_FUZZINESS));
 }
 
-/** Qualifier penalties. */
+/**
+ * The documented fuzziness → threshold mapping: 0.85 up to the default 0.5, then 1 − 0.3 × fuzziness
+ * (0.70 at 1). A lower fuzziness does not raise the threshold: it allows fewer spelling differences
+ * (fuzzinessToTokenFloor) and keeps every other tolerance (a left-out middle name, patronymic or second
+ * surname). At 1.0 for fuzziness 0, any name not given in full missed: `Ramzan Kadyrov` without his
+ * patronymic was approved.
+ */
+export function fuzzinessToThreshold(fuzziness: number = DEFAULT_FUZZINESS): number {
+  const f = clampFuzziness(fuzziness);
+  return f <= DEFAULT_FUZZINESS ? 0.85 : Math.round((1 - 0.3 * f) * 1000) / 1000;
+}
+
+/**
+ * The lowest similarity at which two different spellings of a token still pair: TOKEN_FLOOR (0.80) from
+ * the default 0.5 up, rising to 1 at fuzziness 0 (1 − 0.4 × fuzziness: 0.90 at 0.25), where only
+ * identical tokens pair, besides an initial with its name and a name with its glued article.
+ */
+export function fuzzinessToTokenFloor(fuzziness: number = DEFAULT_FUZZINESS): number {
+  const f = clampFuzziness(fuzziness);
+  return f >= DEFAULT_FUZZINESS ? TOKEN_FLOOR : Math.round((1 - 0.4 * f) * 1000) / 1000;
+}
+
+/**
+ * Identifiers shorter than this (normalised) are not compared: a 4-digit registration number exists in
+ * every registry of the world (`4293` matched BANK SEPAH's 1.00 for a German bakery).
+ */
+export const MIN_IDENTIFIER_LENGTH = 6;
+/**
+ * The score of an identical identifier with no name match (before the other qualifiers): reported for
+ * review at the default threshold, never a certain match; an identifier confirming a matched name
+ * makes the score 1.
+ */
+export const IDENTIFIER_ONLY = 0.9;
+
+/** Qualifier effects (see the table in docs/screening.md). */
 export const QUALIFIER = {
-  birthYearOff1: -0.05,
+  /** The full date of birth (yyyy-MM-dd) is one of the listed ones: the strongest fact after a name. */
+  birthDateExact: 0.05,
+  /** Year 1–2 off: listed birth years are often estimates (`circa`), or one of several documents. */
+  birthYearOff2: -0.05,
   birthYearOff5: -0.1,
   birthYearFar: -0.2,
   birthDayDiffers: -0.05,
@@ -86,8 +125,10 @@ export const QUALIFIER = {
   weakAlias: -0.05,
 };
 
-/** Ends the detail of a country that disagrees with a name matched exactly (no penalty then). */
-const NOT_COUNTED = ' (not counted: the name matches exactly)';
+/** Ends the detail of a country that disagrees, not counted (the name or the full birth date matches exactly). */
+const NOT_COUNTED = ' (not counted: the ';
+const NOT_COUNTED_NAME = `${NOT_COUNTED}name matches exactly)`;
+const NOT_COUNTED_BIRTH = `${NOT_COUNTED}full birth date agrees)`;
 
 const MAX_QUERY_TOKENS = 31;
 
@@ -140,12 +181,16 @@ function birthQualifier(
   const qDate = birth.length === 10 ? birth : undefined;
   let best = Number.POSITIVE_INFINITY;
   let dayDiffers = true;
+  let fullDate = false;
   for (const b of facts.births) {
     const diff = Math.abs(b.year - qYear);
     if (diff < best) best = diff;
     if (diff === 0 && (!qDate || !b.date || b.date === qDate)) dayDiffers = false;
+    if (qDate && b.date === qDate) fullDate = true;
   }
   const listed = entity.birth_dates.slice(0, 3).join(', ');
+  if (fullDate)
+    return { field: 'birth_date', effect: QUALIFIER.birthDateExact, detail: `full date agrees (${qDate})` };
   if (best === 0 && !dayDiffers) return { field: 'birth_date', effect: 0, detail: `agrees with ${listed}` };
   if (best === 0)
     return {
@@ -154,13 +199,18 @@ function birthQualifier(
       detail: `same year, day differs (${listed})`,
     };
   const effect =
-    best <= 1 ? QUALIFIER.birthYearOff1 : best <= 5 ? QUALIFIER.birthYearOff5 : QUALIFIER.birthYearFar;
+    best <= 2 ? QUALIFIER.birthYearOff2 : best <= 5 ? QUALIFIER.birthYearOff5 : QUALIFIER.birthYearFar;
   return { field: 'birth_date', effect, detail: `query ${birth} vs listed ${listed}` };
 }
 
 /** Search the index. Results are best first and at or above the threshold. */
 export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningMatch[] {
   const threshold = query.min_score ?? fuzzinessToThreshold(query.fuzziness);
+  const floor = fuzzinessToTokenFloor(query.fuzziness);
+  const qBirth = parseDate(query.birth_date ?? undefined);
+  // The one qualifier that raises a score (a full birth date that agrees): names that may reach the
+  // threshold with it are scored too, so a hit does not depend on how far the name alone got.
+  const nameThreshold = qBirth?.length === 10 ? threshold - QUALIFIER.birthDateExact : threshold;
   const limit = query.limit ?? DEFAULT_LIMIT;
   const kind = normKind(query.kind);
   const listTypes = query.list_types?.length ? query.list_types : undefined;
@@ -195,17 +245,17 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     const stats = index.recordStats(ri);
     const qw = person ? qPersonW : qOrgW;
     const qs = person ? qPersonS : qOrgS;
-    const s = scoreTokens(q, qw, tokens, weights, false, person, qs, stats) as number;
+    const s = scoreTokens(q, qw, tokens, weights, false, person, qs, stats, floor) as number;
     const weak = index.recordWeak[ri] === 1;
     const adjusted = weak ? s + QUALIFIER.weakAlias : s;
-    // Qualifiers can only lower a name score, so anything already below the threshold is final.
-    if (adjusted < threshold) return;
+    // Qualifiers other than the full birth date only lower a name score: below nameThreshold is final.
+    if (adjusted < nameThreshold) return;
     const prev = best.get(ei);
     if (prev) {
       const prevAdj = prev.detail.score + (index.recordWeak[prev.record] === 1 ? QUALIFIER.weakAlias : 0);
       if (prevAdj >= adjusted) return;
     }
-    const detail = scoreTokens(q, qw, tokens, weights, true, person, qs, stats) as NameScore;
+    const detail = scoreTokens(q, qw, tokens, weights, true, person, qs, stats, floor) as NameScore;
     best.set(ei, { record: ri, detail });
   };
 
@@ -328,7 +378,7 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
           for (let g = 0; g < groups; g++)
             if (mask & (1 << g) && groupHasName[g]) hitWeight += groupWeight[g];
           const missing = Math.max(0, bound.totalQueryWeight - hitQueryWeight);
-          if (hitWeight / (hitWeight + PENALTY.queryMiddle * missing) < threshold) continue;
+          if (hitWeight / (hitWeight + PENALTY.queryMiddle * missing) < nameThreshold) continue;
         }
         consider(ri);
       }
@@ -339,19 +389,19 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
   }
 
   const results: ScreeningMatch[] = [];
-  const qBirth = parseDate(query.birth_date ?? undefined);
   const qCountries = new Set<string>();
   for (const c of [...(query.countries ?? []), ...(query.nationality ? [query.nationality] : [])]) {
     qCountries.add(countryCode(c) ?? c.trim().toUpperCase());
   }
 
-  // Identifier matches score 1 regardless of the name. A company's registration number is compared
-  // with the registration-like numbers of listed organisations only: the same digits as a person's
-  // passport number say nothing.
+  // An identical identifier confirms a matched name (score 1) or, alone, is reported at IDENTIFIER_ONLY.
+  // A company's registration number is compared with the registration-like numbers of listed
+  // organisations only: the same digits as a person's passport number say nothing. Numbers are issued
+  // per country: one in another country's registry is another number (checked below).
   const idHits = new Map<number, { type: string; value: string }>();
   for (const id of query.identifiers ?? []) {
     const v = normalizeIdentifier(id.value ?? '');
-    if (v.length < 4) continue;
+    if (v.length < MIN_IDENTIFIER_LENGTH) continue;
     const registration = id.type === REGISTRATION_NUMBER;
     for (const hit of index.identifiers.get(v) ?? []) {
       const ei = index.identifierEntity[hit];
@@ -369,9 +419,19 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     const entity = index.entity(ei);
     const facts = factsOf(entity);
     const qualifiers: QualifierEffect[] = [];
-    const idHit = idHits.get(ei);
+    const countryOverlap = [...qCountries].some((c) => facts.countries.has(c));
+    const countriesDiffer = qCountries.size > 0 && facts.countries.size > 0 && !countryOverlap;
+    const idHit = countriesDiffer ? undefined : idHits.get(ei);
+    if (!cand && !idHit) continue;
     const nameScore = cand ? cand.detail.score : 0;
     let score = nameScore;
+    if (!cand && idHit) {
+      qualifiers.push({
+        field: 'identifier',
+        effect: IDENTIFIER_ONLY,
+        detail: `identical ${idHit.type} ${idHit.value}, the name does not match: an identifier alone is reported for review, never a certain match`,
+      });
+    }
     if (cand && index.recordWeak[cand.record] === 1) {
       qualifiers.push({
         field: 'alias_strength',
@@ -382,16 +442,17 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
     const b = birthQualifier(entity, facts, qBirth);
     if (b) qualifiers.push(b);
     if (qCountries.size && facts.countries.size) {
-      const overlap = [...qCountries].some((c) => facts.countries.has(c));
       const versus = `query ${[...qCountries].join(', ')} vs listed ${[...facts.countries].join(', ')}`;
+      // A listed country is an address, a place of birth, a branch abroad, and listed people often hold
+      // a second nationality or live elsewhere: weak against a name matched exactly (an exact name and
+      // birth date at fuzziness 0.3 was approved for a nationality not on the list) or a full birth date
+      // that agrees (`Viktor Vekselberg`, 1957-04-14, CH was approved: 0.93 − 0.10).
+      const waived = nameScore >= 1 ? NOT_COUNTED_NAME : b && b.effect > 0 ? NOT_COUNTED_BIRTH : undefined;
       qualifiers.push(
-        overlap
+        countryOverlap
           ? { field: 'country', effect: 0, detail: 'country/nationality agrees' }
-          : nameScore >= 1
-            ? // a listed country is an address, a place of birth, a branch abroad: weak against a
-              // name matched exactly, which it took below a strict threshold (an exact name and
-              // birth date at fuzziness 0.3 was approved for a nationality not on the list)
-              { field: 'country', effect: 0, detail: `${versus}${NOT_COUNTED}` }
+          : waived
+            ? { field: 'country', effect: 0, detail: `${versus}${waived}` }
             : { field: 'country', effect: QUALIFIER.country, detail: versus },
       );
     }
@@ -407,11 +468,11 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       );
     }
     for (const q of qualifiers) score += q.effect;
-    if (idHit) {
+    if (idHit && cand) {
       qualifiers.push({
         field: 'identifier',
         effect: 1 - score,
-        detail: `identical ${idHit.type} ${idHit.value}`,
+        detail: `identical ${idHit.type} ${idHit.value}, confirming the name`,
       });
       score = 1;
     }
@@ -429,10 +490,10 @@ export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningM
       if (detail!.unmatchedQuery.length) parts.push(`unmatched query: ${detail!.unmatchedQuery.join(' ')}`);
       if (detail!.unmatchedListed.length)
         parts.push(`unmatched listed: ${detail!.unmatchedListed.join(' ')}`);
-    }
+    } else parts.push('name does not match');
     for (const q of qualifiers) {
       parts.push(
-        `${q.field} ${q.effect === 0 ? (q.detail.endsWith(NOT_COUNTED) ? 'differs, not counted' : 'ok') : q.effect > 0 ? `+${q.effect.toFixed(2)}` : q.effect.toFixed(2)}`,
+        `${q.field} ${q.effect === 0 ? (q.detail.includes(NOT_COUNTED) ? 'differs, not counted' : 'ok') : q.effect > 0 ? `+${q.effect.toFixed(2)}` : q.effect.toFixed(2)}`,
       );
     }
     results.push({

@@ -21,7 +21,8 @@ export const AmlSettingsCreate = Type.Object({
     Type.Number({
       minimum: 0,
       maximum: 1,
-      description: '0 = no fuzziness (threshold 1.0), 1 = broadest (threshold 0.70); default 0.5 (0.85)',
+      description:
+        'Spelling tolerance: 0 = no spelling difference between name tokens (left-out middle names still match), 1 = broadest (threshold 0.70); default 0.5 (threshold 0.85)',
     }),
   ),
   exact_match: Type.Optional(
