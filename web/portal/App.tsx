@@ -14,7 +14,7 @@ import { actionTitle, portalName } from './labels.ts';
 import { LANGUAGES, type Messages } from './messages.ts';
 import { SignedDocumentDownload } from './SignatureStep.tsx';
 import { signedDocumentDetails } from './signed-documents.ts';
-import { takeToken } from './token.ts';
+import { useLinkToken } from './token.ts';
 
 /**
  * How often the page reads its session again while a step is being checked (an identity capture is
@@ -89,8 +89,16 @@ function safeRedirect(url: string | null): string | null {
   }
 }
 
+/**
+ * The page for the tab's link. Another link opened in the same tab starts over: everything shown
+ * belongs to one link's session, so a new token is a new session (its own state, from scratch).
+ */
 export function App() {
-  const token = useMemo(takeToken, []);
+  const token = useLinkToken();
+  return <PortalSession key={token ?? ''} token={token} />;
+}
+
+function PortalSession({ token }: { token: string | null }) {
   const api = useMemo(() => (token ? new PortalApi(token) : null), [token]);
   const [view, setView] = useState<View>(token ? { kind: 'loading' } : { kind: 'no-token' });
   const [logo, setLogo] = useState<string | null>(null);
@@ -160,6 +168,11 @@ export function App() {
       root.setProperty('--on-accent', onAccent);
       root.setProperty('--accent-text', accentText);
     }
+    // the next link's portal may have no colour of its own: this one's does not stay behind
+    return () => {
+      for (const name of ['--accent', '--on-accent', '--accent-text'])
+        document.documentElement.style.removeProperty(name);
+    };
   }, [portal, i18n.t]);
   const logoUrl = portal?.logo_url ?? null;
   useEffect(() => {
