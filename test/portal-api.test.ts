@@ -4,7 +4,7 @@ import { purgeExpiredUploads } from '../src/files/purge-expired-uploads.ts';
 import { getStorage } from '../src/files/storage.ts';
 import { buildApp } from '../src/http/app.ts';
 import { settledDocument } from './helpers/document-checks.ts';
-import { makePdf, makePng, uploadRef } from './helpers/files.ts';
+import { makePdf, makePng, pngHeader, uploadRef } from './helpers/files.ts';
 import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
 import { passportPng, td3Mrz } from './helpers/id-documents.ts';
 import { caseEvents, portal, portalCase, portalToken, portalUpload } from './helpers/portal.ts';
@@ -440,6 +440,19 @@ describe('portal API: pending files', () => {
     assert.equal(misnamed.body.details[0].message, misnamed.body.message);
     assert.equal(misnamed.body.code, 'FILE_NAME_MISMATCH');
     assert.equal(lying.body.code, 'FILE_NAME_MISMATCH');
+
+    // a small file of too many pixels: a 413 with a code of its own (the page said it was over
+    // 20 MB), the message as /v1/files/upload has it
+    const huge = await portalUpload(w.token, w.kbis, 'files', pngHeader(11_000, 10_000), 'huge-scan.png');
+    assert.equal(huge.status, 413, JSON.stringify(huge.body));
+    assert.equal(huge.body.code, 'IMAGE_TOO_MANY_PIXELS');
+    assert.equal(
+      huge.body.message,
+      'image is 11000 × 10000 pixels (110 megapixels); the limit is 100 megapixels',
+    );
+    assert.deepEqual(huge.body.details, [{ path: 'file', message: huge.body.message }]);
+    // the size limit's 413 keeps the per-status code
+    assert.equal(tooBig.body.code, 'PAYLOAD_TOO_LARGE');
 
     // WebP is an accepted upload of the files module but not a format these slots take
     const webp = Buffer.concat([

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { headerPixels, imagePixelsRefusal } from '../src/files/image-pixels.ts';
 import { buildApp } from '../src/http/app.ts';
-import { crc32, makeJpeg, makePdf, makePng, multipartBody, uploadBytes } from './helpers/files.ts';
+import { makeJpeg, makePdf, makePng, multipartBody, pngHeader, uploadBytes } from './helpers/files.ts';
 import { type Client, getHarness, newWorkspace } from './helpers/harness.ts';
 
 /**
@@ -30,27 +30,6 @@ function refused(res: { status: number; body: any }, status: number, message: Re
   assert.equal(res.body.status_code, status);
   assert.match(res.body.message, message);
   assert.equal(res.body.details[0].path, 'file');
-}
-
-/** A PNG of a signature, an IHDR declaring `width` × `height` and an IEND: a few bytes. */
-function pngHeader(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.from(type, 'latin1'), data));
-    return Buffer.concat([len, Buffer.from(type, 'latin1'), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** A small JPEG whose frame header (SOF0) claims `width` × `height` and sits after `metadata` bytes of APP1 segments. */

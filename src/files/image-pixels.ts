@@ -58,6 +58,13 @@ export function imagePixelsRefusal(head: Buffer, maxPixels: number): ApiError | 
   return tooManyPixels('image is', size.width, size.height, maxPixels);
 }
 
+/**
+ * The 413 of an image over the pixel limit: the same body as any 413 (PAYLOAD_TOO_LARGE), told
+ * apart by its class, so that the portal can say "too many pixels" rather than "over 20 MB" (a
+ * 107 KB scan of 11000 × 10000 pixels was said to be too large for a 20 MB limit).
+ */
+export class TooManyPixels extends ApiError {}
+
 /** A 413 when `width` × `height` is over `maxPixels` (0: no limit), the message starting with `subject`. */
 export function tooManyPixels(
   subject: string,
@@ -68,5 +75,5 @@ export function tooManyPixels(
   const pixels = width * height;
   if (maxPixels <= 0 || pixels <= maxPixels) return null;
   const message = `${subject} ${width} × ${height} pixels (${megapixels(pixels)}); the limit is ${megapixels(maxPixels)}`;
-  return new ApiError(413, message, [{ path: 'file', message }]);
+  return new TooManyPixels(413, message, [{ path: 'file', message }]);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../app-context.ts';
 import { mismatchedContentType } from '../files/declared-type.ts';
+import { TooManyPixels } from '../files/image-pixels.ts';
 import { type FileUpload, unknownPart } from '../files/read-file-part.ts';
 import { discardUpload } from '../files/repository.ts';
 import { getStorage } from '../files/storage.ts';
@@ -45,9 +46,14 @@ function assertRoom(slot: PortalSlot, inSlot: number): void {
  * saying what the slot takes (the upload path's message lists every format it knows, HEIC or TIFF
  * included, which no slot takes). A file of a format the slot takes, under a name or type that says
  * another (a PDF named x.png), is told so instead, with the code FILE_NAME_MISMATCH: the page then
- * asks for a rename rather than for the very format the file already is.
+ * asks for a rename rather than for the very format the file already is. An image over the pixel
+ * limit stays a 413, with the code IMAGE_TOO_MANY_PIXELS.
  */
 function asBadFile(err: unknown, slot: PortalSlot): unknown {
+  // an image (or a PDF's image) over the pixel limit: a 413 as on /v1/files/upload, with a code of
+  // its own, so the page does not say the file is over 20 MB (a small file can be a huge image)
+  if (err instanceof TooManyPixels)
+    return new ApiError(413, err.message, err.details, 'IMAGE_TOO_MANY_PIXELS');
   if (err instanceof ApiError && err.statusCode === 415) {
     const content = mismatchedContentType(err);
     if (content && slotTakes(slot, content)) {

@@ -37,6 +37,23 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, typeBuf, data, crc]);
 }
 
+/**
+ * A PNG of a signature, an IHDR declaring `width` × `height` and an IEND: a few bytes whose header
+ * declares any size (the pixel limit's refusals).
+ */
+export function pngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 export interface PngOptions {
   width: number;
   height: number;

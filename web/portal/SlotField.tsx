@@ -32,10 +32,13 @@ function badFormat(t: Translate, slot: Slot, name: string): string {
 /** What went wrong with a file, in the page's language where the cause is known. */
 function uploadError(t: Translate, err: unknown, name: string, slot: Slot): string {
   if (err instanceof HttpError) {
-    if (err.status === 413) return t('tooLarge', { name });
     if (err.status === 0) return t('networkError');
     const body = err.body as { code?: string; details?: { path?: string }[] } | null;
     const path = body?.details?.[0]?.path;
+    // a small file can be a huge image (a 107 KB scan of 11000 × 10000 pixels): the pixel limit's
+    // 413 has a code of its own, and is not said as the 20 MB limit
+    if (err.status === 413)
+      return t(body?.code === 'IMAGE_TOO_MANY_PIXELS' ? 'tooManyPixels' : 'tooLarge', { name });
     // a format the slot takes, under a name that says another (a PDF named scan.png): not a format
     // to change, a name to fix
     if (err.status === 400 && body?.code === 'FILE_NAME_MISMATCH') return t('badName', { name });

@@ -36,6 +36,8 @@ export const API_ERROR_KEYS = {
   SIGNATURE_ALREADY_COMPLETED: 'signatureAlreadyDone',
   // uploads (src/portal/upload.ts): the slot's field says it with the file's name (SlotField.tsx)
   FILE_NAME_MISMATCH: 'errorBadFormat',
+  // an image over the pixel limit (a 413 that is not the 20 MB one)
+  IMAGE_TOO_MANY_PIXELS: 'errorTooManyPixels',
   // by status (src/http/errors.ts)
   BAD_REQUEST: 'errorBadRequest',
   NOT_FOUND: 'errorNotFound',

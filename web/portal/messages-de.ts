@@ -99,6 +99,8 @@ export const de: Messages = {
   stepMovedOn:
     'Dieser Schritt hat sich inzwischen geändert (er wurde bereits gesendet, akzeptiert oder zurückgezogen): Hier sehen Sie den aktuellen Stand.',
   tooLarge: '{name} ist zu groß: Dateien bis 20 MB werden akzeptiert.',
+  tooManyPixels:
+    '{name} wurde nicht akzeptiert: Das Bild hat zu viele Pixel. Senden Sie es in einer geringeren Auflösung (ein kleineres Foto oder einen kleineren Scan).',
   tooManyFiles:
     '{names}: nicht hinzugefügt, dieser Schritt nimmt höchstens {n} Dateien an. Entfernen Sie eine, um eine andere hinzuzufügen.',
   badFormat:
@@ -115,6 +117,7 @@ export const de: Messages = {
     'Das war nicht möglich: Die Seite ist vielleicht nicht mehr aktuell. Laden Sie sie neu und versuchen Sie es erneut.',
   errorNotFound: 'Dies ist nicht mehr verfügbar: Laden Sie die Seite neu, um den aktuellen Stand zu sehen.',
   errorTooLarge: 'Die Datei ist zu groß: Dateien bis 20 MB werden angenommen.',
+  errorTooManyPixels: 'Das Bild hat zu viele Pixel: Senden Sie es in einer geringeren Auflösung.',
   errorBadFormat:
     'Dieses Dateiformat wird hier nicht angenommen: Bitte senden Sie eine Datei der verlangten Art.',
   errorTooManyRequests:

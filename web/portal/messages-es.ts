@@ -98,6 +98,8 @@ export const es: Messages = {
   stepMovedOn:
     'Este paso ha cambiado mientras tanto (ya se había enviado, aprobado o retirado): esta es su situación actual.',
   tooLarge: '{name} es demasiado grande: se aceptan archivos de hasta 20 MB.',
+  tooManyPixels:
+    '{name} no se ha aceptado: la imagen tiene demasiados píxeles. Envíela con una resolución menor (una foto o un escaneo más pequeños).',
   tooManyFiles:
     '{names}: no se pudo añadir, este paso admite como máximo {n} archivos. Elimine uno para añadir otro.',
   badFormat: '{name} no se ha aceptado: envíe una foto (JPEG o PNG) o un PDF, como se solicita.',
@@ -113,6 +115,7 @@ export const es: Messages = {
     'No se ha podido realizar: es posible que la página no esté actualizada. Vuelva a cargarla e inténtelo de nuevo.',
   errorNotFound: 'Esto ya no está disponible: vuelva a cargar la página para ver en qué punto está.',
   errorTooLarge: 'El archivo es demasiado grande: se aceptan archivos de hasta 20 MB.',
+  errorTooManyPixels: 'La imagen tiene demasiados píxeles: envíela con una resolución menor.',
   errorBadFormat: 'Este formato de archivo no se acepta aquí: envíe un archivo del tipo solicitado.',
   errorTooManyRequests: 'Demasiados intentos en poco tiempo: espere un momento e inténtelo de nuevo.',
   errorUnavailable: 'El servicio no está disponible en este momento: inténtelo de nuevo en unos instantes.',

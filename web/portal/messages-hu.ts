@@ -101,6 +101,8 @@ export const hu: Messages = {
   stepMovedOn:
     'Ez a lépés időközben megváltozott (már elküldték, elfogadták vagy visszavonták): itt látható a jelenlegi állapota.',
   tooLarge: 'Túl nagy fájl: {name}. Legfeljebb 20 MB-os fájlokat fogadunk el.',
+  tooManyPixels:
+    'A(z) {name} fájlt nem fogadtuk el: a kép túl sok képpontból áll. Küldje el kisebb felbontásban (kisebb fényképként vagy szkennelésként).',
   tooManyFiles:
     'Nem került hozzáadásra: {names}. Ez a lépés legfeljebb {n} fájlt fogad el; egy újabb hozzáadásához előbb töröljön egyet.',
   badFormat:
@@ -119,6 +121,7 @@ export const hu: Messages = {
     'A művelet nem sikerült: lehet, hogy az oldal már nem friss. Kérjük, töltse be újra, és próbálja újra.',
   errorNotFound: 'Ez már nem érhető el: kérjük, töltse be újra az oldalt, hogy lássa, hol tart az ügy.',
   errorTooLarge: 'A fájl túl nagy: legfeljebb 20 MB-os fájlokat fogadunk el.',
+  errorTooManyPixels: 'A kép túl sok képpontból áll: küldje el kisebb felbontásban.',
   errorBadFormat: 'Ezt a fájlformátumot itt nem fogadjuk el: kérjük, a kért típusú fájlt küldjön.',
   errorTooManyRequests: 'Túl sok próbálkozás rövid idő alatt: kérjük, várjon egy kicsit, majd próbálja újra.',
   errorUnavailable: 'A szolgáltatás jelenleg nem érhető el: kérjük, próbálja újra egy kis idő múlva.',

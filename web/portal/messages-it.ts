@@ -102,6 +102,8 @@ export const it: Messages = {
   stepMovedOn:
     'Nel frattempo questo passaggio è cambiato (era già stato inviato, approvato o ritirato): ecco la sua situazione attuale.',
   tooLarge: '{name} è troppo grande: sono accettati file fino a 20 MB.',
+  tooManyPixels:
+    '{name} non è stato accettato: l’immagine ha troppi pixel. La invii a una risoluzione inferiore (una foto o una scansione più piccola).',
   tooManyFiles:
     '{names}: aggiunta non riuscita, questo passaggio accetta al massimo {n} file. Ne rimuova uno per aggiungerne un altro.',
   badFormat: '{name} non è stato accettato: invii una foto (JPEG o PNG) o un PDF, come richiesto.',
@@ -118,6 +120,7 @@ export const it: Messages = {
   errorNotFound:
     'Questo elemento non è più disponibile: ricarichi la pagina per vedere la situazione attuale.',
   errorTooLarge: 'Il file è troppo grande: sono accettati file fino a 20 MB.',
+  errorTooManyPixels: 'L’immagine ha troppi pixel: la invii a una risoluzione inferiore.',
   errorBadFormat: 'Questo formato di file non è accettato qui: invii un file del tipo richiesto.',
   errorTooManyRequests: 'Troppi tentativi in poco tempo: attenda un momento, poi riprovi.',
   errorUnavailable: 'Il servizio non è disponibile in questo momento: riprovi tra un istante.',

@@ -99,6 +99,8 @@ export const nl: Messages = {
   stepMovedOn:
     'Deze stap is intussen gewijzigd (hij was al verzonden, goedgekeurd of ingetrokken): dit is de huidige stand.',
   tooLarge: '{name} is te groot: bestanden tot 20 MB worden geaccepteerd.',
+  tooManyPixels:
+    '{name} is niet geaccepteerd: de afbeelding heeft te veel pixels. Stuur haar in een lagere resolutie (een kleinere foto of scan).',
   tooManyFiles:
     '{names}: niet toegevoegd, deze stap accepteert maximaal {n} bestanden. Verwijder er een om een ander toe te voegen.',
   badFormat: '{name} is niet geaccepteerd: stuur zoals gevraagd een foto (JPEG of PNG) of een pdf.',
@@ -114,6 +116,7 @@ export const nl: Messages = {
     'Dit is niet gelukt: de pagina is misschien niet meer actueel. Laad haar opnieuw en probeer het nog eens.',
   errorNotFound: 'Dit is niet meer beschikbaar: laad de pagina opnieuw om te zien hoe het ervoor staat.',
   errorTooLarge: 'Het bestand is te groot: bestanden tot 20 MB worden geaccepteerd.',
+  errorTooManyPixels: 'De afbeelding heeft te veel pixels: stuur haar in een lagere resolutie.',
   errorBadFormat:
     'Dit bestandsformaat wordt hier niet geaccepteerd: stuur een bestand van de gevraagde soort.',
   errorTooManyRequests: 'Te veel pogingen in korte tijd: wacht even en probeer het dan opnieuw.',

@@ -103,6 +103,8 @@ export const pl: Messages = {
   stepMovedOn:
     'Ten krok zmienił się w międzyczasie (został już wysłany, zatwierdzony lub wycofany): oto jego aktualny stan.',
   tooLarge: 'Plik {name} jest za duży: akceptowane są pliki do 20 MB.',
+  tooManyPixels:
+    'Plik {name} nie został przyjęty: obraz ma zbyt wiele pikseli. Wyślij go w niższej rozdzielczości (mniejsze zdjęcie lub skan).',
   tooManyFiles:
     'Nie dodano: {names}. Limit plików w tym kroku: {n}. Aby dodać kolejny, prosimy najpierw usunąć jeden z dodanych.',
   badFormat:
@@ -120,6 +122,7 @@ export const pl: Messages = {
   errorBadRequest: 'Nie udało się: strona może być nieaktualna. Prosimy ją odświeżyć i spróbować ponownie.',
   errorNotFound: 'To nie jest już dostępne: prosimy odświeżyć stronę, aby zobaczyć aktualny stan.',
   errorTooLarge: 'Plik jest za duży: przyjmowane są pliki do 20 MB.',
+  errorTooManyPixels: 'Obraz ma zbyt wiele pikseli: wyślij go w niższej rozdzielczości.',
   errorBadFormat: 'Ten format pliku nie jest tu przyjmowany: prosimy przesłać plik wymaganego rodzaju.',
   errorTooManyRequests: 'Zbyt wiele prób w krótkim czasie: prosimy chwilę zaczekać i spróbować ponownie.',
   errorUnavailable: 'Usługa jest w tej chwili niedostępna: prosimy spróbować ponownie za chwilę.',

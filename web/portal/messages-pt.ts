@@ -98,6 +98,8 @@ export const pt: Messages = {
   stepMovedOn:
     'Entretanto, esta etapa mudou (já foi enviada, aprovada ou retirada): apresentamos o seu estado atual.',
   tooLarge: '{name} é demasiado grande: são aceites ficheiros até 20 MB.',
+  tooManyPixels:
+    '{name} não foi aceite: a imagem tem demasiados píxeis. Envie-a com uma resolução mais baixa (uma fotografia ou digitalização mais pequena).',
   tooManyFiles:
     '{names}: não foi possível adicionar, esta etapa aceita no máximo {n} ficheiros. Remova um para adicionar outro.',
   badFormat: '{name} não foi aceite: envie uma fotografia (JPEG ou PNG) ou um PDF, conforme pedido.',
@@ -112,6 +114,7 @@ export const pt: Messages = {
   errorBadRequest: 'Não foi possível: a página pode estar desatualizada. Recarregue-a e tente novamente.',
   errorNotFound: 'Isto já não está disponível: recarregue a página para ver o ponto da situação.',
   errorTooLarge: 'O ficheiro é demasiado grande: são aceites ficheiros até 20 MB.',
+  errorTooManyPixels: 'A imagem tem demasiados píxeis: envie-a com uma resolução mais baixa.',
   errorBadFormat: 'Este formato de ficheiro não é aceite aqui: envie um ficheiro do tipo pedido.',
   errorTooManyRequests: 'Demasiadas tentativas em pouco tempo: aguarde um momento e tente novamente.',
   errorUnavailable: 'O serviço não está disponível neste momento: tente novamente dentro de momentos.',

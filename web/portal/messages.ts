@@ -110,6 +110,8 @@ const en = {
   stepMovedOn:
     'This step changed meanwhile (it was already sent, approved or withdrawn): here is where it stands now.',
   tooLarge: '{name} is too large: files of up to 20 MB are accepted.',
+  tooManyPixels:
+    '{name} was not accepted: the image has too many pixels. Send it at a lower resolution (a smaller photo or scan).',
   tooManyFiles: '{names}: not added, this step takes at most {n} files. Remove one to add another.',
   badFormat: '{name} was not accepted: send a photo (JPEG or PNG) or a PDF as asked.',
   badFormatPhoto: '{name} was not accepted: send a photo (JPEG or PNG) as asked.',
@@ -123,6 +125,7 @@ const en = {
   errorBadRequest: 'This could not be done: the page may be out of date. Reload it and try again.',
   errorNotFound: 'This is no longer available: reload the page to see where things stand.',
   errorTooLarge: 'The file is too large: files of up to 20 MB are accepted.',
+  errorTooManyPixels: 'The image has too many pixels: send it at a lower resolution.',
   errorBadFormat: 'This file format is not accepted here: send a file of the kind asked for.',
   errorTooManyRequests: 'Too many attempts in a short time: please wait a moment, then try again.',
   errorUnavailable: 'The service is not available right now: please try again in a moment.',
@@ -307,6 +310,8 @@ const fr: Messages = {
   waitUploads: 'Attendez la fin de l’envoi des fichiers.',
   stepMovedOn: 'Cette étape a changé entre-temps (déjà envoyée, validée ou retirée) : voici où elle en est.',
   tooLarge: '{name} est trop volumineux : les fichiers jusqu’à 20 Mo sont acceptés.',
+  tooManyPixels:
+    '{name} n’a pas été accepté : l’image a trop de pixels. Envoyez-la en plus basse résolution (une photo ou un scan plus petits).',
   tooManyFiles:
     '{names} : ajout impossible, cette étape accepte au plus {n} fichiers. Retirez-en un pour en ajouter un autre.',
   badFormat: '{name} n’a pas été accepté : envoyez une photo (JPEG ou PNG) ou un PDF, comme demandé.',
@@ -321,6 +326,7 @@ const fr: Messages = {
   errorBadRequest: 'Impossible : la page n’est peut-être plus à jour. Rechargez-la et réessayez.',
   errorNotFound: 'Cet élément n’est plus disponible : rechargez la page pour voir où en est votre dossier.',
   errorTooLarge: 'Le fichier est trop volumineux : les fichiers jusqu’à 20 Mo sont acceptés.',
+  errorTooManyPixels: 'L’image a trop de pixels : envoyez-la en plus basse résolution.',
   errorBadFormat: 'Ce format de fichier n’est pas accepté ici : envoyez un fichier du type demandé.',
   errorTooManyRequests: 'Trop de tentatives en peu de temps : patientez un instant, puis réessayez.',
   errorUnavailable: 'Le service n’est pas disponible pour le moment : merci de réessayer dans un instant.',

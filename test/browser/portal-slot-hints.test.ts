@@ -1,0 +1,80 @@
+/**
+ * What a slot says and offers, in headless Chromium: a small image over the pixel limit is said as
+ * too many pixels (it was said to be over 20 MB), a misnamed video is asked to be renamed with the
+ * video slot's own endings (it was told ".pdf for a PDF, .jpg or .png for a photo"), the required
+ * video of a liveness verification asks the phone for its front camera (`capture="user"`: the
+ * chooser opened the gallery only), and the live camera hands the focus to Capture once the picture
+ * runs (it stayed on Cancel, where Enter closed the camera).
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, test } from 'node:test';
+import { type ChromiumSession, openChromium, type Page, PHONE } from '../helpers/browser.ts';
+import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
+import { pngHeader } from '../helpers/files.ts';
+import { type LiveServer, listen } from '../helpers/live-server.ts';
+
+let server: LiveServer;
+let base: string;
+let chrome: ChromiumSession | undefined;
+
+before(async () => {
+  server = await listen();
+  base = `http://127.0.0.1:${server.port}`;
+});
+afterEach(async () => {
+  await chrome?.close();
+  chrome = undefined;
+});
+after(async () => {
+  await server?.close();
+});
+
+/** A case asking its contact for a registration certificate and a liveness identity verification. */
+async function livenessCase(op: Operator): Promise<string> {
+  const { caseId, companyId, contactId } = await contactCase(op);
+  await op.ok('POST', '/v1/checks/document', {
+    company_id: companyId,
+    settings: { document_type_key: 'registration_certificate' },
+  });
+  await op.ok('POST', '/v1/checks/id_verification', {
+    individual_id: contactId,
+    settings: { mode: 'liveness' },
+  });
+  const shared = await op.ok('POST', `/v1/cases/${caseId}/share-client-portal-link`, {
+    business_contact_id: contactId,
+  });
+  return shared.link;
+}
+
+/** A page on `link` in a browser of `locale` (each test its own browser: the language is its own). */
+async function open(link: string, locale: string, errors: string[], flags: string[] = []): Promise<Page> {
+  chrome = await openChromium({ viewport: PHONE, locale, hasTouch: false }, flags);
+  const page = await chrome.context.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(link);
+  return page;
+}
+
+const slot = (page: Page, type: string, legend: string) =>
+  page.locator(`[data-action-type="${type}"]`).getByRole('group', { name: legend, exact: true });
+
+/** The slot's refusal of a file chosen for it. */
+async function refusal(group: ReturnType<typeof slot>, name: string, buffer: Buffer, mimeType: string) {
+  await group.locator('input[type=file]').setInputFiles({ name, mimeType, buffer });
+  return group.getByRole('alert').innerText();
+}
+
+test('a small image of too many pixels is said as such, in French, not as over 20 MB', async () => {
+  const link = await livenessCase(await operatorClient(base, 'portal-slot-hints-fr'));
+  const errors: string[] = [];
+  const page = await open(link, 'fr-FR', errors);
+  const files = slot(page, 'document', 'Fichiers');
+  const huge = pngHeader(11_000, 10_000);
+  assert.ok(huge.length < 1024, 'a few bytes, far under 20 MB');
+  assert.equal(
+    await refusal(files, 'huge-scan.png', huge, 'image/png'),
+    'huge-scan.png n’a pas été accepté : l’image a trop de pixels. Envoyez-la en plus basse résolution (une photo ou un scan plus petits).',
+  );
+  assert.equal(await files.locator('.file-name').count(), 0);
+  assert.deepEqual(errors, []);
+});
