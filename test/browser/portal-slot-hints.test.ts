@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
 import { type ChromiumSession, openChromium, type Page, PHONE } from '../helpers/browser.ts';
 import { contactCase, type Operator, operatorClient } from '../helpers/browser-operator.ts';
-import { pngHeader } from '../helpers/files.ts';
+import { makePng, pngHeader } from '../helpers/files.ts';
 import { type LiveServer, listen } from '../helpers/live-server.ts';
 
 let server: LiveServer;
@@ -64,6 +64,18 @@ async function refusal(group: ReturnType<typeof slot>, name: string, buffer: Buf
   return group.getByRole('alert').innerText();
 }
 
+/** The smallest MP4 a sniffer recognises: an `ftyp` box (brand isom) and an empty `mdat`. */
+function tinyMp4(): Buffer {
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 0x18]),
+    Buffer.from('ftypisom', 'latin1'),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from('isomiso2', 'latin1'),
+  ]);
+  const mdat = Buffer.concat([Buffer.from([0, 0, 0, 0x10]), Buffer.from('mdat', 'latin1'), Buffer.alloc(8)]);
+  return Buffer.concat([ftyp, mdat]);
+}
+
 test('a small image of too many pixels is said as such, in French, not as over 20 MB', async () => {
   const link = await livenessCase(await operatorClient(base, 'portal-slot-hints-fr'));
   const errors: string[] = [];
@@ -76,5 +88,27 @@ test('a small image of too many pixels is said as such, in French, not as over 2
     'huge-scan.png n’a pas été accepté : l’image a trop de pixels. Envoyez-la en plus basse résolution (une photo ou un scan plus petits).',
   );
   assert.equal(await files.locator('.file-name').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test("a misnamed video is asked a name with the video slot's endings; the required video asks for the front camera", async () => {
+  const link = await livenessCase(await operatorClient(base, 'portal-slot-hints-en'));
+  const errors: string[] = [];
+  const page = await open(link, 'en-US', errors);
+  const video = slot(page, 'id_verification', 'Short video');
+  assert.match(await video.locator('.slot-meta').innerText(), /^required/);
+  // an MP4 recording under a WebM name: the name is what to fix, and the endings are a video's
+  assert.equal(
+    await refusal(video, 'selfie.webm', tinyMp4(), 'video/webm'),
+    'selfie.webm was not accepted: its content is not the kind of file its name says. Rename it to match (this step takes .webm, .mp4, .mov) or send another file.',
+  );
+  // a PNG under a PDF name in the documents' slot: that slot's endings
+  const files = slot(page, 'document', 'Files');
+  const png = makePng({ width: 8, height: 8 });
+  assert.equal(
+    await refusal(files, 'kbis.pdf', png, 'application/pdf'),
+    'kbis.pdf was not accepted: its content is not the kind of file its name says. Rename it to match (this step takes .pdf, .jpg, .png) or send another file.',
+  );
+
   assert.deepEqual(errors, []);
 });

@@ -40,8 +40,9 @@ function uploadError(t: Translate, err: unknown, name: string, slot: Slot): stri
     if (err.status === 413)
       return t(body?.code === 'IMAGE_TOO_MANY_PIXELS' ? 'tooManyPixels' : 'tooLarge', { name });
     // a format the slot takes, under a name that says another (a PDF named scan.png): not a format
-    // to change, a name to fix
-    if (err.status === 400 && body?.code === 'FILE_NAME_MISMATCH') return t('badName', { name });
+    // to change, a name to fix, with the endings this slot takes (a video slot takes no .pdf)
+    if (err.status === 400 && body?.code === 'FILE_NAME_MISMATCH')
+      return t('badName', { name, extensions: extensionNames(slot.accept) });
     // a PDF or photo that cannot be read: the format was right, the file is not
     if (err.status === 400 && body?.code === 'FILE_DAMAGED') return t('damagedFile', { name });
     if (err.status === 400 && path === 'file') return badFormat(t, slot, name);
@@ -58,6 +59,22 @@ const FORMAT_NAMES: Record<string, string> = {
   'video/mp4': 'MP4',
   'video/quicktime': 'MOV',
 };
+/** The file name endings of a slot's formats, as a name to match its content should end. */
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'video/webm': '.webm',
+  'video/mp4': '.mp4',
+  'video/quicktime': '.mov',
+};
+function extensionNames(accept: string): string {
+  return accept
+    .split(',')
+    .map((type) => EXTENSIONS[type.trim()])
+    .filter(Boolean)
+    .join(', ');
+}
 function formatNames(accept: string): string {
   return accept
     .split(',')

@@ -110,7 +110,7 @@ export const de: Messages = {
   damagedFile:
     '{name} konnte nicht gelesen werden: Die Datei scheint beschädigt oder unvollständig zu sein. Senden Sie sie erneut oder exportieren Sie sie noch einmal aus ihrer Quelle.',
   badName:
-    '{name} wurde nicht akzeptiert: Der Inhalt passt nicht zu dem Dateityp, den der Name angibt. Benennen Sie die Datei passend um (.pdf für ein PDF, .jpg oder .png für ein Foto) oder senden Sie eine andere Datei.',
+    '{name} wurde nicht akzeptiert: Der Inhalt passt nicht zu dem Dateityp, den der Name angibt. Benennen Sie die Datei passend um (dieser Schritt nimmt {extensions} an) oder senden Sie eine andere Datei.',
   networkError: 'Die Verbindung wurde unterbrochen. Bitte prüfen Sie sie und versuchen Sie es erneut.',
   errorGeneric: 'Das ist gerade nicht möglich. Bitte versuchen Sie es gleich noch einmal.',
   errorBadRequest:

@@ -108,7 +108,7 @@ export const es: Messages = {
   damagedFile:
     'No se ha podido leer {name}: el archivo parece dañado o incompleto. Envíelo de nuevo o vuelva a exportarlo desde su origen.',
   badName:
-    '{name} no se ha aceptado: su contenido no corresponde al tipo de archivo que indica su nombre. Cámbiele el nombre (.pdf para un PDF, .jpg o .png para una foto) o envíe otro archivo.',
+    '{name} no se ha aceptado: su contenido no corresponde al tipo de archivo que indica su nombre. Cámbiele el nombre (este paso acepta {extensions}) o envíe otro archivo.',
   networkError: 'Se ha perdido la conexión. Compruébela e inténtelo de nuevo.',
   errorGeneric: 'No se ha podido realizar en este momento. Inténtelo de nuevo en unos instantes.',
   errorBadRequest:

@@ -114,7 +114,7 @@ export const hu: Messages = {
   damagedFile:
     'A(z) {name} nem olvasható: a fájl sérültnek vagy hiányosnak tűnik. Küldje el újra, vagy exportálja újra a forrásából.',
   badName:
-    'A(z) {name} fájlt nem fogadtuk el: a tartalma nem egyezik a neve szerinti fájltípussal. Nevezze át ennek megfelelően (.pdf egy PDF-hez, .jpg vagy .png egy fényképhez), vagy küldjön másik fájlt.',
+    'A(z) {name} fájlt nem fogadtuk el: a tartalma nem egyezik a neve szerinti fájltípussal. Nevezze át ennek megfelelően (ez a lépés ezeket fogadja el: {extensions}), vagy küldjön másik fájlt.',
   networkError: 'Megszakadt a kapcsolat. Kérjük, ellenőrizze, majd próbálja újra.',
   errorGeneric: 'Ez most nem sikerült. Kérjük, próbálja újra egy kis idő múlva.',
   errorBadRequest:

@@ -112,7 +112,7 @@ export const it: Messages = {
   damagedFile:
     'Non è stato possibile leggere {name}: il file sembra danneggiato o incompleto. Lo invii di nuovo o lo esporti di nuovo dalla sua origine.',
   badName:
-    '{name} non è stato accettato: il contenuto non corrisponde al tipo di file indicato dal nome. Lo rinomini di conseguenza (.pdf per un PDF, .jpg o .png per una foto) o invii un altro file.',
+    '{name} non è stato accettato: il contenuto non corrisponde al tipo di file indicato dal nome. Lo rinomini di conseguenza (questo passaggio accetta {extensions}) o invii un altro file.',
   networkError: 'La connessione si è interrotta. La verifichi e riprovi.',
   errorGeneric: 'Non è possibile in questo momento. Riprovi tra un istante.',
   errorBadRequest:

@@ -109,7 +109,7 @@ export const nl: Messages = {
   damagedFile:
     '{name} kon niet worden gelezen: het bestand lijkt beschadigd of onvolledig. Stuur het opnieuw, of exporteer het opnieuw vanuit de bron.',
   badName:
-    '{name} is niet geaccepteerd: de inhoud past niet bij het bestandstype dat de naam aangeeft. Geef het bestand een passende naam (.pdf voor een pdf, .jpg of .png voor een foto) of stuur een ander bestand.',
+    '{name} is niet geaccepteerd: de inhoud past niet bij het bestandstype dat de naam aangeeft. Geef het bestand een passende naam (deze stap accepteert {extensions}) of stuur een ander bestand.',
   networkError: 'De verbinding is verbroken. Controleer de verbinding en probeer het opnieuw.',
   errorGeneric: 'Dit is nu niet gelukt. Probeer het over een ogenblik opnieuw.',
   errorBadRequest:

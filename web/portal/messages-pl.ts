@@ -116,7 +116,7 @@ export const pl: Messages = {
   damagedFile:
     'Nie udało się odczytać pliku {name}: wygląda na uszkodzony lub niekompletny. Prosimy wysłać go ponownie lub wyeksportować go ponownie ze źródła.',
   badName:
-    'Plik {name} nie został przyjęty: jego zawartość nie odpowiada typowi pliku wskazanemu w nazwie. Zmień nazwę odpowiednio (.pdf dla PDF, .jpg lub .png dla zdjęcia) albo wyślij inny plik.',
+    'Plik {name} nie został przyjęty: jego zawartość nie odpowiada typowi pliku wskazanemu w nazwie. Zmień nazwę odpowiednio (ten krok przyjmuje {extensions}) albo wyślij inny plik.',
   networkError: 'Połączenie zostało przerwane. Prosimy je sprawdzić i spróbować ponownie.',
   errorGeneric: 'W tej chwili nie udało się tego zrobić. Prosimy spróbować ponownie za chwilę.',
   errorBadRequest: 'Nie udało się: strona może być nieaktualna. Prosimy ją odświeżyć i spróbować ponownie.',

@@ -108,7 +108,7 @@ export const pt: Messages = {
   damagedFile:
     'Não foi possível ler {name}: o ficheiro parece danificado ou incompleto. Envie-o de novo ou exporte-o novamente a partir da origem.',
   badName:
-    '{name} não foi aceite: o conteúdo não corresponde ao tipo de ficheiro indicado pelo nome. Mude-lhe o nome em conformidade (.pdf para um PDF, .jpg ou .png para uma fotografia) ou envie outro ficheiro.',
+    '{name} não foi aceite: o conteúdo não corresponde ao tipo de ficheiro indicado pelo nome. Mude-lhe o nome em conformidade (este passo aceita {extensions}) ou envie outro ficheiro.',
   networkError: 'A ligação foi interrompida. Verifique-a e tente novamente.',
   errorGeneric: 'Não foi possível neste momento. Tente novamente dentro de momentos.',
   errorBadRequest: 'Não foi possível: a página pode estar desatualizada. Recarregue-a e tente novamente.',

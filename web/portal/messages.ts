@@ -119,7 +119,7 @@ const en = {
   damagedFile:
     '{name} could not be read: the file looks damaged or incomplete. Send it again, or export it again from where it came from.',
   badName:
-    '{name} was not accepted: its content is not the kind of file its name says. Rename it to match (.pdf for a PDF, .jpg or .png for a photo) or send another file.',
+    '{name} was not accepted: its content is not the kind of file its name says. Rename it to match (this step takes {extensions}) or send another file.',
   networkError: 'The connection was lost. Check it and try again.',
   errorGeneric: 'This could not be done just now. Please try again in a moment.',
   errorBadRequest: 'This could not be done: the page may be out of date. Reload it and try again.',
@@ -320,7 +320,7 @@ const fr: Messages = {
   damagedFile:
     '{name} n’a pas pu être lu : le fichier semble endommagé ou incomplet. Envoyez-le de nouveau, ou exportez-le de nouveau depuis sa source.',
   badName:
-    '{name} n’a pas été accepté : son contenu ne correspond pas au type indiqué par son nom. Renommez-le en conséquence (.pdf pour un PDF, .jpg ou .png pour une photo) ou envoyez un autre fichier.',
+    '{name} n’a pas été accepté : son contenu ne correspond pas au type indiqué par son nom. Renommez-le en conséquence (cette étape accepte {extensions}) ou envoyez un autre fichier.',
   networkError: 'La connexion a été perdue. Vérifiez-la et réessayez.',
   errorGeneric: 'Impossible pour le moment. Merci de réessayer dans un instant.',
   errorBadRequest: 'Impossible : la page n’est peut-être plus à jour. Rechargez-la et réessayez.',
