@@ -110,5 +110,15 @@ test("a misnamed video is asked a name with the video slot's endings; the requir
     'kbis.pdf was not accepted: its content is not the kind of file its name says. Rename it to match (this step takes .pdf, .jpg, .png) or send another file.',
   );
 
+  // the video's chooser asks a phone for its front camera; the photo slots' choosers stay the way
+  // to pick a file already taken (their camera is the page's own, "Take a photo")
+  const videoInput = video.locator('input[type=file]');
+  assert.equal(await videoInput.getAttribute('capture'), 'user');
+  assert.equal(await videoInput.getAttribute('accept'), 'video/webm,video/mp4,video/quicktime');
+  for (const legend of ['Front of the document', 'Photo of your face']) {
+    const input = slot(page, 'id_verification', legend).locator('input[type=file]');
+    assert.equal(await input.getAttribute('capture'), null, legend);
+  }
+  assert.equal(await files.locator('input[type=file]').getAttribute('capture'), null);
   assert.deepEqual(errors, []);
 });

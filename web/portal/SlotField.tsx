@@ -331,6 +331,10 @@ export function SlotField({
             tabIndex={-1}
             aria-hidden="true"
             accept={slot.accept}
+            // a slot to be captured that the page's own camera does not take (the video: the camera
+            // here takes photos) asks the phone for its camera (`user`: the front one) rather than
+            // its gallery; an image slot's chooser stays the way to pick a file already taken
+            capture={takesImages ? undefined : (slot.capture ?? undefined)}
             multiple={slot.max_files > 1}
             data-slot={slot.key}
             onChange={(e) => onFiles(e.currentTarget.files)}
