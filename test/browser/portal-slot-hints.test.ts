@@ -122,3 +122,26 @@ test("a misnamed video is asked a name with the video slot's endings; the requir
   assert.equal(await files.locator('input[type=file]').getAttribute('capture'), null);
   assert.deepEqual(errors, []);
 });
+
+test('by keyboard, the camera gives Capture the focus once the picture runs: Enter takes the selfie', async () => {
+  const link = await livenessCase(await operatorClient(base, 'portal-slot-hints-camera'));
+  const errors: string[] = [];
+  // Chromium's fake camera (a test pattern), allowed without a prompt
+  const page = await open(link, 'en-US', errors, [
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
+  ]);
+  const face = slot(page, 'id_verification', 'Photo of your face');
+  await face.getByRole('button', { name: 'Take a selfie' }).focus();
+  await page.keyboard.press('Enter');
+  await face.getByText('Camera ready.', { exact: false }).waitFor();
+  // the focus moves in an effect of the render that enables Capture: waited for, not slept on
+  await page.waitForFunction(
+    "document.activeElement?.textContent === 'Capture' && !document.activeElement.disabled",
+    undefined,
+    { timeout: 15_000 },
+  );
+  await page.keyboard.press('Enter');
+  await face.locator('.file-name', { hasText: 'face.jpg' }).waitFor();
+  assert.deepEqual(errors, []);
+});

@@ -31,6 +31,15 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
   useEffect(() => {
     cancelButton.current?.focus();
   }, []);
+  // once the picture runs, Capture takes the focus from Cancel: after the render that enables it (a
+  // disabled button takes no focus, and focusing it in the same tick as setReady left the focus on
+  // Cancel, where the next Enter closed the camera). Not when the person moved on meanwhile.
+  useEffect(() => {
+    if (!ready) return;
+    const active = document.activeElement;
+    if (active === cancelButton.current || active === document.body || active === null)
+      captureButton.current?.focus();
+  }, [ready]);
   // one camera at a time: a phone gives its camera to one preview, and two slots' previews side by
   // side left the first one black. Opening a camera closes any other the page has open.
   useEffect(() => {
@@ -59,7 +68,6 @@ export function CameraCapture({ facing, onPhoto, onCancel, onUnavailable }: Prop
         v.srcObject = s;
         await v.play();
         setReady(true);
-        captureButton.current?.focus();
       })
       .catch(() => {
         if (!stopped) onUnavailable();
