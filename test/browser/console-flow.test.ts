@@ -189,6 +189,15 @@ test('sign in, case from the registry, template, review a check, share the porta
   // share the client portal with her
   await page.getByRole('button', { name: 'Share the client portal' }).click();
   const share = page.getByRole('dialog', { name: 'Share the client portal link' });
+  // the dialog says, before the link is made, that it withdraws the one sent before (it did so
+  // silently), read with the contact's choice
+  const replaces =
+    'Any link already sent to this contact for this case stops working once the new one is created.';
+  await share.getByText(replaces).waitFor();
+  assert.equal(
+    await share.getByRole('combobox', { name: 'Business contact' }).getAttribute('aria-describedby'),
+    await share.getByText(replaces).getAttribute('id'),
+  );
   await share.getByRole('button', { name: 'Create the link' }).click();
   const link = await share.getByRole('textbox').inputValue();
   assert.match(link, /\/portal\/#token=vcp_/);

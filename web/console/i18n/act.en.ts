@@ -305,6 +305,8 @@ export const actEn = {
   'portal.contact': 'Business contact',
   'portal.noContact': 'No business contact with an e-mail in this case: add one first.',
   'portal.share': 'Create the link',
+  'portal.replaces':
+    'Any link already sent to this contact for this case stops working once the new one is created.',
   'portal.link': 'Link for {name}, valid until {until}:',
   'portal.copy': 'Copy',
   'portal.copied': 'Copied',

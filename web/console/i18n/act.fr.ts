@@ -306,6 +306,8 @@ export const actFr: Record<ActKey, string> = {
   'portal.contact': 'Contact',
   'portal.noContact': "Aucun contact avec un e-mail dans ce dossier : ajoutez-en un d'abord.",
   'portal.share': 'Créer le lien',
+  'portal.replaces':
+    'Tout lien déjà envoyé à ce contact pour ce dossier cessera de fonctionner dès la création du nouveau.',
   'portal.link': "Lien pour {name}, valable jusqu'au {until} :",
   'portal.copy': 'Copier',
   'portal.copied': 'Copié',

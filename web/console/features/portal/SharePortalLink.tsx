@@ -1,7 +1,7 @@
 /**
  * Shares the client portal with one of the case's business contacts: the link is made by the API
  * (the token is in its fragment, valid VERICASE_PORTAL_LINK_TTL_HOURS) and shown to copy; sharing
- * again revokes the previous link.
+ * again revokes the previous link, which the dialog says before the link is created.
  */
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client.ts';
@@ -97,7 +97,11 @@ export function SharePortalLinkButton(props: {
           >
             <label>
               {t('portal.contact')}
-              <select value={contactId || usable[0].id} onChange={(e) => setContactId(e.target.value)}>
+              <select
+                value={contactId || usable[0].id}
+                onChange={(e) => setContactId(e.target.value)}
+                aria-describedby="portal-share-replaces"
+              >
                 {usable.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.name} ({c.email})
@@ -105,6 +109,11 @@ export function SharePortalLinkButton(props: {
                 ))}
               </select>
             </label>
+            {/* creating a link withdraws the one sent before: said before it is done, not found out
+                by the contact whose link stopped working */}
+            <p className="act-form-note muted small" id="portal-share-replaces">
+              {t('portal.replaces')}
+            </p>
             <ActFailed error={error} />
             <DialogActions
               error={null}
