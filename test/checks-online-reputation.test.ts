@@ -183,6 +183,22 @@ describe('online_reputation check', () => {
     assert.deepEqual(da.data.information.sources, db.data.information.sources);
   });
 
+  test('a bare-domain website is linked as an absolute https address; the company keeps it as written', async () => {
+    const api = await newWorkspace();
+    const { companyId } = await caseWithCompany(api, {
+      name: 'Plain Name Co',
+      website_url: 'plain.example.com',
+    });
+    const created = await api.post('/v1/checks/online_reputation', { company_id: companyId });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const done = await settle(api, created.body.id);
+    const urls = done.data.information.sources.map((s: any) => s.url);
+    assert.equal(urls[0], 'https://plain.example.com');
+    for (const u of urls) assert.match(u, /^https:\/\//);
+    assert.equal(done.data.information.company.website_url, 'plain.example.com');
+    assert.equal((await api.get(`/v1/companies/${companyId}`)).body.website_url, 'plain.example.com');
+  });
+
   test('a check still being analysed is not reviewed: 400 naming status (its report would be dropped)', async () => {
     const api = await newWorkspace();
     const { companyId } = await caseWithCompany(api, { name: 'Quick Decision Ltd' });

@@ -33,10 +33,18 @@ function slug(s: string): string {
   );
 }
 
+/**
+ * A source is a link: `website_url` may be stored as a bare domain (`acme.fr`, accepted on write,
+ * as the reference's plain string allows), which a client would resolve as a relative path.
+ */
+export function absoluteWebsite(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : `https://${url}`;
+}
+
 function sourcesFor(c: ReputationCompany): ReputationAnalysis['sources'] {
   const s = slug(c.name);
   const out: ReputationAnalysis['sources'] = [];
-  if (c.website_url) out.push({ title: `${c.name}: official website`, url: c.website_url });
+  if (c.website_url) out.push({ title: `${c.name}: official website`, url: absoluteWebsite(c.website_url) });
   if (c.registration_number) {
     out.push({
       title: `Company register extract (${c.country ?? 'unknown country'}) for ${c.registration_number}`,
