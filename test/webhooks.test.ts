@@ -139,7 +139,6 @@ describe('webhooks CRUD', () => {
     };
     await bad({ events: ['Case.Created'] }, 'url');
     await bad({ url: 'https://example.com' }, 'events');
-    await bad({ url: 'https://example.com', events: [] }, 'events');
     await bad({ url: 'https://example.com', events: ['Case.Exploded'] }, 'events[0]');
     await bad({ url: 'ftp://example.com/x', events: ['*'] }, 'url');
     await bad({ url: 'not a url', events: ['*'] }, 'url');
@@ -408,6 +407,31 @@ describe('webhook delivery', () => {
       receiver.deliveries(only).map((r) => [r.json.event, r.json.sub_event]),
       [['Case.Updated', 'Case.StatusUpdated']],
     );
+  });
+
+  test('events [] is a dormant subscription: created, receives nothing, a PATCH wakes it', async () => {
+    const api = await newWorkspace();
+    const dormantPath = uniquePath();
+    const allPath = uniquePath();
+    const dormant = await hook(api, { url: receiver.url(dormantPath), events: [] });
+    assert.deepEqual(dormant.events, []);
+    assert.deepEqual((await api.get(`/v1/webhooks/${dormant.id}`)).body.events, []);
+    await hook(api, { url: receiver.url(allPath), events: ['*'] });
+    await createCase(api);
+    // one dispatch makes every webhook's deliveries of an event: once `*` has its, [] had its chance
+    await receiver.waitFor(() => receiver.deliveries(allPath).length >= 1);
+    const logs = await api.get(`/v1/webhook-logs?webhook_id=${dormant.id}`);
+    assert.equal(logs.body.pagination.count, 0, JSON.stringify(logs.body));
+    const replay = await api.post(`/v1/webhooks/${dormant.id}/replay`, { since: '2000-01-01T00:00:00Z' });
+    assert.equal(replay.body.deliveries, 0, JSON.stringify(replay.body));
+    const woken = await api.patch(`/v1/webhooks/${dormant.id}`, { events: ['Case.*'] });
+    assert.equal(woken.status, 200, JSON.stringify(woken.body));
+    await createCase(api, 'Second');
+    await receiver.waitFor(() => receiver.deliveries(dormantPath).length >= 1);
+    assert.equal(receiver.deliveries(dormantPath)[0].json.event, 'Case.Created');
+    assert.equal(receiver.deliveries(dormantPath)[0].json.case.name, 'Second');
+    const back = await api.patch(`/v1/webhooks/${dormant.id}`, { events: [] });
+    assert.deepEqual(back.body.events, []);
   });
 
   test("workspace A's events never reach workspace B's webhooks", async () => {

@@ -10,7 +10,11 @@ const EventName = Type.Enum([...SUBSCRIBABLE], {
   description:
     'An event name, a sub-event name (e.g. `Case.StatusUpdated`), `<Family>.*` (e.g. `Check.*`: every event of that family, sub-events included) or `*`.',
 });
-const Events = Type.Array(EventName, { minItems: 1, maxItems: 100, uniqueItems: true });
+/**
+ * `[]` is accepted, as the reference's `events` (required, no minItems): a dormant subscription
+ * that receives nothing until a PATCH gives it events.
+ */
+const Events = Type.Array(EventName, { maxItems: 100, uniqueItems: true });
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL receiving the POSTs' });
 const Secret = Type.String({
   minLength: 16,
