@@ -458,9 +458,19 @@ export function compareSchemas(
 interface Operation {
   key: string; // "GET /v1/cases/{}"
   method: string;
+  /** The path our OpenAPI document lists the operation under. */
   path: string;
+  /**
+   * For a check type's other spelling (`/v1/checks/fraud-database/{id}`): the path it answers at,
+   * which the document does not list (`path` is then the listed one, `/v1/checks/fraud_database/{id}`).
+   */
+  alias?: string;
   op: Json;
 }
+
+/** Marks a path item copied under a check type's other spelling (withCheckPathAliases). */
+const ALIAS_OF = 'x-alias-of';
+const ALIAS_NOTE = "answered at the reference's path too, which our OpenAPI document does not list";
 
 function shape(p: string): string {
   return p.replace(/\{[^}]+\}/g, '{}');
@@ -473,7 +483,13 @@ function operations(doc: Json, keep: (p: string) => boolean): Map<string, Operat
     for (const m of METHODS) {
       if (!item[m] || item[m]['x-hidden'] || item[m].hide) continue;
       const key = `${m.toUpperCase()} ${shape(p)}`;
-      out.set(key, { key, method: m.toUpperCase(), path: p, op: item[m] });
+      const listed = item[ALIAS_OF] as string | undefined;
+      out.set(
+        key,
+        listed
+          ? { key, method: m.toUpperCase(), path: listed, alias: p, op: item[m] }
+          : { key, method: m.toUpperCase(), path: p, op: item[m] },
+      );
     }
   }
   return out;
@@ -540,6 +556,7 @@ function compareOperation(
     return row;
   }
   row.ours = `${ours.method} ${ours.path}`;
+  if (ours.alias) row.notes.push(`${ALIAS_NOTE} (${ours.alias})`);
   const rq = queryParams(ref.op);
   const oq = queryParams(ours.op);
   const lackingQ = [...rq].filter((q) => !oq.has(q)).sort();
@@ -568,7 +585,8 @@ function compareOperation(
       `ours requires a body (${[...normalise(ourDoc, ourBody).required].sort().map(code).join(', ')})`,
     );
   }
-  if (row.notes.some((n) => !n.startsWith('query parameters ours adds')))
+  // neither refuses a reference client: they leave the operation supported
+  if (row.notes.some((n) => !n.startsWith('query parameters ours adds') && !n.startsWith(ALIAS_NOTE)))
     row.status = 'supported with a difference';
   return row;
 }
@@ -787,7 +805,15 @@ export function renderReport({ reference, ours, ourEvents }: ReportInput): strin
   const ourOps = operations(ours, (p) => p.startsWith('/v1/'));
   const rows = refOps.map((op) => compareOperation(reference, op, ours, ourOps.get(op.key)));
   const refKeys = new Set(refOps.map((o) => o.key));
-  const oursOnly = sortOps([...ourOps.values()].filter((o) => !refKeys.has(o.key)));
+  // a listed operation that answers a reference operation under its other spelling is not one ours adds
+  const answeringByAlias = new Set(
+    [...ourOps.values()].filter((o) => o.alias && refKeys.has(o.key)).map((o) => `${o.method} ${o.path}`),
+  );
+  const oursOnly = sortOps(
+    [...ourOps.values()].filter(
+      (o) => !o.alias && !refKeys.has(o.key) && !answeringByAlias.has(`${o.method} ${o.path}`),
+    ),
+  );
   const { resources, envelopes } = collectResources(reference, refOps, ours, ourOps);
   const webhooks = compareWebhooks(reference, ours, ourOps, new Set(ourEvents));
 
@@ -964,7 +990,8 @@ export async function withCheckPathAliases(doc: Json): Promise<Json> {
       for (const [p, item] of Object.entries(doc.paths ?? {})) {
         if (p !== prefix && !p.startsWith(`${prefix}/`)) continue;
         const aliasPath = `/v1/checks/${alias}${p.slice(prefix.length)}`;
-        doc.paths[aliasPath] ??= item;
+        // marked, so the report names the path our document lists, not one it does not
+        doc.paths[aliasPath] ??= { ...(item as Json), [ALIAS_OF]: p };
       }
     }
   }

@@ -27,3 +27,22 @@ test('docs/compatibility-report.md is up to date (npm run compat:report)', async
   );
   assert.match(report, /\| 100 \| \d+ \| \d+ \| \d+ \| \d+ \|/, 'the reference has 100 operations');
 });
+
+test("a check type's other spelling: the report names the path our document lists, not an added operation", async () => {
+  const report = fs.readFileSync(REPORT_PATH, 'utf8');
+  assert.match(
+    report,
+    /\| POST \/v1\/checks\/fraud-database \| POST \/v1\/checks\/fraud_database \| supported with a difference \| answered at the reference's path too/,
+  );
+  assert.match(
+    report,
+    /\| GET \/v1\/checks\/fraud-database\/\{id\} \| GET \/v1\/checks\/fraud_database\/\{id\} \| supported \|/,
+  );
+  const added = report.split('### Operations ours adds')[1]!.split('## Resources')[0]!;
+  assert.doesNotMatch(added, /checks\/fraud[_-]database/);
+  // the document served lists the spec's spelling only (the other one answers too, hidden)
+  const { app } = await getHarness();
+  const paths = Object.keys((app.swagger() as { paths: Record<string, unknown> }).paths);
+  assert.ok(paths.includes('/v1/checks/fraud_database'));
+  assert.ok(!paths.includes('/v1/checks/fraud-database'));
+});
