@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportCounts, syncGuideCounts } from './compatibility-guide-counts.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are untyped JSON
 type Json = Record<string, any>;
@@ -23,6 +24,7 @@ type Json = Record<string, any>;
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const REFERENCE_PATH = path.resolve(ROOT, '../shared/reference/anchor-openapi.json');
 export const REPORT_PATH = path.join(ROOT, 'docs/compatibility-report.md');
+export const GUIDE_PATH = path.join(ROOT, 'docs/compatibility.md');
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -1012,18 +1014,34 @@ async function main(argv: string[]): Promise<number> {
     ourEvents: await ourEventNames(),
   });
   const current = fs.existsSync(REPORT_PATH) ? fs.readFileSync(REPORT_PATH, 'utf8') : '';
+  const guide = fs.readFileSync(GUIDE_PATH, 'utf8');
+  const syncedGuide = syncGuideCounts(guide, reportCounts(report));
   if (check) {
-    if (current === report) {
-      process.stdout.write('docs/compatibility-report.md is up to date\n');
-      return 0;
+    let stale = 0;
+    if (current !== report) {
+      process.stderr.write(
+        'docs/compatibility-report.md is stale: run `npm run compat:report` and commit it\n',
+      );
+      stale++;
     }
-    process.stderr.write(
-      'docs/compatibility-report.md is stale: run `npm run compat:report` and commit it\n',
+    if (syncedGuide !== guide) {
+      process.stderr.write(
+        "docs/compatibility.md quotes other counts than the report's: run `npm run compat:report` and commit it\n",
+      );
+      stale++;
+    }
+    if (stale) return 1;
+    process.stdout.write(
+      'docs/compatibility-report.md and the counts docs/compatibility.md quotes are up to date\n',
     );
-    return 1;
+    return 0;
   }
   fs.writeFileSync(REPORT_PATH, report);
   process.stdout.write(`wrote ${path.relative(process.cwd(), REPORT_PATH)}\n`);
+  if (syncedGuide !== guide) {
+    fs.writeFileSync(GUIDE_PATH, syncedGuide);
+    process.stdout.write(`updated the counts in ${path.relative(process.cwd(), GUIDE_PATH)}\n`);
+  }
   return 0;
 }
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
+import { reportCounts, syncGuideCounts } from '../scripts/compatibility-guide-counts.ts';
 import {
+  GUIDE_PATH,
   ourEventNames,
   REPORT_PATH,
   readReference,
@@ -26,6 +28,22 @@ test('docs/compatibility-report.md is up to date (npm run compat:report)', async
     'docs/compatibility-report.md is stale: run `npm run compat:report` and commit it',
   );
   assert.match(report, /\| 100 \| \d+ \| \d+ \| \d+ \| \d+ \|/, 'the reference has 100 operations');
+});
+
+test("docs/compatibility.md quotes the report's counts", async () => {
+  const report = fs.readFileSync(REPORT_PATH, 'utf8');
+  const guide = fs.readFileSync(GUIDE_PATH, 'utf8');
+  const c = reportCounts(report);
+  assert.ok(
+    syncGuideCounts(guide, c) === guide,
+    'docs/compatibility.md quotes other counts than the report: run `npm run compat:report`',
+  );
+  assert.ok(
+    guide.includes(`${c.supported} supported, ${c.withDifference} supported with a difference`),
+    'the guide quotes the supported counts',
+  );
+  // a changed count is caught: the guide is rewritten
+  assert.notEqual(syncGuideCounts(guide, { ...c, supported: c.supported + 1 }), guide);
 });
 
 test("a check type's other spelling: the report names the path our document lists, not an added operation", async () => {
