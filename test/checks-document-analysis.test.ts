@@ -106,6 +106,26 @@ describe('document check: real analysis', () => {
     }
   });
 
+  test('a name found without a label: received and the information name say it as the document writes it', async () => {
+    const api = await newWorkspace();
+    const kase = await api.post('/v1/cases', {
+      name: 'unlabelled',
+      companies: [{ type: 'main', name: 'Acme SAS', country: 'FR', registration_number: '552100554' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const pdf = await textPdf(['Kbis extract ACME SAS 552100554']);
+    const { done } = await submitDocument(api, [pdf], {}, { company_id: kase.body.companies[0].id });
+    const criterion = done.data.detailed_results.document_analysis.name_matching;
+    assert.deepEqual(
+      { result: criterion.result, expected: criterion.expected, received: criterion.received },
+      { result: 'approved', expected: 'Acme SAS', received: 'ACME SAS' },
+    );
+    assert.equal(done.data.information.document_analysis.name, 'ACME SAS');
+    // as stored
+    const again = await api.get(`/v1/checks/document/${done.id}`);
+    assert.equal(again.body.data.information.document_analysis.name, 'ACME SAS');
+  });
+
   test('a Kbis of another company → need_review (or rejected with automatic_rejection), the reason in the review comment', async () => {
     const api = await newWorkspace();
     const other = await kbis('Boulangerie Martin', '732829320');

@@ -19,6 +19,7 @@ import {
   compactId,
   containsName,
   levenshtein,
+  nameAsWritten,
   nameSlips,
   nameTokens,
   normText,
@@ -113,7 +114,9 @@ function nameCriterion(
   if (label && matches(label, expected, false)) return slip(label, label);
   if (label && authoritative) return crit('rejected', expected, label);
   if (labelRequired) return crit(null, expected, null);
-  if (containsName(text, expected, true)) return crit('approved', expected, label ?? expected);
+  // received: the name as the document writes it (it echoed the target's spelling)
+  if (containsName(text, expected, true))
+    return crit('approved', expected, label ?? nameAsWritten(text, expected) ?? expected);
   if (containsName(text, expected)) return slip(text, label);
   return label ? crit('rejected', expected, label) : crit(null, expected, null);
 }
@@ -479,6 +482,16 @@ export async function analyzeDocument(input: AnalysisInput): Promise<AnalysisOut
       valid_expiration_date: expiryCriterion(expires, input.now, requested === 'id_card_copy'),
     };
   }
+
+  // A name found without a label is the name read all the same: the information said null beside
+  // an approved name_matching that had read it.
+  if (
+    'name' in information &&
+    information.name === null &&
+    'name_matching' in results &&
+    results.name_matching.result === 'approved'
+  )
+    information.name = results.name_matching.received;
 
   const evaluated = counted(results);
   const rejected = [

@@ -89,6 +89,35 @@ export function nameSlips(text: string, expected: string): [read: string, expect
   return slips;
 }
 
+/**
+ * The target's name as the text writes it (`ACME SAS` for *Acme SAS*), for a name found without a
+ * label: `received` and the information's name then say what the document reads, not the target's
+ * own spelling. The whole name in a row of words first (legal form included), else its significant
+ * words (a word the OCR split in two included), each as written, in the name's order. Null when a
+ * word is not there as written.
+ */
+export function nameAsWritten(text: string, expected: string): string | null {
+  const words = [...text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)].map((m) => ({
+    norm: normText(m[0]),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
+  const span = (from: number, to: number) => text.slice(words[from]!.start, words[to]!.end);
+  const whole = normText(expected).split(/\s+/).filter(Boolean);
+  for (let i = 0; whole.length && i + whole.length <= words.length; i++) {
+    if (whole.every((w, k) => words[i + k]!.norm === w)) return span(i, i + whole.length - 1);
+  }
+  const found: string[] = [];
+  for (const w of nameTokens(expected)) {
+    const i = words.findIndex(
+      (x, j) => x.norm === w || (j + 1 < words.length && x.norm + words[j + 1]!.norm === w),
+    );
+    if (i < 0) return null;
+    found.push(words[i]!.norm === w ? span(i, i) : span(i, i + 1));
+  }
+  return found.length ? found.join(' ') : null;
+}
+
 /** Whether two names are the same (all significant words of each found in the other). */
 export function sameName(a: string, b: string, exact = false): boolean {
   return containsName(a, b, exact) && containsName(b, a, exact);
