@@ -67,6 +67,33 @@ describe('list counts: exact, estimated above 1,000, count=exact', () => {
     assert.deepEqual(last.body.pagination, { page: 16, limit: 100, count: TOTAL });
   });
 
+  test('an empty page past the end gives the exact total, never (page - 1) × limit', async () => {
+    // walk: page=100&limit=100 of 2,982 cases answered count 9,900, page=2147483647 214,748,364,600
+    for (const cold of [true, false]) {
+      // cold: the capped count runs with the page; warm: the estimate kept by the request before
+      if (cold) countEstimates.clear();
+      else assert.equal((await api.get('/v1/cases?limit=100')).body.pagination.count_estimated, true);
+      for (const page of [17, 100, 1000, 2147483647]) {
+        const res = await api.get(`/v1/cases?limit=100&page=${page}`);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body.data, []);
+        assert.deepEqual(
+          res.body.pagination,
+          { page, limit: 100, count: TOTAL },
+          `page ${page}, cold ${cold}`,
+        );
+      }
+      // filtered past 1,000 (1,240 drafts): that filter's own total
+      const drafts = await api.get('/v1/cases?status=draft&limit=50&page=300');
+      assert.deepEqual(drafts.body.pagination, { page: 300, limit: 50, count: TOTAL - 310 });
+    }
+    // the other estimating lists share the code: an empty page past the end of the activities
+    const activities = await api.get('/v1/activities?limit=100&page=5000');
+    assert.equal(activities.status, 200, JSON.stringify(activities.body));
+    assert.equal(activities.body.pagination.count_estimated, undefined);
+    assert.ok(activities.body.pagination.count < 5000 * 100, JSON.stringify(activities.body.pagination));
+  });
+
   test('an estimate below the truth never ends a paging export early: a full page counts one more item', async () => {
     // A client written for the reference pages until it holds `count` items (the reference's count
     // is exact). The planner's estimate can be far below the truth (PGlite never analyzes by itself;

@@ -504,9 +504,14 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
   // one more than it shows: an estimate below the truth (PGlite never analyzes by itself, and an
   // estimate is kept for seconds) must not stop a client that pages until it holds `count` items,
   // as reference clients do; the page that is not full then gives the exact total.
-  const estimated = (rows: unknown[], estimate: number) => {
+  const estimated = async (rows: unknown[], estimate: number) => {
     const proven = provenTotal(parsed, rows);
     if (proven !== undefined) return { rows: rows as R[], pagination: pagination(parsed, proven) };
+    // an empty page past the first is past the end: it shows nothing, so nothing it could claim
+    // ((page - 1) × limit items "seen") is known, and page=100 of 2,982 cases said 9,900. The exact
+    // total instead, counted: a rare request, and its offset already read every matching row
+    if (rows.length === 0)
+      return { rows: rows as R[], pagination: pagination(parsed, await countAll(db, compiled)) };
     const seen = (parsed.page - 1) * parsed.limit + rows.length;
     // a full page ending exactly at a counted estimate (plannedEstimate counts when the planner has
     // no statistics): the list ends there, and its last page said one more. A planner's estimate
@@ -545,9 +550,10 @@ export async function fetchPage<QB extends SelectQueryBuilder<any, any, any>, R>
       countEstimates.forget(key);
       return { rows: rows as R[], pagination: pagination(parsed, upTo) };
     }
-    if (provenTotal(parsed, rows) !== undefined) return estimated(rows, 0);
+    // a page that is not full (or one past the end) needs no estimate
+    if (rows.length < parsed.limit) return await estimated(rows, 0);
     counted = await plannedEstimate(db, compiled, key);
-    return estimated(rows, counted);
+    return await estimated(rows, counted);
   } finally {
     countEstimates.release(key);
     endCount(counted);
@@ -574,6 +580,14 @@ export async function estimatedTotal(
   return plannedEstimate(db, query, key);
 }
 
+/** Every row the query matches, counted (no cap). */
+async function countAll(db: Db, query: CompiledQuery): Promise<number> {
+  const counted = await db.executeQuery<{ n: number }>(
+    CompiledQuery.raw(`select count(*)::int as n from (${query.sql}) as matching`, [...query.parameters]),
+  );
+  return Number(counted.rows[0]?.n ?? 0);
+}
+
 /**
  * The planner's estimate of a query known to match more than EXACT_COUNT_UP_TO rows, kept. A planner
  * that expects no more than that has no statistics of the table, or stale ones (a table filled since
@@ -583,18 +597,7 @@ export async function estimatedTotal(
  */
 async function plannedEstimate(db: Db, query: CompiledQuery, key: string): Promise<number> {
   const planned = (await plannedTop(db, query)).rows;
-  const estimate =
-    planned > EXACT_COUNT_UP_TO
-      ? planned
-      : Number(
-          (
-            await db.executeQuery<{ n: number }>(
-              CompiledQuery.raw(`select count(*)::int as n from (${query.sql}) as matching`, [
-                ...query.parameters,
-              ]),
-            )
-          ).rows[0]?.n ?? 0,
-        );
+  const estimate = planned > EXACT_COUNT_UP_TO ? planned : await countAll(db, query);
   const kept = Math.max(estimate, EXACT_COUNT_UP_TO + 1);
   countEstimates.set(key, kept, planned <= EXACT_COUNT_UP_TO);
   return kept;
@@ -602,7 +605,7 @@ async function plannedEstimate(db: Db, query: CompiledQuery, key: string): Promi
 
 /**
  * The total a page proves by itself: one that is not full ends the list. An empty page proves it
- * only as the first (beyond the first, the list may end before it).
+ * only as the first (beyond the first, the list may end before it: fetchPage counts it then).
  */
 function provenTotal(parsed: ParsedList, rows: unknown[]): number | undefined {
   if (rows.length >= parsed.limit || (rows.length === 0 && parsed.page > 1)) return undefined;
