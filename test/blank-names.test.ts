@@ -87,4 +87,69 @@ describe('display texts of white space only are refused', () => {
     const templates = (await api.get('/v1/templates')).body.data as { key: string }[];
     assert.ok(!templates.some((t) => t.key === 'blank'), 'no template written');
   });
+
+  test('invisible characters alone are blank: zero-width, joiners, soft hyphen, fillers', async () => {
+    // walk: a case, company or individual named "\u200b" was created, a tag labelled so too, and
+    // showed as nothing wherever it was displayed
+    const api = await newWorkspace();
+    const invisibles = [
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\u180e',
+      '\u00ad',
+      '\u034f',
+      ' \u200b\u00a0\u3164 ',
+    ];
+    for (const blank of invisibles) {
+      const shown = JSON.stringify(blank);
+      assertBlankRefused(await api.post('/v1/cases', { name: blank }), 'name');
+      assertBlankRefused(
+        await api.post('/v1/cases', { name: 'Graph', companies: [{ name: blank }] }),
+        'companies[0].name',
+      );
+      assertBlankRefused(
+        await api.post('/v1/cases', {
+          name: 'Graph',
+          individuals: [{ first_name: blank, last_name: 'Doe' }],
+        }),
+        'individuals[0].first_name',
+      );
+      const tag = await api.post('/v1/tags', { label: blank });
+      assert.equal(tag.status, 400, `${shown}: ${JSON.stringify(tag.body)}`);
+      assert.equal(tag.body.details[0].path, 'label', shown);
+      assert.match(tag.body.message, /blank/, shown);
+    }
+    assert.equal((await api.get('/v1/cases')).body.data.length, 0, 'no case written');
+    assert.equal((await api.get('/v1/tags')).body.data.length, 0, 'no tag written');
+
+    const kase = await api.post('/v1/cases', {
+      name: 'Named',
+      companies: [{ name: 'Main SAS' }],
+      individuals: [{ first_name: 'Ada', last_name: 'Lovelace' }],
+    });
+    assert.equal(kase.status, 201, JSON.stringify(kase.body));
+    const { id, companies, individuals } = kase.body;
+    assertBlankRefused(await api.patch(`/v1/cases/${id}`, { name: '\u200b' }), 'name');
+    assertBlankRefused(await api.patch(`/v1/companies/${companies[0].id}`, { name: '\u2060' }), 'name');
+    assertBlankRefused(
+      await api.patch(`/v1/individuals/${individuals[0].id}`, { last_name: '\u00ad' }),
+      'last_name',
+    );
+    const caseTags = await api.post(`/v1/cases/${id}/tags`, { tags: ['\u200d'] });
+    assert.equal(caseTags.status, 400, JSON.stringify(caseTags.body));
+    assert.match(caseTags.body.message, /blank/);
+    assert.equal((await api.get('/v1/tags')).body.data.length, 0, 'no tag written');
+    const stored = (await api.get(`/v1/cases/${id}`)).body;
+    assert.equal(stored.name, 'Named');
+    assert.equal(stored.companies[0].name, 'Main SAS');
+    assert.equal(stored.individuals[0].last_name, 'Lovelace');
+    // a visible text carrying such characters is a text (a soft hyphen in a long name, a ZWJ emoji)
+    for (const name of ['Dona\u00aduschiffahrt', 'Team \u{1F469}\u200d\u{1F4BB}']) {
+      const ok = await api.patch(`/v1/cases/${id}`, { name });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.equal(ok.body.name, name);
+    }
+  });
 });

@@ -303,6 +303,9 @@ describe('case reviews', () => {
       { status: 'approved' },
       { status: 'rejected', comment: '' },
       { status: 'closed', comment: '   ' },
+      // invisible characters alone are no comment either (walk: "\u200b" gave 201)
+      { status: 'approved', comment: '\u200b' },
+      { status: 'rejected', comment: '\u2060\u00ad \u034f' },
     ]) {
       const res = await api.post(`/v1/cases/${kase.id}/reviews`, body);
       assert.equal(res.status, 400, JSON.stringify(body));

@@ -1,5 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { isCountryCode } from '../shared/countries.ts';
+import { hasVisibleText, VISIBLE_TEXT } from '../shared/visible-text.ts';
 
 type Checked = { validate: (v: string) => boolean };
 const isDate = (fullFormats.date as Checked).validate;
@@ -7,9 +8,10 @@ const isDateTime = (fullFormats['date-time'] as Checked).validate;
 
 /**
  * The pattern of a display text (src/http/common-schemas.ts, NonBlank): at least one character that
- * is not white space. Its validation error reads "must not be blank" (src/http/errors.ts).
+ * is neither white space nor invisible (src/shared/visible-text.ts: `\u200b` alone is blank too).
+ * Its validation error reads "must not be blank" (src/http/errors.ts).
  */
-export const NOT_BLANK = '\\S';
+export const NOT_BLANK = VISIBLE_TEXT;
 
 /**
  * The pattern of a two-letter country code where the value need not be an ISO 3166-1 country (the
@@ -29,7 +31,7 @@ export const customFormats: Record<string, (v: string) => boolean> = {
   // the spec types next_review_at as a timestamp, the reference as a date: both are taken
   'date-or-date-time': (v) => isDate(v) || isDateTime(v),
   // tag filters take comma-separated values: list separators cannot be part of a label
-  'tag-label': (v) => v.trim().length > 0 && !/[,;:|/\\]/.test(v),
+  'tag-label': (v) => hasVisibleText(v) && !/[,;:|/\\]/.test(v),
   // the HTML standard's "valid e-mail address", as the reference defines the field: a domain needs
   // no dot (`ops@localhost`, the first console admin's), which ajv-formats' own e-mail refused
   email: (v) => HTML_EMAIL.test(v),

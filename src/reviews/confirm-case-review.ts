@@ -55,7 +55,7 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
 
   const settings = await getSettings(trx, workspaceId);
   const comment = commentOrNull(input.comment);
-  if (reviewerType !== 'system' && settings.case_review.comment_mandatory && !comment?.trim()) {
+  if (reviewerType !== 'system' && settings.case_review.comment_mandatory && comment === null) {
     throw badRequest('comment is required: the workspace requires a comment on every case review', 'comment');
   }
   const user = reviewerType === 'user' ? await nestedUserById(trx, workspaceId, input.userId) : null;

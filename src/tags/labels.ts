@@ -1,4 +1,5 @@
 import { badRequest } from '../http/errors.ts';
+import { hasVisibleText } from '../shared/visible-text.ts';
 import { FORBIDDEN_LABEL_CHARS } from './schemas.ts';
 
 /**
@@ -16,5 +17,6 @@ export function checkLabel(label: string, path: string): void {
       path,
     );
   }
-  if (!label.trim()) throw badRequest(`${path} must not be blank`, path);
+  // invisible characters alone are blank too (a zero-width space showed as an empty tag)
+  if (!hasVisibleText(label)) throw badRequest(`${path} must not be blank`, path);
 }
