@@ -576,16 +576,90 @@ describe('strict input: a body that is not what the request needs', () => {
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
   });
 
+  test('past the shared cap, the limit stated is the field\'s own (walk: 1,001 individuals read "at most 1000")', async () => {
+    const api = await newWorkspace();
+    const many = (n: number) => Array.from({ length: n }, (_, i) => `x${i}`);
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+    const refused = (res: { status: number; body: any }, path: string, message: string) => {
+      assert.equal(res.status, 400, JSON.stringify(res.body).slice(0, 300));
+      assert.deepEqual(res.body.details, [{ path, message }]);
+      assert.equal(res.body.message, message);
+    };
+    const individuals = Array.from({ length: 1001 }, () => ({ first_name: 'A', last_name: 'B' }));
+    for (const n of [501, 1001]) {
+      refused(
+        await api.post('/v1/cases', { name: 'n', individuals: individuals.slice(0, n) }),
+        'individuals',
+        'individuals must have at most 500 items',
+      );
+      refused(
+        await api.post('/v1/cases', { name: 'n', companies: Array(n).fill({ name: 'Acme' }) }),
+        'companies',
+        'companies must have at most 500 items',
+      );
+    }
+    const kase = await api.post('/v1/cases', { name: 'Limits' });
+    assert.equal(kase.status, 201);
+    for (const n of [101, 1001, 5000])
+      refused(
+        await api.post(`/v1/cases/${kase.body.id}/tags`, { tags: many(n) }),
+        'tags',
+        'tags must have at most 100 items',
+      );
+    refused(
+      await api.patch('/v1/checks/aml/00000000-0000-4000-8000-000000000000/hits/review', {
+        action: 'ignore',
+        hit_ids: many(1001),
+      }),
+      'hit_ids',
+      'hit_ids must have at most 100 items',
+    );
+    for (const n of [201, 1001])
+      refused(
+        await api.patch(`/v1/cases/${kase.body.id}`, {
+          metadata: Object.fromEntries(many(n).map((k) => [k, k])),
+        }),
+        'metadata',
+        'metadata must have at most 200 fields',
+      );
+    refused(
+      await api.post(`/v1/cases/${kase.body.id}/risks`, { level: 'low', components: keys(1001) }),
+      'components',
+      'components must have at most 200 fields',
+    );
+    // nested in an array: each item's own schema (a company of the case's graph)
+    refused(
+      await api.post('/v1/cases', {
+        name: 'n',
+        companies: [{ name: 'Acme', custom_properties: keys(1001) }],
+      }),
+      'companies[0].custom_properties',
+      'companies[0].custom_properties must have at most 200 fields',
+    );
+    // a field the schema bounds only by the cap keeps the cap
+    refused(
+      await api.post('/v1/cases', { name: 'n', tags: many(1001) }),
+      'tags',
+      'tags must have at most 1000 items',
+    );
+    const stored = (await api.get(`/v1/cases/${kase.body.id}`)).body;
+    assert.deepEqual([stored.tags, stored.metadata ?? null], [[], null]);
+    assert.equal((await api.get('/v1/cases')).body.pagination.count, 1, 'nothing else written');
+  });
+
   test('an object of too many keys is one detail, refused before its keys are walked', async () => {
     const api = await newWorkspace();
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
     // 100,000 keys took a fifth of a second of walking and validating before their 400
     const top = await api.post('/v1/cases', { name: 'n', ...keys(5000) });
     assertRefused(top, 'body');
-    assert.deepEqual(top.body.details, [{ path: 'body', message: 'body must have at most 1000 fields' }]);
+    // past the cap, the limit stated is the schema's: the body takes its declared fields only
+    assert.equal(top.body.details.length, 1);
+    const declared = Number(/^body must have at most (\d+) fields$/.exec(top.body.message)?.[1]);
+    assert.ok(declared > 5 && declared < 50, top.body.message);
     const nested = await api.post('/v1/cases', { name: 'n', metadata: keys(5000) });
     assert.deepEqual(nested.body.details, [
-      { path: 'metadata', message: 'metadata must have at most 1000 fields' },
+      { path: 'metadata', message: 'metadata must have at most 200 fields' },
     ]);
     // up to the cap, the schema's own bound speaks (a free-form record takes 200)
     const record = await api.post('/v1/cases', { name: 'n', metadata: keys(1000) });
@@ -593,7 +667,7 @@ describe('strict input: a body that is not what the request needs', () => {
     assert.equal(record.body.message, 'metadata must have at most 200 fields');
     const query = await api.get(`/v1/cases?${Array.from({ length: 1001 }, (_, i) => `q${i}=1`).join('&')}`);
     assert.deepEqual(query.body.details, [
-      { path: 'querystring', message: 'querystring must have at most 1000 fields' },
+      { path: 'querystring', message: 'querystring must have at most 200 fields' },
     ]);
     assert.equal((await api.get('/v1/cases')).body.pagination.count, 0);
   });
