@@ -134,4 +134,26 @@ describe('note content', () => {
     const plain = await api.post('/v1/notes', { case_id: c.id, content: '<span data-id="x">plain</span>' });
     assert.equal(plain.body.content, '<p><span data-id="x">plain</span></p>');
   });
+
+  test('the OpenAPI document says the content is sanitised, not stored as given', async () => {
+    const { app } = await getHarness();
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const described: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      if (!path.startsWith('/v1/notes')) continue;
+      for (const op of Object.values(ops)) {
+        const body = op?.requestBody?.content?.['application/json']?.schema;
+        const ref = body?.$ref as string | undefined;
+        const schema = ref ? doc.components.schemas[ref.split('/').pop() as string] : body;
+        const text = schema?.properties?.content?.description;
+        if (text) described.push(text);
+      }
+    }
+    assert.ok(described.length >= 1, 'note writes describe their content');
+    for (const text of described) {
+      assert.doesNotMatch(text, /Stored as given/);
+      assert.match(text, /sanitised/);
+      assert.match(text, /wrapped in <p>/);
+    }
+  });
 });

@@ -17762,7 +17762,7 @@ export interface operations {
            * @description Case id where the note is created
            */
           case_id: string;
-          /** @description HTML content; at most 3000 characters once tags are ignored. Stored as given. */
+          /** @description HTML content; at most 3000 characters once tags are ignored. Stored sanitised, not as given: only the tags p, b, i, em, strong, a, li, ul, span, br and hr are kept (others are removed, their text kept; scripts and styles with their text), links keep only http, https and mailto addresses and open in a new tab without referrer, bare URLs become links, line breaks become <br />, mentions are written from the user they name, and content not starting with <p> or <ul> (plain text) is wrapped in <p>. */
           content: string;
         };
       };
@@ -17905,7 +17905,7 @@ export interface operations {
          * }
          */
         "application/json": {
-          /** @description HTML content; at most 3000 characters once tags are ignored. Stored as given. */
+          /** @description HTML content; at most 3000 characters once tags are ignored. Stored sanitised, not as given: only the tags p, b, i, em, strong, a, li, ul, span, br and hr are kept (others are removed, their text kept; scripts and styles with their text), links keep only http, https and mailto addresses and open in a new tab without referrer, bare URLs become links, line breaks become <br />, mentions are written from the user they name, and content not starting with <p> or <ul> (plain text) is wrapped in <p>. */
           content: string;
         };
       };

@@ -13,7 +13,8 @@ export const MAX_COMMENTS_PER_NOTE = 50;
 const content = Type.String({
   minLength: 1,
   maxLength: 100_000,
-  description: `HTML content; at most ${MAX_CONTENT_TEXT} characters once tags are ignored. Stored as given.`,
+  // what src/notes/content.ts does to it: "Stored as given" said the opposite of the sanitising
+  description: `HTML content; at most ${MAX_CONTENT_TEXT} characters once tags are ignored. Stored sanitised, not as given: only the tags p, b, i, em, strong, a, li, ul, span, br and hr are kept (others are removed, their text kept; scripts and styles with their text), links keep only http, https and mailto addresses and open in a new tab without referrer, bare URLs become links, line breaks become <br />, mentions are written from the user they name, and content not starting with <p> or <ul> (plain text) is wrapped in <p>.`,
 });
 
 export const NoteComment = Type.Object({
