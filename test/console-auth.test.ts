@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { hashPassword } from '../src/console-auth/password.ts';
 import { hashSessionToken } from '../src/console-auth/sessions.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -164,6 +165,19 @@ describe('console sign-in', () => {
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(res.json().details[0].path, 'workspace');
     }
+    // each 400 is recorded as a refused sign-in where the password was right (both the first time,
+    // then b, then a), never where it was wrong
+    const notNamed = await ctx.db
+      .selectFrom('audit_log')
+      .select(['workspace_id', 'actor_id', 'status_code', 'details'])
+      .where('action', '=', 'console.login_failed')
+      .where('workspace_id', 'in', [a.workspaceId, b.workspaceId])
+      .where(sql<boolean>`details->>'reason' = 'workspace_not_named'`)
+      .execute();
+    const count = (id: string) => notNamed.filter((r) => r.actor_id === id && r.status_code === 400).length;
+    assert.equal(notNamed.length, 4, JSON.stringify(notNamed));
+    assert.equal(count(ua.id), 2);
+    assert.equal(count(ub.id), 2);
     // a guess at a's password, with a named: a counted failure like any
     assert.equal(
       (await login({ email, password: 'b-password-22', workspace: a.workspaceId })).statusCode,
@@ -518,6 +532,13 @@ describe('console sign-in', () => {
       'x-csrf-token': ok.json().csrf_token,
       ...ua,
     };
+    const guessed = await app.inject({
+      method: 'POST',
+      url: '/console/api/password',
+      headers: h,
+      payload: { current_password: 'nope-nope-nope', new_password: 'another-password-2' },
+    });
+    assert.equal(guessed.statusCode, 400);
     const changed = await app.inject({
       method: 'POST',
       url: '/console/api/password',
@@ -525,6 +546,12 @@ describe('console sign-in', () => {
       payload: { current_password: user.password, new_password: 'another-password-2' },
     });
     assert.equal(changed.statusCode, 204);
+    const noCsrf = await app.inject({
+      method: 'POST',
+      url: '/console/api/logout',
+      headers: { cookie: h.cookie, ...ua },
+    });
+    assert.equal(noCsrf.statusCode, 403);
     assert.equal(
       (await app.inject({ method: 'POST', url: '/console/api/logout', headers: h })).statusCode,
       204,
@@ -548,7 +575,9 @@ describe('console sign-in', () => {
       [
         ['console.login_failed', 401, { reason: 'wrong_password' }],
         ['console.login', 200, { session_id: session.id }],
+        ['console.password_change', 400, { session_id: session.id, reason: 'wrong_password' }],
         ['console.password_change', 204, { session_id: session.id }],
+        ['console.logout', 403, { session_id: session.id, reason: 'csrf' }],
         ['console.logout', 204, { session_id: session.id }],
       ],
     );
@@ -566,6 +595,7 @@ describe('console sign-in', () => {
     assert.equal(rows[0].ip, '10.3.0.1');
     // nothing of the password in the log
     assert.ok(!JSON.stringify(rows).includes('wrong-password-0'));
+    assert.ok(!JSON.stringify(rows).includes('nope-nope-nope'));
     assert.ok(!JSON.stringify(rows).includes('another-password-2'));
   });
 });

@@ -150,9 +150,17 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           },
           req.log,
         );
-      const auditSession = (req: FastifyRequest, s: ActiveSession, action: string, statusCode: number) =>
+      /** An entry of a session's user; `reason` says why a refused one was refused. */
+      const auditSession = (
+        req: FastifyRequest,
+        s: ActiveSession,
+        action: string,
+        statusCode: number,
+        reason?: string,
+      ) =>
         audit(req, { workspaceId: s.workspaceId, id: s.user.id, email: s.user.email }, action, statusCode, {
           session_id: s.sessionId,
+          ...(reason ? { reason } : {}),
         });
       /**
        * A refused sign-in, in the audit log of each workspace where the e-mail is a user (an unknown
@@ -177,8 +185,12 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         }
       };
 
-      /** The request's live session, or 401; writes must carry its CSRF token (403). */
-      const requireSession = async (req: FastifyRequest): Promise<ActiveSession> => {
+      /**
+       * The request's live session, or 401; writes must carry its CSRF token (403). A write refused
+       * for its token is recorded under `action` (a sign-out or password change someone else's page
+       * tried to make is for compliance to see); a 401 names no user and is not.
+       */
+      const requireSession = async (req: FastifyRequest, action?: string): Promise<ActiveSession> => {
         const token = readCookie(req, SESSION_COOKIE);
         if (!token) throw new ApiError(401, 'Not signed in');
         // as /v1 counts them: a cookie that matches nothing costs a lookup (src/http/auth-failure-limit.ts)
@@ -194,6 +206,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           !READ_METHODS.includes(req.method) &&
           !csrfMatches(req.headers['x-csrf-token'], session.csrfToken)
         ) {
+          if (action) await auditSession(req, session, action, 403, 'csrf');
           throw new ApiError(403, 'CSRF token missing or invalid: send the X-CSRF-Token header');
         }
         return session;
@@ -238,6 +251,8 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
         // whatever the others' are; a guess tried with the other workspace named is a counted failure.
         const workspaces = new Set(named.map((u) => u.workspace_id));
         if (matching.length > 1 || (!workspace && workspaces.size > 1)) {
+          // recorded where the password was right: the workspaces this sign-in would have entered
+          await auditRefused(req, matching, 'workspace_not_named', 400);
           const message = 'This e-mail signs in to several workspaces: say which one (its id or name)';
           throw new ApiError(400, message, [{ path: 'workspace', message }]);
         }
@@ -288,7 +303,7 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
       });
 
       api.post('/logout', { schema: { hide: true } }, async (req, reply) => {
-        const session = await requireSession(req);
+        const session = await requireSession(req, 'console.logout');
         await revokeSession(ctx.db, session.sessionId);
         await auditSession(req, session, 'console.logout', 204);
         clearSessionCookie(req, reply);
@@ -296,14 +311,14 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
       });
 
       api.post('/password', { schema: { hide: true, body: PasswordBody } }, async (req, reply) => {
-        const session = await requireSession(req);
+        const session = await requireSession(req, 'console.password_change');
         // wrong current passwords count as failed sign-ins of the user's e-mail: a session left open
         // must not let anyone guess its password without limit (the address counted is the user's
         // own, so other users' failures from a shared address never block this change)
         const asUser = `user:${session.user.id}`;
         const wait = await limiter.blockedFor(asUser, session.user.email);
         if (wait > 0) {
-          await auditSession(req, session, 'console.password_change', 429);
+          await auditSession(req, session, 'console.password_change', 429, 'rate_limited');
           reply.header('retry-after', String(wait));
           throw new ApiError(429, `Too many wrong passwords: retry in ${wait} seconds`);
         }
@@ -314,11 +329,15 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           .executeTakeFirstOrThrow();
         if (!(await verifyPassword(req.body.current_password, row.password_hash))) {
           await limiter.failed(asUser, session.user.email);
+          // a guess at the password of a session left open is for compliance to see, as a failed
+          // sign-in is
+          await auditSession(req, session, 'console.password_change', 400, 'wrong_password');
           const message = 'The current password is wrong';
           throw new ApiError(400, message, [{ path: 'current_password', message }]);
         }
         const problem = passwordProblem(req.body.new_password);
         if (problem) {
+          await auditSession(req, session, 'console.password_change', 400, 'new_password_refused');
           const message = `new_password ${problem}`;
           throw new ApiError(400, message, [{ path: 'new_password', message }]);
         }
