@@ -109,8 +109,12 @@ describe('audit log: writes on /v1', () => {
       ],
     );
     assert.equal(entries[2].route, '/v1/cases/:id/reviews');
-    // the decision it carried (the review's status), beside the created review
-    assert.deepEqual(entries[2].details, { status: 'approved', created_id: review.body.id });
+    // the decision it carried (the review's status) and the status it replaced, beside the created review
+    assert.deepEqual(entries[2].details, {
+      status: 'approved',
+      before: { status: kase.status },
+      created_id: review.body.id,
+    });
     assert.equal(entries[1].details.error, bad.body.message);
     assert.equal(entries[0].details.error, missing.body.message);
   });
@@ -156,7 +160,20 @@ describe('audit log: writes on /v1', () => {
     // a refused decision says what was tried
     const refused = await api.patch(`/v1/checks/ekyc/${check.body.id}/review`, { action: 'approve' });
     assert.equal(refused.status, 400);
+    // an override of the decided check: the entry keeps the status it overrode
+    const overridden = await api.patch(`/v1/checks/ekyc/${check.body.id}/review`, {
+      action: 'approve',
+      override: true,
+    });
+    assert.equal(overridden.status, 200, JSON.stringify(overridden.body));
     assert.equal((await api.post(`/v1/cases/${kase.id}/risks`, { level: 'high', comment: 'x' })).status, 201);
+    // an assignment, then its withdrawal with a status change: each entry says what it replaced
+    const assignee = await api.post('/v1/users', { email: 'ines@example.test', role: 'reviewer' });
+    assert.equal(assignee.status, 201, JSON.stringify(assignee.body));
+    const assigned = await api.patch(`/v1/cases/${kase.id}`, { assignee_id: assignee.body.id });
+    assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
+    const closed = await api.patch(`/v1/cases/${kase.id}`, { assignee_id: null, status: 'draft' });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
 
     const entries = (await api.get('/v1/audit-log')).body.data as {
       action: string;
@@ -164,12 +181,22 @@ describe('audit log: writes on /v1', () => {
       details: Record<string, unknown>;
     }[];
     const details = (action: string) => entries.filter((e) => e.action === action).map((e) => e.details);
-    assert.deepEqual(details('user.create'), [{ role: 'reviewer' }]);
-    assert.deepEqual(details('user.update'), [{ role: 'admin' }, { suspended: true }]);
+    assert.deepEqual(details('user.create'), [{ role: 'reviewer' }, { role: 'reviewer' }]);
+    // the previous values, read in the write's transaction, beside the new ones
+    assert.deepEqual(details('user.update'), [
+      { role: 'admin', before: { role: 'reviewer' } },
+      { suspended: true, before: { suspended: false } },
+    ]);
     const reviews = details('check.ekyc.review');
-    assert.deepEqual(reviews[1], { action: 'reject' });
-    assert.equal(reviews[0].action, 'approve');
-    assert.equal(reviews[0].error, refused.body.message);
+    assert.deepEqual(reviews[2], { action: 'reject', before: { status: 'need_review' } });
+    assert.equal(reviews[1].action, 'approve');
+    assert.equal(reviews[1].error, refused.body.message);
+    assert.deepEqual(reviews[1].before, { status: 'rejected' });
+    assert.deepEqual(reviews[0], { action: 'approve', override: true, before: { status: 'rejected' } });
+    assert.deepEqual(details('case.update'), [
+      { status: 'draft', assignee_id: null, before: { status: kase.status, assignee_id: assignee.body.id } },
+      { assignee_id: assignee.body.id, before: { assignee_id: null } },
+    ]);
     assert.deepEqual(details('case.risk.create')[0].level, 'high');
     // no password, comment or name copied into the log
     const written = JSON.stringify(entries);

@@ -5,7 +5,7 @@ import { READ_METHODS } from '../console-auth/permissions.ts';
 import type { Db } from '../db/connect.ts';
 import type { Principal } from '../http/auth.ts';
 import { addWriteRouteHooks } from '../http/write-route-hooks.ts';
-import { addCommitCompanion } from '../shared/request-scope.ts';
+import { type AuditNotes, addCommitCompanion, auditNotes } from '../shared/request-scope.ts';
 import { auditAction } from './action.ts';
 import { decisionOf } from './decision.ts';
 import { type AuditOutcome, outcomeOf, sameOutcome } from './outcome.ts';
@@ -66,6 +66,8 @@ function successStatus(req: FastifyRequest): number {
  */
 export function registerAuditLog(app: App, db: Db): void {
   const entries = new WeakMap<FastifyRequest, TransactionalEntry>();
+  // what the write's use case noted of the values it replaced (noteAuditBefore)
+  const notes = new WeakMap<FastifyRequest, AuditNotes>();
 
   // after the auth hook's preHandler, so inside the request's scope
   const preHandler: preHandlerHookHandler = (req, _reply, done) => {
@@ -75,10 +77,12 @@ export function registerAuditLog(app: App, db: Db): void {
     const params = (req.params ?? {}) as Record<string, unknown>;
     const expected = successStatus(req);
     const decision = decisionOf(route, req.body);
+    const noted = auditNotes();
     const entry = new TransactionalEntry(randomUUID(), requestPart(req, principal), (createdId) =>
-      outcomeOf(route, params, expected, createdId, null, decision),
+      outcomeOf(route, params, expected, createdId, null, decision, noted?.before),
     );
     entries.set(req, entry);
+    if (noted) notes.set(req, noted);
     addCommitCompanion(entry);
     done();
   };
@@ -96,6 +100,7 @@ export function registerAuditLog(app: App, db: Db): void {
       status,
       ...responseFacts(status, payload),
       decisionOf(route, req.body),
+      notes.get(req)?.before,
     );
     const pending = entries.get(req);
     // the usual write: its entry committed with its change, as it turned out; nothing to wait for

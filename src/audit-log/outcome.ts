@@ -18,9 +18,12 @@ export function outcomeOf(
   message: string | null,
   /** What the write decided (decision.ts), whatever its outcome: a refusal says what was tried. */
   decision: Record<string, unknown> | null = null,
+  /** The values the decision replaced, as the use case read them (noteAuditBefore). */
+  before: Record<string, unknown> | null = null,
 ): AuditOutcome {
   const resource = auditResource(route, params, createdId);
   const details: Record<string, unknown> = { ...decision };
+  if (decision && before && Object.keys(before).length) details.before = { ...before };
   if (createdId && createdId !== resource.id) details.created_id = createdId;
   if (message !== null) details.error = message;
   return { statusCode: status, resourceType: resource.type, resourceId: resource.id, details };

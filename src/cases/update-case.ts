@@ -8,6 +8,7 @@ import { type DomainEvent, recordEvents, SYSTEM } from '../events/record-event.t
 import { assertVersion, type IfMatch } from '../http/conditional.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { noteAuditBefore } from '../shared/request-scope.ts';
 import { tagChanges, tagsActivity } from '../tags/case-events.ts';
 import { caseTagLabels } from '../tags/case-tag-labels.ts';
 import { checkAssignee } from './assignee.ts';
@@ -47,6 +48,11 @@ export async function updateCase(
       // with, what is stored now, not what was read before another request's change committed
       const found = await lockCase(trx, workspaceId, target.id);
       if (!found) throw notFound('Case');
+      // the audit entry says the status and assignee a change replaced, as read under the lock
+      noteAuditBefore({
+        ...(input.status !== undefined ? { status: found.status } : {}),
+        ...(input.assignee_id !== undefined ? { assignee_id: found.assignee_id } : {}),
+      });
       assertVersion(condition, found.updated_at, 'case');
       const set: Record<string, unknown> = {};
       if (input.name !== undefined) set.name = input.name;

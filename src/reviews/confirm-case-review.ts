@@ -12,6 +12,7 @@ import { assertVersion, type IfMatch } from '../http/conditional.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { getSettings } from '../settings/repository.ts';
 import { commentOrNull } from '../shared/comment-or-null.ts';
+import { noteAuditBefore } from '../shared/request-scope.ts';
 import { nestedUserById } from '../users/nested-user.ts';
 import { computeNextReviewAt } from './next-review-date.ts';
 import { presentCaseReview } from './present.ts';
@@ -51,6 +52,9 @@ export async function confirmCaseReview(trx: Db, input: ConfirmCaseReviewInput) 
   const { workspaceId, status, reviewerType } = input;
   const kase = await lockCase(trx, workspaceId, input.caseId);
   if (!kase) throw notFound('Case');
+  // the audit entry of a person's review says the status it replaced; an automatic approval is not
+  // the request's decision (a check's review sets it off: its entry speaks of the check)
+  if (reviewerType !== 'system') noteAuditBefore({ status: kase.status });
   assertVersion(input.condition, kase.updated_at, 'case');
 
   const settings = await getSettings(trx, workspaceId);

@@ -27,7 +27,15 @@ type RequestScope = ({ apiKeyId: string } | { userId: string } | { contactIndivi
   createdResourceId?: string;
   /** The first case the request recorded an event about (see noteEventCase). */
   eventCaseId?: string;
+  /** Attached by the audit log to a write's scope (see auditNotes). */
+  auditNotes?: AuditNotes;
 };
+
+/** What a write's use case read before changing it, for the request's audit entry. */
+export interface AuditNotes {
+  /** The values a decision replaced (`role`, `suspended`, a check's or case's `status`, `assignee_id`). */
+  before: Record<string, unknown>;
+}
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
@@ -83,6 +91,31 @@ export function currentEventCaseId(): string | null {
 /** The created resource's id noted by the current request, or null. */
 export function currentCreatedResourceId(): string | null {
   return storage.getStore()?.createdResourceId ?? null;
+}
+
+/**
+ * The current request's audit notes, attached on first call (the audit log calls it for each write it
+ * records, and keeps them for the entry); null outside a request.
+ */
+export function auditNotes(): AuditNotes | null {
+  const scope = storage.getStore();
+  if (!scope) return null;
+  scope.auditNotes ??= { before: {} };
+  return scope.auditNotes;
+}
+
+/**
+ * Tells the request's audit entry what the values a decision changes were, as read under the lock
+ * in the write's own transaction (no read of its own, nothing to get out of step with the change).
+ * The first note of a field wins: the use case the route calls reads its resource before anything it
+ * sets off. A no-op outside a write the audit log records.
+ */
+export function noteAuditBefore(values: Record<string, unknown>): void {
+  const notes = storage.getStore()?.auditNotes;
+  if (!notes) return;
+  for (const [field, value] of Object.entries(values)) {
+    if (value !== undefined && !(field in notes.before)) notes.before[field] = value;
+  }
 }
 
 /** Attaches a statement that must commit with the current request's change (see CommitCompanion). */

@@ -7,6 +7,7 @@ import type { UserRow } from '../db/schema.ts';
 import type { Role } from '../http/auth.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../shared/pg-errors.ts';
+import { noteAuditBefore } from '../shared/request-scope.ts';
 import { presentUser } from './present.ts';
 
 export interface NewUser {
@@ -96,6 +97,11 @@ export async function updateUser(db: Db, workspaceId: string, id: string, patch:
     // would each count the other as the admin who stays, and leave none (read committed)
     await tx.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
     const row = await findUser(tx, workspaceId, id);
+    // the audit entry says what a role or suspension was, beside what it became
+    noteAuditBefore({
+      ...(patch.role !== undefined ? { role: row.role } : {}),
+      ...(patch.suspended !== undefined ? { suspended: row.suspended_at !== null } : {}),
+    });
     const losesAdmin =
       row.role === 'admin' &&
       !row.suspended_at &&

@@ -548,6 +548,12 @@ describe('console details', { timeout: 900_000 }, () => {
     await userRow.first().waitFor();
     const named = userRow.first().getByText(`Rita Audited (${rita.email})`);
     assert.equal(await named.getAttribute('title'), rita.id);
+    // the detail says what the role was, beside what it became
+    await userRow.first().getByRole('button').first().click();
+    const change = page.locator('.settings-detail-row .audit-changes li');
+    await change.first().waitFor();
+    assert.deepEqual(await change.allTextContents(), ['role: reviewer → viewer']);
+    await userRow.first().getByRole('button').first().click();
     // a case: a link to its page
     const caseRow = page
       .locator('tbody tr')

@@ -3,6 +3,7 @@ import { transactionNow } from '../../db/transaction-now.ts';
 import { assertVersion, type IfMatch } from '../../http/conditional.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { commentOrNull } from '../../shared/comment-or-null.ts';
+import { noteAuditBefore } from '../../shared/request-scope.ts';
 import type { NestedUserOut } from '../../users/nested-user.ts';
 import type { CheckTypeDefinition } from '../check-type.ts';
 import { presentCheck } from '../present.ts';
@@ -33,6 +34,8 @@ export async function reviewCheck(
   const row = await ctx.db.transaction().execute(async (trx) => {
     const check = await findCheck(trx, workspaceId, id, true);
     if (!check || check.type !== def.type) throw notFound(`${def.type} check`);
+    // the audit entry says what the review overrode (an approved check rejected), beside the action
+    noteAuditBefore({ status: check.status });
     assertVersion(condition, check.updated_at, 'check');
     if ((check.status === 'approved' || check.status === 'rejected') && !input.override) {
       throw badRequest(

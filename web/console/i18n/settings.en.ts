@@ -313,6 +313,7 @@ export const settingsEn = {
   'audit.request': 'Request',
   'audit.requestId': 'Request id',
   'audit.userAgent': 'Browser or client',
+  'audit.changes': 'Change (before → after)',
 
   'portal.intro': 'The page your clients open from the link you share: its look, language and wait steps.',
   'portal.choose': 'Portal',

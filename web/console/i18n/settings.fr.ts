@@ -325,6 +325,7 @@ export const settingsFr: Record<keyof typeof settingsEn, string> = {
   'audit.request': 'Requête',
   'audit.requestId': 'Identifiant de requête',
   'audit.userAgent': 'Navigateur ou client',
+  'audit.changes': 'Modification (avant → après)',
 
   'portal.intro':
     'La page que vos clients ouvrent depuis le lien partagé : son apparence, sa langue, ses étapes d’attente.',

@@ -5,6 +5,7 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
+import { auditChanges } from './audit-changes.ts';
 import {
   formatDateTime,
   type Json,
@@ -231,6 +232,7 @@ function AuditRow(props: {
   const t = useSettingsT();
   const e = props.entry;
   const failed = e.status_code != null && e.status_code >= 400;
+  const changes = auditChanges(e.details as Record<string, unknown> | undefined, props.userNames);
   return (
     <>
       <tr className={failed ? 'failed' : undefined}>
@@ -272,6 +274,21 @@ function AuditRow(props: {
               </dd>
               <dt>{t('audit.userAgent')}</dt>
               <dd>{e.user_agent ?? '—'}</dd>
+              {changes.length ? (
+                <>
+                  <dt>{t('audit.changes')}</dt>
+                  <dd>
+                    <ul className="audit-changes">
+                      {changes.map((c) => (
+                        <li key={c.field}>
+                          <code>{c.field}</code>: {c.before}
+                          {c.after !== null ? ` → ${c.after}` : ''}
+                        </li>
+                      ))}
+                    </ul>
+                  </dd>
+                </>
+              ) : null}
             </dl>
             {e.details && Object.keys(e.details).length ? (
               <pre className="mono">{JSON.stringify(e.details, null, 2)}</pre>
