@@ -567,6 +567,38 @@ describe('console details', { timeout: 900_000 }, () => {
     await page.close();
   });
 
+  test('an e-mail of two workspaces is asked its workspace in the console language only', async () => {
+    const { ctx } = await getHarness();
+    const other = await newWorkspace('console-details-second');
+    const email = `deux-${Date.now()}@equipe.test`;
+    const password = 'MotDePasseCommun1';
+    await createConsoleUser(ctx, api.workspaceId, { role: 'reviewer', email, password });
+    const there = await createConsoleUser(ctx, other.workspaceId, { role: 'viewer', email, password });
+    const page = await chrome.context.newPage();
+    await chrome.context.clearCookies();
+    await page.addInitScript(() => localStorage.setItem('vericase.console.lang', 'fr'));
+    await page.goto(`${base}/console`);
+    await page.getByRole('heading', { name: 'Connexion à la console' }).waitFor();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Mot de passe').fill(password);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.getByText('Votre e-mail existe dans plusieurs espaces : précisez lequel.').waitFor();
+    // the hint alone: not followed by the server's English refusal
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.equal(await page.getByText(/several workspaces/).count(), 0);
+    await shot(page, 'o-login-which-workspace');
+    await page.getByLabel('Espace de travail (nom ou identifiant)').fill(other.workspaceId);
+    await page.getByRole('button', { name: 'Se connecter' }).click();
+    await page.locator(`.topbar .role[data-role="viewer"]`).waitFor();
+    assert.equal(
+      (await ctx.db.selectFrom('console_sessions').select('id').where('user_id', '=', there.id).execute())
+        .length,
+      1,
+    );
+    await page.evaluate('localStorage.removeItem("vericase.console.lang")');
+    await page.close();
+  });
+
   test('Save in the risk dialog with no level chosen says to choose one', async () => {
     const kase = await newCase('Risk without level');
     const { page } = await userPage('reviewer');

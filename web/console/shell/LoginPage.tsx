@@ -24,8 +24,13 @@ export function LoginPage() {
     } catch (err) {
       const problem = err instanceof ApiProblem ? err : null;
       const body = problem?.body as { details?: { path?: string }[] } | undefined;
-      if (problem?.status === 400 && body?.details?.some((d) => d.path === 'workspace'))
+      if (problem?.status === 400 && body?.details?.some((d) => d.path === 'workspace')) {
+        // the workspace field appears with its hint, which says it in the console's language: the
+        // server's English refusal after it ("Connexion refusée : This e-mail signs in to...") said
+        // the same thing twice, half of it in English
         setNeedWorkspace(true);
+        return;
+      }
       // wrong credentials and the lockout after too many, the refusals met most: in the console's
       // language (the server's is English), the lockout's wait in minutes, not "546 seconds"
       const wait = problem?.status === 429 ? /retry in (\d+) seconds/.exec((err as Error).message) : null;
@@ -84,7 +89,7 @@ export function LoginPage() {
               value={workspace}
               onChange={(e) => setWorkspace(e.target.value)}
             />
-            <small>{t('login.workspaceHint')}</small>
+            <small role="status">{t('login.workspaceHint')}</small>
           </label>
         ) : null}
         {error ? (
