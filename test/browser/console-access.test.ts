@@ -655,7 +655,7 @@ describe('console workspace pages', { timeout: 900_000 }, () => {
       .selectOption({ label: 'Rita Reviewer (rita@example.test)' });
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('cell', { name: admin.email }).first().waitFor({ state: 'detached' });
-    await page.getByRole('cell', { name: 'console.login' }).first().waitFor();
+    await page.getByRole('cell', { name: 'Signed in' }).first().waitFor();
     const who = await page.locator('tbody tr td:nth-child(2)').allTextContents();
     assert.ok(who.length > 0 && who.every((w) => w.includes('rita@example.test')), who.join());
     await page.getByRole('button', { name: 'Reset' }).click();

@@ -543,7 +543,7 @@ describe('console details', { timeout: 900_000 }, () => {
     // not "user ea2b8fc0-…": the user's name and e-mail, the id kept in the tooltip
     const userRow = page
       .locator('tbody tr')
-      .filter({ hasText: 'user.update' })
+      .filter({ hasText: 'User updated' })
       .filter({ hasText: 'Rita Audited' });
     await userRow.first().waitFor();
     const named = userRow.first().getByText(`Rita Audited (${rita.email})`);
@@ -553,15 +553,30 @@ describe('console details', { timeout: 900_000 }, () => {
     const change = page.locator('.settings-detail-row .audit-changes li');
     await change.first().waitFor();
     assert.deepEqual(await change.allTextContents(), ['role: reviewer → viewer']);
+    // the action in words in the list, its code in the detail; the time to the second in the list,
+    // the instant itself in the detail
+    const detail = page.locator('.settings-detail-row');
+    await detail.locator('code', { hasText: /^user\.update$/ }).waitFor();
+    const when = await detail.locator('time').getAttribute('datetime');
+    assert.equal(await detail.locator('time').textContent(), when);
+    assert.match(when ?? '', /T\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const listed = await userRow.first().getByRole('button').first().textContent();
+    assert.match(listed ?? '', /\d\d:\d\d:\d\d$/);
     await userRow.first().getByRole('button').first().click();
     // a case: a link to its page
-    const caseRow = page
-      .locator('tbody tr')
-      .filter({ hasText: 'case.tag.create' })
-      .filter({ hasText: kase.id });
+    const caseRow = page.locator('tbody tr').filter({ hasText: 'Tags added' }).filter({ hasText: kase.id });
     const link = caseRow.first().getByRole('link', { name: kase.id });
     assert.equal(await link.getAttribute('href'), `/console/cases/${kase.id}`);
     await shot(page, 'm-audit-log');
+    // in French: the actions and resource types in French too
+    await inFrench(page);
+    const frRow = page
+      .locator('tbody tr')
+      .filter({ hasText: 'Étiquettes ajoutées' })
+      .filter({ hasText: kase.id });
+    await frRow.first().getByText('dossier', { exact: false }).waitFor();
+    assert.equal(await frRow.first().getByText('case.tag.create').count(), 0);
+    await page.getByLabel('Langue').selectOption('en');
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Audited case' }).waitFor();
     await page.close();

@@ -6,6 +6,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../../api/client.ts';
 import { auditChanges } from './audit-changes.ts';
+import { auditActionLabel, auditResourceLabel } from './audit-labels.ts';
 import {
   formatDateTime,
   type Json,
@@ -195,17 +196,18 @@ export function AuditLogPage() {
  * What an entry was done to: a user by name and e-mail (from the users the page reads for its filter),
  * a case as a link to its page; anything else, or a user the page did not read, by its id.
  */
-function Resource(props: { type: string; id: string | null; userNames: Map<string, string> }) {
-  const { type, id } = props;
+function Resource(props: { type: string; id: string | null; lang: string; userNames: Map<string, string> }) {
+  const { id } = props;
+  const type = auditResourceLabel(props.type, props.lang);
   if (!id) return <>{type}</>;
-  const user = type === 'user' ? props.userNames.get(id) : undefined;
+  const user = props.type === 'user' ? props.userNames.get(id) : undefined;
   if (user)
     return (
       <>
         {type} <span title={id}>{user}</span>
       </>
     );
-  if (type === 'case')
+  if (props.type === 'case')
     return (
       <>
         {type}{' '}
@@ -232,25 +234,29 @@ function AuditRow(props: {
   const t = useSettingsT();
   const e = props.entry;
   const failed = e.status_code != null && e.status_code >= 400;
+  const label = auditActionLabel(e.action, props.lang);
   const changes = auditChanges(e.details as Record<string, unknown> | undefined, props.userNames);
   return (
     <>
       <tr className={failed ? 'failed' : undefined}>
         <td>
           <button type="button" className="link" aria-expanded={props.open} onClick={props.onToggle}>
-            {formatDateTime(e.occurred_at, props.lang)}
+            {formatDateTime(e.occurred_at, props.lang, true)}
           </button>
         </td>
         <td>
           <span className="settings-badge">{t(`audit.actor.${e.actor.type}` as SettingsKey)}</span>{' '}
           {e.actor.label ?? e.actor.id ?? '—'}
         </td>
-        <td>
-          <code>{e.action}</code>
-        </td>
+        <td>{label ? <span title={e.action}>{label}</span> : <code>{e.action}</code>}</td>
         <td className="wrap">
           {e.resource_type ? (
-            <Resource type={e.resource_type} id={e.resource_id ?? null} userNames={props.userNames} />
+            <Resource
+              type={e.resource_type}
+              id={e.resource_id ?? null}
+              lang={props.lang}
+              userNames={props.userNames}
+            />
           ) : (
             '—'
           )}
@@ -262,6 +268,15 @@ function AuditRow(props: {
         <tr className="settings-detail-row">
           <td colSpan={6}>
             <dl className="settings-dl">
+              <dt>{t('audit.when')}</dt>
+              {/* to the millisecond, with its offset: the entry pinned to the second (the list is local) */}
+              <dd>
+                <time dateTime={e.occurred_at}>{e.occurred_at}</time>
+              </dd>
+              <dt>{t('audit.action')}</dt>
+              <dd>
+                <code>{e.action}</code>
+              </dd>
               <dt>{t('audit.request')}</dt>
               <dd>
                 <code>

@@ -294,11 +294,16 @@ export function OnceSecret({ label, value, note }: { label: string; value: strin
   );
 }
 
-export function formatDateTime(iso: string | null | undefined, lang: string): string {
+export function formatDateTime(
+  iso: string | null | undefined,
+  lang: string,
+  /** With seconds (the audit log, whose entries are told apart by them). */
+  seconds = false,
+): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', {
     dateStyle: 'medium',
-    timeStyle: 'short',
+    timeStyle: seconds ? 'medium' : 'short',
   });
 }
 
