@@ -445,6 +445,16 @@ describe('console sign-in', () => {
     const short = await change(here, { current_password: user.password, new_password: 'short' });
     assert.equal(short.statusCode, 400);
     assert.equal(short.json().details[0].path, 'new_password');
+    // ten spaces, and the current password again: refused, naming new_password
+    for (const new_password of ['          ', user.password]) {
+      const same = await change(here, { current_password: user.password, new_password });
+      assert.equal(same.statusCode, 400, JSON.stringify(new_password));
+      assert.equal(same.json().details[0].path, 'new_password');
+    }
+    assert.match(
+      (await change(here, { current_password: user.password, new_password: user.password })).json().message,
+      /must differ from the current password/,
+    );
     assert.equal(
       (
         await change(

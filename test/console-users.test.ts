@@ -74,6 +74,8 @@ describe('users API', () => {
       [{ email: 'not-an-email', role: 'viewer' }, 'email'],
       [{ email: 'x@example.test', role: 'owner' }, 'role'],
       [{ email: 'x@example.test', role: 'viewer', password: 'short' }, 'password'],
+      // ten spaces are long enough, and no password
+      [{ email: 'x@example.test', role: 'viewer', password: '          ' }, 'password'],
       [{ email: 'x@example.test', role: 'viewer', admin: true }, 'admin'],
       [{ role: 'viewer' }, 'email'],
     ] as const) {

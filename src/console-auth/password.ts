@@ -65,5 +65,7 @@ export function generatePassword(): string {
 export function passwordProblem(password: string): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (password.length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  // ten spaces passed the length rule and signed in: a password of blanks only is no password
+  if (/^\s*$/u.test(password)) return 'must not be only spaces';
   return null;
 }

@@ -335,7 +335,11 @@ export async function registerConsoleAuthRoutes(app: App, ctx: AppContext): Prom
           const message = 'The current password is wrong';
           throw new ApiError(400, message, [{ path: 'current_password', message }]);
         }
-        const problem = passwordProblem(req.body.new_password);
+        // a "change" to the same password changed nothing, yet signed the user's other browsers out
+        const problem =
+          req.body.new_password === req.body.current_password
+            ? 'must differ from the current password'
+            : passwordProblem(req.body.new_password);
         if (problem) {
           await auditSession(req, session, 'console.password_change', 400, 'new_password_refused');
           const message = `new_password ${problem}`;
