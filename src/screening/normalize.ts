@@ -9,9 +9,10 @@
  *
  * Tokenising (`nameTokens`) then depends on the kind of name:
  * - persons: "LAST, First Middle" (exactly one comma) is reordered to "first middle last"; titles
- *   (mr, mrs, dr, jr, ...) and low-information particles (de, del, la, van, von, da, dos, bin, ibn, bint, ...)
- *   are dropped; `ben`, `ould` and Turkic patronymic particles (`ogly`, `kyzy`, `uulu`, `uly`, ...) only between two
- *   other tokens (`Ben` is also a given name; see PERSON_MIDDLE_PARTICLES).
+ *   (mr, mrs, dr, jr, ...) are dropped; low-information particles (de, del, la, van, von, da, dos, bin, ibn,
+ *   bint, ..., `ben`, `ould`, Turkic patronymics `ogly`, `kyzy`, `uulu`, `uly`, ...) only between two other
+ *   name tokens, and never a dotted initial (`Le`, `Do`, `Ben` are also names, `Y.` an initial; see
+ *   personTokens).
  * - organisations, vessels, aircraft: stopwords (the, of, and, for, de, la, et, und, ...) are dropped and
  *   legal-form designations are stripped from the end (and a few Russian/Indonesian ones from the start):
  *   a built-in list plus, when supplied, the abbreviations columns of the ISO 20275 ELF code list.
@@ -25,33 +26,26 @@ import { parseElfCsv } from '../shared/elf-csv.ts';
 
 export type NameVariant = 'person' | 'org';
 
-const PERSON_STOPWORDS = new Set([
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'dr',
-  'prof',
-  'jr',
-  'sr',
+/** Titles: dropped wherever they stand. */
+const PERSON_TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr', 'prof', 'jr', 'sr']);
+
+/**
+ * Low-information particles, dropped wherever they stand as long as two name tokens remain (a name of
+ * one word and a particle keeps both: `Ibn Taymiyyah`).
+ */
+const PERSON_PARTICLES = new Set([
   'de',
   'del',
   'della',
   'der',
   'den',
-  'van',
   'von',
   'da',
   'das',
-  'do',
   'dos',
-  'du',
-  'di',
   'la',
-  'le',
   'las',
   'los',
-  'y',
   'bin',
   'ibn',
   'bint',
@@ -65,8 +59,15 @@ const PERSON_STOPWORDS = new Set([
 ]);
 
 /**
- * Particles dropped only between two other tokens, where a given name does not stand in a name's natural
- * or `LAST, First` order:
+ * Particles that are also names or initials, dropped only between two other name tokens (see
+ * personTokens): `le`, `do`, `du`, `di` are Vietnamese, Korean and Chinese family names and `van` a
+ * Vietnamese middle name (`Van Le`, `Nguyen Van Le` were screened as nothing or as `nguyen`), `y` is
+ * also an initial (`Y. Prigozhin` was screened as `prigozhin`).
+ */
+const PERSON_NAME_PARTICLES = new Set(['van', 'do', 'du', 'di', 'le', 'y']);
+
+/**
+ * Particles dropped only between two other tokens (as PERSON_NAME_PARTICLES), kept apart for what they are:
  * - `ben` is "son of" in Maghrebi and Hebrew names (`Habib Ben Ahmed`, Cyrillic `бен`) but `Ben` is an
  *   English given name (`Ben Smith`);
  * - `ould` is "son of" in Mauritanian names (`Saleck Ould Cheikh`, Arabic `ولد` → wld); Azerbaijani and
@@ -324,6 +325,65 @@ function stripLegalForms(tokens: string[], legal: LegalForms): string[] {
   return tokens.slice(start, end);
 }
 
+/** A person's word, and whether it was written as a dotted initial (`Y.`, each letter of `A.B.`). */
+interface PersonWord {
+  token: string;
+  initial: boolean;
+}
+
+/**
+ * A person's name as normalised words. A person's dotted initials are initials each (`A.B. Smith` → a b
+ * smith, as `A. B. Smith`), not an abbreviation to join like an organisation's `S.A.`; each word is
+ * normalised on its own so that the dot is still known (normalizeText works within a word).
+ */
+function personWords(name: string): PersonWord[] {
+  const out: PersonWord[] = [];
+  for (const chunk of name.split(/\s+/)) {
+    if (!chunk) continue;
+    const initial = /^(?:\p{L}\.)+[,;]?$/u.test(chunk);
+    for (const token of normalizeText(chunk, false).split(' ')) if (token) out.push({ token, initial });
+  }
+  return out;
+}
+
+/**
+ * Titles dropped anywhere. Particles that are also names (PERSON_NAME_PARTICLES) and "son of" particles
+ * (PERSON_MIDDLE_PARTICLES) only when a name token that is not a particle stands somewhere before and
+ * somewhere after them; then the other particles (PERSON_PARTICLES) wherever they stand, unless fewer
+ * than two tokens would remain. A dotted initial is never a particle. So `Juan de la Cruz` → juan cruz,
+ * `Usama bin Laden` and `Laden Usama bin` → usama laden, `Tran Van Thanh` → tran thanh, but `Van Le`,
+ * `Nguyen Van Le`, `Du Yurong` and `Y. Prigozhin` keep every token, and a name of only titles keeps them
+ * (something to screen).
+ */
+function personTokens(name: string): string[] {
+  const words = personWords(name);
+  const named = words.filter((w) => !PERSON_TITLES.has(w.token));
+  const base = named.length ? named : words;
+  const anyParticle = (w: PersonWord) =>
+    !w.initial &&
+    (PERSON_PARTICLES.has(w.token) ||
+      PERSON_NAME_PARTICLES.has(w.token) ||
+      PERSON_MIDDLE_PARTICLES.has(w.token));
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < base.length; i++) {
+    if (anyParticle(base[i])) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  const between = base.filter(
+    (w, i) =>
+      !(
+        i > first &&
+        i < last &&
+        !w.initial &&
+        (PERSON_NAME_PARTICLES.has(w.token) || PERSON_MIDDLE_PARTICLES.has(w.token))
+      ),
+  );
+  const kept = between.filter((w) => w.initial || !PERSON_PARTICLES.has(w.token));
+  return (kept.length >= 2 ? kept : between).map((w) => w.token);
+}
+
 /**
  * Tokens of a name for matching. `variant` 'person' reorders "LAST, First" and drops person particles;
  * 'org' drops organisation stopwords and legal forms.
@@ -334,12 +394,7 @@ export function nameTokens(
   legal: LegalForms = DEFAULT_LEGAL_FORMS,
 ): string[] {
   if (variant === 'person') {
-    // a person's dotted initials are initials each (`A.B. Smith` → a b smith, as `A. B. Smith`),
-    // not an abbreviation to join like an organisation's `S.A.`
-    const raw = normalizeText(reorderCommaName(name), false).split(' ');
-    const words = raw.filter((t) => t && !PERSON_STOPWORDS.has(t));
-    const kept = words.filter((t, i) => !(PERSON_MIDDLE_PARTICLES.has(t) && i > 0 && i < words.length - 1));
-    return glueArticles(kept.length ? kept : raw.filter(Boolean));
+    return glueArticles(personTokens(reorderCommaName(name)));
   }
   // Legal forms first (they may contain stopwords: "s de rl de cv"), then stopwords, then forms again.
   const raw = stripLegalForms(joinLetterRuns(normalizeText(name).split(' ').filter(Boolean)), legal);
@@ -351,8 +406,7 @@ export function nameTokens(
 /**
  * Words an organisation's name is written with in several forms, one form each, so that `Mahan
  * Airlines` is `MAHAN AIR` and not a name with a word missing (every word of a multi-word query must
- * be found, and `air` is too short to be a misspelling of `airlines`). Kept small on purpose: only
- * forms of the same word, never two different words.
+ * be found, and `air` is too short to be a misspelling of `airlines`). Kept small on purpose: only forms of the same word, never two different words.
  */
 const ORG_SYNONYMS = new Map([
   ['airlines', 'air'],

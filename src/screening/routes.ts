@@ -5,6 +5,7 @@ import { badRequest } from '../http/errors.ts';
 import { isCountryCode } from '../shared/countries.ts';
 import { validDay } from '../shared/time.ts';
 import { countryCode } from './countries.ts';
+import { normalizeText } from './normalize.ts';
 import { presentListVersion, presentMatch } from './service/present.ts';
 import { screeningUnavailable } from './service/unavailable.ts';
 
@@ -112,6 +113,10 @@ export function registerScreeningRoutes(app: App, ctx: AppContext): void {
     async (req) => {
       const q = req.query;
       if (!q.name.trim()) throw badRequest('name must not be blank', 'name');
+      // punctuation alone (`...`, `-`) normalises to no token: nothing would be screened, and an empty
+      // answer would read as a clean search
+      if (!normalizeText(q.name))
+        throw badRequest('name has no letter or digit to screen (punctuation alone)', 'name');
       // a year alone, or a day that exists
       if (q.birth_date && q.birth_date.length !== 4 && !validDay(q.birth_date)) {
         throw badRequest(`birth_date ${q.birth_date} is not a date (yyyy-MM-dd or yyyy)`, 'birth_date');

@@ -119,7 +119,7 @@ export const amlCheck: CheckTypeDefinition = {
           // and what to do; how to load the lists is the operator's, in /readyz, the start-up log and
           // the search endpoints' 503 (environment variables and admin endpoints were shown to analysts)
           review: reviewNeeded(
-            result.reason === 'list_types'
+            result.reason === 'list_types' || result.reason === 'no_name'
               ? `the screening could not run: ${result.message}`
               : SCREENING_NOT_RUN[result.reason],
           ),

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../app-context.ts';
 import { screeningSearches } from '../../../ops/metrics.ts';
 import { REGISTRATION_NUMBER } from '../../../screening/engine/search.ts';
-import type { ScreeningMatch, ScreeningQuery } from '../../../screening/index.ts';
+import { normalizeText, type ScreeningMatch, type ScreeningQuery } from '../../../screening/index.ts';
 import type { CheckTarget } from '../../check-type.ts';
 import { emptyReview } from '../../review-data.ts';
 import {
@@ -90,13 +90,14 @@ export type ScreenOutcome =
       loading: boolean;
       /**
        * Why: no list, loading, a failed load (the check's reader is told in their words, not the
-       * operator's), or no loaded list of the types asked for (`message` is the reader's then).
+       * operator's), no loaded list of the types asked for, or a name with nothing to screen
+       * (`message` is the reader's for the last two).
        */
       reason: UnavailableReason;
     };
 
 /** A search that could not run, counted as such (`vericase_screening_searches_total{outcome="unavailable"}`). */
-type UnavailableReason = 'not_loaded' | 'loading' | 'failed' | 'list_types';
+type UnavailableReason = 'not_loaded' | 'loading' | 'failed' | 'list_types' | 'no_name';
 
 function unavailable(message: string, reason: UnavailableReason = 'not_loaded'): ScreenOutcome {
   screeningSearches.inc({ outcome: 'unavailable' });
@@ -109,6 +110,10 @@ export async function screenSubject(
   subject: AmlSubjectOut,
   settings: AmlSettingsOut,
 ): Promise<ScreenOutcome> {
+  // a name of punctuation alone normalises to no token: the search would find nothing, and the check
+  // would be approved as screened clean when nothing was screened
+  if (!normalizeText(subject.name))
+    return unavailable(`the name "${subject.name}" has no letter or digit to screen`, 'no_name');
   const service = ctx.screening;
   if (!service) return unavailable('Screening is not installed in this process.');
   if (!service.available) await service.whenSettled(WAIT_FOR_LISTS_MS);

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { type Client, eventually, getHarness, newWorkspace } from './helpers/harness.ts';
+
+/**
+ * How a name is written, against the real lists (OFAC 2019 + UN from VERICASE_REFERENCE_DIR): a
+ * bracketed acronym or place left off, a country's adjective for its name, given-name syllables written
+ * apart or glued, a particle that is a name or an initial, and a name with nothing to screen.
+ */
+
+interface Hit {
+  id: string;
+  name: string;
+  matched_name: string;
+  score: number;
+  explanation: { matched_tokens: { query: string; listed: string }[] };
+}
+
+let api: Client;
+
+before(async () => {
+  const { ctx } = await getHarness();
+  await eventually(async () => ctx.screening?.available, 120_000);
+  api = await newWorkspace('name-forms');
+});
+
+async function search(name: string, extra = ''): Promise<Hit[]> {
+  const res = await api.get(`/v1/screening/search?name=${encodeURIComponent(name)}${extra}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.data;
+}
+
+async function hitOf(name: string, id: string, extra = ''): Promise<Hit> {
+  const data = await search(name, extra);
+  const hit = data.find((d) => d.id === id);
+  assert.ok(hit, `${name}: ${id} not among ${JSON.stringify(data.map((d) => [d.id, d.score]))}`);
+  return hit;
+}
+
+async function settledCheck(target: Record<string, unknown>) {
+  const created = await api.post('/v1/checks/aml', target);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return eventually(async () => {
+    const res = await api.get(`/v1/checks/aml/${created.body.id}`);
+    return res.body.status !== 'processing' ? res.body : undefined;
+  });
+}
+
+async function caseWith(body: Record<string, unknown>) {
+  const res = await api.post('/v1/cases', { name: 'Name forms', ...body });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body;
+}
+
+describe('particles that are names or initials', () => {
+  test('the initial Y. is not the Spanish y', async () => {
+    // OFAC PRIGOZHIN, Yevgeniy Viktorovich: 0.71 before (y dropped), as O. Deripaska is found
+    const hit = await hitOf('Y. Prigozhin', 'ofac_sdn:21171', '&type=person');
+    assert.ok(hit.score >= 0.85, JSON.stringify(hit));
+    assert.ok(hit.explanation.matched_tokens.some((p) => p.query === 'y'));
+  });
+
+  test('a particle at either end is a name and is screened: Du Yurong', async () => {
+    // OFAC 9340 WONG, Moon Chi a.k.a. DU, Yurong: `du` was dropped and `Yurong` alone screened
+    const hit = await hitOf('Du Yurong', 'ofac_sdn:9340', '&type=person&fuzziness=0');
+    assert.deepEqual(hit.explanation.matched_tokens.map((p) => p.query).sort(), ['du', 'yurong']);
+    // between two names it is still a particle: Usama bin Laden is BIN LADEN, Usama
+    assert.equal((await hitOf('Usama bin Laden', 'ofac_sdn:6365', '&fuzziness=0')).score, 1);
+  });
+
+  test('a name with no letter or digit is not a clean search', async () => {
+    const res = await api.get(`/v1/screening/search?name=${encodeURIComponent('... -')}`);
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.details[0].path, 'name');
+    assert.match(res.body.message, /no letter or digit/);
+
+    const c = await caseWith({ companies: [{ name: '—', country: 'FR' }] });
+    const done = await settledCheck({ company_id: c.companies[0].id });
+    assert.equal(done.status, 'need_review');
+    assert.equal(done.data.result, 'error');
+    assert.match(done.data.review.comment, /no letter or digit to screen/);
+  });
+});
