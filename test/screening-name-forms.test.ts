@@ -52,6 +52,52 @@ async function caseWith(body: Record<string, unknown>) {
   return res.body;
 }
 
+describe('a bracketed acronym or place is a form of the name, not a word of it', () => {
+  test('UN entities are found under the name without the bracket, and under a four-letter acronym', async () => {
+    for (const [name, id] of [
+      // KOREAN NATIONAL INSURANCE COMPANY (KNIC) scored 0.80 ("unmatched listed: company knic")
+      ['Korean National Insurance Company', 'un_sc:KPe.048'],
+      ['Special Industries Group', 'un_sc:IRe.073'],
+      ['Modern Industries Technique Company', 'un_sc:IRe.044'],
+      // OCEAN MARITIME MANAGEMENT COMPANY, LIMITED (OMM): 0.70
+      ['Ocean Maritime Management Company Limited', 'un_sc:KPe.020'],
+      // a place in brackets: AL-HARAMAIN FOUNDATION (PAKISTAN), 0.77
+      ['Al-Haramain Foundation', 'un_sc:QDe.104'],
+      // a bracket inside the name: UGANDA COMMERCIAL IMPEX (UCI) LTD
+      ['Uganda Commercial Impex', 'un_sc:CDe.009'],
+      ['KNIC', 'un_sc:KPe.048'],
+      ['MITEC', 'un_sc:IRe.044'],
+    ]) {
+      const hit = await hitOf(name, id, '&type=company');
+      assert.equal(hit.score, 1, `${name}: ${JSON.stringify(hit)}`);
+    }
+    const knic = await hitOf('Korean National Insurance Company', 'un_sc:KPe.048', '&type=company');
+    assert.equal(knic.matched_name, 'KOREAN NATIONAL INSURANCE COMPANY (KNIC)');
+    // written with its bracket, it is still the name as listed
+    await hitOf('Korean National Insurance Company (KNIC)', 'un_sc:KPe.048', '&type=company&fuzziness=0');
+  });
+
+  test("a country's adjective is its name: korean pairs with korea", async () => {
+    // OFAC lists KOREA NATIONAL INSURANCE CORPORATION (0.72 before: korean and korea did not pair)
+    const hit = await hitOf('Korean National Insurance Company', 'ofac_sdn:20573', '&type=company');
+    assert.equal(hit.score, 1);
+  });
+
+  test('a short acronym or a place in brackets is not a name of its own', async () => {
+    // SPECIAL INDUSTRIES GROUP (SIG), AL-HARAMAIN FOUNDATION (PAKISTAN)
+    assert.ok(!(await search('SIG', '&type=company')).some((d) => d.id === 'un_sc:IRe.073'));
+    assert.ok(!(await search('Pakistan', '&type=company')).some((d) => d.id === 'un_sc:QDe.104'));
+  });
+
+  test('an aml check of the company written without the bracket needs a review', async () => {
+    const c = await caseWith({ companies: [{ name: 'Korean National Insurance Company', country: 'KP' }] });
+    const done = await settledCheck({ company_id: c.companies[0].id });
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data.review));
+    const ids = done.data.hits.map((h: { vendor: { hit_id: string } }) => h.vendor.hit_id);
+    assert.ok(ids.includes('un_sc:KPe.048') && ids.includes('ofac_sdn:20573'), JSON.stringify(ids));
+  });
+});
+
 describe('particles that are names or initials', () => {
   test('the initial Y. is not the Spanish y', async () => {
     // OFAC PRIGOZHIN, Yevgeniy Viktorovich: 0.71 before (y dropped), as O. Deripaska is found

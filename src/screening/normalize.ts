@@ -406,13 +406,33 @@ export function nameTokens(
 /**
  * Words an organisation's name is written with in several forms, one form each, so that `Mahan
  * Airlines` is `MAHAN AIR` and not a name with a word missing (every word of a multi-word query must
- * be found, and `air` is too short to be a misspelling of `airlines`). Kept small on purpose: only forms of the same word, never two different words.
+ * be found, and `air` is too short to be a misspelling of `airlines`), and a country's adjective its
+ * name. Kept small on purpose: only forms of the same word, never two different words.
  */
 const ORG_SYNONYMS = new Map([
   ['airlines', 'air'],
   ['airline', 'air'],
   ['airways', 'air'],
   ['intl', 'international'],
+  // a country's adjective is its name (`KOREAN NATIONAL INSURANCE COMPANY` is also listed as `KOREA
+  // NATIONAL INSURANCE CORPORATION`, and `korean` does not pair with `korea` as a misspelling): the
+  // countries whose adjective the lists' organisation names use
+  ['korean', 'korea'],
+  ['iranian', 'iran'],
+  ['syrian', 'syria'],
+  ['iraqi', 'iraq'],
+  ['libyan', 'libya'],
+  ['russian', 'russia'],
+  ['belarusian', 'belarus'],
+  ['cuban', 'cuba'],
+  ['venezuelan', 'venezuela'],
+  ['sudanese', 'sudan'],
+  ['lebanese', 'lebanon'],
+  ['yemeni', 'yemen'],
+  ['somali', 'somalia'],
+  ['afghan', 'afghanistan'],
+  ['pakistani', 'pakistan'],
+  ['chinese', 'china'],
 ]);
 
 /**
@@ -465,5 +485,58 @@ export function compoundForms(name: string): string[] {
   if (glued !== name) out.add(glued);
   const split = name.replace(SPLIT_PREFIX, '$1 ');
   if (split !== name) out.add(split);
+  return [...out];
+}
+
+/** A bracketed part of a name: `(KNIC)`, `(PAKISTAN)`, `(HONG KONG)`. */
+const BRACKET = /\s*\(([^()]*)\)/g;
+
+/**
+ * Other records of a listed name with a bracketed part (`KOREAN NATIONAL INSURANCE COMPANY (KNIC)`,
+ * `AL-HARAMAIN FOUNDATION (PAKISTAN)`, `UGANDA COMMERCIAL IMPEX (UCI) LTD`): the name without it, and an
+ * organisation's acronym of four characters or more on its own (`KNIC`). Before, the bracket stayed a
+ * token of the name, and kept a legal form before it from being stripped (`company knic`), so the name
+ * as people write it (`Korean National Insurance Company`) scored 0.80 and was not found. Shorter
+ * acronyms (`SIG`, `OMM`, `MIT`) are not names of their own: a company called `MIT` or `SEP` is not one
+ * of the listed ones. The bracket is an acronym when its letters appear in order in the words before it,
+ * starting with the first one's first letter (`SAPICO`: Sahand Aluminum Parts Industrial COmpany); a
+ * place or a remark (`PAKISTAN`, `BRANCH LOCATED IN …`) is not indexed on its own.
+ */
+export function bracketForms(name: string, variant: NameVariant): string[] {
+  if (!name.includes('(')) return [];
+  const out: string[] = [];
+  const bare = name.replace(BRACKET, ' ').replace(/\s+/g, ' ').trim();
+  if (bare && bare !== name.trim() && /[\p{L}\p{N}]/u.test(bare)) out.push(bare);
+  if (variant !== 'org') return out;
+  for (const m of name.matchAll(BRACKET)) {
+    const before = normalizeText(name.slice(0, m.index));
+    for (const part of m[1].split(/[,;]/)) {
+      const acronym = normalizeText(part).replace(/ /g, '');
+      if (acronym.length >= 4 && !/\s/.test(part.trim()) && isAcronymOf(acronym, before))
+        out.push(part.trim());
+    }
+  }
+  return out;
+}
+
+/** Whether `acronym`'s letters appear in order in `words`, the first being the first word's first letter. */
+function isAcronymOf(acronym: string, words: string): boolean {
+  if (!words || acronym[0] !== words[0]) return false;
+  let i = 0;
+  for (const c of words) if (c === acronym[i]) i++;
+  return i === acronym.length;
+}
+
+/**
+ * Every other form of a listed name indexed as a record of its entity: compound parts glued or split
+ * (compoundForms), the name without its bracketed part and an organisation's acronym (bracketForms).
+ */
+export function listedNameForms(name: string, variant: NameVariant): string[] {
+  const out = new Set<string>();
+  for (const base of [name, ...bracketForms(name, variant)]) {
+    if (base !== name) out.add(base);
+    for (const f of compoundForms(base)) out.add(f);
+  }
+  out.delete(name);
   return [...out];
 }

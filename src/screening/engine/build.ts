@@ -23,9 +23,9 @@
 import { doubleMetaphone } from 'double-metaphone';
 import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import {
-  compoundForms,
   DEFAULT_LEGAL_FORMS,
   type LegalForms,
+  listedNameForms,
   type NameVariant,
   nameTokens,
   normalizeIdentifier,
@@ -572,8 +572,8 @@ export function buildIndex(entities: ScreeningEntity[], options: IndexOptions = 
     for (let ni = -1; ni < e.aliases.length; ni++) {
       const listed = ni < 0 ? e.name : e.aliases[ni].name;
       const weak = ni >= 0 && e.aliases[ni].strength === 'weak';
-      // the name as listed, then its compound parts glued or split (records of the same name)
-      for (const name of [listed, ...compoundForms(listed)]) {
+      // the name as listed, then its other forms (records of the same name: see listedNameForms)
+      for (const name of [listed, ...listedNameForms(listed, variant)]) {
         const toks = nameTokens(name, variant, legalForms).slice(0, 31);
         if (!toks.length) continue;
         const key = exactKey(toks);
