@@ -98,6 +98,52 @@ describe('a bracketed acronym or place is a form of the name, not a word of it',
   });
 });
 
+describe('given-name syllables written apart or glued', () => {
+  test('a query that glues finds a name listed apart, and the other way', async () => {
+    // UN KPi.059 KANG CHOL SU, OFAC KIM, Jong Un: nothing was found
+    assert.equal((await hitOf('Kang Cholsu', 'un_sc:KPi.059', '&type=person')).score, 1);
+    assert.equal((await hitOf('Kim Jongun', 'ofac_sdn:20157', '&type=person')).score, 1);
+    // OFAC LI, Fangwei, born 1972-09-18: 0.74 before (fang~fangwei, wei unmatched)
+    const li = await hitOf('Li Fang Wei', 'ofac_sdn:11447', '&type=person&birth_date=1972-09-18');
+    assert.equal(li.score, 1);
+    assert.equal(li.matched_name, 'LI, Fangwei');
+    // with no type, too (the person tokenisation is tried glued)
+    assert.equal((await hitOf('Li Fang Wei', 'ofac_sdn:11447')).score, 1);
+  });
+
+  test('an aml check of an individual whose given name is written apart needs a review', async () => {
+    const c = await caseWith({
+      companies: [{ name: 'Acme Widgets SAS', country: 'FR' }],
+      individuals: [
+        {
+          first_name: 'Fang Wei',
+          last_name: 'Li',
+          birth_date: '1972-09-18',
+          relations: [{ roles: ['legal_representative'] }],
+        },
+      ],
+    });
+    const done = await settledCheck({ individual_id: c.individuals[0].id });
+    assert.equal(done.status, 'need_review', JSON.stringify(done.data.review));
+    const hit = done.data.hits.find(
+      (h: { vendor: { hit_id: string } }) => h.vendor.hit_id === 'ofac_sdn:11447',
+    );
+    assert.ok(hit, JSON.stringify(done.data.hits.map((h: { name: string }) => h.name)));
+    assert.equal(hit.score, 1);
+  });
+
+  test('ordinary names are still not found', async () => {
+    for (const name of ['John Paul Smith', 'Mary Ann Lee', 'Jean Luc Martin', 'Anna Li']) {
+      const data = await search(name, '&type=person');
+      assert.deepEqual(
+        data.map((d) => [d.id, d.name, d.score]),
+        [],
+        name,
+      );
+    }
+  });
+});
+
 describe('particles that are names or initials', () => {
   test('the initial Y. is not the Spanish y', async () => {
     // OFAC PRIGOZHIN, Yevgeniy Viktorovich: 0.71 before (y dropped), as O. Deripaska is found

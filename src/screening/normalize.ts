@@ -527,9 +527,32 @@ function isAcronymOf(acronym: string, words: string): boolean {
   return i === acronym.length;
 }
 
+/** Longest word of a given name or syllable that gluedTokenForms joins to the next (`kyong`, `zhang`). */
+const SYLLABLE_MAX = 5;
+
+/**
+ * A person's name with two adjacent short words written as one, one pair at a time: `kang chol su` →
+ * `kangchol su`, `kang cholsu`. East Asian given names are written apart or glued as the writer pleases
+ * (`KANG CHOL SU` / `Kang Cholsu`, `KIM, Jong Un` / `Kim Jongun`, `LI, Fangwei` / `Li Fang Wei`); the
+ * index holds these forms of every listed person (so a query that glues finds a name listed apart) and a
+ * query tries them when the glued word is a listed token (so a query written apart finds a name listed
+ * glued). Words of two to five letters only (syllables), never an initial.
+ */
+export function gluedTokenForms(tokens: string[]): { tokens: string[]; glued: string }[] {
+  const out: { tokens: string[]; glued: string }[] = [];
+  const short = (t: string) => t.length >= 2 && t.length <= SYLLABLE_MAX && /^[a-z]+$/.test(t);
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (!short(tokens[i]) || !short(tokens[i + 1])) continue;
+    const glued = tokens[i] + tokens[i + 1];
+    out.push({ tokens: [...tokens.slice(0, i), glued, ...tokens.slice(i + 2)], glued });
+  }
+  return out;
+}
+
 /**
  * Every other form of a listed name indexed as a record of its entity: compound parts glued or split
- * (compoundForms), the name without its bracketed part and an organisation's acronym (bracketForms).
+ * (compoundForms), the name without its bracketed part and an organisation's acronym (bracketForms), a
+ * person's given-name syllables glued (gluedTokenForms).
  */
 export function listedNameForms(name: string, variant: NameVariant): string[] {
   const out = new Set<string>();
@@ -537,6 +560,9 @@ export function listedNameForms(name: string, variant: NameVariant): string[] {
     if (base !== name) out.add(base);
     for (const f of compoundForms(base)) out.add(f);
   }
+  if (variant === 'person')
+    for (const base of [name, ...out])
+      for (const form of gluedTokenForms(nameTokens(base, 'person'))) out.add(form.tokens.join(' '));
   out.delete(name);
   return [...out];
 }

@@ -4,7 +4,7 @@
 import { countryCode } from '../countries.ts';
 import type { EntityKind, ScreeningEntity } from '../entity.ts';
 import { parseDate } from '../lists/util.ts';
-import { nameTokens, normalizeIdentifier } from '../normalize.ts';
+import { gluedTokenForms, nameTokens, normalizeIdentifier } from '../normalize.ts';
 import { exactKey, type ScreeningIndex, tokenKeys, tokenWeight, variantOf } from './build.ts';
 import { type NameScore, PENALTY, scoreTokens, TOKEN_FLOOR, type TokenPair } from './score.ts';
 
@@ -203,8 +203,43 @@ function birthQualifier(
   return { field: 'birth_date', effect, detail: `query ${birth} vs listed ${listed}` };
 }
 
-/** Search the index. Results are best first and at or above the threshold. */
+/**
+ * Search the index. Results are best first and at or above the threshold. A person's name written with
+ * its given-name syllables apart (`Li Fang Wei`) is also searched glued (`li fangwei`) when the glued
+ * word is a listed token, and each entity keeps its best match: see gluedTokenForms (the index holds the
+ * glued forms of listed names written apart, so the other way needs nothing here).
+ */
 export function search(index: ScreeningIndex, query: ScreeningQuery): ScreeningMatch[] {
+  const kind = normKind(query.kind);
+  if (query.exact_match || (kind && kind !== 'person')) return searchName(index, query);
+  const variants = gluedTokenForms(nameTokens(query.name ?? '', 'person').slice(0, MAX_QUERY_TOKENS)).filter(
+    (form) => index.entitiesWith(form.glued) > 0,
+  );
+  const results = searchName(index, query);
+  if (!variants.length) return results;
+  const best = new Map<string, ScreeningMatch>();
+  for (const m of results) best.set(`${m.entity.source}:${m.entity.id}`, m);
+  for (const { tokens } of variants) {
+    for (const m of searchName(index, {
+      ...query,
+      name: tokens.join(' '),
+      kind: 'person',
+      identifiers: undefined,
+    })) {
+      const id = `${m.entity.source}:${m.entity.id}`;
+      const prev = best.get(id);
+      if (!prev || m.score > prev.score) best.set(id, m);
+    }
+  }
+  const merged = [...best.values()].sort(
+    (a, b) => b.score - a.score || a.entity.name.localeCompare(b.entity.name),
+  );
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  if (merged.length > limit) merged.length = limit;
+  return merged;
+}
+
+function searchName(index: ScreeningIndex, query: ScreeningQuery): ScreeningMatch[] {
   const threshold = query.min_score ?? fuzzinessToThreshold(query.fuzziness);
   const floor = fuzzinessToTokenFloor(query.fuzziness);
   const qBirth = parseDate(query.birth_date ?? undefined);
