@@ -37,16 +37,7 @@ type ClosingSocket = Socket & { destroySoon?: () => void };
  * client may send gigabytes: draining it to keep the connection would cost more than a new one).
  */
 export function registerConnectionGuard(app: FastifyInstance): void {
-  // Once the server is stopping, a response still in flight says `connection: close`: the server
-  // closes the connection after it, and a pooling client that read "keep-alive" would send its
-  // next request on a socket about to close and get a reset instead of an answer.
-  let stopping = false;
-  app.addHook('preClose', (done) => {
-    stopping = true;
-    done();
-  });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (stopping) reply.header('connection', 'close');
     const raw = request.raw;
     // `complete` is undefined on an injected request (app.inject): it has no connection to keep
     if (raw.complete === undefined) return done(null, payload);
