@@ -315,7 +315,7 @@ describe('console checks', { timeout: 600_000 }, () => {
       why.join(' | '),
     );
     assert.ok(
-      why.some((l) => /^Birth date: no effect \(/.test(l)),
+      why.some((l) => /^Birth date: \+0\.05 \(full date agrees/.test(l)),
       why.join(' | '),
     );
     // the listed identifiers and the list types are labelled facts
