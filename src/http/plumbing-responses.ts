@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { observeHttp } from '../ops/metrics.ts';
 import { errors } from './common-schemas.ts';
 import { errorBody } from './errors.ts';
-import type { RequestLogMode } from './request-log.ts';
+import { type RequestLogMode, requestLine } from './request-log.ts';
 
 /**
  * Statuses the shared plumbing answers on routes that never mention them, documented on every
@@ -51,15 +51,7 @@ export function frameworkErrorsHandler(
     reply.header('x-request-id', req.id);
     reply.header('cache-control', 'no-store');
     reply.status(400).send(errorBody(400, message, [{ path: 'url', message }]));
-    if (logRequests !== 'off')
-      reply.log.info(
-        {
-          req: { method: req.method, url: req.url },
-          res: { statusCode: 400 },
-          responseTime: Math.round(reply.elapsedTime * 100) / 100,
-        },
-        'request completed',
-      );
+    if (logRequests !== 'off') reply.log.info(requestLine(req, reply), 'request completed');
     if (metrics) observeHttp(req.method, 'unmatched', 400, reply.elapsedTime / 1000);
   };
 }

@@ -32,14 +32,19 @@ class RequestLog extends LogController {
     reply: FastifyReply,
   ): void {
     if (this.#off || (!error && reply.statusCode < this.#minStatus)) return;
-    const line = {
-      req: { method: request.method, url: request.url },
-      res: { statusCode: reply.statusCode },
-      responseTime: Math.round(reply.elapsedTime * 100) / 100,
-    };
+    const line = requestLine(request, reply);
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else reply.log.info(line, 'request completed');
   }
+}
+
+/** The fields of a request's log line (also written for answers no hook sees: plumbing-responses.ts). */
+export function requestLine(request: FastifyRequest, reply: FastifyReply) {
+  return {
+    req: { method: request.method, url: request.url },
+    res: { statusCode: reply.statusCode },
+    responseTime: Math.round(reply.elapsedTime * 100) / 100,
+  };
 }
 
 /** Fastify's `logController` option for the request log of `mode`. */
