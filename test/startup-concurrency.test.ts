@@ -13,11 +13,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import pg from 'pg';
+import { freePorts } from './helpers/child-process.ts';
 import { scratchDatabase } from './helpers/scratch-database.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 // this file's ports (3180-3189 belong to it on the shared test machine)
-const PORTS = { api1: 3181, api2: 3182, worker: 3183 };
+// free ports, not fixed ones: the suite's two runs (PGlite, PostgreSQL) go at the same time
+const [api1Port, api2Port, workerPort] = (await freePorts(3)) as [number, number, number];
+const PORTS = { api1: api1Port, api2: api2Port, worker: workerPort };
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);

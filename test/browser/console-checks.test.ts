@@ -707,6 +707,9 @@ describe('console checks', { timeout: 600_000 }, () => {
       await request.waitFor();
     };
     await open();
+    // the template's name comes with the workspace's templates, which may answer after the check:
+    // the key stands in until then
+    await request.getByText('Mandate letter').waitFor();
     // Ada Lovelace is to sign the mandate letter; she has not opened the portal
     const before = await request.innerText();
     assert.match(before, /Signer\s+Ada Lovelace/);
