@@ -54,6 +54,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     // behind a reverse proxy: the client's IP and https from X-Forwarded-* (Secure session cookies)
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
+    // every plugin is our own code or a package's, with no network: one that takes long is a busy
+    // machine (a start beside a sanctions-list load on two saturated cores took over Fastify's 10 s
+    // default for the docs plugin and failed the whole start), not a hung plugin
+    pluginTimeout: 120_000,
     // `/v1/cases/` is `/v1/cases` (generic clients add the slash); a path id may be an external_id
     // of up to 255 characters. The schema counts code points, the router UTF-16 units of the decoded
     // parameter: a character outside the BMP (an emoji) is two, so 255 of them are 510 units

@@ -45,9 +45,14 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export function getHarness(): Promise<Harness> {
   harness ??= (async () => {
     const config = testConfig();
-    const runtime = await openRuntime(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+    // as `vericase serve` does: the app is built and ready before the background work starts (the
+    // sanctions lists' load shares the thread and, on a loaded machine, slowed the build past its limit)
+    const runtime = await openRuntime(config, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), {
+      deferBackground: true,
+    });
     const app = await buildApp(runtime.ctx);
     await app.ready();
+    await runtime.startBackground();
     return { app, ctx: runtime.ctx, runtime, config };
   })();
   // a failed open fails the file that asked; the next file tries again instead of inheriting the
