@@ -4,11 +4,7 @@ import net from 'node:net';
 
 /** A TCP port free on 127.0.0.1 at the time of the call. */
 export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
+  return (await freePorts(1))[0] as number;
 }
 
 /** `n` TCP ports free on 127.0.0.1 at the time of the call, all different (held open together). */
