@@ -54,7 +54,7 @@ export interface Config {
   jobPollMs: number;
   /**
    * VERICASE_EMBEDDED_MAINTENANCE_SECONDS: how often the embedded database's tables are checked for
-   * a due VACUUM or ANALYZE (src/embedded-maintenance); 0: never. Ignored on PostgreSQL.
+   * a due VACUUM or ANALYZE (src/embedded-maintenance); 0: never. On PostgreSQL only while the server's autovacuum is off.
    */
   embeddedMaintenanceSeconds: number;
   sandboxDelayMs: number;

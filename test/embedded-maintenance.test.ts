@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { startServer } from '../drills/_lib.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connect.ts';
@@ -199,6 +200,50 @@ describe('embedded maintenance: one pass over a database', () => {
       select count(*)::int as n from pg_statistic where starelid = 'w'::regclass`.execute(db());
     assert.equal(rows[0].n, 1, 'w was analyzed after the failure');
   });
+
+  test('on PostgreSQL: only the named schemas, and a table maintained meanwhile by another process is skipped', async () => {
+    // what a PostgreSQL server with autovacuum off gets (module.ts): our schema and the job queue's,
+    // and each due table read again before its statement
+    await sql`create schema other`.execute(db());
+    for (const t of ['other.x', 'public.a1', 'public.a2']) {
+      await sql`create table ${sql.raw(t)} (k int primary key)`.execute(db());
+      await sql`insert into ${sql.raw(t)} select g from generate_series(1, 300) g`.execute(db());
+    }
+    // published counters (see `counters`): an ANALYZE before they are would see them come in after it
+    await eventually(async () => {
+      await sql`select 1`.execute(db());
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from pg_stat_user_tables
+        where relname in ('a1', 'a2', 'x') and n_mod_since_analyze = 300`.execute(db());
+      return rows[0].n === 3 || null;
+    }, 20_000);
+    const ours = (done: { table: string; action: string }[]) =>
+      done
+        .filter(({ table }) => ['public.a1', 'public.a2', 'other.x'].includes(table))
+        .map(({ table, action }) => ({ table, action }));
+    let pauses = 0;
+    const done = await runMaintenancePass(
+      handle().db,
+      () => false,
+      async () => {
+        // another process analyzes a2 while this pass pauses after a1
+        if (pauses++ === 0) await sql`analyze a2`.execute(db());
+      },
+      { schemas: ['public'], recheck: true },
+    );
+    assert.deepEqual(ours(done), [{ table: 'public.a1', action: 'analyze' }]);
+    // unscoped (the embedded database: every table is ours), the other schema's table is maintained
+    assert.deepEqual(
+      ours(
+        await runMaintenancePass(
+          handle().db,
+          () => false,
+          async () => {},
+        ),
+      ),
+      [{ table: 'other.x', action: 'analyze' }],
+    );
+  });
 });
 
 describe('embedded maintenance: the checkpoint', () => {
@@ -223,7 +268,8 @@ describe('embedded maintenance: the checkpoint', () => {
   });
 });
 
-// The service on the embedded database; on PostgreSQL the server's own autovacuum does this.
+// The service on the embedded database; on PostgreSQL, after this block, the service with the server's
+// autovacuum off (or on: then it does nothing).
 if (!process.env.DATABASE_URL) {
   describe('embedded maintenance: the running service', () => {
     const cleanups: (() => Promise<void> | void)[] = [];
@@ -294,6 +340,91 @@ if (!process.env.DATABASE_URL) {
       } finally {
         await handle.close();
       }
+    });
+  });
+} else {
+  describe('database maintenance: the service on PostgreSQL', () => {
+    const cleanups: (() => Promise<void> | void)[] = [];
+    after(async () => {
+      for (const c of cleanups.reverse()) await c();
+    });
+
+    test("with the server's autovacuum off, analyzes its own tables (and only them); with it on, does nothing", async () => {
+      const key = 'vk_test_pg_maintenance_key_0123456789';
+      const env = await ownDatabaseEnv('pg-maintenance', cleanups);
+      const client = new pg.Client({ connectionString: env.DATABASE_URL });
+      await client.connect();
+      cleanups.push(() => client.end());
+      // a server-wide setting (postgresql.conf): this test cannot change it, so it checks what the
+      // service does with the server it has (CI's runs with autovacuum off)
+      const autovacuumOff = (await client.query('show autovacuum')).rows[0].autovacuum !== 'on';
+      // a table of somebody else's in the same database: not ours to maintain
+      await client.query('create schema theirs; create table theirs.t (k int primary key)');
+      await client.query('insert into theirs.t select g from generate_series(1, 500) g');
+      const server = await startServer({
+        env: {
+          ...env,
+          VERICASE_BOOTSTRAP_API_KEY: key,
+          VERICASE_EMBEDDED_MAINTENANCE_SECONDS: '1',
+          LOG_LEVEL: 'info',
+          LOG_REQUESTS: 'off',
+        },
+      });
+      cleanups.push(() => server.kill9());
+      for (let i = 0; i < 60; i++) {
+        const res = await fetch(`${server.base}/v1/cases`, {
+          method: 'POST',
+          headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(sampleCaseBody()),
+        });
+        assert.equal(res.status, 201, await res.text());
+      }
+      const lines = () =>
+        server
+          .output()
+          .split('\n')
+          .flatMap((l) => {
+            try {
+              return [JSON.parse(l) as { msg: string; tables?: { table: string; action: string }[] }];
+            } catch {
+              return [];
+            }
+          })
+          .filter((l) => /maintain|autovacuum/.test(l.msg));
+      const casesStatistics = async () =>
+        (
+          await client.query<{ n: number }>(
+            "select count(*)::int as n from pg_statistic where starelid = 'public.cases'::regclass",
+          )
+        ).rows[0].n;
+      if (autovacuumOff) {
+        const line = await eventually(
+          async () =>
+            lines().find(
+              (l) =>
+                l.msg === 'PostgreSQL tables maintained' && l.tables?.some((t) => t.table === 'public.cases'),
+            ),
+          60_000,
+        );
+        assert.match(line.tables?.find((t) => t.table === 'public.cases')?.action ?? '', /analyze/);
+        assert.ok((await casesStatistics()) > 10, 'the ANALYZE stored statistics of the cases');
+        // a few more passes: none touched another schema's table, and the notice came once
+        await eventually(
+          async () => lines().filter((l) => l.msg === 'PostgreSQL tables maintained').length >= 2 || null,
+          60_000,
+        );
+        const tables = lines().flatMap((l) => l.tables?.map((t) => t.table) ?? []);
+        assert.deepEqual(
+          tables.filter((t) => !t.startsWith('public.') && !t.startsWith('pgboss.')),
+          [],
+          'only our tables and the job queue’s',
+        );
+        assert.equal(lines().filter((l) => /autovacuum is off/.test(l.msg)).length, 1);
+      } else {
+        await new Promise((r) => setTimeout(r, 3000)); // three passes' time
+        assert.deepEqual(lines(), [], 'the server maintains its tables: the service runs nothing');
+      }
+      assert.equal(await server.stop(), 0);
     });
   });
 }

@@ -3,7 +3,22 @@ import type pino from 'pino';
 import type { Db } from '../db/connect.ts';
 import { RepeatingTask } from '../shared/repeating-task.ts';
 import { checkpointIfWritten } from './checkpoint.ts';
-import { runMaintenancePass } from './pass.ts';
+import { type PassScope, runMaintenancePass } from './pass.ts';
+
+/** How a loop differs between the embedded database and a PostgreSQL server (see module.ts). */
+export interface LoopOptions {
+  /** Run a CHECKPOINT every fifth pass when anything was written (PGlite has no checkpointer). */
+  checkpoints: boolean;
+  /** The tables a pass looks at, and whether it rechecks a table before its statement (pass.ts). */
+  scope?: PassScope;
+  /** Asked before each pass: false skips it (a PostgreSQL server whose own autovacuum is on). */
+  due?: () => Promise<boolean>;
+  /**
+   * What the log lines name: `<subject> maintained` after a pass that ran something (`, with
+   * failures` when a statement failed), `<subject> maintenance failed` when the pass itself did.
+   */
+  subject: string;
+}
 
 /** The first pass waits for the start-up to settle (the first requests, the sanctions lists). */
 const FIRST_PASS_MAX_MS = 15_000;
@@ -15,7 +30,8 @@ const PASSES_PER_CHECKPOINT = 5;
 
 /**
  * Runs a maintenance pass every `intervalMs` (PostgreSQL's autovacuum_naptime is a minute), the first
- * one sooner, and on every fifth pass a checkpoint if anything was written (checkpoint.ts).
+ * one sooner, and, on the embedded database, on every fifth pass a checkpoint if anything was
+ * written (checkpoint.ts).
  * - A table whose statement failed is logged at warn with the database's message; the pass has
  *   still maintained the others. A pass that fails as a whole is logged; the next runs as planned.
  * - stop() ends a pause between two statements and waits for the statement in progress, so the
@@ -27,11 +43,13 @@ export class MaintenanceLoop {
   readonly #task: RepeatingTask;
   /** Ends a pass's pause between two statements at once when the process stops. */
   readonly #stopping = new AbortController();
+  readonly #options: LoopOptions;
   #passes = 0;
 
-  constructor(db: Db, logger: pino.Logger, intervalMs: number) {
+  constructor(db: Db, logger: pino.Logger, intervalMs: number, options: LoopOptions) {
     this.#db = db;
     this.#logger = logger;
+    this.#options = options;
     this.#task = new RepeatingTask(() => this.#run(), intervalMs, Math.min(FIRST_PASS_MAX_MS, intervalMs));
   }
 
@@ -47,22 +65,29 @@ export class MaintenanceLoop {
 
   async #run(): Promise<void> {
     const stopped = () => this.#task.stopped;
+    const { checkpoints, scope, due, subject } = this.#options;
     try {
-      const done = await runMaintenancePass(this.#db, stopped, (ms) =>
-        sleep(ms, undefined, { signal: this.#stopping.signal, ref: false }).catch(() => undefined),
+      if (due && !(await due())) return;
+      const done = await runMaintenancePass(
+        this.#db,
+        stopped,
+        (ms) => sleep(ms, undefined, { signal: this.#stopping.signal, ref: false }).catch(() => undefined),
+        scope,
       );
       this.#passes++;
       const checkpointMs =
-        this.#passes % PASSES_PER_CHECKPOINT === 0 && !stopped() ? await checkpointIfWritten(this.#db) : null;
+        checkpoints && this.#passes % PASSES_PER_CHECKPOINT === 0 && !stopped()
+          ? await checkpointIfWritten(this.#db)
+          : null;
       if (done.length || checkpointMs !== null) {
         const failed = done.filter((t) => t.failed).length;
         this.#logger[failed ? 'warn' : 'info'](
           { tables: done, ...(failed ? { failed } : {}), ...(checkpointMs !== null ? { checkpointMs } : {}) },
-          failed ? 'embedded database maintained, with failures' : 'embedded database maintained',
+          failed ? `${subject} maintained, with failures` : `${subject} maintained`,
         );
       }
     } catch (err) {
-      if (!stopped()) this.#logger.warn({ err }, 'embedded database maintenance failed');
+      if (!stopped()) this.#logger.warn({ err }, `${subject} maintenance failed`);
     }
   }
 }
