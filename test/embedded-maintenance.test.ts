@@ -16,7 +16,7 @@ import { runMaintenancePass } from '../src/embedded-maintenance/pass.ts';
 import { maintenanceDue, type TableActivity } from '../src/embedded-maintenance/thresholds.ts';
 import { eventually, sampleCaseBody } from './helpers/harness.ts';
 import { ownPglite } from './helpers/own-pglite.ts';
-import { ownDatabaseEnv } from './helpers/own-server.ts';
+import { type Cleanups, cleanupsAfter, ownDatabaseEnv } from './helpers/own-server.ts';
 
 const quiet: TableActivity = {
   reltuples: 1000,
@@ -270,56 +270,67 @@ describe('embedded maintenance: the checkpoint', () => {
 
 // The service on the embedded database; on PostgreSQL, after this block, the service with the server's
 // autovacuum off (or on: then it does nothing).
+
+interface LogLine {
+  msg: string;
+  tables?: { table: string; action: string }[];
+  checkpointMs?: number;
+}
+
+/**
+ * `vericase serve` on `env` with a maintenance check every second, logging at info, and 60 cases
+ * created through the API. Returns the server and its JSON log lines so far (complete lines only:
+ * the output arrives in chunks).
+ */
+async function maintainedServer(env: Record<string, string>, key: string, cleanups: Cleanups) {
+  const server = await startServer({
+    env: {
+      ...env,
+      VERICASE_BOOTSTRAP_API_KEY: key,
+      VERICASE_EMBEDDED_MAINTENANCE_SECONDS: '1',
+      LOG_LEVEL: 'info',
+      LOG_REQUESTS: 'off',
+    },
+  });
+  cleanups.push(() => server.kill9());
+  for (let i = 0; i < 60; i++) {
+    const res = await fetch(`${server.base}/v1/cases`, {
+      method: 'POST',
+      headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(sampleCaseBody()),
+    });
+    assert.equal(res.status, 201, await res.text());
+  }
+  const lines = (): LogLine[] =>
+    server
+      .output()
+      .split('\n')
+      .flatMap((l) => {
+        try {
+          return [JSON.parse(l) as LogLine];
+        } catch {
+          return [];
+        }
+      });
+  return { server, lines };
+}
+
 if (!process.env.DATABASE_URL) {
   describe('embedded maintenance: the running service', () => {
-    const cleanups: (() => Promise<void> | void)[] = [];
-    after(async () => {
-      for (const c of cleanups.reverse()) await c();
-    });
+    const cleanups = cleanupsAfter(after);
 
     test('analyzes the cases table by itself, and checkpoints', async () => {
       const key = 'vk_test_maintenance_key_0123456789';
       const env = await ownDatabaseEnv('maintenance', cleanups);
-      const server = await startServer({
-        env: {
-          ...env,
-          VERICASE_BOOTSTRAP_API_KEY: key,
-          VERICASE_EMBEDDED_MAINTENANCE_SECONDS: '1',
-          LOG_LEVEL: 'info',
-          LOG_REQUESTS: 'off',
-        },
-      });
-      cleanups.push(() => server.kill9());
       // 60 cases. A pass analyzes the table as soon as it holds a row and has no statistics; the
       // next ANALYZE needs 50 + 10% more changes, so the last one saw between 1 and 60 cases
-      for (let i = 0; i < 60; i++) {
-        const res = await fetch(`${server.base}/v1/cases`, {
-          method: 'POST',
-          headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify(sampleCaseBody()),
-        });
-        assert.equal(res.status, 201, await res.text());
-      }
-      /** The maintenance lines logged so far (complete lines: the output arrives in chunks). */
-      const maintained = () =>
-        server
-          .output()
-          .split('\n')
-          .filter((l) => l.includes('"embedded database maintained"'))
-          .flatMap((l) => {
-            try {
-              return [
-                JSON.parse(l) as { tables: { table: string; action: string }[]; checkpointMs?: number },
-              ];
-            } catch {
-              return [];
-            }
-          });
+      const { server, lines } = await maintainedServer(env, key, cleanups);
+      const maintained = () => lines().filter((l) => l.msg === 'embedded database maintained');
       const line = await eventually(
-        async () => maintained().find((l) => l.tables.some((t) => t.table === 'public.cases')),
+        async () => maintained().find((l) => l.tables?.some((t) => t.table === 'public.cases')),
         60_000,
       );
-      const cases = line.tables.find((t) => t.table === 'public.cases');
+      const cases = line.tables?.find((t) => t.table === 'public.cases');
       assert.match(cases?.action ?? '', /analyze/);
       // every fifth pass (every 5 s here), a checkpoint of what the creates wrote
       const checkpoint = await eventually(
@@ -344,10 +355,7 @@ if (!process.env.DATABASE_URL) {
   });
 } else {
   describe('database maintenance: the service on PostgreSQL', () => {
-    const cleanups: (() => Promise<void> | void)[] = [];
-    after(async () => {
-      for (const c of cleanups.reverse()) await c();
-    });
+    const cleanups = cleanupsAfter(after);
 
     test("with the server's autovacuum off, analyzes its own tables (and only them); with it on, does nothing", async () => {
       const key = 'vk_test_pg_maintenance_key_0123456789';
@@ -361,36 +369,9 @@ if (!process.env.DATABASE_URL) {
       // a table of somebody else's in the same database: not ours to maintain
       await client.query('create schema theirs; create table theirs.t (k int primary key)');
       await client.query('insert into theirs.t select g from generate_series(1, 500) g');
-      const server = await startServer({
-        env: {
-          ...env,
-          VERICASE_BOOTSTRAP_API_KEY: key,
-          VERICASE_EMBEDDED_MAINTENANCE_SECONDS: '1',
-          LOG_LEVEL: 'info',
-          LOG_REQUESTS: 'off',
-        },
-      });
-      cleanups.push(() => server.kill9());
-      for (let i = 0; i < 60; i++) {
-        const res = await fetch(`${server.base}/v1/cases`, {
-          method: 'POST',
-          headers: { 'x-service-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify(sampleCaseBody()),
-        });
-        assert.equal(res.status, 201, await res.text());
-      }
-      const lines = () =>
-        server
-          .output()
-          .split('\n')
-          .flatMap((l) => {
-            try {
-              return [JSON.parse(l) as { msg: string; tables?: { table: string; action: string }[] }];
-            } catch {
-              return [];
-            }
-          })
-          .filter((l) => /maintain|autovacuum/.test(l.msg));
+      const service = await maintainedServer(env, key, cleanups);
+      const server = service.server;
+      const lines = () => service.lines().filter((l) => /maintain|autovacuum/.test(l.msg));
       const casesStatistics = async () =>
         (
           await client.query<{ n: number }>(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { type ServerProcess, startServer } from '../../drills/_lib.ts';
 import { scratchDatabase } from './scratch-database.ts';
 
-type Cleanups = (() => Promise<void> | void)[];
+export type Cleanups = (() => Promise<void> | void)[];
 
 /**
  * Cleanups run, last pushed first, when the test or suite whose `after` is given ends: a file-level
