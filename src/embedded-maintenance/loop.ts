@@ -9,10 +9,12 @@ import { type PassScope, runMaintenancePass } from './pass.ts';
 export interface LoopOptions {
   /** Run a CHECKPOINT every fifth pass when anything was written (PGlite has no checkpointer). */
   checkpoints: boolean;
-  /** The tables a pass looks at, and whether it rechecks a table before its statement (pass.ts). */
-  scope?: PassScope;
-  /** Asked before each pass: false skips it (a PostgreSQL server whose own autovacuum is on). */
-  due?: () => Promise<boolean>;
+  /**
+   * Asked before each pass: the tables it looks at and whether it rechecks a table before its
+   * statement (pass.ts), or null to skip it (a PostgreSQL server whose own autovacuum is on).
+   * Unset: every pass runs over every table.
+   */
+  scope?: () => Promise<PassScope | null>;
   /**
    * What the log lines name: `<subject> maintained` after a pass that ran something (`, with
    * failures` when a statement failed), `<subject> maintenance failed` when the pass itself did.
@@ -65,9 +67,10 @@ export class MaintenanceLoop {
 
   async #run(): Promise<void> {
     const stopped = () => this.#task.stopped;
-    const { checkpoints, scope, due, subject } = this.#options;
+    const { checkpoints, subject } = this.#options;
     try {
-      if (due && !(await due())) return;
+      const scope = this.#options.scope ? await this.#options.scope() : {};
+      if (!scope) return;
       const done = await runMaintenancePass(
         this.#db,
         stopped,

@@ -3,7 +3,6 @@ import type { AppContext } from '../app-context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Module } from '../modules.ts';
 import { MaintenanceLoop } from './loop.ts';
-import type { PassScope } from './pass.ts';
 import { JOB_QUEUE_SCHEMA, serverAutovacuum } from './server-autovacuum.ts';
 
 /** The loop of each runtime (keyed by its job queue, as the webhook engine is). */
@@ -51,16 +50,13 @@ export const embeddedMaintenanceModule: Module = {
  * once at warn, with what the operator can do.
  */
 function serverLoop(db: Db, log: pino.Logger, intervalMs: number): MaintenanceLoop {
-  const scope: PassScope = { recheck: true };
   let warned = false;
   return new MaintenanceLoop(db, log, intervalMs, {
     checkpoints: false,
     subject: 'PostgreSQL tables',
-    scope,
-    due: async () => {
+    scope: async () => {
       const server = await serverAutovacuum(db);
-      if (server.on) return false;
-      scope.schemas = [server.schema, JOB_QUEUE_SCHEMA];
+      if (server.on) return null;
       if (!warned) {
         warned = true;
         log.warn(
@@ -69,7 +65,7 @@ function serverLoop(db: Db, log: pino.Logger, intervalMs: number): MaintenanceLo
             'by autovacuum’s default rules (VERICASE_EMBEDDED_MAINTENANCE_SECONDS; 0 turns this off)',
         );
       }
-      return true;
+      return { schemas: [server.schema, JOB_QUEUE_SCHEMA], recheck: true };
     },
   });
 }
